@@ -1,0 +1,193 @@
+/**
+ * Builds every asset the console serves and embeds them in one generated module, `static/gen/assets.ts`.
+ * `deno run main.ts` and the compiled binary import that module, so both serve the same bytes and nothing is
+ * fetched at run time.
+ *
+ *   islands/client.ts --esbuild (splitting: a chunk per island, shared React chunk, minified, hashed)--+
+ *   static/app.css    --tailwind v4 + daisyUI (minified)---------------------------------------------+--> assets.ts
+ *   @fontsource/lato 400/700 woff2 ---------------------------------------------------------------------+
+ *
+ * Usage: deno run -A build/build.ts [--if-stale]   (--if-stale skips the build when no input changed)
+ */
+import * as esbuild from "esbuild";
+
+const root = new URL("../", import.meta.url).pathname;
+const genDir = `${root}static/gen`;
+const outModule = `${genDir}/assets.ts`;
+const stampFile = `${genDir}/inputs.stamp`;
+
+/** One served file: text assets as strings, binary ones as base64; gzip variant precomputed. */
+interface BuiltAsset {
+  path: string;
+  type: string;
+  body: Uint8Array;
+}
+
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>, length = 10): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("").slice(0, length);
+}
+
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Bundles the islands; returns the assets and, per island, the files its first load needs. */
+async function bundleIslands(): Promise<{ assets: BuiltAsset[]; client: string; islandFiles: Record<string, string[]> }> {
+  const result = await esbuild.build({
+    entryPoints: [`${root}islands/client.ts`],
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    minify: true,
+    target: "es2022",
+    jsx: "automatic",
+    outdir: `${genDir}/out`,
+    entryNames: "[name]-[hash]",
+    chunkNames: "c-[hash]",
+    write: false,
+    metafile: true,
+    define: { "process.env.NODE_ENV": '"production"' },
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  const assets: BuiltAsset[] = result.outputFiles.map((file) => ({
+    path: file.path.slice(`${genDir}/out/`.length),
+    type: "text/javascript; charset=utf-8",
+    body: file.contents,
+  }));
+  let client = "";
+  const islandFiles: Record<string, string[]> = {};
+  const outputs = result.metafile.outputs;
+  const importsOf = (file: string): string[] =>
+    (outputs[file]?.imports ?? []).filter((i) => i.kind === "import-statement").map((i) => i.path);
+  for (const [file, output] of Object.entries(outputs)) {
+    const name = file.slice(file.lastIndexOf("/") + 1);
+    if (output.entryPoint?.endsWith("islands/client.ts")) client = name;
+    // A chunk whose own entry is islands/<Name>.tsx is that island's dynamic-import target.
+    const islandEntry = Object.keys(output.inputs).find((input) => /islands\/[A-Z][A-Za-z0-9]*\.tsx$/.test(input));
+    if (output.entryPoint && islandEntry && output.entryPoint === islandEntry) {
+      const island = islandEntry.slice(islandEntry.lastIndexOf("/") + 1, -4);
+      const closure = new Set<string>();
+      const visit = (f: string) => {
+        if (closure.has(f)) return;
+        closure.add(f);
+        importsOf(f).forEach(visit);
+      };
+      visit(file);
+      islandFiles[island] = [...closure].map((f) => f.slice(f.lastIndexOf("/") + 1));
+    }
+  }
+  if (!client) throw new Error("esbuild produced no client entry");
+  return { assets, client, islandFiles };
+}
+
+async function buildCss(): Promise<BuiltAsset> {
+  const out = await Deno.makeTempFile({ suffix: ".css" });
+  const cli = `${root}node_modules/@tailwindcss/cli/dist/index.mjs`;
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", cli, "-i", `${root}static/app.css`, "-o", out, "--minify"],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const { code, stderr } = await command.output();
+  if (code !== 0) throw new Error(`tailwind failed:\n${new TextDecoder().decode(stderr)}`);
+  const css = await Deno.readFile(out);
+  await Deno.remove(out);
+  return { path: `app-${await sha256Hex(css)}.css`, type: "text/css; charset=utf-8", body: css };
+}
+
+/** Lato 400/700 (latin + latin-ext) from @fontsource, with the @font-face rules pointing at hashed names. */
+async function buildFonts(): Promise<{ assets: BuiltAsset[]; css: string }> {
+  const assets: BuiltAsset[] = [];
+  const rules: string[] = [];
+  const ranges: Record<string, string> = {
+    latin:
+      "U+0000-00FF,U+0131,U+0152-0153,U+02BB-02BC,U+02C6,U+02DA,U+02DC,U+0304,U+0308,U+0329,U+2000-206F,U+20AC,U+2122,U+2191,U+2193,U+2212,U+2215,U+FEFF,U+FFFD",
+    "latin-ext":
+      "U+0100-02BA,U+02BD-02C5,U+02C7-02CC,U+02CE-02D7,U+02DD-02FF,U+0304,U+0308,U+0329,U+1D00-1DBF,U+1E00-1E9F,U+1EF2-1EFF,U+2020,U+20A0-20AB,U+20AD-20C0,U+2113,U+2C60-2C7F,U+A720-A7FF",
+  };
+  for (const weight of [400, 700]) {
+    for (const subset of ["latin", "latin-ext"]) {
+      const bytes = await Deno.readFile(`${root}node_modules/@fontsource/lato/files/lato-${subset}-${weight}-normal.woff2`);
+      const path = `lato-${subset}-${weight}-${await sha256Hex(bytes)}.woff2`;
+      assets.push({ path, type: "font/woff2", body: bytes });
+      rules.push(
+        `@font-face{font-family:Lato;font-style:normal;font-display:swap;font-weight:${weight};src:url(${path}) format("woff2");unicode-range:${
+          ranges[subset]
+        }}`,
+      );
+    }
+  }
+  return { assets, css: rules.join("") };
+}
+
+/** Hash of every input file, so `--if-stale` can skip a build that would change nothing. */
+async function inputsStamp(): Promise<string> {
+  const parts: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory && entry.name !== "gen") await walk(path);
+      else if (entry.isFile && /\.(tsx?|css|svg)$/.test(entry.name)) parts.push(`${path}:${(await Deno.stat(path)).mtime?.getTime()}`);
+    }
+  };
+  for (const dir of ["islands", "routes", "static", "server", "build"]) await walk(`${root}${dir}`);
+  parts.push(await Deno.readTextFile(`${root}deno.lock`).catch(() => ""));
+  return await sha256Hex(new TextEncoder().encode(parts.sort().join("\n")), 64);
+}
+
+async function writeModule(assets: BuiltAsset[], manifest: Record<string, unknown>): Promise<void> {
+  const lines = [
+    "// Generated by build/build.ts. Do not edit; run `deno task build`.",
+    "// Every file the console serves under /static/, embedded so the binary needs nothing else.",
+    "",
+    "export interface EmbeddedAsset { type: string; base64: string; gzipBase64: string }",
+    "export interface AssetManifest { client: string; css: string; favicon: string; islands: Record<string, string[]> }",
+    "",
+    `export const manifest: AssetManifest = ${JSON.stringify(manifest, null, 2)};`,
+    "",
+    "export const assets: Record<string, EmbeddedAsset> = {",
+  ];
+  for (const asset of assets) {
+    const zipped = await gzip(asset.body);
+    lines.push(
+      `  ${JSON.stringify(asset.path)}: { type: ${JSON.stringify(asset.type)}, base64: "${asset.body.toBase64()}", gzipBase64: "${zipped.toBase64()}" },`,
+    );
+  }
+  lines.push("};", "");
+  const tmp = `${outModule}.tmp`;
+  await Deno.writeTextFile(tmp, lines.join("\n"));
+  await Deno.rename(tmp, outModule);
+}
+
+/** Runs the whole build; returns false when skipped because nothing changed. */
+export async function build(options: { ifStale?: boolean } = {}): Promise<boolean> {
+  await Deno.mkdir(genDir, { recursive: true });
+  const stamp = await inputsStamp();
+  if (options.ifStale) {
+    const previous = await Deno.readTextFile(stampFile).catch(() => "");
+    const moduleExists = await Deno.stat(outModule).then(() => true, () => false);
+    if (previous === stamp && moduleExists) return false;
+  }
+  const started = performance.now();
+  const [islands, css, fonts] = await Promise.all([bundleIslands(), buildCss(), buildFonts()]);
+  await esbuild.stop();
+  const cssWithFonts = new TextEncoder().encode(fonts.css + new TextDecoder().decode(css.body));
+  const cssAsset: BuiltAsset = { ...css, path: `app-${await sha256Hex(cssWithFonts)}.css`, body: cssWithFonts };
+  const icon = await Deno.readFile(`${root}static/favicon.svg`);
+  const iconAsset: BuiltAsset = { path: `favicon-${await sha256Hex(icon)}.svg`, type: "image/svg+xml", body: icon };
+  const assets = [...islands.assets, cssAsset, ...fonts.assets, iconAsset];
+  const manifest = { client: islands.client, css: cssAsset.path, favicon: iconAsset.path, islands: islands.islandFiles };
+  await writeModule(assets, manifest);
+  await Deno.writeTextFile(stampFile, stamp);
+  const total = assets.reduce((sum, a) => sum + a.body.length, 0);
+  console.log(`built ${assets.length} assets (${Math.round(total / 1024)} KiB) in ${Math.round(performance.now() - started)} ms`);
+  return true;
+}
+
+if (import.meta.main) {
+  await build({ ifStale: Deno.args.includes("--if-stale") });
+}

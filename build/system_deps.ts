@@ -1,0 +1,52 @@
+/**
+ * System programs the test suite drives: Debian's Chromium (Playwright never downloads a browser) and
+ * Debian's AWS CLI (an independent S3 client). Installed with apt-get when missing on Debian/Ubuntu as root;
+ * otherwise we stop and say how to get them.
+ */
+
+interface SystemProgram {
+  path: string;
+  debianPackage: string;
+  purpose: string;
+}
+
+export const CHROMIUM: SystemProgram = { path: "/usr/bin/chromium", debianPackage: "chromium", purpose: "browser tests" };
+export const AWS_CLI: SystemProgram = { path: "/usr/bin/aws", debianPackage: "awscli", purpose: "S3 conformance tests" };
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+async function isDebianRoot(): Promise<boolean> {
+  const osRelease = await Deno.readTextFile("/etc/os-release").catch(() => "");
+  const debianLike = /^(ID|ID_LIKE)=.*\b(debian|ubuntu)\b/m.test(osRelease);
+  return debianLike && Deno.uid() === 0 && (await exists("/usr/bin/apt-get"));
+}
+
+async function aptInstall(packages: string[]): Promise<boolean> {
+  const run = async (args: string[]) =>
+    (await new Deno.Command("apt-get", { args, env: { DEBIAN_FRONTEND: "noninteractive" }, stdout: "null", stderr: "inherit" }).output()).success;
+  if (await run(["install", "-y", "--no-install-recommends", ...packages])) return true;
+  // A fresh machine may have no package lists yet.
+  return (await run(["update"])) && (await run(["install", "-y", "--no-install-recommends", ...packages]));
+}
+
+/** Makes sure every program exists; returns an error message, or null when all are present. */
+export async function ensureSystemPrograms(programs: SystemProgram[]): Promise<string | null> {
+  const missing: SystemProgram[] = [];
+  for (const program of programs) if (!(await exists(program.path))) missing.push(program);
+  if (missing.length === 0) return null;
+  const names = missing.map((p) => p.debianPackage);
+  if (await isDebianRoot()) {
+    console.log(`Installing ${names.join(", ")} with apt-get (needed for ${missing.map((p) => p.purpose).join(" and ")})...`);
+    if (await aptInstall(names)) {
+      const still = [];
+      for (const p of missing) if (!(await exists(p.path))) still.push(p.path);
+      if (still.length === 0) return null;
+      return `apt-get finished but ${still.join(", ")} is still missing`;
+    }
+    return `apt-get could not install ${names.join(", ")}`;
+  }
+  return `Missing ${missing.map((p) => p.path).join(", ")}. Install the Debian/Ubuntu packages ` +
+    `(sudo apt-get install -y ${names.join(" ")}) and run the tests again.`;
+}

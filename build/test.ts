@@ -1,0 +1,71 @@
+/**
+ * `deno task test`: everything CI runs. Installs what the suite needs (Chromium, AWS CLI), builds the assets,
+ * type-checks every module, runs every test, and ends with the line CI reads: `tests: N passed, N failed`.
+ * Exits non-zero on any failure, including type errors and a run that found no tests.
+ */
+import { build } from "./build.ts";
+import { AWS_CLI, CHROMIUM, ensureSystemPrograms } from "./system_deps.ts";
+
+const root = new URL("../", import.meta.url).pathname;
+const TEST_ROOTS = ["server/", "islands/", "routes/", "build/", "tests/"];
+
+function finish(passed: number, failed: number): never {
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+  Deno.exit(failed > 0 || passed === 0 ? 1 : 0);
+}
+
+async function run(args: string[], onLine?: (line: string) => void): Promise<boolean> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: root,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const chunk of child.stdout) {
+    await Deno.stdout.write(chunk);
+    if (!onLine) continue;
+    pending += decoder.decode(chunk, { stream: true });
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    lines.forEach(onLine);
+  }
+  if (pending && onLine) onLine(pending);
+  return (await child.status).success;
+}
+
+const missing = await ensureSystemPrograms([CHROMIUM, AWS_CLI]);
+if (missing) {
+  console.error(missing);
+  finish(0, 1);
+}
+
+try {
+  await build({ ifStale: true });
+} catch (error) {
+  console.error(`build failed: ${error instanceof Error ? error.message : error}`);
+  finish(0, 1);
+}
+
+if (!(await run(["check", "main.ts", ...TEST_ROOTS]))) {
+  console.error("type check failed");
+  finish(0, 1);
+}
+
+// `deno test` ends with "ok | 5 passed (2 steps) | 0 failed ..." or "FAILED | 4 passed | 1 failed ...".
+let passed = -1;
+let failed = -1;
+const ok = await run(["test", "-A", "--no-check", ...TEST_ROOTS, ...Deno.args], (line) => {
+  const summary = /^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(line.trim());
+  if (summary) {
+    passed = Number(summary[1]);
+    failed = Number(summary[2]);
+  }
+});
+if (passed < 0) {
+  console.error("deno test printed no summary (load error or crash)");
+  finish(0, 1);
+}
+finish(passed, ok ? failed : Math.max(failed, 1));

@@ -1,0 +1,52 @@
+/**
+ * The console's HTTP application. Middleware is listed top to bottom in the order it runs; nothing else
+ * registers routes. Build it with createApp(deps) and serve `createFetchHandler(app, subpath)`.
+ */
+import { Hono } from "hono";
+import { requestId } from "hono/request-id";
+import type { AppDeps, AppEnv } from "./deps.ts";
+import { ApiError, createErrorHandler } from "./errors.ts";
+import { bodyLimit, requestLogger, securityHeaders } from "./http_headers.ts";
+import { serveBuiltAssets } from "./render/static_assets.ts";
+import { renderErrorPage } from "./render/error_page.tsx";
+
+/** JSON API bodies are small; uploads have their own streaming route and limit. */
+const API_BODY_LIMIT = 1024 * 1024;
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(requestId(), requestLogger(deps.log), securityHeaders({ secure: deps.config.tls !== null }));
+  app.use("/static/*", serveBuiltAssets());
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.use("/api/*", bodyLimit(API_BODY_LIMIT));
+
+  // Areas are mounted here, one line each.
+
+  app.all("/api/*", () => {
+    throw ApiError.notFound("not found", "no such API endpoint");
+  });
+  app.notFound((c) => renderErrorPage(deps, c, ApiError.notFound()));
+  app.onError(createErrorHandler({
+    log: deps.log.error,
+    loginUrl: deps.render.href("/login"),
+    renderErrorPage: (c, error) => renderErrorPage(deps, c, error),
+  }));
+  return app;
+}
+
+/**
+ * Serves the app under the configured subpath: the prefix is stripped before routing, so routes are written
+ * from "/", and links are built with `deps.render.href`. Requests outside the subpath are 404; the bare
+ * prefix without its slash redirects.
+ */
+export function createFetchHandler(app: Hono<AppEnv>, subpath: string): (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
+  if (subpath === "/") return (request, info) => app.fetch(request, { info });
+  const bare = subpath.slice(0, -1);
+  return (request, info) => {
+    const url = new URL(request.url);
+    if (url.pathname === bare) return Response.redirect(new URL(subpath + url.search, url), 308);
+    if (!url.pathname.startsWith(subpath)) return new Response("404 Not Found", { status: 404 });
+    url.pathname = url.pathname.slice(bare.length);
+    return app.fetch(new Request(url, request), { info });
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * One error type for the console API, and the one place (`handleError`) where any error becomes a response:
+ * JSON `{code, message, detailedMessage}` for /api, the error page or a redirect to sign-in for pages.
+ */
+import type { Context } from "hono";
+
+/** An error with an HTTP status the user should see; thrown anywhere below the handlers. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly detail: string;
+  /** Per-field problems for forms (optional; the three contract fields stay). */
+  readonly fields?: Record<string, string>;
+
+  constructor(status: number, message: string, options: { detail?: string; fields?: Record<string, string> } = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.detail = options.detail ?? "";
+    this.fields = options.fields;
+  }
+
+  static badRequest(message: string, detail?: string): ApiError {
+    return new ApiError(400, message, { detail });
+  }
+  static unauthorized(message = "invalid session", detail?: string): ApiError {
+    return new ApiError(401, message, { detail });
+  }
+  static forbidden(message = "access denied", detail?: string): ApiError {
+    return new ApiError(403, message, { detail });
+  }
+  static notFound(message = "not found", detail?: string): ApiError {
+    return new ApiError(404, message, { detail });
+  }
+
+  /** The contract body of api-index §1. */
+  toBody(): ErrorBody {
+    const body: ErrorBody = { code: this.status, message: this.message, detailedMessage: this.detail || this.message };
+    if (this.fields) body.fields = this.fields;
+    return body;
+  }
+}
+
+export interface ErrorBody {
+  code: number;
+  message: string;
+  detailedMessage: string;
+  fields?: Record<string, string>;
+}
+
+/** The shape of a storage protocol error (server/s3/errors.ts S3Error), matched structurally. */
+interface StorageErrorLike {
+  name: string;
+  code: string;
+  message: string;
+  status: number;
+}
+
+function isStorageError(error: unknown): error is StorageErrorLike {
+  return error instanceof Error && error.name === "S3Error" && typeof (error as { code?: unknown }).code === "string";
+}
+
+/** Storage error codes → console status and message (api-index §1 status mapping). Unknown codes → 502. */
+const STORAGE_CODE_STATUS: Record<string, [number, string]> = {
+  AccessDenied: [403, "access denied"],
+  XMinioIAMActionNotAllowed: [403, "access denied"],
+  XMinioInvalidIAMCredentials: [403, "access denied"],
+  InvalidAccessKeyId: [401, "invalid session"],
+  ExpiredToken: [401, "invalid session"],
+  InvalidTokenId: [401, "invalid session"],
+  SignatureDoesNotMatch: [403, "error please check your current password"],
+  NoSuchBucket: [404, "not found"],
+  NoSuchKey: [404, "not found"],
+  NoSuchVersion: [404, "not found"],
+  NoSuchUpload: [404, "not found"],
+  NoSuchBucketPolicy: [404, "not found"],
+  NoSuchLifecycleConfiguration: [404, "not found"],
+  NoSuchTagSet: [404, "not found"],
+  ReplicationConfigurationNotFoundError: [404, "not found"],
+  ObjectLockConfigurationNotFoundError: [404, "not found"],
+  ServerSideEncryptionConfigurationNotFoundError: [404, "The server side encryption configuration was not found"],
+  XMinioAdminNoSuchUser: [404, "not found"],
+  XMinioAdminNoSuchGroup: [404, "not found"],
+  XMinioAdminNoSuchPolicy: [404, "not found"],
+  XMinioAdminNoSuchAccessKey: [404, "not found"],
+  XMinioAdminNoSuchQuotaConfiguration: [404, "not found"],
+  XMinioAdminTierNotFound: [404, "not found"],
+  XMinioAdminRemoteTargetNotFoundError: [404, "not found"],
+  BucketAlreadyExists: [409, "bucket already exists"],
+  BucketAlreadyOwnedByYou: [409, "bucket already exists"],
+  BucketNotEmpty: [409, "bucket is not empty"],
+  XMinioAdminTierAlreadyExists: [409, "tier already exists"],
+  XMinioAdminTierBackendInUse: [409, "tier backend already in use"],
+  InvalidBucketName: [400, "invalid bucket name"],
+  MalformedPolicy: [400, "invalid policy"],
+  MalformedXML: [400, "invalid request"],
+  InvalidArgument: [400, "invalid request"],
+  InvalidRequest: [400, "invalid request"],
+  InvalidBucketState: [400, "invalid bucket state"],
+  InvalidStorageClass: [400, "invalid storage class"],
+  XMinioAdminInvalidArgument: [400, "invalid request"],
+  XMinioAdminGroupNotEmpty: [400, "group is not empty"],
+  XMinioAdminConfigBadJSON: [400, "invalid configuration"],
+  XMinioAdminInvalidAccessKey: [400, "invalid access key"],
+  XMinioAdminInvalidSecretKey: [400, "invalid secret key"],
+  XMinioAdminTierNameNotUpperCase: [400, "invalid tier name"],
+  XMinioAdminTierBackendNotEmpty: [400, "tier backend is not empty"],
+  XMinioAdminTierMissingCredentials: [403, "tier credentials missing"],
+  XMinioAdminBucketQuotaExceeded: [400, "bucket quota exceeded"],
+  XMinioAdminReplicationBandwidthLimitError: [400, "invalid bandwidth"],
+  XMinioAdminRemoteIdenticalToSource: [400, "remote target is identical to source"],
+  XMinioAdminReplicationRemoteConnectionError: [503, "remote target is unreachable"],
+  NotImplemented: [501, "not implemented by the storage server"],
+};
+
+/** Translates any error into an ApiError; storage errors keep the server's text as the detail. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isStorageError(error)) {
+    const [status, message] = STORAGE_CODE_STATUS[error.code] ?? [502, "the storage server reported an error"];
+    return new ApiError(status, message, { detail: error.message || error.code });
+  }
+  if (error instanceof TypeError && /fetch|connect|network/i.test(error.message)) {
+    return new ApiError(502, "the storage server cannot be reached", { detail: error.message });
+  }
+  return new ApiError(500, "an error occurred, please try again");
+}
+
+/** Logging hook used by handleError for unexpected errors (cause and request id go to the log only). */
+export type ErrorLogger = (message: string, fields: Record<string, unknown>) => void;
+
+/**
+ * Builds the app's onError: API paths get the JSON contract body; pages get a redirect to sign-in on 401 or
+ * a rendered error page. Stack traces never reach the client.
+ */
+export function createErrorHandler(options: {
+  log: ErrorLogger;
+  loginUrl: string;
+  renderErrorPage: (c: Context, error: ApiError) => Response | Promise<Response>;
+}) {
+  return (error: unknown, c: Context): Response | Promise<Response> => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      options.log("request failed", {
+        requestId: c.get("requestId" as never),
+        path: c.req.path,
+        status: apiError.status,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
+    }
+    // The subpath is stripped before routing (app.ts), so paths here start at "/".
+    if (c.req.path.startsWith("/api/")) return c.json(apiError.toBody(), apiError.status as 400);
+    if (apiError.status === 401) return c.redirect(options.loginUrl, 302);
+    return options.renderErrorPage(c, apiError);
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Request-wide middleware that is not about one API area: security headers, request logging and body limits.
+ */
+import type { MiddlewareHandler } from "hono";
+import { bodyLimit as honoBodyLimit } from "hono/body-limit";
+import { ApiError } from "./errors.ts";
+import type { Logger } from "./log.ts";
+
+/**
+ * Content-Security-Policy: scripts only from our own origin (the JSON props blocks are data, not script),
+ * no framing by others, no plugins. Styles allow inline attributes because React renders style props.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** Sets the security headers on every response; `secure` adds HSTS when the console itself serves TLS. */
+export function securityHeaders(options: { secure: boolean }): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const headers = c.res.headers;
+    if (!headers.has("content-security-policy")) headers.set("content-security-policy", CONTENT_SECURITY_POLICY);
+    if (!headers.has("x-frame-options")) headers.set("x-frame-options", "DENY");
+    headers.set("x-content-type-options", "nosniff");
+    headers.set("referrer-policy", "same-origin");
+    headers.set("cross-origin-opener-policy", "same-origin");
+    headers.set("permissions-policy", "camera=(), microphone=(), geolocation=()");
+    headers.set("server", "Deck");
+    if (options.secure) headers.set("strict-transport-security", "max-age=31536000");
+  };
+}
+
+/** Logs one line per request: method, path (no query: it may carry object names or tokens), status, time. */
+export function requestLogger(log: Logger): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    log.info("request", {
+      requestId: c.get("requestId" as never),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round(performance.now() - started),
+    });
+  };
+}
+
+/** Limits request bodies (JSON APIs); the error uses the API contract shape. */
+export function bodyLimit(maxBytes: number): MiddlewareHandler {
+  return honoBodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new ApiError(413, "request body too large", { detail: `the limit is ${maxBytes} bytes` });
+    },
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * The page shown for a page route that fails or does not exist: '404 Not Found' with the copyright footer
+ * (spec 1 §2), or the error's status and message. API routes never get here (they get JSON).
+ */
+import type { Context } from "hono";
+import type { AppDeps } from "../deps.ts";
+import type { ApiError } from "../errors.ts";
+
+export function renderErrorPage(deps: AppDeps, _c: Context, error: ApiError): Response {
+  const title = error.status === 404 ? "404 Not Found" : `${error.status} ${error.message}`;
+  return deps.render({
+    title,
+    status: error.status,
+    body: (
+      <main className="min-h-screen flex flex-col items-center justify-center gap-6 bg-base-200 p-8">
+        <h1 className="text-3xl font-bold">{title}</h1>
+        {error.status !== 404 && error.detail && error.detail !== error.message
+          ? <p className="text-base-content/70 max-w-xl text-center">{error.detail}</p>
+          : null}
+        <a className="btn btn-primary" href={deps.render.href("/")}>Go to the console</a>
+        <footer className="text-sm text-base-content/60">Copyright © {new Date().getFullYear()} Deck contributors</footer>
+      </main>
+    ),
+  });
+}
