@@ -5,6 +5,8 @@
 import type { AppConfig } from "./config.ts";
 import type { Logger } from "./log.ts";
 import type { PageRenderer } from "./render/page.tsx";
+import type { LoginThrottle } from "./session/login_throttle.ts";
+import type { SessionData } from "./session/token.ts";
 
 /** Where the storage server (external MinIO or the embedded one) is reached, always over HTTP. */
 export interface StorageEndpoint {
@@ -23,11 +25,17 @@ export interface AppDeps {
   fetch: typeof fetch;
   /** Clock in epoch milliseconds; injectable for expiry tests. */
   now: () => number;
+  /** Key sealing session cookies (server/session/token.ts). */
+  sessionKey: CryptoKey;
+  /** Slows down repeated failed sign-ins from one address. */
+  loginThrottle: LoginThrottle;
 }
 
 /** Hono environment: per-request variables set by middleware. */
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /** The signed-in session, or null; set by loadSession for every request. */
+    session: SessionData | null;
   };
 }
