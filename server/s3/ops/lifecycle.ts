@@ -1,0 +1,106 @@
+/**
+ * Bucket lifecycle configuration as typed rules, with XML conversion shared by the client and the embedded
+ * server's validation (minio-protocol §5.8).
+ */
+import type { S3Client } from "../client.ts";
+import { md5Base64 } from "../md5.ts";
+import { buildXml, child, children, childText, parseXml, type XmlNode, type XmlObject } from "../xml.ts";
+import { isNotConfigured } from "./buckets.ts";
+
+export interface Tag {
+  key: string;
+  value: string;
+}
+
+export interface LifecycleRule {
+  id: string;
+  status: "Enabled" | "Disabled";
+  prefix?: string;
+  tags?: Tag[];
+  expiration?: { days?: number; date?: string; expiredObjectDeleteMarker?: boolean };
+  transition?: { days?: number; date?: string; storageClass: string };
+  noncurrentExpiration?: { noncurrentDays: number };
+  noncurrentTransition?: { noncurrentDays: number; storageClass: string };
+  abortIncompleteMultipartUploadDays?: number;
+}
+
+const num = (text: string | undefined) => (text === undefined || text === "" ? undefined : Number(text));
+
+function parseFilter(rule: XmlNode): { prefix?: string; tags?: Tag[] } {
+  const filter = child(rule, "Filter");
+  const and = child(filter, "And");
+  const scope = and ?? filter;
+  const tagNodes = children(scope, "Tag");
+  const tags = tagNodes.map((t) => ({ key: childText(t, "Key") ?? "", value: childText(t, "Value") ?? "" }));
+  const prefix = childText(scope, "Prefix") ?? childText(rule, "Prefix");
+  return { prefix: prefix || undefined, tags: tags.length ? tags : undefined };
+}
+
+export function filterXml(prefix: string | undefined, tags: Tag[] | undefined): XmlObject {
+  const tagList = (tags ?? []).map((t) => ({ Key: t.key, Value: t.value }));
+  if (tagList.length === 0) return prefix ? { Prefix: prefix } : {};
+  if (!prefix && tagList.length === 1) return { Tag: tagList[0] };
+  return { And: { Prefix: prefix || undefined, Tag: tagList } };
+}
+
+/** Parses a LifecycleConfiguration document; throws XmlError on malformed XML. */
+export function parseLifecycleXml(text: string): LifecycleRule[] {
+  return children(parseXml(text), "Rule").map((rule) => {
+    const exp = child(rule, "Expiration");
+    const tr = child(rule, "Transition");
+    const nce = child(rule, "NoncurrentVersionExpiration");
+    const nct = child(rule, "NoncurrentVersionTransition");
+    const abort = child(rule, "AbortIncompleteMultipartUpload");
+    return {
+      id: childText(rule, "ID") ?? "",
+      status: (childText(rule, "Status") ?? "") as LifecycleRule["status"],
+      ...parseFilter(rule),
+      expiration: exp
+        ? { days: num(childText(exp, "Days")), date: childText(exp, "Date") || undefined, expiredObjectDeleteMarker: childText(exp, "ExpiredObjectDeleteMarker") === "true" || undefined }
+        : undefined,
+      transition: tr ? { days: num(childText(tr, "Days")), date: childText(tr, "Date") || undefined, storageClass: childText(tr, "StorageClass") ?? "" } : undefined,
+      noncurrentExpiration: nce ? { noncurrentDays: num(childText(nce, "NoncurrentDays")) ?? 0 } : undefined,
+      noncurrentTransition: nct ? { noncurrentDays: num(childText(nct, "NoncurrentDays")) ?? 0, storageClass: childText(nct, "StorageClass") ?? "" } : undefined,
+      abortIncompleteMultipartUploadDays: num(childText(abort, "DaysAfterInitiation")),
+    };
+  });
+}
+
+export function lifecycleXml(rules: LifecycleRule[]): string {
+  return buildXml("LifecycleConfiguration", {
+    Rule: rules.map((r) => ({
+      ID: r.id,
+      Status: r.status,
+      Filter: filterXml(r.prefix, r.tags),
+      Expiration: r.expiration
+        ? { Days: r.expiration.days, Date: r.expiration.date, ExpiredObjectDeleteMarker: r.expiration.expiredObjectDeleteMarker ? "true" : undefined }
+        : undefined,
+      Transition: r.transition ? { Days: r.transition.days, Date: r.transition.date, StorageClass: r.transition.storageClass } : undefined,
+      NoncurrentVersionExpiration: r.noncurrentExpiration ? { NoncurrentDays: r.noncurrentExpiration.noncurrentDays } : undefined,
+      NoncurrentVersionTransition: r.noncurrentTransition
+        ? { NoncurrentDays: r.noncurrentTransition.noncurrentDays, StorageClass: r.noncurrentTransition.storageClass }
+        : undefined,
+      AbortIncompleteMultipartUpload: r.abortIncompleteMultipartUploadDays !== undefined ? { DaysAfterInitiation: r.abortIncompleteMultipartUploadDays } : undefined,
+    })),
+  });
+}
+
+/** Lifecycle rules ([] when none configured). */
+export async function getBucketLifecycle(client: S3Client, bucket: string): Promise<LifecycleRule[]> {
+  try {
+    return parseLifecycleXml(await client.text({ method: "GET", bucket, query: { lifecycle: "" } }));
+  } catch (error) {
+    if (isNotConfigured(error)) return [];
+    throw error;
+  }
+}
+
+/** Replaces the lifecycle configuration; an empty list deletes it. */
+export async function putBucketLifecycle(client: S3Client, bucket: string, rules: LifecycleRule[]): Promise<void> {
+  if (rules.length === 0) {
+    await client.empty({ method: "DELETE", bucket, query: { lifecycle: "" } });
+    return;
+  }
+  const body = lifecycleXml(rules);
+  await client.empty({ method: "PUT", bucket, query: { lifecycle: "" }, body, headers: { "content-md5": await md5Base64(body) } });
+}

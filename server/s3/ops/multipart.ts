@@ -1,0 +1,60 @@
+/** Multipart upload (minio-protocol §5.16). */
+import type { S3Client } from "../client.ts";
+import { buildXml, children, childText, parseXml } from "../xml.ts";
+import type { PutObjectOptions } from "./objects.ts";
+
+export async function createMultipartUpload(client: S3Client, bucket: string, key: string, options: Pick<PutObjectOptions, "contentType" | "userMetadata"> = {}): Promise<string> {
+  const headers: Record<string, string> = {};
+  if (options.contentType) headers["content-type"] = options.contentType;
+  for (const [k, v] of Object.entries(options.userMetadata ?? {})) headers[`x-amz-meta-${k.toLowerCase()}`] = v;
+  const root = parseXml(await client.text({ method: "POST", bucket, key, query: { uploads: "" }, headers }));
+  return childText(root, "UploadId") ?? "";
+}
+
+export async function uploadPart(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  uploadId: string,
+  partNumber: number,
+  body: Uint8Array | ReadableStream<Uint8Array>,
+  size?: number,
+): Promise<string> {
+  const res = await client.empty({ method: "PUT", bucket, key, query: { partNumber, uploadId }, body, contentLength: size });
+  return (res.headers.get("etag") ?? "").replace(/"/g, "");
+}
+
+export async function completeMultipartUpload(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  uploadId: string,
+  parts: { partNumber: number; etag: string }[],
+): Promise<{ etag: string; versionId?: string }> {
+  const body = buildXml("CompleteMultipartUpload", { Part: parts.map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.etag}"` })) });
+  const res = await client.send({ method: "POST", bucket, key, query: { uploadId }, body });
+  const root = parseXml(await res.text());
+  return { etag: (childText(root, "ETag") ?? "").replace(/"/g, ""), versionId: res.headers.get("x-amz-version-id") ?? undefined };
+}
+
+export async function abortMultipartUpload(client: S3Client, bucket: string, key: string, uploadId: string): Promise<void> {
+  await client.empty({ method: "DELETE", bucket, key, query: { uploadId } });
+}
+
+export async function listParts(client: S3Client, bucket: string, key: string, uploadId: string): Promise<{ partNumber: number; etag: string; size: number }[]> {
+  const root = parseXml(await client.text({ method: "GET", bucket, key, query: { uploadId } }));
+  return children(root, "Part").map((p) => ({
+    partNumber: Number(childText(p, "PartNumber")),
+    etag: (childText(p, "ETag") ?? "").replace(/"/g, ""),
+    size: Number(childText(p, "Size")),
+  }));
+}
+
+export async function listMultipartUploads(client: S3Client, bucket: string, prefix = ""): Promise<{ key: string; uploadId: string; initiated: string }[]> {
+  const root = parseXml(await client.text({ method: "GET", bucket, query: { uploads: "", prefix } }));
+  return children(root, "Upload").map((u) => ({
+    key: childText(u, "Key") ?? "",
+    uploadId: childText(u, "UploadId") ?? "",
+    initiated: childText(u, "Initiated") ?? "",
+  }));
+}
