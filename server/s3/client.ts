@@ -11,8 +11,6 @@ import {
   signedChunkStream,
   signHeaders,
   STREAMING_PAYLOAD,
-  chunkedLength,
-  UNSIGNED_PAYLOAD,
   uriEncode,
 } from "./sigv4.ts";
 
@@ -97,16 +95,11 @@ export class S3Client {
       headers["content-length"] = String(bytes.length);
     } else if (isStream) {
       if (spec.contentLength === undefined) throw new TypeError("a stream body needs contentLength");
-      if (url.protocol === "https:") {
-        payloadHash = UNSIGNED_PAYLOAD;
-        headers["content-length"] = String(spec.contentLength);
-      } else {
-        // Over plain HTTP the body is signed chunk by chunk (minio-protocol §1.5), as minio-go does.
-        payloadHash = STREAMING_PAYLOAD;
-        headers["content-encoding"] = headers["content-encoding"] ? `aws-chunked,${headers["content-encoding"]}` : "aws-chunked";
-        headers["x-amz-decoded-content-length"] = String(spec.contentLength);
-        headers["content-length"] = String(chunkedLength(spec.contentLength, 64 * 1024));
-      }
+      // Streams are signed chunk by chunk (minio-protocol §1.5). fetch sends them with chunked transfer
+      // encoding, so the length travels in x-amz-decoded-content-length and Content-Length is not signed.
+      payloadHash = STREAMING_PAYLOAD;
+      headers["content-encoding"] = headers["content-encoding"] ? `aws-chunked,${headers["content-encoding"]}` : "aws-chunked";
+      headers["x-amz-decoded-content-length"] = String(spec.contentLength);
     }
     const signed = await signHeaders({
       method: spec.method,
@@ -120,9 +113,7 @@ export class S3Client {
     });
     if (isStream) {
       const stream = spec.body as ReadableStream<Uint8Array>;
-      body = payloadHash === STREAMING_PAYLOAD
-        ? signedChunkStream(stream, { signingKey: signed.signingKey, amzDate: signed.amzDate, scope: signed.scope, seedSignature: signed.signature })
-        : stream;
+      body = signedChunkStream(stream, { signingKey: signed.signingKey, amzDate: signed.amzDate, scope: signed.scope, seedSignature: signed.signature });
     }
     const res = await this.#fetch(url, {
       method: spec.method,

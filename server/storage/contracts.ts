@@ -42,6 +42,12 @@ export interface IdentityAuthority {
 
 /** Facts about the object store the identity/admin side needs (server info, quota, usage, bucket existence). */
 export interface StoreFacts {
+  /** The data directory (shown as the one drive of the single node). */
+  readonly dataDir: string;
+  /** Stable id of this deployment (created with the data directory). */
+  readonly deploymentId: string;
+  /** AccountInfo `details` of a bucket. */
+  bucketDetails(bucket: string): Promise<{ versioning: boolean; versioningSuspended: boolean; locking: boolean; replication: boolean; quota: { quota: number } | null }>;
   bucketExists(bucket: string): Promise<boolean>;
   listBucketNames(): Promise<string[]>;
   /** Usage totals, computed from the store (may be cached for a few seconds). */

@@ -1,0 +1,144 @@
+/**
+ * Remote tiers for lifecycle transitions (minio-protocol §3.12): add (checking S3/MinIO backends are reachable
+ * and their prefix empty), list with secrets redacted, edit credentials, remove, verify, stats.
+ */
+import { S3Client } from "../../s3/client.ts";
+import { listObjectsV2 } from "../../s3/ops/objects.ts";
+import { writeFileDurable } from "../fs/durable.ts";
+import { adminFail, type AdminContext, decryptJson, empty, json, requireAction } from "./context.ts";
+
+type TierType = "s3" | "minio" | "gcs" | "azure";
+const SECTION: Record<TierType, "S3" | "MinIO" | "GCS" | "Azure"> = { s3: "S3", minio: "MinIO", gcs: "GCS", azure: "Azure" };
+const SECRET_FIELDS = ["SecretKey", "AccountKey", "Creds"];
+
+export interface TierDoc {
+  Version: string;
+  Type: TierType;
+  Name: string;
+  [section: string]: unknown;
+}
+
+export class TierStore {
+  private constructor(private readonly file: string, private readonly tmpDir: string, public tiers: TierDoc[]) {}
+
+  static async open(dataDir: string): Promise<TierStore> {
+    const file = `${dataDir}/.deck/tiers.json`;
+    const tiers = await Deno.readTextFile(file).then((t) => JSON.parse(t) as TierDoc[], () => []);
+    return new TierStore(file, `${dataDir}/.deck/tmp`, tiers);
+  }
+
+  names(): string[] {
+    return this.tiers.map((t) => t.Name);
+  }
+
+  async save(tiers: TierDoc[]): Promise<void> {
+    await writeFileDurable(this.tmpDir, this.file, JSON.stringify(tiers));
+    this.tiers = tiers;
+  }
+}
+
+interface BackendFields {
+  Endpoint?: string;
+  AccessKey?: string;
+  SecretKey?: string;
+  Bucket?: string;
+  Prefix?: string;
+  Region?: string;
+}
+
+/** For S3-compatible tiers: the bucket must answer with these credentials and its prefix hold nothing. */
+async function checkBackend(ctx: AdminContext, tier: TierDoc, force: boolean): Promise<void> {
+  if (tier.Type !== "s3" && tier.Type !== "minio") return; // GCS and Azure are stored as given
+  const b = tier[SECTION[tier.Type]] as BackendFields;
+  const client = new S3Client({ endpoint: b.Endpoint!, region: b.Region || undefined, credentials: { accessKey: b.AccessKey!, secretKey: b.SecretKey! }, fetch: ctx.fetch });
+  try {
+    const page = await listObjectsV2(client, b.Bucket!, { prefix: b.Prefix ?? "", maxKeys: 1 });
+    if (page.objects.length > 0 && !force) throw adminFail("XMinioAdminTierBackendNotEmpty", "remote storage tier backend prefix is not empty", 400);
+  } catch (error) {
+    if (error instanceof Error && error.name === "S3Error") {
+      const code = (error as Error & { code: string }).code;
+      if (code === "InvalidAccessKeyId" || code === "SignatureDoesNotMatch" || code === "AccessDenied") {
+        throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are not valid or have insufficient permissions", 403);
+      }
+      throw adminFail("XMinioAdminTierBackendNotEmpty", `remote tier backend refused the request: ${code}`, 400);
+    }
+    if (error instanceof TypeError) throw adminFail("XMinioAdminInvalidArgument", `remote tier endpoint ${b.Endpoint} cannot be reached`, 400);
+    throw error;
+  }
+}
+
+export async function addTier(ctx: AdminContext): Promise<Response> {
+  requireAction(ctx, "admin:SetTier");
+  const tier = await decryptJson<TierDoc>(ctx);
+  if (tier.Version !== "v1") throw adminFail("XMinioAdminInvalidArgument", "unsupported tier config version", 400);
+  if (!tier.Name || tier.Name !== tier.Name.toUpperCase()) throw adminFail("XMinioAdminTierNameNotUpperCase", "Tier name must be in uppercase", 400);
+  if (!/^[A-Z0-9_-]+$/.test(tier.Name)) throw adminFail("XMinioAdminInvalidArgument", "Tier name must hold only upper-case letters, digits, dashes and underscores", 400);
+  if (!(tier.Type in SECTION) || !tier[SECTION[tier.Type]]) throw adminFail("XMinioAdminInvalidArgument", "unsupported tier type", 400);
+  if (ctx.tiers.names().includes(tier.Name)) throw adminFail("XMinioAdminTierAlreadyExists", "Specified remote tier already exists", 409);
+  const section = tier[SECTION[tier.Type]] as BackendFields & Record<string, string>;
+  if (!section.Endpoint || !section.Bucket) throw adminFail("XMinioAdminInvalidArgument", "a tier needs an endpoint and a bucket", 400);
+  const inUse = ctx.tiers.tiers.find((t) => {
+    const other = t[SECTION[t.Type]] as BackendFields;
+    return other.Endpoint === section.Endpoint && other.Bucket === section.Bucket && (other.Prefix ?? "") === (section.Prefix ?? "");
+  });
+  if (inUse) throw adminFail("XMinioAdminTierBackendInUse", "Specified remote tier backend is already in use", 409);
+  await checkBackend(ctx, tier, ctx.query.get("force") === "true");
+  await ctx.tiers.save([...ctx.tiers.tiers, { Version: "v1", Type: tier.Type, Name: tier.Name, [SECTION[tier.Type]]: section }]);
+  return empty(204);
+}
+
+export async function listTiers(ctx: AdminContext): Promise<Response> {
+  requireAction(ctx, "admin:ListTier");
+  return json(ctx.tiers.tiers.map((t) => {
+    const section = { ...(t[SECTION[t.Type]] as Record<string, unknown>) };
+    for (const field of SECRET_FIELDS) if (field in section) section[field] = "REDACTED";
+    return { ...t, [SECTION[t.Type]]: section };
+  }));
+}
+
+function tierNamed(ctx: AdminContext, name: string): TierDoc {
+  const tier = ctx.tiers.tiers.find((t) => t.Name === name);
+  if (!tier) throw adminFail("XMinioAdminTierNotFound", "Specified remote tier was not found", 404);
+  return tier;
+}
+
+export async function editTier(ctx: AdminContext, name: string): Promise<Response> {
+  requireAction(ctx, "admin:SetTier");
+  const tier = tierNamed(ctx, name);
+  const creds = await decryptJson<{ access?: string; secret?: string; creds?: string }>(ctx);
+  const section = { ...(tier[SECTION[tier.Type]] as Record<string, unknown>) };
+  if (tier.Type === "gcs") {
+    if (!creds.creds) throw adminFail("XMinioAdminTierMissingCredentials", "GCS tiers need a credentials file", 403);
+    section.Creds = creds.creds;
+  } else if (tier.Type === "azure") {
+    if (!creds.access || !creds.secret) throw adminFail("XMinioAdminTierMissingCredentials", "Azure tiers need an account name and key", 403);
+    section.AccountName = creds.access;
+    section.AccountKey = creds.secret;
+  } else {
+    if (!creds.access || !creds.secret) throw adminFail("XMinioAdminTierMissingCredentials", "S3 tiers need an access key and a secret key", 403);
+    section.AccessKey = creds.access;
+    section.SecretKey = creds.secret;
+  }
+  const updated = { ...tier, [SECTION[tier.Type]]: section };
+  await checkBackend(ctx, updated, true);
+  await ctx.tiers.save(ctx.tiers.tiers.map((t) => (t.Name === name ? updated : t)));
+  return empty(204);
+}
+
+export async function removeTier(ctx: AdminContext, name: string): Promise<Response> {
+  requireAction(ctx, "admin:SetTier");
+  tierNamed(ctx, name);
+  await ctx.tiers.save(ctx.tiers.tiers.filter((t) => t.Name !== name));
+  return empty(204);
+}
+
+export async function verifyTier(ctx: AdminContext, name: string): Promise<Response> {
+  requireAction(ctx, "admin:ListTier");
+  await checkBackend(ctx, tierNamed(ctx, name), true);
+  return empty(204);
+}
+
+export async function tierStats(ctx: AdminContext): Promise<Response> {
+  requireAction(ctx, "admin:ListTier");
+  return json(ctx.tiers.tiers.map((t) => ({ Name: t.Name, Type: t.Type, Stats: { totalSize: 0, numVersions: 0, numObjects: 0 } })));
+}

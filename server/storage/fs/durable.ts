@@ -1,0 +1,101 @@
+/**
+ * Durable file writes: data goes to a temp file in the data directory, is fsynced, renamed into place, and the
+ * directory is fsynced, so an acknowledged write survives `kill -9` and a reader never sees a partial file.
+ */
+
+/** fsync a directory so a rename inside it is durable. */
+export async function syncDir(path: string): Promise<void> {
+  const dir = await Deno.open(path, { read: true });
+  try {
+    await dir.sync();
+  } finally {
+    dir.close();
+  }
+}
+
+async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) offset += await file.write(data.subarray(offset));
+}
+
+/** A temp file being written; commit() makes it durable at its final name, discard() removes it. */
+export class TempFile {
+  private constructor(readonly path: string, private file: Deno.FsFile | null) {}
+
+  static async create(tmpDir: string): Promise<TempFile> {
+    const path = `${tmpDir}/${crypto.randomUUID()}.tmp`;
+    const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+    return new TempFile(path, file);
+  }
+
+  async write(data: Uint8Array): Promise<void> {
+    if (!this.file) throw new Error("temp file closed");
+    await writeAll(this.file, data);
+  }
+
+  /** Flushes to disk and closes; the file stays at its temp path until moved. */
+  async finish(): Promise<void> {
+    if (!this.file) return;
+    await this.file.sync();
+    this.file.close();
+    this.file = null;
+  }
+
+  /** Finishes, renames to `target` and syncs the target directory. */
+  async commit(target: string): Promise<void> {
+    await this.finish();
+    await Deno.rename(this.path, target);
+    await syncDir(target.slice(0, target.lastIndexOf("/")));
+  }
+
+  async discard(): Promise<void> {
+    try {
+      this.file?.close();
+    } catch { /* already closed */ }
+    this.file = null;
+    await Deno.remove(this.path).catch(() => {});
+  }
+}
+
+/** Writes a small file atomically (temp + fsync + rename + dir fsync). */
+export async function writeFileDurable(tmpDir: string, target: string, data: Uint8Array | string): Promise<void> {
+  const temp = await TempFile.create(tmpDir);
+  try {
+    await temp.write(typeof data === "string" ? new TextEncoder().encode(data) : data);
+    await temp.commit(target);
+  } catch (error) {
+    await temp.discard();
+    throw error;
+  }
+}
+
+/** Removes a file durably (missing is fine). */
+export async function removeDurable(path: string): Promise<void> {
+  try {
+    await Deno.remove(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    return;
+  }
+  await syncDir(path.slice(0, path.lastIndexOf("/"))).catch(() => {});
+}
+
+/** Serialises async work per key (one writer at a time per object). */
+export class KeyedMutex {
+  readonly #tails = new Map<string, Promise<void>>();
+
+  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const current = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => current);
+    this.#tails.set(key, tail);
+    await previous;
+    try {
+      return await work();
+    } finally {
+      release();
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    }
+  }
+}

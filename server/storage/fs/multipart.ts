@@ -1,0 +1,153 @@
+/**
+ * Multipart uploads on disk (minio-protocol §5.16): each upload is a directory of durable parts; completing
+ * concatenates the named parts into one temp file and commits it like any other version, with the composite
+ * ETag `md5(part md5s)-N`.
+ */
+import { Md5 } from "../../s3/md5.ts";
+import { TempFile, writeFileDurable } from "./durable.ts";
+import { commitVersion, type StagedData, type WriteOptions } from "./objects.ts";
+import { type BucketState, type Store, StoreError, type VersionRecord } from "./store.ts";
+
+const MIN_PART_SIZE = 5 * 1024 * 1024;
+const MAX_PARTS = 10000;
+
+export interface UploadInfo {
+  uploadId: string;
+  key: string;
+  initiated: string;
+  options: Omit<WriteOptions, "beforeCommit" | "expectedSize" | "etag" | "now">;
+}
+
+export interface PartInfo {
+  partNumber: number;
+  etag: string;
+  size: number;
+  lastModified: string;
+}
+
+const uploadDir = (store: Store, bucket: string, uploadId: string) => `${store.bucketDir(bucket)}/uploads/${uploadId}`;
+
+function checkUploadId(uploadId: string): void {
+  if (!/^[0-9a-f-]{36}$/.test(uploadId)) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
+}
+
+export async function readUpload(store: Store, bucket: string, uploadId: string): Promise<UploadInfo> {
+  checkUploadId(uploadId);
+  try {
+    return JSON.parse(await Deno.readTextFile(`${uploadDir(store, bucket, uploadId)}/upload.json`));
+  } catch {
+    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.", 404);
+  }
+}
+
+export async function initiateUpload(store: Store, state: BucketState, key: string, options: UploadInfo["options"]): Promise<UploadInfo> {
+  const info: UploadInfo = { uploadId: crypto.randomUUID(), key, initiated: new Date().toISOString(), options };
+  const dir = uploadDir(store, state.name, info.uploadId);
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeFileDurable(store.tmpDir, `${dir}/upload.json`, JSON.stringify(info));
+  return info;
+}
+
+/** Stores a part durably (replacing an earlier upload of the same part number). */
+export async function storePart(store: Store, bucket: string, uploadId: string, partNumber: number, staged: StagedData): Promise<PartInfo> {
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PARTS) {
+    await staged.temp.discard();
+    throw new StoreError("InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", 400);
+  }
+  try {
+    await readUpload(store, bucket, uploadId);
+  } catch (error) {
+    await staged.temp.discard();
+    throw error;
+  }
+  const dir = uploadDir(store, bucket, uploadId);
+  const part: PartInfo = { partNumber, etag: staged.md5Hex, size: staged.size, lastModified: new Date().toISOString() };
+  await store.locks.run(`upload:${uploadId}:${partNumber}`, async () => {
+    await staged.temp.commit(`${dir}/part.${partNumber}.data`);
+    await writeFileDurable(store.tmpDir, `${dir}/part.${partNumber}.json`, JSON.stringify(part));
+  });
+  return part;
+}
+
+export async function listParts(store: Store, bucket: string, uploadId: string): Promise<PartInfo[]> {
+  await readUpload(store, bucket, uploadId);
+  const parts: PartInfo[] = [];
+  for await (const entry of Deno.readDir(uploadDir(store, bucket, uploadId))) {
+    if (!/^part\.\d+\.json$/.test(entry.name)) continue;
+    try {
+      parts.push(JSON.parse(await Deno.readTextFile(`${uploadDir(store, bucket, uploadId)}/${entry.name}`)));
+    } catch { /* a part mid-write */ }
+  }
+  return parts.sort((a, b) => a.partNumber - b.partNumber);
+}
+
+export async function listUploads(store: Store, bucket: string, prefix: string): Promise<UploadInfo[]> {
+  const uploads: UploadInfo[] = [];
+  const dir = `${store.bucketDir(bucket)}/uploads`;
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      try {
+        const info: UploadInfo = JSON.parse(await Deno.readTextFile(`${dir}/${entry.name}/upload.json`));
+        if (info.key.startsWith(prefix)) uploads.push(info);
+      } catch { /* incomplete initiation */ }
+    }
+  } catch { /* no uploads yet */ }
+  return uploads.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.initiated < b.initiated ? -1 : 1));
+}
+
+export async function abortUpload(store: Store, bucket: string, uploadId: string): Promise<void> {
+  await readUpload(store, bucket, uploadId);
+  await Deno.remove(uploadDir(store, bucket, uploadId), { recursive: true });
+}
+
+/** Completes an upload from the listed parts; validates order, ETags and minimum part sizes. */
+export async function completeUpload(
+  store: Store,
+  state: BucketState,
+  uploadId: string,
+  requested: { partNumber: number; etag: string }[],
+  options: Pick<WriteOptions, "beforeCommit"> = {},
+): Promise<{ key: string; version: VersionRecord }> {
+  const upload = await readUpload(store, state.name, uploadId);
+  if (requested.length === 0) throw new StoreError("MalformedXML", "You must specify at least one part", 400);
+  const stored = new Map((await listParts(store, state.name, uploadId)).map((p) => [p.partNumber, p]));
+  const parts: PartInfo[] = [];
+  let previous = 0;
+  for (const [index, want] of requested.entries()) {
+    if (want.partNumber <= previous) throw new StoreError("InvalidPartOrder", "The list of parts was not in ascending order. The parts list must be specified in order by part number.", 400);
+    previous = want.partNumber;
+    const part = stored.get(want.partNumber);
+    if (!part || part.etag !== want.etag.replace(/"/g, "")) {
+      throw new StoreError("InvalidPart", "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.", 400);
+    }
+    if (index < requested.length - 1 && part.size < MIN_PART_SIZE) {
+      throw new StoreError("EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.", 400);
+    }
+    parts.push(part);
+  }
+  const temp = await TempFile.create(store.tmpDir);
+  const partHashes = new Md5();
+  const whole = new Md5();
+  let size = 0;
+  try {
+    const dir = uploadDir(store, state.name, uploadId);
+    for (const part of parts) {
+      partHashes.update(Uint8Array.fromHex(part.etag));
+      const file = await Deno.open(`${dir}/part.${part.partNumber}.data`, { read: true });
+      for await (const chunk of file.readable) {
+        whole.update(chunk);
+        size += chunk.length;
+        await temp.write(chunk);
+      }
+    }
+    await temp.finish();
+  } catch (error) {
+    await temp.discard();
+    throw error;
+  }
+  const etag = `${Array.from(partHashes.digest(), (b) => b.toString(16).padStart(2, "0")).join("")}-${parts.length}`;
+  const staged: StagedData = { temp, size, md5Hex: "" };
+  const version = await commitVersion(store, state, upload.key, staged, { ...upload.options, etag, beforeCommit: options.beforeCommit });
+  await Deno.remove(uploadDir(store, state.name, uploadId), { recursive: true }).catch(() => {});
+  return { key: upload.key, version };
+}

@@ -1,0 +1,34 @@
+/**
+ * What S3 accepts as bucket names and object keys (minio-protocol §1.1), and how they map to disk. Bucket
+ * names pass a strict pattern before they become directory names; object keys never touch the filesystem:
+ * each key lives in a directory named by the SHA-256 of the key, so no key can address anything outside the
+ * data directory, whatever it contains (`..`, `%2F`, NUL, unicode, 1024 bytes).
+ */
+import { createHash } from "node:crypto";
+
+export const MAX_KEY_BYTES = 1024;
+
+/** Null when valid, else the reason (for InvalidBucketName's message). */
+export function bucketNameProblem(name: string): string | null {
+  if (name.length < 3 || name.length > 63) return "Bucket name must be 3 to 63 characters long";
+  if (!/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/.test(name)) return "Bucket name contains invalid characters";
+  if (name.includes("..") || name.includes(".-") || name.includes("-.")) return "Bucket name contains invalid characters";
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return "Bucket name must not be formatted as an IP address";
+  if (name === "minio") return "Bucket name minio is reserved";
+  return null;
+}
+
+/** Null when valid, else the reason. */
+export function objectKeyProblem(key: string): string | null {
+  if (key.length === 0) return "Object name must not be empty";
+  if (new TextEncoder().encode(key).length > MAX_KEY_BYTES) return "Object name is longer than 1024 bytes";
+  if (key.startsWith("/")) return "Object name must not start with /";
+  if (key.includes("\u0000")) return "Object name contains a NUL character";
+  return null;
+}
+
+/** The on-disk directory name of a key: two-level fan-out of its SHA-256. */
+export function keyDirName(key: string): string {
+  const hash = createHash("sha256").update(key).digest("hex");
+  return `${hash.slice(0, 2)}/${hash}`;
+}

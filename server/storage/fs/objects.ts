@@ -1,0 +1,217 @@
+/**
+ * Object versions on disk: write (streamed to a temp file, fsynced, renamed, then the key's record committed),
+ * read, delete with versioning semantics and object-lock enforcement, tags, retention and legal hold.
+ */
+import { Md5 } from "../../s3/md5.ts";
+import { removeDurable, TempFile } from "./durable.ts";
+import { type BucketState, type ObjectRecord, type Store, StoreError, type VersionRecord } from "./store.ts";
+
+export interface WriteOptions {
+  contentType?: string;
+  userMetadata?: Record<string, string>;
+  headers?: Record<string, string>;
+  tags?: Record<string, string>;
+  retention?: VersionRecord["retention"];
+  legalHold?: boolean;
+  storageClass?: string;
+  /** Expected byte count (Content-Length / decoded length); a mismatch fails the write. */
+  expectedSize?: number;
+  /** Refuses the write when this returns an error (quota check with the final size). */
+  beforeCommit?: (size: number) => Promise<void>;
+  /** Precomputed ETag (multipart); otherwise the MD5 of the data. */
+  etag?: string;
+  now?: Date;
+}
+
+/** Bytes already written to a temp file, ready to become a version. */
+export interface StagedData {
+  temp: TempFile;
+  size: number;
+  md5Hex: string;
+}
+
+/** Streams a body into a temp file, computing MD5 and size; nothing is visible until committed. */
+export async function stageData(store: Store, body: ReadableStream<Uint8Array> | null, maxSize = Infinity): Promise<StagedData> {
+  const temp = await TempFile.create(store.tmpDir);
+  const md5 = new Md5();
+  let size = 0;
+  try {
+    if (body) {
+      for await (const chunk of body) {
+        size += chunk.length;
+        if (size > maxSize) throw new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", 400);
+        md5.update(chunk);
+        await temp.write(chunk);
+      }
+    }
+    await temp.finish();
+  } catch (error) {
+    await temp.discard();
+    throw error;
+  }
+  return { temp, size, md5Hex: Array.from(md5.digest(), (b) => b.toString(16).padStart(2, "0")).join("") };
+}
+
+function isExcluded(state: BucketState, key: string): boolean {
+  if (state.meta.excludeFolders && key.endsWith("/")) return true;
+  return (state.meta.excludedPrefixes ?? []).some((p) => key.startsWith(p));
+}
+
+/** The version id a new write gets: a UUID when versioning is on, else the null version. */
+function newVersionId(state: BucketState, key: string): string {
+  return state.meta.versioning === "Enabled" && !isExcluded(state, key) ? crypto.randomUUID() : "null";
+}
+
+/** Commits staged data as the newest version of `key`; returns the new version. */
+export async function commitVersion(store: Store, state: BucketState, key: string, staged: StagedData, options: WriteOptions = {}): Promise<VersionRecord> {
+  try {
+    if (options.expectedSize !== undefined && staged.size !== options.expectedSize) {
+      throw new StoreError("IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", 400);
+    }
+    if (options.beforeCommit) await options.beforeCommit(staged.size);
+  } catch (error) {
+    await staged.temp.discard();
+    throw error;
+  }
+  return await store.locks.run(`${state.name}/${key}`, async () => {
+    const dataFile = `${crypto.randomUUID()}.data`;
+    const dir = store.objectDir(state.name, key);
+    try {
+      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+      await staged.temp.commit(`${dir}/${dataFile}`);
+    } catch (error) {
+      await staged.temp.discard();
+      throw error;
+    }
+    const version: VersionRecord = {
+      versionId: newVersionId(state, key),
+      dataFile,
+      size: staged.size,
+      etag: options.etag ?? staged.md5Hex,
+      lastModified: (options.now ?? new Date()).toISOString(),
+      contentType: options.contentType || "application/octet-stream",
+      userMetadata: options.userMetadata ?? {},
+      headers: options.headers && Object.keys(options.headers).length ? options.headers : undefined,
+      tags: options.tags && Object.keys(options.tags).length ? options.tags : undefined,
+      retention: options.retention,
+      legalHold: options.legalHold || undefined,
+      storageClass: options.storageClass,
+    };
+    const previous = state.objects.get(key);
+    const replaced = version.versionId === "null" ? previous?.versions.find((v) => v.versionId === "null") : undefined;
+    const record: ObjectRecord = {
+      key,
+      versions: [version, ...(previous?.versions.filter((v) => v !== replaced) ?? [])],
+    };
+    await store.saveRecord(state, record);
+    if (replaced?.dataFile) await removeDurable(`${dir}/${replaced.dataFile}`);
+    return version;
+  });
+}
+
+/** The version a read addresses: a specific id, or the latest (404 when the latest is a delete marker). */
+export function findVersion(state: BucketState, key: string, versionId?: string): VersionRecord {
+  const record = state.objects.get(key);
+  if (versionId) {
+    const version = record?.versions.find((v) => v.versionId === versionId);
+    if (!version) {
+      if (!/^(null|[0-9a-f-]{36})$/.test(versionId)) throw new StoreError("InvalidArgument", "Invalid version id specified", 400);
+      throw new StoreError("NoSuchVersion", "The specified version does not exist.", 404);
+    }
+    return version;
+  }
+  const latest = record?.versions[0];
+  if (!latest || latest.deleteMarker) {
+    const headers: Record<string, string> = latest ? { "x-amz-delete-marker": "true", "x-amz-version-id": latest.versionId } : {};
+    throw new StoreError("NoSuchKey", "The specified key does not exist.", 404, headers);
+  }
+  return latest;
+}
+
+/** Opens a version's data for reading. */
+export async function openVersion(store: Store, bucket: string, key: string, version: VersionRecord): Promise<Deno.FsFile> {
+  return await Deno.open(`${store.objectDir(bucket, key)}/${version.dataFile}`, { read: true });
+}
+
+/** Whether object lock forbids removing this version now. */
+export function lockProblem(version: VersionRecord, options: { bypassGovernance: boolean; now: Date }): string | null {
+  if (version.legalHold) return "Object is WORM protected and cannot be overwritten or deleted (legal hold)";
+  const r = version.retention;
+  if (r && Date.parse(r.until) > options.now.getTime()) {
+    if (r.mode === "COMPLIANCE" || !options.bypassGovernance) return "Object is WORM protected and cannot be overwritten or deleted";
+  }
+  return null;
+}
+
+export interface DeleteOutcome {
+  versionId?: string;
+  deleteMarker: boolean;
+}
+
+/** DeleteObject semantics: delete markers under versioning, permanent removal of a given version. */
+export async function deleteVersion(
+  store: Store,
+  state: BucketState,
+  key: string,
+  options: { versionId?: string; bypassGovernance?: boolean; now?: Date } = {},
+): Promise<DeleteOutcome> {
+  const now = options.now ?? new Date();
+  return await store.locks.run(`${state.name}/${key}`, async () => {
+    const record = state.objects.get(key) ?? { key, versions: [] };
+    if (options.versionId) {
+      const target = record.versions.find((v) => v.versionId === options.versionId);
+      if (!target) {
+        if (!/^(null|[0-9a-f-]{36})$/.test(options.versionId)) throw new StoreError("InvalidArgument", "Invalid version id specified", 400);
+        return { versionId: options.versionId, deleteMarker: false };
+      }
+      const problem = lockProblem(target, { bypassGovernance: !!options.bypassGovernance, now });
+      if (problem) throw new StoreError("AccessDenied", problem, 403);
+      await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== target) });
+      if (target.dataFile) await removeDurable(`${store.objectDir(state.name, key)}/${target.dataFile}`);
+      return { versionId: target.versionId, deleteMarker: !!target.deleteMarker };
+    }
+    const versioning = isExcluded(state, key) ? "" : state.meta.versioning;
+    if (versioning === "") {
+      // Unversioned: the null version goes away.
+      const nullVersion = record.versions.find((v) => v.versionId === "null");
+      if (!nullVersion) return { deleteMarker: false };
+      const problem = lockProblem(nullVersion, { bypassGovernance: !!options.bypassGovernance, now });
+      if (problem) throw new StoreError("AccessDenied", problem, 403);
+      await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== nullVersion) });
+      if (nullVersion.dataFile) await removeDurable(`${store.objectDir(state.name, key)}/${nullVersion.dataFile}`);
+      return { deleteMarker: false };
+    }
+    if (record.versions.length === 0) return { deleteMarker: false };
+    const marker: VersionRecord = {
+      versionId: versioning === "Enabled" ? crypto.randomUUID() : "null",
+      deleteMarker: true,
+      size: 0,
+      etag: "",
+      lastModified: now.toISOString(),
+      userMetadata: {},
+    };
+    const replaced = marker.versionId === "null" ? record.versions.find((v) => v.versionId === "null") : undefined;
+    await store.saveRecord(state, { key, versions: [marker, ...record.versions.filter((v) => v !== replaced)] });
+    if (replaced?.dataFile) await removeDurable(`${store.objectDir(state.name, key)}/${replaced.dataFile}`);
+    return { versionId: marker.versionId, deleteMarker: true };
+  });
+}
+
+/** Applies a change to one version's metadata (tags, retention, legal hold) and persists it. */
+export async function updateVersion(
+  store: Store,
+  state: BucketState,
+  key: string,
+  versionId: string | undefined,
+  change: (version: VersionRecord) => void,
+): Promise<VersionRecord> {
+  return await store.locks.run(`${state.name}/${key}`, async () => {
+    const version = findVersion(state, key, versionId);
+    if (version.deleteMarker) throw new StoreError("MethodNotAllowed", "The specified method is not allowed against this resource.", 405);
+    const record = state.objects.get(key)!;
+    const updated = { ...version };
+    change(updated);
+    await store.saveRecord(state, { key, versions: record.versions.map((v) => (v === version ? updated : v)) });
+    return updated;
+  });
+}

@@ -1,0 +1,243 @@
+/**
+ * The embedded server's disk store: buckets, their configuration documents, and the in-memory index of
+ * objects rebuilt from disk at start. Layout under the data directory:
+ *
+ *   buckets/<bucket>/bucket.json              created, versioning, object lock
+ *   buckets/<bucket>/config/<document>        policy.json, lifecycle.xml, quota.json, ...
+ *   buckets/<bucket>/objects/<h2>/<sha256>/   meta.json (every version of one key) + <uuid>.data files
+ *   buckets/<bucket>/uploads/<uploadId>/      multipart upload state and parts
+ *   .deck/tmp/                                temp files, renamed into place once durable
+ *
+ * Object operations live in objects.ts, listing in listing.ts, multipart in multipart.ts.
+ */
+import { KeyedMutex, removeDurable, syncDir, writeFileDurable } from "./durable.ts";
+import { keyDirName } from "./names.ts";
+
+export type VersioningState = "" | "Enabled" | "Suspended";
+
+export interface BucketMeta {
+  created: string;
+  versioning: VersioningState;
+  objectLock: boolean;
+  excludedPrefixes?: string[];
+  excludeFolders?: boolean;
+}
+
+/** One version of an object (or a delete marker). */
+export interface VersionRecord {
+  versionId: string;
+  deleteMarker?: boolean;
+  /** Data file name inside the object's directory; absent for delete markers. */
+  dataFile?: string;
+  size: number;
+  etag: string;
+  lastModified: string;
+  contentType?: string;
+  userMetadata: Record<string, string>;
+  /** Stored response headers: cache-control, content-disposition, content-encoding, content-language, expires. */
+  headers?: Record<string, string>;
+  tags?: Record<string, string>;
+  retention?: { mode: "GOVERNANCE" | "COMPLIANCE"; until: string };
+  legalHold?: boolean;
+  storageClass?: string;
+}
+
+/** All versions of one key, newest first. */
+export interface ObjectRecord {
+  key: string;
+  versions: VersionRecord[];
+}
+
+export interface BucketState {
+  name: string;
+  meta: BucketMeta;
+  /** Keys in byte order, for listing. */
+  keys: string[];
+  objects: Map<string, ObjectRecord>;
+}
+
+/** An S3 error raised by the store; the front turns it into error XML with `headers` added. */
+export class StoreError extends Error {
+  constructor(readonly code: string, message: string, readonly status: number, readonly headers: Record<string, string> = {}) {
+    super(message);
+    this.name = "StoreError";
+  }
+}
+
+/** Byte-order comparison of keys (UTF-16 order differs for astral characters; S3 lists in UTF-8 byte order). */
+export function compareKeys(a: string, b: string): number {
+  if (a === b) return 0;
+  const ea = new TextEncoder().encode(a), eb = new TextEncoder().encode(b);
+  const n = Math.min(ea.length, eb.length);
+  for (let i = 0; i < n; i++) if (ea[i] !== eb[i]) return ea[i] - eb[i];
+  return ea.length - eb.length;
+}
+
+/** Index of the first key ≥ `key` in a sorted list. */
+export function lowerBound(keys: string[], key: string): number {
+  let lo = 0, hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareKeys(keys[mid], key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export class Store {
+  readonly buckets = new Map<string, BucketState>();
+  readonly locks = new KeyedMutex();
+  readonly tmpDir: string;
+
+  private constructor(readonly root: string) {
+    this.tmpDir = `${root}/.deck/tmp`;
+  }
+
+  /** Opens (or initialises) the store, cleaning what a crash left behind. */
+  static async open(root: string): Promise<Store> {
+    const store = new Store(root.replace(/\/+$/, ""));
+    await Deno.mkdir(store.tmpDir, { recursive: true, mode: 0o700 });
+    await Deno.mkdir(`${store.root}/buckets`, { recursive: true, mode: 0o700 });
+    for await (const entry of Deno.readDir(store.tmpDir)) await Deno.remove(`${store.tmpDir}/${entry.name}`, { recursive: true });
+    for await (const entry of Deno.readDir(`${store.root}/buckets`)) {
+      if (entry.isDirectory) await store.#loadBucket(entry.name);
+    }
+    return store;
+  }
+
+  bucketDir(bucket: string): string {
+    return `${this.root}/buckets/${bucket}`;
+  }
+
+  objectDir(bucket: string, key: string): string {
+    return `${this.bucketDir(bucket)}/objects/${keyDirName(key)}`;
+  }
+
+  async #loadBucket(name: string): Promise<void> {
+    const dir = this.bucketDir(name);
+    let meta: BucketMeta;
+    try {
+      meta = JSON.parse(await Deno.readTextFile(`${dir}/bucket.json`));
+    } catch {
+      return; // a bucket whose creation never committed
+    }
+    const state: BucketState = { name, meta, keys: [], objects: new Map() };
+    const objectsDir = `${dir}/objects`;
+    await Deno.mkdir(objectsDir, { recursive: true, mode: 0o700 });
+    for await (const fan of Deno.readDir(objectsDir)) {
+      if (!fan.isDirectory) continue;
+      for await (const entry of Deno.readDir(`${objectsDir}/${fan.name}`)) {
+        const objectDir = `${objectsDir}/${fan.name}/${entry.name}`;
+        const record = await readRecord(objectDir);
+        await removeOrphans(objectDir, record);
+        if (record && record.versions.length > 0) state.objects.set(record.key, record);
+      }
+    }
+    state.keys = [...state.objects.keys()].sort(compareKeys);
+    this.buckets.set(name, state);
+  }
+
+  bucket(name: string): BucketState {
+    const state = this.buckets.get(name);
+    if (!state) throw new StoreError("NoSuchBucket", "The specified bucket does not exist", 404);
+    return state;
+  }
+
+  async createBucket(name: string, options: { objectLock?: boolean; now?: Date } = {}): Promise<BucketState> {
+    return await this.locks.run(`bucket:${name}`, async () => {
+      if (this.buckets.has(name)) throw new StoreError("BucketAlreadyOwnedByYou", "Your previous request to create the named bucket succeeded and you already own it.", 409);
+      const dir = this.bucketDir(name);
+      await Deno.mkdir(`${dir}/config`, { recursive: true, mode: 0o700 });
+      await Deno.mkdir(`${dir}/objects`, { recursive: true, mode: 0o700 });
+      const meta: BucketMeta = {
+        created: (options.now ?? new Date()).toISOString(),
+        versioning: options.objectLock ? "Enabled" : "",
+        objectLock: !!options.objectLock,
+      };
+      // bucket.json is written last: a bucket exists once it is durable.
+      await writeFileDurable(this.tmpDir, `${dir}/bucket.json`, JSON.stringify(meta));
+      const state: BucketState = { name, meta, keys: [], objects: new Map() };
+      this.buckets.set(name, state);
+      return state;
+    });
+  }
+
+  async saveBucketMeta(state: BucketState): Promise<void> {
+    await writeFileDurable(this.tmpDir, `${this.bucketDir(state.name)}/bucket.json`, JSON.stringify(state.meta));
+  }
+
+  /** Deletes a bucket; without `force` it must hold no versions and no uploads. */
+  async deleteBucket(name: string, options: { force?: boolean } = {}): Promise<void> {
+    await this.locks.run(`bucket:${name}`, async () => {
+      const state = this.bucket(name);
+      if (!options.force) {
+        if (state.objects.size > 0) {
+          const onlyMarkers = [...state.objects.values()].every((o) => o.versions.every((v) => v.deleteMarker));
+          throw new StoreError(
+            "BucketNotEmpty",
+            onlyMarkers || state.meta.versioning ? "The bucket you tried to delete is not empty. You must delete all versions in the bucket." : "The bucket you tried to delete is not empty",
+            409,
+          );
+        }
+      }
+      this.buckets.delete(name);
+      // Remove bucket.json first so a crash mid-delete leaves no half-visible bucket.
+      await removeDurable(`${this.bucketDir(name)}/bucket.json`);
+      await Deno.remove(this.bucketDir(name), { recursive: true }).catch(() => {});
+    });
+  }
+
+  async getDocument(bucket: string, name: string): Promise<string | undefined> {
+    this.bucket(bucket);
+    return await Deno.readTextFile(`${this.bucketDir(bucket)}/config/${safeDocName(name)}`).catch(() => undefined);
+  }
+
+  async putDocument(bucket: string, name: string, value: string | undefined): Promise<void> {
+    this.bucket(bucket);
+    const path = `${this.bucketDir(bucket)}/config/${safeDocName(name)}`;
+    if (value === undefined) await removeDurable(path);
+    else await writeFileDurable(this.tmpDir, path, value);
+  }
+
+  /** Persists one key's record (or removes it when no versions remain) and updates the index. */
+  async saveRecord(state: BucketState, record: ObjectRecord): Promise<void> {
+    const dir = this.objectDir(state.name, record.key);
+    if (record.versions.length === 0) {
+      await removeDurable(`${dir}/meta.json`);
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      if (state.objects.delete(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 1);
+      return;
+    }
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFileDurable(this.tmpDir, `${dir}/meta.json`, JSON.stringify(record));
+    if (!state.objects.has(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 0, record.key);
+    state.objects.set(record.key, record);
+  }
+
+  async syncObjectDir(bucket: string, key: string): Promise<void> {
+    await syncDir(this.objectDir(bucket, key));
+  }
+}
+
+function safeDocName(name: string): string {
+  if (!/^[a-z][a-z0-9_.-]*$/.test(name) || name.includes("..")) throw new Error(`invalid bucket document name ${name}`);
+  return name;
+}
+
+async function readRecord(dir: string): Promise<ObjectRecord | null> {
+  try {
+    return JSON.parse(await Deno.readTextFile(`${dir}/meta.json`)) as ObjectRecord;
+  } catch {
+    return null;
+  }
+}
+
+/** Data files no committed version references were written by a crashed or overwritten write. */
+async function removeOrphans(dir: string, record: ObjectRecord | null): Promise<void> {
+  const referenced = new Set(record?.versions.map((v) => v.dataFile).filter(Boolean));
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.name === "meta.json") continue;
+    if (!referenced.has(entry.name)) await Deno.remove(`${dir}/${entry.name}`).catch(() => {});
+  }
+  if (!record) await Deno.remove(dir, { recursive: true }).catch(() => {});
+}

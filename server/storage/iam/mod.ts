@@ -1,0 +1,96 @@
+/**
+ * The identity side of the embedded server in one call: identity store, authority, admin API v3 handler,
+ * STS handler and the server facts the S3 front validates configurations against.
+ */
+import { adminFail, type AdminContext } from "../admin/context.ts";
+import { readTargets } from "../admin/bucket_admin.ts";
+import { routeAdmin } from "../admin/router.ts";
+import { ServerConfig } from "../admin/server_config.ts";
+import { TierStore } from "../admin/tiers.ts";
+import type { AdminHandler, IdentityAuthority, ServerFacts, StoreFacts, StsHandler, VerifiedRequest } from "../contracts.ts";
+import { StoreError } from "../fs/store.ts";
+import { createStsHandler } from "../sts.ts";
+import { Authority, type RootCredentials } from "./authority.ts";
+import { IamStore } from "./store.ts";
+
+export interface Identity {
+  authority: IdentityAuthority & Authority;
+  admin: AdminHandler;
+  sts: StsHandler;
+  facts: ServerFacts;
+  close(): Promise<void>;
+}
+
+function adminErrorResponse(error: StoreError, req: VerifiedRequest): Response {
+  return Response.json(
+    { Code: error.code, Message: error.message, Resource: req.url.pathname, RequestId: req.requestId, HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8" },
+    { status: error.status, headers: { "x-amz-request-id": req.requestId } },
+  );
+}
+
+export async function createIdentity(options: {
+  dataDir: string;
+  root: RootCredentials;
+  store: StoreFacts;
+  now?: () => number;
+  fetch?: typeof fetch;
+}): Promise<Identity> {
+  const now = options.now ?? Date.now;
+  const iam = await IamStore.open(options.dataDir, now());
+  const config = await ServerConfig.open(options.dataDir);
+  const tiers = await TierStore.open(options.dataDir);
+  const authority = new Authority(iam, options.root, now);
+  const startedAt = now();
+  const pruner = setInterval(() => iam.pruneSessions(now()).catch(() => {}), 60_000);
+
+  const admin: AdminHandler = async (req) => {
+    try {
+      if (!req.credential) throw adminFail("AccessDenied", "Access Denied.", 403);
+      const credential = req.credential;
+      const ctx: AdminContext = {
+        ...req,
+        credential,
+        query: req.url.searchParams,
+        iam,
+        authority,
+        store: options.store,
+        config,
+        tiers,
+        startedAt,
+        now,
+        fetch: options.fetch ?? globalThis.fetch,
+        can: (action, bucket = "") => authority.isAllowed(credential, action, bucket, "", { "aws:SourceIp": [req.sourceIp] }),
+        restart: async () => {
+          config.applyStored();
+          await Promise.resolve();
+        },
+      };
+      return await routeAdmin(ctx);
+    } catch (error) {
+      if (error instanceof StoreError) return adminErrorResponse(error, req);
+      throw error;
+    }
+  };
+
+  const facts: ServerFacts = {
+    notificationArns: () => config.notificationArns(),
+    tierNames: () => tiers.names(),
+    remoteTargetArns: async (bucket) => (await readTargets({ store: options.store }, bucket)).map((t) => t.arn),
+    bucketQuota: async (bucket) => {
+      const text = await options.store.getBucketDocument(bucket, "quota.json");
+      return text ? Number(JSON.parse(text).quota ?? 0) : 0;
+    },
+    region: () => config.region(),
+  };
+
+  return {
+    authority,
+    admin,
+    sts: createStsHandler(iam, now),
+    facts,
+    close: () => {
+      clearInterval(pruner);
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * What every S3 handler of the embedded server receives, and the response helpers they share (XML bodies in
+ * S3's namespace, error XML, common headers; minio-protocol §5.1, §5.21).
+ */
+import { buildXml, parseXml, type XmlNode, type XmlObject } from "../../s3/xml.ts";
+import type { Authenticated } from "../auth/verify.ts";
+import type { ServerFacts } from "../contracts.ts";
+import { type BucketState, type Store, StoreError } from "../fs/store.ts";
+
+export interface S3Request {
+  request: Request;
+  url: URL;
+  query: URLSearchParams;
+  bucket: string;
+  key: string;
+  auth: Authenticated;
+  requestId: string;
+  store: Store;
+  facts: ServerFacts;
+  now: Date;
+  /** Authorises a further action (copy source, per-object checks in multi-delete). */
+  allowed: (action: string, bucket: string, key: string, extra?: Record<string, string[]>) => boolean;
+}
+
+export type S3Handler = (ctx: S3Request) => Promise<Response>;
+
+export const OWNER = { ID: "02d6176db174dc93cb1b899f7c6078f08654445fe8cf1b6ce98d8855f66bdbf4", DisplayName: "minio" };
+
+export function xmlResponse(root: string, body: XmlObject, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return new Response(buildXml(root, body), {
+    status: init.status ?? 200,
+    headers: { "content-type": "application/xml", ...(init.headers ?? {}) },
+  });
+}
+
+export function emptyResponse(status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status, headers });
+}
+
+/** S3 error XML (status-only with x-minio-error-* headers for HEAD). */
+export function s3ErrorResponse(error: StoreError, request: Request, url: URL, requestId: string): Response {
+  const headers: Record<string, string> = { "x-amz-request-id": requestId, ...error.headers };
+  if (request.method === "HEAD") {
+    return new Response(null, { status: error.status, headers: { ...headers, "x-minio-error-code": error.code, "x-minio-error-desc": error.message } });
+  }
+  const [bucket, ...rest] = decodeURIComponent(url.pathname).slice(1).split("/");
+  const body = buildXml("Error", {
+    Code: error.code,
+    Message: error.message,
+    Key: rest.length ? rest.join("/") : undefined,
+    BucketName: bucket || undefined,
+    Resource: url.pathname,
+    RequestId: requestId,
+    HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8",
+  }, { namespace: null });
+  return new Response(body, { status: error.status, headers: { ...headers, "content-type": "application/xml" } });
+}
+
+/** Reads a small request body (configuration documents) with a size limit. */
+export async function readSmallBody(ctx: S3Request, limit = 1024 * 1024): Promise<string> {
+  const body = ctx.auth.body;
+  if (!body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) throw new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed size for this request.", 400);
+    chunks.push(chunk);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** Parses an XML request body, mapping syntax errors to MalformedXML. */
+export async function readXmlBody(ctx: S3Request, expectedRoot?: string): Promise<XmlNode> {
+  const text = await readSmallBody(ctx);
+  try {
+    const root = parseXml(text);
+    if (expectedRoot && root.name !== expectedRoot) throw new Error(`expected <${expectedRoot}>`);
+    return root;
+  } catch {
+    throw new StoreError("MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema.", 400);
+  }
+}
+
+export function requireContentMd5(ctx: S3Request): void {
+  if (!ctx.request.headers.get("content-md5") && !ctx.request.headers.get("x-amz-checksum-crc32") && !ctx.request.headers.get("x-amz-checksum-sha256") && !ctx.request.headers.get("x-amz-checksum-crc32c")) {
+    throw new StoreError("MissingContentMD5", "Missing required header for this request: Content-Md5.", 400);
+  }
+}
+
+export function bucketOf(ctx: S3Request): BucketState {
+  return ctx.store.bucket(ctx.bucket);
+}
+
+/** XML timestamps: milliseconds, UTC. */
+export const xmlTime = (iso: string) => new Date(iso).toISOString();
+/** Header timestamps: RFC 1123. */
+export const httpTime = (iso: string) => new Date(iso).toUTCString();
+
+export const invalidArgument = (message: string) => new StoreError("InvalidArgument", message, 400);

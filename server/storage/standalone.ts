@@ -1,0 +1,27 @@
+/**
+ * Runs the embedded storage server alone (tests kill -9 it; operators may use it without the console):
+ *   deno run -A server/storage/standalone.ts --data-dir ./data --address 127.0.0.1:9000
+ * Prints "listening <url>" once ready.
+ */
+import { startEmbeddedStorage } from "./server.ts";
+
+const args = Deno.args;
+const value = (flag: string, fallback: string) => {
+  const i = args.indexOf(flag);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+const [hostname, port] = value("--address", "127.0.0.1:9000").split(/:(?=\d+$)/);
+const storage = await startEmbeddedStorage({
+  dataDir: value("--data-dir", "./data"),
+  hostname,
+  port: Number(port),
+  rootUser: Deno.env.get("MINIO_ROOT_USER"),
+  rootPassword: Deno.env.get("MINIO_ROOT_PASSWORD"),
+});
+console.log(`listening ${storage.url}`);
+const stop = async () => {
+  await storage.close();
+  Deno.exit(0);
+};
+Deno.addSignalListener("SIGTERM", stop);
+Deno.addSignalListener("SIGINT", stop);
