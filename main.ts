@@ -8,6 +8,8 @@ import { ConfigError, loadConfig } from "./server/config.ts";
 import type { AppDeps, StorageEndpoint } from "./server/deps.ts";
 import { createLogger } from "./server/log.ts";
 import { createPageRenderer } from "./server/render/page.tsx";
+import { LoginThrottle } from "./server/session/login_throttle.ts";
+import { createSessionKey } from "./server/session/token.ts";
 import { startEmbeddedStorage } from "./server/storage/server.ts";
 
 /** Starts the console; resolves when the server has shut down after SIGINT/SIGTERM. */
@@ -30,7 +32,6 @@ export async function main(args: string[]): Promise<void> {
     credentialsHint = `Sign in with an access key and secret key of ${config.minioServer}.`;
   } else {
     const credentialsFile = `${config.dataDir}/.deck/root-credentials.json`;
-    const firstStart = !config.root && !(await Deno.stat(credentialsFile).then(() => true, () => false));
     const embedded = await startEmbeddedStorage({
       dataDir: config.dataDir,
       hostname: config.storage.hostname,
@@ -43,7 +44,7 @@ export async function main(args: string[]): Promise<void> {
     storage = { url: embedded.url, region: config.minioRegion };
     if (config.root) {
       credentialsHint = "Sign in with MINIO_ROOT_USER and MINIO_ROOT_PASSWORD.";
-    } else if (firstStart) {
+    } else if (embedded.generatedRoot) {
       // Printed once, on the start that generated them; later starts only say where they are.
       credentialsHint = `Generated root credentials (kept in ${credentialsFile}, mode 0600):\n` +
         `  access key: ${embedded.root.accessKey}\n  secret key: ${embedded.root.secretKey}`;
@@ -54,7 +55,16 @@ export async function main(args: string[]): Promise<void> {
   }
 
   const render = createPageRenderer({ subpath: config.subpath });
-  const deps: AppDeps = { config, log, render, storage, fetch: globalThis.fetch, now: Date.now };
+  const deps: AppDeps = {
+    config,
+    log,
+    render,
+    storage,
+    fetch: globalThis.fetch,
+    now: Date.now,
+    sessionKey: await createSessionKey(config.sessionKey),
+    loginThrottle: new LoginThrottle(),
+  };
   const app = createApp(deps);
   const tls = config.tls
     ? { cert: await Deno.readTextFile(config.tls.certFile), key: await Deno.readTextFile(config.tls.keyFile) }

@@ -9,18 +9,24 @@ import { ApiError, createErrorHandler } from "./errors.ts";
 import { bodyLimit, requestLogger, securityHeaders } from "./http_headers.ts";
 import { serveBuiltAssets } from "./render/static_assets.ts";
 import { renderErrorPage } from "./render/error_page.tsx";
+import { cookieSettings, sessionApi } from "./api/session.ts";
+import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "./session/middleware.ts";
 
 /** JSON API bodies are small; uploads have their own streaming route and limit. */
 const API_BODY_LIMIT = 1024 * 1024;
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const cookie = cookieSettings(deps);
   app.use(requestId(), requestLogger(deps.log), securityHeaders({ secure: deps.config.tls !== null }));
   app.use("/static/*", serveBuiltAssets());
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.use(loadSession(deps.sessionKey, deps.now), originCheck());
   app.use("/api/*", bodyLimit(API_BODY_LIMIT));
+  app.route("/api/v1", sessionApi(deps)); // public: sign-in strategy, sign-in; logout and session check themselves
+  app.use("/api/v1/*", sessionGuard(cookie)); // every API area mounted below needs a session
 
-  // Areas are mounted here, one line each.
+  // API areas are mounted here, one line each.
 
   app.all("/api/*", () => {
     throw ApiError.notFound("not found", "no such API endpoint");
@@ -29,6 +35,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError(createErrorHandler({
     log: deps.log.error,
     loginUrl: deps.render.href("/login"),
+    onUnauthorized: (c) => clearSessionCookie(c, cookie),
     renderErrorPage: (c, error) => renderErrorPage(deps, c, error),
   }));
   return app;
@@ -40,13 +47,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
  * prefix without its slash redirects.
  */
 export function createFetchHandler(app: Hono<AppEnv>, subpath: string): (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
-  if (subpath === "/") return (request, info) => app.fetch(request, { info });
+  if (subpath === "/") return (request, info) => app.fetch(request, info);
   const bare = subpath.slice(0, -1);
   return (request, info) => {
     const url = new URL(request.url);
     if (url.pathname === bare) return Response.redirect(new URL(subpath + url.search, url), 308);
     if (!url.pathname.startsWith(subpath)) return new Response("404 Not Found", { status: 404 });
     url.pathname = url.pathname.slice(bare.length);
-    return app.fetch(new Request(url, request), { info });
+    return app.fetch(new Request(url, request), info);
   };
 }

@@ -135,6 +135,8 @@ export type ErrorLogger = (message: string, fields: Record<string, unknown>) => 
 export function createErrorHandler(options: {
   log: ErrorLogger;
   loginUrl: string;
+  /** Called on every 401 so the browser drops a session the storage server no longer accepts. */
+  onUnauthorized: (c: Context) => void;
   renderErrorPage: (c: Context, error: ApiError) => Response | Promise<Response>;
 }) {
   return (error: unknown, c: Context): Response | Promise<Response> => {
@@ -147,6 +149,7 @@ export function createErrorHandler(options: {
         error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       });
     }
+    if (apiError.status === 401) options.onUnauthorized(c);
     // The subpath is stripped before routing (app.ts), so paths here start at "/".
     if (c.req.path.startsWith("/api/")) return c.json(apiError.toBody(), apiError.status as 400);
     if (apiError.status === 401) return c.redirect(options.loginUrl, 302);

@@ -3,7 +3,11 @@ import { createApp, createFetchHandler } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import { silentLogger } from "../../server/log.ts";
 import { createPageRenderer } from "../../server/render/page.tsx";
+import { LoginThrottle } from "../../server/session/login_throttle.ts";
+import { createSessionKey } from "../../server/session/token.ts";
 import { manifest } from "../../static/gen/assets.ts";
+
+const sessionKey = await createSessionKey(null);
 
 function makeHandler(subpath = "/") {
   const config = loadConfig({ CONSOLE_SUBPATH: subpath });
@@ -15,6 +19,8 @@ function makeHandler(subpath = "/") {
     storage: { url: "http://127.0.0.1:1", region: "" },
     fetch: globalThis.fetch,
     now: Date.now,
+    sessionKey,
+    loginThrottle: new LoginThrottle(),
   });
   return createFetchHandler(app, config.subpath);
 }
@@ -50,12 +56,12 @@ Deno.test("every response carries the security headers", async () => {
   await res.body?.cancel();
 });
 
-Deno.test("unknown API path is a JSON 404 in the contract shape; unknown page shows the 404 page", async () => {
+Deno.test("unknown API path without a session is 401 (the API surface stays hidden); unknown page shows the 404 page", async () => {
   const handler = makeHandler();
   const api = await handler(new Request("http://deck/api/v1/nope"));
-  assert.equal(api.status, 404);
+  assert.equal(api.status, 401);
   const body = await api.json();
-  assert.equal(body.code, 404);
+  assert.equal(body.code, 401);
   assert.equal(typeof body.message, "string");
   assert.equal(typeof body.detailedMessage, "string");
   const page = await handler(new Request("http://deck/static-nope/x"));
