@@ -11,6 +11,10 @@ import { serveBuiltAssets } from "./render/static_assets.ts";
 import { renderErrorPage } from "./render/error_page.tsx";
 import { cookieSettings, sessionApi } from "./api/session.ts";
 import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "./session/middleware.ts";
+import { allowedPages } from "./session/pages.ts";
+import { dashboardApi } from "./api/dashboard.ts";
+import { firstAllowedRoute } from "../routes/layout/menu.ts";
+import { pageRoutes } from "../routes/mod.tsx";
 
 /** JSON API bodies are small; uploads have their own streaming route and limit. */
 const API_BODY_LIMIT = 1024 * 1024;
@@ -27,11 +31,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("/api/v1/*", sessionGuard(cookie)); // every API area mounted below needs a session
 
   // API areas are mounted here, one line each.
+  app.route("/api/v1", dashboardApi(deps));
 
   app.all("/api/*", () => {
     throw ApiError.notFound("not found", "no such API endpoint");
   });
-  app.notFound((c) => renderErrorPage(deps, c, ApiError.notFound()));
+  app.route("/", pageRoutes(deps)); // server-rendered pages: sign-in, then the signed-in shell
+
+  // Unknown pages: signed in → the first page the session may see (spec 1 §2); otherwise sign in first.
+  app.notFound((c) => {
+    const session = c.get("session");
+    if (!session) return c.redirect(deps.render.href("/login"), 302);
+    const first = firstAllowedRoute(allowedPages(session.actions, { sso: session.sso }), session.distributed);
+    return first ? c.redirect(deps.render.href(first), 302) : renderErrorPage(deps, c, ApiError.notFound());
+  });
   app.onError(createErrorHandler({
     log: deps.log.error,
     loginUrl: deps.render.href("/login"),

@@ -1,0 +1,111 @@
+/**
+ * Pages outside the shell (spec 1 §2): /login in the variant the server chooses, /oauth_callback, and the
+ * two plain-form actions every page uses: the theme switch and Logout.
+ */
+import { type Context, Hono } from "hono";
+import { setCookie } from "hono/cookie";
+import LoginForm from "../islands/LoginForm.tsx";
+import { cookieSettings } from "../server/api/session.ts";
+import type { LoginStrategy } from "../server/contract/session.ts";
+import type { AppDeps, AppEnv } from "../server/deps.ts";
+import { Island } from "../server/render/island.tsx";
+import { loginStrategy, signInWithIdp } from "../server/services/session.ts";
+import { clearSessionCookie, issueSessionCookie } from "../server/session/middleware.ts";
+import { themeOf } from "./page_context.tsx";
+
+/** Whether the storage server answers at all (any HTTP answer counts; only a network failure does not). */
+async function storageReachable(deps: AppDeps): Promise<boolean> {
+  try {
+    const res = await deps.fetch(`${deps.storage.url}/`, { signal: AbortSignal.timeout(2000) });
+    await res.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function LoginFrame({ children }: { children: React.ReactNode }) {
+  return <main className="min-h-screen flex items-center justify-center bg-base-200 p-6">{children}</main>;
+}
+
+function Unreachable({ retry }: { retry: string }) {
+  return (
+    <div className="card bg-base-100 shadow-xl w-full max-w-sm">
+      <div className="card-body items-center text-center gap-4">
+        <p data-testid="backend-unreachable">An error has ocurred, the backend cannot be reached.</p>
+        <a className="btn btn-primary" href={retry}>Retry</a>
+      </div>
+    </div>
+  );
+}
+
+function SsoCard({ redirect }: { redirect: string }) {
+  return (
+    <div className="card bg-base-100 shadow-xl w-full max-w-sm">
+      <div className="card-body gap-4">
+        <h1 className="card-title text-2xl">Welcome</h1>
+        <a className="btn btn-primary w-full" href={redirect}>Login with SSO</a>
+      </div>
+    </div>
+  );
+}
+
+/** A same-site path to return to after the theme switch (never another host). */
+function safeBack(value: unknown): string {
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\") ? value : "/";
+}
+
+export function loginPages(deps: AppDeps) {
+  const render = (c: Context<AppEnv>, body: React.ReactNode, title = "Login", status = 200) =>
+    deps.render({ title, status, theme: themeOf(c), body: <LoginFrame>{body}</LoginFrame> });
+
+  return new Hono<AppEnv>()
+    .get("/login", async (c) => {
+      if (c.get("session")) return c.redirect(deps.render.href("/"), 302);
+      let strategy: LoginStrategy | null = null;
+      try {
+        strategy = await loginStrategy(deps);
+      } catch {
+        strategy = null;
+      }
+      if (!strategy || !(await storageReachable(deps))) return render(c, <Unreachable retry={deps.render.href("/login")} />, "Login", 503);
+      if (strategy.loginStrategy === "redirect" && strategy.redirect) return render(c, <SsoCard redirect={strategy.redirect} />);
+      const failed = c.req.query("error") === "sso" ? "Single sign-on failed; please try again" : undefined;
+      return render(c, <Island name="LoginForm" component={LoginForm} props={{ initialError: failed }} />);
+    })
+    .get("/oauth_callback", async (c) => {
+      const error = c.req.query("error");
+      const description = c.req.query("error_description");
+      if (error || description) {
+        return render(
+          c,
+          <div className="card bg-base-100 shadow-xl w-full max-w-lg">
+            <div className="card-body">
+              <h1 className="card-title">IDP Error:</h1>
+              <p>{error}</p>
+              <p>{description}</p>
+            </div>
+          </div>,
+          "IDP Error",
+          400,
+        );
+      }
+      try {
+        const session = await signInWithIdp(deps, { code: c.req.query("code") ?? "", state: c.req.query("state") ?? "" });
+        await issueSessionCookie(c, deps.sessionKey, session, cookieSettings(deps), deps.now());
+        return c.redirect(deps.render.href("/"), 302);
+      } catch {
+        return c.redirect(deps.render.href("/login?error=sso"), 302);
+      }
+    })
+    .post("/theme", async (c) => {
+      const form = await c.req.parseBody();
+      const theme = form.theme === "light" || form.theme === "dark" ? form.theme : "system";
+      setCookie(c, "theme", theme, { path: deps.config.subpath, sameSite: "Lax", maxAge: 365 * 86400, secure: deps.config.tls !== null });
+      return c.redirect(deps.render.href(safeBack(form.back)), 303);
+    })
+    .post("/logout", (c) => {
+      clearSessionCookie(c, cookieSettings(deps));
+      return c.redirect(deps.render.href("/login"), 303);
+    });
+}

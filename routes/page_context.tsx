@@ -1,0 +1,66 @@
+/**
+ * What every server-rendered page needs: the session (or a redirect to sign-in), the theme from its cookie,
+ * and the shell around the page's content.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import type { ReactNode } from "react";
+import type { AppDeps, AppEnv } from "../server/deps.ts";
+import { toApiError } from "../server/errors.ts";
+import type { Theme } from "../server/render/page.tsx";
+import { allowedPages, isPathAllowed } from "../server/session/pages.ts";
+import type { SessionData } from "../server/session/token.ts";
+import { firstAllowedRoute } from "./layout/menu.ts";
+import { Shell } from "./layout/Shell.tsx";
+
+export function themeOf(c: Context): Theme {
+  const value = getCookie(c, "theme");
+  return value === "light" || value === "dark" ? value : "system";
+}
+
+export const pagesOf = (session: SessionData) => allowedPages(session.actions, { sso: session.sso });
+
+/**
+ * Guards page routes: no session → /login; a route the session may not see → its first allowed page
+ * (spec 1 §2 routing rules).
+ */
+export function pageGuard(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const session = c.get("session");
+    if (!session) return c.redirect(deps.render.href("/login"), 302);
+    const pages = pagesOf(session);
+    if (c.req.path !== "/" && !isPathAllowed(pages, c.req.path)) {
+      const first = firstAllowedRoute(pages, session.distributed);
+      if (first && first !== c.req.path) return c.redirect(deps.render.href(first), 302);
+    }
+    await next();
+  };
+}
+
+/** Renders a signed-in page inside the shell. */
+export function renderInShell(
+  deps: AppDeps,
+  c: Context<AppEnv>,
+  page: { title: string; body: ReactNode; error?: unknown; status?: number },
+): Response {
+  const session = c.get("session")!;
+  const error = page.error === undefined ? undefined : toApiError(page.error);
+  return deps.render({
+    title: page.title,
+    status: page.status,
+    theme: themeOf(c),
+    body: (
+      <Shell
+        href={deps.render.href}
+        path={c.req.path}
+        pages={pagesOf(session)}
+        distributed={session.distributed}
+        account={session.account || "SSO user"}
+        theme={themeOf(c)}
+        error={error ? { message: error.message, detail: error.detail !== error.message ? error.detail : undefined } : undefined}
+      >
+        {page.body}
+      </Shell>
+    ),
+  });
+}
