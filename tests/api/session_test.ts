@@ -54,6 +54,13 @@ Deno.test("sign-in, session and sign-out against the embedded storage server", a
       assert.ok(!session.pages.includes("/users"));
       assert.ok(session.pages.includes("/object-browser"));
       assert.ok(session.pages.includes("/account"));
+      // None of its pages is served by this build yet, so an unknown route shows the 404 page.
+      const res = await client.request("GET", "/no/such/page");
+      assert.equal(res.status, 404);
+      const html = await res.text();
+      assert.match(html, /404 Not Found/);
+      assert.match(html, /Copyright/);
+      assert.doesNotMatch(html, /<script/, "a page without islands ships no script");
     });
 
     await t.step("an unknown API path with a session is a JSON 404", async () => {

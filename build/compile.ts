@@ -1,0 +1,48 @@
+/**
+ * `deno task compile`: builds the assets, then compiles Deck into one executable at dist/deck.
+ *
+ * `deno compile` needs the `denort` base binary, which Deno downloads from the internet unless DENORT_BIN
+ * points at one. Without either this fails with that message. Pointing DENORT_BIN at `deno` itself is
+ * refused: it "succeeds" but produces a binary that opens a REPL.
+ */
+import { build } from "./build.ts";
+
+const root = new URL("../", import.meta.url).pathname;
+const denort = Deno.env.get("DENORT_BIN");
+if (denort) {
+  const name = denort.split("/").pop() ?? "";
+  if (!(await Deno.stat(denort).then((s) => s.isFile, () => false))) {
+    console.error(`DENORT_BIN=${denort} does not exist.`);
+    Deno.exit(1);
+  }
+  if (name === "deno" || name === "deno.exe") {
+    console.error("DENORT_BIN must point at a denort binary, not at deno itself (that builds a REPL, not Deck).");
+    Deno.exit(1);
+  }
+}
+
+await build({ ifStale: true });
+const output = `${root}dist/deck`;
+const args = [
+  "compile",
+  "--node-modules-dir=none",
+  "--exclude-unused-npm",
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-sys",
+  "--output",
+  output,
+  `${root}main.ts`,
+];
+console.log(`deno ${args.join(" ")}`);
+const { code } = await new Deno.Command(Deno.execPath(), { args, cwd: root, stdout: "inherit", stderr: "inherit" }).output();
+if (code !== 0) {
+  console.error(
+    "\ndeno compile failed. It needs the denort base binary: either internet access (Deno downloads it) or\n" +
+      "DENORT_BIN=/path/to/denort matching Deno 2.9.6 for this platform.",
+  );
+  Deno.exit(code);
+}
+console.log(`built ${output}`);
