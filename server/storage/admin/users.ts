@@ -33,13 +33,13 @@ function isSelfService(ctx: AdminContext, user: string, action: string): boolean
 
 export async function addUser(ctx: AdminContext): Promise<Response> {
   const accessKey = requiredParam(ctx, "accessKey");
+  if (ctx.authority.isRoot(accessKey)) throw adminFail("XMinioInvalidIAMCredentials", "Credential is not allowed to be same as admin access key", 403);
   const self = accessKey === ctx.credential.parentUser;
   if (self) {
     // Changing one's own password needs the long-term key (the console signs with it, §2.6).
     if (ctx.credential.kind !== "user") throw adminFail("XMinioIAMActionNotAllowed", "Temporary or derived credentials cannot change the parent user's password", 403);
     if (!isSelfService(ctx, accessKey, "admin:CreateUser")) throw adminFail("AccessDenied", "Access Denied.", 403);
   } else requireAction(ctx, "admin:CreateUser");
-  if (ctx.authority.isRoot(accessKey)) throw adminFail("XMinioInvalidIAMCredentials", "Credential is not allowed to be same as admin access key", 403);
   const problem = accessKeyProblem(accessKey);
   if (problem) throw adminFail("XMinioAdminInvalidAccessKey", problem, 400);
   if (ctx.iam.serviceAccounts.has(accessKey) || ctx.iam.sessions.has(accessKey)) {

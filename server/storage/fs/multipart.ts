@@ -112,10 +112,12 @@ export async function completeUpload(
   if (requested.length === 0) throw new StoreError("MalformedXML", "You must specify at least one part", 400);
   const stored = new Map((await listParts(store, state.name, uploadId)).map((p) => [p.partNumber, p]));
   const parts: PartInfo[] = [];
-  let previous = 0;
+  requested.forEach((want, index) => {
+    if (index > 0 && want.partNumber <= requested[index - 1].partNumber) {
+      throw new StoreError("InvalidPartOrder", "The list of parts was not in ascending order. The parts list must be specified in order by part number.", 400);
+    }
+  });
   for (const [index, want] of requested.entries()) {
-    if (want.partNumber <= previous) throw new StoreError("InvalidPartOrder", "The list of parts was not in ascending order. The parts list must be specified in order by part number.", 400);
-    previous = want.partNumber;
     const part = stored.get(want.partNumber);
     if (!part || part.etag !== want.etag.replace(/"/g, "")) {
       throw new StoreError("InvalidPart", "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.", 400);
