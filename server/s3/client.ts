@@ -2,7 +2,7 @@
  * The storage client: one place that builds URLs (path-style), signs with SigV4, sends, and turns error
  * answers into S3Error. The console uses it for a remote MinIO and for the embedded server alike.
  */
-import { parseErrorResponse } from "./errors.ts";
+import { parseErrorResponse, S3Error } from "./errors.ts";
 import {
   type Credentials,
   EMPTY_SHA256,
@@ -69,6 +69,10 @@ export class S3Client {
   }
 
   url(spec: Pick<RequestSpec, "bucket" | "key" | "path" | "query">): URL {
+    if (spec.key !== undefined && spec.key.split("/").some((part) => part === "." || part === "..")) {
+      // URLs normalise dot segments away, so such a key would address another object; S3 servers refuse them.
+      throw new S3Error("XMinioInvalidObjectName", `Object name ${JSON.stringify(spec.key)} has a "." or ".." path component`, 400);
+    }
     let path = spec.path ?? "/";
     if (spec.bucket) path = `/${encodeURIComponent(spec.bucket)}${spec.key !== undefined ? `/${encodeKey(spec.key)}` : ""}`;
     const url = new URL(this.endpoint + path);
