@@ -32,9 +32,10 @@ export function verifyDigests(body: ReadableStream<Uint8Array>, expect: { sha256
   );
 }
 
-/** Buffered reading of a byte stream by lines and exact lengths. */
+/** Buffered reading of a byte stream by lines and exact lengths, without re-copying what it holds. */
 class ByteReader {
-  #buffer = new Uint8Array(0);
+  #chunks: Uint8Array[] = [];
+  #size = 0;
   #done = false;
   constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
 
@@ -45,42 +46,75 @@ class ByteReader {
       this.#done = true;
       return false;
     }
-    const merged = new Uint8Array(this.#buffer.length + value.length);
-    merged.set(this.#buffer, 0);
-    merged.set(value, this.#buffer.length);
-    this.#buffer = merged;
+    if (value.length) {
+      this.#chunks.push(value);
+      this.#size += value.length;
+    }
     return true;
+  }
+
+  #take(length: number): Uint8Array {
+    if (this.#chunks[0]?.length >= length) {
+      const first = this.#chunks[0];
+      const out = first.subarray(0, length);
+      if (first.length === length) this.#chunks.shift();
+      else this.#chunks[0] = first.subarray(length);
+      this.#size -= length;
+      return out;
+    }
+    const out = new Uint8Array(length);
+    let at = 0;
+    while (at < length) {
+      const first = this.#chunks[0];
+      const n = Math.min(first.length, length - at);
+      out.set(first.subarray(0, n), at);
+      at += n;
+      if (n === first.length) this.#chunks.shift();
+      else this.#chunks[0] = first.subarray(n);
+    }
+    this.#size -= length;
+    return out;
+  }
+
+  /** Offset of the first CRLF in the buffered bytes, or -1. */
+  #findCrlf(): number {
+    let offset = 0;
+    let previous = -1;
+    for (const chunk of this.#chunks) {
+      for (let i = 0; i < chunk.length; i++) {
+        if (previous === 13 && chunk[i] === 10) return offset + i - 1;
+        previous = chunk[i];
+      }
+      offset += chunk.length;
+    }
+    return -1;
   }
 
   /** Reads up to "\r\n" (excluded); null at a clean end of stream. */
   async line(limit = 4096): Promise<string | null> {
     while (true) {
-      const at = this.#buffer.findIndex((b, i) => b === 13 && this.#buffer[i + 1] === 10);
+      const at = this.#findCrlf();
       if (at !== -1) {
-        const text = new TextDecoder().decode(this.#buffer.subarray(0, at));
-        this.#buffer = this.#buffer.subarray(at + 2);
+        const text = new TextDecoder().decode(this.#take(at));
+        this.#take(2);
         return text;
       }
-      if (this.#buffer.length > limit) throw malformed("chunk header too long");
+      if (this.#size > limit) throw malformed("chunk header too long");
       if (!(await this.#fill())) {
-        if (this.#buffer.length === 0) return null;
+        if (this.#size === 0) return null;
         throw malformed("body ended inside a chunk header");
       }
     }
   }
 
   async exact(length: number): Promise<Uint8Array> {
-    while (this.#buffer.length < length) if (!(await this.#fill())) throw incomplete();
-    const out = this.#buffer.slice(0, length);
-    this.#buffer = this.#buffer.subarray(length);
-    return out;
+    while (this.#size < length) if (!(await this.#fill())) throw incomplete();
+    return length === 0 ? new Uint8Array(0) : this.#take(length);
   }
 
   async rest(): Promise<Uint8Array> {
     while (await this.#fill());
-    const out = this.#buffer;
-    this.#buffer = new Uint8Array(0);
-    return out;
+    return this.#size === 0 ? new Uint8Array(0) : this.#take(this.#size);
   }
 }
 
@@ -121,7 +155,7 @@ export function decodeChunked(
       if (options.signing) {
         const declared = extensions.find((e) => e.startsWith("chunk-signature="))?.slice(16) ?? "";
         const hash = createHash("sha256").update(data).digest("hex");
-        const expected = await signatureOf(options.signing.signingKey, await chunkStringToSign(options.signing.amzDate, options.signing.scope, previous, hash));
+        const expected = signatureOf(options.signing.signingKey, chunkStringToSign(options.signing.amzDate, options.signing.scope, previous, hash));
         if (!constantTimeEqual(expected, declared)) throw badChunk();
         previous = expected;
       }
@@ -151,7 +185,7 @@ async function readTrailer(input: ByteReader, signing: ChunkSigning | undefined,
   const trailerLines = lines.filter((l) => l !== signatureLine);
   if (signing) {
     const declared = signatureLine?.slice("x-amz-trailer-signature:".length).trim() ?? "";
-    const expected = await signatureOf(signing.signingKey, await trailerStringToSign(signing.amzDate, signing.scope, previous, trailerLines.join("\n") + "\n"));
+    const expected = signatureOf(signing.signingKey, trailerStringToSign(signing.amzDate, signing.scope, previous, trailerLines.join("\n") + "\n"));
     if (!constantTimeEqual(expected, declared)) throw badChunk();
   }
 }

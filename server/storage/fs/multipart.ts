@@ -5,7 +5,7 @@
  */
 import { Md5 } from "../../s3/md5.ts";
 import { TempFile, writeFileDurable } from "./durable.ts";
-import { commitVersion, type StagedData, type WriteOptions } from "./objects.ts";
+import { commitStagedTo, commitVersion, discardStaged, type StagedData, type WriteOptions } from "./objects.ts";
 import { type BucketState, type Store, StoreError, type VersionRecord } from "./store.ts";
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -51,19 +51,19 @@ export async function initiateUpload(store: Store, state: BucketState, key: stri
 /** Stores a part durably (replacing an earlier upload of the same part number). */
 export async function storePart(store: Store, bucket: string, uploadId: string, partNumber: number, staged: StagedData): Promise<PartInfo> {
   if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PARTS) {
-    await staged.temp.discard();
+    await discardStaged(staged);
     throw new StoreError("InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", 400);
   }
   try {
     await readUpload(store, bucket, uploadId);
   } catch (error) {
-    await staged.temp.discard();
+    await discardStaged(staged);
     throw error;
   }
   const dir = uploadDir(store, bucket, uploadId);
   const part: PartInfo = { partNumber, etag: staged.md5Hex, size: staged.size, lastModified: new Date().toISOString() };
   await store.locks.run(`upload:${uploadId}:${partNumber}`, async () => {
-    await staged.temp.commit(`${dir}/part.${partNumber}.data`);
+    await commitStagedTo(store, staged, `${dir}/part.${partNumber}.data`);
     await writeFileDurable(store.tmpDir, `${dir}/part.${partNumber}.json`, JSON.stringify(part));
   });
   return part;
@@ -148,7 +148,7 @@ export async function completeUpload(
     throw error;
   }
   const etag = `${Array.from(partHashes.digest(), (b) => b.toString(16).padStart(2, "0")).join("")}-${parts.length}`;
-  const staged: StagedData = { temp, size, md5Hex: "" };
+  const staged: StagedData = { temp, inline: null, size, md5Hex: "" };
   const version = await commitVersion(store, state, upload.key, staged, { ...upload.options, etag, beforeCommit: options.beforeCommit });
   await Deno.remove(uploadDir(store, state.name, uploadId), { recursive: true }).catch(() => {});
   return { key: upload.key, version };

@@ -3,7 +3,7 @@
  * read, delete with versioning semantics and object-lock enforcement, tags, retention and legal hold.
  */
 import { Md5 } from "../../s3/md5.ts";
-import { removeDurable, TempFile } from "./durable.ts";
+import { removeDurable, TempFile, writeFileDurable } from "./durable.ts";
 import { type BucketState, type ObjectRecord, type Store, StoreError, type VersionRecord } from "./store.ts";
 
 export interface WriteOptions {
@@ -23,33 +23,73 @@ export interface WriteOptions {
   now?: Date;
 }
 
-/** Bytes already written to a temp file, ready to become a version. */
+/**
+ * Objects up to this size are stored inside the key's meta.json (as MinIO inlines small objects into
+ * xl.meta): one durable file write per PUT instead of two.
+ */
+export const INLINE_LIMIT = 128 * 1024;
+
+/** Bytes received and not yet visible: small ones in memory, larger ones in a durable temp file. */
 export interface StagedData {
-  temp: TempFile;
+  temp: TempFile | null;
+  inline: Uint8Array | null;
   size: number;
   md5Hex: string;
 }
 
-/** Streams a body into a temp file, computing MD5 and size; nothing is visible until committed. */
+/** Drops staged data that will not be committed. */
+export async function discardStaged(staged: StagedData): Promise<void> {
+  await staged.temp?.discard();
+}
+
+/** Makes staged data durable at `target` (a part file, say). */
+export async function commitStagedTo(store: Store, staged: StagedData, target: string): Promise<void> {
+  if (staged.temp) await staged.temp.commit(target);
+  else await writeFileDurable(store.tmpDir, target, staged.inline ?? new Uint8Array(0));
+}
+
+/**
+ * Receives a body, computing MD5 and size: kept in memory while it fits the inline limit, spilled to a
+ * temp file beyond it; nothing is visible until committed.
+ */
 export async function stageData(store: Store, body: ReadableStream<Uint8Array> | null, maxSize = Infinity): Promise<StagedData> {
-  const temp = await TempFile.create(store.tmpDir);
   const md5 = new Md5();
+  const buffered: Uint8Array[] = [];
   let size = 0;
+  let temp: TempFile | null = null;
   try {
     if (body) {
       for await (const chunk of body) {
         size += chunk.length;
         if (size > maxSize) throw new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", 400);
         md5.update(chunk);
+        if (!temp && size <= INLINE_LIMIT) {
+          buffered.push(chunk.slice());
+          continue;
+        }
+        if (!temp) {
+          temp = await TempFile.create(store.tmpDir);
+          for (const part of buffered) await temp.write(part);
+          buffered.length = 0;
+        }
         await temp.write(chunk);
       }
     }
-    await temp.finish();
+    await temp?.finish();
   } catch (error) {
-    await temp.discard();
+    await temp?.discard();
     throw error;
   }
-  return { temp, size, md5Hex: Array.from(md5.digest(), (b) => b.toString(16).padStart(2, "0")).join("") };
+  let inline: Uint8Array | null = null;
+  if (!temp) {
+    inline = new Uint8Array(size);
+    let at = 0;
+    for (const part of buffered) {
+      inline.set(part, at);
+      at += part.length;
+    }
+  }
+  return { temp, inline, size, md5Hex: Array.from(md5.digest(), (b) => b.toString(16).padStart(2, "0")).join("") };
 }
 
 function isExcluded(state: BucketState, key: string): boolean {
@@ -70,22 +110,23 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
     }
     if (options.beforeCommit) await options.beforeCommit(staged.size);
   } catch (error) {
-    await staged.temp.discard();
+    await discardStaged(staged);
     throw error;
   }
   return await store.locks.run(`${state.name}/${key}`, async () => {
-    const dataFile = `${crypto.randomUUID()}.data`;
+    const dataFile = staged.temp ? `${crypto.randomUUID()}.data` : undefined;
     const dir = store.objectDir(state.name, key);
     try {
-      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-      await staged.temp.commit(`${dir}/${dataFile}`);
+      if (!state.objects.has(key)) await store.ensureObjectDir(state.name, key);
+      if (staged.temp) await staged.temp.commit(`${dir}/${dataFile}`);
     } catch (error) {
-      await staged.temp.discard();
+      await discardStaged(staged);
       throw error;
     }
     const version: VersionRecord = {
       versionId: newVersionId(state, key),
       dataFile,
+      inline: staged.temp ? undefined : true,
       size: staged.size,
       etag: options.etag ?? staged.md5Hex,
       lastModified: (options.now ?? new Date()).toISOString(),
@@ -103,7 +144,7 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
       key,
       versions: [version, ...(previous?.versions.filter((v) => v !== replaced) ?? [])],
     };
-    await store.saveRecord(state, record);
+    await store.saveRecord(state, record, staged.inline ? { versionId: version.versionId, data: staged.inline } : undefined);
     if (replaced?.dataFile) await removeDurable(`${dir}/${replaced.dataFile}`);
     return version;
   });
@@ -128,9 +169,45 @@ export function findVersion(state: BucketState, key: string, versionId?: string)
   return latest;
 }
 
-/** Opens a version's data for reading. */
-export async function openVersion(store: Store, bucket: string, key: string, version: VersionRecord): Promise<Deno.FsFile> {
-  return await Deno.open(`${store.objectDir(bucket, key)}/${version.dataFile}`, { read: true });
+/** A version's bytes from `start` for `length` bytes, streamed from its file or from its inline copy. */
+export async function readVersion(store: Store, bucket: string, key: string, version: VersionRecord, start = 0, length = version.size): Promise<ReadableStream<Uint8Array>> {
+  if (version.inline) {
+    const data = await store.readInline(bucket, key, version.versionId);
+    return new Blob([data.subarray(start, start + length) as Uint8Array<ArrayBuffer>]).stream();
+  }
+  const file = await Deno.open(`${store.objectDir(bucket, key)}/${version.dataFile}`, { read: true });
+  return fileSlice(file, start, length);
+}
+
+/** A stream of `length` bytes of a file from `start`; closes the file when done or cancelled. */
+function fileSlice(file: Deno.FsFile, start: number, length: number): ReadableStream<Uint8Array> {
+  let remaining = length;
+  let positioned = start === 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!positioned) {
+        await file.seek(start, Deno.SeekMode.Start);
+        positioned = true;
+      }
+      if (remaining <= 0) {
+        file.close();
+        return controller.close();
+      }
+      const buffer = new Uint8Array(Math.min(remaining, 256 * 1024));
+      const read = await file.read(buffer);
+      if (read === null || read === 0) {
+        file.close();
+        return controller.error(new Error("object data ended early"));
+      }
+      remaining -= read;
+      controller.enqueue(buffer.subarray(0, read));
+    },
+    cancel() {
+      try {
+        file.close();
+      } catch { /* already closed */ }
+    },
+  }, { highWaterMark: 0 });
 }
 
 /** Whether object lock forbids removing this version now. */

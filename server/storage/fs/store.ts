@@ -27,8 +27,10 @@ export interface BucketMeta {
 export interface VersionRecord {
   versionId: string;
   deleteMarker?: boolean;
-  /** Data file name inside the object's directory; absent for delete markers. */
+  /** Data file name inside the object's directory; absent for delete markers and inline data. */
   dataFile?: string;
+  /** The bytes live in meta.json (`data`, base64) rather than in a data file. */
+  inline?: boolean;
   size: number;
   etag: string;
   lastModified: string;
@@ -199,8 +201,35 @@ export class Store {
     else await writeFileDurable(this.tmpDir, path, value);
   }
 
-  /** Persists one key's record (or removes it when no versions remain) and updates the index. */
-  async saveRecord(state: BucketState, record: ObjectRecord): Promise<void> {
+  /** Creates a key's directory durably (the parent entry is synced, so a crash cannot lose it). */
+  async ensureObjectDir(bucket: string, key: string): Promise<void> {
+    const dir = this.objectDir(bucket, key);
+    try {
+      await Deno.mkdir(dir, { mode: 0o700 });
+      await syncDir(dir.slice(0, dir.lastIndexOf("/")));
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) return;
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      const fan = dir.slice(0, dir.lastIndexOf("/"));
+      await Deno.mkdir(fan, { recursive: true, mode: 0o700 });
+      await syncDir(fan.slice(0, fan.lastIndexOf("/")));
+      await this.ensureObjectDir(bucket, key);
+    }
+  }
+
+  /** The inline bytes of one version, read from the key's meta.json. */
+  async readInline(bucket: string, key: string, versionId: string): Promise<Uint8Array> {
+    const disk = JSON.parse(await Deno.readTextFile(`${this.objectDir(bucket, key)}/meta.json`)) as ObjectRecord & { data?: Record<string, string> };
+    const encoded = disk.data?.[versionId];
+    if (encoded === undefined) throw new StoreError("InternalError", "Object data is missing", 500);
+    return Uint8Array.fromBase64(encoded);
+  }
+
+  /**
+   * Persists one key's record (or removes it when no versions remain) and updates the index. Inline data of
+   * kept versions is carried over from the previous meta.json; `added` brings the new version's bytes.
+   */
+  async saveRecord(state: BucketState, record: ObjectRecord, added?: { versionId: string; data: Uint8Array }): Promise<void> {
     const dir = this.objectDir(state.name, record.key);
     if (record.versions.length === 0) {
       await removeDurable(`${dir}/meta.json`);
@@ -208,8 +237,15 @@ export class Store {
       if (state.objects.delete(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 1);
       return;
     }
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFileDurable(this.tmpDir, `${dir}/meta.json`, JSON.stringify(record));
+    if (!state.objects.has(record.key)) await this.ensureObjectDir(state.name, record.key);
+    const data: Record<string, string> = {};
+    const keptInline = record.versions.filter((v) => v.inline && v.versionId !== added?.versionId);
+    if (keptInline.length) {
+      const previous = JSON.parse(await Deno.readTextFile(`${dir}/meta.json`)) as { data?: Record<string, string> };
+      for (const v of keptInline) if (previous.data?.[v.versionId] !== undefined) data[v.versionId] = previous.data[v.versionId];
+    }
+    if (added) data[added.versionId] = added.data.toBase64();
+    await writeFileDurable(this.tmpDir, `${dir}/meta.json`, JSON.stringify(Object.keys(data).length ? { ...record, data } : record));
     if (!state.objects.has(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 0, record.key);
     state.objects.set(record.key, record);
   }
@@ -226,7 +262,9 @@ function safeDocName(name: string): string {
 
 async function readRecord(dir: string): Promise<ObjectRecord | null> {
   try {
-    return JSON.parse(await Deno.readTextFile(`${dir}/meta.json`)) as ObjectRecord;
+    const record = JSON.parse(await Deno.readTextFile(`${dir}/meta.json`)) as ObjectRecord & { data?: unknown };
+    delete record.data; // inline bytes stay on disk; the index holds metadata only
+    return record;
   } catch {
     return null;
   }

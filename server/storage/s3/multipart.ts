@@ -1,6 +1,6 @@
 /** Multipart upload handlers (minio-protocol §5.16). */
 import { children, childText } from "../../s3/xml.ts";
-import { stageData } from "../fs/objects.ts";
+import { discardStaged, stageData } from "../fs/objects.ts";
 import { abortUpload, completeUpload, initiateUpload, listParts, readUpload, storePart } from "../fs/multipart.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { StoreError } from "../fs/store.ts";
@@ -29,7 +29,7 @@ export async function uploadPart(ctx: S3Request): Promise<Response> {
   if (upload.key !== ctx.key) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
   const staged = await stageData(ctx.store, ctx.auth.body, length);
   if (staged.size !== length) {
-    await staged.temp.discard();
+    await discardStaged(staged);
     throw new StoreError("IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", 400);
   }
   const part = await storePart(ctx.store, ctx.bucket, uploadId, partNumber, staged);

@@ -1,5 +1,5 @@
 /** Object handlers: put, get (ranges, conditions), head, delete, copy (minio-protocol §5.14). */
-import { commitVersion, deleteVersion, findVersion, openVersion, stageData, type WriteOptions } from "../fs/objects.ts";
+import { commitVersion, deleteVersion, findVersion, readVersion, stageData, type WriteOptions } from "../fs/objects.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { type BucketState, StoreError, type VersionRecord } from "../fs/store.ts";
 import { defaultRetention } from "./buckets.ts";
@@ -156,37 +156,6 @@ function parseRange(header: string | null, size: number): [number, number] | nul
   return [start, end];
 }
 
-/** A stream of `length` bytes of a file from `start`; closes the file when done or cancelled. */
-function fileSlice(file: Deno.FsFile, start: number, length: number): ReadableStream<Uint8Array> {
-  let remaining = length;
-  let positioned = start === 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!positioned) {
-        await file.seek(start, Deno.SeekMode.Start);
-        positioned = true;
-      }
-      if (remaining <= 0) {
-        file.close();
-        return controller.close();
-      }
-      const buffer = new Uint8Array(Math.min(remaining, 256 * 1024));
-      const read = await file.read(buffer);
-      if (read === null || read === 0) {
-        file.close();
-        return controller.error(new Error("object data ended early"));
-      }
-      remaining -= read;
-      controller.enqueue(buffer.subarray(0, read));
-    },
-    cancel() {
-      try {
-        file.close();
-      } catch { /* already closed */ }
-    },
-  }, { highWaterMark: 0 });
-}
-
 function readTarget(ctx: S3Request, state: BucketState): VersionRecord {
   const versionId = ctx.query.get("versionId") ?? undefined;
   const version = findVersion(state, ctx.key, versionId);
@@ -207,15 +176,14 @@ export async function getObject(ctx: S3Request): Promise<Response> {
   const early = readPreconditions(ctx.request, version, headers);
   if (early) return early;
   const range = parseRange(ctx.request.headers.get("range"), version.size);
-  const file = await openVersion(ctx.store, ctx.bucket, ctx.key, version);
   if (range) {
     const [start, end] = range;
-    return new Response(fileSlice(file, start, end - start + 1), {
+    return new Response(await readVersion(ctx.store, ctx.bucket, ctx.key, version, start, end - start + 1), {
       status: 206,
       headers: { ...headers, "content-length": String(end - start + 1), "content-range": `bytes ${start}-${end}/${version.size}` },
     });
   }
-  return new Response(fileSlice(file, 0, version.size), { status: 200, headers: { ...headers, "content-length": String(version.size) } });
+  return new Response(await readVersion(ctx.store, ctx.bucket, ctx.key, version), { status: 200, headers: { ...headers, "content-length": String(version.size) } });
 }
 
 export async function headObject(ctx: S3Request): Promise<Response> {
@@ -289,8 +257,7 @@ export async function copyObject(ctx: S3Request): Promise<Response> {
     ? fromHeaders
     : { ...fromHeaders, contentType: version.contentType, userMetadata: version.userMetadata, headers: version.headers };
   if (taggingDirective === "COPY") options.tags = version.tags;
-  const file = await openVersion(ctx.store, source.bucket, source.key, version);
-  const staged = await stageData(ctx.store, fileSlice(file, 0, version.size));
+  const staged = await stageData(ctx.store, await readVersion(ctx.store, source.bucket, source.key, version));
   const written = await commitVersion(ctx.store, target, ctx.key, staged, { ...options, beforeCommit: quotaGuard(ctx, target) });
   const headers: Record<string, string> = { ...versionHeaders(target, written) };
   if (source.versionId) headers["x-amz-copy-source-version-id"] = source.versionId;

@@ -1,0 +1,49 @@
+/** Small measuring helpers shared by the benchmark scripts (run by `deno task bench`, never by tests). */
+
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Resident set size of a process in bytes (Linux /proc). */
+export async function rssOf(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+export async function freePort(): Promise<number> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** Polls a URL until it answers 200; returns milliseconds since `started`. */
+export async function firstOk(url: string, started: number, timeoutMs = 30_000): Promise<number> {
+  while (performance.now() - started < timeoutMs) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.status === 200) return performance.now() - started;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`${url} never answered 200`);
+}
+
+/** One benchmark result line: the metric, Deck's value, the baseline's, and the goal as text. */
+export interface BenchResult {
+  name: string;
+  deck: number;
+  baseline: number;
+  unit: string;
+  /** deck/baseline or baseline/deck, whichever the goal reads. */
+  ratio: number;
+  goal: string;
+  pass: boolean;
+  baselineName: string;
+}
+
+export function emit(result: BenchResult): void {
+  console.log(JSON.stringify({ bench: result }));
+}
