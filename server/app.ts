@@ -12,6 +12,10 @@ import { renderErrorPage } from "./render/error_page.tsx";
 import { cookieSettings, sessionApi } from "./api/session.ts";
 import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "./session/middleware.ts";
 import { allowedPages } from "./session/pages.ts";
+import { accountApi } from "./api/account.ts";
+import { groupsApi } from "./api/groups.ts";
+import { policiesApi } from "./api/policies.ts";
+import { usersApi } from "./api/users.ts";
 import { dashboardApi } from "./api/dashboard.ts";
 import { firstAllowedRoute } from "../routes/layout/menu.ts";
 import { pageRoutes } from "../routes/mod.tsx";
@@ -32,6 +36,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // API areas are mounted here, one line each.
   app.route("/api/v1", dashboardApi(deps));
+  app.route("/api/v1", usersApi(deps));
+  app.route("/api/v1", groupsApi(deps));
+  app.route("/api/v1", policiesApi(deps));
+  app.route("/api/v1", accountApi(deps));
 
   app.all("/api/*", () => {
     throw ApiError.notFound("not found", "no such API endpoint");

@@ -92,6 +92,7 @@ const STORAGE_CODE_STATUS: Record<string, [number, string]> = {
   XMinioAdminTierBackendInUse: [409, "tier backend already in use"],
   InvalidBucketName: [400, "invalid bucket name"],
   MalformedPolicy: [400, "invalid policy"],
+  XMinioMalformedIAMPolicy: [400, "invalid policy"],
   MalformedXML: [400, "invalid request"],
   InvalidArgument: [400, "invalid request"],
   InvalidRequest: [400, "invalid request"],

@@ -44,3 +44,15 @@ export function requiredQuery(c: Context, name: string): string {
   if (value === undefined || value === "") throw new ApiError(400, `${name} is required`, { detail: `query parameter "${name}" is missing` });
   return value;
 }
+
+/** Optional `offset` and `limit` query parameters as non-negative integers (0 limit = all). */
+export function pageQuery(c: Context): { offset: number; limit: number } {
+  const read = (name: string) => {
+    const raw = c.req.query(name);
+    if (raw === undefined || raw === "") return 0;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 0) throw new ApiError(400, `${name} must be a non-negative integer`, { detail: `query parameter "${name}" is "${raw}"` });
+    return value;
+  };
+  return { offset: read("offset"), limit: read("limit") };
+}

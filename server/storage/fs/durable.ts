@@ -3,14 +3,43 @@
  * directory is fsynced, so an acknowledged write survives `kill -9` and a reader never sees a partial file.
  */
 
-/** fsync a directory so a rename inside it is durable. */
-export async function syncDir(path: string): Promise<void> {
+async function fsyncDir(path: string): Promise<void> {
   const dir = await Deno.open(path, { read: true });
   try {
     await dir.sync();
   } finally {
     dir.close();
   }
+}
+
+/**
+ * Directory syncs coalesced per directory: a caller whose rename finished joins the next sync that has
+ * not started yet (one that started earlier might not cover its rename). Concurrent writers into one
+ * prefix then share a few fsyncs instead of paying one each, with the same durability guarantee.
+ */
+const dirSyncs = new Map<string, { running: Promise<void> | null; next: Promise<void> | null }>();
+
+/** fsync a directory so a rename inside it is durable. */
+export function syncDir(path: string): Promise<void> {
+  let state = dirSyncs.get(path);
+  if (!state) dirSyncs.set(path, state = { running: null, next: null });
+  if (state.next) return state.next;
+  const entry = state;
+  const after = entry.running ?? Promise.resolve();
+  const next: Promise<void> = after.catch(() => {}).then(async () => {
+    entry.running = next;
+    entry.next = null;
+    try {
+      await fsyncDir(path);
+    } finally {
+      if (entry.running === next) {
+        entry.running = null;
+        if (!entry.next) dirSyncs.delete(path);
+      }
+    }
+  });
+  entry.next = next;
+  return next;
 }
 
 async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {

@@ -1,0 +1,36 @@
+/** Wire types and input schemas of the Account area: own password and service accounts (api-index §4). */
+import * as s from "./schema.ts";
+
+/** New credentials: shown once, never stored by the console. */
+export interface ServiceAccountCredentials {
+  accessKey: string;
+  secretKey: string;
+}
+
+/** POST /api/v1/service-accounts and /user/{name}/service-accounts: optional policy JSON text. */
+export const CreateServiceAccountInput = s.object({
+  policy: s.optional(s.string({ max: 20_480 }), ""),
+});
+export type CreateServiceAccountInput = s.Infer<typeof CreateServiceAccountInput>;
+
+/** POST /api/v1/service-account-credentials and /user/{name}/service-account-credentials. */
+export const CreateServiceAccountCredentialsInput = s.object({
+  policy: s.optional(s.string({ max: 20_480 }), ""),
+  accessKey: s.string({ min: 3, max: 20, pattern: /^[^=,\s]+$/, message: "the access key must hold 3 to 20 characters without =, comma or spaces" }),
+  secretKey: s.string({ min: 8, max: 40, message: "the secret key must hold 8 to 40 characters" }),
+});
+export type CreateServiceAccountCredentialsInput = s.Infer<typeof CreateServiceAccountCredentialsInput>;
+
+/** POST /api/v1/account/change-password */
+export const ChangePasswordInput = s.object({
+  current_secret_key: s.string({ min: 1, max: 40 }),
+  new_secret_key: s.string({ min: 8, max: 40, message: "Passwords must be at least 8 characters long" }),
+});
+export type ChangePasswordInput = s.Infer<typeof ChangePasswordInput>;
+
+/** POST /api/v1/account/change-user-password */
+export const ChangeUserPasswordInput = s.object({
+  selectedUser: s.string({ min: 1, max: 128 }),
+  newSecretKey: s.string({ min: 8, max: 40, message: "Passwords must be at least 8 characters long" }),
+});
+export type ChangeUserPasswordInput = s.Infer<typeof ChangeUserPasswordInput>;

@@ -1,0 +1,68 @@
+/** Wire types and input schemas of the Users area (api-index §4). Imported by the server and islands. */
+import * as s from "./schema.ts";
+
+export type EntityStatus = "enabled" | "disabled";
+
+/** A user as the list, detail and create calls return it; lists are never null here. */
+export interface User {
+  accessKey: string;
+  status: EntityStatus;
+  memberOf: string[];
+  policy: string[];
+  /** True when the user or one of its groups has a policy (needed to create service accounts for it). */
+  hasPolicy: boolean;
+}
+
+export interface UserList {
+  users: User[];
+}
+
+const accessKey = s.string({ min: 1, max: 128, trim: true, message: "the access key must not be blank" });
+const names = s.optional(s.array(s.string({ min: 1, max: 256 }), { max: 1000 }), []);
+
+/** POST /api/v1/users */
+export const AddUserInput = s.object({
+  accessKey,
+  secretKey: s.string({ min: 8, max: 40, message: "Passwords must be at least 8 characters long" }),
+  groups: names,
+  policies: names,
+});
+export type AddUserInput = s.Infer<typeof AddUserInput>;
+
+/**
+ * PUT /api/v1/user?name=. `policies` is applied when sent (the Edit User dialog sends it; the original
+ * dropped it silently, api-index §12.5); Set Groups and the status toggle omit it and leave policies alone.
+ */
+export const UpdateUserInput = s.object({
+  status: s.literal("enabled", "disabled"),
+  groups: names,
+  policies: s.optional(s.array(s.string({ min: 1, max: 256 }), { max: 1000 })),
+});
+export type UpdateUserInput = s.Infer<typeof UpdateUserInput>;
+
+/** PUT /api/v1/users-groups-bulk */
+export const BulkUsersGroupsInput = s.object({
+  users: s.array(s.string({ min: 1, max: 128 }), { min: 1, max: 10_000 }),
+  groups: s.array(s.string({ min: 1, max: 256 }), { min: 1, max: 1000 }),
+});
+export type BulkUsersGroupsInput = s.Infer<typeof BulkUsersGroupsInput>;
+
+/** PUT /api/v1/set-policy/{names} */
+export const SetPolicyInput = s.object({
+  entityName: s.string({ min: 1, max: 256 }),
+  entityType: s.literal("user", "group"),
+});
+export type SetPolicyInput = s.Infer<typeof SetPolicyInput>;
+
+/** GET /api/v1/user/access-check?name=&action=&resource= (Deck's effective access check). */
+export interface AccessCheck {
+  allowed: boolean;
+  /** Policy and statement that decided, when one did. */
+  policy?: string;
+  statementIndex?: number;
+  sid?: string;
+  effect?: "Allow" | "Deny";
+  reason: string;
+  /** Policies evaluated: the user's own and its enabled groups'. */
+  evaluated: string[];
+}
