@@ -4,6 +4,12 @@
  */
 export const islands = {
   LoginForm: () => import("./LoginForm.tsx"),
+  AccountPage: () => import("./AccountPage.tsx"),
+  UsersList: () => import("./UsersList.tsx"),
+  UserDetail: () => import("./UserDetail.tsx"),
+  GroupsList: () => import("./GroupsList.tsx"),
+  PoliciesList: () => import("./PoliciesList.tsx"),
+  PolicyDetail: () => import("./PolicyDetail.tsx"),
 } as const satisfies Record<string, () => Promise<{ default: unknown }>>;
 
 export type IslandName = keyof typeof islands;

@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../server/deps.ts";
 import { dashboardPages } from "./dashboard.tsx";
+import { iamPages } from "./iam.tsx";
 import { firstAllowedRoute } from "./layout/menu.ts";
 import { loginPages } from "./login.tsx";
 import { pageGuard, pagesOf, renderInShell } from "./page_context.tsx";
@@ -20,5 +21,6 @@ export function pageRoutes(deps: AppDeps) {
     return renderInShell(deps, c, { title: "Deck", body: <p className="text-lg">Your account has no console pages yet. Ask an administrator for a policy.</p> });
   });
   app.route("/", dashboardPages(deps));
+  app.route("/", iamPages(deps));
   return app;
 }

@@ -7,37 +7,11 @@
  *  - SSR time of the dashboard page, p50 and p99, with the time spent in storage calls subtracted.
  * Run: npx -y deno@2.9.6 task bench
  */
-import { gzipSync } from "node:zlib";
 import { signInAsRoot, startStack } from "../helpers.ts";
+import { assetBytes } from "./assets.ts";
 import { emit, firstOk, freePort, percentile, rssOf } from "./measure.ts";
 
 const ORIGINAL_CONSOLE_JS = 614 * 1024;
-
-/**
- * Scripts and stylesheets a page loads, gzip-compressed, summed: the referenced files plus every chunk
- * they import statically (what the browser fetches before the page is interactive).
- */
-async function assetBytes(base: string, html: string): Promise<{ js: number; css: number }> {
-  const pending = [...html.matchAll(/<(?:script|link)\b[^>]*(?:src|href)="([^"]+\.(?:js|css))"/g)].map((m) => new URL(m[1], base).href);
-  const seen = new Set<string>();
-  let js = 0;
-  let css = 0;
-  while (pending.length) {
-    const url = pending.pop()!;
-    if (seen.has(url)) continue;
-    seen.add(url);
-    const body = new Uint8Array(await (await fetch(url)).arrayBuffer());
-    const size = gzipSync(body, { level: 9 }).length;
-    if (url.endsWith(".css")) {
-      css += size;
-      continue;
-    }
-    js += size;
-    // Static imports only (`from"./c.js"`, `import"./c.js"`); dynamic import() loads on demand.
-    for (const m of new TextDecoder().decode(body).matchAll(/(?:from|import)\s*"(\.\/[^"]+\.js)"/g)) pending.push(new URL(m[1], url).href);
-  }
-  return { js, css };
-}
 
 async function startupOf(args: string[], env: Record<string, string>, url: string): Promise<{ ms: number; rss: number }> {
   const started = performance.now();

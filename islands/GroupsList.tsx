@@ -1,0 +1,79 @@
+/** /groups (spec 1 Groups): 'Search Groups', 'Create Group', a one-column table; view (edit), description, delete. */
+import { useState } from "react";
+import type { Group } from "../server/contract/groups.ts";
+import { GroupDialog, GroupInfoDialog } from "./dialogs/GroupDialogs.tsx";
+import { SetPoliciesDialog } from "./dialogs/UserDialogs.tsx";
+import { groupsApi } from "./lib/api/groups.ts";
+import { reportError, useList } from "./lib/use_list.ts";
+import { ConfirmDialog } from "./ui/Dialog.tsx";
+import { DataTable } from "./ui/DataTable.tsx";
+import { SearchBox } from "./ui/fields.tsx";
+import { showSnackbar } from "./ui/notify.ts";
+
+export interface GroupsListProps {
+  groups: string[];
+  users: string[];
+  policies: string[];
+}
+
+export default function GroupsList({ groups: initial, users, policies }: GroupsListProps) {
+  const groups = useList(groupsApi.list, initial);
+  const [filter, setFilter] = useState("");
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Group | null>(null);
+  const [info, setInfo] = useState<Group | null>(null);
+  const [policyOf, setPolicyOf] = useState<Group | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const open = (then: (g: Group) => void) => async (name: string) => {
+    try {
+      then(await groupsApi.get(name));
+    } catch (error) {
+      reportError(error);
+    }
+  };
+  const shown = groups.value.filter((g) => g.toLowerCase().includes(filter.toLowerCase()));
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
+        <SearchBox placeholder="Search Groups" value={filter} onChange={setFilter} />
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => setCreating(true)}>Create Group</button>
+      </div>
+      <DataTable<string>
+        entity="groups"
+        rows={shown}
+        rowId={(g) => g}
+        columns={[{ id: "name", label: "Name", value: (g) => g, sortable: true }]}
+        initialSort={{ id: "name" }}
+        emptyMessage="No Groups Available"
+        actions={[
+          { type: "view", label: "edit", onSelect: open(setEditing) },
+          { type: "description", onSelect: open(setInfo) },
+          { type: "edit", label: "set policies", onSelect: open(setPolicyOf) },
+          { type: "delete", onSelect: setDeleting },
+        ]}
+      />
+      {creating ? <GroupDialog open users={users} onClose={() => setCreating(false)} onSaved={() => (setCreating(false), groups.reload())} /> : null}
+      {editing ? <GroupDialog open group={editing} users={users} onClose={() => setEditing(null)} onSaved={() => (setEditing(null), groups.reload())} /> : null}
+      {policyOf
+        ? (
+          <SetPoliciesDialog open entity={policyOf.name} entityType="group" current={policyOf.policy.split(",").filter(Boolean)} policies={policies}
+            onClose={() => setPolicyOf(null)} onSaved={() => (showSnackbar(`Policies of ${policyOf.name} set`), setPolicyOf(null))} />
+        )
+        : null}
+      <GroupInfoDialog group={info} onClose={() => setInfo(null)} />
+      <ConfirmDialog
+        title="Delete Group"
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await groupsApi.remove(deleting!);
+          showSnackbar(`Group ${deleting} deleted`);
+          setDeleting(null);
+          await groups.reload();
+        }}
+      >
+        Are you sure you want to delete group <b>{deleting}</b>?
+      </ConfirmDialog>
+    </>
+  );
+}

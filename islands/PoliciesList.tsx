@@ -1,0 +1,53 @@
+/** /policies (spec 2 IAM Policies): 'Search Policies', 'Create Policy', table sorted by name; view and delete. */
+import { useState } from "react";
+import { CreatePolicyDialog } from "./dialogs/PolicyDialogs.tsx";
+import { policiesApi } from "./lib/api/policies.ts";
+import { useList } from "./lib/use_list.ts";
+import { ConfirmDialog } from "./ui/Dialog.tsx";
+import { DataTable } from "./ui/DataTable.tsx";
+import { SearchBox } from "./ui/fields.tsx";
+import { showSnackbar } from "./ui/notify.ts";
+
+export interface PoliciesListProps {
+  policies: string[];
+  base: string;
+}
+
+export default function PoliciesList({ policies: initial, base }: PoliciesListProps) {
+  const policies = useList(async () => (await policiesApi.list()).map((p) => p.name), initial);
+  const [filter, setFilter] = useState("");
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const shown = policies.value.filter((p) => p.toLowerCase().includes(filter.toLowerCase()));
+  const detail = (name: string) => `${base}policies/${encodeURIComponent(name)}`;
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
+        <SearchBox placeholder="Search Policies" value={filter} onChange={setFilter} />
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => setCreating(true)}>Create Policy</button>
+      </div>
+      <DataTable<string>
+        entity="policies"
+        rows={shown}
+        rowId={(p) => p}
+        columns={[{ id: "name", label: "Name", value: (p) => p, sortable: true }]}
+        initialSort={{ id: "name" }}
+        actions={[{ type: "view", href: detail }, { type: "delete", onSelect: setDeleting }]}
+      />
+      {creating ? <CreatePolicyDialog open existing={policies.value} onClose={() => setCreating(false)} onSaved={(name) => location.assign(detail(name))} /> : null}
+      <ConfirmDialog
+        title="Delete Policy"
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await policiesApi.remove(deleting!);
+          showSnackbar(`Policy ${deleting} deleted`);
+          setDeleting(null);
+          await policies.reload();
+        }}
+      >
+        Are you sure you want to delete policy <b>{deleting}</b>?
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,170 @@
+/**
+ * /policies/{name} (spec 1 Policy detail): side tabs Summary (statements: Effect, Actions, Resources), Users
+ * (searchable, view), Groups (searchable) and JSON (editor with Clear and Save; Save disabled while saving or
+ * empty); header actions Delete and Refresh (reloads users, groups and the policy).
+ */
+import { useState } from "react";
+import type { PolicySummary } from "../server/contract/policies.ts";
+import { policiesApi } from "./lib/api/policies.ts";
+import { reportError } from "./lib/use_list.ts";
+import { ConfirmDialog } from "./ui/Dialog.tsx";
+import { DataTable } from "./ui/DataTable.tsx";
+import { SearchBox, Tabs } from "./ui/fields.tsx";
+import { JsonEditor, jsonProblems } from "./ui/JsonEditor.tsx";
+import { showSnackbar } from "./ui/notify.ts";
+
+export interface PolicyDetailProps {
+  policy: PolicySummary;
+  users: string[];
+  groups: string[];
+  /** The Users tab's view action links to /users/{name} only when the session may see /users. */
+  canViewUsers: boolean;
+  base: string;
+}
+
+interface StatementView {
+  effect: string;
+  actions: string[];
+  resources: string[];
+}
+
+const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null ? [] : [String(v)]);
+
+/** The statements of a policy document for the Summary tab; unreadable text gives none. */
+export function statementsOf(text: string): StatementView[] {
+  try {
+    const doc = JSON.parse(text) as { Statement?: unknown };
+    const list = Array.isArray(doc.Statement) ? doc.Statement : doc.Statement ? [doc.Statement] : [];
+    return list.map((s: Record<string, unknown>) => ({
+      effect: String(s.Effect ?? ""),
+      actions: asList(s.Action ?? s.NotAction),
+      resources: asList(s.Resource ?? s.NotResource),
+    }));
+  } catch {
+    return [];
+  }
+}
+
+type Tab = "summary" | "users" | "groups" | "json";
+
+export default function PolicyDetail(props: PolicyDetailProps) {
+  const [policy, setPolicy] = useState(props.policy);
+  const [users, setUsers] = useState(props.users);
+  const [groups, setGroups] = useState(props.groups);
+  const [tab, setTab] = useState<Tab>("summary");
+  const [text, setText] = useState(props.policy.policy);
+  const [saving, setSaving] = useState(false);
+  const [userFilter, setUserFilter] = useState("");
+  const [groupFilter, setGroupFilter] = useState("");
+  const [deleting, setDeleting] = useState(false);
+  const name = policy.name;
+
+  async function refresh() {
+    try {
+      const [p, u, g] = await Promise.all([policiesApi.get(name), policiesApi.users(name), policiesApi.groups(name)]);
+      setPolicy(p);
+      setText(p.policy);
+      setUsers(u);
+      setGroups(g);
+    } catch (error) {
+      reportError(error);
+    }
+  }
+
+  async function save() {
+    setSaving(true);
+    try {
+      const saved = await policiesApi.save(name, text);
+      setPolicy(saved);
+      setText(saved.policy);
+      showSnackbar("Policy successfully updated");
+    } catch (error) {
+      reportError(error);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
+        <h2 className="text-xl font-bold break-all" data-testid="policy-name">{name}</h2>
+        <div className="flex gap-2">
+          <button type="button" className="btn btn-sm btn-error btn-outline" onClick={() => setDeleting(true)}>Delete</button>
+          <button type="button" className="btn btn-sm" onClick={refresh}>Refresh</button>
+        </div>
+      </div>
+      <div className="flex flex-col md:flex-row gap-4">
+        <Tabs<Tab> vertical active={tab} onChange={setTab} tabs={[{ id: "summary", label: "Summary" }, { id: "users", label: "Users" }, { id: "groups", label: "Groups" }, { id: "json", label: "JSON" }]} />
+        <section className="flex-1 min-w-0" role="tabpanel">
+          {tab === "summary"
+            ? (
+              <ul className="grid gap-3" data-testid="policy-summary">
+                {statementsOf(policy.policy).map((s, i) => (
+                  <li key={i} className="card bg-base-100 shadow-sm">
+                    <div className="card-body p-4 text-sm gap-1">
+                      <div><b>Effect:</b> <span className={s.effect === "Deny" ? "text-error" : "text-success"}>{s.effect}</span></div>
+                      <div><b>Actions:</b> {s.actions.join(", ")}</div>
+                      <div className="break-all"><b>Resources:</b> {s.resources.join(", ") || "-"}</div>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )
+            : null}
+          {tab === "users"
+            ? (
+              <>
+                <div className="mb-3"><SearchBox placeholder="Search Users" value={userFilter} onChange={setUserFilter} /></div>
+                <DataTable<string>
+                  entity="users"
+                  rows={users.filter((u) => u.toLowerCase().includes(userFilter.toLowerCase()))}
+                  rowId={(u) => u}
+                  columns={[{ id: "name", label: "Name", value: (u) => u, sortable: true }]}
+                  emptyMessage="No Users Available"
+                  actions={props.canViewUsers ? [{ type: "view", href: (u) => `${props.base}users/${encodeURIComponent(u)}` }] : []}
+                />
+              </>
+            )
+            : null}
+          {tab === "groups"
+            ? (
+              <>
+                <div className="mb-3"><SearchBox placeholder="Search Groups" value={groupFilter} onChange={setGroupFilter} /></div>
+                <DataTable<string>
+                  entity="groups"
+                  rows={groups.filter((g) => g.toLowerCase().includes(groupFilter.toLowerCase()))}
+                  rowId={(g) => g}
+                  columns={[{ id: "name", label: "Name", value: (g) => g, sortable: true }]}
+                  emptyMessage="No Groups Available"
+                />
+              </>
+            )
+            : null}
+          {tab === "json"
+            ? (
+              <>
+                <JsonEditor label="Policy JSON" value={text} onChange={setText} mode="policy" rows={20} />
+                <div className="flex justify-end gap-2">
+                  <button type="button" className="btn btn-sm" onClick={() => setText("")}>Clear</button>
+                  <button type="button" className="btn btn-sm btn-primary" disabled={saving || text.trim() === "" || jsonProblems(text, "policy").length > 0} onClick={save}>Save</button>
+                </div>
+              </>
+            )
+            : null}
+        </section>
+      </div>
+      <ConfirmDialog
+        title="Delete Policy"
+        open={deleting}
+        onClose={() => setDeleting(false)}
+        onConfirm={async () => {
+          await policiesApi.remove(name);
+          location.assign(`${props.base}policies`);
+        }}
+      >
+        Are you sure you want to delete policy <b>{name}</b>?
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,186 @@
+/**
+ * /users/{name} (spec 1 User detail): breadcrumb, 'Status: Enabled/Disabled' with an Enable/Disable toggle
+ * sent at once, Delete User (navigates to /users/ and closes the dialog before the call returns), Change
+ * Password; tabs Groups, Service Accounts (create only with hasPolicy), Policies; and Deck's effective
+ * access check naming the statement that decides.
+ */
+import { useState } from "react";
+import type { ServiceAccountCredentials } from "../server/contract/account.ts";
+import type { AccessCheck, User } from "../server/contract/users.ts";
+import { ChangeUserPasswordDialog } from "./dialogs/PasswordDialogs.tsx";
+import { CreateServiceAccountDialog, NewCredentialsDialog } from "./dialogs/ServiceAccountDialogs.tsx";
+import { ServiceAccountsTable } from "./dialogs/ServiceAccountsTable.tsx";
+import { SetGroupsDialog, SetPoliciesDialog } from "./dialogs/UserDialogs.tsx";
+import { accountApi } from "./lib/api/account.ts";
+import { usersApi } from "./lib/api/users.ts";
+import { reportError } from "./lib/use_list.ts";
+import { ConfirmDialog } from "./ui/Dialog.tsx";
+import { DataTable } from "./ui/DataTable.tsx";
+import { Tabs, TextField } from "./ui/fields.tsx";
+
+export interface UserDetailProps {
+  user: User;
+  groups: string[];
+  policies: string[];
+  serviceAccounts: string[];
+  signedInAs: string;
+  base: string;
+}
+
+type Tab = "groups" | "serviceAccounts" | "policies" | "access";
+
+export default function UserDetail(props: UserDetailProps) {
+  const [user, setUser] = useState(props.user);
+  const [keys, setKeys] = useState(props.serviceAccounts);
+  const [tab, setTab] = useState<Tab>("groups");
+  const [dialog, setDialog] = useState<"delete" | "password" | "groups" | "policies" | "serviceAccount" | null>(null);
+  const [created, setCreated] = useState<ServiceAccountCredentials | null>(null);
+  const [toggling, setToggling] = useState(false);
+  const name = user.accessKey;
+  const enabled = user.status === "enabled";
+
+  async function reload() {
+    try {
+      setUser(await usersApi.get(name));
+      setKeys(await accountApi.listServiceAccounts(name));
+    } catch (error) {
+      reportError(error);
+    }
+  }
+
+  async function toggleStatus() {
+    // Flip at once (spec 1 §4), and back if the server refuses.
+    const next = enabled ? "disabled" : "enabled";
+    setUser({ ...user, status: next });
+    setToggling(true);
+    try {
+      setUser(await usersApi.update(name, { status: next, groups: user.memberOf }));
+    } catch (error) {
+      setUser({ ...user });
+      reportError(error);
+    } finally {
+      setToggling(false);
+    }
+  }
+
+  function deleteUser() {
+    // Navigate and close before the call returns (spec 1 §4); errors are reported where the user lands.
+    setDialog(null);
+    usersApi.remove(name).then(() => location.assign(`${props.base}users/`), reportError);
+    return Promise.resolve();
+  }
+
+  return (
+    <>
+      <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+        <ul>
+          <li><a href={`${props.base}users`}>Users</a></li>
+          <li className="break-all">{name}</li>
+        </ul>
+      </nav>
+      <div className="card bg-base-100 shadow-sm mb-4">
+        <div className="card-body p-4 flex-row flex-wrap items-center justify-between gap-3">
+          <div>
+            <h2 className="text-xl font-bold break-all">{name}</h2>
+            <div data-testid="user-status">Status: {enabled ? "Enabled" : "Disabled"}</div>
+          </div>
+          <div className="flex gap-2">
+            <button type="button" className="btn btn-sm" disabled={toggling} onClick={toggleStatus}>{enabled ? "Disable" : "Enable"}</button>
+            <button type="button" className="btn btn-sm" onClick={() => setDialog("password")}>Change Password</button>
+            <button type="button" className="btn btn-sm btn-error btn-outline" disabled={name === props.signedInAs} onClick={() => setDialog("delete")}>Delete User</button>
+          </div>
+        </div>
+      </div>
+      <Tabs<Tab>
+        active={tab}
+        onChange={setTab}
+        tabs={[{ id: "groups", label: "Groups" }, { id: "serviceAccounts", label: "Service Accounts" }, { id: "policies", label: "Policies" }, { id: "access", label: "Access Check" }]}
+      />
+      {tab === "groups"
+        ? (
+          <>
+            <div className="flex justify-end mb-3"><button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("groups")}>Add to Groups</button></div>
+            <DataTable<string> entity="groups" rows={user.memberOf} rowId={(g) => g} columns={[{ id: "name", label: "Name", value: (g) => g, sortable: true }]} emptyMessage="No Groups Available" />
+          </>
+        )
+        : null}
+      {tab === "serviceAccounts"
+        ? (
+          <>
+            <div className="flex justify-end mb-3">
+              <button type="button" className="btn btn-sm btn-primary" disabled={!user.hasPolicy} title={user.hasPolicy ? undefined : "The user needs a policy first"} onClick={() => setDialog("serviceAccount")}>
+                Create service account
+              </button>
+            </div>
+            <ServiceAccountsTable keys={keys} onDeleted={reload} />
+          </>
+        )
+        : null}
+      {tab === "policies"
+        ? (
+          <>
+            <div className="flex justify-end mb-3"><button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("policies")}>Assign Policies</button></div>
+            <DataTable<string>
+              entity="policies"
+              rows={user.policy}
+              rowId={(p) => p}
+              columns={[{ id: "name", label: "Name", value: (p) => p, sortable: true }]}
+              emptyMessage="No Policies Available"
+              actions={[{ type: "view", href: (p) => `${props.base}policies/${encodeURIComponent(p)}` }]}
+            />
+          </>
+        )
+        : null}
+      {tab === "access" ? <AccessCheckPanel user={name} /> : null}
+
+      <ConfirmDialog title="Delete User" open={dialog === "delete"} onClose={() => setDialog(null)} onConfirm={deleteUser}>
+        Are you sure you want to delete user <b>{name}</b>?
+      </ConfirmDialog>
+      {dialog === "password" ? <ChangeUserPasswordDialog open user={name} onClose={() => setDialog(null)} /> : null}
+      {dialog === "groups" ? <SetGroupsDialog open user={user} groups={props.groups} onClose={() => setDialog(null)} onSaved={(u) => (setUser(u), setDialog(null))} /> : null}
+      {dialog === "policies"
+        ? <SetPoliciesDialog open entity={name} entityType="user" current={user.policy} policies={props.policies} onClose={() => setDialog(null)} onSaved={() => (setDialog(null), reload())} />
+        : null}
+      {dialog === "serviceAccount"
+        ? <CreateServiceAccountDialog open user={name} onClose={() => setDialog(null)} onCreated={(c) => (setDialog(null), setCreated(c), reload())} />
+        : null}
+      <NewCredentialsDialog credentials={created} onClose={() => setCreated(null)} />
+    </>
+  );
+}
+
+/** "Can this user do ACTION on RESOURCE?" with the same evaluator the embedded server enforces. */
+function AccessCheckPanel({ user }: { user: string }) {
+  const [action, setAction] = useState("s3:GetObject");
+  const [resource, setResource] = useState("arn:aws:s3:::");
+  const [result, setResult] = useState<AccessCheck | null>(null);
+  async function check(event: React.FormEvent) {
+    event.preventDefault();
+    try {
+      setResult(await usersApi.checkAccess(user, action.trim(), resource.trim()));
+    } catch (error) {
+      reportError(error);
+    }
+  }
+  return (
+    <form className="card bg-base-100 shadow-sm" onSubmit={check}>
+      <div className="card-body p-4">
+        <p className="text-sm mb-2">Can <b>{user}</b> do this? The answer evaluates the user's policies and those of its enabled groups.</p>
+        <div className="grid md:grid-cols-2 gap-3">
+          <TextField label="Action" value={action} onChange={setAction} placeholder="s3:GetObject" />
+          <TextField label="Resource" value={resource} onChange={setResource} placeholder="arn:aws:s3:::bucket/key" />
+        </div>
+        <div><button type="submit" className="btn btn-sm btn-primary" disabled={!action.trim() || !resource.trim()}>Check</button></div>
+        {result
+          ? (
+            <div role="status" data-testid="access-result" className={`alert ${result.allowed ? "alert-success" : "alert-error"} mt-3 flex-col items-start`}>
+              <div className="font-bold">{result.allowed ? "Allow" : "Deny"}</div>
+              <div className="text-sm">{result.reason}</div>
+              {result.policy ? <div className="text-sm">Decided by policy <b>{result.policy}</b>, statement {(result.statementIndex ?? 0) + 1}{result.sid ? ` (${result.sid})` : ""}.</div> : null}
+            </div>
+          )
+          : null}
+      </div>
+    </form>
+  );
+}

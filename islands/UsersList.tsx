@@ -1,0 +1,83 @@
+/**
+ * /users (spec 1 Users): search, Create User, Add to Group (enabled with at least one ticked user), a table
+ * sortable by access key with selectable rows, view and delete (disabled for the signed-in user).
+ */
+import { useState } from "react";
+import type { User } from "../server/contract/users.ts";
+import { AddUsersToGroupDialog, UserDialog } from "./dialogs/UserDialogs.tsx";
+import { usersApi } from "./lib/api/users.ts";
+import { useList } from "./lib/use_list.ts";
+import { ConfirmDialog } from "./ui/Dialog.tsx";
+import { DataTable } from "./ui/DataTable.tsx";
+import { SearchBox } from "./ui/fields.tsx";
+import { showSnackbar } from "./ui/notify.ts";
+
+export interface UsersListProps {
+  users: User[];
+  groups: string[];
+  policies: string[];
+  signedInAs: string;
+  /** The console's base path ("/" or the subpath), for ordinary links. */
+  base: string;
+}
+
+export default function UsersList({ users: initial, groups, policies, signedInAs, base }: UsersListProps) {
+  const users = useList(usersApi.list, initial);
+  const [filter, setFilter] = useState("");
+  const [selected, setSelected] = useState<string[]>([]);
+  const [dialog, setDialog] = useState<"create" | "groups" | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+  const shown = users.value.filter((u) => u.accessKey.toLowerCase().includes(filter.toLowerCase()));
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
+        <SearchBox placeholder="Search Users" value={filter} onChange={setFilter} />
+        <div className="flex gap-2">
+          <button type="button" className="btn btn-sm" disabled={selected.length === 0} onClick={() => setDialog("groups")}>Add to Group</button>
+          <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>Create User</button>
+        </div>
+      </div>
+      <DataTable<User>
+        entity="users"
+        rows={shown}
+        rowId={(u) => u.accessKey}
+        columns={[
+          { id: "accessKey", label: "Access Key", value: (u) => u.accessKey, sortable: true },
+          { id: "status", label: "Status", value: (u) => (u.status === "enabled" ? "Enabled" : "Disabled") },
+          { id: "memberOf", label: "Groups", value: (u) => u.memberOf.join(", ") },
+          { id: "policy", label: "Policies", value: (u) => u.policy.join(", ") },
+        ]}
+        initialSort={{ id: "accessKey" }}
+        columnPicker
+        selection="checkbox"
+        selected={selected}
+        onSelectionChange={setSelected}
+        emptyMessage="No Users Available"
+        actions={[
+          { type: "view", href: (u) => `${base}users/${encodeURIComponent(u.accessKey)}` },
+          { type: "delete", onSelect: setDeleting, disabled: (u) => u.accessKey === signedInAs },
+        ]}
+      />
+      {dialog === "create"
+        ? <UserDialog open groups={groups} policies={policies} onClose={() => setDialog(null)} onSaved={() => (setDialog(null), users.reload())} />
+        : null}
+      {dialog === "groups"
+        ? <AddUsersToGroupDialog open users={selected} groups={groups} onClose={() => (setDialog(null), setSelected([]), users.reload())} />
+        : null}
+      <ConfirmDialog
+        title="Delete User"
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await usersApi.remove(deleting!.accessKey);
+          showSnackbar(`User ${deleting!.accessKey} deleted`);
+          setDeleting(null);
+          setSelected((s) => s.filter((id) => id !== deleting!.accessKey));
+          await users.reload();
+        }}
+      >
+        Are you sure you want to delete user <b>{deleting?.accessKey}</b>?
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+/** Create Policy (name and JSON, validated as typed and again by the server) and Info Policy (read-only view). */
+import { useState } from "react";
+import type { PolicySummary } from "../../server/contract/policies.ts";
+import { policiesApi } from "../lib/api/policies.ts";
+import { showSnackbar } from "../ui/notify.ts";
+import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
+import { TextField } from "../ui/fields.tsx";
+import { JsonEditor, jsonProblems } from "../ui/JsonEditor.tsx";
+
+const TEMPLATE = `{
+  "Version": "2012-10-17",
+  "Statement": [
+    {
+      "Effect": "Allow",
+      "Action": ["s3:GetObject"],
+      "Resource": ["arn:aws:s3:::bucket/*"]
+    }
+  ]
+}`;
+
+export function CreatePolicyDialog({ open, existing, onClose, onSaved }: { open: boolean; existing: string[]; onClose: () => void; onSaved: (name: string) => void }) {
+  const [name, setName] = useState("");
+  const [policy, setPolicy] = useState(TEMPLATE);
+  const action = useDialogAction();
+  const trimmed = name.trim();
+  const duplicate = existing.includes(trimmed);
+  const invalid = jsonProblems(policy, "policy").length > 0;
+  function save() {
+    action.run(async () => {
+      await policiesApi.save(trimmed, policy);
+      showSnackbar(`Policy ${trimmed} created`);
+      onSaved(trimmed);
+    });
+  }
+  return (
+    <Dialog title="Create Policy" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn btn-primary" disabled={trimmed === "" || duplicate || invalid || policy.trim() === "" || action.busy} onClick={save}>Save</button>
+        </>
+      }>
+      <TextField label="Policy Name" value={name} onChange={setName} error={duplicate ? "A policy with this name already exists" : undefined} />
+      <JsonEditor label="Write Policy" value={policy} onChange={setPolicy} mode="policy" />
+    </Dialog>
+  );
+}
+
+export function PolicyInfoDialog({ policy, onClose }: { policy: PolicySummary | null; onClose: () => void }) {
+  return (
+    <Dialog title={policy ? `Policy: ${policy.name}` : "Policy"} open={policy !== null} onClose={onClose} wide>
+      {policy ? <JsonEditor label="Policy" value={policy.policy} onChange={() => {}} readOnly mode="json" /> : null}
+    </Dialog>
+  );
+}

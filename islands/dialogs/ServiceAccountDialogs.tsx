@@ -1,0 +1,87 @@
+/**
+ * Create Service Account ('Restrict with policy' → JSON editor; 'Customize Credentials' → Access Key and
+ * Secret Key) and the new-credentials display: the only place a secret is ever shown, with a JSON download.
+ * With an external identity provider the credentials are not shown; the user is told to log in through it.
+ */
+import { useState } from "react";
+import type { ServiceAccountCredentials } from "../../server/contract/account.ts";
+import { accountApi } from "../lib/api/account.ts";
+import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
+import { Switch, TextField } from "../ui/fields.tsx";
+import { JsonEditor, jsonProblems } from "../ui/JsonEditor.tsx";
+
+export function CreateServiceAccountDialog({ open, user, onClose, onCreated }: {
+  open: boolean;
+  /** Create for this user; omitted → for the signed-in account. */
+  user?: string;
+  onClose: () => void;
+  onCreated: (credentials: ServiceAccountCredentials) => void;
+}) {
+  const [restrict, setRestrict] = useState(false);
+  const [policy, setPolicy] = useState("");
+  const [custom, setCustom] = useState(false);
+  const [accessKey, setAccessKey] = useState("");
+  const [secretKey, setSecretKey] = useState("");
+  const action = useDialogAction();
+  const policyBad = restrict && policy.trim() !== "" && jsonProblems(policy, "policy").length > 0;
+  const keysMissing = custom && (accessKey.trim() === "" || secretKey === "");
+  function create() {
+    action.run(async () => {
+      const credentials = await accountApi.createServiceAccount({
+        user,
+        policy: restrict ? policy : "",
+        ...(custom ? { accessKey: accessKey.trim(), secretKey } : {}),
+      });
+      onCreated(credentials);
+    });
+  }
+  return (
+    <Dialog title="Create Service Account" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn btn-primary" disabled={action.busy || policyBad || keysMissing} onClick={create}>Create</button>
+        </>
+      }>
+      <Switch label="Restrict with policy" checked={restrict} onChange={setRestrict}
+        description="You can specify an optional JSON-formatted IAM policy to further restrict Service Account access to a subset of the actions and resources explicitly allowed for the parent user. The policy cannot be changed after the account is saved." />
+      {restrict ? <JsonEditor label="Policy" value={policy} onChange={setPolicy} mode="policy" rows={12} /> : null}
+      <Switch label="Customize Credentials" checked={custom} onChange={setCustom} description="Choose the access key and secret key instead of generated ones." />
+      {custom
+        ? (
+          <>
+            <TextField label="Access Key" value={accessKey} onChange={setAccessKey} />
+            <TextField label="Secret Key" type="password" value={secretKey} onChange={setSecretKey} autoComplete="new-password" />
+          </>
+        )
+        : null}
+    </Dialog>
+  );
+}
+
+/** Offers the credentials as a JSON file, built in the browser (nothing goes back to the server). */
+function download(credentials: ServiceAccountCredentials) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify({ accessKey: credentials.accessKey, secretKey: credentials.secretKey }, null, 2)], { type: "application/json" }));
+  const a = Object.assign(document.createElement("a"), { href: url, download: "credentials.json" });
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+export function NewCredentialsDialog({ credentials, idp, onClose }: { credentials: ServiceAccountCredentials | null; idp?: boolean; onClose: () => void }) {
+  return (
+    <Dialog title="New Service Account Created" open={credentials !== null} onClose={onClose}
+      actions={credentials && !idp ? <button type="button" className="btn btn-primary" onClick={() => download(credentials)}>Download</button> : null}>
+      {idp
+        ? <p>This account authenticates through your identity provider. Log in through the provider to use it.</p>
+        : credentials
+        ? (
+          <div data-testid="new-credentials">
+            <p className="mb-3 text-sm">Copy these credentials now: the secret key is shown only once and cannot be retrieved later.</p>
+            <TextField label="Access Key" value={credentials.accessKey} readOnly />
+            <TextField label="Secret Key" value={credentials.secretKey} readOnly />
+          </div>
+        )
+        : null}
+    </Dialog>
+  );
+}

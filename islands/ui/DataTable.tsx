@@ -1,0 +1,235 @@
+/**
+ * The one data table (spec 1 "Generic data table", §9 constants) on TanStack Table v9: optional checkbox or
+ * radio selection, a 'Shown Columns' picker, sortable columns, an 'Options' column of row actions, and
+ * virtualised rows (40 px, overscan 10) so 10,000 rows scroll smoothly. The server renders the first rows,
+ * so the page shows its data before any script runs.
+ */
+import {
+  columnVisibilityFeature,
+  createSortedRowModel,
+  rowSelectionFeature,
+  rowSortingFeature,
+  type RowSelectionState,
+  type SortingState,
+  sortFn_alphanumeric,
+  tableFeatures,
+  useTable,
+  type ColumnVisibilityState as VisibilityState,
+} from "@tanstack/react-table";
+import { type ReactNode, useMemo, useState } from "react";
+import { ActionIcon, type RowActionType } from "./icons.tsx";
+
+export const ROW_HEIGHT = 40;
+export const HEADER_HEIGHT = 40;
+export const OVERSCAN = 10;
+/** Rows rendered before the browser measures the viewport (server render and first paint). */
+const FIRST_PAINT_ROWS = 25;
+
+export interface DataColumn<Row> {
+  id: string;
+  label: string;
+  /** The value shown (and sorted on, unless sortValue is given). */
+  value: (row: Row) => string | number;
+  render?: (row: Row) => ReactNode;
+  sortable?: boolean;
+  width?: number;
+  align?: "left" | "right" | "center";
+}
+
+export interface RowAction<Row> {
+  type: RowActionType;
+  /** Accessible label; defaults to the type. */
+  label?: string;
+  /** An ordinary link (view actions); preferred over onSelect when navigation is all it does. */
+  href?: (row: Row) => string;
+  onSelect?: (row: Row) => void;
+  disabled?: (row: Row) => boolean;
+}
+
+export interface DataTableProps<Row> {
+  /** Names the table for assistive technology and the empty message ('There are no {entity} yet.'). */
+  entity: string;
+  rows: Row[];
+  columns: DataColumn<Row>[];
+  rowId: (row: Row) => string;
+  actions?: RowAction<Row>[];
+  selection?: "checkbox" | "radio";
+  selected?: string[];
+  onSelectionChange?: (ids: string[]) => void;
+  emptyMessage?: string;
+  columnPicker?: boolean;
+  initialSort?: { id: string; desc?: boolean };
+  /** Scroll viewport height in pixels. */
+  height?: number;
+}
+
+const features = tableFeatures({
+  rowSortingFeature,
+  rowSelectionFeature,
+  columnVisibilityFeature,
+  sortedRowModel: createSortedRowModel(),
+  sortFns: { alphanumeric: sortFn_alphanumeric },
+});
+
+export function DataTable<Row>(props: DataTableProps<Row>) {
+  const { rows, columns, rowId, actions = [], selection, selected = [], onSelectionChange } = props;
+  const [sorting, setSorting] = useState<SortingState>(props.initialSort ? [{ id: props.initialSort.id, desc: !!props.initialSort.desc }] : []);
+  const [visibility, setVisibility] = useState<VisibilityState>({});
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(props.height ?? 560);
+
+  const rowSelection: RowSelectionState = useMemo(() => Object.fromEntries(selected.map((id) => [id, true])), [selected]);
+  // deno-lint-ignore no-explicit-any
+  const columnDefs = useMemo<any[]>(() =>
+    columns.map((c) => ({
+      id: c.id,
+      header: c.label,
+      accessorFn: (row: Row) => c.value(row),
+      enableSorting: !!c.sortable,
+      sortFn: "alphanumeric",
+    })), [columns]);
+
+  const table = useTable({
+    features,
+    data: rows,
+    columns: columnDefs,
+    getRowId: (row: Row) => rowId(row),
+    enableRowSelection: !!selection,
+    enableMultiRowSelection: selection === "checkbox",
+    state: { sorting, columnVisibility: visibility, rowSelection },
+    onSortingChange: (updater: SortingState | ((old: SortingState) => SortingState)) => setSorting((old) => (typeof updater === "function" ? updater(old) : updater)),
+    onColumnVisibilityChange: (updater: VisibilityState | ((old: VisibilityState) => VisibilityState)) => setVisibility((old) => (typeof updater === "function" ? updater(old) : updater)),
+    onRowSelectionChange: (updater: RowSelectionState | ((old: RowSelectionState) => RowSelectionState)) => {
+      const next = typeof updater === "function" ? updater(rowSelection) : updater;
+      onSelectionChange?.(Object.keys(next).filter((id) => next[id]));
+    },
+  // deno-lint-ignore no-explicit-any
+  } as any);
+
+  const sortedRows = table.getRowModel().rows;
+  const visibleColumns = columns.filter((c) => table.getColumn(c.id)?.getIsVisible() !== false);
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const count = scrollTop === 0 && viewport === (props.height ?? 560) ? FIRST_PAINT_ROWS + OVERSCAN : Math.ceil(viewport / ROW_HEIGHT) + 2 * OVERSCAN;
+  const last = Math.min(sortedRows.length, first + count);
+  const windowRows = sortedRows.slice(first, last);
+  const bodyHeight = sortedRows.length * ROW_HEIGHT;
+  const colSpan = visibleColumns.length + (selection ? 1 : 0) + (actions.length ? 1 : 0);
+  const optionsWidth = Math.max(80, actions.length * 45);
+
+  return (
+    <div className="card bg-base-100 shadow-sm" data-testid={`table-${props.entity}`}>
+      {props.columnPicker
+        ? (
+          <details className="dropdown dropdown-end self-end m-2">
+            <summary className="btn btn-sm btn-ghost">Shown Columns</summary>
+            <div className="dropdown-content z-10 bg-base-100 rounded-box shadow p-3 w-56">
+              <div className="font-bold text-sm mb-2">Shown Columns</div>
+              {columns.map((c) => (
+                <label key={c.id} className="flex items-center gap-2 text-sm py-0.5">
+                  <input
+                    type="checkbox"
+                    className="checkbox checkbox-sm"
+                    checked={table.getColumn(c.id)?.getIsVisible() !== false}
+                    onChange={(e) => setVisibility((v) => ({ ...v, [c.id]: e.target.checked }))}
+                  />
+                  {c.label}
+                </label>
+              ))}
+            </div>
+          </details>
+        )
+        : null}
+      <div
+        className="overflow-auto"
+        style={{ maxHeight: viewport + HEADER_HEIGHT }}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        ref={(el) => {
+          if (el && !props.height) {
+            const fit = Math.max(240, globalThis.innerHeight - el.getBoundingClientRect().top - 48);
+            if (Math.abs(fit - viewport) > ROW_HEIGHT) setViewport(fit);
+          }
+        }}
+      >
+        <table className="table table-sm table-pin-rows" aria-label={props.entity} aria-rowcount={sortedRows.length + 1}>
+          <thead>
+            <tr style={{ height: HEADER_HEIGHT }}>
+              {selection ? <th className="w-10"><span className="sr-only">Select</span></th> : null}
+              {visibleColumns.map((c) => {
+                const column = table.getColumn(c.id);
+                const sorted = column?.getIsSorted();
+                return (
+                  <th key={c.id} style={{ width: c.width, textAlign: c.align }} aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}>
+                    {c.sortable
+                      ? (
+                        <button type="button" className="font-bold inline-flex items-center gap-1" onClick={column?.getToggleSortingHandler()}>
+                          {c.label}
+                          <span aria-hidden="true">{sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}</span>
+                        </button>
+                      )
+                      : c.label}
+                  </th>
+                );
+              })}
+              {actions.length ? <th style={{ width: optionsWidth, textAlign: "center" }}>Options</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {sortedRows.length === 0
+              ? (
+                <tr>
+                  <td colSpan={colSpan} className="text-center py-8 text-base-content/70" data-testid="empty-message">
+                    {props.emptyMessage ?? `There are no ${props.entity} yet.`}
+                  </td>
+                </tr>
+              )
+              : null}
+            {first > 0 ? <tr aria-hidden="true" style={{ height: first * ROW_HEIGHT }} /> : null}
+            {windowRows.map((row, i) => {
+              const item = row.original as Row;
+              const isSelected = row.getIsSelected();
+              return (
+                <tr key={row.id} style={{ height: ROW_HEIGHT }} className={isSelected ? "bg-base-200" : undefined} aria-rowindex={first + i + 2} data-row={row.id}>
+                  {selection
+                    ? (
+                      <td>
+                        <input
+                          type={selection}
+                          className={selection === "checkbox" ? "checkbox checkbox-sm" : "radio radio-sm"}
+                          checked={isSelected}
+                          aria-label={`Select ${row.id}`}
+                          onChange={() => row.toggleSelected(selection === "radio" ? true : undefined)}
+                        />
+                      </td>
+                    )
+                    : null}
+                  {visibleColumns.map((c) => (
+                    <td key={c.id} className="break-all" style={{ textAlign: c.align }}>{c.render ? c.render(item) : c.value(item)}</td>
+                  ))}
+                  {actions.length
+                    ? (
+                      <td className="text-center whitespace-nowrap">
+                        {actions.map((action) => {
+                          const label = `${action.label ?? action.type} ${row.id}`;
+                          const disabled = action.disabled?.(item) ?? false;
+                          if (action.href && !disabled) {
+                            return <a key={action.type} className="btn btn-ghost btn-xs btn-square" href={action.href(item)} aria-label={label} title={action.label ?? action.type}><ActionIcon type={action.type} /></a>;
+                          }
+                          return (
+                            <button key={action.type} type="button" className="btn btn-ghost btn-xs btn-square" aria-label={label} title={action.label ?? action.type} disabled={disabled} onClick={() => action.onSelect?.(item)}>
+                              <ActionIcon type={action.type} />
+                            </button>
+                          );
+                        })}
+                      </td>
+                    )
+                    : null}
+                </tr>
+              );
+            })}
+            {last < sortedRows.length ? <tr aria-hidden="true" style={{ height: bodyHeight - last * ROW_HEIGHT }} /> : null}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The one dialog (spec 1 "Generic dialog"): title, close button and a message bar. The message bar shows the
+ * detailed message when it has at least 5 characters, else the message, and hides itself after 10 s for
+ * errors and 5 s otherwise (spec 1 §8). Dialogs report errors here rather than in the page banner.
+ */
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { ApiClientError } from "../lib/api/request.ts";
+
+export interface DialogMessage {
+  message: string;
+  detail?: string;
+  type: "error" | "success" | "info";
+}
+
+/** The text the message bar shows for a message (spec 1 §8 rule). */
+export const messageBarText = (m: DialogMessage) => (m.detail && m.detail.length >= 5 ? m.detail : m.message);
+
+export function MessageBar({ message, onDone }: { message: DialogMessage | null; onDone: () => void }) {
+  useEffect(() => {
+    if (!message) return;
+    const timer = setTimeout(onDone, message.type === "error" ? 10_000 : 5_000);
+    return () => clearTimeout(timer);
+  }, [message]);
+  if (!message) return null;
+  const tone = message.type === "error" ? "alert-error" : message.type === "success" ? "alert-success" : "alert-info";
+  return <div role="alert" className={`alert ${tone} text-sm py-2 mb-3 whitespace-pre-wrap break-words`} data-testid="dialog-message">{messageBarText(message)}</div>;
+}
+
+/** Turns anything thrown by an API call into a dialog message. */
+export function errorMessage(error: unknown): DialogMessage {
+  if (error instanceof ApiClientError) return { message: error.message, detail: error.detail, type: "error" };
+  return { message: error instanceof Error ? error.message : String(error), type: "error" };
+}
+
+export interface DialogProps {
+  title: string;
+  open: boolean;
+  onClose: () => void;
+  children: ReactNode;
+  /** Buttons row at the bottom. */
+  actions?: ReactNode;
+  message?: DialogMessage | null;
+  onMessageDone?: () => void;
+  wide?: boolean;
+}
+
+export function Dialog({ title, open, onClose, children, actions, message = null, onMessageDone = () => {}, wide }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  if (!open) return null;
+  return (
+    <dialog ref={ref} className="modal" aria-label={title} onCancel={(e) => (e.preventDefault(), onClose())}>
+      <div className={`modal-box ${wide ? "max-w-3xl" : "max-w-lg"}`}>
+        <div className="flex items-start justify-between gap-4 mb-4">
+          <h2 className="text-lg font-bold break-words" style={{ maxWidth: 765 }}>{title}</h2>
+          <button type="button" className="btn btn-sm btn-ghost btn-square" aria-label="Close" onClick={onClose}>✕</button>
+        </div>
+        <MessageBar message={message} onDone={onMessageDone} />
+        {children}
+        {actions ? <div className="modal-action">{actions}</div> : null}
+      </div>
+    </dialog>
+  );
+}
+
+/** Dialog state most forms need: the message bar and a busy flag around one async action. */
+export function useDialogAction() {
+  const [message, setMessage] = useState<DialogMessage | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function run(work: () => Promise<void>) {
+    setBusy(true);
+    setMessage(null);
+    try {
+      await work();
+    } catch (error) {
+      setMessage(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { message, setMessage, busy, run, clear: () => setMessage(null) };
+}
+
+/** A yes/no confirmation built on the dialog (delete confirmations). */
+export function ConfirmDialog({ title, open, onClose, onConfirm, confirmLabel = "Delete", children }: {
+  title: string;
+  open: boolean;
+  onClose: () => void;
+  onConfirm: () => Promise<void>;
+  confirmLabel?: string;
+  children: ReactNode;
+}) {
+  const action = useDialogAction();
+  return (
+    <Dialog
+      title={title}
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn btn-error" disabled={action.busy} onClick={() => action.run(onConfirm)}>{confirmLabel}</button>
+        </>
+      }
+    >
+      <div>{children}</div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,98 @@
+/** Small form parts shared by every dialog and page: labelled inputs, switches, searchable check lists. */
+import { type ReactNode, useState } from "react";
+
+export function TextField({ label, value, onChange, type = "text", readOnly, placeholder, error, autoComplete, name }: {
+  label: string;
+  value: string;
+  onChange?: (value: string) => void;
+  type?: string;
+  readOnly?: boolean;
+  placeholder?: string;
+  error?: string;
+  autoComplete?: string;
+  name?: string;
+}) {
+  return (
+    <label className="form-control w-full mb-3 block">
+      <span className="label-text block mb-1 text-sm font-bold">{label}</span>
+      <input
+        className={`input w-full border-base-300 ${error ? "input-error" : ""}`}
+        type={type}
+        value={value}
+        name={name}
+        readOnly={readOnly}
+        placeholder={placeholder}
+        autoComplete={autoComplete ?? "off"}
+        aria-label={label}
+        onChange={(e) => onChange?.(e.target.value)}
+      />
+      {error ? <span className="text-error text-sm mt-1 block" role="alert">{error}</span> : null}
+    </label>
+  );
+}
+
+export function Switch({ label, checked, onChange, description }: { label: string; checked: boolean; onChange: (value: boolean) => void; description?: ReactNode }) {
+  return (
+    <label className="flex items-center gap-3 mb-3 cursor-pointer">
+      <input type="checkbox" className="toggle toggle-primary" checked={checked} aria-label={label} onChange={(e) => onChange(e.target.checked)} />
+      <span>
+        <span className="font-bold text-sm">{label}</span>
+        {description ? <span className="block text-xs text-base-content/70">{description}</span> : null}
+      </span>
+    </label>
+  );
+}
+
+export function SearchBox({ placeholder, value, onChange }: { placeholder: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <input
+      type="search"
+      className="input input-sm border-base-300 w-64"
+      placeholder={placeholder}
+      aria-label={placeholder}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
+/** A searchable list of names with checkboxes (group, policy and member pickers). */
+export function CheckList({ label, options, selected, onChange, emptyText }: {
+  label: string;
+  options: string[];
+  selected: string[];
+  onChange: (selected: string[]) => void;
+  emptyText: string;
+}) {
+  const [filter, setFilter] = useState("");
+  const shown = options.filter((o) => o.toLowerCase().includes(filter.toLowerCase()));
+  const toggle = (name: string) => onChange(selected.includes(name) ? selected.filter((s) => s !== name) : [...selected, name]);
+  return (
+    <fieldset className="mb-3">
+      <legend className="text-sm font-bold mb-1">{label}</legend>
+      {options.length > 8 ? <SearchBox placeholder={`Filter ${label}`} value={filter} onChange={setFilter} /> : null}
+      <div className="max-h-48 overflow-y-auto border border-base-300 rounded mt-1 p-2">
+        {shown.length === 0 ? <p className="text-sm text-base-content/60">{emptyText}</p> : null}
+        {shown.map((name) => (
+          <label key={name} className="flex items-center gap-2 py-0.5 cursor-pointer text-sm">
+            <input type="checkbox" className="checkbox checkbox-sm" checked={selected.includes(name)} aria-label={name} onChange={() => toggle(name)} />
+            <span className="break-all">{name}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Tabs as buttons; the active tab is marked for screen readers. */
+export function Tabs<T extends string>({ tabs, active, onChange, vertical }: { tabs: { id: T; label: string }[]; active: T; onChange: (id: T) => void; vertical?: boolean }) {
+  return (
+    <div role="tablist" className={`tabs ${vertical ? "tabs-box flex-col items-stretch w-48" : "tabs-border"} mb-4`}>
+      {tabs.map((tab) => (
+        <button key={tab.id} type="button" role="tab" aria-selected={tab.id === active} className={`tab ${tab.id === active ? "tab-active" : ""}`} onClick={() => onChange(tab.id)}>
+          {tab.label}
+        </button>
+      ))}
+    </div>
+  );
+}

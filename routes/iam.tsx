@@ -1,0 +1,141 @@
+/**
+ * The IAM pages (spec 1 Account, Users, User detail, Groups, Policy detail; spec 2 IAM Policies), rendered
+ * with their data; each page is one island that hydrates the interactive parts.
+ */
+import { type Context, Hono } from "hono";
+import AccountPage from "../islands/AccountPage.tsx";
+import GroupsList from "../islands/GroupsList.tsx";
+import PoliciesList from "../islands/PoliciesList.tsx";
+import PolicyDetail from "../islands/PolicyDetail.tsx";
+import UserDetail from "../islands/UserDetail.tsx";
+import UsersList from "../islands/UsersList.tsx";
+import type { AppDeps, AppEnv } from "../server/deps.ts";
+import { Island } from "../server/render/island.tsx";
+import { listServiceAccounts } from "../server/services/account.ts";
+import { listGroups } from "../server/services/groups.ts";
+import { getPolicy, groupsWithPolicy, listPolicies, usersWithPolicy } from "../server/services/policies.ts";
+import { getUser, listUsers } from "../server/services/users.ts";
+import { isPathAllowed } from "../server/session/pages.ts";
+import { toApiError } from "../server/errors.ts";
+import { PageHeader } from "./layout/Shell.tsx";
+import { loadAll } from "./iam_data.ts";
+import { pagesOf, renderInShell } from "./page_context.tsx";
+
+const policyNames = async (client: Parameters<typeof listPolicies>[0]) => (await listPolicies(client)).policies.map((p) => p.name);
+const groupNames = async (client: Parameters<typeof listGroups>[0]) => (await listGroups(client)).groups;
+
+export function iamPages(deps: AppDeps) {
+  const base = deps.render.href("/");
+  const notFound = (c: Context<AppEnv>, title: string, what: string, error: unknown) =>
+    renderInShell(deps, c, { title, status: 404, error, body: <><PageHeader title={title} /><p>{what} does not exist.</p></> });
+
+  return new Hono<AppEnv>()
+    .get("/account", async (c) => {
+      const session = c.get("session")!;
+      const { data, error } = await loadAll<{ keys: string[] }>(deps, session, { keys: [(client) => listServiceAccounts(client), []] });
+      return renderInShell(deps, c, {
+        title: "Service Accounts",
+        error,
+        body: (
+          <>
+            <PageHeader title="Service Accounts" />
+            <Island name="AccountPage" component={AccountPage} props={{ serviceAccounts: data.keys, changePassword: !session.sso && !!session.account, idp: session.sso }} />
+          </>
+        ),
+      });
+    })
+    .get("/users", async (c) => {
+      const session = c.get("session")!;
+      const { data, error } = await loadAll<{ users: Awaited<ReturnType<typeof listUsers>>; groups: string[]; policies: string[] }>(deps, session, {
+        users: [(client) => listUsers(client), []],
+        groups: [groupNames, []],
+        policies: [policyNames, []],
+      });
+      return renderInShell(deps, c, {
+        title: "Users",
+        error,
+        body: (
+          <>
+            <PageHeader title="Users" />
+            <Island name="UsersList" component={UsersList} props={{ ...data, signedInAs: session.account, base }} />
+          </>
+        ),
+      });
+    })
+    .get("/users/:name{.+}", async (c) => {
+      const session = c.get("session")!;
+      const name = c.req.param("name");
+      const { data, error } = await loadAll<{ user: Awaited<ReturnType<typeof getUser>> | null; groups: string[]; policies: string[]; keys: string[] }>(deps, session, {
+        user: [(client) => getUser(client, name), null],
+        groups: [groupNames, []],
+        policies: [policyNames, []],
+        keys: [(client) => listServiceAccounts(client, name), []],
+      });
+      if (!data.user) return toApiError(error).status === 404 ? notFound(c, "User", `User ${name}`, undefined) : renderInShell(deps, c, { title: "User", error, body: <PageHeader title="User" /> });
+      return renderInShell(deps, c, {
+        title: `User ${name}`,
+        error,
+        body: <Island name="UserDetail" component={UserDetail} props={{ user: data.user, groups: data.groups, policies: data.policies, serviceAccounts: data.keys, signedInAs: session.account, base }} />,
+      });
+    })
+    .get("/groups", async (c) => {
+      const session = c.get("session")!;
+      const { data, error } = await loadAll<{ groups: string[]; users: string[]; policies: string[] }>(deps, session, {
+        groups: [groupNames, []],
+        users: [async (client) => (await listUsers(client)).map((u) => u.accessKey), []],
+        policies: [policyNames, []],
+      });
+      return renderInShell(deps, c, {
+        title: "Groups",
+        error,
+        body: (
+          <>
+            <PageHeader title="Groups" />
+            <Island name="GroupsList" component={GroupsList} props={data} />
+          </>
+        ),
+      });
+    })
+    .get("/policies", async (c) => {
+      const { data, error } = await loadAll<{ policies: string[] }>(deps, c.get("session")!, { policies: [policyNames, []] });
+      return renderInShell(deps, c, {
+        title: "IAM Policies",
+        error,
+        body: (
+          <>
+            <PageHeader title="IAM Policies" />
+            <Island name="PoliciesList" component={PoliciesList} props={{ policies: data.policies, base }} />
+          </>
+        ),
+      });
+    })
+    .get("/policies/:name{.+}", async (c) => {
+      const session = c.get("session")!;
+      const name = c.req.param("name");
+      const { data, error } = await loadAll<{ policy: Awaited<ReturnType<typeof getPolicy>> | null; users: string[]; groups: string[] }>(deps, session, {
+        policy: [(client) => getPolicy(client, name), null],
+        users: [(client) => usersWithPolicy(client, name), []],
+        groups: [(client) => groupsWithPolicy(client, name), []],
+      });
+      if (!data.policy) return toApiError(error).status === 404 ? notFound(c, "Policy", `Policy ${name}`, undefined) : renderInShell(deps, c, { title: "Policy", error, body: <PageHeader title="Policy" /> });
+      return renderInShell(deps, c, {
+        title: `Policy ${name}`,
+        error,
+        body: (
+          <>
+            <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+              <ul>
+                <li><a href={`${base}policies`}>IAM Policies</a></li>
+                <li className="break-all">{name}</li>
+              </ul>
+            </nav>
+            <Island
+              name="PolicyDetail"
+              component={PolicyDetail}
+              props={{ policy: data.policy, users: data.users, groups: data.groups, canViewUsers: isPathAllowed(pagesOf(session), "/users"), base }}
+            />
+          </>
+        ),
+      });
+    });
+}

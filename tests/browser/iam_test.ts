@@ -1,0 +1,224 @@
+/**
+ * Browser tests of the IAM area (issue 4) in Debian's Chromium against the real console and embedded
+ * storage: policies, groups, users, status, passwords, Add to Group, service accounts.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { S3Client } from "../../server/s3/client.ts";
+import { getObject, makeBucket, putObject } from "../../server/s3/mod.ts";
+import { startStack, type TestStack } from "../helpers.ts";
+import { openBrowser, signInThroughForm } from "./browser.ts";
+
+const POLICY = `{
+  "Version": "2012-10-17",
+  "Statement": [
+    { "Effect": "Allow", "Action": ["s3:GetObject", "s3:PutObject"], "Resource": ["arn:aws:s3:::reports/*"] }
+  ]
+}`;
+
+const RESTRICTED = `{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": ["s3:GetObject"], "Resource": ["arn:aws:s3:::reports/*"]}]}`;
+
+/** Signs in as someone else in a separate browser context; returns the page and whether sign-in worked. */
+async function trySignIn(browser: Awaited<ReturnType<typeof openBrowser>>, stack: TestStack, accessKey: string, secretKey: string): Promise<{ ok: boolean; page: Page }> {
+  const context = await browser.browser.newContext({ baseURL: stack.consoleUrl });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByPlaceholder("Enter Username").fill(accessKey);
+  await page.getByPlaceholder("Enter Password").fill(secretKey);
+  await page.getByRole("button", { name: "Login" }).click();
+  const outcome = await Promise.race([
+    page.waitForURL((url) => !url.pathname.endsWith("/login")).then(() => true),
+    page.getByTestId("error-banner").waitFor().then(() => false),
+  ]);
+  return { ok: outcome, page };
+}
+
+async function createUserViaApi(stack: TestStack, page: Page, accessKey: string, secretKey: string, policies: string[]) {
+  const res = await page.request.post(`${stack.consoleUrl}/api/v1/users`, {
+    data: { accessKey, secretKey, groups: [], policies },
+    headers: { origin: stack.consoleUrl },
+  });
+  assert.equal(res.status(), 201, await res.text());
+}
+
+Deno.test("browser: the IAM area end to end", async (t) => {
+  const stack = await startStack();
+  const browser = await openBrowser(stack);
+  const { page } = browser;
+  const others: Page[] = [];
+  try {
+    await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
+
+    await t.step("an invalid policy is refused with the line of the error; a valid one is created", async () => {
+      await page.goto("/policies");
+      await page.getByRole("button", { name: "Create Policy" }).click();
+      const dialog = page.getByRole("dialog", { name: "Create Policy" });
+      await dialog.getByLabel("Policy Name").fill("read-reports");
+      const editor = dialog.getByLabel("Write Policy");
+      await editor.fill(POLICY.replace('"Allow"', '"Permit"'));
+      const problems = dialog.getByTestId("json-problems");
+      await problems.waitFor();
+      assert.match(await problems.innerText(), /Line 4, column \d+: .*Effect/);
+      assert.equal(await dialog.getByRole("button", { name: "Save" }).isDisabled(), true);
+      await editor.fill(POLICY);
+      await problems.waitFor({ state: "detached" });
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await page.waitForURL("**/policies/read-reports");
+      const summary = await page.getByTestId("policy-summary").innerText();
+      assert.match(summary, /Effect: Allow[\s\S]*s3:GetObject, s3:PutObject[\s\S]*arn:aws:s3:::reports\/\*/);
+    });
+
+    await t.step("create groups through the Create Group dialog", async () => {
+      await page.goto("/groups");
+      for (const name of ["devs", "ops"]) {
+        await page.getByRole("button", { name: "Create Group" }).click();
+        const dialog = page.getByRole("dialog", { name: "Create Group" });
+        await dialog.getByLabel("Group Name").fill(name);
+        await dialog.getByRole("button", { name: "Save" }).click();
+        await dialog.waitFor({ state: "detached" });
+        await page.locator(`tr[data-row="${name}"]`).waitFor();
+      }
+    });
+
+    await t.step("create a user with a group and a policy", async () => {
+      await page.goto("/users");
+      await page.getByTestId("empty-message").waitFor();
+      assert.equal(await page.getByTestId("empty-message").innerText(), "No Users Available");
+      await page.getByRole("button", { name: "Create User" }).click();
+      const dialog = page.getByRole("dialog", { name: "Create User" });
+      await dialog.getByLabel("Access Key").fill("alice");
+      await dialog.getByLabel("Secret Key").fill("short");
+      await dialog.getByRole("checkbox", { name: "devs" }).check();
+      await dialog.getByRole("checkbox", { name: "read-reports" }).check();
+      await dialog.getByRole("button", { name: "Save" }).click();
+      assert.equal(await dialog.getByTestId("dialog-message").innerText(), "Passwords must be at least 8 characters long");
+      await dialog.getByLabel("Secret Key").fill("alice-secret-1");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await dialog.waitFor({ state: "detached" });
+      const row = page.locator('tr[data-row="alice"]');
+      await row.waitFor();
+      assert.match(await row.innerText(), /alice\s+Enabled\s+devs\s+read-reports/);
+    });
+
+    await t.step("delete is disabled for yourself", async () => {
+      await createUserViaApi(stack, page, "admin2", "admin2-secret", ["consoleAdmin"]);
+      const other = await trySignIn(browser, stack, "admin2", "admin2-secret");
+      others.push(other.page);
+      assert.equal(other.ok, true);
+      await other.page.goto("/users");
+      assert.equal(await other.page.getByRole("button", { name: "delete admin2" }).isDisabled(), true);
+      assert.equal(await other.page.getByRole("button", { name: "delete alice" }).isDisabled(), false);
+    });
+
+    await t.step("add users to a group: Add to Group needs a ticked user and shows a confirmation", async () => {
+      await page.goto("/users");
+      const addToGroup = page.getByRole("button", { name: "Add to Group" });
+      assert.equal(await addToGroup.isDisabled(), true);
+      await page.getByRole("checkbox", { name: "Select alice" }).check();
+      await page.getByRole("checkbox", { name: "Select admin2" }).check();
+      await addToGroup.click();
+      const dialog = page.getByRole("dialog", { name: "Add Users to Group" });
+      assert.equal(await dialog.getByRole("button", { name: "Save" }).isDisabled(), true, "no group selected");
+      await dialog.getByRole("checkbox", { name: "ops" }).check();
+      await dialog.getByRole("button", { name: "Save" }).click();
+      const confirmation = dialog.getByTestId("add-to-group-confirmation");
+      await confirmation.waitFor();
+      assert.match(await confirmation.innerText(), /Groups\s+ops\s+Users\s+alice\s+admin2/);
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await page.locator('tr[data-row="alice"]', { hasText: "devs, ops" }).waitFor();
+    });
+
+    await t.step("disable the user: its sign-in is refused; enable it: accepted", async () => {
+      await page.goto("/users/alice");
+      assert.equal(await page.getByTestId("user-status").innerText(), "Status: Enabled");
+      await page.getByRole("button", { name: "Disable" }).click();
+      await page.getByRole("button", { name: "Enable" }).waitFor();
+      assert.equal(await page.getByTestId("user-status").innerText(), "Status: Disabled");
+      await page.reload();
+      assert.equal(await page.getByTestId("user-status").innerText(), "Status: Disabled", "the change reached the server");
+      const refused = await trySignIn(browser, stack, "alice", "alice-secret-1");
+      others.push(refused.page);
+      assert.equal(refused.ok, false);
+      await page.getByRole("button", { name: "Enable" }).click();
+      await page.getByRole("button", { name: "Disable" }).waitFor();
+      const accepted = await trySignIn(browser, stack, "alice", "alice-secret-1");
+      others.push(accepted.page);
+      assert.equal(accepted.ok, true);
+    });
+
+    await t.step("change the user's password and sign in with the new one", async () => {
+      await page.getByRole("button", { name: "Change Password" }).click();
+      const dialog = page.getByRole("dialog", { name: "Change User Password" });
+      await dialog.getByLabel("New Password", { exact: true }).fill("alice-secret-2");
+      await dialog.getByLabel("Type New Password Again").fill("alice-secret-3");
+      assert.equal(await dialog.getByRole("button", { name: "Save" }).isDisabled(), true, "confirmation must match");
+      await dialog.getByLabel("Type New Password Again").fill("alice-secret-2");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await dialog.waitFor({ state: "detached" });
+      const oldOne = await trySignIn(browser, stack, "alice", "alice-secret-1");
+      others.push(oldOne.page);
+      assert.equal(oldOne.ok, false);
+      const newOne = await trySignIn(browser, stack, "alice", "alice-secret-2");
+      others.push(newOne.page);
+      assert.equal(newOne.ok, true);
+    });
+
+    await t.step("the effective access check names the deciding statement", async () => {
+      await page.getByRole("tab", { name: "Access Check" }).click();
+      await page.getByLabel("Action").fill("s3:PutObject");
+      await page.getByLabel("Resource").fill("arn:aws:s3:::reports/q1.csv");
+      await page.getByRole("button", { name: "Check" }).click();
+      const result = page.getByTestId("access-result");
+      await result.waitFor();
+      assert.match(await result.innerText(), /Allow[\s\S]*read-reports, statement 1/);
+      await page.getByLabel("Resource").fill("arn:aws:s3:::secrets/key");
+      await page.getByRole("button", { name: "Check" }).click();
+      await page.getByTestId("access-result").getByText("Deny").waitFor();
+    });
+
+    await t.step("policy detail: users and groups tabs", async () => {
+      const res = await page.request.put(`${stack.consoleUrl}/api/v1/set-policy/read-reports`, { data: { entityName: "ops", entityType: "group" }, headers: { origin: stack.consoleUrl } });
+      assert.equal(res.status(), 204);
+      await page.goto("/policies/read-reports");
+      await page.getByRole("tab", { name: "Users" }).click();
+      await page.locator('tr[data-row="alice"]').waitFor();
+      await page.getByRole("tab", { name: "Groups" }).click();
+      await page.locator('tr[data-row="ops"]').waitFor();
+      assert.equal(await page.locator('tr[data-row="devs"]').count(), 0);
+    });
+
+    await t.step("a service account with custom credentials and a restricting policy: secret shown once, keys work", async () => {
+      await makeBucket(stack.admin, "reports");
+      await putObject(stack.admin, "reports", "q1.csv", new TextEncoder().encode("a,b\n"));
+      await page.goto("/users/alice");
+      await page.getByRole("tab", { name: "Service Accounts" }).click();
+      await page.getByRole("button", { name: "Create service account" }).click();
+      const dialog = page.getByRole("dialog", { name: "Create Service Account" });
+      await dialog.getByLabel("Restrict with policy").check();
+      await dialog.getByLabel("Policy", { exact: true }).fill(RESTRICTED);
+      await dialog.getByLabel("Customize Credentials").check();
+      await dialog.getByLabel("Access Key").fill("alice-app");
+      await dialog.getByLabel("Secret Key").fill("alice-app-secret");
+      await dialog.getByRole("button", { name: "Create" }).click();
+      const shown = page.getByTestId("new-credentials");
+      await shown.waitFor();
+      assert.equal(await shown.getByLabel("Access Key").inputValue(), "alice-app");
+      assert.equal(await shown.getByLabel("Secret Key").inputValue(), "alice-app-secret");
+      await page.getByRole("dialog", { name: "New Service Account Created" }).getByRole("button", { name: "Close" }).click();
+      await page.locator('tr[data-row="alice-app"]').waitFor();
+      assert.equal(await page.getByText("alice-app-secret").count(), 0, "the secret is not shown again");
+      const key = new S3Client({ endpoint: stack.storage.url, credentials: { accessKey: "alice-app", secretKey: "alice-app-secret" } });
+      assert.equal(await (await getObject(key, "reports", "q1.csv")).text(), "a,b\n");
+      await assert.rejects(putObject(key, "reports", "q2.csv", new TextEncoder().encode("x")), /Access Denied|AccessDenied/, "the restriction holds though alice may write");
+    });
+
+    await t.step("the browser talked only to the console", () => {
+      const foreign = browser.requests.filter((url) => !url.startsWith(stack.consoleUrl) && !url.startsWith("blob:") && !url.startsWith("data:"));
+      assert.deepEqual(foreign, []);
+    });
+  } finally {
+    for (const other of others) await other.context().close().catch(() => {});
+    await browser.close();
+    await stack.close();
+  }
+});
