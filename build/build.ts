@@ -51,6 +51,14 @@ async function bundleIslands(): Promise<{ assets: BuiltAsset[]; client: string; 
     define: { "process.env.NODE_ENV": '"production"' },
     legalComments: "none",
     logLevel: "warning",
+    platform: "browser",
+    // Server-only modules must never reach a browser bundle: fail the build instead of shipping a broken import.
+    plugins: [{
+      name: "no-server-modules",
+      setup(build) {
+        build.onResolve({ filter: /^node:|^npm:/ }, (args) => ({ errors: [{ text: `${args.importer} imports ${args.path}, which browsers cannot load` }] }));
+      },
+    }],
   });
   const assets: BuiltAsset[] = result.outputFiles.map((file) => ({
     path: file.path.slice(`${genDir}/out/`.length),

@@ -10,6 +10,13 @@ export const islands = {
   GroupsList: () => import("./GroupsList.tsx"),
   PoliciesList: () => import("./PoliciesList.tsx"),
   PolicyDetail: () => import("./PolicyDetail.tsx"),
+  BucketsList: () => import("./BucketsList.tsx"),
+  BucketHeaderActions: () => import("./BucketHeaderActions.tsx"),
+  BucketSummary: () => import("./BucketSummary.tsx"),
+  BucketEvents: () => import("./BucketEvents.tsx"),
+  BucketReplication: () => import("./BucketReplication.tsx"),
+  BucketLifecycle: () => import("./BucketLifecycle.tsx"),
+  BucketAccess: () => import("./BucketAccess.tsx"),
 } as const satisfies Record<string, () => Promise<{ default: unknown }>>;
 
 export type IslandName = keyof typeof islands;

@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../server/deps.ts";
+import { bucketPages } from "./buckets.tsx";
 import { dashboardPages } from "./dashboard.tsx";
 import { iamPages } from "./iam.tsx";
 import { firstAllowedRoute } from "./layout/menu.ts";
@@ -22,5 +23,6 @@ export function pageRoutes(deps: AppDeps) {
   });
   app.route("/", dashboardPages(deps));
   app.route("/", iamPages(deps));
+  app.route("/", bucketPages(deps));
   return app;
 }

@@ -13,6 +13,9 @@ import { cookieSettings, sessionApi } from "./api/session.ts";
 import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "./session/middleware.ts";
 import { allowedPages } from "./session/pages.ts";
 import { accountApi } from "./api/account.ts";
+import { bucketFeaturesApi } from "./api/bucket_features.ts";
+import { bucketsApi } from "./api/buckets.ts";
+import { settingsApi } from "./api/settings.ts";
 import { groupsApi } from "./api/groups.ts";
 import { policiesApi } from "./api/policies.ts";
 import { usersApi } from "./api/users.ts";
@@ -40,6 +43,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", groupsApi(deps));
   app.route("/api/v1", policiesApi(deps));
   app.route("/api/v1", accountApi(deps));
+  app.route("/api/v1", bucketsApi(deps));
+  app.route("/api/v1", bucketFeaturesApi(deps));
+  app.route("/api/v1", settingsApi(deps));
 
   app.all("/api/*", () => {
     throw ApiError.notFound("not found", "no such API endpoint");

@@ -109,6 +109,8 @@ const STORAGE_CODE_STATUS: Record<string, [number, string]> = {
   XMinioAdminBucketQuotaExceeded: [400, "bucket quota exceeded"],
   XMinioAdminReplicationBandwidthLimitError: [400, "invalid bandwidth"],
   XMinioAdminRemoteIdenticalToSource: [400, "remote target is identical to source"],
+  XMinioAdminReplicationTargetNotVersionedError: [400, "versioning must be enabled on the remote bucket"],
+  XMinioAdminRemoteARNTypeInvalid: [400, "invalid remote target"],
   XMinioAdminReplicationRemoteConnectionError: [503, "remote target is unreachable"],
   NotImplemented: [501, "not implemented by the storage server"],
 };

@@ -74,3 +74,18 @@ export function calculateCapacity(nodes: unknown, totalCapacity: unknown): Capac
   if (diskSize < GIB) return { error: "Disk Size with this combination would be less than 1Gi, please try another combination" };
   return { disksPerNode, diskSize, totalDisks: disksPerNode * n, error: "" };
 }
+
+/** Size units the quota and bandwidth fields offer (factor 1024, spec 2 §9). */
+export const SIZE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"] as const;
+export type SizeUnit = typeof SIZE_UNITS[number];
+
+export const toBytes = (amount: number, unit: SizeUnit) => Math.round(amount * 1024 ** SIZE_UNITS.indexOf(unit));
+
+/** A byte count in the largest unit that divides it exactly (spec 2 §4, quota dialog): 2 TiB, 1536 MiB. */
+export function largestExactUnit(bytes: number): { amount: number; unit: SizeUnit } {
+  for (let i = SIZE_UNITS.length - 1; i > 0; i--) {
+    const factor = 1024 ** i;
+    if (bytes > 0 && bytes % factor === 0) return { amount: bytes / factor, unit: SIZE_UNITS[i] };
+  }
+  return { amount: bytes, unit: "B" };
+}

@@ -96,3 +96,45 @@ export function Tabs<T extends string>({ tabs, active, onChange, vertical }: { t
     </div>
   );
 }
+
+export function SelectField<T extends string>({ label, value, options, onChange, disabled }: {
+  label: string;
+  value: T;
+  options: readonly { value: T; label: string }[];
+  onChange: (value: T) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <label className="form-control w-full mb-3 block">
+      <span className="label-text block mb-1 text-sm font-bold">{label}</span>
+      <select className="select w-full border-base-300" aria-label={label} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as T)}>
+        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      </select>
+    </label>
+  );
+}
+
+/** A number with a unit picker side by side (quota size, bandwidth, retention validity). */
+export function NumberWithUnit<U extends string>({ label, value, onChange, unit, units, onUnitChange, min = 0, error }: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  unit: U;
+  units: readonly { value: U; label: string }[];
+  onUnitChange: (unit: U) => void;
+  min?: number;
+  error?: string;
+}) {
+  return (
+    <div className="mb-3">
+      <span className="block mb-1 text-sm font-bold">{label}</span>
+      <div className="join w-full">
+        <input type="number" min={min} className={`input join-item flex-1 border-base-300 ${error ? "input-error" : ""}`} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} />
+        <select className="select join-item w-32 border-base-300" aria-label={`${label} unit`} value={unit} onChange={(e) => onUnitChange(e.target.value as U)}>
+          {units.map((u) => <option key={u.value} value={u.value}>{u.label}</option>)}
+        </select>
+      </div>
+      {error ? <span className="text-error text-sm mt-1 block" role="alert">{error}</span> : null}
+    </div>
+  );
+}

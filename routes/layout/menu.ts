@@ -58,7 +58,7 @@ export const MENU: MenuGroup[] = [
 export const DOCUMENTATION_URL = "https://min.io/docs/minio/linux/administration/minio-console.html";
 
 /** Routes this build serves; later areas add theirs as they land. */
-export const SERVED_ROUTES = new Set<string>(["/dashboard", "/metrics", "/account", "/users", "/groups", "/policies"]);
+export const SERVED_ROUTES = new Set<string>(["/dashboard", "/metrics", "/account", "/users", "/groups", "/policies", "/buckets"]);
 
 /** Entries the session may see, grouped; empty groups dropped. */
 export function visibleMenu(pages: string[], distributed: boolean, served = SERVED_ROUTES): MenuGroup[] {

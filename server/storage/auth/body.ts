@@ -107,6 +107,20 @@ class ByteReader {
     }
   }
 
+  /**
+   * The next `length` bytes as the pieces that arrived (views, no copy), so a large chunk never has to be
+   * assembled in memory.
+   */
+  async *pieces(length: number): AsyncGenerator<Uint8Array> {
+    let left = length;
+    while (left > 0) {
+      if (this.#size === 0 && !(await this.#fill())) throw incomplete();
+      const n = Math.min(left, this.#chunks[0].length);
+      yield this.#take(n);
+      left -= n;
+    }
+  }
+
   async exact(length: number): Promise<Uint8Array> {
     while (this.#size < length) if (!(await this.#fill())) throw incomplete();
     return length === 0 ? new Uint8Array(0) : this.#take(length);
@@ -151,11 +165,16 @@ export function decodeChunked(
       if (!/^[0-9a-fA-F]{1,8}$/.test(sizeText.trim())) throw malformed("bad chunk size");
       const size = parseInt(sizeText.trim(), 16);
       if (size > MAX_CHUNK) throw malformed("chunk larger than 16 MiB");
-      const data = await input.exact(size);
+      // Pieces pass on as they arrive, hashed on the way; a bad chunk signature errors the stream before
+      // it ends, and consumers only commit a body whose stream ended cleanly.
+      const hash = options.signing ? createHash("sha256") : null;
+      for await (const piece of input.pieces(size)) {
+        hash?.update(piece);
+        controller.enqueue(piece);
+      }
       if (options.signing) {
         const declared = extensions.find((e) => e.startsWith("chunk-signature="))?.slice(16) ?? "";
-        const hash = createHash("sha256").update(data).digest("hex");
-        const expected = signatureOf(options.signing.signingKey, chunkStringToSign(options.signing.amzDate, options.signing.scope, previous, hash));
+        const expected = signatureOf(options.signing.signingKey, chunkStringToSign(options.signing.amzDate, options.signing.scope, previous, hash!.digest("hex")));
         if (!constantTimeEqual(expected, declared)) throw badChunk();
         previous = expected;
       }
@@ -163,7 +182,6 @@ export function decodeChunked(
       if (total > options.decodedLength) throw malformed("more data than x-amz-decoded-content-length");
       if (size > 0) {
         if ((await input.line()) !== "") throw malformed("chunk not followed by CRLF");
-        controller.enqueue(data);
         return;
       }
       finished = true;

@@ -5,19 +5,11 @@
  * data directory, whatever it contains (`..`, `%2F`, NUL, unicode, 1024 bytes).
  */
 import { createHash } from "node:crypto";
+export { bucketNameProblem } from "../../contract/bucket_names.ts";
 
 export const MAX_KEY_BYTES = 1024;
 
 /** Null when valid, else the reason (for InvalidBucketName's message). */
-export function bucketNameProblem(name: string): string | null {
-  if (name.length < 3 || name.length > 63) return "Bucket name must be 3 to 63 characters long";
-  if (!/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/.test(name)) return "Bucket name contains invalid characters";
-  if (name.includes("..") || name.includes(".-") || name.includes("-.")) return "Bucket name contains invalid characters";
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return "Bucket name must not be formatted as an IP address";
-  if (name === "minio") return "Bucket name minio is reserved";
-  return null;
-}
-
 /** Null when valid, else the reason. */
 export function objectKeyProblem(key: string): string | null {
   if (key.length === 0) return "Object name must not be empty";

@@ -1,0 +1,127 @@
+/**
+ * A bucket's Lifecycle (spec 2): 'Add Lifecycle Rule' (expiry or transition by days or a date sent at
+ * 23:59:59Z, noncurrent versions, a tier as storage class, tags, expired delete marker) and a table of ID,
+ * Prefix, Status, Expiration, Transition, Storage Class with an Enabled/Disabled edit.
+ */
+import { useState } from "react";
+import type { LifecycleRuleView } from "../server/contract/buckets.ts";
+import { bucketsApi } from "./lib/api/buckets.ts";
+import { Dialog, useDialogAction } from "./ui/Dialog.tsx";
+import { DataTable } from "./ui/DataTable.tsx";
+import { SelectField, Switch, TextField } from "./ui/fields.tsx";
+import { TagEditor, tagsToString } from "./ui/TagEditor.tsx";
+
+const ZERO_DATE = "0001-01-01T00:00:00Z";
+
+/** 'N day(s)', a date, or empty for the zero date (spec 2 Lifecycle table). */
+export function whenText(days: number, date: string): string {
+  if (days > 0) return `${days} day${days === 1 ? "" : "s"}`;
+  if (!date || date === ZERO_DATE) return "";
+  return date.slice(0, 10);
+}
+
+export interface BucketLifecycleProps {
+  bucket: string;
+  rules: LifecycleRuleView[];
+  /** Tier names for the storage class picker. */
+  tiers: string[];
+}
+
+type Kind = "expiry" | "transition";
+
+function AddRuleDialog({ bucket, tiers, onClose, onSaved }: { bucket: string; tiers: string[]; onClose: () => void; onSaved: () => void }) {
+  const [kind, setKind] = useState<Kind>("expiry");
+  const [useDate, setUseDate] = useState(false);
+  const [days, setDays] = useState("1");
+  const [date, setDate] = useState("");
+  const [storageClass, setStorageClass] = useState(tiers[0] ?? "");
+  const [noncurrentDays, setNoncurrentDays] = useState("0");
+  const [prefix, setPrefix] = useState("");
+  const [tags, setTags] = useState([{ key: "", value: "" }]);
+  const [deleteMarker, setDeleteMarker] = useState(false);
+  const action = useDialogAction();
+  const whenValid = useDate ? /^\d{4}-\d{2}-\d{2}$/.test(date) : Number(days) >= 1;
+  const valid = whenValid && (kind === "expiry" || storageClass !== "");
+  function save() {
+    const at = useDate ? `${date}T23:59:59Z` : "";
+    const n = useDate ? 0 : Number(days);
+    const rule = kind === "expiry"
+      ? { expiry_date: at, expiry_days: n, noncurrentversion_expiration_days: Number(noncurrentDays) || 0 }
+      : {
+        transition_date: at,
+        transition_days: n,
+        storage_class: storageClass,
+        noncurrentversion_transition_days: Number(noncurrentDays) || 0,
+        noncurrentversion_transition_storage_class: Number(noncurrentDays) > 0 ? storageClass : "",
+      };
+    action.run(async () => (await bucketsApi.addLifecycle(bucket, { ...rule, prefix: prefix.trim(), tags: tagsToString(tags), expired_object_delete_marker: deleteMarker }), onSaved()));
+  }
+  return (
+    <Dialog title="Add Lifecycle Rule" open onClose={onClose} message={action.message} onMessageDone={action.clear} wide
+      actions={<button type="button" className="btn btn-primary" disabled={!valid || action.busy} onClick={save}>Save</button>}>
+      <SelectField label="Type of lifecycle" value={kind} options={[{ value: "expiry", label: "Expiry" }, { value: "transition", label: "Transition" }]} onChange={setKind} />
+      <Switch label={useDate ? "Specific Date" : "Default (7 Days)"} checked={useDate} onChange={setUseDate} />
+      {useDate
+        ? <TextField label={kind === "expiry" ? "Expiry Date" : "Transition Date"} type="date" value={date} onChange={setDate} />
+        : <TextField label={kind === "expiry" ? "Expiry Days" : "Transition Days"} type="number" value={days} onChange={setDays} error={Number(days) >= 1 ? undefined : "At least 1 day"} />}
+      <TextField label={kind === "expiry" ? "Noncurrent Version Expiration Days" : "Noncurrent Version Transition Days"} type="number" value={noncurrentDays} onChange={setNoncurrentDays} />
+      {kind === "transition"
+        ? tiers.length
+          ? <SelectField label="Storage Class" value={storageClass} options={tiers.map((t) => ({ value: t, label: t }))} onChange={setStorageClass} />
+          : <p className="text-sm text-error mb-3">Transitions need a remote tier; add one under Settings › Tiers.</p>
+        : null}
+      <TextField label="Prefix" value={prefix} onChange={setPrefix} />
+      <TagEditor tags={tags} onChange={setTags} />
+      {kind === "expiry" ? <Switch label="Expire Delete Marker" checked={deleteMarker} onChange={setDeleteMarker} /> : null}
+    </Dialog>
+  );
+}
+
+export default function BucketLifecycle({ bucket, rules: initial, tiers }: BucketLifecycleProps) {
+  const [rules, setRules] = useState(initial);
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<LifecycleRuleView | null>(null);
+  const reload = async () => {
+    try {
+      setRules(await bucketsApi.lifecycle(bucket));
+    } catch (error) {
+      console.error("lifecycle list failed", error); // spec 2 §8: a list failure is only logged
+    }
+  };
+  return (
+    <>
+      <div className="flex justify-end mb-4">
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => setAdding(true)}>Add Lifecycle Rule</button>
+      </div>
+      <DataTable<LifecycleRuleView>
+        entity="lifecycle rules"
+        rows={rules}
+        rowId={(r) => r.id}
+        emptyMessage="There are no Lifecycle rules yet"
+        columns={[
+          { id: "id", label: "ID", value: (r) => r.id },
+          { id: "prefix", label: "Prefix", value: (r) => r.prefix },
+          { id: "status", label: "Status", value: (r) => r.status },
+          { id: "expiration", label: "Expiration", value: (r) => whenText(r.expiration.days, r.expiration.date) },
+          { id: "transition", label: "Transition", value: (r) => whenText(r.transition.days, r.transition.date) },
+          { id: "storage_class", label: "Storage Class", value: (r) => r.transition.storage_class },
+        ]}
+        actions={[{ type: "edit", onSelect: setEditing }]}
+      />
+      {adding ? <AddRuleDialog bucket={bucket} tiers={tiers} onClose={() => setAdding(false)} onSaved={() => (setAdding(false), reload())} /> : null}
+      {editing ? <EditRuleDialog bucket={bucket} rule={editing} onClose={() => setEditing(null)} onSaved={() => (setEditing(null), reload())} /> : null}
+    </>
+  );
+}
+
+function EditRuleDialog({ bucket, rule, onClose, onSaved }: { bucket: string; rule: LifecycleRuleView; onClose: () => void; onSaved: () => void }) {
+  const [enabled, setEnabled] = useState(rule.status === "Enabled");
+  const action = useDialogAction();
+  return (
+    <Dialog title="Edit Lifecycle Configuration" open onClose={onClose} message={action.message} onMessageDone={action.clear}
+      actions={<button type="button" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => (await bucketsApi.updateLifecycle(bucket, rule.id, !enabled), onSaved()))}>Save</button>}>
+      <p className="text-sm mb-3 break-all">Rule <b>{rule.id}</b></p>
+      <Switch label={enabled ? "Enabled" : "Disabled"} checked={enabled} onChange={setEnabled} />
+    </Dialog>
+  );
+}

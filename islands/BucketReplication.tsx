@@ -1,0 +1,93 @@
+/**
+ * A bucket's Replication (spec 2): 'Add Replication Rule' (only with s3:PutReplicationConfiguration), a table
+ * of Priority, Destination (without 'arn:aws:s3:::'), Prefix, Tags (Yes/No), Status; delete disabled while
+ * more than one rule exists (as the spec notes).
+ */
+import { useState } from "react";
+import type { ReplicationRuleView } from "../server/contract/buckets.ts";
+import { DEFAULT_REMOTE, RemoteFields, remoteValid, replicationRequest } from "./dialogs/ReplicationDialogs.tsx";
+import { bucketsApi } from "./lib/api/buckets.ts";
+import { useList } from "./lib/use_list.ts";
+import { ConfirmDialog, Dialog, useDialogAction } from "./ui/Dialog.tsx";
+import { DataTable } from "./ui/DataTable.tsx";
+import { Switch, TextField } from "./ui/fields.tsx";
+import { TagEditor, tagsToString } from "./ui/TagEditor.tsx";
+
+export interface BucketReplicationProps {
+  bucket: string;
+  rules: ReplicationRuleView[];
+  canAdd: boolean;
+}
+
+export const destinationName = (arn: string) => arn.replace(/^arn:aws:s3:::/, "");
+
+function AddRuleDialog({ bucket, onClose, onSaved }: { bucket: string; onClose: () => void; onSaved: () => void }) {
+  const [remote, setRemote] = useState(DEFAULT_REMOTE);
+  const [target, setTarget] = useState("");
+  const [prefix, setPrefix] = useState("");
+  const [tags, setTags] = useState<{ key: string; value: string }[]>([{ key: "", value: "" }]);
+  const [deleteMarkers, setDeleteMarkers] = useState(true);
+  const [deletes, setDeletes] = useState(true);
+  const [metadata, setMetadata] = useState(true);
+  const action = useDialogAction();
+  function save() {
+    action.run(async () => {
+      const result = await bucketsApi.replicate({
+        ...replicationRequest(remote),
+        prefix: prefix.trim(),
+        tags: tagsToString(tags),
+        replicateDeleteMarkers: deleteMarkers,
+        replicateDeletes: deletes,
+        replicateMetadata: metadata,
+        bucketsRelation: [{ originBucket: bucket, destinationBucket: target.trim() }],
+      });
+      const state = result.replicationState?.[0];
+      if (!state) throw new Error("No changes applied");
+      if (state.errorString) throw new Error(state.errorString);
+      onSaved();
+    });
+  }
+  return (
+    <Dialog title="Set Bucket Replication" open onClose={onClose} message={action.message} onMessageDone={action.clear} wide
+      actions={<button type="button" className="btn btn-primary" disabled={!remoteValid(remote) || !target.trim() || action.busy} onClick={save}>Save</button>}>
+      <RemoteFields value={remote} onChange={setRemote} />
+      <TextField label="Target Bucket" value={target} onChange={setTarget} />
+      <TextField label="Prefix" value={prefix} onChange={setPrefix} />
+      <TagEditor tags={tags} onChange={setTags} />
+      <Switch label="Replicate Delete Markers" checked={deleteMarkers} onChange={setDeleteMarkers} />
+      <Switch label="Replicate Deletes" checked={deletes} onChange={setDeletes} />
+      <Switch label="Replicate Metadata" checked={metadata} onChange={setMetadata} />
+    </Dialog>
+  );
+}
+
+export default function BucketReplication({ bucket, rules: initial, canAdd }: BucketReplicationProps) {
+  const rules = useList(() => bucketsApi.replication(bucket), initial);
+  const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<ReplicationRuleView | null>(null);
+  return (
+    <>
+      <div className="flex justify-end mb-4">
+        <button type="button" className="btn btn-sm btn-primary" disabled={!canAdd} onClick={() => setAdding(true)}>Add Replication Rule</button>
+      </div>
+      <DataTable<ReplicationRuleView>
+        entity="replication rules"
+        rows={rules.value}
+        rowId={(r) => r.id}
+        columns={[
+          { id: "priority", label: "Priority", value: (r) => r.priority, sortable: true },
+          { id: "destination", label: "Destination", value: (r) => destinationName(r.destination.bucket) },
+          { id: "prefix", label: "Prefix", value: (r) => r.prefix },
+          { id: "tags", label: "Tags", value: (r) => (r.tags ? "Yes" : "No") },
+          { id: "status", label: "Status", value: (r) => r.status },
+        ]}
+        actions={[{ type: "delete", onSelect: setDeleting, disabled: () => rules.value.length > 1 }]}
+      />
+      {adding ? <AddRuleDialog bucket={bucket} onClose={() => setAdding(false)} onSaved={() => (setAdding(false), rules.reload())} /> : null}
+      <ConfirmDialog title="Delete Replication Rule" open={deleting !== null} onClose={() => setDeleting(null)}
+        onConfirm={async () => (await bucketsApi.deleteReplicationRule(bucket, deleting!.id), setDeleting(null), await rules.reload())}>
+        Are you sure you want to delete replication rule <b>{deleting?.id}</b>? At least one rule must remain while others depend on the remote target.
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * /buckets (spec 2 Bucket list): 'Filter Buckets', 'Set Replication' (enabled with a ticked row), 'Create
+ * Bucket' (only with s3:CreateBucket), a table of Name, Creation Date and Size with selectable rows; view and delete.
+ */
+import { useState } from "react";
+import type { BucketSummary } from "../server/contract/buckets.ts";
+import { CreateBucketDialog, DeleteBucketDialog } from "./dialogs/BucketDialogs.tsx";
+import { MultiReplicationWizard } from "./dialogs/ReplicationDialogs.tsx";
+import { bucketsApi } from "./lib/api/buckets.ts";
+import { formatBytes } from "./lib/format.ts";
+import { useList } from "./lib/use_list.ts";
+import { DataTable } from "./ui/DataTable.tsx";
+import { SearchBox } from "./ui/fields.tsx";
+
+export interface BucketsListProps {
+  buckets: BucketSummary[];
+  canCreate: boolean;
+  distributed: boolean;
+  base: string;
+}
+
+const formatDate = (iso: string) => (iso ? new Date(iso).toISOString().replace("T", " ").slice(0, 19) + " UTC" : "");
+
+export default function BucketsList({ buckets: initial, canCreate, distributed, base }: BucketsListProps) {
+  const buckets = useList(bucketsApi.list, initial);
+  const [filter, setFilter] = useState("");
+  const [selected, setSelected] = useState<string[]>([]);
+  const [dialog, setDialog] = useState<"create" | "replication" | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const shown = buckets.value.filter((b) => b.name.includes(filter.toLowerCase()));
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
+        <SearchBox placeholder="Filter Buckets" value={filter} onChange={setFilter} />
+        <div className="flex gap-2">
+          <button type="button" className="btn btn-sm" disabled={selected.length === 0} onClick={() => setDialog("replication")}>Set Replication</button>
+          {canCreate ? <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>Create Bucket</button> : null}
+        </div>
+      </div>
+      <DataTable<BucketSummary>
+        entity="buckets"
+        rows={shown}
+        rowId={(b) => b.name}
+        columns={[
+          { id: "name", label: "Name", value: (b) => b.name, sortable: true },
+          { id: "creation_date", label: "Creation Date", value: (b) => b.creation_date, render: (b) => formatDate(b.creation_date), sortable: true },
+          { id: "size", label: "Size", value: (b) => b.size, render: (b) => formatBytes(b.size), sortable: true, align: "right" },
+        ]}
+        initialSort={{ id: "name" }}
+        selection="checkbox"
+        selected={selected}
+        onSelectionChange={setSelected}
+        actions={[
+          { type: "view", href: (b) => `${base}buckets/${encodeURIComponent(b.name)}` },
+          { type: "delete", onSelect: (b) => setDeleting(b.name) },
+        ]}
+      />
+      {dialog === "create"
+        ? <CreateBucketDialog open distributed={distributed} onClose={() => setDialog(null)} onCreated={() => (setDialog(null), buckets.reload())} />
+        : null}
+      {dialog === "replication"
+        ? <MultiReplicationWizard open buckets={selected} onClose={(changed) => (setDialog(null), changed && (setSelected([]), buckets.reload()))} />
+        : null}
+      <DeleteBucketDialog bucket={deleting} onClose={() => setDeleting(null)} onDeleted={() => (setDeleting(null), setSelected((s) => s.filter((n) => n !== deleting)), buckets.reload())} />
+    </>
+  );
+}

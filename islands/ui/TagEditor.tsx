@@ -1,0 +1,26 @@
+/**
+ * Key/value tags (spec 2 §5): a pair counts only when both key and value are filled; a new row can be added
+ * only when the last row is filled.
+ */
+export type TagPair = { key: string; value: string };
+
+/** "k1=v1&k2=v2" of the complete pairs. */
+export const tagsToString = (tags: TagPair[]) =>
+  tags.filter((t) => t.key.trim() && t.value.trim()).map((t) => `${encodeURIComponent(t.key.trim())}=${encodeURIComponent(t.value.trim())}`).join("&");
+
+export function TagEditor({ tags, onChange }: { tags: TagPair[]; onChange: (tags: TagPair[]) => void }) {
+  const last = tags[tags.length - 1];
+  const set = (i: number, change: Partial<TagPair>) => onChange(tags.map((t, j) => (j === i ? { ...t, ...change } : t)));
+  return (
+    <fieldset className="mb-3">
+      <legend className="text-sm font-bold mb-1">Tags</legend>
+      {tags.map((t, i) => (
+        <div key={i} className="flex gap-2 mb-1">
+          <input className="input input-sm border-base-300 flex-1" placeholder="Tag Key" aria-label={`Tag key ${i + 1}`} value={t.key} onChange={(e) => set(i, { key: e.target.value })} />
+          <input className="input input-sm border-base-300 flex-1" placeholder="Tag Value" aria-label={`Tag value ${i + 1}`} value={t.value} onChange={(e) => set(i, { value: e.target.value })} />
+        </div>
+      ))}
+      <button type="button" className="btn btn-xs" disabled={!last || !last.key.trim() || !last.value.trim()} onClick={() => onChange([...tags, { key: "", value: "" }])}>Add tag</button>
+    </fieldset>
+  );
+}

@@ -1,0 +1,187 @@
+/**
+ * The Buckets pages (spec 2): the list, and a bucket's detail with its left menu and sub-routes summary,
+ * events, replication, lifecycle (those two only in distributed mode), access (audit) and prefix (rules).
+ * Each renders with its data; the interactive part of each is one island.
+ */
+import { type Context, Hono } from "hono";
+import type { ReactNode } from "react";
+import BucketAccess from "../islands/BucketAccess.tsx";
+import BucketEvents from "../islands/BucketEvents.tsx";
+import BucketHeaderActions from "../islands/BucketHeaderActions.tsx";
+import BucketLifecycle from "../islands/BucketLifecycle.tsx";
+import BucketReplication from "../islands/BucketReplication.tsx";
+import BucketsList from "../islands/BucketsList.tsx";
+import BucketSummary, { type SummaryState } from "../islands/BucketSummary.tsx";
+import type { AppDeps, AppEnv } from "../server/deps.ts";
+import { toApiError } from "../server/errors.ts";
+import { Island } from "../server/render/island.tsx";
+import { policiesForBucket, listAccessRules, usersForBucket } from "../server/services/bucket_access.ts";
+import { listEvents, notificationArns } from "../server/services/bucket_events.ts";
+import { listLifecycle } from "../server/services/bucket_lifecycle.ts";
+import { listReplicationRules } from "../server/services/bucket_replication.ts";
+import * as settings from "../server/services/bucket_settings.ts";
+import { bucketInfo, hasPermission, listBuckets } from "../server/services/buckets.ts";
+import { listTierViews } from "../server/services/settings.ts";
+import { isPathAllowed } from "../server/session/pages.ts";
+import { loadAll } from "./iam_data.ts";
+import { PageHeader } from "./layout/Shell.tsx";
+import { pagesOf, renderInShell } from "./page_context.tsx";
+
+const SECTIONS = [
+  { id: "summary", label: "Summary" },
+  { id: "events", label: "Events" },
+  { id: "replication", label: "Replication", distributedOnly: true },
+  { id: "lifecycle", label: "Lifecycle", distributedOnly: true },
+  { id: "access", label: "Access Audit" },
+  { id: "prefix", label: "Access Rules" },
+] as const;
+type SectionId = typeof SECTIONS[number]["id"];
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
+
+function BucketLayout(props: { base: string; bucket: string; access: string; section: SectionId; distributed: boolean; canReadReplication: boolean; children: ReactNode }) {
+  const href = (section: string) => `${props.base}buckets/${encodeURIComponent(props.bucket)}/${section}`;
+  return (
+    <>
+      <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+        <ul>
+          <li><a href={`${props.base}buckets`}>Buckets</a></li>
+          <li className="break-all">{props.bucket}</li>
+        </ul>
+      </nav>
+      <header className="flex flex-wrap items-start justify-between gap-3 mb-6">
+        <div>
+          <h1 className="text-2xl font-bold break-all">{props.bucket}</h1>
+          <p className="text-sm text-base-content/70" data-testid="bucket-access">Access: {capitalise(props.access)}</p>
+        </div>
+        <div className="flex gap-2">
+          <Island name="BucketHeaderActions" component={BucketHeaderActions} props={{ bucket: props.bucket, base: props.base }} />
+          <a className="btn btn-sm" href={href(props.section)}>Refresh</a>
+        </div>
+      </header>
+      <div className="flex flex-col md:flex-row gap-6">
+        <ul className="menu bg-base-100 rounded-box w-52 shrink-0" aria-label="Bucket sections">
+          {SECTIONS.filter((s) => !("distributedOnly" in s) || props.distributed).map((s) => (
+            <li key={s.id}>
+              {s.id === "replication" && !props.canReadReplication
+                ? <span className="menu-disabled" aria-disabled="true">{s.label}</span>
+                : <a href={href(s.id)} className={s.id === props.section ? "menu-active" : undefined} aria-current={s.id === props.section ? "page" : undefined}>{s.label}</a>}
+            </li>
+          ))}
+        </ul>
+        <section className="flex-1 min-w-0">{props.children}</section>
+      </div>
+    </>
+  );
+}
+
+export function bucketPages(deps: AppDeps) {
+  const base = deps.render.href("/");
+
+  async function section(c: Context<AppEnv>, bucket: string, id: SectionId) {
+    const session = c.get("session")!;
+    const meta = await loadAll<{ info: Awaited<ReturnType<typeof bucketInfo>> | null; perms: Awaited<ReturnType<typeof hasPermission>> }>(deps, session, {
+      info: [(client) => bucketInfo(client, bucket), null],
+      perms: [(client) => hasPermission(client, { actions: [{ id: "get", action: "s3:GetReplicationConfiguration", bucket_name: bucket }, { id: "put", action: "s3:PutReplicationConfiguration", bucket_name: bucket }] }), { permissions: [] }],
+    });
+    if (!meta.data.info) {
+      const error = toApiError(meta.error);
+      return renderInShell(deps, c, { title: "Bucket", status: error.status === 404 ? 404 : undefined, error: error.status === 404 ? undefined : meta.error, body: <><PageHeader title="Bucket" /><p>Bucket {bucket} does not exist.</p></> });
+    }
+    const can = (perm: string) => meta.data.perms.permissions.some((p) => p.id === perm && p.can);
+    const { body, error } = await sectionBody(c, bucket, id, can("put"));
+    return renderInShell(deps, c, {
+      title: `${bucket} | Buckets`,
+      error: error ?? meta.error,
+      body: (
+        <BucketLayout base={base} bucket={bucket} access={meta.data.info.access ?? "PRIVATE"} section={id} distributed={session.distributed} canReadReplication={can("get")}>
+          {body}
+        </BucketLayout>
+      ),
+    });
+  }
+
+  async function sectionBody(c: Context<AppEnv>, bucket: string, id: SectionId, canPutReplication: boolean): Promise<{ body: ReactNode; error?: unknown }> {
+    const session = c.get("session")!;
+    if (id === "summary") {
+      const { data, error } = await loadAll<Omit<SummaryState, "access" | "size"> & { info: Awaited<ReturnType<typeof bucketInfo>> | null }>(deps, session, {
+        info: [(client) => bucketInfo(client, bucket), null],
+        encryption: [async (client) => {
+          try {
+            const enc = await settings.encryptionInfo(client, bucket);
+            return { type: enc.algorithm === "AES256" ? "sse-s3" as const : "sse-kms" as const, kmsKey: enc.kmsMasterKeyID };
+          } catch (e) {
+            if (toApiError(e).status === 404) return { type: "disabled" as const, kmsKey: "" };
+            throw e;
+          }
+        }, { type: "disabled", kmsKey: "" }],
+        versioning: [async (client) => (await settings.isVersioned(client, bucket)).is_versioned, false],
+        locking: [async (client) => (await settings.objectLocking(client, bucket)).object_locking_enabled, false],
+        replication: [async (client) => (await listReplicationRules(client, bucket)).rules.length > 0, false],
+        quota: [(client) => settings.getQuota(client, bucket), { quota: 0, type: "hard" }],
+        retention: [(client) => settings.getRetention(client, bucket).catch(() => null), null],
+      });
+      const { info, ...rest } = data;
+      const initial: SummaryState = { ...rest, access: info?.access ?? "PRIVATE", size: info?.size ?? 0 };
+      return { error, body: <Island name="BucketSummary" component={BucketSummary} props={{ bucket, distributed: session.distributed, initial }} /> };
+    }
+    if (id === "events") {
+      const { data, error } = await loadAll<{ events: Awaited<ReturnType<typeof listEvents>>["events"]; arns: string[] }>(deps, session, {
+        events: [async (client) => (await listEvents(client, bucket)).events, []],
+        arns: [(client) => notificationArns(client), []],
+      });
+      return { error, body: <Island name="BucketEvents" component={BucketEvents} props={{ bucket, ...data }} /> };
+    }
+    if (id === "replication") {
+      const { data, error } = await loadAll<{ rules: Awaited<ReturnType<typeof listReplicationRules>>["rules"] }>(deps, session, { rules: [async (client) => (await listReplicationRules(client, bucket)).rules, []] });
+      return { error, body: <Island name="BucketReplication" component={BucketReplication} props={{ bucket, rules: data.rules, canAdd: canPutReplication }} /> };
+    }
+    if (id === "lifecycle") {
+      const { data, error } = await loadAll<{ rules: Awaited<ReturnType<typeof listLifecycle>>["lifecycle"]; tiers: string[] }>(deps, session, {
+        rules: [async (client) => (await listLifecycle(client, bucket)).lifecycle, []],
+        // A failed tiers read is ignored (spec 2 §8).
+        tiers: [async (client) => (await listTierViews(client).catch(() => ({ items: [] }))).items.map((t) => (t[t.type] as { name: string }).name), []],
+      });
+      return { error, body: <Island name="BucketLifecycle" component={BucketLifecycle} props={{ bucket, ...data }} /> };
+    }
+    if (id === "access") {
+      const showUsers = isPathAllowed(pagesOf(session), "/users");
+      const { data, error } = await loadAll<{ policies: string[]; users: string[] }>(deps, session, {
+        policies: [async (client) => (await policiesForBucket(client, bucket)).policies.map((p) => p.name), []],
+        users: [async (client) => (showUsers ? await usersForBucket(client, bucket) : []), []],
+      });
+      return { error, body: <Island name="BucketAccess" component={BucketAccess} props={{ view: "audit", bucket, ...data, showUsers, base }} /> };
+    }
+    const { data, error } = await loadAll<{ rules: Awaited<ReturnType<typeof listAccessRules>>["accessRules"] }>(deps, session, { rules: [async (client) => (await listAccessRules(client, bucket)).accessRules, []] });
+    return { error, body: <Island name="BucketAccess" component={BucketAccess} props={{ view: "rules", bucket, rules: data.rules }} /> };
+  }
+
+  return new Hono<AppEnv>()
+    .get("/buckets", async (c) => {
+      const session = c.get("session")!;
+      const { data, error } = await loadAll<{ buckets: Awaited<ReturnType<typeof listBuckets>>; canCreate: boolean }>(deps, session, {
+        buckets: [(client) => listBuckets(client), []],
+        canCreate: [async (client) => (await hasPermission(client, { actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }] })).permissions[0]?.can ?? false, false],
+      });
+      return renderInShell(deps, c, {
+        title: "Buckets",
+        error,
+        body: (
+          <>
+            <PageHeader title="Buckets" />
+            <Island name="BucketsList" component={BucketsList} props={{ ...data, distributed: session.distributed, base }} />
+          </>
+        ),
+      });
+    })
+    .get("/buckets/:bucket", (c) => c.redirect(`${base}buckets/${encodeURIComponent(c.req.param("bucket"))}/summary`, 302))
+    .get("/buckets/:bucket/:section", async (c) => {
+      const id = c.req.param("section") as SectionId;
+      const known = SECTIONS.find((s) => s.id === id);
+      const session = c.get("session")!;
+      if (!known || ("distributedOnly" in known && !session.distributed)) {
+        return c.redirect(`${base}buckets/${encodeURIComponent(c.req.param("bucket"))}/summary`, 302);
+      }
+      return await section(c, c.req.param("bucket"), id);
+    });
+}

@@ -1,0 +1,218 @@
+/** Wire types and input schemas of the Buckets area (api-index §5, spec 2). Imported by the server and islands. */
+import * as s from "./schema.ts";
+
+export type BucketAccessLevel = "PRIVATE" | "PUBLIC" | "CUSTOM";
+
+export interface BucketSummary {
+  name: string;
+  /** Bytes (data usage as last scanned). */
+  size: number;
+  creation_date: string;
+  /** Present on the detail call; the list leaves it out (one policy read per bucket would not scale). */
+  access?: BucketAccessLevel;
+}
+
+export interface BucketList {
+  buckets: BucketSummary[];
+  total: number;
+}
+
+const QUOTA_TYPES = ["hard", "fifo"] as const;
+const RETENTION_MODES = ["compliance", "governance"] as const;
+const RETENTION_UNITS = ["days", "years"] as const;
+
+export const RetentionInput = s.object({
+  mode: s.literal(...RETENTION_MODES),
+  unit: s.literal(...RETENTION_UNITS),
+  validity: s.number({ min: 1, max: 36_500, integer: true }),
+});
+export type RetentionInput = s.Infer<typeof RetentionInput>;
+
+/** POST /api/v1/buckets */
+export const MakeBucketInput = s.object({
+  name: s.string({ min: 1, max: 63, trim: true }),
+  versioning: s.optional(s.boolean(), false),
+  locking: s.optional(s.boolean(), false),
+  quota: s.optional(s.object({
+    enabled: s.boolean(),
+    quota_type: s.optional(s.literal(...QUOTA_TYPES), "hard"),
+    amount: s.optional(s.number({ min: 0, integer: true }), 0),
+  })),
+  retention: s.optional(RetentionInput),
+});
+export type MakeBucketInput = s.Infer<typeof MakeBucketInput>;
+
+/** PUT /api/v1/buckets/{name}/set-policy */
+export const SetBucketAccessInput = s.object({ access: s.literal("PRIVATE", "PUBLIC", "CUSTOM") });
+
+/** PUT /api/v1/buckets/{name}/quota */
+export const SetQuotaInput = s.object({
+  enabled: s.boolean(),
+  quota_type: s.optional(s.literal(...QUOTA_TYPES), "hard"),
+  amount: s.optional(s.number({ min: 0, integer: true }), 0),
+});
+export type SetQuotaInput = s.Infer<typeof SetQuotaInput>;
+
+export interface BucketQuotaInfo {
+  quota: number;
+  type: "hard" | "fifo";
+}
+
+export interface BucketRetention {
+  mode: "compliance" | "governance";
+  unit: "days" | "years";
+  validity: number;
+}
+
+/** PUT /api/v1/buckets/{bucket}/versioning */
+export const SetVersioningInput = s.object({ versioning: s.boolean() });
+
+/** POST /api/v1/buckets/{bucket}/encryption/enable */
+export const EnableEncryptionInput = s.object({
+  encType: s.literal("sse-s3", "sse-kms"),
+  kmsKeyID: s.optional(s.string({ max: 256 }), ""),
+});
+export type EnableEncryptionInput = s.Infer<typeof EnableEncryptionInput>;
+
+export interface EncryptionInfo {
+  algorithm: string;
+  kmsMasterKeyID: string;
+}
+
+/** POST /api/v1/has-permission */
+export const HasPermissionInput = s.object({
+  actions: s.array(s.object({
+    id: s.string({ min: 1, max: 128 }),
+    action: s.string({ min: 1, max: 128 }),
+    bucket_name: s.optional(s.string({ max: 63 }), ""),
+  }), { max: 100 }),
+});
+export type HasPermissionInput = s.Infer<typeof HasPermissionInput>;
+
+export interface PermissionList {
+  permissions: { id: string; can: boolean }[];
+}
+
+// Events
+export const EVENT_TYPES = ["put", "get", "delete"] as const;
+
+export interface BucketEvent {
+  id: string;
+  arn: string;
+  events: string[];
+  prefix: string;
+  suffix: string;
+}
+
+export const CreateEventInput = s.object({
+  configuration: s.object({
+    arn: s.string({ min: 1, max: 512 }),
+    events: s.array(s.literal(...EVENT_TYPES), { min: 1, max: 3 }),
+    prefix: s.optional(s.string({ max: 1024 }), ""),
+    suffix: s.optional(s.string({ max: 1024 }), ""),
+    id: s.optional(s.string({ max: 256 }), ""),
+  }),
+  ignoreExisting: s.optional(s.boolean(), true),
+});
+export type CreateEventInput = s.Infer<typeof CreateEventInput>;
+
+export const DeleteEventInput = s.object({
+  events: s.array(s.literal(...EVENT_TYPES), { max: 3 }),
+  prefix: s.optional(s.string({ max: 1024 }), ""),
+  suffix: s.optional(s.string({ max: 1024 }), ""),
+});
+export type DeleteEventInput = s.Infer<typeof DeleteEventInput>;
+
+// Replication
+export interface ReplicationRuleView {
+  id: string;
+  status: "Enabled" | "Disabled";
+  priority: number;
+  syncMode: "async" | "sync";
+  bandwidth: number;
+  healthCheckPeriod: number;
+  delete_marker_replication: boolean;
+  deletes_replication: boolean;
+  metadata_replication: boolean;
+  prefix: string;
+  tags: string;
+  destination: { bucket: string };
+}
+
+export const MultiReplicationInput = s.object({
+  accessKey: s.string({ min: 1, max: 128 }),
+  secretKey: s.string({ min: 1, max: 128 }),
+  targetURL: s.string({ min: 1, max: 512 }),
+  region: s.optional(s.string({ max: 64 }), ""),
+  syncMode: s.optional(s.literal("async", "sync"), "async"),
+  bandwidth: s.optional(s.number({ min: 0 }), 0),
+  healthCheckPeriod: s.optional(s.number({ min: 0, integer: true }), 60),
+  prefix: s.optional(s.string({ max: 1024 }), ""),
+  tags: s.optional(s.string({ max: 4096 }), ""),
+  replicateDeleteMarkers: s.optional(s.boolean(), true),
+  replicateDeletes: s.optional(s.boolean(), true),
+  replicateMetadata: s.optional(s.boolean(), true),
+  bucketsRelation: s.array(s.object({ originBucket: s.string({ min: 1, max: 63 }), destinationBucket: s.string({ min: 1, max: 63 }) }), { min: 1, max: 1000 }),
+});
+export type MultiReplicationInput = s.Infer<typeof MultiReplicationInput>;
+
+export interface ReplicationResult {
+  replicationState: { originBucket: string; targetBucket: string; errorString: string }[];
+}
+
+export const ListExternalBucketsInput = s.object({
+  accessKey: s.string({ min: 1, max: 128 }),
+  secretKey: s.string({ min: 1, max: 128 }),
+  targetURL: s.string({ min: 1, max: 512 }),
+  useTLS: s.boolean(),
+  region: s.optional(s.string({ max: 64 }), ""),
+});
+export type ListExternalBucketsInput = s.Infer<typeof ListExternalBucketsInput>;
+
+// Lifecycle
+export interface LifecycleRuleView {
+  id: string;
+  prefix: string;
+  status: "Enabled" | "Disabled";
+  expiration: { date: string; days: number; delete_marker: boolean };
+  transition: { date: string; days: number; storage_class: string };
+  tags: { key: string; value: string }[];
+}
+
+const days = s.optional(s.number({ min: 0, max: 36_500, integer: true }), 0);
+export const AddLifecycleInput = s.object({
+  prefix: s.optional(s.string({ max: 1024 }), ""),
+  /** "k1=v1&k2=v2" (spec 2 tag editor). */
+  tags: s.optional(s.string({ max: 4096 }), ""),
+  expiry_date: s.optional(s.string({ max: 40 }), ""),
+  expiry_days: days,
+  transition_date: s.optional(s.string({ max: 40 }), ""),
+  transition_days: days,
+  storage_class: s.optional(s.string({ max: 256 }), ""),
+  disable: s.optional(s.boolean(), false),
+  expired_object_delete_marker: s.optional(s.boolean(), false),
+  noncurrentversion_expiration_days: days,
+  noncurrentversion_transition_days: days,
+  noncurrentversion_transition_storage_class: s.optional(s.string({ max: 256 }), ""),
+});
+export type AddLifecycleInput = s.Infer<typeof AddLifecycleInput>;
+
+export const UpdateLifecycleInput = s.object({
+  disable: s.boolean(),
+  tags: s.optional(s.string({ max: 4096 })),
+});
+export type UpdateLifecycleInput = s.Infer<typeof UpdateLifecycleInput>;
+
+// Access rules and audit
+export const AccessRuleInput = s.object({
+  prefix: s.string({ min: 1, max: 1024, trim: true }),
+  access: s.literal("readonly", "writeonly", "readwrite"),
+});
+export type AccessRuleInput = s.Infer<typeof AccessRuleInput>;
+
+export const DeleteAccessRuleInput = s.object({ prefix: s.string({ min: 1, max: 1024, trim: true }) });
+
+export interface AccessRuleList {
+  accessRules: { prefix: string; access: "readonly" | "writeonly" | "readwrite" }[];
+  total: number;
+}

@@ -1,0 +1,73 @@
+/** Per-bucket settings shown on the Summary (spec 2): quota, versioning, object locking, retention, encryption. */
+import type { BucketQuotaInfo, BucketRetention, EncryptionInfo, EnableEncryptionInput, RetentionInput, SetQuotaInput } from "../contract/buckets.ts";
+import { ApiError } from "../errors.ts";
+import { getBucketQuota, setBucketQuota } from "../s3/admin/buckets.ts";
+import type { S3Client } from "../s3/client.ts";
+import {
+  deleteBucketEncryption,
+  getBucketEncryption,
+  getBucketVersioning,
+  getObjectLockConfig,
+  type ObjectLockConfig,
+  putBucketEncryption,
+  putBucketVersioning,
+  putObjectLockConfig,
+} from "../s3/ops/bucket_config.ts";
+
+export async function getQuota(client: S3Client, bucket: string): Promise<BucketQuotaInfo> {
+  const quota = await getBucketQuota(client, bucket);
+  return { quota: quota?.quota ?? 0, type: quota?.quotatype === "fifo" ? "fifo" : "hard" };
+}
+
+export async function setQuota(client: S3Client, bucket: string, input: SetQuotaInput): Promise<BucketQuotaInfo> {
+  if (input.enabled && (!input.amount || input.amount <= 0)) throw ApiError.badRequest("invalid quota", "The quota must be a size greater than zero.");
+  await setBucketQuota(client, bucket, input.enabled ? input.amount ?? 0 : 0, input.quota_type ?? "hard");
+  return await getQuota(client, bucket);
+}
+
+export async function isVersioned(client: S3Client, bucket: string): Promise<{ is_versioned: boolean }> {
+  return { is_versioned: (await getBucketVersioning(client, bucket)).status === "Enabled" };
+}
+
+export async function setVersioning(client: S3Client, bucket: string, on: boolean): Promise<void> {
+  await putBucketVersioning(client, bucket, { status: on ? "Enabled" : "Suspended" });
+}
+
+export async function objectLocking(client: S3Client, bucket: string): Promise<{ object_locking_enabled: boolean }> {
+  return { object_locking_enabled: (await getObjectLockConfig(client, bucket)).enabled };
+}
+
+export function retentionToLock(r: RetentionInput): ObjectLockConfig {
+  const mode = r.mode === "compliance" ? "COMPLIANCE" : "GOVERNANCE";
+  return { enabled: true, defaultRetention: r.unit === "days" ? { mode, days: r.validity } : { mode, years: r.validity } };
+}
+
+/** The bucket's default retention; 404 when it has none (the Summary then shows it as disabled). */
+export async function getRetention(client: S3Client, bucket: string): Promise<BucketRetention> {
+  const lock = await getObjectLockConfig(client, bucket);
+  const r = lock.defaultRetention;
+  if (!lock.enabled || !r) throw ApiError.notFound("not found", "The bucket has no default retention.");
+  return { mode: r.mode === "COMPLIANCE" ? "compliance" : "governance", unit: r.years ? "years" : "days", validity: r.years ?? r.days ?? 0 };
+}
+
+export async function setRetention(client: S3Client, bucket: string, input: RetentionInput): Promise<void> {
+  const lock = await getObjectLockConfig(client, bucket);
+  if (!lock.enabled) throw ApiError.badRequest("object locking is not enabled", "Retention needs a bucket created with object locking.");
+  await putObjectLockConfig(client, bucket, retentionToLock(input));
+}
+
+/** The encryption configuration; 404 with MinIO's text when none is set (the UI treats that as disabled). */
+export async function encryptionInfo(client: S3Client, bucket: string): Promise<EncryptionInfo> {
+  const config = await getBucketEncryption(client, bucket);
+  if (!config) throw ApiError.notFound("The server side encryption configuration was not found", "The server side encryption configuration was not found");
+  return { algorithm: config.algorithm, kmsMasterKeyID: config.kmsMasterKeyId ?? "" };
+}
+
+export async function enableEncryption(client: S3Client, bucket: string, input: EnableEncryptionInput): Promise<void> {
+  if (input.encType === "sse-kms" && !input.kmsKeyID) throw ApiError.badRequest("a KMS key is required", "SSE-KMS needs the KMS key ID.");
+  await putBucketEncryption(client, bucket, input.encType === "sse-s3" ? { algorithm: "AES256" } : { algorithm: "aws:kms", kmsMasterKeyId: input.kmsKeyID });
+}
+
+export async function disableEncryption(client: S3Client, bucket: string): Promise<void> {
+  await deleteBucketEncryption(client, bucket);
+}
