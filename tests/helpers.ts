@@ -29,12 +29,14 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Wraps the storage URL's fetch, e.g. to make the storage unreachable. */
   storageUrl?: string;
+  /** What the embedded server reports itself as ("fs": a non-distributed, single-drive server). */
+  reportedBackend?: "erasure" | "fs";
 }
 
 /** Starts embedded storage + console in this process on free ports. Close it at the end of the test. */
 export async function startStack(options: StackOptions = {}): Promise<TestStack> {
   const dataDir = await Deno.makeTempDir({ prefix: "deck-test-" });
-  const storage = await startEmbeddedStorage({ dataDir, hostname: "127.0.0.1", port: 0 });
+  const storage = await startEmbeddedStorage({ dataDir, hostname: "127.0.0.1", port: 0, reportedBackend: options.reportedBackend });
   const config = loadConfig({ CONSOLE_LOG_LEVEL: "error", ...(options.env ?? {}) });
   const deps: AppDeps = {
     config,

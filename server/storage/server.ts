@@ -22,6 +22,12 @@ export interface EmbeddedStorageOptions {
   domain?: string;
   log?: Logger;
   now?: () => number;
+  /**
+   * The backend the admin API reports: "erasure" (default; the console then offers versioning, locking,
+   * quota, replication and lifecycle) or "fs", as a single-drive MinIO reports itself. Used to exercise the
+   * console's non-distributed behaviour against a real server.
+   */
+  reportedBackend?: "erasure" | "fs";
 }
 
 export interface EmbeddedStorage {
@@ -69,7 +75,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const store = await Store.open(dataDir);
   const root = await rootCredentials(dataDir, options);
   const state = await deckState(dataDir);
-  const identity = await createIdentity({ dataDir, root, store: storeFacts(store, state.deploymentId), now: options.now });
+  const identity = await createIdentity({ dataDir, root, store: storeFacts(store, state.deploymentId), now: options.now, reportedBackend: options.reportedBackend });
   const handler = createS3Server({
     store,
     authority: identity.authority,

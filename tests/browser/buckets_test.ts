@@ -215,3 +215,32 @@ Deno.test("browser: the Buckets area end to end", async (t) => {
     await stack.close();
   }
 });
+
+Deno.test("browser: against a non-distributed server the bucket screens hide what it cannot do", async () => {
+  const stack = await startStack({ reportedBackend: "fs" });
+  const browser = await openBrowser(stack);
+  const { page } = browser;
+  try {
+    await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
+    await page.goto("/buckets");
+    await page.getByRole("button", { name: "Create Bucket" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create Bucket" });
+    await dialog.getByText("Some these features are disabled as server is running in non-erasure coded mode.").waitFor();
+    assert.equal(await dialog.getByLabel("Quota", { exact: true }).count(), 0);
+    await dialog.getByLabel("Versioning").check();
+    assert.equal(await dialog.getByLabel("Retention", { exact: true }).count(), 0);
+    await dialog.getByLabel("Bucket Name").fill("plain");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await page.goto("/buckets/plain/replication");
+    assert.equal(new URL(page.url()).pathname, "/buckets/plain/summary", "replication exists only in distributed mode");
+    const menu = await page.getByRole("list", { name: "Bucket sections" }).innerText();
+    assert.doesNotMatch(menu, /Replication|Lifecycle/);
+    assert.equal(await page.getByTestId("summary-quota").count(), 0);
+    assert.equal(await page.getByTestId("summary-versioning").count(), 0);
+    await page.getByTestId("summary-encryption").waitFor();
+  } finally {
+    await browser.close();
+    await stack.close();
+  }
+});

@@ -16,6 +16,8 @@ export interface AdminContext extends VerifiedRequest {
   config: ServerConfig;
   tiers: TierStore;
   startedAt: number;
+  /** What the server says it is (see EmbeddedStorageOptions.reportedBackend). */
+  reportedBackend: "erasure" | "fs";
   now: () => number;
   /** Whether the caller may perform an admin action (root always; others by policy). */
   can: (action: string, bucket?: string) => boolean;

@@ -25,9 +25,10 @@ async function drive(ctx: AdminContext) {
   };
 }
 
-function backendInfo(online: number) {
+/** madmin backend type: 1 = FS (single drive), 2 = Erasure. */
+function backendInfo(ctx: AdminContext, online: number) {
   return {
-    Type: 2,
+    Type: ctx.reportedBackend === "fs" ? 1 : 2,
     GatewayOnline: false,
     OnlineDisks: { "": online },
     OfflineDisks: { "": 0 },
@@ -60,7 +61,7 @@ export async function serverInfo(ctx: AdminContext): Promise<Response> {
     services: { ldap: {}, notifications: ctx.config.notificationStatus() },
     // The embedded server supports versioning, locking, quota, replication and lifecycle configuration,
     // so it reports itself as an erasure-coded single node and the console shows those features.
-    backend: { backendType: "Erasure", onlineDisks: 1, offlineDisks: 0, standardSCParity: 0, rrSCParity: 0, totalSets: [1], totalDrivesPerSet: [1] },
+    backend: { backendType: ctx.reportedBackend === "fs" ? "FS" : "Erasure", onlineDisks: 1, offlineDisks: 0, standardSCParity: 0, rrSCParity: 0, totalSets: [1], totalDrivesPerSet: [1] },
     servers: [{
       state: "online",
       endpoint,
@@ -80,7 +81,7 @@ export async function serverInfo(ctx: AdminContext): Promise<Response> {
 
 export async function storageInfo(ctx: AdminContext): Promise<Response> {
   requireAction(ctx, "admin:StorageInfo");
-  return json({ Disks: [await drive(ctx)], Backend: backendInfo(1) });
+  return json({ Disks: [await drive(ctx)], Backend: backendInfo(ctx, 1) });
 }
 
 export async function dataUsageInfo(ctx: AdminContext): Promise<Response> {
@@ -128,5 +129,5 @@ export async function accountInfo(ctx: AdminContext): Promise<Response> {
     const details = await ctx.store.bucketDetails(name);
     buckets.push({ name, size: b?.size ?? 0, objects: b?.objects ?? 0, created: b?.created ?? "", access: { read, write }, details });
   }
-  return json({ AccountName: ctx.credential.parentUser, Server: backendInfo(1), Policy: effectivePolicy(ctx), Buckets: buckets });
+  return json({ AccountName: ctx.credential.parentUser, Server: backendInfo(ctx, 1), Policy: effectivePolicy(ctx), Buckets: buckets });
 }

@@ -183,22 +183,46 @@ export class Store {
         }
       }
       this.buckets.delete(name);
+      this.#documentWrites++;
+      for (const key of this.#documents.keys()) if (key.startsWith(`${name}/`)) this.#documents.delete(key);
       // Remove bucket.json first so a crash mid-delete leaves no half-visible bucket.
       await removeDurable(`${this.bucketDir(name)}/bucket.json`);
       await Deno.remove(this.bucketDir(name), { recursive: true }).catch(() => {});
     });
   }
 
+  /**
+   * Configuration documents are small and read on most requests (policy, lock, quota), so each is read from
+   * disk once and kept; putDocument and deleteBucket keep the cache in step (this process is the only writer).
+   */
+  readonly #documents = new Map<string, string | undefined>();
+  /** Bumped by every write, so a read that raced a write never caches what it read. */
+  #documentWrites = 0;
+
   async getDocument(bucket: string, name: string): Promise<string | undefined> {
     this.bucket(bucket);
-    return await Deno.readTextFile(`${this.bucketDir(bucket)}/config/${safeDocName(name)}`).catch(() => undefined);
+    const cacheKey = `${bucket}/${safeDocName(name)}`;
+    if (this.#documents.has(cacheKey)) return this.#documents.get(cacheKey);
+    const writes = this.#documentWrites;
+    const value = await Deno.readTextFile(`${this.bucketDir(bucket)}/config/${safeDocName(name)}`).catch(() => undefined);
+    // A write or a bucket deletion while reading must not leave a stale entry behind.
+    if (writes === this.#documentWrites && this.buckets.has(bucket)) this.#documents.set(cacheKey, value);
+    return value;
   }
 
   async putDocument(bucket: string, name: string, value: string | undefined): Promise<void> {
     this.bucket(bucket);
     const path = `${this.bucketDir(bucket)}/config/${safeDocName(name)}`;
-    if (value === undefined) await removeDurable(path);
-    else await writeFileDurable(this.tmpDir, path, value);
+    const cacheKey = `${bucket}/${safeDocName(name)}`;
+    this.#documentWrites++;
+    this.#documents.delete(cacheKey);
+    try {
+      if (value === undefined) await removeDurable(path);
+      else await writeFileDurable(this.tmpDir, path, value);
+    } finally {
+      this.#documentWrites++;
+      this.#documents.delete(cacheKey);
+    }
   }
 
   /** Creates a key's directory durably (the parent entry is synced, so a crash cannot lose it). */

@@ -34,6 +34,7 @@ export async function createIdentity(options: {
   store: StoreFacts;
   now?: () => number;
   fetch?: typeof fetch;
+  reportedBackend?: "erasure" | "fs";
 }): Promise<Identity> {
   const now = options.now ?? Date.now;
   const iam = await IamStore.open(options.dataDir, now());
@@ -57,6 +58,7 @@ export async function createIdentity(options: {
         config,
         tiers,
         startedAt,
+        reportedBackend: options.reportedBackend ?? "erasure",
         now,
         fetch: options.fetch ?? globalThis.fetch,
         can: (action, bucket = "") => authority.isAllowed(credential, action, bucket, "", { "aws:SourceIp": [req.sourceIp] }),
