@@ -20,7 +20,8 @@ import { listEvents, notificationArns } from "../server/services/bucket_events.t
 import { listLifecycle } from "../server/services/bucket_lifecycle.ts";
 import { listReplicationRules } from "../server/services/bucket_replication.ts";
 import * as settings from "../server/services/bucket_settings.ts";
-import { bucketInfo, hasPermission, listBuckets } from "../server/services/buckets.ts";
+import type { BucketSummary as BucketInfo, PermissionList } from "../server/contract/buckets.ts";
+import { accountView, bucketInfo, evaluatePermissions } from "../server/services/buckets.ts";
 import { listTierViews } from "../server/services/settings.ts";
 import { isPathAllowed } from "../server/session/pages.ts";
 import { loadAll } from "./iam_data.ts";
@@ -80,32 +81,37 @@ export function bucketPages(deps: AppDeps) {
 
   async function section(c: Context<AppEnv>, bucket: string, id: SectionId) {
     const session = c.get("session")!;
-    const meta = await loadAll<{ info: Awaited<ReturnType<typeof bucketInfo>> | null; perms: Awaited<ReturnType<typeof hasPermission>> }>(deps, session, {
-      info: [(client) => bucketInfo(client, bucket), null],
-      perms: [(client) => hasPermission(client, { actions: [{ id: "get", action: "s3:GetReplicationConfiguration", bucket_name: bucket }, { id: "put", action: "s3:PutReplicationConfiguration", bucket_name: bucket }] }), { permissions: [] }],
+    // One account-info call gives the bucket (size, date) and the policy the permission checks need.
+    const meta = await loadAll<{ bucket: { info: BucketInfo; perms: PermissionList } | null }>(deps, session, {
+      bucket: [async (client) => {
+        const view = await accountView(client);
+        const perms = evaluatePermissions(view.policy, { actions: [{ id: "get", action: "s3:GetReplicationConfiguration", bucket_name: bucket }, { id: "put", action: "s3:PutReplicationConfiguration", bucket_name: bucket }] });
+        return { info: await bucketInfo(client, bucket, view), perms };
+      }, null],
     });
-    if (!meta.data.info) {
+    if (!meta.data.bucket) {
       const error = toApiError(meta.error);
       return renderInShell(deps, c, { title: "Bucket", status: error.status === 404 ? 404 : undefined, error: error.status === 404 ? undefined : meta.error, body: <><PageHeader title="Bucket" /><p>Bucket {bucket} does not exist.</p></> });
     }
-    const can = (perm: string) => meta.data.perms.permissions.some((p) => p.id === perm && p.can);
-    const { body, error } = await sectionBody(c, bucket, id, can("put"));
+    const { info, perms } = meta.data.bucket;
+    const can = (perm: string) => perms.permissions.some((p) => p.id === perm && p.can);
+    const { body, error } = await sectionBody(c, info, id, can("put"));
     return renderInShell(deps, c, {
       title: `${bucket} | Buckets`,
       error: error ?? meta.error,
       body: (
-        <BucketLayout base={base} bucket={bucket} access={meta.data.info.access ?? "PRIVATE"} section={id} distributed={session.distributed} canReadReplication={can("get")}>
+        <BucketLayout base={base} bucket={bucket} access={info.access ?? "PRIVATE"} section={id} distributed={session.distributed} canReadReplication={can("get")}>
           {body}
         </BucketLayout>
       ),
     });
   }
 
-  async function sectionBody(c: Context<AppEnv>, bucket: string, id: SectionId, canPutReplication: boolean): Promise<{ body: ReactNode; error?: unknown }> {
+  async function sectionBody(c: Context<AppEnv>, info: BucketInfo, id: SectionId, canPutReplication: boolean): Promise<{ body: ReactNode; error?: unknown }> {
     const session = c.get("session")!;
+    const bucket = info.name;
     if (id === "summary") {
-      const { data, error } = await loadAll<Omit<SummaryState, "access" | "size"> & { info: Awaited<ReturnType<typeof bucketInfo>> | null }>(deps, session, {
-        info: [(client) => bucketInfo(client, bucket), null],
+      const { data, error } = await loadAll<Omit<SummaryState, "access" | "size">>(deps, session, {
         encryption: [async (client) => {
           try {
             const enc = await settings.encryptionInfo(client, bucket);
@@ -121,8 +127,7 @@ export function bucketPages(deps: AppDeps) {
         quota: [(client) => settings.getQuota(client, bucket), { quota: 0, type: "hard" }],
         retention: [(client) => settings.getRetention(client, bucket).catch(() => null), null],
       });
-      const { info, ...rest } = data;
-      const initial: SummaryState = { ...rest, access: info?.access ?? "PRIVATE", size: info?.size ?? 0 };
+      const initial: SummaryState = { ...data, access: info.access ?? "PRIVATE", size: info.size };
       return { error, body: <Island name="BucketSummary" component={BucketSummary} props={{ bucket, distributed: session.distributed, initial }} /> };
     }
     if (id === "events") {
@@ -159,10 +164,13 @@ export function bucketPages(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get("/buckets", async (c) => {
       const session = c.get("session")!;
-      const { data, error } = await loadAll<{ buckets: Awaited<ReturnType<typeof listBuckets>>; canCreate: boolean }>(deps, session, {
-        buckets: [(client) => listBuckets(client), []],
-        canCreate: [async (client) => (await hasPermission(client, { actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }] })).permissions[0]?.can ?? false, false],
+      const { data: loaded, error } = await loadAll<{ view: Awaited<ReturnType<typeof accountView>> }>(deps, session, {
+        view: [(client) => accountView(client), { buckets: [], policy: null }],
       });
+      const data = {
+        buckets: loaded.view.buckets,
+        canCreate: evaluatePermissions(loaded.view.policy, { actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }] }).permissions[0].can,
+      };
       return renderInShell(deps, c, {
         title: "Buckets",
         error,

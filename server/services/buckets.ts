@@ -5,7 +5,7 @@
  */
 import type { BucketAccessLevel, BucketSummary, HasPermissionInput, MakeBucketInput, PermissionList } from "../contract/buckets.ts";
 import { ApiError } from "../errors.ts";
-import { bucketAccessOf, evaluate, normalizePolicy, policyToJson, presetPolicy } from "../policy/mod.ts";
+import { bucketAccessOf, evaluate, normalizePolicy, type Policy, policyToJson, presetPolicy } from "../policy/mod.ts";
 import { accountInfo } from "../s3/admin/info.ts";
 import { setBucketQuota } from "../s3/admin/buckets.ts";
 import type { S3Client } from "../s3/client.ts";
@@ -14,13 +14,17 @@ import { deleteBucket as s3DeleteBucket, listBuckets as s3ListBuckets, makeBucke
 import { bucketNameProblem } from "../contract/bucket_names.ts";
 import { retentionToLock } from "./bucket_settings.ts";
 
-/** Every bucket the account can see, sorted by name, with the storage server's last usage scan. */
-export async function listBuckets(client: S3Client): Promise<BucketSummary[]> {
+/** The account's buckets (sorted by name, with the last usage scan) and its effective policy, from one call. */
+export async function accountView(client: S3Client): Promise<{ buckets: BucketSummary[]; policy: Policy | null }> {
   const info = await accountInfo(client);
   let buckets = (info.Buckets ?? []).map((b) => ({ name: b.name, size: b.size ?? 0, creation_date: b.created }));
   // Servers that do not report buckets in account info: fall back to ListBuckets (no sizes).
   if (!info.Buckets) buckets = (await s3ListBuckets(client)).map((b) => ({ name: b.name, size: 0, creation_date: b.creationDate }));
-  return buckets.sort((a, b) => a.name.localeCompare(b.name));
+  return { buckets: buckets.sort((a, b) => a.name.localeCompare(b.name)), policy: info.Policy ? normalizePolicy(info.Policy) : null };
+}
+
+export async function listBuckets(client: S3Client): Promise<BucketSummary[]> {
+  return (await accountView(client)).buckets;
 }
 
 export async function bucketAccess(client: S3Client, name: string): Promise<BucketAccessLevel> {
@@ -28,8 +32,8 @@ export async function bucketAccess(client: S3Client, name: string): Promise<Buck
   return bucketAccessOf(text ? normalizePolicy(JSON.parse(text)) : null, name);
 }
 
-export async function bucketInfo(client: S3Client, name: string): Promise<BucketSummary> {
-  const bucket = (await listBuckets(client)).find((b) => b.name === name);
+export async function bucketInfo(client: S3Client, name: string, view?: { buckets: BucketSummary[] }): Promise<BucketSummary> {
+  const bucket = (view ?? await accountView(client)).buckets.find((b) => b.name === name);
   if (!bucket) throw ApiError.notFound("not found", `The bucket ${name} does not exist.`);
   return { ...bucket, access: await bucketAccess(client, name) };
 }
@@ -91,8 +95,10 @@ export async function setBucketAccess(client: S3Client, name: string, access: Bu
  * (Deny wins, resources and wildcards honoured; the original only matched action names, api-index §12.20).
  */
 export async function hasPermission(client: S3Client, input: HasPermissionInput): Promise<PermissionList> {
-  const info = await accountInfo(client);
-  const policy = info.Policy ? normalizePolicy(info.Policy) : null;
+  return evaluatePermissions((await accountView(client)).policy, input);
+}
+
+export function evaluatePermissions(policy: Policy | null, input: HasPermissionInput): PermissionList {
   return {
     permissions: input.actions.map((a) => ({
       id: a.id,
