@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { S3Client } from "../../server/s3/client.ts";
 import { getObject, makeBucket, putObject } from "../../server/s3/mod.ts";
+import { addUser } from "../../server/s3/admin/iam.ts";
 import { startStack, type TestStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 
@@ -218,6 +219,37 @@ Deno.test("browser: the IAM area end to end", async (t) => {
     });
   } finally {
     for (const other of others) await other.context().close().catch(() => {});
+    await browser.close();
+    await stack.close();
+  }
+});
+
+Deno.test("browser: the data table renders a window of a long list and scrolls through all of it", async () => {
+  const stack = await startStack();
+  const browser = await openBrowser(stack);
+  const { page } = browser;
+  try {
+    const names = Array.from({ length: 600 }, (_, i) => `user-${String(i).padStart(4, "0")}`);
+    for (let i = 0; i < names.length; i += 20) {
+      await Promise.all(names.slice(i, i + 20).map((name) => addUser(stack.admin, name, `${name}-secret`)));
+    }
+    await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
+    await page.goto("/users");
+    await page.locator('tr[data-row="user-0000"]').waitFor();
+    const rendered = await page.locator("tr[data-row]").count();
+    assert.ok(rendered < 80, `only a window of rows is in the page (${rendered} of 600)`);
+    assert.equal(await page.locator('tr[data-row="user-0599"]').count(), 0);
+    // Scroll the table's viewport to the end: the last rows render, the first ones leave.
+    await page.locator('[data-testid="table-users"] .overflow-auto').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.locator('tr[data-row="user-0599"]').waitFor();
+    assert.equal(await page.locator('tr[data-row="user-0000"]').count(), 0);
+    assert.ok(await page.locator("tr[data-row]").count() < 80);
+    // Sorting descending brings the last user to the top without rendering everything.
+    await page.locator('[data-testid="table-users"] .overflow-auto').evaluate((el) => el.scrollTo(0, 0));
+    await page.getByRole("button", { name: /Access Key/ }).click();
+    await page.locator('th[aria-sort="descending"]').waitFor();
+    assert.equal(await page.locator("tbody tr[data-row]").first().getAttribute("data-row"), "user-0599");
+  } finally {
     await browser.close();
     await stack.close();
   }
