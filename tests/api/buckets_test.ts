@@ -177,6 +177,16 @@ Deno.test("bucket endpoints: auth matrix and admin flows", async (t) => {
       }, 200);
       assert.equal(result.replicationState[0].errorString, "");
       assert.match(result.replicationState[1].errorString, /does not exist|refused/);
+      const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const closedPort = (closed.addr as Deno.NetAddr).port;
+      closed.close();
+      const unreachable = await root.json<{ replicationState: { errorString: string }[] }>("POST", "/api/v1/buckets-replication", {
+        accessKey: remote.root.accessKey,
+        secretKey: remote.root.secretKey,
+        targetURL: `http://127.0.0.1:${closedPort}`,
+        bucketsRelation: [{ originBucket: "vault", destinationBucket: "photos-copy" }],
+      }, 200);
+      assert.match(unreachable.replicationState[0].errorString, /not available|refused|connect/i, "an unreachable target says so");
       const rules = await root.json<{ rules: { id: string; destination: { bucket: string }; tags: string; priority: number }[] }>("GET", "/api/v1/buckets/photos/replication", undefined, 200);
       assert.equal(rules.rules.length, 1);
       assert.equal(rules.rules[0].destination.bucket, "arn:aws:s3:::photos-copy");
