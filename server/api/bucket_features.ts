@@ -20,7 +20,9 @@ import * as access from "../services/bucket_access.ts";
 import * as events from "../services/bucket_events.ts";
 import * as lifecycle from "../services/bucket_lifecycle.ts";
 import * as replication from "../services/bucket_replication.ts";
+import { accountView, evaluatePermissions } from "../services/buckets.ts";
 import { clientFor } from "../services/storage_clients.ts";
+import { ApiError } from "../errors.ts";
 import { requireSession } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
 
@@ -43,7 +45,10 @@ export function bucketFeaturesApi(deps: AppDeps) {
     })
     .post("/buckets-replication", async (c) => c.json(await replication.setMultiBucketReplication(client(c), await readJson(c, MultiReplicationInput))))
     .post("/list-external-buckets", async (c) => {
-      requireSession(c);
+      // The console connects to the URL it is given: only accounts that may set up replication get to.
+      const { policy } = await accountView(client(c));
+      const [permission] = evaluatePermissions(policy, { actions: [{ id: "target", action: "admin:SetBucketTarget", bucket_name: "" }] }).permissions;
+      if (!permission.can) throw ApiError.forbidden("access denied", "Listing a remote server's buckets needs the admin:SetBucketTarget permission.");
       return c.json(await replication.listExternalBuckets(deps, await readJson(c, ListExternalBucketsInput)));
     })
     .get("/buckets/:b/lifecycle", async (c) => c.json(await lifecycle.listLifecycle(client(c), c.req.param("b"))))

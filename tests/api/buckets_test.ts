@@ -27,6 +27,7 @@ const AUTH_MATRIX: [string, string, unknown?][] = [
   ["GET", "/api/v1/configs/region"],
   ["GET", "/api/v1/admin/arns"],
   ["POST", "/api/v1/service/restart", {}],
+  ["POST", "/api/v1/list-external-buckets", { accessKey: "a", secretKey: "b", targetURL: "127.0.0.1:1", useTLS: false }],
 ];
 
 Deno.test("bucket endpoints: auth matrix and admin flows", async (t) => {
