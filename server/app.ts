@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { ApiError, createErrorHandler } from "./errors.ts";
-import { bodyLimit, requestLogger, securityHeaders } from "./http_headers.ts";
+import { bodyLimit, noStore, requestLogger, securityHeaders } from "./http_headers.ts";
 import { serveBuiltAssets } from "./render/static_assets.ts";
 import { renderErrorPage } from "./render/error_page.tsx";
 import { cookieSettings, sessionApi } from "./api/session.ts";
@@ -32,6 +32,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(requestId(), requestLogger(deps.log), securityHeaders({ secure: deps.config.tls !== null }));
   app.use("/static/*", serveBuiltAssets());
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.use(noStore()); // everything below is per session: never cached by browsers or proxies
   app.use(loadSession(deps.sessionKey, deps.now), originCheck());
   app.use("/api/*", bodyLimit(API_BODY_LIMIT));
   app.route("/api/v1", sessionApi(deps)); // public: sign-in strategy, sign-in; logout and session check themselves

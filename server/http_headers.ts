@@ -55,6 +55,14 @@ export function requestLogger(log: Logger): MiddlewareHandler {
   };
 }
 
+/** Marks responses uncacheable unless a handler chose otherwise (pages and API answers are per session). */
+export function noStore(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (!c.res.headers.has("cache-control")) c.header("cache-control", "no-store");
+  };
+}
+
 /** Limits request bodies (JSON APIs); the error uses the API contract shape. */
 export function bodyLimit(maxBytes: number): MiddlewareHandler {
   return honoBodyLimit({

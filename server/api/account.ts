@@ -23,9 +23,8 @@ import { readJson } from "./input.ts";
 import { cookieSettings } from "./session.ts";
 import { S3Error } from "../s3/errors.ts";
 
-/** No-store: the response carries a secret that must not linger in caches. */
+/** New credentials: 201 (the app marks every API answer no-store, so the secret never lingers in a cache). */
 function credentials(c: Context, body: unknown) {
-  c.header("cache-control", "no-store");
   return c.json(body, 201);
 }
 

@@ -214,7 +214,10 @@ Deno.test("IAM endpoints: auth matrix and admin flows", async (t) => {
       await admin.json("PUT", "/api/v1/set-policy/alice-wide", { entityName: "alice", entityType: "user" }, 204);
       const aliceNow = await signIn(stack, "alice", "alice-secret-9");
       const restricted = JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: ["s3:GetObject"], Resource: ["arn:aws:s3:::reports/*"] }] });
-      const creds = await aliceNow.json<{ accessKey: string; secretKey: string }>("POST", "/api/v1/service-account-credentials", { policy: restricted, accessKey: "alice-key-1", secretKey: "alice-key-secret-1" }, 201);
+      const created = await aliceNow.request("POST", "/api/v1/service-account-credentials", { policy: restricted, accessKey: "alice-key-1", secretKey: "alice-key-secret-1" });
+      assert.equal(created.status, 201);
+      assert.equal(created.headers.get("cache-control"), "no-store", "a response carrying a secret is never cached");
+      const creds = await created.json() as { accessKey: string; secretKey: string };
       assert.deepEqual(creds, { accessKey: "alice-key-1", secretKey: "alice-key-secret-1" });
       const list = await aliceNow.json<string[]>("GET", "/api/v1/service-accounts", undefined, 200);
       assert.deepEqual(list, ["alice-key-1"]);
