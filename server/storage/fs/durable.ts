@@ -3,8 +3,9 @@
  * directory is fsynced, so an acknowledged write survives `kill -9` and a reader never sees a partial file.
  */
 
+/** Opening and renaming are quick metadata calls done synchronously (a thread-pool round trip costs more); fsyncs stay async. */
 async function fsyncDir(path: string): Promise<void> {
-  const dir = await Deno.open(path, { read: true });
+  const dir = Deno.openSync(path, { read: true });
   try {
     await dir.sync();
   } finally {
@@ -58,7 +59,7 @@ export class TempFile {
 
   static async create(tmpDir: string): Promise<TempFile> {
     const path = `${tmpDir}/${crypto.randomUUID()}.tmp`;
-    const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+    const file = Deno.openSync(path, { write: true, createNew: true, mode: 0o600 });
     return new TempFile(path, file);
   }
 
@@ -75,11 +76,15 @@ export class TempFile {
     this.file = null;
   }
 
-  /** Finishes, renames to `target` and syncs the target directory. */
-  async commit(target: string): Promise<void> {
+  /**
+   * Finishes, renames to `target` and syncs the target directory, together with `alsoSync` (directories
+   * whose new entries lead to it, e.g. a key directory just created): syncs that run concurrently share
+   * one journal commit instead of waiting for one each.
+   */
+  async commit(target: string, alsoSync: string[] = []): Promise<void> {
     await this.finish();
-    await Deno.rename(this.path, target);
-    await syncDir(target.slice(0, target.lastIndexOf("/")));
+    Deno.renameSync(this.path, target);
+    await Promise.all([target.slice(0, target.lastIndexOf("/")), ...alsoSync].map(syncDir));
   }
 
   async discard(): Promise<void> {
@@ -91,12 +96,12 @@ export class TempFile {
   }
 }
 
-/** Writes a small file atomically (temp + fsync + rename + dir fsync). */
-export async function writeFileDurable(tmpDir: string, target: string, data: Uint8Array | string): Promise<void> {
+/** Writes a small file atomically (temp + fsync + rename + dir fsync, plus `alsoSync` as in commit). */
+export async function writeFileDurable(tmpDir: string, target: string, data: Uint8Array | string, alsoSync: string[] = []): Promise<void> {
   const temp = await TempFile.create(tmpDir);
   try {
     await temp.write(typeof data === "string" ? new TextEncoder().encode(data) : data);
-    await temp.commit(target);
+    await temp.commit(target, alsoSync);
   } catch (error) {
     await temp.discard();
     throw error;

@@ -225,19 +225,23 @@ export class Store {
     }
   }
 
-  /** Creates a key's directory durably (the parent entry is synced, so a crash cannot lose it). */
-  async ensureObjectDir(bucket: string, key: string): Promise<void> {
+  /**
+   * Creates a key's directory (and its fan-out directory when missing) and returns the directories whose
+   * new entries must be synced before a write into it is acknowledged; the caller syncs them together
+   * with its own file (see TempFile.commit). An existing directory needs nothing.
+   */
+  createObjectDir(bucket: string, key: string): string[] {
     const dir = this.objectDir(bucket, key);
+    const fan = dir.slice(0, dir.lastIndexOf("/"));
     try {
-      await Deno.mkdir(dir, { mode: 0o700 });
-      await syncDir(dir.slice(0, dir.lastIndexOf("/")));
+      Deno.mkdirSync(dir, { mode: 0o700 });
+      return [fan];
     } catch (error) {
-      if (error instanceof Deno.errors.AlreadyExists) return;
+      if (error instanceof Deno.errors.AlreadyExists) return [];
       if (!(error instanceof Deno.errors.NotFound)) throw error;
-      const fan = dir.slice(0, dir.lastIndexOf("/"));
-      await Deno.mkdir(fan, { recursive: true, mode: 0o700 });
-      await syncDir(fan.slice(0, fan.lastIndexOf("/")));
-      await this.ensureObjectDir(bucket, key);
+      Deno.mkdirSync(fan, { recursive: true, mode: 0o700 });
+      Deno.mkdirSync(dir, { mode: 0o700 });
+      return [fan, fan.slice(0, fan.lastIndexOf("/"))];
     }
   }
 
@@ -261,7 +265,7 @@ export class Store {
       if (state.objects.delete(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 1);
       return;
     }
-    if (!state.objects.has(record.key)) await this.ensureObjectDir(state.name, record.key);
+    const newDirs = state.objects.has(record.key) ? [] : this.createObjectDir(state.name, record.key);
     const data: Record<string, string> = {};
     const keptInline = record.versions.filter((v) => v.inline && v.versionId !== added?.versionId);
     if (keptInline.length) {
@@ -269,7 +273,7 @@ export class Store {
       for (const v of keptInline) if (previous.data?.[v.versionId] !== undefined) data[v.versionId] = previous.data[v.versionId];
     }
     if (added) data[added.versionId] = added.data.toBase64();
-    await writeFileDurable(this.tmpDir, `${dir}/meta.json`, JSON.stringify(Object.keys(data).length ? { ...record, data } : record));
+    await writeFileDurable(this.tmpDir, `${dir}/meta.json`, JSON.stringify(Object.keys(data).length ? { ...record, data } : record), newDirs);
     if (!state.objects.has(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 0, record.key);
     state.objects.set(record.key, record);
   }
