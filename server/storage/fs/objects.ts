@@ -4,6 +4,7 @@
  */
 import { Md5 } from "../../s3/md5.ts";
 import { removeDurable, TempFile, writeFileDurable } from "./durable.ts";
+import { piecesOf } from "./pieces.ts";
 import { type BucketState, type ObjectRecord, type Store, StoreError, type VersionRecord } from "./store.ts";
 
 export interface WriteOptions {
@@ -59,7 +60,7 @@ export async function stageData(store: Store, body: ReadableStream<Uint8Array> |
   let temp: TempFile | null = null;
   try {
     if (body) {
-      for await (const chunk of body) {
+      for await (const chunk of piecesOf(body)) {
         size += chunk.length;
         if (size > maxSize) throw new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", 400);
         md5.update(chunk);

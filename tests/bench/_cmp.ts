@@ -1,0 +1,21 @@
+import S3rver from "s3rver";
+import { S3Client } from "../../server/s3/client.ts";
+import { makeBucket, putObject } from "../../server/s3/mod.ts";
+import { startEmbeddedStorage } from "../../server/storage/server.ts";
+import { freePort } from "./measure.ts";
+const dir = await Deno.makeTempDir();
+const storage = await startEmbeddedStorage({ dataDir: `${dir}/deck`, port: 0 });
+const deck = new S3Client({ endpoint: storage.url, credentials: storage.root });
+await makeBucket(deck, "bench");
+await Deno.mkdir(`${dir}/peer`);
+const peerServer = new S3rver({ port: await freePort(), address: "127.0.0.1", silent: true, directory: `${dir}/peer` });
+const info = await peerServer.run();
+const peer = new S3Client({ endpoint: `http://127.0.0.1:${info.port}`, credentials: { accessKey: "S3RVER", secretKey: "S3RVER" } });
+await makeBucket(peer, "bench");
+const small = new Uint8Array(4096).fill(7);
+const run = async (c: S3Client, p: string) => { const t = performance.now(); for (let i = 0; i < 1000; i += 8) await Promise.all(Array.from({ length: 8 }, (_, j) => putObject(c, "bench", `${p}/${i + j}`, small))); return 1000 / ((performance.now() - t) / 1000); };
+const r: string[] = [];
+for (let k = 0; k < 3; k++) { const d = await run(deck, `d${k}`); const s = await run(peer, `s${k}`); r.push(`${(d / s).toFixed(2)} (${d.toFixed(0)}/${s.toFixed(0)})`); }
+console.log("ratios", r.join("  "));
+await peerServer.close(); await storage.close();
+await Deno.remove(dir, { recursive: true });
