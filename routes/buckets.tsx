@@ -24,7 +24,7 @@ import type { BucketSummary as BucketInfo, PermissionList } from "../server/cont
 import { accountView, bucketInfo, evaluatePermissions } from "../server/services/buckets.ts";
 import { listTierViews } from "../server/services/settings.ts";
 import { isPathAllowed } from "../server/session/pages.ts";
-import { loadAll } from "./iam_data.ts";
+import { loadAll } from "./page_data.ts";
 import { PageHeader } from "./layout/Shell.tsx";
 import { pagesOf, renderInShell } from "./page_context.tsx";
 

@@ -18,7 +18,7 @@ import { getUser, listUsers } from "../server/services/users.ts";
 import { isPathAllowed } from "../server/session/pages.ts";
 import { toApiError } from "../server/errors.ts";
 import { PageHeader } from "./layout/Shell.tsx";
-import { loadAll } from "./iam_data.ts";
+import { loadAll } from "./page_data.ts";
 import { pagesOf, renderInShell } from "./page_context.tsx";
 
 const policyNames = async (client: Parameters<typeof listPolicies>[0]) => (await listPolicies(client)).policies.map((p) => p.name);

@@ -1,4 +1,4 @@
-/** Data loading shared by the IAM pages: each piece optional, so one failing call shows a banner, not a blank page. */
+/** Data loading shared by the pages: each piece optional, so one failing call shows a banner, not a blank page. */
 import type { AppDeps } from "../server/deps.ts";
 import { clientFor } from "../server/services/storage_clients.ts";
 import type { SessionData } from "../server/session/token.ts";
