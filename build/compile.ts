@@ -32,6 +32,9 @@ const args = [
   "--allow-write",
   "--allow-env",
   "--allow-sys",
+  // The embedded storage hashes large uploads in a worker; deno compile only bundles worker modules named here.
+  "--include",
+  `${root}server/storage/fs/spill_worker.ts`,
   "--output",
   output,
   `${root}main.ts`,

@@ -107,6 +107,7 @@ export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Pro
     close: async () => {
       await server.shutdown();
       await opened.identity.close();
+      opened.store.close();
     },
   };
 }

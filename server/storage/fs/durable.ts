@@ -64,6 +64,10 @@ export class TempFile {
   }
 
   async write(data: Uint8Array): Promise<void> {
+    this.writeSync(data);
+  }
+
+  writeSync(data: Uint8Array): void {
     if (!this.file) throw new Error("temp file closed");
     writeAll(this.file, data);
   }

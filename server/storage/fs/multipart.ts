@@ -129,7 +129,6 @@ export async function completeUpload(
   }
   const temp = await TempFile.create(store.tmpDir);
   const partHashes = new Md5();
-  const whole = new Md5();
   let size = 0;
   try {
     const dir = uploadDir(store, state.name, uploadId);
@@ -137,7 +136,6 @@ export async function completeUpload(
       partHashes.update(Uint8Array.fromHex(part.etag));
       const file = await Deno.open(`${dir}/part.${part.partNumber}.data`, { read: true });
       for await (const chunk of file.readable) {
-        whole.update(chunk);
         size += chunk.length;
         await temp.write(chunk);
       }

@@ -3,8 +3,9 @@
  * read, delete with versioning semantics and object-lock enforcement, tags, retention and legal hold.
  */
 import { Md5 } from "../../s3/md5.ts";
-import { removeDurable, TempFile, writeFileDurable } from "./durable.ts";
+import { removeDurable, type TempFile, writeFileDurable } from "./durable.ts";
 import { piecesOf } from "./pieces.ts";
+import type { SpillFile } from "./spill.ts";
 import { type BucketState, type ObjectRecord, type Store, StoreError, type VersionRecord } from "./store.ts";
 
 export interface WriteOptions {
@@ -54,43 +55,44 @@ export async function commitStagedTo(store: Store, staged: StagedData, target: s
  * temp file beyond it; nothing is visible until committed.
  */
 export async function stageData(store: Store, body: ReadableStream<Uint8Array> | null, maxSize = Infinity): Promise<StagedData> {
+  // MD5 is computed here only while the body fits inline; a spilled body is hashed from its start by the spill.
   const md5 = new Md5();
   const buffered: Uint8Array[] = [];
   let size = 0;
-  let temp: TempFile | null = null;
+  let spill: SpillFile | null = null;
   try {
     if (body) {
       for await (const chunk of piecesOf(body)) {
         size += chunk.length;
         if (size > maxSize) throw new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", 400);
-        md5.update(chunk);
-        if (!temp && size <= INLINE_LIMIT) {
+        if (!spill && size <= INLINE_LIMIT) {
+          md5.update(chunk);
           buffered.push(chunk.slice());
           continue;
         }
-        if (!temp) {
-          temp = await TempFile.create(store.tmpDir);
-          for (const part of buffered) await temp.write(part);
+        if (!spill) {
+          spill = await store.spill.create();
+          for (const part of buffered) spill.write(part);
           buffered.length = 0;
         }
-        await temp.write(chunk);
+        spill.write(chunk);
       }
     }
-    await temp?.finish();
+    if (spill) {
+      const { temp, md5Hex } = await spill.finish();
+      return { temp, inline: null, size, md5Hex };
+    }
   } catch (error) {
-    await temp?.discard();
+    await spill?.discard();
     throw error;
   }
-  let inline: Uint8Array | null = null;
-  if (!temp) {
-    inline = new Uint8Array(size);
-    let at = 0;
-    for (const part of buffered) {
-      inline.set(part, at);
-      at += part.length;
-    }
+  const inline = new Uint8Array(size);
+  let at = 0;
+  for (const part of buffered) {
+    inline.set(part, at);
+    at += part.length;
   }
-  return { temp, inline, size, md5Hex: Array.from(md5.digest(), (b) => b.toString(16).padStart(2, "0")).join("") };
+  return { temp: null, inline, size, md5Hex: Array.from(md5.digest(), (b) => b.toString(16).padStart(2, "0")).join("") };
 }
 
 function isExcluded(state: BucketState, key: string): boolean {

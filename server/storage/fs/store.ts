@@ -12,6 +12,7 @@
  */
 import { KeyedMutex, removeDurable, syncDir, writeFileDurable } from "./durable.ts";
 import { keyDirName } from "./names.ts";
+import { SpillWriters } from "./spill.ts";
 
 export type VersioningState = "" | "Enabled" | "Suspended";
 
@@ -90,9 +91,16 @@ export class Store {
   readonly buckets = new Map<string, BucketState>();
   readonly locks = new KeyedMutex();
   readonly tmpDir: string;
+  /** Writes large upload bodies to temp files off the request thread. */
+  readonly spill: SpillWriters;
 
   private constructor(readonly root: string) {
     this.tmpDir = `${root}/.deck/tmp`;
+    this.spill = new SpillWriters(this.tmpDir);
+  }
+
+  close(): void {
+    this.spill.close();
   }
 
   /** Opens (or initialises) the store, cleaning what a crash left behind. */

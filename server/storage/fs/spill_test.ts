@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { SpillWriters } from "./spill.ts";
+
+const MiB = 1024 * 1024;
+
+/** 5.5 MiB whose every byte depends on its position, written in uneven pieces. */
+function pieces(): Uint8Array[] {
+  const all = new Uint8Array(5.5 * MiB).map((_, i) => (i * 31 + (i >> 20)) & 0xff);
+  const out: Uint8Array[] = [];
+  for (let at = 0, n = 1; at < all.length; at += n, n = (n * 7 + 4093) % 300_000 + 1) out.push(all.subarray(at, at + n));
+  return out;
+}
+
+for (const worker of [true, false]) {
+  Deno.test(`spill (${worker ? "worker" : "in-thread"} MD5): the temp file holds the bytes and the MD5 is theirs`, async () => {
+    const dir = await Deno.makeTempDir({ prefix: "deck-spill-" });
+    const writers = new SpillWriters(dir, { worker });
+    try {
+      const expected = createHash("md5");
+      const spill = await writers.create();
+      for (const piece of pieces()) {
+        spill.write(piece);
+        expected.update(piece);
+        piece.fill(0); // the caller may reuse its buffer at once
+      }
+      const { temp, md5Hex } = await spill.finish();
+      assert.equal(md5Hex, expected.digest("hex"));
+      const written = await Deno.readFile(temp.path);
+      assert.equal(written.length, 5.5 * MiB);
+      assert.equal(createHash("md5").update(written).digest("hex"), md5Hex);
+
+      const dropped = await writers.create();
+      dropped.write(new Uint8Array(3 * MiB));
+      await dropped.discard();
+      assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), [temp.path.split("/").pop()]);
+    } finally {
+      writers.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+}
