@@ -3,9 +3,13 @@
  * directory is fsynced, so an acknowledged write survives `kill -9` and a reader never sees a partial file.
  */
 
-/** Opening and renaming are quick metadata calls done synchronously (a thread-pool round trip costs more); fsyncs stay async. */
+/**
+ * Opening (creating) files and directories runs on the thread pool: under concurrent writes the kernel can
+ * block it for a while (journal, inode allocation), which must not stall the request thread. Renames stay
+ * synchronous: they are quick and a thread-pool round trip costs more.
+ */
 async function fsyncDir(path: string): Promise<void> {
-  const dir = Deno.openSync(path, { read: true });
+  const dir = await Deno.open(path, { read: true });
   try {
     await dir.sync();
   } finally {
@@ -59,7 +63,7 @@ export class TempFile {
 
   static async create(tmpDir: string): Promise<TempFile> {
     const path = `${tmpDir}/${crypto.randomUUID()}.tmp`;
-    const file = Deno.openSync(path, { write: true, createNew: true, mode: 0o600 });
+    const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
     return new TempFile(path, file);
   }
 

@@ -120,7 +120,7 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
     const dataFile = staged.temp ? `${crypto.randomUUID()}.data` : undefined;
     const dir = store.objectDir(state.name, key);
     try {
-      if (staged.temp) await staged.temp.commit(`${dir}/${dataFile}`, state.objects.has(key) ? [] : store.createObjectDir(state.name, key));
+      if (staged.temp) await staged.temp.commit(`${dir}/${dataFile}`, state.objects.has(key) ? [] : await store.createObjectDir(state.name, key));
     } catch (error) {
       await discardStaged(staged);
       throw error;

@@ -238,17 +238,17 @@ export class Store {
    * new entries must be synced before a write into it is acknowledged; the caller syncs them together
    * with its own file (see TempFile.commit). An existing directory needs nothing.
    */
-  createObjectDir(bucket: string, key: string): string[] {
+  async createObjectDir(bucket: string, key: string): Promise<string[]> {
     const dir = this.objectDir(bucket, key);
     const fan = dir.slice(0, dir.lastIndexOf("/"));
     try {
-      Deno.mkdirSync(dir, { mode: 0o700 });
+      await Deno.mkdir(dir, { mode: 0o700 });
       return [fan];
     } catch (error) {
       if (error instanceof Deno.errors.AlreadyExists) return [];
       if (!(error instanceof Deno.errors.NotFound)) throw error;
-      Deno.mkdirSync(fan, { recursive: true, mode: 0o700 });
-      Deno.mkdirSync(dir, { mode: 0o700 });
+      await Deno.mkdir(fan, { recursive: true, mode: 0o700 });
+      await Deno.mkdir(dir, { mode: 0o700 });
       return [fan, fan.slice(0, fan.lastIndexOf("/"))];
     }
   }
@@ -273,7 +273,7 @@ export class Store {
       if (state.objects.delete(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 1);
       return;
     }
-    const newDirs = state.objects.has(record.key) ? [] : this.createObjectDir(state.name, record.key);
+    const newDirs = state.objects.has(record.key) ? [] : await this.createObjectDir(state.name, record.key);
     const data: Record<string, string> = {};
     const keptInline = record.versions.filter((v) => v.inline && v.versionId !== added?.versionId);
     if (keptInline.length) {
@@ -281,7 +281,10 @@ export class Store {
       for (const v of keptInline) if (previous.data?.[v.versionId] !== undefined) data[v.versionId] = previous.data[v.versionId];
     }
     if (added) data[added.versionId] = added.data.toBase64();
-    await writeFileDurable(this.tmpDir, `${dir}/meta.json`, JSON.stringify(Object.keys(data).length ? { ...record, data } : record), newDirs);
+    // The temp file is made in the key's own directory: concurrent writes to different keys then lock
+    // different directories, and the rename needs neither the filesystem-wide lock of a cross-directory rename
+    // nor a second directory. One left by a crash is an orphan that loading removes.
+    await writeFileDurable(dir, `${dir}/meta.json`, JSON.stringify(Object.keys(data).length ? { ...record, data } : record), newDirs);
     if (!state.objects.has(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 0, record.key);
     state.objects.set(record.key, record);
   }
