@@ -48,9 +48,10 @@ export function syncDir(path: string): Promise<void> {
 }
 
 /**
- * Writes synchronously on purpose: in Deno 2.9, awaiting async file writes between reads of a request body
- * makes each body read slower the more was read (a 256 MiB upload took 40 s instead of 1 s). Writes land in
- * the page cache, so blocking is brief; durability still comes from the fsync in finish().
+ * Writes synchronously on purpose: pausing between reads of a request body (as awaiting an async write does)
+ * lets the receive window close, and Deno's fetch, the console's uploader, then takes tens of milliseconds
+ * to resume sending (a 256 MiB upload took 20 to 40 s instead of 1 s). Writes land in the page cache, so
+ * blocking is brief; durability still comes from the fsync in finish().
  */
 function writeAll(file: Deno.FsFile, data: Uint8Array): void {
   let offset = 0;

@@ -4,9 +4,10 @@
  *
  *   buckets/<bucket>/bucket.json              created, versioning, object lock
  *   buckets/<bucket>/config/<document>        policy.json, lifecycle.xml, quota.json, ...
- *   buckets/<bucket>/objects/<h2>/<sha256>/   meta.json (every version of one key) + <uuid>.data files
+ *   buckets/<bucket>/objects/<h2>/<sha256>/   meta.json (every version of one key) + <uuid>.data files;
+ *                                             meta.json's temp file is made here too (orphans go at load)
  *   buckets/<bucket>/uploads/<uploadId>/      multipart upload state and parts
- *   .deck/tmp/                                temp files, renamed into place once durable
+ *   .deck/tmp/                                other temp files, renamed into place once durable
  *
  * Object operations live in objects.ts, listing in listing.ts, multipart in multipart.ts.
  */
