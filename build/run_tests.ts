@@ -1,6 +1,6 @@
 /**
  * `deno task test`: everything CI runs. Installs what the suite needs (Chromium, AWS CLI), builds the assets,
- * type-checks every module, runs every test, and ends with the line CI reads: `tests: N passed, N failed`.
+ * type-checks and lints every module, runs every test, and ends with the line CI reads: `tests: N passed, N failed`.
  * Exits non-zero on any failure, including type errors and a run that found no tests.
  */
 import { build } from "./build.ts";
@@ -53,6 +53,11 @@ try {
 
 if (!(await run(["check", ...CHECK_ROOTS]))) {
   console.error("type check failed");
+  finish(0, 1);
+}
+
+if (!(await run(["lint"]))) {
+  console.error("lint failed");
   finish(0, 1);
 }
 
