@@ -7,6 +7,8 @@ import { type ReactNode, useMemo, useRef } from "react";
 import { checkPolicy, type PolicyProblem } from "../../server/policy/validate.ts";
 
 const TOKEN = /("(?:\\.|[^"\\])*"\s*:?)|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b|([{}[\],])/g;
+/** Ends the overlay like the textarea: a trailing newline there still takes a line. */
+const NEWLINE = "\n";
 
 /** Highlighted spans for JSON text; anything unrecognised is kept as plain text. */
 export function highlightJson(text: string): ReactNode[] {
@@ -63,7 +65,7 @@ export function JsonEditor({ label, value, onChange, mode = "policy", rows = 16,
           ))}
         </div>
         <div className="relative flex-1 overflow-hidden">
-          <pre ref={pre} className="absolute inset-0 m-0 p-2 overflow-hidden whitespace-pre pointer-events-none" aria-hidden="true">{highlightJson(value)}{"\n"}</pre>
+          <pre ref={pre} className="absolute inset-0 m-0 p-2 overflow-hidden whitespace-pre pointer-events-none" aria-hidden="true">{highlightJson(value)}{NEWLINE}</pre>
           <textarea
             className="absolute inset-0 w-full h-full p-2 m-0 resize-none bg-transparent text-transparent caret-base-content whitespace-pre outline-none overflow-auto"
             spellCheck={false}

@@ -55,7 +55,7 @@ function Sidebar({ href, path, pages, distributed, account, theme }: Omit<ShellP
         <form method="post" action={href("/theme")} className="join" aria-label="Theme">
           <input type="hidden" name="back" value={path} />
           {(["light", "dark", "system"] as const).map((t) => (
-            <button key={t} name="theme" value={t} className={`btn btn-xs join-item ${theme === t ? "btn-secondary" : "btn-ghost text-neutral-content"}`} aria-pressed={theme === t}>
+            <button type="submit" key={t} name="theme" value={t} className={`btn btn-xs join-item ${theme === t ? "btn-secondary" : "btn-ghost text-neutral-content"}`} aria-pressed={theme === t}>
               {t[0].toUpperCase() + t.slice(1)}
             </button>
           ))}

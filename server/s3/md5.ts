@@ -14,6 +14,9 @@ export class Md5 {
   digest(): Uint8Array {
     return new Uint8Array(this.#hash.digest());
   }
+  digestHex(): string {
+    return this.#hash.digest("hex");
+  }
 }
 
 export async function md5Base64(data: string | Uint8Array): Promise<string> {
@@ -23,5 +26,5 @@ export async function md5Base64(data: string | Uint8Array): Promise<string> {
 
 export function md5Hex(data: string | Uint8Array): string {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  return Array.from(new Md5().update(bytes).digest(), (b) => b.toString(16).padStart(2, "0")).join("");
+  return new Md5().update(bytes).digestHex();
 }

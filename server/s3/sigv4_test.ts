@@ -12,7 +12,6 @@ import {
 // Vectors A–G of minio-protocol §1.11.
 const aws = { accessKey: "AKIAIOSFODNN7EXAMPLE", secretKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" };
 const awsDate = new Date("2013-05-24T00:00:00Z");
-const sig = (authorization: string) => /Signature=([0-9a-f]{64})/.exec(authorization)?.[1];
 
 Deno.test("vector A: GET with header auth", async () => {
   const signed = await signHeaders({

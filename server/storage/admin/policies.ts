@@ -8,6 +8,7 @@ const noSuchPolicy = (name: string) => adminFail("XMinioAdminNoSuchPolicy", `The
 export function policyNameProblem(name: string): string | null {
   if (!name.trim()) return "policy name must not be empty";
   if (name.length > 128) return "policy name must be at most 128 characters";
+  // deno-lint-ignore no-control-regex -- control characters are exactly what is refused
   if (/[,\u0000-\u001f\u007f]/.test(name)) return "policy name must not contain commas or control characters";
   return null;
 }

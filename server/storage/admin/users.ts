@@ -4,6 +4,7 @@ import { adminFail, type AdminContext, decryptJson, empty, encryptedJson, json, 
 /** Access keys: 3-128 characters, no reserved separators or control characters. */
 export function accessKeyProblem(accessKey: string): string | null {
   if (accessKey.length < 3 || accessKey.length > 128) return "access key length should be between 3 and 128";
+  // deno-lint-ignore no-control-regex -- control characters are exactly what is refused
   if (/[=,\u0000-\u001f\u007f]/.test(accessKey)) return "access key contains reserved characters =, or control characters";
   return null;
 }

@@ -145,7 +145,7 @@ export async function completeUpload(
     await temp.discard();
     throw error;
   }
-  const etag = `${Array.from(partHashes.digest(), (b) => b.toString(16).padStart(2, "0")).join("")}-${parts.length}`;
+  const etag = `${partHashes.digestHex()}-${parts.length}`;
   const staged: StagedData = { temp, inline: null, size, md5Hex: "" };
   const version = await commitVersion(store, state, upload.key, staged, { ...upload.options, etag, beforeCommit: options.beforeCommit });
   await Deno.remove(uploadDir(store, state.name, uploadId), { recursive: true }).catch(() => {});

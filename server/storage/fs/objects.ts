@@ -92,7 +92,7 @@ export async function stageData(store: Store, body: ReadableStream<Uint8Array> |
     inline.set(part, at);
     at += part.length;
   }
-  return { temp: null, inline, size, md5Hex: Array.from(md5.digest(), (b) => b.toString(16).padStart(2, "0")).join("") };
+  return { temp: null, inline, size, md5Hex: md5.digestHex() };
 }
 
 function isExcluded(state: BucketState, key: string): boolean {

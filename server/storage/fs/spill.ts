@@ -165,7 +165,7 @@ class LocalMd5 implements Md5Hasher {
     this.#md5.update(piece);
   }
   digest(): Promise<string> {
-    return Promise.resolve(Array.from(this.#md5.digest(), (b) => b.toString(16).padStart(2, "0")).join(""));
+    return Promise.resolve(this.#md5.digestHex());
   }
   drop(): void {}
 }
