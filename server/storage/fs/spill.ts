@@ -6,7 +6,7 @@
  * thread never waits for it until the body has been received. (Pausing a body read is costly: Deno's own
  * fetch, which the console uploads with, takes tens of milliseconds to resume sending after the server's
  * receive window closes, so bounded hand-over buffers collapsed uploads to ~50 MiB/s whenever the worker
- * fell behind.) Without a worker (one failed to start) hashing runs in-thread.
+ * fell behind.) Without a worker (one failed to start or stopped) hashing runs in-thread.
  */
 import { Md5 } from "../../s3/md5.ts";
 import { TempFile } from "./durable.ts";
@@ -106,7 +106,13 @@ class Spill implements SpillFile {
   }
 
   async finish(): Promise<{ temp: TempFile; md5Hex: string }> {
-    const md5Hex = await this.md5.digest(this.#size);
+    let md5Hex: string;
+    try {
+      md5Hex = await this.md5.digest(this.#size);
+    } catch {
+      // The worker stopped (or could not start): hash what was written here instead of failing the upload.
+      md5Hex = await md5OfFile(this.temp.path);
+    }
     await this.temp.finish();
     return { temp: this.temp, md5Hex };
   }
@@ -129,8 +135,7 @@ class WorkerMd5 implements Md5Hasher {
   ) {}
 
   update(_piece: Uint8Array, total: number): void {
-    if (this.#error) throw this.#error;
-    if (total - this.#reported < REPORT_BYTES) return;
+    if (this.#error || total - this.#reported < REPORT_BYTES) return;
     this.post({ id: this.id, op: "written", total });
     this.#reported = total;
   }
@@ -157,6 +162,18 @@ class WorkerMd5 implements Md5Hasher {
     if (reply.op === "digest") this.#digest?.resolve(reply.md5Hex);
     else this.fail(new Error(reply.message));
   }
+}
+
+async function md5OfFile(path: string): Promise<string> {
+  const md5 = new Md5();
+  const file = await Deno.open(path, { read: true });
+  try {
+    const buffer = new Uint8Array(REPORT_BYTES);
+    for (let n = await file.read(buffer); n !== null; n = await file.read(buffer)) md5.update(buffer.subarray(0, n));
+  } finally {
+    file.close();
+  }
+  return md5.digestHex();
 }
 
 class LocalMd5 implements Md5Hasher {
