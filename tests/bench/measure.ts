@@ -1,4 +1,5 @@
 /** Small measuring helpers shared by the benchmark scripts (run by `deno task bench`, never by tests). */
+export { freePort } from "../storage_process.ts";
 
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -9,13 +10,6 @@ export function percentile(samples: number[], p: number): number {
 export async function rssOf(pid: number): Promise<number> {
   const status = await Deno.readTextFile(`/proc/${pid}/status`);
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-}
-
-export async function freePort(): Promise<number> {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 /** Polls a URL until it answers 200; returns milliseconds since `started`. */

@@ -11,6 +11,7 @@ import { S3Client } from "../../server/s3/client.ts";
 import { deleteObject, getObject, makeBucket, putObject } from "../../server/s3/mod.ts";
 import { children, childText, parseXml } from "../../server/s3/xml.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
+import { spawnStorage } from "../storage_process.ts";
 import { emit, freePort, percentile, rssOf } from "./measure.ts";
 
 const MiB = 1024 * 1024;
@@ -34,22 +35,11 @@ async function drain(stream: ReadableStream<Uint8Array> | null): Promise<number>
   return n;
 }
 
-/** Starts the embedded storage as its own process, as it runs beside real clients. */
+/** The storage as its own process, as it runs beside real clients. */
 async function storageProcess(dataDir: string) {
-  const port = await freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../server/storage/standalone.ts", import.meta.url).pathname, "--data-dir", dataDir, "--address", `127.0.0.1:${port}`],
-    env: { MINIO_ROOT_USER: "benchroot", MINIO_ROOT_PASSWORD: "bench-secret-1" },
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("listening")) text += (await reader.read()).value ?? "";
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
-  const client = new S3Client({ endpoint: `http://127.0.0.1:${port}`, credentials: { accessKey: "benchroot", secretKey: "bench-secret-1" } });
-  return { child, client };
+  const root = { accessKey: "benchroot", secretKey: "bench-secret-1" };
+  const { child, url } = await spawnStorage(dataDir, await freePort(), root);
+  return { child, client: new S3Client({ endpoint: url, credentials: root }) };
 }
 
 const median = (values: number[]) => percentile(values, 50);

@@ -6,37 +6,9 @@ import assert from "node:assert/strict";
 import { md5Hex } from "../../server/s3/md5.ts";
 import { S3Client } from "../../server/s3/client.ts";
 import { getObject, listAllObjects, makeBucket, putObject } from "../../server/s3/mod.ts";
+import { freePort, spawnStorage } from "../storage_process.ts";
 
 const root = { accessKey: "crashtestroot", secretKey: "crash-test-secret" };
-
-async function freePort(): Promise<number> {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
-/** Starts server/storage/standalone.ts as a child and waits for its "listening" line. */
-async function spawnStorage(dataDir: string, port: number): Promise<{ child: Deno.ChildProcess; url: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../server/storage/standalone.ts", import.meta.url).pathname, "--data-dir", dataDir, "--address", `127.0.0.1:${port}`],
-    env: { MINIO_ROOT_USER: root.accessKey, MINIO_ROOT_PASSWORD: root.secretKey, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  const deadline = AbortSignal.timeout(30_000);
-  while (!seen.includes("listening ")) {
-    if (deadline.aborted) throw new Error("storage did not start");
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`storage exited before listening: ${seen}`);
-    seen += value;
-  }
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
-  return { child, url: /listening (\S+)/.exec(seen)![1] };
-}
 
 function payload(i: number): Uint8Array {
   const size = 256 * 1024 + i * 160 * 1024;
@@ -49,7 +21,7 @@ function payload(i: number): Uint8Array {
 Deno.test("kill -9 during 50 concurrent uploads loses no acknowledged object and shows nothing partial", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "deck-crash-" });
   const port = await freePort();
-  let server = await spawnStorage(dataDir, port);
+  let server = await spawnStorage(dataDir, port, root);
   try {
     const client = new S3Client({ endpoint: server.url, credentials: root });
     await makeBucket(client, "crash");
@@ -75,7 +47,7 @@ Deno.test("kill -9 during 50 concurrent uploads loses no acknowledged object and
     assert.ok(acknowledged.size >= 10, `${acknowledged.size} uploads were acknowledged before the kill`);
     assert.ok(acknowledged.size < 50, "the kill interrupted uploads in flight");
 
-    server = await spawnStorage(dataDir, port);
+    server = await spawnStorage(dataDir, port, root);
     const after = new S3Client({ endpoint: server.url, credentials: root });
     for (const [key, etag] of acknowledged) {
       const res = await getObject(after, "crash", key);
