@@ -21,6 +21,7 @@ export interface Credentials {
 import { createHash, createHmac } from "node:crypto";
 
 const encoder = new TextEncoder();
+const CRLF = new Uint8Array([13, 10]);
 
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
   return Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -262,18 +263,18 @@ export function signedChunkStream(
   const pending: Uint8Array[] = [];
   let pendingBytes = 0;
   let done = false;
-  const frame = (data: Uint8Array): Uint8Array => {
+  /** Signs `data` and passes on its chunk: header, data and CRLF as three pieces, so the data is not copied. */
+  const frame = (controller: ReadableStreamDefaultController<Uint8Array>, data: Uint8Array): void => {
     const signature = signatureOf(opts.signingKey, chunkStringToSign(opts.amzDate, opts.scope, previous, sha256Hex(data)));
     previous = signature;
-    const head = encoder.encode(`${data.length.toString(16)};chunk-signature=${signature}\r\n`);
-    const out = new Uint8Array(head.length + data.length + 2);
-    out.set(head, 0);
-    out.set(data, head.length);
-    out.set([13, 10], head.length + data.length);
-    return out;
+    controller.enqueue(encoder.encode(`${data.length.toString(16)};chunk-signature=${signature}\r\n`));
+    if (data.length) controller.enqueue(data);
+    controller.enqueue(CRLF);
   };
-  /** Takes `size` bytes off the front of the pending list. */
+  /** Takes `size` bytes off the front of the pending list (the first piece itself when it is that size). */
   const take = (size: number): Uint8Array => {
+    pendingBytes -= size;
+    if (pending[0].length === size) return pending.shift()!;
     const out = new Uint8Array(size);
     let at = 0;
     while (at < size) {
@@ -284,7 +285,6 @@ export function signedChunkStream(
       if (n === first.length) pending.shift();
       else pending[0] = first.subarray(n);
     }
-    pendingBytes -= size;
     return out;
   };
   return new ReadableStream<Uint8Array>({
@@ -297,11 +297,8 @@ export function signedChunkStream(
           pendingBytes += value.length;
         }
       }
-      if (pendingBytes > 0) {
-        controller.enqueue(frame(take(Math.min(chunkSize, pendingBytes))));
-        return;
-      }
-      controller.enqueue(frame(new Uint8Array(0)));
+      if (pendingBytes > 0) return frame(controller, take(Math.min(chunkSize, pendingBytes)));
+      frame(controller, new Uint8Array(0));
       controller.close();
     },
     cancel(reason) {

@@ -70,6 +70,18 @@ Deno.test("objects: streamed upload of 20 MiB and multipart with the composite E
     const whole = createHash("md5");
     for (let i = 0; i < size / chunk.length; i++) whole.update(chunk);
     assert.equal(put.etag, whole.digest("hex"));
+    // A refused streamed upload is answered before its body is read; the client reports the server's error.
+    let refusedSent = 0;
+    const refused = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (refusedSent >= 64 * chunk.length) return controller.close();
+        refusedSent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const stranger = f.as(f.storage.root.accessKey, "not-the-root-secret");
+    await rejectsWith(s3.putObject(stranger, "big", "refused.bin", refused, { size: 64 * 1024 * 1024 }), "SignatureDoesNotMatch");
+    await rejectsWith(s3.headObject(f.root, "big", "refused.bin"), "NoSuchKey");
 
     const uploadId = await s3.createMultipartUpload(f.root, "big", "parts.bin", { contentType: "application/x-test" });
     const part1 = new Uint8Array(5 * 1024 * 1024).fill(1);
