@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import * as s3 from "../../server/s3/mod.ts";
+import { signedChunkStream, signHeaders, STREAMING_PAYLOAD } from "../../server/s3/sigv4.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
 
 Deno.test("objects: put, get, ranges, head, metadata, copy, conditional requests, delete", async () => {
@@ -45,6 +46,33 @@ Deno.test("objects: put, get, ranges, head, metadata, copy, conditional requests
     const multi = await s3.deleteObjects(f.root, "docs", [{ key: "copy2.txt" }, { key: "never-existed" }]);
     assert.equal(multi.deleted.length, 2);
     assert.equal(multi.errors.length, 0);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("objects: a signed stream sent with chunked transfer encoding (as Deno's fetch sends streams) is received whole", async () => {
+  const f = await startStorage();
+  try {
+    await s3.makeBucket(f.root, "chunked");
+    const size = 3 * 1024 * 1024 + 5;
+    const data = new Uint8Array(size).map((_, i) => (i * 13 + (i >> 16)) & 0xff);
+    const url = f.root.url({ bucket: "chunked", key: "te.bin" });
+    const signed = await signHeaders({
+      method: "PUT",
+      url,
+      headers: { "content-encoding": "aws-chunked", "x-amz-decoded-content-length": String(size) },
+      payloadHash: STREAMING_PAYLOAD,
+      credentials: f.storage.root,
+      region: f.root.region,
+      service: "s3",
+    });
+    const body = signedChunkStream(new Blob([data]).stream(), { ...signed, seedSignature: signed.signature, chunkSize: 64 * 1024 });
+    const res = await fetch(url, { method: "PUT", headers: signed.headers, body, duplex: "half" } as RequestInit);
+    await res.body?.cancel();
+    assert.equal(res.status, 200);
+    const stored = await s3.getObject(f.root, "chunked", "te.bin");
+    assert.deepEqual(new Uint8Array(await stored.arrayBuffer()), data);
   } finally {
     await f.close();
   }

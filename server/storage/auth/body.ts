@@ -5,31 +5,30 @@
  */
 import { createHash } from "node:crypto";
 import { chunkStringToSign, constantTimeEqual, signatureOf, trailerStringToSign } from "../../s3/sigv4.ts";
+import { piecesOf, readSizeOf, streamOfPieces } from "../fs/pieces.ts";
 import { StoreError } from "../fs/store.ts";
 
 const MAX_CHUNK = 16 * 1024 * 1024;
 
 /** Passes bytes through and fails at the end when their SHA-256 or MD5 differs from what was declared. */
 export function verifyDigests(body: ReadableStream<Uint8Array>, expect: { sha256Hex?: string; md5Base64?: string }): ReadableStream<Uint8Array> {
+  return streamOfPieces({ pieces: () => digestedPieces(body, expect), cancel: (reason) => body.cancel(reason) });
+}
+
+async function* digestedPieces(body: ReadableStream<Uint8Array>, expect: { sha256Hex?: string; md5Base64?: string }): AsyncGenerator<Uint8Array> {
   const sha = expect.sha256Hex ? createHash("sha256") : null;
   const md5 = expect.md5Base64 ? createHash("md5") : null;
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        sha?.update(chunk);
-        md5?.update(chunk);
-        controller.enqueue(chunk);
-      },
-      flush() {
-        if (sha && sha.digest("hex") !== expect.sha256Hex) {
-          throw new StoreError("XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.", 400);
-        }
-        if (md5 && md5.digest("base64") !== expect.md5Base64) {
-          throw new StoreError("BadDigest", "The Content-Md5 you specified did not match what we received.", 400);
-        }
-      },
-    }),
-  );
+  for await (const piece of piecesOf(body)) {
+    sha?.update(piece);
+    md5?.update(piece);
+    yield piece;
+  }
+  if (sha && sha.digest("hex") !== expect.sha256Hex) {
+    throw new StoreError("XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.", 400);
+  }
+  if (md5 && md5.digest("base64") !== expect.md5Base64) {
+    throw new StoreError("BadDigest", "The Content-Md5 you specified did not match what we received.", 400);
+  }
 }
 
 /**
@@ -37,10 +36,9 @@ export function verifyDigests(body: ReadableStream<Uint8Array>, expect: { sha256
  * request bodies are) is read with a BYOB reader straight into that buffer, so a 1 GiB upload allocates no
  * per-read buffers for the garbage collector to catch up with; other streams are copied in.
  */
-const READ_SIZE = 64 * 1024;
-
 class ByteReader {
-  #buf = new Uint8Array(256 * 1024);
+  readonly #readSize: number;
+  #buf: Uint8Array;
   #start = 0;
   #end = 0;
   #done = false;
@@ -48,6 +46,8 @@ class ByteReader {
   readonly #plain: ReadableStreamDefaultReader<Uint8Array> | null;
 
   constructor(body: ReadableStream<Uint8Array>) {
+    this.#readSize = readSizeOf(body);
+    this.#buf = new Uint8Array(Math.max(64 * 1024, 2 * this.#readSize));
     let byob: ReadableStreamBYOBReader | null = null;
     try {
       byob = body.getReader({ mode: "byob" });
@@ -80,9 +80,9 @@ class ByteReader {
   async #fill(): Promise<boolean> {
     if (this.#done) return false;
     if (this.#byob) {
-      this.#makeRoom(16 * 1024);
-      // At most 64 KiB per read: the runtime's read cost grows with the view offered, not with what arrives.
-      const { value, done } = await this.#byob.read(new Uint8Array(this.#buf.buffer, this.#end, Math.min(READ_SIZE, this.#buf.length - this.#end)));
+      this.#makeRoom(this.#readSize);
+      const view = new Uint8Array(this.#buf.buffer as ArrayBuffer, this.#end, Math.min(this.#readSize, this.#buf.length - this.#end));
+      const { value, done } = await this.#byob.read(view);
       // The read transfers the buffer: keep working on the transferred one.
       if (value) this.#buf = new Uint8Array(value.buffer);
       if (done || !value) return !(this.#done = true);
@@ -163,71 +163,55 @@ export function decodeChunked(
   options: { signing?: ChunkSigning; trailer: boolean; decodedLength: number },
 ): ReadableStream<Uint8Array> {
   const input = new ByteReader(body);
-  let previous = options.signing?.seedSignature ?? "";
+  return streamOfPieces({ pieces: () => chunkedPieces(input, options), cancel: (reason) => input.cancel(reason) });
+}
+
+/**
+ * The decoded bytes as views into the reader's buffer, hashed on the way. A chunk's bytes are passed on
+ * before its signature is checked at its end; a bad signature fails the iteration before it completes, and
+ * consumers only commit a body whose iteration completed.
+ */
+async function* chunkedPieces(
+  input: ByteReader,
+  options: { signing?: ChunkSigning; trailer: boolean; decodedLength: number },
+): AsyncGenerator<Uint8Array> {
+  const signing = options.signing;
+  let previous = signing?.seedSignature ?? "";
   let total = 0;
-  /** The chunk being passed on: bytes left, its hash so far and its declared signature. */
-  let chunk: { left: number; hash: ReturnType<typeof createHash> | null; declared: string } | null = null;
-
-  async function startChunk(controller: ReadableByteStreamController): Promise<void> {
-    const header = await input.line();
-    if (header === null) throw malformed("missing final chunk");
-    const [sizeText, ...extensions] = header.split(";");
-    if (!/^[0-9a-fA-F]{1,8}$/.test(sizeText.trim())) throw malformed("bad chunk size");
-    const size = parseInt(sizeText.trim(), 16);
-    if (size > MAX_CHUNK) throw malformed("chunk larger than 16 MiB");
-    total += size;
-    if (total > options.decodedLength) throw malformed("more data than x-amz-decoded-content-length");
-    const declared = extensions.find((e) => e.startsWith("chunk-signature="))?.slice(16) ?? "";
-    chunk = { left: size, hash: options.signing ? createHash("sha256") : null, declared };
-    if (size > 0) return;
-    endChunk();
-    if (total !== options.decodedLength) throw incomplete();
-    if (options.trailer) await readTrailer(input, options.signing, previous);
-    controller.close();
-    // A BYOB read still waiting must be answered, with nothing.
-    controller.byobRequest?.respond(0);
-  }
-
-  function endChunk(): void {
-    if (options.signing) {
-      const expected = signatureOf(options.signing.signingKey, chunkStringToSign(options.signing.amzDate, options.signing.scope, previous, chunk!.hash!.digest("hex")));
-      if (!constantTimeEqual(expected, chunk!.declared)) throw badChunk();
-      previous = expected;
+  let complete = false;
+  try {
+    while (true) {
+      const header = await input.line();
+      if (header === null) throw malformed("missing final chunk");
+      const [sizeText, ...extensions] = header.split(";");
+      if (!/^[0-9a-fA-F]{1,8}$/.test(sizeText.trim())) throw malformed("bad chunk size");
+      const size = parseInt(sizeText.trim(), 16);
+      if (size > MAX_CHUNK) throw malformed("chunk larger than 16 MiB");
+      total += size;
+      if (total > options.decodedLength) throw malformed("more data than x-amz-decoded-content-length");
+      const declared = extensions.find((e) => e.startsWith("chunk-signature="))?.slice(16) ?? "";
+      const hash = signing ? createHash("sha256") : null;
+      for (let left = size; left > 0;) {
+        const piece = await input.piece(left);
+        if (!piece) throw incomplete();
+        hash?.update(piece);
+        left -= piece.length;
+        yield piece;
+      }
+      if (signing) {
+        const expected = signatureOf(signing.signingKey, chunkStringToSign(signing.amzDate, signing.scope, previous, hash!.digest("hex")));
+        if (!constantTimeEqual(expected, declared)) throw badChunk();
+        previous = expected;
+      }
+      if (size === 0) break;
+      if ((await input.line()) !== "") throw malformed("chunk not followed by CRLF");
     }
-    chunk = null;
+    if (total !== options.decodedLength) throw incomplete();
+    if (options.trailer) await readTrailer(input, signing, previous);
+    complete = true;
+  } finally {
+    if (!complete) await input.cancel("body not fully read");
   }
-
-  // Data is passed on as it arrives (copied into the reader's own buffer when it brings one), hashed on the
-  // way; a bad chunk signature errors the stream before it ends, and consumers only commit a body whose
-  // stream ended cleanly.
-  return new ReadableStream({
-    type: "bytes",
-    async pull(controller) {
-      if (!chunk) {
-        await startChunk(controller);
-        if (!chunk) return;
-      }
-      const request = controller.byobRequest;
-      const room = request?.view ? request.view.byteLength : chunk.left;
-      const piece = await input.piece(Math.min(chunk.left, room));
-      if (!piece) throw incomplete();
-      chunk.hash?.update(piece);
-      chunk.left -= piece.length;
-      if (request?.view) {
-        new Uint8Array(request.view.buffer, request.view.byteOffset, piece.length).set(piece);
-        request.respond(piece.length);
-      } else {
-        controller.enqueue(piece.slice());
-      }
-      if (chunk.left === 0) {
-        endChunk();
-        if ((await input.line()) !== "") throw malformed("chunk not followed by CRLF");
-      }
-    },
-    cancel(reason) {
-      return input.cancel(reason);
-    },
-  });
 }
 
 /** Reads (and for signed bodies verifies) the trailer after the final chunk. */

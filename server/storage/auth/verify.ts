@@ -19,6 +19,7 @@ import {
 } from "../../s3/sigv4.ts";
 import type { Credential, IdentityAuthority } from "../contracts.ts";
 import { StoreError } from "../fs/store.ts";
+import { requestBody } from "../fs/pieces.ts";
 import { decodeChunked, verifyDigests } from "./body.ts";
 
 const MAX_SKEW_MS = 15 * 60_000;
@@ -116,18 +117,19 @@ export async function authenticate(
 }
 
 function anonymousBody(request: Request): Authenticated {
+  const body = requestBody(request);
   const md5 = request.headers.get("content-md5") ?? undefined;
   const mode = request.headers.get("x-amz-content-sha256");
   const length = request.headers.get("content-length");
-  if (mode === STREAMING_UNSIGNED_TRAILER && request.body) {
+  if (mode === STREAMING_UNSIGNED_TRAILER && body) {
     const decoded = Number(request.headers.get("x-amz-decoded-content-length"));
     if (!Number.isFinite(decoded)) throw denied("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
-    return { credential: null, authType: "anonymous", body: decodeChunked(request.body, { trailer: true, decodedLength: decoded }), contentLength: decoded };
+    return { credential: null, authType: "anonymous", body: decodeChunked(body, { trailer: true, decodedLength: decoded }), contentLength: decoded };
   }
   return {
     credential: null,
     authType: "anonymous",
-    body: request.body && md5 ? verifyDigests(request.body, { md5Base64: md5 }) : request.body,
+    body: body && md5 ? verifyDigests(body, { md5Base64: md5 }) : body,
     contentLength: length ? Number(length) : undefined,
   };
 }
@@ -180,20 +182,21 @@ async function headerAuth(
     throw denied("SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.");
   }
   const md5 = request.headers.get("content-md5") ?? undefined;
+  const raw = requestBody(request);
   const age = Math.round((now - date.getTime()) / 1000);
   if (streaming) {
     const decodedText = request.headers.get("x-amz-decoded-content-length");
     if (!decodedText || !/^\d+$/.test(decodedText)) throw denied("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
     const decodedLength = Number(decodedText);
     const signing = mode === STREAMING_UNSIGNED_TRAILER ? undefined : { signingKey: key, amzDate: amzDateText!, scope: scope.scope, seedSignature: expected };
-    let body = request.body ? decodeChunked(request.body, { signing, trailer: mode !== STREAMING_PAYLOAD, decodedLength }) : null;
+    let body = raw ? decodeChunked(raw, { signing, trailer: mode !== STREAMING_PAYLOAD, decodedLength }) : null;
     if (body && md5) body = verifyDigests(body, { md5Base64: md5 });
     return { credential: cred, authType: "streaming", body, contentLength: decodedLength, signatureAgeSeconds: age };
   }
   const verify = { sha256Hex: /^[0-9a-f]{64}$/.test(mode) && mode !== EMPTY_SHA256 ? mode : undefined, md5Base64: md5 };
   const length = request.headers.get("content-length");
   // The empty-body hash over a non-empty body is not checked (MinIO's non-strict behaviour, §1.4).
-  let body: ReadableStream<Uint8Array> | null = request.body;
+  let body = raw;
   if (body && (verify.sha256Hex || verify.md5Base64)) body = verifyDigests(body, verify);
   return { credential: cred, authType: "header", body, contentLength: length ? Number(length) : undefined, signatureAgeSeconds: age };
 }
@@ -229,12 +232,13 @@ async function presignedAuth(request: Request, url: URL, authority: IdentityAuth
   if (!constantTimeEqual(expected, q.get("X-Amz-Signature")!)) {
     throw denied("SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.");
   }
+  const body = requestBody(request);
   const length = request.headers.get("content-length");
   const md5 = request.headers.get("content-md5") ?? undefined;
   return {
     credential: cred,
     authType: "presigned",
-    body: request.body && md5 ? verifyDigests(request.body, { md5Base64: md5 }) : request.body,
+    body: body && md5 ? verifyDigests(body, { md5Base64: md5 }) : body,
     contentLength: length ? Number(length) : undefined,
     signatureAgeSeconds: Math.round((now - date.getTime()) / 1000),
   };

@@ -1,11 +1,94 @@
-/** Reading request bodies without a fresh buffer per read. */
+/** Reading request bodies without a fresh buffer per read and without a stream layer per decoding step. */
 
 /**
- * Iterates a body's bytes. A byte stream is read with a BYOB reader into one reused 64 KiB buffer, so each
- * piece is a view valid only until the next iteration: consumers must use it (hash, write, copy) before
- * asking for more. Other streams yield their own chunks.
+ * Where a decoded body's bytes come from (an aws-chunked decoder, a digest check): pieces are views valid
+ * until the next one is asked for; cancel() releases the input when the pieces were never read.
+ */
+export interface PieceSource {
+  pieces(): AsyncGenerator<Uint8Array>;
+  cancel(reason: unknown): Promise<void>;
+}
+
+/** Streams made by streamOfPieces, with their source, so piecesOf() can iterate the source itself. */
+const sources = new WeakMap<ReadableStream<Uint8Array>, PieceSource>();
+
+/**
+ * A body stream backed by `source`. piecesOf() reads the source directly (no stream machinery and no copy
+ * per piece, which cost a decoded upload about a third of its CPU); any other reader gets copies.
+ */
+export function streamOfPieces(source: PieceSource): ReadableStream<Uint8Array> {
+  let taken = false;
+  const once: PieceSource = {
+    pieces() {
+      if (taken) throw new TypeError("body already read");
+      taken = true;
+      return source.pieces();
+    },
+    cancel: (reason) => source.cancel(reason),
+  };
+  let pieces: AsyncGenerator<Uint8Array> | null = null;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      pieces ??= once.pieces();
+      const { value, done } = await pieces.next();
+      if (done) controller.close();
+      else controller.enqueue(value.slice());
+    },
+    async cancel(reason) {
+      if (pieces) await pieces.return(undefined);
+      else if (!taken) await source.cancel(reason);
+    },
+    // Nothing is pulled before a reader asks: piecesOf() may take the source instead.
+  }, { highWaterMark: 0 });
+  sources.set(stream, once);
+  return stream;
+}
+
+/** Bytes asked per read of a body whose request said nothing better (see requestBody). */
+const DEFAULT_READ_BYTES = 64 * 1024;
+const readSizes = new WeakMap<ReadableStream<Uint8Array>, number>();
+
+/**
+ * The request's body, noted with the read size that costs the runtime least. A body sent with chunked
+ * transfer encoding (Deno's fetch sends streams that way) costs a read in proportion to the view offered,
+ * whatever arrives: 256 MiB took 15 s in 1 MiB views and 0.24 s in 16 KiB ones. A body with a
+ * Content-Length is cheapest in large views (0.07 s in 1 MiB ones).
+ */
+export function requestBody(request: Request): ReadableStream<Uint8Array> | null {
+  const body = request.body;
+  if (!body) return null;
+  const length = Number(request.headers.get("content-length") ?? NaN);
+  const size = request.headers.get("transfer-encoding")?.includes("chunked")
+    ? 16 * 1024
+    : Number.isSafeInteger(length) && length > 0
+    ? Math.min(1024 * 1024, length)
+    : DEFAULT_READ_BYTES;
+  readSizes.set(body, size);
+  return body;
+}
+
+/** Bytes to ask of `body` per read (see requestBody). */
+export function readSizeOf(body: ReadableStream<Uint8Array>): number {
+  return readSizes.get(body) ?? DEFAULT_READ_BYTES;
+}
+
+/**
+ * Iterates a body's bytes. Each piece is a view valid only until the next iteration: consumers must use it
+ * (hash, write, copy) before asking for more. A stream from streamOfPieces is read from its source; a byte
+ * stream (as Deno's request bodies are) with a BYOB reader into one reused buffer; others yield their chunks.
  */
 export async function* piecesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const source = sources.get(body);
+  if (source) {
+    // Locked, so nothing else can read the stream while its source is iterated here.
+    const lock = body.getReader();
+    try {
+      yield* source.pieces();
+    } finally {
+      lock.releaseLock();
+    }
+    return;
+  }
   let reader: ReadableStreamBYOBReader;
   try {
     reader = body.getReader({ mode: "byob" });
@@ -13,11 +96,11 @@ export async function* piecesOf(body: ReadableStream<Uint8Array>): AsyncGenerato
     for await (const chunk of body) yield chunk;
     return;
   }
-  // 64 KiB: reading a request body directly costs in proportion to the view offered.
-  let buffer = new ArrayBuffer(64 * 1024);
+  let buffer = new ArrayBuffer(readSizeOf(body));
   try {
     while (true) {
       const { value, done } = await reader.read(new Uint8Array(buffer));
+      // The read transfers the buffer: keep using the transferred one.
       if (value) buffer = value.buffer as ArrayBuffer;
       if (done || !value) return;
       if (value.byteLength) yield value;
