@@ -21,7 +21,7 @@ export interface AppDeps {
   log: Logger;
   render: PageRenderer;
   storage: StorageEndpoint;
-  /** fetch used for every storage call; injectable so unit tests can stub it. */
+  /** fetch used for every storage call but streamed uploads (server/s3/stream_upload.ts); injectable so unit tests can stub it. */
   fetch: typeof fetch;
   /** Clock in epoch milliseconds; injectable for expiry tests. */
   now: () => number;

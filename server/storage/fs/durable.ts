@@ -58,8 +58,29 @@ function writeAll(file: Deno.FsFile, data: Uint8Array): void {
   while (offset < data.length) offset += file.writeSync(data.subarray(offset));
 }
 
+/**
+ * Dirty data of a large file is flushed in the background every this many bytes while it is written, so
+ * the disk works while the body arrives and the fsync that acknowledges the write finds little left (a
+ * 256 MiB upload otherwise spent about a third of its time in that final fsync).
+ */
+const FLUSH_BYTES = 16 * 1024 * 1024;
+
+/** fdatasync through a separate descriptor: the writer's own is used synchronously meanwhile. */
+async function flushData(path: string): Promise<void> {
+  const file = await Deno.open(path, { read: true });
+  try {
+    await file.syncData();
+  } finally {
+    file.close();
+  }
+}
+
 /** A temp file being written; commit() makes it durable at its final name, discard() removes it. */
 export class TempFile {
+  #unflushed = 0;
+  #flushing: Promise<void> | null = null;
+  #flushError: unknown = null;
+
   private constructor(readonly path: string, private file: Deno.FsFile | null) {}
 
   static async create(tmpDir: string): Promise<TempFile> {
@@ -75,11 +96,20 @@ export class TempFile {
   writeSync(data: Uint8Array): void {
     if (!this.file) throw new Error("temp file closed");
     writeAll(this.file, data);
+    this.#unflushed += data.length;
+    if (this.#unflushed >= FLUSH_BYTES && !this.#flushing) {
+      this.#unflushed = 0;
+      this.#flushing = flushData(this.path)
+        .catch((error) => void (this.#flushError ??= error))
+        .finally(() => (this.#flushing = null));
+    }
   }
 
   /** Flushes to disk and closes; the file stays at its temp path until moved. */
   async finish(): Promise<void> {
     if (!this.file) return;
+    await this.#flushing;
+    if (this.#flushError) throw this.#flushError;
     await this.file.sync();
     this.file.close();
     this.file = null;

@@ -3,19 +3,26 @@ import { createHash } from "node:crypto";
 import { SpillWriters } from "./spill.ts";
 
 const MiB = 1024 * 1024;
+const SIZE = 20.5 * MiB;
 
-/** 5.5 MiB whose every byte depends on its position, written in uneven pieces. */
+/** 20.5 MiB (more than the ring of shared batch slots holds) whose every byte depends on its position, written in uneven pieces. */
 function pieces(): Uint8Array[] {
-  const all = new Uint8Array(5.5 * MiB).map((_, i) => (i * 31 + (i >> 20)) & 0xff);
+  const all = new Uint8Array(SIZE).map((_, i) => (i * 31 + (i >> 20)) & 0xff);
   const out: Uint8Array[] = [];
   for (let at = 0, n = 1; at < all.length; at += n, n = (n * 7 + 4093) % 300_000 + 1) out.push(all.subarray(at, at + n));
   return out;
 }
 
-for (const worker of [true, false]) {
-  Deno.test(`spill (${worker ? "worker" : "in-thread"} MD5): the temp file holds the bytes and the MD5 is theirs`, async () => {
+const modes = [
+  { name: "worker, batches in shared memory", options: {} },
+  { name: "worker reading batches back from the file, as when it lags", options: { slots: 0 } },
+  { name: "in-thread", options: { worker: false } },
+];
+
+for (const { name, options } of modes) {
+  Deno.test(`spill (${name}): the temp file holds the bytes and the MD5 is theirs`, async () => {
     const dir = await Deno.makeTempDir({ prefix: "deck-spill-" });
-    const writers = new SpillWriters(dir, { worker });
+    const writers = new SpillWriters(dir, options);
     try {
       const expected = createHash("md5");
       const spill = await writers.create();
@@ -27,7 +34,7 @@ for (const worker of [true, false]) {
       const { temp, md5Hex } = await spill.finish();
       assert.equal(md5Hex, expected.digest("hex"));
       const written = await Deno.readFile(temp.path);
-      assert.equal(written.length, 5.5 * MiB);
+      assert.equal(written.length, SIZE);
       assert.equal(createHash("md5").update(written).digest("hex"), md5Hex);
 
       // A worker that stops mid-upload costs speed, not the upload: what was written is hashed in-thread.
