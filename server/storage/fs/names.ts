@@ -1,8 +1,8 @@
 /**
  * What S3 accepts as bucket names and object keys (minio-protocol §1.1), and how they map to disk. Bucket
  * names pass a strict pattern before they become directory names; object keys never touch the filesystem:
- * each key lives in a directory named by the SHA-256 of the key, so no key can address anything outside the
- * data directory, whatever it contains (`..`, `%2F`, NUL, unicode, 1024 bytes).
+ * each key's files are named by the SHA-256 of the key, so no key can address anything outside the data
+ * directory, whatever it contains (`..`, `%2F`, NUL, unicode, 1024 bytes).
  */
 import { createHash } from "node:crypto";
 export { bucketNameProblem } from "../../contract/bucket_names.ts";
@@ -21,8 +21,8 @@ export function objectKeyProblem(key: string): string | null {
   return null;
 }
 
-/** The on-disk directory name of a key: two-level fan-out of its SHA-256. */
-export function keyDirName(key: string): string {
+/** The on-disk path stem of a key's files: a fan-out directory and its SHA-256 ("ab/ab12…"). */
+export function keyPathStem(key: string): string {
   const hash = createHash("sha256").update(key).digest("hex");
   return `${hash.slice(0, 2)}/${hash}`;
 }

@@ -26,7 +26,7 @@ export interface WriteOptions {
 }
 
 /**
- * Objects up to this size are stored inside the key's meta.json (as MinIO inlines small objects into
+ * Objects up to this size are stored inside the key's record file (as MinIO inlines small objects into
  * xl.meta): one durable file write per PUT instead of two.
  */
 export const INLINE_LIMIT = 128 * 1024;
@@ -118,9 +118,8 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
   }
   return await store.locks.run(`${state.name}/${key}`, async () => {
     const dataFile = staged.temp ? `${crypto.randomUUID()}.data` : undefined;
-    const dir = store.objectDir(state.name, key);
     try {
-      if (staged.temp) await staged.temp.commit(`${dir}/${dataFile}`, state.objects.has(key) ? [] : await store.createObjectDir(state.name, key));
+      if (staged.temp && dataFile) await staged.temp.commit(store.dataPath(state.name, key, dataFile), state.objects.has(key) ? [] : await store.ensureFanDir(state.name, key));
     } catch (error) {
       await discardStaged(staged);
       throw error;
@@ -147,7 +146,7 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
       versions: [version, ...(previous?.versions.filter((v) => v !== replaced) ?? [])],
     };
     await store.saveRecord(state, record, staged.inline ? { versionId: version.versionId, data: staged.inline } : undefined);
-    if (replaced?.dataFile) await removeDurable(`${dir}/${replaced.dataFile}`);
+    if (replaced?.dataFile) await removeDurable(store.dataPath(state.name, key, replaced.dataFile));
     return version;
   });
 }
@@ -177,7 +176,7 @@ export async function readVersion(store: Store, bucket: string, key: string, ver
     const data = await store.readInline(bucket, key, version.versionId);
     return new Blob([data.subarray(start, start + length) as Uint8Array<ArrayBuffer>]).stream();
   }
-  const file = await Deno.open(`${store.objectDir(bucket, key)}/${version.dataFile}`, { read: true });
+  const file = await Deno.open(store.dataPath(bucket, key, version.dataFile!), { read: true });
   return fileSlice(file, start, length);
 }
 
@@ -246,7 +245,7 @@ export async function deleteVersion(
       const problem = lockProblem(target, { bypassGovernance: !!options.bypassGovernance, now });
       if (problem) throw new StoreError("AccessDenied", problem, 403);
       await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== target) });
-      if (target.dataFile) await removeDurable(`${store.objectDir(state.name, key)}/${target.dataFile}`);
+      if (target.dataFile) await removeDurable(store.dataPath(state.name, key, target.dataFile));
       return { versionId: target.versionId, deleteMarker: !!target.deleteMarker };
     }
     const versioning = isExcluded(state, key) ? "" : state.meta.versioning;
@@ -257,7 +256,7 @@ export async function deleteVersion(
       const problem = lockProblem(nullVersion, { bypassGovernance: !!options.bypassGovernance, now });
       if (problem) throw new StoreError("AccessDenied", problem, 403);
       await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== nullVersion) });
-      if (nullVersion.dataFile) await removeDurable(`${store.objectDir(state.name, key)}/${nullVersion.dataFile}`);
+      if (nullVersion.dataFile) await removeDurable(store.dataPath(state.name, key, nullVersion.dataFile));
       return { deleteMarker: false };
     }
     if (record.versions.length === 0) return { deleteMarker: false };
@@ -271,7 +270,7 @@ export async function deleteVersion(
     };
     const replaced = marker.versionId === "null" ? record.versions.find((v) => v.versionId === "null") : undefined;
     await store.saveRecord(state, { key, versions: [marker, ...record.versions.filter((v) => v !== replaced)] });
-    if (replaced?.dataFile) await removeDurable(`${store.objectDir(state.name, key)}/${replaced.dataFile}`);
+    if (replaced?.dataFile) await removeDurable(store.dataPath(state.name, key, replaced.dataFile));
     return { versionId: marker.versionId, deleteMarker: true };
   });
 }

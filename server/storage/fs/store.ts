@@ -4,15 +4,18 @@
  *
  *   buckets/<bucket>/bucket.json              created, versioning, object lock
  *   buckets/<bucket>/config/<document>        policy.json, lifecycle.xml, quota.json, ...
- *   buckets/<bucket>/objects/<h2>/<sha256>/   meta.json (every version of one key) + <uuid>.data files;
- *                                             meta.json's temp file is made here too (orphans go at load)
+ *   buckets/<bucket>/objects/<h2>/            one key's files, named by the SHA-256 of the key:
+ *       <sha256>.json                         every version of the key (small objects' bytes inline)
+ *       <sha256>.<uuid>.data                  a version's bytes
+ *       <uuid>.tmp                            a record being written (orphans go at load)
  *   buckets/<bucket>/uploads/<uploadId>/      multipart upload state and parts
  *   .deck/tmp/                                other temp files, renamed into place once durable
  *
  * Object operations live in objects.ts, listing in listing.ts, multipart in multipart.ts.
  */
-import { KeyedMutex, removeDurable, syncDir, writeFileDurable } from "./durable.ts";
-import { keyDirName } from "./names.ts";
+import { KeyedMutex, removeDurable, writeFileDurable } from "./durable.ts";
+import { loadFanDir } from "./record_files.ts";
+import { keyPathStem } from "./names.ts";
 import { SpillWriters } from "./spill.ts";
 
 export type VersioningState = "" | "Enabled" | "Suspended";
@@ -31,7 +34,7 @@ export interface VersionRecord {
   deleteMarker?: boolean;
   /** Data file name inside the object's directory; absent for delete markers and inline data. */
   dataFile?: string;
-  /** The bytes live in meta.json (`data`, base64) rather than in a data file. */
+  /** The bytes live in the key's record file (`data`, base64) rather than in a data file. */
   inline?: boolean;
   size: number;
   etag: string;
@@ -120,8 +123,14 @@ export class Store {
     return `${this.root}/buckets/${bucket}`;
   }
 
-  objectDir(bucket: string, key: string): string {
-    return `${this.bucketDir(bucket)}/objects/${keyDirName(key)}`;
+  /** A key's files share this path stem: its record is `<stem>.json`, its data files `<stem>.<uuid>.data`. */
+  objectStem(bucket: string, key: string): string {
+    return `${this.bucketDir(bucket)}/objects/${keyPathStem(key)}`;
+  }
+
+  /** Where a version's data file lives. */
+  dataPath(bucket: string, key: string, dataFile: string): string {
+    return `${this.objectStem(bucket, key)}.${dataFile}`;
   }
 
   async #loadBucket(name: string): Promise<void> {
@@ -137,12 +146,9 @@ export class Store {
     await Deno.mkdir(objectsDir, { recursive: true, mode: 0o700 });
     for await (const fan of Deno.readDir(objectsDir)) {
       if (!fan.isDirectory) continue;
-      for await (const entry of Deno.readDir(`${objectsDir}/${fan.name}`)) {
-        const objectDir = `${objectsDir}/${fan.name}/${entry.name}`;
-        const record = await readRecord(objectDir);
-        await removeOrphans(objectDir, record);
-        if (record && record.versions.length > 0) state.objects.set(record.key, record);
-      }
+      const fanDir = `${objectsDir}/${fan.name}`;
+      this.#fans.add(fanDir);
+      for (const record of await loadFanDir(fanDir)) state.objects.set(record.key, record);
     }
     state.keys = [...state.objects.keys()].sort(compareKeys);
     this.buckets.set(name, state);
@@ -194,6 +200,7 @@ export class Store {
       this.buckets.delete(name);
       this.#documentWrites++;
       for (const key of this.#documents.keys()) if (key.startsWith(`${name}/`)) this.#documents.delete(key);
+      for (const fan of this.#fans) if (fan.startsWith(`${this.bucketDir(name)}/`)) this.#fans.delete(fan);
       // Remove bucket.json first so a crash mid-delete leaves no half-visible bucket.
       await removeDurable(`${this.bucketDir(name)}/bucket.json`);
       await Deno.remove(this.bucketDir(name), { recursive: true }).catch(() => {});
@@ -234,29 +241,30 @@ export class Store {
     }
   }
 
+  /** Fan-out directories known to exist (saves a mkdir per write). */
+  readonly #fans = new Set<string>();
+
   /**
-   * Creates a key's directory (and its fan-out directory when missing) and returns the directories whose
-   * new entries must be synced before a write into it is acknowledged; the caller syncs them together
-   * with its own file (see TempFile.commit). An existing directory needs nothing.
+   * Creates the key's fan-out directory when missing and returns the directories whose new entries must be
+   * synced before a write into it is acknowledged; the caller syncs them together with its own file (see
+   * TempFile.commit).
    */
-  async createObjectDir(bucket: string, key: string): Promise<string[]> {
-    const dir = this.objectDir(bucket, key);
-    const fan = dir.slice(0, dir.lastIndexOf("/"));
+  async ensureFanDir(bucket: string, key: string): Promise<string[]> {
+    const stem = this.objectStem(bucket, key);
+    const fan = stem.slice(0, stem.lastIndexOf("/"));
+    if (this.#fans.has(fan)) return [];
     try {
-      await Deno.mkdir(dir, { mode: 0o700 });
-      return [fan];
+      await Deno.mkdir(fan, { mode: 0o700 });
     } catch (error) {
-      if (error instanceof Deno.errors.AlreadyExists) return [];
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-      await Deno.mkdir(fan, { recursive: true, mode: 0o700 });
-      await Deno.mkdir(dir, { mode: 0o700 });
-      return [fan, fan.slice(0, fan.lastIndexOf("/"))];
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
     }
+    this.#fans.add(fan);
+    return [fan.slice(0, fan.lastIndexOf("/"))];
   }
 
-  /** The inline bytes of one version, read from the key's meta.json. */
+  /** The inline bytes of one version, read from the key's record file. */
   async readInline(bucket: string, key: string, versionId: string): Promise<Uint8Array> {
-    const disk = JSON.parse(await Deno.readTextFile(`${this.objectDir(bucket, key)}/meta.json`)) as ObjectRecord & { data?: Record<string, string> };
+    const disk = JSON.parse(await Deno.readTextFile(`${this.objectStem(bucket, key)}.json`)) as ObjectRecord & { data?: Record<string, string> };
     const encoded = disk.data?.[versionId];
     if (encoded === undefined) throw new StoreError("InternalError", "Object data is missing", 500);
     return Uint8Array.fromBase64(encoded);
@@ -264,58 +272,33 @@ export class Store {
 
   /**
    * Persists one key's record (or removes it when no versions remain) and updates the index. Inline data of
-   * kept versions is carried over from the previous meta.json; `added` brings the new version's bytes.
+   * kept versions is carried over from the previous record file; `added` brings the new version's bytes.
    */
   async saveRecord(state: BucketState, record: ObjectRecord, added?: { versionId: string; data: Uint8Array }): Promise<void> {
-    const dir = this.objectDir(state.name, record.key);
+    const stem = this.objectStem(state.name, record.key);
     if (record.versions.length === 0) {
-      await removeDurable(`${dir}/meta.json`);
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await removeDurable(`${stem}.json`);
       if (state.objects.delete(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 1);
       return;
     }
-    const newDirs = state.objects.has(record.key) ? [] : await this.createObjectDir(state.name, record.key);
+    const newDirs = state.objects.has(record.key) ? [] : await this.ensureFanDir(state.name, record.key);
     const data: Record<string, string> = {};
     const keptInline = record.versions.filter((v) => v.inline && v.versionId !== added?.versionId);
     if (keptInline.length) {
-      const previous = JSON.parse(await Deno.readTextFile(`${dir}/meta.json`)) as { data?: Record<string, string> };
+      const previous = JSON.parse(await Deno.readTextFile(`${stem}.json`)) as { data?: Record<string, string> };
       for (const v of keptInline) if (previous.data?.[v.versionId] !== undefined) data[v.versionId] = previous.data[v.versionId];
     }
     if (added) data[added.versionId] = added.data.toBase64();
-    // The temp file is made in the key's own directory: concurrent writes to different keys then lock
-    // different directories, and the rename needs neither the filesystem-wide lock of a cross-directory rename
-    // nor a second directory. One left by a crash is an orphan that loading removes.
-    await writeFileDurable(dir, `${dir}/meta.json`, JSON.stringify(Object.keys(data).length ? { ...record, data } : record), newDirs);
+    // The temp file is made in the key's fan-out directory: the rename then stays in one directory (no
+    // filesystem-wide lock of a cross-directory rename), and concurrent writes spread over 256 directories.
+    const fan = stem.slice(0, stem.lastIndexOf("/"));
+    await writeFileDurable(fan, `${stem}.json`, JSON.stringify(Object.keys(data).length ? { ...record, data } : record), newDirs);
     if (!state.objects.has(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 0, record.key);
     state.objects.set(record.key, record);
-  }
-
-  async syncObjectDir(bucket: string, key: string): Promise<void> {
-    await syncDir(this.objectDir(bucket, key));
   }
 }
 
 function safeDocName(name: string): string {
   if (!/^[a-z][a-z0-9_.-]*$/.test(name) || name.includes("..")) throw new Error(`invalid bucket document name ${name}`);
   return name;
-}
-
-async function readRecord(dir: string): Promise<ObjectRecord | null> {
-  try {
-    const record = JSON.parse(await Deno.readTextFile(`${dir}/meta.json`)) as ObjectRecord & { data?: unknown };
-    delete record.data; // inline bytes stay on disk; the index holds metadata only
-    return record;
-  } catch {
-    return null;
-  }
-}
-
-/** Data files no committed version references were written by a crashed or overwritten write. */
-async function removeOrphans(dir: string, record: ObjectRecord | null): Promise<void> {
-  const referenced = new Set(record?.versions.map((v) => v.dataFile).filter(Boolean));
-  for await (const entry of Deno.readDir(dir)) {
-    if (entry.name === "meta.json") continue;
-    if (!referenced.has(entry.name)) await Deno.remove(`${dir}/${entry.name}`).catch(() => {});
-  }
-  if (!record) await Deno.remove(dir, { recursive: true }).catch(() => {});
 }
