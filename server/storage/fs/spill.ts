@@ -141,15 +141,10 @@ class Spill implements SpillFile {
 
   async finish(): Promise<{ temp: TempFile; md5Hex: string }> {
     this.#writeBatch();
-    let md5Hex: string;
-    try {
-      md5Hex = await this.md5.digest(this.#size);
-    } catch {
-      // The worker stopped (or could not start): hash what was written here instead of failing the upload.
-      md5Hex = await md5OfFile(this.temp.path);
-    }
-    await this.temp.finish();
-    return { temp: this.temp, md5Hex };
+    // The worker finishes hashing while the file is synced: both wait on what the body's end left to do.
+    const [digest] = await Promise.all([this.md5.digest(this.#size).catch(() => null), this.temp.finish()]);
+    // The worker stopped (or could not start): hash what was written here instead of failing the upload.
+    return { temp: this.temp, md5Hex: digest ?? await md5OfFile(this.temp.path) };
   }
 
   async discard(): Promise<void> {
