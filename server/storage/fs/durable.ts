@@ -8,12 +8,14 @@
  * block it for a while (journal, inode allocation), which must not stall the request thread. Renames stay
  * synchronous: they are quick and a thread-pool round trip costs more.
  */
-async function fsyncDir(path: string): Promise<void> {
-  const dir = await Deno.open(path, { read: true });
+
+/** fsync (fdatasync with `dataOnly`) of a file or directory through a descriptor of its own. */
+async function syncByPath(path: string, dataOnly = false): Promise<void> {
+  const file = await Deno.open(path, { read: true });
   try {
-    await dir.sync();
+    await (dataOnly ? file.syncData() : file.sync());
   } finally {
-    dir.close();
+    file.close();
   }
 }
 
@@ -35,7 +37,7 @@ export function syncDir(path: string): Promise<void> {
     entry.running = next;
     entry.next = null;
     try {
-      await fsyncDir(path);
+      await syncByPath(path);
     } finally {
       if (entry.running === next) {
         entry.running = null;
@@ -65,16 +67,6 @@ function writeAll(file: Deno.FsFile, data: Uint8Array): void {
  */
 const FLUSH_BYTES = 16 * 1024 * 1024;
 
-/** fdatasync through a separate descriptor: the writer's own is used synchronously meanwhile. */
-async function flushData(path: string): Promise<void> {
-  const file = await Deno.open(path, { read: true });
-  try {
-    await file.syncData();
-  } finally {
-    file.close();
-  }
-}
-
 /** A temp file being written; commit() makes it durable at its final name, discard() removes it. */
 export class TempFile {
   #unflushed = 0;
@@ -99,7 +91,8 @@ export class TempFile {
     this.#unflushed += data.length;
     if (this.#unflushed >= FLUSH_BYTES && !this.#flushing) {
       this.#unflushed = 0;
-      this.#flushing = flushData(this.path)
+      // Through a descriptor of its own: the writer's is used synchronously meanwhile.
+      this.#flushing = syncByPath(this.path, true)
         .catch((error) => void (this.#flushError ??= error))
         .finally(() => (this.#flushing = null));
     }
