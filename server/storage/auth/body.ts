@@ -153,15 +153,18 @@ export interface ChunkSigning {
   seedSignature: string;
 }
 
+interface ChunkedOptions {
+  signing?: ChunkSigning;
+  trailer: boolean;
+  decodedLength: number;
+}
+
 /**
  * Decodes an aws-chunked body. With `signing`, each chunk's signature is verified against the previous one
  * (and the trailer signature when `trailer`); without it, chunks are unsigned (STREAMING-UNSIGNED-PAYLOAD-TRAILER).
  * The decoded length must equal `decodedLength`.
  */
-export function decodeChunked(
-  body: ReadableStream<Uint8Array>,
-  options: { signing?: ChunkSigning; trailer: boolean; decodedLength: number },
-): ReadableStream<Uint8Array> {
+export function decodeChunked(body: ReadableStream<Uint8Array>, options: ChunkedOptions): ReadableStream<Uint8Array> {
   const input = new ByteReader(body);
   return streamOfPieces({ pieces: () => chunkedPieces(input, options), cancel: (reason) => input.cancel(reason) });
 }
@@ -171,10 +174,7 @@ export function decodeChunked(
  * before its signature is checked at its end; a bad signature fails the iteration before it completes, and
  * consumers only commit a body whose iteration completed.
  */
-async function* chunkedPieces(
-  input: ByteReader,
-  options: { signing?: ChunkSigning; trailer: boolean; decodedLength: number },
-): AsyncGenerator<Uint8Array> {
+async function* chunkedPieces(input: ByteReader, options: ChunkedOptions): AsyncGenerator<Uint8Array> {
   const signing = options.signing;
   let previous = signing?.seedSignature ?? "";
   let total = 0;

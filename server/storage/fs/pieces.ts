@@ -80,13 +80,8 @@ export function readSizeOf(body: ReadableStream<Uint8Array>): number {
 export async function* piecesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const source = sources.get(body);
   if (source) {
-    // Locked, so nothing else can read the stream while its source is iterated here.
-    const lock = body.getReader();
-    try {
-      yield* source.pieces();
-    } finally {
-      lock.releaseLock();
-    }
+    // The source gives its pieces once: a reader of the stream after this one fails with "body already read".
+    yield* source.pieces();
     return;
   }
   let reader: ReadableStreamBYOBReader;
