@@ -108,15 +108,11 @@ export class TempFile {
     this.file = null;
   }
 
-  /**
-   * Finishes, renames to `target` and syncs the target directory, together with `alsoSync` (directories
-   * whose new entries lead to it, e.g. a key directory just created): syncs that run concurrently share
-   * one journal commit instead of waiting for one each.
-   */
-  async commit(target: string, alsoSync: string[] = []): Promise<void> {
+  /** Finishes, renames to `target` and syncs the target directory. */
+  async commit(target: string): Promise<void> {
     await this.finish();
     Deno.renameSync(this.path, target);
-    await Promise.all([target.slice(0, target.lastIndexOf("/")), ...alsoSync].map(syncDir));
+    await syncDir(parentOf(target));
   }
 
   async discard(): Promise<void> {
@@ -128,16 +124,43 @@ export class TempFile {
   }
 }
 
-/** Writes a small file atomically (temp + fsync + rename + dir fsync, plus `alsoSync` as in commit). */
-export async function writeFileDurable(tmpDir: string, target: string, data: Uint8Array | string, alsoSync: string[] = []): Promise<void> {
+/** Writes a small file atomically (temp + fsync + rename + dir fsync). */
+export async function writeFileDurable(tmpDir: string, target: string, data: Uint8Array | string): Promise<void> {
   const temp = await TempFile.create(tmpDir);
   try {
     await temp.write(typeof data === "string" ? new TextEncoder().encode(data) : data);
-    await temp.commit(target, alsoSync);
+    await temp.commit(target);
   } catch (error) {
     await temp.discard();
     throw error;
   }
+}
+
+const parentOf = (path: string) => path.slice(0, path.lastIndexOf("/"));
+
+/**
+ * Creates `path` and whichever of its parents are missing, and returns once their entries are durable (the
+ * parent of each new directory is synced): a file later acknowledged inside it cannot vanish with it.
+ */
+export async function mkdirDurable(path: string): Promise<void> {
+  const missing: string[] = [];
+  for (let dir = path; dir; dir = parentOf(dir)) {
+    try {
+      await Deno.stat(dir);
+      break;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      missing.push(dir);
+    }
+  }
+  for (const dir of missing.reverse()) {
+    try {
+      await Deno.mkdir(dir, { mode: 0o700 });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+  }
+  await Promise.all(missing.map((dir) => syncDir(parentOf(dir))));
 }
 
 /** Removes a file durably (missing is fine). */
@@ -148,7 +171,7 @@ export async function removeDurable(path: string): Promise<void> {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     return;
   }
-  await syncDir(path.slice(0, path.lastIndexOf("/"))).catch(() => {});
+  await syncDir(parentOf(path)).catch(() => {});
 }
 
 /** Serialises async work per key (one writer at a time per object). */

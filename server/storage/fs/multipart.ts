@@ -4,7 +4,7 @@
  * ETag `md5(part md5s)-N`.
  */
 import { Md5 } from "../../s3/md5.ts";
-import { TempFile, writeFileDurable } from "./durable.ts";
+import { mkdirDurable, TempFile, writeFileDurable } from "./durable.ts";
 import { commitStagedTo, commitVersion, discardStaged, type StagedData, type WriteOptions } from "./objects.ts";
 import { type BucketState, type Store, StoreError, type VersionRecord } from "./store.ts";
 
@@ -43,7 +43,7 @@ export async function readUpload(store: Store, bucket: string, uploadId: string)
 export async function initiateUpload(store: Store, state: BucketState, key: string, options: UploadInfo["options"]): Promise<UploadInfo> {
   const info: UploadInfo = { uploadId: crypto.randomUUID(), key, initiated: new Date().toISOString(), options };
   const dir = uploadDir(store, state.name, info.uploadId);
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  await mkdirDurable(dir);
   await writeFileDurable(store.tmpDir, `${dir}/upload.json`, JSON.stringify(info));
   return info;
 }

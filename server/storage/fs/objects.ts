@@ -119,7 +119,10 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
   return await store.locks.run(`${state.name}/${key}`, async () => {
     const dataFile = staged.temp ? `${crypto.randomUUID()}.data` : undefined;
     try {
-      if (staged.temp && dataFile) await staged.temp.commit(store.dataPath(state.name, key, dataFile), state.objects.has(key) ? [] : await store.ensureFanDir(state.name, key));
+      if (staged.temp && dataFile) {
+        await store.ensureFanDir(state.name, key);
+        await staged.temp.commit(store.dataPath(state.name, key, dataFile));
+      }
     } catch (error) {
       await discardStaged(staged);
       throw error;

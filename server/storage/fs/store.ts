@@ -13,7 +13,7 @@
  *
  * Object operations live in objects.ts, listing in listing.ts, multipart in multipart.ts.
  */
-import { KeyedMutex, removeDurable, writeFileDurable } from "./durable.ts";
+import { KeyedMutex, mkdirDurable, removeDurable, writeFileDurable } from "./durable.ts";
 import { loadFanDir } from "./record_files.ts";
 import { keyPathStem } from "./names.ts";
 import { SpillWriters } from "./spill.ts";
@@ -147,7 +147,7 @@ export class Store {
     for await (const fan of Deno.readDir(objectsDir)) {
       if (!fan.isDirectory) continue;
       const fanDir = `${objectsDir}/${fan.name}`;
-      this.#fans.add(fanDir);
+      this.#fans.set(fanDir, Promise.resolve());
       for (const record of await loadFanDir(fanDir)) state.objects.set(record.key, record);
     }
     state.keys = [...state.objects.keys()].sort(compareKeys);
@@ -164,8 +164,8 @@ export class Store {
     return await this.locks.run(`bucket:${name}`, async () => {
       if (this.buckets.has(name)) throw new StoreError("BucketAlreadyOwnedByYou", "Your previous request to create the named bucket succeeded and you already own it.", 409);
       const dir = this.bucketDir(name);
-      await Deno.mkdir(`${dir}/config`, { recursive: true, mode: 0o700 });
-      await Deno.mkdir(`${dir}/objects`, { recursive: true, mode: 0o700 });
+      await mkdirDurable(`${dir}/config`);
+      await mkdirDurable(`${dir}/objects`);
       const meta: BucketMeta = {
         created: (options.now ?? new Date()).toISOString(),
         versioning: options.objectLock ? "Enabled" : "",
@@ -200,7 +200,7 @@ export class Store {
       this.buckets.delete(name);
       this.#documentWrites++;
       for (const key of this.#documents.keys()) if (key.startsWith(`${name}/`)) this.#documents.delete(key);
-      for (const fan of this.#fans) if (fan.startsWith(`${this.bucketDir(name)}/`)) this.#fans.delete(fan);
+      for (const fan of this.#fans.keys()) if (fan.startsWith(`${this.bucketDir(name)}/`)) this.#fans.delete(fan);
       // Remove bucket.json first so a crash mid-delete leaves no half-visible bucket.
       await removeDurable(`${this.bucketDir(name)}/bucket.json`);
       await Deno.remove(this.bucketDir(name), { recursive: true }).catch(() => {});
@@ -241,25 +241,21 @@ export class Store {
     }
   }
 
-  /** Fan-out directories known to exist (saves a mkdir per write). */
-  readonly #fans = new Set<string>();
+  /** Fan-out directories, each settled once it exists durably (a write into one waits for that). */
+  readonly #fans = new Map<string, Promise<void>>();
 
-  /**
-   * Creates the key's fan-out directory when missing and returns the directories whose new entries must be
-   * synced before a write into it is acknowledged; the caller syncs them together with its own file (see
-   * TempFile.commit).
-   */
-  async ensureFanDir(bucket: string, key: string): Promise<string[]> {
+  /** Creates the key's fan-out directory when missing; resolves once it is durable. */
+  ensureFanDir(bucket: string, key: string): Promise<void> {
     const stem = this.objectStem(bucket, key);
     const fan = stem.slice(0, stem.lastIndexOf("/"));
-    if (this.#fans.has(fan)) return [];
-    try {
-      await Deno.mkdir(fan, { mode: 0o700 });
-    } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    let ready = this.#fans.get(fan);
+    if (!ready) {
+      ready = mkdirDurable(fan);
+      // A failed creation is tried again by the next write.
+      ready.catch(() => this.#fans.delete(fan));
+      this.#fans.set(fan, ready);
     }
-    this.#fans.add(fan);
-    return [fan.slice(0, fan.lastIndexOf("/"))];
+    return ready;
   }
 
   /** The inline bytes of one version, read from the key's record file. */
@@ -281,7 +277,7 @@ export class Store {
       if (state.objects.delete(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 1);
       return;
     }
-    const newDirs = state.objects.has(record.key) ? [] : await this.ensureFanDir(state.name, record.key);
+    await this.ensureFanDir(state.name, record.key);
     const data: Record<string, string> = {};
     const keptInline = record.versions.filter((v) => v.inline && v.versionId !== added?.versionId);
     if (keptInline.length) {
@@ -292,7 +288,7 @@ export class Store {
     // The temp file is made in the key's fan-out directory: the rename then stays in one directory (no
     // filesystem-wide lock of a cross-directory rename), and concurrent writes spread over 256 directories.
     const fan = stem.slice(0, stem.lastIndexOf("/"));
-    await writeFileDurable(fan, `${stem}.json`, JSON.stringify(Object.keys(data).length ? { ...record, data } : record), newDirs);
+    await writeFileDurable(fan, `${stem}.json`, JSON.stringify(Object.keys(data).length ? { ...record, data } : record));
     if (!state.objects.has(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 0, record.key);
     state.objects.set(record.key, record);
   }
