@@ -32,6 +32,8 @@ export function sendWithLength(url: URL, request: LengthRequest): Promise<Respon
   const sending = { stopped: false };
   return new Promise<Response>((resolve, reject) => {
     let answered = false;
+    /** An error of the body stream itself, reported as it is rather than as a network error. */
+    let bodyError: unknown = null;
     const outgoing = transport.request(
       url,
       { method: request.method, headers: { ...request.headers, "content-length": String(request.length) }, signal: request.signal },
@@ -55,9 +57,13 @@ export function sendWithLength(url: URL, request: LengthRequest): Promise<Respon
     outgoing.on("error", (error: Error) => {
       reader.cancel(error).catch(() => {});
       if (answered) return;
-      reject(error.name === "AbortError" ? error : new TypeError(`network error sending request for ${url.origin}: ${error.message}`, { cause: error }));
+      if (bodyError) reject(bodyError);
+      else reject(error.name === "AbortError" ? error : new TypeError(`network error sending request for ${url.origin}: ${error.message}`, { cause: error }));
     });
-    pump(reader, outgoing, sending).catch((error) => outgoing.destroy(error instanceof Error ? error : new Error(String(error))));
+    pump(reader, outgoing, sending).catch((error) => {
+      bodyError = error;
+      outgoing.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
   });
 }
 

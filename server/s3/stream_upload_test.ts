@@ -52,3 +52,36 @@ Deno.test("a streamed upload to an unreachable server fails as fetch does (TypeE
     return true;
   });
 });
+
+Deno.test("a body stream that fails mid-upload rejects with its own error, and the server gets no complete body", async () => {
+  const received = Promise.withResolvers<string>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    let bytes = 0;
+    try {
+      for await (const chunk of request.body!) bytes += chunk.length;
+      received.resolve(`whole body: ${bytes} bytes`);
+    } catch {
+      received.resolve("cut off");
+    }
+    return new Response(null);
+  });
+  try {
+    const client = new S3Client({ endpoint: `http://127.0.0.1:${server.addr.port}`, credentials: { accessKey: "k", secretKey: "s".repeat(12) } });
+    let sent = 0;
+    const failing = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 2 * MiB) return controller.error(new RangeError("disk read failed"));
+        sent += MiB;
+        controller.enqueue(new Uint8Array(MiB));
+      },
+    });
+    await assert.rejects(putObject(client, "bucket", "key", failing, { size: 4 * MiB }), (error: unknown) => {
+      assert.ok(error instanceof RangeError);
+      assert.equal(error.message, "disk read failed");
+      return true;
+    });
+    assert.equal(await received.promise, "cut off");
+  } finally {
+    await server.shutdown();
+  }
+});
