@@ -4,12 +4,11 @@
  */
 
 /**
- * Opening (creating) files and directories runs on the thread pool: under concurrent writes the kernel can
- * block it for a while (journal, inode allocation), which must not stall the request thread. Renames stay
+ * fsync (fdatasync with `dataOnly`) of a file or directory through a descriptor of its own. Opening
+ * (creating) files and directories runs on the thread pool: under concurrent writes the kernel can block it
+ * for a while (journal, inode allocation), which must not stall the request thread. Renames stay
  * synchronous: they are quick and a thread-pool round trip costs more.
  */
-
-/** fsync (fdatasync with `dataOnly`) of a file or directory through a descriptor of its own. */
 async function syncByPath(path: string, dataOnly = false): Promise<void> {
   const file = await Deno.open(path, { read: true });
   try {

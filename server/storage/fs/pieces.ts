@@ -9,8 +9,8 @@ export interface PieceSource {
   cancel(reason: unknown): Promise<void>;
 }
 
-/** Streams made by streamOfPieces, with their source, so piecesOf() can iterate the source itself. */
-const sources = new WeakMap<ReadableStream<Uint8Array>, PieceSource>();
+/** Streams made by streamOfPieces, with how to take their source's pieces, so piecesOf() can iterate them. */
+const sources = new WeakMap<ReadableStream<Uint8Array>, () => AsyncGenerator<Uint8Array>>();
 
 /**
  * A body stream backed by `source`. piecesOf() reads the source directly (no stream machinery and no copy
@@ -18,18 +18,15 @@ const sources = new WeakMap<ReadableStream<Uint8Array>, PieceSource>();
  */
 export function streamOfPieces(source: PieceSource): ReadableStream<Uint8Array> {
   let taken = false;
-  const once: PieceSource = {
-    pieces() {
-      if (taken) throw new TypeError("body already read");
-      taken = true;
-      return source.pieces();
-    },
-    cancel: (reason) => source.cancel(reason),
+  const take = () => {
+    if (taken) throw new TypeError("body already read");
+    taken = true;
+    return source.pieces();
   };
   let pieces: AsyncGenerator<Uint8Array> | null = null;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      pieces ??= once.pieces();
+      pieces ??= take();
       const { value, done } = await pieces.next();
       if (done) controller.close();
       else controller.enqueue(value.slice());
@@ -40,7 +37,7 @@ export function streamOfPieces(source: PieceSource): ReadableStream<Uint8Array> 
     },
     // Nothing is pulled before a reader asks: piecesOf() may take the source instead.
   }, { highWaterMark: 0 });
-  sources.set(stream, once);
+  sources.set(stream, take);
   return stream;
 }
 
@@ -78,10 +75,10 @@ export function readSizeOf(body: ReadableStream<Uint8Array>): number {
  * stream (as Deno's request bodies are) with a BYOB reader into one reused buffer; others yield their chunks.
  */
 export async function* piecesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const source = sources.get(body);
-  if (source) {
+  const take = sources.get(body);
+  if (take) {
     // The source gives its pieces once: a reader of the stream after this one fails with "body already read".
-    yield* source.pieces();
+    yield* take();
     return;
   }
   let reader: ReadableStreamBYOBReader;
