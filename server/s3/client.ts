@@ -12,6 +12,7 @@ import {
   sha256Hex,
   signedChunkStream,
   signHeaders,
+  STREAM_CHUNK_SIZE,
   STREAMING_PAYLOAD,
   uriEncode,
 } from "./sigv4.ts";
@@ -48,9 +49,6 @@ export interface RequestSpec {
   /** Leave out X-Amz-Content-Sha256 (STS; minio-protocol §1.11 vector F). */
   omitContentSha?: boolean;
 }
-
-/** Data bytes per signed chunk of a streamed upload: far fewer signatures than minio-go's 64 KiB, well under the 16 MiB servers accept. */
-const CHUNK_SIZE = 1024 * 1024;
 
 /** Encodes an object key for the path: every byte except unreserved characters and "/". */
 export const encodeKey = (key: string) => uriEncode(key, true);
@@ -124,8 +122,8 @@ export class S3Client {
       ? await sendWithLength(url, {
         method: spec.method,
         headers: signed.headers,
-        body: signedChunkStream(spec.body as ReadableStream<Uint8Array>, { signingKey: signed.signingKey, amzDate: signed.amzDate, scope: signed.scope, seedSignature: signed.signature, chunkSize: CHUNK_SIZE }),
-        length: chunkedLength(spec.contentLength!, CHUNK_SIZE),
+        body: signedChunkStream(spec.body as ReadableStream<Uint8Array>, { signingKey: signed.signingKey, amzDate: signed.amzDate, scope: signed.scope, seedSignature: signed.signature }),
+        length: chunkedLength(spec.contentLength!, STREAM_CHUNK_SIZE),
         signal: spec.signal,
       })
       : await this.#fetch(url, { method: spec.method, headers: signed.headers, body, signal: spec.signal, redirect: "manual" });

@@ -240,6 +240,9 @@ export function trailerStringToSign(amzDate: string, scope: string, previousSign
   return ["AWS4-HMAC-SHA256-TRAILER", amzDate, scope, previousSignature, sha256Hex(text)].join("\n");
 }
 
+/** Data bytes per signed chunk: far fewer signatures than minio-go's 64 KiB, well under the 16 MiB servers accept. */
+export const STREAM_CHUNK_SIZE = 1024 * 1024;
+
 /** Encoded length of an aws-chunked body for `length` data bytes and `chunkSize` chunks. */
 export function chunkedLength(length: number, chunkSize: number): number {
   const cost = (n: number) => n.toString(16).length + 17 + 64 + 2 + n + 2;
@@ -256,8 +259,7 @@ export function signedChunkStream(
   body: ReadableStream<Uint8Array>,
   opts: { signingKey: Uint8Array; amzDate: string; scope: string; seedSignature: string; chunkSize?: number },
 ): ReadableStream<Uint8Array> {
-  // 1 MiB chunks: far fewer signatures than minio-go's 64 KiB, well under the 16 MiB servers accept.
-  const chunkSize = opts.chunkSize ?? 1024 * 1024;
+  const chunkSize = opts.chunkSize ?? STREAM_CHUNK_SIZE;
   let previous = opts.seedSignature;
   const reader = body.getReader();
   const pending: Uint8Array[] = [];
