@@ -1,20 +1,29 @@
 /**
- * Loading the object records of one fan-out directory at start (layout in store.ts): records are read,
- * what no committed record references is removed, and key directories of earlier versions of Deck move to
- * the flat layout.
+ * What start finds in the fan-out directories of a bucket (layout in store.ts): data files, temp files of
+ * crashed writes, and the per-key record files of earlier versions of Deck (`<hash>.json`, and before that
+ * `<hash>/meta.json` directories), which move into the bucket's records log.
  */
 import { syncDir, writeFileDurable } from "./durable.ts";
 import { keyPathStem } from "./names.ts";
+import type { RecordWithData } from "./record_log.ts";
 import type { ObjectRecord } from "./store.ts";
 
 const RECORD = /^([0-9a-f]{64})\.json$/;
-const DATA = /^([0-9a-f]{64})\.(.+\.data)$/;
+const DATA = /^[0-9a-f]{64}\.(.+\.data)$/;
 
-/**
- * Loads the records of one fan-out directory, removing what no committed record references: temp files and
- * data files of crashed or overwritten writes.
- */
-export async function loadFanDir(fanDir: string): Promise<ObjectRecord[]> {
+export interface FanDirContents {
+  /** Records kept in files by earlier versions, with their inline bytes. */
+  legacy: RecordWithData[];
+  /** Those record files (readable or not), to remove once the log holds their records. */
+  legacyFiles: string[];
+  /** Data files by path, with the name records refer to them by. */
+  dataFiles: { path: string; dataFile: string }[];
+  /** Anything else: temp files of writes a crash interrupted. */
+  junk: string[];
+}
+
+/** Lists one fan-out directory, first moving key directories of the oldest layout to record files. */
+export async function scanFanDir(fanDir: string): Promise<FanDirContents> {
   const names: string[] = [];
   const keyDirs: string[] = [];
   for await (const entry of Deno.readDir(fanDir)) {
@@ -23,38 +32,37 @@ export async function loadFanDir(fanDir: string): Promise<ObjectRecord[]> {
   }
   if (keyDirs.length) {
     for (const hash of keyDirs) await migrateKeyDir(fanDir, hash);
-    return await loadFanDir(fanDir);
+    return await scanFanDir(fanDir);
   }
-  const records = new Map<string, ObjectRecord>();
+  const contents: FanDirContents = { legacy: [], legacyFiles: [], dataFiles: [], junk: [] };
   for (const name of names) {
+    const path = `${fanDir}/${name}`;
     const hash = RECORD.exec(name)?.[1];
-    if (!hash) continue;
-    const record = await readRecord(`${fanDir}/${name}`);
-    if (record && record.versions.length > 0 && keyPathStem(record.key).endsWith(hash)) records.set(hash, record);
+    const dataFile = DATA.exec(name)?.[1];
+    if (hash) {
+      contents.legacyFiles.push(path);
+      const found = await readRecordFile(path);
+      if (found && keyPathStem(found.record.key).endsWith(hash)) contents.legacy.push(found);
+    } else if (dataFile) contents.dataFiles.push({ path, dataFile });
+    else contents.junk.push(path);
   }
-  for (const name of names) {
-    if (RECORD.test(name)) continue;
-    const [, hash, dataFile] = DATA.exec(name) ?? [];
-    if (hash && records.get(hash)?.versions.some((v) => v.dataFile === dataFile)) continue;
-    await Deno.remove(`${fanDir}/${name}`).catch(() => {});
-  }
-  return [...records.values()];
+  return contents;
 }
 
-async function readRecord(path: string): Promise<ObjectRecord | null> {
+async function readRecordFile(path: string): Promise<RecordWithData | null> {
   try {
-    const record = JSON.parse(await Deno.readTextFile(path)) as ObjectRecord & { data?: unknown };
-    delete record.data; // inline bytes stay on disk; the index holds metadata only
-    return record;
+    const parsed = JSON.parse(await Deno.readTextFile(path)) as ObjectRecord & { data?: Record<string, string> };
+    const data = new Map(Object.entries(parsed.data ?? {}).map(([id, base64]) => [id, Uint8Array.fromBase64(base64)]));
+    return { record: { key: parsed.key, versions: parsed.versions }, data };
   } catch {
     return null;
   }
 }
 
 /**
- * Earlier versions of Deck kept each key in a directory (`<hash>/meta.json` and `<hash>/<uuid>.data`); it
- * moves to the flat layout at load. Every step can be repeated after a crash: data files are moved first,
- * the record is written next, and the directory goes last, durably, before anything new is written.
+ * The oldest layout kept each key in a directory (`<hash>/meta.json` and `<hash>/<uuid>.data`); it becomes
+ * a record file beside flat data files. Every step can be repeated after a crash: data files are moved
+ * first, the record is written next, and the directory goes last, durably.
  */
 async function migrateKeyDir(fanDir: string, hash: string): Promise<void> {
   const dir = `${fanDir}/${hash}`;

@@ -3,18 +3,18 @@
  * objects rebuilt from disk at start. Layout under the data directory:
  *
  *   buckets/<bucket>/bucket.json              created, versioning, object lock
+ *   buckets/<bucket>/records.log              every key's versions, small objects' bytes inline (record_log.ts)
  *   buckets/<bucket>/config/<document>        policy.json, lifecycle.xml, quota.json, ...
- *   buckets/<bucket>/objects/<h2>/            one key's files, named by the SHA-256 of the key:
- *       <sha256>.json                         every version of the key (small objects' bytes inline)
- *       <sha256>.<uuid>.data                  a version's bytes
- *       <uuid>.tmp                            a record being written (orphans go at load)
+ *   buckets/<bucket>/objects/<h2>/            larger objects' bytes, named by the SHA-256 of the key:
+ *       <sha256>.<uuid>.data                  a version's bytes (unreferenced ones go at load)
  *   buckets/<bucket>/uploads/<uploadId>/      multipart upload state and parts
  *   .deck/tmp/                                other temp files, renamed into place once durable
  *
  * Object operations live in objects.ts, listing in listing.ts, multipart in multipart.ts.
  */
-import { KeyedMutex, mkdirDurable, removeDurable, writeFileDurable } from "./durable.ts";
-import { loadFanDir } from "./record_files.ts";
+import { KeyedMutex, mkdirDurable, removeDurable, syncDir, writeFileDurable } from "./durable.ts";
+import { scanFanDir } from "./record_files.ts";
+import { RecordLog } from "./record_log.ts";
 import { keyPathStem } from "./names.ts";
 import { SpillWriters } from "./spill.ts";
 
@@ -34,7 +34,7 @@ export interface VersionRecord {
   deleteMarker?: boolean;
   /** Data file name inside the object's directory; absent for delete markers and inline data. */
   dataFile?: string;
-  /** The bytes live in the key's record file (`data`, base64) rather than in a data file. */
+  /** The bytes live in the bucket's records log rather than in a data file. */
   inline?: boolean;
   size: number;
   etag: string;
@@ -103,8 +103,13 @@ export class Store {
     this.spill = new SpillWriters(this.tmpDir);
   }
 
+  /** Each bucket's records log, opened when the bucket is loaded or created. */
+  readonly #logs = new Map<string, RecordLog>();
+
   close(): void {
     this.spill.close();
+    for (const log of this.#logs.values()) log.close();
+    this.#logs.clear();
   }
 
   /** Opens (or initialises) the store, cleaning what a crash left behind. */
@@ -123,7 +128,7 @@ export class Store {
     return `${this.root}/buckets/${bucket}`;
   }
 
-  /** A key's files share this path stem: its record is `<stem>.json`, its data files `<stem>.<uuid>.data`. */
+  /** A key's data files share this path stem: `<stem>.<uuid>.data`. */
   objectStem(bucket: string, key: string): string {
     return `${this.bucketDir(bucket)}/objects/${keyPathStem(key)}`;
   }
@@ -141,16 +146,29 @@ export class Store {
     } catch {
       return; // a bucket whose creation never committed
     }
-    const state: BucketState = { name, meta, keys: [], objects: new Map() };
+    const { log, records } = await RecordLog.open(dir);
+    const state: BucketState = { name, meta, keys: [], objects: records };
     const objectsDir = `${dir}/objects`;
     await Deno.mkdir(objectsDir, { recursive: true, mode: 0o700 });
+    const fans = new Map<string, Awaited<ReturnType<typeof scanFanDir>>>();
     for await (const fan of Deno.readDir(objectsDir)) {
       if (!fan.isDirectory) continue;
       const fanDir = `${objectsDir}/${fan.name}`;
       this.#fans.set(fanDir, Promise.resolve());
-      for (const record of await loadFanDir(fanDir)) state.objects.set(record.key, record);
+      fans.set(fanDir, await scanFanDir(fanDir));
     }
-    state.keys = [...state.objects.keys()].sort(compareKeys);
+    // Record files of earlier versions join the log first; only then do they go.
+    const legacy = [...fans.values()].flatMap((contents) => contents.legacy);
+    if (legacy.length) for (const record of await log.adopt(legacy)) records.set(record.key, record);
+    const referenced = new Set([...records.values()].flatMap((r) => r.versions.map((v) => v.dataFile).filter((f) => f !== undefined)));
+    for (const [fanDir, contents] of fans) {
+      const unreferenced = contents.dataFiles.filter((d) => !referenced.has(d.dataFile)).map((d) => d.path);
+      const leftovers = [...contents.legacyFiles, ...contents.junk, ...unreferenced];
+      for (const path of leftovers) await Deno.remove(path).catch(() => {});
+      if (leftovers.length) await syncDir(fanDir);
+    }
+    state.keys = [...records.keys()].sort(compareKeys);
+    this.#logs.set(name, log);
     this.buckets.set(name, state);
   }
 
@@ -164,8 +182,16 @@ export class Store {
     return await this.locks.run(`bucket:${name}`, async () => {
       if (this.buckets.has(name)) throw new StoreError("BucketAlreadyOwnedByYou", "Your previous request to create the named bucket succeeded and you already own it.", 409);
       const dir = this.bucketDir(name);
+      // What a deletion interrupted by a crash left (it removes bucket.json first) must not come back.
+      if (await Deno.stat(dir).then(() => true, () => false)) {
+        await Deno.remove(dir, { recursive: true });
+        await syncDir(`${this.root}/buckets`);
+      }
       await mkdirDurable(`${dir}/config`);
       await mkdirDurable(`${dir}/objects`);
+      const { log } = await RecordLog.open(dir);
+      this.#logs.get(name)?.close();
+      this.#logs.set(name, log);
       const meta: BucketMeta = {
         created: (options.now ?? new Date()).toISOString(),
         versioning: options.objectLock ? "Enabled" : "",
@@ -201,6 +227,8 @@ export class Store {
       this.#documentWrites++;
       for (const key of this.#documents.keys()) if (key.startsWith(`${name}/`)) this.#documents.delete(key);
       for (const fan of this.#fans.keys()) if (fan.startsWith(`${this.bucketDir(name)}/`)) this.#fans.delete(fan);
+      this.#logs.get(name)?.close();
+      this.#logs.delete(name);
       // Remove bucket.json first so a crash mid-delete leaves no half-visible bucket.
       await removeDurable(`${this.bucketDir(name)}/bucket.json`);
       await Deno.remove(this.bucketDir(name), { recursive: true }).catch(() => {});
@@ -258,37 +286,29 @@ export class Store {
     return ready;
   }
 
-  /** The inline bytes of one version, read from the key's record file. */
-  async readInline(bucket: string, key: string, versionId: string): Promise<Uint8Array> {
-    const disk = JSON.parse(await Deno.readTextFile(`${this.objectStem(bucket, key)}.json`)) as ObjectRecord & { data?: Record<string, string> };
-    const encoded = disk.data?.[versionId];
-    if (encoded === undefined) throw new StoreError("InternalError", "Object data is missing", 500);
-    return Uint8Array.fromBase64(encoded);
+  #log(bucket: string): RecordLog {
+    const log = this.#logs.get(bucket);
+    if (!log) throw new StoreError("NoSuchBucket", "The specified bucket does not exist", 404);
+    return log;
+  }
+
+  /** The inline bytes of one version, read from the bucket's records log. */
+  readInline(bucket: string, key: string, versionId: string): Promise<Uint8Array> {
+    const data = this.#log(bucket).readInline(key, versionId);
+    if (!data) return Promise.reject(new StoreError("InternalError", "Object data is missing", 500));
+    return Promise.resolve(data);
   }
 
   /**
-   * Persists one key's record (or removes it when no versions remain) and updates the index. Inline data of
-   * kept versions is carried over from the previous record file; `added` brings the new version's bytes.
+   * Persists one key's record (or removes it when no versions remain) and updates the index once durable.
+   * Inline versions kept from before keep their bytes; `added` brings the new version's.
    */
   async saveRecord(state: BucketState, record: ObjectRecord, added?: { versionId: string; data: Uint8Array }): Promise<void> {
-    const stem = this.objectStem(state.name, record.key);
+    await this.#log(state.name).append(record, added);
     if (record.versions.length === 0) {
-      await removeDurable(`${stem}.json`);
       if (state.objects.delete(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 1);
       return;
     }
-    await this.ensureFanDir(state.name, record.key);
-    const data: Record<string, string> = {};
-    const keptInline = record.versions.filter((v) => v.inline && v.versionId !== added?.versionId);
-    if (keptInline.length) {
-      const previous = JSON.parse(await Deno.readTextFile(`${stem}.json`)) as { data?: Record<string, string> };
-      for (const v of keptInline) if (previous.data?.[v.versionId] !== undefined) data[v.versionId] = previous.data[v.versionId];
-    }
-    if (added) data[added.versionId] = added.data.toBase64();
-    // The temp file is made in the key's fan-out directory: the rename then stays in one directory (no
-    // filesystem-wide lock of a cross-directory rename), and concurrent writes spread over 256 directories.
-    const fan = stem.slice(0, stem.lastIndexOf("/"));
-    await writeFileDurable(fan, `${stem}.json`, JSON.stringify(Object.keys(data).length ? { ...record, data } : record));
     if (!state.objects.has(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 0, record.key);
     state.objects.set(record.key, record);
   }
