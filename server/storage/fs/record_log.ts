@@ -7,9 +7,10 @@
  * and none is acknowledged before that sync returns. Small objects' bytes sit in the entry that added them.
  *
  * An entry (format in record_entries.ts) replaces its key's record; one without versions removes the key.
- * Inline versions an entry carries no bytes for keep those an earlier entry brought. A crash can only tear the last batch (nothing after it was written),
- * so replay stops at the first entry that fails its length or CRC and cuts the file there; the cut bytes
- * are kept beside it in `records.log.damaged-<time>` in case they were more than a torn tail.
+ * Inline versions an entry carries no bytes for keep those an earlier entry brought. A crash can only tear
+ * the last batch (nothing after it was written), so replay stops at the first entry that fails its length
+ * or CRC and cuts the file there; a copy of the whole file is kept first in `records.log.damaged-<time>`,
+ * in case what was cut was more than a torn tail.
  *
  * When the log holds more than twice its live bytes, it is rewritten with one entry per key into a temp
  * file, fsynced and renamed over the old one: the only other write to the file, and atomic.
@@ -108,7 +109,7 @@ export class RecordLog {
       const view = new DataView(buffer.buffer, buffer.byteOffset + offset - bufferStart);
       const length = view.getUint32(0);
       const checksum = view.getUint32(4);
-      if (length < 4 || !(await have(HEADER + length))) break;
+      if (length < 4 || offset + HEADER + length > fileSize || !(await have(HEADER + length))) break;
       const payload = buffer.subarray(offset - bufferStart + HEADER, offset - bufferStart + HEADER + length);
       const entry = decodePayload(payload, checksum, offset + HEADER);
       if (!entry) break;
@@ -120,17 +121,11 @@ export class RecordLog {
     return new Map([...this.#keys].map(([key, entry]) => [key, entry.record]));
   }
 
-  /** Keeps the bytes past the last whole entry beside the log, then cuts them off durably. */
+  /** Keeps a copy of the whole log beside it, then cuts off the bytes past the last whole entry, durably. */
   async #cutDamagedTail(offset: number, fileSize: number): Promise<void> {
-    const tail = new Uint8Array(fileSize - offset);
-    await this.#reader.seek(offset, Deno.SeekMode.Start);
-    for (let at = 0; at < tail.length;) {
-      const read = await this.#reader.read(tail.subarray(at));
-      if (read === null) break;
-      at += read;
-    }
-    await Deno.writeFile(`${this.#path}.damaged-${Date.now()}`, tail, { mode: 0o600 });
-    console.error(`records: ${this.#path} ended in ${tail.length} unreadable bytes (a write torn by a crash); kept in ${this.#path}.damaged-*`);
+    const copy = `${this.#path}.damaged-${Date.now()}`;
+    await Deno.copyFile(this.#path, copy);
+    console.error(`records: ${this.#path} ends in ${fileSize - offset} unreadable bytes (a write torn by a crash, or damage); cut off after copying the log to ${copy}`);
     await this.#writer.truncate(offset);
     await this.#writer.sync();
   }
@@ -174,42 +169,46 @@ export class RecordLog {
       if (!this.#queue.length) return void (this.#draining = false);
       const batch = this.#queue;
       this.#queue = [];
-      const start = this.#size;
-      const bytes = concat(batch.map((p) => p.bytes));
       try {
-        if (this.#broken) throw this.#broken;
-        try {
-          for (let at = 0; at < bytes.length;) at += this.#writer.writeSync(bytes.subarray(at));
-        } catch (error) {
-          // Nothing of a failed batch may stay: a later batch after it would be unreadable at replay.
-          this.#writer.truncateSync(start);
-          this.#writer.seekSync(start, Deno.SeekMode.Start);
-          throw error;
-        }
-        try {
-          await this.#writer.syncData();
-        } catch (error) {
-          // After a failed fsync the kernel may have dropped the dirty pages: nothing written since can be
-          // trusted to be durable, so the log refuses further writes until the server restarts.
-          this.#broken = new RecordLogError(`records of this bucket cannot be made durable: ${error instanceof Error ? error.message : error}`);
-          throw this.#broken;
-        }
+        await this.#writeBatch(batch);
+        for (const pending of batch) pending.settle();
       } catch (error) {
         for (const pending of batch) pending.settle(error);
-        continue;
-      }
-      this.#size = start + bytes.length;
-      let at = start;
-      for (const pending of batch) {
-        const located = new Map([...pending.data].map(([id, d]) => [id, { offset: at + d.offset, length: d.length }]));
-        const dataBytes = [...located.values()].reduce((n, d) => n + d.length, 0);
-        this.#apply(pending.record, pending.bytes.length - dataBytes, located);
-        at += pending.bytes.length;
-        pending.settle();
       }
       if (this.#size > COMPACT_MIN_BYTES && this.#size > 2 * this.#liveBytes) {
         await this.#compact([]).catch((error) => console.error(`records: compaction of ${this.#path} failed: ${error}`));
       }
+    }
+  }
+
+  /** Writes and syncs one batch, then indexes its entries. */
+  async #writeBatch(batch: Pending[]): Promise<void> {
+    if (this.#broken) throw this.#broken;
+    const start = this.#size;
+    const bytes = concat(batch.map((p) => p.bytes));
+    try {
+      for (let at = 0; at < bytes.length;) at += this.#writer.writeSync(bytes.subarray(at));
+    } catch (error) {
+      // Nothing of a failed batch may stay: a later batch after it would be unreadable at replay.
+      this.#writer.truncateSync(start);
+      this.#writer.seekSync(start, Deno.SeekMode.Start);
+      throw error;
+    }
+    try {
+      await this.#writer.syncData();
+    } catch (error) {
+      // After a failed fsync the kernel may have dropped the dirty pages: nothing written since can be
+      // trusted to be durable, so the log refuses further writes until the server restarts.
+      this.#broken = new RecordLogError(`records of this bucket cannot be made durable: ${error instanceof Error ? error.message : error}`);
+      throw this.#broken;
+    }
+    this.#size = start + bytes.length;
+    let at = start;
+    for (const pending of batch) {
+      const located = new Map([...pending.data].map(([id, d]) => [id, { offset: at + d.offset, length: d.length }]));
+      const dataBytes = [...located.values()].reduce((n, d) => n + d.length, 0);
+      this.#apply(pending.record, pending.bytes.length - dataBytes, located);
+      at += pending.bytes.length;
     }
   }
 
