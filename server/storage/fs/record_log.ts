@@ -47,11 +47,14 @@ interface Pending {
 
 export class RecordLogError extends Error {}
 
+/**
+ * The log holds no descriptor between uses: a server with thousands of buckets would otherwise hold two
+ * per bucket and run into the process's file limit (often 1,024 in containers). Opening costs microseconds
+ * beside a batch's fdatasync or a read.
+ */
 export class RecordLog {
   readonly #path: string;
-  #writer: Deno.FsFile;
-  #reader: Deno.FsFile;
-  #size: number;
+  #size = 0;
   #liveBytes = 0;
   readonly #keys = new Map<string, KeyEntry>();
   #queue: Pending[] = [];
@@ -60,31 +63,33 @@ export class RecordLog {
   /** Set when a sync failed or the log was closed: nothing more can be acknowledged. */
   #broken: Error | null = null;
 
-  private constructor(path: string, writer: Deno.FsFile, reader: Deno.FsFile, size: number) {
+  private constructor(path: string) {
     this.#path = path;
-    this.#writer = writer;
-    this.#reader = reader;
-    this.#size = size;
   }
 
   /** Opens (creating durably if missing) the log of `bucketDir`, replays it and returns the live records. */
   static async open(bucketDir: string): Promise<{ log: RecordLog; records: Map<string, ObjectRecord> }> {
     const path = `${bucketDir}/records.log`;
-    const created = !(await Deno.stat(path).then(() => true, () => false));
-    const writer = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
-    if (created) {
-      await writer.sync();
+    if (!(await Deno.stat(path).then(() => true, () => false))) {
+      const file = await Deno.open(path, { write: true, create: true, mode: 0o600 });
+      try {
+        await file.sync();
+      } finally {
+        file.close();
+      }
       await syncDir(bucketDir);
     }
-    const reader = await Deno.open(path, { read: true });
-    const log = new RecordLog(path, writer, reader, 0);
-    const records = await log.#replay();
-    await writer.seek(0, Deno.SeekMode.End);
-    return { log, records };
+    const log = new RecordLog(path);
+    const file = await Deno.open(path, { read: true, write: true });
+    try {
+      return { log, records: await log.#replay(file) };
+    } finally {
+      file.close();
+    }
   }
 
-  async #replay(): Promise<Map<string, ObjectRecord>> {
-    const fileSize = (await this.#reader.stat()).size;
+  async #replay(file: Deno.FsFile): Promise<Map<string, ObjectRecord>> {
+    const fileSize = (await file.stat()).size;
     let buffer = new Uint8Array(0);
     let bufferStart = 0;
     let offset = 0;
@@ -94,7 +99,7 @@ export class RecordLog {
         if (bufferStart + buffer.length >= fileSize) return false;
         const keep = buffer.subarray(offset - bufferStart);
         const chunk = new Uint8Array(Math.max(READ_SIZE, n));
-        const read = await this.#reader.read(chunk);
+        const read = await file.read(chunk);
         if (read === null) return false;
         const joined = new Uint8Array(keep.length + read);
         joined.set(keep);
@@ -116,18 +121,18 @@ export class RecordLog {
       this.#apply(entry.record, HEADER + length - entry.dataBytes, entry.data);
       offset += HEADER + length;
     }
-    if (offset < fileSize) await this.#cutDamagedTail(offset, fileSize);
+    if (offset < fileSize) await this.#cutDamagedTail(file, offset, fileSize);
     this.#size = offset;
     return new Map([...this.#keys].map(([key, entry]) => [key, entry.record]));
   }
 
   /** Keeps a copy of the whole log beside it, then cuts off the bytes past the last whole entry, durably. */
-  async #cutDamagedTail(offset: number, fileSize: number): Promise<void> {
+  async #cutDamagedTail(file: Deno.FsFile, offset: number, fileSize: number): Promise<void> {
     const copy = `${this.#path}.damaged-${Date.now()}`;
     await Deno.copyFile(this.#path, copy);
     console.error(`records: ${this.#path} ends in ${fileSize - offset} unreadable bytes (a write torn by a crash, or damage); cut off after copying the log to ${copy}`);
-    await this.#writer.truncate(offset);
-    await this.#writer.sync();
+    await file.truncate(offset);
+    await file.sync();
   }
 
   /** Updates the index for an entry now in the log: its new inline versions and the ones it keeps. */
@@ -186,21 +191,26 @@ export class RecordLog {
     if (this.#broken) throw this.#broken;
     const start = this.#size;
     const bytes = concat(batch.map((p) => p.bytes));
+    const file = Deno.openSync(this.#path, { write: true });
     try {
-      for (let at = 0; at < bytes.length;) at += this.#writer.writeSync(bytes.subarray(at));
-    } catch (error) {
-      // Nothing of a failed batch may stay: a later batch after it would be unreadable at replay.
-      this.#writer.truncateSync(start);
-      this.#writer.seekSync(start, Deno.SeekMode.Start);
-      throw error;
-    }
-    try {
-      await this.#writer.syncData();
-    } catch (error) {
-      // After a failed fsync the kernel may have dropped the dirty pages: nothing written since can be
-      // trusted to be durable, so the log refuses further writes until the server restarts.
-      this.#broken = new RecordLogError(`records of this bucket cannot be made durable: ${error instanceof Error ? error.message : error}`);
-      throw this.#broken;
+      try {
+        file.seekSync(start, Deno.SeekMode.Start);
+        for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
+      } catch (error) {
+        // Nothing of a failed batch may stay: a later batch after it would be unreadable at replay.
+        file.truncateSync(start);
+        throw error;
+      }
+      try {
+        await file.syncData();
+      } catch (error) {
+        // After a failed fsync the kernel may have dropped the dirty pages: nothing written since can be
+        // trusted to be durable, so the log refuses further writes until the server restarts.
+        this.#broken = new RecordLogError(`records of this bucket cannot be made durable: ${error instanceof Error ? error.message : error}`);
+        throw this.#broken;
+      }
+    } finally {
+      file.close();
     }
     this.#size = start + bytes.length;
     let at = start;
@@ -216,19 +226,12 @@ export class RecordLog {
   readInline(key: string, versionId: string): Uint8Array | undefined {
     const at = this.#keys.get(key)?.data.get(versionId);
     if (!at) return undefined;
-    return this.#readAt(this.#reader, at);
-  }
-
-  /** Synchronous on purpose: a seek and its read must not interleave with another read's. */
-  #readAt(file: Deno.FsFile, at: Located): Uint8Array {
-    const out = new Uint8Array(at.length);
-    file.seekSync(at.offset, Deno.SeekMode.Start);
-    for (let done = 0; done < at.length;) {
-      const read = file.readSync(out.subarray(done));
-      if (read === null) throw new RecordLogError(`records log ended inside an entry at ${at.offset}`);
-      done += read;
+    const file = Deno.openSync(this.#path, { read: true });
+    try {
+      return readAt(file, at);
+    } finally {
+      file.close();
     }
-    return out;
   }
 
   /**
@@ -250,6 +253,7 @@ export class RecordLog {
     const bucketDir = this.#path.slice(0, this.#path.lastIndexOf("/"));
     const tempPath = `${this.#path}.${crypto.randomUUID()}.tmp`;
     const temp = await Deno.open(tempPath, { write: true, createNew: true, mode: 0o600 });
+    const source = await Deno.open(this.#path, { read: true });
     const keys = new Map<string, KeyEntry>();
     let size = 0;
     let live = 0;
@@ -272,28 +276,24 @@ export class RecordLog {
         if (buffered >= READ_SIZE) await flush();
       };
       for (const entry of this.#keys.values()) {
-        await add(entry.record, new Map([...entry.data].map(([id, at]) => [id, this.#readAt(this.#reader, at)])));
+        await add(entry.record, new Map([...entry.data].map(([id, at]) => [id, readAt(source, at)])));
       }
       for (const { record, data } of extra) await add(record, data);
       await flush();
       await temp.syncData();
       temp.close();
-      await Deno.rename(tempPath, this.#path);
+      // Synchronous, with the index switched in the same step: a read must never pair the new file with
+      // the old offsets.
+      Deno.renameSync(tempPath, this.#path);
     } catch (error) {
       try {
         temp.close();
       } catch { /* closed already */ }
       await Deno.remove(tempPath).catch(() => {});
       throw error;
+    } finally {
+      source.close();
     }
-    // From the rename on, the new file is the log: appends must go to it whatever happens next.
-    const writer = Deno.openSync(this.#path, { read: true, write: true });
-    writer.seekSync(0, Deno.SeekMode.End);
-    const reader = Deno.openSync(this.#path, { read: true });
-    this.#writer.close();
-    this.#reader.close();
-    this.#writer = writer;
-    this.#reader = reader;
     this.#size = size;
     this.#liveBytes = live;
     this.#keys.clear();
@@ -307,13 +307,20 @@ export class RecordLog {
     }
   }
 
-  /** Stops accepting writes and closes the files; writes still queued fail. */
+  /** Stops accepting writes; writes still queued fail. */
   close(): void {
     this.#broken ??= new RecordLogError("the bucket's records log is closed");
-    for (const file of [this.#writer, this.#reader]) {
-      try {
-        file.close();
-      } catch { /* closed already */ }
-    }
   }
+}
+
+/** Synchronous on purpose: a seek and its read must not interleave with another read's. */
+function readAt(file: Deno.FsFile, at: Located): Uint8Array {
+  const out = new Uint8Array(at.length);
+  file.seekSync(at.offset, Deno.SeekMode.Start);
+  for (let done = 0; done < at.length;) {
+    const read = file.readSync(out.subarray(done));
+    if (read === null) throw new RecordLogError(`records log ended inside an entry at ${at.offset}`);
+    done += read;
+  }
+  return out;
 }

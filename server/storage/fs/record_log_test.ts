@@ -121,3 +121,20 @@ Deno.test("appends to a closed log are refused, not acknowledged", async () => {
     await assert.rejects(log.append({ key: "k", versions: [inlineVersion("null", 1)] }, { versionId: "null", data: bytes("x") }), /closed/);
   });
 });
+
+Deno.test("open logs hold no file descriptors, so thousands of buckets stay within the process's file limit", async () => {
+  await withDir(async (dir) => {
+    const openFds = () => [...Deno.readDirSync("/proc/self/fd")].length;
+    const before = openFds();
+    const logs: RecordLog[] = [];
+    for (let i = 0; i < 300; i++) {
+      await Deno.mkdir(`${dir}/b${i}`);
+      const { log } = await RecordLog.open(`${dir}/b${i}`);
+      await log.append({ key: "k", versions: [inlineVersion("null", 1)] }, { versionId: "null", data: bytes("x") });
+      logs.push(log);
+    }
+    assert.ok(openFds() - before < 10, `${openFds() - before} descriptors opened by 300 logs`);
+    assert.equal(text(logs[299].readInline("k", "null")), "x");
+    for (const log of logs) log.close();
+  });
+});
