@@ -8,6 +8,7 @@
  */
 import { createCipheriv, createDecipheriv } from "node:crypto";
 import { argon2id } from "hash-wasm";
+import { concatBytes } from "./bytes.ts";
 
 export const ALG_ARGON2_AES_GCM = 0x00;
 export const ALG_ARGON2_CHACHA = 0x01;
@@ -132,13 +133,7 @@ export async function decryptPayload(password: string, data: Uint8Array): Promis
     offset += FRAGMENT + TAG;
   }
   parts.push(aead.open(nonceOf(prefix, seq), data.subarray(offset), ad.final));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** madmin.IsEncrypted heuristic. */

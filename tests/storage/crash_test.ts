@@ -19,37 +19,73 @@ function payload(i: number): Uint8Array {
   return bytes;
 }
 
-Deno.test("kill -9 during 50 concurrent uploads loses no acknowledged object and shows nothing partial", async () => {
+/** What a test sees after the kill: the restarted server's client, and a way to restart it again (SIGTERM). */
+interface AfterKill {
+  client: S3Client;
+  acknowledged: Map<string, string>;
+  restart: () => Promise<S3Client>;
+}
+
+/**
+ * Starts the storage with `bucket`, runs `load` (writers calling `acknowledge` for each write the server
+ * acknowledged, until `killed()`) and kill -9s the server once `enough` writes were acknowledged; then
+ * restarts it on the same data for `check`.
+ */
+async function killDuringLoad(
+  bucket: string,
+  enough: number,
+  load: (client: S3Client, acknowledge: (key: string, etag: string) => void, killed: () => boolean) => Promise<void>[],
+  check: (after: AfterKill) => Promise<void>,
+) {
   const dataDir = await Deno.makeTempDir({ prefix: "deck-crash-" });
   const port = await freePort();
   let server = await spawnStorage(dataDir, port, root);
   try {
     const client = new S3Client({ endpoint: server.url, credentials: root });
-    await makeBucket(client, "crash");
+    await makeBucket(client, bucket);
     const acknowledged = new Map<string, string>();
     let killed = false;
     let markEnough!: () => void;
-    const enough = new Promise<void>((resolve) => (markEnough = resolve));
-    const uploads = Array.from({ length: 50 }, async (_, i) => {
-      const key = `obj-${i}`;
+    const reached = new Promise<void>((resolve) => (markEnough = resolve));
+    const writers = load(client, (key, etag) => {
+      if (killed) return;
+      acknowledged.set(key, etag);
+      if (acknowledged.size >= enough) markEnough();
+    }, () => killed);
+    await Promise.race([reached, Promise.all(writers)]);
+    server.child.kill("SIGKILL");
+    killed = true;
+    await server.child.status;
+    await Promise.all(writers);
+    server = await spawnStorage(dataDir, port, root);
+    const restart = async () => {
+      server.child.kill("SIGTERM");
+      await server.child.status;
+      server = await spawnStorage(dataDir, port, root);
+      return new S3Client({ endpoint: server.url, credentials: root });
+    };
+    await check({ client: new S3Client({ endpoint: server.url, credentials: root }), acknowledged, restart });
+  } finally {
+    try {
+      server.child.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await server.child.status;
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  }
+}
+
+Deno.test("kill -9 during 50 concurrent uploads loses no acknowledged object and shows nothing partial", async () => {
+  const uploads = (client: S3Client, acknowledge: (key: string, etag: string) => void) =>
+    Array.from({ length: 50 }, async (_, i) => {
       try {
-        const { etag } = await putObject(client, "crash", key, payload(i));
-        if (!killed) acknowledged.set(key, etag);
-        if (acknowledged.size >= 10) markEnough();
+        acknowledge(`obj-${i}`, (await putObject(client, "crash", `obj-${i}`, payload(i))).etag);
       } catch {
         // Interrupted by the kill: not acknowledged, so it may be absent, but never partial.
       }
     });
-    await Promise.race([enough, Promise.all(uploads)]);
-    server.child.kill("SIGKILL");
-    killed = true;
-    await server.child.status;
-    await Promise.all(uploads);
+  await killDuringLoad("crash", 10, uploads, async ({ client: after, acknowledged }) => {
     assert.ok(acknowledged.size >= 10, `${acknowledged.size} uploads were acknowledged before the kill`);
     assert.ok(acknowledged.size < 50, "the kill interrupted uploads in flight");
-
-    server = await spawnStorage(dataDir, port, root);
-    const after = new S3Client({ endpoint: server.url, credentials: root });
     for (const [key, etag] of acknowledged) {
       const res = await getObject(after, "crash", key);
       const bytes = new Uint8Array(await res.arrayBuffer());
@@ -64,13 +100,7 @@ Deno.test("kill -9 during 50 concurrent uploads loses no acknowledged object and
       assert.equal(object.etag, md5Hex(payload(i)));
     }
     for (const key of acknowledged.keys()) assert.ok(listed.objects.some((o) => o.key === key), `${key} is listed`);
-  } finally {
-    try {
-      server.child.kill("SIGKILL");
-    } catch { /* already gone */ }
-    await server.child.status;
-    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
-  }
+  });
 });
 
 /** A small object's bytes (inline in the bucket's records log), derived from its key. */
@@ -81,36 +111,18 @@ function smallPayload(writer: number, n: number): Uint8Array {
 }
 
 Deno.test("kill -9 while small objects are written through group commits loses none acknowledged, and the log takes writes after restart", async () => {
-  const dataDir = await Deno.makeTempDir({ prefix: "deck-crash-" });
-  const port = await freePort();
-  let server = await spawnStorage(dataDir, port, root);
-  try {
-    const client = new S3Client({ endpoint: server.url, credentials: root });
-    await makeBucket(client, "small");
-    const acknowledged = new Map<string, string>();
-    let killed = false;
-    let markEnough!: () => void;
-    const enough = new Promise<void>((resolve) => (markEnough = resolve));
-    // Eight writers, each putting one object after another until the server dies under them.
-    const writers = Array.from({ length: 8 }, async (_, w) => {
-      for (let n = 0; !killed; n++) {
+  // Eight writers, each putting one object after another until the server dies under them.
+  const writers = (client: S3Client, acknowledge: (key: string, etag: string) => void, killed: () => boolean) =>
+    Array.from({ length: 8 }, async (_, w) => {
+      for (let n = 0; !killed(); n++) {
         try {
-          const { etag } = await putObject(client, "small", `s-${w}-${n}`, smallPayload(w, n));
-          if (!killed) acknowledged.set(`s-${w}-${n}`, etag);
-          if (acknowledged.size >= 300) markEnough();
+          acknowledge(`s-${w}-${n}`, (await putObject(client, "small", `s-${w}-${n}`, smallPayload(w, n))).etag);
         } catch {
           return;
         }
       }
     });
-    await enough;
-    server.child.kill("SIGKILL");
-    killed = true;
-    await server.child.status;
-    await Promise.all(writers);
-
-    server = await spawnStorage(dataDir, port, root);
-    let after = new S3Client({ endpoint: server.url, credentials: root });
+  await killDuringLoad("small", 300, writers, async ({ client: after, acknowledged, restart }) => {
     const listed = await listAllObjects(after, "small");
     for (const [key, etag] of acknowledged) assert.ok(listed.objects.some((o) => o.key === key && o.etag === etag), `${key} is listed with its ETag`);
     for (const object of listed.objects) {
@@ -120,18 +132,9 @@ Deno.test("kill -9 while small objects are written through group commits loses n
     }
     // Whatever the kill tore off the log's end, writes go on after it and survive the next restart.
     const { etag } = await putObject(after, "small", "after-restart", smallPayload(9, 9));
-    server.child.kill("SIGTERM");
-    await server.child.status;
-    server = await spawnStorage(dataDir, port, root);
-    after = new S3Client({ endpoint: server.url, credentials: root });
-    const bytes = new Uint8Array(await (await getObject(after, "small", "after-restart")).arrayBuffer());
+    const last = await restart();
+    const bytes = new Uint8Array(await (await getObject(last, "small", "after-restart")).arrayBuffer());
     assert.equal(md5Hex(bytes), etag);
-    assert.equal((await listAllObjects(after, "small")).objects.length, listed.objects.length + 1);
-  } finally {
-    try {
-      server.child.kill("SIGKILL");
-    } catch { /* already gone */ }
-    await server.child.status;
-    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
-  }
+    assert.equal((await listAllObjects(last, "small")).objects.length, listed.objects.length + 1);
+  });
 });

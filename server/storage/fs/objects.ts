@@ -7,6 +7,7 @@ import { removeDurable, type TempFile, writeFileDurable } from "./durable.ts";
 import { piecesOf } from "./pieces.ts";
 import type { SpillFile } from "./spill.ts";
 import { type BucketState, type ObjectRecord, type Store, StoreError, type VersionRecord } from "./store.ts";
+import { concatBytes } from "../../s3/bytes.ts";
 
 export interface WriteOptions {
   contentType?: string;
@@ -86,13 +87,7 @@ export async function stageData(store: Store, body: ReadableStream<Uint8Array> |
     await spill?.discard();
     throw error;
   }
-  const inline = new Uint8Array(size);
-  let at = 0;
-  for (const part of buffered) {
-    inline.set(part, at);
-    at += part.length;
-  }
-  return { temp: null, inline, size, md5Hex: md5.digestHex() };
+  return { temp: null, inline: concatBytes(buffered), size, md5Hex: md5.digestHex() };
 }
 
 function isExcluded(state: BucketState, key: string): boolean {

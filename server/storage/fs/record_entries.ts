@@ -14,17 +14,6 @@ export interface Located {
   length: number;
 }
 
-export function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 /** One framed entry, and where each version's bytes are within it. */
 export function encodeEntry(record: ObjectRecord, data: Map<string, Uint8Array>): { bytes: Uint8Array; located: Map<string, Located> } {
   const json = new TextEncoder().encode(JSON.stringify({ ...record, data: data.size ? [...data].map(([id, d]) => [id, d.length]) : undefined }));

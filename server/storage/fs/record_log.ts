@@ -16,7 +16,8 @@
  * file, fsynced and renamed over the old one: the only other write to the file, and atomic.
  */
 import { syncDir } from "./durable.ts";
-import { concat, decodePayload, encodeEntry, HEADER, type Located } from "./record_entries.ts";
+import { concatBytes } from "../../s3/bytes.ts";
+import { decodePayload, encodeEntry, HEADER, type Located } from "./record_entries.ts";
 import type { ObjectRecord } from "./store.ts";
 
 /** Replay reads the log in pieces of this size. */
@@ -190,7 +191,7 @@ export class RecordLog {
   async #writeBatch(batch: Pending[]): Promise<void> {
     if (this.#broken) throw this.#broken;
     const start = this.#size;
-    const bytes = concat(batch.map((p) => p.bytes));
+    const bytes = concatBytes(batch.map((p) => p.bytes));
     const file = Deno.openSync(this.#path, { write: true });
     try {
       try {
@@ -261,7 +262,7 @@ export class RecordLog {
       const pieces: Uint8Array[] = [];
       let buffered = 0;
       const flush = async () => {
-        const bytes = concat(pieces.splice(0));
+        const bytes = concatBytes(pieces.splice(0));
         for (let at = 0; at < bytes.length;) at += await temp.write(bytes.subarray(at));
         buffered = 0;
       };

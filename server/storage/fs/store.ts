@@ -293,10 +293,11 @@ export class Store {
   }
 
   /** The inline bytes of one version, read from the bucket's records log. */
-  readInline(bucket: string, key: string, versionId: string): Promise<Uint8Array> {
+  // deno-lint-ignore require-await -- async so that a missing bucket rejects like every other read
+  async readInline(bucket: string, key: string, versionId: string): Promise<Uint8Array> {
     const data = this.#log(bucket).readInline(key, versionId);
-    if (!data) return Promise.reject(new StoreError("InternalError", "Object data is missing", 500));
-    return Promise.resolve(data);
+    if (!data) throw new StoreError("InternalError", "Object data is missing", 500);
+    return data;
   }
 
   /**
