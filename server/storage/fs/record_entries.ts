@@ -17,7 +17,7 @@ export interface Located {
 /** One framed entry, and where each version's bytes are within it. */
 export function encodeEntry(record: ObjectRecord, data: Map<string, Uint8Array>): { bytes: Uint8Array; located: Map<string, Located> } {
   const json = new TextEncoder().encode(JSON.stringify({ ...record, data: data.size ? [...data].map(([id, d]) => [id, d.length]) : undefined }));
-  const dataBytes = [...data.values()].reduce((n, d) => n + d.length, 0);
+  const dataBytes = totalLength(data.values());
   const bytes = new Uint8Array(HEADER + 4 + json.length + dataBytes);
   const view = new DataView(bytes.buffer);
   view.setUint32(0, 4 + json.length + dataBytes);
@@ -54,4 +54,11 @@ export function decodePayload(payload: Uint8Array, checksum: number, payloadOffs
   } catch {
     return null;
   }
+}
+
+/** The summed length of byte arrays or locations. */
+export function totalLength(pieces: Iterable<{ length: number }>): number {
+  let total = 0;
+  for (const piece of pieces) total += piece.length;
+  return total;
 }

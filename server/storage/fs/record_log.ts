@@ -17,7 +17,7 @@
  */
 import { syncDir } from "./durable.ts";
 import { concatBytes } from "../../s3/bytes.ts";
-import { decodePayload, encodeEntry, HEADER, type Located } from "./record_entries.ts";
+import { decodePayload, encodeEntry, HEADER, type Located, totalLength } from "./record_entries.ts";
 import type { ObjectRecord } from "./store.ts";
 
 /** Replay reads the log in pieces of this size. */
@@ -80,6 +80,10 @@ export class RecordLog {
       }
       await syncDir(bucketDir);
     }
+    // Temp files of a rewrite that a crash interrupted (the log itself was not touched by it).
+    for await (const entry of Deno.readDir(bucketDir)) {
+      if (entry.name.startsWith("records.log.") && entry.name.endsWith(".tmp")) await Deno.remove(`${bucketDir}/${entry.name}`);
+    }
     const log = new RecordLog(path);
     const file = await Deno.open(path, { read: true, write: true });
     try {
@@ -127,11 +131,24 @@ export class RecordLog {
     return new Map([...this.#keys].map(([key, entry]) => [key, entry.record]));
   }
 
-  /** Keeps a copy of the whole log beside it, then cuts off the bytes past the last whole entry, durably. */
+  /**
+   * Copies the bytes past the last whole entry beside the log (in pieces: they are one torn batch after a
+   * crash, but could be most of a damaged file), then cuts them off, durably.
+   */
   async #cutDamagedTail(file: Deno.FsFile, offset: number, fileSize: number): Promise<void> {
-    const copy = `${this.#path}.damaged-${Date.now()}`;
-    await Deno.copyFile(this.#path, copy);
-    console.error(`records: ${this.#path} ends in ${fileSize - offset} unreadable bytes (a write torn by a crash, or damage); cut off after copying the log to ${copy}`);
+    const copyPath = `${this.#path}.damaged-${Date.now()}`;
+    const copy = await Deno.open(copyPath, { write: true, createNew: true, mode: 0o600 });
+    try {
+      await file.seek(offset, Deno.SeekMode.Start);
+      const piece = new Uint8Array(READ_SIZE);
+      for (let read; (read = await file.read(piece)) !== null;) {
+        for (let at = 0; at < read;) at += await copy.write(piece.subarray(at, read));
+      }
+      await copy.sync();
+    } finally {
+      copy.close();
+    }
+    console.error(`records: ${this.#path} ends in ${fileSize - offset} unreadable bytes (a write torn by a crash, or damage); they are kept in ${copyPath} and cut off`);
     await file.truncate(offset);
     await file.sync();
   }
@@ -139,7 +156,7 @@ export class RecordLog {
   /** Updates the index for an entry now in the log: its new inline versions and the ones it keeps. */
   #apply(record: ObjectRecord, entryBytes: number, added: Map<string, Located>): void {
     const previous = this.#keys.get(record.key);
-    if (previous) this.#liveBytes -= previous.entryBytes + [...previous.data.values()].reduce((n, d) => n + d.length, 0);
+    if (previous) this.#liveBytes -= previous.entryBytes + totalLength(previous.data.values());
     if (record.versions.length === 0) {
       this.#keys.delete(record.key);
       return;
@@ -151,7 +168,7 @@ export class RecordLog {
       if (at) data.set(version.versionId, at);
     }
     this.#keys.set(record.key, { record, entryBytes, data });
-    this.#liveBytes += entryBytes + [...data.values()].reduce((n, d) => n + d.length, 0);
+    this.#liveBytes += entryBytes + totalLength(data.values());
   }
 
   /** Appends a key's record (no versions: removes the key); resolves once it is durable. */
@@ -216,9 +233,7 @@ export class RecordLog {
     this.#size = start + bytes.length;
     let at = start;
     for (const pending of batch) {
-      const located = new Map([...pending.data].map(([id, d]) => [id, { offset: at + d.offset, length: d.length }]));
-      const dataBytes = [...located.values()].reduce((n, d) => n + d.length, 0);
-      this.#apply(pending.record, pending.bytes.length - dataBytes, located);
+      this.#apply(pending.record, pending.bytes.length - totalLength(pending.data.values()), shifted(pending.data, at));
       at += pending.bytes.length;
     }
   }
@@ -257,7 +272,6 @@ export class RecordLog {
     const source = await Deno.open(this.#path, { read: true });
     const keys = new Map<string, KeyEntry>();
     let size = 0;
-    let live = 0;
     try {
       const pieces: Uint8Array[] = [];
       let buffered = 0;
@@ -268,10 +282,8 @@ export class RecordLog {
       };
       const add = async (record: ObjectRecord, data: Map<string, Uint8Array>) => {
         const { bytes, located } = encodeEntry(record, data);
-        const dataBytes = [...located.values()].reduce((n, d) => n + d.length, 0);
-        keys.set(record.key, { record, entryBytes: bytes.length - dataBytes, data: new Map([...located].map(([id, d]) => [id, { offset: size + d.offset, length: d.length }])) });
+        keys.set(record.key, { record, entryBytes: bytes.length - totalLength(located.values()), data: shifted(located, size) });
         size += bytes.length;
-        live += bytes.length;
         pieces.push(bytes);
         buffered += bytes.length;
         if (buffered >= READ_SIZE) await flush();
@@ -296,7 +308,7 @@ export class RecordLog {
       source.close();
     }
     this.#size = size;
-    this.#liveBytes = live;
+    this.#liveBytes = size;
     this.#keys.clear();
     for (const [key, entry] of keys) this.#keys.set(key, entry);
     try {
@@ -312,6 +324,11 @@ export class RecordLog {
   close(): void {
     this.#broken ??= new RecordLogError("the bucket's records log is closed");
   }
+}
+
+/** Locations within an entry, as locations in the file when the entry starts at `base`. */
+function shifted(located: Map<string, Located>, base: number): Map<string, Located> {
+  return new Map([...located].map(([id, at]) => [id, { offset: base + at.offset, length: at.length }]));
 }
 
 /** Synchronous on purpose: a seek and its read must not interleave with another read's. */
