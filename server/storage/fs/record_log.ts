@@ -9,8 +9,8 @@
  * An entry (format in record_entries.ts) replaces its key's record; one without versions removes the key.
  * Inline versions an entry carries no bytes for keep those an earlier entry brought. A crash can only tear
  * the last batch (nothing after it was written), so replay stops at the first entry that fails its length
- * or CRC and cuts the file there; a copy of the whole file is kept first in `records.log.damaged-<time>`,
- * in case what was cut was more than a torn tail.
+ * or CRC and cuts the file there; the cut bytes are kept first in `records.log.damaged-<time>`, in case
+ * they were more than a torn tail.
  *
  * When the log holds more than twice its live bytes, it is rewritten with one entry per key into a temp
  * file, fsynced and renamed over the old one: the only other write to the file, and atomic.
