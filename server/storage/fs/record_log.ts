@@ -46,7 +46,7 @@ interface Pending {
   settle: (error?: unknown) => void;
 }
 
-export class RecordLogError extends Error {}
+class RecordLogError extends Error {}
 
 /**
  * The log holds no descriptor between uses: a server with thousands of buckets would otherwise hold two

@@ -13,7 +13,7 @@
  * Object operations live in objects.ts, listing in listing.ts, multipart in multipart.ts.
  */
 import { KeyedMutex, mkdirDurable, removeDurable, syncDir, writeFileDurable } from "./durable.ts";
-import { scanFanDir } from "./record_files.ts";
+import { type FanDirContents, scanFanDir } from "./record_files.ts";
 import { RecordLog } from "./record_log.ts";
 import { keyPathStem } from "./names.ts";
 import { SpillWriters } from "./spill.ts";
@@ -150,7 +150,7 @@ export class Store {
     const state: BucketState = { name, meta, keys: [], objects: records };
     const objectsDir = `${dir}/objects`;
     await Deno.mkdir(objectsDir, { recursive: true, mode: 0o700 });
-    const fans = new Map<string, Awaited<ReturnType<typeof scanFanDir>>>();
+    const fans = new Map<string, FanDirContents>();
     for await (const fan of Deno.readDir(objectsDir)) {
       if (!fan.isDirectory) continue;
       const fanDir = `${objectsDir}/${fan.name}`;
@@ -190,7 +190,6 @@ export class Store {
       await mkdirDurable(`${dir}/config`);
       await mkdirDurable(`${dir}/objects`);
       const { log } = await RecordLog.open(dir);
-      this.#logs.get(name)?.close();
       this.#logs.set(name, log);
       const meta: BucketMeta = {
         created: (options.now ?? new Date()).toISOString(),
