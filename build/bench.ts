@@ -71,10 +71,33 @@ const lines = [
   "measured in the same run on the same machine and disk, so ratios compare like with like; absolute",
   "numbers move with the machine's load.",
   "",
-  `Last run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${navigator.hardwareConcurrency} × ${cpu}, Deno ${Deno.version.deno}.`,
+  `Last run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC (${filter ? `only files matching "${filter}"; the others are from earlier runs` : "every benchmark"}), ${navigator.hardwareConcurrency} × ${cpu}, Deno ${Deno.version.deno}, load average ${Deno.loadavg()[0].toFixed(1)} at the end.`,
   "",
 ];
-for (const section of sections) {
+/** Sections of the last full run for benchmark files not run this time (a filtered run keeps them). */
+function earlierSections(): Map<string, string> {
+  const kept = new Map<string, string>();
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(`${root}docs/benchmarks.md`);
+  } catch {
+    return kept;
+  }
+  const notesAt = text.indexOf("\n## Reading the results");
+  const body = notesAt === -1 ? text : text.slice(0, notesAt);
+  for (const part of body.split(/\n(?=## \S+_bench\.ts\n)/).slice(1)) {
+    kept.set(part.slice(3, part.indexOf("\n")), part.trimEnd().replace(/\n+\(from an earlier run\)$/, ""));
+  }
+  return kept;
+}
+const earlier = earlierSections();
+const allFiles = [...new Set([...files, ...earlier.keys()])].sort();
+for (const file of allFiles) {
+  const section = sections.find((s) => s.file === file);
+  if (!section) {
+    lines.push(earlier.get(file)!, "", "(from an earlier run)", "");
+    continue;
+  }
   lines.push(`## ${section.file}`, "", `Reproduce: \`${section.command}\``, "");
   if (section.failure) lines.push(`**The benchmark failed:** ${section.failure}`, "");
   if (section.results.length) {

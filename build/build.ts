@@ -73,9 +73,10 @@ async function bundleIslands(): Promise<{ assets: BuiltAsset[]; client: string; 
   for (const [file, output] of Object.entries(outputs)) {
     const name = file.slice(file.lastIndexOf("/") + 1);
     if (output.entryPoint?.endsWith("islands/client.ts")) client = name;
-    // A chunk whose own entry is islands/<Name>.tsx is that island's dynamic-import target.
-    const islandEntry = Object.keys(output.inputs).find((input) => /islands\/[A-Z][A-Za-z0-9]*\.tsx$/.test(input));
-    if (output.entryPoint && islandEntry && output.entryPoint === islandEntry) {
+    // A chunk whose own entry is islands/<Name>.tsx (or islands/<Name>/<Name>.tsx for an island with parts of
+    // its own, CONVENTIONS §12) is that island's dynamic-import target.
+    const islandEntry = output.entryPoint;
+    if (islandEntry && /islands\/(?:([A-Z][A-Za-z0-9]*)\/\1|[A-Z][A-Za-z0-9]*)\.tsx$/.test(islandEntry)) {
       const island = islandEntry.slice(islandEntry.lastIndexOf("/") + 1, -4);
       const closure = new Set<string>();
       const visit = (f: string) => {

@@ -35,6 +35,9 @@ const args = [
   // The embedded storage hashes large uploads in a worker; deno compile only bundles worker modules named here.
   "--include",
   `${root}server/storage/fs/spill_worker.ts`,
+  // …and notification delivery runs in one too (server/storage/notify/delivery_thread.ts).
+  "--include",
+  `${root}server/storage/notify/delivery_worker.ts`,
   "--output",
   output,
   `${root}main.ts`,

@@ -1,10 +1,10 @@
 /**
- * `deno task test`: everything CI runs. Installs what the suite needs (Chromium, AWS CLI), builds the assets,
+ * `deno task test`: everything CI runs. Installs what the suite needs (Chromium, AWS CLI, kubectl, Prometheus), builds the assets,
  * type-checks and lints every module, runs every test, and ends with the line CI reads: `tests: N passed, N failed`.
  * Exits non-zero on any failure, including type errors and a run that found no tests.
  */
 import { build } from "./build.ts";
-import { AWS_CLI, CHROMIUM, ensureSystemPrograms } from "./system_deps.ts";
+import { AWS_CLI, CHROMIUM, ensureSystemPrograms, KUBECTL, PROMETHEUS } from "./system_deps.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const CHECK_ROOTS = ["main.ts", "server/", "islands/", "routes/", "build/", "tests/"];
@@ -38,7 +38,7 @@ async function run(args: string[], onLine?: (line: string) => void): Promise<boo
   return (await child.status).success;
 }
 
-const missing = await ensureSystemPrograms([CHROMIUM, AWS_CLI]);
+const missing = await ensureSystemPrograms([CHROMIUM, AWS_CLI, KUBECTL, PROMETHEUS]);
 if (missing) {
   console.error(missing);
   finish(0, 1);

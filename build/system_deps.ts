@@ -1,7 +1,8 @@
 /**
- * System programs the test suite drives: Debian's Chromium (Playwright never downloads a browser) and
- * Debian's AWS CLI (an independent S3 client). Installed with apt-get when missing on Debian/Ubuntu as root;
- * otherwise we stop and say how to get them.
+ * System programs the test suite drives: Debian's Chromium (Playwright never downloads a browser),
+ * Debian's AWS CLI (an independent S3 client), kubectl (an independent Kubernetes client) and Prometheus (a
+ * real scraper and PromQL engine). Installed with apt-get when missing on Debian/Ubuntu as root; otherwise
+ * we stop and say how to get them.
  */
 
 interface SystemProgram {
@@ -12,6 +13,9 @@ interface SystemProgram {
 
 export const CHROMIUM: SystemProgram = { path: "/usr/bin/chromium", debianPackage: "chromium", purpose: "browser tests" };
 export const AWS_CLI: SystemProgram = { path: "/usr/bin/aws", debianPackage: "awscli", purpose: "S3 conformance tests" };
+export const KUBECTL: SystemProgram = { path: "/usr/bin/kubectl", debianPackage: "kubectl", purpose: "checking the Kubernetes stand-in" };
+/** Debian's Prometheus server and promtool: they parse and scrape the storage's metrics in the metrics tests. */
+export const PROMETHEUS: SystemProgram = { path: "/usr/bin/prometheus", debianPackage: "prometheus", purpose: "metrics tests" };
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
