@@ -7,6 +7,7 @@
  * so either side can change its internals without touching the other. Nothing here knows the
  * console: the embedded server is reached over HTTP like any MinIO.
  */
+import type { CompressionRule } from "./fs/compression.ts";
 
 /** Who signed a request. Anonymous requests have no credential at all. */
 export type CredentialKind = "root" | "user" | "serviceAccount" | "sts";
@@ -89,6 +90,10 @@ export interface ServerFacts {
   bucketQuota(bucket: string): Promise<number>;
   /** Configured server region; "" when none. */
   region(): string;
+  /** Which objects are stored compressed; null when compression is off. */
+  compression(): CompressionRule | null;
+  /** Origins CORS is answered for outside buckets with their own CORS rules (MinIO's `api cors_allow_origin`). */
+  corsAllowOrigins(): string[];
 }
 
 /** An authenticated admin API v3 or STS request, handed from the front to the identity side. */

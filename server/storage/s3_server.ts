@@ -7,17 +7,32 @@ import { evaluate } from "../policy/evaluate.ts";
 import { normalizePolicy } from "../policy/types.ts";
 import { sha256Hex } from "../s3/sigv4.ts";
 import { buildXml } from "../s3/xml.ts";
-import { authenticate } from "./auth/verify.ts";
+import { throttledAuthenticate } from "./auth/guess_throttle.ts";
+import { adminTooLarge, MAX_ADMIN_BODY, MAX_STS_BODY, readAll, stsTooLarge } from "./bounded_body.ts";
+import { healthCheck } from "./s3/health.ts";
 import type { AdminHandler, ConditionValues, Credential, IdentityAuthority, ServerFacts, StsHandler } from "./contracts.ts";
 import { type Store, StoreError } from "./fs/store.ts";
 import * as buckets from "./s3/buckets.ts";
 import * as configs from "./s3/bucket_configs.ts";
+import * as cors from "./s3/cors.ts";
 import { type S3Handler, type S3Request, s3ErrorResponse } from "./s3/context.ts";
+import * as listen from "./s3/listen.ts";
 import * as listing from "./s3/listing.ts";
 import * as multipart from "./s3/multipart.ts";
 import * as meta from "./s3/object_meta.ts";
 import * as objects from "./s3/objects.ts";
+import { postObject } from "./s3/post_object.ts";
+import { malformed, type PostForm, readPostForm } from "./s3/post_policy.ts";
+import { boundaryOf } from "../formats/multipart_form.ts";
 import { resolveOperation } from "./s3/router.ts";
+import { ClientGoneError, rawRequestTarget } from "../http_server.ts";
+import { bucketReferenceProblem } from "../contract/bucket_names.ts";
+import { addressOf, checkTarget } from "./s3/address.ts";
+import { buildEventRecord, type EventObject } from "./events/records.ts";
+import { createStorageStreams, type StorageStreams } from "./streams/mod.ts";
+import { adminApiName } from "./streams/api_names.ts";
+import { observeRequest, type RequestFacts } from "./streams/requests.ts";
+import { METRICS_PATH_PREFIX, type MetricsEndpoint } from "./metrics/mod.ts";
 
 const HANDLERS: Record<string, S3Handler> = {
   ListBuckets: buckets.listBuckets,
@@ -46,6 +61,9 @@ const HANDLERS: Record<string, S3Handler> = {
   DeleteBucketReplication: configs.deleteBucketReplication,
   GetBucketNotification: configs.getBucketNotification,
   PutBucketNotification: configs.putBucketNotification,
+  GetBucketCors: cors.getBucketCors,
+  PutBucketCors: cors.putBucketCors,
+  DeleteBucketCors: cors.deleteBucketCors,
   GetBucketAcl: meta.getAcl,
   ListObjects: listing.listObjectsV1,
   ListObjectsV2: listing.listObjectsV2,
@@ -70,6 +88,9 @@ const HANDLERS: Record<string, S3Handler> = {
   CompleteMultipartUpload: multipart.completeMultipartUpload,
   AbortMultipartUpload: multipart.abortMultipartUpload,
   ListParts: multipart.listPartsHandler,
+  PostObject: (ctx) => postObject(ctx as S3Request & { form: PostForm }),
+  ListenBucketNotification: listen.listenBucketNotification,
+  ListenNotification: listen.listenBucketNotification,
 };
 
 export interface FrontOptions {
@@ -81,10 +102,13 @@ export interface FrontOptions {
   /** Domain for virtual-host-style requests (`bucket.domain`); path-style always works. */
   domain?: string;
   now?: () => number;
+  /** Where requests, bucket events and log entries are published (a private set when omitted). */
+  streams?: StorageStreams;
+  /** Deployment id reported in event records. */
+  deploymentId?: string;
+  /** The Prometheus endpoints under /minio/v2/metrics/ (absent: those paths are S3 paths like any other). */
+  metrics?: MetricsEndpoint;
 }
-
-/** Admin request bodies larger than this are refused (minio-protocol §3.1). */
-const MAX_ADMIN_BODY = 262272;
 
 let requestCounter = 0;
 const newRequestId = () => `${Date.now().toString(16).toUpperCase()}${(requestCounter++ & 0xffff).toString(16).toUpperCase().padStart(4, "0")}`;
@@ -101,83 +125,109 @@ function stsError(code: string, message: string, status: number, requestId: stri
   return new Response(body, { status, headers: { "content-type": "application/xml", "x-amz-request-id": requestId } });
 }
 
-async function readAll(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
-  if (!body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) throw new StoreError("XMinioAdminConfigTooLarge", "Configuration data provided exceeds the allowed maximum of 256KiB", 400);
-    chunks.push(chunk);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+/** Records who signed the request for trace, metrics and audit. */
+function noteSigner(facts: RequestFacts, credential: Credential | null): void {
+  if (!credential) return;
+  facts.accessKey = credential.accessKey;
+  facts.parentUser = credential.parentUser;
 }
 
 /** Builds the front handler. */
 export function createS3Server(options: FrontOptions): (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
   const clock = options.now ?? Date.now;
+  const streams = options.streams ?? createStorageStreams();
+  const verify = throttledAuthenticate(options.authority, clock);
 
-  async function admin(request: Request, url: URL, sourceIp: string, requestId: string): Promise<Response> {
+  async function admin(request: Request, url: URL, sourceIp: string, requestId: string, facts: RequestFacts): Promise<Response> {
+    facts.kind = "admin";
+    facts.api = adminApiName(request.method, url.pathname.slice("/minio/admin/v3/".length));
     try {
       if (!request.headers.has("x-amz-content-sha256") || !(request.headers.get("authorization") ?? "").startsWith("AWS4-HMAC-SHA256")) {
         throw new StoreError("AccessDenied", "Access Denied.", 403);
       }
       const length = Number(request.headers.get("content-length") ?? "0");
-      if (length > MAX_ADMIN_BODY) throw new StoreError("XMinioAdminConfigTooLarge", "Configuration data provided exceeds the allowed maximum of 256KiB", 400);
-      const auth = await authenticate(request, url, options.authority, { service: "s3", now: clock() });
-      const body = await readAll(auth.body, MAX_ADMIN_BODY);
+      if (length > MAX_ADMIN_BODY) throw adminTooLarge();
+      const auth = await verify(request, url, sourceIp, { service: "s3", now: clock() });
+      noteSigner(facts, auth.credential);
+      const body = await readAll(auth.body, null, MAX_ADMIN_BODY, adminTooLarge);
       return await options.admin({ request, url, credential: auth.credential, body, sourceIp, requestId });
     } catch (error) {
-      if (error instanceof StoreError) return adminError(error.code, error.message, error.status, url, requestId);
+      if (error instanceof StoreError) {
+        facts.errorCode = error.code;
+        const response = adminError(error.code, error.message, error.status, url, requestId);
+        for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+        return response;
+      }
       throw error;
     }
   }
 
-  async function sts(request: Request, url: URL, sourceIp: string, requestId: string): Promise<Response> {
+  async function sts(request: Request, url: URL, sourceIp: string, requestId: string, facts: RequestFacts): Promise<Response> {
+    facts.kind = "sts";
+    facts.api = url.searchParams.get("Action") ?? "";
     try {
       let credential: Credential | null = null;
-      const body = new Uint8Array(await request.arrayBuffer());
+      const body = await readAll(request.body, request.headers.get("content-length"), MAX_STS_BODY, stsTooLarge);
       if ((request.headers.get("authorization") ?? "").startsWith("AWS4-HMAC-SHA256")) {
         const bodyHash = await sha256Hex(body);
-        credential = (await authenticate(request, url, options.authority, { service: "sts", now: clock(), bodyHash })).credential;
+        credential = (await verify(request, url, sourceIp, { service: "sts", now: clock(), bodyHash, region: options.facts.region() })).credential;
+        noteSigner(facts, credential);
       }
+      if (!facts.api) facts.api = new URLSearchParams(new TextDecoder().decode(body)).get("Action") ?? "STS";
       return await options.sts({ request, url, credential, body, sourceIp, requestId });
     } catch (error) {
-      if (error instanceof StoreError) return stsError("AccessDenied", error.message, 403, requestId);
+      if (error instanceof StoreError) {
+        // Too large, too fast and a wrong region keep their answers (the last names the region to sign for);
+        // every other failure is STS's AccessDenied (§2.5).
+        const own = error.status === 413 || error.status === 503 || error.code === "AuthorizationHeaderMalformed";
+        facts.errorCode = own ? error.code : "AccessDenied";
+        await request.body?.cancel().catch(() => {});
+        const response = stsError(facts.errorCode, error.message, own ? error.status : 403, requestId);
+        for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+        return response;
+      }
       throw error;
     }
   }
 
-  function addressOf(url: URL, host: string): { bucket: string; key: string } {
-    const path = decodeURIComponent(url.pathname);
+  /** The bucket a virtual-host-style request names in its Host (`bucket.domain`), if any. */
+  function virtualBucketOf(host: string): string | undefined {
     const hostname = host.replace(/:\d+$/, "");
-    if (options.domain && hostname.endsWith(`.${options.domain}`)) {
-      return { bucket: hostname.slice(0, -options.domain.length - 1), key: path.slice(1) };
-    }
-    const rest = path.slice(1);
-    const slash = rest.indexOf("/");
-    return slash === -1 ? { bucket: rest, key: "" } : { bucket: rest.slice(0, slash), key: rest.slice(slash + 1) };
+    return options.domain && hostname.endsWith(`.${options.domain}`) ? hostname.slice(0, -options.domain.length - 1) : undefined;
   }
 
-  async function s3(request: Request, url: URL, sourceIp: string, requestId: string): Promise<Response> {
+  async function s3(request: Request, url: URL, rawPath: string, sourceIp: string, requestId: string, facts: RequestFacts): Promise<Response> {
     try {
-      let address;
-      try {
-        address = addressOf(url, request.headers.get("host") ?? url.host);
-      } catch {
-        throw new StoreError("InvalidURI", "Couldn't parse the specified URI.", 400);
-      }
-      const { bucket, key } = address;
+      const address = addressOf(rawPath, virtualBucketOf(request.headers.get("host") ?? url.host));
+      const { bucket } = address;
+      let key = address.key;
+      facts.bucket = bucket;
+      facts.object = key;
       const operation = resolveOperation(request.method, bucket, key, url.searchParams, request.headers);
       if (!operation) throw new StoreError("NotImplemented", "A header you provided implies functionality that is not implemented", 501);
+      // CreateBucket applies the strict rules itself; any other request names a bucket that may exist.
+      const nameProblem = bucket && operation.name !== "CreateBucket" ? bucketReferenceProblem(bucket) : null;
+      if (nameProblem) throw new StoreError("InvalidBucketName", `The specified bucket is not valid: ${nameProblem}.`, 400);
+      facts.api = operation.name;
       const now = clock();
-      const auth = await authenticate(request, url, options.authority, { service: "s3", now });
+      // Listing buckets and locating one work with any region: that is how clients learn it (§1.7).
+      const anyRegion = operation.name === "ListBuckets" || operation.name === "GetBucketLocation";
+      let form: PostForm | undefined;
+      let auth;
+      if (operation.name === "PostObject") {
+        // The form's signed policy authenticates it; its `key` field names the object.
+        options.store.bucket(bucket);
+        const boundary = boundaryOf(request.headers.get("content-type"));
+        if (!boundary) throw malformed();
+        form = await readPostForm(request, bucket, boundary, options.authority, now);
+        auth = form.auth;
+        key = form.key;
+        facts.object = key;
+      } else {
+        auth = await verify(request, url, sourceIp, { service: "s3", now, region: anyRegion ? "" : options.facts.region() });
+      }
+      noteSigner(facts, auth.credential);
+      if (auth.contentLength !== undefined && !Number.isNaN(auth.contentLength)) facts.rx = auth.contentLength;
       const baseConditions = (cred: Credential | null): ConditionValues => ({
         "aws:SourceIp": [sourceIp],
         "aws:SecureTransport": [String(url.protocol === "https:")],
@@ -215,6 +265,7 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
       // Listing buckets and multi-delete check per bucket/object inside the handler.
       const checkedInside = operation.name === "ListBuckets" || operation.name === "DeleteObjects";
       if (!checkedInside && !allowed(operation.action, bucket, key)) throw new StoreError("AccessDenied", "Access Denied.", 403);
+      const pending: { name: string; object: EventObject }[] = [];
       const ctx: S3Request = {
         request,
         url,
@@ -227,36 +278,123 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
         facts: options.facts,
         now: new Date(now),
         allowed,
+        form,
+        streams,
+        notify: (name, object) => {
+          // A replica written by a replicating peer causes no event (minio-protocol-2 §1.1).
+          if (streams.events.active && !request.headers.has("x-minio-source-replication-request")) pending.push({ name, object });
+        },
       };
       const response = await HANDLERS[operation.name](ctx);
       response.headers.set("x-amz-request-id", requestId);
       response.headers.set("server", "MinIO");
+      if (pending.length > 0 && response.status < 300) publishEvents(pending, request, url, sourceIp, requestId, auth.credential);
       return response;
     } catch (error) {
       await request.body?.cancel().catch(() => {});
-      if (error instanceof StoreError) return s3ErrorResponse(error, request, url, requestId);
-      if (error instanceof URIError) return s3ErrorResponse(new StoreError("InvalidURI", "Couldn't parse the specified URI.", 400), request, url, requestId);
+      if (error instanceof StoreError) {
+        facts.errorCode = error.code;
+        return s3ErrorResponse(error, request, url, requestId);
+      }
+      if (error instanceof URIError) {
+        facts.errorCode = "InvalidURI";
+        return s3ErrorResponse(new StoreError("InvalidURI", "Couldn't parse the specified URI.", 400), request, url, requestId);
+      }
       throw error;
+    }
+  }
+
+  /** Events are published after the response is built, carrying the request id the client saw (§1.1). */
+  function publishEvents(pending: { name: string; object: EventObject }[], request: Request, url: URL, sourceIp: string, requestId: string, credential: Credential | null) {
+    const context = {
+      principalId: credential?.parentUser ?? "",
+      sourceIp,
+      userAgent: request.headers.get("user-agent") ?? "",
+      requestId,
+      region: options.facts.region(),
+      deploymentId: options.deploymentId ?? "",
+      originEndpoint: url.origin,
+      range: request.headers.get("range") ?? undefined,
+    };
+    for (const { name, object } of pending) {
+      const record = buildEventRecord(name, object.bucket, object, context);
+      streams.events.publish({ bucket: object.bucket, key: object.key, eventName: name, record });
+    }
+  }
+
+  async function route(request: Request, url: URL, sourceIp: string, requestId: string, facts: RequestFacts): Promise<Response> {
+    let rawPath: string;
+    try {
+      rawPath = checkTarget(rawRequestTarget(request));
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      facts.errorCode = error.code;
+      await request.body?.cancel().catch(() => {});
+      return s3ErrorResponse(error, request, url, requestId);
+    }
+    try {
+      const health = healthCheck(request, url);
+      if (health) return health;
+      if (url.pathname.startsWith("/minio/admin/")) {
+        if (!url.pathname.startsWith("/minio/admin/v3/")) return adminError("XMinioAdminVersionMismatch", "This 'admin' API is not supported by server in 'mode-server-xl'", 426, url, requestId);
+        return await admin(request, url, sourceIp, requestId, facts);
+      }
+      const isForm = (request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded");
+      if (request.method === "POST" && url.pathname === "/" && (isForm || url.searchParams.has("Action"))) {
+        return await sts(request, url, sourceIp, requestId, facts);
+      }
+      return await s3(request, url, rawPath, sourceIp, requestId, facts);
+    } catch (error) {
+      // The client went away mid-request (its body broke off): there is nobody to answer and nothing to report.
+      if (error instanceof ClientGoneError) return new Response(null, { status: 400 });
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`embedded storage: ${request.method} ${url.pathname} failed: ${error instanceof Error ? error.stack : error}`);
+      facts.errorCode = "InternalError";
+      streams.log.publish({
+        deploymentid: options.deploymentId,
+        level: "ERROR",
+        time: new Date().toISOString(),
+        api: { name: facts.api, args: { bucket: facts.bucket || undefined, object: facts.object || undefined } },
+        remotehost: sourceIp,
+        host: url.host,
+        requestID: requestId,
+        userAgent: request.headers.get("user-agent") ?? "",
+        message,
+        error: { message, source: error instanceof Error && error.stack ? error.stack.split("\n").slice(1).map((line) => line.trim()) : [] },
+      });
+      return s3ErrorResponse(new StoreError("InternalError", "We encountered an internal error, please try again.", 500), request, url, requestId);
+    }
+  }
+
+  /** The bucket a request's CORS answer depends on ("" when it names none). */
+  function corsBucket(request: Request, url: URL): string {
+    try {
+      return addressOf(checkTarget(rawRequestTarget(request)), virtualBucketOf(request.headers.get("host") ?? url.host)).bucket;
+    } catch {
+      return "";
     }
   }
 
   return async (request, info) => {
     const url = new URL(request.url);
     const requestId = newRequestId();
-    const sourceIp = info && "hostname" in info.remoteAddr ? info.remoteAddr.hostname : "127.0.0.1";
-    try {
-      if (url.pathname.startsWith("/minio/admin/")) {
-        if (!url.pathname.startsWith("/minio/admin/v3/")) return adminError("XMinioAdminVersionMismatch", "This 'admin' API is not supported by server in 'mode-server-xl'", 426, url, requestId);
-        return await admin(request, url, sourceIp, requestId);
-      }
-      const isForm = (request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded");
-      if (request.method === "POST" && url.pathname === "/" && (isForm || url.searchParams.has("Action"))) {
-        return await sts(request, url, sourceIp, requestId);
-      }
-      return await s3(request, url, sourceIp, requestId);
-    } catch (error) {
-      console.error(`embedded storage: ${request.method} ${url.pathname} failed: ${error instanceof Error ? error.stack : error}`);
-      return s3ErrorResponse(new StoreError("InternalError", "We encountered an internal error, please try again.", 500), request, url, requestId);
+    // Scrapes are not S3 traffic: they are answered before the request is observed, so a scraper never shows
+    // up in the request counters, trace or audit it reads.
+    if (options.metrics && url.pathname.startsWith(METRICS_PATH_PREFIX)) {
+      const answer = await options.metrics.handle(request, url);
+      return answer ?? adminError("AccessDenied", "Access Denied.", 403, url, requestId);
     }
+    if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
+      try {
+        return await cors.preflight(request, options.store, options.facts, corsBucket(request, url));
+      } catch (error) {
+        if (error instanceof StoreError) return s3ErrorResponse(error, request, url, requestId);
+        throw error;
+      }
+    }
+    const sourceIp = info && "hostname" in info.remoteAddr ? info.remoteAddr.hostname : "127.0.0.1";
+    const observed = observeRequest(streams.requests, request, url, sourceIp, requestId);
+    const response = observed.finish(await route(request, url, sourceIp, requestId, observed.facts));
+    return request.headers.has("origin") ? await cors.addCorsHeaders(request, response, options.store, options.facts, corsBucket(request, url)) : response;
   };
 }

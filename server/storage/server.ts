@@ -4,12 +4,20 @@
  * generated on first start and kept there with mode 0600.
  */
 import type { Logger } from "../log.ts";
+import { DEFAULT_LISTENER_TIMEOUTS, listen, type ListenerTimeouts } from "../http_server.ts";
 import { writeFileDurable } from "./fs/durable.ts";
 import { Store } from "./fs/store.ts";
 import { generateCredentials } from "./iam/store.ts";
 import { createIdentity } from "./iam/mod.ts";
+import { Notifier } from "./notify/notifier.ts";
 import { createS3Server } from "./s3_server.ts";
 import { storeFacts } from "./store_facts.ts";
+import { HealSequences } from "./heal/sequences.ts";
+import { WebhookLoggers } from "./logging/webhook_targets.ts";
+import { LogHistory } from "./streams/console_log.ts";
+import { closeStorageStreams, createStorageStreams, type StorageStreams } from "./streams/mod.ts";
+import { createMetricsEndpoint, type MetricsEndpoint, type PrometheusAuthType } from "./metrics/mod.ts";
+import { EMBEDDED_VERSION } from "./admin/info.ts";
 
 export interface EmbeddedStorageOptions {
   dataDir: string;
@@ -28,6 +36,10 @@ export interface EmbeddedStorageOptions {
    * console's non-distributed behaviour against a real server.
    */
   reportedBackend?: "erasure" | "fs";
+  /** How /minio/v2/metrics/* authenticates, as MINIO_PROMETHEUS_AUTH_TYPE: "jwt" (default) or "public". */
+  prometheusAuthType?: PrometheusAuthType;
+  /** Header, idle and body-progress timeouts of the listener (DEFAULT_LISTENER_TIMEOUTS when omitted). */
+  timeouts?: ListenerTimeouts;
 }
 
 export interface EmbeddedStorage {
@@ -37,6 +49,12 @@ export interface EmbeddedStorage {
   /** Whether this start generated the root credentials. */
   generatedRoot: boolean;
   handler: (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
+  /** Live streams of requests, bucket events and log entries (trace, metrics, audit, notifications listen here). */
+  streams: StorageStreams;
+  /** Delivery of bucket events to the configured notification targets (counters, status). */
+  notifier: Notifier;
+  /** The Prometheus endpoints; `metrics.close()` stops their counting (the benchmarks compare with it off). */
+  metrics: MetricsEndpoint;
   close(): Promise<void>;
 }
 
@@ -75,7 +93,29 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const store = await Store.open(dataDir);
   const root = await rootCredentials(dataDir, options);
   const state = await deckState(dataDir);
-  const identity = await createIdentity({ dataDir, root, store: storeFacts(store, state.deploymentId), now: options.now, reportedBackend: options.reportedBackend });
+  const streams = createStorageStreams();
+  const notifier = new Notifier({ store, events: streams.events, log: streams.log, deploymentId: state.deploymentId });
+  const logHistory = new LogHistory(streams.log);
+  const heal = new HealSequences(store, { uuid: state.deploymentId, endpoint: dataDir }, options.now);
+  const identity = await createIdentity({
+    dataDir,
+    root,
+    store: storeFacts(store, state.deploymentId),
+    now: options.now,
+    reportedBackend: options.reportedBackend,
+    applyConfig: (tree) => notifier.apply(tree),
+    notificationStatus: () => notifier.status(),
+    live: { streams, logHistory, heal },
+  });
+  const metrics = createMetricsEndpoint({
+    store,
+    authority: identity.authority,
+    requests: streams.requests,
+    authType: options.prometheusAuthType ?? "jwt",
+    version: EMBEDDED_VERSION,
+    now: options.now,
+  });
+  const loggers = new WebhookLoggers(identity.config, streams, { deploymentId: state.deploymentId });
   const handler = createS3Server({
     store,
     authority: identity.authority,
@@ -84,30 +124,49 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     sts: identity.sts,
     domain: options.domain,
     now: options.now,
+    streams,
+    deploymentId: state.deploymentId,
+    metrics,
   });
-  return { handler, root, identity, store, dataDir };
+  const close = async () => {
+    closeStorageStreams(streams);
+    metrics.close();
+    loggers.close();
+    await notifier.close();
+    heal.close();
+    logHistory.stop();
+    await identity.close();
+    store.close();
+  };
+  return { handler, root, identity, store, dataDir, streams, notifier, metrics, close, loggers, deploymentId: state.deploymentId };
 }
 
 /** Starts the server on its own listener. */
 export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Promise<EmbeddedStorage> {
   const opened = await openEmbeddedStorage(options);
-  const server = Deno.serve({
+  const server = await listen({
     hostname: options.hostname ?? "127.0.0.1",
     port: options.port ?? 9000,
-    onListen: () => {},
+    timeouts: options.timeouts ?? DEFAULT_LISTENER_TIMEOUTS,
   }, opened.handler);
   const address = server.addr as Deno.NetAddr;
   const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
+  opened.metrics.setServerName(`${host}:${address.port}`);
   options.log?.info("embedded storage listening", { address: `${host}:${address.port}`, dataDir: opened.dataDir });
+  opened.streams.log.publish({ deploymentid: opened.deploymentId, level: "INFO", time: new Date().toISOString(), message: `API: http://${host}:${address.port}  (embedded storage, data in ${opened.dataDir})` });
   return {
     url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${address.port}`,
     root: { accessKey: opened.root.accessKey, secretKey: opened.root.secretKey },
     generatedRoot: opened.root.generated,
     handler: opened.handler,
+    streams: opened.streams,
+    notifier: opened.notifier,
+    metrics: opened.metrics,
     close: async () => {
+      // Live streams (trace, log, listen) never end on their own: end them so the shutdown can finish.
+      closeStorageStreams(opened.streams);
       await server.shutdown();
-      await opened.identity.close();
-      opened.store.close();
+      await opened.close();
     },
   };
 }

@@ -93,6 +93,41 @@ Deno.test("STS: temporary credentials, session policy, token checks; changing on
   }
 });
 
+Deno.test("revoke-tokens ends STS credentials as MinIO's does: own by type or all, another user's with the right", async () => {
+  const f = await startStorage();
+  try {
+    await s3.makeBucket(f.root, "shared");
+    await s3.addUser(f.root, "dave", "dave-secret-1");
+    await s3.setPolicy(f.root, ["readonly"], "dave", false);
+    const dave = f.as("dave", "dave-secret-1");
+    const session = async (type?: string) => {
+      const t = await s3.assumeRole(dave, { tokenRevokeType: type });
+      return f.as(t.accessKey, t.secretKey, t.sessionToken);
+    };
+    const [a, b, untyped] = [await session("browser-a"), await session("browser-b"), await session()];
+    // A self revoke without options ends the calling session's own type only.
+    await s3.revokeTokens(a);
+    await rejectsWith(s3.listBuckets(a), "InvalidAccessKeyId");
+    assert.equal((await s3.listBuckets(b)).length, 1, "the user's other session lives on");
+    await rejectsWith(s3.revokeTokens(untyped), "InvalidArgument");
+    // Another user's sessions: exactly one of tokenRevokeType / fullRevoke, and only with admin:RemoveServiceAccount.
+    await rejectsWith(s3.revokeTokens(f.root, { user: "dave" }), "InvalidRequest");
+    await s3.addUser(f.root, "eve", "eve-secret-1");
+    await s3.setPolicy(f.root, ["readonly"], "eve", false);
+    await rejectsWith(s3.revokeTokens(f.as("eve", "eve-secret-1"), { user: "dave", fullRevoke: true }), "AccessDenied");
+    await s3.revokeTokens(f.root, { user: "dave", fullRevoke: true });
+    await rejectsWith(s3.listBuckets(b), "InvalidAccessKeyId");
+    await rejectsWith(s3.listBuckets(untyped), "InvalidAccessKeyId");
+    assert.equal((await s3.listBuckets(dave)).length, 1, "the long-term key is untouched");
+    // A disabled parent's STS credentials are refused as unknown keys (MinIO before RELEASE.2021-11-24).
+    const c = await session("c");
+    await s3.setUserStatus(f.root, "dave", "disabled");
+    await rejectsWith(s3.listBuckets(c), "InvalidAccessKeyId");
+  } finally {
+    await f.close();
+  }
+});
+
 async function assumeAs(client: s3.S3Client, options: { durationSeconds?: number; policy?: string }) {
   return await s3.assumeRole(client, options);
 }
@@ -198,10 +233,12 @@ Deno.test("admin: server info, usage, config KV and help, tiers", async () => {
     assert.equal((await s3.storageInfo(f.root)).Backend.Type, 2);
 
     const applied = await s3.setConfigKV(f.root, "region name=eu-west-1");
-    assert.equal(applied.restart, false);
+    assert.equal(applied.restart, true, "every subsystem applies at the next (in-process) restart");
     assert.deepEqual(await s3.getConfigKV(f.root, "region"), [{ subSystem: "region", target: undefined, kv: [{ key: "name", value: "eu-west-1" }] }]);
-    const restart = await s3.setConfigKV(f.root, "logger_webhook:audit1 endpoint=http://127.0.0.1:1/logs auth_token=secret token comment=two words");
-    assert.equal(restart.restart, true);
+    const live = await s3.setConfigKV(f.root, "logger_webhook:audit1 endpoint=http://127.0.0.1:1/logs auth_token=secret token comment=two words");
+    assert.equal(live.restart, false, "logger webhooks apply at once");
+    const restart = await s3.setConfigKV(f.root, "notify_webhook:hook1 endpoint=http://127.0.0.1:1/events");
+    assert.equal(restart.restart, true, "notification targets need a restart");
     const logger = await s3.getConfigKV(f.root, "logger_webhook:audit1");
     assert.deepEqual(logger[0].kv.find((k) => k.key === "auth_token"), { key: "auth_token", value: "secret token" }, "unquoted values split on known keys");
     await rejectsWith(s3.setConfigKV(f.root, "region:x name=a"), "XMinioAdminConfigBadJSON");

@@ -60,7 +60,7 @@ Deno.test("10,000 generated bucket names and keys stay inside the data directory
           await putObject(client, "fuzz", key, body);
           stored.set(key, body);
         } catch (error) {
-          assert.match((error as { code?: string }).code ?? "", /XMinioInvalidObjectName|KeyTooLongError|InvalidURI|SignatureDoesNotMatch|InvalidArgument/, `key ${JSON.stringify(key)}`);
+          assert.match((error as { code?: string }).code ?? "", /XMinioInvalidObjectName|XMinioInvalidResourceName|KeyTooLongError|InvalidURI|SignatureDoesNotMatch|InvalidArgument/, `key ${JSON.stringify(key)}`);
         }
       });
     }

@@ -6,6 +6,16 @@ import type { Authority } from "../iam/authority.ts";
 import type { IamStore } from "../iam/store.ts";
 import type { ServerConfig } from "./server_config.ts";
 import type { TierStore } from "./tiers.ts";
+import type { HealSequences } from "../heal/sequences.ts";
+import type { LogHistory } from "../streams/console_log.ts";
+import type { StorageStreams } from "../streams/mod.ts";
+
+/** What the live admin tools (trace, console log, heal, health info) work from. */
+export interface LiveServices {
+  streams: StorageStreams;
+  logHistory: LogHistory;
+  heal: HealSequences;
+}
 
 export interface AdminContext extends VerifiedRequest {
   credential: Credential;
@@ -23,7 +33,10 @@ export interface AdminContext extends VerifiedRequest {
   can: (action: string, bucket?: string) => boolean;
   /** Reloads configuration as a restart would. */
   restart: () => Promise<void>;
+  /** ServerInfo `services.notifications`, from each target's real connection check. */
+  notificationStatus: () => Promise<Record<string, Record<string, { status: string }>[]>[]>;
   fetch: typeof fetch;
+  live: LiveServices;
 }
 
 export type AdminRoute = (ctx: AdminContext) => Promise<Response>;

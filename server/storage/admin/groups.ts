@@ -20,7 +20,8 @@ export async function updateGroupMembers(ctx: AdminContext): Promise<Response> {
   const name = (body.group ?? "").trim();
   const members = body.members ?? [];
   requireAction(ctx, body.isRemove ? "admin:RemoveUserFromGroup" : "admin:AddUserToGroup");
-  if (!name || name.includes(",") || name.length > 256) throw adminFail("XMinioAdminInvalidArgument", "Invalid group name", 400);
+  // deno-lint-ignore no-control-regex -- control characters (NUL above all) are exactly what is refused
+  if (!name || name.includes(",") || name.length > 256 || /[\u0000-\u001f\u007f]/.test(name)) throw adminFail("XMinioAdminInvalidArgument", "Invalid group name", 400);
   const existing = ctx.iam.groups.get(name);
   const stamp = new Date(ctx.now()).toISOString();
   for (const member of members) {

@@ -58,7 +58,7 @@ export async function serverInfo(ctx: AdminContext): Promise<Response> {
     versions: { count: usage.versions },
     deletemarkers: { count: usage.deleteMarkers },
     usage: { size: usage.size },
-    services: { ldap: {}, notifications: ctx.config.notificationStatus() },
+    services: { ldap: {}, notifications: await ctx.notificationStatus() },
     // The embedded server supports versioning, locking, quota, replication and lifecycle configuration,
     // so it reports itself as an erasure-coded single node and the console shows those features.
     backend: { backendType: ctx.reportedBackend === "fs" ? "FS" : "Erasure", onlineDisks: 1, offlineDisks: 0, standardSCParity: 0, rrSCParity: 0, totalSets: [1], totalDrivesPerSet: [1] },
@@ -109,6 +109,8 @@ export async function dataUsageInfo(ctx: AdminContext): Promise<Response> {
 function effectivePolicy(ctx: AdminContext): unknown {
   const restriction = ctx.authority.restrictionOf(ctx.credential);
   if (restriction) return toDocument(restriction.policy.Statement);
+  const federated = ctx.authority.federatedPolicies(ctx.credential);
+  if (federated) return toDocument(federated.flatMap((p) => p.policy.Statement));
   if (ctx.authority.isRoot(ctx.credential.parentUser)) return CANNED_POLICIES.consoleAdmin;
   return toDocument(ctx.authority.policiesOf(ctx.credential.parentUser).flatMap((p) => p.policy.Statement));
 }

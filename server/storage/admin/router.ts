@@ -3,8 +3,11 @@ import * as buckets from "./bucket_admin.ts";
 import * as config from "./config_handlers.ts";
 import { adminFail, type AdminContext, type AdminRoute } from "./context.ts";
 import * as groups from "./groups.ts";
+import * as healing from "./heal.ts";
 import * as info from "./info.ts";
+import * as live from "./live.ts";
 import * as policies from "./policies.ts";
+import * as association from "./policy_association.ts";
 import * as accounts from "./service_accounts.ts";
 import * as tiers from "./tiers.ts";
 import * as users from "./users.ts";
@@ -28,6 +31,8 @@ const ROUTES: Record<string, AdminRoute> = {
   "PUT add-canned-policy": policies.addCannedPolicy,
   "DELETE remove-canned-policy": policies.removeCannedPolicy,
   "PUT set-user-or-group-policy": policies.setPolicy,
+  "POST idp/builtin/policy/attach": (ctx) => association.changePolicyAssociation(ctx, "attach"),
+  "POST idp/builtin/policy/detach": (ctx) => association.changePolicyAssociation(ctx, "detach"),
   "PUT add-service-account": accounts.addServiceAccount,
   "GET list-service-accounts": accounts.listServiceAccounts,
   "GET info-service-account": accounts.infoServiceAccount,
@@ -46,6 +51,11 @@ const ROUTES: Record<string, AdminRoute> = {
   "PUT tier": tiers.addTier,
   "GET tier": tiers.listTiers,
   "GET tier-stats": tiers.tierStats,
+  "GET trace": live.trace,
+  "GET log": live.consoleLog,
+  "GET healthinfo": live.healthInfo,
+  "GET obdinfo": live.healthInfo,
+  "POST background-heal/status": healing.backgroundHealStatus,
 };
 
 /** Routes with the tier name in the path: POST/GET/DELETE tier/<NAME>. */
@@ -59,10 +69,19 @@ function tierRoute(method: string, op: string): AdminRoute | null {
   return null;
 }
 
+/** POST revoke-tokens/<provider>: the provider is part of the path. */
+function revokeRoute(method: string, op: string): AdminRoute | null {
+  const m = /^revoke-tokens\/([^/]+)$/.exec(op);
+  return m && method === "POST" ? (ctx) => users.revokeTokens(ctx, decodeURIComponent(m[1])) : null;
+}
+
 /** Runs the handler for the request; unknown operations answer XMinioAdminVersionMismatch like MinIO. */
 export async function routeAdmin(ctx: AdminContext): Promise<Response> {
-  const op = ctx.url.pathname.slice("/minio/admin/v3/".length).replace(/\/+$/, "");
-  const route = ROUTES[`${ctx.request.method} ${op}`] ?? tierRoute(ctx.request.method, op);
+  const rawOp = ctx.url.pathname.slice("/minio/admin/v3/".length);
+  // A heal path keeps its trailing slash: it is part of the object prefix.
+  if (ctx.request.method === "POST" && (rawOp === "heal" || rawOp.startsWith("heal/"))) return await healing.heal(ctx, rawOp);
+  const op = rawOp.replace(/\/+$/, "");
+  const route = ROUTES[`${ctx.request.method} ${op}`] ?? tierRoute(ctx.request.method, op) ?? revokeRoute(ctx.request.method, op);
   if (!route) throw adminFail("XMinioAdminVersionMismatch", "This 'admin' API is not supported by server in 'mode-server-xl'", 426);
   return await route(ctx);
 }

@@ -5,6 +5,7 @@
  */
 import { writeFileDurable } from "../fs/durable.ts";
 import { StoreError } from "../fs/store.ts";
+import { checkSubsystemValues } from "./config_rules.ts";
 import { arnType, subsystem } from "./subsystems.ts";
 
 /** subsystem → target ("_" = default) → key → value */
@@ -70,6 +71,7 @@ function validateTarget(name: string, values: Record<string, string>): void {
     if (key.type === "number" && !/^\d+$/.test(value)) throw bad(`'${key.key}' must be a number`);
     if (key.type === "url" && !/^[a-z][a-z0-9+.-]*:\/\/./i.test(value)) throw bad(`'${key.key}' must be a URL such as http://host:port`);
   }
+  checkSubsystemValues(name, values);
 }
 
 /** Formats the server's reply to get-config-kv: one line per target, quoted when needed, empty values omitted. */
@@ -88,9 +90,13 @@ export function formatConfig(tree: ConfigTree, only?: { subsystem: string; targe
   return lines.join("\n") + (lines.length ? "\n" : "");
 }
 
+/** Subsystems whose changes apply at once, without a restart (their readers follow the stored config). */
+const LIVE_SUBSYSTEMS = new Set(["audit_webhook", "logger_webhook"]);
+
 export class ServerConfig {
   #tree: ConfigTree;
   #applied: ConfigTree;
+  readonly #listeners = new Set<(tree: ConfigTree) => void>();
 
   private constructor(private readonly file: string, private readonly tmpDir: string, tree: ConfigTree) {
     this.#tree = tree;
@@ -119,8 +125,9 @@ export class ServerConfig {
       next[line.subsystem] = { ...(next[line.subsystem] ?? {}), [line.target]: merged };
     }
     await this.#save(next);
-    // Region applies at once; notification and identity targets need a restart (as MinIO reports).
-    return { restart: lines.some((l) => l.subsystem !== "region") };
+    // The audit/logger webhooks apply at once (their senders follow the stored config); everything else applies
+    // at the next (in-process) restart, as MinIO reports for these.
+    return { restart: lines.some((l) => !LIVE_SUBSYSTEMS.has(l.subsystem)) };
   }
 
   /** Applies del-config-kv text: a bare target line removes it, listed keys reset to defaults. */
@@ -135,12 +142,19 @@ export class ServerConfig {
       else for (const key of keys) delete targets[line.target][key];
     }
     await this.#save(next);
-    return { restart: true };
+    return { restart: lines.some((l) => !LIVE_SUBSYSTEMS.has(l.subsystem)) };
   }
 
   async #save(tree: ConfigTree): Promise<void> {
     await writeFileDurable(this.tmpDir, this.file, JSON.stringify(tree));
     this.#tree = tree;
+    for (const listener of this.#listeners) listener(tree);
+  }
+
+  /** Calls `listener` with the stored configuration after every change; returns its removal. */
+  onChange(listener: (tree: ConfigTree) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** What a restart does: the stored configuration becomes the running one. */
@@ -148,8 +162,19 @@ export class ServerConfig {
     this.#applied = structuredClone(this.#tree);
   }
 
+  /** The running configuration (what the last start or restart applied). */
+  get applied(): ConfigTree {
+    return this.#applied;
+  }
+
   region(): string {
     return this.#applied.region?._?.name ?? "";
+  }
+
+  /** Origins the S3 API answers CORS for when a bucket has no CORS rules (`api cors_allow_origin`, default "*"). */
+  corsAllowOrigins(): string[] {
+    const value = this.#applied.api?._?.cors_allow_origin;
+    return value ? value.split(",").map((o) => o.trim()).filter((o) => o !== "") : ["*"];
   }
 
   /** ARNs of the running notification targets (arn:minio:sqs:<region>:<id>:<type>). */
@@ -163,22 +188,5 @@ export class ServerConfig {
       }
     }
     return arns.sort();
-  }
-
-  /** ServerInfo services.notifications: [{type: [{id: {status}}]}]. */
-  notificationStatus(): Record<string, Record<string, { status: string }>[]>[] {
-    const byType = new Map<string, Record<string, { status: string }>[]>();
-    for (const [name, targets] of Object.entries(this.#applied)) {
-      if (!name.startsWith("notify_")) continue;
-      for (const [target, values] of Object.entries(targets)) {
-        if (values.enable === "off") continue;
-        const list = byType.get(arnType(name)) ?? [];
-        // Event delivery to targets is not implemented yet, so no target is reported as reachable.
-        // TODO(notification targets issue): probe the target and report online/offline.
-        list.push({ [target]: { status: "offline" } });
-        byType.set(arnType(name), list);
-      }
-    }
-    return [...byType].map(([type, list]) => ({ [type]: list }));
   }
 }

@@ -1,6 +1,7 @@
 /** Service accounts (minio-protocol §3.7): add, list, info, update, delete — encrypted bodies, v3 shapes. */
 import { checkPolicy } from "../../policy/validate.ts";
 import { generateCredentials, type ServiceAccountRecord } from "../iam/store.ts";
+import { wantsServiceAccountNames } from "./client_era.ts";
 import { adminFail, type AdminContext, decryptJson, empty, encryptedJson, requireAction, requiredParam } from "./context.ts";
 
 const notFound = () => adminFail("XMinioInvalidIAMCredentials", "The specified service account is not found", 404);
@@ -17,6 +18,12 @@ function validateExpiration(expiration: string | undefined, now: number): string
   const at = Date.parse(expiration);
   if (Number.isNaN(at) || at <= now) throw adminFail("XMinioAdminInvalidArgument", "the expiration must be a date in the future", 400);
   return new Date(at).toISOString();
+}
+
+function checkSecret(secretKey: string): void {
+  if (secretKey.length < 8 || secretKey.length > 40) throw adminFail("XMinioAdminInvalidSecretKey", "secret key length should be between 8 and 40", 400);
+  // deno-lint-ignore no-control-regex -- a NUL or other control character cannot be typed into any client
+  if (/[\u0000-\u001f\u007f]/.test(secretKey)) throw adminFail("XMinioAdminInvalidSecretKey", "secret key must not contain control characters", 400);
 }
 
 /** Own accounts need no permission unless a Deny names the action; others need the action. */
@@ -37,8 +44,9 @@ export async function addServiceAccount(ctx: AdminContext): Promise<Response> {
   const generated = generateCredentials();
   const accessKey = body.accessKey || generated.accessKey;
   const secretKey = body.secretKey || generated.secretKey;
-  if (accessKey.length < 3 || accessKey.length > 20 || /[=,\s]/.test(accessKey)) throw adminFail("XMinioAdminInvalidAccessKey", "access key length should be between 3 and 20 and contain no =, comma or space", 400);
-  if (secretKey.length < 8 || secretKey.length > 40) throw adminFail("XMinioAdminInvalidSecretKey", "secret key length should be between 8 and 40", 400);
+  // deno-lint-ignore no-control-regex -- control characters (NUL above all) are exactly what is refused
+  if (accessKey.length < 3 || accessKey.length > 20 || /[=,\s\u0000-\u001f\u007f]/.test(accessKey)) throw adminFail("XMinioAdminInvalidAccessKey", "access key length should be between 3 and 20 and contain no =, comma, space or control character", 400);
+  checkSecret(secretKey);
   if (ctx.authority.lookupCredential(accessKey)) throw adminFail("XMinioAdminInvalidAccessKey", "The access key is already in use", 409);
   if (body.name && !/^[A-Za-z][A-Za-z0-9_-]{0,31}$/.test(body.name)) throw adminFail("XMinioAdminInvalidArgument", "the name must start with a letter and hold at most 32 letters, digits, - or _", 400);
   if (body.description && new TextEncoder().encode(body.description).length > 256) throw adminFail("XMinioAdminInvalidArgument", "the description is longer than 256 bytes", 400);
@@ -73,6 +81,8 @@ export async function listServiceAccounts(ctx: AdminContext): Promise<Response> 
   const user = ctx.query.get("user") || ctx.credential.parentUser;
   requireOwnOr(ctx, user, "admin:ListServiceAccounts");
   const accounts = [...ctx.iam.serviceAccounts.values()].filter((s) => s.parentUser === user).sort((a, b) => (a.accessKey < b.accessKey ? -1 : 1));
+  // Older madmin clients decode a list of access keys and fail on objects (MinIO before RELEASE.2023-06-02).
+  if (wantsServiceAccountNames(ctx.request.headers.get("user-agent"))) return await encryptedJson(ctx, { accounts: accounts.map((a) => a.accessKey) });
   return await encryptedJson(ctx, { accounts: accounts.map(summary) });
 }
 
@@ -103,7 +113,7 @@ export async function updateServiceAccount(ctx: AdminContext): Promise<Response>
     next.policy = empty ? undefined : body.newPolicy;
   }
   if (body.newSecretKey) {
-    if (body.newSecretKey.length < 8 || body.newSecretKey.length > 40) throw adminFail("XMinioAdminInvalidSecretKey", "secret key length should be between 8 and 40", 400);
+    checkSecret(body.newSecretKey);
     next.secretKey = body.newSecretKey;
   }
   if (body.newStatus) {

@@ -28,6 +28,12 @@ const enable = k("enable", "enable or disable this target", "on|off");
 export const SUBSYSTEMS: SubsystemDef[] = [
   { name: "region", description: "label the location of the server", multipleTargets: false, keys: [req("name", "name of the location of the server e.g. \"us-west-rack2\""), comment] },
   {
+    name: "api",
+    description: "manage global HTTP API call specific features",
+    multipleTargets: false,
+    keys: [k("cors_allow_origin", "set comma separated list of origins allowed for CORS requests e.g. \"https://example1.com,https://example2.com\"", "csv"), comment],
+  },
+  {
     name: "cache",
     description: "add caching storage tier",
     multipleTargets: false,
@@ -101,7 +107,7 @@ export const SUBSYSTEMS: SubsystemDef[] = [
     name,
     description: name === "logger_webhook" ? "send server logs to webhook endpoints" : "send audit logs to webhook endpoints",
     multipleTargets: true,
-    keys: [enable, req("endpoint", "HTTP(s) endpoint e.g. \"http://localhost:8080/minio/logs/server\"", "url"), req("auth_token", "opaque string or JWT authorization token", "string", true), k("client_cert", "mTLS certificate for webhook authentication", "path"), k("client_key", "mTLS certificate key for webhook authentication", "path"), k("queue_size", "configure channel queue size for webhook targets", "number"), comment],
+    keys: [enable, req("endpoint", "HTTP(s) endpoint e.g. \"http://localhost:8080/minio/logs/server\"", "url"), k("auth_token", "opaque string or JWT authorization token", "string", true, true), k("client_cert", "mTLS certificate for webhook authentication", "path"), k("client_key", "mTLS certificate key for webhook authentication", "path"), k("queue_size", "configure channel queue size for webhook targets", "number"), comment],
   })),
   {
     name: "notify_webhook",

@@ -46,23 +46,25 @@ interface BackendFields {
   Region?: string;
 }
 
-/** For S3-compatible tiers: the bucket must answer with these credentials and its prefix hold nothing. */
-async function checkBackend(ctx: AdminContext, tier: TierDoc, force: boolean): Promise<void> {
-  if (tier.Type !== "s3" && tier.Type !== "minio") return; // GCS and Azure are stored as given
+/**
+ * Whether the tier's remote bucket/prefix holds anything (MinIO's in-use test, minio-protocol-2 §6.4): lists
+ * one key with the tier's own credentials, so bad credentials or an unreachable backend fail here too.
+ */
+async function backendHasObjects(ctx: AdminContext, tier: TierDoc): Promise<boolean> {
   const b = tier[SECTION[tier.Type]] as BackendFields;
   const client = new S3Client({ endpoint: b.Endpoint!, region: b.Region || undefined, credentials: { accessKey: b.AccessKey!, secretKey: b.SecretKey! }, fetch: ctx.fetch });
   try {
-    const page = await listObjectsV2(client, b.Bucket!, { prefix: b.Prefix ?? "", maxKeys: 1 });
-    if (page.objects.length > 0 && !force) throw adminFail("XMinioAdminTierBackendNotEmpty", "remote storage tier backend prefix is not empty", 400);
+    const page = await listObjectsV2(client, b.Bucket!, { prefix: b.Prefix ?? "", delimiter: "/", maxKeys: 1 });
+    return page.objects.length > 0 || page.prefixes.length > 0;
   } catch (error) {
     if (error instanceof Error && error.name === "S3Error") {
       const code = (error as Error & { code: string }).code;
       if (code === "InvalidAccessKeyId" || code === "SignatureDoesNotMatch" || code === "AccessDenied") {
         throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are not valid or have insufficient permissions", 403);
       }
-      throw adminFail("XMinioAdminTierBackendNotEmpty", `remote tier backend refused the request: ${code}`, 400);
+      throw adminFail("XMinioAdminTierInvalidConfig", `Unable to setup remote tier, check tier configuration: the backend answered ${code}`, 400);
     }
-    if (error instanceof TypeError) throw adminFail("XMinioAdminInvalidArgument", `remote tier endpoint ${b.Endpoint} cannot be reached`, 400);
+    if (error instanceof TypeError) throw adminFail("XMinioAdminTierInvalidConfig", `Unable to setup remote tier, check tier configuration: ${b.Endpoint} cannot be reached`, 400);
     throw error;
   }
 }
@@ -73,16 +75,23 @@ export async function addTier(ctx: AdminContext): Promise<Response> {
   if (tier.Version !== "v1") throw adminFail("XMinioAdminInvalidArgument", "unsupported tier config version", 400);
   if (!tier.Name || tier.Name !== tier.Name.toUpperCase()) throw adminFail("XMinioAdminTierNameNotUpperCase", "Tier name must be in uppercase", 400);
   if (!/^[A-Z0-9_-]+$/.test(tier.Name)) throw adminFail("XMinioAdminInvalidArgument", "Tier name must hold only upper-case letters, digits, dashes and underscores", 400);
-  if (!(tier.Type in SECTION) || !tier[SECTION[tier.Type]]) throw adminFail("XMinioAdminInvalidArgument", "unsupported tier type", 400);
+  if (!(tier.Type in SECTION) || !tier[SECTION[tier.Type]]) throw adminFail("XMinioAdminTierTypeUnsupported", "Specified tier type is unsupported", 400);
+  if (tier.Type === "gcs" || tier.Type === "azure") {
+    // Without a GCS or Azure client nothing could ever move there: refused rather than stored and ignored.
+    throw adminFail("NotImplemented", `The embedded storage tiers only to S3-compatible backends (S3, MinIO); ${SECTION[tier.Type]} tiers are not implemented`, 501);
+  }
   if (ctx.tiers.names().includes(tier.Name)) throw adminFail("XMinioAdminTierAlreadyExists", "Specified remote tier already exists", 409);
   const section = tier[SECTION[tier.Type]] as BackendFields & Record<string, string>;
   if (!section.Endpoint || !section.Bucket) throw adminFail("XMinioAdminInvalidArgument", "a tier needs an endpoint and a bucket", 400);
+  if (!section.AccessKey || !section.SecretKey) throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are empty", 403);
   const inUse = ctx.tiers.tiers.find((t) => {
     const other = t[SECTION[t.Type]] as BackendFields;
     return other.Endpoint === section.Endpoint && other.Bucket === section.Bucket && (other.Prefix ?? "") === (section.Prefix ?? "");
   });
-  if (inUse) throw adminFail("XMinioAdminTierBackendInUse", "Specified remote tier backend is already in use", 409);
-  await checkBackend(ctx, tier, ctx.query.get("force") === "true");
+  if (inUse) throw adminFail("XMinioAdminTierBackendInUse", "Specified remote tier is already in use", 409);
+  if (await backendHasObjects(ctx, tier) && ctx.query.get("force") !== "true") {
+    throw adminFail("XMinioAdminTierBackendInUse", "Specified remote tier is already in use", 409);
+  }
   await ctx.tiers.save([...ctx.tiers.tiers, { Version: "v1", Type: tier.Type, Name: tier.Name, [SECTION[tier.Type]]: section }]);
   return empty(204);
 }
@@ -120,21 +129,25 @@ export async function editTier(ctx: AdminContext, name: string): Promise<Respons
     section.SecretKey = creds.secret;
   }
   const updated = { ...tier, [SECTION[tier.Type]]: section };
-  await checkBackend(ctx, updated, true);
+  if (tier.Type === "s3" || tier.Type === "minio") await backendHasObjects(ctx, updated); // the new credentials must work
   await ctx.tiers.save(ctx.tiers.tiers.map((t) => (t.Name === name ? updated : t)));
   return empty(204);
 }
 
 export async function removeTier(ctx: AdminContext, name: string): Promise<Response> {
   requireAction(ctx, "admin:SetTier");
-  tierNamed(ctx, name);
+  const tier = tierNamed(ctx, name);
+  // Objects transitioned there would become unreadable: a backend still holding data is not let go.
+  if (ctx.query.get("force") !== "true" && (tier.Type === "s3" || tier.Type === "minio") && await backendHasObjects(ctx, tier)) {
+    throw adminFail("XMinioAdminTierBackendNotEmpty", "Specified remote backend is not empty", 400);
+  }
   await ctx.tiers.save(ctx.tiers.tiers.filter((t) => t.Name !== name));
   return empty(204);
 }
 
 export async function verifyTier(ctx: AdminContext, name: string): Promise<Response> {
   requireAction(ctx, "admin:ListTier");
-  await checkBackend(ctx, tierNamed(ctx, name), true);
+  await backendHasObjects(ctx, tierNamed(ctx, name));
   return empty(204);
 }
 

@@ -92,3 +92,28 @@ export async function setUserStatus(ctx: AdminContext): Promise<Response> {
   await ctx.iam.putUser({ ...user, status, updatedAt: new Date(ctx.now()).toISOString() });
   return empty();
 }
+
+/**
+ * POST revoke-tokens/{provider} (minio-protocol-2 §13.1, MinIO RELEASE.2025-04-03): ends STS credentials.
+ * No `user`: the caller's own, all (`fullRevoke=true`), of one `tokenRevokeType`, or else of the calling
+ * credential's own type. Another user's need admin:RemoveServiceAccount and exactly one of the two options.
+ */
+export async function revokeTokens(ctx: AdminContext, provider: string): Promise<Response> {
+  if (provider !== "builtin") throw adminFail("XMinioIAMActionNotAllowed", "Specified IAM action is not allowed: only the builtin provider is configured", 403);
+  const named = ctx.query.get("user") ?? "";
+  let revokeType = ctx.query.get("tokenRevokeType") ?? "";
+  const fullRevoke = ctx.query.get("fullRevoke") === "true";
+  const isSelf = named === "";
+  if ((!isSelf && !revokeType && !fullRevoke) || (revokeType && fullRevoke)) throw adminFail("InvalidRequest", "Invalid Request", 400);
+  let user = named;
+  if (isSelf || !ctx.can("admin:RemoveServiceAccount")) {
+    if (!isSelf && named !== ctx.credential.parentUser) throw adminFail("AccessDenied", "Access Denied.", 403);
+    user = ctx.credential.parentUser;
+  }
+  if (isSelf && !revokeType && !fullRevoke) {
+    revokeType = (ctx.credential.kind === "sts" ? ctx.iam.sessions.get(ctx.credential.accessKey)?.revokeType : undefined) ?? "";
+    if (!revokeType) throw adminFail("InvalidArgument", "No token revoke type specified and one could not be inferred from the request", 400);
+  }
+  await ctx.iam.revokeSessions(user, revokeType || undefined);
+  return empty(204);
+}

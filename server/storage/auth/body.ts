@@ -153,9 +153,17 @@ export interface ChunkSigning {
   seedSignature: string;
 }
 
+/** Trailer values of an aws-chunked body, filled in once the body has been read to its end. */
+export interface Trailer {
+  /** Names the request announced in X-Amz-Trailer (lower case). */
+  announced: string[];
+  values: Record<string, string>;
+}
+
 interface ChunkedOptions {
   signing?: ChunkSigning;
-  trailer: boolean;
+  /** Present when the body ends in a trailer (the -TRAILER payload modes). */
+  trailer?: Trailer;
   decodedLength: number;
 }
 
@@ -207,15 +215,18 @@ async function* chunkedPieces(input: ByteReader, options: ChunkedOptions): Async
       if ((await input.line()) !== "") throw malformed("chunk not followed by CRLF");
     }
     if (total !== options.decodedLength) throw incomplete();
-    if (options.trailer) await readTrailer(input, signing, previous);
+    if (options.trailer) await readTrailer(input, signing, previous, options.trailer);
     complete = true;
   } finally {
     if (!complete) await input.cancel("body not fully read");
   }
 }
 
-/** Reads (and for signed bodies verifies) the trailer after the final chunk. */
-async function readTrailer(input: ByteReader, signing: ChunkSigning | undefined, previous: string): Promise<void> {
+/**
+ * Reads (and for signed bodies verifies) the trailer after the final chunk into `trailer.values`. A name the
+ * request did not announce in X-Amz-Trailer is refused as MinIO does (minio-protocol-2 §8.2).
+ */
+async function readTrailer(input: ByteReader, signing: ChunkSigning | undefined, previous: string, trailer: Trailer): Promise<void> {
   const text = new TextDecoder().decode(await input.rest());
   const lines = text.split(/\r?\n/).filter((l) => l !== "");
   const signatureLine = lines.find((l) => l.startsWith("x-amz-trailer-signature:"));
@@ -224,6 +235,12 @@ async function readTrailer(input: ByteReader, signing: ChunkSigning | undefined,
     const declared = signatureLine?.slice("x-amz-trailer-signature:".length).trim() ?? "";
     const expected = signatureOf(signing.signingKey, trailerStringToSign(signing.amzDate, signing.scope, previous, trailerLines.join("\n") + "\n"));
     if (!constantTimeEqual(expected, declared)) throw badChunk();
+  }
+  for (const line of trailerLines) {
+    const colon = line.indexOf(":");
+    const name = line.slice(0, colon).trim().toLowerCase();
+    if (colon <= 0 || !trailer.announced.includes(name)) throw new StoreError("BadRequest", "malformed chunked encoding", 400);
+    trailer.values[name] = line.slice(colon + 1).trim();
   }
 }
 

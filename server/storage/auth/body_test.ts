@@ -15,7 +15,7 @@ const inPieces = (bytes: Uint8Array, size = 7000) => ReadableStream.from(Array.f
 
 Deno.test("aws-chunked bodies decode to the exact bytes however the network splits them", async () => {
   const data = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 31) & 0xff);
-  const decoded = decodeChunked(inPieces(await encoded(data)), { signing, trailer: false, decodedLength: data.length });
+  const decoded = decodeChunked(inPieces(await encoded(data)), { signing, decodedLength: data.length });
   assert.deepEqual(new Uint8Array(await new Response(decoded).arrayBuffer()), data);
 });
 
@@ -23,7 +23,7 @@ Deno.test("a tampered chunk fails the stream with SignatureDoesNotMatch before i
   const data = new Uint8Array(2 * 1024 * 1024).fill(5);
   const bytes = await encoded(data);
   bytes[bytes.length - 200] ^= 1; // inside the last data chunk
-  const decoded = decodeChunked(inPieces(bytes), { signing, trailer: false, decodedLength: data.length });
+  const decoded = decodeChunked(inPieces(bytes), { signing, decodedLength: data.length });
   await assert.rejects(new Response(decoded).arrayBuffer(), (error: Error & { code?: string }) => error.code === "SignatureDoesNotMatch");
 });
 
@@ -41,7 +41,7 @@ function byteSource(bytes: Uint8Array, size = 5000): ReadableStream<Uint8Array> 
 
 Deno.test("byte-stream bodies decode through reused buffers (BYOB on both sides) to the exact bytes", async () => {
   const data = new Uint8Array(2 * 1024 * 1024 + 333).map((_, i) => (i * 7 + 3) & 0xff);
-  const decoded = decodeChunked(byteSource(await encoded(data)), { signing, trailer: false, decodedLength: data.length });
+  const decoded = decodeChunked(byteSource(await encoded(data)), { signing, decodedLength: data.length });
   const out = new Uint8Array(data.length);
   let at = 0;
   for await (const piece of piecesOf(decoded)) {

@@ -20,7 +20,7 @@ import {
 import type { Credential, IdentityAuthority } from "../contracts.ts";
 import { StoreError } from "../fs/store.ts";
 import { requestBody } from "../fs/pieces.ts";
-import { decodeChunked, verifyDigests } from "./body.ts";
+import { decodeChunked, type Trailer, verifyDigests } from "./body.ts";
 
 const MAX_SKEW_MS = 15 * 60_000;
 
@@ -35,6 +35,14 @@ export interface Authenticated {
   contentLength?: number;
   /** Seconds since the request was signed (for the s3:signatureAge condition). */
   signatureAgeSeconds?: number;
+  /** The body's trailer (aws-chunked -TRAILER modes); its values are there once the body was read. */
+  trailer?: Trailer;
+}
+
+/** The trailer a request announces in X-Amz-Trailer (one name per value, comma-separated). */
+function announcedTrailer(request: Request): Trailer {
+  const names = (request.headers.get("x-amz-trailer") ?? "").split(",").map((n) => n.trim().toLowerCase()).filter((n) => n !== "");
+  return { announced: names, values: {} };
 }
 
 const denied = (code: string, message: string, status = 403) => new StoreError(code, message, status);
@@ -46,7 +54,7 @@ function parseAmzDate(text: string | null): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-interface Scope {
+export interface Scope {
   accessKey: string;
   date: string;
   region: string;
@@ -54,7 +62,8 @@ interface Scope {
   scope: string;
 }
 
-function parseCredential(text: string): Scope {
+/** Parses `<AK>/<yyyymmdd>/<region>/<service>/aws4_request` (the access key may contain slashes). */
+export function parseCredential(text: string): Scope {
   const parts = text.split("/");
   if (parts.length < 5 || parts[parts.length - 1] !== "aws4_request") {
     throw denied("AuthorizationHeaderMalformed", "The authorization header is malformed; the Credential is mal-formed.", 400);
@@ -65,7 +74,20 @@ function parseCredential(text: string): Scope {
   return { accessKey, date, region, service, scope: `${date}/${region}/${service}/aws4_request` };
 }
 
-function checkCredential(authority: IdentityAuthority, accessKey: string, token: string | null, now: number): Credential {
+/**
+ * MinIO's isValidRegion (minio-protocol §1.7): with a region configured the scope must name it ("US" counts as
+ * us-east-1); with none, any region is accepted. The wrong region is refused with the region to use, in the
+ * message and in x-amz-bucket-region as AWS does, so clients can re-sign.
+ */
+function checkRegion(requestRegion: string, configured: string | undefined): void {
+  if (!configured) return;
+  const want = configured === "US" ? "us-east-1" : configured;
+  if ((requestRegion === "US" ? "us-east-1" : requestRegion) === want) return;
+  throw new StoreError("AuthorizationHeaderMalformed", `The authorization header is malformed; the region '${requestRegion}' is wrong; expecting '${want}'.`, 400, { "x-amz-bucket-region": want });
+}
+
+/** Looks up a key and checks it is enabled, unexpired and used with the right session token. */
+export function checkCredential(authority: IdentityAuthority, accessKey: string, token: string | null, now: number): Credential {
   const cred = authority.lookupCredential(accessKey);
   if (!cred) throw denied("InvalidAccessKeyId", "The Access Key Id you provided does not exist in our records.");
   if (!cred.enabled) throw denied("InvalidAccessKeyId", "Your account is disabled; please contact your administrator.");
@@ -105,13 +127,13 @@ export async function authenticate(
   request: Request,
   url: URL,
   authority: IdentityAuthority,
-  options: { service: string; now?: number; bodyHash?: string },
+  options: { service: string; now?: number; bodyHash?: string; region?: string },
 ): Promise<Authenticated> {
   const now = options.now ?? Date.now();
   const authorization = request.headers.get("authorization") ?? "";
   if (authorization.startsWith("AWS ")) throw denied("AccessDenied", "Signature Version 2 is not supported; sign requests with AWS Signature Version 4.", 400);
-  if (authorization.startsWith(ALGORITHM)) return await headerAuth(request, url, authority, authorization, options.service, now, options.bodyHash);
-  if (url.searchParams.has("X-Amz-Credential")) return await presignedAuth(request, url, authority, now);
+  if (authorization.startsWith(ALGORITHM)) return await headerAuth(request, url, authority, authorization, options.service, now, options.bodyHash, options.region);
+  if (url.searchParams.has("X-Amz-Credential")) return await presignedAuth(request, url, authority, now, options.region);
   if (authorization) throw denied("AccessDenied", "Unsupported Authorization type", 400);
   return anonymousBody(request);
 }
@@ -124,7 +146,8 @@ function anonymousBody(request: Request): Authenticated {
   if (mode === STREAMING_UNSIGNED_TRAILER && body) {
     const decoded = Number(request.headers.get("x-amz-decoded-content-length"));
     if (!Number.isFinite(decoded)) throw denied("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
-    return { credential: null, authType: "anonymous", body: decodeChunked(body, { trailer: true, decodedLength: decoded }), contentLength: decoded };
+    const trailer = announcedTrailer(request);
+    return { credential: null, authType: "anonymous", body: decodeChunked(body, { trailer, decodedLength: decoded }), contentLength: decoded, trailer };
   }
   return {
     credential: null,
@@ -142,6 +165,7 @@ async function headerAuth(
   service: string,
   now: number,
   bodyHash?: string,
+  region?: string,
 ): Promise<Authenticated> {
   const fields: Record<string, string> = {};
   for (const part of authorization.slice(ALGORITHM.length).replace(/\s+/g, "").split(",")) {
@@ -161,6 +185,7 @@ async function headerAuth(
   const scope = parseCredential(fields.Credential);
   if (scope.date !== amzDateText!.slice(0, 8)) throw denied("AuthorizationHeaderMalformed", "The authorization header is malformed; the date in the credential scope does not match the request date.", 400);
   if (scope.service !== service) throw denied("AuthorizationHeaderMalformed", `The authorization header is malformed; expected service '${service}'.`, 400);
+  checkRegion(scope.region, region);
   const cred = checkCredential(authority, scope.accessKey, request.headers.get("x-amz-security-token"), now);
   const mode = request.headers.get("x-amz-content-sha256") ?? EMPTY_SHA256;
   const streaming = request.method === "PUT" && (mode === STREAMING_PAYLOAD || mode === STREAMING_PAYLOAD_TRAILER || mode === STREAMING_UNSIGNED_TRAILER);
@@ -189,9 +214,10 @@ async function headerAuth(
     if (!decodedText || !/^\d+$/.test(decodedText)) throw denied("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
     const decodedLength = Number(decodedText);
     const signing = mode === STREAMING_UNSIGNED_TRAILER ? undefined : { signingKey: key, amzDate: amzDateText!, scope: scope.scope, seedSignature: expected };
-    let body = raw ? decodeChunked(raw, { signing, trailer: mode !== STREAMING_PAYLOAD, decodedLength }) : null;
+    const trailer = mode !== STREAMING_PAYLOAD ? announcedTrailer(request) : undefined;
+    let body = raw ? decodeChunked(raw, { signing, trailer, decodedLength }) : null;
     if (body && md5) body = verifyDigests(body, { md5Base64: md5 });
-    return { credential: cred, authType: "streaming", body, contentLength: decodedLength, signatureAgeSeconds: age };
+    return { credential: cred, authType: "streaming", body, contentLength: decodedLength, signatureAgeSeconds: age, trailer };
   }
   const verify = { sha256Hex: /^[0-9a-f]{64}$/.test(mode) && mode !== EMPTY_SHA256 ? mode : undefined, md5Base64: md5 };
   const length = request.headers.get("content-length");
@@ -201,7 +227,7 @@ async function headerAuth(
   return { credential: cred, authType: "header", body, contentLength: length ? Number(length) : undefined, signatureAgeSeconds: age };
 }
 
-async function presignedAuth(request: Request, url: URL, authority: IdentityAuthority, now: number): Promise<Authenticated> {
+async function presignedAuth(request: Request, url: URL, authority: IdentityAuthority, now: number, region?: string): Promise<Authenticated> {
   const q = url.searchParams;
   for (const name of ["X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders", "X-Amz-Signature"]) {
     if (!q.get(name)) throw denied("AuthorizationQueryParametersError", `Query-string authentication requires ${name}.`, 400);
@@ -218,6 +244,7 @@ async function presignedAuth(request: Request, url: URL, authority: IdentityAuth
   if (now - date.getTime() > expires * 1000) throw denied("AccessDenied", "Request has expired");
   const scope = parseCredential(q.get("X-Amz-Credential")!);
   if (scope.service !== "s3") throw denied("AuthorizationQueryParametersError", "Presigned requests must use service s3", 400);
+  checkRegion(scope.region, region);
   const cred = checkCredential(authority, scope.accessKey, q.get("X-Amz-Security-Token"), now);
   const names = q.get("X-Amz-SignedHeaders")!.toLowerCase().split(";");
   const canonical = canonicalRequest({

@@ -3,10 +3,11 @@
  * concatenates the named parts into one temp file and commits it like any other version, with the composite
  * ETag `md5(part md5s)-N`.
  */
+import { type ChecksumAlgorithm, compositeChecksum, createChecksum } from "../../s3/checksums.ts";
 import { Md5 } from "../../s3/md5.ts";
 import { mkdirDurable, TempFile, writeFileDurable } from "./durable.ts";
 import { commitStagedTo, commitVersion, discardStaged, type StagedData, type WriteOptions } from "./objects.ts";
-import { type BucketState, type Store, StoreError, type VersionRecord } from "./store.ts";
+import { type BucketState, compareKeys, type Store, StoreError, type StoredChecksum, type VersionRecord } from "./store.ts";
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;
 const MAX_PARTS = 10000;
@@ -15,7 +16,9 @@ export interface UploadInfo {
   uploadId: string;
   key: string;
   initiated: string;
-  options: Omit<WriteOptions, "beforeCommit" | "expectedSize" | "etag" | "now">;
+  options: Omit<WriteOptions, "beforeCommit" | "expectedSize" | "etag" | "now" | "checksum">;
+  /** The checksum every part carries and the object gets (x-amz-checksum-algorithm at creation). */
+  checksum?: { algorithm: ChecksumAlgorithm; type: StoredChecksum["type"] };
 }
 
 export interface PartInfo {
@@ -23,6 +26,15 @@ export interface PartInfo {
   etag: string;
   size: number;
   lastModified: string;
+  /** The part's verified checksum (base64), with its algorithm. */
+  checksum?: { algorithm: ChecksumAlgorithm; value: string };
+}
+
+/** A part named in CompleteMultipartUpload, with the checksum elements it carried. */
+export interface RequestedPart {
+  partNumber: number;
+  etag: string;
+  checksums?: Partial<Record<ChecksumAlgorithm, string>>;
 }
 
 const uploadDir = (store: Store, bucket: string, uploadId: string) => `${store.bucketDir(bucket)}/uploads/${uploadId}`;
@@ -40,8 +52,8 @@ export async function readUpload(store: Store, bucket: string, uploadId: string)
   }
 }
 
-export async function initiateUpload(store: Store, state: BucketState, key: string, options: UploadInfo["options"]): Promise<UploadInfo> {
-  const info: UploadInfo = { uploadId: crypto.randomUUID(), key, initiated: new Date().toISOString(), options };
+export async function initiateUpload(store: Store, state: BucketState, key: string, options: UploadInfo["options"], checksum?: UploadInfo["checksum"]): Promise<UploadInfo> {
+  const info: UploadInfo = { uploadId: crypto.randomUUID(), key, initiated: new Date().toISOString(), options, checksum };
   const dir = uploadDir(store, state.name, info.uploadId);
   await mkdirDurable(dir);
   await writeFileDurable(store.tmpDir, `${dir}/upload.json`, JSON.stringify(info));
@@ -49,7 +61,7 @@ export async function initiateUpload(store: Store, state: BucketState, key: stri
 }
 
 /** Stores a part durably (replacing an earlier upload of the same part number). */
-export async function storePart(store: Store, bucket: string, uploadId: string, partNumber: number, staged: StagedData): Promise<PartInfo> {
+export async function storePart(store: Store, bucket: string, uploadId: string, partNumber: number, staged: StagedData, checksum?: PartInfo["checksum"]): Promise<PartInfo> {
   if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PARTS) {
     await discardStaged(staged);
     throw new StoreError("InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", 400);
@@ -61,7 +73,7 @@ export async function storePart(store: Store, bucket: string, uploadId: string, 
     throw error;
   }
   const dir = uploadDir(store, bucket, uploadId);
-  const part: PartInfo = { partNumber, etag: staged.md5Hex, size: staged.size, lastModified: new Date().toISOString() };
+  const part: PartInfo = { partNumber, etag: staged.md5Hex, size: staged.size, lastModified: new Date().toISOString(), checksum };
   await store.locks.run(`upload:${uploadId}:${partNumber}`, async () => {
     await commitStagedTo(store, staged, `${dir}/part.${partNumber}.data`);
     await writeFileDurable(store.tmpDir, `${dir}/part.${partNumber}.json`, JSON.stringify(part));
@@ -92,7 +104,7 @@ export async function listUploads(store: Store, bucket: string, prefix: string):
       } catch { /* incomplete initiation */ }
     }
   } catch { /* no uploads yet */ }
-  return uploads.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.initiated < b.initiated ? -1 : 1));
+  return uploads.sort((a, b) => compareKeys(a.key, b.key) || (a.uploadId < b.uploadId ? -1 : 1));
 }
 
 export async function abortUpload(store: Store, bucket: string, uploadId: string): Promise<void> {
@@ -100,13 +112,19 @@ export async function abortUpload(store: Store, bucket: string, uploadId: string
   await Deno.remove(uploadDir(store, bucket, uploadId), { recursive: true });
 }
 
-/** Completes an upload from the listed parts; validates order, ETags and minimum part sizes. */
+const invalidPart = () =>
+  new StoreError("InvalidPart", "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.", 400);
+
+/**
+ * Completes an upload from the listed parts; validates order, ETags, part checksums and minimum part sizes.
+ * `expectedChecksum` is a whole-object value the request declared (x-amz-checksum-<alg>).
+ */
 export async function completeUpload(
   store: Store,
   state: BucketState,
   uploadId: string,
-  requested: { partNumber: number; etag: string }[],
-  options: Pick<WriteOptions, "beforeCommit"> = {},
+  requested: RequestedPart[],
+  options: Pick<WriteOptions, "beforeCommit"> & { expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string } } = {},
 ): Promise<{ key: string; version: VersionRecord }> {
   const upload = await readUpload(store, state.name, uploadId);
   if (requested.length === 0) throw new StoreError("MalformedXML", "You must specify at least one part", 400);
@@ -119,14 +137,22 @@ export async function completeUpload(
   });
   for (const [index, want] of requested.entries()) {
     const part = stored.get(want.partNumber);
-    if (!part || part.etag !== want.etag.replace(/"/g, "")) {
-      throw new StoreError("InvalidPart", "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.", 400);
+    if (!part || part.etag !== want.etag.replace(/"/g, "")) throw invalidPart();
+    // A part's checksum element, when given, must be the one verified at upload (minio-protocol-2 §8.4).
+    for (const [algorithm, value] of Object.entries(want.checksums ?? {})) {
+      if (part.checksum?.algorithm === algorithm ? part.checksum.value !== value : !!upload.checksum) throw invalidPart();
     }
     if (index < requested.length - 1 && part.size < MIN_PART_SIZE) {
       throw new StoreError("EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.", 400);
     }
     parts.push(part);
   }
+  const wanted = upload.checksum;
+  if (options.expectedChecksum && wanted && options.expectedChecksum.algorithm !== wanted.algorithm) {
+    throw new StoreError("InvalidArgument", `checksum type mismatch: the upload uses ${wanted.algorithm}`, 400);
+  }
+  // A whole-object checksum is computed over the bytes as they are joined; a composite one from the parts'.
+  const whole = wanted?.type === "FULL_OBJECT" ? createChecksum(wanted.algorithm) : null;
   const temp = await TempFile.create(store.tmpDir);
   const partHashes = new Md5();
   let size = 0;
@@ -137,6 +163,7 @@ export async function completeUpload(
       const file = await Deno.open(`${dir}/part.${part.partNumber}.data`, { read: true });
       for await (const chunk of file.readable) {
         size += chunk.length;
+        whole?.update(chunk);
         await temp.write(chunk);
       }
     }
@@ -145,9 +172,29 @@ export async function completeUpload(
     await temp.discard();
     throw error;
   }
+  let checksum: StoredChecksum | undefined;
+  try {
+    checksum = wanted && objectChecksum(wanted, parts, whole);
+    if (options.expectedChecksum && checksum && options.expectedChecksum.value !== checksum.value) {
+      throw new StoreError("XAmzContentChecksumMismatch", "The provided 'x-amz-checksum' header does not match what was computed.", 400);
+    }
+  } catch (error) {
+    await temp.discard();
+    throw error;
+  }
   const etag = `${partHashes.digestHex()}-${parts.length}`;
   const staged: StagedData = { temp, inline: null, size, md5Hex: "" };
-  const version = await commitVersion(store, state, upload.key, staged, { ...upload.options, etag, beforeCommit: options.beforeCommit });
+  const version = await commitVersion(store, state, upload.key, staged, { ...upload.options, etag, checksum, partSizes: parts.map((p) => p.size), beforeCommit: options.beforeCommit });
   await Deno.remove(uploadDir(store, state.name, uploadId), { recursive: true }).catch(() => {});
   return { key: upload.key, version };
+}
+
+/** The completed object's checksum: combined from the parts' (composite) or computed over the whole. */
+function objectChecksum(wanted: NonNullable<UploadInfo["checksum"]>, parts: PartInfo[], whole: ReturnType<typeof createChecksum> | null): StoredChecksum {
+  if (whole) return { algorithm: wanted.algorithm, value: whole.digest().toBase64(), type: "FULL_OBJECT" };
+  const values = parts.map((p) => {
+    if (p.checksum?.algorithm !== wanted.algorithm) throw invalidPart();
+    return p.checksum.value;
+  });
+  return { algorithm: wanted.algorithm, value: compositeChecksum(wanted.algorithm, values), type: "COMPOSITE" };
 }

@@ -3,10 +3,11 @@
  * read, delete with versioning semantics and object-lock enforcement, tags, retention and legal hold.
  */
 import { Md5 } from "../../s3/md5.ts";
+import { COMPRESSED, compressStaged, decompressedSlice } from "./compression.ts";
 import { removeDurable, type TempFile, writeFileDurable } from "./durable.ts";
 import { piecesOf } from "./pieces.ts";
 import type { SpillFile } from "./spill.ts";
-import { type BucketState, type ObjectRecord, type Store, StoreError, type VersionRecord } from "./store.ts";
+import { type BucketState, type ObjectRecord, type Store, StoreError, type StoredChecksum, type VersionRecord } from "./store.ts";
 import { concatBytes } from "../../s3/bytes.ts";
 
 export interface WriteOptions {
@@ -17,13 +18,19 @@ export interface WriteOptions {
   retention?: VersionRecord["retention"];
   legalHold?: boolean;
   storageClass?: string;
+  /** The verified checksum the writer sent (or the upload's combined one). */
+  checksum?: StoredChecksum;
   /** Expected byte count (Content-Length / decoded length); a mismatch fails the write. */
   expectedSize?: number;
   /** Refuses the write when this returns an error (quota check with the final size). */
   beforeCommit?: (size: number) => Promise<void>;
   /** Precomputed ETag (multipart); otherwise the MD5 of the data. */
   etag?: string;
+  /** Sizes of the parts a multipart ETag was computed over. */
+  partSizes?: number[];
   now?: Date;
+  /** Store the bytes compressed (the server's compression settings say this object qualifies). */
+  compress?: boolean;
 }
 
 /**
@@ -111,6 +118,8 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
     await discardStaged(staged);
     throw error;
   }
+  let storedSize: number | undefined;
+  if (options.compress && staged.size > 0) ({ staged, storedSize } = await compressStaged(store.tmpDir, staged));
   return await store.locks.run(`${state.name}/${key}`, async () => {
     const dataFile = staged.temp ? `${crypto.randomUUID()}.data` : undefined;
     try {
@@ -136,6 +145,9 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
       retention: options.retention,
       legalHold: options.legalHold || undefined,
       storageClass: options.storageClass,
+      ...(storedSize !== undefined ? { compression: COMPRESSED, storedSize } : {}),
+      checksum: options.checksum,
+      partSizes: options.partSizes,
     };
     const previous = state.objects.get(key);
     const replaced = version.versionId === "null" ? previous?.versions.find((v) => v.versionId === "null") : undefined;
@@ -170,6 +182,10 @@ export function findVersion(state: BucketState, key: string, versionId?: string)
 
 /** A version's bytes from `start` for `length` bytes, streamed from its file or from its inline copy. */
 export async function readVersion(store: Store, bucket: string, key: string, version: VersionRecord, start = 0, length = version.size): Promise<ReadableStream<Uint8Array>> {
+  if (version.compression) {
+    const stored = await readVersion(store, bucket, key, { ...version, compression: undefined, size: version.storedSize ?? 0 });
+    return decompressedSlice(stored, start, length);
+  }
   if (version.inline) {
     const data = await store.readInline(bucket, key, version.versionId);
     return new Blob([data.subarray(start, start + length) as Uint8Array<ArrayBuffer>]).stream();
@@ -192,7 +208,8 @@ function fileSlice(file: Deno.FsFile, start: number, length: number): ReadableSt
         file.close();
         return controller.close();
       }
-      const buffer = new Uint8Array(Math.min(remaining, 256 * 1024));
+      // 1 MiB pieces: each piece costs a write to the connection, and larger ones send faster.
+      const buffer = new Uint8Array(Math.min(remaining, 1024 * 1024));
       const read = await file.read(buffer);
       if (read === null || read === 0) {
         file.close();

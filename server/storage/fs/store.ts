@@ -28,6 +28,13 @@ export interface BucketMeta {
   excludeFolders?: boolean;
 }
 
+/** A flexible checksum kept with a version or part (minio-protocol-2 §8); composite values end in "-<parts>". */
+export interface StoredChecksum {
+  algorithm: "CRC32" | "CRC32C" | "CRC64NVME" | "SHA1" | "SHA256";
+  value: string;
+  type: "FULL_OBJECT" | "COMPOSITE";
+}
+
 /** One version of an object (or a delete marker). */
 export interface VersionRecord {
   versionId: string;
@@ -47,6 +54,13 @@ export interface VersionRecord {
   retention?: { mode: "GOVERNANCE" | "COMPLIANCE"; until: string };
   legalHold?: boolean;
   storageClass?: string;
+  /** How the stored bytes are compressed (compression.ts); `size` stays the original size. */
+  compression?: "gzip";
+  /** Bytes on disk when compressed. */
+  storedSize?: number;
+  checksum?: StoredChecksum;
+  /** Part sizes of a multipart upload, so its composite ETag can be verified against the data (heal). */
+  partSizes?: number[];
 }
 
 /** All versions of one key, newest first. */
@@ -167,9 +181,16 @@ export class Store {
       for (const path of leftovers) await Deno.remove(path).catch(() => {});
       if (leftovers.length) await syncDir(fanDir);
     }
+    await removeIncompleteUploads(`${dir}/uploads`);
     state.keys = [...records.keys()].sort(compareKeys);
     this.#logs.set(name, log);
     this.buckets.set(name, state);
+  }
+
+  /** Loads a bucket found on disk after start (heal, once it has restored a lost bucket.json); true when loaded. */
+  async loadBucket(name: string): Promise<boolean> {
+    if (!this.buckets.has(name)) await this.#loadBucket(name);
+    return this.buckets.has(name);
   }
 
   bucket(name: string): BucketState {
@@ -317,4 +338,23 @@ export class Store {
 function safeDocName(name: string): string {
   if (!/^[a-z][a-z0-9_.-]*$/.test(name) || name.includes("..")) throw new Error(`invalid bucket document name ${name}`);
   return name;
+}
+
+/**
+ * Removes multipart upload directories whose initiation never committed (a crash between creating the
+ * directory and writing its upload.json): no client knows their upload ids, and they would linger for ever.
+ */
+async function removeIncompleteUploads(uploadsDir: string): Promise<void> {
+  let removed = false;
+  try {
+    for await (const entry of Deno.readDir(uploadsDir)) {
+      const dir = `${uploadsDir}/${entry.name}`;
+      const committed = await Deno.stat(`${dir}/upload.json`).then(() => true, () => false);
+      if (!committed) {
+        await Deno.remove(dir, { recursive: true }).catch(() => {});
+        removed = true;
+      }
+    }
+  } catch { /* no uploads directory */ }
+  if (removed) await syncDir(uploadsDir);
 }

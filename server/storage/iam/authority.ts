@@ -46,7 +46,8 @@ export class Authority implements IdentityAuthority {
         parentUser: session.parentUser,
         sessionToken: session.sessionToken,
         expiresAt: session.expiresAt,
-        enabled: this.userEnabled(session.parentUser),
+        // A federated session has no long-term user behind it; its provider vouched for it until expiry.
+        enabled: session.policies ? true : this.userEnabled(session.parentUser),
       };
     }
     return undefined;
@@ -89,10 +90,18 @@ export class Authority implements IdentityAuthority {
     return null;
   }
 
+  /** The policies of a federated (web identity) session, which stand in for a parent user's; null otherwise. */
+  federatedPolicies(cred: Credential): NamedPolicy[] | null {
+    const names = cred.kind === "sts" ? this.iam.sessions.get(cred.accessKey)?.policies : undefined;
+    return names ? this.#named(names) : null;
+  }
+
   /** Full decision with the deciding statement (used by admin account info and the console's access check). */
   decide(cred: Credential, action: string, bucket: string, key: string, conditions: ConditionValues = {}): Decision {
     const request = { action, bucket, key, conditions };
     const restriction = this.restrictionOf(cred);
+    const federated = this.federatedPolicies(cred);
+    if (federated) return restriction ? evaluateIntersection([federated, [restriction]], request) : evaluate(federated, request);
     if (this.isRoot(cred.parentUser)) {
       // Root may do everything, so a restricted root credential may do exactly what its restriction allows.
       return restriction ? evaluate([restriction], request) : evaluate([], { ...request, isOwner: true });

@@ -2,12 +2,14 @@
  * The identity side of the embedded server in one call: identity store, authority, admin API v3 handler,
  * STS handler and the server facts the S3 front validates configurations against.
  */
-import { adminFail, type AdminContext } from "../admin/context.ts";
+import { adminFail, type AdminContext, type LiveServices } from "../admin/context.ts";
 import { readTargets } from "../admin/bucket_admin.ts";
 import { routeAdmin } from "../admin/router.ts";
-import { ServerConfig } from "../admin/server_config.ts";
+import { type ConfigTree, ServerConfig } from "../admin/server_config.ts";
 import { TierStore } from "../admin/tiers.ts";
 import type { AdminHandler, IdentityAuthority, ServerFacts, StoreFacts, StsHandler, VerifiedRequest } from "../contracts.ts";
+import { compressionRule } from "../fs/compression.ts";
+import { openIdSettings } from "./openid.ts";
 import { StoreError } from "../fs/store.ts";
 import { createStsHandler } from "../sts.ts";
 import { Authority, type RootCredentials } from "./authority.ts";
@@ -18,6 +20,8 @@ export interface Identity {
   admin: AdminHandler;
   sts: StsHandler;
   facts: ServerFacts;
+  /** The server configuration (audit and logger webhook targets are read from it as it changes). */
+  config: ServerConfig;
   close(): Promise<void>;
 }
 
@@ -35,11 +39,19 @@ export async function createIdentity(options: {
   now?: () => number;
   fetch?: typeof fetch;
   reportedBackend?: "erasure" | "fs";
+  /** Puts a configuration into effect: called with the stored configuration at start and on every restart. */
+  applyConfig?: (tree: ConfigTree) => Promise<void>;
+  /** ServerInfo `services.notifications`: each target's real connection check. */
+  notificationStatus?: () => Promise<Record<string, Record<string, { status: string }>[]>[]>;
+  /** Streams, log history and heal sequences the live admin calls serve. */
+  live: LiveServices;
 }): Promise<Identity> {
   const now = options.now ?? Date.now;
   const iam = await IamStore.open(options.dataDir, now());
   const config = await ServerConfig.open(options.dataDir);
   const tiers = await TierStore.open(options.dataDir);
+  const applyConfig = options.applyConfig ?? (() => Promise.resolve());
+  await applyConfig(config.applied);
   const authority = new Authority(iam, options.root, now);
   const startedAt = now();
   const pruner = setInterval(() => iam.pruneSessions(now()).catch(() => {}), 60_000);
@@ -61,11 +73,13 @@ export async function createIdentity(options: {
         reportedBackend: options.reportedBackend ?? "erasure",
         now,
         fetch: options.fetch ?? globalThis.fetch,
+        live: options.live,
         can: (action, bucket = "") => authority.isAllowed(credential, action, bucket, "", { "aws:SourceIp": [req.sourceIp] }),
         restart: async () => {
           config.applyStored();
-          await Promise.resolve();
+          await applyConfig(config.applied);
         },
+        notificationStatus: options.notificationStatus ?? (() => Promise.resolve([])),
       };
       return await routeAdmin(ctx);
     } catch (error) {
@@ -83,13 +97,20 @@ export async function createIdentity(options: {
       return text ? Number(JSON.parse(text).quota ?? 0) : 0;
     },
     region: () => config.region(),
+    compression: () => compressionRule(config.applied.compression?._),
+    corsAllowOrigins: () => config.corsAllowOrigins(),
   };
 
   return {
     authority,
     admin,
-    sts: createStsHandler(iam, now),
+    sts: createStsHandler(iam, now, {
+      openid: () => openIdSettings(config.applied.identity_openid?._),
+      ldapConfigured: () => !!config.applied.identity_ldap?._?.server_addr,
+      fetch: options.fetch ?? globalThis.fetch,
+    }),
     facts,
+    config,
     close: () => {
       clearInterval(pruner);
       return Promise.resolve();

@@ -51,6 +51,13 @@ export interface StsRecord {
   parentUser: string;
   expiresAt: number;
   sessionPolicy?: unknown;
+  /**
+   * Policy names of a federated session (AssumeRoleWithWebIdentity): its permissions come from these, not
+   * from a long-term user's, and `parentUser` is the token's subject.
+   */
+  policies?: string[];
+  /** The TokenRevokeType the credentials were issued with (MinIO's claim), so revoke-tokens can pick them. */
+  revokeType?: string;
 }
 
 type Kind = "users" | "groups" | "policies" | "service-accounts" | "sts";
@@ -185,6 +192,16 @@ export class IamStore {
   async removeSession(accessKey: string): Promise<void> {
     await this.#remove("sts", accessKey);
     this.sessions.delete(accessKey);
+  }
+
+  /**
+   * Revokes the STS credentials derived from `parentUser`: all of them, or only those issued with
+   * `revokeType`. Later requests signed with them fail as unknown keys (minio-protocol-2 §13.1).
+   */
+  async revokeSessions(parentUser: string, revokeType?: string): Promise<number> {
+    const matching = [...this.sessions.values()].filter((s) => s.parentUser === parentUser && (revokeType === undefined || s.revokeType === revokeType));
+    for (const session of matching) await this.removeSession(session.accessKey);
+    return matching.length;
   }
 
   /** Drops expired sessions (called periodically). */

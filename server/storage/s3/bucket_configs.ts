@@ -155,7 +155,8 @@ export async function deleteBucketReplication(ctx: S3Request): Promise<Response>
   return emptyResponse(200);
 }
 
-const EVENT_PATTERN =
+/** Event names (and wildcards) MinIO accepts in configurations and listen requests. */
+export const EVENT_PATTERN =
   /^s3:(ObjectCreated:(\*|Put|Post|Copy|CompleteMultipartUpload|PutRetention|PutLegalHold|PutTagging|DeleteTagging)|ObjectRemoved:(\*|Delete|DeleteMarkerCreated|DeleteAllVersions|NoOP)|ObjectAccessed:(\*|Get|Head|GetRetention|GetLegalHold|Attributes)|Replication:(\*|OperationFailedReplication|OperationCompletedReplication|OperationMissedThreshold|OperationReplicatedAfterThreshold|OperationNotTracked)|ObjectRestore:(\*|Post|Completed)|ObjectTransition:(\*|Failed|Complete)|Scanner:(ManyVersions|BigPrefix|LargeVersions)|BucketCreated:\*|BucketRemoved:\*|LifecycleDelMarkerExpiration:Delete)$/;
 
 export async function getBucketNotification(ctx: S3Request): Promise<Response> {

@@ -5,7 +5,12 @@
 import { buildXml, parseXml, type XmlNode, type XmlObject } from "../../s3/xml.ts";
 import type { Authenticated } from "../auth/verify.ts";
 import type { ServerFacts } from "../contracts.ts";
-import { type BucketState, type Store, StoreError } from "../fs/store.ts";
+import type { EventObject } from "../events/records.ts";
+import { type BucketState, type Store, StoreError, type VersionRecord } from "../fs/store.ts";
+import { checksummedBody, declaredChecksum } from "./checksums.ts";
+import type { PostForm } from "./post_policy.ts";
+import type { StorageStreams } from "../streams/mod.ts";
+import { decodeForDisplay } from "./address.ts";
 
 export interface S3Request {
   request: Request;
@@ -18,8 +23,17 @@ export interface S3Request {
   store: Store;
   facts: ServerFacts;
   now: Date;
+  /** A browser-form upload's fields (PostObject only). */
+  form?: PostForm;
   /** Authorises a further action (copy source, per-object checks in multi-delete). */
   allowed: (action: string, bucket: string, key: string, extra?: Record<string, string[]>) => boolean;
+  /**
+   * Reports a bucket event (minio-protocol-2 §1.2) caused by this request; it is published once the handler
+   * has returned a success, with the request id the client sees.
+   */
+  notify: (eventName: string, object: EventObject) => void;
+  /** The server's live streams (ListenBucketNotification reads bucket events from them). */
+  streams: StorageStreams;
 }
 
 export type S3Handler = (ctx: S3Request) => Promise<Response>;
@@ -43,7 +57,7 @@ export function s3ErrorResponse(error: StoreError, request: Request, url: URL, r
   if (request.method === "HEAD") {
     return new Response(null, { status: error.status, headers: { ...headers, "x-minio-error-code": error.code, "x-minio-error-desc": error.message } });
   }
-  const [bucket, ...rest] = decodeURIComponent(url.pathname).slice(1).split("/");
+  const [bucket, ...rest] = decodeForDisplay(url.pathname).slice(1).split("/");
   const body = buildXml("Error", {
     Code: error.code,
     Message: error.message,
@@ -56,9 +70,9 @@ export function s3ErrorResponse(error: StoreError, request: Request, url: URL, r
   return new Response(body, { status: error.status, headers: { ...headers, "content-type": "application/xml" } });
 }
 
-/** Reads a small request body (configuration documents) with a size limit. */
+/** Reads a small request body (configuration documents) with a size limit, verifying a declared checksum. */
 export async function readSmallBody(ctx: S3Request, limit = 1024 * 1024): Promise<string> {
-  const body = ctx.auth.body;
+  const body = checksummedBody(ctx.auth.body, declaredChecksum(ctx.request.headers, ctx.auth.trailer), ctx.auth.trailer).body;
   if (!body) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -89,13 +103,25 @@ export async function readXmlBody(ctx: S3Request, expectedRoot?: string): Promis
 }
 
 export function requireContentMd5(ctx: S3Request): void {
-  if (!ctx.request.headers.get("content-md5") && !ctx.request.headers.get("x-amz-checksum-crc32") && !ctx.request.headers.get("x-amz-checksum-sha256") && !ctx.request.headers.get("x-amz-checksum-crc32c")) {
+  // A flexible checksum satisfies the rule too (minio-protocol-2 §8.2).
+  const hasChecksum = [...ctx.request.headers.keys()].some((name) => name.startsWith("x-amz-checksum-") && name !== "x-amz-checksum-mode");
+  if (!ctx.request.headers.get("content-md5") && !hasChecksum) {
     throw new StoreError("MissingContentMD5", "Missing required header for this request: Content-Md5.", 400);
   }
 }
 
 export function bucketOf(ctx: S3Request): BucketState {
   return ctx.store.bucket(ctx.bucket);
+}
+
+/** Reports an event about a version of `key` in the request's bucket (version ids only when versioned). */
+export function notifyObject(ctx: S3Request, eventName: string, key: string, version?: VersionRecord, versionId?: string): void {
+  ctx.notify(eventName, { bucket: ctx.bucket, key, version, versionId, versioned: !!bucketOf(ctx).meta.versioning });
+}
+
+/** The event a delete caused: a delete marker created, or data (a version) removed (minio-protocol-2 §1.2). */
+export function deleteEventName(requestedVersion: string | undefined, outcome: { deleteMarker: boolean }): string {
+  return outcome.deleteMarker && !requestedVersion ? "s3:ObjectRemoved:DeleteMarkerCreated" : "s3:ObjectRemoved:Delete";
 }
 
 /** XML timestamps: milliseconds, UTC. */

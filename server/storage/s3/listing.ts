@@ -1,8 +1,9 @@
 /** ListObjects v1/v2, ListObjectVersions and ListMultipartUploads responses (minio-protocol §5.12–5.13). */
+import { crc32 } from "node:zlib";
 import { buildXml, type XmlObject } from "../../s3/xml.ts";
 import { listObjects, listVersions } from "../fs/listing.ts";
 import { listUploads } from "../fs/multipart.ts";
-import type { VersionRecord } from "../fs/store.ts";
+import { compareKeys, type VersionRecord } from "../fs/store.ts";
 import { bucketOf, invalidArgument, OWNER, type S3Request, xmlResponse, xmlTime } from "./context.ts";
 
 function maxKeysOf(ctx: S3Request): number {
@@ -45,6 +46,24 @@ export const listingConditions = (query: URLSearchParams): Record<string, string
   ...(query.get("max-keys") ? { "s3:max-keys": [query.get("max-keys")!] } : {}),
 });
 
+/** Continuation tokens name the last key listed, with a CRC so a made-up token is refused rather than obeyed. */
+function encodeToken(lastKey: string): string {
+  const key = new TextEncoder().encode(lastKey);
+  const out = new Uint8Array(4 + key.length);
+  new DataView(out.buffer).setUint32(0, crc32(key));
+  out.set(key, 4);
+  return out.toBase64({ alphabet: "base64url", omitPadding: true });
+}
+
+function decodeToken(token: string): string {
+  try {
+    const bytes = Uint8Array.fromBase64(token, { alphabet: "base64url" });
+    const key = bytes.subarray(4);
+    if (bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset).getUint32(0) === crc32(key)) return new TextDecoder("utf-8", { fatal: true }).decode(key);
+  } catch { /* below */ }
+  throw invalidArgument("The continuation token provided is incorrect");
+}
+
 export async function listObjectsV2(ctx: S3Request): Promise<Response> {
   const state = bucketOf(ctx);
   const encode = encoder(ctx);
@@ -52,13 +71,7 @@ export async function listObjectsV2(ctx: S3Request): Promise<Response> {
   const delimiter = ctx.query.get("delimiter") ?? "";
   const token = ctx.query.get("continuation-token");
   let after = ctx.query.get("start-after") ?? "";
-  if (token !== null) {
-    try {
-      after = new TextDecoder().decode(Uint8Array.fromBase64(token, { alphabet: "base64url" }));
-    } catch {
-      throw invalidArgument("The continuation token provided is incorrect");
-    }
-  }
+  if (token !== null) after = decodeToken(token);
   const maxKeys = maxKeysOf(ctx);
   const withMetadata = ctx.query.get("metadata") === "true";
   const out = listObjects(state, { prefix, delimiter, after, maxKeys });
@@ -66,7 +79,7 @@ export async function listObjectsV2(ctx: S3Request): Promise<Response> {
     Name: ctx.bucket,
     Prefix: encode(prefix),
     ContinuationToken: token ?? undefined,
-    NextContinuationToken: out.isTruncated && out.last ? new TextEncoder().encode(out.last).toBase64({ alphabet: "base64url", omitPadding: true }) : undefined,
+    NextContinuationToken: out.isTruncated && out.last ? encodeToken(out.last) : undefined,
     StartAfter: ctx.query.get("start-after") ? encode(ctx.query.get("start-after")!) : undefined,
     KeyCount: out.objects.length + out.prefixes.length,
     MaxKeys: maxKeys,
@@ -141,22 +154,33 @@ export async function listObjectVersions(ctx: S3Request): Promise<Response> {
 export async function listMultipartUploads(ctx: S3Request): Promise<Response> {
   bucketOf(ctx);
   const prefix = ctx.query.get("prefix") ?? "";
+  const keyMarker = ctx.query.get("key-marker") ?? "";
+  const uploadIdMarker = ctx.query.get("upload-id-marker") ?? "";
   const maxUploads = Math.min(Number(ctx.query.get("max-uploads") ?? 1000) || 1000, 1000);
-  const uploads = await listUploads(ctx.store, ctx.bucket, prefix);
+  // Uploads after the markers: later keys, or the marker key's uploads after the marker upload id.
+  const after = (await listUploads(ctx.store, ctx.bucket, prefix)).filter((u) =>
+    !keyMarker || compareKeys(u.key, keyMarker) > 0 || (u.key === keyMarker && uploadIdMarker !== "" && u.uploadId > uploadIdMarker)
+  );
+  const page = after.slice(0, maxUploads);
+  const isTruncated = after.length > maxUploads;
+  const last = page[page.length - 1];
   return xmlResponse("ListMultipartUploadsResult", {
     Bucket: ctx.bucket,
-    KeyMarker: ctx.query.get("key-marker") ?? "",
-    UploadIdMarker: ctx.query.get("upload-id-marker") ?? "",
+    KeyMarker: keyMarker,
+    UploadIdMarker: uploadIdMarker,
+    NextKeyMarker: isTruncated ? last.key : undefined,
+    NextUploadIdMarker: isTruncated ? last.uploadId : undefined,
     Prefix: prefix,
     MaxUploads: maxUploads,
-    IsTruncated: uploads.length > maxUploads,
-    Upload: uploads.slice(0, maxUploads).map((u) => ({
+    IsTruncated: isTruncated,
+    Upload: page.map((u) => ({
       Key: u.key,
       UploadId: u.uploadId,
       Initiator: OWNER,
       Owner: OWNER,
       StorageClass: "STANDARD",
       Initiated: xmlTime(u.initiated),
+      ChecksumAlgorithm: u.checksum?.algorithm,
     })),
   });
 }

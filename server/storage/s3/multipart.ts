@@ -1,10 +1,12 @@
 /** Multipart upload handlers (minio-protocol §5.16). */
+import { CHECKSUM_ALGORITHMS, checksumAlgorithmOf, checksumElement, checksumHeader, isChecksumValue } from "../../s3/checksums.ts";
 import { children, childText } from "../../s3/xml.ts";
 import { discardStaged, stageData } from "../fs/objects.ts";
 import { abortUpload, completeUpload, initiateUpload, listParts, readUpload, storePart } from "../fs/multipart.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { StoreError } from "../fs/store.ts";
-import { bucketOf, emptyResponse, OWNER, readXmlBody, type S3Request, xmlResponse, xmlTime } from "./context.ts";
+import { checksumHeaders, checksummedBody, checksumXml, declaredChecksum, invalidChecksum } from "./checksums.ts";
+import { bucketOf, emptyResponse, notifyObject, OWNER, readXmlBody, type S3Request, xmlResponse, xmlTime } from "./context.ts";
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
 
 const MAX_PART_SIZE = 5 * 1024 ** 3;
@@ -13,9 +15,31 @@ export async function createMultipartUpload(ctx: S3Request): Promise<Response> {
   const problem = objectKeyProblem(ctx.key);
   if (problem) throw new StoreError("KeyTooLongError", problem, 400);
   const state = bucketOf(ctx);
-  const { beforeCommit: _b, expectedSize: _e, etag: _t, now: _n, ...options } = await writeOptionsFromHeaders(ctx, state, ctx.request.headers);
-  const upload = await initiateUpload(ctx.store, state, ctx.key, options);
-  return xmlResponse("InitiateMultipartUploadResult", { Bucket: ctx.bucket, Key: ctx.key, UploadId: upload.uploadId });
+  const { beforeCommit: _b, expectedSize: _e, etag: _t, now: _n, checksum: _c, ...options } = await writeOptionsFromHeaders(ctx, state, ctx.request.headers);
+  const checksum = uploadChecksum(ctx.request.headers);
+  const upload = await initiateUpload(ctx.store, state, ctx.key, options, checksum);
+  const headers: Record<string, string> = checksum ? { "x-amz-checksum-algorithm": checksum.algorithm, "x-amz-checksum-type": checksum.type } : {};
+  return xmlResponse("InitiateMultipartUploadResult", { Bucket: ctx.bucket, Key: ctx.key, UploadId: upload.uploadId }, { headers });
+}
+
+/**
+ * The checksum an upload's parts and object carry: x-amz-checksum-algorithm and (current releases)
+ * x-amz-checksum-type; FULL_OBJECT only for CRC types, CRC64NVME always full-object (minio-protocol-2 §8.4).
+ */
+function uploadChecksum(headers: Headers) {
+  const text = headers.get("x-amz-checksum-algorithm");
+  const typeText = headers.get("x-amz-checksum-type")?.toUpperCase();
+  if (text === null) {
+    if (typeText) throw invalidChecksum();
+    return undefined;
+  }
+  const algorithm = checksumAlgorithmOf(text);
+  if (!algorithm || (typeText && typeText !== "COMPOSITE" && typeText !== "FULL_OBJECT")) throw invalidChecksum();
+  const isCrc = algorithm.startsWith("CRC");
+  if (typeText === "FULL_OBJECT" && !isCrc) throw invalidChecksum();
+  if (typeText === "COMPOSITE" && algorithm === "CRC64NVME") throw invalidChecksum();
+  const type = algorithm === "CRC64NVME" || typeText === "FULL_OBJECT" ? "FULL_OBJECT" as const : "COMPOSITE" as const;
+  return { algorithm, type };
 }
 
 export async function uploadPart(ctx: S3Request): Promise<Response> {
@@ -27,30 +51,58 @@ export async function uploadPart(ctx: S3Request): Promise<Response> {
   const uploadId = ctx.query.get("uploadId")!;
   const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
   if (upload.key !== ctx.key) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
-  const staged = await stageData(ctx.store, ctx.auth.body, length);
+  const spec = declaredChecksum(ctx.request.headers, ctx.auth.trailer);
+  if (spec && upload.checksum && spec.algorithm !== upload.checksum.algorithm) throw invalidChecksum();
+  // Parts of an upload created with an algorithm get its checksum even when the client sent none.
+  const checksum = checksummedBody(ctx.auth.body, spec, ctx.auth.trailer, upload.checksum?.algorithm);
+  const staged = await stageData(ctx.store, checksum.body, length);
   if (staged.size !== length) {
     await discardStaged(staged);
     throw new StoreError("IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", 400);
   }
-  const part = await storePart(ctx.store, ctx.bucket, uploadId, partNumber, staged);
-  return emptyResponse(200, { etag: `"${part.etag}"` });
+  const algorithm = spec?.algorithm ?? upload.checksum?.algorithm;
+  const partChecksum = algorithm ? { algorithm, value: checksum.value()! } : undefined;
+  const part = await storePart(ctx.store, ctx.bucket, uploadId, partNumber, staged, partChecksum);
+  const headers = partChecksum ? checksumHeaders({ ...partChecksum, type: "FULL_OBJECT" }) : {};
+  delete headers["x-amz-checksum-type"];
+  return emptyResponse(200, { etag: `"${part.etag}"`, ...headers });
 }
 
 export async function completeMultipartUpload(ctx: S3Request): Promise<Response> {
   const state = bucketOf(ctx);
   const root = await readXmlBody(ctx, "CompleteMultipartUpload");
-  const parts = children(root, "Part").map((p) => ({ partNumber: Number(childText(p, "PartNumber")), etag: childText(p, "ETag") ?? "" }));
+  const parts = children(root, "Part").map((p) => {
+    const checksums: Record<string, string> = {};
+    for (const algorithm of CHECKSUM_ALGORITHMS) {
+      const value = childText(p, checksumElement(algorithm));
+      if (value) checksums[algorithm] = value;
+    }
+    return { partNumber: Number(childText(p, "PartNumber")), etag: childText(p, "ETag") ?? "", checksums };
+  });
   const uploadId = ctx.query.get("uploadId")!;
   const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
   if (upload.key !== ctx.key) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
-  const { version } = await completeUpload(ctx.store, state, uploadId, parts, { beforeCommit: quotaGuard(ctx, state) });
+  const { version } = await completeUpload(ctx.store, state, uploadId, parts, { beforeCommit: quotaGuard(ctx, state), expectedChecksum: expectedObjectChecksum(ctx.request.headers) });
+  notifyObject(ctx, "s3:ObjectCreated:CompleteMultipartUpload", ctx.key, version);
   const headers: Record<string, string> = state.meta.versioning ? { "x-amz-version-id": version.versionId } : {};
   return xmlResponse("CompleteMultipartUploadResult", {
     Location: `${ctx.url.origin}/${ctx.bucket}/${ctx.key}`,
     Bucket: ctx.bucket,
     Key: ctx.key,
     ETag: `"${version.etag}"`,
-  }, { headers });
+    ...checksumXml(version.checksum),
+  }, { headers: { ...headers, ...checksumHeaders(version.checksum) } });
+}
+
+/** A whole-object value sent with CompleteMultipartUpload (composite form "<base64>-<N>" allowed). */
+function expectedObjectChecksum(headers: Headers) {
+  for (const algorithm of CHECKSUM_ALGORITHMS) {
+    const value = headers.get(checksumHeader(algorithm));
+    if (value === null) continue;
+    if (!isChecksumValue(algorithm, value.replace(/-\d+$/, ""))) throw invalidChecksum();
+    return { algorithm, value };
+  }
+  return undefined;
 }
 
 export async function abortMultipartUpload(ctx: S3Request): Promise<Response> {
@@ -78,6 +130,7 @@ export async function listPartsHandler(ctx: S3Request): Promise<Response> {
     NextPartNumberMarker: page.length ? page[page.length - 1].partNumber : 0,
     MaxParts: maxParts,
     IsTruncated: after.length > maxParts,
-    Part: page.map((p) => ({ PartNumber: p.partNumber, LastModified: xmlTime(p.lastModified), ETag: `"${p.etag}"`, Size: p.size })),
+    ChecksumAlgorithm: (await readUpload(ctx.store, ctx.bucket, uploadId)).checksum?.algorithm,
+    Part: page.map((p) => ({ PartNumber: p.partNumber, LastModified: xmlTime(p.lastModified), ETag: `"${p.etag}"`, Size: p.size, ...checksumXml(p.checksum) })),
   });
 }

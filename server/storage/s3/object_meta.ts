@@ -3,7 +3,7 @@ import { children, childText, type XmlObject } from "../../s3/xml.ts";
 import { deleteVersion, findVersion, updateVersion } from "../fs/objects.ts";
 import { StoreError } from "../fs/store.ts";
 import { parseTagging, taggingXml } from "./buckets.ts";
-import { bucketOf, emptyResponse, invalidArgument, OWNER, readXmlBody, requireContentMd5, type S3Request, xmlResponse } from "./context.ts";
+import { bucketOf, deleteEventName, emptyResponse, invalidArgument, notifyObject, OWNER, readXmlBody, requireContentMd5, type S3Request, xmlResponse } from "./context.ts";
 import { bypassGovernance } from "./objects.ts";
 
 const versionOf = (ctx: S3Request) => ctx.query.get("versionId") || undefined;
@@ -25,6 +25,7 @@ export async function putObjectTagging(ctx: S3Request): Promise<Response> {
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.tags = Object.keys(tags).length ? tags : undefined;
   });
+  notifyObject(ctx, "s3:ObjectCreated:PutTagging", ctx.key, version);
   return emptyResponse(200, versionHeader(ctx, version.versionId));
 }
 
@@ -32,6 +33,7 @@ export async function deleteObjectTagging(ctx: S3Request): Promise<Response> {
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.tags = undefined;
   });
+  notifyObject(ctx, "s3:ObjectCreated:DeleteTagging", ctx.key, version);
   return emptyResponse(204, versionHeader(ctx, version.versionId));
 }
 
@@ -43,6 +45,7 @@ export async function getObjectRetention(ctx: S3Request): Promise<Response> {
   requireLockBucket(ctx);
   const version = findVersion(bucketOf(ctx), ctx.key, versionOf(ctx));
   if (!version.retention) throw new StoreError("NoSuchObjectLockConfiguration", "The specified object does not have a ObjectLock configuration", 404);
+  notifyObject(ctx, "s3:ObjectAccessed:GetRetention", ctx.key, version);
   return xmlResponse("Retention", { Mode: version.retention.mode, RetainUntilDate: version.retention.until });
 }
 
@@ -67,6 +70,7 @@ export async function putObjectRetention(ctx: S3Request): Promise<Response> {
     }
     v.retention = mode ? { mode: mode as "GOVERNANCE" | "COMPLIANCE", until: new Date(until!).toISOString() } : undefined;
   });
+  notifyObject(ctx, "s3:ObjectCreated:PutRetention", ctx.key, version);
   return emptyResponse(200, versionHeader(ctx, version.versionId));
 }
 
@@ -74,6 +78,7 @@ export async function getObjectLegalHold(ctx: S3Request): Promise<Response> {
   requireLockBucket(ctx);
   const version = findVersion(bucketOf(ctx), ctx.key, versionOf(ctx));
   if (version.legalHold === undefined) throw new StoreError("NoSuchObjectLockConfiguration", "The specified object does not have a ObjectLock configuration", 404);
+  notifyObject(ctx, "s3:ObjectAccessed:GetLegalHold", ctx.key, version);
   return xmlResponse("LegalHold", { Status: version.legalHold ? "ON" : "OFF" });
 }
 
@@ -85,6 +90,7 @@ export async function putObjectLegalHold(ctx: S3Request): Promise<Response> {
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.legalHold = status === "ON";
   });
+  notifyObject(ctx, "s3:ObjectCreated:PutLegalHold", ctx.key, version);
   return emptyResponse(200, versionHeader(ctx, version.versionId));
 }
 
@@ -116,6 +122,7 @@ export async function deleteObjects(ctx: S3Request): Promise<Response> {
         bypassGovernance: bypassGovernance(ctx, object.key),
         now: ctx.now,
       });
+      notifyObject(ctx, deleteEventName(object.versionId, outcome), object.key, undefined, outcome.versionId);
       if (!quiet) {
         deleted.push({
           Key: object.key,

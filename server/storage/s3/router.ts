@@ -11,13 +11,14 @@ export interface Operation {
 const op = (name: string, action: string): Operation => ({ name, action });
 
 /** Sub-resources we do not implement; S3 clients get NotImplemented for them. */
-const UNSUPPORTED = ["website", "logging", "accelerate", "requestPayment", "cors", "analytics", "inventory", "metrics", "ownershipControls", "publicAccessBlock", "intelligent-tiering", "select", "restore", "torrent", "attributes", "events"];
+const UNSUPPORTED = ["website", "logging", "accelerate", "requestPayment", "analytics", "inventory", "metrics", "ownershipControls", "publicAccessBlock", "intelligent-tiering", "select", "restore", "torrent", "attributes"];
 
 /** Resolves the operation; null for "not implemented". */
 export function resolveOperation(method: string, bucket: string, key: string, query: URLSearchParams, headers: Headers): Operation | null {
   const has = (name: string) => query.has(name);
   if (UNSUPPORTED.some(has)) return null;
   if (!bucket) {
+    if (has("events")) return method === "GET" ? op("ListenNotification", "s3:ListenNotification") : null;
     return method === "GET" ? op("ListBuckets", "s3:ListAllMyBuckets") : null;
   }
   if (key) {
@@ -60,6 +61,8 @@ export function resolveOperation(method: string, bucket: string, key: string, qu
     }
     return null;
   }
+  // MinIO's listen extension (minio-protocol §5.20) routes on the presence of `events`.
+  if (has("events")) return method === "GET" ? op("ListenBucketNotification", "s3:ListenBucketNotification") : null;
   const sub: [string, Record<string, Operation>][] = [
     ["location", { GET: op("GetBucketLocation", "s3:GetBucketLocation") }],
     ["policy", { GET: op("GetBucketPolicy", "s3:GetBucketPolicy"), PUT: op("PutBucketPolicy", "s3:PutBucketPolicy"), DELETE: op("DeleteBucketPolicy", "s3:DeleteBucketPolicy") }],
@@ -71,6 +74,8 @@ export function resolveOperation(method: string, bucket: string, key: string, qu
     ["notification", { GET: op("GetBucketNotification", "s3:GetBucketNotification"), PUT: op("PutBucketNotification", "s3:PutBucketNotification") }],
     ["tagging", { GET: op("GetBucketTagging", "s3:GetBucketTagging"), PUT: op("PutBucketTagging", "s3:PutBucketTagging"), DELETE: op("DeleteBucketTagging", "s3:PutBucketTagging") }],
     ["uploads", { GET: op("ListMultipartUploads", "s3:ListBucketMultipartUploads") }],
+    // AWS authorises DeleteBucketCors with s3:PutBucketCORS.
+    ["cors", { GET: op("GetBucketCors", "s3:GetBucketCors"), PUT: op("PutBucketCors", "s3:PutBucketCors"), DELETE: op("DeleteBucketCors", "s3:PutBucketCors") }],
     ["versions", { GET: op("ListObjectVersions", "s3:ListBucketVersions") }],
     ["delete", { POST: op("DeleteObjects", "s3:DeleteObject") }],
     ["acl", { GET: op("GetBucketAcl", "s3:GetBucketPolicy") }],
@@ -85,6 +90,9 @@ export function resolveOperation(method: string, bucket: string, key: string, qu
       return headers.get("x-minio-force-delete") === "true" ? op("DeleteBucket", "s3:ForceDeleteBucket") : op("DeleteBucket", "s3:DeleteBucket");
     case "GET":
       return op(query.get("list-type") === "2" ? "ListObjectsV2" : "ListObjects", "s3:ListBucket");
+    case "POST":
+      // A browser form upload (POST policy): authenticated by the signed policy in the form.
+      return /^multipart\/form-data/i.test(headers.get("content-type") ?? "") ? op("PostObject", "s3:PutObject") : null;
   }
   return null;
 }

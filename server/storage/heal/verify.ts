@@ -1,0 +1,243 @@
+/**
+ * What heal does on this single-drive store: re-reads what a path holds and checks it against what was
+ * recorded when it was written, and restores what can be restored without a second copy.
+ *
+ * - system metadata (`.deck/*.json`, `/heal/` only): each file must parse.
+ * - a bucket: its directory, `bucket.json`, `objects/` and `config/`. Missing directories are recreated; a
+ *   lost or unreadable `bucket.json` is rebuilt (versioning inferred from the records) and the bucket is
+ *   loaded again with its objects — the records log, not bucket.json, is what holds the data.
+ * - bucket metadata: each configuration document must parse; a records log that was cut at start (kept
+ *   aside as `records.log.damaged-*`) is reported, since records after the cut are no longer listed.
+ * - every version of every object: its bytes must exist, have the recorded size and hash to the recorded
+ *   ETag (MD5, or for multipart uploads the MD5 of the parts' MD5s over the recorded part sizes).
+ *   Nothing is dropped: a version whose data is missing or corrupt stays listed and is reported.
+ *
+ * Without parity there is no second copy to rebuild object bytes from, so corrupt or missing data stays
+ * corrupt or missing after heal, and says so.
+ */
+import { Md5 } from "../../s3/md5.ts";
+import { parseXml } from "../../s3/xml.ts";
+import { mkdirDurable, writeFileDurable } from "../fs/durable.ts";
+import type { BucketMeta, Store, VersionRecord } from "../fs/store.ts";
+
+/** madmin drive states used here (minio-protocol §3.13). */
+export type DriveState = "ok" | "missing" | "corrupt" | "unknown";
+export type HealItemType = "metadata" | "bucket" | "bucket-metadata" | "object";
+
+export interface HealFinding {
+  type: HealItemType;
+  bucket: string;
+  object: string;
+  versionId: string;
+  detail: string;
+  before: DriveState;
+  after: DriveState;
+  /** Bytes of an object version, -1 when unknown. */
+  objectSize: number;
+}
+
+export interface HealScope {
+  /** "" heals everything. */
+  bucket: string;
+  prefix: string;
+  recursive: boolean;
+  dryRun: boolean;
+}
+
+const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
+
+/** Yields one finding per item under the scope; stops between items once `signal` aborts. */
+export async function* healScope(store: Store, scope: HealScope, signal: AbortSignal): AsyncGenerator<HealFinding> {
+  if (!scope.bucket) {
+    yield* systemMetadata(store);
+    for (const name of await bucketDirs(store)) {
+      if (signal.aborted) return;
+      yield* healBucket(store, name, { ...scope, bucket: name, prefix: "" }, signal);
+    }
+    return;
+  }
+  yield* healBucket(store, scope.bucket, scope, signal);
+}
+
+async function bucketDirs(store: Store): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(`${store.root}/buckets`)) if (entry.isDirectory) names.push(entry.name);
+  return names.sort();
+}
+
+async function* systemMetadata(store: Store): AsyncGenerator<HealFinding> {
+  const dir = `${store.root}/.deck`;
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(dir)) if (entry.isFile && entry.name.endsWith(".json")) files.push(entry.name);
+  for (const name of files.sort()) {
+    const state = await Deno.readTextFile(`${dir}/${name}`).then((text) => (JSON.parse(text), "ok" as const), () => "corrupt" as const);
+    yield { type: "metadata", bucket: "", object: "", versionId: "", detail: name, before: state, after: state, objectSize: -1 };
+  }
+}
+
+/** The bucket item, then its metadata documents, then its objects. */
+async function* healBucket(store: Store, name: string, scope: HealScope, signal: AbortSignal): AsyncGenerator<HealFinding> {
+  const bucket = await healBucketDirectory(store, name, scope.dryRun);
+  yield bucket;
+  if (!store.buckets.has(name)) return;
+  yield* bucketMetadata(store, name);
+  const state = store.buckets.get(name)!;
+  const keys = scope.recursive ? state.keys.filter((k) => k.startsWith(scope.prefix)) : scope.prefix && state.objects.has(scope.prefix) ? [scope.prefix] : [];
+  for (const key of keys) {
+    if (signal.aborted) return;
+    // The key may have changed since the snapshot: verify what it holds now.
+    for (const version of state.objects.get(key)?.versions ?? []) {
+      const { state: found, detail } = await verifyVersion(store, name, key, version);
+      yield { type: "object", bucket: name, object: key, versionId: version.versionId === "null" ? "" : version.versionId, detail, before: found, after: found, objectSize: version.deleteMarker ? 0 : version.size };
+    }
+  }
+}
+
+async function healBucketDirectory(store: Store, name: string, dryRun: boolean): Promise<HealFinding> {
+  const dir = store.bucketDir(name);
+  const item = (before: DriveState, after: DriveState, detail: string): HealFinding => ({ type: "bucket", bucket: name, object: "", versionId: "", detail, before, after, objectSize: -1 });
+  if (!(await exists(dir))) return item("missing", "missing", "the bucket's directory does not exist");
+  const problems: string[] = [];
+  const missingDirs = [];
+  for (const sub of ["objects", "config"]) if (!(await exists(`${dir}/${sub}`))) missingDirs.push(sub);
+  if (missingDirs.length) problems.push(`missing ${missingDirs.join(" and ")} director${missingDirs.length > 1 ? "ies" : "y"}`);
+  const metaReadable = await Deno.readTextFile(`${dir}/bucket.json`).then((t) => (JSON.parse(t), true), () => false);
+  if (!metaReadable) problems.push("bucket.json is missing or unreadable");
+  if (problems.length === 0) return item("ok", "ok", "");
+  if (dryRun) return item("corrupt", "corrupt", problems.join("; "));
+  for (const sub of missingDirs) await mkdirDurable(`${dir}/${sub}`);
+  if (!metaReadable) {
+    if (!(await exists(`${dir}/records.log`))) return item("corrupt", "corrupt", `${problems.join("; ")}; no records log to rebuild it from`);
+    await rebuildBucketMeta(store, name);
+  }
+  return item("corrupt", "ok", `restored: ${problems.join("; ")}`);
+}
+
+/** A lost bucket.json is rebuilt from what the records show; object lock settings cannot be recovered. */
+async function rebuildBucketMeta(store: Store, name: string): Promise<void> {
+  const dir = store.bucketDir(name);
+  const created = (await Deno.stat(dir)).mtime ?? new Date();
+  const meta: BucketMeta = { created: created.toISOString(), versioning: "", objectLock: false };
+  await writeFileDurable(store.tmpDir, `${dir}/bucket.json`, JSON.stringify(meta));
+  if (!(await store.loadBucket(name))) return;
+  const state = store.bucket(name);
+  const versioned = [...state.objects.values()].some((r) => r.versions.some((v) => v.versionId !== "null"));
+  if (versioned) {
+    state.meta.versioning = "Enabled";
+    await store.saveBucketMeta(state);
+  }
+}
+
+async function* bucketMetadata(store: Store, name: string): AsyncGenerator<HealFinding> {
+  const dir = store.bucketDir(name);
+  const item = (state: DriveState, object: string, detail: string): HealFinding => ({ type: "bucket-metadata", bucket: name, object, versionId: "", detail, before: state, after: state, objectSize: -1 });
+  const documents: string[] = [];
+  for await (const entry of Deno.readDir(`${dir}/config`)) if (entry.isFile) documents.push(entry.name);
+  for (const document of documents.sort()) {
+    const text = await Deno.readTextFile(`${dir}/config/${document}`).catch(() => null);
+    yield item(text !== null && parses(document, text) ? "ok" : "corrupt", document, text === null ? "unreadable" : "");
+  }
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.name.startsWith("records.log.damaged-")) continue;
+    const size = (await Deno.stat(`${dir}/${entry.name}`)).size;
+    yield item("corrupt", "records.log", `at start the records log was cut at a damaged entry; ${size} bytes after it are kept in ${entry.name}`);
+  }
+}
+
+function parses(document: string, text: string): boolean {
+  try {
+    if (document.endsWith(".json")) JSON.parse(text);
+    else if (document.endsWith(".xml")) parseXml(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Checks one version's bytes against its record. */
+export async function verifyVersion(store: Store, bucket: string, key: string, version: VersionRecord): Promise<{ state: DriveState; detail: string }> {
+  if (version.deleteMarker) return { state: "ok", detail: "" };
+  if (version.inline) {
+    let data: Uint8Array;
+    try {
+      data = await store.readInline(bucket, key, version.versionId);
+    } catch {
+      return { state: "missing", detail: "the records log holds no bytes for this version" };
+    }
+    const checker = etagChecker(version);
+    checker.update(data);
+    return judge(data.length, version, checker);
+  }
+  if (!version.dataFile) return { state: "corrupt", detail: "the record names no data" };
+  const path = store.dataPath(bucket, key, version.dataFile);
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { state: "missing", detail: `data file ${version.dataFile} is missing` };
+    return { state: "corrupt", detail: `data file ${version.dataFile} cannot be read: ${error instanceof Error ? error.message : error}` };
+  }
+  const checker = etagChecker(version);
+  let size = 0;
+  try {
+    for await (const chunk of file.readable) {
+      size += chunk.length;
+      checker.update(chunk);
+    }
+  } catch (error) {
+    return { state: "corrupt", detail: `reading data file ${version.dataFile} failed: ${error instanceof Error ? error.message : error}` };
+  }
+  return judge(size, version, checker);
+}
+
+function judge(size: number, version: VersionRecord, checker: EtagChecker): { state: DriveState; detail: string } {
+  if (size !== version.size) return { state: "corrupt", detail: `holds ${size} bytes, ${version.size} were written` };
+  const verdict = checker.verdict();
+  if (verdict === "mismatch") return { state: "corrupt", detail: "the data does not match its recorded checksum" };
+  if (verdict === "unverifiable") return { state: "ok", detail: "size matches; the checksum cannot be checked (multipart upload recorded without its part sizes)" };
+  return { state: "ok", detail: "" };
+}
+
+interface EtagChecker {
+  update(chunk: Uint8Array): void;
+  verdict(): "match" | "mismatch" | "unverifiable";
+}
+
+/** Recomputes a plain ETag (MD5 of the bytes) or a multipart one (MD5 of each part's MD5, then `-N`). */
+function etagChecker(version: VersionRecord): EtagChecker {
+  const multipart = /^([0-9a-f]{32})-(\d+)$/.exec(version.etag);
+  if (!multipart) {
+    const md5 = new Md5();
+    return { update: (chunk) => void md5.update(chunk), verdict: () => (md5.digestHex() === version.etag ? "match" : "mismatch") };
+  }
+  const sizes = version.partSizes;
+  if (!sizes || sizes.length !== Number(multipart[2])) return { update: () => {}, verdict: () => "unverifiable" };
+  const partHashes = new Md5();
+  let part = 0;
+  let left = sizes[0];
+  let current = new Md5();
+  const closePart = () => {
+    partHashes.update(current.digest());
+    part++;
+    left = sizes[part] ?? 0;
+    current = new Md5();
+  };
+  return {
+    update(chunk) {
+      let at = 0;
+      while (at < chunk.length) {
+        if (part >= sizes.length) return; // more bytes than recorded: the size check reports it
+        const take = Math.min(left, chunk.length - at);
+        current.update(chunk.subarray(at, at + take));
+        at += take;
+        left -= take;
+        if (left === 0) closePart();
+      }
+    },
+    verdict: () => {
+      while (part < sizes.length && left === 0) closePart();
+      if (part < sizes.length) return "mismatch";
+      return `${partHashes.digestHex()}-${sizes.length}` === version.etag ? "match" : "mismatch";
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Audit entries in MinIO's shape (minio-protocol-2 §2.3), one per request, built from the same request record
+ * trace and metrics use. Credentials stay out: the Authorization header keeps its Credential (log search
+ * reads the access key from it) but not its Signature, and session tokens are masked.
+ */
+import type { RequestRecord } from "../streams/requests.ts";
+import { statusText } from "../../http_status.ts";
+import { redactHeader, rfc3339Nano } from "../streams/trace.ts";
+
+export interface AuditEntry {
+  version: "1";
+  deploymentid?: string;
+  time: string;
+  event: string;
+  trigger: string;
+  api: {
+    name: string;
+    bucket?: string;
+    object?: string;
+    status: string;
+    statusCode: number;
+    rx: number;
+    tx: number;
+    timeToFirstByte?: string;
+    timeToFirstByteInNS?: string;
+    timeToResponse: string;
+    timeToResponseInNS: string;
+  };
+  remotehost: string;
+  requestID: string;
+  userAgent: string;
+  requestPath: string;
+  requestHost: string;
+  requestQuery: Record<string, string>;
+  requestHeader: Record<string, string>;
+  responseHeader: Record<string, string>;
+  accessKey?: string;
+  parentUser?: string;
+}
+
+const canonical = (name: string) => name.split("-").map((p) => (p ? p[0].toUpperCase() + p.slice(1) : p)).join("-");
+
+function headerMap(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of headers) out[canonical(name)] = redactHeader(name, value);
+  return out;
+}
+
+export function auditEntryOf(record: RequestRecord, deploymentId: string): AuditEntry {
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(record.rawQuery)) query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
+  const responseHeader = headerMap(record.responseHeaders);
+  if (responseHeader.ETag) responseHeader.ETag = responseHeader.ETag.replace(/"/g, "");
+  // Streamed bodies carry no Content-Length header; the bytes actually sent are what log search records.
+  if (responseHeader["Content-Length"] === undefined && !record.aborted) responseHeader["Content-Length"] = String(record.tx);
+  let path = record.path;
+  try {
+    path = decodeURIComponent(record.path);
+  } catch { /* keep it encoded */ }
+  return {
+    version: "1",
+    deploymentid: deploymentId || undefined,
+    time: rfc3339Nano(record.time),
+    event: "",
+    trigger: "incoming",
+    api: {
+      name: record.api,
+      bucket: record.bucket || undefined,
+      object: record.object || undefined,
+      status: statusText(record.statusCode),
+      statusCode: record.statusCode,
+      rx: record.rx,
+      tx: record.tx,
+      ...(record.ttfbNs > 0 ? { timeToFirstByte: `${record.ttfbNs}ns`, timeToFirstByteInNS: String(record.ttfbNs) } : {}),
+      timeToResponse: `${record.durationNs}ns`,
+      timeToResponseInNS: String(record.durationNs),
+    },
+    remotehost: record.sourceIp,
+    requestID: record.requestId,
+    userAgent: record.userAgent,
+    requestPath: path,
+    requestHost: record.host,
+    requestQuery: query,
+    requestHeader: headerMap(record.requestHeaders),
+    responseHeader,
+    accessKey: record.accessKey || undefined,
+    parentUser: record.parentUser || undefined,
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * Notification delivery on a thread of its own. Sending an event (an HTTP request, a database statement, a
+ * publish) costs more CPU than building it, and on the thread that serves S3 it would slow every request;
+ * here the main thread only posts each matched event's JSON line and the target keys it goes to. Messages
+ * keep their order, so events reach each target in the order they happened and an apply lands between the
+ * same events it would in one thread. If the thread cannot start, or dies, delivery falls back to the main
+ * thread (queued events stay on disk; events held only in the dead thread's memory are counted as lost).
+ *
+ * Protocol: main → worker `deliver {batch: [keys, line][]}`, `apply {id, specs}`, `status {id}`,
+ * `stats {id}`, `close {id}`; worker → main `done {id, value?}` and `log {level, message}`.
+ */
+import { DeliveryHost, type HostLog, type NotificationStatus, type TargetSpec } from "./host.ts";
+import type { RunnerStats } from "./runner.ts";
+
+/** How long matched events gather before they are handed to the delivery thread. */
+const HANDOVER_MS = 2;
+
+export type ToWorker =
+  | { op: "deliver"; batch: [string[], string][] }
+  | { op: "apply"; id: number; specs: TargetSpec[] }
+  | { op: "status"; id: number }
+  | { op: "stats"; id: number }
+  | { op: "close"; id: number };
+
+type FromWorker =
+  | { op: "done"; id: number; value?: unknown }
+  | { op: "log"; level: "ERROR" | "WARNING" | "INFO"; message: string };
+
+/** The delivery side as the notifier sees it, wherever it runs. */
+export interface EventDelivery {
+  apply(specs: TargetSpec[]): Promise<void>;
+  deliver(keys: string[], line: string): void;
+  status(): Promise<NotificationStatus>;
+  stats(): Promise<Record<string, RunnerStats>>;
+  close(): Promise<void>;
+}
+
+/** Runs delivery on the calling thread (the fallback). */
+export function inThread(log: HostLog): EventDelivery {
+  const host = new DeliveryHost(log);
+  return {
+    apply: (specs) => host.apply(specs),
+    deliver: (keys, line) => host.deliver(keys, line),
+    status: () => host.status(),
+    stats: () => Promise.resolve(host.stats()),
+    close: () => host.close(),
+  };
+}
+
+export class DeliveryThread implements EventDelivery {
+  #worker: Worker | null;
+  #fallback: EventDelivery | null = null;
+  #pending = new Map<number, (value: unknown) => void>();
+  #nextId = 1;
+  #batch: [string[], string][] = [];
+  #lastSpecs: TargetSpec[] = [];
+
+  constructor(private readonly log: HostLog) {
+    try {
+      this.#worker = new Worker(new URL("./delivery_worker.ts", import.meta.url), { type: "module" });
+      this.#worker.onmessage = (event: MessageEvent<FromWorker>) => this.#receive(event.data);
+      this.#worker.onerror = (event) => {
+        event.preventDefault();
+        this.#fail(event.message);
+      };
+    } catch (error) {
+      this.#worker = null;
+      this.#fail(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  #receive(message: FromWorker): void {
+    if (message.op === "log") return this.log(message.level, message.message);
+    const resolve = this.#pending.get(message.id);
+    this.#pending.delete(message.id);
+    resolve?.(message.value);
+  }
+
+  /** The thread is gone: carry on in this one with the configuration it had. */
+  #fail(reason: string): void {
+    this.log("ERROR", `notification delivery thread stopped (${reason}); delivering from the main thread`);
+    this.#worker?.terminate();
+    this.#worker = null;
+    this.#fallback = inThread(this.log);
+    const ready = this.#fallback.apply(this.#lastSpecs);
+    for (const [id, resolve] of this.#pending) {
+      this.#pending.delete(id);
+      ready.then(() => resolve(undefined));
+    }
+  }
+
+  #call<T>(message: ToWorker & { id: number }): Promise<T> {
+    this.#flush();
+    return new Promise((resolve) => {
+      this.#pending.set(message.id, resolve as (value: unknown) => void);
+      this.#worker!.postMessage(message);
+    });
+  }
+
+  /** Events of one burst go in one message. */
+  #flush(): void {
+    if (this.#batch.length === 0 || !this.#worker) return;
+    this.#worker.postMessage({ op: "deliver", batch: this.#batch } satisfies ToWorker);
+    this.#batch = [];
+  }
+
+  apply(specs: TargetSpec[]): Promise<void> {
+    this.#lastSpecs = specs;
+    if (this.#fallback) return this.#fallback.apply(specs);
+    return this.#call({ op: "apply", id: this.#nextId++, specs });
+  }
+
+  deliver(keys: string[], line: string): void {
+    if (this.#fallback) return this.#fallback.deliver(keys, line);
+    // Events are handed over every few milliseconds, not one message each: waking the other thread per
+    // event cost more CPU than sending the event.
+    if (this.#batch.length === 0) setTimeout(() => this.#flush(), HANDOVER_MS);
+    this.#batch.push([keys, line]);
+  }
+
+  async status(): Promise<NotificationStatus> {
+    if (this.#fallback) return await this.#fallback.status();
+    return (await this.#call<NotificationStatus | undefined>({ op: "status", id: this.#nextId++ })) ?? [];
+  }
+
+  async stats(): Promise<Record<string, RunnerStats>> {
+    if (this.#fallback) return await this.#fallback.stats();
+    return (await this.#call<Record<string, RunnerStats> | undefined>({ op: "stats", id: this.#nextId++ })) ?? {};
+  }
+
+  async close(): Promise<void> {
+    if (this.#fallback) return await this.#fallback.close();
+    if (!this.#worker) return;
+    await this.#call({ op: "close", id: this.#nextId++ });
+    this.#worker?.terminate();
+    this.#worker = null;
+  }
+}
