@@ -3,6 +3,7 @@
  * Names follow MinIO Console's where one exists. Nothing else in the program reads `Deno.env`.
  */
 import { parseDuration } from "./duration.ts";
+import type { ListenerTimeouts } from "./http_server.ts";
 
 /** One documented setting; the table below is mirrored in the README. */
 interface SettingSpec {
@@ -25,6 +26,7 @@ export const SETTINGS = {
   minioRegion: { env: "CONSOLE_MINIO_REGION", default: "", description: "Region used to sign STS calls to the storage server (empty works for MinIO)." },
   dataDir: { env: "CONSOLE_DATA_DIR", flag: "--data-dir", default: "./data", description: "Data directory of the embedded storage server." },
   storageAddress: { env: "CONSOLE_STORAGE_ADDRESS", flag: "--storage-address", default: "127.0.0.1:9000", description: "host:port the embedded S3/admin/STS listener binds." },
+  storagePublicUrl: { env: "CONSOLE_STORAGE_PUBLIC_URL", flag: "--storage-public-url", default: "", description: "The storage server's URL as browsers and share-link recipients reach it. Set: upload parts go straight to storage on presigned URLs, and storage share links use it." },
   rootUser: { env: "MINIO_ROOT_USER", default: "", description: "Embedded server root access key. Unset: generated on first start and kept in <data dir>/.deck/root-credentials.json (mode 0600).", secret: true },
   rootPassword: { env: "MINIO_ROOT_PASSWORD", default: "", description: "Embedded server root secret key (8-40 characters); set together with MINIO_ROOT_USER.", secret: true },
   pbkdfPassphrase: { env: "CONSOLE_PBKDF_PASSPHRASE", default: "", description: "Passphrase the session-cookie key is derived from. Unset: random per start (sessions end on restart).", secret: true },
@@ -36,7 +38,37 @@ export const SETTINGS = {
   idpSecret: { env: "CONSOLE_IDP_SECRET", default: "", description: "OpenID client secret.", secret: true },
   idpCallback: { env: "CONSOLE_IDP_CALLBACK", default: "", description: "OpenID redirect URL, ending in /oauth_callback." },
   idpScopes: { env: "CONSOLE_IDP_SCOPES", default: "openid,profile,email", description: "OpenID scopes, comma-separated." },
+  trustForwarded: { env: "CONSOLE_TRUST_FORWARDED", flag: "--trust-forwarded", default: "off", description: "on when the console sits behind a reverse proxy that sets X-Forwarded-Host: the same-origin check then uses that host. off: forwarded headers are ignored (anyone could send them)." },
+  headerTimeout: { env: "CONSOLE_HEADER_TIMEOUT", flag: "--header-timeout", default: "30s", description: "How long a client may take to send a request's headers, on the console and the embedded storage listener (0 disables)." },
+  idleTimeout: { env: "CONSOLE_IDLE_TIMEOUT", flag: "--idle-timeout", default: "30s", description: "How long a kept-alive connection may wait for its next request, on both listeners (0 disables)." },
+  bodyTimeout: { env: "CONSOLE_BODY_TIMEOUT", flag: "--body-timeout", default: "30s", description: "How long a request body may send nothing, or a response wait on a client that reads nothing, on both listeners (0 disables)." },
   logLevel: { env: "CONSOLE_LOG_LEVEL", flag: "--log-level", default: "info", description: "Log level: error, warn, info or debug." },
+  logQueryUrl: { env: "CONSOLE_LOG_QUERY_URL", default: "", description: "URL of an external Log Search API for Audit Logs. Unset: Deck's built-in log search (see CONSOLE_LOG_SEARCH)." },
+  logQueryToken: { env: "CONSOLE_LOG_QUERY_AUTH_TOKEN", default: "", description: "Query token of the external Log Search API.", secret: true },
+  logSearch: { env: "CONSOLE_LOG_SEARCH", flag: "--log-search", default: "on", description: "Built-in audit log search (on or off): stores the storage's audit webhook records and answers Audit Logs." },
+  logSearchDatabaseUrl: { env: "CONSOLE_LOG_SEARCH_DATABASE_URL", default: "", description: "PostgreSQL URL for the built-in log search (optional ?schema=name). Unset: SQLite in <data dir>/logsearch/.", secret: true },
+  logSearchAddress: { env: "CONSOLE_LOG_SEARCH_ADDRESS", flag: "--log-search-address", default: "127.0.0.1:9091", description: "host:port where the built-in log search receives audit webhooks (/api/ingest)." },
+  logSearchAuditToken: { env: "CONSOLE_LOG_SEARCH_AUDIT_TOKEN", default: "", description: "Token audit webhooks must send (?token=). Unset: random per start; set it to point another MinIO at Deck.", secret: true },
+  logSearchRetention: { env: "CONSOLE_LOG_SEARCH_RETENTION", flag: "--log-search-retention", default: "30d", description: "How long audit records are kept (duration; 0 keeps them forever)." },
+  prometheusUrl: { env: "CONSOLE_PROMETHEUS_URL", default: "", description: "Prometheus the dashboard widgets query. Unset: Deck samples the storage server's metrics itself and keeps a day of history on this machine." },
+  prometheusJobId: { env: "CONSOLE_PROMETHEUS_JOB_ID", default: "minio-job", description: "Prometheus job (the `job` label) that scrapes the storage server's /minio/v2/metrics/cluster." },
+  prometheusExtraLabels: { env: "CONSOLE_PROMETHEUS_EXTRA_LABELS", default: "", description: "Extra label matchers added to every widget query, e.g. cluster=\"eu-1\"." },
+  prometheusAuthToken: { env: "CONSOLE_PROMETHEUS_AUTH_TOKEN", default: "", description: "Bearer token sent to CONSOLE_PROMETHEUS_URL.", secret: true },
+  prometheusUsername: { env: "CONSOLE_PROMETHEUS_USERNAME", default: "", description: "Basic-auth user for CONSOLE_PROMETHEUS_URL (with CONSOLE_PROMETHEUS_PASSWORD)." },
+  prometheusPassword: { env: "CONSOLE_PROMETHEUS_PASSWORD", default: "", description: "Basic-auth password for CONSOLE_PROMETHEUS_URL.", secret: true },
+  metricsBearerToken: { env: "CONSOLE_METRICS_BEARER_TOKEN", default: "", description: "Token for an external storage server's /minio/v2/metrics/* when Deck samples it (from `mc admin prometheus generate`). Unset: sampled without a token (MINIO_PROMETHEUS_AUTH_TYPE=public).", secret: true },
+  storagePrometheusAuth: { env: "MINIO_PROMETHEUS_AUTH_TYPE", default: "jwt", description: "How the embedded server's /minio/v2/metrics/* authenticates: jwt (a bearer token for an account allowed admin:Prometheus) or public." },
+  subnetLicense: { env: "CONSOLE_SUBNET_LICENSE", default: "", description: "SUBNET licence key (the signed licence text) shown on the License page; verified offline.", secret: true },
+  subnetPublicKeyFile: { env: "CONSOLE_SUBNET_PUBLIC_KEY_FILE", default: "", description: "PEM file with another public key licences may be signed with (besides SUBNET's own)." },
+  operatorMode: { env: "CONSOLE_OPERATOR_MODE", flag: "--operator-mode", default: "off", description: "on: operator mode, managing tenants on Kubernetes instead of one storage server (no embedded storage starts)." },
+  k8sApiServer: { env: "CONSOLE_K8S_API_SERVER", default: "", description: "Kubernetes API server URL. Unset: the in-cluster address (KUBERNETES_SERVICE_HOST/PORT), else the cluster of CONSOLE_KUBECONFIG, else http://localhost:8001 (kubectl proxy)." },
+  k8sCaFile: { env: "CONSOLE_K8S_API_SERVER_TLS_ROOT_CA", default: "", description: "PEM CA file trusted for the API server; overrides the in-cluster service-account CA and the kubeconfig's." },
+  kubeconfig: { env: "CONSOLE_KUBECONFIG", default: "", description: "kubeconfig file whose current context gives the API server URL and CA (tokens still come from each operator's sign-in)." },
+  k8sServiceAccess: { env: "CONSOLE_K8S_SERVICE_ACCESS", default: "dns", description: "How tenant services are reached: dns ({service}.{namespace}.svc.{domain}) or cluster-ip (the Service's cluster IP, for a console outside the cluster's DNS)." },
+  clusterDomain: { env: "CONSOLE_CLUSTER_DOMAIN", default: "cluster.local", description: "Cluster DNS domain of tenant service names." },
+  operatorNamespace: { env: "CONSOLE_OPERATOR_NAMESPACE", default: "", description: "The console's own namespace (licence secret). Unset: the in-cluster service-account namespace, else default." },
+  operatorSaToken: { env: "CONSOLE_OPERATOR_SA_TOKEN", default: "", description: "Service-account token used for operator sessions opened through single sign-on. Unset: the in-cluster token.", secret: true },
+  minioImage: { env: "CONSOLE_MINIO_IMAGE", default: "minio/minio:RELEASE.2021-08-17T20-53-08Z", description: "MinIO image of new tenants when the wizard's custom image is off." },
 } as const satisfies Record<string, SettingSpec>;
 
 type SettingName = keyof typeof SETTINGS;
@@ -53,6 +85,8 @@ export interface AppConfig {
   readonly minioRegion: string;
   readonly dataDir: string;
   readonly storage: { readonly hostname: string; readonly port: number };
+  /** The storage as browsers reach it (direct part uploads, storage share links), or null. */
+  readonly storagePublicUrl: string | null;
   readonly root: { readonly accessKey: string; readonly secretKey: string } | null;
   readonly sessionKey: { readonly passphrase: string; readonly salt: string } | null;
   readonly sessionSeconds: number;
@@ -65,7 +99,52 @@ export interface AppConfig {
     readonly callback: string;
     readonly scopes: string[];
   } | null;
+  /** Whether X-Forwarded-Host names the console's host (only behind a reverse proxy that sets it). */
+  readonly trustForwarded: boolean;
+  /** Header, idle and body-progress timeouts of both listeners (console and embedded storage). */
+  readonly timeouts: ListenerTimeouts;
   readonly logLevel: LogLevel;
+  readonly logSearch: {
+    /** External Log Search API (CONSOLE_LOG_QUERY_URL), without trailing slash; null for none. */
+    readonly queryUrl: string | null;
+    readonly queryToken: string;
+    /** The built-in service, when no external one is named and it is on. */
+    readonly builtin: {
+      readonly databaseUrl: string;
+      readonly address: { readonly hostname: string; readonly port: number };
+      /** "" generates one per start. */
+      readonly auditToken: string;
+      /** 0 keeps records forever. */
+      readonly retentionSeconds: number;
+    } | null;
+  };
+  /** Dashboard metrics: an external Prometheus, or null for the on-box history. */
+  readonly prometheus: {
+    readonly url: string;
+    readonly jobId: string;
+    readonly extraLabels: string;
+    readonly auth: { readonly bearer: string } | { readonly username: string; readonly password: string } | null;
+  } | null;
+  /** Job id the widgets select (also the `job` label the on-box sampler adds). */
+  readonly prometheusJobId: string;
+  /** Bearer token for an external storage's metrics endpoints ("" = none). */
+  readonly metricsBearerToken: string;
+  readonly storagePrometheusAuth: "jwt" | "public";
+  readonly subnetLicense: string;
+  readonly subnetPublicKeyFile: string;
+  /** Operator mode's Kubernetes settings; null in console mode. */
+  readonly operator: OperatorConfig | null;
+}
+
+export interface OperatorConfig {
+  readonly apiServer: string | null;
+  readonly caFile: string | null;
+  readonly kubeconfig: string | null;
+  readonly serviceAccess: "dns" | "cluster-ip";
+  readonly clusterDomain: string;
+  readonly namespace: string | null;
+  readonly serviceAccountToken: string;
+  readonly minioImage: string;
 }
 
 /** A setting with a bad value; start-up stops with its message. */
@@ -191,6 +270,7 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
     minioRegion: raw.minioRegion,
     dataDir: raw.dataDir || "./data",
     storage: parseAddress(SETTINGS.storageAddress.env, raw.storageAddress),
+    storagePublicUrl: parseServerUrl(SETTINGS.storagePublicUrl.env, raw.storagePublicUrl),
     root: root ? { accessKey: root[0], secretKey: root[1] } : null,
     sessionKey: sessionKey ? { passphrase: sessionKey[0], salt: sessionKey[1] } : null,
     sessionSeconds,
@@ -204,8 +284,102 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
         scopes: raw.idpScopes.split(",").map((s) => s.trim()).filter(Boolean),
       }
       : null,
+    trustForwarded: parseSwitch(SETTINGS.trustForwarded.env, raw.trustForwarded),
+    timeouts: {
+      headerMs: parseTimeout(SETTINGS.headerTimeout.env, raw.headerTimeout),
+      idleMs: parseTimeout(SETTINGS.idleTimeout.env, raw.idleTimeout),
+      bodyMs: parseTimeout(SETTINGS.bodyTimeout.env, raw.bodyTimeout),
+    },
     logLevel: raw.logLevel as LogLevel,
+    ...parseMetrics(raw),
+    subnetLicense: raw.subnetLicense,
+    subnetPublicKeyFile: raw.subnetPublicKeyFile,
+    operator: parseOperator(raw),
+    logSearch: parseLogSearch(raw),
   });
+}
+
+function parseLogSearch(raw: Record<SettingName, string>): AppConfig["logSearch"] {
+  const queryUrl = raw.logQueryUrl ? parseHttpUrl(SETTINGS.logQueryUrl.env, raw.logQueryUrl).href.replace(/\/+$/, "") : null;
+  if (raw.logSearch !== "on" && raw.logSearch !== "off") throw new ConfigError(SETTINGS.logSearch.env, `"${raw.logSearch}" is not on or off`);
+  if (raw.logSearchDatabaseUrl && !/^postgres(ql)?:\/\//.test(raw.logSearchDatabaseUrl)) {
+    throw new ConfigError(SETTINGS.logSearchDatabaseUrl.env, "must be a postgres:// or postgresql:// URL");
+  }
+  const retentionSeconds = raw.logSearchRetention === "0" ? 0 : parseDurationSetting(SETTINGS.logSearchRetention.env, raw.logSearchRetention);
+  return Object.freeze({
+    queryUrl,
+    queryToken: raw.logQueryToken,
+    builtin: queryUrl || raw.logSearch === "off" ? null : Object.freeze({
+      databaseUrl: raw.logSearchDatabaseUrl,
+      address: parseAddress(SETTINGS.logSearchAddress.env, raw.logSearchAddress),
+      auditToken: raw.logSearchAuditToken,
+      retentionSeconds,
+    }),
+  });
+}
+
+/** One label matcher as PromQL writes it: name, operator, double-quoted value. */
+const LABEL_MATCHER = /^\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=|!=|=~|!~)\s*"(?:[^"\\]|\\.)*"\s*$/;
+
+function parseMetrics(raw: Record<SettingName, string>): Pick<AppConfig, "prometheus" | "prometheusJobId" | "metricsBearerToken" | "storagePrometheusAuth"> {
+  if (!/^[^"\\\n]+$/.test(raw.prometheusJobId)) {
+    throw new ConfigError(SETTINGS.prometheusJobId.env, "must be a job name without quotes or backslashes");
+  }
+  if (raw.prometheusExtraLabels && !raw.prometheusExtraLabels.split(/,(?=\s*[a-zA-Z_])/).every((m) => LABEL_MATCHER.test(m))) {
+    throw new ConfigError(SETTINGS.prometheusExtraLabels.env, 'must be comma-separated matchers such as cluster="eu-1"');
+  }
+  const authType = raw.storagePrometheusAuth.toLowerCase();
+  if (authType !== "jwt" && authType !== "public") throw new ConfigError(SETTINGS.storagePrometheusAuth.env, `"${raw.storagePrometheusAuth}" is not jwt or public`);
+  const basic = parsePair(SETTINGS.prometheusUsername, SETTINGS.prometheusPassword, raw.prometheusUsername, raw.prometheusPassword);
+  if (basic && raw.prometheusAuthToken) {
+    throw new ConfigError(SETTINGS.prometheusAuthToken.env, "use either a bearer token or a username and password for Prometheus");
+  }
+  let prometheus: AppConfig["prometheus"] = null;
+  if (raw.prometheusUrl) {
+    const url = parseHttpUrl(SETTINGS.prometheusUrl.env, raw.prometheusUrl);
+    if (url.username || url.search) throw new ConfigError(SETTINGS.prometheusUrl.env, "must have no credentials or query (use the auth settings)");
+    prometheus = {
+      url: url.href.replace(/\/+$/, ""),
+      jobId: raw.prometheusJobId,
+      extraLabels: raw.prometheusExtraLabels,
+      auth: raw.prometheusAuthToken ? { bearer: raw.prometheusAuthToken } : basic ? { username: basic[0], password: basic[1] } : null,
+    };
+  }
+  return { prometheus, prometheusJobId: raw.prometheusJobId, metricsBearerToken: raw.metricsBearerToken, storagePrometheusAuth: authType };
+}
+
+function parseOperator(raw: Record<SettingName, string>): OperatorConfig | null {
+  if (!["on", "off"].includes(raw.operatorMode)) throw new ConfigError(SETTINGS.operatorMode.env, `"${raw.operatorMode}" is not on or off`);
+  if (raw.operatorMode !== "on") return null;
+  if (!["dns", "cluster-ip"].includes(raw.k8sServiceAccess)) {
+    throw new ConfigError(SETTINGS.k8sServiceAccess.env, `"${raw.k8sServiceAccess}" is not dns or cluster-ip`);
+  }
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(raw.clusterDomain)) throw new ConfigError(SETTINGS.clusterDomain.env, `"${raw.clusterDomain}" is not a DNS domain`);
+  return {
+    apiServer: raw.k8sApiServer ? parseServerUrl(SETTINGS.k8sApiServer.env, raw.k8sApiServer) : null,
+    caFile: raw.k8sCaFile || null,
+    kubeconfig: raw.kubeconfig || null,
+    serviceAccess: raw.k8sServiceAccess as "dns" | "cluster-ip",
+    clusterDomain: raw.clusterDomain,
+    namespace: raw.operatorNamespace || null,
+    serviceAccountToken: raw.operatorSaToken,
+    minioImage: raw.minioImage,
+  };
+}
+
+/** on/off (MinIO's spelling), also true/false. */
+function parseSwitch(setting: string, value: string): boolean {
+  const lower = value.toLowerCase();
+  if (lower === "on" || lower === "true") return true;
+  if (lower === "off" || lower === "false" || lower === "") return false;
+  throw new ConfigError(setting, `"${value}" is not on or off`);
+}
+
+/** A listener timeout in milliseconds: 0 (off) or between 100 ms and a day. */
+function parseTimeout(setting: string, value: string): number {
+  const ms = Math.round(parseDurationSetting(setting, value) * 1000);
+  if (ms !== 0 && (ms < 100 || ms > 86_400_000)) throw new ConfigError(setting, "must be 0 (off) or between 100ms and 24h");
+  return ms;
 }
 
 function parseDurationSetting(setting: string, value: string): number {

@@ -58,3 +58,22 @@ Deno.test("Go-style durations", () => {
   assert.deepEqual(parseDuration("1x"), null);
   assert.deepEqual(parseDuration(""), null);
 });
+
+Deno.test("log search: built-in by default, external when CONSOLE_LOG_QUERY_URL is set, off on request", () => {
+  const builtin = loadConfig({}).logSearch;
+  assert.equal(builtin.queryUrl, null);
+  assert.deepEqual(builtin.builtin?.address, { hostname: "127.0.0.1", port: 9091 });
+  assert.equal(builtin.builtin?.retentionSeconds, 30 * 86400);
+  const external = loadConfig({ CONSOLE_LOG_QUERY_URL: "http://logsearch:8080/", CONSOLE_LOG_QUERY_AUTH_TOKEN: "t" }).logSearch;
+  assert.deepEqual([external.queryUrl, external.queryToken, external.builtin], ["http://logsearch:8080", "t", null]);
+  assert.equal(loadConfig({ CONSOLE_LOG_SEARCH: "off" }).logSearch.builtin, null);
+  assert.equal(loadConfig({ CONSOLE_LOG_SEARCH_RETENTION: "0" }).logSearch.builtin?.retentionSeconds, 0);
+  for (const [env, setting] of [
+    [{ CONSOLE_LOG_SEARCH: "maybe" }, "CONSOLE_LOG_SEARCH"],
+    [{ CONSOLE_LOG_SEARCH_DATABASE_URL: "mysql://x" }, "CONSOLE_LOG_SEARCH_DATABASE_URL"],
+    [{ CONSOLE_LOG_SEARCH_RETENTION: "a while" }, "CONSOLE_LOG_SEARCH_RETENTION"],
+    [{ CONSOLE_LOG_QUERY_URL: "logsearch:8080" }, "CONSOLE_LOG_QUERY_URL"],
+  ] as const) {
+    assert.throws(() => loadConfig(env), (error) => error instanceof ConfigError && error.setting === setting);
+  }
+});

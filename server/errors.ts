@@ -106,6 +106,8 @@ const STORAGE_CODE_STATUS: Record<string, [number, string]> = {
   XMinioAdminTierNameNotUpperCase: [400, "invalid tier name"],
   XMinioAdminTierBackendNotEmpty: [400, "tier backend is not empty"],
   XMinioAdminTierMissingCredentials: [403, "tier credentials missing"],
+  XMinioAdminTierInvalidConfig: [400, "invalid tier configuration"],
+  XMinioAdminTierTypeUnsupported: [400, "unsupported tier type"],
   XMinioAdminBucketQuotaExceeded: [400, "bucket quota exceeded"],
   XMinioAdminReplicationBandwidthLimitError: [400, "invalid bandwidth"],
   XMinioAdminRemoteIdenticalToSource: [400, "remote target is identical to source"],
@@ -113,13 +115,47 @@ const STORAGE_CODE_STATUS: Record<string, [number, string]> = {
   XMinioAdminRemoteARNTypeInvalid: [400, "invalid remote target"],
   XMinioAdminReplicationRemoteConnectionError: [503, "remote target is unreachable"],
   NotImplemented: [501, "not implemented by the storage server"],
+  InvalidRange: [416, "the requested range is not satisfiable"],
+  MethodNotAllowed: [405, "the object is a delete marker"],
+  InvalidPart: [400, "invalid part"],
+  InvalidPartOrder: [400, "invalid part order"],
+  EntityTooSmall: [400, "a part is too small"],
+  EntityTooLarge: [400, "the upload is too large"],
+  KeyTooLongError: [400, "the object name is too long"],
+  XMinioInvalidObjectName: [400, "invalid object name"],
+  XAmzContentChecksumMismatch: [400, "the upload was corrupted on the way"],
+  PreconditionFailed: [412, "a precondition failed"],
 };
+
+/** A failed Kubernetes call (server/k8s/client.ts K8sError), matched structurally. */
+function isKubernetesError(error: unknown): error is { status: number; reason: string; message: string } {
+  return error instanceof Error && error.name === "K8sError" && typeof (error as { status?: unknown }).status === "number";
+}
+
+/** Kubernetes answers → console status and message (operator-k8s.md §1.3); the API server's text is the detail. */
+function fromKubernetes(error: { status: number; reason: string; message: string }): ApiError {
+  const table: Record<number, string> = {
+    400: "invalid request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not found",
+    409: error.reason === "AlreadyExists" ? "already exists" : "the object was changed meanwhile; reload and try again",
+    422: "invalid request",
+    503: "the Kubernetes API server cannot be reached",
+    504: "the Kubernetes API server did not answer in time",
+  };
+  const status = error.status === 422 ? 400 : table[error.status] ? error.status : 500;
+  return new ApiError(status, table[error.status] ?? "an error occurred, please try again", { detail: error.message });
+}
 
 /** Translates any error into an ApiError; storage errors keep the server's text as the detail. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isKubernetesError(error)) return fromKubernetes(error);
   if (isStorageError(error)) {
-    const [status, message] = STORAGE_CODE_STATUS[error.code] ?? [502, "the storage server reported an error"];
+    let [status, message] = STORAGE_CODE_STATUS[error.code] ?? [502, "the storage server reported an error"];
+    // MinIO reuses XMinioInvalidIAMCredentials with status 404 for "service account not found": trust the status.
+    if (error.status === 404 && status === 403) [status, message] = [404, "not found"];
     return new ApiError(status, message, { detail: error.message || error.code });
   }
   if (error instanceof TypeError && /fetch|connect|network/i.test(error.message)) {

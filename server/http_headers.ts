@@ -5,6 +5,7 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
 import { ApiError } from "./errors.ts";
 import type { Logger } from "./log.ts";
+import type { AppEnv } from "./deps.ts";
 
 /**
  * Content-Security-Policy: scripts only from our own origin (the JSON props blocks are data, not script),
@@ -63,7 +64,7 @@ export function noStore(): MiddlewareHandler {
   };
 }
 
-/** Limits request bodies (JSON APIs); the error uses the API contract shape. */
+/** Limits request bodies; the error uses the API contract shape. */
 export function bodyLimit(maxBytes: number): MiddlewareHandler {
   return honoBodyLimit({
     maxSize: maxBytes,
@@ -71,4 +72,22 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler {
       throw new ApiError(413, "request body too large", { detail: `the limit is ${maxBytes} bytes` });
     },
   });
+}
+
+/**
+ * Body limits for every request, decided before any handler reads: without a session (sign-in, the theme
+ * form, anything an anonymous client can reach) only `withoutSession` bytes; with one, `withSession`, except
+ * on `streamed` paths (uploads), which read their bodies as streams. A larger declared Content-Length is
+ * refused at once; a body without one is refused as it passes the limit. The listener then closes the
+ * connection instead of reading the rest (server/http_server.ts).
+ */
+export function bodyLimits(limits: { withoutSession: number; withSession: number; streamed?: RegExp[] }): MiddlewareHandler<AppEnv> {
+  const small = bodyLimit(limits.withoutSession);
+  const large = bodyLimit(limits.withSession);
+  return async (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return await next();
+    if (!c.get("session")) return await small(c, next);
+    if (limits.streamed?.some((pattern) => pattern.test(c.req.path))) return await next();
+    return await large(c, next);
+  };
 }

@@ -61,7 +61,8 @@ export function accountApi(deps: AppDeps) {
       const input = await readJson(c, ChangePasswordInput);
       if (session.sso || !session.account) throw ApiError.forbidden("accounts signed in through an identity provider change their password there");
       try {
-        await account.changeOwnPassword(clientWithKeys(deps, session.account, input.current_secret_key), session.account, input.new_secret_key);
+        const ownClient = (secret: string) => clientWithKeys(deps, session.account, secret);
+        await account.changeOwnPassword(ownClient, input.current_secret_key, session.account, input.new_secret_key);
       } catch (error) {
         // A wrong current secret fails the signature (or, for a key the server does not know, the key check).
         if (error instanceof S3Error && (error.code === "SignatureDoesNotMatch" || error.code === "InvalidAccessKeyId")) {

@@ -8,10 +8,35 @@ import type { Context } from "hono";
 import { parse, type Schema, SchemaError } from "../contract/schema.ts";
 import { ApiError } from "../errors.ts";
 
+const ACRONYMS = new Set(["arn", "id", "kms", "url", "tls", "sse"]);
+
+/** "secretKey" → "Secret key", "targetURL" → "Target URL", "quota.amount" → "Quota amount", "actions.2.id" → "Actions 3 ID". */
+export function fieldLabel(path: string): string {
+  const words = path.split(".").flatMap((part) =>
+    /^\d+$/.test(part) ? [String(Number(part) + 1)] : part.replace(/_/g, " ").replace(/([a-z\d])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" ")
+  ).filter(Boolean).map((word) => (ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase() : word.toLowerCase()));
+  const text = words.join(" ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * One problem as a sentence a user can read: a message that already names its subject (a capitalised sentence
+ * such as the spec's "Passwords must be at least 8 characters long", or one opening with "the") is kept;
+ * otherwise the field's label opens it ("Prefix must be at most 1024 characters").
+ */
+export function issueSentence(issue: { path: string; message: string }): string {
+  const { path, message } = issue;
+  if (/^[A-Z]/.test(message)) return message;
+  if (!path) return `The request body ${message}`;
+  if (message.startsWith("the ")) return "T" + message.slice(1);
+  return `${fieldLabel(path)} ${message}`;
+}
+
 function invalid(error: SchemaError): ApiError {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) fields[issue.path || "body"] = issue.message;
-  return new ApiError(400, "invalid request", { detail: error.message, fields });
+  const sentences = error.issues.map(issueSentence);
+  return new ApiError(400, sentences[0] ?? "invalid request", { detail: sentences.join("\n"), fields });
 }
 
 /** Parses the JSON body against `schema`; an empty body counts as `{}` so optional-only inputs work. */

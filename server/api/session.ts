@@ -4,16 +4,18 @@
  *
  *   GET  /login               which sign-in page to show (form or SSO redirect)
  *   POST /login               access key + secret key → session cookie
+ *   POST /login/operator      Kubernetes service-account token (operator mode) → session cookie
  *   POST /login/oauth2/auth   SSO code + state → session cookie
- *   POST /logout              expire the session cookie
+ *   POST /logout              revoke the session's credentials, expire the session cookie
  *   GET  /session             status, allowed pages, features, distributedMode
  */
 import { type Context, Hono } from "hono";
 import { getConnInfo } from "hono/deno";
-import { LoginInput, OAuthCallbackInput } from "../contract/session.ts";
+import { LoginInput, OAuthCallbackInput, OperatorLoginInput } from "../contract/session.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import * as sessions from "../services/session.ts";
+import { signInOperator } from "../services/operator_session.ts";
 import { clearSessionCookie, type CookieSettings, issueSessionCookie, requireSession } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
 
@@ -32,24 +34,37 @@ export function cookieSettings(deps: AppDeps): CookieSettings {
 
 export function sessionApi(deps: AppDeps) {
   const cookie = cookieSettings(deps);
+  /** Runs a sign-in, slowing down an address after repeated refusals. */
+  async function throttled<T>(c: Context, signIn: () => Promise<T>): Promise<T> {
+    const address = clientAddress(c);
+    const wait = deps.loginThrottle.waitFor(address);
+    if (wait > 0) {
+      c.header("retry-after", String(Math.ceil(wait / 1000)));
+      throw new ApiError(429, "too many failed sign-ins", { detail: `try again in ${Math.ceil(wait / 1000)} seconds` });
+    }
+    try {
+      const session = await signIn();
+      deps.loginThrottle.recordSuccess(address);
+      return session;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) deps.loginThrottle.recordFailure(address);
+      throw error;
+    }
+  }
   return new Hono<AppEnv>()
     .get("/login", async (c) => c.json(await sessions.loginStrategy(deps)))
     .post("/login", async (c) => {
-      const address = clientAddress(c);
-      const wait = deps.loginThrottle.waitFor(address);
-      if (wait > 0) {
-        c.header("retry-after", String(Math.ceil(wait / 1000)));
-        throw new ApiError(429, "too many failed sign-ins", { detail: `try again in ${Math.ceil(wait / 1000)} seconds` });
-      }
+      if (deps.operator) throw ApiError.badRequest("this console runs in operator mode", "sign in with a service-account token (POST /api/v1/login/operator)");
       const input = await readJson(c, LoginInput);
-      let session;
-      try {
-        session = await sessions.signIn(deps, input);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) deps.loginThrottle.recordFailure(address);
-        throw error;
-      }
-      deps.loginThrottle.recordSuccess(address);
+      const session = await throttled(c, () => sessions.signIn(deps, input));
+      await issueSessionCookie(c, deps.sessionKey, session, cookie, deps.now());
+      return c.json({}, 201);
+    })
+    .post("/login/operator", async (c) => {
+      const operator = deps.operator;
+      if (!operator) throw ApiError.notFound("not found", "operator sign-in is served in operator mode only (CONSOLE_OPERATOR_MODE=on)");
+      const { jwt } = await readJson(c, OperatorLoginInput);
+      const session = await throttled(c, () => signInOperator(operator, jwt, deps.now() + deps.config.sessionSeconds * 1000));
       await issueSessionCookie(c, deps.sessionKey, session, cookie, deps.now());
       return c.json({}, 201);
     })
@@ -59,10 +74,10 @@ export function sessionApi(deps: AppDeps) {
       await issueSessionCookie(c, deps.sessionKey, session, cookie, deps.now());
       return c.json({}, 201);
     })
-    .post("/logout", (c) => {
-      requireSession(c);
+    .post("/logout", async (c) => {
+      await sessions.signOut(deps, requireSession(c));
       clearSessionCookie(c, cookie);
       return c.json({}, 200);
     })
-    .get("/session", (c) => c.json(sessions.sessionInfo(requireSession(c))));
+    .get("/session", async (c) => c.json(await sessions.sessionInfo(deps, requireSession(c))));
 }

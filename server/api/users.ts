@@ -7,10 +7,10 @@
  *   PUT    /user?name=            status, groups, optional policies
  *   DELETE /user?name=            → 204; 403 for yourself
  *   PUT    /users-groups-bulk     add users to groups
- *   PUT    /set-policy/{names}    set the policies of a user or group → 204
+ *   PUT    /set-policy/{names}    set the policies of a user or group → 204 (no names: detach all)
  *   GET    /user/access-check     ?name=&action=&resource= → Allow/Deny and the deciding statement
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { AddUserInput, BulkUsersGroupsInput, SetPolicyInput, UpdateUserInput } from "../contract/users.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import * as users from "../services/users.ts";
@@ -45,9 +45,13 @@ export function usersApi(deps: AppDeps) {
       await users.addUsersToGroups(client, await readJson(c, BulkUsersGroupsInput));
       return c.json({});
     })
-    .put("/set-policy/:names", async (c) => {
-      const client = clientFor(deps, requireSession(c));
-      await users.setPolicy(client, c.req.param("names"), await readJson(c, SetPolicyInput));
-      return c.body(null, 204);
-    });
+    .put("/set-policy/:names", setPolicy)
+    // No names: the Set Policies dialog saved with nothing ticked, which detaches every policy.
+    .put("/set-policy/", setPolicy);
+
+  async function setPolicy(c: Context<AppEnv>) {
+    const client = clientFor(deps, requireSession(c));
+    await users.setPolicy(client, c.req.param("names") ?? "", await readJson(c, SetPolicyInput));
+    return c.body(null, 204);
+  }
 }

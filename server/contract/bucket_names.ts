@@ -6,5 +6,23 @@ export function bucketNameProblem(name: string): string | null {
   if (name.includes("..") || name.includes(".-") || name.includes("-.")) return "Bucket name contains invalid characters";
   if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return "Bucket name must not be formatted as an IP address";
   if (name === "minio") return "Bucket name minio is reserved";
+  const reserved = RESERVED_PREFIXES.find((p) => name.startsWith(p)) ?? RESERVED_SUFFIXES.find((s) => name.endsWith(s));
+  if (reserved) return `Bucket names with "${reserved}" are reserved by AWS`;
+  return null;
+}
+
+/** Prefixes and suffixes AWS reserves for its own bucket kinds (access points, Object Lambda, directory buckets…). */
+const RESERVED_PREFIXES = ["xn--", "sthree-", "amzn-s3-demo-"];
+const RESERVED_SUFFIXES = ["-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3"];
+
+/**
+ * Whether a name can refer to an existing bucket (MinIO's relaxed check for every request but CreateBucket:
+ * older servers allowed upper case, `_` and `:`). Null when it can. Anything with `/` never can, so a path
+ * segment like `b%2Fkey` is refused here instead of addressing an object.
+ */
+export function bucketReferenceProblem(name: string): string | null {
+  if (name.length < 3 || name.length > 63) return "Bucket name must be 3 to 63 characters long";
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]*[A-Za-z0-9]$/.test(name) || name.includes("..")) return "Bucket name contains invalid characters";
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return "Bucket name must not be formatted as an IP address";
   return null;
 }

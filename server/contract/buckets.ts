@@ -17,7 +17,26 @@ export interface BucketList {
   total: number;
 }
 
-const QUOTA_TYPES = ["hard", "fifo"] as const;
+export const QUOTA_TYPES = ["hard", "fifo"] as const;
+export type QuotaType = typeof QUOTA_TYPES[number];
+
+/**
+ * The largest quota the console sends: 8 PiB less one byte. Bytes travel as JSON numbers, which are exact only
+ * up to 2^53 - 1, so a larger size could not be sent faithfully (MinIO's own limit, 2^64 bytes, is higher).
+ */
+export const MAX_QUOTA_BYTES = 2 ** 53 - 1;
+export const QUOTA_TOO_SMALL = "The quota must be greater than zero";
+export const QUOTA_TOO_LARGE = "The quota must be less than 8 PiB";
+
+/** What is wrong with a quota size in bytes, or null (shared by the dialogs and the server). */
+export function quotaProblem(bytes: number): string | null {
+  if (!Number.isFinite(bytes) || bytes < 1) return QUOTA_TOO_SMALL;
+  if (bytes > MAX_QUOTA_BYTES) return QUOTA_TOO_LARGE;
+  return null;
+}
+
+/** Bytes; below 1 is refused with QUOTA_TOO_SMALL where the quota is enabled (a disabled quota ignores it). */
+const quotaAmount = s.optional(s.number({ max: MAX_QUOTA_BYTES, integer: true, message: QUOTA_TOO_LARGE }), 0);
 const RETENTION_MODES = ["compliance", "governance"] as const;
 const RETENTION_UNITS = ["days", "years"] as const;
 
@@ -36,7 +55,7 @@ export const MakeBucketInput = s.object({
   quota: s.optional(s.object({
     enabled: s.boolean(),
     quota_type: s.optional(s.literal(...QUOTA_TYPES), "hard"),
-    amount: s.optional(s.number({ min: 0, integer: true }), 0),
+    amount: quotaAmount,
   })),
   retention: s.optional(RetentionInput),
 });
@@ -49,13 +68,13 @@ export const SetBucketAccessInput = s.object({ access: s.literal("PRIVATE", "PUB
 export const SetQuotaInput = s.object({
   enabled: s.boolean(),
   quota_type: s.optional(s.literal(...QUOTA_TYPES), "hard"),
-  amount: s.optional(s.number({ min: 0, integer: true }), 0),
+  amount: quotaAmount,
 });
 export type SetQuotaInput = s.Infer<typeof SetQuotaInput>;
 
 export interface BucketQuotaInfo {
   quota: number;
-  type: "hard" | "fifo";
+  type: QuotaType;
 }
 
 export interface BucketRetention {
@@ -169,6 +188,19 @@ export const ListExternalBucketsInput = s.object({
 });
 export type ListExternalBucketsInput = s.Infer<typeof ListExternalBucketsInput>;
 
+/**
+ * What is wrong with a set of tag keys, or null: S3 refuses a filter naming one key twice, and one value per key
+ * is what the user means (shared by the tag editor and the server).
+ */
+export function tagKeysProblem(keys: string[]): string | null {
+  const seen = new Set<string>();
+  for (const key of keys) {
+    if (seen.has(key)) return `The tag key ${key} is used twice; each key can have one value`;
+    seen.add(key);
+  }
+  return null;
+}
+
 // Lifecycle
 export interface LifecycleRuleView {
   id: string;
@@ -207,8 +239,13 @@ export type UpdateLifecycleInput = s.Infer<typeof UpdateLifecycleInput>;
 export const AccessRuleInput = s.object({
   prefix: s.string({ min: 1, max: 1024, trim: true }),
   access: s.literal("readonly", "writeonly", "readwrite"),
+  /** Deck: false when adding, so an existing prefix's rule is refused (409) rather than replaced. */
+  replace: s.optional(s.boolean(), true),
 });
 export type AccessRuleInput = s.Infer<typeof AccessRuleInput>;
+
+/** The refusal of an Add Access Rule for a prefix that has one (the dialog checks the list it shows too). */
+export const accessRuleExists = (prefix: string, access: string) => `The prefix ${prefix} already has a rule (${access}); edit that rule instead.`;
 
 export const DeleteAccessRuleInput = s.object({ prefix: s.string({ min: 1, max: 1024, trim: true }) });
 

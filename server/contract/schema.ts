@@ -38,16 +38,17 @@ export function parse<T>(schema: Schema<T>, value: unknown): T {
 
 const describe = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
 
-export function string(options: { min?: number; max?: number; pattern?: RegExp; trim?: boolean; message?: string } = {}): Schema<string> {
+/** A string; `message` replaces every message, `maxMessage` the too-long one ("at least 8" is wrong for 41). */
+export function string(options: { min?: number; max?: number; pattern?: RegExp; trim?: boolean; message?: string; maxMessage?: string } = {}): Schema<string> {
   return {
     check(value, path, issues) {
-      if (typeof value !== "string") return void issues.push({ path, message: `expected a string, got ${describe(value)}` });
+      if (typeof value !== "string") return void issues.push({ path, message: `must be text, not ${describe(value)}` });
       const text = options.trim ? value.trim() : value;
       if (options.min !== undefined && text.length < options.min) {
         return void issues.push({ path, message: options.message ?? (options.min === 1 ? "must not be empty" : `must be at least ${options.min} characters`) });
       }
       if (options.max !== undefined && text.length > options.max) {
-        return void issues.push({ path, message: options.message ?? `must be at most ${options.max} characters` });
+        return void issues.push({ path, message: options.maxMessage ?? options.message ?? `must be at most ${options.max} characters` });
       }
       if (options.pattern && !options.pattern.test(text)) return void issues.push({ path, message: options.message ?? "has an invalid format" });
       return text;
@@ -55,13 +56,14 @@ export function string(options: { min?: number; max?: number; pattern?: RegExp; 
   };
 }
 
-export function number(options: { min?: number; max?: number; integer?: boolean } = {}): Schema<number> {
+/** A number; `message` replaces the range messages (a size reads better as "less than 8 PiB" than in bytes). */
+export function number(options: { min?: number; max?: number; integer?: boolean; message?: string } = {}): Schema<number> {
   return {
     check(value, path, issues) {
-      if (typeof value !== "number" || !Number.isFinite(value)) return void issues.push({ path, message: `expected a number, got ${describe(value)}` });
+      if (typeof value !== "number" || !Number.isFinite(value)) return void issues.push({ path, message: `must be a number, not ${describe(value)}` });
+      if (options.min !== undefined && value < options.min) return void issues.push({ path, message: options.message ?? `must be at least ${options.min}` });
+      if (options.max !== undefined && value > options.max) return void issues.push({ path, message: options.message ?? `must be at most ${options.max}` });
       if (options.integer && !Number.isInteger(value)) return void issues.push({ path, message: "must be a whole number" });
-      if (options.min !== undefined && value < options.min) return void issues.push({ path, message: `must be at least ${options.min}` });
-      if (options.max !== undefined && value > options.max) return void issues.push({ path, message: `must be at most ${options.max}` });
       return value;
     },
   };
@@ -70,7 +72,7 @@ export function number(options: { min?: number; max?: number; integer?: boolean 
 export function boolean(): Schema<boolean> {
   return {
     check(value, path, issues) {
-      if (typeof value !== "boolean") return void issues.push({ path, message: `expected true or false, got ${describe(value)}` });
+      if (typeof value !== "boolean") return void issues.push({ path, message: `must be true or false, not ${describe(value)}` });
       return value;
     },
   };
@@ -92,9 +94,9 @@ export function array<T>(item: Schema<T>, options: { min?: number; max?: number 
   return {
     check(value, path, issues) {
       if (value === null) value = [];
-      if (!Array.isArray(value)) return void issues.push({ path, message: `expected a list, got ${describe(value)}` });
-      if (options.min !== undefined && value.length < options.min) return void issues.push({ path, message: `needs at least ${options.min} item(s)` });
-      if (options.max !== undefined && value.length > options.max) return void issues.push({ path, message: `allows at most ${options.max} items` });
+      if (!Array.isArray(value)) return void issues.push({ path, message: `must be a list, not ${describe(value)}` });
+      if (options.min !== undefined && value.length < options.min) return void issues.push({ path, message: `must have at least ${options.min} item${options.min === 1 ? "" : "s"}` });
+      if (options.max !== undefined && value.length > options.max) return void issues.push({ path, message: `must have at most ${options.max} items` });
       const out: T[] = [];
       value.forEach((element, index) => {
         const parsed = item.check(element, path ? `${path}.${index}` : String(index), issues);
@@ -110,7 +112,7 @@ export function record<T>(valueSchema: Schema<T>): Schema<Record<string, T>> {
   return {
     check(value, path, issues) {
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
-        return void issues.push({ path, message: `expected an object, got ${describe(value)}` });
+        return void issues.push({ path, message: `must be an object, not ${describe(value)}` });
       }
       const out: Record<string, T> = {};
       for (const [key, element] of Object.entries(value)) {
@@ -146,7 +148,7 @@ export function object<S extends Shape>(shape: S): Schema<{ [K in keyof ObjectOf
   return {
     check(value, path, issues) {
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
-        return void issues.push({ path, message: `expected an object, got ${describe(value)}` });
+        return void issues.push({ path, message: `must be an object, not ${describe(value)}` });
       }
       const input = value as Record<string, unknown>;
       const out: Record<string, unknown> = {};

@@ -17,6 +17,13 @@ export const LoginInput = s.object({
 });
 export type LoginInput = s.Infer<typeof LoginInput>;
 
+/** POST /api/v1/login/operator: a Kubernetes service-account token. */
+export const OperatorLoginInput = s.object({
+  // A service-account token is about 1 KB; the sealed session must fit in one 4 KB cookie.
+  jwt: s.string({ min: 1, max: 2800, trim: true }),
+});
+export type OperatorLoginInput = s.Infer<typeof OperatorLoginInput>;
+
 /** POST /api/v1/login/oauth2/auth */
 export const OAuthCallbackInput = s.object({
   code: s.string({ min: 1, max: 4096 }),

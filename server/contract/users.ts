@@ -1,4 +1,5 @@
 /** Wire types and input schemas of the Users area (api-index §4). Imported by the server and islands. */
+import { newSecret } from "./account.ts";
 import * as s from "./schema.ts";
 
 export type EntityStatus = "enabled" | "disabled";
@@ -23,7 +24,7 @@ const names = s.optional(s.array(s.string({ min: 1, max: 256 }), { max: 1000 }),
 /** POST /api/v1/users */
 export const AddUserInput = s.object({
   accessKey,
-  secretKey: s.string({ min: 8, max: 40, message: "Passwords must be at least 8 characters long" }),
+  secretKey: newSecret(),
   groups: names,
   policies: names,
 });

@@ -29,7 +29,8 @@ function escapeHtml(text: string): string {
 }
 
 /** Creates the renderer; `manifest` defaults to the generated build's. */
-export function createPageRenderer(options: { subpath: string; manifest?: AssetManifest }): PageRenderer {
+export function createPageRenderer(options: { subpath: string; manifest?: AssetManifest; product?: string }): PageRenderer {
+  const product = options.product ?? "Deck";
   const manifest = options.manifest ?? builtManifest;
   const base = options.subpath;
   const staticUrl = (file: string) => `${base}static/${file}`;
@@ -40,7 +41,7 @@ export function createPageRenderer(options: { subpath: string; manifest?: AssetM
       `<meta charset="utf-8">`,
       `<meta name="viewport" content="width=device-width, initial-scale=1">`,
       `<meta name="deck-base" content="${escapeHtml(base)}">`,
-      `<title>${escapeHtml(page.title)} | Deck</title>`,
+      `<title>${escapeHtml(page.title)} | ${escapeHtml(product)}</title>`,
       `<link rel="icon" href="${staticUrl(manifest.favicon)}">`,
       `<link rel="stylesheet" href="${staticUrl(manifest.css)}">`,
     ];

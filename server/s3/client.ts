@@ -14,6 +14,7 @@ import {
   signHeaders,
   STREAM_CHUNK_SIZE,
   STREAMING_PAYLOAD,
+  UNSIGNED_PAYLOAD,
   uriEncode,
 } from "./sigv4.ts";
 
@@ -26,7 +27,20 @@ export interface S3ClientOptions {
   fetch?: typeof fetch;
 }
 
-export type QueryInput = Record<string, string | number | boolean | undefined | null>;
+/**
+ * Regions learned from the servers themselves, by endpoint: a server with a region configured refuses
+ * signatures for another one and names its own (x-amz-bucket-region, minio-protocol §1.7). Requests then
+ * sign with it, so changing a server's region does not lock the console out.
+ */
+const learnedRegions = new Map<string, string>();
+
+/** The region named by a wrong-region refusal, if that is what the response is. */
+function regionHint(res: Response, error: S3Error): string | undefined {
+  return res.headers.get("x-amz-bucket-region") ?? /expecting '([^']+)'/.exec(error.message)?.[1] ?? undefined;
+}
+
+/** Query parameters; an array repeats its key (ListenBucketNotification's `events`). */
+export type QueryInput = Record<string, string | number | boolean | undefined | null | string[]>;
 
 export interface RequestSpec {
   method: string;
@@ -39,6 +53,11 @@ export interface RequestSpec {
   body?: Uint8Array | string | ReadableStream<Uint8Array>;
   /** Required with a stream body: the number of data bytes. */
   contentLength?: number;
+  /**
+   * Send a stream body as is with UNSIGNED-PAYLOAD and its Content-Length instead of signed aws-chunked
+   * (minio-protocol §1.4): no per-chunk signing, for bytes the console only relays.
+   */
+  unsignedPayload?: boolean;
   /** "s3" (default; also admin) or "sts". */
   service?: "s3" | "sts";
   /** Sign with this region instead of the client's ("" for admin, as madmin does). */
@@ -80,16 +99,46 @@ export class S3Client {
     if (spec.bucket) path = `/${encodeURIComponent(spec.bucket)}${spec.key !== undefined ? `/${encodeKey(spec.key)}` : ""}`;
     const url = new URL(this.endpoint + path);
     const parts: string[] = [];
-    for (const [k, v] of Object.entries(spec.query ?? {})) {
-      if (v === undefined || v === null) continue;
-      parts.push(v === "" ? `${uriEncode(k)}=` : `${uriEncode(k)}=${uriEncode(String(v))}`);
+    for (const [k, value] of Object.entries(spec.query ?? {})) {
+      for (const v of Array.isArray(value) ? value : [value]) {
+        if (v === undefined || v === null) continue;
+        parts.push(v === "" ? `${uriEncode(k)}=` : `${uriEncode(k)}=${uriEncode(String(v))}`);
+      }
     }
     url.search = parts.join("&");
     return url;
   }
 
-  /** Sends a signed request; resolves with the response for 2xx (and `allow`), rejects with S3Error otherwise. */
+  /** The region requests are signed with: what the server said it uses, else the configured one. */
+  get signingRegion(): string {
+    return learnedRegions.get(this.endpoint) ?? this.region;
+  }
+
+  /**
+   * Sends a signed request; resolves with the response for 2xx (and `allow`), rejects with S3Error otherwise.
+   * A refusal naming another region is retried once signed for it (not for streamed bodies, which are gone).
+   */
   async send(spec: RequestSpec): Promise<Response> {
+    try {
+      return await this.#sendOnce(spec);
+    } catch (error) {
+      if (!(error instanceof RegionRetry)) throw error;
+      if (spec.body instanceof ReadableStream) throw error.cause;
+      // No usable region in the refusal (MinIO's message always says 'us-east-1'): ask the bucket where it is,
+      // which works signed for any region (minio-protocol §1.7), as minio-go does.
+      if (!error.learned && spec.bucket) {
+        const located = await this.#sendOnce({ method: "GET", bucket: spec.bucket, query: { location: "" }, region: "us-east-1" }).then((r) => r.text()).catch(() => "");
+        const region = /<LocationConstraint[^>]*>([^<]+)</.exec(located)?.[1];
+        if (!region || region === this.signingRegion) throw error.cause;
+        learnedRegions.set(this.endpoint, region);
+      }
+      if (!error.learned && !spec.bucket) throw error.cause;
+      return await this.#sendOnce(spec);
+    }
+  }
+
+
+  async #sendOnce(spec: RequestSpec): Promise<Response> {
     const url = this.url(spec);
     const headers: Record<string, string> = { ...(spec.headers ?? {}) };
     let body: BodyInit | undefined;
@@ -100,6 +149,9 @@ export class S3Client {
       payloadHash = await sha256Hex(bytes);
       body = bytes as Uint8Array<ArrayBuffer>;
       headers["content-length"] = String(bytes.length);
+    } else if (isStream && spec.unsignedPayload) {
+      if (spec.contentLength === undefined) throw new TypeError("a stream body needs contentLength");
+      payloadHash = UNSIGNED_PAYLOAD;
     } else if (isStream) {
       if (spec.contentLength === undefined) throw new TypeError("a stream body needs contentLength");
       // Streams are signed chunk by chunk (minio-protocol §1.5); the data length travels in
@@ -114,7 +166,7 @@ export class S3Client {
       headers,
       payloadHash,
       credentials: this.credentials,
-      region: spec.region ?? this.region,
+      region: spec.region ?? this.signingRegion,
       service: spec.service ?? "s3",
       sendContentSha: !spec.omitContentSha,
     });
@@ -122,13 +174,22 @@ export class S3Client {
       ? await sendWithLength(url, {
         method: spec.method,
         headers: signed.headers,
-        body: signedChunkStream(spec.body as ReadableStream<Uint8Array>, { signingKey: signed.signingKey, amzDate: signed.amzDate, scope: signed.scope, seedSignature: signed.signature }),
-        length: chunkedLength(spec.contentLength!, STREAM_CHUNK_SIZE),
+        body: spec.unsignedPayload
+          ? spec.body as ReadableStream<Uint8Array>
+          : signedChunkStream(spec.body as ReadableStream<Uint8Array>, { signingKey: signed.signingKey, amzDate: signed.amzDate, scope: signed.scope, seedSignature: signed.signature }),
+        length: spec.unsignedPayload ? spec.contentLength! : chunkedLength(spec.contentLength!, STREAM_CHUNK_SIZE),
         signal: spec.signal,
       })
       : await this.#fetch(url, { method: spec.method, headers: signed.headers, body, signal: spec.signal, redirect: "manual" });
     if (res.ok || spec.allow?.includes(res.status)) return res;
-    throw await parseErrorResponse(res);
+    const error = await parseErrorResponse(res);
+    if (spec.region === undefined && error.code === "AuthorizationHeaderMalformed" && /region/i.test(error.message)) {
+      const hint = regionHint(res, error);
+      const learned = !!hint && hint !== this.signingRegion;
+      if (learned) learnedRegions.set(this.endpoint, hint);
+      throw new RegionRetry(error, learned);
+    }
+    throw error;
   }
 
   /** Sends and returns the body as text (cancelled cleanly on error). */
@@ -145,6 +206,14 @@ export class S3Client {
 
   /** Presigned URL for GET/PUT of an object (≤ 7 days). */
   presign(method: "GET" | "PUT", bucket: string, key: string, expiresSeconds: number, query: QueryInput = {}): Promise<URL> {
-    return presignUrl({ method, url: this.url({ bucket, key, query }), credentials: this.credentials, region: this.region, expiresSeconds });
+    return presignUrl({ method, url: this.url({ bucket, key, query }), credentials: this.credentials, region: this.signingRegion, expiresSeconds });
+  }
+}
+
+/** A wrong-region refusal whose request can be signed again for the region the server named. */
+class RegionRetry extends Error {
+  /** `learned`: the refusal named a new region, already recorded. */
+  constructor(override readonly cause: S3Error, readonly learned: boolean) {
+    super(cause.message);
   }
 }

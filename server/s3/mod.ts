@@ -15,3 +15,5 @@ export * from "./admin/iam.ts";
 export * from "./admin/service_accounts.ts";
 export * from "./admin/config_kv.ts";
 export * from "./admin/buckets.ts";
+export * from "./admin/live.ts";
+export * from "./ops/listen.ts";

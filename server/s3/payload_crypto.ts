@@ -6,7 +6,7 @@
  * We encrypt with id 0x02 (PBKDF2 + AES-GCM, what MinIO FIPS builds use) by default: Argon2id with 64 MiB costs
  * about 250 ms in WebAssembly here against a few ms for PBKDF2, and every MinIO server accepts all three ids.
  */
-import { createCipheriv, createDecipheriv } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash } from "node:crypto";
 import { argon2id } from "hash-wasm";
 import { concatBytes } from "./bytes.ts";
 
@@ -26,6 +26,51 @@ export class PayloadCryptoError extends Error {
     super(message);
     this.name = "PayloadCryptoError";
   }
+}
+
+/**
+ * Derived keys by algorithm, salt and password (hashed, so no secret is a map key). Key derivation is built to
+ * be slow (PBKDF2: 8192 rounds, a few ms), and it ran twice for every encrypted admin call, once per side;
+ * with encryptPayload reusing its salt for a while, the same salt comes back and the derivation is skipped.
+ */
+const derivedKeys = new Map<string, Promise<Bytes>>();
+const MAX_DERIVED_KEYS = 512;
+
+function deriveKeyCached(password: string, salt: Uint8Array, algorithm: number): Promise<Bytes> {
+  const id = createHash("sha256").update(password).update(salt).update(String(algorithm)).digest("base64");
+  let key = derivedKeys.get(id);
+  if (key) {
+    derivedKeys.delete(id); // most recently used last
+  } else {
+    key = deriveKey(password, salt, algorithm);
+    key.catch(() => derivedKeys.delete(id));
+  }
+  derivedKeys.set(id, key);
+  if (derivedKeys.size > MAX_DERIVED_KEYS) derivedKeys.delete(derivedKeys.keys().next().value as string);
+  return key;
+}
+
+/**
+ * The salt encryptPayload uses per password and algorithm, renewed after a minute or 2^16 messages. Each
+ * message still gets its own random 8-byte nonce prefix, so reusing the derived key across messages keeps
+ * AES-GCM's nonces distinct (a collision needs around 2^32 messages under one key, far beyond the renewal).
+ */
+const outgoingSalts = new Map<string, { salt: Bytes; until: number; uses: number }>();
+const SALT_REUSE_MS = 60_000;
+const SALT_REUSE_MESSAGES = 65_536;
+
+function saltFor(password: string, algorithm: number): Bytes {
+  const id = createHash("sha256").update(password).update(String(algorithm)).digest("base64");
+  const now = Date.now();
+  let entry = outgoingSalts.get(id);
+  if (!entry || entry.until <= now || entry.uses >= SALT_REUSE_MESSAGES) {
+    entry = { salt: crypto.getRandomValues(new Uint8Array(32)), until: now + SALT_REUSE_MS, uses: 0 };
+    outgoingSalts.delete(id);
+    outgoingSalts.set(id, entry);
+    if (outgoingSalts.size > MAX_DERIVED_KEYS) outgoingSalts.delete(outgoingSalts.keys().next().value as string);
+  }
+  entry.uses++;
+  return entry.salt;
 }
 
 async function deriveKey(password: string, salt: Uint8Array, algorithm: number): Promise<Bytes> {
@@ -98,9 +143,9 @@ export async function encryptPayload(
   algorithm: PayloadAlgorithm = ALG_PBKDF2_AES_GCM,
   fixed?: { salt: Uint8Array; noncePrefix: Uint8Array },
 ): Promise<Bytes> {
-  const salt = fixed?.salt ?? crypto.getRandomValues(new Uint8Array(32));
+  const salt = fixed?.salt ?? saltFor(password, algorithm);
   const prefix = fixed?.noncePrefix ?? crypto.getRandomValues(new Uint8Array(8));
-  const aead = aeadFor(await deriveKey(password, salt, algorithm), algorithm);
+  const aead = aeadFor(await deriveKeyCached(password, salt, algorithm), algorithm);
   const ad = associatedData(aead, prefix);
   const fragments = Math.max(1, Math.ceil(plain.length / FRAGMENT));
   const out = new Uint8Array(HEADER + plain.length + TAG * fragments);
@@ -123,7 +168,7 @@ export async function decryptPayload(password: string, data: Uint8Array): Promis
   const algorithm = data[32];
   if (algorithm > 2) throw new PayloadCryptoError("madmin: invalid encryption algorithm ID");
   const prefix = data.subarray(33, 41);
-  const aead = aeadFor(await deriveKey(password, data.subarray(0, 32), algorithm), algorithm);
+  const aead = aeadFor(await deriveKeyCached(password, data.subarray(0, 32), algorithm), algorithm);
   const ad = associatedData(aead, prefix);
   const parts: Uint8Array[] = [];
   let offset = HEADER;

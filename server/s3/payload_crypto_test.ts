@@ -53,3 +53,14 @@ Deno.test("wrong password, tampering and truncation at a fragment boundary are r
   await assert.rejects(() => decryptPayload("secret-one", sealed.subarray(0, 41 + 16400)), PayloadCryptoError);
   await assert.rejects(() => decryptPayload("secret-one", sealed.subarray(0, 20)), PayloadCryptoError);
 });
+
+Deno.test("derived keys are reused safely: messages for one password share a salt but not a nonce, and others do not open them", async () => {
+  const first = await encryptPayload("secret-one-12345", new TextEncoder().encode("first"));
+  const second = await encryptPayload("secret-one-12345", new TextEncoder().encode("second"));
+  assert.deepEqual(first.subarray(0, 32), second.subarray(0, 32), "the salt is reused for a while");
+  assert.notDeepEqual(first.subarray(33, 41), second.subarray(33, 41), "each message has its own nonce prefix");
+  assert.equal(new TextDecoder().decode(await decryptPayload("secret-one-12345", second)), "second");
+  await assert.rejects(decryptPayload("secret-two-12345", second));
+  const other = await encryptPayload("secret-two-12345", new TextEncoder().encode("x"));
+  assert.notDeepEqual(other.subarray(0, 32), first.subarray(0, 32), "another password gets its own salt");
+});

@@ -85,3 +85,48 @@ Deno.test("a body stream that fails mid-upload rejects with its own error, and t
     await server.shutdown();
   }
 });
+
+Deno.test("a server that answers before reading the body gets the answer through, and the upload stops", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("<Error><Code>AccessDenied</Code><Message>Access Denied.</Message></Error>", { status: 403 }));
+  try {
+    const client = new S3Client({ endpoint: `http://127.0.0.1:${server.addr.port}`, credentials: { accessKey: "k", secretKey: "s".repeat(12) } });
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(MiB));
+      },
+    });
+    await assert.rejects(putObject(client, "bucket", "key", endless, { size: 512 * MiB, unsignedPayload: true }), (error: unknown) => {
+      assert.equal((error as { code?: string }).code, "AccessDenied");
+      return true;
+    });
+    assert.ok(pulled < 64, `the body stopped being read (${pulled} MiB read)`);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("an aborted streamed upload rejects with the abort reason", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    for await (const _ of request.body!) { /* read slowly until the client goes */ }
+    return new Response(null);
+  });
+  try {
+    const client = new S3Client({ endpoint: `http://127.0.0.1:${server.addr.port}`, credentials: { accessKey: "k", secretKey: "s".repeat(12) } });
+    const stop = new AbortController();
+    let sent = 0;
+    const slow = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (++sent === 3) stop.abort(new DOMException("user cancelled", "AbortError"));
+        controller.enqueue(new Uint8Array(MiB));
+      },
+    });
+    await assert.rejects(putObject(client, "bucket", "key", slow, { size: 64 * MiB, unsignedPayload: true, signal: stop.signal }), (error: unknown) => {
+      assert.equal((error as Error).name, "AbortError");
+      return true;
+    });
+  } finally {
+    await server.shutdown();
+  }
+});

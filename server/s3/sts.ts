@@ -27,9 +27,14 @@ function parseCredentials(text: string): TemporaryCredentials {
 }
 
 /** AssumeRole signed by the client's own (long-term) credentials; the form body goes to POST /. */
-export async function assumeRole(client: S3Client, options: { durationSeconds?: number; policy?: string } = {}): Promise<TemporaryCredentials> {
+export async function assumeRole(
+  client: S3Client,
+  options: { durationSeconds?: number; policy?: string; tokenRevokeType?: string } = {},
+): Promise<TemporaryCredentials> {
   const form = new URLSearchParams({ Action: "AssumeRole", DurationSeconds: String(options.durationSeconds ?? 3600), Version: "2011-06-15" });
   if (options.policy) form.set("Policy", options.policy);
+  // MinIO's extension (minio-protocol §2.2): names these credentials for revoke-tokens (minio-protocol-2 §13.1).
+  if (options.tokenRevokeType) form.set("TokenRevokeType", options.tokenRevokeType);
   const text = await client.text({
     method: "POST",
     path: "/",
@@ -56,10 +61,11 @@ async function unsignedSts(endpoint: string, fetcher: typeof fetch, form: URLSea
 export function assumeRoleWithWebIdentity(
   endpoint: string,
   fetcher: typeof fetch,
-  options: { token: string; durationSeconds?: number; roleArn?: string },
+  options: { token: string; durationSeconds?: number; roleArn?: string; tokenRevokeType?: string },
 ): Promise<TemporaryCredentials> {
   const form = new URLSearchParams({ Action: "AssumeRoleWithWebIdentity", Version: "2011-06-15", WebIdentityToken: options.token });
   if (options.durationSeconds) form.set("DurationSeconds", String(options.durationSeconds));
+  if (options.tokenRevokeType) form.set("TokenRevokeType", options.tokenRevokeType);
   if (options.roleArn) form.set("RoleArn", options.roleArn);
   return unsignedSts(endpoint, fetcher, form);
 }

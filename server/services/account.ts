@@ -9,16 +9,25 @@ import * as iam from "../s3/admin/iam.ts";
 import * as serviceAccounts from "../s3/admin/service_accounts.ts";
 import type { S3Client } from "../s3/client.ts";
 import { assertValidPolicy } from "./policies.ts";
+import { endSessions } from "./session_revocation.ts";
 
-/** Changes the user's secret keeping its status and policies. */
+/**
+ * Changes the user's secret keeping its status and policies, then ends the user's sessions: a reset password
+ * usually means someone else may know the old one (MinIO itself leaves STS credentials alone, §13.2).
+ */
 export async function changeUserPassword(client: S3Client, input: ChangeUserPasswordInput): Promise<void> {
   const info = await iam.getUserInfo(client, input.selectedUser);
   await iam.addUser(client, input.selectedUser, input.newSecretKey, info.status === "disabled" ? "disabled" : "enabled");
+  await endSessions(client, { user: input.selectedUser, fullRevoke: true });
 }
 
-/** Changes one's own secret with a client signed by the current secret (a wrong one fails the signature). */
-export async function changeOwnPassword(ownClient: S3Client, account: string, newSecret: string): Promise<void> {
-  await iam.addUser(ownClient, account, newSecret, "enabled");
+/**
+ * Changes one's own secret with a client signed by the current secret (a wrong one fails the signature), then
+ * ends every session of the account, signed with the new secret; the caller signs in again for a new one.
+ */
+export async function changeOwnPassword(ownClient: (secret: string) => S3Client, currentSecret: string, account: string, newSecret: string): Promise<void> {
+  await iam.addUser(ownClient(currentSecret), account, newSecret, "enabled");
+  await endSessions(ownClient(newSecret), { fullRevoke: true });
 }
 
 export async function listServiceAccounts(client: S3Client, user = ""): Promise<string[]> {

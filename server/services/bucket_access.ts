@@ -3,7 +3,8 @@
  * policies whose statements grant any action on the bucket, and the users holding such a policy directly or
  * through a group.
  */
-import type { AccessRuleInput, AccessRuleList } from "../contract/buckets.ts";
+import { type AccessRuleInput, type AccessRuleList, accessRuleExists } from "../contract/buckets.ts";
+import { ApiError } from "../errors.ts";
 import type { PolicySummary } from "../contract/policies.ts";
 import { normalizePolicy, policyToJson, readAccessRules, resourceMatches, setAccessRule } from "../policy/mod.ts";
 import type { Policy } from "../policy/types.ts";
@@ -53,9 +54,17 @@ export async function listAccessRules(client: S3Client, bucket: string): Promise
   return { accessRules, total: accessRules.length };
 }
 
-/** Sets (or with "none" removes) anonymous access on a prefix, keeping statements the console did not write. */
+/**
+ * Sets (or with "none" removes) anonymous access on a prefix, keeping statements the console did not write.
+ * Adding (`replace: false`) refuses a prefix that already has a rule, so Add never overwrites what Edit shows.
+ */
 export async function setAccessRuleFor(client: S3Client, bucket: string, input: AccessRuleInput | { prefix: string; access: "none" }): Promise<boolean> {
-  const next = setAccessRule(await readBucketPolicy(client, bucket), bucket, input.prefix, input.access);
+  const current = await readBucketPolicy(client, bucket);
+  if ("replace" in input && input.replace === false) {
+    const existing = readAccessRules(current, bucket).rules.find((r) => r.prefix === input.prefix);
+    if (existing) throw new ApiError(409, "access rule already exists", { detail: accessRuleExists(input.prefix, existing.access) });
+  }
+  const next = setAccessRule(current, bucket, input.prefix, input.access);
   await putBucketPolicy(client, bucket, next ? policyToJson(next) : "");
   return true;
 }

@@ -4,20 +4,33 @@
  * deletion, and listing a remote server's buckets for the wizard.
  */
 import type { ListExternalBucketsInput, MultiReplicationInput, ReplicationResult, ReplicationRuleView } from "../contract/buckets.ts";
+import { tagKeysProblem } from "../contract/buckets.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { listRemoteTargets, setRemoteTarget } from "../s3/admin/buckets.ts";
 import { S3Client } from "../s3/client.ts";
+import { S3Error } from "../s3/errors.ts";
+import { parseRemoteTarget } from "../contract/remote_target.ts";
 import { listBuckets } from "../s3/ops/buckets.ts";
 import type { Tag } from "../s3/ops/lifecycle.ts";
 import { getBucketReplication, putBucketReplication } from "../s3/ops/replication.ts";
 
 /** "k1=v1&k2=v2" → tags; pairs missing a key or value are dropped (spec 2 tag editor rule). */
 export function parseTagString(text: string): Tag[] {
-  return text.split("&").map((pair) => {
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part).trim();
+    } catch {
+      throw ApiError.badRequest("invalid tags", `"${part}" is not a valid encoded tag.`);
+    }
+  };
+  const tags = text.split("&").map((pair) => {
     const at = pair.indexOf("=");
-    return at < 0 ? { key: "", value: "" } : { key: decodeURIComponent(pair.slice(0, at)).trim(), value: decodeURIComponent(pair.slice(at + 1)).trim() };
+    return at < 0 ? { key: "", value: "" } : { key: decode(pair.slice(0, at)), value: decode(pair.slice(at + 1)) };
   }).filter((t) => t.key && t.value);
+  const problem = tagKeysProblem(tags.map((t) => t.key));
+  if (problem) throw ApiError.badRequest(problem);
+  return tags;
 }
 
 export const tagString = (tags: Tag[] | undefined) => (tags ?? []).map((t) => `${encodeURIComponent(t.key)}=${encodeURIComponent(t.value)}`).join("&");
@@ -51,11 +64,11 @@ export async function deleteReplicationRule(client: S3Client, bucket: string, ru
   await putBucketReplication(client, bucket, { ...config, rules });
 }
 
-/** Splits the form's target URL into host[:port] and whether it uses TLS (an explicit scheme wins). */
-function parseTarget(targetURL: string): { endpoint: string; secure: boolean } {
-  const match = /^(https?):\/\/(.+?)\/?$/.exec(targetURL.trim());
-  if (match) return { endpoint: match[2], secure: match[1] === "https" };
-  return { endpoint: targetURL.trim().replace(/\/$/, ""), secure: true };
+/** The form's target as host[:port] and whether it uses TLS (an explicit scheme wins); 400 unless host:port. */
+function parseTarget(targetURL: string, defaultSecure = true): { endpoint: string; secure: boolean } {
+  const target = parseRemoteTarget(targetURL);
+  if (typeof target === "string") throw new ApiError(400, "invalid target", { detail: target, fields: { targetURL: target } });
+  return { endpoint: target.host, secure: target.secure ?? defaultSecure };
 }
 
 async function replicateOne(client: S3Client, input: MultiReplicationInput, origin: string, destination: string): Promise<void> {
@@ -92,6 +105,7 @@ async function replicateOne(client: S3Client, input: MultiReplicationInput, orig
 
 /** Sets up replication for each bucket pair; each pair's outcome is reported, none stops the others. */
 export async function setMultiBucketReplication(client: S3Client, input: MultiReplicationInput): Promise<ReplicationResult> {
+  parseTarget(input.targetURL); // refused before any bucket is changed
   const replicationState = [];
   for (const { originBucket, destinationBucket } of input.bucketsRelation) {
     let errorString = "";
@@ -105,19 +119,57 @@ export async function setMultiBucketReplication(client: S3Client, input: MultiRe
   return { replicationState };
 }
 
+/** Reads at most this much of a remote server's answer: a bucket list is small, and the server is anyone's. */
+const REMOTE_ANSWER_LIMIT = 4 * 1024 * 1024;
+const REMOTE_TIMEOUT_MS = 15_000;
+
+/** fetch with a deadline whose response bodies fail past `limit` bytes, so a remote cannot fill our memory. */
+function boundedFetch(fetcher: typeof fetch, limit: number, timeoutMs: number): typeof fetch {
+  return async (input, init) => {
+    const res = await fetcher(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    if (!res.body) return res;
+    let seen = 0;
+    const capped = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) controller.error(new Error(`the answer is larger than ${limit} bytes`));
+        else controller.enqueue(chunk);
+      },
+    }));
+    return new Response(capped, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+/**
+ * Why listing failed, in our words: the remote's error code and status at most, never its body (the target is
+ * whatever the user typed, and its answer is not ours to relay).
+ */
+function remoteFailure(error: unknown, host: string): string {
+  if (error instanceof S3Error) {
+    if (error.code === "InvalidAccessKeyId" || error.code === "SignatureDoesNotMatch") return `${host} refused the access key or secret key (${error.code}).`;
+    if (error.code === "AccessDenied") return `${host} does not allow these credentials to list buckets (AccessDenied).`;
+    if (/^[A-Za-z0-9]{1,64}$/.test(error.code) && !error.code.startsWith("HTTP")) return `${host} answered ${error.code} (HTTP ${error.status}).`;
+    return `${host} answered HTTP ${error.status}, which is not an S3 answer.`;
+  }
+  const name = error instanceof Error ? error.name : "";
+  if (name === "TimeoutError") return `${host} did not answer within ${REMOTE_TIMEOUT_MS / 1000} seconds.`;
+  if (error instanceof Error && /larger than/.test(error.message)) return `${host} sent an answer larger than ${REMOTE_ANSWER_LIMIT} bytes.`;
+  return `${host} cannot be reached or did not answer as an S3 server.`;
+}
+
 /** The remote server's buckets, listed with the credentials the wizard's first step collected. */
 export async function listExternalBuckets(deps: Pick<AppDeps, "fetch">, input: ListExternalBucketsInput): Promise<{ buckets: { name: string }[]; total: number }> {
-  const host = input.targetURL.trim().replace(/^https?:\/\//, "").replace(/\/$/, "");
+  const { endpoint, secure } = parseTarget(input.targetURL, input.useTLS);
   const remote = new S3Client({
-    endpoint: `${input.useTLS ? "https" : "http"}://${host}`,
+    endpoint: `${secure ? "https" : "http"}://${endpoint}`,
     region: input.region || undefined,
     credentials: { accessKey: input.accessKey, secretKey: input.secretKey },
-    fetch: deps.fetch,
+    fetch: boundedFetch(deps.fetch, REMOTE_ANSWER_LIMIT, REMOTE_TIMEOUT_MS),
   });
   try {
     const buckets = (await listBuckets(remote)).map((b) => ({ name: b.name }));
     return { buckets, total: buckets.length };
   } catch (error) {
-    throw new ApiError(400, "the remote server's buckets could not be listed", { detail: error instanceof Error ? error.message : String(error) });
+    throw new ApiError(400, "the remote server's buckets could not be listed", { detail: remoteFailure(error, endpoint) });
   }
 }

@@ -1,5 +1,5 @@
 /** Per-bucket settings shown on the Summary (spec 2): quota, versioning, object locking, retention, encryption. */
-import type { BucketQuotaInfo, BucketRetention, EncryptionInfo, EnableEncryptionInput, RetentionInput, SetQuotaInput } from "../contract/buckets.ts";
+import { type BucketQuotaInfo, type BucketRetention, type EncryptionInfo, type EnableEncryptionInput, quotaProblem, type RetentionInput, type SetQuotaInput } from "../contract/buckets.ts";
 import { ApiError } from "../errors.ts";
 import { getBucketQuota, setBucketQuota } from "../s3/admin/buckets.ts";
 import type { S3Client } from "../s3/client.ts";
@@ -20,7 +20,8 @@ export async function getQuota(client: S3Client, bucket: string): Promise<Bucket
 }
 
 export async function setQuota(client: S3Client, bucket: string, input: SetQuotaInput): Promise<BucketQuotaInfo> {
-  if (input.enabled && (!input.amount || input.amount <= 0)) throw ApiError.badRequest("invalid quota", "The quota must be a size greater than zero.");
+  const problem = input.enabled ? quotaProblem(input.amount ?? 0) : null;
+  if (problem) throw ApiError.badRequest("invalid quota", problem);
   await setBucketQuota(client, bucket, input.enabled ? input.amount ?? 0 : 0, input.quota_type ?? "hard");
   return await getQuota(client, bucket);
 }

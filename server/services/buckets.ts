@@ -3,14 +3,15 @@
  * versioning, object locking, quota and retention, delete, whole-bucket access presets, and permission checks
  * evaluated against the signed-in account's effective policy.
  */
-import type { BucketAccessLevel, BucketSummary, HasPermissionInput, MakeBucketInput, PermissionList } from "../contract/buckets.ts";
+import { type BucketAccessLevel, type BucketSummary, type HasPermissionInput, type MakeBucketInput, type PermissionList, quotaProblem } from "../contract/buckets.ts";
 import { ApiError } from "../errors.ts";
 import { bucketAccessOf, evaluate, normalizePolicy, type Policy, policyToJson, presetPolicy } from "../policy/mod.ts";
 import { accountInfo } from "../s3/admin/info.ts";
 import { setBucketQuota } from "../s3/admin/buckets.ts";
 import type { S3Client } from "../s3/client.ts";
+import { S3Error } from "../s3/errors.ts";
 import { getBucketPolicy, putBucketPolicy, putBucketVersioning, putObjectLockConfig } from "../s3/ops/bucket_config.ts";
-import { deleteBucket as s3DeleteBucket, listBuckets as s3ListBuckets, makeBucket as s3MakeBucket } from "../s3/ops/buckets.ts";
+import { deleteBucket as s3DeleteBucket, headBucket, listBuckets as s3ListBuckets, makeBucket as s3MakeBucket } from "../s3/ops/buckets.ts";
 import { bucketNameProblem } from "../contract/bucket_names.ts";
 import { retentionToLock } from "./bucket_settings.ts";
 
@@ -32,17 +33,25 @@ export async function bucketAccess(client: S3Client, name: string): Promise<Buck
   return bucketAccessOf(text ? normalizePolicy(JSON.parse(text)) : null, name);
 }
 
+/**
+ * The bucket as the account sees it. A bucket missing from the account's list is either absent or hidden from
+ * the account: HEAD tells them apart, so a denied bucket is "access denied" (403), never "does not exist".
+ */
 export async function bucketInfo(client: S3Client, name: string, view?: { buckets: BucketSummary[] }): Promise<BucketSummary> {
-  const bucket = (view ?? await accountView(client)).buckets.find((b) => b.name === name);
-  if (!bucket) throw ApiError.notFound("not found", `The bucket ${name} does not exist.`);
+  let bucket = (view ?? await accountView(client)).buckets.find((b) => b.name === name);
+  if (!bucket) {
+    if (!(await headBucket(client, name))) throw ApiError.notFound("not found", `The bucket ${name} does not exist.`);
+    bucket = { name, size: 0, creation_date: "" };
+  }
   return { ...bucket, access: await bucketAccess(client, name) };
 }
 
 /** Sizes as the dialog sends them: a positive whole number of bytes. */
 function quotaBytes(input: MakeBucketInput): number {
   if (!input.quota?.enabled) return 0;
-  if (!input.quota.amount || input.quota.amount <= 0) throw ApiError.badRequest("invalid quota", "The quota must be a size greater than zero.");
-  return input.quota.amount;
+  const problem = quotaProblem(input.quota.amount ?? 0);
+  if (problem) throw ApiError.badRequest("invalid quota", problem);
+  return input.quota.amount ?? 0;
 }
 
 /**
@@ -56,7 +65,16 @@ export async function makeBucket(client: S3Client, input: MakeBucketInput): Prom
   // Retention needs object locking, and locking needs versioning (spec 2 §4 switch rules).
   const locking = input.locking || !!input.retention;
   const versioning = input.versioning || locking;
-  await s3MakeBucket(client, input.name, { objectLock: locking });
+  try {
+    await s3MakeBucket(client, input.name, { objectLock: locking });
+  } catch (error) {
+    // S3's own text for a name one already owns ("Your previous request to create the named bucket succeeded
+    // and you already own it.") reads as success; say plainly that the name is taken.
+    if (error instanceof S3Error && (error.code === "BucketAlreadyOwnedByYou" || error.code === "BucketAlreadyExists")) {
+      throw new ApiError(409, "bucket already exists", { detail: `A bucket named ${input.name} already exists.` });
+    }
+    throw error;
+  }
   let step = "";
   try {
     if (versioning && !locking) {

@@ -1,11 +1,33 @@
-/** The basic dashboard's data: admin server info mapped to the console contract (api-index §3). */
-import type { AdminInfo } from "../contract/dashboard.ts";
+/**
+ * The dashboard's data (api-index §3): admin server info mapped to the console contract, plus the widget list
+ * and its source when the session may read metrics and a source can answer.
+ */
+import type { AdminInfo, AdminInfoWithWidgets } from "../contract/dashboard.ts";
 import type { AppDeps } from "../deps.ts";
 import { serverInfo } from "../s3/admin/info.ts";
 import type { SessionData } from "../session/token.ts";
 import { clientFor } from "./storage_clients.ts";
 
-export async function adminInfo(deps: AppDeps, session: SessionData): Promise<AdminInfo> {
+/**
+ * Metrics are for sessions whose policy allows `admin:Prometheus` (what MinIO demands of a metrics token)
+ * or every admin action. The numbers come from Deck's own history or Prometheus, not from a storage call
+ * made as the user, so this check is where the console enforces it.
+ */
+export function canReadMetrics(session: SessionData): boolean {
+  return session.actions.includes("admin:*") || session.actions.includes("admin:Prometheus");
+}
+
+/** GET /api/v1/admin/info: the basic fields, and `widgets` with their source when the session may see them. */
+export async function adminInfo(deps: AppDeps, session: SessionData): Promise<AdminInfoWithWidgets> {
+  const info: AdminInfoWithWidgets = await basicInfo(deps, session);
+  if (canReadMetrics(session) && deps.metrics.state().ok) {
+    info.widgets = deps.metrics.widgetList();
+    info.metricsSource = deps.metrics.info();
+  }
+  return info;
+}
+
+async function basicInfo(deps: AppDeps, session: SessionData): Promise<AdminInfo> {
   const info = await serverInfo(clientFor(deps, session));
   const servers = (info.servers ?? []).map((s) => ({
     state: s.state ?? "",

@@ -3,6 +3,7 @@ import type { AddGroupInput, Group, UpdateGroupInput } from "../contract/groups.
 import { ApiError } from "../errors.ts";
 import * as iam from "../s3/admin/iam.ts";
 import type { S3Client } from "../s3/client.ts";
+import { ChangeSet } from "./change_set.ts";
 
 export async function listGroups(client: S3Client, page: { offset?: number; limit?: number } = {}): Promise<{ groups: string[]; total: number }> {
   const all = (await iam.listGroups(client)).sort((a, b) => a.localeCompare(b));
@@ -20,15 +21,17 @@ export async function addGroup(client: S3Client, input: AddGroupInput): Promise<
   await iam.updateGroupMembers(client, { group: input.group, members: input.members, isRemove: false });
 }
 
-/** Makes the members match the list (adding and removing) and sets the status. */
+/** Makes the members match the list (adding and removing) and sets the status, as one unit (see ChangeSet). */
 export async function updateGroup(client: S3Client, name: string, input: UpdateGroupInput): Promise<Group> {
   const current = await getGroup(client, name);
   const before = new Set(current.members);
-  const added = input.members.filter((m) => !before.has(m));
+  const added = [...new Set(input.members)].filter((m) => !before.has(m));
   const removed = current.members.filter((m) => !input.members.includes(m));
-  if (added.length) await iam.updateGroupMembers(client, { group: name, members: added, isRemove: false });
-  if (removed.length) await iam.updateGroupMembers(client, { group: name, members: removed, isRemove: true });
-  if (current.status !== input.status) await iam.setGroupStatus(client, name, input.status);
+  const change = new ChangeSet("the group was not changed");
+  const members = (members: string[], isRemove: boolean) => () => iam.updateGroupMembers(client, { group: name, members, isRemove });
+  if (added.length) await change.apply(`adding ${added.join(", ")}`, members(added, false), members(added, true));
+  if (removed.length) await change.apply(`removing ${removed.join(", ")}`, members(removed, true), members(removed, false));
+  if (current.status !== input.status) await change.apply(`setting the status to ${input.status}`, () => iam.setGroupStatus(client, name, input.status));
   return await getGroup(client, name);
 }
 

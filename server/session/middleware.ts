@@ -68,13 +68,17 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Cross-site request forgery defence: a state-changing request must come from the console's own origin.
  * Browsers always send Origin on such requests (and Sec-Fetch-Site); a request that names another origin, or
  * that a browser marks cross-site, is refused. Non-browser clients that send neither are not CSRF vectors.
+ * The console's host is the Host header; X-Forwarded-Host counts only when `trustForwarded` says a reverse
+ * proxy in front sets it (CONSOLE_TRUST_FORWARDED), since any client can send it.
  */
-export function originCheck(): MiddlewareHandler<AppEnv> {
+export function originCheck(options: { trustForwarded: boolean }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!SAFE_METHODS.has(c.req.method)) {
       const origin = c.req.header("origin");
       const fetchSite = c.req.header("sec-fetch-site");
-      const host = c.req.header("x-forwarded-host") ?? c.req.header("host") ?? new URL(c.req.url).host;
+      // A proxy may list several hosts ("a, b"): the first is the one the browser used.
+      const forwarded = options.trustForwarded ? c.req.header("x-forwarded-host")?.split(",")[0].trim() : undefined;
+      const host = forwarded || (c.req.header("host") ?? new URL(c.req.url).host);
       let sameOrigin = true;
       if (origin !== undefined) {
         try {

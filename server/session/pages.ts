@@ -55,7 +55,9 @@ const CONSOLE_PAGE_RULES: PageRule[] = [
     wildcard: ADMIN,
     specific: ["admin:GetPolicy", "admin:DeletePolicy", "admin:CreatePolicy", "admin:AttachUserOrGroupPolicy", "admin:ListUserPolicies"],
   },
-  { routes: ["/settings"], wildcard: ADMIN, specific: ["admin:ConfigUpdate"] },
+  // The webhook views edit logger/audit configuration: granted with Settings. The original never granted them
+  // (api-index §12.21), but the spec lists them as routes (S1 route list, S2 Webhook configuration view).
+  { routes: ["/settings", "/webhook/logger", "/webhook/audit"], wildcard: ADMIN, specific: ["admin:ConfigUpdate"] },
   { routes: ["/logs"], wildcard: ADMIN, specific: ["admin:ConsoleLog"] },
   { routes: ["/watch"], wildcard: ADMIN, specific: ["s3:ListenBucketNotification"] },
   { routes: ["/trace"], wildcard: ADMIN, specific: ["admin:ServerTrace"] },
@@ -65,6 +67,30 @@ const CONSOLE_PAGE_RULES: PageRule[] = [
   { routes: ["/remote-buckets", "/replication"], wildcard: ADMIN, specific: ["admin:ConfigUpdate"] },
   { routes: ["/license"], wildcard: [], specific: [] },
 ];
+
+/** Operator mode's pages (api-index §13, operator-k8s.md §2.6): Kubernetes RBAC, not the page list, limits what each person may do. */
+export const OPERATOR_PAGES = [
+  "/tenants",
+  "/tenants/add",
+  "/namespaces/:tenantNamespace/tenants/:tenantName",
+  "/namespaces/:tenantNamespace/tenants/:tenantName/hop",
+  "/namespaces/:tenantNamespace/tenants/:tenantName/summary",
+  "/namespaces/:tenantNamespace/tenants/:tenantName/metrics",
+  "/namespaces/:tenantNamespace/tenants/:tenantName/pods",
+  "/namespaces/:tenantNamespace/tenants/:tenantName/pools",
+  "/namespaces/:tenantNamespace/tenants/:tenantName/license",
+  "/namespaces/:tenantNamespace/tenants/:tenantName/security",
+  "/namespaces/:tenantNamespace/tenants/:tenantName/pods/:podName",
+  "/storage",
+  "/storage/volumes",
+  "/storage/drives",
+  "/license",
+];
+
+/** The pages of a session: operator sessions get the operator pages, others those their policy grants. */
+export function sessionPages(session: { actions: string[]; sso: boolean; k8sToken?: string }): string[] {
+  return session.k8sToken ? OPERATOR_PAGES : allowedPages(session.actions, { sso: session.sso });
+}
 
 /** Route patterns granted to a session with these Allow actions, in sidebar order. */
 export function allowedPages(actions: Iterable<string>, options: { sso?: boolean } = {}): string[] {

@@ -23,6 +23,8 @@ export interface SessionData {
   sso: boolean;
   /** Epoch milliseconds after which the session is refused. */
   expiresAt: number;
+  /** Operator mode: the Kubernetes service-account token typed at sign-in, sent with every Kubernetes call. */
+  k8sToken?: string;
 }
 
 const VERSION = 1;
@@ -80,12 +82,30 @@ export function sealSession(key: CryptoKey, data: SessionData): Promise<string> 
 }
 
 /**
+ * Sessions already opened, by sealing key and token: every request carries its cookie, and opening it
+ * (AES-GCM and inflate) was a measurable share of a request under load. A token maps to one content for ever,
+ * so this is memoisation, not state: expiry is still checked on every use, and revocation lives on the
+ * storage server. Bounded, least recently used first out.
+ */
+const opened = new WeakMap<CryptoKey, Map<string, SessionData>>();
+const MAX_OPENED = 2048;
+
+/**
  * Opens a session token; null when it is malformed, forged, sealed with another key or expired at `now`.
  * Never throws on bad input: a bad cookie is just "no session".
  */
 export async function openSession(key: CryptoKey, token: string, now: number): Promise<SessionData | null> {
-  const data = await openJson(key, "session", token) as SessionData | null;
-  if (typeof data?.expiresAt !== "number" || data.expiresAt <= now) return null;
-  if (typeof data.accessKey !== "string" || typeof data.secretKey !== "string" || !Array.isArray(data.actions)) return null;
+  let cache = opened.get(key);
+  if (!cache) opened.set(key, cache = new Map());
+  let data: SessionData | null | undefined = cache.get(token);
+  if (data) cache.delete(token);
+  else {
+    data = await openJson(key, "session", token) as SessionData | null;
+    if (typeof data?.expiresAt !== "number") return null;
+    if (typeof data.accessKey !== "string" || typeof data.secretKey !== "string" || !Array.isArray(data.actions)) return null;
+  }
+  if (data.expiresAt <= now) return null;
+  cache.set(token, data);
+  if (cache.size > MAX_OPENED) cache.delete(cache.keys().next().value as string);
   return data;
 }

@@ -1,6 +1,7 @@
 /** Users, groups, canned policies and policy mapping (minio-protocol §3.4–3.6). */
 import type { S3Client } from "../client.ts";
 import { adminDo, adminJson, adminSend } from "./request.ts";
+import { decryptPayload } from "../payload_crypto.ts";
 
 export interface UserInfo {
   policyName?: string;
@@ -29,6 +30,47 @@ export function getUserInfo(client: S3Client, accessKey: string): Promise<UserIn
 
 export async function setUserStatus(client: S3Client, accessKey: string, status: "enabled" | "disabled"): Promise<void> {
   await adminDo(client, { method: "PUT", op: "set-user-status", query: { accessKey, status } });
+}
+
+/**
+ * Ends STS credentials (POST revoke-tokens/builtin, minio-protocol-2 §13.1; MinIO RELEASE.2025-04-03 and
+ * later). No user: the signer's own, of its own token revoke type unless `fullRevoke`. With a user: all of
+ * that user's (`fullRevoke`) or those of one `tokenRevokeType`; needs admin:RemoveServiceAccount.
+ */
+export async function revokeTokens(client: S3Client, target: { user?: string; tokenRevokeType?: string; fullRevoke?: boolean } = {}): Promise<void> {
+  const query: Record<string, string> = {};
+  if (target.user) query.user = target.user;
+  if (target.tokenRevokeType) query.tokenRevokeType = target.tokenRevokeType;
+  if (target.fullRevoke) query.fullRevoke = "true";
+  await adminDo(client, { method: "POST", op: "revoke-tokens/builtin", query });
+}
+
+/**
+ * Adds policies to (attach) or takes them from (detach) a user's or group's list, leaving the others
+ * (POST idp/builtin/policy/attach|detach, minio-protocol-2 §12.1). Resolves with the policies that changed,
+ * or null when the server is of the era that answers 201/204 without saying.
+ */
+export async function changePolicyAssociation(
+  client: S3Client,
+  operation: "attach" | "detach",
+  target: { policies: string[]; user?: string; group?: string },
+): Promise<string[] | null> {
+  const res = await adminSend(client, {
+    method: "POST",
+    op: `idp/builtin/policy/${operation}`,
+    body: { policies: target.policies, ...(target.user ? { user: target.user } : { group: target.group }) },
+    encrypt: true,
+    headers: { "content-type": "application/octet-stream" },
+  });
+  if (res.status !== 200) {
+    await res.body?.cancel();
+    return null;
+  }
+  const answer = JSON.parse(new TextDecoder().decode(await decryptPayload(client.credentials.secretKey, new Uint8Array(await res.arrayBuffer())))) as {
+    policiesAttached?: string[];
+    policiesDetached?: string[];
+  };
+  return (operation === "attach" ? answer.policiesAttached : answer.policiesDetached) ?? [];
 }
 
 export interface GroupDesc {

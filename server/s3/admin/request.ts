@@ -15,6 +15,7 @@ export interface AdminCall {
   encrypt?: boolean;
   signal?: AbortSignal;
   allow?: number[];
+  headers?: Record<string, string>;
 }
 
 function bodyBytes(body: unknown): Uint8Array | undefined {
@@ -33,6 +34,7 @@ export async function adminSend(client: S3Client, call: AdminCall): Promise<Resp
     query: call.query,
     body,
     region: "",
+    headers: call.headers,
     signal: call.signal,
     allow: call.allow,
   });

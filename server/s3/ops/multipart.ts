@@ -19,8 +19,9 @@ export async function uploadPart(
   partNumber: number,
   body: Uint8Array | ReadableStream<Uint8Array>,
   size?: number,
+  options: { unsignedPayload?: boolean; signal?: AbortSignal } = {},
 ): Promise<string> {
-  const res = await client.empty({ method: "PUT", bucket, key, query: { partNumber, uploadId }, body, contentLength: size });
+  const res = await client.empty({ method: "PUT", bucket, key, query: { partNumber, uploadId }, body, contentLength: size, ...options });
   return (res.headers.get("etag") ?? "").replace(/"/g, "");
 }
 
@@ -41,20 +42,34 @@ export async function abortMultipartUpload(client: S3Client, bucket: string, key
   await client.empty({ method: "DELETE", bucket, key, query: { uploadId } });
 }
 
+/** Every part of an upload (follows part-number markers past 1,000 parts). */
 export async function listParts(client: S3Client, bucket: string, key: string, uploadId: string): Promise<{ partNumber: number; etag: string; size: number }[]> {
-  const root = parseXml(await client.text({ method: "GET", bucket, key, query: { uploadId } }));
-  return children(root, "Part").map((p) => ({
-    partNumber: Number(childText(p, "PartNumber")),
-    etag: (childText(p, "ETag") ?? "").replace(/"/g, ""),
-    size: Number(childText(p, "Size")),
-  }));
+  const parts: { partNumber: number; etag: string; size: number }[] = [];
+  let marker = 0;
+  while (true) {
+    const root = parseXml(await client.text({ method: "GET", bucket, key, query: { uploadId, "part-number-marker": marker || undefined } }));
+    parts.push(...children(root, "Part").map((p) => ({
+      partNumber: Number(childText(p, "PartNumber")),
+      etag: (childText(p, "ETag") ?? "").replace(/"/g, ""),
+      size: Number(childText(p, "Size")),
+    })));
+    if (childText(root, "IsTruncated") !== "true") return parts;
+    marker = Number(childText(root, "NextPartNumberMarker"));
+  }
 }
 
+/** Unfinished uploads under a prefix (follows the key and upload-id markers). */
 export async function listMultipartUploads(client: S3Client, bucket: string, prefix = ""): Promise<{ key: string; uploadId: string; initiated: string }[]> {
-  const root = parseXml(await client.text({ method: "GET", bucket, query: { uploads: "", prefix } }));
-  return children(root, "Upload").map((u) => ({
-    key: childText(u, "Key") ?? "",
-    uploadId: childText(u, "UploadId") ?? "",
-    initiated: childText(u, "Initiated") ?? "",
-  }));
+  const uploads: { key: string; uploadId: string; initiated: string }[] = [];
+  let markers: { keyMarker?: string; uploadIdMarker?: string } = {};
+  while (true) {
+    const root = parseXml(await client.text({ method: "GET", bucket, query: { uploads: "", prefix, "key-marker": markers.keyMarker, "upload-id-marker": markers.uploadIdMarker } }));
+    uploads.push(...children(root, "Upload").map((u) => ({
+      key: childText(u, "Key") ?? "",
+      uploadId: childText(u, "UploadId") ?? "",
+      initiated: childText(u, "Initiated") ?? "",
+    })));
+    if (childText(root, "IsTruncated") !== "true") return uploads;
+    markers = { keyMarker: childText(root, "NextKeyMarker"), uploadIdMarker: childText(root, "NextUploadIdMarker") };
+  }
 }

@@ -181,9 +181,9 @@ export async function putObject(
   bucket: string,
   key: string,
   body: Uint8Array | string | ReadableStream<Uint8Array>,
-  options: PutObjectOptions & { size?: number } = {},
+  options: PutObjectOptions & { size?: number; unsignedPayload?: boolean; signal?: AbortSignal } = {},
 ): Promise<PutResult> {
-  const res = await client.empty({ method: "PUT", bucket, key, body, contentLength: options.size, headers: putHeaders(options) });
+  const res = await client.empty({ method: "PUT", bucket, key, body, contentLength: options.size, headers: putHeaders(options), unsignedPayload: options.unsignedPayload, signal: options.signal });
   return { etag: (res.headers.get("etag") ?? "").replace(/"/g, ""), versionId: res.headers.get("x-amz-version-id") ?? undefined };
 }
 

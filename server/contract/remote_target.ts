@@ -1,0 +1,29 @@
+/**
+ * A remote server as the replication wizard names it: `host`, `host:port` or `[ipv6]:port`, optionally with
+ * `http://` or `https://` in front (which then decides TLS). Nothing else: no path, query, user or fragment,
+ * so the console never fetches an arbitrary URL on a user's behalf.
+ */
+
+export interface RemoteTarget {
+  /** host[:port], as S3 clients and MinIO's remote targets take it. */
+  host: string;
+  /** From an explicit scheme; undefined when none was typed. */
+  secure?: boolean;
+}
+
+const HOST_PORT = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)(?::(\d{1,5}))?$/;
+
+/** Parses the target; a string describing the problem when it is not a host and port. */
+export function parseRemoteTarget(text: string): RemoteTarget | string {
+  let rest = text.trim();
+  let secure: boolean | undefined;
+  const scheme = /^(https?):\/\//i.exec(rest);
+  if (scheme) {
+    secure = scheme[1].toLowerCase() === "https";
+    rest = rest.slice(scheme[0].length).replace(/\/$/, "");
+  }
+  const match = HOST_PORT.exec(rest);
+  if (!match) return "The target must be a host name or address with an optional port (host:port), without a path.";
+  if (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535)) return "The port must be between 1 and 65535.";
+  return { host: rest, secure };
+}

@@ -1,0 +1,391 @@
+/**
+ * Deck's HTTP listener, shared by the console and the embedded storage server: node:http (Deno's port of
+ * Node's server) serving a fetch-style handler `(Request, info) => Response`.
+ *
+ * Why not Deno.serve: it has no header, idle or body-progress timeouts and no way to reach the connection,
+ * so a client could hold any number of half-sent requests or idle connections open for ever (1,000 were held
+ * for 60 s in a probe). Node's server has header and keep-alive timeouts, a socket inactivity timer and
+ * per-connection control, at the same speed here when responses are written in large pieces.
+ *
+ * Beyond the timeouts: a response sent before its request body was read (413, 401, an error) says
+ * `Connection: close` and the connection is dropped shortly after, so no one can keep a connection busy by
+ * sending a body nobody reads. WebSocket upgrades reach the handler too (see upgradeWebSocket below).
+ */
+import http from "node:http";
+import https from "node:https";
+import type { Socket } from "node:net";
+import type { Context } from "hono";
+import { defineWebSocketHelper, WSContext } from "hono/ws";
+
+/** How long the listener waits for a client, in milliseconds (0 disables one). */
+export interface ListenerTimeouts {
+  /** From the connection (or the previous response) to the end of the next request's headers. */
+  headerMs: number;
+  /** How long a kept-alive connection may wait for its next request. */
+  idleMs: number;
+  /** How long a request body may send nothing, or a response wait for a client that reads nothing. */
+  bodyMs: number;
+}
+
+/** The defaults of CONSOLE_HEADER_TIMEOUT, CONSOLE_IDLE_TIMEOUT and CONSOLE_BODY_TIMEOUT (MinIO's are 30 s too). */
+export const DEFAULT_LISTENER_TIMEOUTS: ListenerTimeouts = { headerMs: 30_000, idleMs: 30_000, bodyMs: 30_000 };
+
+export interface ListenOptions {
+  hostname: string;
+  /** 0 picks a free port. */
+  port: number;
+  tls?: { cert: string; key: string } | null;
+  timeouts: ListenerTimeouts;
+  /** Largest request head (request line and headers) accepted; larger ones get 431. */
+  maxHeaderBytes?: number;
+}
+
+/** What the handler learns about the connection (Deno.ServeHandlerInfo's shape, so Hono's helpers work). */
+export interface ServeInfo extends Deno.ServeHandlerInfo<Deno.NetAddr> {
+  /** Present for WebSocket upgrade requests: the connection to hand to Deno.upgradeWebSocket. */
+  upgrade?: { socket: Socket; head: Uint8Array };
+}
+
+export type FetchHandler = (request: Request, info: ServeInfo) => Response | Promise<Response>;
+
+export interface Listener {
+  addr: Deno.NetAddr;
+  /** Stops accepting connections, closes idle ones and resolves when the in-flight requests are done. */
+  shutdown(): Promise<void>;
+}
+
+/** After a response to a request whose body was not read, how long the connection may still drain. */
+const LINGER_MS = 2000;
+
+const rawTargets = new WeakMap<Request, string>();
+
+/**
+ * The request target exactly as the client sent it (path and query, undecoded, dot segments kept).
+ * `new Request()` normalises URLs ("/b/.." becomes "/"), and a storage server must see what was sent.
+ */
+export function rawRequestTarget(request: Request): string {
+  const stored = rawTargets.get(request);
+  if (stored !== undefined) return stored;
+  // Deno.serve keeps the raw target in request.url.
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^#]*)/i.exec(request.url)?.[1] || "/";
+}
+
+function remoteAddrOf(socket: Socket): Deno.NetAddr {
+  const hostname = (socket.remoteAddress ?? "").replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
+  return { transport: "tcp", hostname, port: socket.remotePort ?? 0 };
+}
+
+/** The body of a request broke off because its client closed the connection. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super("the client closed the connection before the body ended");
+    this.name = "ClientGoneError";
+  }
+}
+
+/** Deno.ServeHandlerInfo for one request; `completed` is made only when asked for (listeners cost). */
+class RequestInfo implements ServeInfo {
+  #completed?: Promise<void>;
+  constructor(private readonly req: http.IncomingMessage, private readonly res: http.ServerResponse) {}
+  get remoteAddr(): Deno.NetAddr {
+    return remoteAddrOf(this.req.socket);
+  }
+  get completed(): Promise<void> {
+    this.#completed ??= new Promise<void>((resolve, reject) => {
+      if (this.res.writableFinished) return resolve();
+      this.res.once("close", () => (this.res.writableFinished ? resolve() : reject(new Error("the response was not sent completely"))));
+    });
+    this.#completed.catch(() => {});
+    return this.#completed;
+  }
+}
+
+/** A byte stream over a node request body, with backpressure: reading stops while the consumer is behind. */
+function bodyStream(req: http.IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    type: "bytes",
+    start(controller: ReadableByteStreamController) {
+      req.on("data", (chunk: Uint8Array) => {
+        // enqueue() takes over the chunk's memory: copy views into a larger (possibly pooled) buffer.
+        const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
+        controller.enqueue(whole ? new Uint8Array(chunk.buffer as ArrayBuffer, 0, chunk.byteLength) : chunk.slice());
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once("end", () => {
+        controller.close();
+        controller.byobRequest?.respond(0);
+      });
+      req.once("error", (error) => controller.error(error));
+      req.once("aborted", () => controller.error(new ClientGoneError()));
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      // Nobody will read the rest: the response will close the connection (see writeResponse).
+      req.pause();
+    },
+  }, { highWaterMark: 1024 * 1024 });
+}
+
+function toRequest(req: http.IncomingMessage, scheme: string, withBody: boolean): Request {
+  const target = req.url ?? "/";
+  const path = target.startsWith("/") ? target : (() => {
+    const absolute = new URL(target);
+    return absolute.pathname + absolute.search;
+  })();
+  const host = req.headers.host || `${req.socket.localAddress}:${req.socket.localPort}`;
+  // Header pairs, not a Headers object: Request copies and revalidates a Headers object (10 µs a request).
+  const raw = req.rawHeaders;
+  const headers: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) headers.push([raw[i], raw[i + 1]]);
+  const hasBody = withBody && req.method !== "GET" && req.method !== "HEAD" &&
+    (req.headers["content-length"] !== undefined ? req.headers["content-length"] !== "0" : req.headers["transfer-encoding"] !== undefined);
+  // No AbortSignal (8 µs a request): a client that goes away cancels the response body instead, which is
+  // what streaming responses watch (Deno.serve's signal also fired after every response, so nothing used it).
+  const request = new Request(`${scheme}://${host}${path}`, {
+    method: req.method,
+    headers,
+    body: hasBody ? bodyStream(req) : undefined,
+    // @ts-ignore: duplex is required by the fetch standard for stream bodies; Deno's types lack it.
+    duplex: "half",
+  });
+  rawTargets.set(request, path);
+  return request;
+}
+
+function responseHeaders(response: Response): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") out[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) out["set-cookie"] = cookies;
+  return out;
+}
+
+/** Waits until the response may take more bytes; false when the client has gone. */
+function drained(res: http.ServerResponse): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => () => {
+      res.off("drain", onDrain);
+      res.off("close", onClose);
+      resolve(ok);
+    };
+    const onDrain = done(true), onClose = done(false);
+    res.once("drain", onDrain);
+    res.once("close", onClose);
+  });
+}
+
+async function writeResponse(req: http.IncomingMessage, res: http.ServerResponse, response: Response): Promise<void> {
+  const headers = responseHeaders(response);
+  // The body was not read to its end: say so, and do not wait for the rest (see serveOne's close handler).
+  if (!req.complete && req.method !== "GET" && req.method !== "HEAD") headers.connection = "close";
+  const noBody = req.method === "HEAD" || response.status === 204 || response.status === 304 || !response.body;
+  if (noBody) {
+    await response.body?.cancel().catch(() => {});
+    const mayHaveLength = req.method !== "HEAD" && response.status !== 204 && response.status !== 304;
+    if (mayHaveLength && headers["content-length"] === undefined) headers["content-length"] = "0";
+    res.writeHead(response.status, headers);
+    res.end();
+    return;
+  }
+  const reader = response.body!.getReader();
+  try {
+    const first = await reader.read();
+    if (first.done) {
+      if (headers["content-length"] === undefined) headers["content-length"] = "0";
+      res.writeHead(response.status, headers);
+      res.end();
+      return;
+    }
+    let next = reader.read();
+    // A body that is already complete (a string, bytes) gets a Content-Length instead of chunked encoding;
+    // a stream's headers go out with its first piece, without waiting for the second.
+    const settled = await Promise.race([next, afterMicrotasks(8)]);
+    if (settled?.done && headers["content-length"] === undefined) headers["content-length"] = String(first.value.byteLength);
+    res.writeHead(response.status, headers);
+    // A stream that is still producing (trace, logs, a listen) may go quiet for seconds: a client that leaves
+    // meanwhile must end it at once, not at the next write.
+    if (settled === null) res.once("close", () => res.writableFinished || reader.cancel().catch(() => {}));
+    let more = res.write(first.value);
+    while (true) {
+      if (!more && !(await drained(res))) {
+        await reader.cancel(); // the client went away: the body's source stops (streams watch for this)
+        return;
+      }
+      const { done, value } = await next;
+      if (done) break;
+      more = res.write(value);
+      next = reader.read();
+    }
+    res.end();
+  } catch (error) {
+    reader.cancel(error).catch(() => {});
+    res.destroy(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+/**
+ * Resolves with null after `turns` microtask turns: long enough for a complete body's next read to settle
+ * (it takes one or two), without a timer's delay and cost on every response.
+ */
+function afterMicrotasks(turns: number): Promise<null> {
+  let chain: Promise<unknown> = Promise.resolve();
+  for (let i = 0; i < turns; i++) chain = chain.then(() => {});
+  return chain.then(() => null);
+}
+
+/** Starts a listener serving `handler`; resolves once it is listening. */
+export async function listen(options: ListenOptions, handler: FetchHandler): Promise<Listener> {
+  const scheme = options.tls ? "https" : "http";
+  const serverOptions: http.ServerOptions = { maxHeaderSize: options.maxHeaderBytes ?? 64 * 1024, keepAlive: true };
+  const server: http.Server = options.tls
+    ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key })
+    : http.createServer(serverOptions);
+  const { headerMs, idleMs, bodyMs } = options.timeouts;
+  server.headersTimeout = headerMs;
+  // A whole-request deadline would cut long uploads; the body-progress timer below bounds stalls instead.
+  server.requestTimeout = 0;
+  server.keepAliveTimeout = idleMs;
+  server.timeout = bodyMs;
+  // How often header deadlines are checked (Node's default is every 30 s).
+  (server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(100, Math.min(1000, headerMs / 4 || 1000));
+
+  const inFlight = new WeakMap<Socket, { req: http.IncomingMessage; res: http.ServerResponse }>();
+  const pending = new Set<Promise<void>>();
+
+  // The socket went `bodyMs` without a byte in either direction.
+  server.on("timeout", (socket: Socket) => {
+    const active = inFlight.get(socket);
+    if (!active) return socket.destroy(); // idle between requests
+    if (!active.req.complete) return socket.destroy(); // the request body stalled
+    if (active.res.headersSent && active.res.writableNeedDrain) return socket.destroy(); // the client stopped reading
+    // Otherwise the handler is still working or a stream is quiet: that is the server's own time.
+  });
+
+  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    inFlight.set(req.socket, { req, res });
+    const task = serveOne(req, res).finally(() => pending.delete(task));
+    pending.add(task);
+  });
+
+  const upgraded = new Set<Socket>();
+  server.on("upgrade", (req: http.IncomingMessage, socket: Socket, head: Uint8Array) => {
+    // A browser resets a connection whose upgrade was refused (401, 403); without a listener that reset
+    // would be an uncaught ECONNRESET.
+    socket.on("error", () => socket.destroy());
+    upgraded.add(socket);
+    socket.once("close", () => upgraded.delete(socket));
+    const task = serveUpgrade(req, socket, head).finally(() => pending.delete(task));
+    pending.add(task);
+  });
+
+  server.on("clientError", (error: Error & { code?: string }, socket: Socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    socket.destroySoon?.();
+  });
+
+  async function serveOne(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const socket = req.socket;
+    // One listener per request (each costs): the response is done, sent in full or not.
+    res.once("close", () => {
+      inFlight.delete(socket);
+      // Answered before its body arrived (413, 401…): let the rest drain briefly, then drop the connection.
+      if (res.writableFinished && !req.complete) setTimeout(() => socket.destroy(), LINGER_MS).unref?.();
+    });
+    let response: Response;
+    try {
+      response = await handler(toRequest(req, scheme, true), new RequestInfo(req, res));
+    } catch (error) {
+      if (res.destroyed || error instanceof ClientGoneError) return; // nobody left to answer
+      if (error instanceof TypeError && !res.headersSent && /URL|Header/i.test(error.message)) {
+        response = new Response("Bad Request", { status: 400 });
+      } else {
+        console.error(`http: ${req.method} request failed: ${error instanceof Error ? error.stack : error}`);
+        response = new Response("Internal Server Error", { status: 500 });
+      }
+    }
+    if (res.destroyed) {
+      await response.body?.cancel().catch(() => {});
+      return;
+    }
+    await writeResponse(req, res, response);
+  }
+
+  async function serveUpgrade(req: http.IncomingMessage, socket: Socket, head: Uint8Array): Promise<void> {
+    let response: Response;
+    try {
+      const request = toRequest(req, scheme, false);
+      const info: ServeInfo = { remoteAddr: remoteAddrOf(req.socket), completed: Promise.resolve(), upgrade: { socket, head } };
+      response = await handler(request, info);
+    } catch (error) {
+      console.error(`http: upgrade failed: ${error instanceof Error ? error.stack : error}`);
+      response = new Response(null, { status: 500 });
+    }
+    if (response.status === 101) return; // Deno.upgradeWebSocket wrote the 101 and owns the socket now
+    const body = response.body ? new Uint8Array(await response.arrayBuffer()) : new Uint8Array(0);
+    const lines = [`HTTP/1.1 ${response.status} ${http.STATUS_CODES[response.status] ?? ""}`, "Connection: close", `Content-Length: ${body.byteLength}`];
+    response.headers.forEach((value, name) => {
+      if (name !== "content-length" && name !== "connection") lines.push(`${name}: ${value}`);
+    });
+    socket.write(lines.join("\r\n") + "\r\n\r\n");
+    socket.end(body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.hostname, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as { address: string; port: number };
+  return {
+    addr: { transport: "tcp", hostname: address.address, port: address.port },
+    shutdown: async () => {
+      // Stops listening at once; Node's close callback would also wait for upgraded (WebSocket) connections.
+      server.close();
+      server.closeIdleConnections();
+      await Promise.allSettled([...pending]);
+      server.closeAllConnections();
+      for (const socket of upgraded) socket.destroy();
+    },
+  };
+}
+
+/**
+ * Hono's WebSocket helper for this listener (hono/deno's needs Deno.serve's requests): hands the upgrade
+ * request's connection to Deno.upgradeWebSocket. Use it as hono/deno's: `app.get("/ws/x", upgradeWebSocket((c) => ({…})))`.
+ */
+export const upgradeWebSocket = defineWebSocketHelper(async (c: Context, events, options?: Deno.UpgradeWebSocketOptions) => {
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return;
+  const upgrade = (c.env as ServeInfo | undefined)?.upgrade;
+  const protocol = c.req.header("sec-websocket-protocol")?.split(",")[0]?.trim();
+  const { response, socket } = Deno.upgradeWebSocket(c.req.raw, {
+    ...(protocol ? { protocol } : {}),
+    ...options,
+    ...(upgrade ? { socket: upgrade.socket, head: upgrade.head } : {}),
+  });
+  const ws = new WSContext({
+    close: (code, reason) => socket.close(code, reason),
+    get protocol() {
+      return socket.protocol;
+    },
+    raw: socket,
+    get readyState() {
+      return socket.readyState as 0 | 1 | 2 | 3;
+    },
+    url: socket.url ? new URL(socket.url) : null,
+    send: (source) => socket.send(source),
+  });
+  socket.onopen = (event) => events.onOpen?.(event, ws);
+  socket.onmessage = (event) => events.onMessage?.(event, ws);
+  socket.onclose = (event) => events.onClose?.(event, ws);
+  socket.onerror = (event) => events.onError?.(event, ws);
+  return response;
+});
