@@ -13,12 +13,14 @@ import { SearchBox } from "./ui/fields.tsx";
 
 export interface AccountPageProps {
   serviceAccounts: string[];
+  /** Why the list could not be read ("Access denied"), shown in its place. */
+  unavailable?: string;
   changePassword: boolean;
   /** Signed in through an external identity provider: new credentials are not shown. */
   idp: boolean;
 }
 
-export default function AccountPage({ serviceAccounts, changePassword, idp }: AccountPageProps) {
+export default function AccountPage({ serviceAccounts, unavailable, changePassword, idp }: AccountPageProps) {
   const list = useList(() => accountApi.listServiceAccounts(), serviceAccounts);
   const [filter, setFilter] = useState("");
   const [dialog, setDialog] = useState<"create" | "password" | null>(null);
@@ -32,7 +34,7 @@ export default function AccountPage({ serviceAccounts, changePassword, idp }: Ac
           <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>Create service account</button>
         </div>
       </div>
-      <ServiceAccountsTable keys={list.value.filter((k) => k.toLowerCase().includes(filter.toLowerCase()))} onDeleted={list.reload} />
+      <ServiceAccountsTable keys={list.value.filter((k) => k.toLowerCase().includes(filter.toLowerCase()))} unavailable={unavailable} filtered={filter !== ""} onDeleted={list.reload} />
       {dialog === "create"
         ? <CreateServiceAccountDialog open onClose={() => setDialog(null)} onCreated={(c) => (setDialog(null), setCreated(c), list.reload())} />
         : null}

@@ -3,67 +3,76 @@
  * prefix rules readonly/writeonly/readwrite: add, edit, delete). One island, two screens.
  */
 import { useState } from "react";
+import { accessRuleExists } from "../server/contract/buckets.ts";
 import { bucketsApi } from "./lib/api/buckets.ts";
+import { ApiClientError } from "./lib/api/request.ts";
 import { useList } from "./lib/use_list.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SelectField, Tabs, TextField } from "./ui/fields.tsx";
-import { showErrorBanner, showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./ui/notify.ts";
 
 type Level = "readonly" | "writeonly" | "readwrite";
 type Rule = { prefix: string; access: Level };
 const LEVELS = [{ value: "readonly", label: "readonly" }, { value: "writeonly", label: "writeonly" }, { value: "readwrite", label: "readwrite" }] as const;
 
 export type BucketAccessProps =
-  | { view: "audit"; bucket: string; policies: string[]; users: string[]; showUsers: boolean; base: string }
-  | { view: "rules"; bucket: string; rules: Rule[] };
+  | { view: "audit"; bucket: string; policies: string[]; users: string[]; unavailable?: { policies?: string; users?: string }; showUsers: boolean; base: string }
+  | { view: "rules"; bucket: string; rules: Rule[]; unavailable?: string };
 
 export default function BucketAccess(props: BucketAccessProps) {
   return props.view === "audit" ? <AccessAudit {...props} /> : <AccessRules {...props} />;
 }
 
-function AccessAudit({ policies, users, showUsers, base }: Extract<BucketAccessProps, { view: "audit" }>) {
+function AccessAudit({ policies, users, unavailable, showUsers, base }: Extract<BucketAccessProps, { view: "audit" }>) {
   const [tab, setTab] = useState<"policies" | "users">("policies");
   return (
     <>
       <Tabs active={tab} onChange={setTab} tabs={[{ id: "policies", label: "Policies" }, ...(showUsers ? [{ id: "users" as const, label: "Users" }] : [])]} />
       {tab === "policies"
         ? (
-          <DataTable<string> entity="policies" rows={policies} rowId={(p) => p} columns={[{ id: "name", label: "Name", value: (p) => p, sortable: true }]}
+          <DataTable<string> entity="policies" rows={policies} rowId={(p) => p} columns={[{ id: "name", label: "Name", value: (p) => p, sortable: true }]} unavailable={unavailable?.policies}
             actions={[{ type: "view", href: (p) => `${base}policies/${encodeURIComponent(p)}` }]} />
         )
         : (
-          <DataTable<string> entity="users" rows={users} rowId={(u) => u} columns={[{ id: "accessKey", label: "Access Key", value: (u) => u, sortable: true }]}
+          <DataTable<string> entity="users" rows={users} rowId={(u) => u} columns={[{ id: "accessKey", label: "Access Key", value: (u) => u, sortable: true }]} unavailable={unavailable?.users}
             actions={[{ type: "view", href: (u) => `${base}users/${encodeURIComponent(u)}` }]} />
         )}
     </>
   );
 }
 
-function RuleDialog({ bucket, rule, onClose }: { bucket: string; rule?: Rule; onClose: (changed: boolean) => void }) {
+/** Spec 2 §8: access-rule failures show an error (an error snackbar) and close the dialog. */
+function reportRuleError(error: unknown): void {
+  if (error instanceof ApiClientError) showSnackbar(error.message, "error", error.detail);
+  else showSnackbar(error instanceof Error ? error.message : String(error), "error");
+}
+
+function RuleDialog({ bucket, rule, existing, onClose }: { bucket: string; rule?: Rule; existing: Rule[]; onClose: (changed: boolean) => void }) {
   const [prefix, setPrefix] = useState(rule?.prefix ?? "");
   const [access, setAccess] = useState<Level>(rule?.access ?? "readonly");
   const action = useDialogAction();
+  // Adding never overwrites: a prefix with a rule is refused here, and by the server if it appeared meanwhile.
+  const taken = rule ? undefined : existing.find((r) => r.prefix === prefix.trim());
   async function save() {
-    // Spec 2 §8: failures show an error and close the dialog.
     try {
-      await bucketsApi.setAccessRule(bucket, prefix.trim(), access);
+      await bucketsApi.setAccessRule(bucket, prefix.trim(), access, !!rule);
       showSnackbar(rule ? "Access rule updated" : "Access rule added");
     } catch (error) {
-      showErrorBanner(error instanceof Error ? error.message : String(error));
+      reportRuleError(error);
     }
     onClose(true);
   }
   return (
     <Dialog title={rule ? "Edit Access Rule" : "Add Access Rule"} open onClose={() => onClose(false)} message={action.message} onMessageDone={action.clear}
-      actions={<button type="button" className="btn btn-primary" disabled={prefix.trim() === ""} onClick={save}>Save</button>}>
-      <TextField label="Prefix" value={prefix} onChange={setPrefix} readOnly={!!rule} />
+      actions={<button type="submit" className="btn btn-primary" disabled={prefix.trim() === "" || !!taken} onClick={save}>Save</button>}>
+      <TextField label="Prefix" value={prefix} onChange={setPrefix} readOnly={!!rule} error={taken ? accessRuleExists(taken.prefix, taken.access) : undefined} />
       <SelectField label="Access" value={access} options={LEVELS} onChange={setAccess} />
     </Dialog>
   );
 }
 
-function AccessRules({ bucket, rules: initial }: Extract<BucketAccessProps, { view: "rules" }>) {
+function AccessRules({ bucket, rules: initial, unavailable }: Extract<BucketAccessProps, { view: "rules" }>) {
   const rules = useList(() => bucketsApi.accessRules(bucket), initial);
   const [dialog, setDialog] = useState<{ rule?: Rule } | null>(null);
   const [deleting, setDeleting] = useState<Rule | null>(null);
@@ -77,15 +86,17 @@ function AccessRules({ bucket, rules: initial }: Extract<BucketAccessProps, { vi
         rows={rules.value}
         rowId={(r) => r.prefix}
         columns={[{ id: "prefix", label: "Prefix", value: (r) => r.prefix, sortable: true }, { id: "access", label: "Access", value: (r) => r.access }]}
+        unavailable={unavailable}
         actions={[{ type: "view", label: "edit", onSelect: (rule) => setDialog({ rule }) }, { type: "delete", onSelect: setDeleting }]}
       />
-      {dialog ? <RuleDialog bucket={bucket} rule={dialog.rule} onClose={(changed) => (setDialog(null), changed && rules.reload())} /> : null}
+      {dialog ? <RuleDialog bucket={bucket} rule={dialog.rule} existing={rules.value} onClose={(changed) => (setDialog(null), changed && rules.reload())} /> : null}
       <ConfirmDialog title="Delete Access Rule" open={deleting !== null} onClose={() => setDeleting(null)}
         onConfirm={async () => {
           try {
             await bucketsApi.deleteAccessRule(bucket, deleting!.prefix);
+            showSnackbar("Access rule deleted");
           } catch (error) {
-            showErrorBanner(error instanceof Error ? error.message : String(error));
+            reportRuleError(error);
           }
           setDeleting(null);
           await rules.reload();

@@ -15,6 +15,8 @@ export interface BucketEventsProps {
   bucket: string;
   events: BucketEvent[];
   arns: string[];
+  /** Why the list could not be read ("Access denied"), shown in its place. */
+  unavailable?: string;
 }
 
 function SubscribeDialog({ bucket, arns, onClose, onSaved }: { bucket: string; arns: string[]; onClose: () => void; onSaved: () => void }) {
@@ -27,7 +29,7 @@ function SubscribeDialog({ bucket, arns, onClose, onSaved }: { bucket: string; a
   return (
     <Dialog title="Subscribe To Event" open onClose={onClose} message={action.message} onMessageDone={action.clear}
       actions={
-        <button type="button" className="btn btn-primary" disabled={!arn || types.length === 0 || action.busy}
+        <button type="submit" className="btn btn-primary" disabled={!arn || types.length === 0 || action.busy}
           onClick={() => action.run(async () => (await bucketsApi.addEvent(bucket, { arn, events: types, prefix: prefix.trim(), suffix: suffix.trim() }), showSnackbar("Event subscribed"), onSaved()))}>
           Save
         </button>
@@ -50,7 +52,7 @@ function SubscribeDialog({ bucket, arns, onClose, onSaved }: { bucket: string; a
   );
 }
 
-export default function BucketEvents({ bucket, events: initial, arns }: BucketEventsProps) {
+export default function BucketEvents({ bucket, events: initial, arns, unavailable }: BucketEventsProps) {
   const events = useList(() => bucketsApi.events(bucket), initial);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<BucketEvent | null>(null);
@@ -64,11 +66,12 @@ export default function BucketEvents({ bucket, events: initial, arns }: BucketEv
         rows={events.value}
         rowId={(e) => `${e.arn}|${e.prefix}|${e.suffix}|${e.events.join(",")}`}
         columns={[
-          { id: "arn", label: "SQS", value: (e) => e.arn },
+          { id: "arn", label: "SQS", value: (e) => e.arn, breakAnywhere: true },
           { id: "events", label: "Events", value: (e) => e.events.join(", ") },
           { id: "prefix", label: "Prefix", value: (e) => e.prefix },
           { id: "suffix", label: "Suffix", value: (e) => e.suffix },
         ]}
+        unavailable={unavailable}
         actions={[{ type: "delete", onSelect: setDeleting }]}
       />
       {adding ? <SubscribeDialog bucket={bucket} arns={arns} onClose={() => setAdding(false)} onSaved={() => (setAdding(false), events.reload())} /> : null}

@@ -9,7 +9,7 @@ import { bucketsApi } from "./lib/api/buckets.ts";
 import { Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SelectField, Switch, TextField } from "./ui/fields.tsx";
-import { TagEditor, tagsToString } from "./ui/TagEditor.tsx";
+import { TagEditor, tagsProblem, tagsToString } from "./ui/TagEditor.tsx";
 
 const ZERO_DATE = "0001-01-01T00:00:00Z";
 
@@ -25,6 +25,8 @@ export interface BucketLifecycleProps {
   rules: LifecycleRuleView[];
   /** Tier names for the storage class picker. */
   tiers: string[];
+  /** Why the list could not be read ("Access denied"), shown in its place. */
+  unavailable?: string;
 }
 
 type Kind = "expiry" | "transition";
@@ -41,7 +43,7 @@ function AddRuleDialog({ bucket, tiers, onClose, onSaved }: { bucket: string; ti
   const [deleteMarker, setDeleteMarker] = useState(false);
   const action = useDialogAction();
   const whenValid = useDate ? /^\d{4}-\d{2}-\d{2}$/.test(date) : Number(days) >= 1;
-  const valid = whenValid && (kind === "expiry" || storageClass !== "");
+  const valid = whenValid && (kind === "expiry" || storageClass !== "") && !tagsProblem(tags);
   function save() {
     const at = useDate ? `${date}T23:59:59Z` : "";
     const n = useDate ? 0 : Number(days);
@@ -58,7 +60,7 @@ function AddRuleDialog({ bucket, tiers, onClose, onSaved }: { bucket: string; ti
   }
   return (
     <Dialog title="Add Lifecycle Rule" open onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      actions={<button type="button" className="btn btn-primary" disabled={!valid || action.busy} onClick={save}>Save</button>}>
+      actions={<button type="submit" className="btn btn-primary" disabled={!valid || action.busy} onClick={save}>Save</button>}>
       <SelectField label="Type of lifecycle" value={kind} options={[{ value: "expiry", label: "Expiry" }, { value: "transition", label: "Transition" }]} onChange={setKind} />
       <Switch label={useDate ? "Specific Date" : "Default (7 Days)"} checked={useDate} onChange={setUseDate} />
       {useDate
@@ -77,7 +79,7 @@ function AddRuleDialog({ bucket, tiers, onClose, onSaved }: { bucket: string; ti
   );
 }
 
-export default function BucketLifecycle({ bucket, rules: initial, tiers }: BucketLifecycleProps) {
+export default function BucketLifecycle({ bucket, rules: initial, tiers, unavailable }: BucketLifecycleProps) {
   const [rules, setRules] = useState(initial);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<LifecycleRuleView | null>(null);
@@ -98,8 +100,9 @@ export default function BucketLifecycle({ bucket, rules: initial, tiers }: Bucke
         rows={rules}
         rowId={(r) => r.id}
         emptyMessage="There are no Lifecycle rules yet"
+        unavailable={unavailable}
         columns={[
-          { id: "id", label: "ID", value: (r) => r.id },
+          { id: "id", label: "ID", value: (r) => r.id, breakAnywhere: true },
           { id: "prefix", label: "Prefix", value: (r) => r.prefix },
           { id: "status", label: "Status", value: (r) => r.status },
           { id: "expiration", label: "Expiration", value: (r) => whenText(r.expiration.days, r.expiration.date) },
@@ -119,7 +122,7 @@ function EditRuleDialog({ bucket, rule, onClose, onSaved }: { bucket: string; ru
   const action = useDialogAction();
   return (
     <Dialog title="Edit Lifecycle Configuration" open onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<button type="button" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => (await bucketsApi.updateLifecycle(bucket, rule.id, !enabled), onSaved()))}>Save</button>}>
+      actions={<button type="submit" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => (await bucketsApi.updateLifecycle(bucket, rule.id, !enabled), onSaved()))}>Save</button>}>
       <p className="text-sm mb-3 break-all">Rule <b>{rule.id}</b></p>
       <Switch label={enabled ? "Enabled" : "Disabled"} checked={enabled} onChange={setEnabled} />
     </Dialog>

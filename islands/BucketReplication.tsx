@@ -11,11 +11,13 @@ import { useList } from "./lib/use_list.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { Switch, TextField } from "./ui/fields.tsx";
-import { TagEditor, tagsToString } from "./ui/TagEditor.tsx";
+import { TagEditor, tagsProblem, tagsToString } from "./ui/TagEditor.tsx";
 
 export interface BucketReplicationProps {
   bucket: string;
   rules: ReplicationRuleView[];
+  /** Why the list could not be read ("Access denied"), shown in its place. */
+  unavailable?: string;
   canAdd: boolean;
 }
 
@@ -49,7 +51,7 @@ function AddRuleDialog({ bucket, onClose, onSaved }: { bucket: string; onClose: 
   }
   return (
     <Dialog title="Set Bucket Replication" open onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      actions={<button type="button" className="btn btn-primary" disabled={!remoteValid(remote) || !target.trim() || action.busy} onClick={save}>Save</button>}>
+      actions={<button type="submit" className="btn btn-primary" disabled={!remoteValid(remote) || !target.trim() || !!tagsProblem(tags) || action.busy} onClick={save}>Save</button>}>
       <RemoteFields value={remote} onChange={setRemote} />
       <TextField label="Target Bucket" value={target} onChange={setTarget} />
       <TextField label="Prefix" value={prefix} onChange={setPrefix} />
@@ -61,7 +63,7 @@ function AddRuleDialog({ bucket, onClose, onSaved }: { bucket: string; onClose: 
   );
 }
 
-export default function BucketReplication({ bucket, rules: initial, canAdd }: BucketReplicationProps) {
+export default function BucketReplication({ bucket, rules: initial, unavailable, canAdd }: BucketReplicationProps) {
   const rules = useList(() => bucketsApi.replication(bucket), initial);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<ReplicationRuleView | null>(null);
@@ -81,6 +83,7 @@ export default function BucketReplication({ bucket, rules: initial, canAdd }: Bu
           { id: "tags", label: "Tags", value: (r) => (r.tags ? "Yes" : "No") },
           { id: "status", label: "Status", value: (r) => r.status },
         ]}
+        unavailable={unavailable}
         actions={[{ type: "delete", onSelect: setDeleting, disabled: () => rules.value.length > 1 }]}
       />
       {adding ? <AddRuleDialog bucket={bucket} onClose={() => setAdding(false)} onSaved={() => (setAdding(false), rules.reload())} /> : null}

@@ -15,13 +15,17 @@ import { SearchBox } from "./ui/fields.tsx";
 export interface BucketsListProps {
   buckets: BucketSummary[];
   canCreate: boolean;
+  /** Why the list could not be read ("Access denied"), shown in its place. */
+  unavailable?: string;
   distributed: boolean;
+  /** What the storage does not do yet about replication (the wizard says it). */
+  replicationLimits?: string[];
   base: string;
 }
 
 const formatDate = (iso: string) => (iso ? new Date(iso).toISOString().replace("T", " ").slice(0, 19) + " UTC" : "");
 
-export default function BucketsList({ buckets: initial, canCreate, distributed, base }: BucketsListProps) {
+export default function BucketsList({ buckets: initial, canCreate, unavailable, distributed, replicationLimits = [], base }: BucketsListProps) {
   const buckets = useList(bucketsApi.list, initial);
   const [filter, setFilter] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
@@ -47,6 +51,8 @@ export default function BucketsList({ buckets: initial, canCreate, distributed, 
           { id: "size", label: "Size", value: (b) => b.size, render: (b) => formatBytes(b.size), sortable: true, align: "right" },
         ]}
         initialSort={{ id: "name" }}
+        unavailable={unavailable}
+        filtered={filter !== ""}
         selection="checkbox"
         selected={selected}
         onSelectionChange={setSelected}
@@ -59,7 +65,7 @@ export default function BucketsList({ buckets: initial, canCreate, distributed, 
         ? <CreateBucketDialog open distributed={distributed} onClose={() => setDialog(null)} onCreated={() => (setDialog(null), buckets.reload())} />
         : null}
       {dialog === "replication"
-        ? <MultiReplicationWizard open buckets={selected} onClose={(changed) => (setDialog(null), changed && (setSelected([]), buckets.reload()))} />
+        ? <MultiReplicationWizard open buckets={selected} limits={replicationLimits} onClose={(changed) => (setDialog(null), changed && (setSelected([]), buckets.reload()))} />
         : null}
       <DeleteBucketDialog bucket={deleting} onClose={() => setDeleting(null)} onDeleted={() => (setDeleting(null), setSelected((s) => s.filter((n) => n !== deleting)), buckets.reload())} />
     </>

@@ -14,9 +14,11 @@ export interface GroupsListProps {
   groups: string[];
   users: string[];
   policies: string[];
+  /** Why the list could not be read ("Access denied"), shown in its place. */
+  unavailable?: string;
 }
 
-export default function GroupsList({ groups: initial, users, policies }: GroupsListProps) {
+export default function GroupsList({ groups: initial, users, policies, unavailable }: GroupsListProps) {
   const groups = useList(groupsApi.list, initial);
   const [filter, setFilter] = useState("");
   const [creating, setCreating] = useState(false);
@@ -45,6 +47,8 @@ export default function GroupsList({ groups: initial, users, policies }: GroupsL
         columns={[{ id: "name", label: "Name", value: (g) => g, sortable: true }]}
         initialSort={{ id: "name" }}
         emptyMessage="No Groups Available"
+        unavailable={unavailable}
+        filtered={filter !== ""}
         actions={[
           { type: "view", label: "edit", onSelect: open(setEditing) },
           { type: "description", onSelect: open(setInfo) },

@@ -43,25 +43,29 @@ export default function LoginForm({ initialError }: LoginFormProps) {
       <form className="card bg-base-100 shadow-xl" onSubmit={handleSubmit}>
         <div className="card-body gap-4">
           <h1 className="card-title text-2xl">Console Login</h1>
-          <input
-            className="input w-full border-base-300"
-            name="accessKey"
-            autoComplete="username"
-            placeholder="Enter Username"
-            aria-label="Enter Username"
-            value={accessKey}
-            onChange={(e) => setAccessKey(e.target.value)}
-          />
-          <input
-            className="input w-full border-base-300"
-            name="secretKey"
-            type="password"
-            autoComplete="current-password"
-            placeholder="Enter Password"
-            aria-label="Enter Password"
-            value={secretKey}
-            onChange={(e) => setSecretKey(e.target.value)}
-          />
+          <label className="block">
+            <span className="block mb-1 text-sm font-bold">Username</span>
+            <input
+              className="input w-full border-base-300"
+              name="accessKey"
+              autoComplete="username"
+              placeholder="Enter Username"
+              value={accessKey}
+              onChange={(e) => setAccessKey(e.target.value)}
+            />
+          </label>
+          <label className="block">
+            <span className="block mb-1 text-sm font-bold">Password</span>
+            <input
+              className="input w-full border-base-300"
+              name="secretKey"
+              type="password"
+              autoComplete="current-password"
+              placeholder="Enter Password"
+              value={secretKey}
+              onChange={(e) => setSecretKey(e.target.value)}
+            />
+          </label>
           <button className="btn btn-primary w-full" type="submit" disabled={!accessKey || !secretKey || loading}>
             {loading ? <span className="loading loading-spinner loading-sm" /> : null}
             Login

@@ -10,10 +10,12 @@ import { showSnackbar } from "./ui/notify.ts";
 
 export interface PoliciesListProps {
   policies: string[];
+  /** Why the list could not be read ("Access denied"), shown in its place. */
+  unavailable?: string;
   base: string;
 }
 
-export default function PoliciesList({ policies: initial, base }: PoliciesListProps) {
+export default function PoliciesList({ policies: initial, unavailable, base }: PoliciesListProps) {
   const policies = useList(async () => (await policiesApi.list()).map((p) => p.name), initial);
   const [filter, setFilter] = useState("");
   const [creating, setCreating] = useState(false);
@@ -32,6 +34,8 @@ export default function PoliciesList({ policies: initial, base }: PoliciesListPr
         rowId={(p) => p}
         columns={[{ id: "name", label: "Name", value: (p) => p, sortable: true }]}
         initialSort={{ id: "name" }}
+        unavailable={unavailable}
+        filtered={filter !== ""}
         actions={[{ type: "view", href: detail }, { type: "delete", onSelect: setDeleting }]}
       />
       {creating ? <CreatePolicyDialog open existing={policies.value} onClose={() => setCreating(false)} onSaved={(name) => location.assign(detail(name))} /> : null}

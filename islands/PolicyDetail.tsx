@@ -17,6 +17,8 @@ export interface PolicyDetailProps {
   policy: PolicySummary;
   users: string[];
   groups: string[];
+  /** Why the users or groups holding the policy could not be read, shown in their place. */
+  unavailable?: { users?: string; groups?: string };
   /** The Users tab's view action links to /users/{name} only when the session may see /users. */
   canViewUsers: boolean;
   base: string;
@@ -122,6 +124,8 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                   rowId={(u) => u}
                   columns={[{ id: "name", label: "Name", value: (u) => u, sortable: true }]}
                   emptyMessage="No Users Available"
+                  unavailable={props.unavailable?.users}
+                  filtered={userFilter !== ""}
                   actions={props.canViewUsers ? [{ type: "view", href: (u) => `${props.base}users/${encodeURIComponent(u)}` }] : []}
                 />
               </>
@@ -137,6 +141,8 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                   rowId={(g) => g}
                   columns={[{ id: "name", label: "Name", value: (g) => g, sortable: true }]}
                   emptyMessage="No Groups Available"
+                  unavailable={props.unavailable?.groups}
+                  filtered={groupFilter !== ""}
                 />
               </>
             )

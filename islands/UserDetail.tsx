@@ -23,6 +23,8 @@ export interface UserDetailProps {
   groups: string[];
   policies: string[];
   serviceAccounts: string[];
+  /** Why the user's service accounts could not be read, shown in their place. */
+  serviceAccountsUnavailable?: string;
   signedInAs: string;
   base: string;
 }
@@ -112,7 +114,7 @@ export default function UserDetail(props: UserDetailProps) {
                 Create service account
               </button>
             </div>
-            <ServiceAccountsTable keys={keys} onDeleted={reload} />
+            <ServiceAccountsTable keys={keys} unavailable={props.serviceAccountsUnavailable} onDeleted={reload} />
           </>
         )
         : null}

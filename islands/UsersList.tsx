@@ -16,12 +16,14 @@ export interface UsersListProps {
   users: User[];
   groups: string[];
   policies: string[];
+  /** Why the list could not be read ("Access denied"), shown in its place. */
+  unavailable?: string;
   signedInAs: string;
   /** The console's base path ("/" or the subpath), for ordinary links. */
   base: string;
 }
 
-export default function UsersList({ users: initial, groups, policies, signedInAs, base }: UsersListProps) {
+export default function UsersList({ users: initial, groups, policies, unavailable, signedInAs, base }: UsersListProps) {
   const users = useList(usersApi.list, initial);
   const [filter, setFilter] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
@@ -53,6 +55,8 @@ export default function UsersList({ users: initial, groups, policies, signedInAs
         selected={selected}
         onSelectionChange={setSelected}
         emptyMessage="No Users Available"
+        unavailable={unavailable}
+        filtered={filter !== ""}
         actions={[
           { type: "view", href: (u) => `${base}users/${encodeURIComponent(u.accessKey)}` },
           { type: "delete", onSelect: setDeleting, disabled: (u) => u.accessKey === signedInAs },

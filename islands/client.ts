@@ -17,5 +17,10 @@ for (const marker of document.querySelectorAll<HTMLElement>("[data-island]")) {
     continue;
   }
   const props = JSON.parse(propsScript.textContent ?? "{}");
-  load().then((module) => hydrateRoot(marker, createElement(module.default as FunctionComponent, props)));
+  load().then((module) => {
+    hydrateRoot(marker, createElement(module.default as FunctionComponent, props));
+    // From here React has its listeners on the marker (events before hydration finishes are replayed), so
+    // tests and scripts can wait for this attribute instead of guessing when the page became interactive.
+    marker.dataset.hydrated = "";
+  });
 }

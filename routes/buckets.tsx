@@ -6,6 +6,7 @@
 import { type Context, Hono } from "hono";
 import type { ReactNode } from "react";
 import BucketAccess from "../islands/BucketAccess.tsx";
+import BucketAccessLabel from "../islands/BucketAccessLabel.tsx";
 import BucketEvents from "../islands/BucketEvents.tsx";
 import BucketHeaderActions from "../islands/BucketHeaderActions.tsx";
 import BucketLifecycle from "../islands/BucketLifecycle.tsx";
@@ -13,8 +14,9 @@ import BucketReplication from "../islands/BucketReplication.tsx";
 import BucketsList from "../islands/BucketsList.tsx";
 import BucketSummary, { type SummaryState } from "../islands/BucketSummary.tsx";
 import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { toApiError } from "../server/errors.ts";
+import { type ApiError, toApiError } from "../server/errors.ts";
 import { Island } from "../server/render/island.tsx";
+import type { S3Client } from "../server/s3/client.ts";
 import { policiesForBucket, listAccessRules, usersForBucket } from "../server/services/bucket_access.ts";
 import { listEvents, notificationArns } from "../server/services/bucket_events.ts";
 import { listLifecycle } from "../server/services/bucket_lifecycle.ts";
@@ -24,9 +26,14 @@ import type { BucketSummary as BucketInfo, PermissionList } from "../server/cont
 import { accountView, bucketInfo, evaluatePermissions } from "../server/services/buckets.ts";
 import { listTierViews } from "../server/services/settings.ts";
 import { isPathAllowed } from "../server/session/pages.ts";
+import { LimitsNotice } from "../islands/ui/LimitsNotice.tsx";
+import { type EmbeddedLimit, embeddedLimits } from "./embedded_limits.ts";
 import { loadAll } from "./page_data.ts";
-import { PageHeader } from "./layout/Shell.tsx";
+import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { pagesOf, renderInShell } from "./page_context.tsx";
+
+/** What each section's screen says the embedded storage does not do yet (routes/embedded_limits.ts). */
+const SECTION_LIMITS: Record<string, EmbeddedLimit[]> = { summary: ["encryption"], events: ["notifications"], replication: ["replication"], lifecycle: ["lifecycle", "tiers"] };
 
 const SECTIONS = [
   { id: "summary", label: "Summary" },
@@ -37,8 +44,6 @@ const SECTIONS = [
   { id: "prefix", label: "Access Rules" },
 ] as const;
 type SectionId = typeof SECTIONS[number]["id"];
-
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
 
 function BucketLayout(props: { base: string; bucket: string; access: string; section: SectionId; distributed: boolean; canReadReplication: boolean; children: ReactNode }) {
   const href = (section: string) => `${props.base}buckets/${encodeURIComponent(props.bucket)}/${section}`;
@@ -53,20 +58,21 @@ function BucketLayout(props: { base: string; bucket: string; access: string; sec
       <header className="flex flex-wrap items-start justify-between gap-3 mb-6">
         <div>
           <h1 className="text-2xl font-bold break-all">{props.bucket}</h1>
-          <p className="text-sm text-base-content/70" data-testid="bucket-access">Access: {capitalise(props.access)}</p>
+          <Island name="BucketAccessLabel" component={BucketAccessLabel} props={{ access: props.access }} />
         </div>
         <div className="flex gap-2">
           <Island name="BucketHeaderActions" component={BucketHeaderActions} props={{ bucket: props.bucket, base: props.base }} />
           <a className="btn btn-sm" href={href(props.section)}>Refresh</a>
         </div>
       </header>
-      <div className="flex flex-col md:flex-row gap-6">
-        <ul className="menu bg-base-100 rounded-box w-52 shrink-0" aria-label="Bucket sections">
+      {/* Side by side from 1024 px; narrower, the sections run in a row above the content, which keeps the width. */}
+      <div className="flex flex-col lg:flex-row gap-4 lg:gap-6">
+        <ul className="deck-section-menu menu menu-horizontal lg:menu-vertical bg-base-100 rounded-box w-full lg:w-52 shrink-0" aria-label="Bucket sections">
           {SECTIONS.filter((s) => !("distributedOnly" in s) || props.distributed).map((s) => (
             <li key={s.id}>
               {s.id === "replication" && !props.canReadReplication
                 ? <span className="menu-disabled" aria-disabled="true">{s.label}</span>
-                : <a href={href(s.id)} className={s.id === props.section ? "menu-active" : undefined} aria-current={s.id === props.section ? "page" : undefined}>{s.label}</a>}
+                : <a href={href(s.id)} aria-current={s.id === props.section ? "page" : undefined}>{s.label}</a>}
             </li>
           ))}
         </ul>
@@ -87,31 +93,36 @@ export function bucketPages(deps: AppDeps) {
         const view = await accountView(client);
         const perms = evaluatePermissions(view.policy, { actions: [{ id: "get", action: "s3:GetReplicationConfiguration", bucket_name: bucket }, { id: "put", action: "s3:PutReplicationConfiguration", bucket_name: bucket }] });
         return { info: await bucketInfo(client, bucket, view), perms };
-      }, null],
+      }, null, "Bucket"],
     });
     if (!meta.data.bucket) {
-      const error = toApiError(meta.error);
-      return renderInShell(deps, c, { title: "Bucket", status: error.status === 404 ? 404 : undefined, error: error.status === 404 ? undefined : meta.error, body: <><PageHeader title="Bucket" /><p>Bucket {bucket} does not exist.</p></> });
+      const error = meta.error!;
+      if (error.status === 404) return renderInShell(deps, c, { title: "Bucket", status: 404, body: <><PageHeader title="Bucket" /><p>Bucket {bucket} does not exist.</p></> });
+      return renderInShell(deps, c, { title: "Bucket", status: error.status === 403 ? 403 : undefined, error, body: <><PageHeader title="Bucket" /><UnavailableNote what={`Bucket ${bucket}`} error={error} /></> });
     }
     const { info, perms } = meta.data.bucket;
     const can = (perm: string) => perms.permissions.some((p) => p.id === perm && p.can);
     const { body, error } = await sectionBody(c, info, id, can("put"));
+    const limits = embeddedLimits(deps.storage.embedded, ...(SECTION_LIMITS[id] ?? []));
     return renderInShell(deps, c, {
       title: `${bucket} | Buckets`,
       error: error ?? meta.error,
       body: (
         <BucketLayout base={base} bucket={bucket} access={info.access ?? "PRIVATE"} section={id} distributed={session.distributed} canReadReplication={can("get")}>
+          <LimitsNotice texts={limits} />
           {body}
         </BucketLayout>
       ),
     });
   }
 
-  async function sectionBody(c: Context<AppEnv>, info: BucketInfo, id: SectionId, canPutReplication: boolean): Promise<{ body: ReactNode; error?: unknown }> {
+  async function sectionBody(c: Context<AppEnv>, info: BucketInfo, id: SectionId, canPutReplication: boolean): Promise<{ body: ReactNode; error?: ApiError }> {
     const session = c.get("session")!;
     const bucket = info.name;
     if (id === "summary") {
-      const { data, error } = await loadAll<Omit<SummaryState, "access" | "size">>(deps, session, {
+      // Sections the Summary shows only in distributed mode are not read otherwise (spec 2 Summary).
+      const distributedOnly = <V,>(load: (client: S3Client) => Promise<V>, fallback: V) => (client: S3Client) => session.distributed ? load(client) : Promise.resolve(fallback);
+      const { data, error, failed } = await loadAll<Omit<SummaryState, "access" | "size" | "unavailable">>(deps, session, {
         encryption: [async (client) => {
           try {
             const enc = await settings.encryptionInfo(client, bucket);
@@ -120,52 +131,57 @@ export function bucketPages(deps: AppDeps) {
             if (toApiError(e).status === 404) return { type: "disabled" as const, kmsKey: "" };
             throw e;
           }
-        }, { type: "disabled", kmsKey: "" }],
-        versioning: [async (client) => (await settings.isVersioned(client, bucket)).is_versioned, false],
-        locking: [async (client) => (await settings.objectLocking(client, bucket)).object_locking_enabled, false],
-        replication: [async (client) => (await listReplicationRules(client, bucket)).rules.length > 0, false],
-        quota: [(client) => settings.getQuota(client, bucket), { quota: 0, type: "hard" }],
-        retention: [(client) => settings.getRetention(client, bucket).catch(() => null), null],
+        }, { type: "disabled", kmsKey: "" }, "Encryption"],
+        versioning: [distributedOnly(async (client) => (await settings.isVersioned(client, bucket)).is_versioned, false), false, "Versioning"],
+        locking: [async (client) => (await settings.objectLocking(client, bucket)).object_locking_enabled, false, "Object Locking"],
+        replication: [distributedOnly(async (client) => (await listReplicationRules(client, bucket)).rules.length > 0, false), false, "Replication"],
+        quota: [distributedOnly((client) => settings.getQuota(client, bucket), { quota: 0, type: "hard" as const }), { quota: 0, type: "hard" }, "Quota"],
+        // A failed retention read means none (spec 2 §8); a denied one is shown as denied.
+        retention: [(client) => settings.getRetention(client, bucket).catch((e) => (toApiError(e).status === 403 ? Promise.reject(e) : null)), null, "Retention"],
       });
-      const initial: SummaryState = { ...data, access: info.access ?? "PRIVATE", size: info.size };
+      const initial: SummaryState = { ...data, access: info.access ?? "PRIVATE", size: info.size, unavailable: failed };
       return { error, body: <Island name="BucketSummary" component={BucketSummary} props={{ bucket, distributed: session.distributed, initial }} /> };
     }
     if (id === "events") {
-      const { data, error } = await loadAll<{ events: Awaited<ReturnType<typeof listEvents>>["events"]; arns: string[] }>(deps, session, {
-        events: [async (client) => (await listEvents(client, bucket)).events, []],
-        arns: [(client) => notificationArns(client), []],
+      const { data, error, failed } = await loadAll<{ events: Awaited<ReturnType<typeof listEvents>>["events"]; arns: string[] }>(deps, session, {
+        events: [async (client) => (await listEvents(client, bucket)).events, [], "Events"],
+        arns: [(client) => notificationArns(client), [], "Notification Targets"],
       });
-      return { error, body: <Island name="BucketEvents" component={BucketEvents} props={{ bucket, ...data }} /> };
+      return { error, body: <Island name="BucketEvents" component={BucketEvents} props={{ bucket, ...data, unavailable: failed.events }} /> };
     }
     if (id === "replication") {
-      const { data, error } = await loadAll<{ rules: Awaited<ReturnType<typeof listReplicationRules>>["rules"] }>(deps, session, { rules: [async (client) => (await listReplicationRules(client, bucket)).rules, []] });
-      return { error, body: <Island name="BucketReplication" component={BucketReplication} props={{ bucket, rules: data.rules, canAdd: canPutReplication }} /> };
+      const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listReplicationRules>>["rules"] }>(deps, session, {
+        rules: [async (client) => (await listReplicationRules(client, bucket)).rules, [], "Replication Rules"],
+      });
+      return { error, body: <Island name="BucketReplication" component={BucketReplication} props={{ bucket, rules: data.rules, unavailable: failed.rules, canAdd: canPutReplication }} /> };
     }
     if (id === "lifecycle") {
-      const { data, error } = await loadAll<{ rules: Awaited<ReturnType<typeof listLifecycle>>["lifecycle"]; tiers: string[] }>(deps, session, {
-        rules: [async (client) => (await listLifecycle(client, bucket)).lifecycle, []],
+      const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listLifecycle>>["lifecycle"]; tiers: string[] }>(deps, session, {
+        rules: [async (client) => (await listLifecycle(client, bucket)).lifecycle, [], "Lifecycle Rules"],
         // A failed tiers read is ignored (spec 2 §8).
-        tiers: [async (client) => (await listTierViews(client).catch(() => ({ items: [] }))).items.map((t) => (t[t.type] as { name: string }).name), []],
+        tiers: [async (client) => (await listTierViews(client).catch(() => ({ items: [] }))).items.map((t) => (t[t.type] as { name: string }).name), [], "Tiers"],
       });
-      return { error, body: <Island name="BucketLifecycle" component={BucketLifecycle} props={{ bucket, ...data }} /> };
+      return { error, body: <Island name="BucketLifecycle" component={BucketLifecycle} props={{ bucket, ...data, unavailable: failed.rules }} /> };
     }
     if (id === "access") {
       const showUsers = isPathAllowed(pagesOf(session), "/users");
-      const { data, error } = await loadAll<{ policies: string[]; users: string[] }>(deps, session, {
-        policies: [async (client) => (await policiesForBucket(client, bucket)).policies.map((p) => p.name), []],
-        users: [async (client) => (showUsers ? await usersForBucket(client, bucket) : []), []],
+      const { data, error, failed } = await loadAll<{ policies: string[]; users: string[] }>(deps, session, {
+        policies: [async (client) => (await policiesForBucket(client, bucket)).policies.map((p) => p.name), [], "Policies"],
+        users: [async (client) => (showUsers ? await usersForBucket(client, bucket) : []), [], "Users"],
       });
-      return { error, body: <Island name="BucketAccess" component={BucketAccess} props={{ view: "audit", bucket, ...data, showUsers, base }} /> };
+      return { error, body: <Island name="BucketAccess" component={BucketAccess} props={{ view: "audit", bucket, ...data, unavailable: failed, showUsers, base }} /> };
     }
-    const { data, error } = await loadAll<{ rules: Awaited<ReturnType<typeof listAccessRules>>["accessRules"] }>(deps, session, { rules: [async (client) => (await listAccessRules(client, bucket)).accessRules, []] });
-    return { error, body: <Island name="BucketAccess" component={BucketAccess} props={{ view: "rules", bucket, rules: data.rules }} /> };
+    const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listAccessRules>>["accessRules"] }>(deps, session, {
+      rules: [async (client) => (await listAccessRules(client, bucket)).accessRules, [], "Access Rules"],
+    });
+    return { error, body: <Island name="BucketAccess" component={BucketAccess} props={{ view: "rules", bucket, rules: data.rules, unavailable: failed.rules }} /> };
   }
 
   return new Hono<AppEnv>()
     .get("/buckets", async (c) => {
       const session = c.get("session")!;
-      const { data: loaded, error } = await loadAll<{ view: Awaited<ReturnType<typeof accountView>> }>(deps, session, {
-        view: [(client) => accountView(client), { buckets: [], policy: null }],
+      const { data: loaded, error, failed } = await loadAll<{ view: Awaited<ReturnType<typeof accountView>> }>(deps, session, {
+        view: [(client) => accountView(client), { buckets: [], policy: null }, "Buckets"],
       });
       const data = {
         buckets: loaded.view.buckets,
@@ -177,7 +193,7 @@ export function bucketPages(deps: AppDeps) {
         body: (
           <>
             <PageHeader title="Buckets" />
-            <Island name="BucketsList" component={BucketsList} props={{ ...data, distributed: session.distributed, base }} />
+            <Island name="BucketsList" component={BucketsList} props={{ ...data, unavailable: failed.view, replicationLimits: embeddedLimits(deps.storage.embedded, "replication"), distributed: session.distributed, base }} />
           </>
         ),
       });

@@ -1,13 +1,18 @@
 /**
- * The basic usage dashboard (spec 1 Dashboard, basic view), for /dashboard and /metrics: counts, usage,
- * the server version, and drive and server status with the spec's colour rules. Rendered with its data;
- * it needs no script.
+ * The dashboard (spec 1 Dashboard), for /dashboard and /metrics (the shell hides the sidebar there). With a
+ * metrics source the widget dashboard shows (an island); otherwise, or with ?view=basic, the basic usage view:
+ * counts, usage, the server version, drive and server status with the spec's colour rules, and trend lines
+ * from the same metrics source. The basic view is rendered with its data and needs no script.
  */
 import { type Context, Hono } from "hono";
+import type { ReactNode } from "react";
+import MetricsDashboard from "../islands/MetricsDashboard.tsx";
 import { formatBytes, formatDuration, formatNumber } from "../islands/lib/format.ts";
-import type { AdminInfo, ServerInfo } from "../server/contract/dashboard.ts";
+import { Sparkline } from "../islands/ui/Sparkline.tsx";
+import { type AdminInfo, type AdminInfoWithWidgets, CHART_PALETTE, type DashboardTrends, type ServerInfo } from "../server/contract/dashboard.ts";
 import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { adminInfo } from "../server/services/dashboard.ts";
+import { Island } from "../server/render/island.tsx";
+import { adminInfo, canReadMetrics } from "../server/services/dashboard.ts";
 import { PageHeader } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
 
@@ -24,14 +29,44 @@ export function counterClass(count: number, total: number): string {
   return "text-base-content/70";
 }
 
-function Card({ label, value, testId, small }: { label: string; value: string; testId: string; small?: boolean }) {
+function Card({ label, value, testId, small, trend }: { label: string; value: string; testId: string; small?: boolean; trend?: ReactNode }) {
   return (
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body p-5">
         <div className="text-sm text-base-content/70">{label}</div>
         <div className={`${small ? "text-base break-all" : "text-2xl"} font-bold`} data-testid={testId}>{value}</div>
+        {trend}
       </div>
     </div>
+  );
+}
+
+const spanText = (seconds: number) => (seconds >= 86_400 ? "the last day" : `the last ${formatDuration(seconds).replace(/^1 /, "")}`);
+
+/** A trend line with its latest value, or nothing while there are fewer than two points. */
+function Trend({ points, color, label, testId }: { points: [number, number][]; color: string; label: string; testId: string }) {
+  if (points.length < 2) return null;
+  return <div className="mt-2" data-testid={testId}><Sparkline values={points.map(([, v]) => v)} color={color} label={label} height={36} /></div>;
+}
+
+function TrendCards({ trends }: { trends: DashboardTrends }) {
+  const span = spanText(trends.windowSeconds);
+  const latest = (points: [number, number][]) => points.at(-1)?.[1] ?? 0;
+  return (
+    <section className="grid gap-4 sm:grid-cols-2 mb-8" aria-label={`Trends over ${span}`}>
+      <Card
+        label={`S3 requests (${span})`}
+        value={`${latest(trends.requests) >= 10 ? formatNumber(latest(trends.requests)) : latest(trends.requests).toFixed(2)}/s`}
+        testId="requests-rate"
+        trend={<Trend points={trends.requests} color={CHART_PALETTE[0]} label={`S3 requests per second over ${span}`} testId="requests-trend" />}
+      />
+      <Card
+        label={`S3 traffic, in and out (${span})`}
+        value={`${formatBytes(latest(trends.traffic))}/s`}
+        testId="traffic-rate"
+        trend={<Trend points={trends.traffic} color={CHART_PALETTE[2]} label={`S3 bytes per second over ${span}`} testId="traffic-trend" />}
+      />
+    </section>
   );
 }
 
@@ -58,16 +93,20 @@ function ServerCard({ server }: { server: ServerInfo }) {
   );
 }
 
-export function BasicDashboard({ info }: { info: AdminInfo }) {
+export function BasicDashboard({ info, trends }: { info: AdminInfo; trends?: DashboardTrends | null }) {
   const drives = info.servers.flatMap((s) => s.drives);
+  const usageTrend = trends
+    ? <Trend points={trends.usage} color={CHART_PALETTE[4]} label={`Bytes stored over ${spanText(trends.windowSeconds)}`} testId="usage-trend" />
+    : undefined;
   return (
     <>
       <section className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4 mb-8">
         <Card label="Number of Buckets" value={formatNumber(info.buckets)} testId="buckets-count" />
-        <Card label="Usage" value={formatBytes(info.usage)} testId="usage" />
+        <Card label="Usage" value={formatBytes(info.usage)} testId="usage" trend={usageTrend} />
         <Card label="Total Objects" value={formatNumber(info.objects)} testId="objects-count" />
         <Card label="Version" value={info.servers[0]?.version ?? "-"} testId="server-version" small />
       </section>
+      {trends ? <TrendCards trends={trends} /> : null}
       <section className="mb-8">
         <h2 className="text-lg font-bold mb-3">Drives Status</h2>
         <ul className="grid gap-3 lg:grid-cols-2">
@@ -99,22 +138,58 @@ export function BasicDashboard({ info }: { info: AdminInfo }) {
 
 const EMPTY: AdminInfo = { buckets: 0, objects: 0, usage: 0, servers: [] };
 
+/** Where the numbers come from, and the switch between the two views. */
+function SourceNote({ text, problem, switchTo }: { text: string | null; problem?: string; switchTo: { href: string; label: string } | null }) {
+  if (!text && !problem && !switchTo) return null;
+  return (
+    <p className="text-sm mb-4 flex flex-wrap gap-x-4 gap-y-1 items-center" data-testid="metrics-source">
+      {text ? <span className="opacity-80">Metrics: {text}.</span> : null}
+      {problem ? <span className="text-warning-content bg-warning/30 rounded px-2" role="status">{problem}</span> : null}
+      {switchTo ? <a className="link link-primary" href={switchTo.href}>{switchTo.label}</a> : null}
+    </p>
+  );
+}
+
 export function dashboardPages(deps: AppDeps) {
   const page = async (c: Context<AppEnv>) => {
-    let info = EMPTY;
+    const session = c.get("session")!;
+    let info: AdminInfoWithWidgets = EMPTY;
     let error: unknown;
     try {
-      info = await adminInfo(deps, c.get("session")!);
+      info = await adminInfo(deps, session);
     } catch (e) {
       error = e;
     }
+    const metricsAllowed = canReadMetrics(session);
+    const state = metricsAllowed ? deps.metrics.state() : null;
+    const widgets = info.widgets && c.req.query("view") !== "basic" ? info.widgets : null;
+    const here = deps.render.href(c.req.path);
+    if (widgets) {
+      return renderInShell(deps, c, {
+        title: "Dashboard",
+        error,
+        body: (
+          <>
+            <PageHeader title="Dashboard" />
+            <SourceNote text={info.metricsSource?.description ?? null} problem={state?.problem} switchTo={{ href: `${here}?view=basic`, label: "Basic view" }} />
+            <Island name="MetricsDashboard" component={MetricsDashboard} props={{ widgets }} />
+          </>
+        ),
+      });
+    }
+    const trends = state?.ok ? await deps.metrics.trends() : null;
     return renderInShell(deps, c, {
       title: "Dashboard",
       error,
       body: (
         <>
           <PageHeader title="Dashboard" />
-          <BasicDashboard info={info} />
+          <SourceNote
+            text={trends ? deps.metrics.info().description : null}
+            problem={state && !state.ok ? state.problem : undefined}
+            switchTo={info.widgets ? { href: here, label: "Widget view" } : null}
+          />
+          <BasicDashboard info={info} trends={trends} />
         </>
       ),
     });

@@ -14,10 +14,10 @@ import { Island } from "../server/render/island.tsx";
 import { listServiceAccounts } from "../server/services/account.ts";
 import { listGroups } from "../server/services/groups.ts";
 import { getPolicy, groupsWithPolicy, listPolicies, usersWithPolicy } from "../server/services/policies.ts";
-import { getUser, listUsers } from "../server/services/users.ts";
+import { getUser, listUserNames, listUsers } from "../server/services/users.ts";
 import { isPathAllowed } from "../server/session/pages.ts";
-import { toApiError } from "../server/errors.ts";
-import { PageHeader } from "./layout/Shell.tsx";
+import type { ApiError } from "../server/errors.ts";
+import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { loadAll } from "./page_data.ts";
 import { pagesOf, renderInShell } from "./page_context.tsx";
 
@@ -26,30 +26,33 @@ const groupNames = async (client: Parameters<typeof listGroups>[0]) => (await li
 
 export function iamPages(deps: AppDeps) {
   const base = deps.render.href("/");
-  const notFound = (c: Context<AppEnv>, title: string, what: string, error: unknown) =>
-    renderInShell(deps, c, { title, status: 404, error, body: <><PageHeader title={title} /><p>{what} does not exist.</p></> });
+  /** The page of one thing that could not be read: "does not exist" only when the storage says so. */
+  const unavailable = (c: Context<AppEnv>, title: string, what: string, error: ApiError) =>
+    error.status === 404
+      ? renderInShell(deps, c, { title, status: 404, body: <><PageHeader title={title} /><p>{what} does not exist.</p></> })
+      : renderInShell(deps, c, { title, status: error.status === 403 ? 403 : undefined, error, body: <><PageHeader title={title} /><UnavailableNote what={what} error={error} /></> });
 
   return new Hono<AppEnv>()
     .get("/account", async (c) => {
       const session = c.get("session")!;
-      const { data, error } = await loadAll<{ keys: string[] }>(deps, session, { keys: [(client) => listServiceAccounts(client), []] });
+      const { data, error, failed } = await loadAll<{ keys: string[] }>(deps, session, { keys: [(client) => listServiceAccounts(client), [], "Service Accounts"] });
       return renderInShell(deps, c, {
         title: "Service Accounts",
         error,
         body: (
           <>
             <PageHeader title="Service Accounts" />
-            <Island name="AccountPage" component={AccountPage} props={{ serviceAccounts: data.keys, changePassword: !session.sso && !!session.account, idp: session.sso }} />
+            <Island name="AccountPage" component={AccountPage} props={{ serviceAccounts: data.keys, unavailable: failed.keys, changePassword: !session.sso && !!session.account, idp: session.sso }} />
           </>
         ),
       });
     })
     .get("/users", async (c) => {
       const session = c.get("session")!;
-      const { data, error } = await loadAll<{ users: Awaited<ReturnType<typeof listUsers>>; groups: string[]; policies: string[] }>(deps, session, {
-        users: [(client) => listUsers(client), []],
-        groups: [groupNames, []],
-        policies: [policyNames, []],
+      const { data, error, failed } = await loadAll<{ users: Awaited<ReturnType<typeof listUsers>>; groups: string[]; policies: string[] }>(deps, session, {
+        users: [(client) => listUsers(client), [], "Users"],
+        groups: [groupNames, [], "Groups"],
+        policies: [policyNames, [], "Policies"],
       });
       return renderInShell(deps, c, {
         title: "Users",
@@ -57,7 +60,7 @@ export function iamPages(deps: AppDeps) {
         body: (
           <>
             <PageHeader title="Users" />
-            <Island name="UsersList" component={UsersList} props={{ ...data, signedInAs: session.account, base }} />
+            <Island name="UsersList" component={UsersList} props={{ ...data, unavailable: failed.users, signedInAs: session.account, base }} />
           </>
         ),
       });
@@ -65,25 +68,25 @@ export function iamPages(deps: AppDeps) {
     .get("/users/:name{.+}", async (c) => {
       const session = c.get("session")!;
       const name = c.req.param("name");
-      const { data, error } = await loadAll<{ user: Awaited<ReturnType<typeof getUser>> | null; groups: string[]; policies: string[]; keys: string[] }>(deps, session, {
-        user: [(client) => getUser(client, name), null],
-        groups: [groupNames, []],
-        policies: [policyNames, []],
-        keys: [(client) => listServiceAccounts(client, name), []],
+      const { data, error, failed } = await loadAll<{ user: Awaited<ReturnType<typeof getUser>> | null; groups: string[]; policies: string[]; keys: string[] }>(deps, session, {
+        user: [(client) => getUser(client, name), null, "User"],
+        groups: [groupNames, [], "Groups"],
+        policies: [policyNames, [], "Policies"],
+        keys: [(client) => listServiceAccounts(client, name), [], "Service Accounts"],
       });
-      if (!data.user) return toApiError(error).status === 404 ? notFound(c, "User", `User ${name}`, undefined) : renderInShell(deps, c, { title: "User", error, body: <PageHeader title="User" /> });
+      if (!data.user) return unavailable(c, "User", `User ${name}`, error!);
       return renderInShell(deps, c, {
         title: `User ${name}`,
         error,
-        body: <Island name="UserDetail" component={UserDetail} props={{ user: data.user, groups: data.groups, policies: data.policies, serviceAccounts: data.keys, signedInAs: session.account, base }} />,
+        body: <Island name="UserDetail" component={UserDetail} props={{ user: data.user, groups: data.groups, policies: data.policies, serviceAccounts: data.keys, serviceAccountsUnavailable: failed.keys, signedInAs: session.account, base }} />,
       });
     })
     .get("/groups", async (c) => {
       const session = c.get("session")!;
-      const { data, error } = await loadAll<{ groups: string[]; users: string[]; policies: string[] }>(deps, session, {
-        groups: [groupNames, []],
-        users: [async (client) => (await listUsers(client)).map((u) => u.accessKey), []],
-        policies: [policyNames, []],
+      const { data, error, failed } = await loadAll<{ groups: string[]; users: string[]; policies: string[] }>(deps, session, {
+        groups: [groupNames, [], "Groups"],
+        users: [listUserNames, [], "Users"],
+        policies: [policyNames, [], "Policies"],
       });
       return renderInShell(deps, c, {
         title: "Groups",
@@ -91,20 +94,20 @@ export function iamPages(deps: AppDeps) {
         body: (
           <>
             <PageHeader title="Groups" />
-            <Island name="GroupsList" component={GroupsList} props={data} />
+            <Island name="GroupsList" component={GroupsList} props={{ ...data, unavailable: failed.groups }} />
           </>
         ),
       });
     })
     .get("/policies", async (c) => {
-      const { data, error } = await loadAll<{ policies: string[] }>(deps, c.get("session")!, { policies: [policyNames, []] });
+      const { data, error, failed } = await loadAll<{ policies: string[] }>(deps, c.get("session")!, { policies: [policyNames, [], "Policies"] });
       return renderInShell(deps, c, {
         title: "IAM Policies",
         error,
         body: (
           <>
             <PageHeader title="IAM Policies" />
-            <Island name="PoliciesList" component={PoliciesList} props={{ policies: data.policies, base }} />
+            <Island name="PoliciesList" component={PoliciesList} props={{ policies: data.policies, unavailable: failed.policies, base }} />
           </>
         ),
       });
@@ -112,12 +115,12 @@ export function iamPages(deps: AppDeps) {
     .get("/policies/:name{.+}", async (c) => {
       const session = c.get("session")!;
       const name = c.req.param("name");
-      const { data, error } = await loadAll<{ policy: Awaited<ReturnType<typeof getPolicy>> | null; users: string[]; groups: string[] }>(deps, session, {
-        policy: [(client) => getPolicy(client, name), null],
-        users: [(client) => usersWithPolicy(client, name), []],
-        groups: [(client) => groupsWithPolicy(client, name), []],
+      const { data, error, failed } = await loadAll<{ policy: Awaited<ReturnType<typeof getPolicy>> | null; users: string[]; groups: string[] }>(deps, session, {
+        policy: [(client) => getPolicy(client, name), null, "Policy"],
+        users: [(client) => usersWithPolicy(client, name), [], "Users"],
+        groups: [(client) => groupsWithPolicy(client, name), [], "Groups"],
       });
-      if (!data.policy) return toApiError(error).status === 404 ? notFound(c, "Policy", `Policy ${name}`, undefined) : renderInShell(deps, c, { title: "Policy", error, body: <PageHeader title="Policy" /> });
+      if (!data.policy) return unavailable(c, "Policy", `Policy ${name}`, error!);
       return renderInShell(deps, c, {
         title: `Policy ${name}`,
         error,
@@ -132,7 +135,7 @@ export function iamPages(deps: AppDeps) {
             <Island
               name="PolicyDetail"
               component={PolicyDetail}
-              props={{ policy: data.policy, users: data.users, groups: data.groups, canViewUsers: isPathAllowed(pagesOf(session), "/users"), base }}
+              props={{ policy: data.policy, users: data.users, groups: data.groups, unavailable: { users: failed.users, groups: failed.groups }, canViewUsers: isPathAllowed(pagesOf(session), "/users"), base }}
             />
           </>
         ),

@@ -5,6 +5,8 @@
 import { type Context, Hono } from "hono";
 import { setCookie } from "hono/cookie";
 import LoginForm from "../islands/LoginForm.tsx";
+import OperatorLogin from "../islands/OperatorLogin.tsx";
+import { kubernetesReachable } from "../server/services/operator_session.ts";
 import { cookieSettings } from "../server/api/session.ts";
 import type { LoginStrategy } from "../server/contract/session.ts";
 import type { AppDeps, AppEnv } from "../server/deps.ts";
@@ -13,8 +15,9 @@ import { loginStrategy, signInWithIdp } from "../server/services/session.ts";
 import { clearSessionCookie, issueSessionCookie } from "../server/session/middleware.ts";
 import { themeOf } from "./page_context.tsx";
 
-/** Whether the storage server answers at all (any HTTP answer counts; only a network failure does not). */
+/** Whether the backend answers at all: the storage server, or in operator mode the Kubernetes API server. */
 async function storageReachable(deps: AppDeps): Promise<boolean> {
+  if (deps.operator) return await kubernetesReachable(deps.operator.k8s);
   try {
     const res = await deps.fetch(`${deps.storage.url}/`, { signal: AbortSignal.timeout(2000) });
     await res.body?.cancel();
@@ -71,6 +74,7 @@ export function loginPages(deps: AppDeps) {
       if (!strategy || !(await storageReachable(deps))) return render(c, <Unreachable retry={deps.render.href("/login")} />, "Login", 503);
       if (strategy.loginStrategy === "redirect" && strategy.redirect) return render(c, <SsoCard redirect={strategy.redirect} />);
       const failed = c.req.query("error") === "sso" ? "Single sign-on failed; please try again" : undefined;
+      if (strategy.loginStrategy === "service-account") return render(c, <Island name="OperatorLogin" component={OperatorLogin} props={{}} />, "Operator Login");
       return render(c, <Island name="LoginForm" component={LoginForm} props={{ initialError: failed }} />);
     })
     .get("/oauth_callback", async (c) => {

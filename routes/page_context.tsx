@@ -5,10 +5,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { ReactNode } from "react";
+import { RESTART_COOKIE } from "../server/api/settings.ts";
 import type { AppDeps, AppEnv } from "../server/deps.ts";
+import { capitalize, detailBeside } from "../islands/lib/messages.ts";
 import { toApiError } from "../server/errors.ts";
 import type { Theme } from "../server/render/page.tsx";
-import { allowedPages, isPathAllowed } from "../server/session/pages.ts";
+import { isPathAllowed, sessionPages } from "../server/session/pages.ts";
 import type { SessionData } from "../server/session/token.ts";
 import { firstAllowedRoute } from "./layout/menu.ts";
 import { Shell } from "./layout/Shell.tsx";
@@ -18,7 +20,7 @@ export function themeOf(c: Context): Theme {
   return value === "light" || value === "dark" ? value : "system";
 }
 
-export const pagesOf = (session: SessionData) => allowedPages(session.actions, { sso: session.sso });
+export const pagesOf = (session: SessionData) => sessionPages(session);
 
 /**
  * Guards page routes: no session → /login; a route the session may not see → its first allowed page
@@ -37,7 +39,11 @@ export function pageGuard(deps: AppDeps): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Renders a signed-in page inside the shell. */
+/**
+ * Renders a signed-in page inside the shell. A page whose data failed because the storage server refused the
+ * session itself (revoked, expired, user disabled or deleted) is not rendered: the 401 is thrown, so the error
+ * handler clears the cookie and sends the browser to sign in.
+ */
 export function renderInShell(
   deps: AppDeps,
   c: Context<AppEnv>,
@@ -45,6 +51,7 @@ export function renderInShell(
 ): Response {
   const session = c.get("session")!;
   const error = page.error === undefined ? undefined : toApiError(page.error);
+  if (error?.status === 401) throw error;
   return deps.render({
     title: page.title,
     status: page.status,
@@ -56,8 +63,10 @@ export function renderInShell(
         pages={pagesOf(session)}
         distributed={session.distributed}
         account={session.account || "SSO user"}
+        operator={!!session.k8sToken}
         theme={themeOf(c)}
-        error={error ? { message: error.message, detail: error.detail !== error.message ? error.detail : undefined } : undefined}
+        error={error ? { message: capitalize(error.message), detail: detailBeside(error.message, error.detail) || undefined } : undefined}
+        restart={{ needed: getCookie(c, RESTART_COOKIE) === "1", mounted: /^\/(settings|webhook)(\/|$)/.test(c.req.path) }}
       >
         {page.body}
       </Shell>

@@ -1,24 +1,60 @@
-/** Data loading shared by the pages: each piece optional, so one failing call shows a banner, not a blank page. */
+/**
+ * Data loading shared by the pages: each piece optional, so one failing call shows a banner, not a blank page.
+ * Each piece is named after the section of the screen it fills, so the banner says which section failed
+ * ("Access denied: Quota, Versioning") and the section itself can say why it is empty.
+ */
+import { capitalize } from "../islands/lib/messages.ts";
 import type { AppDeps } from "../server/deps.ts";
+import { ApiError, toApiError } from "../server/errors.ts";
 import { clientFor } from "../server/services/storage_clients.ts";
 import type { SessionData } from "../server/session/token.ts";
 import type { S3Client } from "../server/s3/client.ts";
 
-/** Runs the loaders; the first error is returned for the page's banner, failed pieces get their fallback. */
+/** One piece of a page: how to load it, what to show when it fails, and the section name the user sees. */
+export type Loader<V> = [load: (client: S3Client) => Promise<V>, fallback: V, section: string];
+
+export interface Loaded<T> {
+  data: T;
+  /** For the page's banner: every failure, grouped by reason, naming the sections (undefined when all loaded). */
+  error?: ApiError;
+  /** Per failed piece, the reason to show in its place ("Access denied"), capitalised. */
+  failed: Partial<Record<keyof T, string>>;
+}
+
+/** Runs the loaders concurrently; failed pieces get their fallback and are reported by section. */
 export async function loadAll<T extends Record<string, unknown>>(
   deps: AppDeps,
   session: SessionData,
-  loaders: { [K in keyof T]: [(client: S3Client) => Promise<T[K]>, T[K]] },
-): Promise<{ data: T; error?: unknown }> {
+  loaders: { [K in keyof T]: Loader<T[K]> },
+): Promise<Loaded<T>> {
   const client = clientFor(deps, session);
-  let error: unknown;
-  const entries = await Promise.all(Object.entries(loaders).map(async ([key, [load, fallback]]) => {
+  const failures: { key: keyof T; order: number; section: string; error: ApiError }[] = [];
+  const entries = await Promise.all(Object.entries(loaders).map(async ([key, [load, fallback, section]], order) => {
     try {
       return [key, await load(client)] as const;
     } catch (e) {
-      error ??= e;
+      failures.push({ key, order, section, error: toApiError(e) });
       return [key, fallback] as const;
     }
   }));
-  return { data: Object.fromEntries(entries) as T, error };
+  failures.sort((a, b) => a.order - b.order);
+  const failed: Partial<Record<keyof T, string>> = {};
+  for (const { key, error } of failures) failed[key] = capitalize(error.message);
+  return { data: Object.fromEntries(entries) as T, error: describeFailures(failures), failed };
+}
+
+/**
+ * One banner for every failed section, in the order the page declares them: "Access denied: Quota,
+ * Versioning", then each section's detail, with the first failure's status.
+ */
+export function describeFailures(failures: { section: string; error: ApiError }[]): ApiError | undefined {
+  if (failures.length === 0) return undefined;
+  // A refused session wins: the page goes to sign-in (renderInShell rethrows it) rather than showing a banner.
+  const refused = failures.find((f) => f.error.status === 401);
+  if (refused) return refused.error;
+  const byReason = new Map<string, string[]>();
+  for (const { section, error } of failures) byReason.set(capitalize(error.message), [...(byReason.get(capitalize(error.message)) ?? []), section]);
+  const message = [...byReason].map(([reason, sections]) => `${reason}: ${sections.join(", ")}`).join("; ");
+  const detail = failures.map(({ section, error }) => `${section}: ${error.detail || error.message}`).join("\n");
+  return new ApiError(failures[0].error.status, message, { detail });
 }

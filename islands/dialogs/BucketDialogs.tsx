@@ -5,13 +5,15 @@
 import { useEffect, useState } from "react";
 import { bucketNameProblem } from "../../server/contract/bucket_names.ts";
 import { bucketsApi } from "../lib/api/buckets.ts";
-import { SIZE_UNITS, type SizeUnit, toBytes } from "../lib/format.ts";
+import type { QuotaType } from "../../server/contract/buckets.ts";
+import type { SizeUnit } from "../lib/format.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { NumberWithUnit, SelectField, Switch, TextField } from "../ui/fields.tsx";
+import { QuotaFields, quotaFromForm } from "./BucketSettingsDialogs.tsx";
 import { showSnackbar } from "../ui/notify.ts";
 
 export const NON_ERASURE_NOTICE = "Some these features are disabled as server is running in non-erasure coded mode.";
-const QUOTA_UNITS = SIZE_UNITS.filter((u) => u !== "B").map((u) => ({ value: u, label: u }));
+export const LOCKING_NEEDS_VERSIONING = "Object locking needs versioning, so it stays on while locking is on.";
 const RETENTION_MODES = [{ value: "compliance", label: "Compliance" }, { value: "governance", label: "Governance" }] as const;
 const RETENTION_UNITS = [{ value: "days", label: "Days" }, { value: "years", label: "Years" }] as const;
 
@@ -21,6 +23,7 @@ export interface BucketForm {
   versioning: boolean;
   locking: boolean;
   quota: boolean;
+  quotaType: QuotaType;
   quotaSize: string;
   quotaUnit: SizeUnit;
   retention: boolean;
@@ -34,6 +37,7 @@ export const EMPTY_BUCKET_FORM: BucketForm = {
   versioning: false,
   locking: false,
   quota: false,
+  quotaType: "hard",
   quotaSize: "1",
   quotaUnit: "TiB",
   retention: false,
@@ -42,21 +46,25 @@ export const EMPTY_BUCKET_FORM: BucketForm = {
   retentionValidity: "1",
 };
 
-/** Applies one change and the rules that follow from it (versioning off → retention off; retention on → locking on). */
+/**
+ * Applies one change and the rules that follow from it (spec 2 §4): versioning off → retention off; retention
+ * on → locking on; and locking on → versioning on, because S3 object locking needs a versioned bucket (the
+ * form shows it rather than the server doing it silently).
+ */
 export function changeBucketForm(form: BucketForm, change: Partial<BucketForm>): BucketForm {
   const next = { ...form, ...change };
   if (change.versioning === false) next.retention = false;
-  if (change.retention === true) {
-    next.locking = true;
-    next.versioning = true;
-  }
   if (next.retention) next.locking = true;
+  if (next.locking) next.versioning = true;
   return next;
 }
 
+/** Why the name cannot be used yet, or "" (blank counts, without a message). */
+const problemOfName = (name: string) => (name.trim() ? bucketNameProblem(name.trim()) ?? "" : "");
+
 export function bucketFormValid(form: BucketForm, distributed: boolean): boolean {
-  if (form.name.trim() === "") return false;
-  if (distributed && form.quota && (form.quotaSize.trim() === "" || Number(form.quotaSize) <= 0)) return false;
+  if (form.name.trim() === "" || problemOfName(form.name)) return false;
+  if (distributed && form.quota && quotaFromForm(form.quotaSize, form.quotaUnit).problem) return false;
   if (distributed && form.retention && !(Number(form.retentionValidity) >= 1)) return false;
   return true;
 }
@@ -67,9 +75,10 @@ export function CreateBucketDialog({ open, distributed, onClose, onCreated }: { 
   const action = useDialogAction();
   const set = (change: Partial<BucketForm>) => setForm((f) => changeBucketForm(f, change));
 
-  // The name is checked once typing pauses for a second (spec 2 §9 debounce).
+  // The name's message shows once typing pauses for a second (spec 2 §9 debounce); Save waits for a valid name
+  // at once, so an invalid name never reaches the server (which would repeat the message in the message bar).
   useEffect(() => {
-    const timer = setTimeout(() => setNameProblem(form.name.trim() ? bucketNameProblem(form.name.trim()) ?? "" : ""), 1000);
+    const timer = setTimeout(() => setNameProblem(problemOfName(form.name)), 1000);
     return () => clearTimeout(timer);
   }, [form.name]);
 
@@ -79,7 +88,7 @@ export function CreateBucketDialog({ open, distributed, onClose, onCreated }: { 
         name: form.name.trim(),
         versioning: form.versioning,
         locking: form.locking,
-        ...(distributed && form.quota ? { quota: { enabled: true, quota_type: "hard" as const, amount: toBytes(Number(form.quotaSize), form.quotaUnit) } } : {}),
+        ...(distributed && form.quota ? { quota: { enabled: true, quota_type: form.quotaType, amount: quotaFromForm(form.quotaSize, form.quotaUnit).bytes } } : {}),
         ...(distributed && form.retention ? { retention: { mode: form.retentionMode, unit: form.retentionUnit, validity: Number(form.retentionValidity) } } : {}),
       });
       showSnackbar(`Bucket ${form.name.trim()} created`);
@@ -93,13 +102,14 @@ export function CreateBucketDialog({ open, distributed, onClose, onCreated }: { 
       actions={
         <>
           <button type="button" className="btn" onClick={() => setForm(EMPTY_BUCKET_FORM)} disabled={action.busy}>Clear</button>
-          <button type="button" className="btn btn-primary" disabled={!bucketFormValid(form, distributed) || action.busy} onClick={create}>Save</button>
+          <button type="submit" className="btn btn-primary" disabled={!bucketFormValid(form, distributed) || action.busy} onClick={create}>Save</button>
         </>
       }>
       <fieldset disabled={action.busy}>
         <TextField label="Bucket Name" value={form.name} onChange={(name) => set({ name })} error={nameProblem || undefined} />
         {distributed ? null : <div role="note" className="alert alert-info text-sm mb-3">{NON_ERASURE_NOTICE}</div>}
-        <Switch label="Versioning" checked={form.versioning} onChange={(versioning) => set({ versioning })} />
+        <Switch label="Versioning" checked={form.versioning} disabled={form.locking} onChange={(versioning) => set({ versioning })}
+          description={form.locking ? LOCKING_NEEDS_VERSIONING : undefined} />
         <label className="flex items-center gap-3 mb-3 cursor-pointer">
           <input type="checkbox" className="toggle toggle-primary" aria-label="Object Locking" checked={form.locking} disabled={form.retention} onChange={(e) => set({ locking: e.target.checked })} />
           <span className="font-bold text-sm">Object Locking</span>
@@ -110,8 +120,8 @@ export function CreateBucketDialog({ open, distributed, onClose, onCreated }: { 
               <Switch label="Quota" checked={form.quota} onChange={(quota) => set({ quota })} />
               {form.quota
                 ? (
-                  <NumberWithUnit label="Quota" value={form.quotaSize} min={1} onChange={(quotaSize) => set({ quotaSize })} unit={form.quotaUnit} units={QUOTA_UNITS} onUnitChange={(quotaUnit) => set({ quotaUnit })}
-                    error={form.quotaSize.trim() === "" || Number(form.quotaSize) <= 0 ? "The quota must be greater than zero" : undefined} />
+                  <QuotaFields amount={form.quotaSize} unit={form.quotaUnit} type={form.quotaType}
+                    onChange={(c) => set({ quotaSize: c.amount ?? form.quotaSize, quotaUnit: c.unit ?? form.quotaUnit, quotaType: c.type ?? form.quotaType })} />
                 )
                 : null}
               {form.versioning

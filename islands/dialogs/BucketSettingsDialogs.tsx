@@ -4,7 +4,7 @@
  * Configuration (validity at least 1).
  */
 import { useState } from "react";
-import type { BucketRetention } from "../../server/contract/buckets.ts";
+import { type BucketQuotaInfo, type BucketRetention, quotaProblem, type QuotaType } from "../../server/contract/buckets.ts";
 import { bucketsApi } from "../lib/api/buckets.ts";
 import { largestExactUnit, SIZE_UNITS, type SizeUnit, toBytes } from "../lib/format.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "../ui/Dialog.tsx";
@@ -17,7 +17,7 @@ interface SettingDialogProps {
 }
 
 function SaveButton({ disabled, busy, onClick }: { disabled?: boolean; busy: boolean; onClick: () => void }) {
-  return <button type="button" className="btn btn-primary" disabled={disabled || busy} onClick={onClick}>Save</button>;
+  return <button type="submit" className="btn btn-primary" disabled={disabled || busy} onClick={onClick}>Save</button>;
 }
 
 export function AccessPolicyDialog({ bucket, current, onClose, onSaved }: SettingDialogProps & { current: string }) {
@@ -69,21 +69,48 @@ export function VersioningDialog({ bucket, enabled, onClose, onSaved }: SettingD
   );
 }
 
-const QUOTA_UNITS = SIZE_UNITS.filter((u) => u !== "B").map((u) => ({ value: u, label: u }));
+const QUOTA_UNITS = SIZE_UNITS.map((u) => ({ value: u, label: u }));
+const QUOTA_TYPE_OPTIONS = [{ value: "hard", label: "Hard" }, { value: "fifo", label: "FIFO" }] as const;
 
-export function QuotaDialog({ bucket, quota, onClose, onSaved }: SettingDialogProps & { quota: number }) {
-  const initial = quota > 0 ? largestExactUnit(quota) : { amount: 1, unit: "TiB" as SizeUnit };
-  const [enabled, setEnabled] = useState(quota > 0);
-  const [amount, setAmount] = useState(String(initial.amount));
-  const [unit, setUnit] = useState<SizeUnit>(initial.unit === "B" ? "KiB" : initial.unit);
+/** A quota as typed (amount and unit) in bytes, with what is wrong with it (or null). */
+export function quotaFromForm(amount: string, unit: SizeUnit): { bytes: number; problem: string | null } {
+  const value = Number(amount);
+  const bytes = amount.trim() === "" || !Number.isFinite(value) ? 0 : toBytes(value, unit);
+  return { bytes, problem: quotaProblem(bytes) };
+}
+
+/** Quota type (Hard or FIFO, spec 2 §9) and size with its unit, shared by Create Bucket and the quota dialog. */
+export interface QuotaForm {
+  amount: string;
+  unit: SizeUnit;
+  type: QuotaType;
+}
+
+export function QuotaFields({ amount, unit, type, onChange }: QuotaForm & { onChange: (change: Partial<QuotaForm>) => void }) {
+  const { problem } = quotaFromForm(amount, unit);
+  return (
+    <>
+      <SelectField label="Quota Type" value={type} options={QUOTA_TYPE_OPTIONS} onChange={(next) => onChange({ type: next })} />
+      <NumberWithUnit label="Quota" value={amount} min={0} step="any" onChange={(next) => onChange({ amount: next })} unit={unit} units={QUOTA_UNITS} onUnitChange={(next) => onChange({ unit: next })}
+        error={problem ?? undefined} />
+    </>
+  );
+}
+
+export function QuotaDialog({ bucket, quota, onClose, onSaved }: SettingDialogProps & { quota: BucketQuotaInfo }) {
+  // The stored bytes in the largest unit dividing them exactly, bytes included (spec 2 §4): 1536 B stays 1536 B.
+  const initial = quota.quota > 0 ? largestExactUnit(quota.quota) : { amount: 1, unit: "TiB" as SizeUnit };
+  const [enabled, setEnabled] = useState(quota.quota > 0);
+  const [form, setForm] = useState({ amount: String(initial.amount), unit: initial.unit, type: quota.type });
   const action = useDialogAction();
-  const invalid = enabled && !(Number(amount) > 0);
+  const { bytes, problem } = quotaFromForm(form.amount, form.unit);
+  const invalid = enabled && problem !== null;
   return (
     <Dialog title="Enable Bucket Quota" open onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<SaveButton busy={action.busy} disabled={invalid} onClick={() => action.run(async () => (await bucketsApi.setQuota(bucket, enabled, enabled ? toBytes(Number(amount), unit) : 0), onSaved()))} />}>
+      actions={<SaveButton busy={action.busy} disabled={invalid} onClick={() => action.run(async () => (await bucketsApi.setQuota(bucket, enabled, enabled ? bytes : 0, form.type), onSaved()))} />}>
       <Switch label="Quota" checked={enabled} onChange={setEnabled} />
       {enabled
-        ? <NumberWithUnit label="Quota" value={amount} min={1} onChange={setAmount} unit={unit} units={QUOTA_UNITS} onUnitChange={setUnit} error={invalid ? "The quota must be greater than zero" : undefined} />
+        ? <QuotaFields {...form} onChange={(change) => setForm((f) => ({ ...f, ...change }))} />
         : null}
     </Dialog>
   );

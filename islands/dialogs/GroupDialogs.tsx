@@ -25,7 +25,7 @@ export function GroupDialog({ open, group, users, onClose, onSaved }: { open: bo
       actions={
         <>
           <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="button" className="btn btn-primary" disabled={name.trim() === "" || action.busy} onClick={save}>Save</button>
+          <button type="submit" className="btn btn-primary" disabled={name.trim() === "" || action.busy} onClick={save}>Save</button>
         </>
       }>
       <TextField label="Group Name" value={name} onChange={setName} readOnly={editing} />

@@ -3,21 +3,19 @@
  * characters) and Change User Password (an administrator sets another user's secret).
  */
 import { useState } from "react";
+import { passwordProblem } from "../../server/contract/account.ts";
 import { accountApi } from "../lib/api/account.ts";
 import { usersApi } from "../lib/api/users.ts";
 import { showSnackbar } from "../ui/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { TextField } from "../ui/fields.tsx";
 
-export const MIN_PASSWORD = 8;
-export const SHORT_PASSWORD = "Passwords must be at least 8 characters long";
 export const PASSWORDS_DIFFER = "New passwords don't match";
 
 /** The first rule a new password breaks, or "" (own change: match first, then length). */
 export function newPasswordProblem(next: string, confirm: string): string {
   if (next !== confirm) return PASSWORDS_DIFFER;
-  if (next.length < MIN_PASSWORD) return SHORT_PASSWORD;
-  return "";
+  return passwordProblem(next);
 }
 
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -37,7 +35,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   }
   return (
     <Dialog title="Change Password" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<button type="button" className="btn btn-primary" disabled={!ready || action.busy} onClick={save}>Save</button>}>
+      actions={<button type="submit" className="btn btn-primary" disabled={!ready || action.busy} onClick={save}>Save</button>}>
       <TextField label="Current Password" type="password" value={current} onChange={setCurrent} autoComplete="current-password" />
       <TextField label="New Password" type="password" value={next} onChange={setNext} autoComplete="new-password" />
       <TextField label="Type New Password Again" type="password" value={confirm} onChange={setConfirm} autoComplete="new-password" />
@@ -50,7 +48,8 @@ export function ChangeUserPasswordDialog({ open, user, onClose }: { open: boolea
   const [confirm, setConfirm] = useState("");
   const action = useDialogAction();
   function save() {
-    if (next.length < MIN_PASSWORD) return action.setMessage({ message: SHORT_PASSWORD, type: "error" });
+    const problem = passwordProblem(next);
+    if (problem) return action.setMessage({ message: problem, type: "error" });
     action.run(async () => {
       await usersApi.changePassword(user, next);
       showSnackbar(`Password of ${user} changed`);
@@ -59,7 +58,7 @@ export function ChangeUserPasswordDialog({ open, user, onClose }: { open: boolea
   }
   return (
     <Dialog title="Change User Password" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<button type="button" className="btn btn-primary" disabled={confirm === "" || confirm !== next || action.busy} onClick={save}>Save</button>}>
+      actions={<button type="submit" className="btn btn-primary" disabled={confirm === "" || confirm !== next || action.busy} onClick={save}>Save</button>}>
       <p className="mb-3 text-sm">Change password for: <b>{user}</b></p>
       <TextField label="New Password" type="password" value={next} onChange={setNext} autoComplete="new-password" />
       <TextField label="Type New Password Again" type="password" value={confirm} onChange={setConfirm} autoComplete="new-password" />

@@ -37,7 +37,7 @@ export function CreatePolicyDialog({ open, existing, onClose, onSaved }: { open:
       actions={
         <>
           <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="button" className="btn btn-primary" disabled={trimmed === "" || duplicate || invalid || policy.trim() === "" || action.busy} onClick={save}>Save</button>
+          <button type="submit" className="btn btn-primary" disabled={trimmed === "" || duplicate || invalid || policy.trim() === "" || action.busy} onClick={save}>Save</button>
         </>
       }>
       <TextField label="Policy Name" value={name} onChange={setName} error={duplicate ? "A policy with this name already exists" : undefined} />

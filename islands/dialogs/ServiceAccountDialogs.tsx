@@ -5,7 +5,10 @@
  */
 import { useState } from "react";
 import type { ServiceAccountCredentials } from "../../server/contract/account.ts";
+import { passwordProblem } from "../../server/contract/account.ts";
 import { accountApi } from "../lib/api/account.ts";
+
+const SECRET_LENGTH = "The secret key must hold 8 to 40 characters";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { Switch, TextField } from "../ui/fields.tsx";
 import { JsonEditor, jsonProblems } from "../ui/JsonEditor.tsx";
@@ -25,6 +28,7 @@ export function CreateServiceAccountDialog({ open, user, onClose, onCreated }: {
   const action = useDialogAction();
   const policyBad = restrict && policy.trim() !== "" && jsonProblems(policy, "policy").length > 0;
   const keysMissing = custom && (accessKey.trim() === "" || secretKey === "");
+  const secretProblem = custom && secretKey !== "" && passwordProblem(secretKey) ? SECRET_LENGTH : undefined;
   function create() {
     action.run(async () => {
       const credentials = await accountApi.createServiceAccount({
@@ -40,7 +44,7 @@ export function CreateServiceAccountDialog({ open, user, onClose, onCreated }: {
       actions={
         <>
           <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="button" className="btn btn-primary" disabled={action.busy || policyBad || keysMissing} onClick={create}>Create</button>
+          <button type="submit" className="btn btn-primary" disabled={action.busy || policyBad || keysMissing || !!secretProblem} onClick={create}>Create</button>
         </>
       }>
       <Switch label="Restrict with policy" checked={restrict} onChange={setRestrict}
@@ -51,7 +55,7 @@ export function CreateServiceAccountDialog({ open, user, onClose, onCreated }: {
         ? (
           <>
             <TextField label="Access Key" value={accessKey} onChange={setAccessKey} />
-            <TextField label="Secret Key" type="password" value={secretKey} onChange={setSecretKey} autoComplete="new-password" />
+            <TextField label="Secret Key" type="password" value={secretKey} onChange={setSecretKey} autoComplete="new-password" error={secretProblem} />
           </>
         )
         : null}

@@ -5,7 +5,7 @@ import { ConfirmDialog } from "../ui/Dialog.tsx";
 import { DataTable } from "../ui/DataTable.tsx";
 import { showSnackbar } from "../ui/notify.ts";
 
-export function ServiceAccountsTable({ keys, onDeleted }: { keys: string[]; onDeleted: () => void }) {
+export function ServiceAccountsTable({ keys, unavailable, filtered, onDeleted }: { keys: string[]; unavailable?: string; filtered?: boolean; onDeleted: () => void }) {
   const [deleting, setDeleting] = useState<string | null>(null);
   return (
     <>
@@ -15,6 +15,8 @@ export function ServiceAccountsTable({ keys, onDeleted }: { keys: string[]; onDe
         rowId={(k) => k}
         columns={[{ id: "accessKey", label: "Service Account", value: (k) => k, sortable: true }]}
         initialSort={{ id: "accessKey" }}
+        unavailable={unavailable}
+        filtered={filtered}
         actions={[{ type: "delete", onSelect: setDeleting }]}
       />
       <ConfirmDialog

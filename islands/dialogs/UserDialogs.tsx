@@ -8,7 +8,7 @@ import { usersApi } from "../lib/api/users.ts";
 import { showSnackbar } from "../ui/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { CheckList, Switch, TextField } from "../ui/fields.tsx";
-import { MIN_PASSWORD, SHORT_PASSWORD } from "./PasswordDialogs.tsx";
+import { passwordProblem } from "../../server/contract/account.ts";
 
 export const NO_GROUP_SELECTED = "You need to select at least one group to assign";
 
@@ -31,7 +31,8 @@ export function UserDialog({ open, user, groups, policies, onClose, onSaved }: {
   const ready = accessKey.trim() !== "" && (editing || secretKey.trim() !== "");
   function save() {
     // Spec 1 §5: the submit step checks the secret field in both modes, so editing also sets a new secret.
-    if (secretKey.length < MIN_PASSWORD) return action.setMessage({ message: SHORT_PASSWORD, type: "error" });
+    const problem = passwordProblem(secretKey);
+    if (problem) return action.setMessage({ message: problem, type: "error" });
     action.run(async () => {
       let saved: User;
       if (editing) {
@@ -50,7 +51,7 @@ export function UserDialog({ open, user, groups, policies, onClose, onSaved }: {
       actions={
         <>
           <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="button" className="btn btn-primary" disabled={!ready || action.busy} onClick={save}>Save</button>
+          <button type="submit" className="btn btn-primary" disabled={!ready || action.busy} onClick={save}>Save</button>
         </>
       }>
       <TextField label="Access Key" value={accessKey} onChange={setAccessKey} readOnly={editing} />
@@ -69,7 +70,7 @@ export function SetGroupsDialog({ open, user, groups, onClose, onSaved }: { open
   const action = useDialogAction();
   return (
     <Dialog title="Set Groups" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<button type="button" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => onSaved(await usersApi.update(user.accessKey, { status: user.status, groups: selected })))}>Save</button>}>
+      actions={<button type="submit" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => onSaved(await usersApi.update(user.accessKey, { status: user.status, groups: selected })))}>Save</button>}>
       <CheckList label="Groups" options={groups} selected={selected} onChange={setSelected} emptyText="No Groups Available" />
     </Dialog>
   );
@@ -88,7 +89,7 @@ export function SetPoliciesDialog({ open, entity, entityType, current, policies,
   const action = useDialogAction();
   return (
     <Dialog title="Set Policies" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<button type="button" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => (await usersApi.setPolicies(selected, entity, entityType), onSaved()))}>Save</button>}>
+      actions={<button type="submit" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => (await usersApi.setPolicies(selected, entity, entityType), onSaved()))}>Save</button>}>
       <p className="text-sm mb-2">Selected {entityType}: <b>{entity}</b></p>
       <CheckList label="Policies" options={policies} selected={selected} onChange={setSelected} emptyText="No Policies Available" />
     </Dialog>
@@ -109,8 +110,8 @@ export function AddUsersToGroupDialog({ open, users, groups, onClose }: { open: 
   return (
     <Dialog title="Add Users to Group" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
       actions={done
-        ? <button type="button" className="btn btn-primary" onClick={onClose}>Done</button>
-        : <button type="button" className="btn btn-primary" disabled={selected.length === 0 || action.busy} onClick={save}>Save</button>}>
+        ? <button type="submit" className="btn btn-primary" onClick={onClose}>Done</button>
+        : <button type="submit" className="btn btn-primary" disabled={selected.length === 0 || action.busy} onClick={save}>Save</button>}>
       {done
         ? (
           <div data-testid="add-to-group-confirmation">

@@ -21,6 +21,9 @@ export function formatBytes(bytes: number): string {
   return `${shown} ${UNITS[unit]}`;
 }
 
+/** PRIVATE → "Private", fifo → "Fifo": one word capitalised, as spec 2 shows access levels, quota types and modes. */
+export const capitalizeWord = (word: string) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+
 /** 1234567 → "1,234,567". */
 export function formatNumber(value: number): string {
   return Math.round(value).toLocaleString("en-US");
@@ -88,4 +91,9 @@ export function largestExactUnit(bytes: number): { amount: number; unit: SizeUni
     if (bytes > 0 && bytes % factor === 0) return { amount: bytes / factor, unit: SIZE_UNITS[i] };
   }
   return { amount: bytes, unit: "B" };
+}
+
+/** An instant as tables show it: the browser's local date and time to the second; "" when absent. */
+export function formatDateTime(iso: string): string {
+  return iso ? new Date(iso).toLocaleString() : "";
 }

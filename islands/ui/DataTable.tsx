@@ -16,7 +16,7 @@ import {
   useTable,
   type ColumnVisibilityState as VisibilityState,
 } from "@tanstack/react-table";
-import { type ReactNode, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { ActionIcon, type RowActionType } from "./icons.tsx";
 
 export const ROW_HEIGHT = 40;
@@ -32,8 +32,11 @@ export interface DataColumn<Row> {
   value: (row: Row) => string | number;
   render?: (row: Row) => ReactNode;
   sortable?: boolean;
-  width?: number;
+  /** Pixels, or a CSS width such as "45%". */
+  width?: number | string;
   align?: "left" | "right" | "center";
+  /** An opaque identifier (rule ID, ARN) that may break anywhere to fit; words in other columns never do. */
+  breakAnywhere?: boolean;
 }
 
 export interface RowAction<Row> {
@@ -57,10 +60,26 @@ export interface DataTableProps<Row> {
   selected?: string[];
   onSelectionChange?: (ids: string[]) => void;
   emptyMessage?: string;
+  /** Why the rows could not be loaded ("Access denied"); shown in place of the empty message. */
+  unavailable?: string;
+  /** The rows are narrowed by a filter the user typed: none left reads 'No {entity} match your filter.'. */
+  filtered?: boolean;
   columnPicker?: boolean;
   initialSort?: { id: string; desc?: boolean };
+  /** Columns the 'Shown Columns' picker starts with unticked. */
+  hiddenColumns?: string[];
+  /** The caller orders the rows (the server sorts them): the table then only reports the sort (onSortChange). */
+  manualSorting?: boolean;
   /** Scroll viewport height in pixels. */
   height?: number;
+  /** Infinite scroll: called when the rows shown come within the overscan of the last loaded row. */
+  onEndReached?: () => void;
+  /** Keeps rows grouped whatever the sort (lower first; e.g. folders before files). */
+  rank?: (row: Row) => number;
+  /** Told when the user sorts (null when sorting is cleared). */
+  onSortChange?: (sort: { id: string; desc: boolean } | null) => void;
+  /** A line above the rows (what the sort applies to, say). */
+  caption?: ReactNode;
 }
 
 const features = tableFeatures({
@@ -74,7 +93,7 @@ const features = tableFeatures({
 export function DataTable<Row>(props: DataTableProps<Row>) {
   const { rows, columns, rowId, actions = [], selection, selected = [], onSelectionChange } = props;
   const [sorting, setSorting] = useState<SortingState>(props.initialSort ? [{ id: props.initialSort.id, desc: !!props.initialSort.desc }] : []);
-  const [visibility, setVisibility] = useState<VisibilityState>({});
+  const [visibility, setVisibility] = useState<VisibilityState>(() => Object.fromEntries((props.hiddenColumns ?? []).map((id) => [id, false])));
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(props.height ?? 560);
 
@@ -97,7 +116,12 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     enableRowSelection: !!selection,
     enableMultiRowSelection: selection === "checkbox",
     state: { sorting, columnVisibility: visibility, rowSelection },
-    onSortingChange: (updater: SortingState | ((old: SortingState) => SortingState)) => setSorting((old) => (typeof updater === "function" ? updater(old) : updater)),
+    manualSorting: !!props.manualSorting,
+    onSortingChange: (updater: SortingState | ((old: SortingState) => SortingState)) => {
+      const next = typeof updater === "function" ? updater(sorting) : updater;
+      setSorting(next);
+      props.onSortChange?.(next[0] ? { id: next[0].id, desc: !!next[0].desc } : null);
+    },
     onColumnVisibilityChange: (updater: VisibilityState | ((old: VisibilityState) => VisibilityState)) => setVisibility((old) => (typeof updater === "function" ? updater(old) : updater)),
     onRowSelectionChange: (updater: RowSelectionState | ((old: RowSelectionState) => RowSelectionState)) => {
       const next = typeof updater === "function" ? updater(rowSelection) : updater;
@@ -106,18 +130,26 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   // deno-lint-ignore no-explicit-any
   } as any);
 
-  const sortedRows = table.getRowModel().rows;
+  const modelRows = table.getRowModel().rows;
+  const rank = props.rank;
+  // A stable partition by rank after sorting keeps groups (folders) first in any sort order.
+  const sortedRows = useMemo(() => (rank ? [...modelRows].sort((a, b) => rank(a.original as Row) - rank(b.original as Row)) : modelRows), [modelRows, rank]);
   const visibleColumns = columns.filter((c) => table.getColumn(c.id)?.getIsVisible() !== false);
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const count = scrollTop === 0 && viewport === (props.height ?? 560) ? FIRST_PAINT_ROWS + OVERSCAN : Math.ceil(viewport / ROW_HEIGHT) + 2 * OVERSCAN;
   const last = Math.min(sortedRows.length, first + count);
   const windowRows = sortedRows.slice(first, last);
+  const onEndReached = props.onEndReached;
+  useEffect(() => {
+    if (onEndReached && sortedRows.length > 0 && last >= sortedRows.length - OVERSCAN) onEndReached();
+  }, [last, sortedRows.length, onEndReached]);
   const bodyHeight = sortedRows.length * ROW_HEIGHT;
   const colSpan = visibleColumns.length + (selection ? 1 : 0) + (actions.length ? 1 : 0);
   const optionsWidth = Math.max(80, actions.length * 45);
 
   return (
     <div className="card bg-base-100 shadow-sm" data-testid={`table-${props.entity}`}>
+      {props.caption ? <div className="px-3 pt-2 text-xs text-base-content/70" role="status">{props.caption}</div> : null}
       {props.columnPicker
         ? (
           <details className="dropdown dropdown-end self-end m-2">
@@ -142,7 +174,10 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
       <div
         className="overflow-auto"
         style={{ maxHeight: viewport + HEADER_HEIGHT }}
-        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          setScrollTop(el.scrollTop);
+        }}
         ref={(el) => {
           if (el && !props.height) {
             const fit = Math.max(240, globalThis.innerHeight - el.getBoundingClientRect().top - 48);
@@ -150,7 +185,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           }
         }}
       >
-        <table className="table table-sm table-pin-rows" aria-label={props.entity} aria-rowcount={sortedRows.length + 1}>
+        <table className="deck-table table table-sm table-pin-rows" aria-label={props.entity} aria-rowcount={sortedRows.length + 1}>
           <thead>
             <tr style={{ height: HEADER_HEIGHT }}>
               {selection ? <th className="w-10"><span className="sr-only">Select</span></th> : null}
@@ -158,7 +193,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                 const column = table.getColumn(c.id);
                 const sorted = column?.getIsSorted();
                 return (
-                  <th key={c.id} style={{ width: c.width, textAlign: c.align }} aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}>
+                  <th key={c.id} className="whitespace-normal" style={{ width: c.width, textAlign: c.align }} aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}>
                     {c.sortable
                       ? (
                         <button type="button" className="font-bold inline-flex items-center gap-1" onClick={column?.getToggleSortingHandler()}>
@@ -178,7 +213,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
               ? (
                 <tr>
                   <td colSpan={colSpan} className="text-center py-8 text-base-content/70" data-testid="empty-message">
-                    {props.emptyMessage ?? `There are no ${props.entity} yet.`}
+                    {props.unavailable ?? (props.filtered ? `No ${props.entity} match your filter.` : props.emptyMessage ?? `There are no ${props.entity} yet.`)}
                   </td>
                 </tr>
               )
@@ -203,7 +238,8 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                     )
                     : null}
                   {visibleColumns.map((c) => (
-                    <td key={c.id} className="break-all" style={{ textAlign: c.align }}>{c.render ? c.render(item) : c.value(item)}</td>
+                    // Lines break between words (and after hyphens and slashes); a word breaks only if it cannot fit at all.
+                    <td key={c.id} className={c.breakAnywhere ? "break-all" : "break-words"} style={{ textAlign: c.align }}>{c.render ? c.render(item) : c.value(item)}</td>
                   ))}
                   {actions.length
                     ? (

@@ -2,6 +2,9 @@
  * The one dialog (spec 1 "Generic dialog"): title, close button and a message bar. The message bar shows the
  * detailed message when it has at least 5 characters, else the message, and hides itself after 10 s for
  * errors and 5 s otherwise (spec 1 §8). Dialogs report errors here rather than in the page banner.
+ *
+ * Keyboard: the content is a form, so Enter in a field presses the dialog's submit button (its primary action,
+ * `type="submit"`); Escape closes; focus goes back to what opened the dialog when it closes.
  */
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { ApiClientError } from "../lib/api/request.ts";
@@ -46,6 +49,14 @@ export interface DialogProps {
 
 export function Dialog({ title, open, onClose, children, actions, message = null, onMessageDone = () => {}, wide }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Declared before the effect that opens the dialog, so it sees the opener still focused.
+  useEffect(() => {
+    if (!open) return;
+    const opener = document.activeElement;
+    return () => {
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
+  }, [open]);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -60,9 +71,11 @@ export function Dialog({ title, open, onClose, children, actions, message = null
           <h2 className="text-lg font-bold break-words" style={{ maxWidth: 765 }}>{title}</h2>
           <button type="button" className="btn btn-sm btn-ghost btn-square" aria-label="Close" onClick={onClose}>✕</button>
         </div>
-        <MessageBar message={message} onDone={onMessageDone} />
-        {children}
-        {actions ? <div className="modal-action">{actions}</div> : null}
+        <form noValidate onSubmit={(e) => e.preventDefault()}>
+          <MessageBar message={message} onDone={onMessageDone} />
+          {children}
+          {actions ? <div className="modal-action">{actions}</div> : null}
+        </form>
       </div>
     </dialog>
   );

@@ -1,23 +1,74 @@
 /**
- * The red error banner: title Error, the message, expandable Details, a close button, and auto-hide after
- * 10 s that pauses while the pointer is over it. It renders on the server too (errors while building a page),
- * where hiding and closing work with CSS alone, so no script is needed.
+ * The red error banner (spec 1 §2): title Error, the message, expandable Details, a close button, and auto-hide
+ * after 10 s that pauses while the pointer is over it (or focus is inside it, so a keyboard user reading the
+ * details keeps it too). Two variants share the markup: in an island the timer is a script timer that can be
+ * paused; rendered on the server (errors met while building a page) hiding and closing work with CSS alone, so
+ * a page without islands still needs no script.
  */
+import { useEffect, useRef } from "react";
+
+export const BANNER_HIDE_MS = 10_000;
+
 export interface ErrorBannerProps {
   message: string;
   detail?: string;
-  /** Client-side close; on the server a CSS checkbox closes it. */
+  /** Client-side close (also called when the timer runs out); on the server a CSS checkbox closes it. */
   onClose?: () => void;
-  /** Restarts the CSS timer when a new message replaces the old one. */
+  /** Restarts the timer when a new message replaces the old one. */
   id?: string | number;
 }
 
+/**
+ * Calls `onExpire` after `ms` of running time. `hold(reason, true)` stops the clock while that reason lasts
+ * (pointer over it, focus inside it); it runs on with the time left once no reason holds it.
+ */
+function usePausableTimer(ms: number, onExpire: (() => void) | undefined, key: unknown) {
+  const state = useRef({ remaining: ms, startedAt: 0, timer: 0 as ReturnType<typeof setTimeout> | 0, holds: new Set<string>() });
+  const expire = useRef(onExpire);
+  expire.current = onExpire;
+  const run = () => {
+    const s = state.current;
+    if (s.timer || s.holds.size > 0 || !expire.current) return;
+    s.startedAt = Date.now();
+    s.timer = setTimeout(() => expire.current?.(), s.remaining);
+  };
+  const stop = () => {
+    const s = state.current;
+    if (!s.timer) return;
+    clearTimeout(s.timer);
+    s.timer = 0;
+    s.remaining = Math.max(0, s.remaining - (Date.now() - s.startedAt));
+  };
+  useEffect(() => {
+    stop();
+    state.current = { remaining: ms, startedAt: 0, timer: 0, holds: state.current.holds };
+    run();
+    return stop;
+  }, [key]);
+  return (reason: string, held: boolean) => {
+    if (held) state.current.holds.add(reason);
+    else state.current.holds.delete(reason);
+    if (held) stop();
+    else run();
+  };
+}
+
 export function ErrorBanner({ message, detail, onClose, id }: ErrorBannerProps) {
+  const hold = usePausableTimer(BANNER_HIDE_MS, onClose, id ?? message + (detail ?? ""));
   const inputId = `deck-banner-${id ?? "server"}`;
+  const live = !!onClose;
   return (
     <div className="deck-banner-wrap" key={id}>
-      {onClose ? null : <input type="checkbox" id={inputId} className="deck-banner-close hidden" aria-hidden="true" />}
-      <div role="alert" className="deck-banner alert alert-error shadow-lg flex items-start gap-3" data-testid="error-banner">
+      {live ? null : <input type="checkbox" id={inputId} className="deck-banner-close hidden" aria-hidden="true" />}
+      <div
+        role="alert"
+        className={`${live ? "" : "deck-banner-timed "}alert alert-error shadow-lg flex items-start gap-3 pointer-events-auto`}
+        data-testid="error-banner"
+        onMouseEnter={() => hold("pointer", true)}
+        onMouseLeave={() => hold("pointer", false)}
+        onFocus={() => hold("focus", true)}
+        onBlur={(e) => hold("focus", e.currentTarget.contains(e.relatedTarget as Node | null))}
+      >
         <div className="flex-1 min-w-0">
           <div className="font-bold">Error</div>
           <div className="break-words">{message}</div>
@@ -30,7 +81,7 @@ export function ErrorBanner({ message, detail, onClose, id }: ErrorBannerProps) 
             )
             : null}
         </div>
-        {onClose
+        {live
           ? <button type="button" className="btn btn-ghost btn-sm btn-circle" aria-label="Close" onClick={onClose}>✕</button>
           : <label htmlFor={inputId} className="btn btn-ghost btn-sm btn-circle" aria-label="Close">✕</label>}
       </div>

@@ -16,7 +16,7 @@ export function highlightJson(text: string): ReactNode[] {
   let last = 0;
   for (const m of text.matchAll(TOKEN)) {
     if (m.index > last) out.push(text.slice(last, m.index));
-    const cls = m[1] ? (m[1].trimEnd().endsWith(":") ? "text-primary" : "text-success") : m[2] ? "text-warning" : m[3] ? "text-secondary" : "text-base-content/60";
+    const cls = m[1] ? (m[1].trimEnd().endsWith(":") ? "text-primary" : "text-success") : m[2] ? "text-warning" : m[3] ? "text-secondary" : "text-base-content/70";
     out.push(<span key={m.index} className={cls}>{m[0]}</span>);
     last = m.index + m[0].length;
   }
@@ -57,7 +57,7 @@ export function JsonEditor({ label, value, onChange, mode = "policy", rows = 16,
     <div className="mb-3" data-testid="json-editor">
       <div className="text-sm font-bold mb-1">{label}</div>
       <div className="flex border border-base-300 rounded font-mono text-sm leading-6 bg-base-200/40" style={{ height }}>
-        <div ref={gutter} className="overflow-hidden select-none text-right px-2 py-2 text-base-content/50 border-r border-base-300" aria-hidden="true">
+        <div ref={gutter} className="overflow-hidden select-none text-right px-2 py-2 text-base-content/70 border-r border-base-300" aria-hidden="true">
           {Array.from({ length: lines }, (_, i) => (
             <div key={i} className={badLines.has(i + 1) ? "text-error font-bold" : undefined} title={badLines.get(i + 1)} data-error-line={badLines.has(i + 1) ? i + 1 : undefined}>
               {badLines.has(i + 1) ? "● " : ""}{i + 1}

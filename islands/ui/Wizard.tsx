@@ -14,7 +14,7 @@ export interface WizardStep {
   finishLabel?: string;
 }
 
-export function Wizard({ steps, onFinish, busy }: { steps: WizardStep[]; onFinish: () => void; busy?: boolean }) {
+export function Wizard({ steps, onFinish, busy, onCancel }: { steps: WizardStep[]; onFinish: () => void; busy?: boolean; onCancel?: () => void }) {
   const [index, setIndex] = useState(0);
   const [moving, setMoving] = useState(false);
   const step = steps[index];
@@ -40,8 +40,9 @@ export function Wizard({ steps, onFinish, busy }: { steps: WizardStep[]; onFinis
       </ul>
       {step.content}
       <div className="modal-action">
+        {onCancel ? <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>Cancel</button> : null}
         {index > 0 ? <button type="button" className="btn" onClick={() => setIndex(index - 1)}>Back</button> : null}
-        <button type="button" className="btn btn-primary" disabled={!step.isValid || moving || busy} onClick={next}>{last ? step.finishLabel ?? "Finish" : "Next"}</button>
+        <button type="submit" className="btn btn-primary" disabled={!step.isValid || moving || busy} onClick={next}>{last ? step.finishLabel ?? "Finish" : "Next"}</button>
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 /** Small form parts shared by every dialog and page: labelled inputs, switches, searchable check lists. */
 import { type ReactNode, useState } from "react";
 
-export function TextField({ label, value, onChange, type = "text", readOnly, placeholder, error, autoComplete, name }: {
+export function TextField({ label, value, onChange, type = "text", readOnly, placeholder, error, autoComplete, name, disabled, min }: {
   label: string;
   value: string;
   onChange?: (value: string) => void;
@@ -11,6 +11,9 @@ export function TextField({ label, value, onChange, type = "text", readOnly, pla
   error?: string;
   autoComplete?: string;
   name?: string;
+  disabled?: boolean;
+  /** Lower bound of a number field. */
+  min?: string;
 }) {
   return (
     <label className="form-control w-full mb-3 block">
@@ -21,6 +24,8 @@ export function TextField({ label, value, onChange, type = "text", readOnly, pla
         value={value}
         name={name}
         readOnly={readOnly}
+        disabled={disabled}
+        min={min}
         placeholder={placeholder}
         autoComplete={autoComplete ?? "off"}
         aria-label={label}
@@ -31,10 +36,17 @@ export function TextField({ label, value, onChange, type = "text", readOnly, pla
   );
 }
 
-export function Switch({ label, checked, onChange, description }: { label: string; checked: boolean; onChange: (value: boolean) => void; description?: ReactNode }) {
+export function Switch({ label, checked, onChange, description, disabled }: {
+  label: string;
+  checked: boolean;
+  onChange: (value: boolean) => void;
+  description?: ReactNode;
+  /** Locked by another setting (the description says why). */
+  disabled?: boolean;
+}) {
   return (
     <label className="flex items-center gap-3 mb-3 cursor-pointer">
-      <input type="checkbox" className="toggle toggle-primary" checked={checked} aria-label={label} onChange={(e) => onChange(e.target.checked)} />
+      <input type="checkbox" className="toggle toggle-primary" checked={checked} disabled={disabled} aria-label={label} onChange={(e) => onChange(e.target.checked)} />
       <span>
         <span className="font-bold text-sm">{label}</span>
         {description ? <span className="block text-xs text-base-content/70">{description}</span> : null}
@@ -52,6 +64,8 @@ export function SearchBox({ placeholder, value, onChange }: { placeholder: strin
       aria-label={placeholder}
       value={value}
       onChange={(e) => onChange(e.target.value)}
+      // A filter never submits the dialog it sits in.
+      onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
     />
   );
 }
@@ -85,11 +99,17 @@ export function CheckList({ label, options, selected, onChange, emptyText }: {
 }
 
 /** Tabs as buttons; the active tab is marked for screen readers. */
-export function Tabs<T extends string>({ tabs, active, onChange, vertical }: { tabs: { id: T; label: string }[]; active: T; onChange: (id: T) => void; vertical?: boolean }) {
+export function Tabs<T extends string>({ tabs, active, onChange, vertical, label }: {
+  tabs: { id: T; label: string; disabled?: boolean }[];
+  active: T;
+  onChange: (id: T) => void;
+  vertical?: boolean;
+  label?: string;
+}) {
   return (
-    <div role="tablist" className={`tabs ${vertical ? "tabs-box flex-col items-stretch w-48" : "tabs-border"} mb-4`}>
+    <div role="tablist" aria-label={label} className={`tabs ${vertical ? "tabs-box flex-col items-stretch w-48" : "tabs-border"} mb-4`}>
       {tabs.map((tab) => (
-        <button key={tab.id} type="button" role="tab" aria-selected={tab.id === active} className={`tab ${tab.id === active ? "tab-active" : ""}`} onClick={() => onChange(tab.id)}>
+        <button key={tab.id} type="button" role="tab" aria-selected={tab.id === active} disabled={tab.disabled} className={`tab ${tab.id === active ? "tab-active" : ""}`} onClick={() => onChange(tab.id)}>
           {tab.label}
         </button>
       ))}
@@ -115,7 +135,7 @@ export function SelectField<T extends string>({ label, value, options, onChange,
 }
 
 /** A number with a unit picker side by side (quota size, bandwidth, retention validity). */
-export function NumberWithUnit<U extends string>({ label, value, onChange, unit, units, onUnitChange, min = 0, error }: {
+export function NumberWithUnit<U extends string>({ label, value, onChange, unit, units, onUnitChange, min = 0, step, error }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
@@ -123,13 +143,15 @@ export function NumberWithUnit<U extends string>({ label, value, onChange, unit,
   units: readonly { value: U; label: string }[];
   onUnitChange: (unit: U) => void;
   min?: number;
+  /** "any" allows fractions (1.5 KiB). */
+  step?: number | "any";
   error?: string;
 }) {
   return (
     <div className="mb-3">
       <span className="block mb-1 text-sm font-bold">{label}</span>
       <div className="join w-full">
-        <input type="number" min={min} className={`input join-item flex-1 border-base-300 ${error ? "input-error" : ""}`} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} />
+        <input type="number" min={min} step={step} className={`input join-item flex-1 border-base-300 ${error ? "input-error" : ""}`} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} />
         <select className="select join-item w-32 border-base-300" aria-label={`${label} unit`} value={unit} onChange={(e) => onUnitChange(e.target.value as U)}>
           {units.map((u) => <option key={u.value} value={u.value}>{u.label}</option>)}
         </select>

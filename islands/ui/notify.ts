@@ -4,10 +4,18 @@
  * mounted <Notifications/>, however many islands a page has.
  */
 import { signal } from "@preact/signals-react";
+import { createElement } from "react";
+// Static, not `import()`: the bundled chunk of a dynamic import of react-dom/client exposes only a default
+// export, so destructuring `createRoot` from it gave undefined and every page's messages threw. The island
+// client already loads react-dom/client, so this costs no extra bytes.
+import { createRoot } from "react-dom/client";
+import { capitalize, detailBeside } from "../lib/messages.ts";
 
 export interface BannerMessage {
   message: string;
   detail: string;
+  /** Distinguishes two equal messages shown one after the other, so the second restarts the timer. */
+  id: number;
 }
 
 export interface SnackMessage {
@@ -15,6 +23,10 @@ export interface SnackMessage {
   detail: string;
   type: "error" | "success" | "info";
 }
+
+/** Snackbar display time (spec 1 §2): 5 s, errors 10 s. */
+export const SNACKBAR_MS = 5_000;
+export const SNACKBAR_ERROR_MS = 10_000;
 
 export const loadingProgress = signal(100);
 export const banner = signal<BannerMessage | null>(null);
@@ -26,11 +38,7 @@ let mounting: Promise<void> | null = null;
 function ensureMounted(): void {
   if (mounting || typeof document === "undefined") return;
   mounting = (async () => {
-    const [{ createRoot }, { createElement }, { Notifications }] = await Promise.all([
-      import("react-dom/client"),
-      import("react"),
-      import("./Notifications.tsx"),
-    ]);
+    const { Notifications } = await import("./Notifications.tsx");
     const host = document.createElement("div");
     host.id = "deck-notifications";
     document.body.append(host);
@@ -38,18 +46,17 @@ function ensureMounted(): void {
   })();
 }
 
-/** Capitalises the first letter, as the spec's error rules require (spec 1 §8). */
-export const capitalize = (text: string) => (text ? text[0].toUpperCase() + text.slice(1) : text);
+let bannerCount = 0;
 
 /** Shows the red error banner (auto-hides after 10 s, paused while hovered). */
 export function showErrorBanner(message: string, detail = ""): void {
-  banner.value = { message: capitalize(message), detail: detail && detail !== message ? capitalize(detail) : "" };
+  banner.value = { message: capitalize(message), detail: detailBeside(message, detail), id: ++bannerCount };
   ensureMounted();
 }
 
 /** Shows a snackbar message (5 s, errors 10 s). */
 export function showSnackbar(message: string, type: SnackMessage["type"] = "success", detail = ""): void {
-  snackbar.value = { message: capitalize(message), detail: detail && detail !== message ? capitalize(detail) : "", type };
+  snackbar.value = { message: capitalize(message), detail: detailBeside(message, detail), type };
   ensureMounted();
 }
 

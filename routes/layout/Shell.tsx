@@ -3,7 +3,9 @@
  * the session's menu, theme switch and Logout as plain forms (no script), and the page content.
  */
 import type { ReactNode } from "react";
+import RestartBanner from "../../islands/RestartBanner.tsx";
 import { ErrorBanner } from "../../islands/ui/ErrorBanner.tsx";
+import { Island } from "../../server/render/island.tsx";
 import type { Theme } from "../../server/render/page.tsx";
 import { DOCUMENTATION_URL, visibleMenu } from "./menu.ts";
 
@@ -14,27 +16,37 @@ export interface ShellProps {
   distributed: boolean;
   account: string;
   theme: Theme;
+  /** Operator mode: its own logo and name (spec 3 §1). */
+  operator?: boolean;
   /** An error met while building the page, shown in the banner. */
   error?: { message: string; detail?: string };
+  /** The restart banner (spec 3 §4): whether it shows now, and whether the page needs it mounted anyway
+   * (pages that can raise the flag). Pages without either ship none of its script. */
+  restart?: { needed: boolean; mounted: boolean };
   children: ReactNode;
 }
 
-function Sidebar({ href, path, pages, distributed, account, theme }: Omit<ShellProps, "children" | "error">) {
+function Sidebar({ href, path, pages, distributed, account, theme, operator }: Omit<ShellProps, "children" | "error" | "restart">) {
   return (
     <aside className="deck-sidebar shrink-0 bg-neutral text-neutral-content flex flex-col min-h-screen">
-      <a href={href("/")} className="flex items-center gap-2 px-5 py-5 text-xl font-bold">
-        <span className="inline-block w-7 h-7 rounded bg-accent" aria-hidden="true" />
-        Deck
+      <a href={href("/")} className="flex items-center gap-2 px-5 py-5 text-xl font-bold" data-testid="logo">
+        {operator
+          ? <span className="inline-grid grid-cols-2 gap-0.5 w-7 h-7" aria-hidden="true">{[0, 1, 2, 3].map((i) => <span key={i} className="rounded-sm bg-accent" />)}</span>
+          : <span className="inline-block w-7 h-7 rounded bg-accent" aria-hidden="true" />}
+        {operator ? "Deck Operator" : "Deck"}
       </a>
       <nav className="flex-1 overflow-y-auto px-2" aria-label="Main menu">
         {visibleMenu(pages, distributed).map((group) => {
           const items = (
             <ul className="menu menu-sm w-full">
-              {group.entries.map((entry) => (
-                <li key={entry.route}>
-                  <a href={href(entry.route)} className={path === entry.route || path.startsWith(entry.route + "/") ? "menu-active" : ""}>{entry.label}</a>
-                </li>
-              ))}
+              {group.entries.map((entry) => {
+                const current = path === entry.route || path.startsWith(entry.route + "/");
+                return (
+                  <li key={entry.route}>
+                    <a href={href(entry.route)} aria-current={current ? "page" : undefined}>{entry.label}</a>
+                  </li>
+                );
+              })}
             </ul>
           );
           return group.collapsible
@@ -75,7 +87,10 @@ export function Shell(props: ShellProps) {
       {hideSidebar ? null : <Sidebar {...props} />}
       <main className="flex-1 min-w-0 p-6">
         {props.error
-          ? <div className="fixed top-2 left-1/2 -translate-x-1/2 z-50 w-[min(90vw,48rem)]"><ErrorBanner message={props.error.message} detail={props.error.detail} /></div>
+          ? <div className="fixed top-2 left-1/2 -translate-x-1/2 z-50 w-[min(90vw,48rem)] pointer-events-none"><ErrorBanner message={props.error.message} detail={props.error.detail} /></div>
+          : null}
+        {props.restart && (props.restart.needed || props.restart.mounted)
+          ? <Island name="RestartBanner" component={RestartBanner} props={{ needsRestart: props.restart.needed }} />
           : null}
         {props.children}
       </main>
@@ -91,4 +106,10 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
       {children ? <div className="flex flex-wrap gap-2">{children}</div> : null}
     </header>
   );
+}
+
+/** In place of a page's subject when it could not be read: "You do not have access to bucket x." or the reason. */
+export function UnavailableNote({ what, error }: { what: string; error: { status: number; message: string } }) {
+  const reason = error.status === 403 ? `You do not have access to ${what.charAt(0).toLowerCase() + what.slice(1)}.` : `${what} could not be read: ${error.message}.`;
+  return <p data-testid="unavailable">{reason}</p>;
 }

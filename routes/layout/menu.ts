@@ -52,22 +52,31 @@ export const MENU: MenuGroup[] = [
       { label: "Diagnostic", route: "/health-info", page: "/health-info" },
     ],
   },
+  { title: "Operator", collapsible: false, entries: [{ label: "Tenants", route: "/tenants", page: "/tenants" }, { label: "Storage", route: "/storage", page: "/storage" }] },
   { title: "License", collapsible: false, entries: [{ label: "License", route: "/license", page: "/license" }] },
 ];
 
 export const DOCUMENTATION_URL = "https://min.io/docs/minio/linux/administration/minio-console.html";
 
 /** Routes this build serves; later areas add theirs as they land. */
-export const SERVED_ROUTES = new Set<string>(["/dashboard", "/metrics", "/account", "/users", "/groups", "/policies", "/buckets"]);
+export const SERVED_ROUTES = new Set<string>(["/dashboard", "/metrics", "/account", "/users", "/groups", "/policies", "/buckets", "/tenants", "/storage", "/license", "/settings", "/object-browser", "/trace", "/logs", "/watch", "/heal", "/health-info"]);
 
 /** Entries the session may see, grouped; empty groups dropped. */
 export function visibleMenu(pages: string[], distributed: boolean, served = SERVED_ROUTES): MenuGroup[] {
-  return MENU
+  const groups = MENU
     .map((group) => ({
       ...group,
       entries: group.entries.filter((e) => pages.includes(e.page) && served.has(e.route) && (!e.distributedOnly || distributed)),
     }))
     .filter((group) => group.entries.length > 0);
+  // License sits inside the Operator group when the tenants page is allowed (spec 1 "Sidebar menu").
+  const operator = groups.find((g) => g.title === "Operator");
+  const license = groups.find((g) => g.title === "License");
+  if (operator && license && pages.includes("/tenants")) {
+    operator.entries.push(...license.entries);
+    return groups.filter((g) => g !== license);
+  }
+  return groups;
 }
 
 /** Where "/" and unknown routes go: the first served route the session may see. */

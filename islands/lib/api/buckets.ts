@@ -51,7 +51,8 @@ export const bucketsApi = {
   updateLifecycle: (bucket: string, id: string, disable: boolean) => api.put(`${b(bucket)}/lifecycle/${segment(id)}`, { disable }),
   tiers: async () => (await api.get<{ items: { type: string; [k: string]: unknown }[] | null }>("/api/v1/admin/tiers")).items ?? [],
   accessRules: async (bucket: string) => (await api.get<AccessRuleList>(`/api/v1/bucket/${segment(bucket)}/access-rules`)).accessRules ?? [],
-  setAccessRule: (bucket: string, prefix: string, access: string) => api.put(`/api/v1/bucket/${segment(bucket)}/access-rules`, { prefix, access }),
+  /** `replace: false` (Add) is refused with 409 when the prefix has a rule already. */
+  setAccessRule: (bucket: string, prefix: string, access: string, replace = true) => api.put(`/api/v1/bucket/${segment(bucket)}/access-rules`, { prefix, access, replace }),
   deleteAccessRule: (bucket: string, prefix: string) => api.delete(`/api/v1/bucket/${segment(bucket)}/access-rules`, { prefix }),
   auditPolicies: async (bucket: string) => (await api.get<{ policies: PolicySummary[] | null }>(`/api/v1/bucket-policy/${segment(bucket)}`)).policies ?? [],
   auditUsers: async (bucket: string) => (await api.get<string[] | null>(`/api/v1/bucket-users/${segment(bucket)}`)) ?? [],

@@ -3,7 +3,8 @@
  * first four segments under /api/proxy/, spec 1 §2), sends and parses JSON, turns error bodies into ApiClientError
  * with the spec's message rules (spec 1 §8), and sends the browser to sign-in on 401 or a network failure.
  */
-import { capitalize, trackRequest } from "../../ui/notify.ts";
+import { trackRequest } from "../../ui/notify.ts";
+import { capitalize, detailBeside } from "../messages.ts";
 
 export class ApiClientError extends Error {
   constructor(readonly status: number, message: string, readonly detail: string, readonly fields?: Record<string, string>) {
@@ -56,7 +57,7 @@ export async function request<T = unknown>(method: string, path: string, body?: 
   }
   const error = (data ?? {}) as { message?: string; detailedMessage?: string; fields?: Record<string, string> };
   const message = capitalize(error.message || `Error ${res.status}`);
-  const detail = error.detailedMessage && error.detailedMessage !== error.message ? capitalize(error.detailedMessage) : "";
+  const detail = detailBeside(message, error.detailedMessage ?? "");
   throw new ApiClientError(res.status, message, detail, error.fields);
 }
 

@@ -1,0 +1,60 @@
+/**
+ * Logs › Error Logs (spec 3 §2.6): the storage's console log, live, the last 100 entries first. An error shows
+ * API, Time, DeploymentID, RequestID, RemoteHost, Host, UserAgent, the error message and its source lines;
+ * other entries show their console text. 'Highlight Line' marks the entries containing the text.
+ */
+import { useEffect, useMemo, useState } from "react";
+import type { ConsoleMessage } from "../server/contract/tools.ts";
+import { messageId, useLiveSocket } from "./lib/live_socket.ts";
+import { cleanLogLines } from "./lib/pod_logs.ts";
+import { SearchBox } from "./ui/fields.tsx";
+import { LiveNotices } from "./tools/LiveNotices.tsx";
+
+/** The lines an entry shows, in order. */
+export function logEntryLines(entry: ConsoleMessage): string[] {
+  if (!entry.error) return cleanLogLines(entry.ConsoleMsg || entry.message || "");
+  const field = (label: string, value: string | undefined) => (value ? [`${label}: ${value}`] : []);
+  return [
+    ...field("API", entry.api?.name),
+    ...field("Time", entry.time),
+    ...field("DeploymentID", entry.deploymentid),
+    ...field("RequestID", entry.requestID),
+    ...field("RemoteHost", entry.remotehost),
+    ...field("Host", entry.host),
+    ...field("UserAgent", entry.userAgent),
+    `Error: ${entry.error.message ?? ""}`,
+    ...(entry.error.source ?? []).map((line, i) => `${String(i + 1).padStart(7)}: ${line}`),
+  ].flatMap((line) => cleanLogLines(line));
+}
+
+export default function ErrorLogs() {
+  const log = useLiveSocket<ConsoleMessage>({ limit: 1000, reconnect: true });
+  const [highlight, setHighlight] = useState("");
+  useEffect(() => log.start("/ws/console"), []);
+  // The hook keeps newest first; a console reads top to bottom.
+  const entries = useMemo(() => [...log.messages].reverse(), [log.messages]);
+  return (
+    <div>
+      <div className="flex flex-wrap items-center justify-between gap-2 mb-3">
+        <SearchBox placeholder="Highlight Line" value={highlight} onChange={setHighlight} />
+        <span className="text-sm text-base-content/70" role="status">
+          {log.status === "open" ? "Live" : log.status === "connecting" ? "Connecting…" : log.status === "closed" ? "Disconnected" : ""}
+        </span>
+      </div>
+      <LiveNotices socket={log} />
+      <div className="bg-neutral text-neutral-content rounded-box p-3 font-mono text-xs overflow-auto max-h-[70vh] min-h-48" data-testid="error-logs">
+        {entries.length === 0 ? <p className="opacity-70">No log entries yet.</p> : null}
+        {entries.map((entry) => {
+          const lines = logEntryLines(entry);
+          const hit = highlight !== "" && lines.some((line) => line.includes(highlight));
+          return (
+            <div key={messageId(entry)} className={`py-1 border-b border-neutral-content/10 ${hit ? "bg-warning text-black" : ""} ${entry.error && !hit ? "text-error" : ""}`}
+              data-highlighted={hit ? "true" : undefined} data-level={entry.level}>
+              {lines.map((line, i) => <div key={i} className={`whitespace-pre-wrap break-all ${entry.error && i === 0 ? "font-bold" : ""}`}>{line || "\u00a0"}</div>)}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

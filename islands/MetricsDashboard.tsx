@@ -1,0 +1,103 @@
+/**
+ * The widget dashboard (spec 1 Dashboard): start and end pickers with Sync, tabs Summary / Traffic /
+ * Resources, each a draggable 8-column grid of panels whose layout is kept in local storage. Panels load when
+ * shown and again on Sync; the step sent is the range in whole minutes (15 without a range).
+ */
+import { useEffect, useState } from "react";
+import {
+  DASHBOARD_TABS,
+  DEFAULT_LAYOUT,
+  type LayoutItem,
+  PANELS,
+  widgetStep,
+  type WidgetSummary,
+} from "../server/contract/dashboard.ts";
+import type { WidgetQuery } from "./lib/api/dashboard.ts";
+import { Grid } from "./dashboard/Grid.tsx";
+import { loadLayout, mergeItems, saveLayout } from "./dashboard/layout.ts";
+import { Panel } from "./dashboard/Panel.tsx";
+
+export interface MetricsDashboardProps {
+  /** The widget list of GET /api/v1/admin/info. */
+  widgets: WidgetSummary[];
+}
+
+/** `datetime-local` text → epoch seconds (local time), null when empty. */
+const toEpoch = (text: string) => (text ? Math.floor(new Date(text).getTime() / 1000) : null);
+
+export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
+  const [tab, setTab] = useState(0);
+  const [layout, setLayout] = useState<LayoutItem[]>(DEFAULT_LAYOUT);
+  const [startText, setStartText] = useState("");
+  const [endText, setEndText] = useState("");
+  const [query, setQuery] = useState<WidgetQuery>({ start: null, end: null, step: widgetStep(null, null) });
+  const [syncKey, setSyncKey] = useState(0);
+
+  // The saved layout is read after hydration: the server rendered the default one.
+  useEffect(() => setLayout(loadLayout(localStorage)), []);
+
+  const start = toEpoch(startText);
+  const end = toEpoch(endText);
+  const rangeError = start !== null && end !== null && end <= start ? "The end time must be after the start time." : "";
+
+  const sync = () => {
+    setQuery({ start, end, step: widgetStep(start, end) });
+    setSyncKey((k) => k + 1);
+  };
+  const changeLayout = (items: LayoutItem[]) => {
+    const next = mergeItems(layout, items);
+    setLayout(next);
+    saveLayout(localStorage, next);
+  };
+
+  // Widgets are matched to panels by title, case-insensitively (spec 1 §7).
+  const widgetFor = (title: string) => widgets.find((w) => w.title.trim().toLowerCase() === title.trim().toLowerCase())?.id ?? null;
+  const current = DASHBOARD_TABS[tab];
+  const panels = PANELS.filter((p) => current.ids.includes(p.id));
+  const items = layout.filter((item) => panels.some((p) => p.layoutIdentifier === item.i));
+
+  return (
+    <div>
+      <form
+        className="flex flex-wrap items-end gap-3 mb-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!rangeError) sync();
+        }}
+      >
+        <label className="flex flex-col gap-1 text-sm">
+          <span>Start Time</span>
+          <input type="datetime-local" className="input input-sm" value={startText} max={endText || undefined} onChange={(e) => setStartText(e.target.value)} aria-invalid={!!rangeError} />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          <span>End Time</span>
+          <input type="datetime-local" className="input input-sm" value={endText} min={startText || undefined} onChange={(e) => setEndText(e.target.value)} aria-invalid={!!rangeError} />
+        </label>
+        <button type="submit" className="btn btn-sm btn-primary" disabled={!!rangeError}>
+          <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true"><path d="M20 11a8 8 0 0 0-14.9-4M4 4v4h4M4 13a8 8 0 0 0 14.9 4M20 20v-4h-4" /></svg>
+          Sync
+        </button>
+        <span className="text-xs opacity-70 pb-2" data-testid="range-note">
+          {rangeError ? <span className="text-error" role="alert">{rangeError}</span> : start === null && end === null ? "Without times: the last 15 minutes." : ""}
+        </span>
+      </form>
+      <div role="tablist" className="tabs tabs-border mb-2" aria-label="Dashboard sections">
+        {DASHBOARD_TABS.map((t, i) => (
+          <button key={t.name} type="button" role="tab" className={`tab ${i === tab ? "tab-active" : ""}`} aria-selected={i === tab} onClick={() => setTab(i)}>
+            {t.name}
+          </button>
+        ))}
+      </div>
+      <Grid
+        key={current.name}
+        label={`${current.name} panels`}
+        items={items}
+        onChange={changeLayout}
+        renderPanel={(id, handle) => {
+          const panel = panels.find((p) => p.layoutIdentifier === id)!;
+          return <Panel panel={panel} widgetId={widgetFor(panel.title)} query={query} syncKey={syncKey} handle={handle} />;
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * 'All Buckets' (spec 3 §2.4): 'Filter Buckets', the create-bucket icon only with s3:CreateBucket (the
+ * Buckets area's Create Bucket dialog), refresh, and a table of Name and Used Space whose view opens the
+ * bucket's root folder in place.
+ */
+import { useState } from "react";
+import type { BucketSummary } from "../../server/contract/buckets.ts";
+import { CreateBucketDialog } from "../dialogs/BucketDialogs.tsx";
+import { bucketsApi } from "../lib/api/buckets.ts";
+import { formatBytes } from "../lib/format.ts";
+import { reportError } from "../lib/use_list.ts";
+import { DataTable } from "../ui/DataTable.tsx";
+import { SearchBox } from "../ui/fields.tsx";
+import { type BrowserLocation, hrefOf } from "./locations.ts";
+
+export function BucketList({ base, initial, canCreate, distributed, onNavigate }: {
+  base: string;
+  initial: BucketSummary[];
+  canCreate: boolean;
+  distributed: boolean;
+  onNavigate: (location: BrowserLocation) => void;
+}) {
+  const [buckets, setBuckets] = useState(initial);
+  const [filter, setFilter] = useState("");
+  const [creating, setCreating] = useState(false);
+  const reload = () => bucketsApi.list().then(setBuckets, reportError);
+  const open = (name: string): BrowserLocation => ({ kind: "folder", bucket: name, prefix: "" });
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
+        <SearchBox placeholder="Filter Buckets" value={filter} onChange={setFilter} />
+        <div className="flex gap-2">
+          {canCreate
+            ? (
+              <button type="button" className="btn btn-sm btn-square btn-primary" aria-label="Create Bucket" title="Create Bucket" onClick={() => setCreating(true)}>
+                <span aria-hidden="true" className="text-lg leading-none">+</span>
+              </button>
+            )
+            : null}
+          <button type="button" className="btn btn-sm" onClick={reload}>Refresh</button>
+        </div>
+      </div>
+      <DataTable<BucketSummary>
+        entity="buckets"
+        rows={buckets.filter((b) => b.name.includes(filter.toLowerCase()))}
+        rowId={(b) => b.name}
+        columns={[
+          {
+            id: "name",
+            label: "Name",
+            value: (b) => b.name,
+            sortable: true,
+            render: (b) => <a className="link link-hover font-bold" href={hrefOf(base, open(b.name))} onClick={(e) => (e.preventDefault(), onNavigate(open(b.name)))}>{b.name}</a>,
+          },
+          { id: "size", label: "Used Space", value: (b) => b.size, render: (b) => formatBytes(b.size), sortable: true, align: "right" },
+        ]}
+        initialSort={{ id: "name" }}
+        actions={[{ type: "view", onSelect: (b) => onNavigate(open(b.name)) }]}
+      />
+      <CreateBucketDialog open={creating} distributed={distributed} onClose={() => setCreating(false)} onCreated={() => (setCreating(false), reload())} />
+    </>
+  );
+}

@@ -1,0 +1,151 @@
+/**
+ * The object page's dialogs (spec 3 §4-§5): set retention policy with its full rule set, set legal hold,
+ * add new tag (key and value non-blank), delete tag confirmation, and delete object.
+ */
+import { useState } from "react";
+import type { ObjectDetail } from "../../server/contract/objects.ts";
+import { objectsApi } from "../lib/api/objects.ts";
+import { ConfirmDialog, Dialog, useDialogAction } from "../ui/Dialog.tsx";
+import { Switch, TextField } from "../ui/fields.tsx";
+
+type Mode = "governance" | "compliance" | "";
+
+export interface RetentionForm {
+  enabled: boolean;
+  mode: Mode;
+  /** yyyy-mm-dd */
+  date: string;
+}
+
+/** The retention modal's rules (spec 3 §4), pure so they are easy to test. */
+export function retentionRules(current: Mode, form: RetentionForm, saving: boolean) {
+  return {
+    /** The Enabled/Disabled switch shows only for governance or no mode. */
+    showStatus: current === "governance" || current === "",
+    /** The type cannot change once the object has one. */
+    typeLocked: current !== "",
+    dateEnabled: form.enabled && form.mode !== "",
+    saveDisabled: saving || (form.enabled && form.mode === "") || (form.enabled && form.date === ""),
+    /** Saving disabled on governance removes retention; enabled (or with another mode) sets it. */
+    action: !form.enabled ? (current === "governance" ? "remove" as const : "none" as const) : "set" as const,
+  };
+}
+
+/** The retention date as saved: the end of the chosen day, UTC (spec 3 §9, 23:59:59). */
+export const endOfDayUtc = (day: string) => `${day}T23:59:59Z`;
+
+export function RetentionDialog({ bucket, detail, open, onClose, onSaved }: { bucket: string; detail: ObjectDetail; open: boolean; onClose: () => void; onSaved: () => void }) {
+  const current: Mode = detail.retention_mode ?? "";
+  const initial: RetentionForm = { enabled: true, mode: current, date: detail.retention_until_date?.slice(0, 10) ?? "" };
+  const [form, setForm] = useState<RetentionForm>(initial);
+  const action = useDialogAction();
+  const rules = retentionRules(current, form, action.busy);
+  const set = (change: Partial<RetentionForm>) => setForm((f) => ({ ...f, ...change }));
+  const save = () =>
+    action.run(async () => {
+      if (rules.action === "remove") await objectsApi.removeRetention(bucket, detail.name, detail.version_id);
+      if (rules.action === "set") await objectsApi.setRetention(bucket, detail.name, detail.version_id, { mode: form.mode as "governance" | "compliance", expires: endOfDayUtc(form.date) });
+      onSaved();
+    });
+  return (
+    <Dialog
+      title="Set Retention Policy"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={() => set({ mode: current ? current : "", date: "" })}>Reset</button>
+          <button type="button" className="btn btn-primary" disabled={rules.saveDisabled} onClick={save}>Save</button>
+        </>
+      }
+    >
+      {rules.showStatus ? <Switch label="Status" checked={form.enabled} onChange={(enabled) => set({ enabled })} description={form.enabled ? "Enabled" : "Disabled"} /> : null}
+      <fieldset className="mb-3" disabled={rules.typeLocked}>
+        <legend className="text-sm font-bold mb-1">Type</legend>
+        {(["governance", "compliance"] as const).map((mode) => (
+          <label key={mode} className="flex items-center gap-2 text-sm mb-1 cursor-pointer">
+            <input type="radio" name="retention-type" className="radio radio-sm" checked={form.mode === mode} onChange={() => set({ mode })} />
+            {mode === "governance" ? "Governance" : "Compliance"}
+          </label>
+        ))}
+      </fieldset>
+      <label className="block mb-3">
+        <span className="block mb-1 text-sm font-bold">Date</span>
+        <input type="date" className="input border-base-300" aria-label="Retention date" value={form.date} disabled={!rules.dateEnabled} onChange={(e) => set({ date: e.target.value })} />
+      </label>
+    </Dialog>
+  );
+}
+
+export function LegalHoldDialog({ bucket, detail, open, onClose, onSaved }: { bucket: string; detail: ObjectDetail; open: boolean; onClose: () => void; onSaved: () => void }) {
+  const [on, setOn] = useState(detail.legal_hold_status === "ON");
+  const action = useDialogAction();
+  return (
+    <Dialog
+      title="Set Legal Hold"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => (await objectsApi.setLegalHold(bucket, detail.name, detail.version_id, on ? "enabled" : "disabled"), onSaved()))}>Save</button>
+        </>
+      }
+    >
+      <Switch label="Legal Hold Status" checked={on} onChange={setOn} description={on ? "On: the version cannot be deleted or overwritten." : "Off"} />
+    </Dialog>
+  );
+}
+
+export function AddTagDialog({ bucket, detail, open, onClose, onSaved }: { bucket: string; detail: ObjectDetail; open: boolean; onClose: () => void; onSaved: () => void }) {
+  const [key, setKey] = useState("");
+  const [value, setValue] = useState("");
+  const action = useDialogAction();
+  const valid = key.trim() !== "" && value.trim() !== "";
+  const save = () =>
+    action.run(async () => {
+      await objectsApi.setTags(bucket, detail.name, detail.version_id, { ...(detail.tags ?? {}), [key.trim()]: value.trim() });
+      setKey("");
+      setValue("");
+      onSaved();
+    });
+  return (
+    <Dialog
+      title="Add New Tag"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn btn-primary" disabled={!valid || action.busy} onClick={save}>Save</button>
+        </>
+      }
+    >
+      <TextField label="Tag Key" value={key} onChange={setKey} placeholder="Enter Tag Key" />
+      <TextField label="Tag Label" value={value} onChange={setValue} placeholder="Enter Tag Label" />
+    </Dialog>
+  );
+}
+
+export function DeleteTagDialog({ bucket, detail, tag, onClose, onSaved }: { bucket: string; detail: ObjectDetail; tag: string | null; onClose: () => void; onSaved: () => void }) {
+  return (
+    <ConfirmDialog
+      title="Delete Tag"
+      open={tag !== null}
+      onClose={onClose}
+      onConfirm={async () => {
+        const { [tag!]: _gone, ...rest } = detail.tags ?? {};
+        await objectsApi.setTags(bucket, detail.name, detail.version_id, rest);
+        onSaved();
+      }}
+    >
+      Are you sure you want to delete the tag <strong className="break-all">{tag} : {detail.tags?.[tag ?? ""]}</strong>?
+    </ConfirmDialog>
+  );
+}

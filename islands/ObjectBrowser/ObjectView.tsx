@@ -1,0 +1,116 @@
+/**
+ * One object (spec 3 §2.4): header actions Share, Download (a spinner while it starts) and Delete Object,
+ * all disabled for a delete marker; a side menu of Details, Versions (only with a real version id) and
+ * Preview (only for previewable types). After deleting, the browser goes to the parent folder.
+ */
+import { useEffect, useState } from "react";
+import type { ObjectDetail } from "../../server/contract/objects.ts";
+import { previewKindOf } from "../../server/contract/content_types.ts";
+import { objectsApi } from "../lib/api/objects.ts";
+import { reportError } from "../lib/use_list.ts";
+import { ConfirmDialog } from "../ui/Dialog.tsx";
+import { Tabs } from "../ui/fields.tsx";
+import { showSnackbar } from "../ui/notify.ts";
+import { DetailsPanel } from "./DetailsPanel.tsx";
+import { downloadObject } from "./downloads.ts";
+import { type BrowserLocation, leafName, parentPrefix } from "./locations.ts";
+import { PreviewFrame } from "./PreviewFrame.tsx";
+import { ShareDialog } from "./ShareDialogs.tsx";
+import { SlowHint } from "./SlowHint.tsx";
+import { VersionsPanel } from "./VersionsPanel.tsx";
+
+type Tab = "details" | "versions" | "preview";
+
+export interface ObjectViewProps {
+  bucket: string;
+  objectKey: string;
+  versionId?: string;
+  initial: ObjectDetail | null;
+  onNavigate: (location: BrowserLocation) => void;
+}
+
+export function ObjectView({ bucket, objectKey, versionId, initial, onNavigate }: ObjectViewProps) {
+  const [detail, setDetail] = useState<ObjectDetail | null>(initial);
+  const [tab, setTab] = useState<Tab>("details");
+  const [downloading, setDownloading] = useState(false);
+  const [sharing, setSharing] = useState<{ versionId?: string | null } | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const reload = () => objectsApi.detail(bucket, objectKey, versionId).then(setDetail, (error) => (setFailed(true), reportError(error)));
+  useEffect(() => {
+    if (initial && initial.name === objectKey && (initial.version_id ?? undefined) === (versionId ?? initial.version_id ?? undefined)) return;
+    setDetail(null);
+    setFailed(false);
+    void reload();
+  }, [bucket, objectKey, versionId]);
+
+  if (!detail) return failed ? <p className="p-4">This object cannot be shown.</p> : <SlowHint />;
+  const marker = !!detail.is_delete_marker;
+  const hasVersions = !!detail.version_id && detail.version_id !== "null";
+  const canPreview = !!previewKindOf(objectKey);
+  const tabs: { id: Tab; label: string; disabled: boolean }[] = [
+    { id: "details", label: "Details", disabled: false },
+    { id: "versions", label: "Versions", disabled: !hasVersions },
+    { id: "preview", label: "Preview", disabled: !canPreview || marker },
+  ];
+  async function download() {
+    setDownloading(true);
+    try {
+      await downloadObject(bucket, objectKey, detail!.size, versionId);
+    } catch (error) {
+      reportError(error);
+    } finally {
+      setDownloading(false);
+    }
+  }
+  return (
+    <>
+      <header className="flex flex-wrap items-center justify-between gap-3 mb-4">
+        <div className="text-sm">
+          {versionId ? <p className="text-base-content/70 break-all">Version {versionId}</p> : null}
+          {marker ? <p className="text-warning">This version is a delete marker.</p> : null}
+        </div>
+        <div className="flex gap-2">
+          <button type="button" className="btn btn-sm" disabled={marker} onClick={() => setSharing({ versionId: detail.version_id })}>Share</button>
+          {downloading
+            ? <span className="btn btn-sm btn-disabled" role="status" aria-label="Downloading"><span className="loading loading-spinner loading-xs" /></span>
+            : <button type="button" className="btn btn-sm" disabled={marker} onClick={download}>Download</button>}
+          <button type="button" className="btn btn-sm btn-error" disabled={marker} onClick={() => setDeleting(true)}>Delete Object</button>
+        </div>
+      </header>
+      <div className="flex flex-col md:flex-row gap-6">
+        <div className="shrink-0">
+          <Tabs tabs={tabs} active={tab} onChange={setTab} vertical label="Object sections" />
+        </div>
+        <section className="flex-1 min-w-0 card bg-base-100 shadow-sm p-4">
+          {tab === "details" ? <DetailsPanel bucket={bucket} detail={detail} onChanged={reload} /> : null}
+          {tab === "versions"
+            ? (
+              <VersionsPanel
+                bucket={bucket}
+                objectKey={objectKey}
+                onShare={(v) => setSharing({ versionId: v })}
+                onView={(v) => onNavigate({ kind: "object", bucket, key: objectKey, versionId: v })}
+              />
+            )
+            : null}
+          {tab === "preview" ? <PreviewFrame bucket={bucket} objectKey={objectKey} versionId={versionId} /> : null}
+        </section>
+      </div>
+      {sharing ? <ShareDialog bucket={bucket} objectKey={objectKey} versionId={sharing.versionId} open onClose={() => setSharing(null)} /> : null}
+      <ConfirmDialog
+        title="Delete Object"
+        open={deleting}
+        onClose={() => setDeleting(false)}
+        onConfirm={async () => {
+          await objectsApi.remove(bucket, objectKey, { versionId });
+          showSnackbar(`Object '${leafName(objectKey)}' deleted successfully.`);
+          setDeleting(false);
+          onNavigate({ kind: "folder", bucket, prefix: parentPrefix(objectKey) });
+        }}
+      >
+        Are you sure you want to delete: <strong className="break-all">{objectKey}</strong>{versionId ? ` (version ${versionId})` : ""}?
+      </ConfirmDialog>
+    </>
+  );
+}

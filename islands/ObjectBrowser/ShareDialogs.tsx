@@ -1,0 +1,156 @@
+/**
+ * Share (spec 3 §4-§5, §8): a link valid until the end of the chosen day, at most 7 days ahead, with the
+ * spec's messages and a blank link when the date is not allowed; the link is made again when the expiry
+ * changes (the one it replaces is revoked), and copied with 'Share URL Copied to clipboard'. 'Shared Links'
+ * lists the user's active links with their exact expiry and revokes them.
+ */
+import { useEffect, useRef, useState } from "react";
+import type { ShareLink } from "../../server/contract/objects.ts";
+import { objectsApi } from "../lib/api/objects.ts";
+import { ApiClientError } from "../lib/api/request.ts";
+import { ConfirmDialog, Dialog, errorMessage, useDialogAction } from "../ui/Dialog.tsx";
+import { Switch } from "../ui/fields.tsx";
+import { showSnackbar } from "../ui/notify.ts";
+import { formatDateTime as formatDate } from "../lib/format.ts";
+
+/** Spec 3 §9: shares last under 7 days. */
+export const MAX_SHARE_MS = 604800000;
+
+/** How long a link chosen to end on `day` (yyyy-mm-dd, local) lasts from `now`, or the spec's message. */
+export function shareDuration(day: string, now: number): { ms: number } | { error: string } {
+  const end = new Date(`${day}T23:59:59`).getTime();
+  if (Number.isNaN(end) || end <= now) return { error: "Selected date must be greater than current time." };
+  if (end - now > MAX_SHARE_MS) return { error: "You can share a file only for less than 7 days." };
+  return { ms: end - now };
+}
+
+const isoDay = (time: number) => {
+  const d = new Date(time);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+};
+
+/** The link's own id: the access key it is signed with. */
+const linkId = (url: string) => new URL(url).searchParams.get("X-Amz-Credential")?.split("/")[0] ?? "";
+
+async function copy(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+  showSnackbar("Share URL Copied to clipboard");
+}
+
+export function ShareDialog({ bucket, objectKey, versionId, open, onClose }: { bucket: string; objectKey: string; versionId?: string | null; open: boolean; onClose: () => void }) {
+  const [expiryOn, setExpiryOn] = useState(false);
+  const [day, setDay] = useState(() => isoDay(Date.now() + 86400000));
+  const [via, setVia] = useState<"console" | "storage">("console");
+  const [url, setUrl] = useState("");
+  const action = useDialogAction();
+  const previous = useRef("");
+
+  useEffect(() => {
+    if (!open) return;
+    const duration = expiryOn ? shareDuration(day, Date.now()) : { ms: MAX_SHARE_MS };
+    setUrl("");
+    if ("error" in duration) {
+      action.setMessage({ message: duration.error, type: "error" });
+      return;
+    }
+    action.clear();
+    let live = true;
+    objectsApi.share(bucket, objectKey, versionId, duration.ms, via).then((link) => {
+      // A link the user moved on from before it arrived, or the one it replaces, was never handed out:
+      // revoke it so it does not linger.
+      if (!live) return void objectsApi.revokeShareLink(linkId(link)).catch(() => {});
+      if (previous.current) void objectsApi.revokeShareLink(linkId(previous.current)).catch(() => {});
+      previous.current = link;
+      setUrl(link);
+    }, (error) => live && action.setMessage(errorMessage(error)));
+    return () => {
+      live = false;
+    };
+  }, [open, expiryOn, day, via]);
+
+  return (
+    <Dialog title="Share File" open={open} onClose={() => ((previous.current = ""), onClose())} message={action.message} onMessageDone={action.clear} wide>
+      <p className="text-sm mb-3 break-all">Share <strong>{objectKey}</strong>{versionId && versionId !== "null" ? ` (version ${versionId})` : ""}</p>
+      <Switch label="Set Expiry Date" checked={expiryOn} onChange={setExpiryOn} description={expiryOn ? "The link works until the end of the chosen day (at most 7 days)." : "The link works for 7 days."} />
+      {expiryOn
+        ? (
+          <label className="block mb-3">
+            <span className="block mb-1 text-sm font-bold">Expires</span>
+            <input type="date" className="input border-base-300" aria-label="Expires" value={day} onChange={(e) => setDay(e.target.value)} />
+          </label>
+        )
+        : null}
+      <label className="block mb-3">
+        <span className="block mb-1 text-sm font-bold">Link address</span>
+        <select className="select select-sm border-base-300" aria-label="Link address" value={via} onChange={(e) => setVia(e.target.value as typeof via)}>
+          <option value="console">This console (works wherever the console is reachable)</option>
+          <option value="storage">The storage server</option>
+        </select>
+      </label>
+      <div className="join w-full">
+        <input className="input join-item flex-1 border-base-300 font-mono text-xs" readOnly aria-label="Share URL" value={url} placeholder={action.message ? "" : "Generating…"} />
+        <button type="button" className="btn join-item" disabled={!url} onClick={() => copy(url)}>Copy</button>
+      </div>
+    </Dialog>
+  );
+}
+
+export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [links, setLinks] = useState<ShareLink[] | null>(null);
+  const [revoking, setRevoking] = useState<ShareLink | null>(null);
+  const action = useDialogAction();
+  const load = () => action.run(async () => setLinks(await objectsApi.shareLinks()));
+  useEffect(() => void (open && load()), [open]);
+  return (
+    <Dialog title="Shared Links" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide>
+      {links === null
+        ? <p className="text-sm">Loading...</p>
+        : links.length === 0
+        ? <p className="text-sm text-base-content/70" data-testid="no-links">You have no active share links.</p>
+        : (
+          <table className="table table-sm" aria-label="Share links">
+            <thead>
+              <tr><th>Object</th><th>Expires</th><th>Address</th><th><span className="sr-only">Revoke</span></th></tr>
+            </thead>
+            <tbody>
+              {links.map((link) => (
+                <tr key={link.id} data-link={link.object}>
+                  <td className="break-all">{link.bucket}/{link.object}{link.version_id ? <span className="block text-xs opacity-70">version {link.version_id}</span> : null}</td>
+                  <td className="whitespace-nowrap">{formatDate(link.expires)}</td>
+                  <td>{link.via_console ? "Console" : "Storage"}</td>
+                  <td><button type="button" className="btn btn-xs btn-error" onClick={() => setRevoking(link)}>Revoke</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      <ConfirmDialog
+        title="Revoke Link"
+        confirmLabel="Revoke"
+        open={!!revoking}
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          try {
+            await objectsApi.revokeShareLink(revoking!.id);
+          } catch (error) {
+            if (!(error instanceof ApiClientError && error.status === 404)) throw error;
+          }
+          showSnackbar("Link revoked: it no longer works.");
+          setRevoking(null);
+          load();
+        }}
+      >
+        Revoke the link to <strong className="break-all">{revoking?.bucket}/{revoking?.object}</strong>? Anyone holding it loses access at once.
+      </ConfirmDialog>
+    </Dialog>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * A folder's listing in the browser: the first page (from the server-rendered HTML, or fetched), further
+ * pages on demand as the table scrolls, and the rewind view of the same folder. Keyed by bucket and
+ * prefix, so moving to another folder starts over and a late answer for the old one is dropped.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ObjectItem, ObjectList, RewindItem } from "../../server/contract/objects.ts";
+import { objectsApi } from "../lib/api/objects.ts";
+import { reportError } from "../lib/use_list.ts";
+
+export interface RewindState {
+  enabled: boolean;
+  bucket: string;
+  /** ISO date-time the folder is shown as of. */
+  date: string;
+}
+
+interface Listing {
+  key: string;
+  items: ObjectItem[];
+  next?: string;
+  loading: boolean;
+}
+
+/** Pages of one folder; `loadMore` fetches the next page once (concurrent calls share it). */
+export function useFolderListing(bucket: string, prefix: string, initial: ObjectList | null) {
+  const key = `${bucket}\n${prefix}`;
+  // Without server data the listing starts as nobody's, so the effect below loads it.
+  const [listing, setListing] = useState<Listing>(() => ({ key: initial ? key : "", items: initial?.objects ?? [], next: initial?.next_token, loading: !initial }));
+  const current = useRef(key);
+  current.current = key;
+  const loadingMore = useRef(false);
+
+  const loadFirst = useCallback(async () => {
+    setListing({ key, items: [], loading: true });
+    try {
+      const page = await objectsApi.page(bucket, prefix);
+      if (current.current === key) setListing({ key, items: page.objects ?? [], next: page.next_token, loading: false });
+    } catch (error) {
+      if (current.current === key) setListing({ key, items: [], loading: false });
+      reportError(error);
+    }
+  }, [key]);
+
+  useEffect(() => {
+    if (listing.key !== key) void loadFirst();
+  }, [key]);
+
+  const loadMore = useCallback(async () => {
+    if (!listing.next || loadingMore.current || listing.key !== key) return;
+    loadingMore.current = true;
+    try {
+      const page = await objectsApi.page(bucket, prefix, listing.next);
+      if (current.current !== key) return;
+      setListing((l) => {
+        const seen = new Set(l.items.map((i) => i.name));
+        return { ...l, items: [...l.items, ...(page.objects ?? []).filter((i) => !seen.has(i.name))], next: page.next_token };
+      });
+    } catch (error) {
+      reportError(error);
+    } finally {
+      loadingMore.current = false;
+    }
+  }, [listing.next, listing.key, key]);
+
+  const stale = listing.key !== key;
+  return {
+    items: stale ? [] : listing.items,
+    hasMore: !stale && !!listing.next,
+    loading: stale || listing.loading,
+    loadMore,
+    reload: loadFirst,
+  };
+}
+
+/** The folder as of the rewind date, when rewind is on for this bucket (spec 3 §4: it applies to its own bucket only). */
+export function useRewindListing(bucket: string, prefix: string, rewind: RewindState | null) {
+  const active = !!rewind?.enabled && rewind.bucket === bucket;
+  const [state, setState] = useState<{ key: string; items: RewindItem[]; loading: boolean }>({ key: "", items: [], loading: false });
+  const key = active ? `${bucket}\n${prefix}\n${rewind!.date}` : "";
+  useEffect(() => {
+    if (!active) return;
+    let live = true;
+    setState({ key, items: [], loading: true });
+    objectsApi.rewind(bucket, prefix, rewind!.date)
+      .then((list) => live && setState({ key, items: list.objects ?? [], loading: false }))
+      .catch((error) => {
+        if (live) setState({ key, items: [], loading: false });
+        reportError(error);
+      });
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return { active, items: state.key === key ? state.items : [], loading: active && (state.key !== key || state.loading) };
+}

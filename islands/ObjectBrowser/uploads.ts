@@ -1,0 +1,146 @@
+/**
+ * Uploads from the browser. Small files go in the spec's form upload; files above the threshold go as S3
+ * multipart uploads with several parts in flight, one request per part (through the console, or straight
+ * to storage on presigned URLs). The upload id is remembered in localStorage under the file's identity, so
+ * after a reload or a new sign-in the same file chosen again resumes: the server says which parts exist and
+ * only the rest are sent. Cancel aborts the upload, so no parts stay behind.
+ */
+import { ApiClientError } from "../lib/api/request.ts";
+import { objectsApi, objectUrls } from "../lib/api/objects.ts";
+
+/** Files above this go up in parts. */
+export const MULTIPART_THRESHOLD = 16 * 1024 * 1024;
+/** Parts in flight per file. */
+export const PARALLEL_PARTS = 4;
+
+export interface UploadTask {
+  bucket: string;
+  key: string;
+  file: File;
+  /** Parts go straight to storage (CONSOLE_STORAGE_PUBLIC_URL is set). */
+  direct: boolean;
+}
+
+export interface Progress {
+  sent: number;
+  /** Bytes found already stored when the upload resumed. */
+  resumed: number;
+}
+
+/** What a file's upload is remembered by: the same file chosen again for the same object resumes. */
+export const resumeKey = (task: Pick<UploadTask, "bucket" | "key" | "file">) =>
+  `deck.upload\n${task.bucket}\n${task.key}\n${task.file.size}\n${task.file.lastModified}`;
+
+interface SavedUpload {
+  uploadId: string;
+  partSize: number;
+}
+
+/** An XMLHttpRequest as a promise, for its upload progress events (fetch has none). */
+function sendXhr(method: string, url: string, body: Blob | FormData, onProgress: (loaded: number) => void, signal: AbortSignal): Promise<XMLHttpRequest> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    xhr.upload.onprogress = (e) => onProgress(e.loaded);
+    xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve(xhr) : reject(xhrError(xhr)));
+    xhr.onerror = () => reject(new ApiClientError(0, "The upload was interrupted", "network error"));
+    xhr.onabort = () => reject(new DOMException("cancelled", "AbortError"));
+    signal.addEventListener("abort", () => xhr.abort(), { once: true });
+    if (signal.aborted) return xhr.abort();
+    xhr.send(body);
+  });
+}
+
+function xhrError(xhr: XMLHttpRequest): ApiClientError {
+  let message = `Error ${xhr.status}`, detail = "";
+  try {
+    const body = JSON.parse(xhr.responseText);
+    message = body.message ?? message;
+    detail = body.detailedMessage ?? "";
+  } catch { /* storage XML or empty */ }
+  return new ApiClientError(xhr.status, message, detail);
+}
+
+/** Uploads one small file through the form endpoint (its field name is the key, relative to nothing). */
+async function uploadSmall(task: UploadTask, onProgress: (p: Progress) => void, signal: AbortSignal): Promise<void> {
+  const form = new FormData();
+  form.append(task.key, task.file, task.file.name);
+  await sendXhr("POST", objectUrls.formUpload(task.bucket, ""), form, (loaded) => onProgress({ sent: Math.min(loaded, task.file.size), resumed: 0 }), signal);
+  onProgress({ sent: task.file.size, resumed: 0 });
+}
+
+function loadSaved(key: string): SavedUpload | null {
+  try {
+    const saved = JSON.parse(localStorage.getItem(key) ?? "null");
+    return saved && typeof saved.uploadId === "string" && saved.partSize > 0 ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The upload to continue (with the parts the storage holds) or a new one. */
+async function openUpload(task: UploadTask, memory: string): Promise<{ saved: SavedUpload; done: Map<number, string> }> {
+  const saved = loadSaved(memory);
+  if (saved) {
+    try {
+      const parts = await objectsApi.uploadedParts(task.bucket, task.key, saved.uploadId);
+      const partCount = Math.ceil(task.file.size / saved.partSize);
+      const expected = (n: number) => (n < partCount ? saved.partSize : task.file.size - saved.partSize * (partCount - 1));
+      // Only parts of the expected size count; anything else is sent again.
+      const done = new Map(parts.filter((p) => p.part_number <= partCount && p.size === expected(p.part_number)).map((p) => [p.part_number, p.etag]));
+      return { saved, done };
+    } catch (error) {
+      if (!(error instanceof ApiClientError && error.status === 404)) throw error;
+      localStorage.removeItem(memory); // completed or aborted elsewhere: start over
+    }
+  }
+  const session = await objectsApi.startUpload(task.bucket, task.key, task.file.size, task.file.type || "");
+  const fresh = { uploadId: session.upload_id, partSize: session.part_size };
+  localStorage.setItem(memory, JSON.stringify(fresh));
+  return { saved: fresh, done: new Map() };
+}
+
+/** Uploads a large file in parts, resuming a remembered upload. */
+async function uploadLarge(task: UploadTask, onProgress: (p: Progress) => void, signal: AbortSignal): Promise<void> {
+  const memory = resumeKey(task);
+  const { saved, done } = await openUpload(task, memory);
+  const partCount = Math.ceil(task.file.size / saved.partSize);
+  const partBytes = (n: number) => Math.min(saved.partSize, task.file.size - (n - 1) * saved.partSize);
+  const resumed = [...done.keys()].reduce((sum, n) => sum + partBytes(n), 0);
+  const inFlight = new Map<number, number>();
+  let finished = resumed;
+  const report = () => onProgress({ sent: finished + [...inFlight.values()].reduce((a, b) => a + b, 0), resumed });
+  report();
+  const queue = Array.from({ length: partCount }, (_, i) => i + 1).filter((n) => !done.has(n));
+  const worker = async () => {
+    while (queue.length && !signal.aborted) {
+      const n = queue.shift()!;
+      const slice = task.file.slice((n - 1) * saved.partSize, (n - 1) * saved.partSize + partBytes(n));
+      inFlight.set(n, 0);
+      const url = task.direct ? await objectsApi.presignPart(task.bucket, task.key, saved.uploadId, n) : objectUrls.part(task.bucket, task.key, saved.uploadId, n);
+      const xhr = await sendXhr("PUT", url, slice, (loaded) => (inFlight.set(n, loaded), report()), signal);
+      const etag = task.direct ? (xhr.getResponseHeader("ETag") ?? "").replaceAll('"', "") : JSON.parse(xhr.responseText).etag;
+      done.set(n, etag);
+      inFlight.delete(n);
+      finished += partBytes(n);
+      report();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_PARTS, queue.length) }, worker));
+  if (signal.aborted) throw new DOMException("cancelled", "AbortError");
+  await objectsApi.completeUpload(task.bucket, task.key, saved.uploadId, [...done].map(([part_number, etag]) => ({ part_number, etag })));
+  localStorage.removeItem(memory);
+}
+
+/** Uploads a file, resuming when it can; rejects with AbortError when `signal` aborts. */
+export function uploadFile(task: UploadTask, onProgress: (p: Progress) => void, signal: AbortSignal): Promise<void> {
+  return task.file.size > MULTIPART_THRESHOLD ? uploadLarge(task, onProgress, signal) : uploadSmall(task, onProgress, signal);
+}
+
+/** Cancels a file's upload for good: a remembered multipart upload is aborted so no parts stay behind. */
+export async function abandonUpload(task: UploadTask): Promise<void> {
+  const memory = resumeKey(task);
+  const saved = loadSaved(memory);
+  localStorage.removeItem(memory);
+  if (saved) await objectsApi.abortUpload(task.bucket, task.key, saved.uploadId).catch(() => {});
+}

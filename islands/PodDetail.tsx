@@ -1,0 +1,58 @@
+/**
+ * The pod page (spec 3 §2.3b): tabs Events (Namespace, Last Seen, Message, Event Type, Reason) and Logs with
+ * 'Highlight Line' (matching lines stand out), indentation kept as tabs, colour codes and non-printables
+ * stripped.
+ */
+import { useMemo, useState } from "react";
+import type { PodEvent } from "../server/contract/operator.ts";
+import { cleanLogLines } from "./lib/pod_logs.ts";
+import { DataTable } from "./ui/DataTable.tsx";
+import { SearchBox, Tabs } from "./ui/fields.tsx";
+
+export interface PodDetailProps {
+  events: PodEvent[];
+  logs: string;
+  /** Set when the logs could not be read. */
+  logsError: string;
+}
+
+const formatSeen = (seconds: number) => (seconds > 0 ? new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 19) : "");
+
+export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
+  const [tab, setTab] = useState<"events" | "logs">("events");
+  const [highlight, setHighlight] = useState("");
+  const lines = useMemo(() => cleanLogLines(logs), [logs]);
+  return (
+    <div>
+      <Tabs tabs={[{ id: "events", label: "Events" }, { id: "logs", label: "Logs" }]} active={tab} onChange={setTab} />
+      {tab === "events"
+        ? (
+          <DataTable<PodEvent>
+            entity="events"
+            rows={events}
+            rowId={(e) => `${e.last_seen}-${e.reason}-${e.message}`}
+            height={400}
+            columns={[
+              { id: "namespace", label: "Namespace", value: (e) => e.namespace },
+              { id: "last_seen", label: "Last Seen", value: (e) => e.last_seen, render: (e) => formatSeen(e.last_seen), sortable: true },
+              { id: "message", label: "Message", value: (e) => e.message },
+              { id: "event_type", label: "Event Type", value: (e) => e.event_type },
+              { id: "reason", label: "Reason", value: (e) => e.reason },
+            ]}
+          />
+        )
+        : (
+          <div>
+            <div className="mb-2"><SearchBox placeholder="Highlight Line" value={highlight} onChange={setHighlight} /></div>
+            {logsError ? <p className="text-error" role="alert">{logsError}</p> : null}
+            <div className="bg-neutral text-neutral-content rounded-box p-3 font-mono text-xs overflow-auto max-h-[65vh]" style={{ tabSize: 4 }} data-testid="pod-logs">
+              {lines.map((line, i) => {
+                const hit = highlight !== "" && line.includes(highlight);
+                return <div key={i} className={`whitespace-pre-wrap break-all ${hit ? "bg-warning text-warning-content" : ""}`} data-highlighted={hit ? "true" : undefined}>{line || "\u00a0"}</div>;
+              })}
+            </div>
+          </div>
+        )}
+    </div>
+  );
+}

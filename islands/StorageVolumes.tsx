@@ -1,0 +1,38 @@
+/**
+ * Volumes (spec 3 §2.7): 'Search Volumes (PVCs)' (case-sensitive, on the name) and the table Name,
+ * Namespace, Status, Tenant, Capacity, Storage Class; a row opens its tenant.
+ */
+import { useState } from "react";
+import type { PvcInfo } from "../server/contract/storage.ts";
+import { DataTable } from "./ui/DataTable.tsx";
+import { SearchBox } from "./ui/fields.tsx";
+
+export interface StorageVolumesProps {
+  pvcs: PvcInfo[];
+  base: string;
+}
+
+export default function StorageVolumes({ pvcs, base }: StorageVolumesProps) {
+  const [filter, setFilter] = useState("");
+  const shown = pvcs.filter((p) => p.name.includes(filter));
+  return (
+    <>
+      <div className="mb-4"><SearchBox placeholder="Search Volumes (PVCs)" value={filter} onChange={setFilter} /></div>
+      <DataTable<PvcInfo>
+        entity="volumes"
+        rows={shown}
+        rowId={(p) => `${p.namespace}/${p.name}`}
+        columns={[
+          { id: "name", label: "Name", value: (p) => p.name, sortable: true },
+          { id: "namespace", label: "Namespace", value: (p) => p.namespace, sortable: true },
+          { id: "status", label: "Status", value: (p) => p.status },
+          { id: "tenant", label: "Tenant", value: (p) => `${p.namespace}/${p.tenant}`, sortable: true },
+          { id: "capacity", label: "Capacity", value: (p) => p.capacity, align: "right" },
+          { id: "storageClass", label: "Storage Class", value: (p) => p.storageClass },
+        ]}
+        initialSort={{ id: "name" }}
+        actions={[{ type: "view", label: "View tenant", href: (p) => `${base}namespaces/${encodeURIComponent(p.namespace)}/tenants/${encodeURIComponent(p.tenant)}` }]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * Tenant Security tab (spec 3 §2.3b, §4): the auto-cert and custom-certificate toggles, the tenant's MinIO
+ * and CA certificates (removing one marks its secret for deletion), new ones from files, and Save behind a
+ * 'Save and Restart' confirmation. Turning custom certificates off removes them all.
+ */
+import { useState } from "react";
+import type { CertificateInfo, TenantSecurity as SecurityInfo } from "../server/contract/operator.ts";
+import { operatorApi } from "./lib/api/operator.ts";
+import { FileField } from "./tenant_wizard/controls.tsx";
+import { type FileValue, NO_FILE } from "./tenant_wizard/state.ts";
+import { ConfirmDialog } from "./ui/Dialog.tsx";
+import { Switch } from "./ui/fields.tsx";
+import { showSnackbar } from "./ui/notify.ts";
+
+export interface TenantSecurityProps {
+  namespace: string;
+  name: string;
+  security: SecurityInfo;
+}
+
+function CertificateList({ title, certs, onRemove }: { title: string; certs: CertificateInfo[]; onRemove: (name: string) => void }) {
+  return (
+    <div className="mb-4">
+      <h3 className="font-bold mb-2">{title}</h3>
+      {certs.length === 0 ? <p className="text-sm text-base-content/70">No certificates</p> : null}
+      <ul className="flex flex-col gap-2" data-testid={`certs-${title}`}>
+        {certs.map((c) => (
+          <li key={c.name} className="flex items-start justify-between gap-2 border border-base-300 rounded p-2 text-sm">
+            <div className="min-w-0">
+              <div className="font-bold break-all">{c.name}</div>
+              <div className="break-all">{c.domains.join(", ")}</div>
+              <div className="text-xs opacity-70">Expiry: {c.expiry}</div>
+            </div>
+            <button type="button" className="btn btn-ghost btn-xs" aria-label={`Remove ${c.name}`} onClick={() => onRemove(c.name)}>✕</button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export default function TenantSecurity({ namespace, name, security: initial }: TenantSecurityProps) {
+  const [security, setSecurity] = useState(initial);
+  const existing = [...security.customCertificates.minio, ...security.customCertificates.minioCAs];
+  const [autoCert, setAutoCert] = useState(initial.autoCert);
+  const [customCerts, setCustomCerts] = useState(existing.length > 0);
+  const [toDelete, setToDelete] = useState<string[]>([]);
+  const [pair, setPair] = useState<{ key: FileValue; cert: FileValue }>({ key: NO_FILE, cert: NO_FILE });
+  const [ca, setCa] = useState<FileValue>(NO_FILE);
+  const [confirming, setConfirming] = useState(false);
+  const visible = (list: CertificateInfo[]) => list.filter((c) => !toDelete.includes(c.name));
+  const remove = (certName: string) => setToDelete((d) => [...d, certName]);
+
+  async function save() {
+    const secretsToBeDeleted = customCerts ? toDelete : existing.map((c) => c.name);
+    await operatorApi.updateSecurity(namespace, name, {
+      autoCert,
+      customCertificates: {
+        secretsToBeDeleted,
+        minio: customCerts && pair.key.value && pair.cert.value ? [{ crt: pair.cert.value, key: pair.key.value }] : [],
+        minioCAs: customCerts && ca.value ? [ca.value] : [],
+      },
+    });
+    setConfirming(false);
+    setToDelete([]);
+    setPair({ key: NO_FILE, cert: NO_FILE });
+    setCa(NO_FILE);
+    setSecurity(await operatorApi.security(namespace, name));
+    showSnackbar("Security settings saved; the tenant restarts with them");
+  }
+
+  const incompletePair = !!pair.key.value !== !!pair.cert.value;
+  return (
+    <div className="card bg-base-100 shadow-sm">
+      <div className="card-body">
+        <Switch label="Enable AutoCert" checked={autoCert} onChange={setAutoCert} description="The cluster's certificate authority signs MinIO's certificates" />
+        <Switch label="Custom Certificates" checked={customCerts} onChange={setCustomCerts} />
+        {customCerts
+          ? (
+            <>
+              <CertificateList title="MinIO Certificates" certs={visible(security.customCertificates.minio)} onRemove={remove} />
+              <CertificateList title="CA Certificates" certs={visible(security.customCertificates.minioCAs)} onRemove={remove} />
+              <h3 className="font-bold mb-2">Add certificates</h3>
+              <div className="grid md:grid-cols-2 gap-x-4">
+                <FileField label="Cert" kind="cert" value={pair.cert} onChange={(cert) => setPair({ ...pair, cert })} />
+                <FileField label="Key" kind="key" value={pair.key} onChange={(key) => setPair({ ...pair, key })} />
+              </div>
+              <FileField label="CA Certificate" kind="cert" value={ca} onChange={setCa} />
+            </>
+          )
+          : null}
+        <div className="card-actions justify-end">
+          <button type="button" className="btn btn-primary" disabled={incompletePair} onClick={() => setConfirming(true)}>Save</button>
+        </div>
+      </div>
+      <ConfirmDialog title="Save and Restart" open={confirming} confirmLabel="Restart" onClose={() => setConfirming(false)} onConfirm={save}>
+        Are you sure you want to save the changes and restart the tenant's services?
+      </ConfirmDialog>
+    </div>
+  );
+}

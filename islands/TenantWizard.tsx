@@ -1,0 +1,106 @@
+/**
+ * Create New Tenant (spec 3 §2.3): Name Tenant, then in advanced mode Configure, Pod Affinity, Identity
+ * Provider, Security and Encryption, then Tenant Size and Preview. Next only when the page is valid; Create
+ * shows progress and is disabled while it runs; the credentials are shown once, and closing goes back to the
+ * tenants list.
+ */
+import { useState } from "react";
+import type { CreateTenantResponse } from "../server/contract/operator.ts";
+import { operatorApi } from "./lib/api/operator.ts";
+import { Configure } from "./tenant_wizard/Configure.tsx";
+import { Encryption } from "./tenant_wizard/Encryption.tsx";
+import { IdentityProvider } from "./tenant_wizard/IdentityProvider.tsx";
+import { NameTenant } from "./tenant_wizard/NameTenant.tsx";
+import { PodAffinity } from "./tenant_wizard/PodAffinity.tsx";
+import { Preview } from "./tenant_wizard/Preview.tsx";
+import { Security } from "./tenant_wizard/Security.tsx";
+import { buildPayload } from "./tenant_wizard/payload.ts";
+import {
+  affinityErrors,
+  computeSize,
+  configureErrors,
+  encryptionErrors,
+  idpErrors,
+  nameValid,
+  securityValid,
+  type SizeFacts,
+} from "./tenant_wizard/rules.ts";
+import { initialState, type WizardState } from "./tenant_wizard/state.ts";
+import { TenantSize } from "./tenant_wizard/TenantSize.tsx";
+import { Dialog, errorMessage, MessageBar, type DialogMessage } from "./ui/Dialog.tsx";
+import { Wizard, type WizardStep } from "./ui/Wizard.tsx";
+
+export interface TenantWizardProps {
+  base: string;
+}
+
+export default function TenantWizard({ base }: TenantWizardProps) {
+  const [state, setState] = useState<WizardState>(initialState);
+  const [facts, setFacts] = useState<SizeFacts>({ maxMemory: null, memoryLookupError: "", parityChoices: [], parityError: "" });
+  const [creating, setCreating] = useState(false);
+  const [failure, setFailure] = useState<DialogMessage | null>(null);
+  const [created, setCreated] = useState<CreateTenantResponse | null>(null);
+  const patch = <K extends keyof WizardState>(section: K, value: Partial<WizardState[K]>) =>
+    setState((s) => ({ ...s, [section]: typeof value === "object" && value !== null && !Array.isArray(value) ? { ...(s[section] as object), ...value } : value }));
+  const page = { state, patch };
+  const size = computeSize(state, facts);
+  const empty = (errors: Record<string, string>) => Object.keys(errors).length === 0;
+
+  async function create() {
+    setCreating(true);
+    setFailure(null);
+    try {
+      setCreated(await operatorApi.createTenant(buildPayload(state, size)));
+    } catch (error) {
+      setFailure(errorMessage(error));
+    } finally {
+      setCreating(false);
+    }
+  }
+
+  const steps: (WizardStep & { advancedOnly?: boolean })[] = [
+    { title: "Name Tenant", content: <NameTenant {...page} />, isValid: nameValid(state) },
+    { title: "Configure", content: <Configure {...page} />, isValid: empty(configureErrors(state)), advancedOnly: true },
+    { title: "Pod Affinity", content: <PodAffinity {...page} />, isValid: empty(affinityErrors(state)), advancedOnly: true },
+    { title: "Identity Provider", content: <IdentityProvider {...page} />, isValid: empty(idpErrors(state)), advancedOnly: true },
+    { title: "Security", content: <Security {...page} />, isValid: securityValid(state), advancedOnly: true },
+    { title: "Encryption", content: <Encryption {...page} />, isValid: empty(encryptionErrors(state)), advancedOnly: true },
+    { title: "Tenant Size", content: <TenantSize {...page} facts={facts} setFacts={setFacts} />, isValid: size.valid },
+    { title: "Preview Configuration", content: <Preview state={state} size={size} />, isValid: size.valid && !creating, finishLabel: "Create" },
+  ];
+  const shown = steps.filter((s) => state.advanced || !s.advancedOnly);
+  const credentials = created?.console ?? [];
+  return (
+    <div className="card bg-base-100 shadow-sm">
+      <div className="card-body">
+        <MessageBar message={failure} onDone={() => setFailure(null)} />
+        {creating ? <progress className="progress progress-primary w-full" aria-label="Creating tenant" /> : null}
+        <div className="overflow-x-auto">
+          <Wizard steps={shown} onFinish={create} busy={creating} onCancel={() => location.assign(`${base}tenants`)} />
+        </div>
+      </div>
+      <Dialog
+        title="New Tenant Created"
+        open={created !== null}
+        onClose={() => location.assign(`${base}tenants`)}
+        actions={<button type="button" className="btn btn-primary" onClick={() => location.assign(`${base}tenants`)}>Done</button>}
+      >
+        {created?.externalIDP
+          ? <p>The tenant signs its users in through the external identity provider.</p>
+          : (
+            <div data-testid="tenant-credentials">
+              <p className="mb-3">Write these credentials down: they are shown only once.</p>
+              {credentials.map((c) => (
+                <dl key={c.access_key} className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 mb-3 font-mono text-sm">
+                  <dt className="font-sans font-bold">Access Key</dt>
+                  <dd className="break-all select-all">{c.access_key}</dd>
+                  <dt className="font-sans font-bold">Secret Key</dt>
+                  <dd className="break-all select-all">{c.secret_key}</dd>
+                </dl>
+              ))}
+            </div>
+          )}
+      </Dialog>
+    </div>
+  );
+}

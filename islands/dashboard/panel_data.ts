@@ -1,0 +1,104 @@
+/**
+ * Turns a widget's series (GET /admin/info/widgets/{id}) into what each panel type draws: one reduced number
+ * (Grafana's mean / last / lastNotNull), time-aligned line series with their legends, the size-range bars,
+ * the capacity split, or a number with its trend. Pure functions, shared by the island and its tests.
+ */
+import { formatBytes, formatDuration, formatNumber } from "../lib/format.ts";
+import { SIZE_RANGE_LABELS, type ValueFormat, type WidgetDetails, type WidgetResultSeries } from "../../server/contract/dashboard.ts";
+
+/** Reduces one series to a number by the widget's calc; null when it has no values. */
+export function reduceValues(values: [number, string][], calc: string | undefined): number | null {
+  const numbers = [...values].sort((a, b) => a[0] - b[0]).map(([, v]) => Number(v));
+  if (numbers.length === 0) return null;
+  if (calc === "mean") return numbers.reduce((a, b) => a + b, 0) / numbers.length;
+  if (calc === "lastNotNull") {
+    for (let i = numbers.length - 1; i >= 0; i--) if (Number.isFinite(numbers[i])) return numbers[i];
+    return null;
+  }
+  return numbers[numbers.length - 1];
+}
+
+/** The stat value of a widget: its first target's first series, reduced. */
+export function statValue(details: WidgetDetails): number | null {
+  const series = details.targets[0]?.result[0];
+  return series ? reduceValues(series.values, details.options.reduceOptions.calcs[0]) : null;
+}
+
+/** Fills `{{label}}` from the series' labels; unknown labels become empty (Grafana's legend format). */
+export function legendLabel(metric: Record<string, string>, legendFormat: string): string {
+  if (!legendFormat) return Object.entries(metric).filter(([k]) => k !== "__name__").map(([k, v]) => `${k}="${v}"`).join(", ") || metric.__name__ || "value";
+  return legendFormat.replace(/\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}/g, (_, name) => metric[name] ?? "").trim();
+}
+
+export interface LineData {
+  /** Epoch seconds of every point, ascending. */
+  times: number[];
+  series: { name: string; values: number[] }[];
+}
+
+/**
+ * Every target's series on one time axis, sorted by legend. A series missing a point repeats its previous
+ * value (its first value before it starts), so no false drops to zero are drawn.
+ */
+export function lineData(details: WidgetDetails): LineData {
+  const timeSet = new Set<number>();
+  const raw: { name: string; points: Map<number, number> }[] = [];
+  for (const target of details.targets) {
+    for (const series of target.result as WidgetResultSeries[]) {
+      const points = new Map(series.values.map(([t, v]) => [t, Number(v)] as [number, number]));
+      points.forEach((_, t) => timeSet.add(t));
+      raw.push({ name: legendLabel(series.metric, target.legendFormat), points });
+    }
+  }
+  const times = [...timeSet].sort((a, b) => a - b);
+  raw.sort((a, b) => a.name.localeCompare(b.name));
+  const series = raw.map(({ name, points }) => {
+    const first = times.map((t) => points.get(t)).find((v) => v !== undefined) ?? 0;
+    let last = first;
+    return { name, values: times.map((t) => (last = points.get(t) ?? last)) };
+  });
+  return { times, series };
+}
+
+/** Object counts per size range, in the spec's order with its names. */
+export function sizeBars(details: WidgetDetails): { label: string; value: number }[] {
+  const result = details.targets[0]?.result ?? [];
+  return SIZE_RANGE_LABELS.map(({ tags, label }) => {
+    const series = result.find((r) => tags.includes(r.metric.range));
+    return { label, value: Math.round(series ? reduceValues(series.values, "last") ?? 0 : 0) };
+  });
+}
+
+/** Usable capacity split into used and free (targets: total, free, used). */
+export function capacitySplit(details: WidgetDetails): { total: number; free: number; used: number } | null {
+  const [total, free] = details.targets.map((t) => (t.result[0] ? reduceValues(t.result[0].values, "lastNotNull") : null));
+  if (total === null || total === undefined || free === null || free === undefined) return null;
+  return { total, free, used: Math.max(0, total - free) };
+}
+
+/** A stat's value and its points for the trend line (a lone point is drawn level). */
+export function trendOf(details: WidgetDetails): { value: number | null; trend: number[] } {
+  const values = [...(details.targets[0]?.result[0]?.values ?? [])].sort((a, b) => a[0] - b[0]).map(([, v]) => Number(v));
+  return { value: statValue(details), trend: values.length === 1 ? [values[0], values[0]] : values };
+}
+
+/** A number as its panel shows it. */
+export function formatValue(value: number | null, format: ValueFormat): string {
+  if (value === null || !Number.isFinite(value)) return "N/A";
+  switch (format) {
+    case "bytes":
+      return formatBytes(value);
+    case "bytesPerSecond":
+      return `${formatBytes(value)}/s`;
+    case "perSecond":
+      return `${value >= 10 ? formatNumber(value) : Number(value.toFixed(2)).toString()}/s`;
+    case "seconds":
+      return formatDuration(value);
+    case "nanoseconds":
+      return formatDuration(value / 1e9);
+    case "percent":
+      return `${(value * 100).toFixed(1)}%`;
+    default:
+      return formatNumber(value);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * The spec's message rules (spec 1 §8), shared by the browser (banner, snackbar, dialogs) and the server
+ * (banners rendered with a page): capitalise the first letter, and drop a detail that only repeats the message.
+ */
+
+/** "access denied" → "Access denied". */
+export const capitalize = (text: string) => (text ? text[0].toUpperCase() + text.slice(1) : text);
+
+const comparable = (text: string) => text.trim().replace(/[.!]+$/, "").toLowerCase();
+
+/**
+ * The detail to show beside a message: capitalised, and "" when it only repeats the message, also when the
+ * two differ only in case or a final full stop ("access denied" / "Access Denied.").
+ */
+export const detailBeside = (message: string, detail: string) => (detail && comparable(detail) !== comparable(message) ? capitalize(detail) : "");

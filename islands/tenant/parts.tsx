@@ -1,0 +1,59 @@
+/** Small parts shared by the operator islands: the health dot and the typed-name confirmation dialog. */
+import { useState } from "react";
+import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
+import { TextField } from "../ui/fields.tsx";
+
+const HEALTH_CLASS: Record<string, string> = { green: "bg-success", yellow: "bg-warning", red: "bg-error" };
+
+/** Health colour: red, yellow, green, else grey (spec 3 §4). */
+export function HealthDot({ status }: { status?: string }) {
+  const known = status && HEALTH_CLASS[status];
+  return (
+    <span
+      className={`inline-block w-3 h-3 rounded-full shrink-0 ${known || "bg-base-300"}`}
+      role="img"
+      aria-label={`Health: ${known ? status : "unknown"}`}
+      title={`Health: ${known ? status : "unknown"}`}
+      data-health={known ? status : "grey"}
+    />
+  );
+}
+
+/**
+ * Delete confirmation that needs the exact name typed (tenants and pods, spec 3 §2.2, §5): Delete stays
+ * disabled until the text matches; a mismatch shows 'Tenant name is incorrect'.
+ */
+export function TypedDeleteDialog({ title, name, open, onClose, onDelete, children }: {
+  title: string;
+  name: string;
+  open: boolean;
+  onClose: () => void;
+  onDelete: (typed: string) => Promise<void>;
+  children: React.ReactNode;
+}) {
+  const [typed, setTyped] = useState("");
+  const action = useDialogAction();
+  const close = () => (setTyped(""), onClose());
+  const mismatch = typed !== "" && typed !== name;
+  return (
+    <Dialog
+      title={title}
+      open={open}
+      onClose={close}
+      message={action.message}
+      onMessageDone={action.clear}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={close} disabled={action.busy}>Cancel</button>
+          <button type="button" className="btn btn-error" disabled={typed !== name || action.busy} onClick={() => action.run(async () => (await onDelete(typed), setTyped(""), onClose()))}>
+            {action.busy ? <span className="loading loading-spinner loading-sm" /> : null}
+            Delete
+          </button>
+        </>
+      }
+    >
+      <div className="mb-3">{children}</div>
+      <TextField label={`To continue please type ${name} in the box.`} value={typed} onChange={setTyped} error={mismatch ? "Tenant name is incorrect" : undefined} />
+    </Dialog>
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * Pod Affinity page (advanced; spec 3 §2.3): none, default anti-affinity, or a node selector from the
+ * cluster's node labels (free text when they cannot be loaded), optionally with the anti-affinity.
+ */
+import { useEffect, useState } from "react";
+import { joinLabels } from "../../server/contract/operator_rules.ts";
+import { operatorApi } from "../lib/api/operator.ts";
+import { reportError } from "../lib/use_list.ts";
+import { Switch } from "../ui/fields.tsx";
+import { RadioGroup } from "./controls.tsx";
+import type { PageProps } from "./NameTenant.tsx";
+import { affinityErrors } from "./rules.ts";
+
+export function PodAffinity({ state, patch }: PageProps) {
+  const a = state.affinity;
+  const [labels, setLabels] = useState<Record<string, string[]> | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (a.kind !== "nodeSelector" || labels || failed) return;
+    operatorApi.nodeLabels().then((found) => {
+      setLabels(found);
+      const [firstKey] = Object.keys(found);
+      if (firstKey && a.labels.every((l) => !l.key)) {
+        patch("affinity", { labels: [{ key: firstKey, value: found[firstKey][0] ?? "" }] });
+      }
+    }, (error) => {
+      reportError(error);
+      setFailed(true);
+    });
+  }, [a.kind]);
+  const keys = labels ? Object.keys(labels).sort() : [];
+  const setRow = (i: number, row: { key: string; value: string }) =>
+    patch("affinity", { labels: a.labels.map((l, j) => (j === i ? row : l)) });
+  const errors = affinityErrors(state);
+  return (
+    <div>
+      <h2 className="text-lg font-bold mb-1">Pod Affinity</h2>
+      <p className="text-sm text-base-content/70 mb-4">Configure how pods will be assigned to nodes</p>
+      <RadioGroup
+        label="Type"
+        value={a.kind}
+        onChange={(kind) => patch("affinity", { kind })}
+        options={[{ value: "none", label: "None" }, {
+          value: "default",
+          label: "Default (Pod Anti-Affinity)",
+        }, { value: "nodeSelector", label: "Node Selector" }]}
+      />
+      {a.kind === "nodeSelector"
+        ? (
+          <div>
+            <Switch
+              label="Use Pod Anti-Affinity"
+              checked={a.withPodAntiAffinity}
+              onChange={(withPodAntiAffinity) => patch("affinity", { withPodAntiAffinity })}
+            />
+            <div className="text-sm font-bold mb-1">Labels</div>
+            {a.labels.map((row, i) => (
+              <div key={i} className="flex gap-2 mb-2 items-center">
+                {labels && !failed
+                  ? (
+                    <>
+                      <select
+                        className="select select-sm border-base-300"
+                        aria-label={`Label key ${i + 1}`}
+                        value={row.key}
+                        onChange={(e) =>
+                          setRow(i, { key: e.target.value, value: labels[e.target.value]?.[0] ?? "" })}
+                      >
+                        {keys.map((k) => <option key={k} value={k}>{k}</option>)}
+                      </select>
+                      <select
+                        className="select select-sm border-base-300"
+                        aria-label={`Label value ${i + 1}`}
+                        value={row.value}
+                        onChange={(e) => setRow(i, { ...row, value: e.target.value })}
+                      >
+                        {(labels[row.key] ?? []).map((v) => (
+                          <option key={v} value={v}>{v || "(empty)"}</option>
+                        ))}
+                      </select>
+                    </>
+                  )
+                  : !labels && !failed
+                  ? (
+                    <span
+                      className="loading loading-spinner loading-sm"
+                      role="status"
+                      aria-label="Loading node labels"
+                    />
+                  )
+                  : (
+                    <>
+                      <input
+                        className="input input-sm border-base-300"
+                        aria-label={`Label key ${i + 1}`}
+                        placeholder="Key"
+                        value={row.key}
+                        onChange={(e) => setRow(i, { ...row, key: e.target.value })}
+                      />
+                      <input
+                        className="input input-sm border-base-300"
+                        aria-label={`Label value ${i + 1}`}
+                        placeholder="Value"
+                        value={row.value}
+                        onChange={(e) => setRow(i, { ...row, value: e.target.value })}
+                      />
+                    </>
+                  )}
+                <button
+                  type="button"
+                  className="btn btn-sm btn-ghost"
+                  aria-label="Add label"
+                  onClick={() =>
+                    patch("affinity", {
+                      labels: [...a.labels, {
+                        key: keys[0] ?? "",
+                        value: (keys[0] && labels?.[keys[0]]?.[0]) || "",
+                      }],
+                    })}
+                >
+                  +
+                </button>
+                {a.labels.length > 1
+                  ? (
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-ghost"
+                      aria-label={`Remove label ${i + 1}`}
+                      onClick={() => patch("affinity", { labels: a.labels.filter((_, j) => j !== i) })}
+                    >
+                      −
+                    </button>
+                  )
+                  : null}
+              </div>
+            ))}
+            {errors.labels
+              ? <span className="text-error text-sm block" role="alert">{errors.labels}</span>
+              : <p className="text-xs text-base-content/70">Selector: {joinLabels(a.labels)}</p>}
+          </div>
+        )
+        : null}
+    </div>
+  );
+}

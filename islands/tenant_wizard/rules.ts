@@ -1,0 +1,161 @@
+/** Each wizard page's validity (spec 3 §5), and the size page's computed distribution, capacity and memory. */
+import {
+  calculateDistribution,
+  type Distribution,
+  type ErasureCalculation,
+  erasureCodeCalc,
+  isAccessKey,
+  isImage,
+  isTenantName,
+  memoryResources,
+  MIN_SERVERS,
+  TENANT_NAME_MESSAGE,
+  totalSizeError,
+  unitBytes,
+} from "../../server/contract/operator_rules.ts";
+import type { WizardState } from "./state.ts";
+
+/** Errors of the Name Tenant page, by field. */
+export function nameErrors(s: WizardState): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (s.name.tenantName && !isTenantName(s.name.tenantName)) errors.tenantName = TENANT_NAME_MESSAGE;
+  if (s.namespaceCheck.status === "error") errors.namespace = s.namespaceCheck.error;
+  return errors;
+}
+
+export function nameValid(s: WizardState): boolean {
+  return isTenantName(s.name.tenantName) && !!s.name.namespace && s.namespaceCheck.status === "ok" && s.namespaceCheck.classes.length > 0 && !!s.name.storageClass;
+}
+
+const IMAGE_FIELDS = [
+  ["logSearchImage", "minio/logsearchapi"],
+  ["kesImage", "minio/kes"],
+  ["postgresImage", "library/postgres"],
+  ["postgresInitImage", "library/busybox"],
+  ["prometheusImage", "minio/prometheus"],
+  ["prometheusSidecarImage", "project/container"],
+  ["prometheusInitImage", "library/busybox"],
+] as const;
+export { IMAGE_FIELDS };
+
+export function configureErrors(s: WizardState): Record<string, string> {
+  const c = s.configure;
+  const errors: Record<string, string> = {};
+  if (c.customImage && (!c.imageName || !isImage(c.imageName))) errors.imageName = "Format must be of form: 'minio/minio:VERSION'";
+  if (c.customImage) {
+    for (const [field, example] of IMAGE_FIELDS) if (c[field] && !isImage(c[field])) errors[field] = `Format must be of form: '${example}:VERSION'`;
+  }
+  if (c.customRegistry) {
+    for (const field of ["registry", "registryUsername", "registryPassword"] as const) if (!c[field].trim()) errors[field] = "Field cannot be empty";
+  }
+  for (const [custom, cls, size] of [["logSearchCustom", "logSearchClass", "logSearchSize"], ["prometheusCustom", "prometheusClass", "prometheusSize"]] as const) {
+    if (!c[custom]) continue;
+    if (!c[cls]) errors[cls] = "Field cannot be empty";
+    if (!(Number(c[size]) > 0)) errors[size] = "Volume size must be present and be greatter than 0";
+  }
+  return errors;
+}
+
+export function affinityErrors(s: WizardState): Record<string, string> {
+  if (s.affinity.kind !== "nodeSelector") return {};
+  const complete = s.affinity.labels.filter((l) => l.key.trim() && l.value.trim());
+  if (complete.length === 0 || s.affinity.labels.some((l) => !l.key.trim() || !l.value.trim())) return { labels: "You need to add at least one label key-pair" };
+  return {};
+}
+
+export function idpErrors(s: WizardState): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (s.idp.kind === "builtin") {
+    if (s.idp.keys.length === 0) errors.keys = "At least one access key / secret key pair is required";
+    s.idp.keys.forEach((k, i) => {
+      if (!isAccessKey(k.accessKey)) errors[`accessKey${i}`] = "Keys must be at least length 8";
+      if (!isAccessKey(k.secretKey)) errors[`secretKey${i}`] = "Keys must be at least length 8";
+    });
+  } else if (s.idp.kind === "openid") {
+    for (const field of ["url", "configurationUrl", "clientId", "secretId", "claimName"] as const) if (!s.idp.openid[field].trim()) errors[field] = "Field cannot be empty";
+  } else {
+    if (!s.idp.ad.url.trim()) errors.adUrl = "Field cannot be empty";
+    s.idp.ad.userDns.forEach((dn, i) => {
+      if (!dn.trim()) errors[`userDn${i}`] = "Field cannot be empty";
+    });
+  }
+  return errors;
+}
+
+export function securityValid(s: WizardState): boolean {
+  const sec = s.security;
+  if (!sec.enableTLS) return true;
+  if (sec.autoCert) return true;
+  return sec.customCerts && sec.minioCerts.some((p) => p.key.value && p.cert.value) && sec.minioCerts.every((p) => (!p.key.value && !p.cert.value) || (p.key.value && p.cert.value));
+}
+
+export function encryptionErrors(s: WizardState): Record<string, string> {
+  const e = s.encryption;
+  const errors: Record<string, string> = {};
+  if (!e.enabled) return errors;
+  const need = (field: string, value: string) => {
+    if (!value.trim()) errors[field] = "Field cannot be empty";
+  };
+  const nonNegative = (field: string, value: string) => {
+    if (!(Number(value) >= 0) || value.trim() === "") errors[field] = "Value needs to be 0 or greater";
+  };
+  if (e.customCerts && !s.security.autoCert) {
+    for (const [side, part] of [["server", "key"], ["server", "cert"], ["client", "key"], ["client", "cert"]] as const) if (!e[side][part].value) errors[`${side}.${part}`] = "Field cannot be empty";
+  }
+  if (e.kind === "vault") {
+    need("vault.endpoint", e.vault.endpoint);
+    need("vault.approleId", e.vault.approleId);
+    need("vault.approleSecret", e.vault.approleSecret);
+    nonNegative("vault.retry", e.vault.retry);
+    nonNegative("vault.ping", e.vault.ping);
+  } else if (e.kind === "aws") {
+    need("aws.endpoint", e.aws.endpoint);
+    need("aws.region", e.aws.region);
+    need("aws.accessKey", e.aws.accessKey);
+    need("aws.secretKey", e.aws.secretKey);
+  } else if (e.kind === "gemalto") {
+    need("gemalto.endpoint", e.gemalto.endpoint);
+    need("gemalto.token", e.gemalto.token);
+    need("gemalto.domain", e.gemalto.domain);
+    nonNegative("gemalto.retry", e.gemalto.retry);
+  } else need("gcp.projectId", e.gcp.projectId);
+  return errors;
+}
+
+/** What the size page computes from its fields and the server's answers. */
+export interface SizeFacts {
+  maxMemory: number | null;
+  memoryLookupError: string;
+  parityChoices: string[];
+  parityError: string;
+}
+
+export interface SizeComputation {
+  errors: Record<string, string>;
+  distribution: Distribution;
+  ec: ErasureCalculation;
+  memory: { error: string; request: number; limit: number };
+  totalBytes: number;
+  valid: boolean;
+}
+
+export function computeSize(s: WizardState, facts: SizeFacts): SizeComputation {
+  const size = s.size;
+  const nodes = Number(size.nodes);
+  const drives = Number(size.drivesPerServer);
+  const totalBytes = Number(size.volumeSize) * unitBytes(size.sizeFactor);
+  const errors: Record<string, string> = {};
+  if (!size.nodes.trim() || !Number.isInteger(nodes) || nodes < MIN_SERVERS) errors.nodes = `Number of servers must be at least ${MIN_SERVERS}`;
+  else if (facts.memoryLookupError) errors.nodes = facts.memoryLookupError;
+  if (!size.drivesPerServer.trim() || !Number.isInteger(drives) || drives < 1) errors.drivesPerServer = "There must be at least one drive";
+  const remaining = s.namespaceCheck.classes.find((c) => c.name === s.name.storageClass)?.remaining ?? 0;
+  const sizeError = size.volumeSize.trim() ? totalSizeError(totalBytes, remaining) : "Field cannot be empty";
+  if (sizeError) errors.volumeSize = sizeError;
+  const memoryGi = Number(size.memoryNode);
+  if (s.advanced && (!size.memoryNode.trim() || !(memoryGi >= 2))) errors.memoryNode = "Memory size must be greater than 2Gi";
+  const distribution = calculateDistribution(totalBytes, nodes, drives);
+  const ec = erasureCodeCalc(facts.parityError ? [] : facts.parityChoices, distribution.persistentVolumes, distribution.pvSize, nodes);
+  const memory = facts.maxMemory === null ? { error: "", request: memoryGi * 2 ** 30, limit: 0 } : memoryResources(s.advanced ? memoryGi : 2, totalBytes, facts.maxMemory);
+  const valid = Object.keys(errors).length === 0 && !distribution.error && !ec.error && !facts.parityError && facts.maxMemory !== null && !memory.error && !!size.ecParity;
+  return { errors, distribution, ec, memory, totalBytes, valid };
+}

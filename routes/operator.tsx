@@ -1,0 +1,64 @@
+/**
+ * Operator mode's pages (spec 3 §2.2, §2.3): the tenants list and the Create New Tenant wizard. Tenant
+ * detail pages are in tenant_detail.tsx, storage in storage.tsx.
+ */
+import { type Context, Hono } from "hono";
+import TenantsList from "../islands/TenantsList.tsx";
+import TenantWizard from "../islands/TenantWizard.tsx";
+import type { TenantListItem } from "../server/contract/operator.ts";
+import type { AppDeps, AppEnv, OperatorDeps } from "../server/deps.ts";
+import { ApiError } from "../server/errors.ts";
+import { Island } from "../server/render/island.tsx";
+import { listTenants } from "../server/services/operator_tenants.ts";
+import { PageHeader } from "./layout/Shell.tsx";
+import { renderInShell } from "./page_context.tsx";
+
+/** The operator deps and the signed-in operator's token for a page (the page guard ran before). */
+export function operatorPage(c: Context<AppEnv>, deps: AppDeps): { op: OperatorDeps; token: string } {
+  const token = c.get("session")?.k8sToken;
+  if (!deps.operator || !token) throw ApiError.notFound();
+  return { op: deps.operator, token };
+}
+
+export function operatorPages(deps: AppDeps) {
+  const base = deps.render.href("/");
+  return new Hono<AppEnv>()
+    .get("/tenants", async (c) => {
+      const { op, token } = operatorPage(c, deps);
+      let tenants: TenantListItem[] = [];
+      let error: unknown;
+      try {
+        tenants = (await listTenants(op, token)).tenants;
+      } catch (e) {
+        error = e;
+      }
+      return renderInShell(deps, c, {
+        title: "Tenants",
+        error,
+        body: (
+          <>
+            <PageHeader title="Tenants" />
+            <Island name="TenantsList" component={TenantsList} props={{ tenants, base, deleted: c.req.query("deleted") }} />
+          </>
+        ),
+      });
+    })
+    .get("/tenants/add", (c) => {
+      operatorPage(c, deps);
+      return renderInShell(deps, c, {
+        title: "Create New Tenant",
+        body: (
+          <>
+            <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+              <ul>
+                <li><a href={`${base}tenants`}>Tenants</a></li>
+                <li>Create New Tenant</li>
+              </ul>
+            </nav>
+            <PageHeader title="Create New Tenant" />
+            <Island name="TenantWizard" component={TenantWizard} props={{ base }} />
+          </>
+        ),
+      });
+    });
+}

@@ -1,0 +1,104 @@
+/**
+ * The Settings pages (spec 2 Settings, Webhook configuration view): /settings with its left menu
+ * (Configurations, Lambda Notifications, Tiers; Tiers only on a distributed setup) where each section is one
+ * island rendered with its data, and /webhook/logger, /webhook/audit.
+ */
+import { Hono } from "hono";
+import type { ReactNode } from "react";
+import SettingsConfigurations from "../islands/SettingsConfigurations.tsx";
+import SettingsNotifications from "../islands/SettingsNotifications.tsx";
+import SettingsTiers from "../islands/SettingsTiers.tsx";
+import WebhookConfig from "../islands/WebhookConfig.tsx";
+import type { NotificationEndpoint, TierView } from "../server/contract/settings.ts";
+import type { AppDeps, AppEnv } from "../server/deps.ts";
+import { Island } from "../server/render/island.tsx";
+import { CONFIGURATIONS } from "../server/contract/settings_forms.ts";
+import type { S3Client } from "../server/s3/client.ts";
+import { getConfig, notificationEndpoints } from "../server/services/settings.ts";
+import { listTierViews } from "../server/services/settings_tiers.ts";
+import { PageHeader } from "./layout/Shell.tsx";
+import { loadAll } from "./page_data.ts";
+import { renderInShell } from "./page_context.tsx";
+
+const SECTIONS = [
+  { id: "configurations", label: "Configurations" },
+  { id: "notifications", label: "Lambda Notifications" },
+  { id: "tiers", label: "Tiers", distributedOnly: true },
+] as const;
+type SectionId = typeof SECTIONS[number]["id"];
+
+function SettingsLayout({ base, section, distributed, children }: { base: string; section: SectionId; distributed: boolean; children: ReactNode }) {
+  return (
+    <>
+      <PageHeader title="Settings" />
+      <div className="flex flex-col md:flex-row gap-6">
+        <ul className="menu bg-base-100 rounded-box w-56 shrink-0 self-start" aria-label="Settings sections">
+          {SECTIONS.filter((s) => !("distributedOnly" in s) || distributed).map((s) => (
+            <li key={s.id}>
+              <a href={`${base}settings?section=${s.id}`} className={s.id === section ? "menu-active" : undefined} aria-current={s.id === section ? "page" : undefined}>{s.label}</a>
+            </li>
+          ))}
+        </ul>
+        <section className="flex-1 min-w-0" aria-label={SECTIONS.find((s) => s.id === section)!.label}>{children}</section>
+      </div>
+    </>
+  );
+}
+
+const valuesOf = (info: { key_values: { key: string; value: string }[] }) => Object.fromEntries(info.key_values.map(({ key, value }) => [key, value]));
+
+/** Every configuration's stored values, secrets masked. */
+async function storedConfigurations(client: S3Client): Promise<Record<string, Record<string, string>>> {
+  const all = await Promise.all(CONFIGURATIONS.map(async (c) => [c.id, valuesOf(await getConfig(client, c.id))] as const));
+  return Object.fromEntries(all);
+}
+
+export function settingsPages(deps: AppDeps) {
+  const base = deps.render.href("/");
+  return new Hono<AppEnv>()
+    .get("/settings", async (c) => {
+      const session = c.get("session")!;
+      const asked = c.req.query("section") as SectionId | undefined;
+      const known = SECTIONS.find((s) => s.id === asked && (!("distributedOnly" in s) || session.distributed));
+      const section: SectionId = known ? known.id : "configurations";
+      let body: ReactNode;
+      let error: unknown;
+      if (section === "notifications") {
+        const loaded = await loadAll<{ endpoints: NotificationEndpoint[] }>(deps, session, { endpoints: [(client) => notificationEndpoints(client), [], "Lambda Notifications"] });
+        error = loaded.error;
+        body = <Island name="SettingsNotifications" component={SettingsNotifications} props={{ endpoints: loaded.data.endpoints }} />;
+      } else if (section === "tiers") {
+        // A failed tiers read is silently ignored (spec 2 §8).
+        const loaded = await loadAll<{ tiers: TierView[] }>(deps, session, { tiers: [async (client) => (await listTierViews(client).catch(() => ({ items: [] }))).items, [], "Tiers"] });
+        body = <Island name="SettingsTiers" component={SettingsTiers} props={{ tiers: loaded.data.tiers }} />;
+      } else {
+        const loaded = await loadAll<{ values: Record<string, Record<string, string>> }>(deps, session, { values: [storedConfigurations, {}, "Configurations"] });
+        error = loaded.error;
+        body = <Island name="SettingsConfigurations" component={SettingsConfigurations} props={{ values: loaded.data.values }} />;
+      }
+      return renderInShell(deps, c, {
+        title: "Settings",
+        error,
+        body: <SettingsLayout base={base} section={section} distributed={session.distributed}>{body}</SettingsLayout>,
+      });
+    })
+    .get("/webhook/:kind", async (c) => {
+      const kind = c.req.param("kind");
+      // An unknown segment renders nothing (spec 2).
+      if (kind !== "logger" && kind !== "audit") return renderInShell(deps, c, { title: "Settings", body: null });
+      const title = `${kind === "logger" ? "Logger" : "Audit"} Webhook Configuration`;
+      const { data, error } = await loadAll<{ values: Record<string, string> }>(deps, c.get("session")!, {
+        values: [async (client) => valuesOf(await getConfig(client, `${kind}_webhook`)), {}, title],
+      });
+      return renderInShell(deps, c, {
+        title,
+        error,
+        body: (
+          <>
+            <PageHeader title={title} />
+            <Island name="WebhookConfig" component={WebhookConfig} props={{ kind, values: data.values }} />
+          </>
+        ),
+      });
+    });
+}

@@ -1,0 +1,218 @@
+/**
+ * A tenant's pages (spec 3 §2.3b): header (name, namespace, capacity, health; Delete, Edit YAML, Refresh),
+ * breadcrumb back to /tenants, the left menu Summary, Metrics, Security, Pools, Pods, License; the pod page;
+ * and the management (hop) screen. Each renders with its data; interactive parts are islands.
+ */
+import { type Context, Hono } from "hono";
+import type { ReactNode } from "react";
+import PodDetail from "../islands/PodDetail.tsx";
+import TenantHeaderActions from "../islands/TenantHeaderActions.tsx";
+import TenantHop from "../islands/TenantHop.tsx";
+import TenantPods from "../islands/TenantPods.tsx";
+import TenantPools from "../islands/TenantPools.tsx";
+import TenantSecurity from "../islands/TenantSecurity.tsx";
+import TenantSummary from "../islands/TenantSummary.tsx";
+import { formatBytes } from "../islands/lib/format.ts";
+import { HealthDot } from "../islands/tenant/parts.tsx";
+import type { PodEvent, PodInfo, TenantInfo } from "../server/contract/operator.ts";
+import { storageClassesFromQuota } from "../server/contract/operator_rules.ts";
+import type { AppDeps, AppEnv } from "../server/deps.ts";
+import { ApiError, toApiError } from "../server/errors.ts";
+import { Island } from "../server/render/island.tsx";
+import { resourceQuota } from "../server/services/operator_cluster.ts";
+import { listTenantPods, podEvents, podLogs } from "../server/services/operator_pods.ts";
+import { tenantSecurity } from "../server/services/operator_security.ts";
+import { tenantDetails } from "../server/services/operator_tenants.ts";
+import { operatorPage } from "./operator.tsx";
+import { renderInShell } from "./page_context.tsx";
+
+const TABS = [
+  { id: "summary", label: "Summary" },
+  { id: "metrics", label: "Metrics" },
+  { id: "security", label: "Security" },
+  { id: "pools", label: "Pools" },
+  { id: "pods", label: "Pods" },
+  { id: "license", label: "License" },
+] as const;
+type TabId = typeof TABS[number]["id"];
+
+const seg = encodeURIComponent;
+
+function TenantLayout({ base, info, tab, crumbs, children }: { base: string; info: TenantInfo; tab: TabId; crumbs?: ReactNode; children: ReactNode }) {
+  const tenantBase = `${base}namespaces/${seg(info.namespace)}/tenants/${seg(info.name)}`;
+  return (
+    <>
+      <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+        <ul>
+          <li><a href={`${base}tenants`}>Tenants</a></li>
+          <li className="break-all">{crumbs ? <a href={`${tenantBase}/summary`}>{info.name}</a> : info.name}</li>
+          {crumbs}
+        </ul>
+      </nav>
+      <header className="flex flex-wrap items-start justify-between gap-3 mb-6">
+        <div>
+          <h1 className="text-2xl font-bold break-all flex items-center gap-2"><HealthDot status={info.status.health_status} />{info.name}</h1>
+          <p className="text-sm text-base-content/70" data-testid="tenant-header">Namespace: {info.namespace} · Capacity: {formatBytes(info.total_size)}</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Island name="TenantHeaderActions" component={TenantHeaderActions} props={{ namespace: info.namespace, name: info.name, base }} />
+          <a className="btn btn-sm" href={`${tenantBase}/${tab}`}>Refresh</a>
+        </div>
+      </header>
+      <div className="flex flex-col lg:flex-row gap-4 lg:gap-6">
+        <ul className="menu menu-horizontal lg:menu-vertical bg-base-100 rounded-box w-full lg:w-48 shrink-0" aria-label="Tenant sections">
+          {TABS.map((t) => (
+            <li key={t.id}>
+              <a href={`${tenantBase}/${t.id}`} className={t.id === tab ? "menu-active" : undefined} aria-current={t.id === tab ? "page" : undefined}>{t.label}</a>
+            </li>
+          ))}
+        </ul>
+        <section className="flex-1 min-w-0">{children}</section>
+      </div>
+    </>
+  );
+}
+
+function LicenseTab({ info, base }: { info: TenantInfo; base: string }) {
+  const licence = info.subnet_license;
+  if (!licence) {
+    return (
+      <div className="card bg-base-100 shadow-sm">
+        <div className="card-body">
+          <p>This tenant runs under the GNU AGPL v3 licence.</p>
+          <div><a className="btn btn-primary btn-sm" href={`${base}license`}>Activate Product</a></div>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="card bg-base-100 shadow-sm">
+      <dl className="card-body grid grid-cols-2 gap-2">
+        <dt className="font-bold">Organization</dt><dd>{licence.organization}</dd>
+        <dt className="font-bold">Registered Capacity</dt><dd>{formatBytes((licence.storage_capacity ?? 0) * 1099511627776)}</dd>
+        <dt className="font-bold">Expiry Date</dt><dd>{licence.expires_at ? new Date(licence.expires_at).toISOString().slice(0, 10) : ""}</dd>
+        <dt className="font-bold">Plan</dt><dd>{licence.plan}</dd>
+        <dt className="font-bold">Requester</dt><dd>{licence.email}</dd>
+      </dl>
+    </div>
+  );
+}
+
+export function tenantDetailPages(deps: AppDeps) {
+  const base = deps.render.href("/");
+  const path = "/namespaces/:namespace/tenants/:tenant";
+
+  async function tabBody(c: Context<AppEnv>, info: TenantInfo, tab: TabId): Promise<{ body: ReactNode; error?: unknown }> {
+    const { op, token } = operatorPage(c, deps);
+    const { namespace, name } = info;
+    switch (tab) {
+      case "summary":
+        return { body: <Island name="TenantSummary" component={TenantSummary} props={{ info, base }} /> };
+      case "metrics":
+        return {
+          body: (
+            <iframe src={`${base}api/proxy/${seg(namespace)}/${seg(name)}/metrics`} title="Tenant metrics" className="w-full h-[70vh] border border-base-300 rounded-box bg-base-100">
+              File couldn't be loaded. Please try Download instead
+            </iframe>
+          ),
+        };
+      case "security": {
+        try {
+          const security = await tenantSecurity(op, token, namespace, name);
+          return { body: <Island name="TenantSecurity" component={TenantSecurity} props={{ namespace, name, security }} /> };
+        } catch (error) {
+          return { body: null, error };
+        }
+      }
+      case "pools": {
+        let storageClasses: string[] = [];
+        try {
+          storageClasses = storageClassesFromQuota((await resourceQuota(op, token, namespace, `${namespace}-storagequota`)).elements).map((e) => e.name);
+        } catch (error) {
+          deps.log.info("tenant pools: no storage quota", { error: toApiError(error).detail }); // spec 3 §8: only logged
+        }
+        return { body: <Island name="TenantPools" component={TenantPools} props={{ namespace, name, pools: info.pools, storageClasses }} /> };
+      }
+      case "pods": {
+        let pods: PodInfo[] = [];
+        let error: unknown;
+        try {
+          pods = await listTenantPods(op, token, namespace, name);
+        } catch (e) {
+          const cause = toApiError(e);
+          error = new ApiError(cause.status, "Error loading pods", { detail: cause.detail || cause.message });
+        }
+        return { body: <Island name="TenantPods" component={TenantPods} props={{ namespace, name, pods, base, now: Math.floor(Date.now() / 1000) }} />, error };
+      }
+      default:
+        return { body: <LicenseTab info={info} base={base} /> };
+    }
+  }
+
+  return new Hono<AppEnv>()
+    .get(path, (c) => c.redirect(`${base}namespaces/${seg(c.req.param("namespace"))}/tenants/${seg(c.req.param("tenant"))}/summary`, 302))
+    .get(`${path}/hop`, async (c) => {
+      const { op, token } = operatorPage(c, deps);
+      const namespace = c.req.param("namespace");
+      const name = c.req.param("tenant");
+      const info = await tenantDetails(op, token, namespace, name);
+      const tenantHref = `${base}namespaces/${seg(namespace)}/tenants/${seg(name)}/summary`;
+      return renderInShell(deps, c, {
+        title: `${info.name} Management`,
+        body: (
+          <>
+            <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+              <ul>
+                <li><a href={`${base}tenants`}>Tenants</a></li>
+                <li><a href={tenantHref}>{info.name}</a></li>
+                <li>Management</li>
+              </ul>
+            </nav>
+            <Island name="TenantHop" component={TenantHop} props={{ src: `${base}api/proxy/${seg(namespace)}/${seg(name)}/?cp=y`, tenantHref }} />
+          </>
+        ),
+      });
+    })
+    .get(`${path}/pods/:pod`, async (c) => {
+      const { op, token } = operatorPage(c, deps);
+      const namespace = c.req.param("namespace");
+      const pod = c.req.param("pod");
+      const info = await tenantDetails(op, token, namespace, c.req.param("tenant"));
+      let events: PodEvent[] = [];
+      let logs = "";
+      let logsError = "";
+      let error: unknown;
+      try {
+        events = await podEvents(op, token, namespace, pod);
+      } catch (e) {
+        error = e;
+      }
+      try {
+        logs = await podLogs(op, token, namespace, pod);
+      } catch (e) {
+        logsError = toApiError(e).detail || toApiError(e).message;
+      }
+      const podsHref = `${base}namespaces/${seg(namespace)}/tenants/${seg(info.name)}/pods`;
+      return renderInShell(deps, c, {
+        title: pod,
+        error,
+        body: (
+          <TenantLayout base={base} info={info} tab="pods" crumbs={<><li><a href={podsHref}>Pods</a></li><li className="break-all">{pod}</li></>}>
+            <h2 className="text-xl font-bold mb-3 break-all">Pods &gt; {pod}</h2>
+            <Island name="PodDetail" component={PodDetail} props={{ events, logs, logsError }} />
+          </TenantLayout>
+        ),
+      });
+    })
+    .get(`${path}/:tab{summary|metrics|security|pools|pods|license}`, async (c) => {
+      const { op, token } = operatorPage(c, deps);
+      const tab = c.req.param("tab") as TabId;
+      const info = await tenantDetails(op, token, c.req.param("namespace"), c.req.param("tenant"));
+      const { body, error } = await tabBody(c, info, tab);
+      return renderInShell(deps, c, {
+        title: `${info.name} ${TABS.find((t) => t.id === tab)!.label}`,
+        error,
+        body: <TenantLayout base={base} info={info} tab={tab}>{body}</TenantLayout>,
+      });
+    });
+}

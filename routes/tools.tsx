@@ -1,0 +1,94 @@
+/**
+ * The live tools (spec 3 §2.6): Trace, Logs (Error Logs and, with the log-search feature, Audit Logs), Watch,
+ * Heal (distributed setups only) and Diagnostic. Each page renders its frame and, for Watch and Heal, the
+ * bucket list; the live part is one island that opens its stream when the user starts it.
+ */
+import { type Context, Hono } from "hono";
+import AuditLogs from "../islands/AuditLogs.tsx";
+import DiagnosticRunner from "../islands/DiagnosticRunner.tsx";
+import ErrorLogs from "../islands/ErrorLogs.tsx";
+import HealViewer from "../islands/HealViewer.tsx";
+import TraceViewer from "../islands/TraceViewer.tsx";
+import WatchViewer from "../islands/WatchViewer.tsx";
+import type { AppDeps, AppEnv } from "../server/deps.ts";
+import { Island } from "../server/render/island.tsx";
+import { accountInfo } from "../server/s3/admin/info.ts";
+import { listBuckets } from "../server/services/buckets.ts";
+import { sessionFeatures } from "../server/services/tools.ts";
+import { PageHeader } from "./layout/Shell.tsx";
+import { renderInShell } from "./page_context.tsx";
+import { loadAll } from "./page_data.ts";
+
+function LogsMenu({ base, tab, auditEnabled }: { base: string; tab: "error" | "audit"; auditEnabled: boolean }) {
+  return (
+    <ul className="menu bg-base-100 rounded-box w-full md:w-52 shrink-0 self-start" aria-label="Logs">
+      <li><a href={`${base}logs`} className={tab === "error" ? "menu-active" : undefined} aria-current={tab === "error" ? "page" : undefined}>Error Logs</a></li>
+      <li>
+        {auditEnabled
+          ? <a href={`${base}logs?tab=audit`} className={tab === "audit" ? "menu-active" : undefined} aria-current={tab === "audit" ? "page" : undefined}>Audit Logs</a>
+          : <span className="menu-disabled" aria-disabled="true" title="Audit logs need a log search service">Audit Logs</span>}
+      </li>
+    </ul>
+  );
+}
+
+export function toolPages(deps: AppDeps) {
+  const base = deps.render.href("/");
+  /** One storage call, so a session the storage no longer accepts goes to sign-in like every page. */
+  const sessionCheck = async (c: Context<AppEnv>) => (await loadAll<{ account: unknown }>(deps, c.get("session")!, { account: [(client) => accountInfo(client), null, "Account"] })).error;
+  const bucketNames = async (c: Context<AppEnv>) => {
+    const { data, error } = await loadAll<{ buckets: string[] }>(deps, c.get("session")!, {
+      buckets: [async (client) => (await listBuckets(client)).map((b) => b.name), [], "Buckets"],
+    });
+    return { buckets: data.buckets, error };
+  };
+  return new Hono<AppEnv>()
+    .get("/trace", async (c) =>
+      renderInShell(deps, c, {
+        title: "Trace",
+        error: await sessionCheck(c),
+        body: <><PageHeader title="Trace" /><Island name="TraceViewer" component={TraceViewer} props={{}} /></>,
+      }))
+    .get("/logs", async (c) => {
+      const error = await sessionCheck(c);
+      const auditEnabled = sessionFeatures(deps).includes("log-search");
+      const tab = c.req.query("tab") === "audit" && auditEnabled ? "audit" : "error";
+      return renderInShell(deps, c, {
+        title: tab === "audit" ? "Audit Logs | Logs" : "Error Logs | Logs",
+        error,
+        body: (
+          <>
+            <PageHeader title="Logs" />
+            <div className="flex flex-col md:flex-row gap-6">
+              <LogsMenu base={base} tab={tab} auditEnabled={auditEnabled} />
+              <section className="flex-1 min-w-0" aria-label={tab === "audit" ? "Audit Logs" : "Error Logs"}>
+                <h2 className="text-lg font-bold mb-3">{tab === "audit" ? "Audit Logs" : "Error Logs"}</h2>
+                {tab === "audit" ? <Island name="AuditLogs" component={AuditLogs} props={{}} /> : <Island name="ErrorLogs" component={ErrorLogs} props={{}} />}
+              </section>
+            </div>
+          </>
+        ),
+      });
+    })
+    .get("/watch", async (c) => {
+      const { buckets, error } = await bucketNames(c);
+      return renderInShell(deps, c, { title: "Watch", error, body: <><PageHeader title="Watch" /><Island name="WatchViewer" component={WatchViewer} props={{ buckets }} /></> });
+    })
+    .get("/heal", async (c) => {
+      if (!c.get("session")!.distributed) {
+        return renderInShell(deps, c, {
+          title: "Heal",
+          error: await sessionCheck(c),
+          body: <><PageHeader title="Heal" /><p data-testid="heal-unavailable">Heal is available when the storage server runs erasure-coded (distributed) mode; this server runs a single drive without erasure coding.</p></>,
+        });
+      }
+      const { buckets, error } = await bucketNames(c);
+      return renderInShell(deps, c, { title: "Heal", error, body: <><PageHeader title="Heal" /><Island name="HealViewer" component={HealViewer} props={{ buckets }} /></> });
+    })
+    .get("/health-info", async (c) =>
+      renderInShell(deps, c, {
+        title: "Diagnostic",
+        error: await sessionCheck(c),
+        body: <><PageHeader title="Diagnostic" /><Island name="DiagnosticRunner" component={DiagnosticRunner} props={{}} /></>,
+      }));
+}
