@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createApp, createFetchHandler } from "../server/app.ts";
+import { listen } from "../server/http_server.ts";
 import { loadConfig } from "../server/config.ts";
 import type { AppDeps } from "../server/deps.ts";
 import { silentLogger } from "../server/log.ts";
@@ -14,6 +15,10 @@ import { addCannedPolicy, addUser, setPolicy } from "../server/s3/admin/iam.ts";
 import { LoginThrottle } from "../server/session/login_throttle.ts";
 import { createSessionKey } from "../server/session/token.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../server/storage/server.ts";
+import { connectStorageAudit, startBuiltinLogSearch } from "../server/services/log_search_setup.ts";
+import { createMetricsService } from "../server/metrics/mod.ts";
+import { prometheusBearerToken } from "../server/s3/prometheus_token.ts";
+import { LicenseStore } from "../server/services/license.ts";
 
 export interface TestStack {
   consoleUrl: string;
@@ -31,25 +36,68 @@ export interface StackOptions {
   storageUrl?: string;
   /** What the embedded server reports itself as ("fs": a non-distributed, single-drive server). */
   reportedBackend?: "erasure" | "fs";
+  /** Start the built-in audit log search (SQLite in the data dir) and point the storage's audit at it. */
+  logSearch?: boolean;
+  /** Interval of the on-box metrics sampler (default 15 s). */
+  metricsIntervalMs?: number;
+  /** Sets CONSOLE_STORAGE_PUBLIC_URL to the embedded server's address (browsers send parts straight to it). */
+  publicStorage?: boolean;
 }
 
 /** Starts embedded storage + console in this process on free ports. Close it at the end of the test. */
 export async function startStack(options: StackOptions = {}): Promise<TestStack> {
   const dataDir = await Deno.makeTempDir({ prefix: "deck-test-" });
-  const storage = await startEmbeddedStorage({ dataDir, hostname: "127.0.0.1", port: 0, reportedBackend: options.reportedBackend });
-  const config = loadConfig({ CONSOLE_LOG_LEVEL: "error", ...(options.env ?? {}) });
+  const startConfig = loadConfig({ CONSOLE_LOG_LEVEL: "error", ...(options.env ?? {}) });
+  const storage = await startEmbeddedStorage({
+    dataDir,
+    hostname: "127.0.0.1",
+    port: 0,
+    reportedBackend: options.reportedBackend,
+    prometheusAuthType: startConfig.storagePrometheusAuth,
+    timeouts: startConfig.timeouts,
+  });
+  // The storage's address is known once it listens: a test asking for a public storage address gets it.
+  const config = options.publicStorage
+    ? loadConfig({ CONSOLE_LOG_LEVEL: "error", CONSOLE_STORAGE_PUBLIC_URL: storage.url, ...(options.env ?? {}) })
+    : startConfig;
+  const metricsToken = prometheusBearerToken(storage.root);
+  const metrics = createMetricsService({
+    config,
+    storageUrl: storage.url,
+    storageToken: () => metricsToken,
+    fetch: globalThis.fetch,
+    log: silentLogger,
+    historyFile: null,
+    sampleIntervalMs: options.metricsIntervalMs,
+  });
+  await metrics.start();
   const deps: AppDeps = {
     config,
     log: silentLogger,
     render: createPageRenderer({ subpath: config.subpath }),
-    storage: { url: options.storageUrl ?? storage.url, region: "" },
+    storage: { url: options.storageUrl ?? storage.url, region: "", embedded: !options.storageUrl },
     fetch: globalThis.fetch,
     now: Date.now,
     sessionKey: await createSessionKey(null),
     loginThrottle: new LoginThrottle(),
+    metrics,
+    license: new LicenseStore({
+      configured: config.subnetLicense,
+      publicKeyFile: config.subnetPublicKeyFile,
+      file: `${dataDir}/.deck/subnet-license`,
+      now: Date.now,
+    }),
   };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, createFetchHandler(createApp(deps), config.subpath));
-  const consoleUrl = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
+  const logSearch = options.logSearch
+    ? await startBuiltinLogSearch({ databaseUrl: "", address: { hostname: "127.0.0.1", port: 0 }, auditToken: "", retentionSeconds: 0 }, dataDir)
+    : null;
+  if (logSearch) {
+    deps.logSearch = logSearch.endpoint;
+    await connectStorageAudit(storage, logSearch.server.ingestUrl);
+  }
+  // The production listener, with the configured timeouts (server/http_server.ts).
+  const server = await listen({ hostname: "127.0.0.1", port: 0, timeouts: config.timeouts }, createFetchHandler(createApp(deps), config.subpath));
+  const consoleUrl = `http://127.0.0.1:${server.addr.port}`;
   return {
     consoleUrl,
     storage,
@@ -58,7 +106,9 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     deps,
     close: async () => {
       await server.shutdown();
+      await metrics.close();
       await storage.close();
+      await logSearch?.close();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
   };
@@ -134,6 +184,8 @@ export interface Scenario {
   name: string;
   /** Who calls: no session, root, or a user created with the narrow policy. */
   as: "none" | "root" | "narrow";
+  /** Calls as this signed-in client instead (another identity the test created); `as` is then ignored. */
+  client?: ConsoleClient;
   method: string;
   path: string;
   body?: unknown;
@@ -146,14 +198,14 @@ export async function runScenarios(t: Deno.TestContext, stack: TestStack, scenar
   const clients: Partial<Record<Scenario["as"], ConsoleClient>> = { none: new ConsoleClient(stack.consoleUrl) };
   for (const scenario of scenarios) {
     await t.step(`${scenario.method} ${scenario.path}: ${scenario.name}`, async () => {
-      if (!clients[scenario.as]) {
+      if (!scenario.client && !clients[scenario.as]) {
         if (scenario.as === "root") clients.root = await signInAsRoot(stack);
         else {
           await createUser(stack, "narrow-user", "narrow-secret-1", [NARROW_POLICY]);
           clients.narrow = await signIn(stack, "narrow-user", "narrow-secret-1");
         }
       }
-      const res = await clients[scenario.as]!.request(scenario.method, scenario.path, scenario.body);
+      const res = await (scenario.client ?? clients[scenario.as]!).request(scenario.method, scenario.path, scenario.body);
       const text = await res.text();
       assert.equal(res.status, scenario.status, text);
       const body = text ? (text.startsWith("{") || text.startsWith("[") ? JSON.parse(text) : text) : null;

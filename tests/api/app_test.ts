@@ -6,6 +6,8 @@ import { createPageRenderer } from "../../server/render/page.tsx";
 import { LoginThrottle } from "../../server/session/login_throttle.ts";
 import { createSessionKey } from "../../server/session/token.ts";
 import { manifest } from "../../static/gen/assets.ts";
+import { createMetricsService } from "../../server/metrics/mod.ts";
+import { LicenseStore } from "../../server/services/license.ts";
 
 const sessionKey = await createSessionKey(null);
 
@@ -21,6 +23,9 @@ function makeHandler(subpath = "/") {
     now: Date.now,
     sessionKey,
     loginThrottle: new LoginThrottle(),
+    // Never started: these tests need no storage behind the console.
+    metrics: createMetricsService({ config, storageUrl: "http://127.0.0.1:1", storageToken: () => Promise.resolve(null), fetch: globalThis.fetch, log: silentLogger, historyFile: null }),
+    license: new LicenseStore({ configured: "", publicKeyFile: "", file: "/nonexistent/subnet-license", now: Date.now }),
   });
   return createFetchHandler(app, config.subpath);
 }
@@ -83,4 +88,13 @@ Deno.test("under a subpath, routes answer only below it", async () => {
   const bare = await handler(new Request("http://deck/console"));
   assert.equal(bare.status, 308);
   assert.equal(bare.headers.get("location"), "http://deck/console/");
+});
+
+Deno.test("list pages answer with a trailing slash too: /users/ and /buckets/ redirect to the list", async () => {
+  for (const [subpath, path, location] of [["/", "/users/", "/users"], ["/", "/buckets/?x=1", "/buckets?x=1"], ["/console", "/console/users/", "/console/users"]]) {
+    const res = await makeHandler(subpath)(new Request(`http://deck${path}`));
+    assert.equal(res.status, 302, path);
+    assert.equal(res.headers.get("location"), location);
+    await res.body?.cancel();
+  }
 });

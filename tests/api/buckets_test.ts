@@ -67,9 +67,22 @@ Deno.test("bucket endpoints: auth matrix and admin flows", async (t) => {
 
     await runScenarios(t, stack, [
       { name: "invalid bucket name", as: "root", method: "POST", path: "/api/v1/buckets", body: { name: "Bad_Name" }, status: 400 },
-      { name: "quota 0", as: "root", method: "POST", path: "/api/v1/buckets", body: { name: "q0", quota: { enabled: true, quota_type: "hard", amount: 0 } }, status: 400 },
+      {
+        name: "every bad field is named as a user reads it, the first in the message",
+        as: "root",
+        method: "POST",
+        path: "/api/v1/buckets",
+        body: { name: "", versioning: "yes" },
+        status: 400,
+        check: (b) => {
+          const body = b as { message: string; detailedMessage: string };
+          assert.equal(body.message, "Name must not be empty");
+          assert.equal(body.detailedMessage, "Name must not be empty\nVersioning must be true or false, not string");
+        },
+      },
+      { name: "quota 0", as: "root", method: "POST", path: "/api/v1/buckets", body: { name: "quota-zero", quota: { enabled: true, quota_type: "hard", amount: 0 } }, status: 400 },
       { name: "retention validity 0", as: "root", method: "POST", path: "/api/v1/buckets", body: { name: "r0", locking: true, retention: { mode: "compliance", unit: "days", validity: 0 } }, status: 400 },
-      { name: "…nothing was created", as: "root", method: "GET", path: "/api/v1/buckets/q0", status: 404 },
+      { name: "…nothing was created", as: "root", method: "GET", path: "/api/v1/buckets/quota-zero", status: 404 },
       {
         name: "create with versioning, locking, quota and retention",
         as: "root",
@@ -78,7 +91,15 @@ Deno.test("bucket endpoints: auth matrix and admin flows", async (t) => {
         body: { name: "vault", versioning: true, locking: true, quota: { enabled: true, quota_type: "hard", amount: 1099511627776 }, retention: { mode: "governance", unit: "days", validity: 30 } },
         status: 201,
       },
-      { name: "duplicate bucket", as: "root", method: "POST", path: "/api/v1/buckets", body: { name: "vault" }, status: 409 },
+      {
+        name: "duplicate bucket: said plainly",
+        as: "root",
+        method: "POST",
+        path: "/api/v1/buckets",
+        body: { name: "vault" },
+        status: 409,
+        check: (b) => assert.equal((b as { detailedMessage: string }).detailedMessage, "A bucket named vault already exists."),
+      },
       { name: "versioning on", as: "root", method: "GET", path: "/api/v1/buckets/vault/versioning", status: 200, check: (b) => assert.deepEqual(b, { is_versioned: true }) },
       { name: "locking on", as: "root", method: "GET", path: "/api/v1/buckets/vault/object-locking", status: 200, check: (b) => assert.deepEqual(b, { object_locking_enabled: true }) },
       { name: "quota set", as: "root", method: "GET", path: "/api/v1/buckets/vault/quota", status: 200, check: (b) => assert.deepEqual(b, { quota: 1099511627776, type: "hard" }) },
@@ -86,6 +107,16 @@ Deno.test("bucket endpoints: auth matrix and admin flows", async (t) => {
       { name: "change retention", as: "root", method: "PUT", path: "/api/v1/buckets/vault/retention", body: { mode: "compliance", unit: "years", validity: 1 }, status: 200 },
       { name: "retention validity below 1", as: "root", method: "PUT", path: "/api/v1/buckets/vault/retention", body: { mode: "compliance", unit: "years", validity: 0 }, status: 400 },
       { name: "no retention on a plain bucket", as: "root", method: "GET", path: "/api/v1/buckets/photos/retention", status: 404 },
+      { name: "quota in bytes that are not whole KiB", as: "root", method: "PUT", path: "/api/v1/buckets/vault/quota", body: { enabled: true, amount: 1536 }, status: 200, check: (b) => assert.deepEqual(b, { quota: 1536, type: "hard" }) },
+      {
+        name: "quota beyond 8 PiB: a size message",
+        as: "root",
+        method: "PUT",
+        path: "/api/v1/buckets/vault/quota",
+        body: { enabled: true, amount: 99999 * 1024 ** 5 },
+        status: 400,
+        check: (b) => assert.match((b as { detailedMessage: string }).detailedMessage, /The quota must be less than 8 PiB/),
+      },
       { name: "quota off", as: "root", method: "PUT", path: "/api/v1/buckets/vault/quota", body: { enabled: false }, status: 200, check: (b) => assert.equal((b as { quota: number }).quota, 0) },
       { name: "encryption not configured → 404 with MinIO's text", as: "root", method: "GET", path: "/api/v1/buckets/photos/encryption/info", status: 404, check: (b) => assert.equal((b as { message: string }).message, "The server side encryption configuration was not found") },
       { name: "enable SSE-S3", as: "root", method: "POST", path: "/api/v1/buckets/photos/encryption/enable", body: { encType: "sse-s3" }, status: 200 },
@@ -117,6 +148,8 @@ Deno.test("bucket endpoints: auth matrix and admin flows", async (t) => {
       assert.equal(await anonymous("pub/a.txt"), 200);
       assert.equal(await anonymous("priv/b.txt"), 403);
       assert.deepEqual(await root.json("GET", "/api/v1/bucket/shared/access-rules", undefined, 200), { accessRules: [{ prefix: "pub", access: "readonly" }], total: 1 });
+      const added = await root.json<{ detailedMessage: string }>("PUT", "/api/v1/bucket/shared/access-rules", { prefix: "pub", access: "writeonly", replace: false }, 409);
+      assert.equal(added.detailedMessage, "The prefix pub already has a rule (readonly); edit that rule instead.");
       await root.json("PUT", "/api/v1/bucket/shared/access-rules", { prefix: "pub", access: "writeonly" }, 200);
       assert.equal(await anonymous("pub/a.txt"), 403, "write-only cannot read");
       await root.json("DELETE", "/api/v1/bucket/shared/access-rules", { prefix: "pub" }, 200);
@@ -142,7 +175,7 @@ Deno.test("bucket endpoints: auth matrix and admin flows", async (t) => {
 
     await t.step("events: a webhook target configured on the server, subscribed, listed and deleted", async () => {
       const endpoint = `http://127.0.0.1:${(webhook.addr as Deno.NetAddr).port}/events`;
-      const saved = await root.json<{ restart: boolean }>("PUT", "/api/v1/configs/notify_webhook", { key_values: [{ key: "enable", value: "on" }, { key: "endpoint", value: endpoint }, { key: "queue_dir", value: "" }], arn_resource_id: "hook1" }, 200);
+      const saved = await root.json<{ restart: boolean }>("PUT", "/api/v1/configs/notify_webhook", { key_values: [{ key: "enable", value: "on" }, { key: "endpoint", value: endpoint }, { key: "queue_dir", value: `${stack.dataDir}/events-queue` }], arn_resource_id: "hook1" }, 200);
       assert.equal(saved.restart, true);
       const config = await root.json<{ key_values: { key: string; value: string }[] }>("GET", "/api/v1/configs/notify_webhook", undefined, 200);
       assert.ok(config.key_values.some((kv) => kv.key === "endpoint"));
@@ -207,6 +240,9 @@ Deno.test("bucket endpoints: auth matrix and admin flows", async (t) => {
       await root.json("POST", "/api/v1/buckets/photos/lifecycle", { prefix: "logs/", expiry_days: 30, tags: "kind=log" }, 201);
       await root.json("POST", "/api/v1/buckets/photos/lifecycle", { prefix: "logs/", expiry_days: 60, tags: "kind=log" }, 409);
       await root.json("POST", "/api/v1/buckets/photos/lifecycle", { prefix: "empty/" }, 400);
+      const twice = await root.json<{ message: string }>("POST", "/api/v1/buckets/photos/lifecycle", { prefix: "tmp/", expiry_days: 1, tags: "env=a&env=b" }, 400);
+      assert.equal(twice.message, "The tag key env is used twice; each key can have one value");
+      await root.json("POST", "/api/v1/buckets/photos/lifecycle", { prefix: "tmp/", expiry_days: 1, tags: "env=%E0%A4%A" }, 400);
       await root.json("POST", "/api/v1/buckets/photos/lifecycle", { prefix: "old/", transition_days: 7 }, 400);
       await root.json("POST", "/api/v1/buckets/photos/lifecycle", { prefix: "old/", transition_date: "2030-02-30T23:59:59Z", storage_class: "COLD" }, 400);
       await root.json("POST", "/api/v1/buckets/photos/lifecycle", { prefix: "old/", transition_date: "2030-01-15T23:59:59Z", storage_class: "COLD" }, 201);

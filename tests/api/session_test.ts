@@ -55,15 +55,15 @@ Deno.test("sign-in, session and sign-out against the embedded storage server", a
       assert.ok(!session.pages.includes("/users"));
       assert.ok(session.pages.includes("/object-browser"));
       assert.ok(session.pages.includes("/account"));
-      // An unknown route goes to its first allowed page: Service Accounts (/account).
+      // An unknown route goes to its first allowed page: the Object Browser, first of the User group.
       const res = await client.request("GET", "/no/such/page");
       assert.equal(res.status, 302);
-      assert.equal(res.headers.get("location"), "/account");
+      assert.equal(res.headers.get("location"), "/object-browser");
       await res.body?.cancel();
       // A page it may not see sends it there too.
       const users = await client.request("GET", "/users");
       assert.equal(users.status, 302);
-      assert.equal(users.headers.get("location"), "/account");
+      assert.equal(users.headers.get("location"), "/object-browser");
       await users.body?.cancel();
     });
 
@@ -133,7 +133,7 @@ Deno.test("every /api/v1 route except sign-in answers 401 without a session", as
   const stack = await startStack();
   try {
     const routes = createApp(stack.deps).routes.filter((r) => r.path.startsWith("/api/v1/") && r.method !== "ALL" && !r.path.includes("*"));
-    const publicRoutes = new Set(["GET /api/v1/login", "POST /api/v1/login", "POST /api/v1/login/oauth2/auth"]);
+    const publicRoutes = new Set(["GET /api/v1/login", "POST /api/v1/login", "POST /api/v1/login/operator", "POST /api/v1/login/oauth2/auth"]);
     const guarded = routes.filter((r) => !publicRoutes.has(`${r.method} ${r.path}`));
     assert.ok(guarded.length >= 2, "routes are enumerated from the app");
     const client = new ConsoleClient(stack.consoleUrl);
@@ -145,5 +145,28 @@ Deno.test("every /api/v1 route except sign-in answers 401 without a session", as
     }
   } finally {
     await stack.close();
+  }
+});
+
+Deno.test("X-Forwarded-Host is trusted for the origin check only when CONSOLE_TRUST_FORWARDED is on", async () => {
+  const attempt = async (stack: Awaited<ReturnType<typeof startStack>>, origin: string, forwardedHost: string) => {
+    const client = await signInAsRoot(stack);
+    const res = await client.request("POST", "/api/v1/buckets", { name: `fwd-${crypto.randomUUID().slice(0, 8)}` }, { origin, "x-forwarded-host": forwardedHost });
+    await res.body?.cancel();
+    return res.status;
+  };
+  const direct = await startStack();
+  try {
+    assert.equal(await attempt(direct, "http://evil.example", "evil.example"), 403, "a forged X-Forwarded-Host does not make another origin ours");
+    assert.equal(await attempt(direct, direct.consoleUrl, "console.example"), 201, "nor does it break our own origin");
+  } finally {
+    await direct.close();
+  }
+  const proxied = await startStack({ env: { CONSOLE_TRUST_FORWARDED: "on" } });
+  try {
+    assert.equal(await attempt(proxied, "https://console.example", "console.example"), 201, "behind a proxy, the forwarded host is the console's");
+    assert.equal(await attempt(proxied, "http://evil.example", "console.example"), 403);
+  } finally {
+    await proxied.close();
   }
 });

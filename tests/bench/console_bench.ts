@@ -82,6 +82,7 @@ try {
       CONSOLE_PORT: String(consolePort),
       CONSOLE_HOSTNAME: "127.0.0.1",
       CONSOLE_STORAGE_ADDRESS: `127.0.0.1:${storagePort}`,
+      CONSOLE_LOG_SEARCH_ADDRESS: "127.0.0.1:0",
       CONSOLE_DATA_DIR: `${dataDir}/data`,
       CONSOLE_LOG_LEVEL: "error",
       PATH: Deno.env.get("PATH") ?? "",

@@ -9,7 +9,7 @@ import { S3Client } from "../../server/s3/client.ts";
 import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { createUser, startStack } from "../helpers.ts";
-import { openBrowser, signInThroughForm } from "./browser.ts";
+import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
 
 Deno.test("browser: the Buckets area end to end", async (t) => {
   const stack = await startStack();
@@ -19,7 +19,30 @@ Deno.test("browser: the Buckets area end to end", async (t) => {
   try {
     await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
 
+    await t.step("create bucket: an invalid name keeps Save disabled with one message; locking turns versioning on", async () => {
+      await page.goto("/buckets");
+      await waitForIslands(page);
+      await page.getByRole("button", { name: "Create Bucket" }).click();
+      const dialog = page.getByRole("dialog", { name: "Create Bucket" });
+      const save = dialog.getByRole("button", { name: "Save" });
+      await dialog.getByLabel("Bucket Name").fill("Bad_Name");
+      assert.equal(await save.isDisabled(), true, "disabled at once, before the message shows");
+      await dialog.getByText("Bucket name contains invalid characters").waitFor();
+      assert.equal(await dialog.getByRole("alert").count(), 1, "the problem is said once");
+      await dialog.getByLabel("Bucket Name").fill("good-name");
+      assert.equal(await save.isDisabled(), false);
+      await dialog.getByLabel("Object Locking").check();
+      assert.equal(await dialog.getByLabel("Versioning").isChecked(), true, "locking needs versioning");
+      assert.equal(await dialog.getByLabel("Versioning").isDisabled(), true, "…and keeps it on");
+      await dialog.getByText("Object locking needs versioning").waitFor();
+      await dialog.getByLabel("Object Locking").uncheck();
+      assert.equal(await dialog.getByLabel("Versioning").isDisabled(), false);
+      await dialog.getByRole("button", { name: "Close" }).click();
+    });
+
     await t.step("create a bucket with versioning, locking, quota and retention; the summary shows each", async () => {
+      // A bucket without default encryption answers 404 to the encryption read (the contract's "not configured").
+      browser.expectConsoleError(/status of 404/);
       await page.goto("/buckets");
       await page.getByRole("button", { name: "Create Bucket" }).click();
       const dialog = page.getByRole("dialog", { name: "Create Bucket" });
@@ -53,6 +76,7 @@ Deno.test("browser: the Buckets area end to end", async (t) => {
       await dialog.getByLabel("Access Policy").selectOption("PUBLIC");
       await dialog.getByRole("button", { name: "Save" }).click();
       await page.getByTestId("summary-access").getByRole("button", { name: "Public" }).waitFor();
+      await page.getByTestId("bucket-access").getByText("Access: Public").waitFor(); // the header follows, no reload
 
       await page.getByTestId("summary-encryption").getByRole("button").click();
       dialog = page.getByRole("dialog", { name: "Enable Bucket Encryption" });
@@ -79,6 +103,37 @@ Deno.test("browser: the Buckets area end to end", async (t) => {
       assert.equal(await page.getByTestId("bucket-access").innerText(), "Access: Public");
     });
 
+    await t.step("quota: fractions are kept in bytes, FIFO can be chosen, a size beyond 8 PiB is refused", async () => {
+      const quotaDialog = async () => {
+        await page.getByTestId("summary-quota").getByRole("button", { name: "Enabled" }).click();
+        return page.getByRole("dialog", { name: "Enable Bucket Quota" });
+      };
+      let dialog = await quotaDialog();
+      await dialog.getByRole("spinbutton", { name: "Quota" }).fill("1.5");
+      await dialog.getByLabel("Quota unit").selectOption("KiB");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await page.getByTestId("summary-quota").getByText("Hard Quota: 1536 B").waitFor();
+      dialog = await quotaDialog();
+      assert.equal(await dialog.getByRole("spinbutton", { name: "Quota" }).inputValue(), "1536");
+      assert.equal(await dialog.getByLabel("Quota unit").inputValue(), "B");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await dialog.waitFor({ state: "detached" });
+      await page.getByTestId("summary-quota").getByText("Hard Quota: 1536 B").waitFor();
+      dialog = await quotaDialog();
+      await dialog.getByRole("spinbutton", { name: "Quota" }).fill("99999");
+      await dialog.getByLabel("Quota unit").selectOption("PiB");
+      await dialog.getByText("The quota must be less than 8 PiB").waitFor();
+      assert.equal(await dialog.getByRole("button", { name: "Save" }).isDisabled(), true);
+      await dialog.getByRole("spinbutton", { name: "Quota" }).fill("1");
+      await dialog.getByLabel("Quota unit").selectOption("GiB");
+      await dialog.getByLabel("Quota Type").selectOption("fifo");
+      // The embedded storage enforces hard quotas only and says so; a MinIO server would take it.
+      browser.expectConsoleError(/status of 400/);
+      await dialog.getByRole("button", { name: "Save" }).click();
+      assert.match(await dialog.getByTestId("dialog-message").innerText(), /fifo is not supported/i);
+      await dialog.getByRole("button", { name: "Close" }).click();
+    });
+
     await t.step("access rules: add, edit and delete change anonymous access", async () => {
       await makeBucket(stack.admin, "site");
       await putObject(stack.admin, "site", "pub/index.html", "hello");
@@ -92,6 +147,12 @@ Deno.test("browser: the Buckets area end to end", async (t) => {
       await dialog.getByRole("button", { name: "Save" }).click();
       await page.locator('tr[data-row="pub"]', { hasText: "readonly" }).waitFor();
       assert.equal(await anonymous(), 200);
+      await page.getByRole("button", { name: "Add Access Rule" }).click();
+      dialog = page.getByRole("dialog", { name: "Add Access Rule" });
+      await dialog.getByLabel("Prefix").fill("pub");
+      await dialog.getByText("The prefix pub already has a rule (readonly); edit that rule instead.").waitFor();
+      assert.equal(await dialog.getByRole("button", { name: "Save" }).isDisabled(), true, "Add does not overwrite");
+      await dialog.getByRole("button", { name: "Close" }).click();
       await page.getByRole("button", { name: "edit pub" }).click();
       dialog = page.getByRole("dialog", { name: "Edit Access Rule" });
       await dialog.getByLabel("Access").selectOption("writeonly");
@@ -107,7 +168,7 @@ Deno.test("browser: the Buckets area end to end", async (t) => {
       const hook = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
       try {
         const res = await page.request.put(`${stack.consoleUrl}/api/v1/configs/notify_webhook`, {
-          data: { key_values: [{ key: "enable", value: "on" }, { key: "endpoint", value: `http://127.0.0.1:${(hook.addr as Deno.NetAddr).port}/` }], arn_resource_id: "ui" },
+          data: { key_values: [{ key: "enable", value: "on" }, { key: "endpoint", value: `http://127.0.0.1:${(hook.addr as Deno.NetAddr).port}/` }, { key: "queue_dir", value: `${stack.dataDir}/events-queue` }], arn_resource_id: "ui" },
           headers: { origin: stack.consoleUrl },
         });
         assert.equal(res.status(), 200);
@@ -174,6 +235,14 @@ Deno.test("browser: the Buckets area end to end", async (t) => {
       await dialog.getByLabel("Transition Days", { exact: true }).fill("30");
       await dialog.getByLabel("Storage Class").selectOption("COLD");
       await dialog.getByLabel("Prefix").fill("old/");
+      await dialog.getByLabel("Tag key 1").fill("env");
+      await dialog.getByLabel("Tag value 1").fill("test");
+      await dialog.getByRole("button", { name: "Add tag" }).click();
+      await dialog.getByLabel("Tag key 2").fill("env");
+      await dialog.getByLabel("Tag value 2").fill("prod");
+      await dialog.getByText("The tag key env is used twice; each key can have one value").waitFor();
+      assert.equal(await dialog.getByRole("button", { name: "Save" }).isDisabled(), true, "one value per tag key");
+      await dialog.getByLabel("Tag key 2").fill("team");
       await dialog.getByRole("button", { name: "Save" }).click();
       const row = page.locator("tr[data-row]", { hasText: "old/" });
       await row.waitFor();
@@ -196,7 +265,35 @@ Deno.test("browser: the Buckets area end to end", async (t) => {
       await page.locator('tr[data-row="auditor"]').waitFor();
     });
 
+    await t.step("the screens say what the embedded storage does not do yet", async () => {
+      const expected: [string, RegExp[]][] = [
+        ["summary", [/does not encrypt objects yet/]],
+        ["events", [/does not deliver events to notification targets yet/]],
+        ["replication", [/does not copy any object to the target yet/]],
+        ["lifecycle", [/does not expire or delete any object yet/, /no data moves to the tier yet/]],
+        ["prefix", []],
+      ];
+      for (const [section, texts] of expected) {
+        await page.goto(`/buckets/site/${section}`);
+        const notice = page.getByTestId("embedded-limits");
+        if (texts.length === 0) {
+          assert.equal(await notice.count(), 0, `${section}: nothing to say`);
+          continue;
+        }
+        assert.match(await notice.innerText(), /^Not done by the embedded storage yet/);
+        for (const text of texts) assert.match(await notice.innerText(), text, section);
+      }
+      await page.goto("/buckets");
+      await waitForIslands(page);
+      await page.getByRole("checkbox", { name: "Select site" }).check();
+      await page.getByRole("button", { name: "Set Replication" }).click();
+      const wizard = page.getByRole("dialog", { name: "Set Multiple Bucket Replication" });
+      await wizard.getByTestId("embedded-limits").getByText(/does not copy any object/).waitFor();
+      await wizard.getByRole("button", { name: "Close" }).click();
+    });
+
     await t.step("a non-empty bucket cannot be deleted: the server's error shows and nothing is removed", async () => {
+      browser.expectConsoleError(/status of 409/);
       await page.goto("/buckets");
       await page.getByRole("button", { name: "delete site" }).click();
       const dialog = page.getByRole("dialog", { name: "Delete Bucket" });

@@ -8,7 +8,7 @@ import { S3Client } from "../../server/s3/client.ts";
 import { getObject, makeBucket, putObject } from "../../server/s3/mod.ts";
 import { addUser } from "../../server/s3/admin/iam.ts";
 import { startStack, type TestStack } from "../helpers.ts";
-import { openBrowser, signInThroughForm } from "./browser.ts";
+import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
 
 const POLICY = `{
   "Version": "2012-10-17",
@@ -93,6 +93,9 @@ Deno.test("browser: the IAM area end to end", async (t) => {
       await dialog.getByRole("checkbox", { name: "read-reports" }).check();
       await dialog.getByRole("button", { name: "Save" }).click();
       assert.equal(await dialog.getByTestId("dialog-message").innerText(), "Passwords must be at least 8 characters long");
+      await dialog.getByLabel("Secret Key").fill("x".repeat(41));
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await dialog.getByTestId("dialog-message").getByText("Passwords must be at most 40 characters long").waitFor();
       await dialog.getByLabel("Secret Key").fill("alice-secret-1");
       await dialog.getByRole("button", { name: "Save" }).click();
       await dialog.waitFor({ state: "detached" });
@@ -131,17 +134,25 @@ Deno.test("browser: the IAM area end to end", async (t) => {
 
     await t.step("disable the user: its sign-in is refused; enable it: accepted", async () => {
       await page.goto("/users/alice");
+      await waitForIslands(page);
       assert.equal(await page.getByTestId("user-status").innerText(), "Status: Enabled");
+      // The page flips the status at once (spec 1 §4) while the update is sent: wait for its answer before
+      // reloading, or a slow machine cancels the update with the reload.
+      const disabled = page.waitForResponse((r) => r.url().includes("/api/v1/user?") && r.request().method() === "PUT");
       await page.getByRole("button", { name: "Disable" }).click();
-      await page.getByRole("button", { name: "Enable" }).waitFor();
+      await page.getByRole("button", { name: "Enable", disabled: false }).waitFor();
       assert.equal(await page.getByTestId("user-status").innerText(), "Status: Disabled");
+      assert.equal((await disabled).status(), 200);
       await page.reload();
       assert.equal(await page.getByTestId("user-status").innerText(), "Status: Disabled", "the change reached the server");
       const refused = await trySignIn(browser, stack, "alice", "alice-secret-1");
       others.push(refused.page);
       assert.equal(refused.ok, false);
+      await waitForIslands(page);
+      const enabled = page.waitForResponse((r) => r.url().includes("/api/v1/user?") && r.request().method() === "PUT");
       await page.getByRole("button", { name: "Enable" }).click();
-      await page.getByRole("button", { name: "Disable" }).waitFor();
+      await page.getByRole("button", { name: "Disable", disabled: false }).waitFor();
+      assert.equal((await enabled).status(), 200);
       const accepted = await trySignIn(browser, stack, "alice", "alice-secret-1");
       others.push(accepted.page);
       assert.equal(accepted.ok, true);
@@ -211,6 +222,33 @@ Deno.test("browser: the IAM area end to end", async (t) => {
       const key = new S3Client({ endpoint: stack.storage.url, credentials: { accessKey: "alice-app", secretKey: "alice-app-secret" } });
       assert.equal(await (await getObject(key, "reports", "q1.csv")).text(), "a,b\n");
       await assert.rejects(putObject(key, "reports", "q2.csv", new TextEncoder().encode("x")), /Access Denied|AccessDenied/, "the restriction holds though alice may write");
+    });
+
+    await t.step("the last policy can be removed: Set Policies saved with nothing ticked", async () => {
+      await page.goto("/users/alice");
+      await waitForIslands(page);
+      await page.getByRole("tab", { name: "Policies" }).click();
+      await page.getByRole("button", { name: "Assign Policies" }).click();
+      const dialog = page.getByRole("dialog", { name: "Set Policies" });
+      await dialog.getByRole("checkbox", { name: "read-reports" }).uncheck();
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await dialog.waitFor({ state: "detached" });
+      await page.getByTestId("empty-message").getByText("No Policies Available").waitFor();
+      await page.reload();
+      await waitForIslands(page);
+      await page.getByRole("tab", { name: "Policies" }).click();
+      await page.getByTestId("empty-message").getByText("No Policies Available").waitFor();
+    });
+
+    await t.step("deleting a user on its page lands on the user list", async () => {
+      await addUser(stack.admin, "short-lived", "short-lived-secret");
+      await page.goto("/users/short-lived");
+      await waitForIslands(page);
+      await page.getByRole("button", { name: "Delete User" }).click();
+      await page.getByRole("dialog", { name: "Delete User" }).getByRole("button", { name: "Delete" }).click();
+      await page.waitForURL((url) => url.pathname === "/users");
+      await page.locator('tr[data-row="alice"]').waitFor();
+      assert.equal(await page.locator('tr[data-row="short-lived"]').count(), 0);
     });
 
     await t.step("the browser talked only to the console", () => {

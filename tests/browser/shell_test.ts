@@ -17,6 +17,7 @@ Deno.test("browser: sign-in, dashboard, unknown route, theme and sign-out", asyn
     });
 
     await t.step("a wrong password shows the red banner", async () => {
+      browser.expectConsoleError(/status of 401/);
       await page.getByPlaceholder("Enter Username").fill(stack.storage.root.accessKey);
       await page.getByPlaceholder("Enter Password").fill("not-the-password");
       await page.getByRole("button", { name: "Login" }).click();
@@ -32,6 +33,9 @@ Deno.test("browser: sign-in, dashboard, unknown route, theme and sign-out", asyn
       await putObject(stack.admin, "photos", "dog.jpg", new Uint8Array(1024));
       await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
       assert.equal(new URL(page.url()).pathname, "/dashboard");
+      // The metrics widgets are the default view; the basic usage view is one link away.
+      await page.getByRole("link", { name: "Basic view" }).click();
+      await page.waitForURL("**/dashboard?view=basic");
       assert.equal(await page.getByTestId("buckets-count").innerText(), "1");
       assert.equal(await page.getByTestId("objects-count").innerText(), "2");
       assert.equal(await page.getByTestId("usage").innerText(), "3 KiB");
@@ -41,7 +45,7 @@ Deno.test("browser: sign-in, dashboard, unknown route, theme and sign-out", asyn
       assert.equal(localUser, btoa(stack.storage.root.accessKey));
     });
 
-    await t.step("the dashboard ships no script", async () => {
+    await t.step("the basic view ships no script", async () => {
       const scripts = await page.locator("script[src]").count();
       assert.equal(scripts, 0);
     });
@@ -83,6 +87,7 @@ Deno.test("browser: an unreachable storage server is reported on the sign-in pag
   const stack = await startStack({ storageUrl: "http://127.0.0.1:1" });
   const browser = await openBrowser(stack);
   try {
+    browser.expectConsoleError(/status of 503/);
     await browser.page.goto("/login");
     await browser.page.getByText("An error has ocurred, the backend cannot be reached.").waitFor();
     await browser.page.getByRole("link", { name: "Retry" }).waitFor();

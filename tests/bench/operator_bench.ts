@@ -1,0 +1,131 @@
+/**
+ * Operator-mode benchmarks (issue 16):
+ *  - /tenants page and GET /api/v1/tenants with 500 tenants in 50 namespaces, p50 and p99, against the
+ *    stand-in API server's own list of those tenants measured in the same run;
+ *  - the hop proxy's throughput for a 256 MiB download against the same download straight from the
+ *    tenant's service (goal ≥ 80% of direct); curl downloads, the byte server runs in its own process;
+ *  - JS gzip on /tenants and on the Create Tenant wizard (budget ≤ 150 KB) against the original's 614 KB.
+ * Run: npx -y deno@2.9.6 task bench operator
+ */
+import { tenantPath } from "../../server/k8s/client.ts";
+import { RESOURCES } from "../k8s_standin/resources.ts";
+import { seedTenant } from "../k8s_standin/seed.ts";
+import { signInOperator, startOperatorStack } from "../operator_helpers.ts";
+import { assetBytes } from "./assets.ts";
+import { emit, freePort, percentile } from "./measure.ts";
+
+const NAMESPACES = 50;
+const TENANTS = 500;
+const DOWNLOAD = 256 * 1024 * 1024;
+const ORIGINAL_CONSOLE_JS = 614 * 1024;
+const NAMESPACE = RESOURCES.find((r) => r.kind === "Namespace")!;
+const SERVICES = RESOURCES.find((r) => r.kind === "Service")!;
+
+async function timed(samples: number, work: () => Promise<void>): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < 3; i++) await work(); // warm up
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const t = performance.now();
+    await work();
+    times.push(performance.now() - t);
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+/** A byte server in its own process: GET /bytes?n=N streams N bytes; POST /api/v1/login signs anyone in. */
+async function startByteServer(port: number): Promise<Deno.ChildProcess> {
+  const code = `
+    const chunk = new Uint8Array(256 * 1024).fill(7);
+    Deno.serve({ hostname: "127.0.0.1", port: ${port}, onListen: () => console.log("ready") }, (req) => {
+      const url = new URL(req.url);
+      if (url.pathname === "/api/v1/login") return new Response("{}", { status: 201, headers: { "set-cookie": "token=bench; Path=/; HttpOnly" } });
+      let left = Number(url.searchParams.get("n") ?? 0);
+      return new Response(new ReadableStream({ type: "bytes", pull(c) { if (left <= 0) return c.close(); const n = Math.min(chunk.length, left); c.enqueue(chunk.slice(0, n)); left -= n; } }), { headers: { "content-length": String(left) } });
+    });`;
+  const child = new Deno.Command(Deno.execPath(), { args: ["eval", code], stdout: "piped", stderr: "inherit" }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  while (!(await reader.read()).value?.includes("ready")) { /* wait for the listener */ }
+  reader.releaseLock();
+  return child;
+}
+
+/** Downloads with curl (an independent client) and answers the rate in MiB/s. */
+async function curlRate(url: string, cookie = ""): Promise<number> {
+  const out = await new Deno.Command("curl", { args: ["-s", "-o", "/dev/null", "-w", "%{speed_download} %{size_download} %{http_code}", ...(cookie ? ["-H", `cookie: ${cookie}`] : []), url], stdout: "piped" }).output();
+  const [speed, size, status] = new TextDecoder().decode(out.stdout).trim().split(" ").map(Number);
+  if (status !== 200 || size !== DOWNLOAD) throw new Error(`download of ${url} answered ${status} with ${size} bytes`);
+  return speed / 1024 / 1024;
+}
+
+const stack = await startOperatorStack({ seedTenant: false, backTenants: false });
+const bytePort = await freePort();
+const byteServer = await startByteServer(bytePort);
+try {
+  const { store, operator } = stack.cluster;
+  for (let n = 0; n < NAMESPACES; n++) store.create(NAMESPACE, { metadata: { name: `bench-${String(n).padStart(2, "0")}` }, status: { phase: "Active" } });
+  for (let i = 0; i < TENANTS; i++) {
+    seedTenant(store, { namespace: `bench-${String(i % NAMESPACES).padStart(2, "0")}`, name: `tenant-${String(i).padStart(3, "0")}`, root: { accessKey: "bench-admin", secretKey: "bench-secret-123" } });
+  }
+  await operator.settled();
+  const client = await signInOperator(stack, stack.cluster.operatorToken);
+  const k8s = stack.deps.operator!.k8s;
+  const token = stack.cluster.operatorToken;
+
+  const standin = await timed(30, async () => {
+    const list = await k8s.request<{ items: unknown[] }>(token, "GET", tenantPath(), { query: { limit: 500 } });
+    if (list.items.length !== TENANTS) throw new Error(`stand-in listed ${list.items.length}`);
+  });
+  const api = await timed(30, async () => {
+    const body = await (await client.request("GET", "/api/v1/tenants")).json();
+    if (body.tenants.length !== TENANTS) throw new Error(`listed ${body.tenants.length}`);
+  });
+  const page = await timed(30, async () => {
+    const res = await client.request("GET", "/tenants");
+    await res.text();
+    if (res.status !== 200) throw new Error(`/tenants answered ${res.status}`);
+  });
+  const baseline = "stand-in API server's own tenant list";
+  emit({ name: "GET /api/v1/tenants p50 (500 tenants, 50 namespaces)", deck: api.p50, baseline: standin.p50, unit: "ms", ratio: api.p50 / standin.p50, goal: "(reported)", pass: true, baselineName: baseline });
+  emit({ name: "GET /api/v1/tenants p99 (500 tenants, 50 namespaces)", deck: api.p99, baseline: standin.p99, unit: "ms", ratio: api.p99 / standin.p99, goal: "(reported)", pass: true, baselineName: `${baseline}, p99` });
+  emit({ name: "/tenants page p50 (500 tenants, 50 namespaces)", deck: page.p50, baseline: standin.p50, unit: "ms", ratio: page.p50 / standin.p50, goal: "(reported)", pass: true, baselineName: baseline });
+  emit({ name: "/tenants page p99 (500 tenants, 50 namespaces)", deck: page.p99, baseline: standin.p99, unit: "ms", ratio: page.p99 / standin.p99, goal: "(reported)", pass: true, baselineName: `${baseline}, p99` });
+
+  // The hop: tenant-000's console service points at the byte server.
+  const service = store.get(SERVICES, "bench-00", "tenant-000-console")!;
+  service.spec.ports = [{ name: "http-console", port: bytePort, targetPort: 9090, protocol: "TCP" }];
+  store.replace(SERVICES, service);
+  const first = await client.request("GET", "/api/proxy/bench-00/tenant-000/bytes?n=1");
+  await first.body?.cancel();
+  const cookie = `${client.cookie}; ${/^(token-[0-9a-f]+=[^;]+)/.exec(first.headers.get("set-cookie") ?? "")![1]}`;
+  // The bound: the least any proxy in this process can do, a bare Deno.serve + fetch pass-through.
+  const bare = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    const res = await fetch(`http://127.0.0.1:${bytePort}${url.pathname}${url.search}`);
+    return new Response(res.body, { status: res.status, headers: res.headers });
+  });
+  const direct: number[] = [];
+  const hop: number[] = [];
+  const bound: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    direct.push(await curlRate(`http://127.0.0.1:${bytePort}/bytes?n=${DOWNLOAD}`));
+    hop.push(await curlRate(`${stack.consoleUrl}/api/proxy/bench-00/tenant-000/bytes?n=${DOWNLOAD}`, cookie));
+    bound.push(await curlRate(`http://127.0.0.1:${(bare.addr as Deno.NetAddr).port}/bytes?n=${DOWNLOAD}`));
+  }
+  await bare.shutdown();
+  const directRate = percentile(direct, 50);
+  const hopRate = percentile(hop, 50);
+  const boundRate = percentile(bound, 50);
+  emit({ name: "hop proxy download, 256 MiB (median of 3)", deck: hopRate, baseline: directRate, unit: "MiB/s", ratio: hopRate / directRate, goal: "≥ 80% of direct", pass: hopRate >= 0.8 * directRate, baselineName: "same download straight from the service" });
+  emit({ name: "hop proxy download against the bare pass-through proxy", deck: hopRate, baseline: boundRate, unit: "MiB/s", ratio: hopRate / boundRate, goal: "(reported: the bound)", pass: true, baselineName: "Deno.serve + fetch pass-through, same process" });
+  emit({ name: "bare pass-through proxy against direct (the bound)", deck: boundRate, baseline: directRate, unit: "MiB/s", ratio: boundRate / directRate, goal: "(reported)", pass: true, baselineName: "same download straight from the service" });
+
+  for (const path of ["/tenants", "/tenants/add"]) {
+    const html = await (await client.request("GET", path)).text();
+    const { js } = await assetBytes(stack.consoleUrl, html);
+    emit({ name: `JS gzip, ${path}`, deck: js / 1024, baseline: ORIGINAL_CONSOLE_JS / 1024, unit: "KB", ratio: js / ORIGINAL_CONSOLE_JS, goal: "≤ 150 KB", pass: js <= 150 * 1024, baselineName: "original console, every page" });
+  }
+} finally {
+  byteServer.kill();
+  await byteServer.status;
+  await stack.close();
+}

@@ -1,0 +1,158 @@
+/**
+ * Accessibility and keyboard use (issue 18): axe-core finds no serious or critical violation on any built page
+ * or its main dialogs, in the light and the dark theme; the sidebar shows keyboard focus and the current page;
+ * Enter submits a dialog and focus returns to what opened it.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { addUser, setPolicy, updateGroupMembers } from "../../server/s3/admin/iam.ts";
+import { makeBucket } from "../../server/s3/mod.ts";
+import { startStack } from "../helpers.ts";
+import { assertAccessible } from "./a11y.ts";
+import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
+
+/** Every page built so far; later screens add theirs here. */
+const PAGES = [
+  "/dashboard",
+  "/metrics",
+  "/license",
+  "/account",
+  "/users",
+  "/users/alice",
+  "/groups",
+  "/policies",
+  "/policies/readwrite",
+  "/buckets",
+  "/buckets/photos/summary",
+  "/buckets/photos/events",
+  "/buckets/photos/replication",
+  "/buckets/photos/lifecycle",
+  "/buckets/photos/access",
+  "/buckets/photos/prefix",
+  "/object-browser",
+  "/object-browser/photos",
+  "/settings",
+  "/settings?section=notifications",
+  "/settings?section=tiers",
+  "/webhook/logger",
+];
+
+/** Dialogs opened from a page by a button, checked open. */
+const DIALOGS: [page: string, button: string, dialog: string][] = [
+  ["/users", "Create User", "Create User"],
+  ["/groups", "Create Group", "Create Group"],
+  ["/policies", "Create Policy", "Create Policy"],
+  ["/account", "Create service account", "Create Service Account"],
+  ["/buckets", "Create Bucket", "Create Bucket"],
+  ["/buckets/photos/events", "Subscribe to Event", "Subscribe To Event"],
+  ["/buckets/photos/replication", "Add Replication Rule", "Set Bucket Replication"],
+  ["/buckets/photos/lifecycle", "Add Lifecycle Rule", "Add Lifecycle Rule"],
+  ["/buckets/photos/prefix", "Add Access Rule", "Add Access Rule"],
+];
+
+/** Runs the check on every item and reports all failures together, so one run shows everything to fix. */
+async function everyOne<T>(items: T[], check: (item: T) => Promise<void>): Promise<void> {
+  const failures: string[] = [];
+  for (const item of items) {
+    try {
+      await check(item);
+    } catch (error) {
+      failures.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  if (failures.length) throw new Error(failures.join("\n"));
+}
+
+async function setTheme(page: Page, theme: "light" | "dark"): Promise<void> {
+  await page.context().addCookies([{ name: "theme", value: theme, url: page.url() }]);
+}
+
+Deno.test("browser: every page and its main dialogs pass axe-core in both themes; keyboard use works", async (t) => {
+  const stack = await startStack();
+  const browser = await openBrowser(stack);
+  const { page } = browser;
+  try {
+    await makeBucket(stack.admin, "photos");
+    await addUser(stack.admin, "alice", "alice-secret-1");
+    await updateGroupMembers(stack.admin, { group: "devs", members: ["alice"], isRemove: false });
+    await setPolicy(stack.admin, ["readwrite"], "alice", false);
+
+    await page.goto("/login");
+    for (const theme of ["light", "dark"] as const) {
+      await t.step(`${theme}: sign-in page`, async () => {
+        await setTheme(page, theme);
+        await page.goto("/login");
+        await assertAccessible(page, `login, ${theme}`);
+      });
+    }
+    await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
+    for (const theme of ["light", "dark"] as const) {
+      await setTheme(page, theme);
+      await t.step(`${theme}: every page`, async () => {
+        await everyOne(PAGES, async (path) => {
+          await page.goto(path);
+          await waitForIslands(page);
+          await assertAccessible(page, `${path}, ${theme}`);
+        });
+      });
+      await t.step(`${theme}: the main dialogs`, async () => {
+        await everyOne(DIALOGS, async ([path, button, name]) => {
+          await page.goto(path);
+          await waitForIslands(page);
+          await page.getByRole("button", { name: button, exact: true }).click();
+          await page.getByRole("dialog", { name }).waitFor();
+          await assertAccessible(page, `${name} dialog, ${theme}`);
+        });
+      });
+    }
+
+    await t.step("the sidebar shows keyboard focus and the current page", async () => {
+      await page.goto("/users");
+      const current = page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Users" });
+      assert.equal(await current.getAttribute("aria-current"), "page");
+      const shade = (name: string) => page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name }).evaluate((el) => getComputedStyle(el).backgroundColor);
+      assert.notEqual(await shade("Users"), await shade("Groups"), "the current page stands out");
+      await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Groups" }).focus();
+      await page.keyboard.press("Shift+Tab");
+      await page.keyboard.press("Tab");
+      const ring = await page.evaluate(() => {
+        const style = getComputedStyle(document.activeElement!);
+        return { text: document.activeElement!.textContent, outline: style.outlineStyle, width: style.outlineWidth };
+      });
+      assert.equal(ring.text, "Groups");
+      assert.equal(ring.outline, "solid", "a visible focus ring");
+      assert.notEqual(ring.width, "0px");
+    });
+
+    await t.step("Enter submits a dialog; focus returns to the button that opened it", async () => {
+      await page.goto("/groups");
+      await waitForIslands(page);
+      const opener = page.getByRole("button", { name: "Create Group" });
+      await opener.focus();
+      await page.keyboard.press("Enter");
+      const dialog = page.getByRole("dialog", { name: "Create Group" });
+      await dialog.getByLabel("Group Name").fill("keyboard-made");
+      await page.keyboard.press("Enter");
+      await dialog.waitFor({ state: "detached" });
+      await page.locator('tr[data-row="keyboard-made"]').waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Create Group");
+      await page.getByRole("button", { name: "description keyboard-made" }).click();
+      await page.getByRole("dialog", { name: "Group: keyboard-made" }).waitFor();
+      await page.keyboard.press("Escape");
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "description keyboard-made");
+    });
+
+    await t.step("the sign-in fields have labels", async () => {
+      const login = await page.context().newPage();
+      await page.context().clearCookies();
+      await login.goto("/login");
+      await login.getByLabel("Username").fill("someone");
+      await login.getByLabel("Password").fill("something");
+      await login.close();
+    });
+  } finally {
+    await browser.close();
+    await stack.close();
+  }
+});

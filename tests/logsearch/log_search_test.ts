@@ -1,0 +1,167 @@
+/**
+ * The log-search service against SQLite and against the loopback PostgreSQL (a schema of its own per run):
+ * ingest with tokens, filters with wildcards and escapes, paging, order, time range, retention, and
+ * injection attempts in filter values that match nothing and change nothing.
+ */
+import assert from "node:assert/strict";
+import postgres from "postgres";
+import { createLogSearchService, type LogSearchService } from "../../server/logsearch/service.ts";
+import { openAuditStore } from "../../server/logsearch/store.ts";
+
+const PG_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+const AUDIT = "audit-token-1";
+const QUERY = "query-token-1";
+const BASE = Date.parse("2026-03-01T00:00:00Z");
+
+/** A MinIO audit entry (minio-protocol-2 §2.3) at BASE + minutes. */
+function entry(n: number, api: string, bucket: string, object: string, extra: { ua?: string; status?: [number, string]; key?: string } = {}) {
+  const [code, status] = extra.status ?? [200, "OK"];
+  return {
+    version: "1",
+    time: new Date(BASE + n * 60_000).toISOString().replace(/\.\d{3}Z$/, ".123456789Z"),
+    trigger: "incoming",
+    api: { name: api, bucket, object, status, statusCode: code, timeToResponse: `${1000 + n}ns` },
+    remotehost: "10.0.0.7",
+    requestID: `REQ${String(n).padStart(4, "0")}`,
+    userAgent: extra.ua ?? "aws-cli/2.9",
+    requestHeader: { "Content-Length": String(n), Authorization: `AWS4-HMAC-SHA256 Credential=${extra.key ?? "alice"}/20260301/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=*REDACTED*` },
+    responseHeader: { "Content-Length": "0" },
+  };
+}
+
+const ENTRIES = [
+  ...Array.from({ length: 25 }, (_, n) => entry(n, "PutObject", "photos", `2024/img${n}.jpg`)),
+  entry(30, "GetObject", "my.bucket", "a.txt"),
+  entry(31, "GetObject", "my-bucket", "b.txt"),
+  entry(32, "HeadObject", "logs", "missing", { status: [404, "Not Found"] }),
+  entry(33, "ListBuckets", "", "", { ua: "100%_sure", key: "bob" }),
+  entry(34, "ListBuckets", "", "", { ua: "1000 sure" }),
+];
+
+async function ingestAll(service: LogSearchService): Promise<void> {
+  // Half one by one (MinIO's batch_size 1), half as one NDJSON body; the first is MinIO's probe.
+  const probe = await service.fetch(new Request(`http://ls/api/ingest?token=${AUDIT}`, { method: "POST", body: "{}" }));
+  assert.equal(probe.status, 200);
+  const [single, batch] = [ENTRIES.slice(0, 15), ENTRIES.slice(15)];
+  await Promise.all(single.map(async (e) => {
+    const res = await service.fetch(new Request(`http://ls/api/ingest?token=${AUDIT}`, { method: "POST", body: JSON.stringify(e) }));
+    assert.equal(res.status, 200, await res.text());
+  }));
+  const res = await service.fetch(new Request(`http://ls/api/ingest?token=${AUDIT}`, { method: "POST", body: batch.map((e) => JSON.stringify(e)).join("\n") }));
+  assert.equal(res.status, 200);
+}
+
+async function query(service: LogSearchService, params: string): Promise<{ status: number; rows: Record<string, unknown>[]; text: string }> {
+  const res = await service.fetch(new Request(`http://ls/api/query?token=${QUERY}&q=reqinfo&${params}`));
+  const text = await res.text();
+  return { status: res.status, rows: res.status === 200 ? JSON.parse(text) : [], text };
+}
+
+const fp = (key: string, value: string) => `fp=${encodeURIComponent(`${key}:${value}`)}`;
+
+async function exercise(t: Deno.TestContext, service: LogSearchService, count: () => Promise<number>) {
+  await t.step("tokens are required", async () => {
+    assert.equal((await service.fetch(new Request("http://ls/api/ingest?token=nope", { method: "POST", body: "{}" }))).status, 403);
+    assert.equal((await service.fetch(new Request("http://ls/api/query?token=nope&q=reqinfo"))).status, 403);
+    assert.equal((await service.fetch(new Request("http://ls/status"))).status, 200);
+  });
+  await ingestAll(service);
+  await t.step("rows keep every column; the access key comes from the Authorization credential", async () => {
+    const { rows } = await query(service, `${fp("request_id", "REQ0033")}&pageSize=10`);
+    assert.deepEqual(rows, [{
+      time: "2026-03-01T00:33:00.123456Z",
+      api_name: "ListBuckets",
+      access_key: "bob",
+      bucket: null,
+      object: null,
+      time_to_response_ns: 1033,
+      remote_host: "10.0.0.7",
+      request_id: "REQ0033",
+      user_agent: "100%_sure",
+      response_status: "OK",
+      response_status_code: 200,
+      request_content_length: 33,
+      response_content_length: 0,
+    }]);
+  });
+  await t.step("newest first by default, pages of pageSize, pageNo moves through them", async () => {
+    const first = await query(service, "pageSize=10&pageNo=0");
+    const second = await query(service, "pageSize=10&pageNo=1");
+    const last = await query(service, "pageSize=10&pageNo=2");
+    assert.equal(first.rows[0].request_id, "REQ0034");
+    assert.equal(first.rows.length, 10);
+    assert.equal(second.rows[0].request_id, "REQ0019");
+    assert.equal(last.rows.length, 10);
+    assert.equal((await query(service, "pageSize=10&pageNo=3")).rows.length, 0);
+    const ids = [...first.rows, ...second.rows, ...last.rows].map((r) => r.request_id);
+    assert.equal(new Set(ids).size, 30, "no row twice across pages");
+    assert.equal((await query(service, "pageSize=10&timeAsc=ok")).rows[0].request_id, "REQ0000");
+  });
+  await t.step("time range: start inclusive, end exclusive", async () => {
+    const { rows } = await query(service, `timeStart=${encodeURIComponent("2026-03-01T00:10:00.123456Z")}&timeEnd=${encodeURIComponent("2026-03-01T00:13:00Z")}&timeAsc=ok&pageSize=10`);
+    assert.deepEqual(rows.map((r) => r.request_id), ["REQ0010", "REQ0011", "REQ0012"]);
+  });
+  await t.step("filters: exact, `.` one character, escaped dot, `*` any, text status, literal % and _", async () => {
+    const ids = async (...filters: string[]) => (await query(service, `${filters.join("&")}&pageSize=100&timeAsc=ok`)).rows.map((r) => r.request_id);
+    assert.equal((await ids(fp("bucket", "photos"))).length, 25);
+    assert.deepEqual(await ids(fp("bucket", "my.bucket")), ["REQ0030", "REQ0031"], "an unescaped dot matches any one character");
+    assert.deepEqual(await ids(fp("bucket", "my\\.bucket")), ["REQ0030"], "an escaped dot matches a dot");
+    assert.deepEqual(await ids(fp("object", "2024/img1*")), ["REQ0001", "REQ0010", "REQ0011", "REQ0012", "REQ0013", "REQ0014", "REQ0015", "REQ0016", "REQ0017", "REQ0018", "REQ0019"]);
+    assert.deepEqual(await ids(fp("api_name", "*Object"), fp("bucket", "my*")), ["REQ0030", "REQ0031"], "filters combine");
+    assert.deepEqual(await ids(fp("response_status", "Not Found")), ["REQ0032"]);
+    assert.deepEqual(await ids(fp("user_agent", "100%_sure")), ["REQ0033"], "% and _ are literal without wildcards");
+    assert.deepEqual(await ids(fp("user_agent", "100%*")), ["REQ0033"], "…and literal inside a pattern");
+    assert.deepEqual(await ids(fp("access_key", "bob")), ["REQ0033"]);
+    assert.deepEqual(await ids(fp("bucket", "PHOTOS")), [], "case-sensitive");
+  });
+  await t.step("injection attempts match nothing and break nothing", async () => {
+    const before = await count();
+    for (const attack of ["x' OR '1'='1", "'; DROP TABLE request_info; --", "photos' --", "%' OR 1=1 --", "*' UNION SELECT * FROM request_info --"]) {
+      const result = await query(service, `${fp("bucket", attack)}&pageSize=10`);
+      assert.equal(result.status, 200, result.text);
+      assert.deepEqual(result.rows, [], attack);
+    }
+    assert.equal(await count(), before);
+    assert.equal((await query(service, `${fp("bucket", "photos")}&pageSize=10`)).rows.length, 10, "the table still answers");
+  });
+  await t.step("bad parameters answer 400 with the service's message", async () => {
+    assert.match((await query(service, fp("owner", "x"))).text, /^Bad params:: Unknown filter param: owner/);
+    assert.match((await query(service, "pageSize=5")).text, /pageSize must be between 10 and 10000/);
+    assert.match((await query(service, "timeStart=yesterday")).text, /timeStart is not an RFC 3339 time/);
+    assert.match((await query(service, "timeAsc=ok&timeDesc=ok")).text, /both timeasc and timedesc/);
+    const raw = await service.fetch(new Request(`http://ls/api/query?token=${QUERY}&q=raw`));
+    assert.equal(raw.status, 400);
+    await raw.body?.cancel();
+  });
+}
+
+Deno.test("log search on SQLite", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "deck-logsearch-" });
+  const store = await openAuditStore({ databaseUrl: "", sqlitePath: `${dir}/audit.sqlite` });
+  const service = createLogSearchService({ store, auditToken: AUDIT, queryToken: QUERY, retentionMs: 0 });
+  try {
+    await exercise(t, service, () => store.count());
+    await t.step("retention drops old rows", async () => {
+      const aged = createLogSearchService({ store, auditToken: AUDIT, queryToken: QUERY, retentionMs: 60_000, now: () => BASE + 21 * 60_000 });
+      assert.equal(await aged.prune(), 20, "rows more than a minute older than 00:21 are gone");
+      assert.equal(await store.count(), 10);
+    });
+  } finally {
+    await service.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("log search on PostgreSQL", async (t) => {
+  const schema = `deck_ls_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const store = await openAuditStore({ databaseUrl: `${PG_URL}?schema=${schema}`, sqlitePath: "" });
+  const service = createLogSearchService({ store, auditToken: AUDIT, queryToken: QUERY, retentionMs: 0 });
+  try {
+    await exercise(t, service, () => store.count());
+  } finally {
+    await service.close();
+    const sql = postgres(PG_URL, { onnotice: () => {} });
+    await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await sql.end();
+  }
+});

@@ -1,0 +1,192 @@
+/**
+ * The console's WebSocket relays over real sockets against the embedded storage: refused without a session
+ * or from another origin, bad queries refused before the upgrade, each stream's messages in the original
+ * console's shapes, and a socket that stops reading keeps the console's memory within the relay's bounds.
+ */
+import assert from "node:assert/strict";
+import * as s3 from "../../server/s3/mod.ts";
+import type { RequestRecord } from "../../server/storage/streams/requests.ts";
+import { QUEUE_BYTES, QUEUE_LIMIT, relayStats, SEND_HIGH_WATER } from "../../server/ws/relay.ts";
+import { signInAsRoot, startStack, type TestStack } from "../helpers.ts";
+
+interface Opened {
+  messages: Record<string, unknown>[];
+  closed: Promise<CloseEvent>;
+  next(pick?: (m: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  close(): void;
+}
+
+/** Opens a relay socket as the signed-in browser would (cookie, same-origin Origin). */
+async function openSocket(stack: TestStack, cookie: string, path: string): Promise<Opened> {
+  const url = stack.consoleUrl.replace(/^http/, "ws") + path;
+  // @ts-ignore: Deno's WebSocket takes headers
+  const ws = new WebSocket(url, { headers: { cookie, origin: stack.consoleUrl } });
+  const messages: Record<string, unknown>[] = [];
+  const waiting: { pick: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] = [];
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    messages.push(message);
+    for (const w of [...waiting]) if (w.pick(message)) (waiting.splice(waiting.indexOf(w), 1), w.resolve(message));
+  };
+  const closed = new Promise<CloseEvent>((resolve) => (ws.onclose = resolve));
+  await new Promise<void>((resolve, reject) => {
+    ws.onopen = () => resolve();
+    ws.onerror = () => reject(new Error(`${path}: the socket did not open`));
+  });
+  return {
+    messages,
+    closed,
+    next: (pick = () => true) => {
+      const found = messages.find(pick);
+      return found ? Promise.resolve(found) : new Promise((resolve) => waiting.push({ pick, resolve }));
+    },
+    close: () => ws.close(1000),
+  };
+}
+
+const upgradeHeaders = { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" };
+
+Deno.test("relays: session and Origin are checked before the upgrade; bad queries are refused", async () => {
+  const stack = await startStack();
+  try {
+    const anonymous = await fetch(`${stack.consoleUrl}/ws/trace`, { headers: upgradeHeaders });
+    assert.equal(anonymous.status, 401);
+    assert.equal((await anonymous.json()).message, "invalid session");
+    const refused = new WebSocket(`${stack.consoleUrl.replace("http", "ws")}/ws/console`);
+    let opened = false;
+    refused.onopen = () => (opened = true);
+    await new Promise<CloseEvent>((resolve) => (refused.onclose = resolve));
+    assert.equal(opened, false, "a WebSocket without a session never opens");
+
+    const client = await signInAsRoot(stack);
+    const foreign = await fetch(`${stack.consoleUrl}/ws/trace`, { headers: { ...upgradeHeaders, cookie: client.cookie, origin: "https://evil.example" } });
+    assert.equal(foreign.status, 403);
+    await foreign.body?.cancel();
+    for (const path of ["/ws/trace?threshold=-5", "/ws/health-info?deadline=soon", "/ws/heal/some-bucket?recursive=maybe", "/ws/watch/some-bucket?events=put,explode"]) {
+      const res = await fetch(`${stack.consoleUrl}${path}`, { headers: { ...upgradeHeaders, cookie: client.cookie, origin: stack.consoleUrl } });
+      assert.equal(res.status, 400, path);
+      const body = await res.json();
+      assert.equal(typeof body.detailedMessage, "string");
+    }
+    const impossible = await fetch(`${stack.consoleUrl}/ws/watch/a%2Fb`, { headers: { ...upgradeHeaders, cookie: client.cookie, origin: stack.consoleUrl } });
+    assert.equal(impossible.status, 400, "a bucket name no bucket can have is refused before the upgrade");
+    await impossible.body?.cancel();
+  } finally {
+    await stack.close();
+  }
+});
+
+Deno.test("relays: trace, console, watch, heal and health info carry the storage's streams", async () => {
+  const stack = await startStack();
+  try {
+    const { cookie } = await signInAsRoot(stack);
+    await s3.makeBucket(stack.admin, "live");
+
+    const trace = await openSocket(stack, cookie, "/ws/trace?calls=s3&threshold=0&onlyErrors=no&path=live/");
+    await s3.putObject(stack.admin, "live", "traced.txt", "12345");
+    const put = await trace.next((m) => m.api === "s3.PutObject");
+    assert.deepEqual({ path: put.path, statusCode: put.statusCode, statusMsg: put.statusMsg }, { path: "/live/traced.txt", statusCode: 200, statusMsg: "OK" });
+    assert.equal((put.callStats as { rx: number }).rx, 5);
+    assert.match((put.callStats as { duration: string }).duration, /^[\d.]+(ns|µs|ms|s)$/);
+    assert.ok(trace.messages.every((m) => String(m.path).toLowerCase().includes("live/")), "the path filter applies");
+    trace.close();
+    assert.equal((await trace.closed).code, 1000);
+
+    const watch = await openSocket(stack, cookie, "/ws/watch/live?prefix=in/&suffix=.txt");
+    await s3.putObject(stack.admin, "live", "out/skip.txt", "no");
+    await s3.putObject(stack.admin, "live", "in/arrived.txt", "hello");
+    const event = await watch.next();
+    assert.deepEqual({ Type: event.Type, Path: event.Path, Size: event.Size }, { Type: "ObjectCreated:Put", Path: "live/in/arrived.txt", Size: 5 });
+    watch.close();
+
+    const missing = await openSocket(stack, cookie, "/ws/watch/no-such-bucket");
+    const failed = await missing.closed;
+    assert.equal(failed.code, 1011);
+    assert.equal(failed.reason, "an error occurred, please try again");
+    assert.equal(missing.messages[0]?.type, "error", "the reason comes first as a message");
+
+    const consoleLog = await openSocket(stack, cookie, "/ws/console");
+    stack.storage.streams.log.publish({ level: "ERROR", time: "2026-01-02T03:04:05Z", requestID: "REQ1", message: "boom", error: { message: "boom", source: ["a.ts:1"] } });
+    const line = await consoleLog.next((m) => m.requestID === "REQ1");
+    assert.equal(line.time, "03:04:05 UTC 01/02/2026", "the original console's time format");
+    consoleLog.close();
+
+    const heal = await openSocket(stack, cookie, "/ws/heal/live?recursive=true");
+    const closed = await heal.closed;
+    assert.equal(closed.code, 1000, "a finished heal closes normally");
+    const last = heal.messages.at(-1)!;
+    assert.equal(last.objectsScanned, 3);
+    assert.deepEqual(last.healthAfterCols, { Green: 4, Yellow: 0, Red: 0, Grey: 0 }, "the bucket and its three objects are intact");
+
+    const health = await openSocket(stack, cookie, "/ws/health-info?deadline=1h");
+    assert.equal((await health.closed).code, 1000);
+    assert.equal(health.messages.length, 1);
+    assert.equal(health.messages[0].version, "3");
+  } finally {
+    await stack.close();
+  }
+});
+
+Deno.test("relays: a socket that stops reading keeps the console within its bounds", async () => {
+  const stack = await startStack();
+  try {
+    const { cookie } = await signInAsRoot(stack);
+    const port = Number(new URL(stack.consoleUrl).port);
+    // A "browser" that completes the handshake and then never reads.
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    const request = [
+      "GET /ws/trace?calls=s3 HTTP/1.1",
+      `Host: 127.0.0.1:${port}`,
+      "Upgrade: websocket",
+      "Connection: Upgrade",
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+      "Sec-WebSocket-Version: 13",
+      `Origin: ${stack.consoleUrl}`,
+      `Cookie: ${cookie}`,
+      "",
+      "",
+    ].join("\r\n");
+    await conn.write(new TextEncoder().encode(request));
+    const requests = stack.storage.streams.requests;
+    const deadline = Date.now() + 10_000;
+    while (requests.subscriberCount === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(requests.subscriberCount, 1, "the relay subscribed upstream");
+    const padding = "p".repeat(2000);
+    const record = (n: number): RequestRecord => ({
+      kind: "s3", api: "GetObject", time: new Date(), method: "GET", path: `/bucket/${padding}/${n}`, rawQuery: "", host: "h", sourceIp: "127.0.0.1",
+      userAgent: "ua", requestId: String(n), bucket: "bucket", object: String(n), accessKey: "", parentUser: "", statusCode: 200, errorCode: "",
+      requestHeaders: new Headers(), responseHeaders: new Headers(), rx: 0, tx: 0, ttfbNs: 1, durationNs: 2, aborted: false,
+    });
+    let sent = 0;
+    while ((relayStats()[0]?.dropped ?? 0) === 0 && sent < 200_000) {
+      for (let i = 0; i < 500; i++) requests.publish(record(sent++));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const [stats] = relayStats();
+    assert.ok(stats.dropped > 0, `the stalled socket made the relay drop (sent ${sent})`);
+    assert.ok(stats.queued <= QUEUE_LIMIT, `queued ${stats.queued}`);
+    assert.ok(stats.queuedBytes <= QUEUE_BYTES, `queued bytes ${stats.queuedBytes}`);
+    assert.ok(stats.buffered <= SEND_HIGH_WATER + 16 * 1024, `socket buffer ${stats.buffered}`);
+    conn.close();
+    const gone = Date.now() + 10_000;
+    while ((relayStats().length > 0 || requests.subscriberCount > 0) && Date.now() < gone) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(relayStats().length, 0, "the relay ended when the socket closed");
+    assert.equal(requests.subscriberCount, 0, "…and so did the upstream trace");
+  } finally {
+    await stack.close();
+  }
+});
+
+Deno.test("relays: a storage without the stream (FS mode has no heal) gives a clear message, not a hang", async () => {
+  const stack = await startStack({ reportedBackend: "fs" });
+  try {
+    const { cookie } = await signInAsRoot(stack);
+    await s3.makeBucket(stack.admin, "plain");
+    const heal = await openSocket(stack, cookie, "/ws/heal/plain?recursive=true");
+    assert.equal((await heal.closed).code, 1011);
+    assert.equal(heal.messages[0]?.type, "error");
+    assert.match(String(heal.messages[0]?.detail), /not supported by server in 'mode-server-fs'/);
+  } finally {
+    await stack.close();
+  }
+});
