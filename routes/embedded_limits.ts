@@ -9,7 +9,6 @@ export const EMBEDDED_LIMITS = {
   encryption: "Encryption settings (SSE-S3, SSE-KMS) are saved, but the embedded storage does not encrypt objects yet and does not check KMS key IDs.",
   lifecycle: "Lifecycle rules are saved, but the embedded storage does not expire or delete any object yet.",
   tiers: "Transitions to a remote tier are saved, but no data moves to the tier yet.",
-  notifications: "Event subscriptions are saved, but the embedded storage does not deliver events to notification targets yet.",
 } as const;
 
 export type EmbeddedLimit = keyof typeof EMBEDDED_LIMITS;
