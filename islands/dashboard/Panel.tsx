@@ -21,6 +21,10 @@ export interface PanelProps {
   handle: DragHandle;
 }
 
+/** How often and how long a line still missing samples asks again (about two minutes in all). */
+const SAMPLE_RETRY_MS = 4000;
+const SAMPLE_RETRIES = 30;
+
 type State = { status: "loading" } | { status: "error" } | { status: "ready"; details: WidgetDetails };
 
 /** Width and height of an element, followed as it changes (the grid and the window resize panels). */
@@ -98,16 +102,27 @@ function Body({ panel, details, width, height }: { panel: PanelConfig; details: 
 
 export function Panel({ panel, widgetId, query, syncKey, handle }: PanelProps) {
   const [state, setState] = useState<State>({ status: "loading" });
+  const [retry, setRetry] = useState(0);
   const body = useSize();
+  useEffect(() => setRetry(0), [widgetId, syncKey]);
   useEffect(() => {
     if (widgetId === null) return setState({ status: "error" });
     let current = true;
-    setState({ status: "loading" });
+    // A quiet retry keeps what is drawn until the new answer arrives (no flash of the spinner).
+    if (retry === 0) setState({ status: "loading" });
     dashboardApi.widget(widgetId, query)
       .then((details) => current && setState({ status: "ready", details }))
       .catch(() => current && setState({ status: "error" }));
     return () => void (current = false);
-  }, [widgetId, syncKey]);
+  }, [widgetId, syncKey, retry]);
+  // Right after start-up a line has no or one sample: the panel says the line comes with the next sample,
+  // so it asks again until there are two rather than waiting for the next Sync.
+  const waitingForSamples = state.status === "ready" && panel.type === "linearGraph" && lineData(state.details).times.length < 2;
+  useEffect(() => {
+    if (!waitingForSamples || retry >= SAMPLE_RETRIES) return;
+    const timer = setTimeout(() => setRetry((n) => n + 1), SAMPLE_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [waitingForSamples, retry]);
   const titleId = `${panel.layoutIdentifier}-title`;
   return (
     <section className="card bg-base-100 shadow-sm h-full overflow-hidden" aria-labelledby={titleId} data-testid="widget-panel" data-widget={panel.id} data-status={state.status}>

@@ -32,7 +32,7 @@ Deno.test("browser: widget dashboard with zero setup", async (t) => {
       assert.equal(await page.locator(`${panel(66)} [data-testid="panel-value"]`).innerText(), "1");
       assert.equal(await page.locator(`${panel(44)} [data-testid="panel-value"]`).innerText(), "3");
       await page.locator(`${panel(52)} [data-testid="bar-chart"] svg`).waitFor();
-      await page.locator(`${panel(68)} [data-testid="line-chart"] svg .dataset-0`).waitFor();
+      await page.locator(`${panel(68)} [data-testid="line-chart"] svg .dataset-0`).waitFor({ timeout: 30_000 });
       assert.equal(await page.locator(panel(60)).count(), 0, "Traffic panels load only when their tab is shown");
     });
 
