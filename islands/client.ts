@@ -2,11 +2,22 @@
  * The only script a page loads, and only when it has islands: finds each server-rendered island marker,
  * loads that island's chunk and hydrates it with the props the server rendered it with.
  */
-import { createElement, type FunctionComponent } from "react";
+import { createElement, type FunctionComponent, type ReactNode, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { islands } from "./registry.ts";
 
 type Loader = () => Promise<{ default: unknown }>;
+
+/**
+ * Marks the island hydrated once React has committed it: hydrateRoot returns before hydration is done, and
+ * a parent's effect runs after its children's, so by then the island's own effects have run too. Tests and
+ * scripts wait for this attribute instead of guessing when the page became interactive. Renders no element,
+ * so the tree matches what the server rendered.
+ */
+function MarkHydrated({ marker, children }: { marker: HTMLElement; children: ReactNode }) {
+  useEffect(() => void (marker.dataset.hydrated = ""), []);
+  return children;
+}
 
 for (const marker of document.querySelectorAll<HTMLElement>("[data-island]")) {
   const name = marker.dataset.island ?? "";
@@ -18,9 +29,6 @@ for (const marker of document.querySelectorAll<HTMLElement>("[data-island]")) {
   }
   const props = JSON.parse(propsScript.textContent ?? "{}");
   load().then((module) => {
-    hydrateRoot(marker, createElement(module.default as FunctionComponent, props));
-    // From here React has its listeners on the marker (events before hydration finishes are replayed), so
-    // tests and scripts can wait for this attribute instead of guessing when the page became interactive.
-    marker.dataset.hydrated = "";
+    hydrateRoot(marker, createElement(MarkHydrated, { marker }, createElement(module.default as FunctionComponent, props)));
   });
 }
