@@ -43,7 +43,7 @@ export async function main(args: string[]): Promise<void> {
   if (config.operator) {
     // Operator mode manages tenants on Kubernetes: no storage server of its own.
     const cluster = await resolveCluster(config.operator, Deno.env.toObject());
-    operator = { k8s: new K8sClient(cluster.connection), config: config.operator, namespace: cluster.namespace, serviceAccountToken: cluster.serviceAccountToken };
+    operator = { k8s: new K8sClient(cluster.connection), config: config.operator, serviceAccountToken: cluster.serviceAccountToken };
     shutdown.push(() => Promise.resolve(operator!.k8s.close()));
     storage = { url: "", region: "" };
     credentialsHint = `Operator mode: Kubernetes API server ${cluster.connection.baseUrl} (from ${cluster.source}). Sign in with a service-account token.`;

@@ -42,6 +42,7 @@ export const islands = {
   TenantPods: () => import("./TenantPods.tsx"),
   PodDetail: () => import("./PodDetail.tsx"),
   TenantHop: () => import("./TenantHop.tsx"),
+  TenantAttachLicense: () => import("./TenantAttachLicense.tsx"),
   StorageVolumes: () => import("./StorageVolumes.tsx"),
   StorageDrives: () => import("./StorageDrives.tsx"),
 } as const satisfies Record<string, () => Promise<{ default: unknown }>>;

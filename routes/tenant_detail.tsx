@@ -6,6 +6,7 @@
 import { type Context, Hono } from "hono";
 import type { ReactNode } from "react";
 import PodDetail from "../islands/PodDetail.tsx";
+import TenantAttachLicense from "../islands/TenantAttachLicense.tsx";
 import TenantHeaderActions from "../islands/TenantHeaderActions.tsx";
 import TenantHop from "../islands/TenantHop.tsx";
 import TenantPods from "../islands/TenantPods.tsx";
@@ -73,21 +74,29 @@ function TenantLayout({ base, info, tab, crumbs, children }: { base: string; inf
   );
 }
 
-function LicenseTab({ info, base }: { info: TenantInfo; base: string }) {
+/** License tab: the tenant's licence, else 'Attach License' when the console has a subscription, else 'Activate Product'. */
+function LicenseTab({ info, base, hasSubscription }: { info: TenantInfo; base: string; hasSubscription: boolean }) {
   const licence = info.subnet_license;
   if (!licence) {
     return (
       <div className="card bg-base-100 shadow-sm">
         <div className="card-body">
           <p>This tenant runs under the GNU AGPL v3 licence.</p>
-          <div><a className="btn btn-primary btn-sm" href={`${base}license`}>Activate Product</a></div>
+          {hasSubscription
+            ? (
+              <>
+                <p className="text-sm text-base-content/70">The console holds a subscription: attach it to this tenant to register it.</p>
+                <div><Island name="TenantAttachLicense" component={TenantAttachLicense} props={{ namespace: info.namespace, name: info.name }} /></div>
+              </>
+            )
+            : <div><a className="btn btn-primary btn-sm" href={`${base}license`}>Activate Product</a></div>}
         </div>
       </div>
     );
   }
   return (
     <div className="card bg-base-100 shadow-sm">
-      <dl className="card-body grid grid-cols-2 gap-2">
+      <dl className="card-body grid grid-cols-2 gap-2" data-testid="tenant-license">
         <dt className="font-bold">Organization</dt><dd>{licence.organization}</dd>
         <dt className="font-bold">Registered Capacity</dt><dd>{formatBytes((licence.storage_capacity ?? 0) * 1099511627776)}</dd>
         <dt className="font-bold">Expiry Date</dt><dd>{licence.expires_at ? new Date(licence.expires_at).toISOString().slice(0, 10) : ""}</dd>
@@ -145,7 +154,7 @@ export function tenantDetailPages(deps: AppDeps) {
         return { body: <Island name="TenantPods" component={TenantPods} props={{ namespace, name, pods, base, now: Math.floor(Date.now() / 1000) }} />, error };
       }
       default:
-        return { body: <LicenseTab info={info} base={base} /> };
+        return { body: <LicenseTab info={info} base={base} hasSubscription={!!(await deps.license.read()).info} /> };
     }
   }
 
@@ -207,7 +216,7 @@ export function tenantDetailPages(deps: AppDeps) {
     .get(`${path}/:tab{summary|metrics|security|pools|pods|license}`, async (c) => {
       const { op, token } = operatorPage(c, deps);
       const tab = c.req.param("tab") as TabId;
-      const info = await tenantDetails(op, token, c.req.param("namespace"), c.req.param("tenant"));
+      const info = await tenantDetails(op, token, c.req.param("namespace"), c.req.param("tenant"), tab === "license" ? deps.license : undefined);
       const { body, error } = await tabBody(c, info, tab);
       return renderInShell(deps, c, {
         title: `${info.name} ${TABS.find((t) => t.id === tab)!.label}`,

@@ -66,7 +66,6 @@ export const SETTINGS = {
   kubeconfig: { env: "CONSOLE_KUBECONFIG", default: "", description: "kubeconfig file whose current context gives the API server URL and CA (tokens still come from each operator's sign-in)." },
   k8sServiceAccess: { env: "CONSOLE_K8S_SERVICE_ACCESS", default: "dns", description: "How tenant services are reached: dns ({service}.{namespace}.svc.{domain}) or cluster-ip (the Service's cluster IP, for a console outside the cluster's DNS)." },
   clusterDomain: { env: "CONSOLE_CLUSTER_DOMAIN", default: "cluster.local", description: "Cluster DNS domain of tenant service names." },
-  operatorNamespace: { env: "CONSOLE_OPERATOR_NAMESPACE", default: "", description: "The console's own namespace (licence secret). Unset: the in-cluster service-account namespace, else default." },
   operatorSaToken: { env: "CONSOLE_OPERATOR_SA_TOKEN", default: "", description: "Service-account token used for operator sessions opened through single sign-on. Unset: the in-cluster token.", secret: true },
   minioImage: { env: "CONSOLE_MINIO_IMAGE", default: "minio/minio:RELEASE.2021-08-17T20-53-08Z", description: "MinIO image of new tenants when the wizard's custom image is off." },
 } as const satisfies Record<string, SettingSpec>;
@@ -142,7 +141,6 @@ export interface OperatorConfig {
   readonly kubeconfig: string | null;
   readonly serviceAccess: "dns" | "cluster-ip";
   readonly clusterDomain: string;
-  readonly namespace: string | null;
   readonly serviceAccountToken: string;
   readonly minioImage: string;
 }
@@ -361,7 +359,6 @@ function parseOperator(raw: Record<SettingName, string>): OperatorConfig | null 
     kubeconfig: raw.kubeconfig || null,
     serviceAccess: raw.k8sServiceAccess as "dns" | "cluster-ip",
     clusterDomain: raw.clusterDomain,
-    namespace: raw.operatorNamespace || null,
     serviceAccountToken: raw.operatorSaToken,
     minioImage: raw.minioImage,
   };

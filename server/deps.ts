@@ -57,8 +57,6 @@ export interface AppDeps {
 export interface OperatorDeps {
   k8s: K8sClient;
   config: OperatorConfig;
-  /** The console's own namespace (licence secret). */
-  namespace: string;
   /** The console's own service-account token, for sessions opened through SSO ("" when none). */
   serviceAccountToken: string;
 }

@@ -24,7 +24,7 @@ export interface OperatorStack {
   close(): Promise<void>;
 }
 
-export async function startOperatorStack(options: { seedTenant?: boolean; backTenants?: boolean; env?: Record<string, string> } = {}): Promise<OperatorStack> {
+export async function startOperatorStack(options: { seedTenant?: boolean; backTenants?: boolean; env?: Record<string, string>; licensePublicKeyFile?: string } = {}): Promise<OperatorStack> {
   const cluster = await startStandin({ seedTenant: options.seedTenant ?? true, backTenants: options.backTenants });
   const config = loadConfig({
     CONSOLE_LOG_LEVEL: "error",
@@ -45,10 +45,10 @@ export async function startOperatorStack(options: { seedTenant?: boolean; backTe
     now: Date.now,
     sessionKey: await createSessionKey(null),
     loginThrottle: new LoginThrottle(),
-    operator: { k8s, config: config.operator!, namespace: "minio-operator", serviceAccountToken: cluster.operatorToken },
+    operator: { k8s, config: config.operator!, serviceAccountToken: cluster.operatorToken },
     // Operator mode has no storage server of its own: no metrics to sample.
     metrics: createMetricsService({ config, storageUrl: "", storageToken: () => Promise.resolve(null), fetch: globalThis.fetch, log: silentLogger, historyFile: null }),
-    license: new LicenseStore({ configured: "", publicKeyFile: "", file: `${licenseDir}/subnet-license`, now: Date.now }),
+    license: new LicenseStore({ configured: "", publicKeyFile: options.licensePublicKeyFile ?? "", file: `${licenseDir}/subnet-license`, now: Date.now }),
   };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, createFetchHandler(createApp(deps), config.subpath));
   return {

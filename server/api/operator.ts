@@ -13,8 +13,9 @@
  *   POST   /namespace                                create a namespace
  *   GET    /namespaces/{ns}/resourcequotas/{name}    storage quota
  *   GET    /cluster/max-allocatable-memory, /get-parity/{nodes}/{disks}, /nodes/labels
+ *   POST   /subscription/namespaces/{ns}/tenants/{t}/activate   "Attach License": the licence in force into the tenant
  *
- * The subscription calls (/subscription/*) are the License area's (api/license.ts), served in both modes.
+ * The other subscription calls (/subscription/info, validate, refresh) are the License area's (api/license.ts).
  */
 import { type Context, Hono } from "hono";
 import { CreateNamespaceInput, CreateTenantInput, DeletePodInput, DeleteTenantInput, PoolInput, TenantYamlInput, UpdateSecurityInput, UpdateTenantInput } from "../contract/operator.ts";
@@ -24,6 +25,7 @@ import { requireSession } from "../session/middleware.ts";
 import * as cluster from "../services/operator_cluster.ts";
 import * as pods from "../services/operator_pods.ts";
 import * as security from "../services/operator_security.ts";
+import { attachLicense } from "../services/operator_license.ts";
 import { createTenant } from "../services/operator_tenant_create.ts";
 import * as tenants from "../services/operator_tenants.ts";
 import { pageQuery, readJson } from "./input.ts";
@@ -52,7 +54,8 @@ export function operatorApi(deps: AppDeps) {
     })
     .post("/tenants", async (c) => {
       const { op, token } = of(c);
-      return c.json(await createTenant(op, token, await readJson(c, CreateTenantInput)), 200);
+      const input = await readJson(c, CreateTenantInput);
+      return c.json(await createTenant(op, token, input, (await deps.license.current()).key), 200);
     })
     .get("/namespaces/:namespace/tenants", async (c) => {
       const { op, token } = of(c);
@@ -60,7 +63,7 @@ export function operatorApi(deps: AppDeps) {
     })
     .get(base, async (c) => {
       const { op, token } = of(c);
-      return c.json(await tenants.tenantDetails(op, token, params(c).ns, params(c).t));
+      return c.json(await tenants.tenantDetails(op, token, params(c).ns, params(c).t, deps.license));
     })
     .put(base, async (c) => {
       const { op, token } = of(c);
@@ -138,5 +141,10 @@ export function operatorApi(deps: AppDeps) {
     .get("/nodes/labels", async (c) => {
       const { op, token } = of(c);
       return c.json(await cluster.nodeLabels(op, token));
+    })
+    .post("/subscription/namespaces/:namespace/tenants/:tenant/activate", async (c) => {
+      const { op, token } = of(c);
+      await attachLicense(op, token, deps.license, params(c).ns, params(c).t);
+      return c.body(null, 204);
     });
 }

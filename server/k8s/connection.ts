@@ -1,7 +1,7 @@
 /**
  * Where the Kubernetes API server is and which CA to trust (operator-k8s.md §1.1): the configured URL, else
  * the in-cluster address, else the current context of a kubeconfig, else a local `kubectl proxy`. The
- * service-account files of a pod supply the CA, the console's namespace and its own token.
+ * service-account files of a pod supply the CA and the console's own token.
  */
 import { parse as parseYaml } from "yaml";
 import type { OperatorConfig } from "../config.ts";
@@ -11,8 +11,6 @@ export const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccoun
 
 export interface ResolvedCluster {
   connection: K8sConnection;
-  /** The console's own namespace (where the licence secret lives). */
-  namespace: string;
   /** The console's own service-account token (SSO sessions), "" when none. */
   serviceAccountToken: string;
   /** Where the address came from, for the start-up line. */
@@ -51,7 +49,6 @@ export async function clusterFromKubeconfig(path: string, read: ReadFile): Promi
 
 export async function resolveCluster(config: OperatorConfig, env: Record<string, string | undefined>, read: ReadFile = Deno.readTextFile): Promise<ResolvedCluster> {
   const inClusterCa = await readOrNull(read, `${SERVICE_ACCOUNT_DIR}/ca.crt`);
-  const namespace = config.namespace ?? (await readOrNull(read, `${SERVICE_ACCOUNT_DIR}/namespace`))?.trim() ?? "default";
   const serviceAccountToken = config.serviceAccountToken || (await readOrNull(read, `${SERVICE_ACCOUNT_DIR}/token`))?.trim() || "";
   const configuredCa = config.caFile ? await read(config.caFile) : undefined;
   let server: string;
@@ -76,5 +73,5 @@ export async function resolveCluster(config: OperatorConfig, env: Record<string,
     caCert = configuredCa;
     source = "kubectl proxy default";
   }
-  return { connection: { baseUrl: server, caCert }, namespace, serviceAccountToken, source };
+  return { connection: { baseUrl: server, caCert }, serviceAccountToken, source };
 }

@@ -9,7 +9,6 @@ Deno.test("the API server comes from the setting, then in-cluster, then kubeconf
   const inCluster = { [`${SERVICE_ACCOUNT_DIR}/ca.crt`]: "CLUSTER CA", [`${SERVICE_ACCOUNT_DIR}/namespace`]: "minio-operator\n", [`${SERVICE_ACCOUNT_DIR}/token`]: "pod-token" };
   const set = await resolveCluster(operator({ CONSOLE_K8S_API_SERVER: "https://k8s.example:6443", CONSOLE_K8S_API_SERVER_TLS_ROOT_CA: "/ca.pem" }), {}, files({ ...inCluster, "/ca.pem": "GIVEN CA" }));
   assert.deepEqual(set.connection, { baseUrl: "https://k8s.example:6443", caCert: "GIVEN CA" });
-  assert.equal(set.namespace, "minio-operator");
   assert.equal(set.serviceAccountToken, "pod-token");
 
   const pod = await resolveCluster(operator({}), { KUBERNETES_SERVICE_HOST: "10.96.0.1", KUBERNETES_SERVICE_PORT: "443" }, files(inCluster));
@@ -29,7 +28,6 @@ clusters:
 `;
   const fromFile = await resolveCluster(operator({ CONSOLE_KUBECONFIG: "/kube/config" }), {}, files({ "/kube/config": kubeconfig }));
   assert.deepEqual(fromFile.connection, { baseUrl: "https://dev.example:6443", caCert: "INLINE CA" });
-  assert.equal(fromFile.namespace, "default");
 
   const fallback = await resolveCluster(operator({}), {}, files({}));
   assert.equal(fallback.connection.baseUrl, "http://localhost:8001");

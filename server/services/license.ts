@@ -62,12 +62,29 @@ export class LicenseStore {
 
   /** The licence in force; never throws for a bad licence (it is reported as `problem`). */
   async read(): Promise<LicenseState> {
+    const { info, problem } = await this.current();
+    return problem ? { info, problem } : { info };
+  }
+
+  /** The licence in force with its key (what "Attach License" hands to a tenant); `key` is "" without a valid one. */
+  async current(): Promise<LicenseState & { key: string }> {
     const license = (await this.#activated()) || this.options.configured.trim();
-    if (!license) return { info: null };
+    if (!license) return { info: null, key: "" };
     try {
-      return { info: await verifyLicense(license, await this.#trustedKeys(), this.options.now()) };
+      return { info: await verifyLicense(license, await this.#trustedKeys(), this.options.now()), key: license };
     } catch (error) {
-      if (error instanceof LicenseError) return { info: null, problem: `The configured licence was not accepted: ${error.message}.` };
+      if (error instanceof LicenseError) return { info: null, key: "", problem: `The configured licence was not accepted: ${error.message}.` };
+      throw error;
+    }
+  }
+
+  /** A licence found elsewhere (a tenant's MINIO_SUBNET_LICENSE), verified with the same keys; null when not valid. */
+  async verify(license: string): Promise<SubscriptionInfo | null> {
+    if (!license.trim()) return null;
+    try {
+      return await verifyLicense(license.trim(), await this.#trustedKeys(), this.options.now());
+    } catch (error) {
+      if (error instanceof LicenseError) return null;
       throw error;
     }
   }

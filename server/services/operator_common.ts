@@ -135,3 +135,19 @@ export async function serviceUrl(op: OperatorDeps, token: string, tenant: Tenant
   }
   return `${scheme}://${host}:${port.port}`;
 }
+
+/**
+ * Runs a read-modify-write of a Tenant again when the API server says the object changed meanwhile: the
+ * operator updates a Tenant's status all the time, so a change computed from the current object (add a
+ * pool, set an image) would otherwise fail for no reason the user could act on (client-go's
+ * RetryOnConflict does the same). A user's own stale edit (Edit YAML) is not retried: that 409 is theirs.
+ */
+export async function retryOnConflict(change: () => Promise<void>, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await change();
+    } catch (error) {
+      if (!(error instanceof K8sError && error.status === 409) || attempt >= attempts) throw error;
+    }
+  }
+}

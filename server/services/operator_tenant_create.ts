@@ -94,7 +94,8 @@ async function kesConfig(enc: Enc): Promise<string> {
 }
 
 /** POST /api/v1/tenants. */
-export async function createTenant(op: OperatorDeps, token: string, input: CreateTenantInput): Promise<CreateTenantResponse> {
+/** `licence`: the licence in force ("" for none), passed on to the tenant as MINIO_SUBNET_LICENSE. */
+export async function createTenant(op: OperatorDeps, token: string, input: CreateTenantInput, licence = ""): Promise<CreateTenantResponse> {
   const fields = validateCreateTenant(input);
   if (Object.keys(fields).length > 0) throw new ApiError(400, Object.values(fields)[0], { detail: Object.entries(fields).map(([f, m]) => `${f}: ${m}`).join("; "), fields });
   const { name, namespace } = input;
@@ -211,10 +212,8 @@ export async function createTenant(op: OperatorDeps, token: string, input: Creat
       }
     }
 
-    try {
-      const licence = await op.k8s.get<Secret>(token, corePath("secrets", { namespace: op.namespace, name: "subnet-license" }));
-      if (licence.data?.CONSOLE_SUBNET_LICENSE) config.MINIO_SUBNET_LICENSE = decodeBase64(licence.data.CONSOLE_SUBNET_LICENSE);
-    } catch { /* no licence: nothing to pass on */ }
+    // The licence in force (the License page's, kept by the console rather than in a subnet-license secret).
+    if (licence) config.MINIO_SUBNET_LICENSE = licence;
 
     spec.pools = input.pools.map((pool, i) => poolFromInput(pool, pool.name || `pool-${i}`));
     const firstClass = spec.pools[0].volumeClaimTemplate?.spec?.storageClassName ?? "";

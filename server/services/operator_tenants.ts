@@ -12,7 +12,9 @@ import { binaryQuantity, decimalQuantity } from "../k8s/quantity.ts";
 import type { Secret, Service, Tenant, TenantPool } from "../k8s/types.ts";
 import { serverInfo } from "../s3/admin/info.ts";
 import { S3Client } from "../s3/client.ts";
-import { encodeBase64, getTenant, poolBytes, poolInfo, serviceUrl, tenantConfiguration, tenantListItem, tenantTls } from "./operator_common.ts";
+import type { LicenseStore } from "./license.ts";
+import { encodeBase64, getTenant, poolBytes, poolInfo, retryOnConflict, serviceUrl, tenantConfiguration, tenantListItem, tenantTls } from "./operator_common.ts";
+import { tenantLicense } from "./operator_license.ts";
 
 const PAGE = 500;
 
@@ -51,7 +53,7 @@ async function endpointFrom(op: OperatorDeps, token: string, tenant: Tenant, ser
 }
 
 /** GET /namespaces/{ns}/tenants/{t} (operator-k8s.md §3.2). */
-export async function tenantDetails(op: OperatorDeps, token: string, namespace: string, name: string): Promise<TenantInfo> {
+export async function tenantDetails(op: OperatorDeps, token: string, namespace: string, name: string, licenses?: LicenseStore): Promise<TenantInfo> {
   const tenant = await getTenant(op, token, namespace, name, 5000);
   let config: Record<string, string> = {};
   try {
@@ -67,6 +69,7 @@ export async function tenantDetails(op: OperatorDeps, token: string, namespace: 
   const annotations = tenant.metadata.annotations ?? {};
   const pools = tenant.spec.pools ?? [];
   const status = tenant.status ?? {};
+  const subnetLicense = licenses ? await tenantLicense(licenses, config) : undefined;
   return {
     name,
     namespace,
@@ -93,6 +96,7 @@ export async function tenantDetails(op: OperatorDeps, token: string, namespace: 
     consoleEnabled: config.MINIO_BROWSER !== "off",
     idpAdEnabled: !!config.MINIO_IDENTITY_LDAP_SERVER_ADDR,
     idpOidcEnabled: !!config.MINIO_IDENTITY_OPENID_CONFIG_URL,
+    ...(subnetLicense ? { subnet_license: subnetLicense } : {}),
   };
 }
 
@@ -264,20 +268,4 @@ export async function addPool(op: OperatorDeps, token: string, namespace: string
     tenant.spec.pools = [...pools, poolFromInput(input, poolName)];
     await patchWhole(op, token, tenant, "unable to add pool");
   });
-}
-
-/**
- * Runs a read-modify-write of a Tenant again when the API server says the object changed meanwhile: the
- * operator updates a Tenant's status all the time, so a change computed from the current object (add a
- * pool, set an image) would otherwise fail for no reason the user could act on (client-go's
- * RetryOnConflict does the same). A user's own stale edit (Edit YAML) is not retried: that 409 is theirs.
- */
-async function retryOnConflict(change: () => Promise<void>, attempts = 5): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await change();
-    } catch (error) {
-      if (!(error instanceof K8sError && error.status === 409) || attempt >= attempts) throw error;
-    }
-  }
 }

@@ -24,9 +24,10 @@ Deno.test("licence API: a configured licence is verified offline and reported", 
       assert.equal(info.account_id, 42);
       assert.match(info.expires_at, /^\d{4}-\d\d-\d\dT/);
     });
-    await t.step("validate and refresh are operator-mode calls: 404 for a console session", async () => {
+    await t.step("validate, refresh and tenant activation are operator-mode calls: 404 for a console session", async () => {
       await root.json("POST", "/api/v1/subscription/validate", { license }, 404);
       await root.json("POST", "/api/v1/subscription/refresh", {}, 404);
+      await root.json("POST", "/api/v1/subscription/namespaces/ns/tenants/t/activate", {}, 404);
     });
     await t.step("no session: 401", async () => {
       await new ConsoleClient(stack.consoleUrl).json("GET", "/api/v1/subscription/info", undefined, 401);

@@ -1,13 +1,14 @@
 /**
  * Operator mode in Debian's Chromium against the real console and the stand-in cluster (tenants backed by
  * real storage servers and consoles): sign-in, the Create Tenant wizard in simple and advanced mode, tenant
- * detail tabs, Add Pool, pods, pod events and logs, Edit YAML, the hop into the tenant's console, volumes,
+ * detail tabs, a licence activated and attached to a tenant, Add Pool, pods, pod events and logs, Edit YAML, the hop into the tenant's console, volumes,
  * drive formatting with its errors file, and deleting the tenant.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { makeBucket } from "../../server/s3/mod.ts";
 import { S3Client } from "../../server/s3/client.ts";
+import { createLicenseSigner, standardClaims } from "../license_fixture.ts";
 import { type OperatorStack, startOperatorStack } from "../operator_helpers.ts";
 import { openBrowser } from "./browser.ts";
 
@@ -35,7 +36,8 @@ async function waitForTenantRow(page: Page, stack: OperatorStack, name: string) 
 }
 
 Deno.test("browser: operator mode end to end", async (t) => {
-  const stack = await startOperatorStack({ seedTenant: true });
+  const signer = await createLicenseSigner();
+  const stack = await startOperatorStack({ seedTenant: true, licensePublicKeyFile: signer.publicKeyFile });
   const browser = await openBrowser(stack);
   const { page } = browser;
   try {
@@ -205,7 +207,16 @@ Deno.test("browser: operator mode end to end", async (t) => {
       // The License page in operator mode: Activate, and outgoing links marked ref=op.
       await page.getByRole("button", { name: "Activate" }).waitFor();
       assert.match((await page.getByTestId("plan-table").getByRole("link", { name: "Join Slack" }).getAttribute("href"))!, /ref=op$/);
-      await page.goBack();
+      // Activate a licence key there; the tenant's License tab then offers 'Attach License', which registers it.
+      await page.getByRole("button", { name: "Activate" }).click();
+      const activate = page.getByRole("dialog", { name: "Activate SUBNET License" });
+      await activate.getByLabel("License Key").fill(await signer.sign(standardClaims({ org: "Operator Org" })));
+      await Promise.all([page.waitForEvent("load"), activate.getByRole("button", { name: "Activate" }).first().click()]);
+      await page.getByText("Operator Org").first().waitFor();
+      await page.goto(`${T}/license`);
+      assert.equal(await page.getByRole("link", { name: "Activate Product" }).count(), 0);
+      await Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: "Attach License" }).click()]);
+      assert.match(await page.getByTestId("tenant-license").innerText(), /Organization\s+Operator Org[\s\S]*Plan\s+STANDARD\s+Requester\s+ops@example.com/);
       await page.getByRole("link", { name: "Metrics" }).click();
       await page.frameLocator('iframe[title="Tenant metrics"]').getByText("Number of Buckets").waitFor();
     });
@@ -329,5 +340,6 @@ Deno.test("browser: operator mode end to end", async (t) => {
   } finally {
     await browser.close();
     await stack.close();
+    await signer.cleanup();
   }
 });

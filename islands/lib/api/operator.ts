@@ -39,4 +39,6 @@ export const operatorApi = {
   maxMemory: async (nodes: number) => (await api.get<{ max_memory: number }>(`/api/v1/cluster/max-allocatable-memory?num_nodes=${nodes}`)).max_memory,
   parity: (nodes: number, drives: number) => api.get<string[]>(`/api/v1/get-parity/${nodes}/${drives}`),
   nodeLabels: () => api.get<Record<string, string[]>>("/api/v1/nodes/labels"),
+  /** 'Attach License': the subscription in force into the tenant's configuration. */
+  attachLicense: (namespace: string, tenant: string) => api.post(`/api/v1/subscription${t(namespace, tenant).slice("/api/v1".length)}/activate`, {}),
 };
