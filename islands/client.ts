@@ -14,7 +14,7 @@ type Loader = () => Promise<{ default: unknown }>;
  * scripts wait for this attribute instead of guessing when the page became interactive. Renders no element,
  * so the tree matches what the server rendered.
  */
-function MarkHydrated({ marker, children }: { marker: HTMLElement; children: ReactNode }) {
+function MarkHydrated({ marker, children }: { marker: HTMLElement; children?: ReactNode }) {
   useEffect(() => void (marker.dataset.hydrated = ""), []);
   return children;
 }
