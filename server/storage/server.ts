@@ -18,6 +18,14 @@ import { LogHistory } from "./streams/console_log.ts";
 import { closeStorageStreams, createStorageStreams, type StorageStreams } from "./streams/mod.ts";
 import { createMetricsEndpoint, type MetricsEndpoint, type PrometheusAuthType } from "./metrics/mod.ts";
 import { EMBEDDED_VERSION } from "./admin/info.ts";
+import { TierStore } from "./admin/tiers.ts";
+import { TierBackends } from "./tiers/remote.ts";
+import { LifecycleScanner, type LifecycleSettings } from "./lifecycle/scanner.ts";
+import { lifecycleFamilies } from "./lifecycle/metrics.ts";
+import { tierUsage } from "./tiers/usage.ts";
+
+/** Lifecycle scans every 5 minutes unless told otherwise (CONSOLE_LIFECYCLE_SCAN_INTERVAL). */
+export const DEFAULT_LIFECYCLE: LifecycleSettings = { intervalMs: 5 * 60_000 };
 
 export interface EmbeddedStorageOptions {
   dataDir: string;
@@ -40,6 +48,8 @@ export interface EmbeddedStorageOptions {
   prometheusAuthType?: PrometheusAuthType;
   /** Header, idle and body-progress timeouts of the listener (DEFAULT_LISTENER_TIMEOUTS when omitted). */
   timeouts?: ListenerTimeouts;
+  /** Lifecycle scan interval, day length and pacing (DEFAULT_LIFECYCLE when omitted). */
+  lifecycle?: LifecycleSettings;
 }
 
 export interface EmbeddedStorage {
@@ -55,6 +65,8 @@ export interface EmbeddedStorage {
   notifier: Notifier;
   /** The Prometheus endpoints; `metrics.close()` stops their counting (the benchmarks compare with it off). */
   metrics: MetricsEndpoint;
+  /** The lifecycle scanner (its counters; `scan()` runs one pass now). */
+  lifecycle: LifecycleScanner;
   close(): Promise<void>;
 }
 
@@ -97,8 +109,14 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const notifier = new Notifier({ store, events: streams.events, log: streams.log, deploymentId: state.deploymentId });
   const logHistory = new LogHistory(streams.log);
   const heal = new HealSequences(store, { uuid: state.deploymentId, endpoint: dataDir }, options.now);
+  // Lifecycle and tiers: transitioned data is read from and removed on its tier; a tier in use stays.
+  const tiers = await TierStore.open(dataDir);
+  const tierBackends = await TierBackends.open({ tiers, deploymentId: state.deploymentId, dataDir, log: options.log });
+  store.tiered = tierBackends;
+  tiers.usage = (name) => tierUsage(store, name);
   const identity = await createIdentity({
     dataDir,
+    tiers,
     root,
     store: storeFacts(store, state.deploymentId),
     now: options.now,
@@ -114,7 +132,10 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     authType: options.prometheusAuthType ?? "jwt",
     version: EMBEDDED_VERSION,
     now: options.now,
+    extraFamilies: (server) => lifecycleFamilies(lifecycle, tierBackends, server),
   });
+  const lifecycle = new LifecycleScanner(store, tierBackends, tiers, options.lifecycle ?? DEFAULT_LIFECYCLE, options.now, options.log);
+  lifecycle.start();
   const loggers = new WebhookLoggers(identity.config, streams, { deploymentId: state.deploymentId });
   const handler = createS3Server({
     store,
@@ -129,6 +150,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     metrics,
   });
   const close = async () => {
+    await lifecycle.close();
     closeStorageStreams(streams);
     metrics.close();
     loggers.close();
@@ -138,7 +160,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     await identity.close();
     store.close();
   };
-  return { handler, root, identity, store, dataDir, streams, notifier, metrics, close, loggers, deploymentId: state.deploymentId };
+  return { handler, root, identity, store, dataDir, streams, notifier, metrics, lifecycle, close, loggers, deploymentId: state.deploymentId };
 }
 
 /** Starts the server on its own listener. */
@@ -162,6 +184,7 @@ export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Pro
     streams: opened.streams,
     notifier: opened.notifier,
     metrics: opened.metrics,
+    lifecycle: opened.lifecycle,
     close: async () => {
       // Live streams (trace, log, listen) never end on their own: end them so the shutdown can finish.
       closeStorageStreams(opened.streams);

@@ -19,7 +19,7 @@ export interface LifecycleRule {
   tags?: Tag[];
   expiration?: { days?: number; date?: string; expiredObjectDeleteMarker?: boolean };
   transition?: { days?: number; date?: string; storageClass: string };
-  noncurrentExpiration?: { noncurrentDays: number };
+  noncurrentExpiration?: { noncurrentDays: number; newerNoncurrentVersions?: number };
   noncurrentTransition?: { noncurrentDays: number; storageClass: string };
   abortIncompleteMultipartUploadDays?: number;
 }
@@ -43,6 +43,11 @@ export function filterXml(prefix: string | undefined, tags: Tag[] | undefined): 
   return { And: { Prefix: prefix || undefined, Tag: tagList } };
 }
 
+function noncurrentExpiration(node: XmlNode): LifecycleRule["noncurrentExpiration"] {
+  const newer = num(childText(node, "NewerNoncurrentVersions"));
+  return { noncurrentDays: num(childText(node, "NoncurrentDays")) ?? 0, ...(newer !== undefined ? { newerNoncurrentVersions: newer } : {}) };
+}
+
 /** Parses a LifecycleConfiguration document; throws XmlError on malformed XML. */
 export function parseLifecycleXml(text: string): LifecycleRule[] {
   return children(parseXml(text), "Rule").map((rule) => {
@@ -59,7 +64,7 @@ export function parseLifecycleXml(text: string): LifecycleRule[] {
         ? { days: num(childText(exp, "Days")), date: childText(exp, "Date") || undefined, expiredObjectDeleteMarker: childText(exp, "ExpiredObjectDeleteMarker") === "true" || undefined }
         : undefined,
       transition: tr ? { days: num(childText(tr, "Days")), date: childText(tr, "Date") || undefined, storageClass: childText(tr, "StorageClass") ?? "" } : undefined,
-      noncurrentExpiration: nce ? { noncurrentDays: num(childText(nce, "NoncurrentDays")) ?? 0 } : undefined,
+      noncurrentExpiration: nce ? noncurrentExpiration(nce) : undefined,
       noncurrentTransition: nct ? { noncurrentDays: num(childText(nct, "NoncurrentDays")) ?? 0, storageClass: childText(nct, "StorageClass") ?? "" } : undefined,
       abortIncompleteMultipartUploadDays: num(childText(abort, "DaysAfterInitiation")),
     };
@@ -76,7 +81,9 @@ export function lifecycleXml(rules: LifecycleRule[]): string {
         ? { Days: r.expiration.days, Date: r.expiration.date, ExpiredObjectDeleteMarker: r.expiration.expiredObjectDeleteMarker ? "true" : undefined }
         : undefined,
       Transition: r.transition ? { Days: r.transition.days, Date: r.transition.date, StorageClass: r.transition.storageClass } : undefined,
-      NoncurrentVersionExpiration: r.noncurrentExpiration ? { NoncurrentDays: r.noncurrentExpiration.noncurrentDays } : undefined,
+      NoncurrentVersionExpiration: r.noncurrentExpiration
+        ? { NoncurrentDays: r.noncurrentExpiration.noncurrentDays, NewerNoncurrentVersions: r.noncurrentExpiration.newerNoncurrentVersions }
+        : undefined,
       NoncurrentVersionTransition: r.noncurrentTransition
         ? { NoncurrentDays: r.noncurrentTransition.noncurrentDays, StorageClass: r.noncurrentTransition.storageClass }
         : undefined,

@@ -105,6 +105,11 @@ export async function putBucketLifecycle(ctx: S3Request): Promise<Response> {
     if (!validDate(rule.expiration?.date) || !validDate(rule.transition?.date)) throw new StoreError("InvalidArgument", "Date must be provided in ISO 8601 format", 400);
     for (const storageClass of [rule.transition?.storageClass, rule.noncurrentTransition?.storageClass]) {
       if (storageClass !== undefined && !tiers.includes(storageClass)) throw new StoreError("InvalidStorageClass", "Invalid storage class.", 400);
+      // Lifecycle: the embedded storage moves data only to S3-compatible tiers.
+      const type = storageClass === undefined ? undefined : ctx.facts.tierType(storageClass);
+      if (type === "gcs" || type === "azure") {
+        throw new StoreError("NotImplemented", `Tier ${storageClass} is a ${type === "gcs" ? "GCS" : "Azure"} tier: the embedded storage transitions objects only to S3 and MinIO tiers`, 501);
+      }
     }
   }
   await ctx.store.putDocument(ctx.bucket, "lifecycle.xml", lifecycleXml(list));
