@@ -160,7 +160,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     await identity.close();
     store.close();
   };
-  return { handler, root, identity, store, dataDir, streams, notifier, metrics, lifecycle, close, loggers, deploymentId: state.deploymentId };
+  return { handler, root, identity, store, dataDir, streams, notifier, metrics, lifecycle, tiers, tierBackends, close, loggers, deploymentId: state.deploymentId };
 }
 
 /** Starts the server on its own listener. */

@@ -1,7 +1,7 @@
 /**
  * The lifecycle scanner: every `intervalMs` it walks each bucket that has lifecycle rules, key by key, and
  * carries out what is due (rules.ts, actions.ts), then aborts incomplete multipart uploads past their rule's
- * days. A scan never starves clients: it works in slices of `sliceMs`, yields to the event loop after each,
+ * days. A scan never starves clients: it works in slices of `sliceMs` (1 ms), yields to the event loop after each,
  * and rests `pause` times as long as the slice took (so it uses at most 1/(1+pause) of the thread, actions'
  * I/O included). Counters of what it did are kept for the metrics endpoint (metrics.ts).
  */
@@ -20,7 +20,7 @@ export interface LifecycleSettings {
   intervalMs: number;
   /** How long a lifecycle "day" lasts (24 h; tests shorten it). */
   dayMs?: number;
-  /** Work slice between yields (default 4 ms). */
+  /** Work slice between yields (default 1 ms). */
   sliceMs?: number;
   /** Rest after each slice, as a multiple of the slice's duration (default 1). */
   pause?: number;
@@ -97,7 +97,7 @@ export class LifecycleScanner {
   /** One pass over every bucket with lifecycle rules. */
   async scan(): Promise<void> {
     const started = performance.now();
-    const pacer = new Pacer(this.settings.sliceMs ?? 4, this.settings.pause ?? 1);
+    const pacer = new Pacer(this.settings.sliceMs ?? 1, this.settings.pause ?? 1);
     await this.backends.retryPending();
     for (const state of [...this.store.buckets.values()]) {
       if (this.#closed) return;
