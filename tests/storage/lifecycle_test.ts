@@ -1,6 +1,6 @@
 /**
  * Lifecycle rules run by the embedded storage's scanner, on a fast interval and a one-second lifecycle day:
- * each rule kind (expiration by days, date and tag; noncurrent expiration with NewerNoncurrentVersions;
+ * each rule kind (expiration by days, date, tag and size; noncurrent expiration with NewerNoncurrentVersions;
  * expired delete markers; aborting incomplete uploads; transitions by days, date and for noncurrent versions)
  * acts on exactly the objects it names. The tier is a second embedded storage server: transitioned data is
  * there and only there, reads back byte for byte (ranges too) through the source, an independent client
@@ -57,6 +57,8 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
       for (const key of ["days/a", "days/b", "date/x", "keep/a", "far/f"]) await s3.putObject(root, "exp", key, `body of ${key}`);
       await s3.putObject(root, "exp", "tagged/t1", "temp", { tags: { class: "temp" } });
       await s3.putObject(root, "exp", "tagged/t2", "perm", { tags: { class: "perm" } });
+      await s3.putObject(root, "exp", "size/small", "x".repeat(10));
+      await s3.putObject(root, "exp", "size/big", "x".repeat(200));
       const stale = await s3.createMultipartUpload(root, "exp", "mpu/x");
       const other = await s3.createMultipartUpload(root, "exp", "other/y");
       await putBucketLifecycle(root, "exp", [
@@ -64,10 +66,11 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
         rule("by-date", { prefix: "date/", expiration: { date: PAST } }),
         rule("by-tag", { tags: [{ key: "class", value: "temp" }], expiration: { days: 1 } }),
         rule("far-future", { prefix: "far/", expiration: { days: 100000 } }),
+        rule("big-only", { prefix: "size/", sizeGreaterThan: 100, expiration: { days: 1 } }),
         rule("stale-uploads", { prefix: "mpu/", abortIncompleteMultipartUploadDays: 1 }),
         rule("disabled", { prefix: "keep/", expiration: { date: PAST }, status: "Disabled" }),
       ]);
-      const expected = ["far/f", "keep/a", "tagged/t2"];
+      const expected = ["far/f", "keep/a", "size/small", "tagged/t2"];
       await until("expired keys", () => keysOf(root, "exp"), (keys) => keys.join() === expected.join());
       await until("aborted uploads", () => s3.listMultipartUploads(root, "exp"), (uploads) => uploads.length === 1);
       await settle(source);
@@ -217,8 +220,8 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
       assert.equal(value("minio_node_ilm_transitioned_versions_total"), 4);
       assert.equal(value("minio_node_ilm_expired_delete_markers_total"), 1);
       assert.equal(value("minio_node_ilm_aborted_uploads_total"), 1);
-      // exp: days/a, days/b, date/x, tagged/t1; ver: nc/k ×2, cur/k.
-      assert.equal(value("minio_node_ilm_expired_versions_total"), 7);
+      // exp: days/a, days/b, date/x, tagged/t1, size/big; ver: nc/k ×2, cur/k.
+      assert.equal(value("minio_node_ilm_expired_versions_total"), 8);
     });
   } finally {
     sdk.destroy();

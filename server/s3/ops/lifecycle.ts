@@ -17,6 +17,9 @@ export interface LifecycleRule {
   status: "Enabled" | "Disabled";
   prefix?: string;
   tags?: Tag[];
+  /** Size filters (bytes): the rule applies only to versions larger / smaller than these. */
+  sizeGreaterThan?: number;
+  sizeLessThan?: number;
   expiration?: { days?: number; date?: string; expiredObjectDeleteMarker?: boolean };
   transition?: { days?: number; date?: string; storageClass: string };
   noncurrentExpiration?: { noncurrentDays: number; newerNoncurrentVersions?: number };
@@ -26,21 +29,30 @@ export interface LifecycleRule {
 
 const num = (text: string | undefined) => (text === undefined || text === "" ? undefined : Number(text));
 
-function parseFilter(rule: XmlNode): { prefix?: string; tags?: Tag[] } {
+function parseFilter(rule: XmlNode): { prefix?: string; tags?: Tag[]; sizeGreaterThan?: number; sizeLessThan?: number } {
   const filter = child(rule, "Filter");
   const and = child(filter, "And");
   const scope = and ?? filter;
   const tagNodes = children(scope, "Tag");
   const tags = tagNodes.map((t) => ({ key: childText(t, "Key") ?? "", value: childText(t, "Value") ?? "" }));
   const prefix = childText(scope, "Prefix") ?? childText(rule, "Prefix");
-  return { prefix: prefix || undefined, tags: tags.length ? tags : undefined };
+  const greater = num(childText(scope, "ObjectSizeGreaterThan"));
+  const less = num(childText(scope, "ObjectSizeLessThan"));
+  return {
+    prefix: prefix || undefined,
+    tags: tags.length ? tags : undefined,
+    ...(greater !== undefined ? { sizeGreaterThan: greater } : {}),
+    ...(less !== undefined ? { sizeLessThan: less } : {}),
+  };
 }
 
-export function filterXml(prefix: string | undefined, tags: Tag[] | undefined): XmlObject {
+export function filterXml(prefix: string | undefined, tags: Tag[] | undefined, size: { greater?: number; less?: number } = {}): XmlObject {
   const tagList = (tags ?? []).map((t) => ({ Key: t.key, Value: t.value }));
-  if (tagList.length === 0) return prefix ? { Prefix: prefix } : {};
-  if (!prefix && tagList.length === 1) return { Tag: tagList[0] };
-  return { And: { Prefix: prefix || undefined, Tag: tagList } };
+  const sizes = { ObjectSizeGreaterThan: size.greater, ObjectSizeLessThan: size.less };
+  const conditions = tagList.length + (prefix ? 1 : 0) + (size.greater !== undefined ? 1 : 0) + (size.less !== undefined ? 1 : 0);
+  if (conditions === 0) return {};
+  if (conditions === 1) return tagList.length ? { Tag: tagList[0] } : prefix ? { Prefix: prefix } : sizes;
+  return { And: { Prefix: prefix || undefined, Tag: tagList.length ? tagList : undefined, ...sizes } };
 }
 
 function noncurrentExpiration(node: XmlNode): LifecycleRule["noncurrentExpiration"] {
@@ -76,7 +88,7 @@ export function lifecycleXml(rules: LifecycleRule[]): string {
     Rule: rules.map((r) => ({
       ID: r.id,
       Status: r.status,
-      Filter: filterXml(r.prefix, r.tags),
+      Filter: filterXml(r.prefix, r.tags, { greater: r.sizeGreaterThan, less: r.sizeLessThan }),
       Expiration: r.expiration
         ? { Days: r.expiration.days, Date: r.expiration.date, ExpiredObjectDeleteMarker: r.expiration.expiredObjectDeleteMarker ? "true" : undefined }
         : undefined,

@@ -22,10 +22,12 @@ export function dueAfterDays(t: number, days: number, dayMs = DAY_MS): number {
   return Math.floor((t + (days + 1) * dayMs) / dayMs) * dayMs;
 }
 
-/** Whether an enabled rule's filter (prefix and every tag) selects this key and version. */
+/** Whether an enabled rule's filter (prefix, every tag, size bounds) selects this key and version. */
 export function ruleApplies(rule: LifecycleRule, key: string, version: VersionRecord): boolean {
   if (rule.status !== "Enabled") return false;
   if (rule.prefix && !key.startsWith(rule.prefix)) return false;
+  if (rule.sizeGreaterThan !== undefined && !(version.size > rule.sizeGreaterThan)) return false;
+  if (rule.sizeLessThan !== undefined && !(version.size < rule.sizeLessThan)) return false;
   return (rule.tags ?? []).every((t) => version.tags?.[t.key] === t.value);
 }
 
@@ -100,6 +102,7 @@ export function dueActions(record: ObjectRecord, rules: LifecycleRule[], now: nu
 export function uploadAbortDue(rules: LifecycleRule[], key: string, initiated: number, now: number, dayMs = DAY_MS): string | null {
   for (const rule of rules) {
     if (rule.status !== "Enabled" || rule.abortIncompleteMultipartUploadDays === undefined || rule.tags?.length) continue;
+    if (rule.sizeGreaterThan !== undefined || rule.sizeLessThan !== undefined) continue;
     if (rule.prefix && !key.startsWith(rule.prefix)) continue;
     if (dueAfterDays(initiated, rule.abortIncompleteMultipartUploadDays, dayMs) <= now) return rule.id;
   }
