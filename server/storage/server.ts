@@ -23,6 +23,7 @@ import { TierBackends } from "./tiers/remote.ts";
 import { LifecycleScanner, type LifecycleSettings } from "./lifecycle/scanner.ts";
 import { lifecycleFamilies } from "./lifecycle/metrics.ts";
 import { tierUsage } from "./tiers/usage.ts";
+import { buildEventRecord } from "./events/records.ts";
 
 /** Lifecycle scans every 5 minutes unless told otherwise (CONSOLE_LIFECYCLE_SCAN_INTERVAL). */
 export const DEFAULT_LIFECYCLE: LifecycleSettings = { intervalMs: 5 * 60_000 };
@@ -134,7 +135,11 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     now: options.now,
     extraFamilies: (server) => lifecycleFamilies(lifecycle, tierBackends, server),
   });
-  const lifecycle = new LifecycleScanner(store, tierBackends, tiers, options.lifecycle ?? DEFAULT_LIFECYCLE, options.now, options.log);
+  const lifecycle = new LifecycleScanner(store, tierBackends, tiers, options.lifecycle ?? DEFAULT_LIFECYCLE, options.now, options.log, (name, object) => {
+    if (!streams.events.active) return;
+    const context = { principalId: "", sourceIp: "", userAgent: "Internal: [ILM]", requestId: "", region: identity.facts.region(), deploymentId: state.deploymentId, originEndpoint: "" };
+    streams.events.publish({ bucket: object.bucket, key: object.key, eventName: name, record: buildEventRecord(name, object.bucket, object, context) });
+  });
   lifecycle.start();
   const loggers = new WebhookLoggers(identity.config, streams, { deploymentId: state.deploymentId });
   const handler = createS3Server({

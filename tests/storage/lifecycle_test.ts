@@ -50,6 +50,11 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
   const dataDir = await Deno.makeTempDir({ prefix: "deck-lifecycle-" });
   const source = await startEmbeddedStorage({ dataDir, port: 0, lifecycle: { intervalMs: 100, dayMs: 1000 } });
   const root = new s3.S3Client({ endpoint: source.url, credentials: source.root });
+  const events: string[] = [];
+  // Events the scanner caused (client requests' events carry the client's user agent).
+  const stopEvents = source.streams.events.sink((e) => {
+    if (e.record.source.userAgent === "Internal: [ILM]") events.push(`${e.eventName} ${e.bucket}/${e.key}`);
+  });
   const sdk = new AwsS3Client({ endpoint: source.url, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: source.root.accessKey, secretAccessKey: source.root.secretKey } });
   try {
     await t.step("expiration by days, date and tag; aborting incomplete uploads: only the named objects go", async () => {
@@ -211,6 +216,15 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
       await s3.removeTier(root, "GLACIAL");
     });
 
+    await t.step("bucket events say what the scans did", () => {
+      const lifecycleEvents = events;
+      for (const expected of ["s3:ObjectRemoved:Delete exp/days/a", "s3:ObjectRemoved:Delete exp/size/big", "s3:ObjectRemoved:DeleteMarkerCreated ver/cur/k", "s3:ObjectRemoved:Delete ver/dm/lone", "s3:ObjectTransition:Complete tiered/cold/big", "s3:ObjectTransition:Complete tiered/nct/k"]) {
+        assert.ok(lifecycleEvents.includes(expected), `${expected} in ${lifecycleEvents.join(", ")}`);
+      }
+      assert.ok(!lifecycleEvents.some((e) => / (exp\/(keep|far|size\/small|tagged\/t2)|tiered\/hot)/.test(e)), lifecycleEvents.join(", "));
+      assert.equal(lifecycleEvents.filter((e) => e.startsWith("s3:ObjectTransition:Complete")).length, 4);
+    });
+
     await t.step("the metrics endpoint reports what the scans evaluated, expired and transitioned", async () => {
       const res = await fetch(`${source.url}/minio/v2/metrics/node`, { headers: { authorization: `Bearer ${await prometheusBearerToken(source.root)}` } });
       const text = await res.text();
@@ -224,6 +238,7 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
       assert.equal(value("minio_node_ilm_expired_versions_total"), 8);
     });
   } finally {
+    stopEvents();
     sdk.destroy();
     await source.close();
     await tier.close();

@@ -4,15 +4,15 @@
  * does not, nothing happens and the next scan decides again.
  */
 import { removeDurable } from "../fs/durable.ts";
-import { deleteVersion, readVersion } from "../fs/objects.ts";
+import { type DeleteOutcome, deleteVersion, readVersion } from "../fs/objects.ts";
 import type { BucketState, Store, VersionRecord } from "../fs/store.ts";
 import type { TierBackends } from "../tiers/remote.ts";
 
-/** Expires the latest version (a delete marker under versioning); false when the key changed meanwhile. */
-export async function expireCurrent(store: Store, state: BucketState, key: string, version: VersionRecord, now: Date): Promise<boolean> {
+/** Expires the latest version (a delete marker under versioning); null when the key changed meanwhile. */
+export async function expireCurrent(store: Store, state: BucketState, key: string, version: VersionRecord, now: Date): Promise<DeleteOutcome | null> {
   let unchanged = false;
-  await deleteVersion(store, state, key, { now, onlyIf: (record) => (unchanged = record.versions[0] === version) });
-  return unchanged;
+  const outcome = await deleteVersion(store, state, key, { now, onlyIf: (record) => (unchanged = record.versions[0] === version) });
+  return unchanged ? outcome : null;
 }
 
 /** Removes one version for good (noncurrent expiry, a lone expired delete marker). */

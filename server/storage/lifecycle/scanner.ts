@@ -10,6 +10,7 @@ import type { Logger } from "../../log.ts";
 import { type LifecycleRule, parseLifecycleXml } from "../../s3/ops/lifecycle.ts";
 import { abortUpload, listUploads } from "../fs/multipart.ts";
 import type { BucketState, Store } from "../fs/store.ts";
+import type { EventObject } from "../events/records.ts";
 import { tierProblem, type TierBackends } from "../tiers/remote.ts";
 import type { TierStore } from "../admin/tiers.ts";
 import { expireCurrent, expireVersion, transitionVersion } from "./actions.ts";
@@ -25,6 +26,9 @@ export interface LifecycleSettings {
   /** Rest after each slice, as a multiple of the slice's duration (default 1). */
   pause?: number;
 }
+
+/** Publishes a bucket event for something a scan did (`s3:ObjectRemoved:*`, `s3:ObjectTransition:*`). */
+export type LifecycleEvents = (eventName: string, object: EventObject) => void;
 
 export interface LifecycleStats {
   scans: number;
@@ -70,6 +74,7 @@ export class LifecycleScanner {
     private readonly settings: LifecycleSettings,
     private readonly now: () => number = Date.now,
     private readonly log?: Logger,
+    private readonly events: LifecycleEvents = () => {},
   ) {
     this.#dayMs = settings.dayMs ?? DAY_MS;
   }
@@ -141,22 +146,30 @@ export class LifecycleScanner {
 
   async #act(state: BucketState, key: string, action: LifecycleAction): Promise<void> {
     const now = new Date(this.now());
+    const event = (name: string, versionId?: string) => this.events(name, { bucket: state.name, key, version: action.version, versionId, versioned: !!state.meta.versioning });
     try {
       if (action.kind === "expire-current") {
-        if (await expireCurrent(this.store, state, key, action.version, now)) this.stats.expired++;
+        const outcome = await expireCurrent(this.store, state, key, action.version, now);
+        if (!outcome) return;
+        this.stats.expired++;
+        if (outcome.deleteMarker) event("s3:ObjectRemoved:DeleteMarkerCreated", outcome.versionId);
+        else event("s3:ObjectRemoved:Delete", action.version.versionId);
       } else if (action.kind === "expire-version") {
-        if (await expireVersion(this.store, state, key, action.version, action.reason, now)) {
-          if (action.reason === "delete-marker") this.stats.deleteMarkersRemoved++;
-          else this.stats.expired++;
-        }
+        if (!(await expireVersion(this.store, state, key, action.version, action.reason, now))) return;
+        if (action.reason === "delete-marker") this.stats.deleteMarkersRemoved++;
+        else this.stats.expired++;
+        event("s3:ObjectRemoved:Delete", action.version.versionId);
       } else {
         const problem = tierProblem(this.tiers.tiers.find((t) => t.Name === action.tier), action.tier);
         if (problem) throw new Error(problem);
-        if (await transitionVersion(this.store, this.backends, state, key, action.version, action.tier)) this.stats.transitioned++;
+        if (!(await transitionVersion(this.store, this.backends, state, key, action.version, action.tier))) return;
+        this.stats.transitioned++;
+        event("s3:ObjectTransition:Complete", action.version.versionId);
       }
     } catch (error) {
       // Object lock, an unreachable tier: the version stays as it is and the next scan tries again.
       this.stats.failures++;
+      if (action.kind === "transition") event("s3:ObjectTransition:Failed", action.version.versionId);
       this.log?.debug("lifecycle action not carried out", { bucket: state.name, key, action: action.kind, error: String(error) });
     }
   }
