@@ -48,8 +48,8 @@ const read = async (res: Response) => new Uint8Array(await res.arrayBuffer());
 Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
   const tier = await startStorage();
   const dataDir = await Deno.makeTempDir({ prefix: "deck-lifecycle-" });
-  const source = await startEmbeddedStorage({ dataDir, port: 0, lifecycle: { intervalMs: 100, dayMs: 1000 } });
-  const root = new s3.S3Client({ endpoint: source.url, credentials: source.root });
+  let source = await startEmbeddedStorage({ dataDir, port: 0, lifecycle: { intervalMs: 100, dayMs: 1000 } });
+  let root = new s3.S3Client({ endpoint: source.url, credentials: source.root });
   const events: string[] = [];
   // Events the scanner caused (client requests' events carry the client's user agent).
   const stopEvents = source.streams.events.sink((e) => {
@@ -236,6 +236,17 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
       assert.equal(value("minio_node_ilm_aborted_uploads_total"), 1);
       // exp: days/a, days/b, date/x, tagged/t1, size/big; ver: nc/k ×2, cur/k.
       assert.equal(value("minio_node_ilm_expired_versions_total"), 8);
+    });
+    await t.step("after a restart transitioned versions still read back from the tier", async () => {
+      stopEvents();
+      await source.close();
+      source = await startEmbeddedStorage({ dataDir, port: 0, lifecycle: { intervalMs: 100, dayMs: 1000 } });
+      root = new s3.S3Client({ endpoint: source.url, credentials: source.root });
+      assert.deepEqual(await read(await s3.getObject(root, "tiered", "cold/small")), small);
+      const old = (await s3.listObjectVersions(root, "tiered", { prefix: "nct/" })).versions.find((v) => !v.isLatest)!;
+      assert.equal(old.storageClass, "WARM");
+      assert.deepEqual(await read(await s3.getObject(root, "tiered", "nct/k", { versionId: old.versionId })), big);
+      await rejectsWith(s3.removeTier(root, "WARM"), "XMinioAdminTierBackendNotEmpty");
     });
   } finally {
     stopEvents();
