@@ -31,8 +31,16 @@ export async function expireVersion(store: Store, state: BucketState, key: strin
  * records where they are and removes the local copy. A version that changed meanwhile keeps its local data
  * and the upload is removed again.
  */
-export async function transitionVersion(store: Store, backends: TierBackends, state: BucketState, key: string, version: VersionRecord, tier: string): Promise<boolean> {
-  const ref = await backends.upload(tier, state.name, await readVersion(store, state.name, key, version), version.size);
+export async function transitionVersion(
+  store: Store,
+  backends: TierBackends,
+  state: BucketState,
+  key: string,
+  version: VersionRecord,
+  tier: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const ref = await backends.upload(tier, state.name, await readVersion(store, state.name, key, version), version.size, signal);
   let done = false;
   try {
     if (ref.etag !== undefined && /^[0-9a-f]{32}$/.test(version.etag) && ref.etag !== version.etag) {

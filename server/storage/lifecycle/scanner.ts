@@ -63,6 +63,8 @@ export class LifecycleScanner {
   readonly stats: LifecycleStats = { scans: 0, objectsScanned: 0, versionsScanned: 0, expired: 0, deleteMarkersRemoved: 0, transitioned: 0, uploadsAborted: 0, failures: 0, lastScanSeconds: 0 };
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  /** Ends an upload to a tier under way when the server closes. */
+  readonly #abort = new AbortController();
   #running: Promise<void> | null = null;
   readonly #dayMs: number;
   readonly #parsed = new Map<string, LifecycleRule[]>();
@@ -96,6 +98,7 @@ export class LifecycleScanner {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
+    this.#abort.abort();
     await this.#running;
   }
 
@@ -162,7 +165,7 @@ export class LifecycleScanner {
       } else {
         const problem = tierProblem(this.tiers.tiers.find((t) => t.Name === action.tier), action.tier);
         if (problem) throw new Error(problem);
-        if (!(await transitionVersion(this.store, this.backends, state, key, action.version, action.tier))) return;
+        if (!(await transitionVersion(this.store, this.backends, state, key, action.version, action.tier, this.#abort.signal))) return;
         this.stats.transitioned++;
         event("s3:ObjectTransition:Complete", action.version.versionId);
       }

@@ -11,6 +11,7 @@ import { StoreError, type TieredData, type TransitionRef, type VersionRecord } f
 import type { TierDoc, TierStore } from "../admin/tiers.ts";
 
 const SECTION = { s3: "S3", minio: "MinIO", gcs: "GCS", azure: "Azure" } as const;
+const REMOVE_TIMEOUT_MS = 30_000;
 
 interface Backend {
   client: S3Client;
@@ -60,13 +61,13 @@ export class TierBackends implements TieredData {
   }
 
   /** Copies `size` bytes to the tier under a new name (`<prefix>/<deployment>/<bucket>/<u[0:2]>/<u[2:4]>/<u>`). */
-  async upload(tierName: string, bucket: string, body: ReadableStream<Uint8Array>, size: number): Promise<TransitionRef & { etag?: string }> {
+  async upload(tierName: string, bucket: string, body: ReadableStream<Uint8Array>, size: number, signal?: AbortSignal): Promise<TransitionRef & { etag?: string }> {
     const backend = this.#backend(tierName);
     const uuid = crypto.randomUUID();
     const name = [backend.prefix, this.deploymentId, bucket, uuid.slice(0, 2), uuid.slice(2, 4), uuid].filter((p) => p !== "").join("/");
     const headers: Record<string, string> = { "content-type": "application/octet-stream" };
     if (backend.storageClass) headers["x-amz-storage-class"] = backend.storageClass;
-    const res = await backend.client.empty({ method: "PUT", bucket: backend.bucket, key: name, body, contentLength: size, headers });
+    const res = await backend.client.empty({ method: "PUT", bucket: backend.bucket, key: name, body, contentLength: size, headers, signal });
     const etag = res.headers.get("etag")?.replace(/"/g, "");
     return { tier: tierName, object: name, remoteVersionId: res.headers.get("x-amz-version-id") ?? undefined, etag };
   }
@@ -96,7 +97,9 @@ export class TierBackends implements TieredData {
   async remove(ref: TransitionRef): Promise<boolean> {
     try {
       const backend = this.#backend(ref.tier);
-      await backend.client.empty({ method: "DELETE", bucket: backend.bucket, key: ref.object, query: { versionId: ref.remoteVersionId }, allow: [404] });
+      // A tier that does not answer must not hold up the scan that retries removals.
+      const signal = AbortSignal.timeout(REMOVE_TIMEOUT_MS);
+      await backend.client.empty({ method: "DELETE", bucket: backend.bucket, key: ref.object, query: { versionId: ref.remoteVersionId }, allow: [404], signal });
       return true;
     } catch (error) {
       this.log?.warn("removing a transitioned object's remote copy failed; it is retried", { tier: ref.tier, error: String(error) });
