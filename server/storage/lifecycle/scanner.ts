@@ -67,7 +67,8 @@ export class LifecycleScanner {
   readonly #abort = new AbortController();
   #running: Promise<void> | null = null;
   readonly #dayMs: number;
-  readonly #parsed = new Map<string, LifecycleRule[]>();
+  /** Each bucket's rules, parsed once per version of its document. */
+  readonly #parsed = new Map<string, { text: string; rules: LifecycleRule[] }>();
 
   constructor(
     private readonly store: Store,
@@ -122,12 +123,16 @@ export class LifecycleScanner {
   async #rules(bucket: string): Promise<LifecycleRule[]> {
     const text = await this.store.getDocument(bucket, "lifecycle.xml").catch(() => undefined);
     if (!text) return [];
-    let rules = this.#parsed.get(text);
-    if (!rules) {
+    const cached = this.#parsed.get(bucket);
+    if (cached?.text === text) return cached.rules;
+    let rules: LifecycleRule[] = [];
+    try {
       rules = parseLifecycleXml(text).filter((r) => r.status === "Enabled");
-      this.#parsed.clear();
-      this.#parsed.set(text, rules);
+    } catch (error) {
+      // Validated when stored; a document damaged on disk must not stop the other buckets' scans.
+      this.log?.warn("a bucket's lifecycle configuration cannot be read", { bucket, error: String(error) });
     }
+    this.#parsed.set(bucket, { text, rules });
     return rules;
   }
 
