@@ -6,6 +6,8 @@
  * there and only there, reads back byte for byte (ranges too) through the source, an independent client
  * (AWS SDK v3) sees the tier as the storage class, deleting a version removes the remote copy, a tier in use
  * cannot be removed, heal reports transitioned versions as fine, and a GCS tier is stored but refused in rules.
+ * Overwriting or deleting an unversioned transitioned object removes its remote copy, also when the tier was
+ * down at the time (the removal is retried once it is back).
  */
 import assert from "node:assert/strict";
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client as AwsS3Client } from "@aws-sdk/client-s3";
@@ -254,5 +256,56 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
     await source.close();
     await tier.close();
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("remote copies go when an unversioned object is overwritten or deleted, also after a tier outage", async () => {
+  const tierDir = await Deno.makeTempDir({ prefix: "deck-tier-" });
+  const dataDir = await Deno.makeTempDir({ prefix: "deck-lifecycle-" });
+  let tier = await startEmbeddedStorage({ dataDir: tierDir, port: 0 });
+  const tierPort = Number(new URL(tier.url).port);
+  const tierClient = new s3.S3Client({ endpoint: tier.url, credentials: tier.root });
+  const source = await startEmbeddedStorage({ dataDir, port: 0, lifecycle: { intervalMs: 100, dayMs: 1000 } });
+  const root = new s3.S3Client({ endpoint: source.url, credentials: source.root });
+  const remoteKeys = async () => (await s3.listObjectsV2(tierClient, "cold", { maxKeys: 1000 })).objects.map((o) => o.key).sort();
+  const pending = async () => {
+    const text = await (await fetch(`${source.url}/minio/v2/metrics/node`, { headers: { authorization: `Bearer ${await prometheusBearerToken(source.root)}` } })).text();
+    return Number(text.split("\n").find((l) => l.startsWith("minio_node_ilm_tier_pending_removals{"))?.split(" ").pop());
+  };
+  try {
+    await s3.makeBucket(tierClient, "cold");
+    await s3.addTier(root, { Version: "v1", Type: "minio", Name: "COLD", MinIO: { Endpoint: tier.url, AccessKey: tier.root.accessKey, SecretKey: tier.root.secretKey, Bucket: "cold", Prefix: "", Region: "" } });
+    await s3.makeBucket(root, "plain");
+    await s3.putObject(root, "plain", "t/a", "first a");
+    await s3.putObject(root, "plain", "t/b", "only b");
+    await putBucketLifecycle(root, "plain", [rule("cold", { prefix: "t/", transition: { days: 1, storageClass: "COLD" } })]);
+    const first = await until("both transitioned", remoteKeys, (keys) => keys.length === 2);
+    await until("storage class", () => s3.headObject(root, "plain", "t/b"), (h) => h.headers.get("x-amz-storage-class") === "COLD");
+    const remoteOf = async (body: string) => {
+      for (const key of await remoteKeys()) if (new TextDecoder().decode(await read(await s3.getObject(tierClient, "cold", key))) === body) return key;
+      throw new Error(`no remote copy holds ${body}`);
+    };
+    const remoteA = await remoteOf("first a");
+    const remoteB = await remoteOf("only b");
+    assert.deepEqual([remoteA, remoteB].sort(), first);
+
+    // Overwriting the null version lets its remote copy go (the new bytes are transitioned in turn).
+    await s3.putObject(root, "plain", "t/a", "second a");
+    await until("old copy of t/a removed", remoteKeys, (keys) => !keys.includes(remoteA));
+    assert.equal(new TextDecoder().decode(await read(await s3.getObject(root, "plain", "t/a"))), "second a");
+
+    // With the tier down the removal waits, and happens once the tier is back.
+    await tier.close();
+    await s3.deleteObject(root, "plain", "t/b");
+    await rejectsWith(s3.headObject(root, "plain", "t/b"), "NoSuchKey");
+    await until("removal pending", pending, (n) => n >= 1);
+    tier = await startEmbeddedStorage({ dataDir: tierDir, port: tierPort });
+    await until("pending removal done", remoteKeys, (keys) => !keys.includes(remoteB));
+    await until("nothing pending", pending, (n) => n === 0);
+  } finally {
+    await source.close();
+    await tier.close();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    await Deno.remove(tierDir, { recursive: true }).catch(() => {});
   }
 });
