@@ -56,7 +56,7 @@ export async function transitionVersion(
       return true;
     });
   } finally {
-    if (!done) await backends.remove(ref);
+    if (!done) await backends.discard(ref);
   }
   return done;
 }

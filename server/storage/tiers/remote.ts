@@ -108,11 +108,14 @@ export class TierBackends implements TieredData {
   }
 
   forget(version: VersionRecord): void {
-    const ref = version.transition;
-    if (!ref) return;
-    this.remove(ref).then(async (done) => {
+    if (version.transition) this.discard(version.transition);
+  }
+
+  /** Removes a remote copy, or keeps it pending when the tier does not answer now. */
+  discard(ref: TransitionRef): Promise<void> {
+    return this.remove(ref).then(async (done) => {
       if (done) return;
-      this.#pending.push(ref);
+      this.#pending.push({ tier: ref.tier, object: ref.object, remoteVersionId: ref.remoteVersionId });
       await this.#savePending();
     }).catch(() => {});
   }
