@@ -18,15 +18,8 @@ import { LogHistory } from "./streams/console_log.ts";
 import { closeStorageStreams, createStorageStreams, type StorageStreams } from "./streams/mod.ts";
 import { createMetricsEndpoint, type MetricsEndpoint, type PrometheusAuthType } from "./metrics/mod.ts";
 import { EMBEDDED_VERSION } from "./admin/info.ts";
-import { TierStore } from "./admin/tiers.ts";
-import { TierBackends } from "./tiers/remote.ts";
-import { LifecycleScanner, type LifecycleSettings } from "./lifecycle/scanner.ts";
-import { lifecycleFamilies } from "./lifecycle/metrics.ts";
-import { tierUsage } from "./tiers/usage.ts";
-import { buildEventRecord } from "./events/records.ts";
-
-/** Lifecycle scans every 5 minutes unless told otherwise (CONSOLE_LIFECYCLE_SCAN_INTERVAL). */
-export const DEFAULT_LIFECYCLE: LifecycleSettings = { intervalMs: 5 * 60_000 };
+import { openLifecycle } from "./lifecycle/mod.ts";
+import type { LifecycleScanner, LifecycleSettings } from "./lifecycle/scanner.ts";
 
 export interface EmbeddedStorageOptions {
   dataDir: string;
@@ -49,7 +42,7 @@ export interface EmbeddedStorageOptions {
   prometheusAuthType?: PrometheusAuthType;
   /** Header, idle and body-progress timeouts of the listener (DEFAULT_LISTENER_TIMEOUTS when omitted). */
   timeouts?: ListenerTimeouts;
-  /** Lifecycle scan interval, day length and pacing (DEFAULT_LIFECYCLE when omitted). */
+  /** Lifecycle scan interval, day length and pacing (lifecycle/mod.ts DEFAULT_LIFECYCLE when omitted). */
   lifecycle?: LifecycleSettings;
 }
 
@@ -110,14 +103,11 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const notifier = new Notifier({ store, events: streams.events, log: streams.log, deploymentId: state.deploymentId });
   const logHistory = new LogHistory(streams.log);
   const heal = new HealSequences(store, { uuid: state.deploymentId, endpoint: dataDir }, options.now);
-  // Lifecycle and tiers: transitioned data is read from and removed on its tier; a tier in use stays.
-  const tiers = await TierStore.open(dataDir);
-  const tierBackends = await TierBackends.open({ tiers, deploymentId: state.deploymentId, dataDir, log: options.log });
-  store.tiered = tierBackends;
-  tiers.usage = (name) => tierUsage(store, name);
+  // Lifecycle and tiers (lifecycle/mod.ts); the region is read from the identity side once it exists.
+  const lifecycle = await openLifecycle({ store, dataDir, deploymentId: state.deploymentId, streams, region: () => identity.facts.region(), settings: options.lifecycle, now: options.now, log: options.log });
   const identity = await createIdentity({
     dataDir,
-    tiers,
+    tiers: lifecycle.tiers,
     root,
     store: storeFacts(store, state.deploymentId),
     now: options.now,
@@ -133,14 +123,9 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     authType: options.prometheusAuthType ?? "jwt",
     version: EMBEDDED_VERSION,
     now: options.now,
-    extraFamilies: (server) => lifecycleFamilies(lifecycle, tierBackends, server),
+    extraFamilies: lifecycle.families,
   });
-  const lifecycle = new LifecycleScanner(store, tierBackends, tiers, options.lifecycle ?? DEFAULT_LIFECYCLE, options.now, options.log, (name, object) => {
-    if (!streams.events.active) return;
-    const context = { principalId: "", sourceIp: "", userAgent: "Internal: [ILM]", requestId: "", region: identity.facts.region(), deploymentId: state.deploymentId, originEndpoint: "" };
-    streams.events.publish({ bucket: object.bucket, key: object.key, eventName: name, record: buildEventRecord(name, object.bucket, object, context) });
-  });
-  lifecycle.start();
+  lifecycle.scanner.start();
   const loggers = new WebhookLoggers(identity.config, streams, { deploymentId: state.deploymentId });
   const handler = createS3Server({
     store,
@@ -155,7 +140,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     metrics,
   });
   const close = async () => {
-    await lifecycle.close();
+    await lifecycle.scanner.close();
     closeStorageStreams(streams);
     metrics.close();
     loggers.close();
@@ -165,7 +150,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     await identity.close();
     store.close();
   };
-  return { handler, root, identity, store, dataDir, streams, notifier, metrics, lifecycle, tiers, tierBackends, close, loggers, deploymentId: state.deploymentId };
+  return { handler, root, identity, store, dataDir, streams, notifier, metrics, lifecycle, close, loggers, deploymentId: state.deploymentId };
 }
 
 /** Starts the server on its own listener. */
@@ -189,7 +174,7 @@ export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Pro
     streams: opened.streams,
     notifier: opened.notifier,
     metrics: opened.metrics,
-    lifecycle: opened.lifecycle,
+    lifecycle: opened.lifecycle.scanner,
     close: async () => {
       // Live streams (trace, log, listen) never end on their own: end them so the shutdown can finish.
       closeStorageStreams(opened.streams);

@@ -41,7 +41,7 @@ try {
     state.keys.push(key);
   }
 
-  const scanner = (pause: number) => new LifecycleScanner(opened.store, opened.tierBackends, opened.tiers, { intervalMs: 0, pause });
+  const scanner = (pause: number) => new LifecycleScanner(opened.store, opened.lifecycle.backends, opened.lifecycle.tiers, { intervalMs: 0, pause });
   const rate = async (pause: number) => {
     const s = scanner(pause);
     const started = performance.now();
