@@ -61,6 +61,7 @@ export async function main(args: string[]): Promise<void> {
       prometheusAuthType: config.storagePrometheusAuth,
       log,
       timeouts: config.timeouts,
+      lifecycle: config.lifecycle,
     });
     shutdown.push(() => embedded.close());
     embeddedStorage = embedded;

@@ -57,6 +57,8 @@ export const SETTINGS = {
   prometheusUsername: { env: "CONSOLE_PROMETHEUS_USERNAME", default: "", description: "Basic-auth user for CONSOLE_PROMETHEUS_URL (with CONSOLE_PROMETHEUS_PASSWORD)." },
   prometheusPassword: { env: "CONSOLE_PROMETHEUS_PASSWORD", default: "", description: "Basic-auth password for CONSOLE_PROMETHEUS_URL.", secret: true },
   metricsBearerToken: { env: "CONSOLE_METRICS_BEARER_TOKEN", default: "", description: "Token for an external storage server's /minio/v2/metrics/* when Deck samples it (from `mc admin prometheus generate`). Unset: sampled without a token (MINIO_PROMETHEUS_AUTH_TYPE=public).", secret: true },
+  lifecycleScanInterval: { env: "CONSOLE_LIFECYCLE_SCAN_INTERVAL", flag: "--lifecycle-scan-interval", default: "5m", description: "Time between the embedded storage's lifecycle scans (expiry, transitions to tiers, aborting stale uploads); 0 turns scanning off." },
+  lifecycleDay: { env: "CONSOLE_LIFECYCLE_DAY", flag: "--lifecycle-day", default: "24h", description: "How long a lifecycle \"day\" lasts for the embedded storage's rules (Days in lifecycle rules). Shorter only to try rules out or in tests, e.g. 1s." },
   storagePrometheusAuth: { env: "MINIO_PROMETHEUS_AUTH_TYPE", default: "jwt", description: "How the embedded server's /minio/v2/metrics/* authenticates: jwt (a bearer token for an account allowed admin:Prometheus) or public." },
   subnetLicense: { env: "CONSOLE_SUBNET_LICENSE", default: "", description: "SUBNET licence key (the signed licence text) shown on the License page; verified offline.", secret: true },
   subnetPublicKeyFile: { env: "CONSOLE_SUBNET_PUBLIC_KEY_FILE", default: "", description: "PEM file with another public key licences may be signed with (besides SUBNET's own)." },
@@ -102,6 +104,8 @@ export interface AppConfig {
   readonly trustForwarded: boolean;
   /** Header, idle and body-progress timeouts of both listeners (console and embedded storage). */
   readonly timeouts: ListenerTimeouts;
+  /** The embedded storage's lifecycle scanner: interval (0 = off) and length of a lifecycle day. */
+  readonly lifecycle: { readonly intervalMs: number; readonly dayMs: number };
   readonly logLevel: LogLevel;
   readonly logSearch: {
     /** External Log Search API (CONSOLE_LOG_QUERY_URL), without trailing slash; null for none. */
@@ -289,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
       bodyMs: parseTimeout(SETTINGS.bodyTimeout.env, raw.bodyTimeout),
     },
     logLevel: raw.logLevel as LogLevel,
+    lifecycle: parseLifecycle(raw),
     ...parseMetrics(raw),
     subnetLicense: raw.subnetLicense,
     subnetPublicKeyFile: raw.subnetPublicKeyFile,
@@ -370,6 +375,14 @@ function parseSwitch(setting: string, value: string): boolean {
   if (lower === "on" || lower === "true") return true;
   if (lower === "off" || lower === "false" || lower === "") return false;
   throw new ConfigError(setting, `"${value}" is not on or off`);
+}
+
+function parseLifecycle(raw: Record<SettingName, string>): AppConfig["lifecycle"] {
+  const intervalMs = Math.round(parseDurationSetting(SETTINGS.lifecycleScanInterval.env, raw.lifecycleScanInterval) * 1000);
+  if (intervalMs !== 0 && intervalMs < 100) throw new ConfigError(SETTINGS.lifecycleScanInterval.env, "must be 0 (off) or at least 100ms");
+  const dayMs = Math.round(parseDurationSetting(SETTINGS.lifecycleDay.env, raw.lifecycleDay) * 1000);
+  if (dayMs < 1000 || dayMs > 86_400_000) throw new ConfigError(SETTINGS.lifecycleDay.env, "must be between 1s and 24h");
+  return { intervalMs, dayMs };
 }
 
 /** A listener timeout in milliseconds: 0 (off) or between 100 ms and a day. */

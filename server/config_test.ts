@@ -77,3 +77,11 @@ Deno.test("log search: built-in by default, external when CONSOLE_LOG_QUERY_URL 
     assert.throws(() => loadConfig(env), (error) => error instanceof ConfigError && error.setting === setting);
   }
 });
+
+Deno.test("lifecycle scanner: every 5 minutes with 24-hour days by default; a shorter day for tests; bad values named", () => {
+  assert.deepEqual(loadConfig({}).lifecycle, { intervalMs: 300_000, dayMs: 86_400_000 });
+  assert.deepEqual(loadConfig({ CONSOLE_LIFECYCLE_SCAN_INTERVAL: "0" }, ["--lifecycle-day", "1s"]).lifecycle, { intervalMs: 0, dayMs: 1000 });
+  for (const [setting, value] of [["CONSOLE_LIFECYCLE_SCAN_INTERVAL", "10ms"], ["CONSOLE_LIFECYCLE_DAY", "2d"], ["CONSOLE_LIFECYCLE_DAY", "0"], ["CONSOLE_LIFECYCLE_SCAN_INTERVAL", "soon"]]) {
+    assert.throws(() => loadConfig({ [setting]: value }), (error) => error instanceof ConfigError && error.setting === setting);
+  }
+});

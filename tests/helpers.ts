@@ -55,6 +55,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     reportedBackend: options.reportedBackend,
     prometheusAuthType: startConfig.storagePrometheusAuth,
     timeouts: startConfig.timeouts,
+    lifecycle: startConfig.lifecycle,
   });
   // The storage's address is known once it listens: a test asking for a public storage address gets it.
   const config = options.publicStorage

@@ -84,6 +84,8 @@ export interface ServerFacts {
   notificationArns(): string[];
   /** Names of configured tiers (valid lifecycle transition storage classes). */
   tierNames(): string[];
+  /** A configured tier's type (s3, minio, gcs, azure): lifecycle rules may transition only to s3 and minio. */
+  tierType(name: string): string | undefined;
   /** Remote-target ARNs configured for a bucket (valid replication destinations). */
   remoteTargetArns(bucket: string): Promise<string[]>;
   /** Hard quota in bytes for a bucket, or 0 when none. */

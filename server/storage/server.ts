@@ -18,6 +18,8 @@ import { LogHistory } from "./streams/console_log.ts";
 import { closeStorageStreams, createStorageStreams, type StorageStreams } from "./streams/mod.ts";
 import { createMetricsEndpoint, type MetricsEndpoint, type PrometheusAuthType } from "./metrics/mod.ts";
 import { EMBEDDED_VERSION } from "./admin/info.ts";
+import { openLifecycle } from "./lifecycle/mod.ts";
+import type { LifecycleScanner, LifecycleSettings } from "./lifecycle/scanner.ts";
 
 export interface EmbeddedStorageOptions {
   dataDir: string;
@@ -40,6 +42,8 @@ export interface EmbeddedStorageOptions {
   prometheusAuthType?: PrometheusAuthType;
   /** Header, idle and body-progress timeouts of the listener (DEFAULT_LISTENER_TIMEOUTS when omitted). */
   timeouts?: ListenerTimeouts;
+  /** Lifecycle scan interval, day length and pacing (lifecycle/mod.ts DEFAULT_LIFECYCLE when omitted). */
+  lifecycle?: LifecycleSettings;
 }
 
 export interface EmbeddedStorage {
@@ -55,6 +59,8 @@ export interface EmbeddedStorage {
   notifier: Notifier;
   /** The Prometheus endpoints; `metrics.close()` stops their counting (the benchmarks compare with it off). */
   metrics: MetricsEndpoint;
+  /** The lifecycle scanner (its counters; `scan()` runs one pass now). */
+  lifecycle: LifecycleScanner;
   close(): Promise<void>;
 }
 
@@ -97,8 +103,11 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const notifier = new Notifier({ store, events: streams.events, log: streams.log, deploymentId: state.deploymentId });
   const logHistory = new LogHistory(streams.log);
   const heal = new HealSequences(store, { uuid: state.deploymentId, endpoint: dataDir }, options.now);
+  // Lifecycle and tiers (lifecycle/mod.ts); the region is read from the identity side once it exists.
+  const lifecycle = await openLifecycle({ store, dataDir, deploymentId: state.deploymentId, streams, region: () => identity.facts.region(), settings: options.lifecycle, now: options.now, log: options.log });
   const identity = await createIdentity({
     dataDir,
+    tiers: lifecycle.tiers,
     root,
     store: storeFacts(store, state.deploymentId),
     now: options.now,
@@ -114,7 +123,9 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     authType: options.prometheusAuthType ?? "jwt",
     version: EMBEDDED_VERSION,
     now: options.now,
+    extraFamilies: lifecycle.families,
   });
+  lifecycle.scanner.start();
   const loggers = new WebhookLoggers(identity.config, streams, { deploymentId: state.deploymentId });
   const handler = createS3Server({
     store,
@@ -129,6 +140,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     metrics,
   });
   const close = async () => {
+    await lifecycle.scanner.close();
     closeStorageStreams(streams);
     metrics.close();
     loggers.close();
@@ -138,7 +150,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     await identity.close();
     store.close();
   };
-  return { handler, root, identity, store, dataDir, streams, notifier, metrics, close, loggers, deploymentId: state.deploymentId };
+  return { handler, root, identity, store, dataDir, streams, notifier, metrics, lifecycle, close, loggers, deploymentId: state.deploymentId };
 }
 
 /** Starts the server on its own listener. */
@@ -162,6 +174,7 @@ export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Pro
     streams: opened.streams,
     notifier: opened.notifier,
     metrics: opened.metrics,
+    lifecycle: opened.lifecycle.scanner,
     close: async () => {
       // Live streams (trace, log, listen) never end on their own: end them so the shutdown can finish.
       closeStorageStreams(opened.streams);

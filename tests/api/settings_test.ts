@@ -214,7 +214,7 @@ Deno.test("settings API: auth, validation, secrets, and every setting taking eff
       await root.json("PUT", "/api/v1/admin/tiers/s3/WARM/credentials", { access_key: "", secret_key: "x" }, 400);
       await root.json("PUT", "/api/v1/admin/tiers/s3/WARM/credentials", { access_key: "nobody", secret_key: "wrong-secret" }, 403);
       await root.json("PUT", "/api/v1/admin/tiers/s3/WARM/credentials", { access_key: stack.storage.root.accessKey, secret_key: stack.storage.root.secretKey }, 200);
-      await root.json("POST", "/api/v1/admin/tiers", { type: "gcs", gcs: { name: "COLDER", endpoint: "https://storage.googleapis.com/", bucket: "b", prefix: "p", region: "r", creds: btoa("{}") } }, 501);
+      await root.json("POST", "/api/v1/admin/tiers", { type: "gcs", gcs: { name: "COLDER", endpoint: "https://storage.googleapis.com/", bucket: "b", prefix: "p", region: "r", creds: btoa("{}") } }, 201);
       // The backend now holds data: the tier cannot be removed without force.
       await putObject(stack.admin, "cold", "tier/obj", "x");
       await assert.rejects(removeTier(stack.admin, "WARM"), /XMinioAdminTierBackendNotEmpty|not empty/);

@@ -17,30 +17,47 @@ export interface LifecycleRule {
   status: "Enabled" | "Disabled";
   prefix?: string;
   tags?: Tag[];
+  /** Size filters (bytes): the rule applies only to versions larger / smaller than these. */
+  sizeGreaterThan?: number;
+  sizeLessThan?: number;
   expiration?: { days?: number; date?: string; expiredObjectDeleteMarker?: boolean };
   transition?: { days?: number; date?: string; storageClass: string };
-  noncurrentExpiration?: { noncurrentDays: number };
+  noncurrentExpiration?: { noncurrentDays: number; newerNoncurrentVersions?: number };
   noncurrentTransition?: { noncurrentDays: number; storageClass: string };
   abortIncompleteMultipartUploadDays?: number;
 }
 
 const num = (text: string | undefined) => (text === undefined || text === "" ? undefined : Number(text));
 
-function parseFilter(rule: XmlNode): { prefix?: string; tags?: Tag[] } {
+function parseFilter(rule: XmlNode): { prefix?: string; tags?: Tag[]; sizeGreaterThan?: number; sizeLessThan?: number } {
   const filter = child(rule, "Filter");
   const and = child(filter, "And");
   const scope = and ?? filter;
   const tagNodes = children(scope, "Tag");
   const tags = tagNodes.map((t) => ({ key: childText(t, "Key") ?? "", value: childText(t, "Value") ?? "" }));
   const prefix = childText(scope, "Prefix") ?? childText(rule, "Prefix");
-  return { prefix: prefix || undefined, tags: tags.length ? tags : undefined };
+  const greater = num(childText(scope, "ObjectSizeGreaterThan"));
+  const less = num(childText(scope, "ObjectSizeLessThan"));
+  return {
+    prefix: prefix || undefined,
+    tags: tags.length ? tags : undefined,
+    ...(greater !== undefined ? { sizeGreaterThan: greater } : {}),
+    ...(less !== undefined ? { sizeLessThan: less } : {}),
+  };
 }
 
-export function filterXml(prefix: string | undefined, tags: Tag[] | undefined): XmlObject {
+export function filterXml(prefix: string | undefined, tags: Tag[] | undefined, size: { greater?: number; less?: number } = {}): XmlObject {
   const tagList = (tags ?? []).map((t) => ({ Key: t.key, Value: t.value }));
-  if (tagList.length === 0) return prefix ? { Prefix: prefix } : {};
-  if (!prefix && tagList.length === 1) return { Tag: tagList[0] };
-  return { And: { Prefix: prefix || undefined, Tag: tagList } };
+  const sizes = { ObjectSizeGreaterThan: size.greater, ObjectSizeLessThan: size.less };
+  const conditions = tagList.length + (prefix ? 1 : 0) + (size.greater !== undefined ? 1 : 0) + (size.less !== undefined ? 1 : 0);
+  if (conditions === 0) return {};
+  if (conditions === 1) return tagList.length ? { Tag: tagList[0] } : prefix ? { Prefix: prefix } : sizes;
+  return { And: { Prefix: prefix || undefined, Tag: tagList.length ? tagList : undefined, ...sizes } };
+}
+
+function noncurrentExpiration(node: XmlNode): LifecycleRule["noncurrentExpiration"] {
+  const newer = num(childText(node, "NewerNoncurrentVersions"));
+  return { noncurrentDays: num(childText(node, "NoncurrentDays")) ?? 0, ...(newer !== undefined ? { newerNoncurrentVersions: newer } : {}) };
 }
 
 /** Parses a LifecycleConfiguration document; throws XmlError on malformed XML. */
@@ -59,7 +76,7 @@ export function parseLifecycleXml(text: string): LifecycleRule[] {
         ? { days: num(childText(exp, "Days")), date: childText(exp, "Date") || undefined, expiredObjectDeleteMarker: childText(exp, "ExpiredObjectDeleteMarker") === "true" || undefined }
         : undefined,
       transition: tr ? { days: num(childText(tr, "Days")), date: childText(tr, "Date") || undefined, storageClass: childText(tr, "StorageClass") ?? "" } : undefined,
-      noncurrentExpiration: nce ? { noncurrentDays: num(childText(nce, "NoncurrentDays")) ?? 0 } : undefined,
+      noncurrentExpiration: nce ? noncurrentExpiration(nce) : undefined,
       noncurrentTransition: nct ? { noncurrentDays: num(childText(nct, "NoncurrentDays")) ?? 0, storageClass: childText(nct, "StorageClass") ?? "" } : undefined,
       abortIncompleteMultipartUploadDays: num(childText(abort, "DaysAfterInitiation")),
     };
@@ -71,12 +88,14 @@ export function lifecycleXml(rules: LifecycleRule[]): string {
     Rule: rules.map((r) => ({
       ID: r.id,
       Status: r.status,
-      Filter: filterXml(r.prefix, r.tags),
+      Filter: filterXml(r.prefix, r.tags, { greater: r.sizeGreaterThan, less: r.sizeLessThan }),
       Expiration: r.expiration
         ? { Days: r.expiration.days, Date: r.expiration.date, ExpiredObjectDeleteMarker: r.expiration.expiredObjectDeleteMarker ? "true" : undefined }
         : undefined,
       Transition: r.transition ? { Days: r.transition.days, Date: r.transition.date, StorageClass: r.transition.storageClass } : undefined,
-      NoncurrentVersionExpiration: r.noncurrentExpiration ? { NoncurrentDays: r.noncurrentExpiration.noncurrentDays } : undefined,
+      NoncurrentVersionExpiration: r.noncurrentExpiration
+        ? { NoncurrentDays: r.noncurrentExpiration.noncurrentDays, NewerNoncurrentVersions: r.noncurrentExpiration.newerNoncurrentVersions }
+        : undefined,
       NoncurrentVersionTransition: r.noncurrentTransition
         ? { NoncurrentDays: r.noncurrentTransition.noncurrentDays, StorageClass: r.noncurrentTransition.storageClass }
         : undefined,

@@ -1,10 +1,12 @@
 /**
  * Remote tiers for lifecycle transitions (minio-protocol §3.12): add (checking S3/MinIO backends are reachable
- * and their prefix empty), list with secrets redacted, edit credentials, remove, verify, stats.
+ * and their prefix empty; GCS and Azure ones validated and stored), list with secrets redacted, edit
+ * credentials, remove (refused while versions have their data there), verify, stats (from the store).
  */
 import { S3Client } from "../../s3/client.ts";
 import { listObjectsV2 } from "../../s3/ops/objects.ts";
 import { writeFileDurable } from "../fs/durable.ts";
+import type { TierUsage } from "../tiers/usage.ts";
 import { adminFail, type AdminContext, decryptJson, empty, json, requireAction } from "./context.ts";
 
 type TierType = "s3" | "minio" | "gcs" | "azure";
@@ -19,6 +21,9 @@ export interface TierDoc {
 }
 
 export class TierStore {
+  /** What the store keeps on a tier (set by server.ts; lifecycle transitions put versions there). */
+  usage: (name: string) => TierUsage = () => ({ versions: 0, objects: 0, bytes: 0 });
+
   private constructor(private readonly file: string, private readonly tmpDir: string, public tiers: TierDoc[]) {}
 
   static async open(dataDir: string): Promise<TierStore> {
@@ -76,12 +81,14 @@ export async function addTier(ctx: AdminContext): Promise<Response> {
   if (!tier.Name || tier.Name !== tier.Name.toUpperCase()) throw adminFail("XMinioAdminTierNameNotUpperCase", "Tier name must be in uppercase", 400);
   if (!/^[A-Z0-9_-]+$/.test(tier.Name)) throw adminFail("XMinioAdminInvalidArgument", "Tier name must hold only upper-case letters, digits, dashes and underscores", 400);
   if (!(tier.Type in SECTION) || !tier[SECTION[tier.Type]]) throw adminFail("XMinioAdminTierTypeUnsupported", "Specified tier type is unsupported", 400);
-  if (tier.Type === "gcs" || tier.Type === "azure") {
-    // Without a GCS or Azure client nothing could ever move there: refused rather than stored and ignored.
-    throw adminFail("NotImplemented", `The embedded storage tiers only to S3-compatible backends (S3, MinIO); ${SECTION[tier.Type]} tiers are not implemented`, 501);
-  }
   if (ctx.tiers.names().includes(tier.Name)) throw adminFail("XMinioAdminTierAlreadyExists", "Specified remote tier already exists", 409);
   const section = tier[SECTION[tier.Type]] as BackendFields & Record<string, string>;
+  if (tier.Type === "gcs" || tier.Type === "azure") {
+    // Validated and stored; a lifecycle rule naming one is refused (the embedded storage has no GCS/Azure client).
+    validateCloudTier(tier.Type, section);
+    await ctx.tiers.save([...ctx.tiers.tiers, { Version: "v1", Type: tier.Type, Name: tier.Name, [SECTION[tier.Type]]: section }]);
+    return empty(204);
+  }
   if (!section.Endpoint || !section.Bucket) throw adminFail("XMinioAdminInvalidArgument", "a tier needs an endpoint and a bucket", 400);
   if (!section.AccessKey || !section.SecretKey) throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are empty", 403);
   const inUse = ctx.tiers.tiers.find((t) => {
@@ -94,6 +101,24 @@ export async function addTier(ctx: AdminContext): Promise<Response> {
   }
   await ctx.tiers.save([...ctx.tiers.tiers, { Version: "v1", Type: tier.Type, Name: tier.Name, [SECTION[tier.Type]]: section }]);
   return empty(204);
+}
+
+function validateCloudTier(type: "gcs" | "azure", section: Record<string, string>): void {
+  if (!section.Bucket) throw adminFail("XMinioAdminInvalidArgument", "a tier needs a bucket", 400);
+  if (type === "azure") {
+    if (!section.AccountName || !section.AccountKey) throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are empty", 403);
+    return;
+  }
+  if (!section.Creds) throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are empty", 403);
+  let creds: unknown;
+  try {
+    creds = JSON.parse(atob(section.Creds));
+  } catch {
+    creds = null;
+  }
+  if (!creds || typeof creds !== "object" || Array.isArray(creds)) {
+    throw adminFail("XMinioAdminTierInvalidConfig", "Unable to setup remote tier, check tier configuration: the GCS credentials are not a base64 JSON credentials file", 400);
+  }
 }
 
 export async function listTiers(ctx: AdminContext): Promise<Response> {
@@ -137,6 +162,11 @@ export async function editTier(ctx: AdminContext, name: string): Promise<Respons
 export async function removeTier(ctx: AdminContext, name: string): Promise<Response> {
   requireAction(ctx, "admin:SetTier");
   const tier = tierNamed(ctx, name);
+  // Versions whose data lives on the tier would become unreadable: refused, force or not.
+  const used = ctx.tiers.usage(name);
+  if (used.versions > 0) {
+    throw adminFail("XMinioAdminTierBackendNotEmpty", `Specified remote tier is in use: ${used.versions} object version(s) have their data on tier ${name}`, 400);
+  }
   // Objects transitioned there would become unreadable: a backend still holding data is not let go.
   if (ctx.query.get("force") !== "true" && (tier.Type === "s3" || tier.Type === "minio") && await backendHasObjects(ctx, tier)) {
     throw adminFail("XMinioAdminTierBackendNotEmpty", "Specified remote backend is not empty", 400);
@@ -147,11 +177,18 @@ export async function removeTier(ctx: AdminContext, name: string): Promise<Respo
 
 export async function verifyTier(ctx: AdminContext, name: string): Promise<Response> {
   requireAction(ctx, "admin:ListTier");
-  await backendHasObjects(ctx, tierNamed(ctx, name));
+  const tier = tierNamed(ctx, name);
+  if (tier.Type === "gcs" || tier.Type === "azure") {
+    throw adminFail("NotImplemented", `The embedded storage cannot reach ${SECTION[tier.Type]} tiers; only S3 and MinIO tiers can be verified and used`, 501);
+  }
+  await backendHasObjects(ctx, tier);
   return empty(204);
 }
 
 export async function tierStats(ctx: AdminContext): Promise<Response> {
   requireAction(ctx, "admin:ListTier");
-  return json(ctx.tiers.tiers.map((t) => ({ Name: t.Name, Type: t.Type, Stats: { totalSize: 0, numVersions: 0, numObjects: 0 } })));
+  return json(ctx.tiers.tiers.map((t) => {
+    const used = ctx.tiers.usage(t.Name);
+    return { Name: t.Name, Type: t.Type, Stats: { totalSize: used.bytes, numVersions: used.versions, numObjects: used.objects } };
+  }));
 }

@@ -157,6 +157,7 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
     };
     await store.saveRecord(state, record, staged.inline ? { versionId: version.versionId, data: staged.inline } : undefined);
     if (replaced?.dataFile) await removeDurable(store.dataPath(state.name, key, replaced.dataFile));
+    if (replaced?.transition) store.tiered?.forget(replaced); // lifecycle hook: the tier's copy goes too
     return version;
   });
 }
@@ -182,6 +183,8 @@ export function findVersion(state: BucketState, key: string, versionId?: string)
 
 /** A version's bytes from `start` for `length` bytes, streamed from its file or from its inline copy. */
 export async function readVersion(store: Store, bucket: string, key: string, version: VersionRecord, start = 0, length = version.size): Promise<ReadableStream<Uint8Array>> {
+  // Lifecycle hook: a transitioned version's bytes are read through from its tier.
+  if (version.transition) return await store.tiered!.read(version, start, length);
   if (version.compression) {
     const stored = await readVersion(store, bucket, key, { ...version, compression: undefined, size: version.storedSize ?? 0 });
     return decompressedSlice(stored, start, length);
@@ -246,11 +249,13 @@ export async function deleteVersion(
   store: Store,
   state: BucketState,
   key: string,
-  options: { versionId?: string; bypassGovernance?: boolean; now?: Date } = {},
+  options: { versionId?: string; bypassGovernance?: boolean; now?: Date; onlyIf?: (record: ObjectRecord) => boolean } = {},
 ): Promise<DeleteOutcome> {
   const now = options.now ?? new Date();
   return await store.locks.run(`${state.name}/${key}`, async () => {
     const record = state.objects.get(key) ?? { key, versions: [] };
+    // Lifecycle hook: the scanner deletes only while the key still looks as it did when evaluated.
+    if (options.onlyIf && !options.onlyIf(record)) return { deleteMarker: false };
     if (options.versionId) {
       const target = record.versions.find((v) => v.versionId === options.versionId);
       if (!target) {
@@ -261,6 +266,7 @@ export async function deleteVersion(
       if (problem) throw new StoreError("AccessDenied", problem, 403);
       await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== target) });
       if (target.dataFile) await removeDurable(store.dataPath(state.name, key, target.dataFile));
+      if (target.transition) store.tiered?.forget(target); // lifecycle hook
       return { versionId: target.versionId, deleteMarker: !!target.deleteMarker };
     }
     const versioning = isExcluded(state, key) ? "" : state.meta.versioning;
@@ -272,6 +278,7 @@ export async function deleteVersion(
       if (problem) throw new StoreError("AccessDenied", problem, 403);
       await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== nullVersion) });
       if (nullVersion.dataFile) await removeDurable(store.dataPath(state.name, key, nullVersion.dataFile));
+      if (nullVersion.transition) store.tiered?.forget(nullVersion); // lifecycle hook
       return { deleteMarker: false };
     }
     if (record.versions.length === 0) return { deleteMarker: false };
@@ -286,6 +293,7 @@ export async function deleteVersion(
     const replaced = marker.versionId === "null" ? record.versions.find((v) => v.versionId === "null") : undefined;
     await store.saveRecord(state, { key, versions: [marker, ...record.versions.filter((v) => v !== replaced)] });
     if (replaced?.dataFile) await removeDurable(store.dataPath(state.name, key, replaced.dataFile));
+    if (replaced?.transition) store.tiered?.forget(replaced); // lifecycle hook
     return { versionId: marker.versionId, deleteMarker: true };
   });
 }

@@ -61,6 +61,24 @@ export interface VersionRecord {
   checksum?: StoredChecksum;
   /** Part sizes of a multipart upload, so its composite ETag can be verified against the data (heal). */
   partSizes?: number[];
+  /** Lifecycle: the bytes were moved to a remote tier (no local data; `storageClass` is the tier name). */
+  transition?: TransitionRef;
+}
+
+/** Where a transitioned version's bytes live on its tier (server/storage/tiers/). */
+export interface TransitionRef {
+  tier: string;
+  /** Object name in the tier's bucket (prefix included). */
+  object: string;
+  /** The tier bucket's version id of the copy, when that bucket is versioned. */
+  remoteVersionId?: string;
+}
+
+/** Lifecycle hook: reads transitioned versions from their tier and removes remote copies no version needs. */
+export interface TieredData {
+  read(version: VersionRecord, start: number, length: number): Promise<ReadableStream<Uint8Array>>;
+  /** The version is gone from the index: its remote copy goes too (retried until the tier answers). */
+  forget(version: VersionRecord): void;
 }
 
 /** All versions of one key, newest first. */
@@ -111,6 +129,8 @@ export class Store {
   readonly tmpDir: string;
   /** Writes large upload bodies to temp files off the request thread. */
   readonly spill: SpillWriters;
+  /** Lifecycle hook: set by server.ts to the tier backends (server/storage/tiers/). */
+  tiered: TieredData | null = null;
 
   private constructor(readonly root: string) {
     this.tmpDir = `${root}/.deck/tmp`;
@@ -244,6 +264,8 @@ export class Store {
         }
       }
       this.buckets.delete(name);
+      // Lifecycle hook: a forced deletion lets go of the remote copies of transitioned versions.
+      for (const record of state.objects.values()) for (const v of record.versions) if (v.transition) this.tiered?.forget(v);
       this.#documentWrites++;
       for (const key of this.#documents.keys()) if (key.startsWith(`${name}/`)) this.#documents.delete(key);
       for (const fan of this.#fans.keys()) if (fan.startsWith(`${this.bucketDir(name)}/`)) this.#fans.delete(fan);

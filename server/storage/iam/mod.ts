@@ -45,11 +45,13 @@ export async function createIdentity(options: {
   notificationStatus?: () => Promise<Record<string, Record<string, { status: string }>[]>[]>;
   /** Streams, log history and heal sequences the live admin calls serve. */
   live: LiveServices;
+  /** The tier store, when the caller already opened it (the lifecycle scanner shares it). */
+  tiers?: TierStore;
 }): Promise<Identity> {
   const now = options.now ?? Date.now;
   const iam = await IamStore.open(options.dataDir, now());
   const config = await ServerConfig.open(options.dataDir);
-  const tiers = await TierStore.open(options.dataDir);
+  const tiers = options.tiers ?? await TierStore.open(options.dataDir);
   const applyConfig = options.applyConfig ?? (() => Promise.resolve());
   await applyConfig(config.applied);
   const authority = new Authority(iam, options.root, now);
@@ -91,6 +93,7 @@ export async function createIdentity(options: {
   const facts: ServerFacts = {
     notificationArns: () => config.notificationArns(),
     tierNames: () => tiers.names(),
+    tierType: (name) => tiers.tiers.find((t) => t.Name === name)?.Type,
     remoteTargetArns: async (bucket) => (await readTargets({ store: options.store }, bucket)).map((t) => t.arn),
     bucketQuota: async (bucket) => {
       const text = await options.store.getBucketDocument(bucket, "quota.json");

@@ -13,7 +13,7 @@ import type { Store } from "../fs/store.ts";
 import type { Hub } from "../streams/hub.ts";
 import type { RequestRecord } from "../streams/requests.ts";
 import { verifyMetricsBearer } from "./bearer.ts";
-import { EXPOSITION_CONTENT_TYPE, renderExposition } from "./exposition.ts";
+import { EXPOSITION_CONTENT_TYPE, type MetricFamily, renderExposition } from "./exposition.ts";
 import { bucketFamilies, clusterFamilies, type DriveFigures, type MetricsInputs, nodeFamilies } from "./families.ts";
 import { readProcessStats } from "./process_stats.ts";
 import { RequestCounters } from "./request_counters.ts";
@@ -30,6 +30,8 @@ export interface MetricsEndpointOptions {
   authType: PrometheusAuthType;
   version: string;
   now?: () => number;
+  /** More families for the cluster and node endpoints (the lifecycle scanner's counters). */
+  extraFamilies?: (server: string) => MetricFamily[];
 }
 
 export interface MetricsEndpoint {
@@ -91,6 +93,7 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
         quotas: kind === "bucket" ? await quotasOf(options.store, snapshot.buckets.keys()) : new Map(),
       };
       const families = kind === "cluster" ? clusterFamilies(inputs) : kind === "node" ? nodeFamilies(inputs) : bucketFamilies(inputs);
+      if (kind !== "bucket" && options.extraFamilies) families.push(...options.extraFamilies(inputs.server));
       return new Response(request.method === "HEAD" ? null : renderExposition(families), { headers: { "content-type": EXPOSITION_CONTENT_TYPE } });
     },
   };

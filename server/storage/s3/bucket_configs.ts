@@ -92,6 +92,15 @@ export async function putBucketLifecycle(ctx: S3Request): Promise<Response> {
     if (ids.has(rule.id)) throw new StoreError("InvalidArgument", "Rule ID must be unique. Found same ID for more than one rule", 400);
     ids.add(rule.id);
     if (rule.status !== "Enabled" && rule.status !== "Disabled") throw new StoreError("MalformedXML", "Rule status must be Enabled or Disabled", 400);
+    for (const size of [rule.sizeGreaterThan, rule.sizeLessThan]) {
+      if (size !== undefined && (!Number.isInteger(size) || size < 0)) throw new StoreError("InvalidArgument", "Object size filters must be non-negative integers", 400);
+    }
+    if (rule.sizeGreaterThan !== undefined && rule.sizeLessThan !== undefined && rule.sizeGreaterThan >= rule.sizeLessThan) {
+      throw new StoreError("InvalidArgument", "ObjectSizeGreaterThan must be less than ObjectSizeLessThan", 400);
+    }
+    if (rule.abortIncompleteMultipartUploadDays !== undefined && (rule.tags?.length || rule.sizeGreaterThan !== undefined || rule.sizeLessThan !== undefined)) {
+      throw new StoreError("InvalidRequest", "AbortIncompleteMultipartUpload cannot be specified with Tags or object size filters", 400);
+    }
     const hasAction = rule.expiration || rule.transition || rule.noncurrentExpiration || rule.noncurrentTransition || rule.abortIncompleteMultipartUploadDays !== undefined;
     if (!hasAction) throw new StoreError("InvalidRequest", "At least one action needs to be specified in a rule", 400);
     for (const days of [rule.expiration?.days, rule.transition?.days, rule.noncurrentExpiration?.noncurrentDays, rule.noncurrentTransition?.noncurrentDays]) {
@@ -105,6 +114,11 @@ export async function putBucketLifecycle(ctx: S3Request): Promise<Response> {
     if (!validDate(rule.expiration?.date) || !validDate(rule.transition?.date)) throw new StoreError("InvalidArgument", "Date must be provided in ISO 8601 format", 400);
     for (const storageClass of [rule.transition?.storageClass, rule.noncurrentTransition?.storageClass]) {
       if (storageClass !== undefined && !tiers.includes(storageClass)) throw new StoreError("InvalidStorageClass", "Invalid storage class.", 400);
+      // Lifecycle: the embedded storage moves data only to S3-compatible tiers.
+      const type = storageClass === undefined ? undefined : ctx.facts.tierType(storageClass);
+      if (type === "gcs" || type === "azure") {
+        throw new StoreError("NotImplemented", `Tier ${storageClass} is a ${type === "gcs" ? "GCS" : "Azure"} tier: the embedded storage transitions objects only to S3 and MinIO tiers`, 501);
+      }
     }
   }
   await ctx.store.putDocument(ctx.bucket, "lifecycle.xml", lifecycleXml(list));
