@@ -131,7 +131,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const close = async () => {
     closeStorageStreams(streams);
     metrics.close();
-    loggers.close();
+    await loggers.close();
     await notifier.close();
     heal.close();
     logHistory.stop();

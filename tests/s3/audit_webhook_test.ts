@@ -5,28 +5,45 @@
  */
 import assert from "node:assert/strict";
 import * as s3 from "../../server/s3/mod.ts";
-import { startStorage } from "./fixture.ts";
+import { S3Client } from "../../server/s3/client.ts";
+import { startEmbeddedStorage } from "../../server/storage/server.ts";
+import { rejectsWith, startStorage } from "./fixture.ts";
 
 interface Received {
   path: string;
   authorization: string | null;
+  contentType: string | null;
+  /** x-minio-webhook-payload-count of the POST this entry came in. */
+  count: number;
   // deno-lint-ignore no-explicit-any -- audit entries are checked field by field below
   body: Record<string, any>;
 }
 
-/** A webhook receiver on a free port; `next(pick)` resolves with the first matching POST. */
-function receiver() {
+/**
+ * A webhook receiver (one item per entry; a batched POST carries NDJSON); `next(pick)` resolves with the first
+ * matching entry. `status` answers every POST while set; `port` reuses a port chosen earlier.
+ */
+function receiver(options: { port?: number } = {}) {
   const received: Received[] = [];
+  const posts: { count: number; lines: number; contentType: string | null }[] = [];
   const waiting: { pick: (r: Received) => boolean; resolve: (r: Received) => void }[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
-    const item = { path: new URL(req.url).pathname, authorization: req.headers.get("authorization"), body: JSON.parse(await req.text()) };
-    received.push(item);
-    for (const w of [...waiting]) if (w.pick(item)) (waiting.splice(waiting.indexOf(w), 1), w.resolve(item));
-    return new Response(null, { status: 200 });
+  const state = { status: 200 };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} }, async (req) => {
+    const lines = (await req.text()).split("\n").filter((l) => l.trim());
+    const count = Number(req.headers.get("x-minio-webhook-payload-count"));
+    posts.push({ count, lines: lines.length, contentType: req.headers.get("content-type") });
+    for (const line of lines) {
+      const item = { path: new URL(req.url).pathname, authorization: req.headers.get("authorization"), contentType: req.headers.get("content-type"), count, body: JSON.parse(line) };
+      received.push(item);
+      for (const w of [...waiting]) if (w.pick(item)) (waiting.splice(waiting.indexOf(w), 1), w.resolve(item));
+    }
+    return new Response(null, { status: state.status });
   });
   return {
     url: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
     received,
+    posts,
+    state,
     next: (pick: (r: Received) => boolean) => {
       const found = received.find(pick);
       return found ? Promise.resolve(found) : new Promise<Received>((resolve) => waiting.push({ pick, resolve }));
@@ -92,11 +109,115 @@ Deno.test("logger webhook and an unreachable target: log entries are delivered; 
     await s3.setConfigKV(f.root, "audit_webhook:dead endpoint=http://127.0.0.1:9/nothing-listens-here");
     await s3.listBuckets(f.root);
     const line = (await offline).value!;
-    assert.match(line.error?.message ?? "", /audit_webhook target "dead" is offline/);
+    assert.match(line.error?.message ?? "", /audit_webhook target "dead": offline: POST http:\/\/127\.0\.0\.1:9\/nothing-listens-here/);
     await lines.return(undefined);
   } finally {
     await s3.delConfigKV(f.root, "audit_webhook:dead").catch(() => {});
     stop.abort();
+    await f.close();
+    await hook.close();
+  }
+});
+
+/** A loopback port nothing listens on (yet). */
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** Polls `check` until it holds, failing after `ms`. */
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function queuedText(dir: string): Promise<string> {
+  let text = "";
+  try {
+    for await (const entry of Deno.readDir(dir)) if (entry.name.endsWith(".log")) text += await Deno.readTextFile(`${dir}/${entry.name}`);
+  } catch { /* not created yet */ }
+  return text;
+}
+
+Deno.test("audit webhook with queue_dir: entries for an unreachable endpoint wait on disk across a restart, then arrive in order, once each", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "deck-s3-" });
+  const queueDir = await Deno.makeTempDir({ prefix: "deck-auditq-" });
+  const port = freePort();
+  let storage = await startEmbeddedStorage({ dataDir, port: 0 });
+  let hook: ReturnType<typeof receiver> | undefined;
+  try {
+    let root = new S3Client({ endpoint: storage.url, credentials: storage.root });
+    await s3.setConfigKV(root, `audit_webhook:kept endpoint=http://127.0.0.1:${port}/in queue_dir=${queueDir} queue_size=1000 retry_interval=200ms`);
+    await s3.makeBucket(root, "queued");
+    for (let i = 0; i < 8; i++) await s3.putObject(root, "queued", `o-${i}`, `${i}`);
+    // Every entry is on disk before it is sent; the endpoint is down, so they stay there.
+    await until("the entries in the queue directory", async () => (await queuedText(`${queueDir}/audit_webhook-kept`)).includes('"object":"o-7"'));
+    await storage.close();
+
+    storage = await startEmbeddedStorage({ dataDir, port: 0 });
+    root = new S3Client({ endpoint: storage.url, credentials: storage.root });
+    await s3.putObject(root, "queued", "after-restart", "x");
+    hook = receiver({ port });
+    await hook.next((r) => r.body.api?.object === "after-restart");
+    const puts = hook.received.filter((r) => r.body.api?.name === "PutObject").map((r) => r.body.api.object);
+    assert.deepEqual(puts, ["o-0", "o-1", "o-2", "o-3", "o-4", "o-5", "o-6", "o-7", "after-restart"], "in order, none lost");
+    const ids = hook.received.map((r) => r.body.requestID);
+    assert.equal(new Set(ids).size, ids.length, "none sent twice");
+    assert.ok(hook.received.every((r) => r.contentType === "application/json" && r.count === 1), "batch_size 1: one JSON entry per POST");
+  } finally {
+    await storage.close();
+    await hook?.close();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    await Deno.remove(queueDir, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("audit webhook batch_size, max_retry and retry_interval; bad values are refused", async () => {
+  const f = await startStorage();
+  const hook = receiver();
+  const stop = new AbortController();
+  try {
+    for (const bad of ["queue_dir=relative/dir", "batch_size=0", "retry_interval=2m", "max_retry=-1", "http_timeout=soon"]) {
+      await rejectsWith(s3.setConfigKV(f.root, `audit_webhook:bad endpoint=${hook.url}/x ${bad}`), "XMinioAdminConfigBadJSON");
+    }
+
+    await s3.setConfigKV(f.root, `audit_webhook:batched endpoint=${hook.url}/batch batch_size=4`);
+    await s3.makeBucket(f.root, "batched");
+    await Promise.all(Array.from({ length: 12 }, (_, i) => s3.putObject(f.root, "batched", `b-${String(i).padStart(2, "0")}`, "x")));
+    await until("all twelve uploads", () => hook.received.filter((r) => r.path === "/batch" && r.body.api?.name === "PutObject").length === 12);
+    const batchPosts = hook.posts.filter((p) => p.contentType === null);
+    assert.ok(batchPosts.length > 0 && batchPosts.every((p) => p.count === p.lines && p.lines <= 4), JSON.stringify(hook.posts));
+    assert.ok(batchPosts.some((p) => p.lines > 1), "entries travel as NDJSON batches");
+    assert.ok(hook.posts.every((p) => p.contentType === null), "a batching target sends no JSON content type");
+    await s3.delConfigKV(f.root, "audit_webhook:batched");
+
+    // An endpoint that refuses everything: each batch is tried once and retried twice, then dropped and logged.
+    hook.state.status = 500;
+    const lines = s3.consoleLog(f.root, { node: "", limit: 0, logType: "all" }, stop.signal);
+    await s3.setConfigKV(f.root, `audit_webhook:flaky endpoint=${hook.url}/flaky max_retry=2 retry_interval=100ms`);
+    await s3.putObject(f.root, "batched", "refused", "x");
+    for (;;) {
+      const { value } = await lines.next();
+      if (/audit_webhook target "flaky": \d+ entries dropped: still not delivered after 2 retries/.test(value?.message ?? value?.error?.message ?? "")) break;
+    }
+    const tries = new Map<string, number>();
+    for (const r of hook.received.filter((r) => r.path === "/flaky")) tries.set(r.body.requestID, (tries.get(r.body.requestID) ?? 0) + 1);
+    assert.ok([...tries.values()].every((n) => n <= 3), "never more than one try and two retries");
+    assert.ok([...tries.values()].includes(3), JSON.stringify([...tries]));
+
+    // Back to healthy: later entries are delivered (the target is not stuck).
+    hook.state.status = 200;
+    await s3.putObject(f.root, "batched", "accepted", "x");
+    await hook.next((r) => r.path === "/flaky" && r.body.api?.object === "accepted");
+    await lines.return(undefined);
+  } finally {
+    stop.abort();
+    await s3.delConfigKV(f.root, "audit_webhook:flaky").catch(() => {});
     await f.close();
     await hook.close();
   }
