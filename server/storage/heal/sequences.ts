@@ -181,7 +181,8 @@ export class HealSequences {
   async #run(sequence: Sequence): Promise<void> {
     const signal = sequence.stop.signal;
     try {
-      const scope = { bucket: sequence.bucket, prefix: sequence.prefix, recursive: sequence.settings.recursive, dryRun: sequence.settings.dryRun };
+      const { recursive, dryRun, remove } = sequence.settings;
+      const scope = { bucket: sequence.bucket, prefix: sequence.prefix, recursive, dryRun, remove };
       for await (const finding of healScope(this.store, scope, signal)) {
         if (signal.aborted) return;
         this.#scanned++;
