@@ -1,10 +1,12 @@
 /**
  * The Log Search API's query parameters (minio-protocol-2 §3.4, §3.5): `q=reqinfo` (request-info rows) or
  * `q=raw` (the stored audit entries), time bounds or `last=<duration>`, order, page size and number,
- * `export=csv|ndjson` (every matching row, no paging), and `fp=key:pattern` filters. Patterns: `*` any characters, `.` one character, a
- * backslash escapes the next character (so `\.` is a dot); a pattern without wildcards must match exactly.
+ * `export=csv|ndjson` (every matching row, no paging), and `fp=key:pattern` filters. Patterns: `*` any
+ * characters, `.` one character, a backslash escapes the next character (so `\.` is a dot); a pattern
+ * without wildcards must match exactly.
  * Matching is case-sensitive. Values only ever become bound parameters, never SQL text.
  */
+import { parseGoDuration } from "../duration.ts";
 
 export const FILTER_COLUMNS = ["bucket", "object", "api_name", "request_id", "user_agent", "response_status", "access_key"] as const;
 export type FilterColumn = typeof FILTER_COLUMNS[number];
@@ -68,16 +70,6 @@ export function parseTime(text: string): number | null {
   return ms * 1000 + Number(fraction);
 }
 
-const GO_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** A Go duration ("24h", "1h30m", "90s", "1.5h") in milliseconds; null when it does not parse. */
-export function parseGoDuration(text: string): number | null {
-  if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(text)) return null;
-  let ms = 0;
-  for (const [, value, , unit] of text.matchAll(/(\d+(\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) ms += Number(value) * GO_UNITS[unit];
-  return ms;
-}
-
 /** Parses and validates; throws QueryError with the service's message. `now` is epoch ms (for `last`). */
 export function parseLogQuery(params: URLSearchParams, now = Date.now()): LogQuery {
   const q = params.get("q") ?? "";
@@ -90,7 +82,8 @@ export function parseLogQuery(params: URLSearchParams, now = Date.now()): LogQue
   let lastStart: number | null = null;
   if (last !== null) {
     if (params.get("timeStart") || params.get("timeEnd")) throw new QueryError("last may not be given with timeStart or timeEnd");
-    const ms = parseGoDuration(last);
+    const ns = parseGoDuration(last);
+    const ms = ns === null || ns < 0 ? null : ns / 1e6;
     if (ms === null) throw new QueryError(`last is not a duration such as 24h or 90m: ${last}`);
     lastStart = Math.round((now - ms) * 1000);
   }
