@@ -13,6 +13,7 @@ import { Notifier } from "./notify/notifier.ts";
 import { createS3Server } from "./s3_server.ts";
 import { storeFacts } from "./store_facts.ts";
 import { HealSequences } from "./heal/sequences.ts";
+import type { InternalAuditEvent } from "./logging/audit_entry.ts";
 import { WebhookLoggers } from "./logging/webhook_targets.ts";
 import { LogHistory } from "./streams/console_log.ts";
 import { closeStorageStreams, createStorageStreams, type StorageStreams } from "./streams/mod.ts";
@@ -96,7 +97,9 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const streams = createStorageStreams();
   const notifier = new Notifier({ store, events: streams.events, log: streams.log, deploymentId: state.deploymentId });
   const logHistory = new LogHistory(streams.log);
-  const heal = new HealSequences(store, { uuid: state.deploymentId, endpoint: dataDir }, options.now);
+  // Heal's removals are audited through the audit targets, which start further down.
+  let auditInternal: (event: InternalAuditEvent) => void = () => {};
+  const heal = new HealSequences(store, { uuid: state.deploymentId, endpoint: dataDir }, options.now, (event) => auditInternal(event));
   const identity = await createIdentity({
     dataDir,
     root,
@@ -116,6 +119,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     now: options.now,
   });
   const loggers = new WebhookLoggers(identity.config, streams, { deploymentId: state.deploymentId });
+  auditInternal = (event) => loggers.auditInternal(event);
   const handler = createS3Server({
     store,
     authority: identity.authority,

@@ -153,7 +153,15 @@ Deno.test("heal API: tokens, force-stop and a missing bucket as madmin expects",
 
 Deno.test("heal remove: dangling versions and old unreferenced data files go (a dry run only says so); intact data and recent files stay", async () => {
   const f = await startStorage();
+  // An audit webhook receiver: each removal is audited as MinIO's internal DeleteDanglingObject event.
+  // deno-lint-ignore no-explicit-any -- audit entries are checked field by field below
+  const audited: Record<string, any>[] = [];
+  const hook = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    audited.push(JSON.parse(await req.text()));
+    return new Response(null);
+  });
   try {
+    await s3.setConfigKV(f.root, `audit_webhook:heal endpoint=http://127.0.0.1:${(hook.addr as Deno.NetAddr).port}/`);
     await s3.makeBucket(f.root, "dangling");
     await s3.putObject(f.root, "dangling", "good.bin", bytes(300 * 1024, 6));
     await s3.putObject(f.root, "dangling", "gone.bin", bytes(300 * 1024, 7));
@@ -201,7 +209,17 @@ Deno.test("heal remove: dangling versions and old unreferenced data files go (a 
 
     const after = await heal(f.root, "dangling");
     assert.deepEqual(objectStates(after), { "good.bin": "ok→ok", "": "corrupt→corrupt" }, "only the recent file is still reported");
+
+    const deadline = Date.now() + 30_000;
+    const dangling = () => audited.filter((e) => e.event === "DeleteDanglingObject");
+    while (dangling().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(dangling().map((e) => [e.trigger, e.api.bucket, e.api.objects[0].objectName]).sort(), [
+      ["DeleteDanglingObject", "dangling", "flipped.bin"],
+      ["DeleteDanglingObject", "dangling", "gone.bin"],
+    ]);
+    assert.match(dangling()[0].error, /^removed: /);
   } finally {
     await f.close();
+    await hook.shutdown();
   }
 });

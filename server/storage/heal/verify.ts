@@ -45,6 +45,8 @@ export interface HealFinding {
   after: DriveState;
   /** Bytes of an object version, -1 when unknown. */
   objectSize: number;
+  /** Set when heal removed this dangling version (`remove`), which MinIO audits as DeleteDanglingObject. */
+  removed?: boolean;
 }
 
 export interface HealScope {
@@ -104,7 +106,7 @@ async function* healBucket(store: Store, name: string, scope: HealScope, signal:
       const finding: HealFinding = { type: "object", bucket: name, object: key, versionId: version.versionId === "null" ? "" : version.versionId, detail, before: found, after: found, objectSize: version.deleteMarker ? 0 : version.size };
       if (found !== "ok" && scope.remove) {
         if (scope.dryRun) finding.detail = `would be removed (dry run): ${detail}`;
-        else if (await removeDangling(store, state, key, version)) Object.assign(finding, { after: "missing", detail: `removed: ${detail}` });
+        else if (await removeDangling(store, state, key, version)) Object.assign(finding, { after: "missing", detail: `removed: ${detail}`, removed: true });
       }
       yield finding;
     }

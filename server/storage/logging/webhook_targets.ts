@@ -21,7 +21,7 @@ import { QueueStore } from "../notify/queue_store.ts";
 import { lazyDelivery, TargetRunner } from "../notify/runner.ts";
 import { canConnect, type Delivery, DeliveryError, durationSeconds, type Target } from "../notify/target.ts";
 import type { LogEntry, StorageStreams } from "../streams/mod.ts";
-import { auditEntryOf } from "./audit_entry.ts";
+import { auditEntryOf, type InternalAuditEvent, internalAuditEntry } from "./audit_entry.ts";
 
 type Kind = "audit_webhook" | "logger_webhook";
 
@@ -255,6 +255,14 @@ export class WebhookLoggers {
   /** Targets currently running, by `kind:name` (tests). */
   get targets(): ReadonlyMap<string, WebhookTarget> {
     return this.#targets;
+  }
+
+  /** Sends an internal event's audit entry (heal removing a dangling object…) to every audit target. */
+  auditInternal(event: InternalAuditEvent): void {
+    const targets = [...this.#targets.values()].filter((t) => t.config.kind === "audit_webhook");
+    if (targets.length === 0) return;
+    const line = JSON.stringify(internalAuditEntry(event, this.options.deploymentId));
+    for (const target of targets) target.push(line);
   }
 
   async close(): Promise<void> {
