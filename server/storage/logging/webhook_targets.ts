@@ -172,7 +172,7 @@ export class WebhookTarget {
     const config = this.config;
     const label = `${config.kind} target "${config.name}"`;
     // Entries the replaced target still held in memory go first; a disk queue it shares is closed before reuse.
-    const left = previous ? await previous.stop() : [];
+    const left = previous ? await previous.stop().catch(() => [] as Delivery[]) : [];
     let endpoint: WebhookEndpoint;
     let store: QueueStore | undefined;
     try {
@@ -216,8 +216,8 @@ export class WebhookTarget {
   /** Stops; resolves with the entries it held only in memory (none are lost with a disk queue). */
   async stop(): Promise<Delivery[]> {
     this.#stopped = true;
-    await this.ready;
-    return await this.#runner!.stop();
+    await this.ready.catch(() => {});
+    return this.#runner ? await this.#runner.stop() : [];
   }
 }
 
