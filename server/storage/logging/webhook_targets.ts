@@ -189,7 +189,7 @@ export class WebhookTarget {
       memoryLimit: config.queueSize,
       log: (level, message) => log(level, `${label}: ${message}`, config.kind),
       batch: Math.max(config.batchSize, 100),
-      retry: { max: config.maxRetry, intervalMs: config.retryIntervalMs },
+      retry: { max: config.maxRetry, intervalMs: config.retryIntervalMs, unit: config.batchSize },
       noun: "entries",
     });
     const waiting = [...left, ...this.#pending];

@@ -34,11 +34,12 @@ export interface RunnerOptions {
   batch?: number;
   /**
    * Retry rule of audit/logger webhooks (minio-protocol-2 §2.2): a failed send is tried again every
-   * `intervalMs`; without a store, after `max` further failures (0: never) the events are dropped. With a
-   * store, events stay queued until delivered and are retried at that interval. Absent: notification
-   * targets' rule (no retry without a store; backoff from 250 ms to 3 s with one).
+   * `intervalMs`; without a store, after `max` further failures (0: never) the first `unit` events (what one
+   * send carries) are dropped and the rest wait for their own tries. With a store, events stay queued until
+   * delivered and are retried at that interval. Absent: notification targets' rule (no retry without a
+   * store; backoff from 250 ms to 3 s with one).
    */
-  retry?: { max: number; intervalMs: number };
+  retry?: { max: number; intervalMs: number; unit: number };
   /** What the log calls the items ("event(s)"). */
   noun?: string;
 }
@@ -194,9 +195,19 @@ export class TargetRunner {
         batch = batch.slice(delivered);
         if (batch.length === 0) break;
         failures++;
-        if (!retry || (retry.max > 0 && failures > retry.max) || this.#stopping) {
-          if (this.#stopping && retry) this.#memory.unshift(...batch); // handed to a successor, or counted at stop
-          else this.#drop(batch.length, retry ? `still not delivered after ${retry.max} retries` : "the target did not take them and there is no queue directory");
+        if (this.#stopping && retry) {
+          this.#memory.unshift(...batch); // handed to a successor, or counted at stop
+          break;
+        }
+        if (!retry) {
+          this.#drop(batch.length, "the target did not take them and there is no queue directory");
+          break;
+        }
+        if (retry.max > 0 && failures > retry.max) {
+          // Only the send that kept failing is given up; the events behind it get their own tries.
+          const unit = Math.max(1, retry.unit);
+          this.#drop(Math.min(unit, batch.length), `still not delivered after ${retry.max} retries`);
+          this.#memory.unshift(...batch.slice(unit));
           break;
         }
         await this.#backoff(retry.intervalMs);
