@@ -86,13 +86,20 @@ export class WebhookEndpoint implements Target {
   readonly id: string;
   #client: Deno.HttpClient | undefined;
   #lastSend = 0;
+  /** Why this endpoint cannot send at all (its client certificate cannot be loaded…), if so. */
+  readonly broken: string = "";
 
   constructor(readonly config: WebhookTargetConfig, private readonly deploymentId: string) {
     this.id = config.name;
-    const options: Deno.CreateHttpClientOptions = {};
-    if (config.clientCert && config.clientKey) Object.assign(options, { cert: Deno.readTextFileSync(config.clientCert), key: Deno.readTextFileSync(config.clientKey) });
-    if (config.proxy) options.proxy = { url: config.proxy };
-    if (Object.keys(options).length) this.#client = Deno.createHttpClient(options);
+    try {
+      const options: Deno.CreateHttpClientOptions = {};
+      if (config.clientCert && config.clientKey) Object.assign(options, { cert: Deno.readTextFileSync(config.clientCert), key: Deno.readTextFileSync(config.clientKey) });
+      if (config.proxy) options.proxy = { url: config.proxy };
+      if (Object.keys(options).length) this.#client = Deno.createHttpClient(options);
+    } catch (error) {
+      // Never sent without the configured certificate or proxy: every send fails and says why.
+      this.broken = `cannot start: ${errorMessage(error)}`;
+    }
   }
 
   /** With batching, a partial batch waits for more entries until a second has passed since the last send. */
@@ -101,6 +108,7 @@ export class WebhookEndpoint implements Target {
   }
 
   async send(batch: Delivery[]): Promise<void> {
+    if (this.broken) throw new DeliveryError(this.broken, 0);
     const size = this.config.batchSize;
     for (let at = 0; at < batch.length; at += size) {
       const part = batch.slice(at, at + size);
@@ -133,7 +141,7 @@ export class WebhookEndpoint implements Target {
       await res.body?.cancel();
       return res.ok ? null : `offline: ${endpointName(this.config.endpoint)} answered ${res.status} ${res.statusText}`;
     } catch (error) {
-      return `offline: POST ${endpointName(this.config.endpoint)}: ${error instanceof Error ? error.message : error}`;
+      return `offline: POST ${endpointName(this.config.endpoint)}: ${errorMessage(error)}`;
     }
   }
 
@@ -148,6 +156,8 @@ export class WebhookEndpoint implements Target {
     return Promise.resolve();
   }
 }
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The endpoint without its query (where a token may travel). */
 const endpointName = (endpoint: string) => endpoint.replace(/\?.*$/, "");
@@ -173,16 +183,14 @@ export class WebhookTarget {
     const label = `${config.kind} target "${config.name}"`;
     // Entries the replaced target still held in memory go first; a disk queue it shares is closed before reuse.
     const left = previous ? await previous.stop().catch(() => [] as Delivery[]) : [];
-    let endpoint: WebhookEndpoint;
+    const endpoint = new WebhookEndpoint(config, deploymentId);
+    if (endpoint.broken) log("ERROR", `${label}: ${endpoint.broken}`, config.kind);
     let store: QueueStore | undefined;
     try {
-      endpoint = new WebhookEndpoint(config, deploymentId);
       store = config.queueDir ? await QueueStore.open(queueDirOf(config), config.queueSize) : undefined;
     } catch (error) {
-      // Still running (and counting what it drops), so the problem is seen in the log rather than hidden.
-      log("ERROR", `${label} cannot start: ${error instanceof Error ? error.message : error}`, config.kind);
-      endpoint = new WebhookEndpoint({ ...config, clientCert: "", clientKey: "", proxy: "" }, deploymentId);
-      store = undefined;
+      // Still running from memory (and counting what it drops), so the problem is seen in the log, not hidden.
+      log("ERROR", `${label}: queue_dir cannot be used (${errorMessage(error)}); entries wait in memory only`, config.kind);
     }
     this.#runner = new TargetRunner(endpoint, {
       store,
