@@ -44,12 +44,28 @@ function receiver(options: { port?: number } = {}) {
     received,
     posts,
     state,
+    /** The first entry `pick` accepts; fails after 30 s rather than hang. */
     next: (pick: (r: Received) => boolean) => {
       const found = received.find(pick);
-      return found ? Promise.resolve(found) : new Promise<Received>((resolve) => waiting.push({ pick, resolve }));
+      if (found) return Promise.resolve(found);
+      return new Promise<Received>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching entry among ${received.length} received`)), 30_000);
+        waiting.push({ pick, resolve: (r) => (clearTimeout(timer), resolve(r)) });
+      });
     },
     close: () => server.shutdown(),
   };
+}
+
+/** Reads log lines until one's text matches; fails if the stream ends first (it is cut after 30 s). */
+async function waitForLog(lines: AsyncGenerator<s3.LogInfo>, pattern: RegExp, seen: string[] = []): Promise<void> {
+  for (;;) {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`no log line matched ${pattern}; saw:\n${seen.join("\n")}`);
+    const text = value?.message ?? value?.error?.message ?? "";
+    seen.push(text);
+    if (pattern.test(text)) return;
+  }
 }
 
 Deno.test("audit webhook: one MinIO audit entry per request, live from config KV, without signatures", async () => {
@@ -97,6 +113,7 @@ Deno.test("logger webhook and an unreachable target: log entries are delivered; 
   const f = await startStorage();
   const hook = receiver();
   const stop = new AbortController();
+  const cut = setTimeout(() => stop.abort(), 30_000);
   try {
     await s3.setConfigKV(f.root, `logger_webhook:ops endpoint=${hook.url}/log`);
     f.storage.streams.log.publish({ level: "ERROR", time: new Date().toISOString(), message: "disk is on fire", error: { message: "disk is on fire", source: ["a.ts:1"] } });
@@ -104,15 +121,15 @@ Deno.test("logger webhook and an unreachable target: log entries are delivered; 
     assert.equal(delivered.body.level, "ERROR");
     assert.equal(delivered.body.error.message, "disk is on fire");
 
-    const lines = s3.consoleLog(f.root, { node: "", limit: 0, logType: "error" }, stop.signal);
-    const offline = lines.next();
     await s3.setConfigKV(f.root, "audit_webhook:dead endpoint=http://127.0.0.1:9/nothing-listens-here");
     await s3.listBuckets(f.root);
-    const line = (await offline).value!;
-    assert.match(line.error?.message ?? "", /audit_webhook target "dead": offline: POST http:\/\/127\.0\.0\.1:9\/nothing-listens-here/);
+    // The last 1,000 error entries come first, so the line is found whenever the stream starts.
+    const lines = s3.consoleLog(f.root, { node: "", limit: 1000, logType: "error" }, stop.signal);
+    await waitForLog(lines, /audit_webhook target "dead": offline: POST http:\/\/127\.0\.0\.1:9\/nothing-listens-here/);
     await lines.return(undefined);
   } finally {
     await s3.delConfigKV(f.root, "audit_webhook:dead").catch(() => {});
+    clearTimeout(cut);
     stop.abort();
     await f.close();
     await hook.close();
@@ -181,6 +198,7 @@ Deno.test("audit webhook batch_size, max_retry and retry_interval; bad values ar
   const f = await startStorage();
   const hook = receiver();
   const stop = new AbortController();
+  const cut = setTimeout(() => stop.abort(), 30_000);
   try {
     for (const bad of ["queue_dir=relative/dir", "batch_size=0", "retry_interval=2m", "max_retry=-1", "http_timeout=soon"]) {
       await rejectsWith(s3.setConfigKV(f.root, `audit_webhook:bad endpoint=${hook.url}/x ${bad}`), "XMinioAdminConfigBadJSON");
@@ -198,13 +216,11 @@ Deno.test("audit webhook batch_size, max_retry and retry_interval; bad values ar
 
     // An endpoint that refuses everything: each batch is tried once and retried twice, then dropped and logged.
     hook.state.status = 500;
-    const lines = s3.consoleLog(f.root, { node: "", limit: 0, logType: "all" }, stop.signal);
+    // The server's last 1,000 log entries come first, so nothing logged before the stream starts is missed.
+    const lines = s3.consoleLog(f.root, { node: "", limit: 1000, logType: "all" }, stop.signal);
     await s3.setConfigKV(f.root, `audit_webhook:flaky endpoint=${hook.url}/flaky max_retry=2 retry_interval=100ms`);
     await s3.putObject(f.root, "batched", "refused", "x");
-    for (;;) {
-      const { value } = await lines.next();
-      if (/audit_webhook target "flaky": \d+ entries dropped: still not delivered after 2 retries/.test(value?.message ?? value?.error?.message ?? "")) break;
-    }
+    await waitForLog(lines, /audit_webhook target "flaky": \d+ entries dropped: still not delivered after 2 retries/);
     const tries = () => {
       const count = new Map<string, number>();
       for (const r of hook.received.filter((r) => r.path === "/flaky")) count.set(r.body.requestID, (count.get(r.body.requestID) ?? 0) + 1);
@@ -219,9 +235,60 @@ Deno.test("audit webhook batch_size, max_retry and retry_interval; bad values ar
     assert.ok([...tries().values()].every((n) => n <= 3), "never more than one try and two retries");
     await lines.return(undefined);
   } finally {
+    clearTimeout(cut);
     stop.abort();
     await s3.delConfigKV(f.root, "audit_webhook:flaky").catch(() => {});
     await f.close();
     await hook.close();
+  }
+});
+
+Deno.test("logger webhook proxy: entries travel through the configured HTTP proxy", async () => {
+  const f = await startStorage();
+  const seen: { url: string; body: string }[] = [];
+  // A forward proxy as far as plain HTTP goes: it receives the absolute URL and answers for the endpoint.
+  const proxy = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    seen.push({ url: req.url, body: await req.text() });
+    return new Response(null, { status: 200 });
+  });
+  try {
+    await s3.setConfigKV(f.root, `logger_webhook:proxied endpoint=http://logs.example.invalid/ingest proxy=http://127.0.0.1:${(proxy.addr as Deno.NetAddr).port}`);
+    f.storage.streams.log.publish({ level: "ERROR", time: new Date().toISOString(), message: "through the proxy", error: { message: "through the proxy" } });
+    await until("the entry at the proxy", () => seen.some((s) => s.body.includes("through the proxy")));
+    assert.ok(seen.some((s) => s.url.startsWith("http://logs.example.invalid/ingest")), JSON.stringify(seen.map((s) => s.url)));
+  } finally {
+    await f.close();
+    await proxy.shutdown();
+  }
+});
+
+Deno.test("audit webhook http_timeout: an endpoint that never answers is given up after the timeout", async () => {
+  const f = await startStorage();
+  const release = Promise.withResolvers<void>();
+  let hits = 0;
+  const silent = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async () => {
+    hits++;
+    await release.promise;
+    return new Response(null);
+  });
+  const stop = new AbortController();
+  const cut = setTimeout(() => stop.abort(), 30_000);
+  try {
+    // The server's last 1,000 log entries come first, so nothing logged before the stream starts is missed.
+    const lines = s3.consoleLog(f.root, { node: "", limit: 1000, logType: "all" }, stop.signal);
+    await s3.setConfigKV(f.root, `audit_webhook:silent endpoint=http://127.0.0.1:${(silent.addr as Deno.NetAddr).port}/ http_timeout=300ms max_retry=1 retry_interval=50ms`);
+    await s3.listBuckets(f.root);
+    const messages: string[] = [];
+    await waitForLog(lines, /audit_webhook target "silent": \d+ entries dropped: still not delivered after 1 retries/, messages);
+    assert.ok(messages.some((m) => /audit_webhook target "silent": offline: POST .*: .*(timed out|timeout)/i.test(m)), messages.join("\n"));
+    assert.ok(hits >= 2, "one try and one retry reached the endpoint");
+    await lines.return(undefined);
+  } finally {
+    clearTimeout(cut);
+    stop.abort();
+    release.resolve();
+    await s3.delConfigKV(f.root, "audit_webhook:silent").catch(() => {});
+    await f.close();
+    await silent.shutdown();
   }
 });
