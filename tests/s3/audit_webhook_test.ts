@@ -27,7 +27,9 @@ function receiver(options: { port?: number } = {}) {
   const received: Received[] = [];
   const posts: { count: number; lines: number; contentType: string | null }[] = [];
   const waiting: { pick: (r: Received) => boolean; resolve: (r: Received) => void }[] = [];
-  const state = { status: 200 };
+  // `hold`, while set, keeps each answer back until it settles: the sender (one per target) waits, and the
+  // entries written meanwhile pile up in its queue, which is what makes a batch form whatever the timing.
+  const state: { status: number; hold: Promise<void> | null } = { status: 200, hold: null };
   const server = Deno.serve({ hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} }, async (req) => {
     const lines = (await req.text()).split("\n").filter((l) => l.trim());
     const count = Number(req.headers.get("x-minio-webhook-payload-count"));
@@ -37,6 +39,7 @@ function receiver(options: { port?: number } = {}) {
       received.push(item);
       for (const w of [...waiting]) if (w.pick(item)) (waiting.splice(waiting.indexOf(w), 1), w.resolve(item));
     }
+    if (state.hold) await state.hold;
     return new Response(null, { status: state.status });
   });
   return {
@@ -206,7 +209,11 @@ Deno.test("audit webhook batch_size, max_retry and retry_interval; bad values ar
 
     await s3.setConfigKV(f.root, `audit_webhook:batched endpoint=${hook.url}/batch batch_size=4`);
     await s3.makeBucket(f.root, "batched");
+    const held = Promise.withResolvers<void>();
+    hook.state.hold = held.promise;
     await Promise.all(Array.from({ length: 12 }, (_, i) => s3.putObject(f.root, "batched", `b-${String(i).padStart(2, "0")}`, "x")));
+    hook.state.hold = null;
+    held.resolve();
     await until("all twelve uploads", () => hook.received.filter((r) => r.path === "/batch" && r.body.api?.name === "PutObject").length === 12);
     const batchPosts = hook.posts.filter((p) => p.contentType === null);
     assert.ok(batchPosts.length > 0 && batchPosts.every((p) => p.count === p.lines && p.lines <= 4), JSON.stringify(hook.posts));
