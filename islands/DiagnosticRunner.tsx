@@ -42,8 +42,8 @@ export default function DiagnosticRunner() {
     <div className="card bg-base-100 shadow-sm max-w-3xl">
       <div className="card-body items-center text-center gap-4">
         <p className="text-sm text-base-content/80">
-          Collects a health report of the storage server (CPU, memory, operating system, drives with a short read/write check, and its configuration with secrets
-          removed) to send to support.
+          Collects a health report of the storage server (CPU, memory, operating system, network interfaces, drives with a short read/write check, system checks
+          and services, and its configuration with secrets removed) to send to support.
         </p>
         <div role="status" className="min-h-6" data-testid="diagnostic-status">
           {phase === "running" ? <span className="flex items-center gap-2"><span className="loading loading-spinner loading-sm" />Diagnostic started. Please do not refresh page during diagnosis.</span> : null}

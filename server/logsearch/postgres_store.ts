@@ -42,6 +42,8 @@ export class PostgresAuditStore implements AuditStore {
     const table = `"${schema}".request_info`;
     await sql.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await sql.unsafe(`CREATE TABLE IF NOT EXISTS ${table} (id bigserial PRIMARY KEY, ${ROW_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}${c === "time" || c === "api_name" ? " NOT NULL" : ""}`).join(", ")})`);
+    // Raw entries (q=raw); tables made before they were kept get the column.
+    await sql.unsafe(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS log text`);
     await sql.unsafe(`CREATE INDEX IF NOT EXISTS request_info_time_index ON ${table} (time, id)`);
     // text_pattern_ops serves both equality and LIKE 'prefix%' whatever the database collation.
     for (const column of INDEXED_COLUMNS) await sql.unsafe(`CREATE INDEX IF NOT EXISTS request_info_${column}_index ON ${table} (${column} text_pattern_ops, time, id)`);
@@ -52,10 +54,10 @@ export class PostgresAuditStore implements AuditStore {
 
   async insert(rows: RequestInfoRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const json = rows.map((row) => ({ ...row, time: formatMicros(row.time) }));
-    const columns = ROW_COLUMNS.join(", ");
+    const json = rows.map((row) => ({ ...row, time: formatMicros(row.time), log: row.log ?? null }));
+    const columns = `${ROW_COLUMNS.join(", ")}, log`;
     await this.sql.unsafe(
-      `INSERT INTO ${this.table} (${columns}) SELECT ${columns} FROM json_to_recordset($1::json) AS x(${ROW_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(", ")})`,
+      `INSERT INTO ${this.table} (${columns}) SELECT ${columns} FROM json_to_recordset($1::json) AS x(${ROW_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(", ")}, log text)`,
       // deno-lint-ignore no-explicit-any -- postgres.js serialises a json-typed parameter itself
       [json as any],
     );
@@ -73,7 +75,7 @@ export class PostgresAuditStore implements AuditStore {
     if (query.timeStart !== null) where.push(`time >= ${bind(formatMicros(query.timeStart))}::timestamptz`);
     if (query.timeEnd !== null) where.push(`time < ${bind(formatMicros(query.timeEnd))}::timestamptz`);
     const order = query.descending ? "DESC" : "ASC";
-    const selected = ROW_COLUMNS.map((c) => (c === "time" ? `to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time` : c)).join(", ");
+    const selected = ROW_COLUMNS.map((c) => (c === "time" ? `to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time` : c)).join(", ") + (query.raw ? ", log" : "");
     // Ordered by the table's column (t.time), not the text the select list also calls "time".
     const text = `SELECT ${selected} FROM ${this.table} t ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY t.time ${order}, t.id ${order} LIMIT ${bind(query.pageSize)} OFFSET ${bind(query.pageNumber * query.pageSize)}`;
     const rows = await this.sql.unsafe(text, params);
@@ -83,6 +85,7 @@ export class PostgresAuditStore implements AuditStore {
         const value = row[column];
         out[column] = column === "time" ? parseTime(String(value)) : COLUMN_TYPES[column] === "int8" && value !== null ? Number(value) : value;
       }
+      if (query.raw) out.log = row.log;
       return out as unknown as RequestInfoRow;
     });
   }

@@ -1,9 +1,12 @@
 /**
- * The Log Search API's query parameters (minio-protocol-2 §3.4, §3.5): `q=reqinfo`, time bounds, order, page
- * size and number, and `fp=key:pattern` filters. Patterns: `*` any characters, `.` one character, a
- * backslash escapes the next character (so `\.` is a dot); a pattern without wildcards must match exactly.
+ * The Log Search API's query parameters (minio-protocol-2 §3.4, §3.5): `q=reqinfo` (request-info rows) or
+ * `q=raw` (the stored audit entries), time bounds or `last=<duration>`, order, page size and number,
+ * `export=csv|ndjson` (every matching row, no paging), and `fp=key:pattern` filters. Patterns: `*` any
+ * characters, `.` one character, a backslash escapes the next character (so `\.` is a dot); a pattern
+ * without wildcards must match exactly.
  * Matching is case-sensitive. Values only ever become bound parameters, never SQL text.
  */
+import { parseGoDuration } from "../duration.ts";
 
 export const FILTER_COLUMNS = ["bucket", "object", "api_name", "request_id", "user_agent", "response_status", "access_key"] as const;
 export type FilterColumn = typeof FILTER_COLUMNS[number];
@@ -12,6 +15,10 @@ export type FilterColumn = typeof FILTER_COLUMNS[number];
 export type Filter = { column: FilterColumn; op: "="; value: string } | { column: FilterColumn; op: "LIKE"; pattern: string };
 
 export interface LogQuery {
+  /** `q=raw`: the stored entries rather than request-info rows. */
+  raw: boolean;
+  /** `export=`: every matching row as a download, instead of one page. */
+  export: "csv" | "ndjson" | null;
   filters: Filter[];
   /** Epoch microseconds, inclusive. */
   timeStart: number | null;
@@ -63,11 +70,23 @@ export function parseTime(text: string): number | null {
   return ms * 1000 + Number(fraction);
 }
 
-/** Parses and validates; throws QueryError with the service's message. */
-export function parseLogQuery(params: URLSearchParams): LogQuery {
+/** Parses and validates; throws QueryError with the service's message. `now` is epoch ms (for `last`). */
+export function parseLogQuery(params: URLSearchParams, now = Date.now()): LogQuery {
   const q = params.get("q") ?? "";
-  if (q !== "reqinfo") throw new QueryError(`Invalid query name: ${q}${q === "raw" ? " (this service keeps request info, not raw entries)" : ""}`);
+  if (q !== "reqinfo" && q !== "raw") throw new QueryError(`Invalid query name: ${q}`);
   if (params.has("timeAsc") && params.has("timeDesc")) throw new QueryError("both timeasc and timedesc may not be specified");
+  const exportFormat = params.get("export");
+  if (exportFormat !== null && exportFormat !== "csv" && exportFormat !== "ndjson") throw new QueryError(`Invalid export format: ${exportFormat} (csv or ndjson)`);
+  if (exportFormat !== null && ["pageSize", "pageStart", "pageNo"].some((p) => params.has(p))) throw new QueryError("pageSize and pageStart may not be given with export");
+  const last = params.get("last");
+  let lastStart: number | null = null;
+  if (last !== null) {
+    if (params.get("timeStart") || params.get("timeEnd")) throw new QueryError("last may not be given with timeStart or timeEnd");
+    const ns = parseGoDuration(last);
+    const ms = ns === null || ns < 0 ? null : ns / 1e6;
+    if (ms === null) throw new QueryError(`last is not a duration such as 24h or 90m: ${last}`);
+    lastStart = Math.round((now - ms) * 1000);
+  }
   const time = (name: string) => {
     const text = params.get(name);
     if (text === null || text === "") return null;
@@ -93,5 +112,14 @@ export function parseLogQuery(params: URLSearchParams): LogQuery {
     if (!FILTER_COLUMNS.includes(key)) throw new QueryError(`Unknown filter param: ${key}`);
     byColumn.set(key, patternFilter(key, fp.slice(colon + 1)));
   }
-  return { filters: [...byColumn.values()], timeStart: time("timeStart"), timeEnd: time("timeEnd"), descending: !params.has("timeAsc"), pageSize, pageNumber };
+  return {
+    raw: q === "raw",
+    export: exportFormat,
+    filters: [...byColumn.values()],
+    timeStart: lastStart ?? time("timeStart"),
+    timeEnd: time("timeEnd"),
+    descending: !params.has("timeAsc"),
+    pageSize,
+    pageNumber,
+  };
 }

@@ -18,6 +18,8 @@ export interface RequestInfoRow {
   response_status_code: number | null;
   request_content_length: number | null;
   response_content_length: number | null;
+  /** The entry as received, for `q=raw` (signatures and session tokens cut out); absent on rows made otherwise. */
+  log?: string | null;
 }
 
 export const ROW_COLUMNS = [
@@ -56,6 +58,22 @@ function accessKeyOf(entry: Record<string, unknown>, headers: Record<string, str
   return /^AWS4-HMAC-SHA256 Credential=([^/]+)\//.exec(auth)?.[1] ?? /^AWS ([^:]+):/.exec(auth)?.[1] ?? null;
 }
 
+/**
+ * The entry as `q=raw` returns it. A MinIO server sends request headers as they came, so a request's
+ * signature (valid for minutes after it was made) and session token are cut out before anything is stored.
+ */
+export function storedEntry(entry: Record<string, unknown>): string {
+  const headers = entry.requestHeader;
+  if (!headers || typeof headers !== "object") return JSON.stringify(entry);
+  const clean: Record<string, unknown> = { ...headers as Record<string, unknown> };
+  for (const [name, value] of Object.entries(clean)) {
+    if (typeof value !== "string") continue;
+    if (/^authorization$/i.test(name)) clean[name] = value.replace(/Signature=[0-9a-fA-F]+/g, "Signature=*REDACTED*").replace(/^(AWS [^:]+:).+$/, "$1*REDACTED*");
+    if (/^x-amz-security-token$/i.test(name)) clean[name] = "*REDACTED*";
+  }
+  return JSON.stringify({ ...entry, requestHeader: clean });
+}
+
 /** An audit entry → its row; throws IngestError when the entry lacks what every entry has. */
 export function rowOf(entry: Record<string, unknown>, parseTime: (text: string) => number | null): RequestInfoRow {
   const time = typeof entry.time === "string" ? parseTime(entry.time) : null;
@@ -79,6 +97,7 @@ export function rowOf(entry: Record<string, unknown>, parseTime: (text: string) 
     response_status_code: typeof api.statusCode === "number" ? api.statusCode : null,
     request_content_length: unsigned(requestHeader["Content-Length"]),
     response_content_length: unsigned(responseHeader["Content-Length"]),
+    log: storedEntry(entry),
   };
 }
 

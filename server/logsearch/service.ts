@@ -5,14 +5,15 @@
  *
  *   GET  /status                    200
  *   POST /api/ingest?token=…        audit entries (one JSON entry, or NDJSON lines) → 200; `{}` is MinIO's probe
- *   GET  /api/query?token=…&q=reqinfo&fp=…&timeStart=…&timeEnd=…&timeAsc|timeDesc&pageSize=…&pageNo=…
+ *   GET  /api/query?token=…&q=reqinfo|raw&fp=…&timeStart=…&timeEnd=…|last=…&timeAsc|timeDesc&pageSize=…&pageNo=…
+ *                                    one page as a JSON array; with export=csv|ndjson every matching row, streamed
  *
  * Ingest is group-committed: concurrent deliveries share one transaction, and each answers once its rows are
  * stored. `prune()` applies retention (server.ts runs it hourly).
  */
 import { timingSafeEqual } from "node:crypto";
-import { parseLogQuery, parseTime, QueryError } from "./query.ts";
-import { formatMicros, IngestError, type RequestInfoRow, rowOf } from "./rows.ts";
+import { type LogQuery, parseLogQuery, parseTime, QueryError } from "./query.ts";
+import { formatMicros, IngestError, ROW_COLUMNS, type RequestInfoRow, rowOf } from "./rows.ts";
 import type { AuditStore } from "./store.ts";
 
 export interface LogSearchOptions {
@@ -31,6 +32,24 @@ export interface LogSearchService {
   /** Drops rows older than the retention age; returns how many. */
   prune(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** Rows read from the store per step of an export. */
+const EXPORT_PAGE = 1000;
+
+/** A request-info row (`q=reqinfo`) or a stored entry (`q=raw`), as the service answers it. */
+function outputRow(row: RequestInfoRow, raw: boolean): Record<string, unknown> {
+  if (raw) return { event_time: formatMicros(row.time), log: row.log ? JSON.parse(row.log) : null };
+  const out: Record<string, unknown> = {};
+  for (const column of ROW_COLUMNS) out[column] = column === "time" ? formatMicros(row.time) : row[column];
+  return out;
+}
+
+/** One CSV field: quoted when it holds a comma, quote or line break; null is empty. */
+function csvField(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  const textValue = String(value);
+  return /[",\r\n]/.test(textValue) ? `"${textValue.replace(/"/g, '""')}"` : textValue;
 }
 
 /** Rows gathered for one commit before it is started anyway. */
@@ -106,17 +125,62 @@ export function createLogSearchService(options: LogSearchOptions): LogSearchServ
     if (!tokenMatches(url.searchParams.get("token"), options.queryToken)) return text(403);
     let parsed;
     try {
-      parsed = parseLogQuery(url.searchParams);
+      parsed = parseLogQuery(url.searchParams, now());
     } catch (error) {
       if (error instanceof QueryError) return text(400, `Bad params:: ${error.message}\n`);
       throw error;
     }
+    if (parsed.export) return exportRows(parsed);
     try {
       const rows = await options.store.query(parsed);
-      return new Response(`${JSON.stringify(rows.map((row) => ({ ...row, time: formatMicros(row.time) })))}\n`, { headers: { "content-type": "application/json" } });
+      return new Response(`${JSON.stringify(rows.map((row) => outputRow(row, parsed.raw)))}\n`, { headers: { "content-type": "application/json" } });
     } catch (error) {
       return text(500, `Unhandled error:: ${error instanceof Error ? error.message : error}\n`);
     }
+  }
+
+  /**
+   * Every matching row as a download, read from the store a page at a time as the client takes it, so an
+   * export of millions of rows holds one page in memory. The first page is read before answering, so a
+   * database error is still a 500.
+   */
+  async function exportRows(parsed: LogQuery): Promise<Response> {
+    const csv = parsed.export === "csv";
+    let page = 0;
+    let rows: RequestInfoRow[];
+    const read = () => options.store.query({ ...parsed, pageSize: EXPORT_PAGE, pageNumber: page++ });
+    try {
+      rows = await read();
+    } catch (error) {
+      return text(500, `Unhandled error:: ${error instanceof Error ? error.message : error}\n`);
+    }
+    const header = csv ? `${(parsed.raw ? ["event_time", "log"] : [...ROW_COLUMNS]).join(",")}\n` : "";
+    const format = (row: RequestInfoRow) => {
+      const out = outputRow(row, parsed.raw);
+      return csv ? `${Object.values(out).map((v) => csvField(v === null || typeof v !== "object" ? v : JSON.stringify(v))).join(",")}\n` : `${JSON.stringify(out)}\n`;
+    };
+    let first = true;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!first) {
+          if (rows.length < EXPORT_PAGE) return controller.close();
+          try {
+            rows = await read();
+          } catch (error) {
+            return controller.error(error);
+          }
+          if (rows.length === 0) return controller.close();
+        }
+        controller.enqueue(encoder.encode((first ? header : "") + rows.map(format).join("")));
+        first = false;
+      },
+    });
+    return new Response(body, {
+      headers: {
+        "content-type": csv ? "text/csv" : "application/x-ndjson",
+        "content-disposition": `attachment; filename=logs-export.${csv ? "csv" : "ndjson"}`,
+      },
+    });
   }
 
   async function prune(): Promise<number> {

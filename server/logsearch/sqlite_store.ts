@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS request_info (
   response_status TEXT,
   response_status_code INTEGER,
   request_content_length INTEGER,
-  response_content_length INTEGER
+  response_content_length INTEGER,
+  log TEXT
 );
 CREATE INDEX IF NOT EXISTS request_info_time ON request_info (time, id);
 ${INDEXED_COLUMNS.map((c) => `CREATE INDEX IF NOT EXISTS request_info_${c} ON request_info (${c}, time, id);`).join("\n")}
@@ -33,13 +34,16 @@ export class SqliteAuditStore implements AuditStore {
   readonly #insert: StatementSync;
 
   private constructor(private readonly db: DatabaseSync) {
-    this.#insert = db.prepare(`INSERT INTO request_info (${ROW_COLUMNS.join(", ")}) VALUES (${ROW_COLUMNS.map(() => "?").join(", ")})`);
+    this.#insert = db.prepare(`INSERT INTO request_info (${ROW_COLUMNS.join(", ")}, log) VALUES (${ROW_COLUMNS.map(() => "?").join(", ")}, ?)`);
   }
 
   static open(path: string): SqliteAuditStore {
     const db = new DatabaseSync(path);
     db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA case_sensitive_like = ON;");
     db.exec(SCHEMA);
+    // Files made before raw entries were kept get the column (empty for their rows).
+    const columns = db.prepare("PRAGMA table_info(request_info)").all() as { name: string }[];
+    if (!columns.some((c) => c.name === "log")) db.exec("ALTER TABLE request_info ADD COLUMN log TEXT");
     // Statistics let the planner pick the most selective index when several filters apply.
     db.exec("PRAGMA analysis_limit = 1000; PRAGMA optimize = 0x10002;");
     return new SqliteAuditStore(db);
@@ -48,7 +52,7 @@ export class SqliteAuditStore implements AuditStore {
   insert(rows: RequestInfoRow[]): Promise<void> {
     this.db.exec("BEGIN");
     try {
-      for (const row of rows) this.#insert.run(...ROW_COLUMNS.map((c) => row[c]));
+      for (const row of rows) this.#insert.run(...ROW_COLUMNS.map((c) => row[c]), row.log ?? null);
       this.db.exec("COMMIT");
     } catch (error) {
       this.db.exec("ROLLBACK");
@@ -68,7 +72,7 @@ export class SqliteAuditStore implements AuditStore {
     if (query.timeStart !== null) where.push("time >= ?"), params.push(query.timeStart);
     if (query.timeEnd !== null) where.push("time < ?"), params.push(query.timeEnd);
     const order = query.descending ? "DESC" : "ASC";
-    const sql = `SELECT ${ROW_COLUMNS.join(", ")} FROM request_info ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY time ${order}, id ${order} LIMIT ? OFFSET ?`;
+    const sql = `SELECT ${ROW_COLUMNS.join(", ")}${query.raw ? ", log" : ""} FROM request_info ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY time ${order}, id ${order} LIMIT ? OFFSET ?`;
     params.push(query.pageSize, query.pageNumber * query.pageSize);
     return Promise.resolve(this.db.prepare(sql).all(...params) as unknown as RequestInfoRow[]);
   }

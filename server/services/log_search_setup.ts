@@ -40,7 +40,9 @@ export async function startBuiltinLogSearch(settings: NonNullable<AppConfig["log
 /** Makes the storage send its audit records to the log search (replacing an earlier endpoint). */
 export async function connectStorageAudit(storage: { url: string; root: { accessKey: string; secretKey: string } }, ingestUrl: string): Promise<void> {
   const admin = new S3Client({ endpoint: storage.url, credentials: storage.root });
-  await setConfigKV(admin, `audit_webhook:${AUDIT_TARGET} enable=on endpoint=${ingestUrl}`);
+  // Batches of up to 100 entries (NDJSON, which the built-in service takes): one POST per request would bound
+  // how many requests a second the storage can audit.
+  await setConfigKV(admin, `audit_webhook:${AUDIT_TARGET} enable=on endpoint=${ingestUrl} batch_size=100`);
 }
 
 /** Removes Deck's own audit target (the built-in log search is off): nothing keeps posting to a dead endpoint. */

@@ -13,6 +13,7 @@ import { Notifier } from "./notify/notifier.ts";
 import { createS3Server } from "./s3_server.ts";
 import { storeFacts } from "./store_facts.ts";
 import { HealSequences } from "./heal/sequences.ts";
+import type { InternalAuditEvent } from "./logging/audit_entry.ts";
 import { WebhookLoggers } from "./logging/webhook_targets.ts";
 import { LogHistory } from "./streams/console_log.ts";
 import { closeStorageStreams, createStorageStreams, type StorageStreams } from "./streams/mod.ts";
@@ -102,7 +103,9 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const streams = createStorageStreams();
   const notifier = new Notifier({ store, events: streams.events, log: streams.log, deploymentId: state.deploymentId });
   const logHistory = new LogHistory(streams.log);
-  const heal = new HealSequences(store, { uuid: state.deploymentId, endpoint: dataDir }, options.now);
+  // Heal's removals are audited through the audit targets, which start further down.
+  let auditInternal: (event: InternalAuditEvent) => void = () => {};
+  const heal = new HealSequences(store, { uuid: state.deploymentId, endpoint: dataDir }, options.now, (event) => auditInternal(event));
   // Lifecycle and tiers (lifecycle/mod.ts); the region is read from the identity side once it exists.
   const lifecycle = await openLifecycle({ store, dataDir, deploymentId: state.deploymentId, streams, region: () => identity.facts.region(), settings: options.lifecycle, now: options.now, log: options.log });
   const identity = await createIdentity({
@@ -127,6 +130,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   });
   lifecycle.scanner.start();
   const loggers = new WebhookLoggers(identity.config, streams, { deploymentId: state.deploymentId });
+  auditInternal = (event) => loggers.auditInternal(event);
   const handler = createS3Server({
     store,
     authority: identity.authority,
@@ -143,7 +147,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     await lifecycle.scanner.close();
     closeStorageStreams(streams);
     metrics.close();
-    loggers.close();
+    await loggers.close();
     await notifier.close();
     heal.close();
     logHistory.stop();

@@ -68,7 +68,7 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await page.getByTestId("error-logs").waitFor();
       await s3.setConfigKV(stack.admin, "logger_webhook:nowhere endpoint=http://127.0.0.1:9/nothing");
       stack.storage.streams.log.publish({ level: "INFO", time: new Date().toISOString(), message: "trigger a delivery" });
-      const line = page.getByTestId("error-logs").locator("div[data-level=ERROR]", { hasText: 'logger_webhook target "nowhere" is offline' });
+      const line = page.getByTestId("error-logs").locator("div[data-level=ERROR]", { hasText: 'logger_webhook target "nowhere": offline' });
       await line.waitFor();
       assert.match(await line.innerText(), /Time: \d\d:\d\d:\d\d UTC/);
       await page.getByPlaceholder("Highlight Line").fill("nowhere");

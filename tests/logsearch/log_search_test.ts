@@ -129,9 +129,45 @@ async function exercise(t: Deno.TestContext, service: LogSearchService, count: (
     assert.match((await query(service, "pageSize=5")).text, /pageSize must be between 10 and 10000/);
     assert.match((await query(service, "timeStart=yesterday")).text, /timeStart is not an RFC 3339 time/);
     assert.match((await query(service, "timeAsc=ok&timeDesc=ok")).text, /both timeasc and timedesc/);
-    const raw = await service.fetch(new Request(`http://ls/api/query?token=${QUERY}&q=raw`));
-    assert.equal(raw.status, 400);
-    await raw.body?.cancel();
+    const bad = async (params: string) => {
+      const res = await service.fetch(new Request(`http://ls/api/query?token=${QUERY}&${params}`));
+      assert.equal(res.status, 400, params);
+      return await res.text();
+    };
+    assert.match(await bad("q=everything"), /Invalid query name: everything/);
+    assert.match(await bad("q=raw&last=24h&timeStart=2026-03-01"), /last may not be given with timeStart/);
+    assert.match(await bad("q=raw&last=yesterday"), /last is not a duration/);
+    assert.match(await bad("q=reqinfo&export=xml"), /Invalid export format/);
+    assert.match(await bad("q=reqinfo&export=csv&pageSize=10"), /may not be given with export/);
+  });
+  await t.step("q=raw: the stored entries with their event time, filtered like request info, without signatures", async () => {
+    const res = await service.fetch(new Request(`http://ls/api/query?token=${QUERY}&q=raw&${fp("bucket", "my*")}&timeAsc=ok&pageSize=10`));
+    assert.equal(res.status, 200);
+    const rows = await res.json();
+    assert.deepEqual(rows.map((r: { event_time: string }) => r.event_time), ["2026-03-01T00:30:00.123456Z", "2026-03-01T00:31:00.123456Z"]);
+    assert.deepEqual(rows[0].log.api, ENTRIES[25].api);
+    assert.equal(rows[0].log.requestID, "REQ0030");
+    assert.equal(rows[0].log.requestHeader.Authorization, "AWS4-HMAC-SHA256 Credential=alice/20260301/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=*REDACTED*");
+    const signed = { ...entry(40, "GetObject", "sig", "s"), requestHeader: { Authorization: "AWS4-HMAC-SHA256 Credential=carol/20260301/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=0123abcd", "X-Amz-Security-Token": "tok" } };
+    assert.equal((await service.fetch(new Request(`http://ls/api/ingest?token=${AUDIT}`, { method: "POST", body: JSON.stringify(signed) }))).status, 200);
+    const stored = await (await service.fetch(new Request(`http://ls/api/query?token=${QUERY}&q=raw&${fp("bucket", "sig")}&pageSize=10`))).json();
+    assert.doesNotMatch(JSON.stringify(stored), /0123abcd|"tok"/, "a signature and a session token are not kept");
+    assert.equal(stored[0].log.requestHeader.Authorization, "AWS4-HMAC-SHA256 Credential=carol/20260301/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=*REDACTED*");
+  });
+  await t.step("last=<duration> counts back from now; export streams every row as CSV or NDJSON", async () => {
+    const recent = await service.fetch(new Request(`http://ls/api/query?token=${QUERY}&q=reqinfo&last=1h&pageSize=100`));
+    assert.deepEqual(await recent.json(), [], "the entries are from March 2026, long before the last hour");
+    const csv = await service.fetch(new Request(`http://ls/api/query?token=${QUERY}&q=reqinfo&${fp("bucket", "photos")}&timeAsc=ok&export=csv`));
+    assert.equal(csv.headers.get("content-type"), "text/csv");
+    assert.equal(csv.headers.get("content-disposition"), "attachment; filename=logs-export.csv");
+    const lines = (await csv.text()).trimEnd().split("\n");
+    assert.equal(lines[0], "time,api_name,access_key,bucket,object,time_to_response_ns,remote_host,request_id,user_agent,response_status,response_status_code,request_content_length,response_content_length");
+    assert.equal(lines.length, 26, "every matching row, not a page of 10");
+    assert.equal(lines[1], "2026-03-01T00:00:00.123456Z,PutObject,alice,photos,2024/img0.jpg,1000,10.0.0.7,REQ0000,aws-cli/2.9,OK,200,0,0");
+    const nd = await service.fetch(new Request(`http://ls/api/query?token=${QUERY}&q=raw&${fp("request_id", "REQ003*")}&export=ndjson`));
+    assert.equal(nd.headers.get("content-type"), "application/x-ndjson");
+    const objects = (await nd.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(objects.map((o) => o.log.requestID), ["REQ0034", "REQ0033", "REQ0032", "REQ0031", "REQ0030"]);
   });
 }
 
@@ -144,7 +180,7 @@ Deno.test("log search on SQLite", async (t) => {
     await t.step("retention drops old rows", async () => {
       const aged = createLogSearchService({ store, auditToken: AUDIT, queryToken: QUERY, retentionMs: 60_000, now: () => BASE + 21 * 60_000 });
       assert.equal(await aged.prune(), 20, "rows more than a minute older than 00:21 are gone");
-      assert.equal(await store.count(), 10);
+      assert.equal(await store.count(), 11, "ten of the entries above and the signed one");
     });
   } finally {
     await service.close();

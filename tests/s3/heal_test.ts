@@ -150,3 +150,76 @@ Deno.test("heal API: tokens, force-stop and a missing bucket as madmin expects",
     await f.close();
   }
 });
+
+Deno.test("heal remove: dangling versions and old unreferenced data files go (a dry run only says so); intact data and recent files stay", async () => {
+  const f = await startStorage();
+  // An audit webhook receiver: each removal is audited as MinIO's internal DeleteDanglingObject event.
+  // deno-lint-ignore no-explicit-any -- audit entries are checked field by field below
+  const audited: Record<string, any>[] = [];
+  const hook = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    audited.push(JSON.parse(await req.text()));
+    return new Response(null);
+  });
+  try {
+    await s3.setConfigKV(f.root, `audit_webhook:heal endpoint=http://127.0.0.1:${(hook.addr as Deno.NetAddr).port}/`);
+    await s3.makeBucket(f.root, "dangling");
+    await s3.putObject(f.root, "dangling", "good.bin", bytes(300 * 1024, 6));
+    await s3.putObject(f.root, "dangling", "gone.bin", bytes(300 * 1024, 7));
+    await s3.putObject(f.root, "dangling", "flipped.bin", bytes(300 * 1024, 8));
+    await Deno.remove(await dataFileOf(f.dataDir, "dangling", "gone.bin"));
+    const flipped = await Deno.open(await dataFileOf(f.dataDir, "dangling", "flipped.bin"), { read: true, write: true });
+    await flipped.write(new Uint8Array([0, 0, 0, 0]));
+    flipped.close();
+    // Two data files no record points at: one an hour old, one just written (a write may be in progress).
+    const good = await dataFileOf(f.dataDir, "dangling", "good.bin");
+    const fanOf = (key: string) => `${f.dataDir}/buckets/dangling/objects/${keyPathStem(key)}`;
+    const oldOrphan = `${fanOf("old-orphan")}.${crypto.randomUUID()}.data`;
+    const newOrphan = `${fanOf("new-orphan")}.${crypto.randomUUID()}.data`;
+    for (const path of [oldOrphan, newOrphan]) {
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      await Deno.copyFile(good, path);
+    }
+    const hourAgo = new Date(Date.now() - 3600_000);
+    await Deno.utime(oldOrphan, hourAgo, hourAgo);
+    const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
+    const orphanItems = (items: Item[]) => items.filter((i) => i.type === "object" && /belongs to no object version/.test(i.detail));
+
+    const dry = await heal(f.root, "dangling", "", { ...RECURSIVE, remove: true, dryRun: true });
+    assert.deepEqual(objectStates(dry), { "flipped.bin": "corrupt→corrupt", "gone.bin": "missing→missing", "good.bin": "ok→ok", "": "corrupt→corrupt" });
+    assert.ok(dry.filter((i) => i.object.endsWith("e.bin") || i.object === "flipped.bin").every((i) => i.object === "good.bin" || /^would be removed \(dry run\)/.test(i.detail)));
+    assert.equal(orphanItems(dry).length, 2);
+    assert.equal((await s3.listAllObjects(f.root, "dangling")).objects.length, 3, "a dry run removes nothing");
+    assert.ok(await exists(oldOrphan));
+
+    const removed = await heal(f.root, "dangling", "", { ...RECURSIVE, remove: true });
+    const byObject = Object.fromEntries(removed.filter((i) => i.object).map((i) => [i.object, i]));
+    assert.equal(`${stateOf(byObject["gone.bin"], "before")}→${stateOf(byObject["gone.bin"], "after")}`, "missing→missing");
+    assert.match(byObject["gone.bin"].detail, /^removed: data file .* is missing/);
+    assert.equal(`${stateOf(byObject["flipped.bin"], "before")}→${stateOf(byObject["flipped.bin"], "after")}`, "corrupt→missing");
+    assert.match(byObject["flipped.bin"].detail, /^removed: the data does not match its recorded checksum/);
+    assert.equal(byObject["good.bin"].detail, "");
+    const orphans = orphanItems(removed);
+    assert.equal(orphans.length, 2);
+    assert.ok(orphans.some((i) => /^removed: /.test(i.detail) && stateOf(i, "after") === "missing"), JSON.stringify(orphans));
+    assert.ok(orphans.some((i) => /too recent to rule out a write in progress/.test(i.detail) && stateOf(i, "after") === "corrupt"));
+    assert.equal(await exists(oldOrphan), false);
+    assert.equal(await exists(newOrphan), true);
+    assert.deepEqual((await s3.listAllObjects(f.root, "dangling")).objects.map((o) => o.key), ["good.bin"]);
+    assert.deepEqual(await (await s3.getObject(f.root, "dangling", "good.bin")).bytes(), bytes(300 * 1024, 6));
+
+    const after = await heal(f.root, "dangling");
+    assert.deepEqual(objectStates(after), { "good.bin": "ok→ok", "": "corrupt→corrupt" }, "only the recent file is still reported");
+
+    const deadline = Date.now() + 30_000;
+    const dangling = () => audited.filter((e) => e.event === "DeleteDanglingObject");
+    while (dangling().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(dangling().map((e) => [e.trigger, e.api.bucket, e.api.objects[0].objectName]).sort(), [
+      ["DeleteDanglingObject", "dangling", "flipped.bin"],
+      ["DeleteDanglingObject", "dangling", "gone.bin"],
+    ]);
+    assert.match(dangling()[0].error, /^removed: /);
+  } finally {
+    await f.close();
+    await hook.shutdown();
+  }
+});

@@ -4,7 +4,7 @@
  * server-side work.
  */
 import assert from "node:assert/strict";
-import { adminJson } from "../../server/s3/admin/request.ts";
+import { adminJson, adminSend } from "../../server/s3/admin/request.ts";
 import * as s3 from "../../server/s3/mod.ts";
 import type { StorageFixture } from "./fixture.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
@@ -179,16 +179,38 @@ Deno.test("health info: a v3 report of this machine with a drive check, secrets 
     // deno-lint-ignore no-explicit-any -- the report is checked field by field below
     const report = await s3.healthInfo(f.root, "1h0m0s", AbortSignal.timeout(30_000)) as Record<string, any>;
     assert.equal(report.version, "3");
-    assert.ok(report.sys.cpus[0].cpus[0].cores >= 1);
-    assert.ok(report.sys.meminfo[0].total > 0);
+    const addr = new URL(f.storage.url).host;
+    // madmin's shapes: every sys entry names its node in `addr`.
+    for (const section of ["cpus", "partitions", "osinfo", "meminfo", "procinfo", "errors", "services", "config", "productinfo"]) {
+      assert.equal(report.sys[section]?.[0]?.addr, addr, section);
+    }
+    assert.equal(report.sys.cpus[0].cpus.reduce((n: number, c: { cores: number }) => n + c.cores, 0), navigator.hardwareConcurrency);
+    assert.ok(report.sys.meminfo[0].total > 0 && report.sys.meminfo[0].limit > 0);
     assert.equal(report.sys.osinfo[0].info.os, "linux");
+    assert.equal(report.sys.procinfo[0].pid, Deno.pid);
+    assert.ok(report.sys.procinfo[0].num_fds > 0 && report.sys.procinfo[0].mem_info.rss > 0);
+    const partition = report.sys.partitions[0].partitions[0];
+    assert.ok(partition.mountpoint && f.dataDir.startsWith(partition.mountpoint) && partition.space_total > 0, JSON.stringify(partition));
+    assert.ok(Array.isArray(report.sys.netinfo), "network interfaces (none but loopback is possible)");
+    for (const nic of report.sys.netinfo) assert.ok(nic.addr === addr && nic.interface && (nic.driver || nic.error), JSON.stringify(nic));
+    assert.deepEqual(report.sys.services[0].services.map((s: { name: string }) => s.name), ["selinux"]);
+    assert.ok(report.sys.errors[0].errors === undefined || report.sys.errors[0].errors.every((e: string) => ["audit is enabled", "updatedb is installed"].includes(e)));
+    assert.ok(report.sys.config[0].config["rlimit-max"] !== 0 && report.sys.config[0].config["time-info"].current_time);
     const drive = report.minio.info.servers[0].drives[0];
-    assert.equal(drive.error, "", "the write/read check passed");
-    assert.ok(drive.write_throughput > 0 && drive.read_throughput > 0 && drive.totalspace > 0);
+    assert.equal(report.minio.error, undefined, "the write/read check passed");
+    assert.equal(drive.state, "ok");
+    assert.ok(drive.writethroughput > 0 && drive.readthroughput > 0 && drive.totalspace > 0);
     const text = JSON.stringify(report);
     assert.ok(!text.includes("TopSecretToken123") && !text.includes("hunter2hunter"), "secrets are redacted");
     assert.match(report.minio.config.config, /notify_webhook:secretive/);
     await rejectsWith(s3.healthInfo(f.root, "soon", AbortSignal.timeout(5000)), "InvalidRequest");
+
+    // The data-type flags choose the sections, as madmin sends them.
+    const only = await adminSend(f.root, { method: "GET", op: "healthinfo", query: { deadline: "10s", syscpu: "true", sysnet: "true", minioinfo: "false", minioconfig: "false", sysmem: "false" } });
+    const reports = (await only.text()).trim().split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const chosen = reports[reports.length - 1];
+    assert.deepEqual(Object.keys(chosen.sys).sort(), ["cpus", "kubernetes", "netinfo"]);
+    assert.deepEqual(chosen.minio, {});
   } finally {
     await f.close();
   }

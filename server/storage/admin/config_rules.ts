@@ -65,6 +65,16 @@ export function checkSubsystemValues(name: string, values: Record<string, string
     case "logger_webhook":
     case "audit_webhook":
       checkUrl("endpoint", values.endpoint);
+      if (values.proxy) checkUrl("proxy", values.proxy);
+      if (values.queue_dir && !values.queue_dir.startsWith("/")) throw bad(`${name}: queueDir path should be absolute`);
+      for (const key of ["batch_size", "queue_size"]) if (values[key] && !/^[1-9]\d{0,8}$/.test(values[key])) throw bad(`${name}: '${key}' must be a whole number above 0`);
+      if (values.max_retry && !/^\d{1,9}$/.test(values.max_retry)) throw bad(`${name}: 'max_retry' must be a whole number (0 retries for ever)`);
+      for (const key of ["retry_interval", "http_timeout"]) {
+        if (!values[key]) continue;
+        const seconds = durationSeconds(values[key]);
+        if (!(seconds > 0) || (key === "retry_interval" && seconds > 60)) throw bad(`${name}: '${key}' must be a duration${key === "retry_interval" ? " of at most 1m" : ""}, e.g. 3s`);
+      }
+      if (!values.client_cert !== !values.client_key) throw bad(`${name}: client_cert and client_key must be given together`);
       return;
   }
 }

@@ -1,60 +1,33 @@
 /**
- * The health-info report (minio-protocol §3.16) in madmin's v3 shape, about this one node: CPU, memory, OS,
- * process, the data drive with its space and a short write/read check, and the server configuration with
- * every secret redacted. Collected in two steps (the quick facts, then the drive check) so a report reaches
- * the client even when the deadline cuts the drive check short.
+ * The health-info report (minio-protocol §3.16) in madmin's v3 shape (health.go), about this one node:
+ * - sys: CPUs, the data drive's partition, OS, memory, this process, network interfaces, the system checks
+ *   madmin makes (kernel audit, updatedb), services (SELinux), kernel settings and the product identity
+ *   (host_facts.ts); `kubernetes` is empty (not run by Kubernetes);
+ * - minio: the server configuration with every secret redacted, and the server's info (as ServerInfo, with
+ *   the drive's short write/read check and its throughput).
+ * The request's data-type flags choose the sections (madmin v3 sends each as true or false; a request with
+ * none gets them all). Collected in two steps, the quick facts and then the drive check, so a report reaches
+ * the client even when the deadline cuts the drive check short. `anonymize` hides the host name, machine id
+ * and serial numbers.
  */
 import { formatConfig } from "./server_config.ts";
 import type { AdminContext } from "./context.ts";
 import { subsystem } from "./subsystems.ts";
-import { EMBEDDED_VERSION } from "./info.ts";
+import { drive, EMBEDDED_VERSION } from "./info.ts";
+import { cpuFacts, memoryFacts, networkFacts, osFacts, partitionFacts, processFacts, productFacts, systemConfig, systemErrors, systemServices } from "./host_facts.ts";
 
 /** Bytes written and read back by the drive check: enough to see a sick disk, quick on a healthy one. */
 const DRIVE_CHECK_BYTES = 4 * 1024 * 1024;
 
-const readText = (path: string) => Deno.readTextFile(path).catch(() => "");
+/** madmin's health data types (HealthDataTypesMap). */
+export const HEALTH_DATA_TYPES = ["minioinfo", "minioconfig", "syscpu", "sysdrivehw", "sysosinfo", "sysmem", "sysnet", "sysprocess", "syserrors", "sysservices", "sysconfig"] as const;
+export type HealthDataType = typeof HEALTH_DATA_TYPES[number];
 
-async function cpus(node: string) {
-  const info = await readText("/proc/cpuinfo");
-  const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(.*)$`, "m").exec(info)?.[1] ?? "";
-  return [{
-    node,
-    cpus: [{
-      vendor_id: field("vendor_id"),
-      family: field("cpu family"),
-      model: field("model"),
-      model_name: field("model name"),
-      mhz: Number(field("cpu MHz")) || 0,
-      cache_size: Number.parseInt(field("cache size")) || 0,
-      flags: field("flags").split(" ").filter(Boolean).slice(0, 40),
-      cores: navigator.hardwareConcurrency,
-    }],
-  }];
-}
-
-function memory(node: string) {
-  const m = Deno.systemMemoryInfo();
-  return [{ node, total: m.total, used: m.total - m.available, free: m.free, available: m.available, buffers: m.buffers, cache: m.cached, swap_space_total: m.swapTotal, swap_space_free: m.swapFree }];
-}
-
-async function osInfo(node: string, anonymize: boolean) {
-  const release = await readText("/etc/os-release");
-  return [{
-    node,
-    info: {
-      hostname: anonymize ? "server1" : Deno.hostname(),
-      uptime: Deno.osUptime(),
-      os: Deno.build.os,
-      platform: /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(release)?.[1] ?? "",
-      kernelArch: Deno.build.arch,
-      kernelVersion: Deno.osRelease(),
-    },
-  }];
-}
-
-function process(node: string) {
-  const memory = Deno.memoryUsage();
-  return [{ node, pid: Deno.pid, ppid: Deno.ppid, runtime: `deno ${Deno.version.deno}`, mem_info: { rss: memory.rss, heap_total: memory.heapTotal, heap_used: memory.heapUsed }, num_threads: 0 }];
+/** The types a request asks for: those set to true, or all when it names none. */
+export function requestedTypes(query: URLSearchParams): Set<HealthDataType> {
+  const named = HEALTH_DATA_TYPES.filter((type) => query.has(type));
+  if (named.length === 0) return new Set(HEALTH_DATA_TYPES);
+  return new Set(named.filter((type) => query.get(type) === "true"));
 }
 
 /** The configuration as get-config-kv prints it, with secret keys and credentials inside URLs masked. */
@@ -76,8 +49,7 @@ async function driveCheck(ctx: AdminContext, signal: AbortSignal) {
   const dir = `${ctx.store.dataDir}/.deck/tmp`;
   const path = `${dir}/healthinfo-${crypto.randomUUID()}`;
   const data = crypto.getRandomValues(new Uint8Array(64 * 1024));
-  const space = await ctx.store.diskSpace();
-  const drive = { path: ctx.store.dataDir, totalspace: space.total, usedspace: space.used, availspace: space.free, write_throughput: 0, read_throughput: 0, error: "" };
+  const result = { writethroughput: 0, readthroughput: 0, error: "" };
   try {
     await Deno.mkdir(dir, { recursive: true });
     let started = performance.now();
@@ -88,56 +60,81 @@ async function driveCheck(ctx: AdminContext, signal: AbortSignal) {
     } finally {
       file.close();
     }
-    drive.write_throughput = Math.round(DRIVE_CHECK_BYTES / ((performance.now() - started) / 1000));
+    result.writethroughput = Math.round(DRIVE_CHECK_BYTES / ((performance.now() - started) / 1000));
     started = performance.now();
     const back = await Deno.readFile(path, { signal });
-    drive.read_throughput = Math.round(back.length / ((performance.now() - started) / 1000));
-    if (back.length !== DRIVE_CHECK_BYTES || back.subarray(0, data.length).some((b, i) => b !== data[i])) drive.error = "the data read back differs from what was written";
+    result.readthroughput = Math.round(back.length / ((performance.now() - started) / 1000));
+    if (back.length !== DRIVE_CHECK_BYTES || back.subarray(0, data.length).some((b, i) => b !== data[i])) result.error = "the data read back differs from what was written";
   } catch (error) {
-    drive.error = signal.aborted ? "the deadline passed before the drive check finished" : `drive check failed: ${error instanceof Error ? error.message : error}`;
+    result.error = signal.aborted ? "the deadline passed before the drive check finished" : `drive check failed: ${error instanceof Error ? error.message : error}`;
   } finally {
     await Deno.remove(path).catch(() => {});
   }
-  return drive;
+  return result;
 }
 
+const isDocker = () => Deno.stat("/.dockerenv").then(() => true, () => false);
+
 /** Yields the report twice: quick facts first, then with the drive check; stops early when `signal` aborts. */
-export async function* healthReports(ctx: AdminContext, signal: AbortSignal, anonymize: boolean): AsyncGenerator<unknown> {
-  const node = ctx.url.host;
-  const usage = await ctx.store.usage();
-  const report = {
-    version: "3",
-    error: "",
-    timestamp: new Date(ctx.now()).toISOString(),
-    sys: {
-      cpus: await cpus(node),
-      partitions: [] as unknown[],
-      osinfo: await osInfo(node, anonymize),
-      meminfo: memory(node),
-      procinfo: process(node),
-      errors: [],
-      services: [],
-      config: [],
-    },
-    minio: {
-      error: "",
-      config: { config: redactedConfig(ctx) },
-      info: {
-        mode: "online",
-        deploymentID: ctx.store.deploymentId,
-        region: ctx.config.region(),
-        buckets: { count: usage.buckets },
-        objects: { count: usage.objects },
-        usage: { size: usage.size },
-        servers: [{ state: "online", endpoint: node, uptime: Math.floor((ctx.now() - ctx.startedAt) / 1000), version: EMBEDDED_VERSION, drives: [] as unknown[] }],
-      },
-    },
-  };
+export async function* healthReports(ctx: AdminContext, signal: AbortSignal, options: { anonymize: boolean; types: Set<HealthDataType> }): AsyncGenerator<unknown> {
+  const addr = ctx.url.host;
+  const wants = (type: HealthDataType) => options.types.has(type);
+  const space = await ctx.store.diskSpace();
+  const sys: Record<string, unknown> = { kubernetes: {} };
+  if (wants("syscpu")) sys.cpus = [await cpuFacts(addr)];
+  if (wants("sysdrivehw")) sys.partitions = [await partitionFacts(addr, ctx.store.dataDir, space)];
+  if (wants("sysosinfo")) sys.osinfo = [await osFacts(addr, options.anonymize)];
+  if (wants("sysmem")) sys.meminfo = [await memoryFacts(addr)];
+  if (wants("sysprocess")) sys.procinfo = [await processFacts(addr)];
+  if (wants("sysnet")) sys.netinfo = await networkFacts(addr);
+  if (wants("syserrors")) sys.errors = [await systemErrors(addr)];
+  if (wants("sysservices")) sys.services = [await systemServices(addr)];
+  if (wants("sysconfig")) sys.config = [await systemConfig(addr)];
+  if (wants("sysosinfo")) sys.productinfo = [await productFacts(addr, options.anonymize)];
+  const minio: Record<string, unknown> = {};
+  if (wants("minioconfig")) minio.config = { config: redactedConfig(ctx) };
+  const server = wants("minioinfo") ? await serverFacts(ctx, addr) : null;
+  if (server) minio.info = server.info;
+  const report = { version: "3", timestamp: new Date(ctx.now()).toISOString(), sys, minio };
   yield report;
-  if (signal.aborted) return;
-  const drive = await driveCheck(ctx, signal);
-  report.sys.partitions = [{ node, partitions: [{ device: drive.path, mountpoint: drive.path, total: drive.totalspace, free: drive.availspace, error: drive.error }] }];
-  report.minio.info.servers[0].drives = [{ endpoint: drive.path, state: drive.error ? "faulty" : "ok", ...drive }];
+  if (signal.aborted || !server) return;
+  const check = await driveCheck(ctx, signal);
+  Object.assign(server.drive, { writethroughput: check.writethroughput, readthroughput: check.readthroughput }, check.error ? { state: "faulty" } : {});
+  if (check.error) minio.error = `drive ${ctx.store.dataDir}: ${check.error}`;
   report.timestamp = new Date(ctx.now()).toISOString();
   yield report;
+}
+
+/** minio.info: ServerInfo's facts (madmin MinioInfo), with the drive the check fills in. */
+async function serverFacts(ctx: AdminContext, addr: string) {
+  const usage = await ctx.store.usage();
+  const disk: Record<string, unknown> = await drive(ctx);
+  const memory = Deno.memoryUsage();
+  const info = {
+    mode: "online",
+    region: ctx.config.region(),
+    sqsARN: ctx.config.notificationArns(),
+    deploymentID: ctx.store.deploymentId,
+    buckets: { count: usage.buckets },
+    objects: { count: usage.objects },
+    usage: { size: usage.size },
+    services: { notifications: await ctx.notificationStatus() },
+    backend: { backendType: ctx.reportedBackend === "fs" ? "FS" : "Erasure", onlineDisks: 1, offlineDisks: 0 },
+    servers: [{
+      state: "online",
+      endpoint: addr,
+      uptime: Math.floor((ctx.now() - ctx.startedAt) / 1000),
+      version: EMBEDDED_VERSION,
+      network: { [addr]: "online" },
+      drives: [disk],
+      mem_stats: { Alloc: memory.heapUsed, HeapAlloc: memory.heapUsed, Sys: memory.rss },
+      num_cpu: navigator.hardwareConcurrency,
+      runtime_version: `deno ${Deno.version.deno}`,
+      edition: "",
+    }],
+    tls: { tls_enabled: ctx.url.protocol === "https:" },
+    is_kubernetes: false,
+    is_docker: await isDocker(),
+  };
+  return { info, drive: disk };
 }

@@ -5,7 +5,7 @@ import { json, requireAction } from "./context.ts";
 
 export const EMBEDDED_VERSION = "DECK-EMBEDDED.2026-11-22";
 
-async function drive(ctx: AdminContext) {
+export async function drive(ctx: AdminContext) {
   const space = await ctx.store.diskSpace();
   return {
     endpoint: ctx.store.dataDir,

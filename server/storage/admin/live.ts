@@ -7,7 +7,7 @@ import { logInfoOf, logTypeFilter } from "../streams/console_log.ts";
 import { jsonLinesResponse, mapStream } from "../streams/json_lines.ts";
 import { parseTraceOptions, traceInfoOf, traceWanted } from "../streams/trace.ts";
 import { adminFail, type AdminContext, requireAction } from "./context.ts";
-import { healthReports } from "./health_report.ts";
+import { healthReports, requestedTypes } from "./health_report.ts";
 
 /** Records a slow trace reader may fall behind by before the oldest are dropped. */
 const TRACE_BACKLOG = 1000;
@@ -49,11 +49,12 @@ export function healthInfo(ctx: AdminContext): Promise<Response> {
   const deadlineNs = deadlineText ? parseGoDuration(deadlineText) : HEALTH_DEFAULT_DEADLINE_NS;
   if (deadlineNs === null || deadlineNs <= 0) throw adminFail("InvalidRequest", `Invalid Request: deadline '${deadlineText}' is not a duration such as 1h0m0s`, 400);
   const anonymize = ["standard", "strict"].includes(ctx.query.get("anonymize") ?? "");
+  const types = requestedTypes(ctx.query);
   const stop = new AbortController();
   const deadline = setTimeout(() => stop.abort(), Math.min(deadlineNs / 1e6, 2 ** 31 - 1));
   const end = () => {
     clearTimeout(deadline);
     stop.abort();
   };
-  return Promise.resolve(jsonLinesResponse(healthReports(ctx, stop.signal, anonymize), { keepAliveMs: 5000, onEnd: end }));
+  return Promise.resolve(jsonLinesResponse(healthReports(ctx, stop.signal, { anonymize, types }), { keepAliveMs: 5000, onEnd: end }));
 }

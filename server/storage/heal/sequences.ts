@@ -9,6 +9,7 @@
  */
 import { StoreError } from "../fs/store.ts";
 import type { Store } from "../fs/store.ts";
+import type { InternalAuditEvent } from "../logging/audit_entry.ts";
 import { type DriveState, type HealFinding, healScope } from "./verify.ts";
 
 export const MAX_UNCONSUMED = 1000;
@@ -87,7 +88,13 @@ export class HealSequences {
   /** Items scanned by every heal since start (BackgroundHealStatus ScannedItemsCount). */
   #scanned = 0;
 
-  constructor(private readonly store: Store, private readonly drive: { uuid: string; endpoint: string }, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly store: Store,
+    private readonly drive: { uuid: string; endpoint: string },
+    private readonly now: () => number = Date.now,
+    /** Told of each dangling version heal removed (the audit targets record it as MinIO does). */
+    private readonly audit: (event: InternalAuditEvent) => void = () => {},
+  ) {}
 
   /** Starts a sequence (or returns the running one's start while it has results waiting). */
   start(bucket: string, prefix: string, settings: HealOpts, options: { forceStart: boolean; clientAddress: string }): HealStartSuccess {
@@ -181,10 +188,12 @@ export class HealSequences {
   async #run(sequence: Sequence): Promise<void> {
     const signal = sequence.stop.signal;
     try {
-      const scope = { bucket: sequence.bucket, prefix: sequence.prefix, recursive: sequence.settings.recursive, dryRun: sequence.settings.dryRun };
+      const { recursive, dryRun, remove } = sequence.settings;
+      const scope = { bucket: sequence.bucket, prefix: sequence.prefix, recursive, dryRun, remove };
       for await (const finding of healScope(this.store, scope, signal)) {
         if (signal.aborted) return;
         this.#scanned++;
+        if (finding.removed) this.audit({ event: "DeleteDanglingObject", bucket: finding.bucket, object: finding.object, versionId: finding.versionId || undefined, error: finding.detail });
         sequence.items.push(this.#item(finding, ++sequence.nextId));
         if (sequence.items.length >= MAX_UNCONSUMED) await this.#waitForRoom(sequence);
       }

@@ -12,13 +12,24 @@
  *   ETag (MD5, or for multipart uploads the MD5 of the parts' MD5s over the recorded part sizes).
  *   Nothing is dropped: a version whose data is missing or corrupt stays listed and is reported.
  *
+ * - data files that no version references (a write whose record was never logged, a removal that failed):
+ *   reported in a whole-bucket heal.
+ *
  * Without parity there is no second copy to rebuild object bytes from, so corrupt or missing data stays
- * corrupt or missing after heal, and says so.
+ * corrupt or missing after heal, and says so. With `remove` (madmin HealOpts.Remove), what heal cannot
+ * restore is removed instead, as MinIO removes dangling objects: a version whose data is missing or corrupt
+ * (its record goes; before it reads corrupt/missing, after "missing", the detail starts "removed"), and an
+ * unreferenced data file at least ORPHAN_MIN_AGE_MS old (a younger one may belong to a write in progress,
+ * whose file is renamed into place just before its record is logged). A dry run only says what it would remove.
  */
 import { Md5 } from "../../s3/md5.ts";
 import { parseXml } from "../../s3/xml.ts";
-import { mkdirDurable, writeFileDurable } from "../fs/durable.ts";
-import type { BucketMeta, Store, VersionRecord } from "../fs/store.ts";
+import { mkdirDurable, removeDurable, syncDir, writeFileDurable } from "../fs/durable.ts";
+import { keyPathStem } from "../fs/names.ts";
+import type { BucketMeta, BucketState, Store, VersionRecord } from "../fs/store.ts";
+
+/** Unreferenced data files younger than this are left alone (a write may be about to log their record). */
+export const ORPHAN_MIN_AGE_MS = 10 * 60_000;
 
 /** madmin drive states used here (minio-protocol §3.13). */
 export type DriveState = "ok" | "missing" | "corrupt" | "unknown";
@@ -34,6 +45,8 @@ export interface HealFinding {
   after: DriveState;
   /** Bytes of an object version, -1 when unknown. */
   objectSize: number;
+  /** Set when heal removed this dangling version (`remove`), which MinIO audits as DeleteDanglingObject. */
+  removed?: boolean;
 }
 
 export interface HealScope {
@@ -42,6 +55,8 @@ export interface HealScope {
   prefix: string;
   recursive: boolean;
   dryRun: boolean;
+  /** Remove what cannot be restored (dangling versions, unreferenced data files). */
+  remove: boolean;
 }
 
 const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
@@ -88,9 +103,68 @@ async function* healBucket(store: Store, name: string, scope: HealScope, signal:
     // The key may have changed since the snapshot: verify what it holds now.
     for (const version of state.objects.get(key)?.versions ?? []) {
       const { state: found, detail } = await verifyVersion(store, name, key, version);
-      yield { type: "object", bucket: name, object: key, versionId: version.versionId === "null" ? "" : version.versionId, detail, before: found, after: found, objectSize: version.deleteMarker ? 0 : version.size };
+      const finding: HealFinding = { type: "object", bucket: name, object: key, versionId: version.versionId === "null" ? "" : version.versionId, detail, before: found, after: found, objectSize: version.deleteMarker ? 0 : version.size };
+      if (found !== "ok" && scope.remove) {
+        if (scope.dryRun) finding.detail = `would be removed (dry run): ${detail}`;
+        else if (await removeDangling(store, state, key, version)) Object.assign(finding, { after: "missing", detail: `removed: ${detail}`, removed: true });
+      }
+      yield finding;
     }
   }
+  if (scope.recursive && !scope.prefix && !signal.aborted) yield* unreferencedDataFiles(store, state, scope);
+}
+
+/** Removes one dangling version, if the key still holds it; true when removed. */
+function removeDangling(store: Store, state: BucketState, key: string, version: VersionRecord): Promise<boolean> {
+  return store.locks.run(`${state.name}/${key}`, async () => {
+    const record = state.objects.get(key);
+    if (!record?.versions.includes(version)) return false;
+    await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== version) });
+    if (version.dataFile) await removeDurable(store.dataPath(state.name, key, version.dataFile)).catch(() => {});
+    return true;
+  });
+}
+
+/** Data files no version points at: reported, and removed with `remove` once old enough. */
+async function* unreferencedDataFiles(store: Store, state: BucketState, scope: HealScope): AsyncGenerator<HealFinding> {
+  const objectsDir = `${store.bucketDir(state.name)}/objects`;
+  const referenced = new Set<string>();
+  for (const record of state.objects.values()) for (const v of record.versions) if (v.dataFile) referenced.add(v.dataFile);
+  let keyOfStem: Map<string, string> | null = null;
+  const fans: string[] = [];
+  for await (const entry of Deno.readDir(objectsDir)) if (entry.isDirectory) fans.push(entry.name);
+  for (const fan of fans.sort()) {
+    const names: string[] = [];
+    for await (const entry of Deno.readDir(`${objectsDir}/${fan}`)) if (entry.isFile) names.push(entry.name);
+    for (const name of names.sort()) {
+      // `<sha256 of the key>.<uuid>.data`, as the store names data files.
+      const m = /^([0-9a-f]{64})\.(.+\.data)$/.exec(name);
+      if (!m || referenced.has(m[2])) continue;
+      const [path, dataFile, stem] = [`${objectsDir}/${fan}/${name}`, m[2], `${fan}/${m[1]}`];
+      keyOfStem ??= new Map([...state.objects.keys()].map((k) => [keyPathStem(k), k]));
+      const key = keyOfStem.get(stem) ?? "";
+      const mtime = (await Deno.stat(path).catch(() => null))?.mtime?.getTime();
+      if (mtime === undefined) continue; // gone meanwhile
+      const finding: HealFinding = { type: "object", bucket: state.name, object: key, versionId: "", detail: `data file objects/${fan}/${name} belongs to no object version`, before: "corrupt", after: "corrupt", objectSize: -1 };
+      if (scope.remove) {
+        if (Date.now() - mtime < ORPHAN_MIN_AGE_MS) finding.detail += "; left in place: it is too recent to rule out a write in progress";
+        else if (scope.dryRun) finding.detail = `would be removed (dry run): ${finding.detail}`;
+        else if (await removeUnreferenced(store, state, key, path, dataFile)) Object.assign(finding, { after: "missing", detail: `removed: ${finding.detail}` });
+      }
+      yield finding;
+    }
+  }
+}
+
+/** Removes an unreferenced data file, checked again under its key's lock; true when removed. */
+function removeUnreferenced(store: Store, state: BucketState, key: string, path: string, dataFile: string): Promise<boolean> {
+  const remove = async () => {
+    if (key && state.objects.get(key)?.versions.some((v) => v.dataFile === dataFile)) return false;
+    await Deno.remove(path);
+    await syncDir(path.slice(0, path.lastIndexOf("/")));
+    return true;
+  };
+  return (key ? store.locks.run(`${state.name}/${key}`, remove) : remove()).catch(() => false);
 }
 
 async function healBucketDirectory(store: Store, name: string, dryRun: boolean): Promise<HealFinding> {

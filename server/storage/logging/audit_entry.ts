@@ -17,25 +17,63 @@ export interface AuditEntry {
     name: string;
     bucket?: string;
     object?: string;
+    objects?: { objectName: string; versionId?: string }[];
     status: string;
-    statusCode: number;
+    statusCode?: number;
     rx: number;
     tx: number;
     timeToFirstByte?: string;
     timeToFirstByteInNS?: string;
-    timeToResponse: string;
-    timeToResponseInNS: string;
+    timeToResponse?: string;
+    timeToResponseInNS?: string;
   };
-  remotehost: string;
-  requestID: string;
-  userAgent: string;
-  requestPath: string;
-  requestHost: string;
-  requestQuery: Record<string, string>;
-  requestHeader: Record<string, string>;
-  responseHeader: Record<string, string>;
+  remotehost?: string;
+  requestID?: string;
+  userAgent?: string;
+  requestPath?: string;
+  requestHost?: string;
+  requestQuery?: Record<string, string>;
+  requestHeader?: Record<string, string>;
+  responseHeader?: Record<string, string>;
+  tags?: Record<string, string>;
   accessKey?: string;
   parentUser?: string;
+  error?: string;
+}
+
+/** Something the server did on its own that MinIO audits as an internal event (e.g. heal removing a dangling object). */
+export interface InternalAuditEvent {
+  /** MinIO's event name, e.g. `DeleteDanglingObject`. */
+  event: string;
+  bucket: string;
+  object: string;
+  versionId?: string;
+  /** Why, or what went wrong. */
+  error?: string;
+  tags?: Record<string, string>;
+}
+
+/** An internal event's audit entry, as MinIO's auditLogInternal builds it: no request or response parts. */
+export function internalAuditEntry(event: InternalAuditEvent, deploymentId: string, now = new Date()): AuditEntry {
+  return {
+    version: "1",
+    deploymentid: deploymentId || undefined,
+    time: rfc3339Nano(now),
+    event: event.event,
+    trigger: event.event,
+    api: {
+      name: event.event,
+      bucket: event.bucket,
+      // MinIO names the object in `objects` only; `object` too lets the log search filter by it.
+      object: event.object || undefined,
+      objects: [{ objectName: event.object, ...(event.versionId ? { versionId: event.versionId } : {}) }],
+      status: "OK",
+      rx: 0,
+      tx: 0,
+    },
+    ...(event.tags ? { tags: event.tags } : {}),
+    ...(event.error ? { error: event.error } : {}),
+  };
 }
 
 const canonical = (name: string) => name.split("-").map((p) => (p ? p[0].toUpperCase() + p.slice(1) : p)).join("-");

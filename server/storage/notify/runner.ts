@@ -30,6 +30,18 @@ export interface RunnerOptions {
   /** In-memory queue bound when there is no store. */
   memoryLimit: number;
   log: (level: "ERROR" | "WARNING" | "INFO", message: string) => void;
+  /** Most events handed to one `send` (default 100). */
+  batch?: number;
+  /**
+   * Retry rule of audit/logger webhooks (minio-protocol-2 §2.2): a failed send is tried again every
+   * `intervalMs`; without a store, after `max` further failures (0: never) the first `unit` events (what one
+   * send carries) are dropped and the rest wait for their own tries. With a store, events stay queued until
+   * delivered and are retried at that interval. Absent: notification targets' rule (no retry without a
+   * store; backoff from 250 ms to 3 s with one).
+   */
+  retry?: { max: number; intervalMs: number; unit: number };
+  /** What the log calls the items ("event(s)"). */
+  noun?: string;
 }
 
 /** A promise to wait on until something changes (new events, stop). */
@@ -130,30 +142,41 @@ export class TargetRunner {
     }
   }
 
+  get #batch(): number {
+    return this.options.batch ?? BATCH;
+  }
+
   async #storeSendLoop(store: QueueStore): Promise<void> {
-    let backoff = BACKOFF_MIN_MS;
+    const retry = this.options.retry;
+    let backoff = retry ? retry.intervalMs : BACKOFF_MIN_MS;
     while (!this.#stopping) {
       if (store.length === 0) {
         await this.#senderWake.wait();
         continue;
       }
-      if (store.length < BATCH) await this.#linger();
-      const lines = await store.peek(BATCH);
+      if (store.length < this.#batch) await this.#linger();
+      const lines = await store.peek(this.#batch);
       const batch = lines.map(lazyDelivery);
       const delivered = await this.#attempt(batch);
       if (delivered > 0) await store.ack(delivered);
       if (delivered === batch.length) {
-        backoff = BACKOFF_MIN_MS;
+        backoff = retry ? retry.intervalMs : BACKOFF_MIN_MS;
         continue;
       }
       if (this.#stopping) return;
-      // New events must not cut the backoff short (an outage would cost an attempt per event); only a stop or
-      // a passing connection check does.
-      const retryAt = Date.now() + backoff;
-      this.#retryNow = false;
-      while (!this.#stopping && !this.#retryNow && Date.now() < retryAt) await this.#senderWake.wait(retryAt - Date.now());
-      backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+      await this.#backoff(backoff);
+      backoff = retry ? retry.intervalMs : Math.min(backoff * 2, BACKOFF_MAX_MS);
     }
+  }
+
+  /**
+   * Waits before a retry. New events must not cut the wait short (an outage would cost an attempt per
+   * event); only a stop or a passing connection check does.
+   */
+  async #backoff(ms: number): Promise<void> {
+    const retryAt = Date.now() + ms;
+    this.#retryNow = false;
+    while (!this.#stopping && !this.#retryNow && Date.now() < retryAt) await this.#senderWake.wait(retryAt - Date.now());
   }
 
   async #memorySendLoop(): Promise<void> {
@@ -163,10 +186,32 @@ export class TargetRunner {
         await this.#senderWake.wait();
         continue;
       }
-      if (this.#memory.length < BATCH) await this.#linger();
-      const batch = this.#memory.splice(0, BATCH);
-      const delivered = await this.#attempt(batch);
-      if (delivered < batch.length) this.#drop(batch.length - delivered, "the target did not take them and there is no queue directory");
+      if (this.#memory.length < this.#batch) await this.#linger();
+      let batch = this.#memory.splice(0, this.#batch);
+      const retry = this.options.retry;
+      let failures = 0;
+      while (true) {
+        const delivered = await this.#attempt(batch);
+        batch = batch.slice(delivered);
+        if (batch.length === 0) break;
+        failures++;
+        if (this.#stopping && retry) {
+          this.#memory.unshift(...batch); // handed to a successor, or counted at stop
+          break;
+        }
+        if (!retry) {
+          this.#drop(batch.length, "the target did not take them and there is no queue directory");
+          break;
+        }
+        if (retry.max > 0 && failures > retry.max) {
+          // Only the send that kept failing is given up; the events behind it get their own tries.
+          const unit = Math.max(1, retry.unit);
+          this.#drop(Math.min(unit, batch.length), `still not delivered after ${retry.max} retries`);
+          this.#memory.unshift(...batch.slice(unit));
+          break;
+        }
+        await this.#backoff(retry.intervalMs);
+      }
     }
   }
 
@@ -197,13 +242,13 @@ export class TargetRunner {
 
   #delivered(batch: Delivery[]): void {
     this.#stats.delivered += batch.length;
-    if (!this.#online) this.#log("INFO", "delivering events again");
+    if (!this.#online) this.#log("INFO", `delivering ${this.options.noun ?? "event(s)"} again`);
     this.#online = true;
   }
 
   #drop(count: number, why: string): void {
     this.#stats.dropped += count;
-    this.#log("ERROR", `${count} event(s) dropped: ${why} (${this.#stats.dropped} dropped so far)`);
+    this.#log("ERROR", `${count} ${this.options.noun ?? "event(s)"} dropped: ${why} (${this.#stats.dropped} dropped so far)`);
   }
 
   /** Logs, but the same message at most once per 10 s so an outage does not flood the log. */
