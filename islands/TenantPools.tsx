@@ -84,6 +84,7 @@ export default function TenantPools({ namespace, name, pools, storageClasses }: 
       </div>
       <DataTable<PoolInfo>
         entity="pools"
+        filtered={filter !== ""}
         rows={shown}
         rowId={(p) => p.name}
         emptyMessage="No Pools found"

@@ -288,7 +288,7 @@ Deno.test("browser: operator mode end to end", async (t) => {
       await page.waitForURL("**/storage/volumes");
       await page.locator('tr[data-row="tenant-lite/data0-storage-lite-pool-0-0"]').waitFor();
       await page.getByPlaceholder("Search Volumes (PVCs)").fill("DATA0");
-      await page.getByText("There are no volumes yet.").waitFor();
+      await page.getByText("No volumes match your filter.").waitFor();
       await page.getByPlaceholder("Search Volumes (PVCs)").fill("storage-lite-pool-0-3");
       await page.getByRole("link", { name: "View tenant tenant-lite/data0-storage-lite-pool-0-3" }).click();
       await page.waitForURL(`**${T}/summary`);
