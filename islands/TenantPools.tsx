@@ -84,7 +84,6 @@ export default function TenantPools({ namespace, name, pools, storageClasses }: 
       </div>
       <DataTable<PoolInfo>
         entity="pools"
-        filtered={filter !== ""}
         rows={shown}
         rowId={(p) => p.name}
         emptyMessage="No Pools found"

@@ -94,8 +94,10 @@ async function everyOne<T>(items: T[], check: (item: T) => Promise<void>): Promi
   if (failures.length) throw new Error(failures.join("\n"));
 }
 
+/** Sets the theme for the whole console: the cookie is set on the origin, so its path is "/" (set from a deep
+ * page's address it would only reach the pages below that page's folder). */
 async function setTheme(page: Page, theme: "light" | "dark"): Promise<void> {
-  await page.context().addCookies([{ name: "theme", value: theme, url: page.url() }]);
+  await page.context().addCookies([{ name: "theme", value: theme, url: new URL(page.url()).origin }]);
 }
 
 Deno.test("browser: every page and its main dialogs pass axe-core in both themes; keyboard use works", async (t) => {
@@ -129,6 +131,7 @@ Deno.test("browser: every page and its main dialogs pass axe-core in both themes
         await everyOne(PAGES, async (path) => {
           await page.goto(path);
           await waitForIslands(page);
+          assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), narrow ? "deck-dark" : "deck", `${path} in the ${theme} theme`);
           await assertAccessible(page, `${path}, ${theme}`);
           if (narrow) await assertNarrowLayout(page, `${path}, ${theme}, 800 px`);
         });

@@ -232,7 +232,8 @@ Deno.test("browser: operator mode end to end", async (t) => {
       await dialog.getByText("Tenant name is incorrect").waitFor();
       assert.equal(await dialog.getByRole("button", { name: "Delete" }).isDisabled(), true);
       await field.fill("storage-lite-pool-0-1");
-      await dialog.getByRole("button", { name: "Delete" }).click();
+      // Enter in the typed name presses Delete, as in every dialog (issue 18).
+      await field.press("Enter");
       await dialog.waitFor({ state: "detached" });
       await page.getByRole("link", { name: "view storage-lite-pool-0-2" }).click();
       await page.getByRole("heading", { name: "Pods > storage-lite-pool-0-2" }).waitFor();
