@@ -67,7 +67,7 @@ async function filtersWithoutMatchMessage(page: Page): Promise<string[]> {
     // "No … match your filter." (or a spec's own neutral wording, as the tenant Pools tab's "No Pools found").
     const empty = page.getByTestId("empty-message").filter({ hasText: /match your filter|^No \w+ found$/ });
     try {
-      await empty.first().waitFor({ timeout: 5_000 });
+      await empty.first().waitFor({ timeout: 10_000 });
     } catch {
       const said = await page.getByTestId("empty-message").allInnerTexts();
       wrong.push(`filter "${await box.getAttribute("placeholder")}" with no match says ${JSON.stringify(said)}`);
