@@ -50,7 +50,7 @@ export default function ErrorLogs() {
           return (
             <div key={messageId(entry)} className={`py-1 border-b border-neutral-content/10 ${hit ? "bg-warning text-black" : ""} ${entry.error && !hit ? "text-error" : ""}`}
               data-highlighted={hit ? "true" : undefined} data-level={entry.level}>
-              {lines.map((line, i) => <div key={i} className={`whitespace-pre-wrap break-all ${entry.error && i === 0 ? "font-bold" : ""}`}>{line || "\u00a0"}</div>)}
+              {lines.map((line, i) => <div key={i} className={`whitespace-pre-wrap wrap-anywhere ${entry.error && i === 0 ? "font-bold" : ""}`}>{line || "\u00a0"}</div>)}
             </div>
           );
         })}

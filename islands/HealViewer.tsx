@@ -89,7 +89,7 @@ export default function HealViewer({ buckets }: HealViewerProps) {
                 <h2 className="font-bold mb-2">Items not healthy</h2>
                 <ul className="text-sm space-y-1" data-testid="heal-problems">
                   {problems.map((item, i) => (
-                    <li key={i} className="break-all">
+                    <li key={i} className="wrap-anywhere">
                       <span className={`badge badge-sm mr-2 ${item.after.color === "red" ? "badge-error" : "badge-ghost"}`}>{item.after.color}</span>
                       {item.name}{item.detail ? <span className="text-base-content/70"> — {item.detail}</span> : null}
                     </li>

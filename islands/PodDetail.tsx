@@ -48,7 +48,7 @@ export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
             <div className="bg-neutral text-neutral-content rounded-box p-3 font-mono text-xs overflow-auto max-h-[65vh]" style={{ tabSize: 4 }} data-testid="pod-logs">
               {lines.map((line, i) => {
                 const hit = highlight !== "" && line.includes(highlight);
-                return <div key={i} className={`whitespace-pre-wrap break-all ${hit ? "bg-warning text-warning-content" : ""}`} data-highlighted={hit ? "true" : undefined}>{line || "\u00a0"}</div>;
+                return <div key={i} className={`whitespace-pre-wrap wrap-anywhere ${hit ? "bg-warning text-warning-content" : ""}`} data-highlighted={hit ? "true" : undefined}>{line || "\u00a0"}</div>;
               })}
             </div>
           </div>

@@ -96,7 +96,7 @@ export default function PolicyDetail(props: PolicyDetailProps) {
           <button type="button" className="btn btn-sm" onClick={refresh}>Refresh</button>
         </div>
       </div>
-      <div className="flex flex-col md:flex-row gap-4">
+      <div className="flex flex-col lg:flex-row lg:gap-4">
         <Tabs<Tab> vertical active={tab} onChange={setTab} tabs={[{ id: "summary", label: "Summary" }, { id: "users", label: "Users" }, { id: "groups", label: "Groups" }, { id: "json", label: "JSON" }]} />
         <section className="flex-1 min-w-0" role="tabpanel">
           {tab === "summary"

@@ -78,6 +78,7 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
       </div>
       <DataTable<NotificationEndpoint>
         entity="notification targets"
+        filtered={filter !== ""}
         rows={shown}
         rowId={serviceName}
         columns={[

@@ -71,6 +71,7 @@ export default function SettingsTiers({ tiers: initial }: SettingsTiersProps) {
       </div>
       <DataTable<TierView>
         entity="tiers"
+        filtered={filter !== ""}
         rows={shown}
         rowId={(t) => `${t.type}/${fieldsOf(t).name}`}
         columns={[

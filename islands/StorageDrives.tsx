@@ -139,6 +139,7 @@ export default function StorageDrives({ drives: initial, failure: initialFailure
       </div>
       <DataTable<DriveInfo>
         entity="drives"
+        filtered={filter !== ""}
         rows={shown}
         rowId={keyOf}
         selection={unavailable ? undefined : "checkbox"}

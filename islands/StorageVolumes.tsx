@@ -20,6 +20,7 @@ export default function StorageVolumes({ pvcs, base }: StorageVolumesProps) {
       <div className="mb-4"><SearchBox placeholder="Search Volumes (PVCs)" value={filter} onChange={setFilter} /></div>
       <DataTable<PvcInfo>
         entity="volumes"
+        filtered={filter !== ""}
         rows={shown}
         rowId={(p) => `${p.namespace}/${p.name}`}
         columns={[

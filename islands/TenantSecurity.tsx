@@ -27,8 +27,8 @@ function CertificateList({ title, certs, onRemove }: { title: string; certs: Cer
         {certs.map((c) => (
           <li key={c.name} className="flex items-start justify-between gap-2 border border-base-300 rounded p-2 text-sm">
             <div className="min-w-0">
-              <div className="font-bold break-all">{c.name}</div>
-              <div className="break-all">{c.domains.join(", ")}</div>
+              <div className="font-bold wrap-anywhere">{c.name}</div>
+              <div className="wrap-anywhere">{c.domains.join(", ")}</div>
               <div className="text-xs opacity-70">Expiry: {c.expiry}</div>
             </div>
             <button type="button" className="btn btn-ghost btn-xs" aria-label={`Remove ${c.name}`} onClick={() => onRemove(c.name)}>✕</button>

@@ -107,7 +107,7 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
   const item = (label: string, value: React.ReactNode) => (
     <div>
       <dt className="text-xs uppercase opacity-70">{label}</dt>
-      <dd className="font-bold break-all">{value}</dd>
+      <dd className="font-bold wrap-anywhere">{value}</dd>
     </div>
   );
   return (
@@ -121,7 +121,7 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
             {item("Volumes", volumes)}
             {item("MinIO Endpoint", info.endpoints?.minio ? <a className="link" href={info.endpoints.minio} target="_blank" rel="noopener noreferrer">{info.endpoints.minio}</a> : "-")}
             {item("Console Endpoint", info.endpoints?.console ? <a className="link" href={info.endpoints.console} target="_blank" rel="noopener noreferrer">{info.endpoints.console}</a> : "-")}
-            {item("MinIO Image", <button type="button" className="link text-left break-all" onClick={() => setUpdating(true)}>{info.image || "Default"}</button>)}
+            {item("MinIO Image", <button type="button" className="link text-left wrap-anywhere" onClick={() => setUpdating(true)}>{info.image || "Default"}</button>)}
             {item("State", info.currentState || "-")}
           </dl>
         </div>

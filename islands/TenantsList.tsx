@@ -44,6 +44,7 @@ export default function TenantsList({ tenants: initial, base, deleted }: Tenants
       </div>
       <DataTable<TenantListItem>
         entity="tenants"
+        filtered={filter !== ""}
         rows={shown}
         rowId={(t) => `${t.namespace}/${t.name}`}
         columns={[

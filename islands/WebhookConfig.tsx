@@ -51,7 +51,7 @@ export default function WebhookConfig({ kind, values: rendered }: WebhookConfigP
         <SearchBox placeholder="Filter" value={filter} onChange={setFilter} />
         <button type="button" className="btn btn-sm btn-primary" onClick={() => setStep({ index: 1, from: 0 })}>Add Webhook Configuration</button>
       </div>
-      <DataTable<{ name: string }> entity="webhook configurations" rows={[]} rowId={(r) => r.name} columns={[{ id: "name", label: "Name", value: (r) => r.name }]} />
+      <DataTable<{ name: string }> entity="webhook configurations" filtered={filter !== ""} rows={[]} rowId={(r) => r.name} columns={[{ id: "name", label: "Name", value: (r) => r.name }]} />
     </Slide>
   );
 }

@@ -52,12 +52,12 @@ function BucketLayout(props: { base: string; bucket: string; access: string; sec
       <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
         <ul>
           <li><a href={`${props.base}buckets`}>Buckets</a></li>
-          <li className="break-all">{props.bucket}</li>
+          <li className="wrap-anywhere">{props.bucket}</li>
         </ul>
       </nav>
       <header className="flex flex-wrap items-start justify-between gap-3 mb-6">
         <div>
-          <h1 className="text-2xl font-bold break-all">{props.bucket}</h1>
+          <h1 className="text-2xl font-bold wrap-anywhere">{props.bucket}</h1>
           <Island name="BucketAccessLabel" component={BucketAccessLabel} props={{ access: props.access }} />
         </div>
         <div className="flex gap-2">

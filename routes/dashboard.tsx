@@ -34,7 +34,7 @@ function Card({ label, value, testId, small, trend }: { label: string; value: st
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body p-5">
         <div className="text-sm text-base-content/70">{label}</div>
-        <div className={`${small ? "text-base break-all" : "text-2xl"} font-bold`} data-testid={testId}>{value}</div>
+        <div className={`${small ? "text-base wrap-anywhere" : "text-2xl"} font-bold`} data-testid={testId}>{value}</div>
         {trend}
       </div>
     </div>
@@ -113,7 +113,7 @@ export function BasicDashboard({ info, trends }: { info: AdminInfo; trends?: Das
           {drives.map((drive) => (
             <li key={drive.endpoint + drive.uuid} className="card bg-base-100 shadow-sm" data-testid="drive-card">
               <div className="card-body p-4 gap-1">
-                <div className="flex items-center gap-2 font-bold break-all">
+                <div className="flex items-center gap-2 font-bold wrap-anywhere">
                   <span className={driveStateClass(drive.state)} aria-hidden="true">●</span>
                   {drive.endpoint}
                   <span className={`badge badge-ghost ${driveStateClass(drive.state)}`}>{drive.state}</span>

@@ -129,7 +129,7 @@ export function iamPages(deps: AppDeps) {
             <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
               <ul>
                 <li><a href={`${base}policies`}>IAM Policies</a></li>
-                <li className="break-all">{name}</li>
+                <li className="wrap-anywhere">{name}</li>
               </ul>
             </nav>
             <Island

@@ -16,6 +16,7 @@ import { CONFIGURATIONS } from "../server/contract/settings_forms.ts";
 import type { S3Client } from "../server/s3/client.ts";
 import { getConfig, notificationEndpoints } from "../server/services/settings.ts";
 import { listTierViews } from "../server/services/settings_tiers.ts";
+import { SectionLayout } from "./layout/SectionMenu.tsx";
 import { PageHeader } from "./layout/Shell.tsx";
 import { loadAll } from "./page_data.ts";
 import { renderInShell } from "./page_context.tsx";
@@ -31,16 +32,13 @@ function SettingsLayout({ base, section, distributed, children }: { base: string
   return (
     <>
       <PageHeader title="Settings" />
-      <div className="flex flex-col md:flex-row gap-6">
-        <ul className="menu bg-base-100 rounded-box w-56 shrink-0 self-start" aria-label="Settings sections">
-          {SECTIONS.filter((s) => !("distributedOnly" in s) || distributed).map((s) => (
-            <li key={s.id}>
-              <a href={`${base}settings?section=${s.id}`} className={s.id === section ? "menu-active" : undefined} aria-current={s.id === section ? "page" : undefined}>{s.label}</a>
-            </li>
-          ))}
-        </ul>
-        <section className="flex-1 min-w-0" aria-label={SECTIONS.find((s) => s.id === section)!.label}>{children}</section>
-      </div>
+      <SectionLayout
+        label="Settings sections"
+        current={section}
+        items={SECTIONS.filter((s) => !("distributedOnly" in s) || distributed).map((s) => ({ id: s.id, label: s.label, href: `${base}settings?section=${s.id}` }))}
+      >
+        {children}
+      </SectionLayout>
     </>
   );
 }

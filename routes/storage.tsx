@@ -12,20 +12,18 @@ import { Island } from "../server/render/island.tsx";
 import { listDrives, listPvcs } from "../server/services/storage.ts";
 import { PageHeader } from "./layout/Shell.tsx";
 import { operatorPage } from "./operator.tsx";
+import { SectionLayout } from "./layout/SectionMenu.tsx";
 import { renderInShell } from "./page_context.tsx";
 
 function StorageLayout({ base, active, children }: { base: string; active: "volumes" | "drives"; children: ReactNode }) {
   return (
-    <div className="flex flex-col lg:flex-row gap-4 lg:gap-6">
-      <ul className="menu menu-horizontal lg:menu-vertical bg-base-100 rounded-box w-full lg:w-48 shrink-0" aria-label="Storage sections">
-        {(["volumes", "drives"] as const).map((id) => (
-          <li key={id}>
-            <a href={`${base}storage/${id}`} className={id === active ? "menu-active" : undefined} aria-current={id === active ? "page" : undefined}>{id === "volumes" ? "Volumes" : "Drives"}</a>
-          </li>
-        ))}
-      </ul>
-      <section className="flex-1 min-w-0">{children}</section>
-    </div>
+    <SectionLayout
+      label="Storage sections"
+      current={active}
+      items={(["volumes", "drives"] as const).map((id) => ({ id, label: id === "volumes" ? "Volumes" : "Drives", href: `${base}storage/${id}` }))}
+    >
+      {children}
+    </SectionLayout>
   );
 }
 

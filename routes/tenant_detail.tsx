@@ -26,6 +26,7 @@ import { tenantSecurity } from "../server/services/operator_security.ts";
 import { tenantDetails } from "../server/services/operator_tenants.ts";
 import { operatorPage } from "./operator.tsx";
 import { renderInShell } from "./page_context.tsx";
+import { SectionLayout } from "./layout/SectionMenu.tsx";
 
 const TABS = [
   { id: "summary", label: "Summary" },
@@ -46,13 +47,13 @@ function TenantLayout({ base, info, tab, crumbs, children }: { base: string; inf
       <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
         <ul>
           <li><a href={`${base}tenants`}>Tenants</a></li>
-          <li className="break-all">{crumbs ? <a href={`${tenantBase}/summary`}>{info.name}</a> : info.name}</li>
+          <li className="wrap-anywhere">{crumbs ? <a href={`${tenantBase}/summary`}>{info.name}</a> : info.name}</li>
           {crumbs}
         </ul>
       </nav>
       <header className="flex flex-wrap items-start justify-between gap-3 mb-6">
         <div>
-          <h1 className="text-2xl font-bold break-all flex items-center gap-2"><HealthDot status={info.status.health_status} />{info.name}</h1>
+          <h1 className="text-2xl font-bold wrap-anywhere flex items-center gap-2"><HealthDot status={info.status.health_status} />{info.name}</h1>
           <p className="text-sm text-base-content/70" data-testid="tenant-header">Namespace: {info.namespace} · Capacity: {formatBytes(info.total_size)}</p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -60,16 +61,9 @@ function TenantLayout({ base, info, tab, crumbs, children }: { base: string; inf
           <a className="btn btn-sm" href={`${tenantBase}/${tab}`}>Refresh</a>
         </div>
       </header>
-      <div className="flex flex-col lg:flex-row gap-4 lg:gap-6">
-        <ul className="menu menu-horizontal lg:menu-vertical bg-base-100 rounded-box w-full lg:w-48 shrink-0" aria-label="Tenant sections">
-          {TABS.map((t) => (
-            <li key={t.id}>
-              <a href={`${tenantBase}/${t.id}`} className={t.id === tab ? "menu-active" : undefined} aria-current={t.id === tab ? "page" : undefined}>{t.label}</a>
-            </li>
-          ))}
-        </ul>
-        <section className="flex-1 min-w-0">{children}</section>
-      </div>
+      <SectionLayout label="Tenant sections" current={tab} items={TABS.map((t) => ({ id: t.id, label: t.label, href: `${tenantBase}/${t.id}` }))}>
+        {children}
+      </SectionLayout>
     </>
   );
 }
@@ -206,8 +200,8 @@ export function tenantDetailPages(deps: AppDeps) {
         title: pod,
         error,
         body: (
-          <TenantLayout base={base} info={info} tab="pods" crumbs={<><li><a href={podsHref}>Pods</a></li><li className="break-all">{pod}</li></>}>
-            <h2 className="text-xl font-bold mb-3 break-all">Pods &gt; {pod}</h2>
+          <TenantLayout base={base} info={info} tab="pods" crumbs={<><li><a href={podsHref}>Pods</a></li><li className="wrap-anywhere">{pod}</li></>}>
+            <h2 className="text-xl font-bold mb-3 wrap-anywhere">Pods &gt; {pod}</h2>
             <Island name="PodDetail" component={PodDetail} props={{ events, logs, logsError }} />
           </TenantLayout>
         ),

@@ -15,22 +15,10 @@ import { Island } from "../server/render/island.tsx";
 import { accountInfo } from "../server/s3/admin/info.ts";
 import { listBuckets } from "../server/services/buckets.ts";
 import { sessionFeatures } from "../server/services/tools.ts";
+import { SectionLayout } from "./layout/SectionMenu.tsx";
 import { PageHeader } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
 import { loadAll } from "./page_data.ts";
-
-function LogsMenu({ base, tab, auditEnabled }: { base: string; tab: "error" | "audit"; auditEnabled: boolean }) {
-  return (
-    <ul className="menu bg-base-100 rounded-box w-full md:w-52 shrink-0 self-start" aria-label="Logs">
-      <li><a href={`${base}logs`} className={tab === "error" ? "menu-active" : undefined} aria-current={tab === "error" ? "page" : undefined}>Error Logs</a></li>
-      <li>
-        {auditEnabled
-          ? <a href={`${base}logs?tab=audit`} className={tab === "audit" ? "menu-active" : undefined} aria-current={tab === "audit" ? "page" : undefined}>Audit Logs</a>
-          : <span className="menu-disabled" aria-disabled="true" title="Audit logs need a log search service">Audit Logs</span>}
-      </li>
-    </ul>
-  );
-}
 
 export function toolPages(deps: AppDeps) {
   const base = deps.render.href("/");
@@ -59,13 +47,17 @@ export function toolPages(deps: AppDeps) {
         body: (
           <>
             <PageHeader title="Logs" />
-            <div className="flex flex-col md:flex-row gap-6">
-              <LogsMenu base={base} tab={tab} auditEnabled={auditEnabled} />
-              <section className="flex-1 min-w-0" aria-label={tab === "audit" ? "Audit Logs" : "Error Logs"}>
-                <h2 className="text-lg font-bold mb-3">{tab === "audit" ? "Audit Logs" : "Error Logs"}</h2>
-                {tab === "audit" ? <Island name="AuditLogs" component={AuditLogs} props={{}} /> : <Island name="ErrorLogs" component={ErrorLogs} props={{}} />}
-              </section>
-            </div>
+            <SectionLayout
+              label="Logs"
+              current={tab}
+              items={[
+                { id: "error", label: "Error Logs", href: `${base}logs` },
+                { id: "audit", label: "Audit Logs", href: `${base}logs?tab=audit`, disabledReason: auditEnabled ? undefined : "Audit logs need a log search service" },
+              ]}
+            >
+              <h2 className="text-lg font-bold mb-3">{tab === "audit" ? "Audit Logs" : "Error Logs"}</h2>
+              {tab === "audit" ? <Island name="AuditLogs" component={AuditLogs} props={{}} /> : <Island name="ErrorLogs" component={ErrorLogs} props={{}} />}
+            </SectionLayout>
           </>
         ),
       });

@@ -42,6 +42,7 @@ export function BucketList({ base, initial, canCreate, distributed, onNavigate }
       </div>
       <DataTable<BucketSummary>
         entity="buckets"
+        filtered={filter !== ""}
         rows={buckets.filter((b) => b.name.includes(filter.toLowerCase()))}
         rowId={(b) => b.name}
         columns={[

@@ -30,12 +30,12 @@ export function DetailsPanel({ bucket, detail, onChanged }: { bucket: string; de
   const metadata = Object.entries(detail.user_metadata ?? {});
   return (
     <div className="grid gap-4">
-      <dl className="grid grid-cols-[10rem_1fr] gap-y-2 text-sm">
-        <dt className="font-bold">Name</dt><dd className="break-all">{detail.name}</dd>
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm">
+        <dt className="font-bold">Name</dt><dd className="wrap-anywhere">{detail.name}</dd>
         <dt className="font-bold">Size</dt><dd>{marker ? "" : formatBytes(detail.size)}</dd>
         <dt className="font-bold">Last Modified</dt><dd>{formatDateTime(detail.last_modified)}</dd>
         <dt className="font-bold">Content Type</dt><dd>{detail.content_type ?? ""}</dd>
-        <dt className="font-bold">ETag</dt><dd className="break-all font-mono text-xs">{detail.etag ?? ""}</dd>
+        <dt className="font-bold">ETag</dt><dd className="wrap-anywhere font-mono text-xs">{detail.etag ?? ""}</dd>
         <dt className="font-bold">Legal Hold</dt>
         <dd data-testid="legal-hold" className="flex items-center gap-1">
           {detail.is_versioned
@@ -45,7 +45,7 @@ export function DetailsPanel({ bucket, detail, onChanged }: { bucket: string; de
                 {marker ? null : <EditButton label="Edit Legal Hold" onClick={() => setOpen("legal-hold")} />}
               </>
             )
-            : <span className="tooltip tooltip-right" data-tip="Legal hold requires versioning on the bucket" tabIndex={0}>Disabled</span>}
+            : <span className="tooltip" data-tip="Legal hold requires versioning on the bucket" tabIndex={0}>Disabled</span>}
         </dd>
         <dt className="font-bold">Retention</dt>
         <dd data-testid="retention" className="flex items-center gap-1">
@@ -57,7 +57,7 @@ export function DetailsPanel({ bucket, detail, onChanged }: { bucket: string; de
         <h3 className="font-bold text-sm mb-2">Tags</h3>
         <div className="flex flex-wrap gap-2" data-testid="tags">
           {tags.map(([key, value]) => (
-            <span key={key} className="badge badge-outline gap-1 h-auto py-1 break-all">
+            <span key={key} className="badge badge-outline gap-1 h-auto py-1 wrap-anywhere">
               {key} : {value}
               {marker ? null : <button type="button" className="btn btn-ghost btn-xs btn-circle h-4 min-h-4 w-4" aria-label={`Delete tag ${key}`} onClick={() => setDeletingTag(key)}>✕</button>}
             </span>
@@ -70,7 +70,7 @@ export function DetailsPanel({ bucket, detail, onChanged }: { bucket: string; de
         {metadata.length
           ? (
             <table className="table table-sm" aria-label="Object Metadata">
-              <tbody>{metadata.map(([k, v]) => <tr key={k}><th className="w-48 break-all">{k}</th><td className="break-all">{v}</td></tr>)}</tbody>
+              <tbody>{metadata.map(([k, v]) => <tr key={k}><th className="w-48 break-words">{k}</th><td className="break-words">{v}</td></tr>)}</tbody>
             </table>
           )
           : <p className="text-sm text-base-content/70">No user metadata.</p>}

@@ -31,7 +31,7 @@ export function PathDialog({ open, current, onClose, onGo }: { open: boolean; cu
         </>
       }
     >
-      <p className="text-sm mb-3 break-all">Current path: {current || "/"}</p>
+      <p className="text-sm mb-3 wrap-anywhere">Current path: {current || "/"}</p>
       <TextField label="New Folder Path" value={path} onChange={setPath} placeholder="Enter the new Folder Path" />
     </Dialog>
   );
@@ -93,7 +93,7 @@ export function DeleteEntryDialog({ bucket, target, onClose, onDeleted }: { buck
         onDeleted();
       }}
     >
-      Are you sure you want to delete: <strong className="break-all">{target?.name}</strong>
+      Are you sure you want to delete: <strong className="wrap-anywhere">{target?.name}</strong>
       {target?.isFolder ? " and everything in it" : ""}?
     </ConfirmDialog>
   );

@@ -61,7 +61,7 @@ export function FolderView(props: FolderViewProps) {
 
   const locationOf = (name: string): BrowserLocation => (isFolder(name) ? { kind: "folder", bucket, prefix: name } : { kind: "object", bucket, key: name });
   const nameLink = (name: string, deleted = false) => (
-    <a className={`link link-hover break-all ${deleted ? "line-through opacity-70" : ""}`} href={hrefOf(base, locationOf(name))} onClick={(e) => (e.preventDefault(), onNavigate(locationOf(name)))}>
+    <a className={`link link-hover break-words ${deleted ? "line-through opacity-70" : ""}`} href={hrefOf(base, locationOf(name))} onClick={(e) => (e.preventDefault(), onNavigate(locationOf(name)))}>
       <EntryIcon folder={isFolder(name)} />
       {leafName(name)}
     </a>
@@ -129,6 +129,7 @@ export function FolderView(props: FolderViewProps) {
         ? (
           <DataTable<RewindItem>
             entity="objects"
+            filtered={filter !== ""}
             rows={rewound.items.filter((o) => match(o.name))}
             rowId={(o) => o.name}
             columns={rewindColumns}
@@ -140,6 +141,7 @@ export function FolderView(props: FolderViewProps) {
         : (
           <DataTable<ObjectItem>
             entity="objects"
+            filtered={filter !== ""}
             rows={listing.items.filter((o) => match(o.name))}
             rowId={(o) => o.name}
             columns={columns}

@@ -86,13 +86,13 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
   return (
     <div data-testid="object-browser">
       <header className="flex flex-wrap items-center justify-between gap-3 mb-2">
-        <h1 className="text-2xl font-bold break-all">{titleOf(location)}</h1>
+        <h1 className="text-2xl font-bold break-words min-w-0">{titleOf(location)}</h1>
         <button type="button" className="btn btn-sm" onClick={() => setShowLinks(true)}>Shared Links</button>
       </header>
       <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
         <ul>
           {crumbs.map((crumb, index) => (
-            <li key={index} className="break-all">
+            <li key={index} className="wrap-anywhere">
               {index === crumbs.length - 1
                 ? <span aria-current="page">{crumb.label}</span>
                 : <a href={hrefOf(props.base, crumb.location)} onClick={(e) => (e.preventDefault(), navigate(crumb.location))}>{crumb.label}</a>}

@@ -145,7 +145,7 @@ export function DeleteTagDialog({ bucket, detail, tag, onClose, onSaved }: { buc
         onSaved();
       }}
     >
-      Are you sure you want to delete the tag <strong className="break-all">{tag} : {detail.tags?.[tag ?? ""]}</strong>?
+      Are you sure you want to delete the tag <strong className="wrap-anywhere">{tag} : {detail.tags?.[tag ?? ""]}</strong>?
     </ConfirmDialog>
   );
 }

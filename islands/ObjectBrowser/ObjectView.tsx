@@ -67,7 +67,7 @@ export function ObjectView({ bucket, objectKey, versionId, initial, onNavigate }
     <>
       <header className="flex flex-wrap items-center justify-between gap-3 mb-4">
         <div className="text-sm">
-          {versionId ? <p className="text-base-content/70 break-all">Version {versionId}</p> : null}
+          {versionId ? <p className="text-base-content/70 wrap-anywhere">Version {versionId}</p> : null}
           {marker ? <p className="text-warning">This version is a delete marker.</p> : null}
         </div>
         <div className="flex gap-2">
@@ -78,7 +78,7 @@ export function ObjectView({ bucket, objectKey, versionId, initial, onNavigate }
           <button type="button" className="btn btn-sm btn-error" disabled={marker} onClick={() => setDeleting(true)}>Delete Object</button>
         </div>
       </header>
-      <div className="flex flex-col md:flex-row gap-6">
+      <div className="flex flex-col lg:flex-row lg:gap-6">
         <div className="shrink-0">
           <Tabs tabs={tabs} active={tab} onChange={setTab} vertical label="Object sections" />
         </div>
@@ -109,7 +109,7 @@ export function ObjectView({ bucket, objectKey, versionId, initial, onNavigate }
           onNavigate({ kind: "folder", bucket, prefix: parentPrefix(objectKey) });
         }}
       >
-        Are you sure you want to delete: <strong className="break-all">{objectKey}</strong>{versionId ? ` (version ${versionId})` : ""}?
+        Are you sure you want to delete: <strong className="wrap-anywhere">{objectKey}</strong>{versionId ? ` (version ${versionId})` : ""}?
       </ConfirmDialog>
     </>
   );

@@ -26,6 +26,7 @@ export function VersionsPanel({ bucket, objectKey, onShare, onView }: { bucket: 
       <div className="mb-3"><SearchBox placeholder="Search Version ID" value={filter} onChange={setFilter} /></div>
       <DataTable<Row>
         entity="versions"
+        filtered={filter !== ""}
         rows={versions.filter((v) => (v.version_id ?? "").includes(filter))}
         rowId={(v) => v.version_id ?? "null"}
         height={400}

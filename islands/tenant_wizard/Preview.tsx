@@ -31,7 +31,7 @@ export function Preview({ state, size }: { state: WizardState; size: SizeComputa
       <h2 className="text-lg font-bold mb-1">Review</h2>
       <p className="text-sm text-base-content/70 mb-4">Review the details of the new tenant</p>
       <table className="table table-sm" data-testid="tenant-preview">
-        <tbody>{rows.map(([label, value]) => <tr key={label}><th className="w-64">{label}</th><td className="break-all">{value}</td></tr>)}</tbody>
+        <tbody>{rows.map(([label, value]) => <tr key={label}><th className="w-64">{label}</th><td className="wrap-anywhere">{value}</td></tr>)}</tbody>
       </table>
     </div>
   );

@@ -40,7 +40,7 @@ export function FileField({ label, kind, value, onChange }: { label: string; kin
       <span className="block mb-1 text-sm font-bold">{label}</span>
       <div className="flex items-center gap-2">
         <input type="file" className="file-input file-input-sm border-base-300 w-full max-w-xs" accept={allowed.join(",")} aria-label={label} onChange={(e) => handleFile(e.target.files?.[0])} />
-        {value.name ? <span className="text-xs break-all" data-testid="chosen-file">{value.name}</span> : null}
+        {value.name ? <span className="text-xs wrap-anywhere" data-testid="chosen-file">{value.name}</span> : null}
         {value.name ? <button type="button" className="btn btn-ghost btn-xs" aria-label={`Clear ${label}`} onClick={() => onChange({ name: "", value: "" })}>✕</button> : null}
       </div>
       {error ? <span className="text-error text-sm mt-1 block" role="alert">{error}</span> : null}

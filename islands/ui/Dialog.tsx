@@ -4,9 +4,10 @@
  * errors and 5 s otherwise (spec 1 §8). Dialogs report errors here rather than in the page banner.
  *
  * Keyboard: the content is a form, so Enter in a field presses the dialog's submit button (its primary action,
- * `type="submit"`); Escape closes; focus goes back to what opened the dialog when it closes.
+ * `type="submit"`), or, in a dialog without one, its primary button; Escape closes; focus goes back to what
+ * opened the dialog when it closes.
  */
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { ApiClientError } from "../lib/api/request.ts";
 
 export interface DialogMessage {
@@ -71,7 +72,7 @@ export function Dialog({ title, open, onClose, children, actions, message = null
           <h2 className="text-lg font-bold break-words" style={{ maxWidth: 765 }}>{title}</h2>
           <button type="button" className="btn btn-sm btn-ghost btn-square" aria-label="Close" onClick={onClose}>✕</button>
         </div>
-        <form noValidate onSubmit={(e) => e.preventDefault()}>
+        <form noValidate onSubmit={(e) => e.preventDefault()} onKeyDown={pressPrimaryOnEnter}>
           <MessageBar message={message} onDone={onMessageDone} />
           {children}
           {actions ? <div className="modal-action">{actions}</div> : null}
@@ -79,6 +80,33 @@ export function Dialog({ title, open, onClose, children, actions, message = null
       </div>
     </dialog>
   );
+}
+
+/** Fields where Enter means "done" (not a new line, a toggle, a list to open, or a filter). */
+const ENTER_SUBMITS = new Set(["text", "password", "email", "number", "url", "tel", "date", "datetime-local", "time"]);
+
+/**
+ * Enter in a field presses the dialog's primary action even when that button is not a submit button (a form
+ * with one submits by itself): the primary button nearest the field (a dialog with two forms in sections, as
+ * Activate License), else the one in the action row. A disabled primary button means nothing happens.
+ */
+function pressPrimaryOnEnter(e: KeyboardEvent<HTMLFormElement>) {
+  const field = e.target;
+  if (e.key !== "Enter" || e.defaultPrevented || e.nativeEvent.isComposing) return;
+  if (!(field instanceof HTMLInputElement) || !ENTER_SUBMITS.has(field.type)) return;
+  const form = e.currentTarget;
+  if (form.querySelector('button[type="submit"]')) return;
+  e.preventDefault();
+  const primary = ".btn-primary, .btn-error";
+  for (let scope = field.parentElement; scope && form.contains(scope); scope = scope.parentElement) {
+    const button = scope === form
+      ? form.querySelector<HTMLButtonElement>(`.modal-action :is(${primary})`) ?? form.querySelector<HTMLButtonElement>(`button:is(${primary})`)
+      : scope.querySelector<HTMLButtonElement>(`button:is(${primary})`);
+    if (button) {
+      if (!button.disabled) button.click();
+      return;
+    }
+  }
 }
 
 /** Dialog state most forms need: the message bar and a busy flag around one async action. */

@@ -31,9 +31,9 @@ export function Wizard({ steps, onFinish, busy, onCancel }: { steps: WizardStep[
   }
   return (
     <div>
-      <ul className="steps w-full mb-4">
+      <ul className="steps deck-steps w-full mb-4 text-xs lg:text-sm" aria-label="Steps">
         {steps.map((s, i) => (
-          <li key={s.title} className={`step ${i <= index ? "step-primary" : ""}`}>
+          <li key={s.title} className={`step ${i <= index ? "step-primary" : ""}`} aria-current={i === index ? "step" : undefined}>
             {i < index ? <button type="button" className="link" onClick={() => setIndex(i)}>{s.title}</button> : s.title}
           </li>
         ))}

@@ -107,7 +107,7 @@ export function Tabs<T extends string>({ tabs, active, onChange, vertical, label
   label?: string;
 }) {
   return (
-    <div role="tablist" aria-label={label} className={`tabs ${vertical ? "tabs-box flex-col items-stretch w-48" : "tabs-border"} mb-4`}>
+    <div role="tablist" aria-label={label} className={`tabs ${vertical ? "tabs-box lg:flex-col lg:items-stretch lg:w-48" : "tabs-border"} mb-4`}>
       {tabs.map((tab) => (
         <button key={tab.id} type="button" role="tab" aria-selected={tab.id === active} disabled={tab.disabled} className={`tab ${tab.id === active ? "tab-active" : ""}`} onClick={() => onChange(tab.id)}>
           {tab.label}

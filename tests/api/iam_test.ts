@@ -80,7 +80,19 @@ Deno.test("IAM endpoints: auth matrix and admin flows", async (t) => {
         status: 400,
         check: (body) => assert.equal((body as { message: string }).message, "Passwords must be at most 40 characters long"),
       },
-      { name: "blank access key", as: "root", method: "POST", path: "/api/v1/users", body: { accessKey: "   ", secretKey: "long-enough", groups: [], policies: [] }, status: 400 },
+      {
+        name: "blank access key: the message names the field as a user reads it, not 'AccessKey:'",
+        as: "root",
+        method: "POST",
+        path: "/api/v1/users",
+        body: { accessKey: "   ", secretKey: "long-enough", groups: [], policies: [] },
+        status: 400,
+        check: (body) => {
+          const { message, detailedMessage } = body as { message: string; detailedMessage: string };
+          assert.match(message, /^The access key /);
+          assert.doesNotMatch(`${message}\n${detailedMessage}`, /accessKey|AccessKey|secretKey|SecretKey/);
+        },
+      },
       {
         name: "unknown policy: refused before anything is created",
         as: "root",

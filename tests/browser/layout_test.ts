@@ -11,44 +11,15 @@ import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { startStack } from "../helpers.ts";
 import { assertAccessible } from "./a11y.ts";
 import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
+import { contrast, wordsBrokenIn } from "./layout.ts";
 
 const LONG_NAME = "quarterly-finance-reports-archive-2024";
-
-/** Words (runs between spaces, hyphens and slashes, where lines may break) that a table cell split over lines. */
-function wordsBrokenInCells(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const broken: string[] = [];
-    for (const cell of document.querySelectorAll("tbody td")) {
-      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        for (const match of (node.textContent ?? "").matchAll(/[^\s\-/]+[-/]?/g)) {
-          const range = document.createRange();
-          range.setStart(node, match.index!);
-          range.setEnd(node, match.index! + match[0].length);
-          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-          if (lines.size > 1) broken.push(match[0]);
-        }
-      }
-    }
-    return broken;
-  });
-}
 
 /** Whether any table's scroll box (or the page) scrolls sideways. */
 function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() =>
     [...document.querySelectorAll("[data-testid^='table-'] .overflow-auto"), document.scrollingElement!].some((el) => el.scrollWidth > el.clientWidth + 1)
   );
-}
-
-/** WCAG contrast ratio of two computed rgb() colours. */
-function contrast(a: string, b: string): number {
-  const luminance = (color: string) => {
-    const [r, g, bl] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
-    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
-  };
-  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (high + 0.05) / (low + 0.05);
 }
 
 Deno.test("browser: 800 px wide and dark: tables fit without mid-word breaks, the current section shows", async (t) => {
@@ -81,14 +52,14 @@ Deno.test("browser: 800 px wide and dark: tables fit without mid-word breaks, th
     await t.step("the bucket list: names wrap between words", async () => {
       await page.goto("/buckets");
       await page.locator(`tr[data-row="${LONG_NAME}"]`).waitFor();
-      assert.deepEqual(await wordsBrokenInCells(page), []);
+      assert.deepEqual(await wordsBrokenIn(page, "tbody td"), []);
       assert.equal(await scrollsSideways(page), false);
     });
 
     await t.step("the Replication table fits", async () => {
       await page.goto("/buckets/site/replication");
       await page.locator("tr[data-row]", { hasText: "site-replica-in-another-region" }).waitFor();
-      assert.deepEqual(await wordsBrokenInCells(page), []);
+      assert.deepEqual(await wordsBrokenIn(page, "tbody td"), []);
       assert.equal(await scrollsSideways(page), false, "no horizontal scrolling at 800 px");
     });
 

@@ -235,7 +235,8 @@ Deno.test("browser: the object browser, browsing and reading", async (t) => {
       await page.getByRole("button", { name: "Delete Object" }).click();
       await page.getByRole("dialog", { name: "Delete Object" }).getByRole("button", { name: "Delete" }).click();
       await page.getByText("Object 'a.txt' deleted successfully.").waitFor();
-      assert.equal(new URL(page.url()).pathname, "/object-browser/photos/2024/", "back to the parent folder");
+      // Back to the parent folder: the snackbar may show before the address changes, so wait for it.
+      await page.waitForURL((url) => url.pathname === "/object-browser/photos/2024/");
       await page.goto("/object-browser/photos/media/");
       assert.equal(await page.getByRole("button", { name: "Delete Selected" }).isDisabled(), true);
       await page.locator('tr[data-row="media/doc.txt"]').getByRole("checkbox").check();

@@ -243,7 +243,8 @@ Deno.test("browser: operator mode end to end", async (t) => {
       await dialog.getByText("Tenant name is incorrect").waitFor();
       assert.equal(await dialog.getByRole("button", { name: "Delete" }).isDisabled(), true);
       await field.fill("storage-lite-pool-0-1");
-      await dialog.getByRole("button", { name: "Delete" }).click();
+      // Enter in the typed name presses Delete, as in every dialog (issue 18).
+      await field.press("Enter");
       await dialog.waitFor({ state: "detached" });
       await page.getByRole("link", { name: "view storage-lite-pool-0-2" }).click();
       await page.getByRole("heading", { name: "Pods > storage-lite-pool-0-2" }).waitFor();
@@ -299,7 +300,7 @@ Deno.test("browser: operator mode end to end", async (t) => {
       await page.waitForURL("**/storage/volumes");
       await page.locator('tr[data-row="tenant-lite/data0-storage-lite-pool-0-0"]').waitFor();
       await page.getByPlaceholder("Search Volumes (PVCs)").fill("DATA0");
-      await page.getByText("There are no volumes yet.").waitFor();
+      await page.getByText("No volumes match your filter.").waitFor();
       await page.getByPlaceholder("Search Volumes (PVCs)").fill("storage-lite-pool-0-3");
       await page.getByRole("link", { name: "View tenant tenant-lite/data0-storage-lite-pool-0-3" }).click();
       await page.waitForURL(`**${T}/summary`);
