@@ -18,6 +18,7 @@ import { LogHistory } from "./streams/console_log.ts";
 import { closeStorageStreams, createStorageStreams, type StorageStreams } from "./streams/mod.ts";
 import { createMetricsEndpoint, type MetricsEndpoint, type PrometheusAuthType } from "./metrics/mod.ts";
 import { EMBEDDED_VERSION } from "./admin/info.ts";
+import { Replicator } from "./replication/queue.ts";
 
 export interface EmbeddedStorageOptions {
   dataDir: string;
@@ -93,6 +94,8 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const store = await Store.open(dataDir);
   const root = await rootCredentials(dataDir, options);
   const state = await deckState(dataDir);
+  // Sends versions to replication targets; queues again at start what was not replicated yet.
+  const replicator = await Replicator.start({ store, deckDir: `${dataDir}/.deck` });
   const streams = createStorageStreams();
   const notifier = new Notifier({ store, events: streams.events, log: streams.log, deploymentId: state.deploymentId });
   const logHistory = new LogHistory(streams.log);
@@ -136,6 +139,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     heal.close();
     logHistory.stop();
     await identity.close();
+    await replicator.close();
     store.close();
   };
   return { handler, root, identity, store, dataDir, streams, notifier, metrics, close, loggers, deploymentId: state.deploymentId };

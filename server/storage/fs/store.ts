@@ -61,6 +61,10 @@ export interface VersionRecord {
   checksum?: StoredChecksum;
   /** Part sizes of a multipart upload, so its composite ETag can be verified against the data (heal). */
   partSizes?: number[];
+  /** Replication (server/storage/replication/): this version's status per remote-target ARN, on the source. */
+  replication?: Record<string, "PENDING" | "COMPLETED" | "FAILED">;
+  /** Replication: this version was written by a replicating source (x-amz-replication-status REPLICA). */
+  replica?: boolean;
 }
 
 /** All versions of one key, newest first. */

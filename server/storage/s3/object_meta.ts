@@ -5,6 +5,7 @@ import { StoreError } from "../fs/store.ts";
 import { parseTagging, taggingXml } from "./buckets.ts";
 import { bucketOf, deleteEventName, emptyResponse, invalidArgument, notifyObject, OWNER, readXmlBody, requireContentMd5, type S3Request, xmlResponse } from "./context.ts";
 import { bypassGovernance } from "./objects.ts";
+import { replicateAfterDelete, replicateAfterWrite, replicationOnDelete, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
 
 const versionOf = (ctx: S3Request) => ctx.query.get("versionId") || undefined;
 
@@ -22,17 +23,23 @@ export async function getObjectTagging(ctx: S3Request): Promise<Response> {
 
 export async function putObjectTagging(ctx: S3Request): Promise<Response> {
   const tags = parseTagging(await readXmlBody(ctx, "Tagging"), 10);
+  const replication = await replicationOnWrite(ctx, ctx.key, tags); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.tags = Object.keys(tags).length ? tags : undefined;
+    if (replication && !v.replica) v.replication = { ...v.replication, ...replication }; // replication hook
   });
+  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:PutTagging", ctx.key, version);
   return emptyResponse(200, versionHeader(ctx, version.versionId));
 }
 
 export async function deleteObjectTagging(ctx: S3Request): Promise<Response> {
+  const replication = await replicationOnWrite(ctx, ctx.key, undefined); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.tags = undefined;
+    if (replication && !v.replica) v.replication = { ...v.replication, ...replication }; // replication hook
   });
+  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:DeleteTagging", ctx.key, version);
   return emptyResponse(204, versionHeader(ctx, version.versionId));
 }
@@ -117,11 +124,14 @@ export async function deleteObjects(ctx: S3Request): Promise<Response> {
     try {
       if (!object.key) throw invalidArgument("Object name must not be empty");
       if (!ctx.allowed("s3:DeleteObject", ctx.bucket, object.key)) throw new StoreError("AccessDenied", "Access Denied.", 403);
+      const replication = await replicationOnDelete(ctx, object.key, object.versionId); // replication hook
       const outcome = await deleteVersion(ctx.store, state, object.key, {
         versionId: object.versionId,
         bypassGovernance: bypassGovernance(ctx, object.key),
         now: ctx.now,
+        replication,
       });
+      await replicateAfterDelete(ctx, object.key, object.versionId, outcome, replication); // replication hook
       notifyObject(ctx, deleteEventName(object.versionId, outcome), object.key, undefined, outcome.versionId);
       if (!quiet) {
         deleted.push({
