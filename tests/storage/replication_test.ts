@@ -145,6 +145,15 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     assert.equal(after.length, 1);
     assert.equal(after[0].isDeleteMarker, false);
 
+    // ExistingObjectReplication: what was there before the rule goes too.
+    await versionedBucket(dst, "legacy-copies");
+    await versionedBucket(src, "legacy");
+    const old = await putObject(src, "legacy", "old.txt", "from before");
+    assert.equal(await statusOf(src, "legacy", "old.txt"), null);
+    await addRule(src, "legacy", target.url, "legacy-copies", { existingObjectReplication: true });
+    await until("the existing object on the target", async () => (await statusOf(src, "legacy", "old.txt")) === "COMPLETED");
+    assert.equal((await headObject(dst, "legacy-copies", "old.txt")).versionId, old.versionId);
+
     // The status as an independent client reads it, and the metrics.
     const sdk = new SdkClient({ endpoint: source.url, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: ROOT.accessKey, secretAccessKey: ROOT.secretKey } });
     const head = await sdk.send(new HeadObjectCommand({ Bucket: "docs", Key: "reports/big.bin" }));

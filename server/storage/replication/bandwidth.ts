@@ -7,7 +7,11 @@ export class BandwidthLimit {
   #last: number;
   #sent = 0;
 
-  constructor(readonly bytesPerSecond: number, private readonly clock: () => number = performance.now.bind(performance)) {
+  constructor(
+    readonly bytesPerSecond: number,
+    private readonly clock: () => number = performance.now.bind(performance),
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  ) {
     this.#available = bytesPerSecond;
     this.#last = clock();
   }
@@ -24,8 +28,7 @@ export class BandwidthLimit {
     this.#refill();
     this.#available -= bytes;
     if (this.#available >= 0) return;
-    const waitMs = (-this.#available / this.bytesPerSecond) * 1000;
-    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    await this.sleep((-this.#available / this.bytesPerSecond) * 1000);
   }
 
   #refill(): void {

@@ -13,6 +13,7 @@
 import type { WriteOptions } from "../fs/objects.ts";
 import { StoreError, type VersionRecord } from "../fs/store.ts";
 import type { S3Request } from "../s3/context.ts";
+import { queueExisting } from "./existing.ts";
 import { replicatorOf } from "./queue.ts";
 import { bucketReplication, compositeStatus, matchingRules, pendingStatus } from "./rules.ts";
 
@@ -65,7 +66,7 @@ export async function replicationOnWrite(ctx: S3Request, key: string, tags: Reco
 
 /** Source side, once committed: queues the version; in sync mode waits for the first attempt to finish. */
 export async function replicateAfterWrite(ctx: S3Request, key: string, version: VersionRecord): Promise<void> {
-  const arns = Object.keys(version.replication ?? {});
+  const arns = Object.entries(version.replication ?? {}).filter(([, status]) => status === "PENDING").map(([arn]) => arn);
   const replicator = replicatorOf(ctx.store);
   if (arns.length === 0 || !replicator) return;
   const sent = replicator.sendVersion(ctx.bucket, key, version.versionId, arns);
@@ -109,4 +110,24 @@ export function replicationStatusHeader(version: VersionRecord): Record<string, 
   if (version.replica) return { "x-amz-replication-status": "REPLICA" };
   const status = compositeStatus(version.replication);
   return status ? { "x-amz-replication-status": status } : {};
+}
+
+/** After a replication configuration is stored: rules with ExistingObjectReplication queue what is there. */
+export function replicateExistingObjects(ctx: S3Request): void {
+  const replicator = replicatorOf(ctx.store);
+  if (replicator) queueExisting(ctx.store, replicator, ctx.bucket).catch(() => {});
+}
+
+/**
+ * Source side, before a metadata change (tags) of an existing version: the targets it goes to again. A
+ * replica's change goes only where the rule has ReplicaModifications (two-way setups).
+ */
+export async function replicationOnMetadata(ctx: S3Request, key: string, tags: Record<string, string> | undefined): Promise<(version: VersionRecord) => VersionRecord["replication"]> {
+  const config = isReplicaRequest(ctx) ? null : await bucketReplication(ctx.store, ctx.bucket);
+  return (version) => {
+    if (!config) return version.replication;
+    const rules = matchingRules(config, key, tags);
+    for (const [arn, rule] of rules) if ((version.replica && !rule.replicaModifications) || version.deleteMarker) rules.delete(arn);
+    return rules.size ? { ...version.replication, ...pendingStatus(rules) } : version.replication;
+  };
 }

@@ -1,13 +1,18 @@
 /**
  * `GET /<bucket>?replication-metrics` (minio-protocol-2 §5.4): per target and in total, what is pending,
  * failed and completed, counted from the versions' statuses, plus what this bucket received as replicas.
- * Deck adds per target `replicatedCount`, `lastError` and `lastErrorTime`, and `replicaCount` in total, which
- * the console's bucket page shows.
+ * Deck adds per target `replicatedCount`, `lastError` and `lastErrorTime` (the console's bucket page shows
+ * them) and `latencyMs` (p50/p99 from queueing to the target's answer over recent versions, all buckets of
+ * this server), and `replicaCount` in total.
  */
 import { StoreError } from "../fs/store.ts";
 import { bucketOf, type S3Request } from "../s3/context.ts";
 import { replicatorOf } from "./queue.ts";
 import { bucketReplication } from "./rules.ts";
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
+}
 
 interface Counts {
   pendingReplicationSize: number;
@@ -51,7 +56,16 @@ export async function getBucketReplicationMetrics(ctx: S3Request): Promise<Respo
     for (const name of Object.keys(total) as (keyof Counts)[]) total[name] += c[name];
     const activity = replicator?.activity(arn);
     const limit = config.targets.find((t) => t.arn === arn)?.bandwidthlimit ?? 0;
-    Stats[arn] = { ...c, replicaSize: 0, limitInBits: limit, currentBandwidth: 0, lastError: activity?.lastError ?? "", lastErrorTime: activity?.lastErrorTime ?? "" };
+    const latencies = [...(activity?.latencies ?? [])].sort((a, b) => a - b);
+    Stats[arn] = {
+      ...c,
+      replicaSize: 0,
+      limitInBits: limit,
+      currentBandwidth: 0,
+      lastError: activity?.lastError ?? "",
+      lastErrorTime: activity?.lastErrorTime ?? "",
+      latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), samples: latencies.length },
+    };
   }
   return Response.json({ ...(perTarget.size ? { Stats } : {}), ...total, replicaSize, replicaCount });
 }

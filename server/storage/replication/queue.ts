@@ -16,6 +16,8 @@ import type { Store, VersionRecord } from "../fs/store.ts";
 import { BandwidthLimit } from "./bandwidth.ts";
 import { bucketReplication, matchingRules, type ReplicationStatus } from "./rules.ts";
 import { sendPurge, sendVersion, targetClient } from "./send.ts";
+import { changeStatus } from "./status.ts";
+import { queueExisting } from "./existing.ts";
 
 interface Task {
   id: string;
@@ -103,6 +105,8 @@ export class Replicator {
     }
     const rows = db.prepare("SELECT bucket, key, version_id, arn FROM purges").all() as { bucket: string; key: string; version_id: string; arn: string }[];
     for (const row of rows) replicator.#enqueue("purge", row.bucket, row.key, row.version_id, row.arn);
+    // Rules with ExistingObjectReplication whose marking a stop interrupted finish now.
+    for (const bucket of options.store.buckets.keys()) queueExisting(options.store, replicator, bucket).catch(() => {});
     return replicator;
   }
 
@@ -219,8 +223,12 @@ export class Replicator {
     if (outcome === "done" && task.attempts > 1) this.#wake(task.arn);
   }
 
-  /** The target answered again: tasks for it waiting out a backoff go now. */
+  readonly #woken = new Map<string, number>();
+
+  /** The target answered again: tasks for it waiting out a backoff go now (at most once a second). */
   #wake(arn: string): void {
+    if (performance.now() - (this.#woken.get(arn) ?? -Infinity) < 1000) return;
+    this.#woken.set(arn, performance.now());
     for (const task of this.#tasks.values()) {
       if (task.arn === arn && task.timer !== undefined) {
         clearTimeout(task.timer);
@@ -256,7 +264,11 @@ export class Replicator {
   async #attempt(task: Task): Promise<"done" | "retry" | "drop"> {
     const config = await bucketReplication(this.#store, task.bucket);
     const doc = config?.targets.find((t) => t.arn === task.arn);
-    if (!config || !doc) throw new Error(`the remote target ${task.arn} is not configured for bucket ${task.bucket}`);
+    if (!config || !doc) {
+      // Replication was switched off or the target removed: nothing to send to; the version says FAILED.
+      this.#failed(task, new Error(`the remote target ${task.arn} is no longer configured for bucket ${task.bucket}`));
+      return "drop";
+    }
     const client = this.#target(doc);
     const activity = this.activity(task.arn);
     if (task.kind === "purge") {
@@ -282,18 +294,12 @@ export class Replicator {
     return this.#store.buckets.get(task.bucket)?.objects.get(task.key)?.versions.find((v) => v.versionId === task.versionId);
   }
 
-  /** Commits a version's status for one target (under the key's lock, like every write of its record). */
-  async #setStatus(task: Task, status: ReplicationStatus): Promise<void> {
-    const state = this.#store.buckets.get(task.bucket);
-    if (!state) return;
-    await this.#store.locks.run(`${state.name}/${task.key}`, async () => {
-      const record = state.objects.get(task.key);
-      const version = record?.versions.find((v) => v.versionId === task.versionId);
-      if (!record || !version?.replication || version.replication[task.arn] === status || !(task.arn in version.replication)) return;
-      // A FAILED attempt never overwrites a COMPLETED that a later run already recorded.
-      if (status === "FAILED" && version.replication[task.arn] === "COMPLETED") return;
-      const updated: VersionRecord = { ...version, replication: { ...version.replication, [task.arn]: status } };
-      await this.#store.saveRecord(state, { key: task.key, versions: record.versions.map((v) => (v === version ? updated : v)) });
+  /** Commits a version's status for one target, unless a later run recorded COMPLETED already. */
+  #setStatus(task: Task, status: ReplicationStatus): Promise<void> {
+    return changeStatus(this.#store, task.bucket, task.key, task.versionId, (statuses) => {
+      const current = statuses[task.arn];
+      if (!current || current === status || (status === "FAILED" && current === "COMPLETED")) return null;
+      return { ...statuses, [task.arn]: status };
     });
   }
 }

@@ -5,7 +5,7 @@ import { StoreError } from "../fs/store.ts";
 import { parseTagging, taggingXml } from "./buckets.ts";
 import { bucketOf, deleteEventName, emptyResponse, invalidArgument, notifyObject, OWNER, readXmlBody, requireContentMd5, type S3Request, xmlResponse } from "./context.ts";
 import { bypassGovernance } from "./objects.ts";
-import { replicateAfterDelete, replicateAfterWrite, replicationOnDelete, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
+import { replicateAfterDelete, replicateAfterWrite, replicationOnDelete, replicationOnMetadata } from "../replication/hooks.ts"; // replication hooks
 
 const versionOf = (ctx: S3Request) => ctx.query.get("versionId") || undefined;
 
@@ -23,10 +23,10 @@ export async function getObjectTagging(ctx: S3Request): Promise<Response> {
 
 export async function putObjectTagging(ctx: S3Request): Promise<Response> {
   const tags = parseTagging(await readXmlBody(ctx, "Tagging"), 10);
-  const replication = await replicationOnWrite(ctx, ctx.key, tags); // replication hook
+  const replication = await replicationOnMetadata(ctx, ctx.key, tags); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.tags = Object.keys(tags).length ? tags : undefined;
-    if (replication && !v.replica) v.replication = { ...v.replication, ...replication }; // replication hook
+    v.replication = replication(v); // replication hook
   });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:PutTagging", ctx.key, version);
@@ -34,10 +34,10 @@ export async function putObjectTagging(ctx: S3Request): Promise<Response> {
 }
 
 export async function deleteObjectTagging(ctx: S3Request): Promise<Response> {
-  const replication = await replicationOnWrite(ctx, ctx.key, undefined); // replication hook
+  const replication = await replicationOnMetadata(ctx, ctx.key, undefined); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.tags = undefined;
-    if (replication && !v.replica) v.replication = { ...v.replication, ...replication }; // replication hook
+    v.replication = replication(v); // replication hook
   });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:DeleteTagging", ctx.key, version);
