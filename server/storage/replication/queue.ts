@@ -11,6 +11,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import type { S3Client } from "../../s3/client.ts";
+import { S3Error } from "../../s3/errors.ts";
 import type { BucketTargetDoc } from "../admin/bucket_admin.ts";
 import type { Store, VersionRecord } from "../fs/store.ts";
 import { BandwidthLimit } from "./bandwidth.ts";
@@ -148,6 +149,7 @@ export class Replicator {
       for (const wake of task.waiters.splice(0)) wake();
     }
     await Promise.allSettled([...this.#running]);
+    await this.#completionFlush;
     if (registry.get(this.#store) === this) registry.delete(this.#store);
     this.#db.close();
   }
@@ -173,6 +175,16 @@ export class Replicator {
   #pump(): void {
     while (!this.#closed && this.#active < this.#concurrency && this.#ready.length > 0) {
       const task = this.#ready.shift()!;
+      // A target that could not be reached is not tried by every task: they wait until it may be back.
+      const downFor = (this.#down.get(task.arn) ?? 0) - performance.now();
+      if (downFor > 0 && task.timer === undefined) {
+        for (const wake of task.waiters.splice(0)) wake();
+        task.timer = setTimeout(() => {
+          task.timer = undefined;
+          if (!this.#closed) (this.#ready.push(task), this.#pump());
+        }, downFor);
+        continue;
+      }
       const slot = `${task.arn}\0${task.bucket}\0${task.key}`;
       const waiting = this.#busyKeys.get(slot);
       if (waiting) {
@@ -205,13 +217,15 @@ export class Replicator {
     } catch (error) {
       outcome = this.#closed ? "drop" : "retry";
       this.#failed(task, error);
+      // Not an S3 answer: the target is unreachable for now.
+      if (!(error instanceof S3Error)) this.#down.set(task.arn, performance.now() + this.#backoff(task.attempts));
     }
     task.running = false;
     for (const wake of waiters) wake();
     if (this.#closed) return;
     if (outcome === "retry" || task.rerun) {
       if (outcome !== "retry") task.attempts = 0;
-      const delay = outcome === "retry" ? Math.min(this.#maxBackoffMs, 200 * 2 ** Math.min(task.attempts - 1, 10)) * (0.75 + Math.random() / 2) : 0;
+      const delay = outcome === "retry" ? this.#backoff(task.attempts) : 0;
       task.timer = setTimeout(() => {
         task.timer = undefined;
         if (!this.#closed) (this.#ready.push(task), this.#pump());
@@ -219,11 +233,19 @@ export class Replicator {
       return;
     }
     this.#tasks.delete(task.id);
+    if (outcome === "done") this.#down.delete(task.arn);
     if (task.kind === "purge") this.#db.prepare("DELETE FROM purges WHERE bucket = ? AND key = ? AND version_id = ? AND arn = ?").run(task.bucket, task.key, task.versionId, task.arn);
     if (outcome === "done" && task.attempts > 1) this.#wake(task.arn);
   }
 
   readonly #woken = new Map<string, number>();
+  /** Targets that could not be reached, until when their tasks wait. */
+  readonly #down = new Map<string, number>();
+
+  /** Wait before attempt `attempts + 1`: from 0.2 s doubling to the maximum, with jitter. */
+  #backoff(attempts: number): number {
+    return Math.min(this.#maxBackoffMs, 200 * 2 ** Math.min(attempts - 1, 10)) * (0.75 + Math.random() / 2);
+  }
 
   /** The target answered again: tasks for it waiting out a backoff go now (at most once a second). */
   #wake(arn: string): void {
@@ -286,12 +308,36 @@ export class Replicator {
     if (activity.latencies.length >= 10_000) activity.latencies.splice(0, 5_000);
     activity.latencies.push(performance.now() - task.queuedAt);
     // Changed while it was being sent: the next run sends it again and only then is it complete.
-    if (!task.rerun) await this.#setStatus(task, "COMPLETED");
+    if (task.rerun) return "done";
+    // Sync mode answers with the status; otherwise COMPLETED is recorded in batches (see #completeLater).
+    if (doc.replicationSync) await this.#setStatus(task, "COMPLETED");
+    else this.#completeLater(task);
     return "done";
   }
 
   #version(task: Task): VersionRecord | undefined {
     return this.#store.buckets.get(task.bucket)?.objects.get(task.key)?.versions.find((v) => v.versionId === task.versionId);
+  }
+
+  #completions: Task[] = [];
+  #completionFlush: Promise<void> | null = null;
+
+  /**
+   * COMPLETED needs no fsync of its own: lost in a crash, the version is only sent again, which the target
+   * takes as the same version. Recorded a moment later all together, the statuses share one log write and
+   * one fdatasync with the client writes of that moment instead of costing one each.
+   */
+  #completeLater(task: Task): void {
+    this.#completions.push(task);
+    this.#completionFlush ??= new Promise<void>((resolve) => setTimeout(resolve, 100)).then(() => this.#flushCompletions());
+  }
+
+  async #flushCompletions(): Promise<void> {
+    const batch = this.#completions;
+    this.#completions = [];
+    this.#completionFlush = null;
+    // A version queued again meanwhile (its tags changed) is not complete: its new task records the outcome.
+    await Promise.allSettled(batch.filter((task) => !this.#tasks.has(task.id)).map((task) => this.#setStatus(task, "COMPLETED")));
   }
 
   /** Commits a version's status for one target, unless a later run recorded COMPLETED already. */

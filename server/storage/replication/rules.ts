@@ -14,13 +14,22 @@ export interface BucketReplication {
   targets: BucketTargetDoc[];
 }
 
+/** Parsed configurations by their documents' text (the store keeps the texts; every write asks here). */
+const parsed = new Map<string, BucketReplication>();
+
 /** The bucket's rules and remote targets; none when the bucket has no replication configuration. */
 export async function bucketReplication(store: Store, bucket: string): Promise<BucketReplication | null> {
   if (!store.buckets.has(bucket)) return null;
   const xml = await store.getDocument(bucket, "replication.xml");
   if (!xml) return null;
-  const targets = await store.getDocument(bucket, "targets.json");
-  return { rules: parseReplicationXml(xml).rules, targets: targets ? JSON.parse(targets) : [] };
+  const targets = (await store.getDocument(bucket, "targets.json")) ?? "[]";
+  const cacheKey = `${xml}\0${targets}`;
+  let config = parsed.get(cacheKey);
+  if (!config) {
+    if (parsed.size > 1000) parsed.clear();
+    parsed.set(cacheKey, config = { rules: parseReplicationXml(xml).rules, targets: JSON.parse(targets) });
+  }
+  return config;
 }
 
 /** The rule deciding for each ARN that an enabled rule matching `key` and `tags` names, by ARN. */

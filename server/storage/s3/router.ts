@@ -11,7 +11,7 @@ export interface Operation {
 const op = (name: string, action: string): Operation => ({ name, action });
 
 /** Sub-resources we do not implement; S3 clients get NotImplemented for them. */
-const UNSUPPORTED = ["website", "logging", "accelerate", "requestPayment", "analytics", "inventory", "metrics", "ownershipControls", "publicAccessBlock", "intelligent-tiering", "select", "restore", "torrent", "attributes"];
+const UNSUPPORTED = ["replication-reset", "replication-reset-status", "website", "logging", "accelerate", "requestPayment", "analytics", "inventory", "metrics", "ownershipControls", "publicAccessBlock", "intelligent-tiering", "select", "restore", "torrent", "attributes"];
 
 /** Resolves the operation; null for "not implemented". */
 export function resolveOperation(method: string, bucket: string, key: string, query: URLSearchParams, headers: Headers): Operation | null {
