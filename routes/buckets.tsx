@@ -151,10 +151,11 @@ export function bucketPages(deps: AppDeps) {
       return { error, body: <Island name="BucketEvents" component={BucketEvents} props={{ bucket, ...data, unavailable: failed.events }} /> };
     }
     if (id === "replication") {
-      const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listReplicationRules>>["rules"] }>(deps, session, {
+      const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listReplicationRules>>["rules"]; status: Awaited<ReturnType<typeof replicationStatus>> }>(deps, session, {
         rules: [async (client) => (await listReplicationRules(client, bucket)).rules, [], "Replication Rules"],
+        status: [(client) => replicationStatus(client, bucket), null, "Replication Status"],
       });
-      return { error, body: <Island name="BucketReplication" component={BucketReplication} props={{ bucket, rules: data.rules, unavailable: failed.rules, canAdd: canPutReplication }} /> };
+      return { error, body: <Island name="BucketReplication" component={BucketReplication} props={{ bucket, rules: data.rules, status: data.status, unavailable: failed.rules, canAdd: canPutReplication }} /> };
     }
     if (id === "lifecycle") {
       const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listLifecycle>>["lifecycle"]; tiers: string[] }>(deps, session, {

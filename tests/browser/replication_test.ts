@@ -70,6 +70,10 @@ Deno.test("browser: the bucket page shows replication status after an upload", a
     assert.equal(await card.getByTestId("replication-failed").innerText(), "0");
     assert.equal((await headObject(target, "mirror", "cat.txt")).headers.get("x-amz-replication-status"), "REPLICA");
     await assertAccessible(page, "bucket summary with replication status");
+    // The Replication section shows the same above its rules.
+    await page.goto("/buckets/photos/replication");
+    assert.match(await page.getByTestId("replication-replicated").innerText(), /^1 /);
+    await page.locator('tr[data-row="all"]').waitFor();
 
     // The target goes away: the next upload shows as failed, with the target's error.
     await remote.close();
@@ -79,7 +83,7 @@ Deno.test("browser: the bucket page shows replication status after an upload", a
     await page.getByText("Object(s) uploaded successfully.").waitFor();
     await page.goto("/buckets/photos/summary");
     await refreshUntil(page, "replication-failed", /^1$/);
-    assert.match(await card.getByTestId("replication-last-error").innerText(), /photos\/dog\.txt/);
+    assert.match(await card.getByTestId("replication-last-error").innerText(), /photos\/dog\.txt: the target cannot be reached/);
   } finally {
     await browser.close();
     await remote?.close();

@@ -60,6 +60,14 @@ export interface ReplicatorOptions {
 
 const registry = new WeakMap<Store, Replicator>();
 
+/** A failure as the metrics report it: the target's S3 error, or why it could not be reached. */
+function describe(error: unknown): string {
+  if (error instanceof S3Error) return `the target answered ${error.code}: ${error.message}`;
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : "";
+  const message = error instanceof Error ? error.message : String(error);
+  return error instanceof TypeError ? `the target cannot be reached (${cause || message})` : message;
+}
+
 /** The replicator serving a store, if one runs (the S3 handlers reach it through this). */
 export const replicatorOf = (store: Store): Replicator | undefined => registry.get(store);
 
@@ -263,7 +271,7 @@ export class Replicator {
   #failed(task: Task, error: unknown): void {
     const activity = this.activity(task.arn);
     activity.failedAttempts++;
-    activity.lastError = `${task.bucket}/${task.key}: ${error instanceof Error ? error.message : String(error)}`;
+    activity.lastError = `${task.bucket}/${task.key}: ${describe(error)}`;
     activity.lastErrorTime = new Date().toISOString();
     if (task.kind === "version" && !this.#closed) this.#setStatus(task, "FAILED").catch(() => {});
   }
