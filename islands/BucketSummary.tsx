@@ -66,7 +66,7 @@ export async function loadSummary(bucket: string, distributed: boolean): Promise
     distributed ? read("quota", () => bucketsApi.quota(bucket)) : undefined,
     read("retention", () => bucketsApi.retention(bucket), null),
     distributed ? read("replication", () => bucketsApi.replication(bucket)) : undefined,
-    distributed ? read("replication", () => bucketsApi.replicationStatus(bucket), null) : undefined,
+    distributed ? read(null, () => bucketsApi.replicationStatus(bucket).catch((e) => (e instanceof ApiClientError && e.status === 403 ? null : Promise.reject(e)))) : undefined,
   ]);
   const next: Partial<SummaryState> = { unavailable };
   if (info) Object.assign(next, { access: info.access ?? "PRIVATE", size: info.size });

@@ -35,6 +35,9 @@ import { pagesOf, renderInShell } from "./page_context.tsx";
 /** What each section's screen says the embedded storage does not do yet (routes/embedded_limits.ts). */
 const SECTION_LIMITS: Record<string, EmbeddedLimit[]> = { summary: ["encryption"], events: ["notifications"], lifecycle: ["lifecycle", "tiers"] };
 
+/** The replication status, or none when denied: the rules, read with the same permission, say so already. */
+const quietReplicationStatus = (client: S3Client, bucket: string) => replicationStatus(client, bucket).catch((e) => (toApiError(e).status === 403 ? null : Promise.reject(e)));
+
 const SECTIONS = [
   { id: "summary", label: "Summary" },
   { id: "events", label: "Events" },
@@ -135,7 +138,7 @@ export function bucketPages(deps: AppDeps) {
         versioning: [distributedOnly(async (client) => (await settings.isVersioned(client, bucket)).is_versioned, false), false, "Versioning"],
         locking: [async (client) => (await settings.objectLocking(client, bucket)).object_locking_enabled, false, "Object Locking"],
         replication: [distributedOnly(async (client) => (await listReplicationRules(client, bucket)).rules.length > 0, false), false, "Replication"],
-        replicationStatus: [distributedOnly((client) => replicationStatus(client, bucket), null), null, "Replication Status"],
+        replicationStatus: [distributedOnly((client) => quietReplicationStatus(client, bucket), null), null, "Replication Status"],
         quota: [distributedOnly((client) => settings.getQuota(client, bucket), { quota: 0, type: "hard" as const }), { quota: 0, type: "hard" }, "Quota"],
         // A failed retention read means none (spec 2 §8); a denied one is shown as denied.
         retention: [(client) => settings.getRetention(client, bucket).catch((e) => (toApiError(e).status === 403 ? Promise.reject(e) : null)), null, "Retention"],
@@ -153,7 +156,7 @@ export function bucketPages(deps: AppDeps) {
     if (id === "replication") {
       const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listReplicationRules>>["rules"]; status: Awaited<ReturnType<typeof replicationStatus>> }>(deps, session, {
         rules: [async (client) => (await listReplicationRules(client, bucket)).rules, [], "Replication Rules"],
-        status: [(client) => replicationStatus(client, bucket), null, "Replication Status"],
+        status: [(client) => quietReplicationStatus(client, bucket), null, "Replication Status"],
       });
       return { error, body: <Island name="BucketReplication" component={BucketReplication} props={{ bucket, rules: data.rules, status: data.status, unavailable: failed.rules, canAdd: canPutReplication }} /> };
     }
