@@ -11,7 +11,7 @@ import { S3Client } from "../../server/s3/client.ts";
 import { putBucketVersioning } from "../../server/s3/ops/bucket_config.ts";
 import { makeBucket } from "../../server/s3/ops/buckets.ts";
 import { completeMultipartUpload, createMultipartUpload, uploadPart } from "../../server/s3/ops/multipart.ts";
-import { getObjectTagging, putObjectTagging } from "../../server/s3/ops/object_lock.ts";
+import { getObjectLegalHold, getObjectTagging, putObjectLegalHold, putObjectTagging } from "../../server/s3/ops/object_lock.ts";
 import { deleteObject, getObject, headObject, listObjectVersions, putObject } from "../../server/s3/ops/objects.ts";
 import { getBucketReplication, putBucketReplication, type ReplicationRule } from "../../server/s3/ops/replication.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
@@ -153,6 +153,18 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     await addRule(src, "legacy", target.url, "legacy-copies", { existingObjectReplication: true });
     await until("the existing object on the target", async () => (await statusOf(src, "legacy", "old.txt")) === "COMPLETED");
     assert.equal((await headObject(dst, "legacy-copies", "old.txt")).versionId, old.versionId);
+
+    // Object lock: a legal hold set afterwards reaches the replica too.
+    await makeBucket(dst, "locked-copies", { objectLock: true });
+    await makeBucket(src, "locked", { objectLock: true });
+    await addRule(src, "locked", target.url, "locked-copies", {});
+    const held = await putObject(src, "locked", "contract.pdf", "signed");
+    await until("the locked object on the target", async () => (await statusOf(src, "locked", "contract.pdf")) === "COMPLETED");
+    assert.equal(await getObjectLegalHold(dst, "locked-copies", "contract.pdf", held.versionId).catch(() => false), false);
+    await putObjectLegalHold(src, "locked", "contract.pdf", true, held.versionId);
+    await until("the legal hold on the target", () => getObjectLegalHold(dst, "locked-copies", "contract.pdf", held.versionId));
+    await putObjectLegalHold(src, "locked", "contract.pdf", false, held.versionId);
+    await until("the legal hold lifted on the target", async () => !(await getObjectLegalHold(dst, "locked-copies", "contract.pdf", held.versionId)));
 
     // The status as an independent client reads it, and the metrics.
     const sdk = new SdkClient({ endpoint: source.url, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: ROOT.accessKey, secretAccessKey: ROOT.secretKey } });

@@ -119,14 +119,19 @@ export function replicateExistingObjects(ctx: S3Request): void {
 }
 
 /**
- * Source side, before a metadata change (tags) of an existing version: the targets it goes to again. A
+ * Source side, before a metadata change (tags, retention, legal hold) of a version: the targets it goes to
+ * again (the tags it will have decide; "unchanged" for the version's own). A
  * replica's change goes only where the rule has ReplicaModifications (two-way setups).
  */
-export async function replicationOnMetadata(ctx: S3Request, key: string, tags: Record<string, string> | undefined): Promise<(version: VersionRecord) => VersionRecord["replication"]> {
+export async function replicationOnMetadata(
+  ctx: S3Request,
+  key: string,
+  tags: Record<string, string> | undefined | "unchanged",
+): Promise<(version: VersionRecord) => VersionRecord["replication"]> {
   const config = isReplicaRequest(ctx) ? null : await bucketReplication(ctx.store, ctx.bucket);
   return (version) => {
     if (!config) return version.replication;
-    const rules = matchingRules(config, key, tags);
+    const rules = matchingRules(config, key, tags === "unchanged" ? version.tags : tags);
     for (const [arn, rule] of rules) if ((version.replica && !rule.replicaModifications) || version.deleteMarker) rules.delete(arn);
     return rules.size ? { ...version.replication, ...pendingStatus(rules) } : version.replication;
   };

@@ -66,6 +66,7 @@ export async function putObjectRetention(ctx: S3Request): Promise<Response> {
   if (mode && mode !== "GOVERNANCE" && mode !== "COMPLIANCE") throw new StoreError("MalformedXML", "Unknown retention mode", 400);
   if (until && (Number.isNaN(Date.parse(until)) || Date.parse(until) <= ctx.now.getTime())) throw new StoreError("InvalidArgument", "The retain until date must be in the future", 400);
   const bypass = bypassGovernance(ctx, ctx.key);
+  const replication = await replicationOnMetadata(ctx, ctx.key, "unchanged"); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     const current = v.retention;
     const active = current && Date.parse(current.until) > ctx.now.getTime();
@@ -76,7 +77,9 @@ export async function putObjectRetention(ctx: S3Request): Promise<Response> {
       }
     }
     v.retention = mode ? { mode: mode as "GOVERNANCE" | "COMPLIANCE", until: new Date(until!).toISOString() } : undefined;
+    v.replication = replication(v); // replication hook
   });
+  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:PutRetention", ctx.key, version);
   return emptyResponse(200, versionHeader(ctx, version.versionId));
 }
@@ -94,9 +97,12 @@ export async function putObjectLegalHold(ctx: S3Request): Promise<Response> {
   requireContentMd5(ctx);
   const status = childText(await readXmlBody(ctx, "LegalHold"), "Status");
   if (status !== "ON" && status !== "OFF") throw new StoreError("MalformedXML", "Legal hold status must be ON or OFF", 400);
+  const replication = await replicationOnMetadata(ctx, ctx.key, "unchanged"); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.legalHold = status === "ON";
+    v.replication = replication(v); // replication hook
   });
+  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:PutLegalHold", ctx.key, version);
   return emptyResponse(200, versionHeader(ctx, version.versionId));
 }
