@@ -4,7 +4,7 @@
  * more than one rule exists (as the spec notes).
  */
 import { useState } from "react";
-import type { ReplicationRuleView } from "../server/contract/buckets.ts";
+import type { ReplicationRuleView, ReplicationStatusView } from "../server/contract/buckets.ts";
 import { DEFAULT_REMOTE, RemoteFields, remoteValid, replicationRequest } from "./dialogs/ReplicationDialogs.tsx";
 import { bucketsApi } from "./lib/api/buckets.ts";
 import { useList } from "./lib/use_list.ts";
@@ -12,10 +12,13 @@ import { ConfirmDialog, Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { Switch, TextField } from "./ui/fields.tsx";
 import { TagEditor, tagsProblem, tagsToString } from "./ui/TagEditor.tsx";
+import { ReplicationProgress } from "./ui/ReplicationProgress.tsx";
 
 export interface BucketReplicationProps {
   bucket: string;
   rules: ReplicationRuleView[];
+  /** How far replication has got (null: no replication configuration, or not readable). */
+  status?: ReplicationStatusView | null;
   /** Why the list could not be read ("Access denied"), shown in its place. */
   unavailable?: string;
   canAdd: boolean;
@@ -63,12 +66,13 @@ function AddRuleDialog({ bucket, onClose, onSaved }: { bucket: string; onClose: 
   );
 }
 
-export default function BucketReplication({ bucket, rules: initial, unavailable, canAdd }: BucketReplicationProps) {
+export default function BucketReplication({ bucket, rules: initial, status, unavailable, canAdd }: BucketReplicationProps) {
   const rules = useList(() => bucketsApi.replication(bucket), initial);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<ReplicationRuleView | null>(null);
   return (
     <>
+      {status ? <section aria-label="Replication status" className="mb-4"><ReplicationProgress bucket={bucket} initial={status} /></section> : null}
       <div className="flex justify-end mb-4">
         <button type="button" className="btn btn-sm btn-primary" disabled={!canAdd} onClick={() => setAdding(true)}>Add Replication Rule</button>
       </div>

@@ -4,13 +4,14 @@
  * and Retention when object locking is on.
  */
 import { type ReactNode, useState } from "react";
-import type { BucketQuotaInfo, BucketRetention } from "../server/contract/buckets.ts";
+import type { BucketQuotaInfo, BucketRetention, ReplicationStatusView } from "../server/contract/buckets.ts";
 import { AccessPolicyDialog, EncryptionDialog, type EncryptionType, QuotaDialog, RetentionDialog, VersioningDialog } from "./dialogs/BucketSettingsDialogs.tsx";
 import { bucketsApi } from "./lib/api/buckets.ts";
 import { ApiClientError } from "./lib/api/request.ts";
 import { changedBucketAccess } from "./lib/bucket_state.ts";
 import { capitalizeWord, formatBytes, largestExactUnit } from "./lib/format.ts";
 import { reportError } from "./lib/use_list.ts";
+import { ReplicationProgress } from "./ui/ReplicationProgress.tsx";
 
 /** The sections read separately, each of which can be denied on its own. */
 export type SummarySection = "encryption" | "versioning" | "locking" | "replication" | "quota" | "retention";
@@ -22,6 +23,8 @@ export interface SummaryState {
   versioning: boolean;
   locking: boolean;
   replication: boolean;
+  /** Replicated, pending and failed versions and the last error (null: no replication configuration). */
+  replicationStatus: ReplicationStatusView | null;
   quota: BucketQuotaInfo;
   retention: BucketRetention | null;
   /** Sections that could not be read, with the reason shown in their place ("Access denied"), never "Disabled". */
@@ -55,7 +58,7 @@ export async function loadSummary(bucket: string, distributed: boolean): Promise
     }
   };
   // Versioning, quota and replication are shown only in distributed mode (spec 2 Summary), so read only then.
-  const [info, enc, versioning, locking, quota, retention, rules] = await Promise.all([
+  const [info, enc, versioning, locking, quota, retention, rules, replicationStatus] = await Promise.all([
     read(null, () => bucketsApi.info(bucket)),
     read("encryption", () => bucketsApi.encryption(bucket), null),
     distributed ? read("versioning", () => bucketsApi.versioning(bucket)) : undefined,
@@ -63,6 +66,7 @@ export async function loadSummary(bucket: string, distributed: boolean): Promise
     distributed ? read("quota", () => bucketsApi.quota(bucket)) : undefined,
     read("retention", () => bucketsApi.retention(bucket), null),
     distributed ? read("replication", () => bucketsApi.replication(bucket)) : undefined,
+    distributed ? read(null, () => bucketsApi.replicationStatus(bucket).catch((e) => (e instanceof ApiClientError && e.status === 403 ? null : Promise.reject(e)))) : undefined,
   ]);
   const next: Partial<SummaryState> = { unavailable };
   if (info) Object.assign(next, { access: info.access ?? "PRIVATE", size: info.size });
@@ -72,6 +76,7 @@ export async function loadSummary(bucket: string, distributed: boolean): Promise
   if (quota) next.quota = quota;
   if (retention !== undefined) next.retention = retention;
   if (rules) next.replication = rules.length > 0;
+  if (replicationStatus !== undefined) next.replicationStatus = replicationStatus;
   return next;
 }
 
@@ -124,7 +129,10 @@ export default function BucketSummary({ bucket, distributed, initial }: BucketSu
         {distributed
           ? (
             <>
-              <Section title="Replication" loading={loading} testId="summary-replication" unavailable={state.unavailable.replication}><span>{state.replication ? "Enabled" : "Disabled"}</span></Section>
+              <Section title="Replication" loading={loading} testId="summary-replication" unavailable={state.unavailable.replication}>
+                <span>{state.replication ? "Enabled" : "Disabled"}</span>
+                {state.replication && state.replicationStatus ? <ReplicationProgress key={JSON.stringify(state.replicationStatus)} bucket={bucket} initial={state.replicationStatus} /> : null}
+              </Section>
               <Section title="Object Locking" loading={loading} testId="summary-locking" unavailable={state.unavailable.locking}><span>{state.locking ? "Enabled" : "Disabled"}</span></Section>
               <Section title="Versioning" loading={loading} testId="summary-versioning" unavailable={state.unavailable.versioning}>
                 <Clickable label={state.versioning ? "Enabled" : "Disabled"} onClick={() => setDialog("versioning")} />

@@ -18,14 +18,12 @@ export interface BucketsListProps {
   /** Why the list could not be read ("Access denied"), shown in its place. */
   unavailable?: string;
   distributed: boolean;
-  /** What the storage does not do yet about replication (the wizard says it). */
-  replicationLimits?: string[];
   base: string;
 }
 
 const formatDate = (iso: string) => (iso ? new Date(iso).toISOString().replace("T", " ").slice(0, 19) + " UTC" : "");
 
-export default function BucketsList({ buckets: initial, canCreate, unavailable, distributed, replicationLimits = [], base }: BucketsListProps) {
+export default function BucketsList({ buckets: initial, canCreate, unavailable, distributed, base }: BucketsListProps) {
   const buckets = useList(bucketsApi.list, initial);
   const [filter, setFilter] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
@@ -65,7 +63,7 @@ export default function BucketsList({ buckets: initial, canCreate, unavailable, 
         ? <CreateBucketDialog open distributed={distributed} onClose={() => setDialog(null)} onCreated={() => (setDialog(null), buckets.reload())} />
         : null}
       {dialog === "replication"
-        ? <MultiReplicationWizard open buckets={selected} limits={replicationLimits} onClose={(changed) => (setDialog(null), changed && (setSelected([]), buckets.reload()))} />
+        ? <MultiReplicationWizard open buckets={selected} onClose={(changed) => (setDialog(null), changed && (setSelected([]), buckets.reload()))} />
         : null}
       <DeleteBucketDialog bucket={deleting} onClose={() => setDeleting(null)} onDeleted={() => (setDeleting(null), setSelected((s) => s.filter((n) => n !== deleting)), buckets.reload())} />
     </>

@@ -20,7 +20,7 @@ import type { S3Client } from "../server/s3/client.ts";
 import { policiesForBucket, listAccessRules, usersForBucket } from "../server/services/bucket_access.ts";
 import { listEvents, notificationArns } from "../server/services/bucket_events.ts";
 import { listLifecycle } from "../server/services/bucket_lifecycle.ts";
-import { listReplicationRules } from "../server/services/bucket_replication.ts";
+import { listReplicationRules, replicationStatus } from "../server/services/bucket_replication.ts";
 import * as settings from "../server/services/bucket_settings.ts";
 import type { BucketSummary as BucketInfo, PermissionList } from "../server/contract/buckets.ts";
 import { accountView, bucketInfo, evaluatePermissions } from "../server/services/buckets.ts";
@@ -33,7 +33,10 @@ import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { pagesOf, renderInShell } from "./page_context.tsx";
 
 /** What each section's screen says the embedded storage does not do yet (routes/embedded_limits.ts). */
-const SECTION_LIMITS: Record<string, EmbeddedLimit[]> = { summary: ["encryption"], replication: ["replication"] };
+const SECTION_LIMITS: Record<string, EmbeddedLimit[]> = { summary: ["encryption"] };
+
+/** The replication status, or none when denied: the rules, read with the same permission, say so already. */
+const quietReplicationStatus = (client: S3Client, bucket: string) => replicationStatus(client, bucket).catch((e) => (toApiError(e).status === 403 ? null : Promise.reject(e)));
 
 const SECTIONS = [
   { id: "summary", label: "Summary" },
@@ -135,6 +138,7 @@ export function bucketPages(deps: AppDeps) {
         versioning: [distributedOnly(async (client) => (await settings.isVersioned(client, bucket)).is_versioned, false), false, "Versioning"],
         locking: [async (client) => (await settings.objectLocking(client, bucket)).object_locking_enabled, false, "Object Locking"],
         replication: [distributedOnly(async (client) => (await listReplicationRules(client, bucket)).rules.length > 0, false), false, "Replication"],
+        replicationStatus: [distributedOnly((client) => quietReplicationStatus(client, bucket), null), null, "Replication Status"],
         quota: [distributedOnly((client) => settings.getQuota(client, bucket), { quota: 0, type: "hard" as const }), { quota: 0, type: "hard" }, "Quota"],
         // A failed retention read means none (spec 2 §8); a denied one is shown as denied.
         retention: [(client) => settings.getRetention(client, bucket).catch((e) => (toApiError(e).status === 403 ? Promise.reject(e) : null)), null, "Retention"],
@@ -150,10 +154,11 @@ export function bucketPages(deps: AppDeps) {
       return { error, body: <Island name="BucketEvents" component={BucketEvents} props={{ bucket, ...data, unavailable: failed.events }} /> };
     }
     if (id === "replication") {
-      const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listReplicationRules>>["rules"] }>(deps, session, {
+      const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listReplicationRules>>["rules"]; status: Awaited<ReturnType<typeof replicationStatus>> }>(deps, session, {
         rules: [async (client) => (await listReplicationRules(client, bucket)).rules, [], "Replication Rules"],
+        status: [(client) => quietReplicationStatus(client, bucket), null, "Replication Status"],
       });
-      return { error, body: <Island name="BucketReplication" component={BucketReplication} props={{ bucket, rules: data.rules, unavailable: failed.rules, canAdd: canPutReplication }} /> };
+      return { error, body: <Island name="BucketReplication" component={BucketReplication} props={{ bucket, rules: data.rules, status: data.status, unavailable: failed.rules, canAdd: canPutReplication }} /> };
     }
     if (id === "lifecycle") {
       const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listLifecycle>>["lifecycle"]; tiers: string[] }>(deps, session, {
@@ -193,7 +198,7 @@ export function bucketPages(deps: AppDeps) {
         body: (
           <>
             <PageHeader title="Buckets" />
-            <Island name="BucketsList" component={BucketsList} props={{ ...data, unavailable: failed.view, replicationLimits: embeddedLimits(deps.storage.embedded, "replication"), distributed: session.distributed, base }} />
+            <Island name="BucketsList" component={BucketsList} props={{ ...data, unavailable: failed.view, distributed: session.distributed, base }} />
           </>
         ),
       });

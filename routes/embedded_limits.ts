@@ -5,7 +5,6 @@
  * of these.
  */
 export const EMBEDDED_LIMITS = {
-  replication: "Replication rules are saved, but the embedded storage does not copy any object to the target yet.",
   encryption: "Encryption settings (SSE-S3, SSE-KMS) are saved, but the embedded storage does not encrypt objects yet and does not check KMS key IDs.",
 } as const;
 

@@ -10,7 +10,6 @@ import { SIZE_UNITS, type SizeUnit, toBytes } from "../lib/format.ts";
 import { Dialog, errorMessage, useDialogAction } from "../ui/Dialog.tsx";
 import { NumberWithUnit, SelectField, Switch, TextField } from "../ui/fields.tsx";
 import { showSnackbar } from "../ui/notify.ts";
-import { LimitsNotice } from "../ui/LimitsNotice.tsx";
 import { Wizard } from "../ui/Wizard.tsx";
 
 export const ROOT_WARNING = "Replication should use dedicated credentials: do not use the root credentials of the remote server.";
@@ -72,7 +71,7 @@ export function RemoteFields({ value, onChange }: { value: RemoteForm; onChange:
   );
 }
 
-export function MultiReplicationWizard({ open, buckets, limits = [], onClose }: { open: boolean; buckets: string[]; limits?: string[]; onClose: (changed: boolean) => void }) {
+export function MultiReplicationWizard({ open, buckets, onClose }: { open: boolean; buckets: string[]; onClose: (changed: boolean) => void }) {
   const [remote, setRemote] = useState(DEFAULT_REMOTE);
   const [remoteBuckets, setRemoteBuckets] = useState<string[]>([]);
   const [pending, setPending] = useState<string[]>(buckets);
@@ -109,7 +108,6 @@ export function MultiReplicationWizard({ open, buckets, limits = [], onClose }: 
 
   return (
     <Dialog title="Set Multiple Bucket Replication" open={open} onClose={() => onClose(false)} message={action.message} onMessageDone={action.clear} wide>
-      <LimitsNotice texts={limits} />
       <Wizard
         busy={action.busy}
         onFinish={create}

@@ -5,6 +5,7 @@
  *   DELETE /buckets/{b}/events/{arn}           events, prefix, suffix → 204
  *   GET    /buckets/{b}/replication            rules
  *   DELETE /buckets/{b}/replication/{ruleId}   → 204
+ *   GET    /buckets/{b}/replication-status     replicated, pending, failed, lastError (null: no replication)
  *   POST   /buckets-replication                per-bucket results
  *   POST   /list-external-buckets              the remote server's buckets
  *   GET    /buckets/{b}/lifecycle              lifecycle;  POST a rule → 201
@@ -39,6 +40,7 @@ export function bucketFeaturesApi(deps: AppDeps) {
       return c.body(null, 204);
     })
     .get("/buckets/:b/replication", async (c) => c.json(await replication.listReplicationRules(client(c), c.req.param("b"))))
+    .get("/buckets/:b/replication-status", async (c) => c.json({ status: await replication.replicationStatus(client(c), c.req.param("b")) }))
     .delete("/buckets/:b/replication/:ruleId", async (c) => {
       await replication.deleteReplicationRule(client(c), c.req.param("b"), c.req.param("ruleId"));
       return c.body(null, 204);

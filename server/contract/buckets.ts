@@ -158,6 +158,20 @@ export interface ReplicationRuleView {
   destination: { bucket: string };
 }
 
+/** A bucket's replication progress (the storage's replication metrics), as the bucket page shows it. */
+export interface ReplicationStatusView {
+  /** Versions (and deletes) sent to every target. */
+  replicated: number;
+  replicatedBytes: number;
+  /** Waiting for their first attempt or between attempts. */
+  pending: number;
+  /** Last attempt failed; retried with backoff. */
+  failed: number;
+  /** The last failure reported by any target ("" when none), and when. */
+  lastError: string;
+  lastErrorTime: string;
+}
+
 export const MultiReplicationInput = s.object({
   accessKey: s.string({ min: 1, max: 128 }),
   secretKey: s.string({ min: 1, max: 128 }),

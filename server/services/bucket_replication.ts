@@ -3,7 +3,7 @@
  * shows them, per-bucket setup (remote target, then a rule pointing at its ARN) reported bucket by bucket, rule
  * deletion, and listing a remote server's buckets for the wizard.
  */
-import type { ListExternalBucketsInput, MultiReplicationInput, ReplicationResult, ReplicationRuleView } from "../contract/buckets.ts";
+import type { ListExternalBucketsInput, MultiReplicationInput, ReplicationResult, ReplicationRuleView, ReplicationStatusView } from "../contract/buckets.ts";
 import { tagKeysProblem } from "../contract/buckets.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
@@ -13,7 +13,7 @@ import { S3Error } from "../s3/errors.ts";
 import { parseRemoteTarget } from "../contract/remote_target.ts";
 import { listBuckets } from "../s3/ops/buckets.ts";
 import type { Tag } from "../s3/ops/lifecycle.ts";
-import { getBucketReplication, putBucketReplication } from "../s3/ops/replication.ts";
+import { getBucketReplication, getReplicationMetrics, putBucketReplication } from "../s3/ops/replication.ts";
 
 /** "k1=v1&k2=v2" → tags; pairs missing a key or value are dropped (spec 2 tag editor rule). */
 export function parseTagString(text: string): Tag[] {
@@ -55,6 +55,25 @@ export async function listReplicationRules(client: S3Client, bucket: string): Pr
     };
   }).sort((a, b) => a.priority - b.priority);
   return { rules };
+}
+
+/**
+ * How far replication has got (MinIO's bucket replication metrics): counts summed over the targets, and the
+ * most recent error any of them reported; null when the bucket has no replication configuration.
+ */
+export async function replicationStatus(client: S3Client, bucket: string): Promise<ReplicationStatusView | null> {
+  const metrics = await getReplicationMetrics(client, bucket);
+  if (!metrics) return null;
+  const targets = Object.values(metrics.Stats ?? {});
+  const latest = targets.filter((t) => t.lastError).sort((a, b) => (b.lastErrorTime ?? "").localeCompare(a.lastErrorTime ?? ""))[0];
+  return {
+    replicated: targets.reduce((n, t) => n + (t.replicatedCount ?? 0), 0),
+    replicatedBytes: metrics.completedReplicationSize ?? 0,
+    pending: metrics.pendingReplicationCount ?? 0,
+    failed: metrics.failedReplicationCount ?? 0,
+    lastError: latest?.lastError ?? "",
+    lastErrorTime: latest?.lastErrorTime ?? "",
+  };
 }
 
 export async function deleteReplicationRule(client: S3Client, bucket: string, ruleId: string): Promise<void> {

@@ -32,6 +32,7 @@ import { buildEventRecord, type EventObject } from "./events/records.ts";
 import { createStorageStreams, type StorageStreams } from "./streams/mod.ts";
 import { adminApiName } from "./streams/api_names.ts";
 import { observeRequest, type RequestFacts } from "./streams/requests.ts";
+import { getBucketReplicationMetrics } from "./replication/metrics.ts";
 import { METRICS_PATH_PREFIX, type MetricsEndpoint } from "./metrics/mod.ts";
 
 const HANDLERS: Record<string, S3Handler> = {
@@ -59,6 +60,7 @@ const HANDLERS: Record<string, S3Handler> = {
   GetBucketReplication: configs.getBucketReplication,
   PutBucketReplication: configs.putBucketReplication,
   DeleteBucketReplication: configs.deleteBucketReplication,
+  GetBucketReplicationMetrics: getBucketReplicationMetrics,
   GetBucketNotification: configs.getBucketNotification,
   PutBucketNotification: configs.putBucketNotification,
   GetBucketCors: cors.getBucketCors,

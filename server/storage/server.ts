@@ -21,6 +21,7 @@ import { createMetricsEndpoint, type MetricsEndpoint, type PrometheusAuthType } 
 import { EMBEDDED_VERSION } from "./admin/info.ts";
 import { openLifecycle } from "./lifecycle/mod.ts";
 import type { LifecycleScanner, LifecycleSettings } from "./lifecycle/scanner.ts";
+import { Replicator } from "./replication/queue.ts";
 
 export interface EmbeddedStorageOptions {
   dataDir: string;
@@ -100,6 +101,8 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const store = await Store.open(dataDir);
   const root = await rootCredentials(dataDir, options);
   const state = await deckState(dataDir);
+  // Sends versions to replication targets; queues again at start what was not replicated yet.
+  const replicator = await Replicator.start({ store, deckDir: `${dataDir}/.deck` });
   const streams = createStorageStreams();
   const notifier = new Notifier({ store, events: streams.events, log: streams.log, deploymentId: state.deploymentId });
   const logHistory = new LogHistory(streams.log);
@@ -152,6 +155,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     heal.close();
     logHistory.stop();
     await identity.close();
+    await replicator.close();
     store.close();
   };
   return { handler, root, identity, store, dataDir, streams, notifier, metrics, lifecycle, close, loggers, deploymentId: state.deploymentId };

@@ -13,6 +13,7 @@ import type {
   PermissionList,
   ReplicationResult,
   ReplicationRuleView,
+  ReplicationStatusView,
 } from "../../../server/contract/buckets.ts";
 import type { PolicySummary } from "../../../server/contract/policies.ts";
 import { api, segment } from "./request.ts";
@@ -42,6 +43,7 @@ export const bucketsApi = {
   deleteEvent: (bucket: string, e: BucketEvent) => api.delete(`${b(bucket)}/events/${segment(e.arn)}`, { events: e.events, prefix: e.prefix, suffix: e.suffix }),
   arns: async () => (await api.get<{ arns: string[] | null }>("/api/v1/admin/arns")).arns ?? [],
   replication: async (bucket: string) => (await api.get<{ rules: ReplicationRuleView[] | null }>(`${b(bucket)}/replication`)).rules ?? [],
+  replicationStatus: async (bucket: string) => (await api.get<{ status: ReplicationStatusView | null }>(`${b(bucket)}/replication-status`)).status,
   deleteReplicationRule: (bucket: string, id: string) => api.delete(`${b(bucket)}/replication/${segment(id)}`),
   replicate: (input: Partial<MultiReplicationInput>) => api.post<ReplicationResult>("/api/v1/buckets-replication", input),
   externalBuckets: async (input: { accessKey: string; secretKey: string; targetURL: string; useTLS: boolean; region: string }) =>

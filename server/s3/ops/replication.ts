@@ -89,3 +89,31 @@ export async function putBucketReplication(client: S3Client, bucket: string, con
   }
   await client.empty({ method: "PUT", bucket, query: { replication: "" }, body: replicationXml(config) });
 }
+
+/** One target's (or the bucket's total) counts in the replication metrics (minio-protocol-2 §5.4). */
+export interface ReplicationCounts {
+  pendingReplicationSize?: number;
+  completedReplicationSize?: number;
+  failedReplicationSize?: number;
+  replicaSize?: number;
+  pendingReplicationCount?: number;
+  failedReplicationCount?: number;
+  /** Deck's embedded storage also reports these per target. */
+  replicatedCount?: number;
+  lastError?: string;
+  lastErrorTime?: string;
+}
+
+export interface ReplicationMetrics extends ReplicationCounts {
+  Stats?: Record<string, ReplicationCounts>;
+}
+
+/** `GET /<bucket>?replication-metrics`; null when the bucket has no replication configuration. */
+export async function getReplicationMetrics(client: S3Client, bucket: string): Promise<ReplicationMetrics | null> {
+  try {
+    return JSON.parse(await client.text({ method: "GET", bucket, query: { "replication-metrics": "" } }));
+  } catch (error) {
+    if (isNotConfigured(error)) return null;
+    throw error;
+  }
+}

@@ -124,7 +124,7 @@ export async function completeUpload(
   state: BucketState,
   uploadId: string,
   requested: RequestedPart[],
-  options: Pick<WriteOptions, "beforeCommit"> & { expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string } } = {},
+  options: Pick<WriteOptions, "beforeCommit" | "replication"> & { expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string } } = {},
 ): Promise<{ key: string; version: VersionRecord }> {
   const upload = await readUpload(store, state.name, uploadId);
   if (requested.length === 0) throw new StoreError("MalformedXML", "You must specify at least one part", 400);
@@ -184,7 +184,7 @@ export async function completeUpload(
   }
   const etag = `${partHashes.digestHex()}-${parts.length}`;
   const staged: StagedData = { temp, inline: null, size, md5Hex: "" };
-  const version = await commitVersion(store, state, upload.key, staged, { ...upload.options, etag, checksum, partSizes: parts.map((p) => p.size), beforeCommit: options.beforeCommit });
+  const version = await commitVersion(store, state, upload.key, staged, { ...upload.options, etag, checksum, partSizes: parts.map((p) => p.size), beforeCommit: options.beforeCommit, replication: options.replication });
   await Deno.remove(uploadDir(store, state.name, uploadId), { recursive: true }).catch(() => {});
   return { key: upload.key, version };
 }

@@ -31,6 +31,13 @@ export interface WriteOptions {
   now?: Date;
   /** Store the bytes compressed (the server's compression settings say this object qualifies). */
   compress?: boolean;
+  // --- replication hooks (server/storage/replication/) ---
+  /** The version id a replicating source gives this version (otherwise a new one). */
+  versionId?: string;
+  /** Marks the version as a replica. */
+  replica?: boolean;
+  /** Per-target replication status the new version starts with. */
+  replication?: VersionRecord["replication"];
 }
 
 /**
@@ -132,7 +139,7 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
       throw error;
     }
     const version: VersionRecord = {
-      versionId: newVersionId(state, key),
+      versionId: options.versionId ?? newVersionId(state, key),
       dataFile,
       inline: staged.temp ? undefined : true,
       size: staged.size,
@@ -148,18 +155,27 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
       ...(storedSize !== undefined ? { compression: COMPRESSED, storedSize } : {}),
       checksum: options.checksum,
       partSizes: options.partSizes,
+      replication: options.replication,
+      replica: options.replica || undefined,
     };
     const previous = state.objects.get(key);
-    const replaced = version.versionId === "null" ? previous?.versions.find((v) => v.versionId === "null") : undefined;
-    const record: ObjectRecord = {
-      key,
-      versions: [version, ...(previous?.versions.filter((v) => v !== replaced) ?? [])],
-    };
+    const replaced = version.versionId === "null" || options.versionId ? previous?.versions.find((v) => v.versionId === version.versionId) : undefined;
+    const record: ObjectRecord = { key, versions: placeVersion(previous?.versions.filter((v) => v !== replaced) ?? [], version, !!options.versionId) };
     await store.saveRecord(state, record, staged.inline ? { versionId: version.versionId, data: staged.inline } : undefined);
     if (replaced?.dataFile) await removeDurable(store.dataPath(state.name, key, replaced.dataFile));
     if (replaced?.transition) store.tiered?.forget(replaced); // lifecycle hook: the tier's copy goes too
     return version;
   });
+}
+
+/**
+ * Puts a new version first; a replica (given version id and source mtime) goes where its mtime places it, so
+ * versions arriving out of order from a replicating source still list newest first (replication hook).
+ */
+function placeVersion(others: VersionRecord[], version: VersionRecord, byTime: boolean): VersionRecord[] {
+  if (!byTime) return [version, ...others];
+  const at = others.findIndex((v) => v.lastModified <= version.lastModified);
+  return at < 0 ? [...others, version] : [...others.slice(0, at), version, ...others.slice(at)];
 }
 
 /** The version a read addresses: a specific id, or the latest (404 when the latest is a delete marker). */
@@ -249,13 +265,28 @@ export async function deleteVersion(
   store: Store,
   state: BucketState,
   key: string,
-  options: { versionId?: string; bypassGovernance?: boolean; now?: Date; onlyIf?: (record: ObjectRecord) => boolean } = {},
+  options: {
+    versionId?: string;
+    bypassGovernance?: boolean;
+    now?: Date;
+    /** Lifecycle hook: the scanner deletes only while the key still looks as it did when evaluated. */
+    onlyIf?: (record: ObjectRecord) => boolean;
+    /** Replication hook: a delete marker a replicating source sends, created with its version id and mtime. */
+    replicaMarker?: boolean;
+    /** Replication hook: the status a new delete marker starts with. */
+    replication?: VersionRecord["replication"];
+  } = {},
 ): Promise<DeleteOutcome> {
   const now = options.now ?? new Date();
   return await store.locks.run(`${state.name}/${key}`, async () => {
     const record = state.objects.get(key) ?? { key, versions: [] };
     // Lifecycle hook: the scanner deletes only while the key still looks as it did when evaluated.
     if (options.onlyIf && !options.onlyIf(record)) return { deleteMarker: false };
+    if (options.replicaMarker && options.versionId) {
+      const marker: VersionRecord = { versionId: options.versionId, deleteMarker: true, size: 0, etag: "", lastModified: now.toISOString(), userMetadata: {}, replica: true };
+      await store.saveRecord(state, { key, versions: placeVersion(record.versions.filter((v) => v.versionId !== marker.versionId), marker, true) });
+      return { versionId: marker.versionId, deleteMarker: true };
+    }
     if (options.versionId) {
       const target = record.versions.find((v) => v.versionId === options.versionId);
       if (!target) {
@@ -289,6 +320,7 @@ export async function deleteVersion(
       etag: "",
       lastModified: now.toISOString(),
       userMetadata: {},
+      replication: options.replication,
     };
     const replaced = marker.versionId === "null" ? record.versions.find((v) => v.versionId === "null") : undefined;
     await store.saveRecord(state, { key, versions: [marker, ...record.versions.filter((v) => v !== replaced)] });

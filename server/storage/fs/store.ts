@@ -79,6 +79,10 @@ export interface TieredData {
   read(version: VersionRecord, start: number, length: number): Promise<ReadableStream<Uint8Array>>;
   /** The version is gone from the index: its remote copy goes too (retried until the tier answers). */
   forget(version: VersionRecord): void;
+  /** Replication (server/storage/replication/): this version's status per remote-target ARN, on the source. */
+  replication?: Record<string, "PENDING" | "COMPLETED" | "FAILED">;
+  /** Replication: this version was written by a replicating source (x-amz-replication-status REPLICA). */
+  replica?: boolean;
 }
 
 /** All versions of one key, newest first. */

@@ -8,6 +8,7 @@ import { notificationXml, parseNotificationXml } from "../../s3/ops/notification
 import { parseReplicationXml, replicationXml } from "../../s3/ops/replication.ts";
 import { child, childText, XmlError } from "../../s3/xml.ts";
 import { StoreError } from "../fs/store.ts";
+import { replicateExistingObjects } from "../replication/hooks.ts";
 import { bucketOf, emptyResponse, readSmallBody, readXmlBody, requireContentMd5, type S3Request } from "./context.ts";
 
 const malformed = () => new StoreError("MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema.", 400);
@@ -160,6 +161,7 @@ export async function putBucketReplication(ctx: S3Request): Promise<Response> {
     if (arn === parsed.role && parsed.role) rule.destinationBucket = arn;
   }
   await ctx.store.putDocument(ctx.bucket, "replication.xml", replicationXml({ role: "", rules: parsed.rules }));
+  replicateExistingObjects(ctx); // replication hook: ExistingObjectReplication
   return emptyResponse(200);
 }
 

@@ -8,6 +8,7 @@ import { StoreError } from "../fs/store.ts";
 import { checksumHeaders, checksummedBody, checksumXml, declaredChecksum, invalidChecksum } from "./checksums.ts";
 import { bucketOf, emptyResponse, notifyObject, OWNER, readXmlBody, type S3Request, xmlResponse, xmlTime } from "./context.ts";
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
+import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
 
 const MAX_PART_SIZE = 5 * 1024 ** 3;
 
@@ -82,7 +83,9 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
   const uploadId = ctx.query.get("uploadId")!;
   const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
   if (upload.key !== ctx.key) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
-  const { version } = await completeUpload(ctx.store, state, uploadId, parts, { beforeCommit: quotaGuard(ctx, state), expectedChecksum: expectedObjectChecksum(ctx.request.headers) });
+  const replication = await replicationOnWrite(ctx, ctx.key, upload.options.tags); // replication hook
+  const { version } = await completeUpload(ctx.store, state, uploadId, parts, { beforeCommit: quotaGuard(ctx, state), expectedChecksum: expectedObjectChecksum(ctx.request.headers), replication });
+  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:CompleteMultipartUpload", ctx.key, version);
   const headers: Record<string, string> = state.meta.versioning ? { "x-amz-version-id": version.versionId } : {};
   return xmlResponse("CompleteMultipartUploadResult", {

@@ -5,6 +5,7 @@ import { StoreError } from "../fs/store.ts";
 import { parseTagging, taggingXml } from "./buckets.ts";
 import { bucketOf, deleteEventName, emptyResponse, invalidArgument, notifyObject, OWNER, readXmlBody, requireContentMd5, type S3Request, xmlResponse } from "./context.ts";
 import { bypassGovernance } from "./objects.ts";
+import { replicateAfterDelete, replicateAfterWrite, replicationOnDelete, replicationOnMetadata } from "../replication/hooks.ts"; // replication hooks
 
 const versionOf = (ctx: S3Request) => ctx.query.get("versionId") || undefined;
 
@@ -22,17 +23,23 @@ export async function getObjectTagging(ctx: S3Request): Promise<Response> {
 
 export async function putObjectTagging(ctx: S3Request): Promise<Response> {
   const tags = parseTagging(await readXmlBody(ctx, "Tagging"), 10);
+  const replication = await replicationOnMetadata(ctx, ctx.key, tags); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.tags = Object.keys(tags).length ? tags : undefined;
+    v.replication = replication(v); // replication hook
   });
+  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:PutTagging", ctx.key, version);
   return emptyResponse(200, versionHeader(ctx, version.versionId));
 }
 
 export async function deleteObjectTagging(ctx: S3Request): Promise<Response> {
+  const replication = await replicationOnMetadata(ctx, ctx.key, undefined); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.tags = undefined;
+    v.replication = replication(v); // replication hook
   });
+  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:DeleteTagging", ctx.key, version);
   return emptyResponse(204, versionHeader(ctx, version.versionId));
 }
@@ -59,6 +66,7 @@ export async function putObjectRetention(ctx: S3Request): Promise<Response> {
   if (mode && mode !== "GOVERNANCE" && mode !== "COMPLIANCE") throw new StoreError("MalformedXML", "Unknown retention mode", 400);
   if (until && (Number.isNaN(Date.parse(until)) || Date.parse(until) <= ctx.now.getTime())) throw new StoreError("InvalidArgument", "The retain until date must be in the future", 400);
   const bypass = bypassGovernance(ctx, ctx.key);
+  const replication = await replicationOnMetadata(ctx, ctx.key, "unchanged"); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     const current = v.retention;
     const active = current && Date.parse(current.until) > ctx.now.getTime();
@@ -69,7 +77,9 @@ export async function putObjectRetention(ctx: S3Request): Promise<Response> {
       }
     }
     v.retention = mode ? { mode: mode as "GOVERNANCE" | "COMPLIANCE", until: new Date(until!).toISOString() } : undefined;
+    v.replication = replication(v); // replication hook
   });
+  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:PutRetention", ctx.key, version);
   return emptyResponse(200, versionHeader(ctx, version.versionId));
 }
@@ -87,9 +97,12 @@ export async function putObjectLegalHold(ctx: S3Request): Promise<Response> {
   requireContentMd5(ctx);
   const status = childText(await readXmlBody(ctx, "LegalHold"), "Status");
   if (status !== "ON" && status !== "OFF") throw new StoreError("MalformedXML", "Legal hold status must be ON or OFF", 400);
+  const replication = await replicationOnMetadata(ctx, ctx.key, "unchanged"); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.legalHold = status === "ON";
+    v.replication = replication(v); // replication hook
   });
+  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:PutLegalHold", ctx.key, version);
   return emptyResponse(200, versionHeader(ctx, version.versionId));
 }
@@ -117,11 +130,14 @@ export async function deleteObjects(ctx: S3Request): Promise<Response> {
     try {
       if (!object.key) throw invalidArgument("Object name must not be empty");
       if (!ctx.allowed("s3:DeleteObject", ctx.bucket, object.key)) throw new StoreError("AccessDenied", "Access Denied.", 403);
+      const replication = await replicationOnDelete(ctx, object.key, object.versionId); // replication hook
       const outcome = await deleteVersion(ctx.store, state, object.key, {
         versionId: object.versionId,
         bypassGovernance: bypassGovernance(ctx, object.key),
         now: ctx.now,
+        replication,
       });
+      await replicateAfterDelete(ctx, object.key, object.versionId, outcome, replication); // replication hook
       notifyObject(ctx, deleteEventName(object.versionId, outcome), object.key, undefined, outcome.versionId);
       if (!quiet) {
         deleted.push({

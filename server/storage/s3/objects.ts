@@ -5,6 +5,8 @@ import { objectKeyProblem } from "../fs/names.ts";
 import { type BucketState, StoreError, type VersionRecord } from "../fs/store.ts";
 import { defaultRetention } from "./buckets.ts";
 import { checksumHeaders, checksummedBody, declaredChecksum } from "./checksums.ts";
+// replication hooks (server/storage/replication/)
+import { replicaDeleteOptions, replicaWriteOptions, replicateAfterDelete, replicateAfterWrite, replicationOnDelete, replicationOnWrite, replicationStatusHeader } from "../replication/hooks.ts";
 import { bucketOf, deleteEventName, emptyResponse, httpTime, invalidArgument, notifyObject, type S3Request, xmlResponse, xmlTime } from "./context.ts";
 
 const MAX_OBJECT_SIZE = 5 * 1024 ** 4;
@@ -88,13 +90,16 @@ export async function putObject(ctx: S3Request): Promise<Response> {
   if (length === undefined || Number.isNaN(length)) throw new StoreError("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
   if (length > MAX_OBJECT_SIZE) throw new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", 400);
   const options = await writeOptionsFromHeaders(ctx, state, ctx.request.headers);
+  const replica = replicaWriteOptions(ctx); // replication hook
   checkWritePreconditions(ctx, state);
   const spec = declaredChecksum(ctx.request.headers, ctx.auth.trailer);
   const checksum = checksummedBody(ctx.auth.body, spec, ctx.auth.trailer);
   const staged = await stageData(ctx.store, checksum.body, length);
   const stored = spec ? { algorithm: spec.algorithm, value: checksum.value()!, type: "FULL_OBJECT" as const } : undefined;
   const compress = isCompressible(ctx.key, options.contentType, ctx.facts.compression());
-  const version = await commitVersion(ctx.store, state, ctx.key, staged, { ...options, checksum: stored, expectedSize: length, beforeCommit: quotaGuard(ctx, state), compress });
+  const replication = await replicationOnWrite(ctx, ctx.key, options.tags); // replication hook
+  const version = await commitVersion(ctx.store, state, ctx.key, staged, { ...options, checksum: stored, expectedSize: length, beforeCommit: quotaGuard(ctx, state), compress, ...replica, replication });
+  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:Put", ctx.key, version);
   return emptyResponse(200, { etag: `"${version.etag}"`, ...versionHeaders(state, version), ...checksumHeaders(version.checksum) });
 }
@@ -115,6 +120,7 @@ function objectHeaders(state: BucketState, version: VersionRecord, query: URLSea
     "accept-ranges": "bytes",
     ...versionHeaders(state, version),
     ...(version.headers ?? {}),
+    ...replicationStatusHeader(version), // replication hook
   };
   for (const [k, v] of Object.entries(version.userMetadata)) headers[`x-amz-meta-${k}`] = v;
   if (version.tags) headers["x-amz-tagging-count"] = String(Object.keys(version.tags).length);
@@ -218,11 +224,15 @@ export async function deleteObject(ctx: S3Request): Promise<Response> {
   checkKey(ctx.key);
   const state = bucketOf(ctx);
   const requestedVersion = ctx.query.get("versionId") ?? undefined;
+  const replication = await replicationOnDelete(ctx, ctx.key, requestedVersion); // replication hook
   const outcome = await deleteVersion(ctx.store, state, ctx.key, {
     versionId: requestedVersion,
     bypassGovernance: bypassGovernance(ctx, ctx.key),
     now: ctx.now,
+    replication,
+    ...replicaDeleteOptions(ctx), // replication hook
   });
+  await replicateAfterDelete(ctx, ctx.key, requestedVersion, outcome, replication); // replication hook
   notifyObject(ctx, deleteEventName(requestedVersion, outcome), ctx.key, undefined, outcome.versionId);
   const headers: Record<string, string> = {};
   if (outcome.versionId && state.meta.versioning) headers["x-amz-version-id"] = outcome.versionId;
@@ -275,7 +285,9 @@ export async function copyObject(ctx: S3Request): Promise<Response> {
   if (version.checksum?.type === "FULL_OBJECT") options.checksum = version.checksum;
   const staged = await stageData(ctx.store, await readVersion(ctx.store, source.bucket, source.key, version));
   const compress = isCompressible(ctx.key, options.contentType, ctx.facts.compression());
-  const written = await commitVersion(ctx.store, target, ctx.key, staged, { ...options, beforeCommit: quotaGuard(ctx, target), compress });
+  const replication = await replicationOnWrite(ctx, ctx.key, options.tags); // replication hook
+  const written = await commitVersion(ctx.store, target, ctx.key, staged, { ...options, beforeCommit: quotaGuard(ctx, target), compress, replication });
+  await replicateAfterWrite(ctx, ctx.key, written); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:Copy", ctx.key, written);
   const headers: Record<string, string> = { ...versionHeaders(target, written) };
   if (source.versionId) headers["x-amz-copy-source-version-id"] = source.versionId;

@@ -2,6 +2,7 @@
  * The PostObject handler: stores the file of a browser-form upload whose form post_policy.ts has read and
  * checked, with the form's metadata, tags and checksum as a PutObject would, and answers as the form asks.
  */
+import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
 import { buildXml, children, childText, parseXml } from "../../s3/xml.ts";
 import { verifyDigests } from "../auth/body.ts";
 import { commitVersion, stageData } from "../fs/objects.ts";
@@ -43,7 +44,9 @@ export async function postObject(ctx: S3Request & { form: PostForm }): Promise<R
   const checksum = checksummedBody(ctx.auth.body && md5 ? verifyDigests(ctx.auth.body, { md5Base64: md5 }) : ctx.auth.body, spec);
   const staged = await stageData(ctx.store, checksum.body);
   const stored = spec ? { algorithm: spec.algorithm, value: checksum.value()!, type: "FULL_OBJECT" as const } : undefined;
-  const version = await commitVersion(ctx.store, state, ctx.key, staged, { ...options, checksum: stored, beforeCommit: quotaGuard(ctx, state) });
+  const replication = await replicationOnWrite(ctx, ctx.key, options.tags); // replication hook
+  const version = await commitVersion(ctx.store, state, ctx.key, staged, { ...options, checksum: stored, beforeCommit: quotaGuard(ctx, state), replication });
+  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:Post", ctx.key, version);
   const location = `${ctx.url.origin}/${encodeURIComponent(ctx.bucket)}/${ctx.key.split("/").map(encodeURIComponent).join("/")}`;
   const extra: Record<string, string> = { ...checksumHeaders(version.checksum) };

@@ -11,7 +11,7 @@ export interface Operation {
 const op = (name: string, action: string): Operation => ({ name, action });
 
 /** Sub-resources we do not implement; S3 clients get NotImplemented for them. */
-const UNSUPPORTED = ["website", "logging", "accelerate", "requestPayment", "analytics", "inventory", "metrics", "ownershipControls", "publicAccessBlock", "intelligent-tiering", "select", "restore", "torrent", "attributes"];
+const UNSUPPORTED = ["replication-reset", "replication-reset-status", "website", "logging", "accelerate", "requestPayment", "analytics", "inventory", "metrics", "ownershipControls", "publicAccessBlock", "intelligent-tiering", "select", "restore", "torrent", "attributes"];
 
 /** Resolves the operation; null for "not implemented". */
 export function resolveOperation(method: string, bucket: string, key: string, query: URLSearchParams, headers: Headers): Operation | null {
@@ -69,6 +69,7 @@ export function resolveOperation(method: string, bucket: string, key: string, qu
     ["lifecycle", { GET: op("GetBucketLifecycle", "s3:GetLifecycleConfiguration"), PUT: op("PutBucketLifecycle", "s3:PutLifecycleConfiguration"), DELETE: op("DeleteBucketLifecycle", "s3:PutLifecycleConfiguration") }],
     ["encryption", { GET: op("GetBucketEncryption", "s3:GetEncryptionConfiguration"), PUT: op("PutBucketEncryption", "s3:PutEncryptionConfiguration"), DELETE: op("DeleteBucketEncryption", "s3:PutEncryptionConfiguration") }],
     ["object-lock", { GET: op("GetObjectLockConfiguration", "s3:GetBucketObjectLockConfiguration"), PUT: op("PutObjectLockConfiguration", "s3:PutBucketObjectLockConfiguration") }],
+    ["replication-metrics", { GET: op("GetBucketReplicationMetrics", "s3:GetReplicationConfiguration") }],
     ["replication", { GET: op("GetBucketReplication", "s3:GetReplicationConfiguration"), PUT: op("PutBucketReplication", "s3:PutReplicationConfiguration"), DELETE: op("DeleteBucketReplication", "s3:PutReplicationConfiguration") }],
     ["versioning", { GET: op("GetBucketVersioning", "s3:GetBucketVersioning"), PUT: op("PutBucketVersioning", "s3:PutBucketVersioning") }],
     ["notification", { GET: op("GetBucketNotification", "s3:GetBucketNotification"), PUT: op("PutBucketNotification", "s3:PutBucketNotification") }],
