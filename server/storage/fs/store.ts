@@ -63,6 +63,10 @@ export interface VersionRecord {
   partSizes?: number[];
   /** Lifecycle: the bytes were moved to a remote tier (no local data; `storageClass` is the tier name). */
   transition?: TransitionRef;
+  /** Replication (server/storage/replication/): this version's status per remote-target ARN, on the source. */
+  replication?: Record<string, "PENDING" | "COMPLETED" | "FAILED">;
+  /** Replication: this version was written by a replicating source (x-amz-replication-status REPLICA). */
+  replica?: boolean;
 }
 
 /** Where a transitioned version's bytes live on its tier (server/storage/tiers/). */
@@ -79,10 +83,6 @@ export interface TieredData {
   read(version: VersionRecord, start: number, length: number): Promise<ReadableStream<Uint8Array>>;
   /** The version is gone from the index: its remote copy goes too (retried until the tier answers). */
   forget(version: VersionRecord): void;
-  /** Replication (server/storage/replication/): this version's status per remote-target ARN, on the source. */
-  replication?: Record<string, "PENDING" | "COMPLETED" | "FAILED">;
-  /** Replication: this version was written by a replicating source (x-amz-replication-status REPLICA). */
-  replica?: boolean;
 }
 
 /** All versions of one key, newest first. */
