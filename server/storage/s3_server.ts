@@ -280,6 +280,7 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
         allowed,
         form,
         streams,
+        sourceIp,
         notify: (name, object) => {
           // A replica written by a replicating peer causes no event (minio-protocol-2 §1.1).
           if (streams.events.active && !request.headers.has("x-minio-source-replication-request")) pending.push({ name, object });

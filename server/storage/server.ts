@@ -18,6 +18,7 @@ import { LogHistory } from "./streams/console_log.ts";
 import { closeStorageStreams, createStorageStreams, type StorageStreams } from "./streams/mod.ts";
 import { createMetricsEndpoint, type MetricsEndpoint, type PrometheusAuthType } from "./metrics/mod.ts";
 import { EMBEDDED_VERSION } from "./admin/info.ts";
+import { KeyStore, setKeyStore } from "./sse/kms.ts";
 
 export interface EmbeddedStorageOptions {
   dataDir: string;
@@ -40,6 +41,11 @@ export interface EmbeddedStorageOptions {
   prometheusAuthType?: PrometheusAuthType;
   /** Header, idle and body-progress timeouts of the listener (DEFAULT_LISTENER_TIMEOUTS when omitted). */
   timeouts?: ListenerTimeouts;
+  /**
+   * MINIO_KMS_SECRET_KEY, `<key-name>:<base64 of 32 bytes>`: the key store of SSE-S3 and SSE-KMS. Absent:
+   * those are refused as MinIO refuses them without a KMS (SSE-C still works).
+   */
+  kmsSecretKey?: string;
 }
 
 export interface EmbeddedStorage {
@@ -89,8 +95,11 @@ async function deckState(dataDir: string): Promise<DeckState> {
 
 /** Builds the request handler over a data directory without listening (tests and in-process use). */
 export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
+  // A malformed key stops the start, as it stops MinIO's.
+  const keys = options.kmsSecretKey ? KeyStore.parse(options.kmsSecretKey) : null;
   const dataDir = await Deno.realPath(await Deno.mkdir(options.dataDir, { recursive: true, mode: 0o700 }).then(() => options.dataDir));
   const store = await Store.open(dataDir);
+  setKeyStore(store, keys);
   const root = await rootCredentials(dataDir, options);
   const state = await deckState(dataDir);
   const streams = createStorageStreams();

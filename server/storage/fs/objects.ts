@@ -9,6 +9,7 @@ import { piecesOf } from "./pieces.ts";
 import type { SpillFile } from "./spill.ts";
 import { type BucketState, type ObjectRecord, type Store, StoreError, type StoredChecksum, type VersionRecord } from "./store.ts";
 import { concatBytes } from "../../s3/bytes.ts";
+import { encryptForCommit, readDecrypted, type SseWrite } from "../sse/stored.ts";
 
 export interface WriteOptions {
   contentType?: string;
@@ -31,6 +32,8 @@ export interface WriteOptions {
   now?: Date;
   /** Store the bytes compressed (the server's compression settings say this object qualifies). */
   compress?: boolean;
+  /** SSE: encrypt the bytes (server/storage/sse). */
+  sse?: SseWrite;
 }
 
 /**
@@ -119,7 +122,12 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
     throw error;
   }
   let storedSize: number | undefined;
-  if (options.compress && staged.size > 0) ({ staged, storedSize } = await compressStaged(store.tmpDir, staged));
+  // Encrypted objects are not compressed (MinIO without compression allow_encryption).
+  if (options.compress && staged.size > 0 && !options.sse) ({ staged, storedSize } = await compressStaged(store.tmpDir, staged));
+  // SSE hook: encrypt the staged bytes; the ETag and checksum are kept sealed (server/storage/sse).
+  let etag = options.etag ?? staged.md5Hex;
+  let sse: VersionRecord["sse"];
+  if (options.sse) ({ staged, sse, etag } = await encryptForCommit(store.tmpDir, staged, options.sse, { etag, checksum: options.checksum }));
   return await store.locks.run(`${state.name}/${key}`, async () => {
     const dataFile = staged.temp ? `${crypto.randomUUID()}.data` : undefined;
     try {
@@ -136,7 +144,7 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
       dataFile,
       inline: staged.temp ? undefined : true,
       size: staged.size,
-      etag: options.etag ?? staged.md5Hex,
+      etag,
       lastModified: (options.now ?? new Date()).toISOString(),
       contentType: options.contentType || "application/octet-stream",
       userMetadata: options.userMetadata ?? {},
@@ -146,8 +154,9 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
       legalHold: options.legalHold || undefined,
       storageClass: options.storageClass,
       ...(storedSize !== undefined ? { compression: COMPRESSED, storedSize } : {}),
-      checksum: options.checksum,
+      checksum: sse ? undefined : options.checksum,
       partSizes: options.partSizes,
+      ...(sse ? { sse } : {}),
     };
     const previous = state.objects.get(key);
     const replaced = version.versionId === "null" ? previous?.versions.find((v) => v.versionId === "null") : undefined;
@@ -180,11 +189,19 @@ export function findVersion(state: BucketState, key: string, versionId?: string)
   return latest;
 }
 
-/** A version's bytes from `start` for `length` bytes, streamed from its file or from its inline copy. */
-export async function readVersion(store: Store, bucket: string, key: string, version: VersionRecord, start = 0, length = version.size): Promise<ReadableStream<Uint8Array>> {
+/**
+ * A version's bytes from `start` for `length` bytes, streamed from its file or from its inline copy. An
+ * encrypted version needs its object key (sse/request.ts objectKeyForRead).
+ */
+export async function readVersion(store: Store, bucket: string, key: string, version: VersionRecord, start = 0, length = version.size, objectKey?: Uint8Array): Promise<ReadableStream<Uint8Array>> {
   if (version.compression) {
-    const stored = await readVersion(store, bucket, key, { ...version, compression: undefined, size: version.storedSize ?? 0 });
+    const stored = await readVersion(store, bucket, key, { ...version, compression: undefined, size: version.storedSize ?? 0 }, 0, version.storedSize ?? 0, objectKey);
     return decompressedSlice(stored, start, length);
+  }
+  // SSE hook: decrypt only the packages the range touches.
+  if (version.sse) {
+    if (!objectKey) throw new StoreError("InternalError", "reading an encrypted object needs its key", 500);
+    return await readDecrypted(store, bucket, key, version, objectKey, start, length);
   }
   if (version.inline) {
     const data = await store.readInline(bucket, key, version.versionId);

@@ -17,6 +17,7 @@ import { type FanDirContents, scanFanDir } from "./record_files.ts";
 import { RecordLog } from "./record_log.ts";
 import { keyPathStem } from "./names.ts";
 import { SpillWriters } from "./spill.ts";
+import type { SseRecord } from "../sse/seal.ts";
 
 export type VersioningState = "" | "Enabled" | "Suspended";
 
@@ -61,6 +62,8 @@ export interface VersionRecord {
   checksum?: StoredChecksum;
   /** Part sizes of a multipart upload, so its composite ETag can be verified against the data (heal). */
   partSizes?: number[];
+  /** Server-side encryption (server/storage/sse): sealed keys and metadata; the bytes on disk are encrypted. */
+  sse?: SseRecord;
 }
 
 /** All versions of one key, newest first. */

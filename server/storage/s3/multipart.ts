@@ -8,6 +8,9 @@ import { StoreError } from "../fs/store.ts";
 import { checksumHeaders, checksummedBody, checksumXml, declaredChecksum, invalidChecksum } from "./checksums.ts";
 import { bucketOf, emptyResponse, notifyObject, OWNER, readXmlBody, type S3Request, xmlResponse, xmlTime } from "./context.ts";
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
+import { sseForCompletion, sseForPart, sseForWrite, sseResponseHeaders, uploadSseOf } from "../sse/request.ts";
+import { openMeta } from "../sse/seal.ts";
+import { EncryptedJoin, encryptStaged } from "../sse/stored.ts";
 
 const MAX_PART_SIZE = 5 * 1024 ** 3;
 
@@ -17,8 +20,14 @@ export async function createMultipartUpload(ctx: S3Request): Promise<Response> {
   const state = bucketOf(ctx);
   const { beforeCommit: _b, expectedSize: _e, etag: _t, now: _n, checksum: _c, ...options } = await writeOptionsFromHeaders(ctx, state, ctx.request.headers);
   const checksum = uploadChecksum(ctx.request.headers);
-  const upload = await initiateUpload(ctx.store, state, ctx.key, options, checksum);
+  // SSE hook (server/storage/sse): the upload's object key, sealed; every part is encrypted with it.
+  const sse = await sseForWrite(ctx, ctx.request.headers);
+  if (sse?.write.key.type === "SSE-C" && checksum?.type === "FULL_OBJECT") {
+    throw new StoreError("NotImplemented", "Full-object checksums are not supported for multipart uploads with customer-provided keys", 501);
+  }
+  const upload = await initiateUpload(ctx.store, state, ctx.key, options, checksum, sse ? uploadSseOf(sse.write) : undefined);
   const headers: Record<string, string> = checksum ? { "x-amz-checksum-algorithm": checksum.algorithm, "x-amz-checksum-type": checksum.type } : {};
+  Object.assign(headers, sse?.headers);
   return xmlResponse("InitiateMultipartUploadResult", { Bucket: ctx.bucket, Key: ctx.key, UploadId: upload.uploadId }, { headers });
 }
 
@@ -53,19 +62,22 @@ export async function uploadPart(ctx: S3Request): Promise<Response> {
   if (upload.key !== ctx.key) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
   const spec = declaredChecksum(ctx.request.headers, ctx.auth.trailer);
   if (spec && upload.checksum && spec.algorithm !== upload.checksum.algorithm) throw invalidChecksum();
+  const sse = await sseForPart(ctx, upload.sse);
   // Parts of an upload created with an algorithm get its checksum even when the client sent none.
   const checksum = checksummedBody(ctx.auth.body, spec, ctx.auth.trailer, upload.checksum?.algorithm);
-  const staged = await stageData(ctx.store, checksum.body, length);
+  let staged = await stageData(ctx.store, checksum.body, length);
   if (staged.size !== length) {
     await discardStaged(staged);
     throw new StoreError("IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", 400);
   }
   const algorithm = spec?.algorithm ?? upload.checksum?.algorithm;
   const partChecksum = algorithm ? { algorithm, value: checksum.value()! } : undefined;
+  // SSE hook: the part is stored encrypted (its size and ETag stay the plaintext's).
+  if (sse.objectKey) staged = (await encryptStaged(ctx.store.tmpDir, staged, sse.objectKey)).staged;
   const part = await storePart(ctx.store, ctx.bucket, uploadId, partNumber, staged, partChecksum);
   const headers = partChecksum ? checksumHeaders({ ...partChecksum, type: "FULL_OBJECT" }) : {};
   delete headers["x-amz-checksum-type"];
-  return emptyResponse(200, { etag: `"${part.etag}"`, ...headers });
+  return emptyResponse(200, { etag: `"${part.etag}"`, ...headers, ...sse.headers });
 }
 
 export async function completeMultipartUpload(ctx: S3Request): Promise<Response> {
@@ -82,16 +94,20 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
   const uploadId = ctx.query.get("uploadId")!;
   const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
   if (upload.key !== ctx.key) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
-  const { version } = await completeUpload(ctx.store, state, uploadId, parts, { beforeCommit: quotaGuard(ctx, state), expectedChecksum: expectedObjectChecksum(ctx.request.headers) });
+  // SSE hook: encrypted parts are joined as stored.
+  const completion = upload.sse ? await sseForCompletion(ctx, upload.sse) : undefined;
+  const sse = completion ? new EncryptedJoin(completion.write, completion.objectKey) : undefined;
+  const { version } = await completeUpload(ctx.store, state, uploadId, parts, { beforeCommit: quotaGuard(ctx, state), expectedChecksum: expectedObjectChecksum(ctx.request.headers), sse });
   notifyObject(ctx, "s3:ObjectCreated:CompleteMultipartUpload", ctx.key, version);
+  const sealedChecksum = version.sse && completion ? (await openMeta(completion.write.metaKey, version.sse.sealedMeta)).checksum : undefined;
   const headers: Record<string, string> = state.meta.versioning ? { "x-amz-version-id": version.versionId } : {};
   return xmlResponse("CompleteMultipartUploadResult", {
     Location: `${ctx.url.origin}/${ctx.bucket}/${ctx.key}`,
     Bucket: ctx.bucket,
     Key: ctx.key,
     ETag: `"${version.etag}"`,
-    ...checksumXml(version.checksum),
-  }, { headers: { ...headers, ...checksumHeaders(version.checksum) } });
+    ...checksumXml(version.checksum ?? sealedChecksum),
+  }, { headers: { ...headers, ...checksumHeaders(version.checksum ?? sealedChecksum), ...sseResponseHeaders(version.sse) } });
 }
 
 /** A whole-object value sent with CompleteMultipartUpload (composite form "<base64>-<N>" allowed). */
