@@ -8,11 +8,11 @@ import { addTier } from "../../server/s3/admin/buckets.ts";
 import { S3Client } from "../../server/s3/client.ts";
 import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
-import { createUser, startStack } from "../helpers.ts";
+import { createUser, startStack, TEST_KMS_KEY } from "../helpers.ts";
 import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
 
 Deno.test("browser: the Buckets area end to end", async (t) => {
-  const stack = await startStack();
+  const stack = await startStack({ env: { MINIO_KMS_SECRET_KEY: TEST_KMS_KEY } });
   const remote = await startEmbeddedStorage({ dataDir: await Deno.makeTempDir({ prefix: "deck-remote-" }), hostname: "127.0.0.1", port: 0 });
   const browser = await openBrowser(stack);
   const { page } = browser;

@@ -20,8 +20,7 @@ import {
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { startStorage } from "./fixture.ts";
-
-export const KMS_KEY = `deck-test-key:${new Uint8Array(32).fill(7).toBase64()}`;
+import { diskHoldsPlaintext, KMS_KEY, pattern, sameBytes } from "./sse_helpers.ts";
 
 async function failsWith(promise: Promise<unknown>, code: string, status?: number): Promise<void> {
   try {
@@ -33,54 +32,6 @@ async function failsWith(promise: Promise<unknown>, code: string, status?: numbe
     return;
   }
   throw new Error(`expected ${code}, but the call succeeded`);
-}
-
-/** Text-free bytes: a repeating, recognisable pattern with no long runs of one byte. */
-export function pattern(size: number, seed = 1): Uint8Array {
-  const out = new Uint8Array(size);
-  let x = seed;
-  for (let i = 0; i < size; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out[i] = x >>> 24;
-  }
-  return out;
-}
-
-/**
- * Whether a file under `dir` holds any of 256 32-byte runs of `plain` spread over it: every file offset's
- * first 4 bytes are looked up among the runs' (one pass per file), and candidates are compared in full.
- */
-export async function diskHoldsPlaintext(dir: string, plain: Uint8Array): Promise<boolean> {
-  const step = Math.max(32, Math.floor(plain.length / 256));
-  const probes = new Map<number, Uint8Array[]>();
-  for (let at = 0; at + 32 <= plain.length; at += step) {
-    const probe = plain.subarray(at, at + 32);
-    const head = new DataView(probe.buffer, probe.byteOffset).getUint32(0);
-    probes.set(head, [...(probes.get(head) ?? []), probe]);
-  }
-  const holds = (bytes: Uint8Array) => {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let i = 0; i + 32 <= bytes.length; i++) {
-      const candidates = probes.get(view.getUint32(i));
-      if (candidates?.some((p) => p.every((b, j) => bytes[i + j] === b))) return true;
-    }
-    return false;
-  };
-  const walk = async (path: string): Promise<boolean> => {
-    for await (const entry of Deno.readDir(path)) {
-      const full = `${path}/${entry.name}`;
-      if (entry.isDirectory && (await walk(full))) return true;
-      if (entry.isFile && holds(await Deno.readFile(full))) return true;
-    }
-    return false;
-  };
-  return await walk(dir);
-}
-
-/** Byte equality (node:assert's deepEqual walks large arrays slowly). */
-function sameBytes(actual: Uint8Array, expected: Uint8Array, message?: string): void {
-  assert.equal(actual.length, expected.length, message ?? "the lengths differ");
-  assert.ok(Buffer.from(actual).equals(Buffer.from(expected)), message ?? "the bytes differ");
 }
 
 const bytesOf = async (body: unknown) => new Uint8Array(await (body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
