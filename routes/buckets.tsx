@@ -33,7 +33,7 @@ import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { pagesOf, renderInShell } from "./page_context.tsx";
 
 /** What each section's screen says the embedded storage does not do yet (routes/embedded_limits.ts). */
-const SECTION_LIMITS: Record<string, EmbeddedLimit[]> = { summary: ["encryption"], events: ["notifications"], replication: ["replication"], lifecycle: ["lifecycle", "tiers"] };
+const SECTION_LIMITS: Record<string, EmbeddedLimit[]> = { events: ["notifications"], replication: ["replication"], lifecycle: ["lifecycle", "tiers"] };
 
 const SECTIONS = [
   { id: "summary", label: "Summary" },

@@ -6,7 +6,6 @@
  */
 export const EMBEDDED_LIMITS = {
   replication: "Replication rules are saved, but the embedded storage does not copy any object to the target yet.",
-  encryption: "Encryption settings (SSE-S3, SSE-KMS) are saved, but the embedded storage does not encrypt objects yet and does not check KMS key IDs.",
   lifecycle: "Lifecycle rules are saved, but the embedded storage does not expire or delete any object yet.",
   tiers: "Transitions to a remote tier are saved, but no data moves to the tier yet.",
   notifications: "Event subscriptions are saved, but the embedded storage does not deliver events to notification targets yet.",
