@@ -267,7 +267,7 @@ Deno.test("browser: the Buckets area end to end", async (t) => {
 
     await t.step("the screens say what the embedded storage does not do yet", async () => {
       const expected: [string, RegExp[]][] = [
-        ["summary", [/does not encrypt objects yet/]],
+        ["summary", []], // the embedded storage encrypts (tests/browser/encryption_test.ts)
         ["events", [/does not deliver events to notification targets yet/]],
         ["replication", [/does not copy any object to the target yet/]],
         ["lifecycle", [/does not expire or delete any object yet/, /no data moves to the tier yet/]],

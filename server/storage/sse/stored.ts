@@ -7,7 +7,8 @@ import { TempFile } from "../fs/durable.ts";
 import type { StagedData } from "../fs/objects.ts";
 import type { Store, VersionRecord } from "../fs/store.ts";
 import { decryptedRange, encryptBytes, encryptFile, type StoredBytes } from "./packages.ts";
-import { type SealedMeta, sealMeta, type SseKeyRecord, type SseRecord } from "./seal.ts";
+import { openObjectKey, type SealedMeta, sealMeta, type SseKeyRecord, type SseRecord } from "./seal.ts";
+import { keyStoreOf } from "./kms.ts";
 
 /** How a write is to be encrypted (WriteOptions.sse). */
 export interface SseWrite {
@@ -114,4 +115,15 @@ export class EncryptedJoin {
   finish(storedSize: number): SseWrite {
     return { ...this.write, stored: { size: storedSize, digest: this.#digest?.digest("hex") } };
   }
+}
+
+/**
+ * The object key the server can open on its own (SSE-S3, SSE-KMS) for internal readers (heal, copies made by
+ * the server itself): pass it to readVersion. Undefined for unencrypted versions; SSE-C versions throw, since
+ * only the customer's key opens them.
+ */
+export async function serverObjectKey(store: Store, bucket: string, key: string, version: VersionRecord): Promise<Uint8Array | undefined> {
+  if (!version.sse) return undefined;
+  if (version.sse.type === "SSE-C") throw new Error("an SSE-C object can only be read with the customer's key");
+  return await openObjectKey(version.sse, keyStoreOf(store), bucket, key);
 }
