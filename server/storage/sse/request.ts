@@ -170,12 +170,19 @@ async function openKey(ctx: S3Request, record: SseKeyRecord, customerKey?: Uint8
 /** What a multipart upload keeps about its encryption (UploadInfo.sse). */
 export interface UploadSse {
   key: SseKeyRecord;
-  /** Base64; kept while the upload runs so completion can seal the ETag and checksum without the customer key. */
-  metaKey: string;
+  /**
+   * SSE-C only, base64: kept while the upload runs so completion, which carries no customer key, can seal the
+   * ETag and checksum (SSE-S3/KMS derive it from the object key the key store opens).
+   */
+  metaKey?: string;
   plainEtag: boolean;
 }
 
-export const uploadSseOf = (write: SseWrite): UploadSse => ({ key: write.key, metaKey: write.metaKey.toBase64(), plainEtag: write.plainEtag });
+export const uploadSseOf = (write: SseWrite): UploadSse => ({
+  key: write.key,
+  ...(write.key.type === "SSE-C" ? { metaKey: write.metaKey.toBase64() } : {}),
+  plainEtag: write.plainEtag,
+});
 
 /** The object key a part is encrypted with (SSE-C parts must carry the upload's customer key). */
 export async function sseForPart(ctx: S3Request, upload: UploadSse | undefined): Promise<{ objectKey?: Uint8Array; headers: Record<string, string> }> {
@@ -193,7 +200,8 @@ export async function sseForPart(ctx: S3Request, upload: UploadSse | undefined):
 /** The object key used at completion: SSE-S3/KMS through the key store; SSE-C's is not at hand (no key sent). */
 export async function sseForCompletion(ctx: S3Request, upload: UploadSse): Promise<{ write: SseWrite; objectKey?: Uint8Array }> {
   const objectKey = upload.key.type === "SSE-C" ? undefined : await openKey(ctx, upload.key);
-  return { write: { key: upload.key, metaKey: Uint8Array.fromBase64(upload.metaKey), plainEtag: upload.plainEtag }, objectKey };
+  const metaKey = objectKey ? await metaKeyOf(objectKey) : Uint8Array.fromBase64(upload.metaKey ?? "");
+  return { write: { key: upload.key, metaKey, plainEtag: upload.plainEtag }, objectKey };
 }
 
 /** PutBucketEncryption's check (MinIO): a key store must exist, and a named key must be in it. */
