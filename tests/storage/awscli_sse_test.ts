@@ -1,7 +1,7 @@
 /**
  * Encryption at rest from Debian's AWS CLI (/usr/bin/aws): `s3 cp` with --sse AES256, --sse aws:kms with the
- * key store's key, and --sse-c with a customer key file; head-object reports each, the bytes come back, an
- * invented KMS key id and a missing customer key are refused.
+ * key store's key, and --sse-c with a customer key file (multipart uploads); head-object reports each, the
+ * bytes come back, an invented KMS key id and a missing customer key are refused.
  */
 import assert from "node:assert/strict";
 import { startStorage } from "../s3/fixture.ts";
@@ -15,7 +15,7 @@ Deno.test("AWS CLI: SSE-S3, SSE-KMS and SSE-C uploads and downloads", async () =
   }
   const f = await startStorage({ kmsSecretKey: KMS_KEY });
   const home = await Deno.makeTempDir({ prefix: "deck-aws-sse-" });
-  await Deno.writeTextFile(`${home}/config`, "[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n");
+  await Deno.writeTextFile(`${home}/config`, "[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n    multipart_threshold = 5MB\n    multipart_chunksize = 5MB\n");
   await Deno.writeTextFile(`${home}/credentials`, `[default]\naws_access_key_id = ${f.storage.root.accessKey}\naws_secret_access_key = ${f.storage.root.secretKey}\n`);
   const env = { AWS_CONFIG_FILE: `${home}/config`, AWS_SHARED_CREDENTIALS_FILE: `${home}/credentials`, AWS_EC2_METADATA_DISABLED: "true", AWS_PAGER: "", HOME: home, PATH: "/usr/bin:/bin" };
   const run = async (...args: string[]) => {
@@ -30,13 +30,15 @@ Deno.test("AWS CLI: SSE-S3, SSE-KMS and SSE-C uploads and downloads", async () =
   const json = async (...args: string[]) => JSON.parse((await aws(...args)) || "{}");
   try {
     await aws("s3api", "create-bucket", "--bucket", "cli-sse");
-    const body = pattern(9 * 1024 * 1024); // over the CLI's multipart threshold: parts are encrypted too
+    const body = pattern(6 * 1024 * 1024); // over the CLI's multipart threshold (5 MB here): parts are encrypted too
     await Deno.writeFile(`${home}/body.bin`, body);
     const key = new Uint8Array(32).fill(11);
     await Deno.writeFile(`${home}/customer.key`, key);
 
     await aws("s3", "cp", `${home}/body.bin`, "s3://cli-sse/s3.bin", "--sse", "AES256");
-    assert.equal((await json("s3api", "head-object", "--bucket", "cli-sse", "--key", "s3.bin")).ServerSideEncryption, "AES256");
+    const s3Head = await json("s3api", "head-object", "--bucket", "cli-sse", "--key", "s3.bin");
+    assert.equal(s3Head.ServerSideEncryption, "AES256");
+    assert.match(s3Head.ETag, /-2"$/, "the CLI uploaded it in two parts");
     await aws("s3", "cp", "s3://cli-sse/s3.bin", `${home}/s3.back`);
     sameBytes(await Deno.readFile(`${home}/s3.back`), body, "SSE-S3 round trip");
 
@@ -44,7 +46,7 @@ Deno.test("AWS CLI: SSE-S3, SSE-KMS and SSE-C uploads and downloads", async () =
     const kmsHead = await json("s3api", "head-object", "--bucket", "cli-sse", "--key", "kms.bin");
     assert.equal(kmsHead.ServerSideEncryption, "aws:kms");
     assert.equal(kmsHead.SSEKMSKeyId, "arn:aws:kms:deck-test-key");
-    const invented = await run("s3", "cp", `${home}/body.bin`, "s3://cli-sse/nope.bin", "--sse", "aws:kms", "--sse-kms-key-id", "invented-key");
+    const invented = await run("s3api", "put-object", "--bucket", "cli-sse", "--key", "nope.bin", "--body", `${home}/customer.key`, "--server-side-encryption", "aws:kms", "--ssekms-key-id", "invented-key");
     assert.equal(invented.ok, false);
     assert.match(invented.stderr, /kms:KeyNotFound|key with given key ID does not exist/);
 
