@@ -77,6 +77,12 @@ Deno.test("SSE: package boundaries, header errors, sealed checksums, forms, rest
       assert.ok(!log.includes(crc) && !log.includes(md5), "neither the checksum nor the MD5 is on disk in clear");
     });
 
+    await t.step("listing with metadata=true reports each object's encryption", async () => {
+      const xml = await (await f.root.send({ method: "GET", bucket: "vault", query: { "list-type": "2", metadata: "true", prefix: "size-1-" } })).text();
+      assert.match(xml, /<Key>size-1-c<\/Key>.*?<X-Amz-Server-Side-Encryption-Customer-Algorithm>AES256</s);
+      assert.match(xml, /<Key>size-1-s3<\/Key>.*?<X-Amz-Server-Side-Encryption>AES256</s);
+    });
+
     await t.step("a bucket policy can require encryption on uploads", async () => {
       const policy = {
         Version: "2012-10-17",
