@@ -10,7 +10,8 @@ import { bucketOf, emptyResponse, notifyObject, OWNER, readXmlBody, type S3Reque
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
 import { sseForCompletion, sseForPart, sseForWrite, sseResponseHeaders, uploadSseOf } from "../sse/request.ts";
 import { openMeta } from "../sse/seal.ts";
-import { EncryptedJoin, encryptStaged } from "../sse/stored.ts";
+import { EncryptedJoin } from "../sse/stored.ts";
+import { stageEncrypted } from "../sse/staging.ts";
 
 const MAX_PART_SIZE = 5 * 1024 ** 3;
 
@@ -65,15 +66,14 @@ export async function uploadPart(ctx: S3Request): Promise<Response> {
   const sse = await sseForPart(ctx, upload.sse);
   // Parts of an upload created with an algorithm get its checksum even when the client sent none.
   const checksum = checksummedBody(ctx.auth.body, spec, ctx.auth.trailer, upload.checksum?.algorithm);
-  let staged = await stageData(ctx.store, checksum.body, length);
+  // SSE hook: the part is sealed as it arrives (its size and ETag stay the plaintext's).
+  const staged = sse.objectKey ? (await stageEncrypted(ctx.store, checksum.body, sse.objectKey, length)).staged : await stageData(ctx.store, checksum.body, length);
   if (staged.size !== length) {
     await discardStaged(staged);
     throw new StoreError("IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", 400);
   }
   const algorithm = spec?.algorithm ?? upload.checksum?.algorithm;
   const partChecksum = algorithm ? { algorithm, value: checksum.value()! } : undefined;
-  // SSE hook: the part is stored encrypted (its size and ETag stay the plaintext's).
-  if (sse.objectKey) staged = (await encryptStaged(ctx.store.tmpDir, staged, sse.objectKey)).staged;
   const part = await storePart(ctx.store, ctx.bucket, uploadId, partNumber, staged, partChecksum);
   const headers = partChecksum ? checksumHeaders({ ...partChecksum, type: "FULL_OBJECT" }) : {};
   delete headers["x-amz-checksum-type"];

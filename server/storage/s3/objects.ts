@@ -6,6 +6,7 @@ import { type BucketState, StoreError, type VersionRecord } from "../fs/store.ts
 import { defaultRetention } from "./buckets.ts";
 import { checksumHeaders, checksummedBody, declaredChecksum } from "./checksums.ts";
 import { sseForRead, sseForWrite } from "../sse/request.ts";
+import { stageForWrite } from "../sse/staging.ts";
 import { bucketOf, deleteEventName, emptyResponse, httpTime, invalidArgument, notifyObject, type S3Request, xmlResponse, xmlTime } from "./context.ts";
 
 const MAX_OBJECT_SIZE = 5 * 1024 ** 4;
@@ -94,7 +95,8 @@ export async function putObject(ctx: S3Request): Promise<Response> {
   const sse = await sseForWrite(ctx, ctx.request.headers);
   const spec = declaredChecksum(ctx.request.headers, ctx.auth.trailer);
   const checksum = checksummedBody(ctx.auth.body, spec, ctx.auth.trailer);
-  const staged = await stageData(ctx.store, checksum.body, length);
+  // SSE hook: an encrypted body is sealed as it arrives (its plaintext never reaches the disk).
+  const staged = sse ? await stageForWrite(ctx.store, checksum.body, sse.write, length) : await stageData(ctx.store, checksum.body, length);
   const stored = spec ? { algorithm: spec.algorithm, value: checksum.value()!, type: "FULL_OBJECT" as const } : undefined;
   const compress = isCompressible(ctx.key, options.contentType, ctx.facts.compression());
   const version = await commitVersion(ctx.store, state, ctx.key, staged, { ...options, checksum: stored, expectedSize: length, beforeCommit: quotaGuard(ctx, state), compress, sse: sse?.write });

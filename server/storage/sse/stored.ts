@@ -77,17 +77,24 @@ export async function readDecrypted(store: Store, bucket: string, key: string, v
 async function fileBytes(path: string): Promise<StoredBytes> {
   const file = await Deno.open(path, { read: true });
   let closed = false;
+  // Reads share the file's position: each runs after the one before (decryption still overlaps them).
+  let last: Promise<unknown> = Promise.resolve();
+  const readAt = async (offset: number, length: number) => {
+    const out = new Uint8Array(length);
+    await file.seek(offset, Deno.SeekMode.Start);
+    let filled = 0;
+    while (filled < length) {
+      const n = await file.read(out.subarray(filled));
+      if (n === null) throw new Error("object data ended early");
+      filled += n;
+    }
+    return out;
+  };
   return {
-    async read(offset, length) {
-      const out = new Uint8Array(length);
-      await file.seek(offset, Deno.SeekMode.Start);
-      let filled = 0;
-      while (filled < length) {
-        const n = await file.read(out.subarray(filled));
-        if (n === null) throw new Error("object data ended early");
-        filled += n;
-      }
-      return out;
+    read(offset, length) {
+      const result = last.then(() => readAt(offset, length), () => readAt(offset, length));
+      last = result.catch(() => {});
+      return result;
     },
     close() {
       if (!closed) file.close();
