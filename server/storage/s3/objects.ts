@@ -286,7 +286,8 @@ export async function copyObject(ctx: S3Request): Promise<Response> {
   // The bytes are the same, so a whole-object checksum still holds; a composite one described the parts.
   const sourceChecksum = sourceSse.meta ? sourceSse.meta.checksum : version.checksum;
   if (sourceChecksum?.type === "FULL_OBJECT") options.checksum = sourceChecksum;
-  const staged = await stageData(ctx.store, await readVersion(ctx.store, source.bucket, source.key, version, 0, version.size, sourceSse.objectKey));
+  const sourceBytes = await readVersion(ctx.store, source.bucket, source.key, version, 0, version.size, sourceSse.objectKey);
+  const staged = sse ? await stageForWrite(ctx.store, sourceBytes, sse.write, version.size) : await stageData(ctx.store, sourceBytes);
   const compress = isCompressible(ctx.key, options.contentType, ctx.facts.compression());
   const written = await commitVersion(ctx.store, target, ctx.key, staged, { ...options, beforeCommit: quotaGuard(ctx, target), compress, sse: sse?.write });
   notifyObject(ctx, "s3:ObjectCreated:Copy", ctx.key, written);
