@@ -59,6 +59,7 @@ export async function main(args: string[]): Promise<void> {
       rootUser: config.root?.accessKey,
       rootPassword: config.root?.secretKey,
       prometheusAuthType: config.storagePrometheusAuth,
+      kmsSecretKey: config.kmsSecretKey || undefined,
       log,
       timeouts: config.timeouts,
       lifecycle: config.lifecycle,

@@ -26,14 +26,9 @@ import type { BucketSummary as BucketInfo, PermissionList } from "../server/cont
 import { accountView, bucketInfo, evaluatePermissions } from "../server/services/buckets.ts";
 import { listTierViews } from "../server/services/settings.ts";
 import { isPathAllowed } from "../server/session/pages.ts";
-import { LimitsNotice } from "../islands/ui/LimitsNotice.tsx";
-import { type EmbeddedLimit, embeddedLimits } from "./embedded_limits.ts";
 import { loadAll } from "./page_data.ts";
 import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { pagesOf, renderInShell } from "./page_context.tsx";
-
-/** What each section's screen says the embedded storage does not do yet (routes/embedded_limits.ts). */
-const SECTION_LIMITS: Record<string, EmbeddedLimit[]> = { summary: ["encryption"] };
 
 /** The replication status, or none when denied: the rules, read with the same permission, say so already. */
 const quietReplicationStatus = (client: S3Client, bucket: string) => replicationStatus(client, bucket).catch((e) => (toApiError(e).status === 403 ? null : Promise.reject(e)));
@@ -106,13 +101,11 @@ export function bucketPages(deps: AppDeps) {
     const { info, perms } = meta.data.bucket;
     const can = (perm: string) => perms.permissions.some((p) => p.id === perm && p.can);
     const { body, error } = await sectionBody(c, info, id, can("put"));
-    const limits = embeddedLimits(deps.storage.embedded, ...(SECTION_LIMITS[id] ?? []));
     return renderInShell(deps, c, {
       title: `${bucket} | Buckets`,
       error: error ?? meta.error,
       body: (
         <BucketLayout base={base} bucket={bucket} access={info.access ?? "PRIVATE"} section={id} distributed={session.distributed} canReadReplication={can("get")}>
-          <LimitsNotice texts={limits} />
           {body}
         </BucketLayout>
       ),

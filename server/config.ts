@@ -4,6 +4,7 @@
  */
 import { parseDuration } from "./duration.ts";
 import type { ListenerTimeouts } from "./http_server.ts";
+import { KeyStore } from "./storage/sse/kms.ts";
 
 /** One documented setting; the table below is mirrored in the README. */
 interface SettingSpec {
@@ -31,6 +32,7 @@ export const SETTINGS = {
   rootPassword: { env: "MINIO_ROOT_PASSWORD", default: "", description: "Embedded server root secret key (8-40 characters); set together with MINIO_ROOT_USER.", secret: true },
   pbkdfPassphrase: { env: "CONSOLE_PBKDF_PASSPHRASE", default: "", description: "Passphrase the session-cookie key is derived from. Unset: random per start (sessions end on restart).", secret: true },
   pbkdfSalt: { env: "CONSOLE_PBKDF_SALT", default: "", description: "Salt for the session-cookie key; set together with CONSOLE_PBKDF_PASSPHRASE.", secret: true },
+  kmsSecretKey: { env: "MINIO_KMS_SECRET_KEY", default: "", description: "Key store of the embedded server's SSE-S3 and SSE-KMS encryption: <key-name>:<base64 of 32 bytes>, MinIO's single static key. Unset: SSE-S3 and SSE-KMS are refused (SSE-C still works).", secret: true },
   sessionDuration: { env: "CONSOLE_SESSION_DURATION", flag: "--session-duration", default: "12h", description: "How long a sign-in lasts (Go-style duration, 15m to 365d); also the STS credential lifetime." },
   subpath: { env: "CONSOLE_SUBPATH", flag: "--subpath", default: "/", description: "Path prefix the console is served under behind a reverse proxy, e.g. /console/." },
   idpUrl: { env: "CONSOLE_IDP_URL", default: "", description: "OpenID provider discovery URL; with client id and callback it switches sign-in to SSO." },
@@ -91,6 +93,8 @@ export interface AppConfig {
   readonly root: { readonly accessKey: string; readonly secretKey: string } | null;
   readonly sessionKey: { readonly passphrase: string; readonly salt: string } | null;
   readonly sessionSeconds: number;
+  /** MINIO_KMS_SECRET_KEY for the embedded storage ("" = no key store). */
+  readonly kmsSecretKey: string;
   /** Always starts and ends with "/" ("/" when served at the root). */
   readonly subpath: string;
   readonly idp: {
@@ -244,6 +248,16 @@ function parsePair(a: SettingSpec, b: SettingSpec, first: string, second: string
   return [first, second];
 }
 
+function parseKmsSecretKey(value: string): string {
+  if (!value) return "";
+  try {
+    KeyStore.parse(value);
+  } catch (error) {
+    throw new ConfigError(SETTINGS.kmsSecretKey.env, `${(error as Error).message} (expected <key-name>:<base64 of 32 bytes>)`);
+  }
+  return value;
+}
+
 /** Parses flags and environment into the frozen configuration; throws ConfigError naming the bad setting. */
 export function loadConfig(env: Record<string, string | undefined>, args: string[] = []): AppConfig {
   const raw = collectRaw(env, args);
@@ -276,6 +290,7 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
     root: root ? { accessKey: root[0], secretKey: root[1] } : null,
     sessionKey: sessionKey ? { passphrase: sessionKey[0], salt: sessionKey[1] } : null,
     sessionSeconds,
+    kmsSecretKey: parseKmsSecretKey(raw.kmsSecretKey),
     subpath: parseSubpath(raw.subpath),
     idp: idpSet === 3
       ? {

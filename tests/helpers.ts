@@ -44,6 +44,9 @@ export interface StackOptions {
   publicStorage?: boolean;
 }
 
+/** A MINIO_KMS_SECRET_KEY for tests whose storage encrypts with SSE-S3 / SSE-KMS. */
+export const TEST_KMS_KEY = `deck-test-key:${new Uint8Array(32).fill(7).toBase64()}`;
+
 /** Starts embedded storage + console in this process on free ports. Close it at the end of the test. */
 export async function startStack(options: StackOptions = {}): Promise<TestStack> {
   const dataDir = await Deno.makeTempDir({ prefix: "deck-test-" });
@@ -56,6 +59,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     prometheusAuthType: startConfig.storagePrometheusAuth,
     timeouts: startConfig.timeouts,
     lifecycle: startConfig.lifecycle,
+    kmsSecretKey: startConfig.kmsSecretKey || undefined,
   });
   // The storage's address is known once it listens: a test asking for a public storage address gets it.
   const config = options.publicStorage

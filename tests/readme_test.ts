@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { EMBEDDED_LIMITS } from "../routes/embedded_limits.ts";
 import { SETTINGS } from "../server/config.ts";
 
 Deno.test("the README's configuration table lists every setting with its flag and default", async () => {
@@ -13,12 +12,4 @@ Deno.test("the README's configuration table lists every setting with its flag an
   }
   assert.match(readme, /npx -y deno@2\.9\.6 task start/);
   assert.match(readme, /npx -y deno@2\.9\.6 task test/);
-});
-
-Deno.test("the README says what the embedded storage does not do yet, in the screens' words", async () => {
-  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
-  const section = readme.split("## What the embedded storage does not do yet")[1]?.split("\n## ")[0] ?? "";
-  for (const text of Object.values(EMBEDDED_LIMITS)) assert.ok(section.includes(`- ${text}`), `the README lists: ${text}`);
-  const listed = section.split("\n").filter((line) => line.startsWith("- "));
-  assert.equal(listed.length, Object.keys(EMBEDDED_LIMITS).length, "and nothing the table no longer holds");
 });

@@ -3,6 +3,7 @@ import { type BucketQuotaInfo, type BucketRetention, type EncryptionInfo, type E
 import { ApiError } from "../errors.ts";
 import { getBucketQuota, setBucketQuota } from "../s3/admin/buckets.ts";
 import type { S3Client } from "../s3/client.ts";
+import { S3Error } from "../s3/errors.ts";
 import {
   deleteBucketEncryption,
   getBucketEncryption,
@@ -64,9 +65,24 @@ export async function encryptionInfo(client: S3Client, bucket: string): Promise<
   return { algorithm: config.algorithm, kmsMasterKeyID: config.kmsMasterKeyId ?? "" };
 }
 
+/** What the Encryption dialog says when the storage server has no KMS (spec 2 has no wording; docs/notes.md). */
+export const NO_KMS_DETAIL =
+  "The storage server has no KMS configured, so it cannot encrypt objects with SSE-S3 or SSE-KMS. Configure one on the server (for example MINIO_KMS_SECRET_KEY) and try again.";
+
 export async function enableEncryption(client: S3Client, bucket: string, input: EnableEncryptionInput): Promise<void> {
   if (input.encType === "sse-kms" && !input.kmsKeyID) throw ApiError.badRequest("a KMS key is required", "SSE-KMS needs the KMS key ID.");
-  await putBucketEncryption(client, bucket, input.encType === "sse-s3" ? { algorithm: "AES256" } : { algorithm: "aws:kms", kmsMasterKeyId: input.kmsKeyID });
+  try {
+    await putBucketEncryption(client, bucket, input.encType === "sse-s3" ? { algorithm: "AES256" } : { algorithm: "aws:kms", kmsMasterKeyId: input.kmsKeyID });
+  } catch (error) {
+    // MinIO refuses default encryption without a KMS (501) and names of keys its KMS does not have.
+    if (error instanceof S3Error && error.code === "NotImplemented" && /KMS is not configured/.test(error.message)) {
+      throw new ApiError(501, "not implemented by the storage server", { detail: NO_KMS_DETAIL });
+    }
+    if (error instanceof S3Error && (error.code === "KMS.NotFoundException" || error.code === "kms:KeyNotFound")) {
+      throw ApiError.badRequest("invalid KMS key", `The storage server's KMS has no key "${input.kmsKeyID}".`);
+    }
+    throw error;
+  }
 }
 
 export async function disableEncryption(client: S3Client, bucket: string): Promise<void> {

@@ -241,6 +241,11 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
         "s3:authType": [auth.authType === "presigned" ? "REST-QUERY-STRING" : "REST-HEADER"],
         ...(cred ? { "aws:username": [cred.parentUser], "aws:userid": [cred.parentUser], "aws:principaltype": [cred.kind === "root" ? "Account" : "User"] } : {}),
         ...(url.searchParams.get("versionId") ? { "s3:versionid": [url.searchParams.get("versionId")!] } : {}),
+        // SSE: policies may require encryption ("deny PUT unless x-amz-server-side-encryption is AES256").
+        ...(request.headers.has("x-amz-server-side-encryption") ? { "s3:x-amz-server-side-encryption": [request.headers.get("x-amz-server-side-encryption")!] } : {}),
+        ...(request.headers.has("x-amz-server-side-encryption-aws-kms-key-id")
+          ? { "s3:x-amz-server-side-encryption-aws-kms-key-id": [request.headers.get("x-amz-server-side-encryption-aws-kms-key-id")!] }
+          : {}),
         ...(operation.name.startsWith("List") && bucket ? listing.listingConditions(url.searchParams) : {}),
       });
       const policyCache = new Map<string, ReturnType<typeof normalizePolicy> | null>();
@@ -282,6 +287,7 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
         allowed,
         form,
         streams,
+        sourceIp,
         notify: (name, object) => {
           // A replica written by a replicating peer causes no event (minio-protocol-2 §1.1).
           if (streams.events.active && !request.headers.has("x-minio-source-replication-request")) pending.push({ name, object });

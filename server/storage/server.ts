@@ -22,6 +22,7 @@ import { EMBEDDED_VERSION } from "./admin/info.ts";
 import { openLifecycle } from "./lifecycle/mod.ts";
 import type { LifecycleScanner, LifecycleSettings } from "./lifecycle/scanner.ts";
 import { Replicator } from "./replication/queue.ts";
+import { KeyStore, setKeyStore } from "./sse/kms.ts";
 
 export interface EmbeddedStorageOptions {
   dataDir: string;
@@ -46,6 +47,11 @@ export interface EmbeddedStorageOptions {
   timeouts?: ListenerTimeouts;
   /** Lifecycle scan interval, day length and pacing (lifecycle/mod.ts DEFAULT_LIFECYCLE when omitted). */
   lifecycle?: LifecycleSettings;
+  /**
+   * MINIO_KMS_SECRET_KEY, `<key-name>:<base64 of 32 bytes>`: the key store of SSE-S3 and SSE-KMS. Absent:
+   * those are refused as MinIO refuses them without a KMS (SSE-C still works).
+   */
+  kmsSecretKey?: string;
 }
 
 export interface EmbeddedStorage {
@@ -97,8 +103,11 @@ async function deckState(dataDir: string): Promise<DeckState> {
 
 /** Builds the request handler over a data directory without listening (tests and in-process use). */
 export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
+  // A malformed key stops the start, as it stops MinIO's.
+  const keys = options.kmsSecretKey ? KeyStore.parse(options.kmsSecretKey) : null;
   const dataDir = await Deno.realPath(await Deno.mkdir(options.dataDir, { recursive: true, mode: 0o700 }).then(() => options.dataDir));
   const store = await Store.open(dataDir);
+  setKeyStore(store, keys);
   const root = await rootCredentials(dataDir, options);
   const state = await deckState(dataDir);
   // Sends versions to replication targets; queues again at start what was not replicated yet.

@@ -17,6 +17,7 @@ const storage = await startEmbeddedStorage({
   port: Number(port),
   rootUser: Deno.env.get("MINIO_ROOT_USER"),
   rootPassword: Deno.env.get("MINIO_ROOT_PASSWORD"),
+  kmsSecretKey: Deno.env.get("MINIO_KMS_SECRET_KEY") || undefined,
 });
 console.log(`listening ${storage.url}`);
 const stop = async () => {

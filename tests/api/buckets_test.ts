@@ -8,7 +8,7 @@ import { addTier } from "../../server/s3/admin/buckets.ts";
 import { S3Client } from "../../server/s3/client.ts";
 import { getObject, makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
-import { runScenarios, type Scenario, signInAsRoot, startStack } from "../helpers.ts";
+import { runScenarios, type Scenario, signInAsRoot, startStack, TEST_KMS_KEY } from "../helpers.ts";
 
 const AUTH_MATRIX: [string, string, unknown?][] = [
   ["POST", "/api/v1/buckets", { name: "forbidden-bucket" }],
@@ -31,7 +31,7 @@ const AUTH_MATRIX: [string, string, unknown?][] = [
 ];
 
 Deno.test("bucket endpoints: auth matrix and admin flows", async (t) => {
-  const stack = await startStack();
+  const stack = await startStack({ env: { MINIO_KMS_SECRET_KEY: TEST_KMS_KEY } });
   const remote = await startEmbeddedStorage({ dataDir: await Deno.makeTempDir({ prefix: "deck-remote-" }), hostname: "127.0.0.1", port: 0 });
   const webhook = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
   try {

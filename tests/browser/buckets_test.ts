@@ -8,11 +8,11 @@ import { addTier } from "../../server/s3/admin/buckets.ts";
 import { S3Client } from "../../server/s3/client.ts";
 import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
-import { createUser, startStack } from "../helpers.ts";
+import { createUser, startStack, TEST_KMS_KEY } from "../helpers.ts";
 import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
 
 Deno.test("browser: the Buckets area end to end", async (t) => {
-  const stack = await startStack();
+  const stack = await startStack({ env: { MINIO_KMS_SECRET_KEY: TEST_KMS_KEY } });
   const remote = await startEmbeddedStorage({ dataDir: await Deno.makeTempDir({ prefix: "deck-remote-" }), hostname: "127.0.0.1", port: 0 });
   const browser = await openBrowser(stack);
   const { page } = browser;
@@ -263,34 +263,6 @@ Deno.test("browser: the Buckets area end to end", async (t) => {
       await page.locator('tr[data-row="site-reader"]').waitFor();
       await page.getByRole("tab", { name: "Users" }).click();
       await page.locator('tr[data-row="auditor"]').waitFor();
-    });
-
-    await t.step("the screens say what the embedded storage does not do yet", async () => {
-      const expected: [string, RegExp[]][] = [
-        ["summary", [/does not encrypt objects yet/]],
-        ["events", []],
-        ["replication", []],
-        ["lifecycle", []],
-        ["prefix", []],
-      ];
-      for (const [section, texts] of expected) {
-        await page.goto(`/buckets/site/${section}`);
-        const notice = page.getByTestId("embedded-limits");
-        if (texts.length === 0) {
-          assert.equal(await notice.count(), 0, `${section}: nothing to say`);
-          continue;
-        }
-        assert.match(await notice.innerText(), /^Not done by the embedded storage yet/);
-        for (const text of texts) assert.match(await notice.innerText(), text, section);
-      }
-      await page.goto("/buckets");
-      await waitForIslands(page);
-      await page.getByRole("checkbox", { name: "Select site" }).check();
-      await page.getByRole("button", { name: "Set Replication" }).click();
-      const wizard = page.getByRole("dialog", { name: "Set Multiple Bucket Replication" });
-      await wizard.waitFor();
-      assert.equal(await wizard.getByTestId("embedded-limits").count(), 0, "replication works: the wizard has nothing to warn about");
-      await wizard.getByRole("button", { name: "Close" }).click();
     });
 
     await t.step("a non-empty bucket cannot be deleted: the server's error shows and nothing is removed", async () => {

@@ -28,7 +28,7 @@ Deno.test("buckets: names, create, head, location, tags, delete rules", async ()
 });
 
 Deno.test("bucket configuration: versioning, policy, encryption, lifecycle, notification, replication", async () => {
-  const f = await startStorage();
+  const f = await startStorage({ kmsSecretKey: `my-key:${new Uint8Array(32).fill(1).toBase64()}` });
   try {
     await s3.makeBucket(f.root, "conf");
     assert.equal((await s3.getBucketVersioning(f.root, "conf")).status, "");

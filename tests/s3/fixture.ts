@@ -11,9 +11,9 @@ export interface StorageFixture {
   close(): Promise<void>;
 }
 
-export async function startStorage(options: { now?: () => number } = {}): Promise<StorageFixture> {
+export async function startStorage(options: { now?: () => number; kmsSecretKey?: string } = {}): Promise<StorageFixture> {
   const dataDir = await Deno.makeTempDir({ prefix: "deck-s3-" });
-  const storage = await startEmbeddedStorage({ dataDir, port: 0, now: options.now });
+  const storage = await startEmbeddedStorage({ dataDir, port: 0, now: options.now, kmsSecretKey: options.kmsSecretKey });
   const root = new S3Client({ endpoint: storage.url, credentials: storage.root });
   return {
     storage,

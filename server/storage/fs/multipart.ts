@@ -7,6 +7,8 @@ import { type ChecksumAlgorithm, compositeChecksum, createChecksum } from "../..
 import { Md5 } from "../../s3/md5.ts";
 import { mkdirDurable, TempFile, writeFileDurable } from "./durable.ts";
 import { commitStagedTo, commitVersion, discardStaged, type StagedData, type WriteOptions } from "./objects.ts";
+import type { UploadSse } from "../sse/request.ts";
+import { EncryptedJoin } from "../sse/stored.ts";
 import { type BucketState, compareKeys, type Store, StoreError, type StoredChecksum, type VersionRecord } from "./store.ts";
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -19,6 +21,8 @@ export interface UploadInfo {
   options: Omit<WriteOptions, "beforeCommit" | "expectedSize" | "etag" | "now" | "checksum">;
   /** The checksum every part carries and the object gets (x-amz-checksum-algorithm at creation). */
   checksum?: { algorithm: ChecksumAlgorithm; type: StoredChecksum["type"] };
+  /** SSE: the upload's sealed object key; its parts are stored encrypted (server/storage/sse). */
+  sse?: UploadSse;
 }
 
 export interface PartInfo {
@@ -52,8 +56,8 @@ export async function readUpload(store: Store, bucket: string, uploadId: string)
   }
 }
 
-export async function initiateUpload(store: Store, state: BucketState, key: string, options: UploadInfo["options"], checksum?: UploadInfo["checksum"]): Promise<UploadInfo> {
-  const info: UploadInfo = { uploadId: crypto.randomUUID(), key, initiated: new Date().toISOString(), options, checksum };
+export async function initiateUpload(store: Store, state: BucketState, key: string, options: UploadInfo["options"], checksum?: UploadInfo["checksum"], sse?: UploadSse): Promise<UploadInfo> {
+  const info: UploadInfo = { uploadId: crypto.randomUUID(), key, initiated: new Date().toISOString(), options, checksum, ...(sse ? { sse } : {}) };
   const dir = uploadDir(store, state.name, info.uploadId);
   await mkdirDurable(dir);
   await writeFileDurable(store.tmpDir, `${dir}/upload.json`, JSON.stringify(info));
@@ -124,7 +128,7 @@ export async function completeUpload(
   state: BucketState,
   uploadId: string,
   requested: RequestedPart[],
-  options: Pick<WriteOptions, "beforeCommit" | "replication"> & { expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string } } = {},
+  options: Pick<WriteOptions, "beforeCommit" | "replication"> & { expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string }; sse?: EncryptedJoin } = {},
 ): Promise<{ key: string; version: VersionRecord }> {
   const upload = await readUpload(store, state.name, uploadId);
   if (requested.length === 0) throw new StoreError("MalformedXML", "You must specify at least one part", 400);
@@ -153,6 +157,7 @@ export async function completeUpload(
   }
   // A whole-object checksum is computed over the bytes as they are joined; a composite one from the parts'.
   const whole = wanted?.type === "FULL_OBJECT" ? createChecksum(wanted.algorithm) : null;
+  const sse = options.sse;
   const temp = await TempFile.create(store.tmpDir);
   const partHashes = new Md5();
   let size = 0;
@@ -163,9 +168,12 @@ export async function completeUpload(
       const file = await Deno.open(`${dir}/part.${part.partNumber}.data`, { read: true });
       for await (const chunk of file.readable) {
         size += chunk.length;
-        whole?.update(chunk);
+        // SSE hook: encrypted parts are joined as stored; a full-object checksum is taken over their plaintext.
+        if (sse) sse.observe(chunk);
+        else whole?.update(chunk);
         await temp.write(chunk);
       }
+      if (sse && whole) for await (const chunk of sse.plaintext(`${dir}/part.${part.partNumber}.data`, part.size)) whole.update(chunk);
     }
     await temp.finish();
   } catch (error) {
@@ -183,8 +191,17 @@ export async function completeUpload(
     throw error;
   }
   const etag = `${partHashes.digestHex()}-${parts.length}`;
-  const staged: StagedData = { temp, inline: null, size, md5Hex: "" };
-  const version = await commitVersion(store, state, upload.key, staged, { ...upload.options, etag, checksum, partSizes: parts.map((p) => p.size), beforeCommit: options.beforeCommit, replication: options.replication });
+  const plainSize = sse ? parts.reduce((n, p) => n + p.size, 0) : size;
+  const staged: StagedData = { temp, inline: null, size: plainSize, md5Hex: "" };
+  const version = await commitVersion(store, state, upload.key, staged, {
+    ...upload.options,
+    etag,
+    checksum,
+    partSizes: parts.map((p) => p.size),
+    beforeCommit: options.beforeCommit,
+    replication: options.replication,
+    sse: sse?.finish(size),
+  });
   await Deno.remove(uploadDir(store, state.name, uploadId), { recursive: true }).catch(() => {});
   return { key: upload.key, version };
 }

@@ -2,13 +2,10 @@
  * Object versions on disk: write (streamed to a temp file, fsynced, renamed, then the key's record committed),
  * read, delete with versioning semantics and object-lock enforcement, tags, retention and legal hold.
  */
-import { Md5 } from "../../s3/md5.ts";
 import { COMPRESSED, compressStaged, decompressedSlice } from "./compression.ts";
-import { removeDurable, type TempFile, writeFileDurable } from "./durable.ts";
-import { piecesOf } from "./pieces.ts";
-import type { SpillFile } from "./spill.ts";
+import { removeDurable } from "./durable.ts";
 import { type BucketState, type ObjectRecord, type Store, StoreError, type StoredChecksum, type VersionRecord } from "./store.ts";
-import { concatBytes } from "../../s3/bytes.ts";
+import { encryptForCommit, readDecrypted, type SseWrite } from "../sse/stored.ts";
 
 export interface WriteOptions {
   contentType?: string;
@@ -38,71 +35,13 @@ export interface WriteOptions {
   replica?: boolean;
   /** Per-target replication status the new version starts with. */
   replication?: VersionRecord["replication"];
+  /** SSE: encrypt the bytes (server/storage/sse). */
+  sse?: SseWrite;
 }
 
-/**
- * Objects up to this size are stored inside the key's record file (as MinIO inlines small objects into
- * xl.meta): one durable file write per PUT instead of two.
- */
-export const INLINE_LIMIT = 128 * 1024;
-
-/** Bytes received and not yet visible: small ones in memory, larger ones in a durable temp file. */
-export interface StagedData {
-  temp: TempFile | null;
-  inline: Uint8Array | null;
-  size: number;
-  md5Hex: string;
-}
-
-/** Drops staged data that will not be committed. */
-export async function discardStaged(staged: StagedData): Promise<void> {
-  await staged.temp?.discard();
-}
-
-/** Makes staged data durable at `target` (a part file, say). */
-export async function commitStagedTo(store: Store, staged: StagedData, target: string): Promise<void> {
-  if (staged.temp) await staged.temp.commit(target);
-  else await writeFileDurable(store.tmpDir, target, staged.inline ?? new Uint8Array(0));
-}
-
-/**
- * Receives a body, computing MD5 and size: kept in memory while it fits the inline limit, spilled to a
- * temp file beyond it; nothing is visible until committed.
- */
-export async function stageData(store: Store, body: ReadableStream<Uint8Array> | null, maxSize = Infinity): Promise<StagedData> {
-  // MD5 is computed here only while the body fits inline; a spilled body is hashed from its start by the spill.
-  const md5 = new Md5();
-  const buffered: Uint8Array[] = [];
-  let size = 0;
-  let spill: SpillFile | null = null;
-  try {
-    if (body) {
-      for await (const chunk of piecesOf(body)) {
-        size += chunk.length;
-        if (size > maxSize) throw new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", 400);
-        if (!spill && size <= INLINE_LIMIT) {
-          md5.update(chunk);
-          buffered.push(chunk.slice());
-          continue;
-        }
-        if (!spill) {
-          spill = await store.spill.create();
-          for (const part of buffered) spill.write(part);
-          buffered.length = 0;
-        }
-        spill.write(chunk);
-      }
-    }
-    if (spill) {
-      const { temp, md5Hex } = await spill.finish();
-      return { temp, inline: null, size, md5Hex };
-    }
-  } catch (error) {
-    await spill?.discard();
-    throw error;
-  }
-  return { temp: null, inline: concatBytes(buffered), size, md5Hex: md5.digestHex() };
-}
+// Staging (receiving a body before it is committed) lives in staging.ts.
+export { commitStagedTo, discardStaged, INLINE_LIMIT, type StagedData, stageData } from "./staging.ts";
+import { discardStaged, type StagedData } from "./staging.ts";
 
 function isExcluded(state: BucketState, key: string): boolean {
   if (state.meta.excludeFolders && key.endsWith("/")) return true;
@@ -126,7 +65,12 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
     throw error;
   }
   let storedSize: number | undefined;
-  if (options.compress && staged.size > 0) ({ staged, storedSize } = await compressStaged(store.tmpDir, staged));
+  // Encrypted objects are not compressed (MinIO without compression allow_encryption).
+  if (options.compress && staged.size > 0 && !options.sse) ({ staged, storedSize } = await compressStaged(store.tmpDir, staged));
+  // SSE hook: encrypt the staged bytes; the ETag and checksum are kept sealed (server/storage/sse).
+  let etag = options.etag ?? staged.md5Hex;
+  let sse: VersionRecord["sse"];
+  if (options.sse) ({ staged, sse, etag } = await encryptForCommit(store.tmpDir, staged, options.sse, { etag, checksum: options.checksum }));
   return await store.locks.run(`${state.name}/${key}`, async () => {
     const dataFile = staged.temp ? `${crypto.randomUUID()}.data` : undefined;
     try {
@@ -143,7 +87,7 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
       dataFile,
       inline: staged.temp ? undefined : true,
       size: staged.size,
-      etag: options.etag ?? staged.md5Hex,
+      etag,
       lastModified: (options.now ?? new Date()).toISOString(),
       contentType: options.contentType || "application/octet-stream",
       userMetadata: options.userMetadata ?? {},
@@ -153,10 +97,11 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
       legalHold: options.legalHold || undefined,
       storageClass: options.storageClass,
       ...(storedSize !== undefined ? { compression: COMPRESSED, storedSize } : {}),
-      checksum: options.checksum,
+      checksum: sse ? undefined : options.checksum,
       partSizes: options.partSizes,
       replication: options.replication,
       replica: options.replica || undefined,
+      ...(sse ? { sse } : {}),
     };
     const previous = state.objects.get(key);
     const replaced = version.versionId === "null" || options.versionId ? previous?.versions.find((v) => v.versionId === version.versionId) : undefined;
@@ -197,13 +142,21 @@ export function findVersion(state: BucketState, key: string, versionId?: string)
   return latest;
 }
 
-/** A version's bytes from `start` for `length` bytes, streamed from its file or from its inline copy. */
-export async function readVersion(store: Store, bucket: string, key: string, version: VersionRecord, start = 0, length = version.size): Promise<ReadableStream<Uint8Array>> {
-  // Lifecycle hook: a transitioned version's bytes are read through from its tier.
+/**
+ * A version's bytes from `start` for `length` bytes, streamed from its file or from its inline copy. An
+ * encrypted version needs its object key (sse/request.ts objectKeyForRead).
+ */
+export async function readVersion(store: Store, bucket: string, key: string, version: VersionRecord, start = 0, length = version.size, objectKey?: Uint8Array): Promise<ReadableStream<Uint8Array>> {
+  // Lifecycle hook: a transitioned version's bytes are read through from its tier (encrypted versions stay local).
   if (version.transition) return await store.tiered!.read(version, start, length);
   if (version.compression) {
-    const stored = await readVersion(store, bucket, key, { ...version, compression: undefined, size: version.storedSize ?? 0 });
+    const stored = await readVersion(store, bucket, key, { ...version, compression: undefined, size: version.storedSize ?? 0 }, 0, version.storedSize ?? 0, objectKey);
     return decompressedSlice(stored, start, length);
+  }
+  // SSE hook: decrypt only the packages the range touches.
+  if (version.sse) {
+    if (!objectKey) throw new StoreError("InternalError", "reading an encrypted object needs its key", 500);
+    return await readDecrypted(store, bucket, key, version, objectKey, start, length);
   }
   if (version.inline) {
     const data = await store.readInline(bucket, key, version.versionId);

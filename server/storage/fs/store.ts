@@ -17,6 +17,7 @@ import { type FanDirContents, scanFanDir } from "./record_files.ts";
 import { RecordLog } from "./record_log.ts";
 import { keyPathStem } from "./names.ts";
 import { SpillWriters } from "./spill.ts";
+import type { SseRecord } from "../sse/seal.ts";
 
 export type VersioningState = "" | "Enabled" | "Suspended";
 
@@ -67,6 +68,8 @@ export interface VersionRecord {
   replication?: Record<string, "PENDING" | "COMPLETED" | "FAILED">;
   /** Replication: this version was written by a replicating source (x-amz-replication-status REPLICA). */
   replica?: boolean;
+  /** Server-side encryption (server/storage/sse): sealed keys and metadata; the bytes on disk are encrypted. */
+  sse?: SseRecord;
 }
 
 /** Where a transitioned version's bytes live on its tier (server/storage/tiers/). */

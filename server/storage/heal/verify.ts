@@ -27,6 +27,8 @@ import { parseXml } from "../../s3/xml.ts";
 import { mkdirDurable, removeDurable, syncDir, writeFileDurable } from "../fs/durable.ts";
 import { keyPathStem } from "../fs/names.ts";
 import type { BucketMeta, BucketState, Store, VersionRecord } from "../fs/store.ts";
+import { readVersion } from "../fs/objects.ts";
+import { checkEncrypted } from "../sse/heal.ts";
 
 /** Unreferenced data files younger than this are left alone (a write may be about to log their record). */
 export const ORPHAN_MIN_AGE_MS = 10 * 60_000;
@@ -233,6 +235,8 @@ export async function verifyVersion(store: Store, bucket: string, key: string, v
   if (version.deleteMarker) return { state: "ok", detail: "" };
   // Lifecycle: a transitioned version's bytes are on its tier; no local data is what it should have.
   if (version.transition) return { state: "ok", detail: `data on tier ${version.transition.tier}` };
+  // Encrypted and compressed bytes are checked as clients read them (SSE: server/storage/sse/heal.ts).
+  if (version.sse || version.compression) return await verifyDecoded(store, bucket, key, version);
   if (version.inline) {
     let data: Uint8Array;
     try {
@@ -262,6 +266,29 @@ export async function verifyVersion(store: Store, bucket: string, key: string, v
     }
   } catch (error) {
     return { state: "corrupt", detail: `reading data file ${version.dataFile} failed: ${error instanceof Error ? error.message : error}` };
+  }
+  return judge(size, version, checker);
+}
+
+/** Hashes what a client would read (decrypted, decompressed) against the ETag. */
+async function verifyDecoded(store: Store, bucket: string, key: string, version: VersionRecord): Promise<{ state: DriveState; detail: string }> {
+  let objectKey: Uint8Array | undefined;
+  let etag = version.etag;
+  if (version.sse) {
+    const check = await checkEncrypted(store, bucket, key, version);
+    if (check.kind === "verdict") return { state: check.state, detail: check.detail };
+    ({ objectKey, etag } = check);
+  }
+  const checker = etagChecker({ ...version, etag });
+  let size = 0;
+  try {
+    for await (const chunk of await readVersion(store, bucket, key, version, 0, version.size, objectKey)) {
+      size += chunk.length;
+      checker.update(chunk);
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { state: "missing", detail: `data file ${version.dataFile} is missing` };
+    return { state: "corrupt", detail: `reading the ${version.sse ? "encrypted" : "compressed"} data failed: ${error instanceof Error ? error.message : error}` };
   }
   return judge(size, version, checker);
 }

@@ -40,6 +40,9 @@ export async function transitionVersion(
   tier: string,
   signal?: AbortSignal,
 ): Promise<boolean> {
+  // Encrypted versions stay on local disk: their bytes would reach the tier only decrypted or with keys it
+  // cannot open (docs/notes.md); the scanner counts them as not transitioned.
+  if (version.sse) return false;
   const ref = await backends.upload(tier, state.name, await readVersion(store, state.name, key, version), version.size, signal);
   let done = false;
   try {

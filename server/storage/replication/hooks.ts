@@ -60,6 +60,8 @@ export function replicaDeleteOptions(ctx: S3Request): { replicaMarker?: boolean;
 /** Source side, before a write commits: the status the new version starts with (undefined: not replicated). */
 export async function replicationOnWrite(ctx: S3Request, key: string, tags: Record<string, string> | undefined): Promise<VersionRecord["replication"]> {
   if (isReplicaRequest(ctx)) return undefined;
+  // SSE-C: the server cannot read the object without the customer's key, so it is not queued (docs/notes.md).
+  if (ctx.request.headers.has("x-amz-server-side-encryption-customer-algorithm")) return undefined;
   const config = await bucketReplication(ctx.store, ctx.bucket);
   return config ? pendingStatus(matchingRules(config, key, tags)) : undefined;
 }

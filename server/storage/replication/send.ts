@@ -8,6 +8,8 @@ import { S3Client } from "../../s3/client.ts";
 import type { ReplicationRule } from "../../s3/ops/replication.ts";
 import type { BucketTargetDoc } from "../admin/bucket_admin.ts";
 import { readVersion } from "../fs/objects.ts";
+import { sseResponseHeaders as sseRequestHeaders } from "../sse/request.ts";
+import { serverObjectKey } from "../sse/stored.ts";
 import type { Store, VersionRecord } from "../fs/store.ts";
 import type { BandwidthLimit } from "./bandwidth.ts";
 
@@ -81,8 +83,11 @@ export async function sendVersion(
     });
     return 0;
   }
-  const headers = versionHeaders(version, rule);
-  const stream = await readVersion(store, bucket, key, version);
+  // SSE-S3/KMS versions go out decrypted, with the same encryption asked of the target (which seals them with
+  // its own key store); SSE-C versions only their customer's key opens, so the embedded storage cannot send them.
+  if (version.sse?.type === "SSE-C") throw new Error("SSE-C objects are not replicated by the embedded storage (only the customer's key opens them)");
+  const headers = { ...versionHeaders(version, rule), ...sseRequestHeaders(version.sse) };
+  const stream = await readVersion(store, bucket, key, version, 0, version.size, await serverObjectKey(store, bucket, key, version));
   const query = { versionId: version.versionId };
   if (version.size <= WHOLE_BODY_LIMIT) {
     const bytes = await readAllBytes(stream, version.size);

@@ -9,6 +9,7 @@ import { parseReplicationXml, replicationXml } from "../../s3/ops/replication.ts
 import { child, childText, XmlError } from "../../s3/xml.ts";
 import { StoreError } from "../fs/store.ts";
 import { replicateExistingObjects } from "../replication/hooks.ts";
+import { checkBucketEncryption } from "../sse/request.ts";
 import { bucketOf, emptyResponse, readSmallBody, readXmlBody, requireContentMd5, type S3Request } from "./context.ts";
 
 const malformed = () => new StoreError("MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema.", 400);
@@ -61,6 +62,8 @@ export async function putBucketEncryption(ctx: S3Request): Promise<Response> {
   const keyId = childText(apply, "KMSMasterKeyID");
   if (algorithm !== "AES256" && algorithm !== "aws:kms") throw new StoreError("MalformedXML", "Unknown SSE algorithm", 400);
   if (algorithm === "AES256" && keyId) throw new StoreError("InvalidArgument", "KMSMasterKeyID is only allowed with aws:kms", 400);
+  // SSE hook (server/storage/sse): refused without a key store or for a key it does not have.
+  checkBucketEncryption(ctx, keyId);
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<ServerSideEncryptionConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Rule><ApplyServerSideEncryptionByDefault><SSEAlgorithm>${algorithm}</SSEAlgorithm>${
     keyId ? `<KMSMasterKeyID>${keyId.replace(/[<&>]/g, "")}</KMSMasterKeyID>` : ""
   }</ApplyServerSideEncryptionByDefault></Rule></ServerSideEncryptionConfiguration>`;

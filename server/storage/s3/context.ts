@@ -34,6 +34,8 @@ export interface S3Request {
   notify: (eventName: string, object: EventObject) => void;
   /** The server's live streams (ListenBucketNotification reads bucket events from them). */
   streams: StorageStreams;
+  /** The client's address (SSE-C keys are taken over plain HTTP only from loopback). */
+  sourceIp?: string;
 }
 
 export type S3Handler = (ctx: S3Request) => Promise<Response>;

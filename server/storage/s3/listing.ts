@@ -24,6 +24,9 @@ function metadataOf(version: VersionRecord): XmlObject {
   const meta: XmlObject = {};
   for (const [k, v] of Object.entries(version.userMetadata)) meta[`X-Amz-Meta-${k.replace(/(^|-)([a-z])/g, (_, d, c) => d + c.toUpperCase())}`] = v;
   if (version.contentType) meta["content-type"] = version.contentType;
+  // SSE hook: MinIO reports an object's encryption among its listed metadata (minio-protocol-2 §7.2).
+  if (version.sse?.type === "SSE-C") meta["X-Amz-Server-Side-Encryption-Customer-Algorithm"] = "AES256";
+  else if (version.sse) meta["X-Amz-Server-Side-Encryption"] = version.sse.type === "SSE-S3" ? "AES256" : "aws:kms";
   return meta;
 }
 

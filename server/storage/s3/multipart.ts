@@ -9,6 +9,10 @@ import { checksumHeaders, checksummedBody, checksumXml, declaredChecksum, invali
 import { bucketOf, emptyResponse, notifyObject, OWNER, readXmlBody, type S3Request, xmlResponse, xmlTime } from "./context.ts";
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
 import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
+import { sseForCompletion, sseForPart, sseForWrite, sseResponseHeaders, uploadSseOf } from "../sse/request.ts";
+import { openMeta } from "../sse/seal.ts";
+import { EncryptedJoin } from "../sse/stored.ts";
+import { stageEncrypted } from "../sse/staging.ts";
 
 const MAX_PART_SIZE = 5 * 1024 ** 3;
 
@@ -18,8 +22,14 @@ export async function createMultipartUpload(ctx: S3Request): Promise<Response> {
   const state = bucketOf(ctx);
   const { beforeCommit: _b, expectedSize: _e, etag: _t, now: _n, checksum: _c, ...options } = await writeOptionsFromHeaders(ctx, state, ctx.request.headers);
   const checksum = uploadChecksum(ctx.request.headers);
-  const upload = await initiateUpload(ctx.store, state, ctx.key, options, checksum);
+  // SSE hook (server/storage/sse): the upload's object key, sealed; every part is encrypted with it.
+  const sse = await sseForWrite(ctx, ctx.request.headers);
+  if (sse?.write.key.type === "SSE-C" && checksum?.type === "FULL_OBJECT") {
+    throw new StoreError("NotImplemented", "Full-object checksums are not supported for multipart uploads with customer-provided keys", 501);
+  }
+  const upload = await initiateUpload(ctx.store, state, ctx.key, options, checksum, sse ? uploadSseOf(sse.write) : undefined);
   const headers: Record<string, string> = checksum ? { "x-amz-checksum-algorithm": checksum.algorithm, "x-amz-checksum-type": checksum.type } : {};
+  Object.assign(headers, sse?.headers);
   return xmlResponse("InitiateMultipartUploadResult", { Bucket: ctx.bucket, Key: ctx.key, UploadId: upload.uploadId }, { headers });
 }
 
@@ -54,9 +64,11 @@ export async function uploadPart(ctx: S3Request): Promise<Response> {
   if (upload.key !== ctx.key) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
   const spec = declaredChecksum(ctx.request.headers, ctx.auth.trailer);
   if (spec && upload.checksum && spec.algorithm !== upload.checksum.algorithm) throw invalidChecksum();
+  const sse = await sseForPart(ctx, upload.sse);
   // Parts of an upload created with an algorithm get its checksum even when the client sent none.
   const checksum = checksummedBody(ctx.auth.body, spec, ctx.auth.trailer, upload.checksum?.algorithm);
-  const staged = await stageData(ctx.store, checksum.body, length);
+  // SSE hook: the part is sealed as it arrives (its size and ETag stay the plaintext's).
+  const staged = sse.objectKey ? (await stageEncrypted(ctx.store, checksum.body, sse.objectKey, length)).staged : await stageData(ctx.store, checksum.body, length);
   if (staged.size !== length) {
     await discardStaged(staged);
     throw new StoreError("IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", 400);
@@ -66,7 +78,7 @@ export async function uploadPart(ctx: S3Request): Promise<Response> {
   const part = await storePart(ctx.store, ctx.bucket, uploadId, partNumber, staged, partChecksum);
   const headers = partChecksum ? checksumHeaders({ ...partChecksum, type: "FULL_OBJECT" }) : {};
   delete headers["x-amz-checksum-type"];
-  return emptyResponse(200, { etag: `"${part.etag}"`, ...headers });
+  return emptyResponse(200, { etag: `"${part.etag}"`, ...headers, ...sse.headers });
 }
 
 export async function completeMultipartUpload(ctx: S3Request): Promise<Response> {
@@ -83,18 +95,22 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
   const uploadId = ctx.query.get("uploadId")!;
   const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
   if (upload.key !== ctx.key) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
+  // SSE hook: encrypted parts are joined as stored.
+  const completion = upload.sse ? await sseForCompletion(ctx, upload.sse) : undefined;
+  const sse = completion ? new EncryptedJoin(completion.write, completion.objectKey) : undefined;
   const replication = await replicationOnWrite(ctx, ctx.key, upload.options.tags); // replication hook
-  const { version } = await completeUpload(ctx.store, state, uploadId, parts, { beforeCommit: quotaGuard(ctx, state), expectedChecksum: expectedObjectChecksum(ctx.request.headers), replication });
+  const { version } = await completeUpload(ctx.store, state, uploadId, parts, { beforeCommit: quotaGuard(ctx, state), expectedChecksum: expectedObjectChecksum(ctx.request.headers), replication, sse });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:CompleteMultipartUpload", ctx.key, version);
+  const sealedChecksum = version.sse && completion ? (await openMeta(completion.write.metaKey, version.sse.sealedMeta)).checksum : undefined;
   const headers: Record<string, string> = state.meta.versioning ? { "x-amz-version-id": version.versionId } : {};
   return xmlResponse("CompleteMultipartUploadResult", {
     Location: `${ctx.url.origin}/${ctx.bucket}/${ctx.key}`,
     Bucket: ctx.bucket,
     Key: ctx.key,
     ETag: `"${version.etag}"`,
-    ...checksumXml(version.checksum),
-  }, { headers: { ...headers, ...checksumHeaders(version.checksum) } });
+    ...checksumXml(version.checksum ?? sealedChecksum),
+  }, { headers: { ...headers, ...checksumHeaders(version.checksum ?? sealedChecksum), ...sseResponseHeaders(version.sse) } });
 }
 
 /** A whole-object value sent with CompleteMultipartUpload (composite form "<base64>-<N>" allowed). */

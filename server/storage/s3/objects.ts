@@ -7,6 +7,8 @@ import { defaultRetention } from "./buckets.ts";
 import { checksumHeaders, checksummedBody, declaredChecksum } from "./checksums.ts";
 // replication hooks (server/storage/replication/)
 import { replicaDeleteOptions, replicaWriteOptions, replicateAfterDelete, replicateAfterWrite, replicationOnDelete, replicationOnWrite, replicationStatusHeader } from "../replication/hooks.ts";
+import { sseForRead, sseForWrite } from "../sse/request.ts";
+import { stageForWrite } from "../sse/staging.ts";
 import { bucketOf, deleteEventName, emptyResponse, httpTime, invalidArgument, notifyObject, type S3Request, xmlResponse, xmlTime } from "./context.ts";
 
 const MAX_OBJECT_SIZE = 5 * 1024 ** 4;
@@ -92,16 +94,19 @@ export async function putObject(ctx: S3Request): Promise<Response> {
   const options = await writeOptionsFromHeaders(ctx, state, ctx.request.headers);
   const replica = replicaWriteOptions(ctx); // replication hook
   checkWritePreconditions(ctx, state);
+  // SSE hook (server/storage/sse): the encryption the request asks for, or the bucket's default.
+  const sse = await sseForWrite(ctx, ctx.request.headers);
   const spec = declaredChecksum(ctx.request.headers, ctx.auth.trailer);
   const checksum = checksummedBody(ctx.auth.body, spec, ctx.auth.trailer);
-  const staged = await stageData(ctx.store, checksum.body, length);
+  // SSE hook: an encrypted body is sealed as it arrives (its plaintext never reaches the disk).
+  const staged = sse ? await stageForWrite(ctx.store, checksum.body, sse.write, length) : await stageData(ctx.store, checksum.body, length);
   const stored = spec ? { algorithm: spec.algorithm, value: checksum.value()!, type: "FULL_OBJECT" as const } : undefined;
   const compress = isCompressible(ctx.key, options.contentType, ctx.facts.compression());
   const replication = await replicationOnWrite(ctx, ctx.key, options.tags); // replication hook
-  const version = await commitVersion(ctx.store, state, ctx.key, staged, { ...options, checksum: stored, expectedSize: length, beforeCommit: quotaGuard(ctx, state), compress, ...replica, replication });
+  const version = await commitVersion(ctx.store, state, ctx.key, staged, { ...options, checksum: stored, expectedSize: length, beforeCommit: quotaGuard(ctx, state), compress, ...replica, replication, sse: sse?.write });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:Put", ctx.key, version);
-  return emptyResponse(200, { etag: `"${version.etag}"`, ...versionHeaders(state, version), ...checksumHeaders(version.checksum) });
+  return emptyResponse(200, { etag: `"${version.etag}"`, ...versionHeaders(state, version), ...checksumHeaders(version.checksum ?? stored), ...sse?.headers });
 }
 
 function etagMatches(header: string, etag: string): boolean {
@@ -188,26 +193,29 @@ export async function getObject(ctx: S3Request): Promise<Response> {
   checkKey(ctx.key);
   const state = bucketOf(ctx);
   const version = readTarget(ctx, state);
-  const headers = objectHeaders(state, version, ctx.query, ctx.request);
+  // SSE hook: the object key (customer key checked) and the sealed checksum.
+  const sse = await sseForRead(ctx, version);
+  const headers = { ...objectHeaders(state, sse.meta ? { ...version, checksum: sse.meta.checksum } : version, ctx.query, ctx.request), ...sse.headers };
   const early = readPreconditions(ctx.request, version, headers);
   if (early) return early;
   const range = parseRange(ctx.request.headers.get("range"), version.size);
   notifyObject(ctx, "s3:ObjectAccessed:Get", ctx.key, version);
   if (range) {
     const [start, end] = range;
-    return new Response(await readVersion(ctx.store, ctx.bucket, ctx.key, version, start, end - start + 1), {
+    return new Response(await readVersion(ctx.store, ctx.bucket, ctx.key, version, start, end - start + 1, sse.objectKey), {
       status: 206,
       headers: { ...headers, "content-length": String(end - start + 1), "content-range": `bytes ${start}-${end}/${version.size}` },
     });
   }
-  return new Response(await readVersion(ctx.store, ctx.bucket, ctx.key, version), { status: 200, headers: { ...headers, "content-length": String(version.size) } });
+  return new Response(await readVersion(ctx.store, ctx.bucket, ctx.key, version, 0, version.size, sse.objectKey), { status: 200, headers: { ...headers, "content-length": String(version.size) } });
 }
 
 export async function headObject(ctx: S3Request): Promise<Response> {
   checkKey(ctx.key);
   const state = bucketOf(ctx);
   const version = readTarget(ctx, state);
-  const headers = objectHeaders(state, version, ctx.query, ctx.request);
+  const sse = await sseForRead(ctx, version);
+  const headers = { ...objectHeaders(state, sse.meta ? { ...version, checksum: sse.meta.checksum } : version, ctx.query, ctx.request), ...sse.headers };
   const early = readPreconditions(ctx.request, version, headers);
   if (early) return early;
   notifyObject(ctx, "s3:ObjectAccessed:Head", ctx.key, version);
@@ -272,8 +280,12 @@ export async function copyObject(ctx: S3Request): Promise<Response> {
   const metadataDirective = h.get("x-amz-metadata-directive") ?? "COPY";
   const taggingDirective = h.get("x-amz-tagging-directive") ?? "COPY";
   if (!["COPY", "REPLACE"].includes(metadataDirective) || !["COPY", "REPLACE"].includes(taggingDirective)) throw invalidArgument("Unknown metadata directive.");
+  // SSE hooks: the source decrypts (SSE-C with the copy-source key); the copy is encrypted as the request or
+  // the target bucket's default says, with a key of its own.
+  const sourceSse = await sseForRead(ctx, version, { copySource: true, bucket: source.bucket, key: source.key });
+  const sse = await sseForWrite(ctx, h);
   const sameObject = source.bucket === ctx.bucket && source.key === ctx.key && !source.versionId;
-  if (sameObject && metadataDirective === "COPY" && taggingDirective === "COPY" && !target.meta.versioning) {
+  if (sameObject && metadataDirective === "COPY" && taggingDirective === "COPY" && !target.meta.versioning && !sse && !version.sse) {
     throw new StoreError("InvalidRequest", "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.", 400);
   }
   const fromHeaders = await writeOptionsFromHeaders(ctx, target, h);
@@ -282,14 +294,16 @@ export async function copyObject(ctx: S3Request): Promise<Response> {
     : { ...fromHeaders, contentType: version.contentType, userMetadata: version.userMetadata, headers: version.headers };
   if (taggingDirective === "COPY") options.tags = version.tags;
   // The bytes are the same, so a whole-object checksum still holds; a composite one described the parts.
-  if (version.checksum?.type === "FULL_OBJECT") options.checksum = version.checksum;
-  const staged = await stageData(ctx.store, await readVersion(ctx.store, source.bucket, source.key, version));
+  const sourceChecksum = sourceSse.meta ? sourceSse.meta.checksum : version.checksum;
+  if (sourceChecksum?.type === "FULL_OBJECT") options.checksum = sourceChecksum;
+  const sourceBytes = await readVersion(ctx.store, source.bucket, source.key, version, 0, version.size, sourceSse.objectKey);
+  const staged = sse ? await stageForWrite(ctx.store, sourceBytes, sse.write, version.size) : await stageData(ctx.store, sourceBytes);
   const compress = isCompressible(ctx.key, options.contentType, ctx.facts.compression());
   const replication = await replicationOnWrite(ctx, ctx.key, options.tags); // replication hook
-  const written = await commitVersion(ctx.store, target, ctx.key, staged, { ...options, beforeCommit: quotaGuard(ctx, target), compress, replication });
+  const written = await commitVersion(ctx.store, target, ctx.key, staged, { ...options, beforeCommit: quotaGuard(ctx, target), compress, replication, sse: sse?.write });
   await replicateAfterWrite(ctx, ctx.key, written); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:Copy", ctx.key, written);
-  const headers: Record<string, string> = { ...versionHeaders(target, written) };
+  const headers: Record<string, string> = { ...versionHeaders(target, written), ...sse?.headers };
   if (source.versionId) headers["x-amz-copy-source-version-id"] = source.versionId;
   return xmlResponse("CopyObjectResult", { LastModified: xmlTime(written.lastModified), ETag: `"${written.etag}"` }, { headers });
 }

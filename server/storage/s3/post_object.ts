@@ -11,10 +11,11 @@ import { StoreError } from "../fs/store.ts";
 import { checksumHeaders, checksummedBody, declaredChecksum } from "./checksums.ts";
 import { bucketOf, notifyObject, type S3Request } from "./context.ts";
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
+import { sseForWrite } from "../sse/request.ts";
 import { malformed, type PostForm } from "./post_policy.ts";
 
 /** Form fields that act as the PutObject request headers of the same name. */
-const HEADER_FIELDS = /^(content-type|cache-control|content-disposition|content-encoding|content-language|expires|x-amz-meta-.+|x-amz-storage-class|x-amz-checksum-.+|x-amz-object-lock-.+)$/;
+const HEADER_FIELDS = /^(content-type|cache-control|content-disposition|content-encoding|content-language|expires|x-amz-meta-.+|x-amz-storage-class|x-amz-checksum-.+|x-amz-object-lock-.+|x-amz-server-side-encryption.*)$/;
 
 /** The form's `tagging` field: S3 Tagging XML, turned into the x-amz-tagging query form. */
 function taggingOf(xml: string): string {
@@ -39,17 +40,19 @@ export async function postObject(ctx: S3Request & { form: PostForm }): Promise<R
   const tagging = form.fields.get("tagging");
   if (tagging) headers.set("x-amz-tagging", taggingOf(tagging));
   const options = await writeOptionsFromHeaders(ctx, state, headers);
+  // SSE hook (server/storage/sse): the form's SSE fields, or the bucket's default encryption.
+  const sse = await sseForWrite(ctx, headers);
   const spec = declaredChecksum(headers);
   const md5 = form.fields.get("content-md5");
   const checksum = checksummedBody(ctx.auth.body && md5 ? verifyDigests(ctx.auth.body, { md5Base64: md5 }) : ctx.auth.body, spec);
   const staged = await stageData(ctx.store, checksum.body);
   const stored = spec ? { algorithm: spec.algorithm, value: checksum.value()!, type: "FULL_OBJECT" as const } : undefined;
   const replication = await replicationOnWrite(ctx, ctx.key, options.tags); // replication hook
-  const version = await commitVersion(ctx.store, state, ctx.key, staged, { ...options, checksum: stored, beforeCommit: quotaGuard(ctx, state), replication });
+  const version = await commitVersion(ctx.store, state, ctx.key, staged, { ...options, checksum: stored, beforeCommit: quotaGuard(ctx, state), replication, sse: sse?.write });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:Post", ctx.key, version);
   const location = `${ctx.url.origin}/${encodeURIComponent(ctx.bucket)}/${ctx.key.split("/").map(encodeURIComponent).join("/")}`;
-  const extra: Record<string, string> = { ...checksumHeaders(version.checksum) };
+  const extra: Record<string, string> = { ...checksumHeaders(version.checksum ?? stored), ...sse?.headers };
   if (state.meta.versioning) extra["x-amz-version-id"] = version.versionId;
   return postResponse(form, ctx.bucket, location, version.etag, extra);
 }

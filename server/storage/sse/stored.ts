@@ -1,0 +1,136 @@
+/**
+ * The disk side of encryption, called from the hooks in fs/objects.ts and fs/multipart.ts: staged bytes are
+ * encrypted before they are committed, and encrypted versions read back through decryption.
+ */
+import { createHash, type Hash } from "node:crypto";
+import { TempFile } from "../fs/durable.ts";
+import type { StagedData } from "../fs/objects.ts";
+import type { Store, VersionRecord } from "../fs/store.ts";
+import { decryptedRange, encryptBytes, encryptFile, type StoredBytes } from "./packages.ts";
+import { openObjectKey, type SealedMeta, sealMeta, type SseKeyRecord, type SseRecord } from "./seal.ts";
+import { keyStoreOf } from "./kms.ts";
+
+/** How a write is to be encrypted (WriteOptions.sse). */
+export interface SseWrite {
+  key: SseKeyRecord;
+  /** Absent for a completed SSE-C multipart upload: its parts are encrypted already. */
+  objectKey?: Uint8Array;
+  metaKey: Uint8Array;
+  /** The staged bytes are the stored form already (a completed multipart upload) and this long. */
+  stored?: { size: number; digest?: string };
+  /** The plaintext MD5 stays the visible ETag (SSE-S3, or a Content-MD5 was sent); else it is random. */
+  plainEtag: boolean;
+}
+
+/** Encrypts staged plaintext (the object key's stream), keeping its plaintext size and MD5. */
+export async function encryptStaged(tmpDir: string, staged: StagedData, objectKey: Uint8Array, digest = false): Promise<{ staged: StagedData; storedSize: number; storedDigest?: string }> {
+  const hash = digest ? createHash("sha256") : null;
+  if (!staged.temp) {
+    const inline = await encryptBytes(objectKey, staged.inline ?? new Uint8Array(0));
+    hash?.update(inline);
+    return { staged: { ...staged, inline }, storedSize: inline.length, storedDigest: hash?.digest("hex") };
+  }
+  const source = staged.temp;
+  await source.finish();
+  const temp = await TempFile.create(tmpDir);
+  try {
+    const storedSize = await encryptFile(objectKey, source.path, staged.size, temp, hash ? (piece) => hash.update(piece) : undefined);
+    return { staged: { ...staged, temp }, storedSize, storedDigest: hash?.digest("hex") };
+  } catch (error) {
+    await temp.discard();
+    throw error;
+  } finally {
+    await source.discard();
+  }
+}
+
+/** commitVersion's hook: the staged bytes in stored form, the version's record and the ETag it shows. */
+export async function encryptForCommit(tmpDir: string, staged: StagedData, write: SseWrite, meta: SealedMeta): Promise<{ staged: StagedData; sse: SseRecord; etag: string }> {
+  let stored = write.stored;
+  if (!stored) {
+    const encrypted = await encryptStaged(tmpDir, staged, write.objectKey!, write.key.type === "SSE-C");
+    staged = encrypted.staged;
+    stored = { size: encrypted.storedSize, digest: encrypted.storedDigest };
+  }
+  const sse: SseRecord = { ...write.key, sealedMeta: await sealMeta(write.metaKey, meta), storedSize: stored.size, ...(stored.digest ? { storedDigest: stored.digest } : {}) };
+  // MinIO shows a random ETag for SSE-KMS and SSE-C single-part objects (minio-protocol-2 §7.2).
+  const etag = write.plainEtag || meta.etag.includes("-") ? meta.etag : crypto.getRandomValues(new Uint8Array(16)).toHex();
+  return { staged, sse, etag };
+}
+
+/** Random access to a version's stored bytes (its data file, or its inline copy). */
+export async function storedBytesOf(store: Store, bucket: string, key: string, version: VersionRecord): Promise<StoredBytes> {
+  if (version.inline) {
+    const data = await store.readInline(bucket, key, version.versionId);
+    return { read: (offset, length) => Promise.resolve(data.subarray(offset, offset + length)), close: () => {} };
+  }
+  return await fileBytes(store.dataPath(bucket, key, version.dataFile!));
+}
+
+/** readVersion's hook: the plaintext range of an encrypted version, given its object key. */
+export async function readDecrypted(store: Store, bucket: string, key: string, version: VersionRecord, objectKey: Uint8Array, start: number, length: number): Promise<ReadableStream<Uint8Array>> {
+  const segments = version.partSizes?.length ? version.partSizes : [version.size];
+  return decryptedRange(await storedBytesOf(store, bucket, key, version), segments, objectKey, start, length);
+}
+
+/** Random access to a file's bytes. */
+async function fileBytes(path: string): Promise<StoredBytes> {
+  const file = await Deno.open(path, { read: true });
+  let closed = false;
+  // Reads share the file's position: each runs after the one before (decryption still overlaps them).
+  let last: Promise<unknown> = Promise.resolve();
+  const readAt = async (offset: number, length: number) => {
+    const out = new Uint8Array(length);
+    await file.seek(offset, Deno.SeekMode.Start);
+    let filled = 0;
+    while (filled < length) {
+      const n = await file.read(out.subarray(filled));
+      if (n === null) throw new Error("object data ended early");
+      filled += n;
+    }
+    return out;
+  };
+  return {
+    read(offset, length) {
+      const result = last.then(() => readAt(offset, length), () => readAt(offset, length));
+      last = result.catch(() => {});
+      return result;
+    },
+    close() {
+      if (!closed) file.close();
+      closed = true;
+    },
+  };
+}
+
+/** completeUpload's hook: joins encrypted parts as stored (digest for SSE-C), plaintext for full-object checksums. */
+export class EncryptedJoin {
+  readonly #digest: Hash | null;
+  constructor(private readonly write: SseWrite, private readonly objectKey?: Uint8Array) {
+    this.#digest = write.key.type === "SSE-C" ? createHash("sha256") : null;
+  }
+
+  observe(stored: Uint8Array): void {
+    this.#digest?.update(stored);
+  }
+
+  async *plaintext(path: string, size: number): AsyncGenerator<Uint8Array> {
+    if (!this.objectKey) throw new Error("a full-object checksum of an SSE-C upload needs the customer key");
+    yield* decryptedRange(await fileBytes(path), [size], this.objectKey, 0, size);
+  }
+
+  finish(storedSize: number): SseWrite {
+    return { ...this.write, stored: { size: storedSize, digest: this.#digest?.digest("hex") } };
+  }
+}
+
+/**
+ * The object key the server can open on its own (SSE-S3, SSE-KMS) for internal readers (heal, copies made by
+ * the server itself): pass it to readVersion. Undefined for unencrypted versions; SSE-C versions throw, since
+ * only the customer's key opens them.
+ */
+export async function serverObjectKey(store: Store, bucket: string, key: string, version: VersionRecord): Promise<Uint8Array | undefined> {
+  if (!version.sse) return undefined;
+  if (version.sse.type === "SSE-C") throw new Error("an SSE-C object can only be read with the customer's key");
+  return await openObjectKey(version.sse, keyStoreOf(store), bucket, key);
+}
