@@ -29,7 +29,8 @@ const files = [...Deno.readDirSync(`${root}tests/bench`)]
 
 await build({ ifStale: true });
 
-const sections: { file: string; command: string; results: BenchResult[]; failure?: string }[] = [];
+const sections: { file: string; command: string; results: BenchResult[]; failure?: string; load: number }[] = [];
+const measuredAt = `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`;
 for (const file of files) {
   const command = `npx -y deno@2.9.6 run -A --unsafe-proto tests/bench/${file}`;
   console.log(`running ${file} …`);
@@ -50,7 +51,7 @@ for (const file of files) {
   }
   const failure = out.success ? undefined : new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join(" ");
   if (failure) console.error(`  ${file} failed: ${failure}`);
-  sections.push({ file, command, results, failure });
+  sections.push({ file, command, results, failure, load: Deno.loadavg()[0] });
 }
 
 function fmt(n: number): string {
@@ -98,7 +99,8 @@ for (const file of allFiles) {
     lines.push(earlier.get(file)!, "", "(from an earlier run)", "");
     continue;
   }
-  lines.push(`## ${section.file}`, "", `Reproduce: \`${section.command}\``, "");
+  // Each section says when it was measured and how busy the machine was: filtered runs refresh only theirs.
+  lines.push(`## ${section.file}`, "", `Reproduce: \`${section.command}\``, "", `Measured ${measuredAt}, load average ${section.load.toFixed(1)} at its end.`, "");
   if (section.failure) lines.push(`**The benchmark failed:** ${section.failure}`, "");
   if (section.results.length) {
     lines.push("| Measure | Deck | Baseline | Ratio | Goal | Met |", "|---|---|---|---|---|---|");
