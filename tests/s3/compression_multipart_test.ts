@@ -2,7 +2,8 @@
  * Compression of multipart uploads (issue 14): an upload whose key or content type qualifies is stored with
  * each part compressed on its own, reads back byte for byte (ranges across part boundaries too), heal
  * verifies its composite ETag over the decompressed parts and reports a flipped byte; keys that do not
- * qualify are stored as sent; the AWS SDK's multipart Upload round-trips such an object.
+ * qualify are stored as sent and encrypted uploads are not compressed; the AWS SDK's multipart Upload
+ * round-trips such an object.
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -13,6 +14,7 @@ import { keyPathStem } from "../../server/storage/fs/names.ts";
 import * as s3 from "../../server/s3/mod.ts";
 import { serviceRestart, setConfigKV } from "../../server/s3/admin/config_kv.ts";
 import { startStorage } from "./fixture.ts";
+import { KMS_KEY } from "./sse_helpers.ts";
 
 const MiB = 1024 * 1024;
 const RECURSIVE = { recursive: true, dryRun: false, remove: false, scanMode: 1 };
@@ -165,6 +167,26 @@ Deno.test("compression: the AWS SDK's multipart Upload of a compressible object 
     assert.ok(Buffer.from(part).equals(Buffer.from(body.subarray(at, at + 100))), "a range across a part boundary");
   } finally {
     client.destroy();
+    await f.close();
+  }
+});
+
+Deno.test("compression: an encrypted multipart upload of a qualifying key is not compressed", async () => {
+  const f = await startStorage({ kmsSecretKey: KMS_KEY });
+  try {
+    await setConfigKV(f.root, "compression extensions=.txt");
+    await serviceRestart(f.root);
+    await s3.makeBucket(f.root, "vault");
+    const parts = [text(5 * MiB, 4), text(1000, 5)];
+    const created = await f.root.send({ method: "POST", bucket: "vault", key: "secret.txt", query: { uploads: "" }, headers: { "x-amz-server-side-encryption": "AES256" } });
+    const id = /<UploadId>([^<]+)<\/UploadId>/.exec(await created.text())![1];
+    const etags = [await s3.uploadPart(f.root, "vault", "secret.txt", id, 1, parts[0]), await s3.uploadPart(f.root, "vault", "secret.txt", id, 2, parts[1])];
+    await s3.completeMultipartUpload(f.root, "vault", "secret.txt", id, etags.map((etag, i) => ({ partNumber: i + 1, etag })));
+    const stored = (await Deno.stat(await dataFileOf(f.dataDir, "vault", "secret.txt"))).size;
+    assert.ok(stored > parts[0].length + parts[1].length, `stored ${stored} bytes: encrypted, not compressed`);
+    const back = new Uint8Array(await (await s3.getObject(f.root, "vault", "secret.txt")).arrayBuffer());
+    assert.ok(Buffer.from(back).equals(Buffer.from(concat(parts))));
+  } finally {
     await f.close();
   }
 });
