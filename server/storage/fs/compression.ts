@@ -102,3 +102,56 @@ export function decompressedSlice(stored: ReadableStream<Uint8Array>, start: num
     },
   }, { highWaterMark: 0 });
 }
+
+/** A stored file's bytes decompressed (a compressed multipart part, say). */
+export async function* decompressedFile(path: string): AsyncGenerator<Uint8Array> {
+  const file = await Deno.open(path, { read: true });
+  yield* file.readable.pipeThrough(new DecompressionStream(COMPRESSED));
+}
+
+/**
+ * `length` bytes from `start` of a multipart object whose parts were compressed each on its own (one gzip
+ * member per part, as MinIO compresses each part): only the parts the range touches are read, each from
+ * its stored offset, so a range near the end does not decompress the whole object.
+ * `storedRange(offset, length)` streams stored bytes; the first part is opened before this returns, so a
+ * missing data file fails the read before any byte is sent.
+ */
+export async function decompressedParts(
+  storedRange: (offset: number, length: number) => Promise<ReadableStream<Uint8Array>>,
+  plainSizes: number[],
+  storedSizes: number[],
+  start: number,
+  length: number,
+): Promise<ReadableStream<Uint8Array>> {
+  const pieces: { storedAt: number; storedSize: number; skip: number; take: number }[] = [];
+  const end = start + length;
+  let plainAt = 0;
+  let storedAt = 0;
+  for (const [index, size] of plainSizes.entries()) {
+    const from = Math.max(start, plainAt);
+    const to = Math.min(end, plainAt + size);
+    if (to > from) pieces.push({ storedAt, storedSize: storedSizes[index], skip: from - plainAt, take: to - from });
+    plainAt += size;
+    storedAt += storedSizes[index];
+  }
+  const open = async (at: number) => {
+    const piece = pieces[at];
+    return decompressedSlice(await storedRange(piece.storedAt, piece.storedSize), piece.skip, piece.take).getReader();
+  };
+  let index = 0;
+  let reader = pieces.length ? await open(0) : null;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      while (reader) {
+        const { value, done } = await reader.read();
+        if (!done) return controller.enqueue(value);
+        index++;
+        reader = index < pieces.length ? await open(index) : null;
+      }
+      controller.close();
+    },
+    cancel(reason) {
+      return reader?.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+}

@@ -1,11 +1,14 @@
 /**
  * Multipart uploads on disk (minio-protocol §5.16): each upload is a directory of durable parts; completing
  * concatenates the named parts into one temp file and commits it like any other version, with the composite
- * ETag `md5(part md5s)-N`.
+ * ETag `md5(part md5s)-N`. An upload whose object qualifies for compression (decided at creation) stores each
+ * part gzip-compressed on its own, as MinIO compresses each part; the object is those members joined, with
+ * each part's stored size recorded so ranges and heal can find the parts (compression.ts).
  */
 import { type ChecksumAlgorithm, compositeChecksum, createChecksum } from "../../s3/checksums.ts";
 import { Md5 } from "../../s3/md5.ts";
 import { mkdirDurable, TempFile, writeFileDurable } from "./durable.ts";
+import { compressStaged, decompressedFile } from "./compression.ts";
 import { commitStagedTo, commitVersion, discardStaged, type StagedData, type WriteOptions } from "./objects.ts";
 import type { UploadSse } from "../sse/request.ts";
 import { EncryptedJoin } from "../sse/stored.ts";
@@ -23,6 +26,8 @@ export interface UploadInfo {
   checksum?: { algorithm: ChecksumAlgorithm; type: StoredChecksum["type"] };
   /** SSE: the upload's sealed object key; its parts are stored encrypted (server/storage/sse). */
   sse?: UploadSse;
+  /** The object qualifies for compression (never with SSE): each part is stored compressed. */
+  compress?: boolean;
 }
 
 export interface PartInfo {
@@ -56,8 +61,8 @@ export async function readUpload(store: Store, bucket: string, uploadId: string)
   }
 }
 
-export async function initiateUpload(store: Store, state: BucketState, key: string, options: UploadInfo["options"], checksum?: UploadInfo["checksum"], sse?: UploadSse): Promise<UploadInfo> {
-  const info: UploadInfo = { uploadId: crypto.randomUUID(), key, initiated: new Date().toISOString(), options, checksum, ...(sse ? { sse } : {}) };
+export async function initiateUpload(store: Store, state: BucketState, key: string, options: UploadInfo["options"], checksum?: UploadInfo["checksum"], sse?: UploadSse, compress = false): Promise<UploadInfo> {
+  const info: UploadInfo = { uploadId: crypto.randomUUID(), key, initiated: new Date().toISOString(), options, checksum, ...(sse ? { sse } : compress ? { compress } : {}) };
   const dir = uploadDir(store, state.name, info.uploadId);
   await mkdirDurable(dir);
   await writeFileDurable(store.tmpDir, `${dir}/upload.json`, JSON.stringify(info));
@@ -70,14 +75,17 @@ export async function storePart(store: Store, bucket: string, uploadId: string, 
     await discardStaged(staged);
     throw new StoreError("InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", 400);
   }
+  let upload: UploadInfo;
   try {
-    await readUpload(store, bucket, uploadId);
+    upload = await readUpload(store, bucket, uploadId);
   } catch (error) {
     await discardStaged(staged);
     throw error;
   }
   const dir = uploadDir(store, bucket, uploadId);
   const part: PartInfo = { partNumber, etag: staged.md5Hex, size: staged.size, lastModified: new Date().toISOString(), checksum };
+  // The part's size and ETag stay those of the bytes sent; what is stored is their gzip member.
+  if (upload.compress && !upload.sse) staged = (await compressStaged(store.tmpDir, staged)).staged;
   await store.locks.run(`upload:${uploadId}:${partNumber}`, async () => {
     await commitStagedTo(store, staged, `${dir}/part.${partNumber}.data`);
     await writeFileDurable(store.tmpDir, `${dir}/part.${partNumber}.json`, JSON.stringify(part));
@@ -160,20 +168,27 @@ export async function completeUpload(
   const sse = options.sse;
   const temp = await TempFile.create(store.tmpDir);
   const partHashes = new Md5();
+  const compressed = !!upload.compress && !sse;
+  const storedPartSizes: number[] = [];
   let size = 0;
   try {
     const dir = uploadDir(store, state.name, uploadId);
     for (const part of parts) {
       partHashes.update(Uint8Array.fromHex(part.etag));
-      const file = await Deno.open(`${dir}/part.${part.partNumber}.data`, { read: true });
+      const path = `${dir}/part.${part.partNumber}.data`;
+      const file = await Deno.open(path, { read: true });
+      const before = size;
       for await (const chunk of file.readable) {
         size += chunk.length;
         // SSE hook: encrypted parts are joined as stored; a full-object checksum is taken over their plaintext.
         if (sse) sse.observe(chunk);
-        else whole?.update(chunk);
+        else if (!compressed) whole?.update(chunk);
         await temp.write(chunk);
       }
-      if (sse && whole) for await (const chunk of sse.plaintext(`${dir}/part.${part.partNumber}.data`, part.size)) whole.update(chunk);
+      storedPartSizes.push(size - before);
+      if (sse && whole) for await (const chunk of sse.plaintext(path, part.size)) whole.update(chunk);
+      // Compressed parts are joined as stored too; a full-object checksum is taken over what they hold.
+      if (compressed && whole) for await (const chunk of decompressedFile(path)) whole.update(chunk);
     }
     await temp.finish();
   } catch (error) {
@@ -191,7 +206,7 @@ export async function completeUpload(
     throw error;
   }
   const etag = `${partHashes.digestHex()}-${parts.length}`;
-  const plainSize = sse ? parts.reduce((n, p) => n + p.size, 0) : size;
+  const plainSize = sse || compressed ? parts.reduce((n, p) => n + p.size, 0) : size;
   const staged: StagedData = { temp, inline: null, size: plainSize, md5Hex: "" };
   const version = await commitVersion(store, state, upload.key, staged, {
     ...upload.options,
@@ -201,6 +216,7 @@ export async function completeUpload(
     beforeCommit: options.beforeCommit,
     replication: options.replication,
     sse: sse?.finish(size),
+    ...(compressed ? { compressedParts: storedPartSizes } : {}),
   });
   await Deno.remove(uploadDir(store, state.name, uploadId), { recursive: true }).catch(() => {});
   return { key: upload.key, version };

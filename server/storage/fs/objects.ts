@@ -2,7 +2,7 @@
  * Object versions on disk: write (streamed to a temp file, fsynced, renamed, then the key's record committed),
  * read, delete with versioning semantics and object-lock enforcement, tags, retention and legal hold.
  */
-import { COMPRESSED, compressStaged, decompressedSlice } from "./compression.ts";
+import { COMPRESSED, compressStaged, decompressedParts, decompressedSlice } from "./compression.ts";
 import { removeDurable } from "./durable.ts";
 import { type BucketState, type ObjectRecord, type Store, StoreError, type StoredChecksum, type VersionRecord } from "./store.ts";
 import { encryptForCommit, readDecrypted, type SseWrite } from "../sse/stored.ts";
@@ -28,6 +28,8 @@ export interface WriteOptions {
   now?: Date;
   /** Store the bytes compressed (the server's compression settings say this object qualifies). */
   compress?: boolean;
+  /** The staged bytes are compressed parts already (multipart.ts), each this many bytes on disk. */
+  compressedParts?: number[];
   // --- replication hooks (server/storage/replication/) ---
   /** The version id a replicating source gives this version (otherwise a new one). */
   versionId?: string;
@@ -64,7 +66,7 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
     await discardStaged(staged);
     throw error;
   }
-  let storedSize: number | undefined;
+  let storedSize = options.compressedParts?.reduce((sum, n) => sum + n, 0);
   // Encrypted objects are not compressed (MinIO without compression allow_encryption).
   if (options.compress && staged.size > 0 && !options.sse) ({ staged, storedSize } = await compressStaged(store.tmpDir, staged));
   // SSE hook: encrypt the staged bytes; the ETag and checksum are kept sealed (server/storage/sse).
@@ -97,6 +99,7 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
       legalHold: options.legalHold || undefined,
       storageClass: options.storageClass,
       ...(storedSize !== undefined ? { compression: COMPRESSED, storedSize } : {}),
+      ...(options.compressedParts ? { storedPartSizes: options.compressedParts } : {}),
       checksum: sse ? undefined : options.checksum,
       partSizes: options.partSizes,
       replication: options.replication,
@@ -150,8 +153,11 @@ export async function readVersion(store: Store, bucket: string, key: string, ver
   // Lifecycle hook: a transitioned version's bytes are read through from its tier (encrypted versions stay local).
   if (version.transition) return await store.tiered!.read(version, start, length);
   if (version.compression) {
-    const stored = await readVersion(store, bucket, key, { ...version, compression: undefined, size: version.storedSize ?? 0 }, 0, version.storedSize ?? 0, objectKey);
-    return decompressedSlice(stored, start, length);
+    const raw: VersionRecord = { ...version, compression: undefined, storedPartSizes: undefined, size: version.storedSize ?? 0 };
+    const storedRange = (offset: number, bytes: number) => readVersion(store, bucket, key, raw, offset, bytes, objectKey);
+    // A multipart object's parts were compressed each on its own: a range reads only the parts it touches.
+    if (version.storedPartSizes && version.partSizes) return await decompressedParts(storedRange, version.partSizes, version.storedPartSizes, start, length);
+    return decompressedSlice(await storedRange(0, version.storedSize ?? 0), start, length);
   }
   // SSE hook: decrypt only the packages the range touches.
   if (version.sse) {

@@ -59,6 +59,11 @@ export interface VersionRecord {
   compression?: "gzip";
   /** Bytes on disk when compressed. */
   storedSize?: number;
+  /**
+   * A compressed multipart object: bytes on disk of each part, compressed on its own (one gzip member per
+   * part, `partSizes` giving their original sizes), so a range decompresses only the parts it touches.
+   */
+  storedPartSizes?: number[];
   checksum?: StoredChecksum;
   /** Part sizes of a multipart upload, so its composite ETag can be verified against the data (heal). */
   partSizes?: number[];

@@ -3,6 +3,7 @@ import { CHECKSUM_ALGORITHMS, checksumAlgorithmOf, checksumElement, checksumHead
 import { children, childText } from "../../s3/xml.ts";
 import { discardStaged, stageData } from "../fs/objects.ts";
 import { abortUpload, completeUpload, initiateUpload, listParts, readUpload, storePart } from "../fs/multipart.ts";
+import { isCompressible } from "../fs/compression.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { StoreError } from "../fs/store.ts";
 import { checksumHeaders, checksummedBody, checksumXml, declaredChecksum, invalidChecksum } from "./checksums.ts";
@@ -27,7 +28,9 @@ export async function createMultipartUpload(ctx: S3Request): Promise<Response> {
   if (sse?.write.key.type === "SSE-C" && checksum?.type === "FULL_OBJECT") {
     throw new StoreError("NotImplemented", "Full-object checksums are not supported for multipart uploads with customer-provided keys", 501);
   }
-  const upload = await initiateUpload(ctx.store, state, ctx.key, options, checksum, sse ? uploadSseOf(sse.write) : undefined);
+  // Compression (fs/compression.ts) is decided here, on the key and content type; encrypted objects never are.
+  const compress = !sse && isCompressible(ctx.key, options.contentType, ctx.facts.compression());
+  const upload = await initiateUpload(ctx.store, state, ctx.key, options, checksum, sse ? uploadSseOf(sse.write) : undefined, compress);
   const headers: Record<string, string> = checksum ? { "x-amz-checksum-algorithm": checksum.algorithm, "x-amz-checksum-type": checksum.type } : {};
   Object.assign(headers, sse?.headers);
   return xmlResponse("InitiateMultipartUploadResult", { Bucket: ctx.bucket, Key: ctx.key, UploadId: upload.uploadId }, { headers });
