@@ -52,7 +52,7 @@ export async function transitionVersion(
     done = await store.locks.run(`${state.name}/${key}`, async () => {
       const record = state.objects.get(key);
       if (!record || !record.versions.includes(version) || store.buckets.get(state.name) !== state) return false;
-      const { dataFile, inline: _inline, compression: _compression, storedSize: _storedSize, ...kept } = version;
+      const { dataFile, inline: _inline, compression: _compression, storedSize: _storedSize, storedPartSizes: _storedPartSizes, ...kept } = version;
       const moved: VersionRecord = { ...kept, storageClass: tier, transition: { tier: ref.tier, object: ref.object, remoteVersionId: ref.remoteVersionId } };
       await store.saveRecord(state, { key, versions: record.versions.map((v) => (v === version ? moved : v)) });
       if (dataFile) await removeDurable(store.dataPath(state.name, key, dataFile));
