@@ -122,6 +122,8 @@ export function bucketPages(deps: AppDeps) {
     if (id === "summary") {
       // Sections the Summary shows only in distributed mode are not read otherwise (spec 2 Summary).
       const distributedOnly = <V,>(load: (client: S3Client) => Promise<V>, fallback: V) => (client: S3Client) => session.distributed ? load(client) : Promise.resolve(fallback);
+      let lock: ReturnType<typeof settings.lockReader> | undefined;
+      const lockOf = (client: S3Client) => (lock ??= settings.lockReader(client, bucket));
       const { data, error, failed } = await loadAll<Omit<SummaryState, "access" | "size" | "unavailable">>(deps, session, {
         encryption: [async (client) => {
           try {
@@ -133,11 +135,11 @@ export function bucketPages(deps: AppDeps) {
           }
         }, { type: "disabled", kmsKey: "" }, "Encryption"],
         versioning: [distributedOnly(async (client) => (await settings.isVersioned(client, bucket)).is_versioned, false), false, "Versioning"],
-        locking: [async (client) => (await settings.objectLocking(client, bucket)).object_locking_enabled, false, "Object Locking"],
+        locking: [async (client) => (await lockOf(client).locking()).object_locking_enabled, false, "Object Locking"],
         replication: [distributedOnly(async (client) => (await listReplicationRules(client, bucket)).rules.length > 0, false), false, "Replication"],
         quota: [distributedOnly((client) => settings.getQuota(client, bucket), { quota: 0, type: "hard" as const }), { quota: 0, type: "hard" }, "Quota"],
         // A failed retention read means none (spec 2 §8); a denied one is shown as denied.
-        retention: [(client) => settings.getRetention(client, bucket).catch((e) => (toApiError(e).status === 403 ? Promise.reject(e) : null)), null, "Retention"],
+        retention: [(client) => lockOf(client).retention().catch((e) => (toApiError(e).status === 403 ? Promise.reject(e) : null)), null, "Retention"],
       });
       const initial: SummaryState = { ...data, access: info.access ?? "PRIVATE", size: info.size, unavailable: failed };
       return { error, body: <Island name="BucketSummary" component={BucketSummary} props={{ bucket, distributed: session.distributed, initial }} /> };
