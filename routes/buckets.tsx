@@ -86,13 +86,20 @@ export function bucketPages(deps: AppDeps) {
   async function section(c: Context<AppEnv>, bucket: string, id: SectionId) {
     const session = c.get("session")!;
     // One account-info call gives the bucket (size, date) and the policy the permission checks need.
-    const meta = await loadAll<{ bucket: { info: BucketInfo; perms: PermissionList } | null }>(deps, session, {
+    const loadingMeta = loadAll<{ bucket: { info: BucketInfo; perms: PermissionList } | null }>(deps, session, {
       bucket: [async (client) => {
-        const view = await accountView(client);
+        const pending = accountView(client);
+        const [view, info] = await Promise.all([pending, bucketInfo(client, bucket, pending)]);
         const perms = evaluatePermissions(view.policy, { actions: [{ id: "get", action: "s3:GetReplicationConfiguration", bucket_name: bucket }, { id: "put", action: "s3:PutReplicationConfiguration", bucket_name: bucket }] });
-        return { info: await bucketInfo(client, bucket, view), perms };
+        return { info, perms };
       }, null, "Bucket"],
     });
+    // The section's own data is read at the same time (one wait less under load); it is dropped when the
+    // bucket turns out missing or denied.
+    const canPut = (perms: PermissionList) => perms.permissions.some((p) => p.id === "put" && p.can);
+    const loadingBody = sectionBody(c, bucket, id, loadingMeta.then((m) => m.data.bucket && { info: m.data.bucket.info, canPutReplication: canPut(m.data.bucket.perms) }));
+    loadingBody.catch(() => {}); // awaited below unless the page ends early
+    const meta = await loadingMeta;
     if (!meta.data.bucket) {
       const error = meta.error!;
       if (error.status === 404) return renderInShell(deps, c, { title: "Bucket", status: 404, body: <><PageHeader title="Bucket" /><p>Bucket {bucket} does not exist.</p></> });
@@ -100,7 +107,7 @@ export function bucketPages(deps: AppDeps) {
     }
     const { info, perms } = meta.data.bucket;
     const can = (perm: string) => perms.permissions.some((p) => p.id === perm && p.can);
-    const { body, error } = await sectionBody(c, info, id, can("put"));
+    const { body, error } = await loadingBody;
     return renderInShell(deps, c, {
       title: `${bucket} | Buckets`,
       error: error ?? meta.error,
@@ -112,12 +119,18 @@ export function bucketPages(deps: AppDeps) {
     });
   }
 
-  async function sectionBody(c: Context<AppEnv>, info: BucketInfo, id: SectionId, canPutReplication: boolean): Promise<{ body: ReactNode; error?: ApiError }> {
+  async function sectionBody(
+    c: Context<AppEnv>,
+    bucket: string,
+    id: SectionId,
+    loadingMeta: Promise<{ info: BucketInfo; canPutReplication: boolean } | null>,
+  ): Promise<{ body: ReactNode; error?: ApiError }> {
     const session = c.get("session")!;
-    const bucket = info.name;
     if (id === "summary") {
       // Sections the Summary shows only in distributed mode are not read otherwise (spec 2 Summary).
       const distributedOnly = <V,>(load: (client: S3Client) => Promise<V>, fallback: V) => (client: S3Client) => session.distributed ? load(client) : Promise.resolve(fallback);
+      let lock: ReturnType<typeof settings.lockReader> | undefined;
+      const lockOf = (client: S3Client) => (lock ??= settings.lockReader(client, bucket));
       const { data, error, failed } = await loadAll<Omit<SummaryState, "access" | "size" | "unavailable">>(deps, session, {
         encryption: [async (client) => {
           try {
@@ -129,13 +142,15 @@ export function bucketPages(deps: AppDeps) {
           }
         }, { type: "disabled", kmsKey: "" }, "Encryption"],
         versioning: [distributedOnly(async (client) => (await settings.isVersioned(client, bucket)).is_versioned, false), false, "Versioning"],
-        locking: [async (client) => (await settings.objectLocking(client, bucket)).object_locking_enabled, false, "Object Locking"],
+        locking: [async (client) => (await lockOf(client).locking()).object_locking_enabled, false, "Object Locking"],
         replication: [distributedOnly(async (client) => (await listReplicationRules(client, bucket)).rules.length > 0, false), false, "Replication"],
         replicationStatus: [distributedOnly((client) => quietReplicationStatus(client, bucket), null), null, "Replication Status"],
         quota: [distributedOnly((client) => settings.getQuota(client, bucket), { quota: 0, type: "hard" as const }), { quota: 0, type: "hard" }, "Quota"],
         // A failed retention read means none (spec 2 §8); a denied one is shown as denied.
-        retention: [(client) => settings.getRetention(client, bucket).catch((e) => (toApiError(e).status === 403 ? Promise.reject(e) : null)), null, "Retention"],
+        retention: [(client) => lockOf(client).retention().catch((e) => (toApiError(e).status === 403 ? Promise.reject(e) : null)), null, "Retention"],
       });
+      const info = (await loadingMeta)?.info;
+      if (!info) return { body: null };
       const initial: SummaryState = { ...data, access: info.access ?? "PRIVATE", size: info.size, unavailable: failed };
       return { error, body: <Island name="BucketSummary" component={BucketSummary} props={{ bucket, distributed: session.distributed, initial }} /> };
     }
@@ -151,7 +166,8 @@ export function bucketPages(deps: AppDeps) {
         rules: [async (client) => (await listReplicationRules(client, bucket)).rules, [], "Replication Rules"],
         status: [(client) => quietReplicationStatus(client, bucket), null, "Replication Status"],
       });
-      return { error, body: <Island name="BucketReplication" component={BucketReplication} props={{ bucket, rules: data.rules, status: data.status, unavailable: failed.rules, canAdd: canPutReplication }} /> };
+      const canAdd = (await loadingMeta)?.canPutReplication ?? false;
+      return { error, body: <Island name="BucketReplication" component={BucketReplication} props={{ bucket, rules: data.rules, status: data.status, unavailable: failed.rules, canAdd }} /> };
     }
     if (id === "lifecycle") {
       const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listLifecycle>>["lifecycle"]; tiers: string[] }>(deps, session, {

@@ -47,7 +47,7 @@ const STREAMED_BODY_ROUTES: RegExp[] = [STREAMED_BODY_PATHS];
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const cookie = cookieSettings(deps);
-  app.use(requestId(), requestLogger(deps.log), securityHeaders({ secure: deps.config.tls !== null }));
+  app.use(requestId(), requestLogger(deps.log), securityHeaders({ secure: deps.config.tls !== null, storageOrigin: deps.config.storagePublicUrl && new URL(deps.config.storagePublicUrl).origin }));
   app.use("/static/*", serveBuiltAssets());
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.use(noStore()); // everything below is per session: never cached by browsers or proxies

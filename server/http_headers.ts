@@ -25,12 +25,18 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-/** Sets the security headers on every response; `secure` adds HSTS when the console itself serves TLS. */
-export function securityHeaders(options: { secure: boolean }): MiddlewareHandler {
+/**
+ * Sets the security headers on every response; `secure` adds HSTS when the console itself serves TLS.
+ * `storageOrigin` (CONSOLE_STORAGE_PUBLIC_URL's origin) may be reached by pages too: upload parts go there.
+ */
+export function securityHeaders(options: { secure: boolean; storageOrigin?: string | null }): MiddlewareHandler {
+  const policy = options.storageOrigin
+    ? CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${options.storageOrigin}`)
+    : CONTENT_SECURITY_POLICY;
   return async (c, next) => {
     await next();
     const headers = c.res.headers;
-    if (!headers.has("content-security-policy")) headers.set("content-security-policy", CONTENT_SECURITY_POLICY);
+    if (!headers.has("content-security-policy")) headers.set("content-security-policy", policy);
     if (!headers.has("x-frame-options")) headers.set("x-frame-options", "DENY");
     headers.set("x-content-type-options", "nosniff");
     headers.set("referrer-policy", "same-origin");

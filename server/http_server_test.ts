@@ -61,3 +61,70 @@ Deno.test("WebSocket upgrades reach Hono routes through upgradeWebSocket", async
     await server.shutdown();
   }
 });
+
+/** A byte stream of `size` patterned bytes in uneven pieces; `cancelled` resolves when its reader gives up. */
+function patternedByteStream(size: number) {
+  let sent = 0, pieces = 0;
+  let onCancel = () => {};
+  const cancelled = new Promise<void>((resolve) => (onCancel = resolve));
+  const stream = new ReadableStream({
+    type: "bytes",
+    pull(controller: ReadableByteStreamController) {
+      if (sent >= size) {
+        controller.close();
+        controller.byobRequest?.respond(0); // a byte stream closing under a pending BYOB read must say so
+        return;
+      }
+      // Uneven pieces, some larger than the listener's buffers, some smaller.
+      const piece = new Uint8Array(Math.min(size - sent, [70_000, 300_000, 1_000, 524_288][pieces++ % 4]));
+      for (let i = 0; i < piece.length; i++) piece[i] = ((sent + i) * 31) % 253;
+      sent += piece.length;
+      controller.enqueue(piece);
+    },
+    cancel() {
+      onCancel();
+    },
+  });
+  return { stream, cancelled, sentSoFar: () => sent };
+}
+
+Deno.test("a large streamed body with a length arrives byte for byte through the listener's reused buffers", async () => {
+  const size = 5 * 1024 * 1024 + 123;
+  const server = await listen({ hostname: "127.0.0.1", port: 0, timeouts: TIMEOUTS }, () =>
+    new Response(patternedByteStream(size).stream, { headers: { "content-length": String(size) } }));
+  try {
+    // A slow reader, so pieces wait for the socket while the next ones are read.
+    const res = await fetch(`http://127.0.0.1:${server.addr.port}/`);
+    assert.equal(res.headers.get("content-length"), String(size));
+    let at = 0;
+    for await (const chunk of res.body!) {
+      for (let i = 0; i < chunk.length; i++) {
+        if (chunk[i] !== ((at + i) * 31) % 253) assert.fail(`byte ${at + i} differs: a buffer was reused before the socket took it`);
+      }
+      at += chunk.length;
+      if (at % 7 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    assert.equal(at, size);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("a client that leaves in the middle of a large body stops its source", async () => {
+  const size = 512 * 1024 * 1024;
+  const source = patternedByteStream(size);
+  const server = await listen({ hostname: "127.0.0.1", port: 0, timeouts: TIMEOUTS }, () =>
+    new Response(source.stream, { headers: { "content-length": String(size) } }));
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+    await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    const buffer = new Uint8Array(64 * 1024);
+    for (let got = 0; got < 1024 * 1024;) got += (await conn.read(buffer)) ?? assert.fail("the body ended early");
+    conn.close();
+    const stopped = await Promise.race([source.cancelled.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 20_000))]);
+    assert.ok(stopped, "the source was cancelled once the client left");
+    assert.ok(source.sentSoFar() < size, "the source did not produce the whole body");
+  } finally {
+    await server.shutdown();
+  }
+});

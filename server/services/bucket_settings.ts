@@ -46,7 +46,23 @@ export function retentionToLock(r: RetentionInput): ObjectLockConfig {
 
 /** The bucket's default retention; 404 when it has none (the Summary then shows it as disabled). */
 export async function getRetention(client: S3Client, bucket: string): Promise<BucketRetention> {
-  const lock = await getObjectLockConfig(client, bucket);
+  return retentionOf(await getObjectLockConfig(client, bucket));
+}
+
+/**
+ * Locking and default retention from one read of the bucket's lock configuration, for a page that shows
+ * both (the Summary read it twice per page).
+ */
+export function lockReader(client: S3Client, bucket: string) {
+  let lock: Promise<ObjectLockConfig> | undefined;
+  const read = () => (lock ??= getObjectLockConfig(client, bucket));
+  return {
+    locking: async (): Promise<{ object_locking_enabled: boolean }> => ({ object_locking_enabled: (await read()).enabled }),
+    retention: async (): Promise<BucketRetention> => retentionOf(await read()),
+  };
+}
+
+function retentionOf(lock: ObjectLockConfig): BucketRetention {
   const r = lock.defaultRetention;
   if (!lock.enabled || !r) throw ApiError.notFound("not found", "The bucket has no default retention.");
   return { mode: r.mode === "COMPLIANCE" ? "compliance" : "governance", unit: r.years ? "years" : "days", validity: r.years ?? r.days ?? 0 };

@@ -37,13 +37,23 @@ export async function bucketAccess(client: S3Client, name: string): Promise<Buck
  * The bucket as the account sees it. A bucket missing from the account's list is either absent or hidden from
  * the account: HEAD tells them apart, so a denied bucket is "access denied" (403), never "does not exist".
  */
-export async function bucketInfo(client: S3Client, name: string, view?: { buckets: BucketSummary[] }): Promise<BucketSummary> {
-  let bucket = (view ?? await accountView(client)).buckets.find((b) => b.name === name);
+export async function bucketInfo(
+  client: S3Client,
+  name: string,
+  view?: { buckets: BucketSummary[] } | Promise<{ buckets: BucketSummary[] }>,
+): Promise<BucketSummary> {
+  // The policy is read while the account's list arrives: one storage round trip less per bucket page,
+  // which under load is one wait less behind every other request. Its failure counts only for a bucket
+  // that exists (a missing one is "does not exist", as before).
+  const access = bucketAccess(client, name).then((level) => ({ level }), (error: unknown) => ({ error }));
+  let bucket = (await (view ?? accountView(client))).buckets.find((b) => b.name === name);
   if (!bucket) {
     if (!(await headBucket(client, name))) throw ApiError.notFound("not found", `The bucket ${name} does not exist.`);
     bucket = { name, size: 0, creation_date: "" };
   }
-  return { ...bucket, access: await bucketAccess(client, name) };
+  const read = await access;
+  if ("error" in read) throw read.error;
+  return { ...bucket, access: read.level };
 }
 
 /** Sizes as the dialog sends them: a positive whole number of bytes. */

@@ -89,8 +89,13 @@ export const OPERATOR_PAGES = [
 
 /** The pages of a session: operator sessions get the operator pages, others those their policy grants. */
 export function sessionPages(session: { actions: string[]; sso: boolean; k8sToken?: string }): string[] {
-  return session.k8sToken ? OPERATOR_PAGES : allowedPages(session.actions, { sso: session.sso });
+  // Asked several times per page (guard, sidebar, links); an opened session is one object for as long as
+  // it is in use (server/session/token.ts), and its actions never change, so its pages are kept with it.
+  let pages = pagesBySession.get(session);
+  if (!pages) pagesBySession.set(session, pages = session.k8sToken ? OPERATOR_PAGES : allowedPages(session.actions, { sso: session.sso }));
+  return pages;
 }
+const pagesBySession = new WeakMap<object, string[]>();
 
 /** Route patterns granted to a session with these Allow actions, in sidebar order. */
 export function allowedPages(actions: Iterable<string>, options: { sso?: boolean } = {}): string[] {
@@ -110,10 +115,19 @@ export function isPathAllowed(pages: string[], path: string): boolean {
   return pages.some((pattern) => matchesPattern(pattern, path));
 }
 
+/** Route patterns compiled once (a page checks every granted pattern: dozens of regular expressions). */
+const compiled = new Map<string, RegExp>();
+
 function matchesPattern(pattern: string, path: string): boolean {
   const clean = path.length > 1 ? path.replace(/\/+$/, "") : path;
   if (pattern === clean) return true;
-  const regex = "^" + pattern
+  let regex = compiled.get(pattern);
+  if (!regex) compiled.set(pattern, regex = patternRegex(pattern));
+  return regex.test(clean);
+}
+
+function patternRegex(pattern: string): RegExp {
+  const source = "^" + pattern
     .split("/")
     .map((segment) => {
       if (segment === "*") return ".*";
@@ -122,7 +136,7 @@ function matchesPattern(pattern: string, path: string): boolean {
       return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     })
     .join("/") + "$";
-  return new RegExp(regex).test(clean);
+  return new RegExp(source);
 }
 
 /**

@@ -77,22 +77,26 @@ try {
   await Promise.all(Array.from({ length: 32 }, async () => {
     while (next < KEYS) await putObject(admin, "bench", `big/${String(next++).padStart(6, "0")}.txt`, "x");
   }));
-  const sample = async (work: () => Promise<unknown>, n = 60) => {
-    const times: number[] = [];
-    for (let i = 0; i < n; i++) times.push(await timed(work));
-    return { p50: percentile(times.slice(10), 50), p99: percentile(times.slice(10), 99) };
+  // The three are sampled in turns, so a burst of load from elsewhere on the machine hits the baseline as
+  // much as Deck; 200 samples each make p99 the second-worst of 200 rather than the single worst of 50.
+  const interleaved = async (works: (() => Promise<unknown>)[], n = 210, warmup = 10) => {
+    const times = works.map(() => [] as number[]);
+    for (let i = 0; i < n; i++) for (const [w, work] of works.entries()) times[w].push(await timed(work));
+    return times.map((t) => ({ p50: percentile(t.slice(warmup), 50), p99: percentile(t.slice(warmup), 99) }));
   };
-  const direct = await sample(() => listObjectsV2(admin, "bench", { prefix: "big/", delimiter: "/", maxKeys: 1000 }));
-  const apiPage = await sample(async () => {
-    const res = await call("/api/v1/buckets/bench/objects?prefix=big%2F&limit=1000");
-    if (res.status !== 200) throw new Error(`first page answered ${res.status}`);
-    await res.arrayBuffer();
-  });
-  const folderPage = await sample(async () => {
-    const res = await call("/object-browser/bench/big/");
-    if (res.status !== 200) throw new Error(`folder page answered ${res.status}`);
-    await res.arrayBuffer();
-  });
+  const [direct, apiPage, folderPage] = await interleaved([
+    () => listObjectsV2(admin, "bench", { prefix: "big/", delimiter: "/", maxKeys: 1000 }),
+    async () => {
+      const res = await call("/api/v1/buckets/bench/objects?prefix=big%2F&limit=1000");
+      if (res.status !== 200) throw new Error(`first page answered ${res.status}`);
+      await res.arrayBuffer();
+    },
+    async () => {
+      const res = await call("/object-browser/bench/big/");
+      if (res.status !== 200) throw new Error(`folder page answered ${res.status}`);
+      await res.arrayBuffer();
+    },
+  ]);
   const listingResult = (name: string, value: number, baseline: number) =>
     emit({ name, deck: value, baseline, unit: "ms", ratio: value / baseline, goal: "≤ 300 ms", pass: value <= 300, baselineName: "storage's own ListObjectsV2 first page, same percentile" });
   listingResult("Folder page of 100,000 keys, p50", folderPage.p50, direct.p50);

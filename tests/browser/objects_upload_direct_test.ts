@@ -1,0 +1,63 @@
+/**
+ * Browser test of the direct upload mode (issue 12): with CONSOLE_STORAGE_PUBLIC_URL set, a large file's
+ * parts go from the browser straight to the storage on presigned part URLs (the storage answers CORS for
+ * the console's page), while starting and completing the upload still go through the console; small files
+ * still use the console's form upload. The object arrives byte for byte and no parts stay behind.
+ */
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
+import { getObject, listMultipartUploads, makeBucket } from "../../server/s3/mod.ts";
+import { startStack } from "../helpers.ts";
+import { openBrowser, signInThroughForm } from "./browser.ts";
+
+const MIB = 1024 * 1024;
+
+Deno.test("browser: with a public storage address, parts go straight to storage", async () => {
+  const stack = await startStack({ publicStorage: true });
+  const browser = await openBrowser(stack);
+  const { page } = browser;
+  const dir = await Deno.makeTempDir({ prefix: "deck-upload-direct-" });
+  try {
+    await makeBucket(stack.admin, "direct");
+    await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
+    await page.goto("/object-browser/direct/");
+
+    const data = new Uint8Array(20 * MIB + 12345); // two parts of 16 MiB
+    for (let at = 0; at < data.length; at += 65536) crypto.getRandomValues(data.subarray(at, Math.min(data.length, at + 65536)));
+    await Deno.writeFile(`${dir}/direct.bin`, data);
+    const partPuts: string[] = [];
+    page.on("request", (r) => r.method() === "PUT" && partPuts.push(r.url()));
+    await page.getByLabel("Files to upload").setInputFiles(`${dir}/direct.bin`);
+    await page.getByText("Object(s) uploaded successfully.").waitFor();
+    await page.locator('tr[data-row="direct.bin"]').waitFor();
+
+    const storageOrigin = new URL(stack.storage.url).origin;
+    assert.equal(partPuts.length, 2, `one PUT per part: ${partPuts}`);
+    for (const url of partPuts) {
+      assert.equal(new URL(url).origin, storageOrigin, `the part went to the storage, not the console: ${url}`);
+      assert.match(url, /[?&]partNumber=\d/);
+      assert.match(url, /X-Amz-Signature=/, "on a presigned URL: no credentials in the browser");
+    }
+    const stored = await getObject(stack.admin, "direct", "direct.bin");
+    const hash = createHash("sha256");
+    let size = 0;
+    for await (const chunk of stored.body!) {
+      hash.update(chunk);
+      size += chunk.length;
+    }
+    assert.deepEqual({ size, hash: hash.digest("hex") }, { size: data.length, hash: createHash("sha256").update(data).digest("hex") });
+    assert.deepEqual(await listMultipartUploads(stack.admin, "direct"), []);
+
+    // A small file is still sent in the console's form upload.
+    const formPost = page.waitForRequest((r) => r.method() === "POST" && r.url().startsWith(`${stack.consoleUrl}/api/v1/buckets/direct/objects/upload`));
+    await page.getByLabel("Files to upload").setInputFiles([{ name: "small.txt", mimeType: "text/plain", buffer: Buffer.from("small file") }]);
+    await formPost;
+    await page.locator('tr[data-row="small.txt"]').waitFor();
+    assert.equal(await (await getObject(stack.admin, "direct", "small.txt")).text(), "small file");
+  } finally {
+    await browser.close();
+    await stack.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
