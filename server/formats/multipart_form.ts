@@ -174,7 +174,9 @@ async function* partData(input: Input, delimiter: Uint8Array): AsyncGenerator<Ui
 
 /**
  * The parts of a multipart/form-data body, in order. Each part's data must be read (or is skipped) before
- * the next part is produced. Malformed bodies throw FormError.
+ * the next part is produced. Malformed bodies throw FormError. Leaving a for-await loop over the parts (break,
+ * return) ends the generator and cancels the body: a reader that stops at a part to stream its data later
+ * must take the parts with next() instead.
  */
 export async function* formParts(body: ReadableStream<Uint8Array>, boundary: string): AsyncGenerator<FormPart> {
   const input = new Input(body);

@@ -93,6 +93,11 @@ export interface TieredData {
   forget(version: VersionRecord): void;
 }
 
+/** Lifecycle hook: the response headers announcing a version's next lifecycle action (lifecycle/predict.ts). */
+export interface LifecyclePredictions {
+  headers(state: BucketState, key: string, version: VersionRecord): Promise<Record<string, string>>;
+}
+
 /** All versions of one key, newest first. */
 export interface ObjectRecord {
   key: string;
@@ -143,6 +148,8 @@ export class Store {
   readonly spill: SpillWriters;
   /** Lifecycle hook: set by server.ts to the tier backends (server/storage/tiers/). */
   tiered: TieredData | null = null;
+  /** Lifecycle hook: set by server.ts to the rules' predictions (x-amz-expiration, X-Minio-Transition). */
+  lifecycle: LifecyclePredictions | null = null;
 
   private constructor(readonly root: string) {
     this.tmpDir = `${root}/.deck/tmp`;

@@ -1,7 +1,7 @@
 /**
  * Lifecycle and tiers wired together for the embedded server (server.ts calls this once): the tier store
  * shared with the admin API, the tier backends the store reads transitioned data through, the scanner, its
- * metric families and the bucket events it publishes.
+ * metric families, the bucket events it publishes and the prediction headers object responses carry.
  */
 import type { Logger } from "../../log.ts";
 import { TierStore } from "../admin/tiers.ts";
@@ -12,6 +12,7 @@ import type { StorageStreams } from "../streams/mod.ts";
 import { TierBackends } from "../tiers/remote.ts";
 import { tierUsage } from "../tiers/usage.ts";
 import { lifecycleFamilies } from "./metrics.ts";
+import { lifecyclePredictions } from "./predict.ts";
 import { LifecycleScanner, type LifecycleSettings } from "./scanner.ts";
 
 /** Lifecycle scans every 5 minutes unless told otherwise (CONSOLE_LIFECYCLE_SCAN_INTERVAL). */
@@ -45,5 +46,6 @@ export async function openLifecycle(options: {
     const context = { principalId: "", sourceIp: "", userAgent: "Internal: [ILM]", requestId: "", region: options.region(), deploymentId: options.deploymentId, originEndpoint: "" };
     streams.events.publish({ bucket: object.bucket, key: object.key, eventName: name, record: buildEventRecord(name, object.bucket, object, context) });
   });
+  store.lifecycle = lifecyclePredictions(scanner);
   return { tiers, backends, scanner, families: (server) => lifecycleFamilies(scanner, backends, server) };
 }

@@ -108,3 +108,48 @@ export function uploadAbortDue(rules: LifecycleRule[], key: string, initiated: n
   }
   return null;
 }
+
+/** The lifecycle action a version is heading for, as GET, HEAD and PUT responses announce it (protocol-2 §6.2). */
+export interface UpcomingAction {
+  kind: "expiration" | "transition";
+  /** When it becomes due (ms since the epoch). */
+  due: number;
+  rule: string;
+}
+
+/**
+ * The next action of any rule that applies to this version, due or not (MinIO evaluates the rules with no
+ * "now"): the earliest, and an expiration over a transition due at the same time. A noncurrent expiration
+ * that keeps NewerNoncurrentVersions depends on the other versions and predicts nothing, as in MinIO.
+ * Encrypted versions are never transitioned here (actions.ts), so no transition is predicted for them.
+ */
+export function upcomingAction(record: ObjectRecord, version: VersionRecord, rules: LifecycleRule[], dayMs = DAY_MS): UpcomingAction | null {
+  const index = record.versions.indexOf(version);
+  if (index === -1 || version.deleteMarker) return null;
+  const movable = !version.transition && !version.sse;
+  const candidates: UpcomingAction[] = [];
+  const add = (kind: UpcomingAction["kind"], due: number | undefined, rule: string) => {
+    if (due !== undefined && Number.isFinite(due)) candidates.push({ kind, due, rule });
+  };
+  for (const rule of rules) {
+    if (!ruleApplies(rule, record.key, version)) continue;
+    if (index === 0) {
+      const modified = time(version.lastModified);
+      const e = rule.expiration;
+      add("expiration", e?.date ? time(e.date) : e?.days !== undefined ? dueAfterDays(modified, e.days, dayMs) : undefined, rule.id);
+      const t = rule.transition;
+      if (t && movable) add("transition", t.date ? time(t.date) : t.days !== undefined ? dueAfterDays(modified, t.days, dayMs) : undefined, rule.id);
+    } else {
+      const noncurrentSince = time(record.versions[index - 1].lastModified);
+      const nce = rule.noncurrentExpiration;
+      if (nce && !nce.newerNoncurrentVersions) add("expiration", dueAfterDays(noncurrentSince, nce.noncurrentDays, dayMs), rule.id);
+      const nct = rule.noncurrentTransition;
+      if (nct && movable) add("transition", dueAfterDays(noncurrentSince, nct.noncurrentDays, dayMs), rule.id);
+    }
+  }
+  let next: UpcomingAction | null = null;
+  for (const c of candidates) {
+    if (!next || c.due < next.due || (c.due === next.due && c.kind === "expiration" && next.kind === "transition")) next = c;
+  }
+  return next;
+}

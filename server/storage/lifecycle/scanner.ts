@@ -111,7 +111,7 @@ export class LifecycleScanner {
     for (const state of [...this.store.buckets.values()]) {
       if (this.#closed) return;
       if (this.store.buckets.get(state.name) !== state) continue;
-      const rules = await this.#rules(state.name);
+      const rules = await this.rules(state.name);
       if (rules.length === 0) continue;
       await this.#scanBucket(state, rules, pacer);
       if (rules.some((r) => r.abortIncompleteMultipartUploadDays !== undefined)) await this.#abortUploads(state, rules, pacer);
@@ -120,7 +120,13 @@ export class LifecycleScanner {
     this.stats.lastScanSeconds = (performance.now() - started) / 1000;
   }
 
-  async #rules(bucket: string): Promise<LifecycleRule[]> {
+  /** How long a lifecycle day lasts here. */
+  get dayMs(): number {
+    return this.#dayMs;
+  }
+
+  /** A bucket's enabled rules (none when it has no configuration or no longer exists). */
+  async rules(bucket: string): Promise<LifecycleRule[]> {
     const text = await this.store.getDocument(bucket, "lifecycle.xml").catch(() => undefined);
     if (!text) return [];
     const cached = this.#parsed.get(bucket);

@@ -107,6 +107,7 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
   notifyObject(ctx, "s3:ObjectCreated:CompleteMultipartUpload", ctx.key, version);
   const sealedChecksum = version.sse && completion ? (await openMeta(completion.write.metaKey, version.sse.sealedMeta)).checksum : undefined;
   const headers: Record<string, string> = state.meta.versioning ? { "x-amz-version-id": version.versionId } : {};
+  Object.assign(headers, await ctx.store.lifecycle?.headers(state, ctx.key, version)); // lifecycle hook
   return xmlResponse("CompleteMultipartUploadResult", {
     Location: `${ctx.url.origin}/${ctx.bucket}/${ctx.key}`,
     Bucket: ctx.bucket,

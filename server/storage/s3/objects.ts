@@ -106,7 +106,8 @@ export async function putObject(ctx: S3Request): Promise<Response> {
   const version = await commitVersion(ctx.store, state, ctx.key, staged, { ...options, checksum: stored, expectedSize: length, beforeCommit: quotaGuard(ctx, state), compress, ...replica, replication, sse: sse?.write });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:Put", ctx.key, version);
-  return emptyResponse(200, { etag: `"${version.etag}"`, ...versionHeaders(state, version), ...checksumHeaders(version.checksum ?? stored), ...sse?.headers });
+  const lifecycle = await ctx.store.lifecycle?.headers(state, ctx.key, version); // lifecycle hook
+  return emptyResponse(200, { etag: `"${version.etag}"`, ...versionHeaders(state, version), ...checksumHeaders(version.checksum ?? stored), ...sse?.headers, ...lifecycle });
 }
 
 function etagMatches(header: string, etag: string): boolean {
@@ -195,7 +196,8 @@ export async function getObject(ctx: S3Request): Promise<Response> {
   const version = readTarget(ctx, state);
   // SSE hook: the object key (customer key checked) and the sealed checksum.
   const sse = await sseForRead(ctx, version);
-  const headers = { ...objectHeaders(state, sse.meta ? { ...version, checksum: sse.meta.checksum } : version, ctx.query, ctx.request), ...sse.headers };
+  const lifecycle = await ctx.store.lifecycle?.headers(state, ctx.key, version); // lifecycle hook
+  const headers = { ...objectHeaders(state, sse.meta ? { ...version, checksum: sse.meta.checksum } : version, ctx.query, ctx.request), ...sse.headers, ...lifecycle };
   const early = readPreconditions(ctx.request, version, headers);
   if (early) return early;
   const range = parseRange(ctx.request.headers.get("range"), version.size);
@@ -215,7 +217,8 @@ export async function headObject(ctx: S3Request): Promise<Response> {
   const state = bucketOf(ctx);
   const version = readTarget(ctx, state);
   const sse = await sseForRead(ctx, version);
-  const headers = { ...objectHeaders(state, sse.meta ? { ...version, checksum: sse.meta.checksum } : version, ctx.query, ctx.request), ...sse.headers };
+  const lifecycle = await ctx.store.lifecycle?.headers(state, ctx.key, version); // lifecycle hook
+  const headers = { ...objectHeaders(state, sse.meta ? { ...version, checksum: sse.meta.checksum } : version, ctx.query, ctx.request), ...sse.headers, ...lifecycle };
   const early = readPreconditions(ctx.request, version, headers);
   if (early) return early;
   notifyObject(ctx, "s3:ObjectAccessed:Head", ctx.key, version);
@@ -303,7 +306,8 @@ export async function copyObject(ctx: S3Request): Promise<Response> {
   const written = await commitVersion(ctx.store, target, ctx.key, staged, { ...options, beforeCommit: quotaGuard(ctx, target), compress, replication, sse: sse?.write });
   await replicateAfterWrite(ctx, ctx.key, written); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:Copy", ctx.key, written);
-  const headers: Record<string, string> = { ...versionHeaders(target, written), ...sse?.headers };
+  const lifecycle = await ctx.store.lifecycle?.headers(target, ctx.key, written); // lifecycle hook
+  const headers: Record<string, string> = { ...versionHeaders(target, written), ...sse?.headers, ...lifecycle };
   if (source.versionId) headers["x-amz-copy-source-version-id"] = source.versionId;
   return xmlResponse("CopyObjectResult", { LastModified: xmlTime(written.lastModified), ETag: `"${written.etag}"` }, { headers });
 }

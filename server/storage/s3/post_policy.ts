@@ -48,7 +48,12 @@ export async function readPostForm(
   const fields = new Map<string, string>();
   let file: FormPart | null = null;
   try {
-    for await (const part of parts) {
+    // Parts are taken with next(), not a for-await loop: leaving such a loop at the file part would return()
+    // the generator, which cancels the body, and only the file bytes already read (the first chunk) would remain.
+    while (true) {
+      const next = await parts.next();
+      if (next.done) break;
+      const part = next.value;
       const name = part.name.toLowerCase();
       if (name === "file") {
         file = part;
