@@ -6,6 +6,7 @@ import { COMPRESSED, compressStaged, decompressedSlice } from "./compression.ts"
 import { removeDurable } from "./durable.ts";
 import { type BucketState, type ObjectRecord, type Store, StoreError, type StoredChecksum, type VersionRecord } from "./store.ts";
 import { encryptForCommit, readDecrypted, type SseWrite } from "../sse/stored.ts";
+import { osCall } from "../streams/calls.ts";
 
 export interface WriteOptions {
   contentType?: string;
@@ -71,6 +72,20 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
   let etag = options.etag ?? staged.md5Hex;
   let sse: VersionRecord["sse"];
   if (options.sse) ({ staged, sse, etag } = await encryptForCommit(store.tmpDir, staged, options.sse, { etag, checksum: options.checksum }));
+  // MinIO's names: a version with a data file is renamed into place (RenameData), an inline one is written
+  // with its record (WriteMetadata).
+  const committed = staged;
+  return await store.traced(staged.temp ? "RenameData" : "WriteMetadata", `${state.name}/${key}`, () => commitLocked(store, state, key, committed, options, { etag, sse, storedSize }), staged.size);
+}
+
+async function commitLocked(
+  store: Store,
+  state: BucketState,
+  key: string,
+  staged: StagedData,
+  options: WriteOptions,
+  { etag, sse, storedSize }: { etag: string; sse: VersionRecord["sse"]; storedSize: number | undefined },
+): Promise<VersionRecord> {
   return await store.locks.run(`${state.name}/${key}`, async () => {
     const dataFile = staged.temp ? `${crypto.randomUUID()}.data` : undefined;
     try {
@@ -149,8 +164,14 @@ export function findVersion(state: BucketState, key: string, versionId?: string)
 export async function readVersion(store: Store, bucket: string, key: string, version: VersionRecord, start = 0, length = version.size, objectKey?: Uint8Array): Promise<ReadableStream<Uint8Array>> {
   // Lifecycle hook: a transitioned version's bytes are read through from its tier (encrypted versions stay local).
   if (version.transition) return await store.tiered!.read(version, start, length);
+  // MinIO's names: inline data comes with the version's record (ReadVersion), a data file is opened (ReadFileStream).
+  const read = () => readLocal(store, bucket, key, version, start, length, objectKey);
+  return await store.traced(version.inline ? "ReadVersion" : "ReadFileStream", `${bucket}/${key}`, read, length);
+}
+
+async function readLocal(store: Store, bucket: string, key: string, version: VersionRecord, start: number, length: number, objectKey?: Uint8Array): Promise<ReadableStream<Uint8Array>> {
   if (version.compression) {
-    const stored = await readVersion(store, bucket, key, { ...version, compression: undefined, size: version.storedSize ?? 0 }, 0, version.storedSize ?? 0, objectKey);
+    const stored = await readLocal(store, bucket, key, { ...version, compression: undefined, size: version.storedSize ?? 0 }, 0, version.storedSize ?? 0, objectKey);
     return decompressedSlice(stored, start, length);
   }
   // SSE hook: decrypt only the packages the range touches.
@@ -162,7 +183,8 @@ export async function readVersion(store: Store, bucket: string, key: string, ver
     const data = await store.readInline(bucket, key, version.versionId);
     return new Blob([data.subarray(start, start + length) as Uint8Array<ArrayBuffer>]).stream();
   }
-  const file = await Deno.open(store.dataPath(bucket, key, version.dataFile!), { read: true });
+  const path = store.dataPath(bucket, key, version.dataFile!);
+  const file = await osCall("OpenFileR", path, () => Deno.open(path, { read: true }));
   return fileSlice(file, start, length);
 }
 
@@ -231,7 +253,7 @@ export async function deleteVersion(
   } = {},
 ): Promise<DeleteOutcome> {
   const now = options.now ?? new Date();
-  return await store.locks.run(`${state.name}/${key}`, async () => {
+  return await store.traced("DeleteVersion", `${state.name}/${key}`, () => store.locks.run(`${state.name}/${key}`, async () => {
     const record = state.objects.get(key) ?? { key, versions: [] };
     // Lifecycle hook: the scanner deletes only while the key still looks as it did when evaluated.
     if (options.onlyIf && !options.onlyIf(record)) return { deleteMarker: false };
@@ -280,7 +302,7 @@ export async function deleteVersion(
     if (replaced?.dataFile) await removeDurable(store.dataPath(state.name, key, replaced.dataFile));
     if (replaced?.transition) store.tiered?.forget(replaced); // lifecycle hook
     return { versionId: marker.versionId, deleteMarker: true };
-  });
+  }));
 }
 
 /** Applies a change to one version's metadata (tags, retention, legal hold) and persists it. */
@@ -291,7 +313,7 @@ export async function updateVersion(
   versionId: string | undefined,
   change: (version: VersionRecord) => void,
 ): Promise<VersionRecord> {
-  return await store.locks.run(`${state.name}/${key}`, async () => {
+  return await store.traced("UpdateMetadata", `${state.name}/${key}`, () => store.locks.run(`${state.name}/${key}`, async () => {
     const version = findVersion(state, key, versionId);
     if (version.deleteMarker) throw new StoreError("MethodNotAllowed", "The specified method is not allowed against this resource.", 405);
     const record = state.objects.get(key)!;
@@ -299,5 +321,5 @@ export async function updateVersion(
     change(updated);
     await store.saveRecord(state, { key, versions: record.versions.map((v) => (v === version ? updated : v)) });
     return updated;
-  });
+  }));
 }
