@@ -67,6 +67,11 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await page.getByRole("checkbox", { name: "Storage" }).check();
       await page.getByRole("button", { name: "Start" }).click();
       await page.getByText("No Traced elements received yet").waitFor();
+      // The socket is open; the relay's request to the storage may still be on its way.
+      for (const until = Date.now() + 30_000; stack.storage.streams.storageCalls.subscriberCount === 0;) {
+        if (Date.now() > until) throw new Error("the trace never subscribed to storage calls");
+        await new Promise((r) => setTimeout(r, 10));
+      }
       await s3.putObject(stack.admin, "tools-bucket", "storage-row.txt", "twelve bytes");
       const call = page.locator("tr", { hasText: "storage.WriteMetadata" }).filter({ hasText: "tools-bucket/storage-row.txt" });
       await call.waitFor();

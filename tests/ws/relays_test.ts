@@ -95,6 +95,11 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
     // Storage and os calls: no HTTP status (0 and no text), their bytes under Upload or Download.
     await s3.makeBucket(stack.admin, "calls");
     const calls = await openSocket(stack, cookie, "/ws/trace?calls=storage,os&threshold=0&onlyErrors=no&path=calls/");
+    const { storageCalls, osCalls } = stack.storage.streams;
+    for (const until = Date.now() + 30_000; storageCalls.subscriberCount === 0 || osCalls.subscriberCount === 0;) {
+      if (Date.now() > until) throw new Error("the relay never subscribed to storage and os calls");
+      await new Promise((r) => setTimeout(r, 10));
+    }
     await s3.putObject(stack.admin, "calls", "small.txt", "12345");
     await (await s3.getObject(stack.admin, "calls", "small.txt")).arrayBuffer();
     const written = await calls.next((m) => m.api === "storage.WriteMetadata");
