@@ -72,8 +72,8 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
   let etag = options.etag ?? staged.md5Hex;
   let sse: VersionRecord["sse"];
   if (options.sse) ({ staged, sse, etag } = await encryptForCommit(store.tmpDir, staged, options.sse, { etag, checksum: options.checksum }));
-  // MinIO's names: a version with a data file is renamed into place (RenameData), an inline one is written
-  // with its record (WriteMetadata).
+  // Traced under StorageAPI names for what happens here: a data file renamed into place with its record
+  // (RenameData), or a record carrying the bytes inline, one log append (WriteMetadata).
   const committed = staged;
   return await store.traced(staged.temp ? "RenameData" : "WriteMetadata", `${state.name}/${key}`, () => commitLocked(store, state, key, committed, options, { etag, sse, storedSize }), staged.size);
 }
