@@ -2,6 +2,8 @@
  * Trace (spec 3 §2.6): filters Status Code, Method, Function Name, Path and Response Threshold (≥ 0), the
  * calls to trace (All, S3 on by default, Internal, Storage, OS) and 'Display only Errors', Start and Stop.
  * Inputs are locked while running; starting clears the table. The table keeps the newest 1,000 calls.
+ * Storage and os calls (Storage, OS) have no HTTP status: their row shows the error they failed with or a
+ * dash, and the bytes they read under Download, the bytes they wrote under Upload.
  */
 import { useState } from "react";
 import type { TraceMessage } from "../server/contract/tools.ts";
@@ -40,6 +42,15 @@ export function shortDuration(text: string): string {
 }
 
 const nowrap = (text: string) => <span className="whitespace-nowrap">{text}</span>;
+
+/**
+ * HTTP calls show their status; storage and os calls have none: they show what they failed with, or a dash.
+ */
+function statusCell(m: TraceMessage) {
+  if (m.statusCode) return nowrap(`${m.statusCode} ${m.statusMsg}`);
+  if (m.statusMsg) return <span className="text-error">{m.statusMsg}</span>;
+  return <span className="opacity-60">–</span>;
+}
 
 const timeOf = (iso: string) => {
   const date = new Date(iso);
@@ -115,7 +126,7 @@ export default function TraceViewer() {
         columns={[
           { id: "time", label: "Time", value: (m) => m.time, render: (m) => nowrap(timeOf(m.time)) },
           { id: "api", label: "Name", value: (m) => m.api, render: (m) => nowrap(m.api) },
-          { id: "status", label: "Status", value: (m) => m.statusCode, render: (m) => nowrap(`${m.statusCode} ${m.statusMsg}`) },
+          { id: "status", label: "Status", value: (m) => m.statusCode || m.statusMsg, render: statusCell },
           { id: "location", label: "Location", value: (m) => `${m.path}${m.query ? `?${m.query}` : ""}` },
           { id: "duration", label: "Load Time", value: (m) => m.callStats.duration, render: (m) => nowrap(shortDuration(m.callStats.duration)), align: "right" },
           { id: "rx", label: "Upload", value: (m) => m.callStats.rx, render: (m) => nowrap(formatBytes(m.callStats.rx)), align: "right" },

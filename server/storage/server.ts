@@ -17,6 +17,7 @@ import type { InternalAuditEvent } from "./logging/audit_entry.ts";
 import { WebhookLoggers } from "./logging/webhook_targets.ts";
 import { LogHistory } from "./streams/console_log.ts";
 import { closeStorageStreams, createStorageStreams, type StorageStreams } from "./streams/mod.ts";
+import { registerOsCalls } from "./streams/calls.ts";
 import { createMetricsEndpoint, type MetricsEndpoint, type PrometheusAuthType } from "./metrics/mod.ts";
 import { EMBEDDED_VERSION } from "./admin/info.ts";
 import { openLifecycle } from "./lifecycle/mod.ts";
@@ -69,6 +70,8 @@ export interface EmbeddedStorage {
   metrics: MetricsEndpoint;
   /** The lifecycle scanner (its counters; `scan()` runs one pass now). */
   lifecycle: LifecycleScanner;
+  /** The disk store (in-process use: tests reach its per-key locks). */
+  store: Store;
   close(): Promise<void>;
 }
 
@@ -113,6 +116,9 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   // Sends versions to replication targets; queues again at start what was not replicated yet.
   const replicator = await Replicator.start({ store, deckDir: `${dataDir}/.deck` });
   const streams = createStorageStreams();
+  // Trace hooks: calls into the store and its file-system calls, published only while a trace wants them.
+  store.calls = streams.storageCalls;
+  const stopOsCalls = registerOsCalls(dataDir, streams.osCalls);
   const notifier = new Notifier({ store, events: streams.events, log: streams.log, deploymentId: state.deploymentId });
   const logHistory = new LogHistory(streams.log);
   // Heal's removals are audited through the audit targets, which start further down.
@@ -165,6 +171,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     logHistory.stop();
     await identity.close();
     await replicator.close();
+    stopOsCalls();
     store.close();
   };
   return { handler, root, identity, store, dataDir, streams, notifier, metrics, lifecycle, close, loggers, deploymentId: state.deploymentId };
@@ -192,6 +199,7 @@ export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Pro
     notifier: opened.notifier,
     metrics: opened.metrics,
     lifecycle: opened.lifecycle.scanner,
+    store: opened.store,
     close: async () => {
       // Live streams (trace, log, listen) never end on their own: end them so the shutdown can finish.
       closeStorageStreams(opened.streams);

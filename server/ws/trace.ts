@@ -39,20 +39,27 @@ export function parseTraceInput(c: Context<AppEnv>): TraceInput {
   return { internal: all || calls.includes("internal"), storage: all || calls.includes("storage"), os: all || calls.includes("os"), onlyErrors, thresholdNs, filter };
 }
 
+/**
+ * The short form. Storage and os calls (no `http`) have no status: statusCode 0, and statusMsg carries what
+ * the call failed with ("" when it succeeded); their bytes count as downloaded for reads (`storage.Read*`,
+ * `os.Read*`) and as uploaded otherwise.
+ */
 export function shortTrace(info: TraceInfo): TraceMessage {
   const status = info.http?.response.statuscode ?? 0;
+  const callBytes = info.http ? 0 : info.bytes ?? 0;
+  const reads = /^[a-z]+\.Read/.test(info.funcname);
   return {
     time: new Date(info.http?.request.time ?? info.time).toISOString().replace(/\.\d+Z$/, "Z"),
     api: info.funcname,
     path: info.http?.request.path ?? info.path,
     query: info.http?.request.rawquery ?? "",
     statusCode: status,
-    statusMsg: statusText(status),
+    statusMsg: info.http ? statusText(status) : info.error ?? "",
     host: info.http?.request.headers?.Host?.join("") ?? "",
     client: (info.http?.request.client ?? "").split(":")[0],
     callStats: {
-      rx: info.http?.stats.inputbytes ?? 0,
-      tx: info.http?.stats.outputbytes ?? 0,
+      rx: info.http?.stats.inputbytes ?? (reads ? 0 : callBytes),
+      tx: info.http?.stats.outputbytes ?? (reads ? callBytes : 0),
       duration: formatGoDuration(info.http?.stats.latency ?? info.dur),
       timeToFirstByte: formatGoDuration(info.http?.stats.timetofirstbyte ?? 0),
     },

@@ -3,12 +3,16 @@
  *  - trace under load: 2,000 small PUTs with a trace open in the console (over its WebSocket relay) against
  *    the same PUTs without (goal ≥ 80% of the throughput), and the end-to-end latency from a PUT's response to
  *    its trace message reaching the socket, p50 and p99;
+ *  - the same with a Storage + OS trace open (every store and file-system call of each PUT traced), and the
+ *    cost of those hooks with no trace open: ns per hooked call against the bare call, times the hooked
+ *    calls a PUT makes, as a share of a PUT's time (goal: nil, ≤ 0.1%);
  *  - audit search over 1,000,000 records on SQLite and on PostgreSQL: ingest rate, and a filtered page of 100
  *    (bucket, API name, object prefix, with and without a time range) p50 and p99 (goal ≤ 100 ms), beside the
  *    same store's unfiltered newest page as the baseline;
  *  - relay memory with a stalled browser over 60 s of trace: the console's peak RSS growth against the same
  *    60 s of load with a browser that reads.
- * Run: npx -y deno@2.9.6 task bench tools   (BENCH_AUDIT_ROWS=100000 for a quicker audit run)
+ * Run: npx -y deno@2.9.6 task bench tools   (BENCH_AUDIT_ROWS=100000 for a quicker audit run; the storage/os
+ * trace part alone: npx -y deno@2.9.6 run -A tests/bench/tools_bench.ts trace-calls)
  */
 import postgres from "postgres";
 import { createLogSearchService } from "../../server/logsearch/service.ts";
@@ -16,6 +20,7 @@ import { openAuditStore } from "../../server/logsearch/store.ts";
 import * as s3 from "../../server/s3/mod.ts";
 import type { RequestRecord } from "../../server/storage/streams/requests.ts";
 import { relayStats } from "../../server/ws/relay.ts";
+import { osCall, STORAGE_CALL, traceCall } from "../../server/storage/streams/calls.ts";
 import { signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 import { emit, percentile } from "./measure.ts";
 
@@ -84,6 +89,67 @@ async function traceUnderLoad() {
     const p50 = percentile(latencies, 50);
     const p99 = percentile(latencies, 99);
     emit({ name: `trace latency, PUT response → browser socket, p99 (p50 ${p50.toFixed(2)} ms, ${latencies.length} of ${3 * PUTS} seen)`, deck: p99, baseline: p50, unit: "ms", ratio: p99 / Math.max(p50, 0.001), goal: "(reported)", pass: true, baselineName: "p50" });
+  } finally {
+    await stack.close();
+  }
+}
+
+/** Waits (bounded) for a condition the server reaches asynchronously. */
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+async function storageOsTraceUnderLoad() {
+  const stack = await startStack();
+  try {
+    const { cookie } = await signInAsRoot(stack);
+    await s3.makeBucket(stack.admin, "bench");
+    await puts(stack, "warm", 200);
+    const { storageCalls, osCalls } = stack.storage.streams;
+    const without: number[] = [];
+    const withCalls: number[] = [];
+    let callsPerPut = 0;
+    for (let round = 0; round < 3; round++) {
+      without.push((await puts(stack, `plain${round}`, PUTS)).opsPerSecond);
+      const trace = await openTrace(stack, cookie, "/ws/trace?calls=storage,os&onlyErrors=no");
+      await until(() => storageCalls.subscriberCount > 0 && osCalls.subscriberCount > 0);
+      let counted = 0;
+      const stops = [storageCalls.sink(() => counted++), osCalls.sink(() => counted++)];
+      withCalls.push((await puts(stack, `calls${round}`, PUTS)).opsPerSecond);
+      for (const stop of stops) stop();
+      callsPerPut = counted / PUTS;
+      trace.close();
+      await until(() => storageCalls.subscriberCount === 0 && osCalls.subscriberCount === 0 && stack.storage.streams.requests.subscriberCount === 0);
+    }
+    const a = percentile(withCalls, 50);
+    const b = percentile(without, 50);
+    emit({ name: `${PUTS} PUTs of 1 KiB, Storage + OS trace open in the console (${callsPerPut.toFixed(1)} storage/os records per PUT)`, deck: a, baseline: b, unit: "ops/s", ratio: a / b, goal: "≥ 80% of without", pass: a / b >= 0.8, baselineName: "same PUTs, no trace" });
+
+    // The hooks with no one tracing: a hub check (storage) or a registry look-up by path (os) per call.
+    if (storageCalls.active || osCalls.active) throw new Error("a trace is still open");
+    const N = 2_000_000;
+    let sink = 0;
+    const work = () => sink++;
+    const path = `${stack.storage.store.root}/buckets/bench/records.log`;
+    const time = (fn: () => void) => {
+      const started = performance.now();
+      fn();
+      return ((performance.now() - started) * 1e6) / N;
+    };
+    const samples = { bare: [] as number[], hooked: [] as number[] };
+    for (let round = 0; round < 5; round++) {
+      samples.bare.push(time(() => {
+        for (let i = 0; i < N; i++) work();
+      }));
+      samples.hooked.push(time(() => {
+        for (let i = 0; i < N; i++) (i & 1 ? traceCall(storageCalls, STORAGE_CALL, "storage.WriteMetadata", "bench/k", work, 1) : osCall("Write", path, work, 1));
+      }));
+    }
+    if (sink < 0) console.log(sink);
+    const hookNs = Math.max(0, percentile(samples.hooked, 50) - percentile(samples.bare, 50));
+    const putNs = 1e9 / b;
+    const perPut = hookNs * callsPerPut;
+    emit({ name: `tracing hooks with no trace open: ${hookNs.toFixed(1)} ns per hooked call × ${callsPerPut.toFixed(1)} calls per PUT`, deck: perPut, baseline: putNs, unit: "ns per PUT", ratio: perPut / putNs, goal: "nil (≤ 0.1% of a PUT)", pass: perPut / putNs <= 0.001, baselineName: "a PUT's time, no trace" });
   } finally {
     await stack.close();
   }
@@ -249,8 +315,11 @@ async function relayMemory() {
 
 if (Deno.args[0] === "relay-memory") {
   await relayMemory();
+} else if (Deno.args[0] === "trace-calls") {
+  await storageOsTraceUnderLoad();
 } else {
   await traceUnderLoad();
+  await storageOsTraceUnderLoad();
   // The memory part runs in a child process that may force collections, so garbage is not mistaken for growth.
   const child = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--v8-flags=--expose-gc", new URL(import.meta.url).pathname, "relay-memory"],

@@ -61,6 +61,23 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await page.locator("tr", { hasText: "/tools-bucket/only-this.txt" }).first().waitFor();
       assert.equal(await page.locator("tr", { hasText: "/tools-bucket/other.txt" }).count(), 0, "the path filter applies");
       await page.getByRole("button", { name: "Stop" }).click();
+
+      // Storage calls have no HTTP status: a dash, and the bytes written under Upload.
+      await page.getByLabel("Path").fill("storage-row");
+      await page.getByRole("checkbox", { name: "Storage" }).check();
+      await page.getByRole("button", { name: "Start" }).click();
+      await page.getByText("No Traced elements received yet").waitFor();
+      // The socket is open; the relay's request to the storage may still be on its way.
+      for (const until = Date.now() + 30_000; stack.storage.streams.storageCalls.subscriberCount === 0;) {
+        if (Date.now() > until) throw new Error("the trace never subscribed to storage calls");
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await s3.putObject(stack.admin, "tools-bucket", "storage-row.txt", "twelve bytes");
+      const call = page.locator("tr", { hasText: "storage.WriteMetadata" }).filter({ hasText: "tools-bucket/storage-row.txt" });
+      await call.waitFor();
+      const cells = await call.locator("td").allInnerTexts();
+      assert.deepEqual([cells[2], cells[5]], ["–", "12 B"], `status and upload of ${cells.join(" | ")}`);
+      await page.getByRole("button", { name: "Stop" }).click();
     });
 
     await t.step("error logs: a storage error shows with its details and can be highlighted", async () => {

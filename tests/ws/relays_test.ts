@@ -92,6 +92,27 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
     trace.close();
     assert.equal((await trace.closed).code, 1000);
 
+    // Storage and os calls: no HTTP status (0 and no text), their bytes under Upload or Download.
+    await s3.makeBucket(stack.admin, "calls");
+    const calls = await openSocket(stack, cookie, "/ws/trace?calls=storage,os&threshold=0&onlyErrors=no&path=calls/");
+    const { storageCalls, osCalls } = stack.storage.streams;
+    for (const until = Date.now() + 30_000; storageCalls.subscriberCount === 0 || osCalls.subscriberCount === 0;) {
+      if (Date.now() > until) throw new Error("the relay never subscribed to storage and os calls");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await s3.putObject(stack.admin, "calls", "small.txt", "12345");
+    await (await s3.getObject(stack.admin, "calls", "small.txt")).arrayBuffer();
+    const written = await calls.next((m) => m.api === "storage.WriteMetadata");
+    assert.deepEqual({ path: written.path, statusCode: written.statusCode, statusMsg: written.statusMsg }, { path: "calls/small.txt", statusCode: 0, statusMsg: "" });
+    assert.equal((written.callStats as { rx: number }).rx, 5, "a write's bytes count as uploaded");
+    const readBack = await calls.next((m) => m.api === "storage.ReadVersion");
+    assert.deepEqual({ rx: (readBack.callStats as { rx: number }).rx, tx: (readBack.callStats as { tx: number }).tx }, { rx: 0, tx: 5 }, "a read's as downloaded");
+    const synced = await calls.next((m) => m.api === "os.Fdatasync");
+    assert.match(String(synced.path), /\/buckets\/calls\/records\.log$/);
+    assert.match((synced.callStats as { duration: string }).duration, /^[\d.]+(ns|µs|ms|s)$/);
+    calls.close();
+    await calls.closed;
+
     const watch = await openSocket(stack, cookie, "/ws/watch/live?prefix=in/&suffix=.txt");
     await s3.putObject(stack.admin, "live", "out/skip.txt", "no");
     await s3.putObject(stack.admin, "live", "in/arrived.txt", "hello");

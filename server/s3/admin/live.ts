@@ -21,6 +21,8 @@ export interface TraceInfo {
   time: string;
   path: string;
   dur: number;
+  /** Bytes a storage or os call moved (newer servers). */
+  bytes?: number;
   error?: string;
   http?: TraceHttpInfo;
 }

@@ -4,8 +4,8 @@
  */
 import { parseGoDuration } from "../../duration.ts";
 import { logInfoOf, logTypeFilter } from "../streams/console_log.ts";
-import { jsonLinesResponse, mapStream } from "../streams/json_lines.ts";
-import { parseTraceOptions, traceInfoOf, traceWanted } from "../streams/trace.ts";
+import { jsonLinesResponse, mapStream, mergeStreams } from "../streams/json_lines.ts";
+import { callTraceInfoOf, callWanted, parseTraceOptions, TRACE_TYPE, type TraceInfo, traceInfoOf, traceWanted } from "../streams/trace.ts";
 import { adminFail, type AdminContext, requireAction } from "./context.ts";
 import { healthReports, requestedTypes } from "./health_report.ts";
 
@@ -21,9 +21,21 @@ export function trace(ctx: AdminContext): Promise<Response> {
   if (!parsed.ok) throw adminFail("InvalidArgument", parsed.message, 400);
   const options = parsed.options;
   const node = ctx.url.host;
-  const subscription = ctx.live.streams.requests.subscribe({ capacity: TRACE_BACKLOG, filter: (record) => traceWanted(options, record) });
+  const { requests, storageCalls, osCalls } = ctx.live.streams;
+  // Only the hubs of the wanted types are subscribed: the others keep building nothing.
+  const sources: AsyncIterableIterator<TraceInfo>[] = [];
+  const wants = (bits: number) => (options.types & bits) !== 0;
+  if (wants(TRACE_TYPE.s3 | TRACE_TYPE.internal) || options.types === 0) {
+    const subscription = requests.subscribe({ capacity: TRACE_BACKLOG, filter: (record) => traceWanted(options, record) });
+    sources.push(mapStream(subscription, (record) => traceInfoOf(record, node)));
+  }
+  for (const [bit, hub] of [[TRACE_TYPE.storage, storageCalls], [TRACE_TYPE.os, osCalls]] as const) {
+    if (!wants(bit)) continue;
+    const subscription = hub.subscribe({ capacity: TRACE_BACKLOG, filter: (record) => callWanted(options, record) });
+    sources.push(mapStream(subscription, (record) => callTraceInfoOf(record, node)));
+  }
   // MinIO writes a space about once a second while idle.
-  return Promise.resolve(jsonLinesResponse(mapStream(subscription, (record) => traceInfoOf(record, node)), { keepAliveMs: 1000 }));
+  return Promise.resolve(jsonLinesResponse(sources.length === 1 ? sources[0] : mergeStreams(sources), { keepAliveMs: 1000 }));
 }
 
 export function consoleLog(ctx: AdminContext): Promise<Response> {

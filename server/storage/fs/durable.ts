@@ -1,7 +1,11 @@
 /**
  * Durable file writes: data goes to a temp file in the data directory, is fsynced, renamed into place, and the
  * directory is fsynced, so an acknowledged write survives `kill -9` and a reader never sees a partial file.
+ *
+ * Each file-system call goes through osCall (streams/calls.ts): a trace asking for `os` records sees it as
+ * MinIO shows its own (`os.OpenFileW`, `os.Fdatasync`, `os.Rename`...); without one it costs a map check.
  */
+import { osCall } from "../streams/calls.ts";
 
 /**
  * fsync (fdatasync with `dataOnly`) of a file or directory through a descriptor of its own. Opening
@@ -10,9 +14,9 @@
  * synchronous: they are quick and a thread-pool round trip costs more.
  */
 async function syncByPath(path: string, dataOnly = false): Promise<void> {
-  const file = await Deno.open(path, { read: true });
+  const file = await osCall("OpenFileR", path, () => Deno.open(path, { read: true }));
   try {
-    await (dataOnly ? file.syncData() : file.sync());
+    await osCall(dataOnly ? "Fdatasync" : "Sync", path, () => (dataOnly ? file.syncData() : file.sync()));
   } finally {
     file.close();
   }
@@ -54,9 +58,11 @@ export function syncDir(path: string): Promise<void> {
  * to resume sending (a 256 MiB upload took 20 to 40 s instead of 1 s). Writes land in the page cache, so
  * blocking is brief; durability still comes from the fsync in finish().
  */
-function writeAll(file: Deno.FsFile, data: Uint8Array): void {
-  let offset = 0;
-  while (offset < data.length) offset += file.writeSync(data.subarray(offset));
+function writeAll(file: Deno.FsFile, data: Uint8Array, path: string): void {
+  osCall("Write", path, () => {
+    let offset = 0;
+    while (offset < data.length) offset += file.writeSync(data.subarray(offset));
+  }, data.length);
 }
 
 /**
@@ -76,7 +82,7 @@ export class TempFile {
 
   static async create(tmpDir: string): Promise<TempFile> {
     const path = `${tmpDir}/${crypto.randomUUID()}.tmp`;
-    const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+    const file = await osCall("OpenFileW", path, () => Deno.open(path, { write: true, createNew: true, mode: 0o600 }));
     return new TempFile(path, file);
   }
 
@@ -86,7 +92,7 @@ export class TempFile {
 
   writeSync(data: Uint8Array): void {
     if (!this.file) throw new Error("temp file closed");
-    writeAll(this.file, data);
+    writeAll(this.file, data, this.path);
     this.#unflushed += data.length;
     if (this.#unflushed >= FLUSH_BYTES && !this.#flushing) {
       this.#unflushed = 0;
@@ -102,15 +108,16 @@ export class TempFile {
     if (!this.file) return;
     await this.#flushing;
     if (this.#flushError) throw this.#flushError;
-    await this.file.sync();
-    this.file.close();
+    const file = this.file;
+    await osCall("Sync", this.path, () => file.sync());
+    file.close();
     this.file = null;
   }
 
   /** Finishes, renames to `target` and syncs the target directory. */
   async commit(target: string): Promise<void> {
     await this.finish();
-    Deno.renameSync(this.path, target);
+    osCall("Rename", this.path, () => Deno.renameSync(this.path, target), 0, `${this.path} -> ${target}`);
     await syncDir(parentOf(target));
   }
 
@@ -119,7 +126,7 @@ export class TempFile {
       this.file?.close();
     } catch { /* already closed */ }
     this.file = null;
-    await Deno.remove(this.path).catch(() => {});
+    await osCall("Remove", this.path, () => Deno.remove(this.path)).catch(() => {});
   }
 }
 
@@ -141,7 +148,11 @@ const parentOf = (path: string) => path.slice(0, path.lastIndexOf("/"));
  * Creates `path` and whichever of its parents are missing, and returns once their entries are durable (the
  * parent of each new directory is synced): a file later acknowledged inside it cannot vanish with it.
  */
-export async function mkdirDurable(path: string): Promise<void> {
+export function mkdirDurable(path: string): Promise<void> {
+  return osCall("MkdirAll", path, () => mkdirAllDurable(path));
+}
+
+async function mkdirAllDurable(path: string): Promise<void> {
   const missing: string[] = [];
   for (let dir = path; dir; dir = parentOf(dir)) {
     try {
@@ -165,7 +176,7 @@ export async function mkdirDurable(path: string): Promise<void> {
 /** Removes a file durably (missing is fine). */
 export async function removeDurable(path: string): Promise<void> {
   try {
-    await Deno.remove(path);
+    await osCall("Remove", path, () => Deno.remove(path));
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     return;

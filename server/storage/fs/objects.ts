@@ -6,6 +6,7 @@ import { COMPRESSED, compressStaged, decompressedParts, decompressedSlice } from
 import { removeDurable } from "./durable.ts";
 import { type BucketState, type ObjectRecord, type Store, StoreError, type StoredChecksum, type VersionRecord } from "./store.ts";
 import { encryptForCommit, readDecrypted, type SseWrite } from "../sse/stored.ts";
+import { osCall } from "../streams/calls.ts";
 
 export interface WriteOptions {
   contentType?: string;
@@ -73,6 +74,20 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
   let etag = options.etag ?? staged.md5Hex;
   let sse: VersionRecord["sse"];
   if (options.sse) ({ staged, sse, etag } = await encryptForCommit(store.tmpDir, staged, options.sse, { etag, checksum: options.checksum }));
+  // Traced under StorageAPI names for what happens here: a data file renamed into place with its record
+  // (RenameData), or a record carrying the bytes inline, one log append (WriteMetadata).
+  const committed = staged;
+  return await store.traced(staged.temp ? "RenameData" : "WriteMetadata", `${state.name}/${key}`, () => commitLocked(store, state, key, committed, options, { etag, sse, storedSize }), staged.size);
+}
+
+async function commitLocked(
+  store: Store,
+  state: BucketState,
+  key: string,
+  staged: StagedData,
+  options: WriteOptions,
+  { etag, sse, storedSize }: { etag: string; sse: VersionRecord["sse"]; storedSize: number | undefined },
+): Promise<VersionRecord> {
   return await store.locks.run(`${state.name}/${key}`, async () => {
     const dataFile = staged.temp ? `${crypto.randomUUID()}.data` : undefined;
     try {
@@ -152,9 +167,15 @@ export function findVersion(state: BucketState, key: string, versionId?: string)
 export async function readVersion(store: Store, bucket: string, key: string, version: VersionRecord, start = 0, length = version.size, objectKey?: Uint8Array): Promise<ReadableStream<Uint8Array>> {
   // Lifecycle hook: a transitioned version's bytes are read through from its tier (encrypted versions stay local).
   if (version.transition) return await store.tiered!.read(version, start, length);
+  // MinIO's names: inline data comes with the version's record (ReadVersion), a data file is opened (ReadFileStream).
+  const read = () => readLocal(store, bucket, key, version, start, length, objectKey);
+  return await store.traced(version.inline ? "ReadVersion" : "ReadFileStream", `${bucket}/${key}`, read, length);
+}
+
+async function readLocal(store: Store, bucket: string, key: string, version: VersionRecord, start: number, length: number, objectKey?: Uint8Array): Promise<ReadableStream<Uint8Array>> {
   if (version.compression) {
     const raw: VersionRecord = { ...version, compression: undefined, storedPartSizes: undefined, size: version.storedSize ?? 0 };
-    const storedRange = (offset: number, bytes: number) => readVersion(store, bucket, key, raw, offset, bytes, objectKey);
+    const storedRange = (offset: number, bytes: number) => readLocal(store, bucket, key, raw, offset, bytes, objectKey);
     // A multipart object's parts were compressed each on its own: a range reads only the parts it touches.
     if (version.storedPartSizes && version.partSizes) return await decompressedParts(storedRange, version.partSizes, version.storedPartSizes, start, length);
     return decompressedSlice(await storedRange(0, version.storedSize ?? 0), start, length);
@@ -168,7 +189,8 @@ export async function readVersion(store: Store, bucket: string, key: string, ver
     const data = await store.readInline(bucket, key, version.versionId);
     return new Blob([data.subarray(start, start + length) as Uint8Array<ArrayBuffer>]).stream();
   }
-  const file = await Deno.open(store.dataPath(bucket, key, version.dataFile!), { read: true });
+  const path = store.dataPath(bucket, key, version.dataFile!);
+  const file = await osCall("OpenFileR", path, () => Deno.open(path, { read: true }));
   return fileSlice(file, start, length);
 }
 
@@ -237,7 +259,7 @@ export async function deleteVersion(
   } = {},
 ): Promise<DeleteOutcome> {
   const now = options.now ?? new Date();
-  return await store.locks.run(`${state.name}/${key}`, async () => {
+  return await store.traced("DeleteVersion", `${state.name}/${key}`, () => store.locks.run(`${state.name}/${key}`, async () => {
     const record = state.objects.get(key) ?? { key, versions: [] };
     // Lifecycle hook: the scanner deletes only while the key still looks as it did when evaluated.
     if (options.onlyIf && !options.onlyIf(record)) return { deleteMarker: false };
@@ -286,7 +308,7 @@ export async function deleteVersion(
     if (replaced?.dataFile) await removeDurable(store.dataPath(state.name, key, replaced.dataFile));
     if (replaced?.transition) store.tiered?.forget(replaced); // lifecycle hook
     return { versionId: marker.versionId, deleteMarker: true };
-  });
+  }));
 }
 
 /** Applies a change to one version's metadata (tags, retention, legal hold) and persists it. */
@@ -297,7 +319,7 @@ export async function updateVersion(
   versionId: string | undefined,
   change: (version: VersionRecord) => void,
 ): Promise<VersionRecord> {
-  return await store.locks.run(`${state.name}/${key}`, async () => {
+  return await store.traced("UpdateMetadata", `${state.name}/${key}`, () => store.locks.run(`${state.name}/${key}`, async () => {
     const version = findVersion(state, key, versionId);
     if (version.deleteMarker) throw new StoreError("MethodNotAllowed", "The specified method is not allowed against this resource.", 405);
     const record = state.objects.get(key)!;
@@ -305,5 +327,5 @@ export async function updateVersion(
     change(updated);
     await store.saveRecord(state, { key, versions: record.versions.map((v) => (v === version ? updated : v)) });
     return updated;
-  });
+  }));
 }

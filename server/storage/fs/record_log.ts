@@ -16,6 +16,7 @@
  * file, fsynced and renamed over the old one: the only other write to the file, and atomic.
  */
 import { syncDir } from "./durable.ts";
+import { osCall } from "../streams/calls.ts";
 import { concatBytes } from "../../s3/bytes.ts";
 import { decodePayload, encodeEntry, HEADER, type Located, totalLength } from "./record_entries.ts";
 import type { ObjectRecord } from "./store.ts";
@@ -209,18 +210,21 @@ export class RecordLog {
     if (this.#broken) throw this.#broken;
     const start = this.#size;
     const bytes = concatBytes(batch.map((p) => p.bytes));
-    const file = Deno.openSync(this.#path, { write: true });
+    const path = this.#path;
+    const file = osCall("OpenFileW", path, () => Deno.openSync(path, { write: true }));
     try {
       try {
         file.seekSync(start, Deno.SeekMode.Start);
-        for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
+        osCall("Write", path, () => {
+          for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
+        }, bytes.length);
       } catch (error) {
         // Nothing of a failed batch may stay: a later batch after it would be unreadable at replay.
         file.truncateSync(start);
         throw error;
       }
       try {
-        await file.syncData();
+        await osCall("Fdatasync", path, () => file.syncData());
       } catch (error) {
         // After a failed fsync the kernel may have dropped the dirty pages: nothing written since can be
         // trusted to be durable, so the log refuses further writes until the server restarts.
@@ -242,7 +246,8 @@ export class RecordLog {
   readInline(key: string, versionId: string): Uint8Array | undefined {
     const at = this.#keys.get(key)?.data.get(versionId);
     if (!at) return undefined;
-    const file = Deno.openSync(this.#path, { read: true });
+    const path = this.#path;
+    const file = osCall("OpenFileR", path, () => Deno.openSync(path, { read: true }));
     try {
       return readAt(file, at);
     } finally {

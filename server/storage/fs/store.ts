@@ -18,6 +18,8 @@ import { RecordLog } from "./record_log.ts";
 import { keyPathStem } from "./names.ts";
 import { SpillWriters } from "./spill.ts";
 import type { SseRecord } from "../sse/seal.ts";
+import type { Hub } from "../streams/hub.ts";
+import { type CallRecord, STORAGE_CALL, traceCall } from "../streams/calls.ts";
 
 export type VersioningState = "" | "Enabled" | "Suspended";
 
@@ -150,6 +152,8 @@ export class Store {
   tiered: TieredData | null = null;
   /** Lifecycle hook: set by server.ts to the rules' predictions (x-amz-expiration, X-Minio-Transition). */
   lifecycle: LifecyclePredictions | null = null;
+  /** Trace hook: set by server.ts to the hub of `storage` trace records (streams/calls.ts). */
+  calls: Hub<CallRecord> | null = null;
 
   private constructor(readonly root: string) {
     this.tmpDir = `${root}/.deck/tmp`;
@@ -175,6 +179,14 @@ export class Store {
       if (entry.isDirectory) await store.#loadBucket(entry.name);
     }
     return store;
+  }
+
+  /**
+   * Runs `work` as one call into the store (`storage.<name>` on `path`, MinIO's StorageAPI names), traced
+   * when a trace subscriber wants storage records; otherwise it only runs `work`.
+   */
+  traced<T>(name: string, path: string, work: () => T, bytes?: number | ((result: Awaited<T>) => number)): T {
+    return traceCall(this.calls, STORAGE_CALL, `storage.${name}`, path, work, bytes);
   }
 
   bucketDir(bucket: string): string {
@@ -239,6 +251,10 @@ export class Store {
   }
 
   async createBucket(name: string, options: { objectLock?: boolean; now?: Date } = {}): Promise<BucketState> {
+    return await this.traced("MakeVol", name, () => this.#createBucket(name, options));
+  }
+
+  async #createBucket(name: string, options: { objectLock?: boolean; now?: Date }): Promise<BucketState> {
     return await this.locks.run(`bucket:${name}`, async () => {
       if (this.buckets.has(name)) throw new StoreError("BucketAlreadyOwnedByYou", "Your previous request to create the named bucket succeeded and you already own it.", 409);
       const dir = this.bucketDir(name);
@@ -265,11 +281,15 @@ export class Store {
   }
 
   async saveBucketMeta(state: BucketState): Promise<void> {
-    await writeFileDurable(this.tmpDir, `${this.bucketDir(state.name)}/bucket.json`, JSON.stringify(state.meta));
+    await this.traced("WriteAll", `${state.name}/bucket.json`, () => writeFileDurable(this.tmpDir, `${this.bucketDir(state.name)}/bucket.json`, JSON.stringify(state.meta)));
   }
 
   /** Deletes a bucket; without `force` it must hold no versions and no uploads. */
   async deleteBucket(name: string, options: { force?: boolean } = {}): Promise<void> {
+    await this.traced("DeleteVol", name, () => this.#deleteBucket(name, options));
+  }
+
+  async #deleteBucket(name: string, options: { force?: boolean }): Promise<void> {
     await this.locks.run(`bucket:${name}`, async () => {
       const state = this.bucket(name);
       if (!options.force) {
@@ -309,7 +329,8 @@ export class Store {
     const cacheKey = `${bucket}/${safeDocName(name)}`;
     if (this.#documents.has(cacheKey)) return this.#documents.get(cacheKey);
     const writes = this.#documentWrites;
-    const value = await Deno.readTextFile(`${this.bucketDir(bucket)}/config/${safeDocName(name)}`).catch(() => undefined);
+    const read = () => Deno.readTextFile(`${this.bucketDir(bucket)}/config/${safeDocName(name)}`).catch(() => undefined);
+    const value = await this.traced("ReadAll", `${bucket}/config/${name}`, read, (text) => text?.length ?? 0);
     // A write or a bucket deletion while reading must not leave a stale entry behind.
     if (writes === this.#documentWrites && this.buckets.has(bucket)) this.#documents.set(cacheKey, value);
     return value;
@@ -322,8 +343,8 @@ export class Store {
     this.#documentWrites++;
     this.#documents.delete(cacheKey);
     try {
-      if (value === undefined) await removeDurable(path);
-      else await writeFileDurable(this.tmpDir, path, value);
+      if (value === undefined) await this.traced("Delete", `${bucket}/config/${name}`, () => removeDurable(path));
+      else await this.traced("WriteAll", `${bucket}/config/${name}`, () => writeFileDurable(this.tmpDir, path, value), value.length);
     } finally {
       this.#documentWrites++;
       this.#documents.delete(cacheKey);

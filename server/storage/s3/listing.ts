@@ -77,7 +77,7 @@ export async function listObjectsV2(ctx: S3Request): Promise<Response> {
   if (token !== null) after = decodeToken(token);
   const maxKeys = maxKeysOf(ctx);
   const withMetadata = ctx.query.get("metadata") === "true";
-  const out = listObjects(state, { prefix, delimiter, after, maxKeys });
+  const out = ctx.store.traced("WalkDir", `${ctx.bucket}/${prefix}`, () => listObjects(state, { prefix, delimiter, after, maxKeys }));
   return xmlResponse("ListBucketResult", {
     Name: ctx.bucket,
     Prefix: encode(prefix),
@@ -105,7 +105,7 @@ export async function listObjectsV1(ctx: S3Request): Promise<Response> {
   const delimiter = ctx.query.get("delimiter") ?? "";
   const marker = ctx.query.get("marker") ?? "";
   const maxKeys = maxKeysOf(ctx);
-  const out = listObjects(state, { prefix, delimiter, after: marker, maxKeys });
+  const out = ctx.store.traced("WalkDir", `${ctx.bucket}/${prefix}`, () => listObjects(state, { prefix, delimiter, after: marker, maxKeys }));
   return xmlResponse("ListBucketResult", {
     Name: ctx.bucket,
     Prefix: encode(prefix),
@@ -130,7 +130,7 @@ export async function listObjectVersions(ctx: S3Request): Promise<Response> {
   if (versionIdMarker && !keyMarker) throw invalidArgument("A version-id marker cannot be specified without a key marker.");
   const maxKeys = maxKeysOf(ctx);
   const withMetadata = ctx.query.get("metadata") === "true";
-  const out = listVersions(state, { prefix, delimiter, keyMarker, versionIdMarker, maxKeys });
+  const out = ctx.store.traced("WalkDir", `${ctx.bucket}/${prefix}`, () => listVersions(state, { prefix, delimiter, keyMarker, versionIdMarker, maxKeys }));
   const body: XmlObject = {
     Name: ctx.bucket,
     Prefix: encode(prefix),

@@ -98,3 +98,42 @@ export function mapStream<T, U>(source: AsyncIterableIterator<T>, fn: (item: T) 
   };
   return mapped;
 }
+
+/**
+ * Interleaves several streams (trace's request, storage and os subscriptions) in arrival order, each
+ * source's own order kept. It holds at most one value per source, so each source's bound still applies;
+ * sources are tried in turn so a busy one cannot starve the others. Returning it returns every source.
+ */
+export function mergeStreams<T>(sources: AsyncIterableIterator<T>[]): AsyncIterableIterator<T> {
+  type Settled = { index: number; result: IteratorResult<T> };
+  const pending = new Map<number, Promise<Settled>>();
+  const arm = (index: number) => pending.set(index, sources[index].next().then((result) => ({ index, result })));
+  sources.forEach((_, index) => arm(index));
+  let turn = 0;
+  let ended = false;
+  const merged: AsyncIterableIterator<T> = {
+    async next() {
+      while (!ended && pending.size) {
+        const waiting = [...pending.values()];
+        const start = turn++ % waiting.length;
+        const { index, result } = await Promise.race([...waiting.slice(start), ...waiting.slice(0, start)]);
+        if (ended) break;
+        if (result.done) {
+          pending.delete(index);
+          continue;
+        }
+        arm(index);
+        return { value: result.value, done: false };
+      }
+      return { value: undefined, done: true };
+    },
+    async return() {
+      ended = true;
+      pending.clear();
+      await Promise.all(sources.map((source) => source.return?.()));
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]: () => merged,
+  };
+  return merged;
+}

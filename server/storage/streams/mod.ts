@@ -6,6 +6,7 @@
 import type { BucketEvent } from "../events/records.ts";
 import { Hub } from "./hub.ts";
 import type { RequestRecord } from "./requests.ts";
+import type { CallRecord } from "./calls.ts";
 
 /** One entry of the server's own log, in MinIO's console-log shape (minio-protocol §3.15, part 2 §2.4). */
 export interface LogEntry {
@@ -30,6 +31,12 @@ export interface StorageStreams {
   events: Hub<BucketEvent>;
   /** The server's own log entries (errors it handled, warnings, notable events). */
   log: Hub<LogEntry>;
+  /**
+   * Trace records of calls into the store (`storage`) and of file-system calls (`os`), calls.ts. Only trace
+   * subscribers listen, so `active` says whether anyone wants them.
+   */
+  storageCalls: Hub<CallRecord>;
+  osCalls: Hub<CallRecord>;
 }
 
 /** Ends every live stream (before the server shuts down). */
@@ -37,8 +44,10 @@ export function closeStorageStreams(streams: StorageStreams): void {
   streams.requests.close();
   streams.events.close();
   streams.log.close();
+  streams.storageCalls.close();
+  streams.osCalls.close();
 }
 
 export function createStorageStreams(): StorageStreams {
-  return { requests: new Hub(), events: new Hub(), log: new Hub() };
+  return { requests: new Hub(), events: new Hub(), log: new Hub(), storageCalls: new Hub(), osCalls: new Hub() };
 }

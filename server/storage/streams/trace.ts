@@ -1,9 +1,10 @@
 /**
  * The trace stream's records in madmin's TraceInfo v3 shape (minio-protocol §3.14), built from the request
- * records the front publishes, and the query options that select them (`s3`, `internal`, `storage`, `os`,
- * `all`, `err`, `threshold`).
+ * records the front publishes and the storage and os call records (calls.ts), and the query options that
+ * select them (`s3`, `internal`, `storage`, `os`, `all`, `err`, `threshold`).
  */
 import { parseGoDuration } from "../../duration.ts";
+import type { CallRecord } from "./calls.ts";
 import type { RequestRecord } from "./requests.ts";
 
 /** madmin trace type bits. */
@@ -44,6 +45,28 @@ export function traceWanted(options: TraceOptions, record: RequestRecord): boole
   return record.durationNs >= options.thresholdNs;
 }
 
+/** A storage or os call: wanted when its type is, when it failed if only errors are, and when slow enough. */
+export function callWanted(options: TraceOptions, record: CallRecord): boolean {
+  if ((options.types & record.type) === 0) return false;
+  if (options.errorsOnly && record.error === "") return false;
+  return record.durationNs >= options.thresholdNs;
+}
+
+/** One storage or os call as trace shows it (no `http`, as MinIO sends these). */
+export function callTraceInfoOf(record: CallRecord, node: string): TraceInfo {
+  return {
+    type: record.type,
+    nodename: node,
+    funcname: record.funcname,
+    time: rfc3339Nano(record.time),
+    path: record.path,
+    dur: record.durationNs,
+    bytes: record.bytes,
+    msg: "",
+    error: record.error,
+  };
+}
+
 /** Header values a trace may show: signatures and session tokens are credentials and never leave the server. */
 export function redactedHeaders(headers: Headers, extra: Record<string, string> = {}): Record<string, string[]> {
   const out: Record<string, string[]> = {};
@@ -81,7 +104,8 @@ export interface TraceInfo {
   bytes: number;
   msg: string;
   error: string;
-  http: {
+  /** Requests only (S3, admin, STS); storage and os calls have none. */
+  http?: {
     request: { time: string; proto: string; method: string; path: string; rawquery: string; headers: Record<string, string[]>; client: string };
     response: { time: string; headers: Record<string, string[]>; statuscode: number };
     stats: { inputbytes: number; outputbytes: number; latency: number; timetofirstbyte: number };
