@@ -148,19 +148,25 @@ Deno.test("storage and os traces: an S3-only trace builds none; errors-only and 
     assert.equal(failed.path, "traced");
     assert.equal(failed.error, "BucketNotEmpty");
 
-    // Threshold 1s: the quick read is left out; a deletion held 2.5 s by its key's lock (sent at once, so it
-    // waits well over the second even on a loaded machine) shows.
+    // Threshold 1s: the quick read is left out; a deletion held by its key's lock past the second shows.
     const [slow] = await traceDuring(f, { ...NONE, storage: true, threshold: "1s" }, storageCalls, async () => {
       await read(await s3.getObject(f.root, "traced", "a.txt"));
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       let locked!: () => void;
       const holding = new Promise<void>((resolve) => (locked = resolve));
-      const lock = f.storage.store.locks.run("traced/a.txt", () => (locked(), held));
+      const locks = f.storage.store.locks;
+      const lock = locks.run("traced/a.txt", () => (locked(), held));
       await holding;
+      // The deletion's timing starts before it queues on the lock: once it has queued, holding the lock
+      // 1.5 s more makes it slower than the threshold however long the request took to arrive.
+      const run = locks.run.bind(locks);
+      let queuedAt = 0;
+      locks.run = (key, work) => ((key === "traced/a.txt" && !queuedAt && (queuedAt = performance.now())), run(key, work));
       const deletion = s3.deleteObject(f.root, "traced", "a.txt");
-      const since = performance.now();
-      await eventually(() => performance.now() - since > 2500, "the deletion to wait past the threshold");
+      await eventually(() => queuedAt > 0, "the deletion to queue on the key's lock", 60_000);
+      await eventually(() => performance.now() - queuedAt > 1500, "the deletion to wait past the threshold");
+      locks.run = run;
       release();
       await lock;
       await deletion;
