@@ -8,10 +8,17 @@ import { type DeleteOutcome, deleteVersion, readVersion } from "../fs/objects.ts
 import type { BucketState, Store, VersionRecord } from "../fs/store.ts";
 import type { TierBackends } from "../tiers/remote.ts";
 
+/**
+ * A version still waiting to be replicated is not removed for good (MinIO waits too): the replicator would
+ * find nothing to send. The next scan decides again.
+ */
+const awaitingReplication = (version: VersionRecord) => Object.values(version.replication ?? {}).some((status) => status === "PENDING");
+
 /** Expires the latest version (a delete marker under versioning); null when the key changed meanwhile. */
 export async function expireCurrent(store: Store, state: BucketState, key: string, version: VersionRecord, now: Date): Promise<DeleteOutcome | null> {
   let unchanged = false;
-  const outcome = await deleteVersion(store, state, key, { now, onlyIf: (record) => (unchanged = record.versions[0] === version) });
+  const permanent = state.meta.versioning !== "Enabled";
+  const outcome = await deleteVersion(store, state, key, { now, onlyIf: (record) => (unchanged = record.versions[0] === version && !(permanent && awaitingReplication(version))) });
   return unchanged ? outcome : null;
 }
 
@@ -21,7 +28,7 @@ export async function expireVersion(store: Store, state: BucketState, key: strin
   await deleteVersion(store, state, key, {
     versionId: version.versionId,
     now,
-    onlyIf: (record) => (unchanged = reason === "noncurrent" ? record.versions.indexOf(version) > 0 : record.versions.length === 1 && record.versions[0] === version),
+    onlyIf: (record) => (unchanged = !awaitingReplication(version) && (reason === "noncurrent" ? record.versions.indexOf(version) > 0 : record.versions.length === 1 && record.versions[0] === version)),
   });
   return unchanged;
 }
