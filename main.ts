@@ -1,7 +1,7 @@
 /**
- * Deck's entry point: load configuration, start the embedded storage server when no external one is
- * configured, build the console app and serve it. `deno task start` builds assets first and calls main();
- * the compiled binary runs this module directly.
+ * Deck's entry point: load configuration, start the embedded storage server (on its own thread,
+ * server/storage/thread.ts) when no external one is configured, build the console app and serve it.
+ * `deno task start` builds assets first and calls main(); the compiled binary runs this module directly.
  */
 import "./server/production_mode.ts"; // first: React reads NODE_ENV when it loads
 import { createApp, createFetchHandler } from "./server/app.ts";
@@ -13,7 +13,7 @@ import { createLogger } from "./server/log.ts";
 import { createPageRenderer } from "./server/render/page.tsx";
 import { LoginThrottle } from "./server/session/login_throttle.ts";
 import { createSessionKey } from "./server/session/token.ts";
-import { startEmbeddedStorage } from "./server/storage/server.ts";
+import { startStorageThread } from "./server/storage/thread.ts";
 import { connectStorageAudit, disconnectStorageAudit, startBuiltinLogSearch } from "./server/services/log_search_setup.ts";
 import { createMetricsService } from "./server/metrics/mod.ts";
 import { prometheusBearerToken } from "./server/s3/prometheus_token.ts";
@@ -52,7 +52,8 @@ export async function main(args: string[]): Promise<void> {
     credentialsHint = `Sign in with an access key and secret key of ${config.minioServer}.`;
   } else {
     const credentialsFile = `${config.dataDir}/.deck/root-credentials.json`;
-    const embedded = await startEmbeddedStorage({
+    // On its own thread (a Worker), so the storage's share of each request runs on the second core.
+    const embedded = await startStorageThread({
       dataDir: config.dataDir,
       hostname: config.storage.hostname,
       port: config.storage.port,
@@ -60,9 +61,12 @@ export async function main(args: string[]): Promise<void> {
       rootPassword: config.root?.secretKey,
       prometheusAuthType: config.storagePrometheusAuth,
       kmsSecretKey: config.kmsSecretKey || undefined,
-      log,
+      logLevel: config.logLevel,
       timeouts: config.timeouts,
       lifecycle: config.lifecycle,
+    }).catch((error) => {
+      console.error(`Deck cannot start: ${error instanceof Error ? error.message : error}`);
+      Deno.exit(1);
     });
     shutdown.push(() => embedded.close());
     embeddedStorage = embedded;

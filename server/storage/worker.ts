@@ -1,0 +1,41 @@
+/**
+ * Runs in a Worker (see thread.ts): starts the embedded storage with the options the host sent, answers
+ * with its address and root credentials, and closes it (listener, streams, store) when asked.
+ */
+import { createLogger } from "../log.ts";
+import { type EmbeddedStorage, startEmbeddedStorage } from "./server.ts";
+import type { FromStorageThread, ToStorageThread } from "./thread.ts";
+
+const port = self as unknown as {
+  onmessage: (event: MessageEvent<ToStorageThread>) => void;
+  postMessage(message: FromStorageThread): void;
+  close(): void;
+};
+
+let storage: EmbeddedStorage | null = null;
+let starting: Promise<unknown> | null = null;
+
+port.onmessage = (event) => {
+  const message = event.data;
+  if (message.op === "start") {
+    const { logLevel, ...options } = message.options;
+    starting = startEmbeddedStorage({ ...options, log: createLogger(logLevel) }).then((started) => {
+      storage = started;
+      port.postMessage({ op: "started", url: started.url, root: started.root, generatedRoot: started.generatedRoot });
+    }, (error) => {
+      port.postMessage({ op: "failed", message: error instanceof Error ? error.message : String(error) });
+      port.close();
+    });
+  } else if (message.op === "close") {
+    (async () => {
+      await starting;
+      try {
+        await storage?.close();
+        port.postMessage({ op: "closed" });
+      } catch (error) {
+        port.postMessage({ op: "closed", error: error instanceof Error ? error.message : String(error) });
+      }
+      port.close();
+    })();
+  }
+};
