@@ -74,19 +74,25 @@ export class Http1Connection {
     } catch (error) {
       throw new IdleClosed(error instanceof Error ? error.message : String(error));
     }
-    // Status line and headers.
+    // Status line and headers (an interim 1xx answer is passed over).
     let buffer = this.#rest;
-    let end = indexOf(buffer, CRLF2);
-    while (end < 0) {
-      const chunk = await this.#read(conn, buffer.length === 0);
-      buffer = concat(buffer, chunk);
-      end = indexOf(buffer, CRLF2);
+    let lines: string[];
+    let status: RegExpExecArray | null;
+    let first = true;
+    while (true) {
+      let end = indexOf(buffer, CRLF2);
+      while (end < 0) {
+        const chunk = await this.#read(conn, first && buffer.length === 0);
+        buffer = concat(buffer, chunk);
+        end = indexOf(buffer, CRLF2);
+      }
+      first = false;
+      lines = new TextDecoder().decode(buffer.subarray(0, end)).split("\r\n");
+      buffer = buffer.subarray(end + 4);
+      status = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0]);
+      if (!status) throw new Error(`not an HTTP/1.1 answer: ${lines[0].slice(0, 40)}`);
+      if (status[1][0] !== "1" || status[1] === "101") break;
     }
-    const head = new TextDecoder().decode(buffer.subarray(0, end));
-    buffer = buffer.subarray(end + 4);
-    const lines = head.split("\r\n");
-    const status = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0]);
-    if (!status) throw new Error(`not an HTTP/1.1 answer: ${lines[0].slice(0, 40)}`);
     let length: number | null = null;
     let chunked = false;
     let close = lines[0].startsWith("HTTP/1.0");
