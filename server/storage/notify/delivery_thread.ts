@@ -13,7 +13,7 @@ import { DeliveryHost, type HostLog, type NotificationStatus, type TargetSpec } 
 import type { RunnerStats } from "./runner.ts";
 
 /** How long matched events gather before they are handed to the delivery thread. */
-const HANDOVER_MS = 2;
+const HANDOVER_MS = 5;
 
 export type ToWorker =
   | { op: "deliver"; batch: [string[], string][] }

@@ -5,10 +5,7 @@
  */
 import postgres from "postgres";
 import { parseConnectionString, SQL_TABLE } from "./addresses.ts";
-import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, formatOf, type NotifyEvent, planSteps, type Step, type Target, type TargetConfig, withDeadline } from "./target.ts";
-
-/** `{"Records":[record]}` as a JSON value for a JSONB parameter (a string would be stored as a JSON string). */
-const recordsJson = (event: NotifyEvent) => ({ Records: event.Records }) as unknown as postgres.JSONValue;
+import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, formatOf, planSteps, type RowParts, rowParts, type Step, type Target, type TargetConfig, withDeadline } from "./target.ts";
 
 function clientOptions(config: TargetConfig) {
   const kv = parseConnectionString(config.connection_string ?? "");
@@ -61,21 +58,25 @@ export class PostgresTarget implements Target {
     return this.#ready;
   }
 
-  /** One statement for a run of events (see planSteps). */
-  #statement(sql: postgres.Sql | postgres.TransactionSql, step: Step) {
+  /**
+   * One statement for a run of events (see planSteps). The records go as the JSON text the line already
+   * holds, cast to JSONB by the statement (via text: a JSONB parameter would be serialized again, into a JSON
+   * string), so no event is parsed and serialized again here.
+   */
+  #statement(sql: postgres.Sql | postgres.TransactionSql, step: Step<RowParts>) {
     const t = this.#table;
-    const rows = (width: number) => step.events.map((_, i) => `(${Array.from({ length: width }, (_, j) => `$${i * width + j + 1}`).join(", ")})`).join(", ");
+    const rows = (casts: string[]) => step.events.map((_, i) => `(${casts.map((cast, j) => `$${i * casts.length + j + 1}${cast}`).join(", ")})`).join(", ");
     if (step.kind === "append") {
-      return sql.unsafe(`INSERT INTO ${t} (event_time, event_data) VALUES ${rows(2)}`, step.events.flatMap((e) => [e.Records[0].eventTime, sql.json(recordsJson(e))]));
+      return sql.unsafe(`INSERT INTO ${t} (event_time, event_data) VALUES ${rows(["", "::text::jsonb"])}`, step.events.flatMap((e) => [e.eventTime, e.records]));
     }
     if (step.kind === "delete") return sql.unsafe(`DELETE FROM ${t} WHERE key = ANY($1)`, [step.events.map((e) => e.Key)]);
-    return sql.unsafe(`INSERT INTO ${t} (key, value) VALUES ${rows(2)} ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, step.events.flatMap((e) => [e.Key, sql.json(recordsJson(e))]));
+    return sql.unsafe(`INSERT INTO ${t} (key, value) VALUES ${rows(["", "::text::jsonb"])} ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, step.events.flatMap((e) => [e.Key, e.records]));
   }
 
   async send(batch: Delivery[]): Promise<void> {
     try {
       await this.#init();
-      const steps = planSteps(batch.map((d) => d.event), this.#format);
+      const steps = planSteps(batch.map(rowParts), this.#format);
       // One statement is atomic on its own; several go in one transaction, pipelined on its connection.
       if (steps.length === 1) await this.#statement(this.#sql, steps[0]);
       else await this.#sql.begin((tx) => Promise.all(steps.map((step) => this.#statement(tx, step))));

@@ -60,7 +60,7 @@ export const isOn = (value: string | undefined) => value === "on";
 export const recordsDocument = (event: NotifyEvent) => JSON.stringify({ Records: event.Records });
 
 /** Namespace format removes the row/key only for a real removal; every other event upserts it (§1.6). */
-export const isRemoval = (event: NotifyEvent) => event.EventName === "s3:ObjectRemoved:Delete";
+export const isRemoval = (event: Keyed) => event.EventName === "s3:ObjectRemoved:Delete";
 
 export type Format = "namespace" | "access";
 export const formatOf = (config: TargetConfig): Format => (config.format === "access" ? "access" : "namespace");
@@ -111,9 +111,41 @@ export function describe(error: unknown, secrets: (string | undefined)[]): strin
 }
 
 /** One statement's worth of a batch for the database targets (§1.6). */
-export interface Step {
+export interface Step<E extends Keyed = NotifyEvent> {
   kind: "upsert" | "delete" | "append";
-  events: NotifyEvent[];
+  events: E[];
+}
+
+/** What planning a batch needs of an event. */
+export interface Keyed {
+  EventName: string;
+  Key: string;
+}
+
+/** What a database row needs of an event, taken from its JSON line without parsing the whole record. */
+export interface RowParts extends Keyed {
+  eventTime: string;
+  /** `{"Records":[record]}` as JSON text (§1.6). */
+  records: string;
+}
+
+const RECORDS_MARK = ',"Records":[';
+
+/**
+ * The line is the envelope as JSON.stringify wrote it: `{"EventName":…,"Key":…,"Records":[…]}`. Every quote
+ * inside a JSON string is escaped, so the first `,"Records":[` is where the records start; the head before it
+ * is parsed on its own (two short strings) and the records are passed on as the text they already are.
+ */
+export function rowParts(delivery: Delivery): RowParts {
+  const line = delivery.line;
+  const at = line.indexOf(RECORDS_MARK);
+  const time = at < 0 ? null : /"eventTime":"([^"\\]*)"/.exec(line.slice(at, at + 400));
+  if (at < 0 || !time) {
+    const event = delivery.event;
+    return { EventName: event.EventName, Key: event.Key, eventTime: event.Records[0].eventTime, records: recordsDocument(event) };
+  }
+  const head = JSON.parse(line.slice(0, at) + "}") as Keyed;
+  return { EventName: head.EventName, Key: head.Key, eventTime: time[1], records: `{${line.slice(at + 1)}` };
 }
 
 /**
@@ -122,9 +154,9 @@ export interface Step {
  * them matters (a key seen again, or a switch between upsert and delete). Each run is one statement, so a
  * busy target costs one round trip per run instead of one per event.
  */
-export function planSteps(batch: NotifyEvent[], format: Format): Step[] {
+export function planSteps<E extends Keyed>(batch: E[], format: Format): Step<E>[] {
   if (format === "access") return batch.length ? [{ kind: "append", events: batch }] : [];
-  const steps: Step[] = [];
+  const steps: Step<E>[] = [];
   let keys = new Set<string>();
   for (const event of batch) {
     const kind = isRemoval(event) ? "delete" : "upsert";

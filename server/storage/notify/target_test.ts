@@ -27,3 +27,16 @@ Deno.test("target addresses: Go MySQL DSNs, libpq strings, MQTT brokers, webhook
   assert.equal(authorizationHeader("Basic xyz"), "Basic xyz");
   assert.equal(authorizationHeader(""), undefined);
 });
+
+Deno.test("rowParts: the head, time and records read from the line equal a full parse, whatever the key holds", async () => {
+  const { rowParts, recordsDocument } = await import("./target.ts");
+  const { lazyDelivery } = await import("./runner.ts");
+  const { buildEventRecord, targetRecord } = await import("../events/records.ts");
+  for (const key of ['a b/c"Records":[x', 'ключ,"Records":[', "plain"]) {
+    const context = { principalId: 'p"', sourceIp: "1.2.3.4", userAgent: 'ua,"Records":[', requestId: "r", region: 'us-"east', deploymentId: "d", originEndpoint: "e" };
+    const record = targetRecord(buildEventRecord("s3:ObjectCreated:Put", "bk", { bucket: "bk", key, versioned: false }, context));
+    const line = JSON.stringify({ EventName: "s3:ObjectCreated:Put", Key: `bk/${key}`, Records: [record] });
+    const event = lazyDelivery(line).event;
+    assert.deepEqual(rowParts(lazyDelivery(line)), { EventName: event.EventName, Key: event.Key, eventTime: event.Records[0].eventTime, records: recordsDocument(event) });
+  }
+});
