@@ -79,8 +79,8 @@ async function fileBytes(path: string): Promise<StoredBytes> {
   let closed = false;
   // Reads share the file's position: each runs after the one before (decryption still overlaps them).
   let last: Promise<unknown> = Promise.resolve();
-  const readAt = async (offset: number, length: number) => {
-    const out = new Uint8Array(length);
+  const readAt = async (offset: number, length: number, into?: Uint8Array) => {
+    const out = into && into.length >= length ? into.subarray(0, length) : new Uint8Array(length);
     await file.seek(offset, Deno.SeekMode.Start);
     let filled = 0;
     while (filled < length) {
@@ -91,8 +91,8 @@ async function fileBytes(path: string): Promise<StoredBytes> {
     return out;
   };
   return {
-    read(offset, length) {
-      const result = last.then(() => readAt(offset, length), () => readAt(offset, length));
+    read(offset, length, into) {
+      const result = last.then(() => readAt(offset, length, into), () => readAt(offset, length, into));
       last = result.catch(() => {});
       return result;
     },
