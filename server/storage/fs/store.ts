@@ -10,109 +10,19 @@
  *   buckets/<bucket>/uploads/<uploadId>/      multipart upload state and parts
  *   .deck/tmp/                                other temp files, renamed into place once durable
  *
- * Object operations live in objects.ts, listing in listing.ts, multipart in multipart.ts.
+ * The index's record types are in records.ts; object operations live in objects.ts, listing in listing.ts,
+ * multipart in multipart.ts.
  */
 import { KeyedMutex, mkdirDurable, removeDurable, syncDir, writeFileDurable } from "./durable.ts";
 import { type FanDirContents, scanFanDir } from "./record_files.ts";
 import { RecordLog } from "./record_log.ts";
 import { keyPathStem } from "./names.ts";
 import { SpillWriters } from "./spill.ts";
-import type { SseRecord } from "../sse/seal.ts";
 import type { Hub } from "../streams/hub.ts";
 import { type CallRecord, STORAGE_CALL, traceCall } from "../streams/calls.ts";
 
-export type VersioningState = "" | "Enabled" | "Suspended";
-
-export interface BucketMeta {
-  created: string;
-  versioning: VersioningState;
-  objectLock: boolean;
-  excludedPrefixes?: string[];
-  excludeFolders?: boolean;
-}
-
-/** A flexible checksum kept with a version or part (minio-protocol-2 §8); composite values end in "-<parts>". */
-export interface StoredChecksum {
-  algorithm: "CRC32" | "CRC32C" | "CRC64NVME" | "SHA1" | "SHA256";
-  value: string;
-  type: "FULL_OBJECT" | "COMPOSITE";
-}
-
-/** One version of an object (or a delete marker). */
-export interface VersionRecord {
-  versionId: string;
-  deleteMarker?: boolean;
-  /** Data file name inside the object's directory; absent for delete markers and inline data. */
-  dataFile?: string;
-  /** The bytes live in the bucket's records log rather than in a data file. */
-  inline?: boolean;
-  size: number;
-  etag: string;
-  lastModified: string;
-  contentType?: string;
-  userMetadata: Record<string, string>;
-  /** Stored response headers: cache-control, content-disposition, content-encoding, content-language, expires. */
-  headers?: Record<string, string>;
-  tags?: Record<string, string>;
-  retention?: { mode: "GOVERNANCE" | "COMPLIANCE"; until: string };
-  legalHold?: boolean;
-  storageClass?: string;
-  /** How the stored bytes are compressed (compression.ts); `size` stays the original size. */
-  compression?: "gzip";
-  /** Bytes on disk when compressed. */
-  storedSize?: number;
-  /**
-   * A compressed multipart object: bytes on disk of each part, compressed on its own (one gzip member per
-   * part, `partSizes` giving their original sizes), so a range decompresses only the parts it touches.
-   */
-  storedPartSizes?: number[];
-  checksum?: StoredChecksum;
-  /** Part sizes of a multipart upload, so its composite ETag can be verified against the data (heal). */
-  partSizes?: number[];
-  /** Lifecycle: the bytes were moved to a remote tier (no local data; `storageClass` is the tier name). */
-  transition?: TransitionRef;
-  /** Replication (server/storage/replication/): this version's status per remote-target ARN, on the source. */
-  replication?: Record<string, "PENDING" | "COMPLETED" | "FAILED">;
-  /** Replication: this version was written by a replicating source (x-amz-replication-status REPLICA). */
-  replica?: boolean;
-  /** Server-side encryption (server/storage/sse): sealed keys and metadata; the bytes on disk are encrypted. */
-  sse?: SseRecord;
-}
-
-/** Where a transitioned version's bytes live on its tier (server/storage/tiers/). */
-export interface TransitionRef {
-  tier: string;
-  /** Object name in the tier's bucket (prefix included). */
-  object: string;
-  /** The tier bucket's version id of the copy, when that bucket is versioned. */
-  remoteVersionId?: string;
-}
-
-/** Lifecycle hook: reads transitioned versions from their tier and removes remote copies no version needs. */
-export interface TieredData {
-  read(version: VersionRecord, start: number, length: number): Promise<ReadableStream<Uint8Array>>;
-  /** The version is gone from the index: its remote copy goes too (retried until the tier answers). */
-  forget(version: VersionRecord): void;
-}
-
-/** Lifecycle hook: the response headers announcing a version's next lifecycle action (lifecycle/predict.ts). */
-export interface LifecyclePredictions {
-  headers(state: BucketState, key: string, version: VersionRecord): Promise<Record<string, string>>;
-}
-
-/** All versions of one key, newest first. */
-export interface ObjectRecord {
-  key: string;
-  versions: VersionRecord[];
-}
-
-export interface BucketState {
-  name: string;
-  meta: BucketMeta;
-  /** Keys in byte order, for listing. */
-  keys: string[];
-  objects: Map<string, ObjectRecord>;
-}
+import type { BucketMeta, BucketState, LifecyclePredictions, ObjectRecord, TieredData } from "./records.ts";
+export type { VersioningState, BucketMeta, StoredChecksum, VersionRecord, TransitionRef, TieredData, LifecyclePredictions, ObjectRecord, BucketState } from "./records.ts";
 
 /** An S3 error raised by the store; the front turns it into error XML with `headers` added. */
 export class StoreError extends Error {
