@@ -125,8 +125,13 @@ async function storageOsTraceUnderLoad() {
     const b = percentile(without, 50);
     emit({ name: `${PUTS} PUTs of 1 KiB, Storage + OS trace open in the console (${callsPerPut.toFixed(1)} storage/os records per PUT)`, deck: a, baseline: b, unit: "ops/s", ratio: a / b, goal: "≥ 80% of without", pass: a / b >= 0.8, baselineName: "same PUTs, no trace" });
 
-    // The hooks with no one tracing: a hub check (storage) or a registry look-up by path (os) per call.
-    if (storageCalls.active || osCalls.active) throw new Error("a trace is still open");
+    // The hooks with no one tracing: a hub check (storage) or a registry look-up by path (os) per call. The
+    // relay lets go of its subscriptions once the socket has closed on both sides, which may take a while.
+    for (let i = 0; i < 3000 && (storageCalls.active || osCalls.active); i++) await new Promise((r) => setTimeout(r, 10));
+    if (storageCalls.active || osCalls.active) {
+      console.error("storage/os trace hooks: a subscription was still open after 30 s; the no-trace cost row is left out");
+      return;
+    }
     const N = 2_000_000;
     let sink = 0;
     const work = () => sink++;

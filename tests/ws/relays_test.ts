@@ -112,6 +112,11 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
     assert.match((synced.callStats as { duration: string }).duration, /^[\d.]+(ns|µs|ms|s)$/);
     calls.close();
     await calls.closed;
+    // Closing the browser's socket ends the relay's storage stream, so the storage stops tracing its calls.
+    for (const until = Date.now() + 15_000; storageCalls.subscriberCount + osCalls.subscriberCount > 0;) {
+      if (Date.now() > until) throw new Error("the storage still traces calls for a closed socket");
+      await new Promise((r) => setTimeout(r, 10));
+    }
 
     const watch = await openSocket(stack, cookie, "/ws/watch/live?prefix=in/&suffix=.txt");
     await s3.putObject(stack.admin, "live", "out/skip.txt", "no");
