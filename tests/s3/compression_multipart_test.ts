@@ -10,14 +10,13 @@ import { createHash } from "node:crypto";
 import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { checksumOf } from "../../server/s3/checksums.ts";
-import { keyPathStem } from "../../server/storage/fs/names.ts";
 import * as s3 from "../../server/s3/mod.ts";
 import { serviceRestart, setConfigKV } from "../../server/s3/admin/config_kv.ts";
 import { startStorage } from "./fixture.ts";
+import { dataFileOf, flipByte, heal } from "./heal_helpers.ts";
 import { KMS_KEY } from "./sse_helpers.ts";
 
 const MiB = 1024 * 1024;
-const RECURSIVE = { recursive: true, dryRun: false, remove: false, scanMode: 1 };
 
 /** Text that compresses well but differs line by line (so each part has its own MD5). */
 function text(size: number, seed: number): Uint8Array {
@@ -36,37 +35,8 @@ const md5 = (bytes: Uint8Array) => createHash("md5").update(bytes).digest();
 const compositeEtag = (parts: Uint8Array[]) => `${createHash("md5").update(Buffer.concat(parts.map(md5))).digest("hex")}-${parts.length}`;
 const concat = (parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
 
-async function dataFileOf(dataDir: string, bucket: string, key: string): Promise<string> {
-  const stem = `${dataDir}/buckets/${bucket}/objects/${keyPathStem(key)}`;
-  const dir = stem.slice(0, stem.lastIndexOf("/"));
-  const name = stem.slice(stem.lastIndexOf("/") + 1);
-  for await (const entry of Deno.readDir(dir)) if (entry.name.startsWith(`${name}.`) && entry.name.endsWith(".data")) return `${dir}/${entry.name}`;
-  throw new Error(`no data file for ${key}`);
-}
 
-async function flipByte(path: string, at: number): Promise<void> {
-  const file = await Deno.open(path, { read: true, write: true });
-  const one = new Uint8Array(1);
-  await file.seek(at, Deno.SeekMode.Start);
-  await file.read(one);
-  await file.seek(at, Deno.SeekMode.Start);
-  await file.write(new Uint8Array([one[0] ^ 0x55]));
-  file.close();
-}
 
-async function heal(client: s3.S3Client, bucket: string): Promise<s3.HealResultItem[]> {
-  const { clientToken } = await s3.healStart(client, bucket, "", RECURSIVE);
-  const items: s3.HealResultItem[] = [];
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const status = await s3.healStatus(client, bucket, "", clientToken);
-    items.push(...(status.items ?? []));
-    if (status.summary === "finished") return items;
-    assert.notEqual(status.summary, "stopped", status.detail);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error("heal did not finish");
-}
 
 async function upload(client: s3.S3Client, bucket: string, key: string, parts: Uint8Array[], contentType?: string): Promise<string> {
   const id = await s3.createMultipartUpload(client, bucket, key, { contentType });

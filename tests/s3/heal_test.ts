@@ -4,39 +4,18 @@
  * (and stay listed); what can be restored (a lost bucket.json, missing directories) is restored.
  */
 import assert from "node:assert/strict";
-import { keyPathStem } from "../../server/storage/fs/names.ts";
 import * as s3 from "../../server/s3/mod.ts";
+import { keyPathStem } from "../../server/storage/fs/names.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
+import { dataFileOf, heal, RECURSIVE } from "./heal_helpers.ts";
 
 type Item = s3.HealResultItem;
-const RECURSIVE = { recursive: true, dryRun: false, remove: false, scanMode: 1 };
 
-/** Starts a heal and polls it to the end, as the console does; returns every result. */
-async function heal(client: s3.S3Client, bucket: string, prefix = "", opts = RECURSIVE): Promise<Item[]> {
-  const { clientToken } = await s3.healStart(client, bucket, prefix, opts);
-  const items: Item[] = [];
-  for (let polls = 0; polls < 500; polls++) {
-    const status = await s3.healStatus(client, bucket, prefix, clientToken);
-    items.push(...(status.items ?? []));
-    if (status.summary === "finished") return items;
-    assert.notEqual(status.summary, "stopped", status.detail);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error("heal did not finish");
-}
 
 const stateOf = (item: Item, when: "before" | "after") => item.before && item[when].drives?.[0].state;
 const objectStates = (items: Item[]) => Object.fromEntries(items.filter((i) => i.type === "object").map((i) => [i.object, `${stateOf(i, "before")}→${stateOf(i, "after")}`]));
 
-/** The data file of a key that has exactly one (objects over the inline limit). */
-async function dataFileOf(dataDir: string, bucket: string, key: string): Promise<string> {
-  const stem = `${dataDir}/buckets/${bucket}/objects/${keyPathStem(key)}`;
-  const dir = stem.slice(0, stem.lastIndexOf("/"));
-  const name = stem.slice(stem.lastIndexOf("/") + 1);
-  for await (const entry of Deno.readDir(dir)) if (entry.name.startsWith(`${name}.`) && entry.name.endsWith(".data")) return `${dir}/${entry.name}`;
-  throw new Error(`no data file for ${key}`);
-}
 
 const bytes = (size: number, seed: number) => Uint8Array.from({ length: size }, (_, i) => (i * 31 + seed) % 251);
 

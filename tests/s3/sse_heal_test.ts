@@ -6,48 +6,18 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { keyPathStem } from "../../server/storage/fs/names.ts";
 import * as s3 from "../../server/s3/mod.ts";
 import { serviceRestart, setConfigKV } from "../../server/s3/admin/config_kv.ts";
 import { startStorage } from "./fixture.ts";
+import { dataFileOf, flipByte, heal } from "./heal_helpers.ts";
 import { KMS_KEY, pattern } from "./sse_helpers.ts";
 
 type Item = s3.HealResultItem;
-const RECURSIVE = { recursive: true, dryRun: false, remove: false, scanMode: 1 };
 
-async function heal(client: s3.S3Client, bucket: string): Promise<Item[]> {
-  const { clientToken } = await s3.healStart(client, bucket, "", RECURSIVE);
-  const items: Item[] = [];
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const status = await s3.healStatus(client, bucket, "", clientToken);
-    items.push(...(status.items ?? []));
-    if (status.summary === "finished") return items;
-    assert.notEqual(status.summary, "stopped", status.detail);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error("heal did not finish");
-}
 
 const states = (items: Item[]) => Object.fromEntries(items.filter((i) => i.type === "object").map((i) => [i.object, i.after.drives?.[0].state]));
 
-async function dataFileOf(dataDir: string, bucket: string, key: string): Promise<string> {
-  const stem = `${dataDir}/buckets/${bucket}/objects/${keyPathStem(key)}`;
-  const dir = stem.slice(0, stem.lastIndexOf("/"));
-  const name = stem.slice(stem.lastIndexOf("/") + 1);
-  for await (const entry of Deno.readDir(dir)) if (entry.name.startsWith(`${name}.`) && entry.name.endsWith(".data")) return `${dir}/${entry.name}`;
-  throw new Error(`no data file for ${key}`);
-}
 
-async function flipByte(path: string, at: number): Promise<void> {
-  const file = await Deno.open(path, { read: true, write: true });
-  const one = new Uint8Array(1);
-  await file.seek(at, Deno.SeekMode.Start);
-  await file.read(one);
-  await file.seek(at, Deno.SeekMode.Start);
-  await file.write(new Uint8Array([one[0] ^ 0x55]));
-  file.close();
-}
 
 Deno.test("heal: encrypted objects are verified (SSE-C by its encrypted digest), compressed ones too; flipped bytes are corrupt", async () => {
   const f = await startStorage({ kmsSecretKey: KMS_KEY });
