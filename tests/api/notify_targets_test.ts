@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { putObject, deleteObject } from "../../server/s3/ops/objects.ts";
 import { makeBucket } from "../../server/s3/ops/buckets.ts";
+import { DELIVERY_NICE } from "../../server/storage/notify/delivery_thread.ts";
 import { type ConsoleClient, signInAsRoot, startStack } from "../helpers.ts";
 import {
   amqpReader,
@@ -136,6 +137,12 @@ Deno.test("notification targets: an outage queues events on disk; back on the ri
     assert.equal((await my.rows()).length, all.length, "none twice");
     const list2 = await client.json<{ notification_endpoints: { service: string; status: string }[] }>("GET", "/api/v1/admin/notification_endpoints", undefined, 200);
     assert.deepEqual(list2.notification_endpoints.map((e) => `${e.service}:${e.status}`).sort(), ["mysql:online", "webhook:online"]);
+    // Delivery is background work: its thread runs at a lower priority than the one serving S3 requests
+    // (what `ps -L -o tid,comm,nice` shows an administrator).
+    const niceOf = (tid: string) => Number(Deno.readTextFileSync(`/proc/${Deno.pid}/task/${tid}/stat`).split(") ")[1].split(" ")[16]);
+    const tids = [...Deno.readDirSync(`/proc/${Deno.pid}/task`)].map((t) => t.name);
+    assert.equal(niceOf(String(Deno.pid)), 0, "the thread serving requests keeps its priority");
+    assert.ok(tids.some((tid) => niceOf(tid) === DELIVERY_NICE), "a thread runs at the delivery priority");
   } finally {
     await hook.close();
     await my.close();

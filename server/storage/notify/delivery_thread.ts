@@ -9,11 +9,31 @@
  * Protocol: main → worker `deliver {batch: [keys, line][]}`, `apply {id, specs}`, `status {id}`,
  * `stats {id}`, `close {id}`; worker → main `done {id, value?}` and `log {level, message}`.
  */
+import { setPriority } from "node:os";
 import { DeliveryHost, type HostLog, type NotificationStatus, type TargetSpec } from "./host.ts";
 import type { RunnerStats } from "./runner.ts";
 
 /** How long matched events gather before they are handed to the delivery thread. */
 const HANDOVER_MS = 5;
+
+/** The delivery thread's nice value (the thread serving S3 requests keeps the process's, normally 0). */
+export const DELIVERY_NICE = 10;
+
+/**
+ * Delivery is background work: when both cores are busy, the thread serving S3 requests should win and
+ * events catch up in the gaps (they wait in their queue meanwhile, on disk with a queue_dir). On Linux the
+ * nice value belongs to a thread and `who = 0` names the calling one, so only the delivery thread is
+ * lowered; the kernel still gives it a share under full load, so delivery slows there but never stops.
+ * Elsewhere the call would lower the whole process, so it is made on Linux only.
+ */
+export function lowerThisThreadsPriority(): void {
+  if (Deno.build.os !== "linux") return;
+  try {
+    setPriority(0, DELIVERY_NICE);
+  } catch {
+    // Without the sys permission the thread keeps the process's priority; delivery works the same.
+  }
+}
 
 export type ToWorker =
   | { op: "deliver"; batch: [string[], string][] }

@@ -4,8 +4,10 @@
  * thread that serves S3 requests only matches events and passes their JSON on.
  */
 /// <reference lib="deno.worker" />
-import type { ToWorker } from "./delivery_thread.ts";
+import { lowerThisThreadsPriority, type ToWorker } from "./delivery_thread.ts";
 import { DeliveryHost } from "./host.ts";
+
+lowerThisThreadsPriority();
 
 const host = new DeliveryHost((level, message) => self.postMessage({ op: "log", level, message }));
 
