@@ -15,9 +15,9 @@ import { S3Error } from "../../s3/errors.ts";
 import type { BucketTargetDoc } from "../admin/bucket_admin.ts";
 import type { Store, VersionRecord } from "../fs/store.ts";
 import { BandwidthLimit } from "./bandwidth.ts";
-import { bucketReplication, matchingRules, type ReplicationStatus } from "./rules.ts";
+import { bucketReplication, matchingRules } from "./rules.ts";
 import { sendPurge, sendVersion, targetClient } from "./send.ts";
-import { changeStatus } from "./status.ts";
+import { StatusRecorder } from "./status_recorder.ts";
 import { queueExisting } from "./existing.ts";
 
 interface Task {
@@ -85,6 +85,7 @@ export class Replicator {
   readonly #running = new Set<Promise<void>>();
   readonly #concurrency: number;
   readonly #maxBackoffMs: number;
+  readonly #statuses: StatusRecorder;
   #active = 0;
   #closed = false;
 
@@ -93,6 +94,7 @@ export class Replicator {
     this.#db = db;
     this.#concurrency = options.concurrency ?? 16;
     this.#maxBackoffMs = options.maxBackoffMs ?? 5000;
+    this.#statuses = new StatusRecorder(options.store, (taskId) => this.#tasks.has(taskId));
   }
 
   /** Opens the removals table, queues every version not yet replicated, and starts sending. */
@@ -157,7 +159,7 @@ export class Replicator {
       for (const wake of task.waiters.splice(0)) wake();
     }
     await Promise.allSettled([...this.#running]);
-    await this.#completionFlush;
+    await this.#statuses.settled();
     if (registry.get(this.#store) === this) registry.delete(this.#store);
     this.#db.close();
   }
@@ -273,7 +275,7 @@ export class Replicator {
     activity.failedAttempts++;
     activity.lastError = `${task.bucket}/${task.key}: ${describe(error)}`;
     activity.lastErrorTime = new Date().toISOString();
-    if (task.kind === "version" && !this.#closed) this.#setStatus(task, "FAILED").catch(() => {});
+    if (task.kind === "version" && !this.#closed) this.#statuses.record(task, "FAILED").catch(() => {});
   }
 
   #target(doc: BucketTargetDoc): S3Client {
@@ -317,43 +319,13 @@ export class Replicator {
     activity.latencies.push(performance.now() - task.queuedAt);
     // Changed while it was being sent: the next run sends it again and only then is it complete.
     if (task.rerun) return "done";
-    // Sync mode answers with the status; otherwise COMPLETED is recorded in batches (see #completeLater).
-    if (doc.replicationSync) await this.#setStatus(task, "COMPLETED");
-    else this.#completeLater(task);
+    // Sync mode answers with the status; otherwise COMPLETED is recorded in batches (see StatusRecorder).
+    if (doc.replicationSync) await this.#statuses.record(task, "COMPLETED");
+    else this.#statuses.completeLater(task);
     return "done";
   }
 
   #version(task: Task): VersionRecord | undefined {
     return this.#store.buckets.get(task.bucket)?.objects.get(task.key)?.versions.find((v) => v.versionId === task.versionId);
-  }
-
-  #completions: Task[] = [];
-  #completionFlush: Promise<void> | null = null;
-
-  /**
-   * COMPLETED needs no fsync of its own: lost in a crash, the version is only sent again, which the target
-   * takes as the same version. Recorded a moment later all together, the statuses share one log write and
-   * one fdatasync with the client writes of that moment instead of costing one each.
-   */
-  #completeLater(task: Task): void {
-    this.#completions.push(task);
-    this.#completionFlush ??= new Promise<void>((resolve) => setTimeout(resolve, 100)).then(() => this.#flushCompletions());
-  }
-
-  async #flushCompletions(): Promise<void> {
-    const batch = this.#completions;
-    this.#completions = [];
-    this.#completionFlush = null;
-    // A version queued again meanwhile (its tags changed) is not complete: its new task records the outcome.
-    await Promise.allSettled(batch.filter((task) => !this.#tasks.has(task.id)).map((task) => this.#setStatus(task, "COMPLETED")));
-  }
-
-  /** Commits a version's status for one target, unless a later run recorded COMPLETED already. */
-  #setStatus(task: Task, status: ReplicationStatus): Promise<void> {
-    return changeStatus(this.#store, task.bucket, task.key, task.versionId, (statuses) => {
-      const current = statuses[task.arn];
-      if (!current || current === status || (status === "FAILED" && current === "COMPLETED")) return null;
-      return { ...statuses, [task.arn]: status };
-    });
   }
 }
