@@ -15,36 +15,17 @@ import {
   HeadObjectCommand,
   ListPartsCommand,
   PutObjectCommand,
-  S3Client,
-  S3ServiceException,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { checksumOf } from "../../server/s3/checksums.ts";
-import { startStorage } from "./fixture.ts";
+import { failsWith, startSdkStorage } from "./sdk_client.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);
 
-/** Rejects with an S3 service error of this code. */
-async function failsWith(promise: Promise<unknown>, code: string): Promise<S3ServiceException> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof S3ServiceException, `expected ${code}, got ${error}`);
-    assert.equal(error.name, code, error.message);
-    return error;
-  }
-  throw new Error(`expected ${code}, but the call succeeded`);
-}
-
 Deno.test("AWS SDK v3: checksums on put, get and multipart, verified and stored", async (t) => {
-  const f = await startStorage();
-  const sdk = new S3Client({
-    endpoint: f.storage.url,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId: f.storage.root.accessKey, secretAccessKey: f.storage.root.secretKey },
-  });
+  const f = await startSdkStorage();
+  const sdk = f.sdk;
   try {
     await sdk.send(new CreateBucketCommand({ Bucket: "sdk-sums" }));
 
@@ -121,20 +102,14 @@ Deno.test("AWS SDK v3: checksums on put, get and multipart, verified and stored"
       assert.equal(head.ChecksumCRC32C, done.ChecksumCRC32C);
     });
   } finally {
-    sdk.destroy();
     await f.close();
   }
 });
 
 Deno.test("AWS SDK v3: POST policy uploads from a browser form", async (t) => {
   const { createPresignedPost } = await import("@aws-sdk/s3-presigned-post");
-  const f = await startStorage();
-  const sdk = new S3Client({
-    endpoint: f.storage.url,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId: f.storage.root.accessKey, secretAccessKey: f.storage.root.secretKey },
-  });
+  const f = await startSdkStorage();
+  const sdk = f.sdk;
   /** Posts the presigned form with `file` last, as browsers must. */
   const post = async (url: string, fields: Record<string, string>, file: Blob, filename = "upload.txt") => {
     const form = new FormData();
@@ -207,7 +182,6 @@ Deno.test("AWS SDK v3: POST policy uploads from a browser form", async (t) => {
       assert.match(await res.text(), /Policy expired/);
     });
   } finally {
-    sdk.destroy();
     await f.close();
   }
 });
@@ -215,13 +189,8 @@ Deno.test("AWS SDK v3: POST policy uploads from a browser form", async (t) => {
 Deno.test("AWS SDK v3: CORS rules, preflights and presigned part uploads from a browser origin", async (t) => {
   const { getSignedUrl } = await import("@aws-sdk/s3-request-presigner");
   const { DeleteBucketCorsCommand, GetBucketCorsCommand, PutBucketCorsCommand } = await import("@aws-sdk/client-s3");
-  const f = await startStorage();
-  const sdk = new S3Client({
-    endpoint: f.storage.url,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId: f.storage.root.accessKey, secretAccessKey: f.storage.root.secretKey },
-  });
+  const f = await startSdkStorage();
+  const sdk = f.sdk;
   const preflight = (path: string, origin: string, method: string, headers = "") =>
     fetch(`${f.storage.url}${path}`, {
       method: "OPTIONS",
@@ -297,20 +266,14 @@ Deno.test("AWS SDK v3: CORS rules, preflights and presigned part uploads from a 
       assert.equal(head.ContentLength, part.length);
     });
   } finally {
-    sdk.destroy();
     await f.close();
   }
 });
 
 Deno.test("AWS SDK v3: paginated listings, versions and multipart upload listings", async () => {
   const { paginateListObjectsV2, ListObjectVersionsCommand, ListMultipartUploadsCommand, PutBucketVersioningCommand, DeleteObjectCommand, AbortMultipartUploadCommand } = await import("@aws-sdk/client-s3");
-  const f = await startStorage();
-  const sdk = new S3Client({
-    endpoint: f.storage.url,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId: f.storage.root.accessKey, secretAccessKey: f.storage.root.secretKey },
-  });
+  const f = await startSdkStorage();
+  const sdk = f.sdk;
   try {
     await sdk.send(new CreateBucketCommand({ Bucket: "sdk-list" }));
     await sdk.send(new PutBucketVersioningCommand({ Bucket: "sdk-list", VersioningConfiguration: { Status: "Enabled" } }));
@@ -346,7 +309,6 @@ Deno.test("AWS SDK v3: paginated listings, versions and multipart upload listing
     for (const [i, key] of ["pending/y", "pending/z"].entries()) await sdk.send(new AbortMultipartUploadCommand({ Bucket: "sdk-list", Key: key, UploadId: more[i] }));
     assert.equal((await sdk.send(new ListMultipartUploadsCommand({ Bucket: "sdk-list" }))).Uploads, undefined);
   } finally {
-    sdk.destroy();
     await f.close();
   }
 });

@@ -15,35 +15,16 @@ import {
   HeadObjectCommand,
   PutBucketEncryptionCommand,
   PutObjectCommand,
-  S3Client,
-  S3ServiceException,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import { startStorage } from "./fixture.ts";
+import { failsWith, startSdkStorage } from "./sdk_client.ts";
 import { diskHoldsPlaintext, KMS_KEY, pattern, sameBytes } from "./sse_helpers.ts";
-
-async function failsWith(promise: Promise<unknown>, code: string, status?: number): Promise<void> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof S3ServiceException, `expected ${code}, got ${error}`);
-    assert.equal(error.name, code, error.message);
-    if (status) assert.equal(error.$metadata.httpStatusCode, status);
-    return;
-  }
-  throw new Error(`expected ${code}, but the call succeeded`);
-}
 
 const bytesOf = async (body: unknown) => new Uint8Array(await (body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
 
 Deno.test("AWS SDK v3: SSE-S3, SSE-KMS and SSE-C encrypt on disk and read back; MinIO's refusals", async (t) => {
-  const f = await startStorage({ kmsSecretKey: KMS_KEY });
-  const sdk = new S3Client({
-    endpoint: f.storage.url,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId: f.storage.root.accessKey, secretAccessKey: f.storage.root.secretKey },
-  });
+  const f = await startSdkStorage({ kmsSecretKey: KMS_KEY });
+  const sdk = f.sdk;
   const bucket = "sse-sdk";
   const customerKey = new Uint8Array(32).fill(42);
   const ssec = {
@@ -171,19 +152,13 @@ Deno.test("AWS SDK v3: SSE-S3, SSE-KMS and SSE-C encrypt on disk and read back; 
       assert.equal(await diskHoldsPlaintext(`${f.dataDir}/buckets/sse-default`, body), false);
     });
   } finally {
-    sdk.destroy();
     await f.close();
   }
 });
 
 Deno.test("AWS SDK v3: without a key store SSE-S3, SSE-KMS and default encryption are refused; SSE-C works", async () => {
-  const f = await startStorage();
-  const sdk = new S3Client({
-    endpoint: f.storage.url,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId: f.storage.root.accessKey, secretAccessKey: f.storage.root.secretKey },
-  });
+  const f = await startSdkStorage();
+  const sdk = f.sdk;
   try {
     await sdk.send(new CreateBucketCommand({ Bucket: "no-kms" }));
     await failsWith(sdk.send(new PutObjectCommand({ Bucket: "no-kms", Key: "a", Body: "x", ServerSideEncryption: "AES256" })), "NotImplemented", 501);
@@ -198,7 +173,6 @@ Deno.test("AWS SDK v3: without a key store SSE-S3, SSE-KMS and default encryptio
     const got = await sdk.send(new GetObjectCommand({ Bucket: "no-kms", Key: "c", ...ssec }));
     assert.equal(await got.Body!.transformToString(), "customer keyed");
   } finally {
-    sdk.destroy();
     await f.close();
   }
 });
