@@ -7,13 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { checksumOf } from "../../server/s3/checksums.ts";
 import * as s3 from "../../server/s3/mod.ts";
 import { serviceRestart, setConfigKV } from "../../server/s3/admin/config_kv.ts";
 import { startStorage } from "./fixture.ts";
 import { dataFileOf, flipByte, heal } from "./heal_helpers.ts";
+import { startSdkStorage } from "./sdk_client.ts";
 import { KMS_KEY } from "./sse_helpers.ts";
 
 const MiB = 1024 * 1024;
@@ -112,13 +113,8 @@ Deno.test("compression: multipart uploads are stored compressed per part, read b
 });
 
 Deno.test("compression: the AWS SDK's multipart Upload of a compressible object round-trips", async () => {
-  const f = await startStorage();
-  const client = new S3Client({
-    endpoint: f.storage.url,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId: f.storage.root.accessKey, secretAccessKey: f.storage.root.secretKey },
-  });
+  const f = await startSdkStorage();
+  const client = f.sdk;
   try {
     await setConfigKV(f.root, "compression extensions=.csv");
     await serviceRestart(f.root);
@@ -136,7 +132,6 @@ Deno.test("compression: the AWS SDK's multipart Upload of a compressible object 
     const part = await (await client.send(new GetObjectCommand({ Bucket: "sdk", Key: "table.csv", Range: `bytes=${at}-${at + 99}` }))).Body!.transformToByteArray();
     assert.ok(Buffer.from(part).equals(Buffer.from(body.subarray(at, at + 100))), "a range across a part boundary");
   } finally {
-    client.destroy();
     await f.close();
   }
 });
