@@ -1,5 +1,14 @@
 /** What a page costs the browser in script and style bytes, for the benchmarks. */
 import { gzipSync } from "node:zlib";
+import { emit } from "./measure.ts";
+
+/** Gzipped JavaScript the original console shipped on every page: the baseline of every JS budget row. */
+export const ORIGINAL_CONSOLE_JS = 614 * 1024;
+
+/** The row "JS gzip, <page>" against the original console and a budget in KB. */
+export function emitJsBudget(page: string, js: number, budgetKB: number): void {
+  emit({ name: `JS gzip, ${page}`, deck: js / 1024, baseline: ORIGINAL_CONSOLE_JS / 1024, unit: "KB", ratio: js / ORIGINAL_CONSOLE_JS, goal: `≤ ${budgetKB} KB`, pass: js <= budgetKB * 1024, baselineName: "original console, every page" });
+}
 
 /**
  * Scripts and stylesheets a page loads, gzip-compressed, summed: the referenced files plus every chunk

@@ -7,26 +7,11 @@
  */
 import { addCannedPolicy, addUser, listUsers, setPolicy, updateGroupMembers } from "../../server/s3/admin/iam.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
-import { assetBytes } from "./assets.ts";
-import { emit, percentile } from "./measure.ts";
+import { assetBytes, emitJsBudget } from "./assets.ts";
+import { emitLatency, inBatches, timed } from "./measure.ts";
 
 const USERS = 5000;
 const POLICIES = 500;
-const ORIGINAL_CONSOLE_JS = 614 * 1024;
-
-async function inBatches(count: number, size: number, work: (i: number) => Promise<void>) {
-  for (let i = 0; i < count; i += size) await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, j) => work(i + j)));
-}
-
-async function timed(samples: number, work: () => Promise<void>): Promise<{ p50: number; p99: number }> {
-  const times: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const t = performance.now();
-    await work();
-    times.push(performance.now() - t);
-  }
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
-}
 
 const stack = await startStack();
 try {
@@ -58,16 +43,13 @@ try {
     await res.text();
     if (res.status !== 200) throw new Error(`/users answered ${res.status}`);
   });
-  const baseline = `storage list-users p50 ${storageList.p50.toFixed(1)} ms`;
-  emit({ name: "GET /api/v1/users p50 (5,000 users)", deck: api.p50, baseline: storageList.p50, unit: "ms", ratio: api.p50 / storageList.p50, goal: "(reported)", pass: true, baselineName: "storage list-users admin call" });
-  emit({ name: "GET /api/v1/users p99 (5,000 users)", deck: api.p99, baseline: storageList.p99, unit: "ms", ratio: api.p99 / storageList.p99, goal: "(reported)", pass: true, baselineName: "storage list-users admin call, p99" });
-  emit({ name: "/users page p50 (5,000 users)", deck: page.p50, baseline: storageList.p50, unit: "ms", ratio: page.p50 / storageList.p50, goal: "(reported)", pass: true, baselineName: baseline });
-  emit({ name: "/users page p99 (5,000 users)", deck: page.p99, baseline: storageList.p99, unit: "ms", ratio: page.p99 / storageList.p99, goal: "(reported)", pass: true, baselineName: "storage list-users admin call, p99" });
+  emitLatency("GET /api/v1/users", "5,000 users", api, storageList, "storage list-users admin call");
+  emitLatency("/users page", "5,000 users", page, storageList, "storage list-users admin call");
 
   for (const path of ["/users", "/policies/policy-001"]) {
     const html = await (await client.request("GET", path)).text();
     const { js } = await assetBytes(stack.consoleUrl, html);
-    emit({ name: `JS gzip, ${path}`, deck: js / 1024, baseline: ORIGINAL_CONSOLE_JS / 1024, unit: "KB", ratio: js / ORIGINAL_CONSOLE_JS, goal: "≤ 150 KB", pass: js <= 150 * 1024, baselineName: "original console, every page" });
+    emitJsBudget(path, js, 150);
   }
 } finally {
   await stack.close();

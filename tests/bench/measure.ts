@@ -41,3 +41,32 @@ export interface BenchResult {
 export function emit(result: BenchResult): void {
   console.log(JSON.stringify({ bench: result }));
 }
+
+export interface Latency {
+  p50: number;
+  p99: number;
+}
+
+/** Runs `work` `samples` times one after another (after `warmup` untimed runs); its latency in ms. */
+export async function timed(samples: number, work: () => Promise<unknown>, warmup = 0): Promise<Latency> {
+  for (let i = 0; i < warmup; i++) await work();
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const t = performance.now();
+    await work();
+    times.push(performance.now() - t);
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+/** Runs `work(0 … count-1)`, `size` at a time (seeding many users, buckets, tenants). */
+export async function inBatches(count: number, size: number, work: (i: number) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < count; i += size) await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, j) => work(i + j)));
+}
+
+/** Two reported rows, "<subject> p50 (<scale>)" and "… p99 …", each against the baseline's same percentile. */
+export function emitLatency(subject: string, scale: string, deck: Latency, baseline: Latency, baselineName: string): void {
+  for (const p of ["p50", "p99"] as const) {
+    emit({ name: `${subject} ${p} (${scale})`, deck: deck[p], baseline: baseline[p], unit: "ms", ratio: deck[p] / baseline[p], goal: "(reported)", pass: true, baselineName: p === "p50" ? baselineName : `${baselineName}, p99` });
+  }
+}

@@ -16,28 +16,16 @@ import { tenantPath } from "../../server/k8s/client.ts";
 import { RESOURCES } from "../k8s_standin/resources.ts";
 import { seedTenant } from "../k8s_standin/seed.ts";
 import { signInOperator, startOperatorStack } from "../operator_helpers.ts";
-import { assetBytes } from "./assets.ts";
-import { emit, freePort, percentile } from "./measure.ts";
+import { assetBytes, emitJsBudget } from "./assets.ts";
+import { emit, emitLatency, freePort, percentile, timed } from "./measure.ts";
 
 const NAMESPACES = 50;
 const TENANTS = 500;
 const DOWNLOAD = 256 * 1024 * 1024;
 /** Interleaved rounds of the five downloads; the medians are compared. */
 const ROUNDS = 5;
-const ORIGINAL_CONSOLE_JS = 614 * 1024;
 const NAMESPACE = RESOURCES.find((r) => r.kind === "Namespace")!;
 const SERVICES = RESOURCES.find((r) => r.kind === "Service")!;
-
-async function timed(samples: number, work: () => Promise<void>): Promise<{ p50: number; p99: number }> {
-  for (let i = 0; i < 3; i++) await work(); // warm up
-  const times: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const t = performance.now();
-    await work();
-    times.push(performance.now() - t);
-  }
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
-}
 
 /** A byte server in its own process: GET /bytes?n=N streams N bytes; POST /api/v1/login signs anyone in. */
 async function startByteServer(port: number): Promise<Deno.ChildProcess> {
@@ -90,21 +78,18 @@ try {
   const standin = await timed(30, async () => {
     const list = await k8s.request<{ items: unknown[] }>(token, "GET", tenantPath(), { query: { limit: 500 } });
     if (list.items.length !== TENANTS) throw new Error(`stand-in listed ${list.items.length}`);
-  });
+  }, 3);
   const api = await timed(30, async () => {
     const body = await (await client.request("GET", "/api/v1/tenants")).json();
     if (body.tenants.length !== TENANTS) throw new Error(`listed ${body.tenants.length}`);
-  });
+  }, 3);
   const page = await timed(30, async () => {
     const res = await client.request("GET", "/tenants");
     await res.text();
     if (res.status !== 200) throw new Error(`/tenants answered ${res.status}`);
-  });
-  const baseline = "stand-in API server's own tenant list";
-  emit({ name: "GET /api/v1/tenants p50 (500 tenants, 50 namespaces)", deck: api.p50, baseline: standin.p50, unit: "ms", ratio: api.p50 / standin.p50, goal: "(reported)", pass: true, baselineName: baseline });
-  emit({ name: "GET /api/v1/tenants p99 (500 tenants, 50 namespaces)", deck: api.p99, baseline: standin.p99, unit: "ms", ratio: api.p99 / standin.p99, goal: "(reported)", pass: true, baselineName: `${baseline}, p99` });
-  emit({ name: "/tenants page p50 (500 tenants, 50 namespaces)", deck: page.p50, baseline: standin.p50, unit: "ms", ratio: page.p50 / standin.p50, goal: "(reported)", pass: true, baselineName: baseline });
-  emit({ name: "/tenants page p99 (500 tenants, 50 namespaces)", deck: page.p99, baseline: standin.p99, unit: "ms", ratio: page.p99 / standin.p99, goal: "(reported)", pass: true, baselineName: `${baseline}, p99` });
+  }, 3);
+  emitLatency("GET /api/v1/tenants", "500 tenants, 50 namespaces", api, standin, "stand-in API server's own tenant list");
+  emitLatency("/tenants page", "500 tenants, 50 namespaces", page, standin, "stand-in API server's own tenant list");
 
   // The hop: tenant-000's console service points at the byte server. The console answers through the
   // production listener (server/http_server.ts, node:http) as `deno task start` runs it, and, for
@@ -158,7 +143,7 @@ try {
   for (const path of ["/tenants", "/tenants/add"]) {
     const html = await (await client.request("GET", path)).text();
     const { js } = await assetBytes(stack.consoleUrl, html);
-    emit({ name: `JS gzip, ${path}`, deck: js / 1024, baseline: ORIGINAL_CONSOLE_JS / 1024, unit: "KB", ratio: js / ORIGINAL_CONSOLE_JS, goal: "≤ 150 KB", pass: js <= 150 * 1024, baselineName: "original console, every page" });
+    emitJsBudget(path, js, 150);
   }
 } finally {
   byteServer.kill();
