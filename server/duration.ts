@@ -8,14 +8,21 @@ const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, 
 export function parseDuration(text: string): number | null {
   const value = text.trim();
   if (/^\d+$/.test(value)) return Number(value);
-  const part = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y;
+  return sumOfParts(value, /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y, UNIT_SECONDS);
+}
+
+/**
+ * Adds up a text made only of `<number><unit>` parts ("1h30m"), each matched by the sticky `part` pattern
+ * (number, unit) and weighed by `units`; null when anything else is in the text or it is empty.
+ */
+function sumOfParts(value: string, part: RegExp, units: Record<string, number>): number | null {
   let total = 0;
   let index = 0;
   while (index < value.length) {
     part.lastIndex = index;
     const match = part.exec(value);
     if (!match) return null;
-    total += Number(match[1]) * UNIT_SECONDS[match[2]];
+    total += Number(match[1]) * units[match[2]];
     index = part.lastIndex;
   }
   return index > 0 ? total : null;
@@ -32,17 +39,8 @@ export function parseGoDuration(text: string): number | null {
     value = value.slice(1);
   }
   if (value === "0") return 0;
-  const part = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
-  let total = 0;
-  let index = 0;
-  while (index < value.length) {
-    part.lastIndex = index;
-    const match = part.exec(value);
-    if (!match) return null;
-    total += Number(match[1]) * GO_UNIT_NS[match[2]];
-    index = part.lastIndex;
-  }
-  return index > 0 ? sign * Math.round(total) : null;
+  const total = sumOfParts(value, /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y, GO_UNIT_NS);
+  return total === null ? null : sign * Math.round(total);
 }
 
 /** Nanoseconds as Go's Duration.String() prints them: "1.534ms", "2m3.5s", "1h0m0s", "0s". */

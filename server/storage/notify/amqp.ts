@@ -7,7 +7,7 @@
  */
 import { Buffer } from "node:buffer";
 import amqp from "amqplib";
-import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, isOn, type Target, type TargetConfig, withDeadline } from "./target.ts";
+import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, isOn, type Target, type TargetConfig, checkPasses, withDeadline } from "./target.ts";
 
 interface Link {
   connection: amqp.ChannelModel;
@@ -81,13 +81,8 @@ export class AmqpTarget implements Target {
     }
   }
 
-  async isActive(): Promise<boolean> {
-    try {
-      await withDeadline(this.#connect(), 5000, "connect");
-      return true;
-    } catch {
-      return false;
-    }
+  isActive(): Promise<boolean> {
+    return checkPasses(this.#connect());
   }
 
   async close(): Promise<void> {

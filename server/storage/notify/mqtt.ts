@@ -6,7 +6,7 @@
  */
 import mqtt from "mqtt";
 import { brokerUrl } from "./addresses.ts";
-import { type Delivery, DeliveryError, describe, durationSeconds, type Target, type TargetConfig, withDeadline } from "./target.ts";
+import { type Delivery, DeliveryError, describe, durationSeconds, type Target, type TargetConfig, checkPasses, withDeadline } from "./target.ts";
 
 export class MqttTarget implements Target {
   readonly type = "mqtt" as const;
@@ -59,13 +59,8 @@ export class MqttTarget implements Target {
     }
   }
 
-  async isActive(): Promise<boolean> {
-    try {
-      await withDeadline(this.#connect(), 5000, "connect");
-      return true;
-    } catch {
-      return false;
-    }
+  isActive(): Promise<boolean> {
+    return checkPasses(this.#connect());
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import mysql from "mysql2/promise";
 import { MYSQL_TABLE, parseDsn } from "./addresses.ts";
-import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, formatOf, planSteps, recordsDocument, type Step, type Target, type TargetConfig, withDeadline } from "./target.ts";
+import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, formatOf, planSteps, recordsDocument, type Step, type Target, type TargetConfig, checkPasses } from "./target.ts";
 
 export class MysqlTarget implements Target {
   readonly type = "mysql" as const;
@@ -87,13 +87,8 @@ export class MysqlTarget implements Target {
     }
   }
 
-  async isActive(): Promise<boolean> {
-    try {
-      await withDeadline(this.#pool.query("SELECT 1"), 5000, "ping");
-      return true;
-    } catch {
-      return false;
-    }
+  isActive(): Promise<boolean> {
+    return checkPasses(this.#pool.query("SELECT 1"));
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@
  * (`streaming=on`) is refused when the target is configured. Online means the connection is up (§1.8).
  */
 import { connect, type NatsConnection } from "nats";
-import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, durationSeconds, isOn, type Target, type TargetConfig, withDeadline } from "./target.ts";
+import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, durationSeconds, isOn, type Target, type TargetConfig, checkPasses, withDeadline } from "./target.ts";
 
 const encoder = new TextEncoder();
 
@@ -58,13 +58,10 @@ export class NatsTarget implements Target {
     }
   }
 
-  async isActive(): Promise<boolean> {
-    try {
-      const conn = await withDeadline(this.#connect(), 5000, "connect");
-      return !conn.isClosed();
-    } catch {
-      return false;
-    }
+  isActive(): Promise<boolean> {
+    return checkPasses(this.#connect().then((conn) => {
+      if (conn.isClosed()) throw new Error("connection closed");
+    }));
   }
 
   async close(): Promise<void> {

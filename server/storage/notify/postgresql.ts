@@ -5,7 +5,7 @@
  */
 import postgres from "postgres";
 import { parseConnectionString, SQL_TABLE } from "./addresses.ts";
-import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, formatOf, planSteps, type RowParts, rowParts, type Step, type Target, type TargetConfig, withDeadline } from "./target.ts";
+import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, formatOf, planSteps, type RowParts, rowParts, type Step, type Target, type TargetConfig, checkPasses } from "./target.ts";
 
 function clientOptions(config: TargetConfig) {
   const kv = parseConnectionString(config.connection_string ?? "");
@@ -85,13 +85,8 @@ export class PostgresTarget implements Target {
     }
   }
 
-  async isActive(): Promise<boolean> {
-    try {
-      await withDeadline(this.#sql`SELECT 1`, 5000, "ping");
-      return true;
-    } catch {
-      return false;
-    }
+  isActive(): Promise<boolean> {
+    return checkPasses(this.#sql`SELECT 1`);
   }
 
   async close(): Promise<void> {

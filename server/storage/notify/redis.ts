@@ -5,7 +5,7 @@
  * one MULTI/EXEC. The connection is ours to manage: no offline queue, so a lost server fails fast.
  */
 import { createClient } from "redis";
-import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, formatOf, hostPort, isRemoval, recordsDocument, type Target, type TargetConfig, withDeadline } from "./target.ts";
+import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, formatOf, hostPort, isRemoval, recordsDocument, type Target, type TargetConfig, checkPasses, withDeadline } from "./target.ts";
 
 const newClient = (options: Parameters<typeof createClient>[0]) => createClient(options);
 type Client = ReturnType<typeof newClient>;
@@ -76,14 +76,9 @@ export class RedisTarget implements Target {
   }
 
   async isActive(): Promise<boolean> {
-    try {
-      const client = await this.#connect();
-      await withDeadline(client.ping(), 5000, "ping");
-      return true;
-    } catch {
-      this.#drop();
-      return false;
-    }
+    const online = await checkPasses(this.#connect().then((client) => client.ping()));
+    if (!online) this.#drop();
+    return online;
   }
 
   close(): Promise<void> {

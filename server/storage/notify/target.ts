@@ -92,15 +92,22 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, what: string
   }
 }
 
-/** Whether a TCP connection to host:port opens within the deadline (MinIO's webhook check, §1.8). */
-export async function canConnect(host: string, port: number, ms = 5000): Promise<boolean> {
+/** How long a connection check may take before the target counts as Offline (§1.8). */
+const CHECK_DEADLINE_MS = 5000;
+
+/** Whether a target's connection check (a connect, a ping) succeeds within the deadline: its Online state. */
+export async function checkPasses(check: Promise<unknown>, ms = CHECK_DEADLINE_MS): Promise<boolean> {
   try {
-    const conn = await withDeadline(Deno.connect({ hostname: host, port }), ms, "connect");
-    conn.close();
+    await withDeadline(check, ms, "connection check");
     return true;
   } catch {
     return false;
   }
+}
+
+/** Whether a TCP connection to host:port opens within the deadline (MinIO's webhook check, §1.8). */
+export function canConnect(host: string, port: number, ms = CHECK_DEADLINE_MS): Promise<boolean> {
+  return checkPasses(Deno.connect({ hostname: host, port }).then((conn) => conn.close()), ms);
 }
 
 /** An error's message for logs, with the target's secrets cut out. */
