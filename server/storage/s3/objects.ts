@@ -190,36 +190,37 @@ function readTarget(ctx: S3Request, state: BucketState): VersionRecord {
   return version;
 }
 
-export async function getObject(ctx: S3Request): Promise<Response> {
+/**
+ * What GET and HEAD share: the version asked for, its SSE object key (the customer key checked) and the
+ * response headers (sealed checksum, lifecycle prediction), or the early answer its preconditions call for.
+ */
+async function readAnswer(ctx: S3Request) {
   checkKey(ctx.key);
   const state = bucketOf(ctx);
   const version = readTarget(ctx, state);
-  // SSE hook: the object key (customer key checked) and the sealed checksum.
   const sse = await sseForRead(ctx, version);
   const lifecycle = await ctx.store.lifecycle?.headers(state, ctx.key, version); // lifecycle hook
   const headers = { ...objectHeaders(state, sse.meta ? { ...version, checksum: sse.meta.checksum } : version, ctx.query, ctx.request), ...sse.headers, ...lifecycle };
-  const early = readPreconditions(ctx.request, version, headers);
+  return { version, objectKey: sse.objectKey, headers, early: readPreconditions(ctx.request, version, headers) };
+}
+
+export async function getObject(ctx: S3Request): Promise<Response> {
+  const { version, objectKey, headers, early } = await readAnswer(ctx);
   if (early) return early;
   const range = parseRange(ctx.request.headers.get("range"), version.size);
   notifyObject(ctx, "s3:ObjectAccessed:Get", ctx.key, version);
   if (range) {
     const [start, end] = range;
-    return new Response(await readVersion(ctx.store, ctx.bucket, ctx.key, version, start, end - start + 1, sse.objectKey), {
+    return new Response(await readVersion(ctx.store, ctx.bucket, ctx.key, version, start, end - start + 1, objectKey), {
       status: 206,
       headers: { ...headers, "content-length": String(end - start + 1), "content-range": `bytes ${start}-${end}/${version.size}` },
     });
   }
-  return new Response(await readVersion(ctx.store, ctx.bucket, ctx.key, version, 0, version.size, sse.objectKey), { status: 200, headers: { ...headers, "content-length": String(version.size) } });
+  return new Response(await readVersion(ctx.store, ctx.bucket, ctx.key, version, 0, version.size, objectKey), { status: 200, headers: { ...headers, "content-length": String(version.size) } });
 }
 
 export async function headObject(ctx: S3Request): Promise<Response> {
-  checkKey(ctx.key);
-  const state = bucketOf(ctx);
-  const version = readTarget(ctx, state);
-  const sse = await sseForRead(ctx, version);
-  const lifecycle = await ctx.store.lifecycle?.headers(state, ctx.key, version); // lifecycle hook
-  const headers = { ...objectHeaders(state, sse.meta ? { ...version, checksum: sse.meta.checksum } : version, ctx.query, ctx.request), ...sse.headers, ...lifecycle };
-  const early = readPreconditions(ctx.request, version, headers);
+  const { version, headers, early } = await readAnswer(ctx);
   if (early) return early;
   notifyObject(ctx, "s3:ObjectAccessed:Head", ctx.key, version);
   return new Response(null, { status: 200, headers: { ...headers, "content-length": String(version.size) } });
