@@ -6,6 +6,40 @@ export function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** CPU time a process has used, in ms (Linux /proc; utime + stime in clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The machine's 1-minute load average (reported beside results that other processes can disturb). */
+export function loadAverage(): number {
+  return Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
+}
+
+const MiB = 1024 * 1024;
+
+/** `size` bytes of a repeating pattern (byte i is i × stride), streamed in 1 MiB chunks without allocating them. */
+export function pattern(size: number, stride = 1): ReadableStream<Uint8Array> {
+  const chunk = new Uint8Array(MiB).map((_, i) => (i * stride) & 0xff);
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= size) return controller.close();
+      const n = Math.min(MiB, size - sent);
+      sent += n;
+      controller.enqueue(n === MiB ? chunk : chunk.subarray(0, n));
+    },
+  });
+}
+
+/** Reads a body to its end; the bytes read. */
+export async function drain(stream: ReadableStream<Uint8Array> | null): Promise<number> {
+  let n = 0;
+  if (stream) for await (const c of stream) n += c.length;
+  return n;
+}
+
 /** Resident set size of a process in bytes (Linux /proc). */
 export async function rssOf(pid: number): Promise<number> {
   const status = await Deno.readTextFile(`/proc/${pid}/status`);

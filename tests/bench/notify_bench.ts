@@ -13,7 +13,7 @@ import { S3Client } from "../../server/s3/client.ts";
 import { makeBucket, putObject } from "../../server/s3/mod.ts";
 import { putBucketNotification } from "../../server/s3/ops/notification.ts";
 import { spawnStorage } from "../storage_process.ts";
-import { emit, freePort, percentile } from "./measure.ts";
+import { cpuMs, emit, freePort, loadAverage, percentile } from "./measure.ts";
 
 const COUNT = 2000;
 /** Many short alternating rounds: each pair of rounds sees about the same load from the rest of the machine. */
@@ -78,11 +78,6 @@ try {
     }
     return performance.now() - started;
   };
-  /** CPU time a process has used, in ms (Linux /proc; utime + stime in clock ticks of 10 ms). */
-  const cpuMs = (pid: number) => {
-    const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  };
   /** CPU time of the process's threads named `worker-*` (the notification delivery thread), in ms. */
   const workerThreadsCpuMs = (pid: number) => {
     let total = 0;
@@ -94,7 +89,6 @@ try {
     }
     return total;
   };
-  const loadAverage = () => Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
   // Warm both (connections, JIT), then alternate rounds.
   await putMany(plain, "warm/", 200, false);
   await putMany(notified, "warm/", 200, false);

@@ -17,7 +17,7 @@ import { S3Client } from "../../server/s3/client.ts";
 import { getObject, listObjectsV2, makeBucket, putObject } from "../../server/s3/mod.ts";
 import { spawnStorage } from "../storage_process.ts";
 import { assetBytes, emitJsBudget } from "./assets.ts";
-import { emit, firstOk, freePort, percentile, rssOf } from "./measure.ts";
+import { drain, emit, firstOk, freePort, percentile, rssOf } from "./measure.ts";
 
 const MiB = 1024 * 1024;
 const KEYS = 100_000;
@@ -38,12 +38,6 @@ async function rssGrowth<T>(pid: number, work: () => Promise<T>): Promise<{ resu
   } finally {
     clearInterval(timer);
   }
-}
-
-async function drain(stream: ReadableStream<Uint8Array> | null): Promise<number> {
-  let n = 0;
-  if (stream) for await (const c of stream) n += c.length;
-  return n;
 }
 
 async function timed(work: () => Promise<unknown>): Promise<number> {

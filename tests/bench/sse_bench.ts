@@ -9,36 +9,11 @@
 import { S3Client } from "../../server/s3/client.ts";
 import { deleteObject, getObject, makeBucket } from "../../server/s3/mod.ts";
 import { spawnStorage } from "../storage_process.ts";
-import { emit, freePort, percentile } from "./measure.ts";
+import { cpuMs, drain, emit, freePort, pattern, percentile } from "./measure.ts";
 
 const MiB = 1024 * 1024;
 const SIZE = 256 * MiB;
 const ROUNDS = 5;
-
-function pattern(size: number): ReadableStream<Uint8Array> {
-  const chunk = new Uint8Array(MiB).map((_, i) => (i * 7) & 0xff);
-  let sent = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (sent >= size) return controller.close();
-      const n = Math.min(MiB, size - sent);
-      sent += n;
-      controller.enqueue(n === MiB ? chunk : chunk.subarray(0, n));
-    },
-  });
-}
-
-async function drain(stream: ReadableStream<Uint8Array> | null): Promise<number> {
-  let n = 0;
-  if (stream) for await (const c of stream) n += c.length;
-  return n;
-}
-
-/** CPU time a process has used, in ms (Linux /proc; utime + stime in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 const rate = (bytes: number, startedAt: number) => bytes / MiB / ((performance.now() - startedAt) / 1000);
 const median = (values: number[]) => percentile(values, 50);
@@ -63,7 +38,7 @@ async function aesGcmRate(size: number): Promise<number> {
 
 async function put(client: S3Client, key: string, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
-  await client.empty({ method: "PUT", bucket: "bench", key, body: pattern(SIZE), contentLength: SIZE, headers });
+  await client.empty({ method: "PUT", bucket: "bench", key, body: pattern(SIZE, 7), contentLength: SIZE, headers });
   return rate(SIZE, started);
 }
 

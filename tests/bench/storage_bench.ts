@@ -14,28 +14,9 @@ import { deleteObject, getObject, makeBucket, putObject } from "../../server/s3/
 import { children, childText, parseXml } from "../../server/s3/xml.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { spawnStorage } from "../storage_process.ts";
-import { emit, freePort, percentile, rssOf } from "./measure.ts";
+import { drain, emit, freePort, pattern, percentile, rssOf } from "./measure.ts";
 
 const MiB = 1024 * 1024;
-
-function pattern(size: number): ReadableStream<Uint8Array> {
-  const chunk = new Uint8Array(MiB).map((_, i) => i & 0xff);
-  let sent = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (sent >= size) return controller.close();
-      const n = Math.min(MiB, size - sent);
-      sent += n;
-      controller.enqueue(n === MiB ? chunk : chunk.subarray(0, n));
-    },
-  });
-}
-
-async function drain(stream: ReadableStream<Uint8Array> | null): Promise<number> {
-  let n = 0;
-  if (stream) for await (const c of stream) n += c.length;
-  return n;
-}
 
 /** The storage as its own process, as it runs beside real clients. */
 async function storageProcess(dataDir: string) {
