@@ -7,18 +7,8 @@
  *   npx -y deno@2.9.6 task bench                 # all benchmarks
  *   npx -y deno@2.9.6 task bench storage         # only files whose name contains "storage"
  */
+import type { BenchResult } from "../tests/bench/measure.ts";
 import { build } from "./build.ts";
-
-interface BenchResult {
-  name: string;
-  deck: number;
-  baseline: number;
-  unit: string;
-  ratio: number;
-  goal: string;
-  pass: boolean;
-  baselineName: string;
-}
 
 const root = new URL("../", import.meta.url).pathname;
 const filter = Deno.args[0] ?? "";
