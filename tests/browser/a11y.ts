@@ -51,3 +51,16 @@ export async function assertAccessible(page: Page, where: string): Promise<void>
   const lines = found.map((v) => `  ${v.impact} ${v.id}: ${v.help}\n    ${v.targets.slice(0, 5).join("\n    ")}`);
   throw new Error(`accessibility problems on ${where} (${page.url()}):\n${lines.join("\n")}`);
 }
+
+/** Runs the check on every item and reports all failures together, so one run shows everything to fix. */
+export async function everyOne<T>(items: T[], check: (item: T) => Promise<void>): Promise<void> {
+  const failures: string[] = [];
+  for (const item of items) {
+    try {
+      await check(item);
+    } catch (error) {
+      failures.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  if (failures.length) throw new Error(failures.join("\n"));
+}

@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { addUser, setPolicy, updateGroupMembers } from "../../server/s3/admin/iam.ts";
 import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
 import { startStack } from "../helpers.ts";
-import { assertAccessible } from "./a11y.ts";
+import { assertAccessible, everyOne } from "./a11y.ts";
 import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
 import { assertNarrowLayout } from "./layout.ts";
 
@@ -80,19 +80,6 @@ const SLIDES: [page: string, button: string][] = [
   ["/settings?section=tiers", "Add Tier"],
   ["/webhook/logger", "Add Webhook Configuration"],
 ];
-
-/** Runs the check on every item and reports all failures together, so one run shows everything to fix. */
-async function everyOne<T>(items: T[], check: (item: T) => Promise<void>): Promise<void> {
-  const failures: string[] = [];
-  for (const item of items) {
-    try {
-      await check(item);
-    } catch (error) {
-      failures.push(error instanceof Error ? error.message : String(error));
-    }
-  }
-  if (failures.length) throw new Error(failures.join("\n"));
-}
 
 /** Sets the theme for the whole console: the cookie is set on the origin, so its path is "/" (set from a deep
  * page's address it would only reach the pages below that page's folder). */

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { startOperatorStack } from "../operator_helpers.ts";
-import { assertAccessible } from "./a11y.ts";
+import { assertAccessible, everyOne } from "./a11y.ts";
 import { openBrowser, waitForIslands } from "./browser.ts";
 import { assertNarrowLayout } from "./layout.ts";
 
@@ -24,19 +24,6 @@ const DIALOGS: [page: string, button: string, dialog: string][] = [
   [`${T}/pods`, "delete storage-lite-pool-0-0", "Delete Pod"],
   ["/license", "Activate", "Activate SUBNET License"],
 ];
-
-/** Runs the check on every item and reports all failures together, so one run shows everything to fix. */
-async function everyOne<T>(items: T[], check: (item: T) => Promise<void>): Promise<void> {
-  const failures: string[] = [];
-  for (const item of items) {
-    try {
-      await check(item);
-    } catch (error) {
-      failures.push(error instanceof Error ? error.message : String(error));
-    }
-  }
-  if (failures.length) throw new Error(failures.join("\n"));
-}
 
 Deno.test("browser: every operator page, dialog and wizard step passes axe-core in both themes and fits 800 px", async (t) => {
   const stack = await startOperatorStack({ seedTenant: true });
