@@ -7,6 +7,7 @@ import type { Authenticated } from "../auth/verify.ts";
 import type { ServerFacts } from "../contracts.ts";
 import type { EventObject } from "../events/records.ts";
 import { type BucketState, type Store, StoreError, type VersionRecord } from "../fs/store.ts";
+import { readAll } from "../bounded_body.ts";
 import { checksummedBody, declaredChecksum } from "./checksums.ts";
 import type { PostForm } from "./post_policy.ts";
 import type { StorageStreams } from "../streams/mod.ts";
@@ -75,21 +76,8 @@ export function s3ErrorResponse(error: StoreError, request: Request, url: URL, r
 /** Reads a small request body (configuration documents) with a size limit, verifying a declared checksum. */
 export async function readSmallBody(ctx: S3Request, limit = 1024 * 1024): Promise<string> {
   const body = checksummedBody(ctx.auth.body, declaredChecksum(ctx.request.headers, ctx.auth.trailer), ctx.auth.trailer).body;
-  if (!body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) throw new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed size for this request.", 400);
-    chunks.push(chunk);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return new TextDecoder().decode(all);
+  const tooLarge = () => new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed size for this request.", 400);
+  return new TextDecoder().decode(await readAll(body, null, limit, tooLarge));
 }
 
 /** Parses an XML request body, mapping syntax errors to MalformedXML. */
