@@ -38,6 +38,9 @@ const args = [
   // …and notification delivery runs in one too (server/storage/notify/delivery_thread.ts).
   "--include",
   `${root}server/storage/notify/delivery_worker.ts`,
+  // …and replication sends too (server/storage/replication/send_thread.ts).
+  "--include",
+  `${root}server/storage/replication/send_worker.ts`,
   // …and the embedded storage itself runs on a thread of its own (server/storage/thread.ts), started by main.ts.
   "--include",
   `${root}server/storage/worker.ts`,

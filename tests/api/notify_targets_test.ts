@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { putObject, deleteObject } from "../../server/s3/ops/objects.ts";
 import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { DELIVERY_NICE } from "../../server/storage/notify/delivery_thread.ts";
+import { BACKGROUND_NICE } from "../../server/storage/background_priority.ts";
 import { type ConsoleClient, signInAsRoot, startStack } from "../helpers.ts";
 import {
   amqpReader,
@@ -142,7 +142,7 @@ Deno.test("notification targets: an outage queues events on disk; back on the ri
     const niceOf = (tid: string) => Number(Deno.readTextFileSync(`/proc/${Deno.pid}/task/${tid}/stat`).split(") ")[1].split(" ")[16]);
     const tids = [...Deno.readDirSync(`/proc/${Deno.pid}/task`)].map((t) => t.name);
     assert.equal(niceOf(String(Deno.pid)), 0, "the thread serving requests keeps its priority");
-    assert.ok(tids.some((tid) => niceOf(tid) === DELIVERY_NICE), "a thread runs at the delivery priority");
+    assert.ok(tids.some((tid) => niceOf(tid) === BACKGROUND_NICE), "a thread runs at the delivery priority");
   } finally {
     await hook.close();
     await my.close();

@@ -14,6 +14,7 @@ import { completeMultipartUpload, createMultipartUpload, uploadPart } from "../.
 import { getObjectLegalHold, getObjectTagging, putObjectLegalHold, putObjectTagging } from "../../server/s3/ops/object_lock.ts";
 import { deleteObject, getObject, headObject, listObjectVersions, putObject } from "../../server/s3/ops/objects.ts";
 import { getBucketReplication, putBucketReplication, type ReplicationRule } from "../../server/s3/ops/replication.ts";
+import { BACKGROUND_NICE } from "../../server/storage/background_priority.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 import { freePort, spawnStorage } from "../storage_process.ts";
 
@@ -32,6 +33,12 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
+}
+
+/** This process's threads at the given nice value (Linux /proc: field 19 of each thread's stat). */
+function threadsAtNice(nice: number): Set<string> {
+  const niceOf = (tid: string) => Number(Deno.readTextFileSync(`/proc/${Deno.pid}/task/${tid}/stat`).split(") ")[1].split(" ")[16]);
+  return new Set([...Deno.readDirSync(`/proc/${Deno.pid}/task`)].map((t) => t.name).filter((tid) => niceOf(tid) === nice));
 }
 
 const client = (url: string) => new S3Client({ endpoint: url, credentials: ROOT });
@@ -87,8 +94,13 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     await addRule(src, "tagged", target.url, "tagged-copies", { tags: [{ key: "copy", value: "yes" }], deleteMarkerReplication: false });
 
     // A put with metadata and tags arrives with its version id, as a REPLICA, and the source says COMPLETED.
+    const backgroundBefore = threadsAtNice(BACKGROUND_NICE);
     const v1 = await putObject(src, "docs", "reports/q1.txt", "first", { contentType: "text/plain", userMetadata: { owner: "ann" }, tags: { team: "red" } });
     await until("the first version on the target", async () => (await statusOf(src, "docs", "reports/q1.txt")) === "COMPLETED");
+    // Sending is background work: it went from a thread of its own at a lower priority than the one serving
+    // S3 requests (what `ps -L -o tid,nice` shows an administrator).
+    assert.ok([...threadsAtNice(BACKGROUND_NICE)].some((tid) => !backgroundBefore.has(tid)), "a send thread runs at the background priority");
+    assert.ok(!threadsAtNice(BACKGROUND_NICE).has(String(Deno.pid)), "the thread serving requests keeps its priority");
     const replica = await headObject(dst, "copies", "reports/q1.txt", { versionId: v1.versionId });
     assert.equal(replica.headers.get("x-amz-replication-status"), "REPLICA");
     assert.equal(replica.contentType, "text/plain");

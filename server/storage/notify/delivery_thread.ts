@@ -5,35 +5,16 @@
  * keep their order, so events reach each target in the order they happened and an apply lands between the
  * same events it would in one thread. If the thread cannot start, or dies, delivery falls back to the main
  * thread (queued events stay on disk; events held only in the dead thread's memory are counted as lost).
+ * The thread runs below the priority of the one serving S3 requests (background_priority.ts).
  *
  * Protocol: main → worker `deliver {batch: [keys, line][]}`, `apply {id, specs}`, `status {id}`,
  * `stats {id}`, `close {id}`; worker → main `done {id, value?}` and `log {level, message}`.
  */
-import { setPriority } from "node:os";
 import { DeliveryHost, type HostLog, type NotificationStatus, type TargetSpec } from "./host.ts";
 import type { RunnerStats } from "./runner.ts";
 
 /** How long matched events gather before they are handed to the delivery thread. */
 const HANDOVER_MS = 5;
-
-/** The delivery thread's nice value (the thread serving S3 requests keeps the process's, normally 0). */
-export const DELIVERY_NICE = 10;
-
-/**
- * Delivery is background work: when both cores are busy, the thread serving S3 requests should win and
- * events catch up in the gaps (they wait in their queue meanwhile, on disk with a queue_dir). On Linux the
- * nice value belongs to a thread and `who = 0` names the calling one, so only the delivery thread is
- * lowered; the kernel still gives it a share under full load, so delivery slows there but never stops.
- * Elsewhere the call would lower the whole process, so it is made on Linux only.
- */
-export function lowerThisThreadsPriority(): void {
-  if (Deno.build.os !== "linux") return;
-  try {
-    setPriority(0, DELIVERY_NICE);
-  } catch {
-    // Without the sys permission the thread keeps the process's priority; delivery works the same.
-  }
-}
 
 export type ToWorker =
   | { op: "deliver"; batch: [string[], string][] }

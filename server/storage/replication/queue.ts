@@ -17,6 +17,7 @@ import type { Store, VersionRecord } from "../fs/store.ts";
 import { BandwidthLimit } from "./bandwidth.ts";
 import { bucketReplication, matchingRules } from "./rules.ts";
 import { sendPurge, sendVersion, targetClient } from "./send.ts";
+import { SendThread } from "./send_thread.ts";
 import { StatusRecorder } from "./status_recorder.ts";
 import { queueExisting } from "./existing.ts";
 
@@ -82,6 +83,7 @@ export class Replicator {
   readonly #limits = new Map<string, BandwidthLimit>();
   readonly #clients = new Map<string, { doc: string; client: S3Client }>();
   readonly #abort = new AbortController();
+  readonly #sends = new SendThread();
   readonly #running = new Set<Promise<void>>();
   readonly #concurrency: number;
   readonly #maxBackoffMs: number;
@@ -159,6 +161,7 @@ export class Replicator {
       for (const wake of task.waiters.splice(0)) wake();
     }
     await Promise.allSettled([...this.#running]);
+    this.#sends.close();
     await this.#statuses.settled();
     if (registry.get(this.#store) === this) registry.delete(this.#store);
     this.#db.close();
@@ -304,7 +307,7 @@ export class Replicator {
     const client = this.#target(doc);
     const activity = this.activity(task.arn);
     if (task.kind === "purge") {
-      await sendPurge(client, doc, task.key, task.versionId, this.#abort.signal);
+      await sendPurge(client, this.#sends, doc, task.key, task.versionId, this.#abort.signal);
       activity.sentCount++;
       return "done";
     }
@@ -312,7 +315,7 @@ export class Replicator {
     // Gone (removed since, or its bucket deleted): nothing left to send; a removal has its own task.
     if (!version || !version.replication?.[task.arn]) return "drop";
     const rule = matchingRules(config, task.key, version.tags).get(task.arn);
-    const sent = await sendVersion(this.#store, client, doc, task.bucket, task.key, version, rule, this.#limit(doc), this.#abort.signal);
+    const sent = await sendVersion(this.#store, client, this.#sends, doc, task.bucket, task.key, version, rule, this.#limit(doc), this.#abort.signal);
     activity.sentBytes += sent;
     activity.sentCount++;
     if (activity.latencies.length >= 10_000) activity.latencies.splice(0, 5_000);

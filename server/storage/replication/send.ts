@@ -2,7 +2,8 @@
  * The requests a replicating source sends its target (minio-protocol-2 §5.2–5.3), through the project's
  * SigV4 client: a version as a PUT keeping its version id, mtime and ETag; a delete marker as a DELETE that
  * creates the same marker there; a version's removal as a DELETE of that version. The bytes are read through
- * the store's normal read path, so they go as the client wrote them.
+ * the store's normal read path, so they go as the client wrote them. Requests whose body is in memory go out
+ * through the send thread (send_thread.ts); larger versions stream from this one.
  */
 import { S3Client } from "../../s3/client.ts";
 import type { ReplicationRule } from "../../s3/ops/replication.ts";
@@ -12,6 +13,7 @@ import { sseResponseHeaders as sseRequestHeaders } from "../sse/request.ts";
 import { serverObjectKey } from "../sse/stored.ts";
 import type { Store, VersionRecord } from "../fs/store.ts";
 import type { BandwidthLimit } from "./bandwidth.ts";
+import type { SendThread } from "./send_thread.ts";
 
 /** Bodies up to this size are read whole and sent signed on a kept-alive connection; larger ones stream. */
 const WHOLE_BODY_LIMIT = 1024 * 1024;
@@ -50,7 +52,7 @@ function versionHeaders(version: VersionRecord, rule: ReplicationRule | undefine
   return headers;
 }
 
-async function readAllBytes(stream: ReadableStream<Uint8Array>, size: number): Promise<Uint8Array> {
+async function readAllBytes(stream: ReadableStream<Uint8Array>, size: number): Promise<Uint8Array<ArrayBuffer>> {
   const out = new Uint8Array(size);
   let at = 0;
   for await (const chunk of stream) {
@@ -64,6 +66,7 @@ async function readAllBytes(stream: ReadableStream<Uint8Array>, size: number): P
 export async function sendVersion(
   store: Store,
   client: S3Client,
+  sends: SendThread,
   target: BucketTargetDoc,
   bucket: string,
   key: string,
@@ -73,14 +76,13 @@ export async function sendVersion(
   signal: AbortSignal,
 ): Promise<number> {
   if (version.deleteMarker) {
-    await client.empty({
+    await sends.send(client, {
       method: "DELETE",
       bucket: target.targetbucket,
       key,
       query: { versionId: version.versionId },
       headers: { ...REPLICA_HEADERS, "x-minio-source-deletemarker": "true", "x-minio-source-mtime": version.lastModified },
-      signal,
-    });
+    }, signal);
     return 0;
   }
   // SSE-S3/KMS versions go out decrypted, with the same encryption asked of the target (which seals them with
@@ -92,7 +94,7 @@ export async function sendVersion(
   if (version.size <= WHOLE_BODY_LIMIT) {
     const bytes = await readAllBytes(stream, version.size);
     await limit.take(bytes.length);
-    await client.empty({ method: "PUT", bucket: target.targetbucket, key, query, headers, body: bytes, signal });
+    await sends.send(client, { method: "PUT", bucket: target.targetbucket, key, query, headers, body: bytes }, signal);
   } else {
     await client.empty({ method: "PUT", bucket: target.targetbucket, key, query, headers, body: limit.throttle(stream), contentLength: version.size, unsignedPayload: true, signal });
   }
@@ -100,6 +102,6 @@ export async function sendVersion(
 }
 
 /** Removes one version on the target (a replicated versioned delete, MinIO's DeleteReplication). */
-export async function sendPurge(client: S3Client, target: BucketTargetDoc, key: string, versionId: string, signal: AbortSignal): Promise<void> {
-  await client.empty({ method: "DELETE", bucket: target.targetbucket, key, query: { versionId }, headers: REPLICA_HEADERS, signal });
+export async function sendPurge(client: S3Client, sends: SendThread, target: BucketTargetDoc, key: string, versionId: string, signal: AbortSignal): Promise<void> {
+  await sends.send(client, { method: "DELETE", bucket: target.targetbucket, key, query: { versionId }, headers: REPLICA_HEADERS }, signal);
 }

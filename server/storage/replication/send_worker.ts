@@ -1,0 +1,52 @@
+/**
+ * The replication send thread's entry: signs and sends the requests the main thread hands over (see
+ * send_thread.ts for the protocol) with the same S3Client, one per target, so connections to a target are
+ * kept alive between sends.
+ */
+/// <reference lib="deno.worker" />
+import { S3Client } from "../../s3/client.ts";
+import { lowerThisThreadsPriority } from "../background_priority.ts";
+import { HANDOVER_MS, type SendOrder, type SendResult, type TargetAddress, toFailure, type ToSendWorker } from "./send_thread.ts";
+
+lowerThisThreadsPriority();
+
+const clients = new Map<string, S3Client>();
+const inFlight = new Map<number, AbortController>();
+let answers: SendResult[] = [];
+
+function clientFor(target: TargetAddress): S3Client {
+  const id = JSON.stringify(target);
+  let client = clients.get(id);
+  if (!client) clients.set(id, client = new S3Client(target));
+  return client;
+}
+
+/** Answers of a burst go back in one message. */
+function answer(result: SendResult): void {
+  if (answers.length === 0) {
+    setTimeout(() => {
+      self.postMessage({ op: "done", batch: answers });
+      answers = [];
+    }, HANDOVER_MS);
+  }
+  answers.push(result);
+}
+
+async function send({ id, target, request }: SendOrder): Promise<void> {
+  const abort = new AbortController();
+  inFlight.set(id, abort);
+  try {
+    await clientFor(target).empty({ ...request, signal: abort.signal });
+    answer({ id });
+  } catch (error) {
+    answer({ id, failure: toFailure(error) });
+  } finally {
+    inFlight.delete(id);
+  }
+}
+
+self.onmessage = (event: MessageEvent<ToSendWorker>) => {
+  const message = event.data;
+  if (message.op === "abort") return inFlight.get(message.id)?.abort();
+  for (const order of message.batch) send(order);
+};
