@@ -12,6 +12,18 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU time of a process's threads named `worker-*` (its worker threads: delivery, replication sends), in ms. */
+export function workerThreadsCpuMs(pid: number): number {
+  let total = 0;
+  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/stat`);
+    if (!/\(worker-\d+\)/.test(stat)) continue;
+    const fields = stat.split(") ")[1].split(" ");
+    total += (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return total;
+}
+
 /** The machine's 1-minute load average (reported beside results that other processes can disturb). */
 export function loadAverage(): number {
   return Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);

@@ -13,7 +13,7 @@ import { S3Client } from "../../server/s3/client.ts";
 import { makeBucket, putObject } from "../../server/s3/mod.ts";
 import { putBucketNotification } from "../../server/s3/ops/notification.ts";
 import { spawnStorage } from "../storage_process.ts";
-import { cpuMs, emit, freePort, loadAverage, percentile } from "./measure.ts";
+import { cpuMs, emit, freePort, loadAverage, percentile, workerThreadsCpuMs } from "./measure.ts";
 
 const COUNT = 2000;
 /** Many short alternating rounds: each pair of rounds sees about the same load from the rest of the machine. */
@@ -77,17 +77,6 @@ try {
       }));
     }
     return performance.now() - started;
-  };
-  /** CPU time of the process's threads named `worker-*` (the notification delivery thread), in ms. */
-  const workerThreadsCpuMs = (pid: number) => {
-    let total = 0;
-    for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
-      const stat = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/stat`);
-      if (!/\(worker-\d+\)/.test(stat)) continue;
-      const fields = stat.split(") ")[1].split(" ");
-      total += (Number(fields[11]) + Number(fields[12])) * 10;
-    }
-    return total;
   };
   // Warm both (connections, JIT), then alternate rounds.
   await putMany(plain, "warm/", 200, false);

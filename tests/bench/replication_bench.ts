@@ -15,7 +15,7 @@ import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.
 import { headObject } from "../../server/s3/ops/objects.ts";
 import { putBucketReplication } from "../../server/s3/ops/replication.ts";
 import { spawnStorage } from "../storage_process.ts";
-import { emit, freePort, percentile } from "./measure.ts";
+import { cpuMs, emit, freePort, loadAverage, percentile, workerThreadsCpuMs } from "./measure.ts";
 
 const COUNT = 2000;
 const ROUNDS = 20;
@@ -27,23 +27,6 @@ const dir = await Deno.makeTempDir({ prefix: "deck-replication-bench-" });
 const targetProcess = await spawnStorage(`${dir}/target`, await freePort(), root);
 const sourceProcess = await spawnStorage(`${dir}/source`, await freePort(), root);
 const plainProcess = await spawnStorage(`${dir}/plain`, await freePort(), root);
-/** CPU time a process has used, in ms (Linux /proc; utime + stime in clock ticks of 10 ms). */
-const cpuMs = (pid: number) => {
-  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-/** CPU time of the process's threads named `worker-*` (the replication send thread), in ms. */
-const workerThreadsCpuMs = (pid: number) => {
-  let total = 0;
-  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/stat`);
-    if (!/\(worker-\d+\)/.test(stat)) continue;
-    const fields = stat.split(") ")[1].split(" ");
-    total += (Number(fields[11]) + Number(fields[12])) * 10;
-  }
-  return total;
-};
-const loadAverage = () => Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
 try {
   const target = new S3Client({ endpoint: targetProcess.url, credentials: root });
   const source = new S3Client({ endpoint: sourceProcess.url, credentials: root });
