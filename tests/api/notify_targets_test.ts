@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { putObject, deleteObject } from "../../server/s3/ops/objects.ts";
 import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { BACKGROUND_NICE } from "../../server/storage/background_priority.ts";
+import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
 import { type ConsoleClient, signInAsRoot, startStack } from "../helpers.ts";
 import {
   amqpReader,

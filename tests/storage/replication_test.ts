@@ -14,7 +14,7 @@ import { completeMultipartUpload, createMultipartUpload, uploadPart } from "../.
 import { getObjectLegalHold, getObjectTagging, putObjectLegalHold, putObjectTagging } from "../../server/s3/ops/object_lock.ts";
 import { deleteObject, getObject, headObject, listObjectVersions, putObject } from "../../server/s3/ops/objects.ts";
 import { getBucketReplication, putBucketReplication, type ReplicationRule } from "../../server/s3/ops/replication.ts";
-import { BACKGROUND_NICE } from "../../server/storage/background_priority.ts";
+import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 import { freePort, spawnStorage } from "../storage_process.ts";
 

@@ -5,11 +5,12 @@
  * keep their order, so events reach each target in the order they happened and an apply lands between the
  * same events it would in one thread. If the thread cannot start, or dies, delivery falls back to the main
  * thread (queued events stay on disk; events held only in the dead thread's memory are counted as lost).
- * The thread runs below the priority of the one serving S3 requests (background_priority.ts).
+ * The thread runs below the priority of the one serving S3 requests (background_thread.ts).
  *
  * Protocol: main → worker `deliver {batch: [keys, line][]}`, `apply {id, specs}`, `status {id}`,
  * `stats {id}`, `close {id}`; worker → main `done {id, value?}` and `log {level, message}`.
  */
+import { Handover } from "../background_thread.ts";
 import { DeliveryHost, type HostLog, type NotificationStatus, type TargetSpec } from "./host.ts";
 import type { RunnerStats } from "./runner.ts";
 
@@ -53,12 +54,22 @@ export class DeliveryThread implements EventDelivery {
   #fallback: EventDelivery | null = null;
   #pending = new Map<number, (value: unknown) => void>();
   #nextId = 1;
-  #batch: [string[], string][] = [];
+  /**
+   * Matched events, handed over every few milliseconds rather than one message each: waking the other thread
+   * per event cost more CPU than sending the event. Gathered ones the thread never got go to the fallback.
+   */
+  readonly #events = new Handover<[string[], string]>(HANDOVER_MS, (batch) => {
+    if (this.#worker) this.#worker.postMessage({ op: "deliver", batch } satisfies ToWorker);
+    else this.#toFallback(batch);
+  });
+  /** Settles once the fallback runs the targets; events wait for it in order (before it they would be dropped). */
+  #fallbackReady: Promise<void> = Promise.resolve();
   #lastSpecs: TargetSpec[] = [];
 
-  constructor(private readonly log: HostLog) {
+  /** `workerUrl`: the thread's entry (a test passes one that fails, to see delivery carry on without it). */
+  constructor(private readonly log: HostLog, workerUrl = new URL("./delivery_worker.ts", import.meta.url)) {
     try {
-      this.#worker = new Worker(new URL("./delivery_worker.ts", import.meta.url), { type: "module" });
+      this.#worker = new Worker(workerUrl, { type: "module" });
       this.#worker.onmessage = (event: MessageEvent<FromWorker>) => this.#receive(event.data);
       this.#worker.onerror = (event) => {
         event.preventDefault();
@@ -83,7 +94,8 @@ export class DeliveryThread implements EventDelivery {
     this.#worker?.terminate();
     this.#worker = null;
     this.#fallback = inThread(this.log);
-    const ready = this.#fallback.apply(this.#lastSpecs);
+    const ready = this.#fallbackReady = this.#fallback.apply(this.#lastSpecs).catch(() => {}); // failures are logged by the host
+    this.#events.flush();
     for (const [id, resolve] of this.#pending) {
       this.#pending.delete(id);
       ready.then(() => resolve(undefined));
@@ -91,18 +103,17 @@ export class DeliveryThread implements EventDelivery {
   }
 
   #call<T>(message: ToWorker & { id: number }): Promise<T> {
-    this.#flush();
+    this.#events.flush(); // an apply or status lands after the events that came before it
     return new Promise((resolve) => {
       this.#pending.set(message.id, resolve as (value: unknown) => void);
       this.#worker!.postMessage(message);
     });
   }
 
-  /** Events of one burst go in one message. */
-  #flush(): void {
-    if (this.#batch.length === 0 || !this.#worker) return;
-    this.#worker.postMessage({ op: "deliver", batch: this.#batch } satisfies ToWorker);
-    this.#batch = [];
+  #toFallback(batch: [string[], string][]): void {
+    this.#fallbackReady.then(() => {
+      for (const [keys, line] of batch) this.#fallback!.deliver(keys, line);
+    });
   }
 
   apply(specs: TargetSpec[]): Promise<void> {
@@ -112,11 +123,8 @@ export class DeliveryThread implements EventDelivery {
   }
 
   deliver(keys: string[], line: string): void {
-    if (this.#fallback) return this.#fallback.deliver(keys, line);
-    // Events are handed over every few milliseconds, not one message each: waking the other thread per
-    // event cost more CPU than sending the event.
-    if (this.#batch.length === 0) setTimeout(() => this.#flush(), HANDOVER_MS);
-    this.#batch.push([keys, line]);
+    if (this.#fallback) return this.#toFallback([[keys, line]]);
+    this.#events.push([keys, line]);
   }
 
   async status(): Promise<NotificationStatus> {

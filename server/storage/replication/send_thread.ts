@@ -3,12 +3,12 @@
  * much CPU as serving the PUT that queued it, and on the thread that serves S3 it would slow every request;
  * here the main thread keeps the queue, the rules, the statuses, the bandwidth limit and reading the
  * version's bytes, and hands the finished request (body included, transferred rather than copied) to a
- * thread that runs below its priority (background_priority.ts). Streamed bodies stay on the main thread:
+ * thread that runs below its priority (background_thread.ts). Streamed bodies stay on the main thread:
  * they are read while they are sent. The thread starts with the first send; if it cannot start, or dies,
  * sends go from the calling thread, and the ones it held fail and are retried like any failed send.
  *
- * Sends and answers cross in batches gathered for a couple of milliseconds (as delivery's events do), so a
- * burst of sends wakes the other thread once rather than once a request.
+ * Sends and answers cross in batches gathered for a couple of milliseconds (background_thread.ts Handover,
+ * as delivery's events do), so a burst of sends wakes the other thread once rather than once a request.
  *
  * Protocol: main → worker `send {batch: {id, target, request}[]}`, `abort {id}`; worker → main
  * `done {batch: {id, failure?}[]}`.
@@ -16,6 +16,7 @@
 import type { S3Client } from "../../s3/client.ts";
 import { S3Error } from "../../s3/errors.ts";
 import type { Credentials } from "../../s3/sigv4.ts";
+import { Handover } from "../background_thread.ts";
 
 /** Where a request goes, as a message can carry it (an S3Client cannot cross threads). */
 export interface TargetAddress {
@@ -83,8 +84,7 @@ export class SendThread {
   #inThread = false;
   #pending = new Map<number, Pending>();
   #nextId = 1;
-  #batch: SendOrder[] = [];
-  #bodies: ArrayBuffer[] = [];
+  readonly #orders = new Handover<SendOrder>(HANDOVER_MS, (batch, bodies) => this.#worker?.postMessage({ op: "send", batch } satisfies ToSendWorker, bodies));
 
   /** Sends `request` to the target `client` addresses; rejects as `client.empty` would. */
   send(client: S3Client, request: WholeRequest, signal: AbortSignal): Promise<void> {
@@ -101,17 +101,9 @@ export class SendThread {
     signal.addEventListener("abort", onAbort, { once: true });
     const settled = () => signal.removeEventListener("abort", onAbort);
     this.#pending.set(id, { resolve: () => (settled(), resolve()), reject: (error) => (settled(), reject(error)) });
-    if (this.#batch.length === 0) setTimeout(() => this.#flush(), HANDOVER_MS);
-    this.#batch.push({ id, target: { endpoint: client.endpoint, region: client.region, credentials: client.credentials }, request });
-    if (request.body) this.#bodies.push(request.body.buffer);
+    const target = { endpoint: client.endpoint, region: client.region, credentials: client.credentials };
+    this.#orders.push({ id, target, request }, request.body?.buffer);
     return promise;
-  }
-
-  #flush(): void {
-    if (this.#batch.length === 0 || !this.#worker) return;
-    this.#worker.postMessage({ op: "send", batch: this.#batch } satisfies ToSendWorker, this.#bodies);
-    this.#batch = [];
-    this.#bodies = [];
   }
 
   /** Ends the thread (after the replicator's abort has settled what it was sending). */
@@ -152,8 +144,7 @@ export class SendThread {
     this.#worker?.terminate();
     this.#worker = null;
     this.#inThread = true;
-    this.#batch = [];
-    this.#bodies = [];
+    this.#orders.discard();
     for (const [id, pending] of this.#pending) {
       this.#pending.delete(id);
       pending.reject(new Error(`the replication send thread stopped (${reason})`));

@@ -5,14 +5,15 @@
  */
 /// <reference lib="deno.worker" />
 import { S3Client } from "../../s3/client.ts";
-import { lowerThisThreadsPriority } from "../background_priority.ts";
+import { Handover, lowerThisThreadsPriority } from "../background_thread.ts";
 import { HANDOVER_MS, type SendOrder, type SendResult, type TargetAddress, toFailure, type ToSendWorker } from "./send_thread.ts";
 
 lowerThisThreadsPriority();
 
 const clients = new Map<string, S3Client>();
 const inFlight = new Map<number, AbortController>();
-let answers: SendResult[] = [];
+/** Answers of a burst go back in one message. */
+const answers = new Handover<SendResult>(HANDOVER_MS, (batch) => self.postMessage({ op: "done", batch }));
 
 function clientFor(target: TargetAddress): S3Client {
   const id = JSON.stringify(target);
@@ -21,25 +22,14 @@ function clientFor(target: TargetAddress): S3Client {
   return client;
 }
 
-/** Answers of a burst go back in one message. */
-function answer(result: SendResult): void {
-  if (answers.length === 0) {
-    setTimeout(() => {
-      self.postMessage({ op: "done", batch: answers });
-      answers = [];
-    }, HANDOVER_MS);
-  }
-  answers.push(result);
-}
-
 async function send({ id, target, request }: SendOrder): Promise<void> {
   const abort = new AbortController();
   inFlight.set(id, abort);
   try {
     await clientFor(target).empty({ ...request, signal: abort.signal });
-    answer({ id });
+    answers.push({ id });
   } catch (error) {
-    answer({ id, failure: toFailure(error) });
+    answers.push({ id, failure: toFailure(error) });
   } finally {
     inFlight.delete(id);
   }
