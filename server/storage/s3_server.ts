@@ -3,25 +3,17 @@
  * SigV4, authorises with IAM (or the bucket policy for anonymous requests) and dispatches. It knows nothing
  * about the console; the console reaches it over HTTP like any MinIO.
  */
-import { evaluate } from "../policy/evaluate.ts";
-import { normalizePolicy } from "../policy/types.ts";
 import { sha256Hex } from "../s3/sigv4.ts";
 import { buildXml } from "../s3/xml.ts";
 import { throttledAuthenticate } from "./auth/guess_throttle.ts";
 import { adminTooLarge, MAX_ADMIN_BODY, MAX_STS_BODY, readAll, stsTooLarge } from "./bounded_body.ts";
+import { accessCheck, requestConditions } from "./s3/access.ts";
 import { healthCheck } from "./s3/health.ts";
-import type { AdminHandler, ConditionValues, Credential, IdentityAuthority, ServerFacts, StsHandler } from "./contracts.ts";
+import type { AdminHandler, Credential, IdentityAuthority, ServerFacts, StsHandler } from "./contracts.ts";
 import { type Store, StoreError } from "./fs/store.ts";
-import * as buckets from "./s3/buckets.ts";
-import * as configs from "./s3/bucket_configs.ts";
 import * as cors from "./s3/cors.ts";
-import { type S3Handler, type S3Request, s3ErrorResponse } from "./s3/context.ts";
-import * as listen from "./s3/listen.ts";
-import * as listing from "./s3/listing.ts";
-import * as multipart from "./s3/multipart.ts";
-import * as meta from "./s3/object_meta.ts";
-import * as objects from "./s3/objects.ts";
-import { postObject } from "./s3/post_object.ts";
+import { type S3Request, s3ErrorResponse } from "./s3/context.ts";
+import { HANDLERS } from "./s3/handlers.ts";
 import { malformed, type PostForm, readPostForm } from "./s3/post_policy.ts";
 import { boundaryOf } from "../formats/multipart_form.ts";
 import { resolveOperation } from "./s3/router.ts";
@@ -32,68 +24,7 @@ import { buildEventRecord, type EventObject } from "./events/records.ts";
 import { createStorageStreams, type StorageStreams } from "./streams/mod.ts";
 import { adminApiName } from "./streams/api_names.ts";
 import { observeRequest, type RequestFacts } from "./streams/requests.ts";
-import { getBucketReplicationMetrics } from "./replication/metrics.ts";
 import { METRICS_PATH_PREFIX, type MetricsEndpoint } from "./metrics/mod.ts";
-
-const HANDLERS: Record<string, S3Handler> = {
-  ListBuckets: buckets.listBuckets,
-  CreateBucket: buckets.createBucket,
-  HeadBucket: buckets.headBucket,
-  DeleteBucket: buckets.deleteBucket,
-  GetBucketLocation: buckets.getBucketLocation,
-  GetBucketVersioning: buckets.getBucketVersioning,
-  PutBucketVersioning: buckets.putBucketVersioning,
-  GetObjectLockConfiguration: buckets.getObjectLockConfiguration,
-  PutObjectLockConfiguration: buckets.putObjectLockConfiguration,
-  GetBucketTagging: buckets.getBucketTagging,
-  PutBucketTagging: buckets.putBucketTagging,
-  DeleteBucketTagging: buckets.deleteBucketTagging,
-  GetBucketPolicy: configs.getBucketPolicy,
-  PutBucketPolicy: configs.putBucketPolicy,
-  DeleteBucketPolicy: configs.deleteBucketPolicy,
-  GetBucketEncryption: configs.getBucketEncryption,
-  PutBucketEncryption: configs.putBucketEncryption,
-  DeleteBucketEncryption: configs.deleteBucketEncryption,
-  GetBucketLifecycle: configs.getBucketLifecycle,
-  PutBucketLifecycle: configs.putBucketLifecycle,
-  DeleteBucketLifecycle: configs.deleteBucketLifecycle,
-  GetBucketReplication: configs.getBucketReplication,
-  PutBucketReplication: configs.putBucketReplication,
-  DeleteBucketReplication: configs.deleteBucketReplication,
-  GetBucketReplicationMetrics: getBucketReplicationMetrics,
-  GetBucketNotification: configs.getBucketNotification,
-  PutBucketNotification: configs.putBucketNotification,
-  GetBucketCors: cors.getBucketCors,
-  PutBucketCors: cors.putBucketCors,
-  DeleteBucketCors: cors.deleteBucketCors,
-  GetBucketAcl: meta.getAcl,
-  ListObjects: listing.listObjectsV1,
-  ListObjectsV2: listing.listObjectsV2,
-  ListObjectVersions: listing.listObjectVersions,
-  ListMultipartUploads: listing.listMultipartUploads,
-  DeleteObjects: meta.deleteObjects,
-  PutObject: objects.putObject,
-  CopyObject: objects.copyObject,
-  GetObject: objects.getObject,
-  HeadObject: objects.headObject,
-  DeleteObject: objects.deleteObject,
-  GetObjectAcl: meta.getAcl,
-  GetObjectTagging: meta.getObjectTagging,
-  PutObjectTagging: meta.putObjectTagging,
-  DeleteObjectTagging: meta.deleteObjectTagging,
-  GetObjectRetention: meta.getObjectRetention,
-  PutObjectRetention: meta.putObjectRetention,
-  GetObjectLegalHold: meta.getObjectLegalHold,
-  PutObjectLegalHold: meta.putObjectLegalHold,
-  CreateMultipartUpload: multipart.createMultipartUpload,
-  UploadPart: multipart.uploadPart,
-  CompleteMultipartUpload: multipart.completeMultipartUpload,
-  AbortMultipartUpload: multipart.abortMultipartUpload,
-  ListParts: multipart.listPartsHandler,
-  PostObject: (ctx) => postObject(ctx as S3Request & { form: PostForm }),
-  ListenBucketNotification: listen.listenBucketNotification,
-  ListenNotification: listen.listenBucketNotification,
-};
 
 export interface FrontOptions {
   store: Store;
@@ -230,44 +161,14 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
       }
       noteSigner(facts, auth.credential);
       if (auth.contentLength !== undefined && !Number.isNaN(auth.contentLength)) facts.rx = auth.contentLength;
-      const baseConditions = (cred: Credential | null): ConditionValues => ({
-        "aws:SourceIp": [sourceIp],
-        "aws:SecureTransport": [String(url.protocol === "https:")],
-        "aws:CurrentTime": [new Date(now).toISOString()],
-        "aws:EpochTime": [String(Math.floor(now / 1000))],
-        "aws:UserAgent": [request.headers.get("user-agent") ?? ""],
-        "aws:Referer": [request.headers.get("referer") ?? ""],
-        "s3:signatureversion": ["AWS4-HMAC-SHA256"],
-        "s3:authType": [auth.authType === "presigned" ? "REST-QUERY-STRING" : "REST-HEADER"],
-        ...(cred ? { "aws:username": [cred.parentUser], "aws:userid": [cred.parentUser], "aws:principaltype": [cred.kind === "root" ? "Account" : "User"] } : {}),
-        ...(url.searchParams.get("versionId") ? { "s3:versionid": [url.searchParams.get("versionId")!] } : {}),
-        // SSE: policies may require encryption ("deny PUT unless x-amz-server-side-encryption is AES256").
-        ...(request.headers.has("x-amz-server-side-encryption") ? { "s3:x-amz-server-side-encryption": [request.headers.get("x-amz-server-side-encryption")!] } : {}),
-        ...(request.headers.has("x-amz-server-side-encryption-aws-kms-key-id")
-          ? { "s3:x-amz-server-side-encryption-aws-kms-key-id": [request.headers.get("x-amz-server-side-encryption-aws-kms-key-id")!] }
-          : {}),
-        ...(operation.name.startsWith("List") && bucket ? listing.listingConditions(url.searchParams) : {}),
-      });
-      const policyCache = new Map<string, ReturnType<typeof normalizePolicy> | null>();
-      const bucketPolicy = async (name: string) => {
-        if (!policyCache.has(name)) {
-          const text = options.store.buckets.has(name) ? await options.store.getDocument(name, "policy.json") : undefined;
-          policyCache.set(name, text ? normalizePolicy(JSON.parse(text)) : null);
-        }
-        return policyCache.get(name) ?? null;
-      };
+      const access = accessCheck(options.store, options.authority, auth.credential, requestConditions(request, url, sourceIp, now, auth, operation.name, bucket));
+      const allowed = access.allowed;
       // Anonymous requests are decided by the bucket policy alone (MinIO semantics, §6.3).
-      if (!auth.credential) await bucketPolicy(bucket);
-      const allowed = (action: string, b: string, k: string, extra: ConditionValues = {}): boolean => {
-        const conditions = { ...baseConditions(auth.credential), ...extra };
-        if (auth.credential) return options.authority.isAllowed(auth.credential, action, b, k, conditions);
-        const policy = policyCache.get(b);
-        return !!policy && evaluate([{ name: "bucket", policy }], { action, bucket: b, key: k, conditions }).allowed;
-      };
+      if (!auth.credential) await access.loadBucketPolicy(bucket);
       if (operation.name === "CopyObject") {
         const source = (request.headers.get("x-amz-copy-source") ?? "").replace(/^\/+/, "").split("?")[0];
         const sourceBucket = decodeURIComponent(source.split("/")[0] ?? "");
-        if (!auth.credential && sourceBucket) await bucketPolicy(sourceBucket);
+        if (!auth.credential && sourceBucket) await access.loadBucketPolicy(sourceBucket);
       }
       // Listing buckets and multi-delete check per bucket/object inside the handler.
       const checkedInside = operation.name === "ListBuckets" || operation.name === "DeleteObjects";

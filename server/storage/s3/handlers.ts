@@ -1,0 +1,77 @@
+/**
+ * Which handler serves each S3 operation (the names s3/router.ts resolves requests to). The front
+ * (s3_server.ts) authenticates and authorises first; a handler gets the request with its bucket, key and
+ * access check already settled.
+ */
+import { getBucketReplicationMetrics } from "../replication/metrics.ts";
+import * as configs from "./bucket_configs.ts";
+import * as buckets from "./buckets.ts";
+import type { S3Handler, S3Request } from "./context.ts";
+import * as cors from "./cors.ts";
+import * as listen from "./listen.ts";
+import * as listing from "./listing.ts";
+import * as multipart from "./multipart.ts";
+import * as meta from "./object_meta.ts";
+import * as objects from "./objects.ts";
+import { postObject } from "./post_object.ts";
+import type { PostForm } from "./post_policy.ts";
+
+export const HANDLERS: Record<string, S3Handler> = {
+  ListBuckets: buckets.listBuckets,
+  CreateBucket: buckets.createBucket,
+  HeadBucket: buckets.headBucket,
+  DeleteBucket: buckets.deleteBucket,
+  GetBucketLocation: buckets.getBucketLocation,
+  GetBucketVersioning: buckets.getBucketVersioning,
+  PutBucketVersioning: buckets.putBucketVersioning,
+  GetObjectLockConfiguration: buckets.getObjectLockConfiguration,
+  PutObjectLockConfiguration: buckets.putObjectLockConfiguration,
+  GetBucketTagging: buckets.getBucketTagging,
+  PutBucketTagging: buckets.putBucketTagging,
+  DeleteBucketTagging: buckets.deleteBucketTagging,
+  GetBucketPolicy: configs.getBucketPolicy,
+  PutBucketPolicy: configs.putBucketPolicy,
+  DeleteBucketPolicy: configs.deleteBucketPolicy,
+  GetBucketEncryption: configs.getBucketEncryption,
+  PutBucketEncryption: configs.putBucketEncryption,
+  DeleteBucketEncryption: configs.deleteBucketEncryption,
+  GetBucketLifecycle: configs.getBucketLifecycle,
+  PutBucketLifecycle: configs.putBucketLifecycle,
+  DeleteBucketLifecycle: configs.deleteBucketLifecycle,
+  GetBucketReplication: configs.getBucketReplication,
+  PutBucketReplication: configs.putBucketReplication,
+  DeleteBucketReplication: configs.deleteBucketReplication,
+  GetBucketReplicationMetrics: getBucketReplicationMetrics,
+  GetBucketNotification: configs.getBucketNotification,
+  PutBucketNotification: configs.putBucketNotification,
+  GetBucketCors: cors.getBucketCors,
+  PutBucketCors: cors.putBucketCors,
+  DeleteBucketCors: cors.deleteBucketCors,
+  GetBucketAcl: meta.getAcl,
+  ListObjects: listing.listObjectsV1,
+  ListObjectsV2: listing.listObjectsV2,
+  ListObjectVersions: listing.listObjectVersions,
+  ListMultipartUploads: listing.listMultipartUploads,
+  DeleteObjects: meta.deleteObjects,
+  PutObject: objects.putObject,
+  CopyObject: objects.copyObject,
+  GetObject: objects.getObject,
+  HeadObject: objects.headObject,
+  DeleteObject: objects.deleteObject,
+  GetObjectAcl: meta.getAcl,
+  GetObjectTagging: meta.getObjectTagging,
+  PutObjectTagging: meta.putObjectTagging,
+  DeleteObjectTagging: meta.deleteObjectTagging,
+  GetObjectRetention: meta.getObjectRetention,
+  PutObjectRetention: meta.putObjectRetention,
+  GetObjectLegalHold: meta.getObjectLegalHold,
+  PutObjectLegalHold: meta.putObjectLegalHold,
+  CreateMultipartUpload: multipart.createMultipartUpload,
+  UploadPart: multipart.uploadPart,
+  CompleteMultipartUpload: multipart.completeMultipartUpload,
+  AbortMultipartUpload: multipart.abortMultipartUpload,
+  ListParts: multipart.listPartsHandler,
+  PostObject: (ctx) => postObject(ctx as S3Request & { form: PostForm }),
+  ListenBucketNotification: listen.listenBucketNotification,
+  ListenNotification: listen.listenBucketNotification,
+};
