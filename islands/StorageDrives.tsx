@@ -34,27 +34,21 @@ function FormatDialog({ title, drives, onClose, onFormatted }: { title: string; 
       onClose={() => !action.busy && onClose()}
       message={action.message}
       onMessageDone={action.clear}
-      actions={
-        <>
-          <button type="button" className="btn" disabled={action.busy} onClick={onClose}>Cancel</button>
-          <button
-            type="button"
-            className="btn btn-error"
-            disabled={typed !== FORMAT_CONFIRMATION || action.busy}
-            onClick={() =>
-              action.run(async () => {
-                try {
-                  onFormatted(await storageApi.format(drives, force, typed));
-                } catch (error) {
-                  reportError(error); // spec 3 §8: a format failure goes to the error banner
-                  onClose();
-                }
-              })}
-          >
-            Format
-          </button>
-        </>
-      }
+      cancelDisabled={action.busy}
+      primary={{
+        label: "Format",
+        tone: "error",
+        disabled: typed !== FORMAT_CONFIRMATION || action.busy,
+        onClick: () =>
+          action.run(async () => {
+            try {
+              onFormatted(await storageApi.format(drives, force, typed));
+            } catch (error) {
+              reportError(error); // spec 3 §8: a format failure goes to the error banner
+              onClose();
+            }
+          }),
+      }}
     >
       <p className="mb-2">Are you sure you want to format the following drives?</p>
       <ul className="mb-3 max-h-40 overflow-y-auto text-sm font-mono" data-testid="format-list">{drives.map((d) => <li key={d}>{d}</li>)}</ul>

@@ -27,19 +27,11 @@ function EditYamlDialog({ namespace, name, onClose }: { namespace: string; name:
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={!yaml?.trim() || action.busy}
-            onClick={() => action.run(async () => (await operatorApi.putYaml(namespace, name, yaml!), location.reload()))}
-          >
-            Save
-          </button>
-        </>
-      }
+      primary={{
+        label: "Save",
+        disabled: !yaml?.trim() || action.busy,
+        onClick: () => action.run(async () => (await operatorApi.putYaml(namespace, name, yaml!), location.reload())),
+      }}
     >
       {yaml === null
         ? <span role="status" className="loading loading-spinner" aria-label="Loading" />

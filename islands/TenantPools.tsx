@@ -39,29 +39,21 @@ function AddPoolDialog({ namespace, name, poolCount, storageClasses, onClose }: 
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={!valid || action.busy}
-            onClick={() =>
-              action.run(async () => {
-                await operatorApi.addPool(namespace, name, {
-                  name: poolName,
-                  servers: Number(servers),
-                  volumes_per_server: Number(drives),
-                  volume_configuration: { size: Math.round(Number(sizeGi) * GI), storage_class_name: storageClass },
-                  affinity: defaultAffinity(name, poolName),
-                });
-                location.reload();
-              })}
-          >
-            Save
-          </button>
-        </>
-      }
+      primary={{
+        label: "Save",
+        disabled: !valid || action.busy,
+        onClick: () =>
+          action.run(async () => {
+            await operatorApi.addPool(namespace, name, {
+              name: poolName,
+              servers: Number(servers),
+              volumes_per_server: Number(drives),
+              volume_configuration: { size: Math.round(Number(sizeGi) * GI), storage_class_name: storageClass },
+              affinity: defaultAffinity(name, poolName),
+            });
+            location.reload();
+          }),
+      }}
     >
       <TextField label="Number of Servers" type="number" value={servers} onChange={setServers} error={errors.servers} />
       <TextField label="Drives per Server" type="number" value={drives} onChange={setDrives} error={errors.drives} />

@@ -31,23 +31,15 @@ function UpdateVersionDialog({ info, onClose }: { info: TenantInfo; onClose: () 
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={!!imageError || !registryOk || action.busy}
-            onClick={() =>
-              action.run(async () => {
-                await operatorApi.updateTenant(info.namespace, info.name, { image, enable_prometheus: info.enable_prometheus, ...(custom ? { image_registry: registry } : {}) });
-                location.reload();
-              })}
-          >
-            Save
-          </button>
-        </>
-      }
+      primary={{
+        label: "Save",
+        disabled: !!imageError || !registryOk || action.busy,
+        onClick: () =>
+          action.run(async () => {
+            await operatorApi.updateTenant(info.namespace, info.name, { image, enable_prometheus: info.enable_prometheus, ...(custom ? { image_registry: registry } : {}) });
+            location.reload();
+          }),
+      }}
     >
       <TextField label="Image" placeholder="E.g. minio/minio:RELEASE.2021-08-20T18-32-01Z" value={image} onChange={setImage} error={imageError} />
       <Switch label="Set Custom Image Registry" checked={custom} onChange={setCustom} />

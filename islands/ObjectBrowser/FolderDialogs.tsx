@@ -24,12 +24,7 @@ export function PathDialog({ open, current, onClose, onGo }: { open: boolean; cu
       title="Choose or create a new path"
       open={open}
       onClose={onClose}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="button" className="btn btn-primary" disabled={path.trim() === ""} onClick={go}>Go</button>
-        </>
-      }
+      primary={{ label: "Go", disabled: path.trim() === "", onClick: go }}
     >
       <p className="text-sm mb-3 wrap-anywhere">Current path: {current || "/"}</p>
       <TextField label="New Folder Path" value={path} onChange={setPath} placeholder="Enter the new Folder Path" />

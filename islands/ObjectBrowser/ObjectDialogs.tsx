@@ -89,12 +89,11 @@ export function LegalHoldDialog({ bucket, detail, open, onClose, onSaved }: { bu
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="button" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => (await objectsApi.setLegalHold(bucket, detail.name, detail.version_id, on ? "enabled" : "disabled"), onSaved()))}>Save</button>
-        </>
-      }
+      primary={{
+        label: "Save",
+        disabled: action.busy,
+        onClick: () => action.run(async () => (await objectsApi.setLegalHold(bucket, detail.name, detail.version_id, on ? "enabled" : "disabled"), onSaved())),
+      }}
     >
       <Switch label="Legal Hold Status" checked={on} onChange={setOn} description={on ? "On: the version cannot be deleted or overwritten." : "Off"} />
     </Dialog>
@@ -120,12 +119,7 @@ export function AddTagDialog({ bucket, detail, open, onClose, onSaved }: { bucke
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="button" className="btn btn-primary" disabled={!valid || action.busy} onClick={save}>Save</button>
-        </>
-      }
+      primary={{ label: "Save", disabled: !valid || action.busy, onClick: save }}
     >
       <TextField label="Tag Key" value={key} onChange={setKey} placeholder="Enter Tag Key" />
       <TextField label="Tag Label" value={value} onChange={setValue} placeholder="Enter Tag Label" />

@@ -22,12 +22,7 @@ export function GroupDialog({ open, group, users, onClose, onSaved }: { open: bo
   }
   return (
     <Dialog title={editing ? "Edit Group" : "Create Group"} open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="submit" className="btn btn-primary" disabled={name.trim() === "" || action.busy} onClick={save}>Save</button>
-        </>
-      }>
+      primary={{ label: "Save", submit: true, disabled: name.trim() === "" || action.busy, onClick: save }}>
       <TextField label="Group Name" value={name} onChange={setName} readOnly={editing} />
       {editing ? <Switch label={enabled ? "Enabled" : "Disabled"} checked={enabled} onChange={setEnabled} /> : null}
       <CheckList label="Members" options={users} selected={members} onChange={setMembers} emptyText="No Users Available" />

@@ -34,12 +34,7 @@ export function CreatePolicyDialog({ open, existing, onClose, onSaved }: { open:
   }
   return (
     <Dialog title="Create Policy" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="submit" className="btn btn-primary" disabled={trimmed === "" || duplicate || invalid || policy.trim() === "" || action.busy} onClick={save}>Save</button>
-        </>
-      }>
+      primary={{ label: "Save", submit: true, disabled: trimmed === "" || duplicate || invalid || policy.trim() === "" || action.busy, onClick: save }}>
       <TextField label="Policy Name" value={name} onChange={setName} error={duplicate ? "A policy with this name already exists" : undefined} />
       <JsonEditor label="Write Policy" value={policy} onChange={setPolicy} mode="policy" />
     </Dialog>

@@ -41,12 +41,7 @@ export function CreateServiceAccountDialog({ open, user, onClose, onCreated }: {
   }
   return (
     <Dialog title="Create Service Account" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="submit" className="btn btn-primary" disabled={action.busy || policyBad || keysMissing || !!secretProblem} onClick={create}>Create</button>
-        </>
-      }>
+      primary={{ label: "Create", submit: true, disabled: action.busy || policyBad || keysMissing || !!secretProblem, onClick: create }}>
       <Switch label="Restrict with policy" checked={restrict} onChange={setRestrict}
         description="You can specify an optional JSON-formatted IAM policy to further restrict Service Account access to a subset of the actions and resources explicitly allowed for the parent user. The policy cannot be changed after the account is saved." />
       {restrict ? <JsonEditor label="Policy" value={policy} onChange={setPolicy} mode="policy" rows={12} /> : null}

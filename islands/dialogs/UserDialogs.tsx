@@ -48,12 +48,7 @@ export function UserDialog({ open, user, groups, policies, onClose, onSaved }: {
   }
   return (
     <Dialog title={editing ? "Edit User" : "Create User"} open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="submit" className="btn btn-primary" disabled={!ready || action.busy} onClick={save}>Save</button>
-        </>
-      }>
+      primary={{ label: "Save", submit: true, disabled: !ready || action.busy, onClick: save }}>
       <TextField label="Access Key" value={accessKey} onChange={setAccessKey} readOnly={editing} />
       <TextField label="Secret Key" type="password" value={secretKey} onChange={setSecretKey} autoComplete="new-password" />
       <div className="grid md:grid-cols-2 gap-4">

@@ -120,19 +120,11 @@ export function TierCredentialsDialog({ tier, onClose, onSaved }: { tier: TierVi
       onClose={onClose}
       message={name ? action.message : { message: TIER_INFO_ERROR, type: "error" }}
       onMessageDone={action.clear}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={!name || !valid || action.busy}
-            onClick={() => action.run(async () => (await settingsApi.setTierCredentials(tier.type, name, isGcs ? { creds } : { access_key: access, secret_key: secret }), onSaved()))}
-          >
-            Save
-          </button>
-        </>
-      }
+      primary={{
+        label: "Save",
+        disabled: !name || !valid || action.busy,
+        onClick: () => action.run(async () => (await settingsApi.setTierCredentials(tier.type, name, isGcs ? { creds } : { access_key: access, secret_key: secret }), onSaved())),
+      }}
     >
       {isGcs
         ? <CredsFile onChange={setCreds} />

@@ -42,15 +42,8 @@ export function TypedDeleteDialog({ title, name, open, onClose, onDelete, childr
       onClose={close}
       message={action.message}
       onMessageDone={action.clear}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={close} disabled={action.busy}>Cancel</button>
-          <button type="button" className="btn btn-error" disabled={typed !== name || action.busy} onClick={() => action.run(async () => (await onDelete(typed), setTyped(""), onClose()))}>
-            {action.busy ? <span className="loading loading-spinner loading-sm" /> : null}
-            Delete
-          </button>
-        </>
-      }
+      cancelDisabled={action.busy}
+      primary={{ label: "Delete", tone: "error", busy: action.busy, disabled: typed !== name, onClick: () => action.run(async () => (await onDelete(typed), setTyped(""), onClose())) }}
     >
       <div className="mb-3">{children}</div>
       <TextField label={`To continue please type ${name} in the box.`} value={typed} onChange={setTyped} error={mismatch ? "Tenant name is incorrect" : undefined} />

@@ -1,7 +1,8 @@
 /**
- * The one dialog (spec 1 "Generic dialog"): title, close button and a message bar. The message bar shows the
- * detailed message when it has at least 5 characters, else the message, and hides itself after 10 s for
- * errors and 5 s otherwise (spec 1 §8). Dialogs report errors here rather than in the page banner.
+ * The one dialog (spec 1 "Generic dialog"): title, close button, a message bar and a buttons row, usually
+ * Cancel and the dialog's primary action (`primary`). The message bar shows the detailed message when it has
+ * at least 5 characters, else the message, and hides itself after 10 s for errors and 5 s otherwise (spec 1
+ * §8). Dialogs report errors here rather than in the page banner.
  *
  * Keyboard: the content is a form, so Enter in a field presses the dialog's submit button (its primary action,
  * `type="submit"`), or, in a dialog without one, its primary button; Escape closes; focus goes back to what
@@ -36,19 +37,54 @@ export function errorMessage(error: unknown): DialogMessage {
   return { message: error instanceof Error ? error.message : String(error), type: "error" };
 }
 
-export interface DialogProps {
+/**
+ * The action a dialog exists for (Save, Create, Delete, Format...), shown after a Cancel button that closes the
+ * dialog: most dialogs end with this pair, and passing it as `primary` keeps every copy of it alike.
+ */
+export interface DialogPrimaryAction {
+  label: string;
+  onClick: () => void;
+  /** For example while the form is incomplete, or while the action runs (when no spinner is wanted). */
+  disabled?: boolean;
+  /** The action is running: the button is disabled and shows a spinner before its label. */
+  busy?: boolean;
+  /** "error" for actions that destroy something (delete, format); default "primary". */
+  tone?: "primary" | "error";
+  /**
+   * A submit button: Enter in a field presses it through the form's own implicit submission. Without it, Enter
+   * still reaches it, by its tone's class (see pressPrimaryOnEnter).
+   */
+  submit?: boolean;
+}
+
+interface DialogBase {
   title: string;
   open: boolean;
   onClose: () => void;
   children: ReactNode;
-  /** Buttons row at the bottom. */
-  actions?: ReactNode;
   message?: DialogMessage | null;
   onMessageDone?: () => void;
   wide?: boolean;
 }
 
-export function Dialog({ title, open, onClose, children, actions, message = null, onMessageDone = () => {}, wide }: DialogProps) {
+/** The usual buttons row at the bottom: Cancel (closes the dialog, as ✕ does), then the primary action. */
+interface CancelAndPrimaryRow {
+  primary: DialogPrimaryAction;
+  /** Cancel cannot be pressed either, e.g. while an action runs that the dialog must see finish. */
+  cancelDisabled?: boolean;
+  actions?: never;
+}
+
+/** Any other buttons row (a single Save, Clear + Save, Download + Done), or none. */
+interface OtherActionsRow {
+  actions?: ReactNode;
+  primary?: never;
+  cancelDisabled?: never;
+}
+
+export type DialogProps = DialogBase & (CancelAndPrimaryRow | OtherActionsRow);
+
+export function Dialog({ title, open, onClose, children, actions, primary, cancelDisabled, message = null, onMessageDone = () => {}, wide }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   // Declared before the effect that opens the dialog, so it sees the opener still focused.
   useEffect(() => {
@@ -75,10 +111,29 @@ export function Dialog({ title, open, onClose, children, actions, message = null
         <form noValidate onSubmit={(e) => e.preventDefault()} onKeyDown={pressPrimaryOnEnter}>
           <MessageBar message={message} onDone={onMessageDone} />
           {children}
-          {actions ? <div className="modal-action">{actions}</div> : null}
+          {primary
+            ? <div className="modal-action"><CancelAndPrimary primary={primary} cancelDisabled={cancelDisabled} onCancel={onClose} /></div>
+            : actions
+            ? <div className="modal-action">{actions}</div>
+            : null}
         </form>
       </div>
     </dialog>
+  );
+}
+
+function CancelAndPrimary({ primary, cancelDisabled, onCancel }: { primary: DialogPrimaryAction; cancelDisabled?: boolean; onCancel: () => void }) {
+  const { label, onClick, disabled, busy, tone, submit } = primary;
+  // Whole class names, not built from the tone: the stylesheet keeps only classes it finds spelled out.
+  const toneClass = tone === "error" ? "btn btn-error" : "btn btn-primary";
+  return (
+    <>
+      <button type="button" className="btn" disabled={cancelDisabled} onClick={onCancel}>Cancel</button>
+      <button type={submit ? "submit" : "button"} className={toneClass} disabled={disabled || busy} onClick={onClick}>
+        {busy ? <span className="loading loading-spinner loading-sm" /> : null}
+        {label}
+      </button>
+    </>
   );
 }
 
@@ -144,12 +199,7 @@ export function ConfirmDialog({ title, open, onClose, onConfirm, confirmLabel = 
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="button" className="btn btn-error" disabled={action.busy} onClick={() => action.run(onConfirm)}>{confirmLabel}</button>
-        </>
-      }
+      primary={{ label: confirmLabel, tone: "error", disabled: action.busy, onClick: () => action.run(onConfirm) }}
     >
       <div>{children}</div>
     </Dialog>
