@@ -1,12 +1,17 @@
 /**
  * Deck as production starts it: `deno run main.ts` as its own process, the embedded storage on a thread of its
  * own (server/storage/thread.ts). Sign-in, an upload and its download go through the console; the storage's
- * work runs on the worker thread, not the console's; SIGTERM right after an acknowledged upload and a restart on
+ * work runs on the worker thread, not the console's; a bucket's events reach a webhook from the storage thread's
+ * own delivery thread, at background priority; SIGTERM right after an acknowledged upload and a restart on
  * the same data dir keep the object; a storage that cannot start stops Deck's start with a clear error.
  */
 import assert from "node:assert/strict";
 import { S3Client } from "../../server/s3/client.ts";
-import { listBuckets } from "../../server/s3/mod.ts";
+import { serviceRestart, setConfigKV } from "../../server/s3/admin/config_kv.ts";
+import { listBuckets, putObject } from "../../server/s3/mod.ts";
+import { putBucketNotification } from "../../server/s3/ops/notification.ts";
+import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
+import { eventually, webhookReceiver } from "../notify_services.ts";
 import { freePort } from "../storage_process.ts";
 import { ConsoleClient } from "../helpers.ts";
 
@@ -134,6 +139,25 @@ Deno.test({
       const after = await threadCpu(deck.child.pid);
       const workers = after.workers - before.workers, main = after.main - before.main;
       assert.ok(workers > 0 && workers > main, `storage requests cost ${workers} ms on worker threads and ${main} ms on the main thread`);
+    });
+
+    await t.step("events leave from the storage thread's own delivery thread, at background priority", async () => {
+      const admin = new S3Client({ endpoint: deck.storageUrl, credentials: ROOT });
+      const hook = webhookReceiver();
+      try {
+        await setConfigKV(admin, `notify_webhook endpoint=${hook.url}`);
+        await serviceRestart(admin);
+        await putBucketNotification(admin, "kept", [{ id: "hook", arn: "arn:minio:sqs::_:webhook", events: ["s3:ObjectCreated:*"] }]);
+        await putObject(admin, "kept", "announced.txt", "hello");
+        const received = await eventually(async () => hook.received, (r) => r.length > 0, "the webhook event");
+        assert.equal(received[0].body.Key, "kept/announced.txt");
+        const nice = (tid: string) => Number(Deno.readTextFileSync(`/proc/${deck.child.pid}/task/${tid}/stat`).split(") ")[1].split(" ")[16]);
+        const tids = [...Deno.readDirSync(`/proc/${deck.child.pid}/task`)].map((task) => task.name);
+        assert.ok(tids.some((tid) => nice(tid) === BACKGROUND_NICE), "the delivery thread runs at background priority");
+        assert.equal(nice(String(deck.child.pid)), 0, "the console's thread keeps its priority");
+      } finally {
+        await hook.close();
+      }
     });
 
     await t.step("SIGTERM right after the acknowledged upload, then a restart, keeps the objects", async () => {
