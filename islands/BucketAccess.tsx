@@ -65,7 +65,7 @@ function RuleDialog({ bucket, rule, existing, onClose }: { bucket: string; rule?
   }
   return (
     <Dialog title={rule ? "Edit Access Rule" : "Add Access Rule"} open onClose={() => onClose(false)} message={action.message} onMessageDone={action.clear}
-      actions={<button type="submit" className="btn btn-primary" disabled={prefix.trim() === "" || !!taken} onClick={save}>Save</button>}>
+      cancel={false} primary={{ label: "Save", submit: true, disabled: prefix.trim() === "" || !!taken, onClick: save }}>
       <TextField label="Prefix" value={prefix} onChange={setPrefix} readOnly={!!rule} error={taken ? accessRuleExists(taken.prefix, taken.access) : undefined} />
       <SelectField label="Access" value={access} options={LEVELS} onChange={setAccess} />
     </Dialog>

@@ -28,12 +28,13 @@ function SubscribeDialog({ bucket, arns, onClose, onSaved }: { bucket: string; a
   const toggle = (t: EventType) => setTypes(types.includes(t) ? types.filter((x) => x !== t) : [...types, t]);
   return (
     <Dialog title="Subscribe To Event" open onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={
-        <button type="submit" className="btn btn-primary" disabled={!arn || types.length === 0 || action.busy}
-          onClick={() => action.run(async () => (await bucketsApi.addEvent(bucket, { arn, events: types, prefix: prefix.trim(), suffix: suffix.trim() }), showSnackbar("Event subscribed"), onSaved()))}>
-          Save
-        </button>
-      }>
+      cancel={false}
+      primary={{
+        label: "Save",
+        submit: true,
+        disabled: !arn || types.length === 0 || action.busy,
+        onClick: () => action.run(async () => (await bucketsApi.addEvent(bucket, { arn, events: types, prefix: prefix.trim(), suffix: suffix.trim() }), showSnackbar("Event subscribed"), onSaved())),
+      }}>
       {arns.length === 0
         ? <p className="text-sm mb-3">The server has no notification targets yet. Add one under Settings, then restart the server.</p>
         : <SelectField label="ARN" value={arn} options={arns.map((a) => ({ value: a, label: a }))} onChange={setArn} />}

@@ -60,7 +60,7 @@ function AddRuleDialog({ bucket, tiers, onClose, onSaved }: { bucket: string; ti
   }
   return (
     <Dialog title="Add Lifecycle Rule" open onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      actions={<button type="submit" className="btn btn-primary" disabled={!valid || action.busy} onClick={save}>Save</button>}>
+      cancel={false} primary={{ label: "Save", submit: true, disabled: !valid || action.busy, onClick: save }}>
       <SelectField label="Type of lifecycle" value={kind} options={[{ value: "expiry", label: "Expiry" }, { value: "transition", label: "Transition" }]} onChange={setKind} />
       <Switch label={useDate ? "Specific Date" : "Default (7 Days)"} checked={useDate} onChange={setUseDate} />
       {useDate
@@ -122,7 +122,7 @@ function EditRuleDialog({ bucket, rule, onClose, onSaved }: { bucket: string; ru
   const action = useDialogAction();
   return (
     <Dialog title="Edit Lifecycle Configuration" open onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<button type="submit" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => (await bucketsApi.updateLifecycle(bucket, rule.id, !enabled), onSaved()))}>Save</button>}>
+      cancel={false} primary={{ label: "Save", submit: true, disabled: action.busy, onClick: () => action.run(async () => (await bucketsApi.updateLifecycle(bucket, rule.id, !enabled), onSaved())) }}>
       <p className="text-sm mb-3 break-all">Rule <b>{rule.id}</b></p>
       <Switch label={enabled ? "Enabled" : "Disabled"} checked={enabled} onChange={setEnabled} />
     </Dialog>

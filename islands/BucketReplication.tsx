@@ -54,7 +54,7 @@ function AddRuleDialog({ bucket, onClose, onSaved }: { bucket: string; onClose: 
   }
   return (
     <Dialog title="Set Bucket Replication" open onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      actions={<button type="submit" className="btn btn-primary" disabled={!remoteValid(remote) || !target.trim() || !!tagsProblem(tags) || action.busy} onClick={save}>Save</button>}>
+      cancel={false} primary={{ label: "Save", submit: true, disabled: !remoteValid(remote) || !target.trim() || !!tagsProblem(tags) || action.busy, onClick: save }}>
       <RemoteFields value={remote} onChange={setRemote} />
       <TextField label="Target Bucket" value={target} onChange={setTarget} />
       <TextField label="Prefix" value={prefix} onChange={setPrefix} />

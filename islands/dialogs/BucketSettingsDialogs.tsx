@@ -16,16 +16,12 @@ interface SettingDialogProps {
   onSaved: () => void;
 }
 
-function SaveButton({ disabled, busy, onClick }: { disabled?: boolean; busy: boolean; onClick: () => void }) {
-  return <button type="submit" className="btn btn-primary" disabled={disabled || busy} onClick={onClick}>Save</button>;
-}
-
 export function AccessPolicyDialog({ bucket, current, onClose, onSaved }: SettingDialogProps & { current: string }) {
   const [access, setAccess] = useState<"PRIVATE" | "PUBLIC">(current === "PUBLIC" ? "PUBLIC" : "PRIVATE");
   const action = useDialogAction();
   return (
     <Dialog title="Change Access Policy" open onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<SaveButton busy={action.busy} onClick={() => action.run(async () => (await bucketsApi.setAccess(bucket, access), onSaved()))} />}>
+      cancel={false} primary={{ label: "Save", submit: true, disabled: action.busy, onClick: () => action.run(async () => (await bucketsApi.setAccess(bucket, access), onSaved())) }}>
       {current === "CUSTOM" ? <p className="text-sm mb-3">The bucket has a custom policy; choosing a preset replaces it.</p> : null}
       <SelectField label="Access Policy" value={access} options={[{ value: "PRIVATE", label: "Private" }, { value: "PUBLIC", label: "Public" }]} onChange={setAccess} />
     </Dialog>
@@ -46,7 +42,7 @@ export function EncryptionDialog({ bucket, current, kmsKey, onClose, onSaved }: 
     });
   return (
     <Dialog title="Enable Bucket Encryption" open onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<SaveButton busy={action.busy} disabled={type === "sse-kms" && !key.trim()} onClick={save} />}>
+      cancel={false} primary={{ label: "Save", submit: true, disabled: (type === "sse-kms" && !key.trim()) || action.busy, onClick: save }}>
       <SelectField label="Encryption Type" value={type} options={[{ value: "disabled", label: "Disabled" }, { value: "sse-s3", label: "SSE-S3" }, { value: "sse-kms", label: "SSE-KMS" }]} onChange={setType} />
       {type === "sse-kms"
         ? (
@@ -107,7 +103,7 @@ export function QuotaDialog({ bucket, quota, onClose, onSaved }: SettingDialogPr
   const invalid = enabled && problem !== null;
   return (
     <Dialog title="Enable Bucket Quota" open onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<SaveButton busy={action.busy} disabled={invalid} onClick={() => action.run(async () => (await bucketsApi.setQuota(bucket, enabled, enabled ? bytes : 0, form.type), onSaved()))} />}>
+      cancel={false} primary={{ label: "Save", submit: true, disabled: invalid || action.busy, onClick: () => action.run(async () => (await bucketsApi.setQuota(bucket, enabled, enabled ? bytes : 0, form.type), onSaved())) }}>
       <Switch label="Quota" checked={enabled} onChange={setEnabled} />
       {enabled
         ? <QuotaFields {...form} onChange={(change) => setForm((f) => ({ ...f, ...change }))} />
@@ -124,7 +120,7 @@ export function RetentionDialog({ bucket, current, onClose, onSaved }: SettingDi
   const valid = Number.isInteger(Number(validity)) && Number(validity) >= 1;
   return (
     <Dialog title="Set Retention Configuration" open onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<SaveButton busy={action.busy} disabled={!valid} onClick={() => action.run(async () => (await bucketsApi.setRetention(bucket, { mode, unit, validity: Number(validity) }), onSaved()))} />}>
+      cancel={false} primary={{ label: "Save", submit: true, disabled: !valid || action.busy, onClick: () => action.run(async () => (await bucketsApi.setRetention(bucket, { mode, unit, validity: Number(validity) }), onSaved())) }}>
       <SelectField label="Retention Mode" value={mode} options={[{ value: "compliance", label: "Compliance" }, { value: "governance", label: "Governance" }]} onChange={setMode} />
       <NumberWithUnit label="Retention Validity" value={validity} min={1} onChange={setValidity} unit={unit} units={[{ value: "days", label: "Days" }, { value: "years", label: "Years" }]} onUnitChange={setUnit}
         error={valid ? undefined : "The validity must be at least 1"} />

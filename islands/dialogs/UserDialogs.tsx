@@ -65,7 +65,7 @@ export function SetGroupsDialog({ open, user, groups, onClose, onSaved }: { open
   const action = useDialogAction();
   return (
     <Dialog title="Set Groups" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<button type="submit" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => onSaved(await usersApi.update(user.accessKey, { status: user.status, groups: selected })))}>Save</button>}>
+      cancel={false} primary={{ label: "Save", submit: true, disabled: action.busy, onClick: () => action.run(async () => onSaved(await usersApi.update(user.accessKey, { status: user.status, groups: selected }))) }}>
       <CheckList label="Groups" options={groups} selected={selected} onChange={setSelected} emptyText="No Groups Available" />
     </Dialog>
   );
@@ -84,7 +84,7 @@ export function SetPoliciesDialog({ open, entity, entityType, current, policies,
   const action = useDialogAction();
   return (
     <Dialog title="Set Policies" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={<button type="submit" className="btn btn-primary" disabled={action.busy} onClick={() => action.run(async () => (await usersApi.setPolicies(selected, entity, entityType), onSaved()))}>Save</button>}>
+      cancel={false} primary={{ label: "Save", submit: true, disabled: action.busy, onClick: () => action.run(async () => (await usersApi.setPolicies(selected, entity, entityType), onSaved())) }}>
       <p className="text-sm mb-2">Selected {entityType}: <b>{entity}</b></p>
       <CheckList label="Policies" options={policies} selected={selected} onChange={setSelected} emptyText="No Policies Available" />
     </Dialog>
@@ -104,9 +104,8 @@ export function AddUsersToGroupDialog({ open, users, groups, onClose }: { open: 
   }
   return (
     <Dialog title="Add Users to Group" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      actions={done
-        ? <button type="submit" className="btn btn-primary" onClick={onClose}>Done</button>
-        : <button type="submit" className="btn btn-primary" disabled={selected.length === 0 || action.busy} onClick={save}>Save</button>}>
+      cancel={false}
+      primary={done ? { label: "Done", submit: true, onClick: onClose } : { label: "Save", submit: true, disabled: selected.length === 0 || action.busy, onClick: save }}>
       {done
         ? (
           <div data-testid="add-to-group-confirmation">

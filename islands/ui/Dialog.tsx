@@ -67,9 +67,14 @@ interface DialogBase {
   wide?: boolean;
 }
 
-/** The usual buttons row at the bottom: Cancel (closes the dialog, as ✕ does), then the primary action. */
+/**
+ * The usual buttons row at the bottom: Cancel (closes the dialog, as ✕ does), then the primary action; or the
+ * primary action alone (`cancel={false}`), where the screen shows only it (most settings dialogs: Save).
+ */
 interface CancelAndPrimaryRow {
   primary: DialogPrimaryAction;
+  /** Whether the row starts with Cancel (default true). */
+  cancel?: boolean;
   /** Cancel cannot be pressed either, e.g. while an action runs that the dialog must see finish. */
   cancelDisabled?: boolean;
   actions?: never;
@@ -79,12 +84,13 @@ interface CancelAndPrimaryRow {
 interface OtherActionsRow {
   actions?: ReactNode;
   primary?: never;
+  cancel?: never;
   cancelDisabled?: never;
 }
 
 export type DialogProps = DialogBase & (CancelAndPrimaryRow | OtherActionsRow);
 
-export function Dialog({ title, open, onClose, children, actions, primary, cancelDisabled, message = null, onMessageDone = () => {}, wide }: DialogProps) {
+export function Dialog({ title, open, onClose, children, actions, primary, cancel = true, cancelDisabled, message = null, onMessageDone = () => {}, wide }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   // Declared before the effect that opens the dialog, so it sees the opener still focused.
   useEffect(() => {
@@ -112,7 +118,7 @@ export function Dialog({ title, open, onClose, children, actions, primary, cance
           <MessageBar message={message} onDone={onMessageDone} />
           {children}
           {primary
-            ? <div className="modal-action"><CancelAndPrimary primary={primary} cancelDisabled={cancelDisabled} onCancel={onClose} /></div>
+            ? <div className="modal-action"><CancelAndPrimary primary={primary} cancelDisabled={cancelDisabled} onCancel={cancel ? onClose : undefined} /></div>
             : actions
             ? <div className="modal-action">{actions}</div>
             : null}
@@ -122,13 +128,14 @@ export function Dialog({ title, open, onClose, children, actions, primary, cance
   );
 }
 
-function CancelAndPrimary({ primary, cancelDisabled, onCancel }: { primary: DialogPrimaryAction; cancelDisabled?: boolean; onCancel: () => void }) {
+/** The primary action, after a Cancel button when there is `onCancel`. */
+function CancelAndPrimary({ primary, cancelDisabled, onCancel }: { primary: DialogPrimaryAction; cancelDisabled?: boolean; onCancel?: () => void }) {
   const { label, onClick, disabled, busy, tone, submit } = primary;
   // Whole class names, not built from the tone: the stylesheet keeps only classes it finds spelled out.
   const toneClass = tone === "error" ? "btn btn-error" : "btn btn-primary";
   return (
     <>
-      <button type="button" className="btn" disabled={cancelDisabled} onClick={onCancel}>Cancel</button>
+      {onCancel ? <button type="button" className="btn" disabled={cancelDisabled} onClick={onCancel}>Cancel</button> : null}
       <button type={submit ? "submit" : "button"} className={toneClass} disabled={disabled || busy} onClick={onClick}>
         {busy ? <span className="loading loading-spinner loading-sm" /> : null}
         {label}
