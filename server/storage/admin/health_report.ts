@@ -13,7 +13,7 @@
 import { formatConfig } from "./server_config.ts";
 import type { AdminContext } from "./context.ts";
 import { subsystem } from "./subsystems.ts";
-import { drive, EMBEDDED_VERSION } from "./info.ts";
+import { drive, serverInfoDocument } from "./info.ts";
 import { cpuFacts, memoryFacts, networkFacts, osFacts, partitionFacts, processFacts, productFacts, systemConfig, systemErrors, systemServices } from "./host_facts.ts";
 
 /** Bytes written and read back by the drive check: enough to see a sick disk, quick on a healthy one. */
@@ -93,7 +93,7 @@ export async function* healthReports(ctx: AdminContext, signal: AbortSignal, opt
   if (wants("sysosinfo")) sys.productinfo = [await productFacts(addr, options.anonymize)];
   const minio: Record<string, unknown> = {};
   if (wants("minioconfig")) minio.config = { config: redactedConfig(ctx) };
-  const server = wants("minioinfo") ? await serverFacts(ctx, addr) : null;
+  const server = wants("minioinfo") ? await serverFacts(ctx) : null;
   if (server) minio.info = server.info;
   const report = { version: "3", timestamp: new Date(ctx.now()).toISOString(), sys, minio };
   yield report;
@@ -105,36 +105,10 @@ export async function* healthReports(ctx: AdminContext, signal: AbortSignal, opt
   yield report;
 }
 
-/** minio.info: ServerInfo's facts (madmin MinioInfo), with the drive the check fills in. */
-async function serverFacts(ctx: AdminContext, addr: string) {
-  const usage = await ctx.store.usage();
+/** minio.info: ServerInfo's document plus what health adds (runtime, TLS, container), with the drive the check fills in. */
+async function serverFacts(ctx: AdminContext) {
   const disk: Record<string, unknown> = await drive(ctx);
-  const memory = Deno.memoryUsage();
-  const info = {
-    mode: "online",
-    region: ctx.config.region(),
-    sqsARN: ctx.config.notificationArns(),
-    deploymentID: ctx.store.deploymentId,
-    buckets: { count: usage.buckets },
-    objects: { count: usage.objects },
-    usage: { size: usage.size },
-    services: { notifications: await ctx.notificationStatus() },
-    backend: { backendType: ctx.reportedBackend === "fs" ? "FS" : "Erasure", onlineDisks: 1, offlineDisks: 0 },
-    servers: [{
-      state: "online",
-      endpoint: addr,
-      uptime: Math.floor((ctx.now() - ctx.startedAt) / 1000),
-      version: EMBEDDED_VERSION,
-      network: { [addr]: "online" },
-      drives: [disk],
-      mem_stats: { Alloc: memory.heapUsed, HeapAlloc: memory.heapUsed, Sys: memory.rss },
-      num_cpu: navigator.hardwareConcurrency,
-      runtime_version: `deno ${Deno.version.deno}`,
-      edition: "",
-    }],
-    tls: { tls_enabled: ctx.url.protocol === "https:" },
-    is_kubernetes: false,
-    is_docker: await isDocker(),
-  };
-  return { info, drive: disk };
+  const info = await serverInfoDocument(ctx, disk);
+  Object.assign(info.servers[0], { num_cpu: navigator.hardwareConcurrency, runtime_version: `deno ${Deno.version.deno}` });
+  return { info: { ...info, tls: { tls_enabled: ctx.url.protocol === "https:" }, is_kubernetes: false, is_docker: await isDocker() }, drive: disk };
 }

@@ -45,9 +45,18 @@ function backendInfo(ctx: AdminContext, online: number) {
 
 export async function serverInfo(ctx: AdminContext): Promise<Response> {
   requireAction(ctx, "admin:ServerInfo");
+  return json(await serverInfoDocument(ctx, await drive(ctx)));
+}
+
+/**
+ * ServerInfo's document (madmin InfoMessage) about this one node, with `disk` as its drive: the health report
+ * (health_report.ts) sends the same document as its minio.info, with the drive its check fills in.
+ */
+export async function serverInfoDocument(ctx: AdminContext, disk: Record<string, unknown>) {
   const usage = await ctx.store.usage();
   const endpoint = ctx.url.host;
-  return json({
+  const memory = Deno.memoryUsage();
+  return {
     mode: "online",
     domain: [],
     region: ctx.config.region(),
@@ -70,13 +79,13 @@ export async function serverInfo(ctx: AdminContext): Promise<Response> {
       version: EMBEDDED_VERSION,
       commitID: "",
       network: { [endpoint]: "online" },
-      drives: [await drive(ctx)],
+      drives: [disk],
       poolNumber: 1,
       poolNumbers: [1],
-      mem_stats: { Alloc: Deno.memoryUsage().heapUsed, TotalAlloc: 0, Mallocs: 0, Frees: 0, HeapAlloc: Deno.memoryUsage().heapUsed },
+      mem_stats: { Alloc: memory.heapUsed, TotalAlloc: 0, Mallocs: 0, Frees: 0, HeapAlloc: memory.heapUsed, Sys: memory.rss },
       edition: "",
     }],
-  });
+  };
 }
 
 export async function storageInfo(ctx: AdminContext): Promise<Response> {
