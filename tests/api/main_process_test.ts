@@ -12,6 +12,7 @@ import { listBuckets, putObject } from "../../server/s3/mod.ts";
 import { putBucketNotification } from "../../server/s3/ops/notification.ts";
 import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
 import { eventually, webhookReceiver } from "../notify_services.ts";
+import { threadNice, threadsAtNice } from "../threads.ts";
 import { freePort } from "../storage_process.ts";
 import { ConsoleClient } from "../helpers.ts";
 
@@ -151,10 +152,8 @@ Deno.test({
         await putObject(admin, "kept", "announced.txt", "hello");
         const received = await eventually(async () => hook.received, (r) => r.length > 0, "the webhook event");
         assert.equal(received[0].body.Key, "kept/announced.txt");
-        const nice = (tid: string) => Number(Deno.readTextFileSync(`/proc/${deck.child.pid}/task/${tid}/stat`).split(") ")[1].split(" ")[16]);
-        const tids = [...Deno.readDirSync(`/proc/${deck.child.pid}/task`)].map((task) => task.name);
-        assert.ok(tids.some((tid) => nice(tid) === BACKGROUND_NICE), "the delivery thread runs at background priority");
-        assert.equal(nice(String(deck.child.pid)), 0, "the console's thread keeps its priority");
+        assert.ok(threadsAtNice(deck.child.pid, BACKGROUND_NICE).size > 0, "the delivery thread runs at background priority");
+        assert.equal(threadNice(deck.child.pid, deck.child.pid), 0, "the console's thread keeps its priority");
       } finally {
         await hook.close();
       }

@@ -9,6 +9,7 @@ import { putObject, deleteObject } from "../../server/s3/ops/objects.ts";
 import { makeBucket } from "../../server/s3/ops/buckets.ts";
 import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
 import { type ConsoleClient, signInAsRoot, startStack } from "../helpers.ts";
+import { threadNice, threadsAtNice } from "../threads.ts";
 import {
   amqpReader,
   closedPort,
@@ -139,10 +140,8 @@ Deno.test("notification targets: an outage queues events on disk; back on the ri
     assert.deepEqual(list2.notification_endpoints.map((e) => `${e.service}:${e.status}`).sort(), ["mysql:online", "webhook:online"]);
     // Delivery is background work: its thread runs at a lower priority than the one serving S3 requests
     // (what `ps -L -o tid,comm,nice` shows an administrator).
-    const niceOf = (tid: string) => Number(Deno.readTextFileSync(`/proc/${Deno.pid}/task/${tid}/stat`).split(") ")[1].split(" ")[16]);
-    const tids = [...Deno.readDirSync(`/proc/${Deno.pid}/task`)].map((t) => t.name);
-    assert.equal(niceOf(String(Deno.pid)), 0, "the thread serving requests keeps its priority");
-    assert.ok(tids.some((tid) => niceOf(tid) === BACKGROUND_NICE), "a thread runs at the delivery priority");
+    assert.equal(threadNice(Deno.pid, Deno.pid), 0, "the thread serving requests keeps its priority");
+    assert.ok(threadsAtNice(Deno.pid, BACKGROUND_NICE).size > 0, "a thread runs at the delivery priority");
   } finally {
     await hook.close();
     await my.close();

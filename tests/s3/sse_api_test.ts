@@ -8,19 +8,12 @@ import { createHash } from "node:crypto";
 import { S3Client } from "../../server/s3/client.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
-import { diskHoldsPlaintext, KMS_KEY, pattern, sameBytes } from "./sse_helpers.ts";
+import { customerKeyHeaders, diskHoldsPlaintext, KMS_KEY, pattern, sameBytes } from "./sse_helpers.ts";
 
 const SSE_S3 = { "x-amz-server-side-encryption": "AES256" };
 const SSE_KMS = { "x-amz-server-side-encryption": "aws:kms" };
 
-function customer(fill: number): Record<string, string> {
-  const key = new Uint8Array(32).fill(fill);
-  return {
-    "x-amz-server-side-encryption-customer-algorithm": "AES256",
-    "x-amz-server-side-encryption-customer-key": key.toBase64(),
-    "x-amz-server-side-encryption-customer-key-md5": createHash("md5").update(key).digest("base64"),
-  };
-}
+const customer = customerKeyHeaders;
 
 Deno.test("SSE: package boundaries, header errors, sealed checksums, forms, restarts", async (t) => {
   const f = await startStorage({ kmsSecretKey: KMS_KEY });

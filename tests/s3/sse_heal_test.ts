@@ -5,12 +5,11 @@
  * each kind is reported corrupt.
  */
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import * as s3 from "../../server/s3/mod.ts";
 import { serviceRestart, setConfigKV } from "../../server/s3/admin/config_kv.ts";
 import { startStorage } from "./fixture.ts";
 import { dataFileOf, flipByte, heal } from "./heal_helpers.ts";
-import { KMS_KEY, pattern } from "./sse_helpers.ts";
+import { customerKeyHeaders, KMS_KEY, pattern } from "./sse_helpers.ts";
 
 type Item = s3.HealResultItem;
 
@@ -25,12 +24,7 @@ Deno.test("heal: encrypted objects are verified (SSE-C by its encrypted digest),
     await setConfigKV(f.root, "compression extensions=.txt");
     await serviceRestart(f.root);
     await s3.makeBucket(f.root, "vault");
-    const customerKey = new Uint8Array(32).fill(5);
-    const ssec = {
-      "x-amz-server-side-encryption-customer-algorithm": "AES256",
-      "x-amz-server-side-encryption-customer-key": customerKey.toBase64(),
-      "x-amz-server-side-encryption-customer-key-md5": createHash("md5").update(customerKey).digest("base64"),
-    };
+    const ssec = customerKeyHeaders(5);
     const put = async (key: string, body: Uint8Array | string, headers: Record<string, string> = {}) => {
       const res = await f.root.send({ method: "PUT", bucket: "vault", key, body: typeof body === "string" ? new TextEncoder().encode(body) : body, headers });
       assert.equal(res.status, 200, await res.text());

@@ -1,5 +1,19 @@
-/** Shared by the encryption tests: the test key store, recognisable bytes, and a scan of the disk for plaintext. */
+/**
+ * Shared by the encryption tests: the test key store, SSE-C headers, recognisable bytes, and a scan of the disk
+ * for plaintext.
+ */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+
+/** SSE-C request headers for a customer key of 32 bytes all set to `fill` (algorithm, key, key MD5). */
+export function customerKeyHeaders(fill: number): Record<string, string> {
+  const key = new Uint8Array(32).fill(fill);
+  return {
+    "x-amz-server-side-encryption-customer-algorithm": "AES256",
+    "x-amz-server-side-encryption-customer-key": key.toBase64(),
+    "x-amz-server-side-encryption-customer-key-md5": createHash("md5").update(key).digest("base64"),
+  };
+}
 
 /** The key store of these tests (as tests/helpers.ts TEST_KMS_KEY). */
 export const KMS_KEY = `deck-test-key:${new Uint8Array(32).fill(7).toBase64()}`;

@@ -5,18 +5,12 @@
  * back byte for byte, also with the tier stopped.
  */
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import * as s3 from "../../server/s3/mod.ts";
 import { putBucketLifecycle } from "../../server/s3/ops/lifecycle.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
-import { KMS_KEY, pattern, sameBytes } from "../s3/sse_helpers.ts";
+import { customerKeyHeaders, KMS_KEY, pattern, sameBytes } from "../s3/sse_helpers.ts";
 
-const customerKey = new Uint8Array(32).fill(3);
-const SSE_C = {
-  "x-amz-server-side-encryption-customer-algorithm": "AES256",
-  "x-amz-server-side-encryption-customer-key": customerKey.toBase64(),
-  "x-amz-server-side-encryption-customer-key-md5": createHash("md5").update(customerKey).digest("base64"),
-};
+const SSE_C = customerKeyHeaders(3);
 const ENCRYPTED: Record<string, Record<string, string>> = {
   "t/sse-s3": { "x-amz-server-side-encryption": "AES256" },
   "t/sse-kms": { "x-amz-server-side-encryption": "aws:kms" },

@@ -1,83 +1,21 @@
 /**
  * Bucket replication between two embedded storage servers started here: puts, overwrites, tags, delete
  * markers and versioned deletes per rule; a target outage and a source killed mid-queue; sync mode; the
- * status read by an independent client (AWS SDK v3).
+ * status read by an independent client (AWS SDK v3). Encrypted objects: replication_sse_test.ts.
  */
 import assert from "node:assert/strict";
 import { HeadObjectCommand, S3Client as SdkClient } from "@aws-sdk/client-s3";
-import { setRemoteTarget } from "../../server/s3/admin/buckets.ts";
 import { addCannedPolicy, addUser, setPolicy } from "../../server/s3/admin/iam.ts";
 import { S3Client } from "../../server/s3/client.ts";
-import { putBucketVersioning } from "../../server/s3/ops/bucket_config.ts";
 import { makeBucket } from "../../server/s3/ops/buckets.ts";
 import { completeMultipartUpload, createMultipartUpload, uploadPart } from "../../server/s3/ops/multipart.ts";
 import { getObjectLegalHold, getObjectTagging, putObjectLegalHold, putObjectTagging } from "../../server/s3/ops/object_lock.ts";
-import { deleteObject, getObject, headObject, listObjectVersions, putObject } from "../../server/s3/ops/objects.ts";
-import { getBucketReplication, putBucketReplication, type ReplicationRule } from "../../server/s3/ops/replication.ts";
+import { deleteObject, getObject, headObject, putObject } from "../../server/s3/ops/objects.ts";
 import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 import { freePort, spawnStorage } from "../storage_process.ts";
-
-const ROOT = { accessKey: "replication-root", secretKey: "replication-secret-key" };
-
-/** Polls `check` until it holds (generous deadline for a loaded machine). */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      if (await check()) return;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
-}
-
-/** This process's threads at the given nice value (Linux /proc: field 19 of each thread's stat). */
-function threadsAtNice(nice: number): Set<string> {
-  const niceOf = (tid: string) => Number(Deno.readTextFileSync(`/proc/${Deno.pid}/task/${tid}/stat`).split(") ")[1].split(" ")[16]);
-  return new Set([...Deno.readDirSync(`/proc/${Deno.pid}/task`)].map((t) => t.name).filter((tid) => niceOf(tid) === nice));
-}
-
-const client = (url: string) => new S3Client({ endpoint: url, credentials: ROOT });
-
-async function versionedBucket(c: S3Client, name: string): Promise<void> {
-  await makeBucket(c, name);
-  await putBucketVersioning(c, name, { status: "Enabled" });
-}
-
-/** A remote target on `source` for `targetBucket` at `targetUrl`, and a rule sending to it. */
-async function addRule(source: S3Client, bucket: string, targetUrl: string, targetBucket: string, rule: Partial<ReplicationRule>, sync = false): Promise<string> {
-  const arn = await setRemoteTarget(source, bucket, {
-    sourcebucket: bucket,
-    endpoint: new URL(targetUrl).host,
-    secure: false,
-    credentials: ROOT,
-    targetbucket: targetBucket,
-    type: "replication",
-    replicationSync: sync,
-    bandwidthlimit: 0,
-  });
-  const config = await getBucketReplication(source, bucket);
-  config.rules.push({
-    id: `rule-${config.rules.length + 1}`,
-    status: "Enabled",
-    priority: config.rules.length + 1,
-    destinationBucket: arn,
-    deleteMarkerReplication: true,
-    deleteReplication: true,
-    replicaModifications: true,
-    existingObjectReplication: false,
-    ...rule,
-  });
-  await putBucketReplication(source, bucket, config);
-  return arn;
-}
-
-const statusOf = async (c: S3Client, bucket: string, key: string, versionId?: string) => (await headObject(c, bucket, key, { versionId })).headers.get("x-amz-replication-status");
-const versionsOf = async (c: S3Client, bucket: string, key: string) => (await listObjectVersions(c, bucket, { prefix: key })).versions.filter((v) => v.key === key);
+import { threadsAtNice } from "../threads.ts";
+import { addRule, client, ROOT, statusOf, until, versionedBucket, versionsOf } from "./replication_helpers.ts";
 
 Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach the target as each rule says", async () => {
   const dirs = [await Deno.makeTempDir({ prefix: "deck-repl-" }), await Deno.makeTempDir({ prefix: "deck-repl-" })];
@@ -94,13 +32,13 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     await addRule(src, "tagged", target.url, "tagged-copies", { tags: [{ key: "copy", value: "yes" }], deleteMarkerReplication: false });
 
     // A put with metadata and tags arrives with its version id, as a REPLICA, and the source says COMPLETED.
-    const backgroundBefore = threadsAtNice(BACKGROUND_NICE);
+    const backgroundBefore = threadsAtNice(Deno.pid, BACKGROUND_NICE);
     const v1 = await putObject(src, "docs", "reports/q1.txt", "first", { contentType: "text/plain", userMetadata: { owner: "ann" }, tags: { team: "red" } });
     await until("the first version on the target", async () => (await statusOf(src, "docs", "reports/q1.txt")) === "COMPLETED");
     // Sending is background work: it went from a thread of its own at a lower priority than the one serving
     // S3 requests (what `ps -L -o tid,nice` shows an administrator).
-    assert.ok([...threadsAtNice(BACKGROUND_NICE)].some((tid) => !backgroundBefore.has(tid)), "a send thread runs at the background priority");
-    assert.ok(!threadsAtNice(BACKGROUND_NICE).has(String(Deno.pid)), "the thread serving requests keeps its priority");
+    assert.ok([...threadsAtNice(Deno.pid, BACKGROUND_NICE)].some((tid) => !backgroundBefore.has(tid)), "a send thread runs at the background priority");
+    assert.ok(!threadsAtNice(Deno.pid, BACKGROUND_NICE).has(String(Deno.pid)), "the thread serving requests keeps its priority");
     const replica = await headObject(dst, "copies", "reports/q1.txt", { versionId: v1.versionId });
     assert.equal(replica.headers.get("x-amz-replication-status"), "REPLICA");
     assert.equal(replica.contentType, "text/plain");
@@ -308,46 +246,5 @@ Deno.test("replication: a target outage and a source killed mid-queue lose nothi
     await target?.close();
     await Deno.remove(targetDir, { recursive: true });
     await Deno.remove(sourceDir, { recursive: true });
-  }
-});
-
-Deno.test("replication of encrypted objects: SSE-S3 arrives readable and encrypted again on the target; SSE-C is not queued", async () => {
-  const kms = `replication-key:${new Uint8Array(32).fill(7).toBase64()}`;
-  const dirs = [await Deno.makeTempDir({ prefix: "deck-repl-" }), await Deno.makeTempDir({ prefix: "deck-repl-" })];
-  const target = await startEmbeddedStorage({ dataDir: dirs[0], port: 0, rootUser: ROOT.accessKey, rootPassword: ROOT.secretKey, kmsSecretKey: kms });
-  const source = await startEmbeddedStorage({ dataDir: dirs[1], port: 0, rootUser: ROOT.accessKey, rootPassword: ROOT.secretKey, kmsSecretKey: kms });
-  const src = client(source.url), dst = client(target.url);
-  try {
-    await versionedBucket(dst, "sealed-copies");
-    await versionedBucket(src, "sealed");
-    await addRule(src, "sealed", target.url, "sealed-copies", {});
-    const put = await putObject(src, "sealed", "secret.txt", "confidential words", { headers: { "x-amz-server-side-encryption": "AES256" } });
-    await until("the encrypted object on the target", async () => (await statusOf(src, "sealed", "secret.txt")) === "COMPLETED");
-    const copy = await getObject(dst, "sealed-copies", "secret.txt", { versionId: put.versionId });
-    assert.equal(await copy.text(), "confidential words", "the target holds the plaintext the client wrote, not the source's sealed bytes");
-    assert.equal(copy.headers.get("x-amz-server-side-encryption"), "AES256", "and encrypts it at rest itself");
-
-    const customerKey = new Uint8Array(32).fill(3);
-    const { createHash } = await import("node:crypto");
-    await putObject(src, "sealed", "customer.txt", "only my key", {
-      headers: {
-        "x-amz-server-side-encryption-customer-algorithm": "AES256",
-        "x-amz-server-side-encryption-customer-key": customerKey.toBase64(),
-        "x-amz-server-side-encryption-customer-key-md5": createHash("md5").update(customerKey).digest("base64"),
-      },
-    });
-    const head = await getObject(src, "sealed", "customer.txt", {
-      headers: {
-        "x-amz-server-side-encryption-customer-algorithm": "AES256",
-        "x-amz-server-side-encryption-customer-key": customerKey.toBase64(),
-        "x-amz-server-side-encryption-customer-key-md5": createHash("md5").update(customerKey).digest("base64"),
-      },
-    });
-    assert.equal(await head.text(), "only my key");
-    assert.equal(head.headers.get("x-amz-replication-status"), null, "an SSE-C object is not queued: the server cannot open it");
-  } finally {
-    await source.close();
-    await target.close();
-    for (const dir of dirs) await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 });
