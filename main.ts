@@ -14,7 +14,11 @@ import { createPageRenderer } from "./server/render/page.tsx";
 import { LoginThrottle } from "./server/session/login_throttle.ts";
 import { createSessionKey } from "./server/session/token.ts";
 import { startStorageThread } from "./server/storage/thread.ts";
-import { connectStorageAudit, disconnectStorageAudit, startBuiltinLogSearch } from "./server/services/log_search_setup.ts";
+import {
+  connectStorageAudit,
+  disconnectStorageAudit,
+  startBuiltinLogSearch,
+} from "./server/services/log_search_setup.ts";
 import { createMetricsService } from "./server/metrics/mod.ts";
 import { prometheusBearerToken } from "./server/s3/prometheus_token.ts";
 import { LicenseStore } from "./server/services/license.ts";
@@ -43,10 +47,15 @@ export async function main(args: string[]): Promise<void> {
   if (config.operator) {
     // Operator mode manages tenants on Kubernetes: no storage server of its own.
     const cluster = await resolveCluster(config.operator, Deno.env.toObject());
-    operator = { k8s: new K8sClient(cluster.connection), config: config.operator, serviceAccountToken: cluster.serviceAccountToken };
+    operator = {
+      k8s: new K8sClient(cluster.connection),
+      config: config.operator,
+      serviceAccountToken: cluster.serviceAccountToken,
+    };
     shutdown.push(() => Promise.resolve(operator!.k8s.close()));
     storage = { url: "", region: "" };
-    credentialsHint = `Operator mode: Kubernetes API server ${cluster.connection.baseUrl} (from ${cluster.source}). Sign in with a service-account token.`;
+    credentialsHint =
+      `Operator mode: Kubernetes API server ${cluster.connection.baseUrl} (from ${cluster.source}). Sign in with a service-account token.`;
   } else if (config.minioServer) {
     storage = { url: config.minioServer, region: config.minioRegion };
     credentialsHint = `Sign in with an access key and secret key of ${config.minioServer}.`;
@@ -87,7 +96,11 @@ export async function main(args: string[]): Promise<void> {
 
   let logSearch: LogSearchEndpoint | null = null;
   if (config.logSearch.queryUrl) {
-    logSearch = { url: config.logSearch.queryUrl, token: config.logSearch.queryToken, fetch: globalThis.fetch };
+    logSearch = {
+      url: config.logSearch.queryUrl,
+      token: config.logSearch.queryToken,
+      fetch: globalThis.fetch,
+    };
   } else if (config.logSearch.builtin && !config.operator) {
     const builtin = await startBuiltinLogSearch(config.logSearch.builtin, config.dataDir);
     // Closed after the storage (pushed earlier), so no delivery meets a closed service.
@@ -97,12 +110,17 @@ export async function main(args: string[]): Promise<void> {
       await connectStorageAudit(embeddedStorage, builtin.server.ingestUrl);
       console.log(`Audit log search at ${builtin.server.url} receives the embedded storage's audit records`);
     } else {
-      console.log(`Audit log search at ${builtin.server.url}: point the storage's audit_webhook at ${builtin.server.url}/api/ingest?token=<CONSOLE_LOG_SEARCH_AUDIT_TOKEN>`);
+      console.log(
+        `Audit log search at ${builtin.server.url}: point the storage's audit_webhook at ${builtin.server.url}/api/ingest?token=<CONSOLE_LOG_SEARCH_AUDIT_TOKEN>`,
+      );
     }
   }
   if (!config.logSearch.builtin && embeddedStorage) await disconnectStorageAudit(embeddedStorage);
 
-  const render = createPageRenderer({ subpath: config.subpath, product: config.operator ? "Deck Operator" : "Deck" });
+  const render = createPageRenderer({
+    subpath: config.subpath,
+    product: config.operator ? "Deck Operator" : "Deck",
+  });
   const metrics = createMetricsService({
     config,
     storageUrl: storage.url,

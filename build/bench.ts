@@ -19,7 +19,8 @@ const files = [...Deno.readDirSync(`${root}tests/bench`)]
 
 await build({ ifStale: true });
 
-const sections: { file: string; command: string; results: BenchResult[]; failure?: string; load: number }[] = [];
+const sections: { file: string; command: string; results: BenchResult[]; failure?: string; load: number }[] =
+  [];
 const measuredAt = `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`;
 for (const file of files) {
   const command = `npx -y deno@2.9.6 run -A --unsafe-proto tests/bench/${file}`;
@@ -37,9 +38,15 @@ for (const file of files) {
     const result = JSON.parse(line).bench as BenchResult;
     results.push(result);
     const verdict = result.goal.startsWith("(") ? "reported" : result.pass ? "goal met" : "GOAL MISSED";
-    console.log(`  ${result.name}: ${fmt(result.deck)} ${result.unit} vs ${fmt(result.baseline)} (${result.baselineName}) → ${verdict}`);
+    console.log(
+      `  ${result.name}: ${fmt(result.deck)} ${result.unit} vs ${
+        fmt(result.baseline)
+      } (${result.baselineName}) → ${verdict}`,
+    );
   }
-  const failure = out.success ? undefined : new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join(" ");
+  const failure = out.success
+    ? undefined
+    : new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join(" ");
   if (failure) console.error(`  ${file} failed: ${failure}`);
   sections.push({ file, command, results, failure, load: Deno.loadavg()[0] });
 }
@@ -62,7 +69,11 @@ const lines = [
   "measured in the same run on the same machine and disk, so ratios compare like with like; absolute",
   "numbers move with the machine's load.",
   "",
-  `Last run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC (${filter ? `only files matching "${filter}"; the others are from earlier runs` : "every benchmark"}), ${navigator.hardwareConcurrency} × ${cpu}, Deno ${Deno.version.deno}, load average ${Deno.loadavg()[0].toFixed(1)} at the end.`,
+  `Last run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC (${
+    filter ? `only files matching "${filter}"; the others are from earlier runs` : "every benchmark"
+  }), ${navigator.hardwareConcurrency} × ${cpu}, Deno ${Deno.version.deno}, load average ${
+    Deno.loadavg()[0].toFixed(1)
+  } at the end.`,
   "",
 ];
 /** Sections of the last full run for benchmark files not run this time (a filtered run keeps them). */
@@ -90,12 +101,23 @@ for (const file of allFiles) {
     continue;
   }
   // Each section says when it was measured and how busy the machine was: filtered runs refresh only theirs.
-  lines.push(`## ${section.file}`, "", `Reproduce: \`${section.command}\``, "", `Measured ${measuredAt}, load average ${section.load.toFixed(1)} at its end.`, "");
+  lines.push(
+    `## ${section.file}`,
+    "",
+    `Reproduce: \`${section.command}\``,
+    "",
+    `Measured ${measuredAt}, load average ${section.load.toFixed(1)} at its end.`,
+    "",
+  );
   if (section.failure) lines.push(`**The benchmark failed:** ${section.failure}`, "");
   if (section.results.length) {
     lines.push("| Measure | Deck | Baseline | Ratio | Goal | Met |", "|---|---|---|---|---|---|");
     for (const r of section.results) {
-      lines.push(`| ${r.name} | ${fmt(r.deck)} ${r.unit} | ${fmt(r.baseline)} ${r.unit} (${r.baselineName}) | ${r.ratio.toFixed(2)} | ${r.goal} | ${r.goal.startsWith("(") ? "n/a" : r.pass ? "yes" : "**no**"} |`);
+      lines.push(
+        `| ${r.name} | ${fmt(r.deck)} ${r.unit} | ${fmt(r.baseline)} ${r.unit} (${r.baselineName}) | ${
+          r.ratio.toFixed(2)
+        } | ${r.goal} | ${r.goal.startsWith("(") ? "n/a" : r.pass ? "yes" : "**no**"} |`,
+      );
     }
     lines.push("");
   }

@@ -29,12 +29,16 @@ async function sha256Hex(bytes: Uint8Array<ArrayBuffer>, length = 10): Promise<s
 }
 
 async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("gzip"));
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(
+    new CompressionStream("gzip"),
+  );
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 /** Bundles the islands; returns the assets and, per island, the files its first load needs. */
-async function bundleIslands(): Promise<{ assets: BuiltAsset[]; client: string; islandFiles: Record<string, string[]> }> {
+async function bundleIslands(): Promise<
+  { assets: BuiltAsset[]; client: string; islandFiles: Record<string, string[]> }
+> {
   const result = await esbuild.build({
     entryPoints: [`${root}islands/client.ts`],
     bundle: true,
@@ -56,7 +60,12 @@ async function bundleIslands(): Promise<{ assets: BuiltAsset[]; client: string; 
     plugins: [{
       name: "no-server-modules",
       setup(build) {
-        build.onResolve({ filter: /^node:|^npm:/ }, (args) => ({ errors: [{ text: `${args.importer} imports ${args.path}, which browsers cannot load` }] }));
+        build.onResolve(
+          { filter: /^node:|^npm:/ },
+          (args) => ({
+            errors: [{ text: `${args.importer} imports ${args.path}, which browsers cannot load` }],
+          }),
+        );
       },
     }],
   });
@@ -120,7 +129,9 @@ async function buildFonts(): Promise<{ assets: BuiltAsset[]; css: string }> {
   };
   for (const weight of [400, 700]) {
     for (const subset of ["latin", "latin-ext"]) {
-      const bytes = await Deno.readFile(`${root}node_modules/@fontsource/lato/files/lato-${subset}-${weight}-normal.woff2`);
+      const bytes = await Deno.readFile(
+        `${root}node_modules/@fontsource/lato/files/lato-${subset}-${weight}-normal.woff2`,
+      );
       const path = `lato-${subset}-${weight}-${await sha256Hex(bytes)}.woff2`;
       assets.push({ path, type: "font/woff2", body: bytes });
       rules.push(
@@ -140,7 +151,9 @@ async function inputsStamp(): Promise<string> {
     for await (const entry of Deno.readDir(dir)) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory && entry.name !== "gen") await walk(path);
-      else if (entry.isFile && /\.(tsx?|css|svg)$/.test(entry.name)) parts.push(`${path}:${(await Deno.stat(path)).mtime?.getTime()}`);
+      else if (entry.isFile && /\.(tsx?|css|svg)$/.test(entry.name)) {
+        parts.push(`${path}:${(await Deno.stat(path)).mtime?.getTime()}`);
+      }
     }
   };
   for (const dir of ["islands", "routes", "static", "server", "build"]) await walk(`${root}${dir}`);
@@ -163,7 +176,9 @@ async function writeModule(assets: BuiltAsset[], manifest: Record<string, unknow
   for (const asset of assets) {
     const zipped = await gzip(asset.body);
     lines.push(
-      `  ${JSON.stringify(asset.path)}: { type: ${JSON.stringify(asset.type)}, base64: "${asset.body.toBase64()}", gzipBase64: "${zipped.toBase64()}" },`,
+      `  ${JSON.stringify(asset.path)}: { type: ${
+        JSON.stringify(asset.type)
+      }, base64: "${asset.body.toBase64()}", gzipBase64: "${zipped.toBase64()}" },`,
     );
   }
   lines.push("};", "");
@@ -185,15 +200,32 @@ export async function build(options: { ifStale?: boolean } = {}): Promise<boolea
   const [islands, css, fonts] = await Promise.all([bundleIslands(), buildCss(), buildFonts()]);
   await esbuild.stop();
   const cssWithFonts = new TextEncoder().encode(fonts.css + new TextDecoder().decode(css.body));
-  const cssAsset: BuiltAsset = { ...css, path: `app-${await sha256Hex(cssWithFonts)}.css`, body: cssWithFonts };
+  const cssAsset: BuiltAsset = {
+    ...css,
+    path: `app-${await sha256Hex(cssWithFonts)}.css`,
+    body: cssWithFonts,
+  };
   const icon = await Deno.readFile(`${root}static/favicon.svg`);
-  const iconAsset: BuiltAsset = { path: `favicon-${await sha256Hex(icon)}.svg`, type: "image/svg+xml", body: icon };
+  const iconAsset: BuiltAsset = {
+    path: `favicon-${await sha256Hex(icon)}.svg`,
+    type: "image/svg+xml",
+    body: icon,
+  };
   const assets = [...islands.assets, cssAsset, ...fonts.assets, iconAsset];
-  const manifest = { client: islands.client, css: cssAsset.path, favicon: iconAsset.path, islands: islands.islandFiles };
+  const manifest = {
+    client: islands.client,
+    css: cssAsset.path,
+    favicon: iconAsset.path,
+    islands: islands.islandFiles,
+  };
   await writeModule(assets, manifest);
   await Deno.writeTextFile(stampFile, stamp);
   const total = assets.reduce((sum, a) => sum + a.body.length, 0);
-  console.log(`built ${assets.length} assets (${Math.round(total / 1024)} KiB) in ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `built ${assets.length} assets (${Math.round(total / 1024)} KiB) in ${
+      Math.round(performance.now() - started)
+    } ms`,
+  );
   return true;
 }
 

@@ -16,7 +16,9 @@ if (denort) {
     Deno.exit(1);
   }
   if (name === "deno" || name === "deno.exe") {
-    console.error("DENORT_BIN must point at a denort binary, not at deno itself (that builds a REPL, not Deck).");
+    console.error(
+      "DENORT_BIN must point at a denort binary, not at deno itself (that builds a REPL, not Deck).",
+    );
     Deno.exit(1);
   }
 }
@@ -49,7 +51,12 @@ const args = [
   `${root}main.ts`,
 ];
 console.log(`deno ${args.join(" ")}`);
-const { code } = await new Deno.Command(Deno.execPath(), { args, cwd: root, stdout: "inherit", stderr: "inherit" }).output();
+const { code } = await new Deno.Command(Deno.execPath(), {
+  args,
+  cwd: root,
+  stdout: "inherit",
+  stderr: "inherit",
+}).output();
 if (code !== 0) {
   console.error(
     "\ndeno compile failed. It needs the denort base binary: either internet access (Deno downloads it) or\n" +

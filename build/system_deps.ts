@@ -11,11 +11,27 @@ interface SystemProgram {
   purpose: string;
 }
 
-export const CHROMIUM: SystemProgram = { path: "/usr/bin/chromium", debianPackage: "chromium", purpose: "browser tests" };
-export const AWS_CLI: SystemProgram = { path: "/usr/bin/aws", debianPackage: "awscli", purpose: "S3 conformance tests" };
-export const KUBECTL: SystemProgram = { path: "/usr/bin/kubectl", debianPackage: "kubectl", purpose: "checking the Kubernetes stand-in" };
+export const CHROMIUM: SystemProgram = {
+  path: "/usr/bin/chromium",
+  debianPackage: "chromium",
+  purpose: "browser tests",
+};
+export const AWS_CLI: SystemProgram = {
+  path: "/usr/bin/aws",
+  debianPackage: "awscli",
+  purpose: "S3 conformance tests",
+};
+export const KUBECTL: SystemProgram = {
+  path: "/usr/bin/kubectl",
+  debianPackage: "kubectl",
+  purpose: "checking the Kubernetes stand-in",
+};
 /** Debian's Prometheus server and promtool: they parse and scrape the storage's metrics in the metrics tests. */
-export const PROMETHEUS: SystemProgram = { path: "/usr/bin/prometheus", debianPackage: "prometheus", purpose: "metrics tests" };
+export const PROMETHEUS: SystemProgram = {
+  path: "/usr/bin/prometheus",
+  debianPackage: "prometheus",
+  purpose: "metrics tests",
+};
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
@@ -29,7 +45,12 @@ async function isDebianRoot(): Promise<boolean> {
 
 async function aptInstall(packages: string[]): Promise<boolean> {
   const run = async (args: string[]) =>
-    (await new Deno.Command("apt-get", { args, env: { DEBIAN_FRONTEND: "noninteractive" }, stdout: "null", stderr: "inherit" }).output()).success;
+    (await new Deno.Command("apt-get", {
+      args,
+      env: { DEBIAN_FRONTEND: "noninteractive" },
+      stdout: "null",
+      stderr: "inherit",
+    }).output()).success;
   if (await run(["install", "-y", "--no-install-recommends", ...packages])) return true;
   // A fresh machine may have no package lists yet.
   return (await run(["update"])) && (await run(["install", "-y", "--no-install-recommends", ...packages]));
@@ -42,7 +63,11 @@ export async function ensureSystemPrograms(programs: SystemProgram[]): Promise<s
   if (missing.length === 0) return null;
   const names = missing.map((p) => p.debianPackage);
   if (await isDebianRoot()) {
-    console.log(`Installing ${names.join(", ")} with apt-get (needed for ${missing.map((p) => p.purpose).join(" and ")})...`);
+    console.log(
+      `Installing ${names.join(", ")} with apt-get (needed for ${
+        missing.map((p) => p.purpose).join(" and ")
+      })...`,
+    );
     if (await aptInstall(names)) {
       const still = [];
       for (const p of missing) if (!(await exists(p.path))) still.push(p.path);

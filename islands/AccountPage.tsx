@@ -30,13 +30,32 @@ export default function AccountPage({ serviceAccounts, unavailable, changePasswo
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
         <SearchBox placeholder="Search Service Accounts" value={filter} onChange={setFilter} />
         <div className="flex gap-2">
-          {changePassword ? <button type="button" className="btn btn-sm" onClick={() => setDialog("password")}>Change Password</button> : null}
-          <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>Create service account</button>
+          {changePassword
+            ? (
+              <button type="button" className="btn btn-sm" onClick={() => setDialog("password")}>
+                Change Password
+              </button>
+            )
+            : null}
+          <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>
+            Create service account
+          </button>
         </div>
       </div>
-      <ServiceAccountsTable keys={list.value.filter((k) => k.toLowerCase().includes(filter.toLowerCase()))} unavailable={unavailable} filtered={filter !== ""} onDeleted={list.reload} />
+      <ServiceAccountsTable
+        keys={list.value.filter((k) => k.toLowerCase().includes(filter.toLowerCase()))}
+        unavailable={unavailable}
+        filtered={filter !== ""}
+        onDeleted={list.reload}
+      />
       {dialog === "create"
-        ? <CreateServiceAccountDialog open onClose={() => setDialog(null)} onCreated={(c) => (setDialog(null), setCreated(c), list.reload())} />
+        ? (
+          <CreateServiceAccountDialog
+            open
+            onClose={() => setDialog(null)}
+            onCreated={(c) => (setDialog(null), setCreated(c), list.reload())}
+          />
+        )
         : null}
       {dialog === "password" ? <ChangePasswordDialog open onClose={() => setDialog(null)} /> : null}
       <NewCredentialsDialog credentials={created} idp={idp} onClose={() => setCreated(null)} />

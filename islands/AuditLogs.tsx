@@ -49,7 +49,12 @@ export default function AuditLogs() {
   const [advanced, setAdvanced] = useState(false);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState("");
-  const paging = useRef<{ search: AuditSearch | null; done: boolean; busy: boolean; generation: number }>({ search: null, done: false, busy: false, generation: 0 });
+  const paging = useRef<{ search: AuditSearch | null; done: boolean; busy: boolean; generation: number }>({
+    search: null,
+    done: false,
+    busy: false,
+    generation: 0,
+  });
 
   async function load(search: AuditSearch, append: boolean) {
     const state = paging.current;
@@ -80,7 +85,14 @@ export default function AuditLogs() {
 
   const search = (order: AuditSearch["order"] = "timeDesc") => {
     setSearched(true);
-    void load({ filters, timeStart: localToIso(timeStart), timeEnd: localToIso(timeEnd), order, pageSize: PAGE_SIZE, pageNo: 0 }, false);
+    void load({
+      filters,
+      timeStart: localToIso(timeStart),
+      timeEnd: localToIso(timeEnd),
+      order,
+      pageSize: PAGE_SIZE,
+      pageNo: 0,
+    }, false);
   };
   const nextPage = () => {
     const state = paging.current;
@@ -95,16 +107,35 @@ export default function AuditLogs() {
           <div className="flex flex-wrap gap-4 items-end">
             <label className="block">
               <span className="block mb-1 text-sm font-bold">Start Time</span>
-              <input type="datetime-local" step="1" className="input border-base-300" aria-label="Start Time" value={timeStart} onChange={(e) => setTimeStart(e.target.value)} />
+              <input
+                type="datetime-local"
+                step="1"
+                className="input border-base-300"
+                aria-label="Start Time"
+                value={timeStart}
+                onChange={(e) => setTimeStart(e.target.value)}
+              />
             </label>
             <label className="block">
               <span className="block mb-1 text-sm font-bold">End Time</span>
-              <input type="datetime-local" step="1" className="input border-base-300" aria-label="End Time" value={timeEnd} onChange={(e) => setTimeEnd(e.target.value)} />
+              <input
+                type="datetime-local"
+                step="1"
+                className="input border-base-300"
+                aria-label="End Time"
+                value={timeEnd}
+                onChange={(e) => setTimeEnd(e.target.value)}
+              />
             </label>
           </div>
           <div className="border border-base-300 rounded-box">
-            <button type="button" className="w-full flex items-center justify-between px-4 py-3 text-sm font-bold" aria-expanded={advanced} aria-controls="audit-advanced-filters"
-              onClick={() => setAdvanced(!advanced)}>
+            <button
+              type="button"
+              className="w-full flex items-center justify-between px-4 py-3 text-sm font-bold"
+              aria-expanded={advanced}
+              aria-controls="audit-advanced-filters"
+              onClick={() => setAdvanced(!advanced)}
+            >
               Advanced Filters
               <span aria-hidden="true">{advanced ? "▲" : "▼"}</span>
             </button>
@@ -113,19 +144,32 @@ export default function AuditLogs() {
                 <div id="audit-advanced-filters" className="px-4 pb-3">
                   <div className="grid gap-x-4 sm:grid-cols-2 lg:grid-cols-3">
                     {FILTERS.map((f) => (
-                      <TextField key={f.key} label={f.label} value={filters[f.key] ?? ""} onChange={(v) => setFilters({ ...filters, [f.key]: v })} />
+                      <TextField
+                        key={f.key}
+                        label={f.label}
+                        value={filters[f.key] ?? ""}
+                        onChange={(v) => setFilters({ ...filters, [f.key]: v })}
+                      />
                     ))}
                   </div>
                   <p className="text-xs text-base-content/70" data-testid="wildcard-hint">
-                    Filters accept wildcards: <code>*</code> matches any characters, <code>.</code> matches one character, and a backslash (<code>\</code>) makes the
-                    next character literal (<code>\.</code> is a dot, <code>\*</code> an asterisk).
+                    Filters accept wildcards: <code>*</code> matches any characters, <code>.</code>{" "}
+                    matches one character, and a backslash (<code>\</code>) makes the next character literal
+                    (<code>\.</code> is a dot, <code>\*</code> an asterisk).
                   </p>
                 </div>
               )
               : null}
           </div>
           <div className="flex justify-end">
-            <button type="button" className="btn btn-sm btn-primary" disabled={loading && !paging.current.search} onClick={() => search()}>Get Information</button>
+            <button
+              type="button"
+              className="btn btn-sm btn-primary"
+              disabled={loading && !paging.current.search}
+              onClick={() => search()}
+            >
+              Get Information
+            </button>
           </div>
         </div>
       </div>
@@ -134,7 +178,11 @@ export default function AuditLogs() {
         entity="audit records"
         rows={rows}
         rowId={(r) => String(rowIds.get(r) ?? 0)}
-        emptyMessage={searched && !loading ? "There is no information with this criteria" : loading ? "Loading..." : "Press Get Information to search the audit log"}
+        emptyMessage={searched && !loading
+          ? "There is no information with this criteria"
+          : loading
+          ? "Loading..."
+          : "Press Get Information to search the audit log"}
         columnPicker
         hiddenColumns={HIDDEN}
         initialSort={{ id: "time", desc: true }}
@@ -142,20 +190,55 @@ export default function AuditLogs() {
         onSortChange={(sort) => searched && search(sort && !sort.desc ? "timeAsc" : "timeDesc")}
         onEndReached={nextPage}
         columns={[
-          { id: "time", label: "Timestamp", value: (r) => r.time, render: (r) => new Date(r.time).toLocaleString("en-GB"), sortable: true, width: 170 },
+          {
+            id: "time",
+            label: "Timestamp",
+            value: (r) => r.time,
+            render: (r) => new Date(r.time).toLocaleString("en-GB"),
+            sortable: true,
+            width: 170,
+          },
           { id: "api_name", label: "API Name", value: (r) => r.api_name },
           { id: "bucket", label: "Bucket", value: (r) => r.bucket ?? "" },
           { id: "object", label: "Object", value: (r) => r.object ?? "" },
           { id: "remote_host", label: "Remote Host", value: (r) => r.remote_host ?? "" },
           { id: "request_id", label: "Request ID", value: (r) => r.request_id ?? "" },
           { id: "user_agent", label: "User Agent", value: (r) => r.user_agent ?? "" },
-          { id: "response_status", label: "Response Status", value: (r) => `${r.response_status_code ?? ""} ${r.response_status ?? ""}`.trim() },
-          { id: "request_content_length", label: "Request Content Length", value: (r) => r.request_content_length ?? 0, render: (r) => length(r.request_content_length), align: "right" },
-          { id: "response_content_length", label: "Response Content Length", value: (r) => r.response_content_length ?? 0, render: (r) => length(r.response_content_length), align: "right" },
-          { id: "time_to_response_ns", label: "Time to Response NS", value: (r) => r.time_to_response_ns ?? 0, render: (r) => (r.time_to_response_ns === null ? "" : formatNumber(r.time_to_response_ns)), align: "right" },
+          {
+            id: "response_status",
+            label: "Response Status",
+            value: (r) => `${r.response_status_code ?? ""} ${r.response_status ?? ""}`.trim(),
+          },
+          {
+            id: "request_content_length",
+            label: "Request Content Length",
+            value: (r) => r.request_content_length ?? 0,
+            render: (r) => length(r.request_content_length),
+            align: "right",
+          },
+          {
+            id: "response_content_length",
+            label: "Response Content Length",
+            value: (r) => r.response_content_length ?? 0,
+            render: (r) => length(r.response_content_length),
+            align: "right",
+          },
+          {
+            id: "time_to_response_ns",
+            label: "Time to Response NS",
+            value: (r) => r.time_to_response_ns ?? 0,
+            render: (r) => (r.time_to_response_ns === null ? "" : formatNumber(r.time_to_response_ns)),
+            align: "right",
+          },
         ]}
       />
-      {rows.length > 0 ? <p className="text-xs text-base-content/70 mt-2" role="status">{formatNumber(rows.length)} records{loading ? ", loading more…" : ""}</p> : null}
+      {rows.length > 0
+        ? (
+          <p className="text-xs text-base-content/70 mt-2" role="status">
+            {formatNumber(rows.length)} records{loading ? ", loading more…" : ""}
+          </p>
+        )
+        : null}
     </div>
   );
 }

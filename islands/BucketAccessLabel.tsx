@@ -10,5 +10,9 @@ export interface BucketAccessLabelProps {
 
 export default function BucketAccessLabel({ access }: BucketAccessLabelProps) {
   useSignals();
-  return <p className="text-sm text-base-content/70" data-testid="bucket-access">Access: {capitalizeWord(changedBucketAccess.value ?? access)}</p>;
+  return (
+    <p className="text-sm text-base-content/70" data-testid="bucket-access">
+      Access: {capitalizeWord(changedBucketAccess.value ?? access)}
+    </p>
+  );
 }

@@ -8,7 +8,11 @@ import { DataTable } from "./ui/DataTable.tsx";
 import { SelectField, TextField } from "./ui/fields.tsx";
 import { showSnackbar } from "./ui/notify.ts";
 
-export const EVENT_LABELS = { put: "PUT - Object Uploaded", get: "GET - Object accessed", delete: "DELETE - Object Deleted" } as const;
+export const EVENT_LABELS = {
+  put: "PUT - Object Uploaded",
+  get: "GET - Object accessed",
+  delete: "DELETE - Object Deleted",
+} as const;
 type EventType = keyof typeof EVENT_LABELS;
 
 export interface BucketEventsProps {
@@ -19,7 +23,14 @@ export interface BucketEventsProps {
   unavailable?: string;
 }
 
-function SubscribeDialog({ bucket, arns, onClose, onSaved }: { bucket: string; arns: string[]; onClose: () => void; onSaved: () => void }) {
+function SubscribeDialog(
+  { bucket, arns, onClose, onSaved }: {
+    bucket: string;
+    arns: string[];
+    onClose: () => void;
+    onSaved: () => void;
+  },
+) {
   const [arn, setArn] = useState(arns[0] ?? "");
   const [types, setTypes] = useState<EventType[]>([]);
   const [prefix, setPrefix] = useState("");
@@ -27,22 +38,56 @@ function SubscribeDialog({ bucket, arns, onClose, onSaved }: { bucket: string; a
   const action = useDialogAction();
   const toggle = (t: EventType) => setTypes(types.includes(t) ? types.filter((x) => x !== t) : [...types, t]);
   return (
-    <Dialog title="Subscribe To Event" open onClose={onClose} message={action.message} onMessageDone={action.clear}
+    <Dialog
+      title="Subscribe To Event"
+      open
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
       cancel={false}
       primary={{
         label: "Save",
         submit: true,
         disabled: !arn || types.length === 0 || action.busy,
-        onClick: () => action.run(async () => (await bucketsApi.addEvent(bucket, { arn, events: types, prefix: prefix.trim(), suffix: suffix.trim() }), showSnackbar("Event subscribed"), onSaved())),
-      }}>
+        onClick: () =>
+          action.run(
+            async () => (await bucketsApi.addEvent(bucket, {
+              arn,
+              events: types,
+              prefix: prefix.trim(),
+              suffix: suffix.trim(),
+            }),
+              showSnackbar("Event subscribed"),
+              onSaved()),
+          ),
+      }}
+    >
       {arns.length === 0
-        ? <p className="text-sm mb-3">The server has no notification targets yet. Add one under Settings, then restart the server.</p>
-        : <SelectField label="ARN" value={arn} options={arns.map((a) => ({ value: a, label: a }))} onChange={setArn} />}
+        ? (
+          <p className="text-sm mb-3">
+            The server has no notification targets yet. Add one under Settings, then restart the server.
+          </p>
+        )
+        : (
+          <SelectField
+            label="ARN"
+            value={arn}
+            options={arns.map((a) => ({ value: a, label: a }))}
+            onChange={setArn}
+          />
+        )}
       <fieldset className="mb-3">
         <legend className="text-sm font-bold mb-1">Select Event</legend>
         {(Object.keys(EVENT_LABELS) as EventType[]).map((t) => (
           <label key={t} className="flex items-center gap-2 text-sm py-0.5">
-            <input type="checkbox" className="checkbox checkbox-sm" checked={types.includes(t)} aria-label={EVENT_LABELS[t]} onChange={() => toggle(t)} />
+            <input
+              type="checkbox"
+              className="checkbox checkbox-sm"
+              checked={types.includes(t)}
+              aria-label={EVENT_LABELS[t]}
+              onChange={() =>
+                toggle(t)}
+            />
             {EVENT_LABELS[t]}
           </label>
         ))}
@@ -60,7 +105,9 @@ export default function BucketEvents({ bucket, events: initial, arns, unavailabl
   return (
     <>
       <div className="flex justify-end mb-4">
-        <button type="button" className="btn btn-sm btn-primary" onClick={() => setAdding(true)}>Subscribe to Event</button>
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => setAdding(true)}>
+          Subscribe to Event
+        </button>
       </div>
       <DataTable<BucketEvent>
         entity="events"
@@ -75,9 +122,24 @@ export default function BucketEvents({ bucket, events: initial, arns, unavailabl
         unavailable={unavailable}
         actions={[{ type: "delete", onSelect: setDeleting }]}
       />
-      {adding ? <SubscribeDialog bucket={bucket} arns={arns} onClose={() => setAdding(false)} onSaved={() => (setAdding(false), events.reload())} /> : null}
-      <ConfirmDialog title="Delete Event" open={deleting !== null} onClose={() => setDeleting(null)}
-        onConfirm={async () => (await bucketsApi.deleteEvent(bucket, deleting!), setDeleting(null), await events.reload())}>
+      {adding
+        ? (
+          <SubscribeDialog
+            bucket={bucket}
+            arns={arns}
+            onClose={() => setAdding(false)}
+            onSaved={() => (setAdding(false), events.reload())}
+          />
+        )
+        : null}
+      <ConfirmDialog
+        title="Delete Event"
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => (await bucketsApi.deleteEvent(bucket, deleting!),
+          setDeleting(null),
+          await events.reload())}
+      >
         Are you sure you want to delete this event subscription?
       </ConfirmDialog>
     </>

@@ -11,8 +11,14 @@ export default function BucketHeaderActions({ bucket, base }: BucketHeaderAction
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="btn btn-sm btn-error btn-outline" onClick={() => setOpen(true)}>Delete</button>
-      <DeleteBucketDialog bucket={open ? bucket : null} onClose={() => setOpen(false)} onDeleted={() => location.assign(`${base}buckets`)} />
+      <button type="button" className="btn btn-sm btn-error btn-outline" onClick={() => setOpen(true)}>
+        Delete
+      </button>
+      <DeleteBucketDialog
+        bucket={open ? bucket : null}
+        onClose={() => setOpen(false)}
+        onDeleted={() => location.assign(`${base}buckets`)}
+      />
     </>
   );
 }

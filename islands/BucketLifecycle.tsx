@@ -31,7 +31,14 @@ export interface BucketLifecycleProps {
 
 type Kind = "expiry" | "transition";
 
-function AddRuleDialog({ bucket, tiers, onClose, onSaved }: { bucket: string; tiers: string[]; onClose: () => void; onSaved: () => void }) {
+function AddRuleDialog(
+  { bucket, tiers, onClose, onSaved }: {
+    bucket: string;
+    tiers: string[];
+    onClose: () => void;
+    onSaved: () => void;
+  },
+) {
   const [kind, setKind] = useState<Kind>("expiry");
   const [useDate, setUseDate] = useState(false);
   const [days, setDays] = useState("1");
@@ -56,30 +63,92 @@ function AddRuleDialog({ bucket, tiers, onClose, onSaved }: { bucket: string; ti
         noncurrentversion_transition_days: Number(noncurrentDays) || 0,
         noncurrentversion_transition_storage_class: Number(noncurrentDays) > 0 ? storageClass : "",
       };
-    action.run(async () => (await bucketsApi.addLifecycle(bucket, { ...rule, prefix: prefix.trim(), tags: tagsToString(tags), expired_object_delete_marker: deleteMarker }), onSaved()));
+    action.run(
+      async () => (await bucketsApi.addLifecycle(bucket, {
+        ...rule,
+        prefix: prefix.trim(),
+        tags: tagsToString(tags),
+        expired_object_delete_marker: deleteMarker,
+      }),
+        onSaved()),
+    );
   }
   return (
-    <Dialog title="Add Lifecycle Rule" open onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      cancel={false} primary={{ label: "Save", submit: true, disabled: !valid || action.busy, onClick: save }}>
-      <SelectField label="Type of lifecycle" value={kind} options={[{ value: "expiry", label: "Expiry" }, { value: "transition", label: "Transition" }]} onChange={setKind} />
-      <Switch label={useDate ? "Specific Date" : "Default (7 Days)"} checked={useDate} onChange={setUseDate} />
+    <Dialog
+      title="Add Lifecycle Rule"
+      open
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      wide
+      cancel={false}
+      primary={{ label: "Save", submit: true, disabled: !valid || action.busy, onClick: save }}
+    >
+      <SelectField
+        label="Type of lifecycle"
+        value={kind}
+        options={[{ value: "expiry", label: "Expiry" }, { value: "transition", label: "Transition" }]}
+        onChange={setKind}
+      />
+      <Switch
+        label={useDate ? "Specific Date" : "Default (7 Days)"}
+        checked={useDate}
+        onChange={setUseDate}
+      />
       {useDate
-        ? <TextField label={kind === "expiry" ? "Expiry Date" : "Transition Date"} type="date" value={date} onChange={setDate} />
-        : <TextField label={kind === "expiry" ? "Expiry Days" : "Transition Days"} type="number" value={days} onChange={setDays} error={Number(days) >= 1 ? undefined : "At least 1 day"} />}
-      <TextField label={kind === "expiry" ? "Noncurrent Version Expiration Days" : "Noncurrent Version Transition Days"} type="number" value={noncurrentDays} onChange={setNoncurrentDays} />
+        ? (
+          <TextField
+            label={kind === "expiry" ? "Expiry Date" : "Transition Date"}
+            type="date"
+            value={date}
+            onChange={setDate}
+          />
+        )
+        : (
+          <TextField
+            label={kind === "expiry" ? "Expiry Days" : "Transition Days"}
+            type="number"
+            value={days}
+            onChange={setDays}
+            error={Number(days) >= 1 ? undefined : "At least 1 day"}
+          />
+        )}
+      <TextField
+        label={kind === "expiry"
+          ? "Noncurrent Version Expiration Days"
+          : "Noncurrent Version Transition Days"}
+        type="number"
+        value={noncurrentDays}
+        onChange={setNoncurrentDays}
+      />
       {kind === "transition"
         ? tiers.length
-          ? <SelectField label="Storage Class" value={storageClass} options={tiers.map((t) => ({ value: t, label: t }))} onChange={setStorageClass} />
-          : <p className="text-sm text-error mb-3">Transitions need a remote tier; add one under Settings › Tiers.</p>
+          ? (
+            <SelectField
+              label="Storage Class"
+              value={storageClass}
+              options={tiers.map((t) => ({ value: t, label: t }))}
+              onChange={setStorageClass}
+            />
+          )
+          : (
+            <p className="text-sm text-error mb-3">
+              Transitions need a remote tier; add one under Settings › Tiers.
+            </p>
+          )
         : null}
       <TextField label="Prefix" value={prefix} onChange={setPrefix} />
       <TagEditor tags={tags} onChange={setTags} />
-      {kind === "expiry" ? <Switch label="Expire Delete Marker" checked={deleteMarker} onChange={setDeleteMarker} /> : null}
+      {kind === "expiry"
+        ? <Switch label="Expire Delete Marker" checked={deleteMarker} onChange={setDeleteMarker} />
+        : null}
     </Dialog>
   );
 }
 
-export default function BucketLifecycle({ bucket, rules: initial, tiers, unavailable }: BucketLifecycleProps) {
+export default function BucketLifecycle(
+  { bucket, rules: initial, tiers, unavailable }: BucketLifecycleProps,
+) {
   const [rules, setRules] = useState(initial);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<LifecycleRuleView | null>(null);
@@ -93,7 +162,9 @@ export default function BucketLifecycle({ bucket, rules: initial, tiers, unavail
   return (
     <>
       <div className="flex justify-end mb-4">
-        <button type="button" className="btn btn-sm btn-primary" onClick={() => setAdding(true)}>Add Lifecycle Rule</button>
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => setAdding(true)}>
+          Add Lifecycle Rule
+        </button>
       </div>
       <DataTable<LifecycleRuleView>
         entity="lifecycle rules"
@@ -105,25 +176,73 @@ export default function BucketLifecycle({ bucket, rules: initial, tiers, unavail
           { id: "id", label: "ID", value: (r) => r.id, breakAnywhere: true },
           { id: "prefix", label: "Prefix", value: (r) => r.prefix },
           { id: "status", label: "Status", value: (r) => r.status },
-          { id: "expiration", label: "Expiration", value: (r) => whenText(r.expiration.days, r.expiration.date) },
-          { id: "transition", label: "Transition", value: (r) => whenText(r.transition.days, r.transition.date) },
+          {
+            id: "expiration",
+            label: "Expiration",
+            value: (r) => whenText(r.expiration.days, r.expiration.date),
+          },
+          {
+            id: "transition",
+            label: "Transition",
+            value: (r) => whenText(r.transition.days, r.transition.date),
+          },
           { id: "storage_class", label: "Storage Class", value: (r) => r.transition.storage_class },
         ]}
         actions={[{ type: "edit", onSelect: setEditing }]}
       />
-      {adding ? <AddRuleDialog bucket={bucket} tiers={tiers} onClose={() => setAdding(false)} onSaved={() => (setAdding(false), reload())} /> : null}
-      {editing ? <EditRuleDialog bucket={bucket} rule={editing} onClose={() => setEditing(null)} onSaved={() => (setEditing(null), reload())} /> : null}
+      {adding
+        ? (
+          <AddRuleDialog
+            bucket={bucket}
+            tiers={tiers}
+            onClose={() => setAdding(false)}
+            onSaved={() => (setAdding(false), reload())}
+          />
+        )
+        : null}
+      {editing
+        ? (
+          <EditRuleDialog
+            bucket={bucket}
+            rule={editing}
+            onClose={() => setEditing(null)}
+            onSaved={() => (setEditing(null), reload())}
+          />
+        )
+        : null}
     </>
   );
 }
 
-function EditRuleDialog({ bucket, rule, onClose, onSaved }: { bucket: string; rule: LifecycleRuleView; onClose: () => void; onSaved: () => void }) {
+function EditRuleDialog(
+  { bucket, rule, onClose, onSaved }: {
+    bucket: string;
+    rule: LifecycleRuleView;
+    onClose: () => void;
+    onSaved: () => void;
+  },
+) {
   const [enabled, setEnabled] = useState(rule.status === "Enabled");
   const action = useDialogAction();
   return (
-    <Dialog title="Edit Lifecycle Configuration" open onClose={onClose} message={action.message} onMessageDone={action.clear}
-      cancel={false} primary={{ label: "Save", submit: true, disabled: action.busy, onClick: () => action.run(async () => (await bucketsApi.updateLifecycle(bucket, rule.id, !enabled), onSaved())) }}>
-      <p className="text-sm mb-3 break-all">Rule <b>{rule.id}</b></p>
+    <Dialog
+      title="Edit Lifecycle Configuration"
+      open
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      cancel={false}
+      primary={{
+        label: "Save",
+        submit: true,
+        disabled: action.busy,
+        onClick: () =>
+          action.run(async () => (await bucketsApi.updateLifecycle(bucket, rule.id, !enabled), onSaved())),
+      }}
+    >
+      <p className="text-sm mb-3 break-all">
+        Rule <b>{rule.id}</b>
+      </p>
       <Switch label={enabled ? "Enabled" : "Disabled"} checked={enabled} onChange={setEnabled} />
     </Dialog>
   );

@@ -5,7 +5,12 @@
  */
 import { useState } from "react";
 import type { ReplicationRuleView, ReplicationStatusView } from "../server/contract/buckets.ts";
-import { DEFAULT_REMOTE, RemoteFields, remoteValid, replicationRequest } from "./dialogs/ReplicationDialogs.tsx";
+import {
+  DEFAULT_REMOTE,
+  RemoteFields,
+  remoteValid,
+  replicationRequest,
+} from "./dialogs/ReplicationDialogs.tsx";
 import { bucketsApi } from "./lib/api/buckets.ts";
 import { useList } from "./lib/use_list.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "./ui/Dialog.tsx";
@@ -26,7 +31,9 @@ export interface BucketReplicationProps {
 
 export const destinationName = (arn: string) => arn.replace(/^arn:aws:s3:::/, "");
 
-function AddRuleDialog({ bucket, onClose, onSaved }: { bucket: string; onClose: () => void; onSaved: () => void }) {
+function AddRuleDialog(
+  { bucket, onClose, onSaved }: { bucket: string; onClose: () => void; onSaved: () => void },
+) {
   const [remote, setRemote] = useState(DEFAULT_REMOTE);
   const [target, setTarget] = useState("");
   const [prefix, setPrefix] = useState("");
@@ -53,8 +60,21 @@ function AddRuleDialog({ bucket, onClose, onSaved }: { bucket: string; onClose: 
     });
   }
   return (
-    <Dialog title="Set Bucket Replication" open onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      cancel={false} primary={{ label: "Save", submit: true, disabled: !remoteValid(remote) || !target.trim() || !!tagsProblem(tags) || action.busy, onClick: save }}>
+    <Dialog
+      title="Set Bucket Replication"
+      open
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      wide
+      cancel={false}
+      primary={{
+        label: "Save",
+        submit: true,
+        disabled: !remoteValid(remote) || !target.trim() || !!tagsProblem(tags) || action.busy,
+        onClick: save,
+      }}
+    >
       <RemoteFields value={remote} onChange={setRemote} />
       <TextField label="Target Bucket" value={target} onChange={setTarget} />
       <TextField label="Prefix" value={prefix} onChange={setPrefix} />
@@ -66,15 +86,30 @@ function AddRuleDialog({ bucket, onClose, onSaved }: { bucket: string; onClose: 
   );
 }
 
-export default function BucketReplication({ bucket, rules: initial, status, unavailable, canAdd }: BucketReplicationProps) {
+export default function BucketReplication(
+  { bucket, rules: initial, status, unavailable, canAdd }: BucketReplicationProps,
+) {
   const rules = useList(() => bucketsApi.replication(bucket), initial);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<ReplicationRuleView | null>(null);
   return (
     <>
-      {status ? <section aria-label="Replication status" className="mb-4"><ReplicationProgress bucket={bucket} initial={status} /></section> : null}
+      {status
+        ? (
+          <section aria-label="Replication status" className="mb-4">
+            <ReplicationProgress bucket={bucket} initial={status} />
+          </section>
+        )
+        : null}
       <div className="flex justify-end mb-4">
-        <button type="button" className="btn btn-sm btn-primary" disabled={!canAdd} onClick={() => setAdding(true)}>Add Replication Rule</button>
+        <button
+          type="button"
+          className="btn btn-sm btn-primary"
+          disabled={!canAdd}
+          onClick={() => setAdding(true)}
+        >
+          Add Replication Rule
+        </button>
       </div>
       <DataTable<ReplicationRuleView>
         entity="replication rules"
@@ -90,10 +125,25 @@ export default function BucketReplication({ bucket, rules: initial, status, unav
         unavailable={unavailable}
         actions={[{ type: "delete", onSelect: setDeleting, disabled: () => rules.value.length > 1 }]}
       />
-      {adding ? <AddRuleDialog bucket={bucket} onClose={() => setAdding(false)} onSaved={() => (setAdding(false), rules.reload())} /> : null}
-      <ConfirmDialog title="Delete Replication Rule" open={deleting !== null} onClose={() => setDeleting(null)}
-        onConfirm={async () => (await bucketsApi.deleteReplicationRule(bucket, deleting!.id), setDeleting(null), await rules.reload())}>
-        Are you sure you want to delete replication rule <b>{deleting?.id}</b>? At least one rule must remain while others depend on the remote target.
+      {adding
+        ? (
+          <AddRuleDialog
+            bucket={bucket}
+            onClose={() => setAdding(false)}
+            onSaved={() => (setAdding(false), rules.reload())}
+          />
+        )
+        : null}
+      <ConfirmDialog
+        title="Delete Replication Rule"
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => (await bucketsApi.deleteReplicationRule(bucket, deleting!.id),
+          setDeleting(null),
+          await rules.reload())}
+      >
+        Are you sure you want to delete replication rule{" "}
+        <b>{deleting?.id}</b>? At least one rule must remain while others depend on the remote target.
       </ConfirmDialog>
     </>
   );

@@ -5,7 +5,14 @@
  */
 import { type ReactNode, useState } from "react";
 import type { BucketQuotaInfo, BucketRetention, ReplicationStatusView } from "../server/contract/buckets.ts";
-import { AccessPolicyDialog, EncryptionDialog, type EncryptionType, QuotaDialog, RetentionDialog, VersioningDialog } from "./dialogs/BucketSettingsDialogs.tsx";
+import {
+  AccessPolicyDialog,
+  EncryptionDialog,
+  type EncryptionType,
+  QuotaDialog,
+  RetentionDialog,
+  VersioningDialog,
+} from "./dialogs/BucketSettingsDialogs.tsx";
 import { bucketsApi } from "./lib/api/buckets.ts";
 import { ApiClientError } from "./lib/api/request.ts";
 import { changedBucketAccess } from "./lib/bucket_state.ts";
@@ -38,7 +45,8 @@ export interface BucketSummaryProps {
 }
 
 /** "30 days", "1 year" (singular when 1, spec 2 Summary). */
-export const validityText = (r: BucketRetention) => `${r.validity} ${r.validity === 1 ? r.unit.replace(/s$/, "") : r.unit}`;
+export const validityText = (r: BucketRetention) =>
+  `${r.validity} ${r.validity === 1 ? r.unit.replace(/s$/, "") : r.unit}`;
 
 /**
  * Loads what the Summary shows; each piece separately, so one failure leaves the rest as they were. "Not
@@ -47,12 +55,20 @@ export const validityText = (r: BucketRetention) => `${r.validity} ${r.validity 
  */
 export async function loadSummary(bucket: string, distributed: boolean): Promise<Partial<SummaryState>> {
   const unavailable: SummaryState["unavailable"] = {};
-  const read = async <T,>(section: SummarySection | null, work: () => Promise<T>, notConfigured?: T): Promise<T | undefined> => {
+  const read = async <T,>(
+    section: SummarySection | null,
+    work: () => Promise<T>,
+    notConfigured?: T,
+  ): Promise<T | undefined> => {
     try {
       return await work();
     } catch (error) {
-      if (section && error instanceof ApiClientError && error.status === 403) unavailable[section] = error.message;
-      else if (notConfigured !== undefined && (section === "retention" || (error instanceof ApiClientError && error.status === 404))) return notConfigured;
+      if (section && error instanceof ApiClientError && error.status === 403) {
+        unavailable[section] = error.message;
+      } else if (
+        notConfigured !== undefined &&
+        (section === "retention" || (error instanceof ApiClientError && error.status === 404))
+      ) return notConfigured;
       else reportError(error);
       return undefined;
     }
@@ -66,11 +82,23 @@ export async function loadSummary(bucket: string, distributed: boolean): Promise
     distributed ? read("quota", () => bucketsApi.quota(bucket)) : undefined,
     read("retention", () => bucketsApi.retention(bucket), null),
     distributed ? read("replication", () => bucketsApi.replication(bucket)) : undefined,
-    distributed ? read(null, () => bucketsApi.replicationStatus(bucket).catch((e) => (e instanceof ApiClientError && e.status === 403 ? null : Promise.reject(e)))) : undefined,
+    distributed
+      ? read(
+        null,
+        () =>
+          bucketsApi.replicationStatus(bucket).catch((
+            e,
+          ) => (e instanceof ApiClientError && e.status === 403 ? null : Promise.reject(e))),
+      )
+      : undefined,
   ]);
   const next: Partial<SummaryState> = { unavailable };
   if (info) Object.assign(next, { access: info.access ?? "PRIVATE", size: info.size });
-  if (enc !== undefined) next.encryption = enc ? { type: enc.algorithm === "AES256" ? "sse-s3" : "sse-kms", kmsKey: enc.kmsMasterKeyID } : { type: "disabled", kmsKey: "" };
+  if (enc !== undefined) {
+    next.encryption = enc
+      ? { type: enc.algorithm === "AES256" ? "sse-s3" : "sse-kms", kmsKey: enc.kmsMasterKeyID }
+      : { type: "disabled", kmsKey: "" };
+  }
   if (versioning) next.versioning = versioning.is_versioned;
   if (locking) next.locking = locking.object_locking_enabled;
   if (quota) next.quota = quota;
@@ -81,11 +109,24 @@ export async function loadSummary(bucket: string, distributed: boolean): Promise
 }
 
 /** One Summary card; when its read failed, the reason ("Access denied") stands in place of its content. */
-function Section({ title, loading, children, testId, unavailable }: { title: string; loading: boolean; children: ReactNode; testId: string; unavailable?: string }) {
+function Section(
+  { title, loading, children, testId, unavailable }: {
+    title: string;
+    loading: boolean;
+    children: ReactNode;
+    testId: string;
+    unavailable?: string;
+  },
+) {
   return (
     <section className="card bg-base-100 shadow-sm" data-testid={testId}>
       <div className="card-body p-4 gap-1">
-        <h3 className="font-bold flex items-center gap-2">{title}{loading ? <span role="status" className="loading loading-spinner loading-xs" aria-label="Loading" /> : null}</h3>
+        <h3 className="font-bold flex items-center gap-2">
+          {title}
+          {loading
+            ? <span role="status" className="loading loading-spinner loading-xs" aria-label="Loading" />
+            : null}
+        </h3>
         {unavailable ? <span className="text-base-content/70">{unavailable}</span> : children}
       </div>
     </section>
@@ -93,7 +134,9 @@ function Section({ title, loading, children, testId, unavailable }: { title: str
 }
 
 function Clickable({ label, onClick }: { label: string; onClick: () => void }) {
-  return <button type="button" className="link link-primary text-left w-fit" onClick={onClick}>{label}</button>;
+  return (
+    <button type="button" className="link link-primary text-left w-fit" onClick={onClick}>{label}</button>
+  );
 }
 
 type DialogName = "access" | "encryption" | "versioning" | "quota" | "retention";
@@ -120,8 +163,18 @@ export default function BucketSummary({ bucket, distributed, initial }: BucketSu
         <Section title="Access Policy" loading={loading} testId="summary-access">
           <Clickable label={capitalizeWord(state.access)} onClick={() => setDialog("access")} />
         </Section>
-        <Section title="Encryption" loading={loading} testId="summary-encryption" unavailable={state.unavailable.encryption}>
-          <Clickable label={state.encryption.type === "disabled" ? "Disabled" : `Enabled (${state.encryption.type.toUpperCase()})`} onClick={() => setDialog("encryption")} />
+        <Section
+          title="Encryption"
+          loading={loading}
+          testId="summary-encryption"
+          unavailable={state.unavailable.encryption}
+        >
+          <Clickable
+            label={state.encryption.type === "disabled"
+              ? "Disabled"
+              : `Enabled (${state.encryption.type.toUpperCase()})`}
+            onClick={() => setDialog("encryption")}
+          />
         </Section>
         <Section title="Reported Usage" loading={loading} testId="summary-usage">
           <span>{formatBytes(state.size)}</span>
@@ -129,25 +182,75 @@ export default function BucketSummary({ bucket, distributed, initial }: BucketSu
         {distributed
           ? (
             <>
-              <Section title="Replication" loading={loading} testId="summary-replication" unavailable={state.unavailable.replication}>
+              <Section
+                title="Replication"
+                loading={loading}
+                testId="summary-replication"
+                unavailable={state.unavailable.replication}
+              >
                 <span>{state.replication ? "Enabled" : "Disabled"}</span>
-                {state.replication && state.replicationStatus ? <ReplicationProgress key={JSON.stringify(state.replicationStatus)} bucket={bucket} initial={state.replicationStatus} /> : null}
+                {state.replication && state.replicationStatus
+                  ? (
+                    <ReplicationProgress
+                      key={JSON.stringify(state.replicationStatus)}
+                      bucket={bucket}
+                      initial={state.replicationStatus}
+                    />
+                  )
+                  : null}
               </Section>
-              <Section title="Object Locking" loading={loading} testId="summary-locking" unavailable={state.unavailable.locking}><span>{state.locking ? "Enabled" : "Disabled"}</span></Section>
-              <Section title="Versioning" loading={loading} testId="summary-versioning" unavailable={state.unavailable.versioning}>
-                <Clickable label={state.versioning ? "Enabled" : "Disabled"} onClick={() => setDialog("versioning")} />
+              <Section
+                title="Object Locking"
+                loading={loading}
+                testId="summary-locking"
+                unavailable={state.unavailable.locking}
+              >
+                <span>{state.locking ? "Enabled" : "Disabled"}</span>
               </Section>
-              <Section title="Quota" loading={loading} testId="summary-quota" unavailable={state.unavailable.quota}>
+              <Section
+                title="Versioning"
+                loading={loading}
+                testId="summary-versioning"
+                unavailable={state.unavailable.versioning}
+              >
+                <Clickable
+                  label={state.versioning ? "Enabled" : "Disabled"}
+                  onClick={() => setDialog("versioning")}
+                />
+              </Section>
+              <Section
+                title="Quota"
+                loading={loading}
+                testId="summary-quota"
+                unavailable={state.unavailable.quota}
+              >
                 <Clickable label={quota ? "Enabled" : "Disabled"} onClick={() => setDialog("quota")} />
-                {quota ? <div className="badge badge-outline">{capitalizeWord(state.quota.type)} Quota: {quota.amount} {quota.unit}</div> : null}
+                {quota
+                  ? (
+                    <div className="badge badge-outline">
+                      {capitalizeWord(state.quota.type)} Quota: {quota.amount} {quota.unit}
+                    </div>
+                  )
+                  : null}
               </Section>
             </>
           )
           : null}
         {state.locking
           ? (
-            <Section title="Retention" loading={loading} testId="summary-retention" unavailable={state.unavailable.retention}>
-              <div>Status: <Clickable label={state.retention ? "Enabled" : "Disabled"} onClick={() => setDialog("retention")} /></div>
+            <Section
+              title="Retention"
+              loading={loading}
+              testId="summary-retention"
+              unavailable={state.unavailable.retention}
+            >
+              <div>
+                Status:{" "}
+                <Clickable
+                  label={state.retention ? "Enabled" : "Disabled"}
+                  onClick={() => setDialog("retention")}
+                />
+              </div>
               {state.retention
                 ? (
                   <>
@@ -160,11 +263,50 @@ export default function BucketSummary({ bucket, distributed, initial }: BucketSu
           )
           : null}
       </div>
-      {dialog === "access" ? <AccessPolicyDialog bucket={bucket} current={state.access} onClose={() => setDialog(null)} onSaved={reload} /> : null}
-      {dialog === "encryption" ? <EncryptionDialog bucket={bucket} current={state.encryption.type} kmsKey={state.encryption.kmsKey} onClose={() => setDialog(null)} onSaved={reload} /> : null}
-      {dialog === "versioning" ? <VersioningDialog bucket={bucket} enabled={state.versioning} onClose={() => setDialog(null)} onSaved={reload} /> : null}
-      {dialog === "quota" ? <QuotaDialog bucket={bucket} quota={state.quota} onClose={() => setDialog(null)} onSaved={reload} /> : null}
-      {dialog === "retention" ? <RetentionDialog bucket={bucket} current={state.retention} onClose={() => setDialog(null)} onSaved={reload} /> : null}
+      {dialog === "access"
+        ? (
+          <AccessPolicyDialog
+            bucket={bucket}
+            current={state.access}
+            onClose={() => setDialog(null)}
+            onSaved={reload}
+          />
+        )
+        : null}
+      {dialog === "encryption"
+        ? (
+          <EncryptionDialog
+            bucket={bucket}
+            current={state.encryption.type}
+            kmsKey={state.encryption.kmsKey}
+            onClose={() => setDialog(null)}
+            onSaved={reload}
+          />
+        )
+        : null}
+      {dialog === "versioning"
+        ? (
+          <VersioningDialog
+            bucket={bucket}
+            enabled={state.versioning}
+            onClose={() => setDialog(null)}
+            onSaved={reload}
+          />
+        )
+        : null}
+      {dialog === "quota"
+        ? <QuotaDialog bucket={bucket} quota={state.quota} onClose={() => setDialog(null)} onSaved={reload} />
+        : null}
+      {dialog === "retention"
+        ? (
+          <RetentionDialog
+            bucket={bucket}
+            current={state.retention}
+            onClose={() => setDialog(null)}
+            onSaved={reload}
+          />
+        )
+        : null}
     </>
   );
 }

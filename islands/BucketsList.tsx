@@ -21,9 +21,13 @@ export interface BucketsListProps {
   base: string;
 }
 
-const formatDate = (iso: string) => (iso ? new Date(iso).toISOString().replace("T", " ").slice(0, 19) + " UTC" : "");
+const formatDate = (
+  iso: string,
+) => (iso ? new Date(iso).toISOString().replace("T", " ").slice(0, 19) + " UTC" : "");
 
-export default function BucketsList({ buckets: initial, canCreate, unavailable, distributed, base }: BucketsListProps) {
+export default function BucketsList(
+  { buckets: initial, canCreate, unavailable, distributed, base }: BucketsListProps,
+) {
   const buckets = useList(bucketsApi.list, initial);
   const [filter, setFilter] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
@@ -35,8 +39,21 @@ export default function BucketsList({ buckets: initial, canCreate, unavailable, 
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
         <SearchBox placeholder="Filter Buckets" value={filter} onChange={setFilter} />
         <div className="flex gap-2">
-          <button type="button" className="btn btn-sm" disabled={selected.length === 0} onClick={() => setDialog("replication")}>Set Replication</button>
-          {canCreate ? <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>Create Bucket</button> : null}
+          <button
+            type="button"
+            className="btn btn-sm"
+            disabled={selected.length === 0}
+            onClick={() => setDialog("replication")}
+          >
+            Set Replication
+          </button>
+          {canCreate
+            ? (
+              <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>
+                Create Bucket
+              </button>
+            )
+            : null}
         </div>
       </div>
       <DataTable<BucketSummary>
@@ -45,8 +62,21 @@ export default function BucketsList({ buckets: initial, canCreate, unavailable, 
         rowId={(b) => b.name}
         columns={[
           { id: "name", label: "Name", value: (b) => b.name, sortable: true },
-          { id: "creation_date", label: "Creation Date", value: (b) => b.creation_date, render: (b) => formatDate(b.creation_date), sortable: true },
-          { id: "size", label: "Size", value: (b) => b.size, render: (b) => formatBytes(b.size), sortable: true, align: "right" },
+          {
+            id: "creation_date",
+            label: "Creation Date",
+            value: (b) => b.creation_date,
+            render: (b) => formatDate(b.creation_date),
+            sortable: true,
+          },
+          {
+            id: "size",
+            label: "Size",
+            value: (b) => b.size,
+            render: (b) => formatBytes(b.size),
+            sortable: true,
+            align: "right",
+          },
         ]}
         initialSort={{ id: "name" }}
         unavailable={unavailable}
@@ -60,12 +90,31 @@ export default function BucketsList({ buckets: initial, canCreate, unavailable, 
         ]}
       />
       {dialog === "create"
-        ? <CreateBucketDialog open distributed={distributed} onClose={() => setDialog(null)} onCreated={() => (setDialog(null), buckets.reload())} />
+        ? (
+          <CreateBucketDialog
+            open
+            distributed={distributed}
+            onClose={() => setDialog(null)}
+            onCreated={() => (setDialog(null), buckets.reload())}
+          />
+        )
         : null}
       {dialog === "replication"
-        ? <MultiReplicationWizard open buckets={selected} onClose={(changed) => (setDialog(null), changed && (setSelected([]), buckets.reload()))} />
+        ? (
+          <MultiReplicationWizard
+            open
+            buckets={selected}
+            onClose={(changed) => (setDialog(null), changed && (setSelected([]), buckets.reload()))}
+          />
+        )
         : null}
-      <DeleteBucketDialog bucket={deleting} onClose={() => setDeleting(null)} onDeleted={() => (setDeleting(null), setSelected((s) => s.filter((n) => n !== deleting)), buckets.reload())} />
+      <DeleteBucketDialog
+        bucket={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={() => (setDeleting(null),
+          setSelected((s) => s.filter((n) => n !== deleting)),
+          buckets.reload())}
+      />
     </>
   );
 }

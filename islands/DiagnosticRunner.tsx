@@ -11,7 +11,8 @@ export const DEADLINE = "1h";
 type Phase = "idle" | "running" | "ready" | "error";
 
 /** The report's file name: health-info_<UTC timestamp>.json. */
-export const reportFileName = (now: Date) => `health-info_${now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}.json`;
+export const reportFileName = (now: Date) =>
+  `health-info_${now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}.json`;
 
 export default function DiagnosticRunner() {
   const socket = useLiveSocket<Record<string, unknown>>({ limit: 1 });
@@ -20,7 +21,8 @@ export default function DiagnosticRunner() {
 
   useEffect(() => {
     if (phase !== "running" || socket.status !== "closed") return;
-    const failed = socket.closeCode === 1011 || socket.closeCode === 1008 || socket.closeCode === 1006 || !report;
+    const failed = socket.closeCode === 1011 || socket.closeCode === 1008 || socket.closeCode === 1006 ||
+      !report;
     setPhase(failed ? "error" : "ready");
   }, [socket.status, socket.closeCode, report, phase]);
 
@@ -30,7 +32,9 @@ export default function DiagnosticRunner() {
   };
   const download = () => {
     if (!report) return;
-    const url = URL.createObjectURL(new Blob([JSON.stringify(report, null, 2)], { type: "application/json" }));
+    const url = URL.createObjectURL(
+      new Blob([JSON.stringify(report, null, 2)], { type: "application/json" }),
+    );
     const link = document.createElement("a");
     link.href = url;
     link.download = reportFileName(new Date());
@@ -42,18 +46,34 @@ export default function DiagnosticRunner() {
     <div className="card bg-base-100 shadow-sm max-w-3xl">
       <div className="card-body items-center text-center gap-4">
         <p className="text-sm text-base-content/80">
-          Collects a health report of the storage server (CPU, memory, operating system, network interfaces, drives with a short read/write check, system checks
-          and services, and its configuration with secrets removed) to send to support.
+          Collects a health report of the storage server (CPU, memory, operating system, network interfaces,
+          drives with a short read/write check, system checks and services, and its configuration with secrets
+          removed) to send to support.
         </p>
         <div role="status" className="min-h-6" data-testid="diagnostic-status">
-          {phase === "running" ? <span className="flex items-center gap-2"><span className="loading loading-spinner loading-sm" />Diagnostic started. Please do not refresh page during diagnosis.</span> : null}
-          {phase === "ready" ? <span className="text-success">Diagnostic file is ready to be downloaded.</span> : null}
-          {phase === "error" ? <span className="text-error">An error occurred while getting Diagnostic file.</span> : null}
+          {phase === "running"
+            ? (
+              <span className="flex items-center gap-2">
+                <span className="loading loading-spinner loading-sm" />Diagnostic started. Please do not
+                refresh page during diagnosis.
+              </span>
+            )
+            : null}
+          {phase === "ready"
+            ? <span className="text-success">Diagnostic file is ready to be downloaded.</span>
+            : null}
+          {phase === "error"
+            ? <span className="text-error">An error occurred while getting Diagnostic file.</span>
+            : null}
         </div>
         {phase === "error" ? <LiveNotices socket={{ ...socket, closeCode: null }} /> : null}
         <div className="flex gap-2">
-          <button type="button" className="btn btn-primary" disabled={phase === "running"} onClick={start}>Start Diagnostic</button>
-          <button type="button" className="btn" disabled={phase !== "ready"} onClick={download}>Download</button>
+          <button type="button" className="btn btn-primary" disabled={phase === "running"} onClick={start}>
+            Start Diagnostic
+          </button>
+          <button type="button" className="btn" disabled={phase !== "ready"} onClick={download}>
+            Download
+          </button>
         </div>
       </div>
     </div>

@@ -38,19 +38,41 @@ export default function ErrorLogs() {
       <div className="flex flex-wrap items-center justify-between gap-2 mb-3">
         <SearchBox placeholder="Highlight Line" value={highlight} onChange={setHighlight} />
         <span className="text-sm text-base-content/70" role="status">
-          {log.status === "open" ? "Live" : log.status === "connecting" ? "Connecting…" : log.status === "closed" ? "Disconnected" : ""}
+          {log.status === "open"
+            ? "Live"
+            : log.status === "connecting"
+            ? "Connecting…"
+            : log.status === "closed"
+            ? "Disconnected"
+            : ""}
         </span>
       </div>
       <LiveNotices socket={log} />
-      <div className="bg-neutral text-neutral-content rounded-box p-3 font-mono text-xs overflow-auto max-h-[70vh] min-h-48" data-testid="error-logs">
+      <div
+        className="bg-neutral text-neutral-content rounded-box p-3 font-mono text-xs overflow-auto max-h-[70vh] min-h-48"
+        data-testid="error-logs"
+      >
         {entries.length === 0 ? <p className="opacity-70">No log entries yet.</p> : null}
         {entries.map((entry) => {
           const lines = logEntryLines(entry);
           const hit = highlight !== "" && lines.some((line) => line.includes(highlight));
           return (
-            <div key={messageId(entry)} className={`py-1 border-b border-neutral-content/10 ${hit ? "bg-warning text-black" : ""} ${entry.error && !hit ? "text-error" : ""}`}
-              data-highlighted={hit ? "true" : undefined} data-level={entry.level}>
-              {lines.map((line, i) => <div key={i} className={`whitespace-pre-wrap wrap-anywhere ${entry.error && i === 0 ? "font-bold" : ""}`}>{line || "\u00a0"}</div>)}
+            <div
+              key={messageId(entry)}
+              className={`py-1 border-b border-neutral-content/10 ${hit ? "bg-warning text-black" : ""} ${
+                entry.error && !hit ? "text-error" : ""
+              }`}
+              data-highlighted={hit ? "true" : undefined}
+              data-level={entry.level}
+            >
+              {lines.map((line, i) => (
+                <div
+                  key={i}
+                  className={`whitespace-pre-wrap wrap-anywhere ${entry.error && i === 0 ? "font-bold" : ""}`}
+                >
+                  {line || "\u00a0"}
+                </div>
+              ))}
             </div>
           );
         })}

@@ -38,7 +38,9 @@ export default function GroupsList({ groups: initial, users, policies, unavailab
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
         <SearchBox placeholder="Search Groups" value={filter} onChange={setFilter} />
-        <button type="button" className="btn btn-sm btn-primary" onClick={() => setCreating(true)}>Create Group</button>
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => setCreating(true)}>
+          Create Group
+        </button>
       </div>
       <DataTable<string>
         entity="groups"
@@ -56,12 +58,38 @@ export default function GroupsList({ groups: initial, users, policies, unavailab
           { type: "delete", onSelect: setDeleting },
         ]}
       />
-      {creating ? <GroupDialog open users={users} onClose={() => setCreating(false)} onSaved={() => (setCreating(false), groups.reload())} /> : null}
-      {editing ? <GroupDialog open group={editing} users={users} onClose={() => setEditing(null)} onSaved={() => (setEditing(null), groups.reload())} /> : null}
+      {creating
+        ? (
+          <GroupDialog
+            open
+            users={users}
+            onClose={() => setCreating(false)}
+            onSaved={() => (setCreating(false), groups.reload())}
+          />
+        )
+        : null}
+      {editing
+        ? (
+          <GroupDialog
+            open
+            group={editing}
+            users={users}
+            onClose={() => setEditing(null)}
+            onSaved={() => (setEditing(null), groups.reload())}
+          />
+        )
+        : null}
       {policyOf
         ? (
-          <SetPoliciesDialog open entity={policyOf.name} entityType="group" current={policyOf.policy.split(",").filter(Boolean)} policies={policies}
-            onClose={() => setPolicyOf(null)} onSaved={() => (showSnackbar(`Policies of ${policyOf.name} set`), setPolicyOf(null))} />
+          <SetPoliciesDialog
+            open
+            entity={policyOf.name}
+            entityType="group"
+            current={policyOf.policy.split(",").filter(Boolean)}
+            policies={policies}
+            onClose={() => setPolicyOf(null)}
+            onSaved={() => (showSnackbar(`Policies of ${policyOf.name} set`), setPolicyOf(null))}
+          />
         )
         : null}
       <GroupInfoDialog group={info} onClose={() => setInfo(null)} />

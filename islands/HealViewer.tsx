@@ -25,7 +25,9 @@ export default function HealViewer({ buckets }: HealViewerProps) {
     limit: 1,
     keepAlive: false,
     onMessage: (message) => {
-      const bad = ((message as HealMessage).itemsHealthStatus ?? []).filter((i) => i.before.color !== "green" || i.after.color !== "green");
+      const bad = ((message as HealMessage).itemsHealthStatus ?? []).filter((i) =>
+        i.before.color !== "green" || i.after.color !== "green"
+      );
       if (bad.length) setProblems((old) => [...old, ...bad].slice(0, PROBLEMS_SHOWN));
     },
   });
@@ -45,8 +47,19 @@ export default function HealViewer({ buckets }: HealViewerProps) {
   };
   const flag = (key: keyof typeof flags, label: string) => (
     <label className="flex items-center gap-2 text-sm">
-      <input type="checkbox" className="checkbox checkbox-sm" checked={flags[key]} disabled={running}
-        onChange={(e) => setFlags({ ...flags, [key]: e.target.checked, ...(key === "forceStart" && e.target.checked ? { forceStop: false } : {}), ...(key === "forceStop" && e.target.checked ? { forceStart: false } : {}) })} />
+      <input
+        type="checkbox"
+        className="checkbox checkbox-sm"
+        checked={flags[key]}
+        disabled={running}
+        onChange={(e) =>
+          setFlags({
+            ...flags,
+            [key]: e.target.checked,
+            ...(key === "forceStart" && e.target.checked ? { forceStop: false } : {}),
+            ...(key === "forceStop" && e.target.checked ? { forceStart: false } : {}),
+          })}
+      />
       {label}
     </label>
   );
@@ -57,16 +70,33 @@ export default function HealViewer({ buckets }: HealViewerProps) {
         <div className="card-body p-4">
           <div className="flex flex-wrap gap-x-4 items-end">
             <div className="w-60">
-              <SelectField label="Bucket" value={bucket} disabled={running}
-                options={[{ value: "", label: "Select Bucket" }, ...buckets.map((b) => ({ value: b, label: b }))]} onChange={setBucket} />
+              <SelectField
+                label="Bucket"
+                value={bucket}
+                disabled={running}
+                options={[
+                  { value: "", label: "Select Bucket" },
+                  ...buckets.map((b) => ({ value: b, label: b })),
+                ]}
+                onChange={setBucket}
+              />
             </div>
-            <div className="w-60"><TextField label="Prefix" value={prefix} onChange={setPrefix} disabled={running} /></div>
+            <div className="w-60">
+              <TextField label="Prefix" value={prefix} onChange={setPrefix} disabled={running} />
+            </div>
             <div className="flex flex-wrap gap-4 mb-4">
               {flag("recursive", "Recursive")}
               {flag("forceStart", "Force Start")}
               {flag("forceStop", "Force Stop")}
             </div>
-            <button type="button" className="btn btn-sm btn-primary mb-3" disabled={running || !buckets.includes(bucket)} onClick={start}>Start</button>
+            <button
+              type="button"
+              className="btn btn-sm btn-primary mb-3"
+              disabled={running || !buckets.includes(bucket)}
+              onClick={start}
+            >
+              Start
+            </button>
           </div>
         </div>
       </div>
@@ -78,11 +108,24 @@ export default function HealViewer({ buckets }: HealViewerProps) {
             after={latest?.healthAfterCols ?? { Green: 0, Yellow: 0, Red: 0, Grey: 0 }}
           />
           <dl className="grid gap-3 sm:grid-cols-3 text-sm" data-testid="heal-stats">
-            <div><dt className="text-base-content/70">Size scanned</dt><dd className="text-lg font-bold">{formatBytes(latest?.bytesScanned ?? 0)}</dd></div>
-            <div><dt className="text-base-content/70">Objects healed</dt><dd className="text-lg font-bold">{formatNumber(latest?.objectsHealed ?? 0)} / {formatNumber(latest?.objectsScanned ?? 0)}</dd></div>
-            <div><dt className="text-base-content/70">Healing time</dt><dd className="text-lg font-bold">{latest?.healDuration ?? 0}s</dd></div>
+            <div>
+              <dt className="text-base-content/70">Size scanned</dt>
+              <dd className="text-lg font-bold">{formatBytes(latest?.bytesScanned ?? 0)}</dd>
+            </div>
+            <div>
+              <dt className="text-base-content/70">Objects healed</dt>
+              <dd className="text-lg font-bold">
+                {formatNumber(latest?.objectsHealed ?? 0)} / {formatNumber(latest?.objectsScanned ?? 0)}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-base-content/70">Healing time</dt>
+              <dd className="text-lg font-bold">{latest?.healDuration ?? 0}s</dd>
+            </div>
           </dl>
-          <p role="status" className="text-sm text-base-content/70">{running ? "Healing…" : heal.status === "closed" && latest ? "Heal finished." : ""}</p>
+          <p role="status" className="text-sm text-base-content/70">
+            {running ? "Healing…" : heal.status === "closed" && latest ? "Heal finished." : ""}
+          </p>
           {problems.length
             ? (
               <div>
@@ -90,8 +133,15 @@ export default function HealViewer({ buckets }: HealViewerProps) {
                 <ul className="text-sm space-y-1" data-testid="heal-problems">
                   {problems.map((item, i) => (
                     <li key={i} className="wrap-anywhere">
-                      <span className={`badge badge-sm mr-2 ${item.after.color === "red" ? "badge-error" : "badge-ghost"}`}>{item.after.color}</span>
-                      {item.name}{item.detail ? <span className="text-base-content/70"> — {item.detail}</span> : null}
+                      <span
+                        className={`badge badge-sm mr-2 ${
+                          item.after.color === "red" ? "badge-error" : "badge-ghost"
+                        }`}
+                      >
+                        {item.after.color}
+                      </span>
+                      {item.name}
+                      {item.detail ? <span className="text-base-content/70">— {item.detail}</span> : null}
                     </li>
                   ))}
                 </ul>

@@ -14,7 +14,9 @@ export interface LicenseActionsProps {
   signUpUrl: string;
 }
 
-function ActivateDialog({ open, onClose, signUpUrl }: { open: boolean; onClose: () => void; signUpUrl: string }) {
+function ActivateDialog(
+  { open, onClose, signUpUrl }: { open: boolean; onClose: () => void; signUpUrl: string },
+) {
   const [license, setLicense] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -32,25 +34,57 @@ function ActivateDialog({ open, onClose, signUpUrl }: { open: boolean; onClose: 
     });
   };
   return (
-    <Dialog title="Activate SUBNET License" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide>
+    <Dialog
+      title="Activate SUBNET License"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      wide
+    >
       <section className="mb-6">
         <h3 className="font-bold mb-2">With a licence key</h3>
         <label className="flex flex-col gap-1 text-sm">
           <span>License Key</span>
-          <textarea className="textarea w-full font-mono text-xs h-28" value={license} onChange={(e) => setLicense(e.target.value)} aria-label="License Key" />
+          <textarea
+            className="textarea w-full font-mono text-xs h-28"
+            value={license}
+            onChange={(e) => setLicense(e.target.value)}
+            aria-label="License Key"
+          />
         </label>
         <div className="flex justify-end mt-2">
-          <button type="button" className="btn btn-primary btn-sm" disabled={!license.trim() || action.busy} onClick={() => submit({ license })}>Activate</button>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            disabled={!license.trim() || action.busy}
+            onClick={() => submit({ license })}
+          >
+            Activate
+          </button>
         </div>
       </section>
       <section>
         <h3 className="font-bold mb-2">With your SUBNET account</h3>
-        <p className="text-sm opacity-80 mb-2">This needs network access to SUBNET, which Deck never uses by itself.</p>
+        <p className="text-sm opacity-80 mb-2">
+          This needs network access to SUBNET, which Deck never uses by itself.
+        </p>
         <TextField label="Email" value={email} onChange={setEmail} autoComplete="username" />
-        <TextField label="Password" type="password" value={password} onChange={setPassword} autoComplete="current-password" />
+        <TextField
+          label="Password"
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+        />
         <div className="flex justify-end gap-2 mt-2">
           <a className="btn btn-sm" href={signUpUrl} target="_blank" rel="noopener noreferrer">Sign Up</a>
-          <button type="button" className="btn btn-primary btn-sm" disabled={!email.trim() || !password || action.busy} onClick={() => submit({ email, password })}>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            disabled={!email.trim() || !password || action.busy}
+            onClick={() => submit({ email, password })}
+          >
             Activate
           </button>
         </div>
@@ -76,8 +110,16 @@ export default function LicenseActions({ hasLicense, signUpUrl }: LicenseActions
   return (
     <div className="flex flex-wrap gap-2">
       {hasLicense
-        ? <button type="button" className="btn btn-sm" disabled={refreshing} onClick={refresh}>Refresh Licence</button>
-        : <button type="button" className="btn btn-sm btn-primary" onClick={() => setOpen(true)}>Activate</button>}
+        ? (
+          <button type="button" className="btn btn-sm" disabled={refreshing} onClick={refresh}>
+            Refresh Licence
+          </button>
+        )
+        : (
+          <button type="button" className="btn btn-sm btn-primary" onClick={() => setOpen(true)}>
+            Activate
+          </button>
+        )}
       <ActivateDialog open={open} onClose={() => setOpen(false)} signUpUrl={signUpUrl} />
     </div>
   );

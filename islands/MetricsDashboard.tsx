@@ -38,7 +38,9 @@ export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
 
   const start = toEpoch(startText);
   const end = toEpoch(endText);
-  const rangeError = start !== null && end !== null && end <= start ? "The end time must be after the start time." : "";
+  const rangeError = start !== null && end !== null && end <= start
+    ? "The end time must be after the start time."
+    : "";
 
   const sync = () => {
     setQuery({ start, end, step: widgetStep(start, end) });
@@ -51,7 +53,8 @@ export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
   };
 
   // Widgets are matched to panels by title, case-insensitively (spec 1 §7).
-  const widgetFor = (title: string) => widgets.find((w) => w.title.trim().toLowerCase() === title.trim().toLowerCase())?.id ?? null;
+  const widgetFor = (title: string) =>
+    widgets.find((w) => w.title.trim().toLowerCase() === title.trim().toLowerCase())?.id ?? null;
   const current = DASHBOARD_TABS[tab];
   const panels = PANELS.filter((p) => current.ids.includes(p.id));
   const items = layout.filter((item) => panels.some((p) => p.layoutIdentifier === item.i));
@@ -67,23 +70,58 @@ export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
       >
         <label className="flex flex-col gap-1 text-sm">
           <span>Start Time</span>
-          <input type="datetime-local" className="input input-sm" value={startText} max={endText || undefined} onChange={(e) => setStartText(e.target.value)} aria-invalid={!!rangeError} />
+          <input
+            type="datetime-local"
+            className="input input-sm"
+            value={startText}
+            max={endText || undefined}
+            onChange={(e) => setStartText(e.target.value)}
+            aria-invalid={!!rangeError}
+          />
         </label>
         <label className="flex flex-col gap-1 text-sm">
           <span>End Time</span>
-          <input type="datetime-local" className="input input-sm" value={endText} min={startText || undefined} onChange={(e) => setEndText(e.target.value)} aria-invalid={!!rangeError} />
+          <input
+            type="datetime-local"
+            className="input input-sm"
+            value={endText}
+            min={startText || undefined}
+            onChange={(e) => setEndText(e.target.value)}
+            aria-invalid={!!rangeError}
+          />
         </label>
         <button type="submit" className="btn btn-sm btn-primary" disabled={!!rangeError}>
-          <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true"><path d="M20 11a8 8 0 0 0-14.9-4M4 4v4h4M4 13a8 8 0 0 0 14.9 4M20 20v-4h-4" /></svg>
+          <svg
+            viewBox="0 0 24 24"
+            width="16"
+            height="16"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            aria-hidden="true"
+          >
+            <path d="M20 11a8 8 0 0 0-14.9-4M4 4v4h4M4 13a8 8 0 0 0 14.9 4M20 20v-4h-4" />
+          </svg>
           Sync
         </button>
         <span className="text-xs opacity-70 pb-2" data-testid="range-note">
-          {rangeError ? <span className="text-error" role="alert">{rangeError}</span> : start === null && end === null ? "Without times: the last 15 minutes." : ""}
+          {rangeError
+            ? <span className="text-error" role="alert">{rangeError}</span>
+            : start === null && end === null
+            ? "Without times: the last 15 minutes."
+            : ""}
         </span>
       </form>
       <div role="tablist" className="tabs tabs-border mb-2" aria-label="Dashboard sections">
         {DASHBOARD_TABS.map((t, i) => (
-          <button key={t.name} type="button" role="tab" className={`tab ${i === tab ? "tab-active" : ""}`} aria-selected={i === tab} onClick={() => setTab(i)}>
+          <button
+            key={t.name}
+            type="button"
+            role="tab"
+            className={`tab ${i === tab ? "tab-active" : ""}`}
+            aria-selected={i === tab}
+            onClick={() => setTab(i)}
+          >
             {t.name}
           </button>
         ))}
@@ -95,7 +133,15 @@ export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
         onChange={changeLayout}
         renderPanel={(id, handle) => {
           const panel = panels.find((p) => p.layoutIdentifier === id)!;
-          return <Panel panel={panel} widgetId={widgetFor(panel.title)} query={query} syncKey={syncKey} handle={handle} />;
+          return (
+            <Panel
+              panel={panel}
+              widgetId={widgetFor(panel.title)}
+              query={query}
+              syncKey={syncKey}
+              handle={handle}
+            />
+          );
         }}
       />
     </div>

@@ -16,7 +16,9 @@ export interface PodDetailProps {
   logsError: string;
 }
 
-const formatSeen = (seconds: number) => (seconds > 0 ? new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 19) : "");
+const formatSeen = (
+  seconds: number,
+) => (seconds > 0 ? new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 19) : "");
 
 export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
   const [tab, setTab] = useState<"events" | "logs">("events");
@@ -24,7 +26,11 @@ export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
   const lines = useMemo(() => cleanLogLines(logs), [logs]);
   return (
     <div>
-      <Tabs tabs={[{ id: "events", label: "Events" }, { id: "logs", label: "Logs" }]} active={tab} onChange={setTab} />
+      <Tabs
+        tabs={[{ id: "events", label: "Events" }, { id: "logs", label: "Logs" }]}
+        active={tab}
+        onChange={setTab}
+      />
       {tab === "events"
         ? (
           <DataTable<PodEvent>
@@ -34,7 +40,13 @@ export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
             height={400}
             columns={[
               { id: "namespace", label: "Namespace", value: (e) => e.namespace },
-              { id: "last_seen", label: "Last Seen", value: (e) => e.last_seen, render: (e) => formatSeen(e.last_seen), sortable: true },
+              {
+                id: "last_seen",
+                label: "Last Seen",
+                value: (e) => e.last_seen,
+                render: (e) => formatSeen(e.last_seen),
+                sortable: true,
+              },
               { id: "message", label: "Message", value: (e) => e.message },
               { id: "event_type", label: "Event Type", value: (e) => e.event_type },
               { id: "reason", label: "Reason", value: (e) => e.reason },
@@ -43,12 +55,28 @@ export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
         )
         : (
           <div>
-            <div className="mb-2"><SearchBox placeholder="Highlight Line" value={highlight} onChange={setHighlight} /></div>
+            <div className="mb-2">
+              <SearchBox placeholder="Highlight Line" value={highlight} onChange={setHighlight} />
+            </div>
             {logsError ? <p className="text-error" role="alert">{logsError}</p> : null}
-            <div className="bg-neutral text-neutral-content rounded-box p-3 font-mono text-xs overflow-auto max-h-[65vh]" style={{ tabSize: 4 }} data-testid="pod-logs">
+            <div
+              className="bg-neutral text-neutral-content rounded-box p-3 font-mono text-xs overflow-auto max-h-[65vh]"
+              style={{ tabSize: 4 }}
+              data-testid="pod-logs"
+            >
               {lines.map((line, i) => {
                 const hit = highlight !== "" && line.includes(highlight);
-                return <div key={i} className={`whitespace-pre-wrap wrap-anywhere ${hit ? "bg-warning text-warning-content" : ""}`} data-highlighted={hit ? "true" : undefined}>{line || "\u00a0"}</div>;
+                return (
+                  <div
+                    key={i}
+                    className={`whitespace-pre-wrap wrap-anywhere ${
+                      hit ? "bg-warning text-warning-content" : ""
+                    }`}
+                    data-highlighted={hit ? "true" : undefined}
+                  >
+                    {line || "\u00a0"}
+                  </div>
+                );
               })}
             </div>
           </div>

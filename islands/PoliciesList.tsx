@@ -26,7 +26,9 @@ export default function PoliciesList({ policies: initial, unavailable, base }: P
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
         <SearchBox placeholder="Search Policies" value={filter} onChange={setFilter} />
-        <button type="button" className="btn btn-sm btn-primary" onClick={() => setCreating(true)}>Create Policy</button>
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => setCreating(true)}>
+          Create Policy
+        </button>
       </div>
       <DataTable<string>
         entity="policies"
@@ -38,7 +40,16 @@ export default function PoliciesList({ policies: initial, unavailable, base }: P
         filtered={filter !== ""}
         actions={[{ type: "view", href: detail }, { type: "delete", onSelect: setDeleting }]}
       />
-      {creating ? <CreatePolicyDialog open existing={policies.value} onClose={() => setCreating(false)} onSaved={(name) => location.assign(detail(name))} /> : null}
+      {creating
+        ? (
+          <CreatePolicyDialog
+            open
+            existing={policies.value}
+            onClose={() => setCreating(false)}
+            onSaved={(name) => location.assign(detail(name))}
+          />
+        )
+        : null}
       <ConfirmDialog
         title="Delete Policy"
         open={deleting !== null}

@@ -30,7 +30,9 @@ interface StatementView {
   resources: string[];
 }
 
-const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null ? [] : [String(v)]);
+const asList = (
+  v: unknown,
+): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null ? [] : [String(v)]);
 
 /** The statements of a policy document for the Summary tab; unreadable text gives none. */
 export function statementsOf(text: string): StatementView[] {
@@ -63,7 +65,11 @@ export default function PolicyDetail(props: PolicyDetailProps) {
 
   async function refresh() {
     try {
-      const [p, u, g] = await Promise.all([policiesApi.get(name), policiesApi.users(name), policiesApi.groups(name)]);
+      const [p, u, g] = await Promise.all([
+        policiesApi.get(name),
+        policiesApi.users(name),
+        policiesApi.groups(name),
+      ]);
       setPolicy(p);
       setText(p.policy);
       setUsers(u);
@@ -92,12 +98,26 @@ export default function PolicyDetail(props: PolicyDetailProps) {
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
         <h2 className="text-xl font-bold break-all" data-testid="policy-name">{name}</h2>
         <div className="flex gap-2">
-          <button type="button" className="btn btn-sm btn-error btn-outline" onClick={() => setDeleting(true)}>Delete</button>
+          <button
+            type="button"
+            className="btn btn-sm btn-error btn-outline"
+            onClick={() => setDeleting(true)}
+          >
+            Delete
+          </button>
           <button type="button" className="btn btn-sm" onClick={refresh}>Refresh</button>
         </div>
       </div>
       <div className="flex flex-col lg:flex-row lg:gap-4">
-        <Tabs<Tab> vertical active={tab} onChange={setTab} tabs={[{ id: "summary", label: "Summary" }, { id: "users", label: "Users" }, { id: "groups", label: "Groups" }, { id: "json", label: "JSON" }]} />
+        <Tabs<Tab>
+          vertical
+          active={tab}
+          onChange={setTab}
+          tabs={[{ id: "summary", label: "Summary" }, { id: "users", label: "Users" }, {
+            id: "groups",
+            label: "Groups",
+          }, { id: "json", label: "JSON" }]}
+        />
         <section className="flex-1 min-w-0" role="tabpanel">
           {tab === "summary"
             ? (
@@ -105,9 +125,18 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                 {statementsOf(policy.policy).map((s, i) => (
                   <li key={i} className="card bg-base-100 shadow-sm">
                     <div className="card-body p-4 text-sm gap-1">
-                      <div><b>Effect:</b> <span className={s.effect === "Deny" ? "text-error" : "text-success"}>{s.effect}</span></div>
-                      <div><b>Actions:</b> {s.actions.join(", ")}</div>
-                      <div className="break-all"><b>Resources:</b> {s.resources.join(", ") || "-"}</div>
+                      <div>
+                        <b>Effect:</b>{" "}
+                        <span className={s.effect === "Deny" ? "text-error" : "text-success"}>
+                          {s.effect}
+                        </span>
+                      </div>
+                      <div>
+                        <b>Actions:</b> {s.actions.join(", ")}
+                      </div>
+                      <div className="break-all">
+                        <b>Resources:</b> {s.resources.join(", ") || "-"}
+                      </div>
                     </div>
                   </li>
                 ))}
@@ -117,7 +146,9 @@ export default function PolicyDetail(props: PolicyDetailProps) {
           {tab === "users"
             ? (
               <>
-                <div className="mb-3"><SearchBox placeholder="Search Users" value={userFilter} onChange={setUserFilter} /></div>
+                <div className="mb-3">
+                  <SearchBox placeholder="Search Users" value={userFilter} onChange={setUserFilter} />
+                </div>
                 <DataTable<string>
                   entity="users"
                   rows={users.filter((u) => u.toLowerCase().includes(userFilter.toLowerCase()))}
@@ -126,7 +157,9 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                   emptyMessage="No Users Available"
                   unavailable={props.unavailable?.users}
                   filtered={userFilter !== ""}
-                  actions={props.canViewUsers ? [{ type: "view", href: (u) => `${props.base}users/${encodeURIComponent(u)}` }] : []}
+                  actions={props.canViewUsers
+                    ? [{ type: "view", href: (u) => `${props.base}users/${encodeURIComponent(u)}` }]
+                    : []}
                 />
               </>
             )
@@ -134,7 +167,9 @@ export default function PolicyDetail(props: PolicyDetailProps) {
           {tab === "groups"
             ? (
               <>
-                <div className="mb-3"><SearchBox placeholder="Search Groups" value={groupFilter} onChange={setGroupFilter} /></div>
+                <div className="mb-3">
+                  <SearchBox placeholder="Search Groups" value={groupFilter} onChange={setGroupFilter} />
+                </div>
                 <DataTable<string>
                   entity="groups"
                   rows={groups.filter((g) => g.toLowerCase().includes(groupFilter.toLowerCase()))}
@@ -153,7 +188,14 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                 <JsonEditor label="Policy JSON" value={text} onChange={setText} mode="policy" rows={20} />
                 <div className="flex justify-end gap-2">
                   <button type="button" className="btn btn-sm" onClick={() => setText("")}>Clear</button>
-                  <button type="button" className="btn btn-sm btn-primary" disabled={saving || text.trim() === "" || jsonProblems(text, "policy").length > 0} onClick={save}>Save</button>
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-primary"
+                    disabled={saving || text.trim() === "" || jsonProblems(text, "policy").length > 0}
+                    onClick={save}
+                  >
+                    Save
+                  </button>
                 </div>
               </>
             )

@@ -34,7 +34,11 @@ export default function RestartBanner({ needsRestart }: RestartBannerProps) {
     }
   }
   return (
-    <div role="status" className="alert alert-warning mb-4 flex flex-wrap items-center gap-3" data-testid="restart-banner">
+    <div
+      role="status"
+      className="alert alert-warning mb-4 flex flex-wrap items-center gap-3"
+      data-testid="restart-banner"
+    >
       {restarting
         ? (
           <div className="flex-1 min-w-0">
@@ -44,7 +48,9 @@ export default function RestartBanner({ needsRestart }: RestartBannerProps) {
         )
         : (
           <>
-            <span className="flex-1 min-w-0">The instance needs to be restarted for configuration changes to take effect.</span>
+            <span className="flex-1 min-w-0">
+              The instance needs to be restarted for configuration changes to take effect.
+            </span>
             <button type="button" className="btn btn-sm" onClick={restart}>Restart</button>
           </>
         )}

@@ -4,7 +4,7 @@
  * and returns to the list (spec 2 §4).
  */
 import { useState } from "react";
-import { CONFIGURATIONS, type ConfigurationDef } from "../server/contract/settings_forms.ts";
+import { type ConfigurationDef, CONFIGURATIONS } from "../server/contract/settings_forms.ts";
 import { settingsApi } from "./lib/api/settings.ts";
 import { reportError } from "./lib/use_list.ts";
 import { noteRestart } from "./lib/restart.ts";
@@ -20,12 +20,17 @@ export interface SettingsConfigurationsProps {
 
 export default function SettingsConfigurations({ values: rendered }: SettingsConfigurationsProps) {
   const [known, setKnown] = useState(rendered);
-  const [editing, setEditing] = useState<{ def: ConfigurationDef; values: Record<string, string> } | null>(null);
+  const [editing, setEditing] = useState<{ def: ConfigurationDef; values: Record<string, string> } | null>(
+    null,
+  );
   const [from, setFrom] = useState(0);
 
   async function edit(def: ConfigurationDef) {
     try {
-      const values = known[def.id] ?? Object.fromEntries((await settingsApi.config(def.id)).key_values.map(({ key, value }) => [key, value]));
+      const values = known[def.id] ??
+        Object.fromEntries(
+          (await settingsApi.config(def.id)).key_values.map(({ key, value }) => [key, value]),
+        );
       setFrom(0);
       setEditing({ def, values });
     } catch (error) {

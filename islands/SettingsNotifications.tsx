@@ -26,8 +26,12 @@ const serviceName = (e: NotificationEndpoint) => `${e.service}:${e.account_id}`;
 export default function SettingsNotifications({ endpoints: initial }: SettingsNotificationsProps) {
   const endpoints = useList(settingsApi.notificationEndpoints, initial);
   const [filter, setFilter] = useState("");
-  const [step, setStep] = useState<{ index: 0 | 1 | 2; from: number; service?: NotificationServiceDef }>({ index: 0, from: 0 });
-  const go = (index: 0 | 1 | 2, service?: NotificationServiceDef) => setStep({ index, from: step.index, service });
+  const [step, setStep] = useState<{ index: 0 | 1 | 2; from: number; service?: NotificationServiceDef }>({
+    index: 0,
+    from: 0,
+  });
+  const go = (index: 0 | 1 | 2, service?: NotificationServiceDef) =>
+    setStep({ index, from: step.index, service });
 
   if (step.index === 1) {
     return (
@@ -36,7 +40,13 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
         <h2 className="text-xl font-bold mb-4">Pick a supported service</h2>
         <div className="grid grid-cols-2 sm:grid-cols-3 lg:grid-cols-5 gap-3" role="list">
           {NOTIFICATION_SERVICES.map((service) => (
-            <button key={service.id} type="button" role="listitem" className="btn h-20 bg-base-100 border-base-300 text-base" onClick={() => go(2, service)}>
+            <button
+              key={service.id}
+              type="button"
+              role="listitem"
+              className="btn h-20 bg-base-100 border-base-300 text-base"
+              onClick={() => go(2, service)}
+            >
               {service.label}
             </button>
           ))}
@@ -73,7 +83,9 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
         <SearchBox placeholder="Filter" value={filter} onChange={setFilter} />
         <div className="flex gap-2">
           <button type="button" className="btn btn-sm" onClick={endpoints.reload}>Refresh</button>
-          <button type="button" className="btn btn-sm btn-primary" onClick={() => go(1)}>Add Notification Target</button>
+          <button type="button" className="btn btn-sm btn-primary" onClick={() => go(1)}>
+            Add Notification Target
+          </button>
         </div>
       </div>
       <DataTable<NotificationEndpoint>
@@ -86,7 +98,15 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
             id: "status",
             label: "Status",
             value: (e) => capitalise(e.status),
-            render: (e) => <span className={e.status.toLowerCase() === "offline" ? "deck-status-offline" : "deck-status-online"}>{capitalise(e.status)}</span>,
+            render: (e) => (
+              <span
+                className={e.status.toLowerCase() === "offline"
+                  ? "deck-status-offline"
+                  : "deck-status-online"}
+              >
+                {capitalise(e.status)}
+              </span>
+            ),
             width: 120,
           },
           { id: "service", label: "Service", value: serviceName, sortable: true },

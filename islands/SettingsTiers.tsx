@@ -19,13 +19,17 @@ export interface SettingsTiersProps {
 }
 
 type TierFields = { name: string; endpoint: string; bucket: string; prefix: string; region: string };
-const fieldsOf = (t: TierView) => (t[t.type] ?? { name: "", endpoint: "", bucket: "", prefix: "", region: "" }) as TierFields;
+const fieldsOf = (t: TierView) =>
+  (t[t.type] ?? { name: "", endpoint: "", bucket: "", prefix: "", region: "" }) as TierFields;
 
 export default function SettingsTiers({ tiers: initial }: SettingsTiersProps) {
   const [tiers, setTiers] = useState(initial);
   const [filter, setFilter] = useState("");
   const [editing, setEditing] = useState<TierView | null>(null);
-  const [step, setStep] = useState<{ index: 0 | 1 | 2; from: number; kind?: TierKind }>({ index: 0, from: 0 });
+  const [step, setStep] = useState<{ index: 0 | 1 | 2; from: number; kind?: TierKind }>({
+    index: 0,
+    from: 0,
+  });
   const go = (index: 0 | 1 | 2, kind?: TierKind) => setStep({ index, from: step.index, kind });
   const reload = async () => setTiers(await settingsApi.tiers().catch(() => tiers));
 
@@ -36,7 +40,14 @@ export default function SettingsTiers({ tiers: initial }: SettingsTiersProps) {
         <h2 className="text-xl font-bold mb-4">Select Tier Type</h2>
         <div className="grid grid-cols-2 md:grid-cols-4 gap-3">
           {TIER_KINDS.map(({ kind, label }) => (
-            <button key={kind} type="button" className="btn h-20 bg-base-100 border-base-300 text-base" onClick={() => go(2, kind)}>{label}</button>
+            <button
+              key={kind}
+              type="button"
+              className="btn h-20 bg-base-100 border-base-300 text-base"
+              onClick={() => go(2, kind)}
+            >
+              {label}
+            </button>
           ))}
         </div>
       </Slide>

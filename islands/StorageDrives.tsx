@@ -23,7 +23,14 @@ export interface StorageDrivesProps {
 const keyOf = (d: DriveInfo) => `${d.node}:${d.drive}`;
 export const DIRECT_CSI_DOCS = "https://github.com/minio/direct-csi";
 
-function FormatDialog({ title, drives, onClose, onFormatted }: { title: string; drives: string[]; onClose: () => void; onFormatted: (issues: FormatIssue[]) => void }) {
+function FormatDialog(
+  { title, drives, onClose, onFormatted }: {
+    title: string;
+    drives: string[];
+    onClose: () => void;
+    onFormatted: (issues: FormatIssue[]) => void;
+  },
+) {
   const [force, setForce] = useState(false);
   const [typed, setTyped] = useState("");
   const action = useDialogAction();
@@ -51,17 +58,27 @@ function FormatDialog({ title, drives, onClose, onFormatted }: { title: string; 
       }}
     >
       <p className="mb-2">Are you sure you want to format the following drives?</p>
-      <ul className="mb-3 max-h-40 overflow-y-auto text-sm font-mono" data-testid="format-list">{drives.map((d) => <li key={d}>{d}</li>)}</ul>
+      <ul className="mb-3 max-h-40 overflow-y-auto text-sm font-mono" data-testid="format-list">
+        {drives.map((d) => <li key={d}>{d}</li>)}
+      </ul>
       <Switch label="Force Format" checked={force} onChange={setForce} description={force ? "Yes" : "No"} />
-      <div role="alert" className="alert alert-warning text-sm mb-3">All information contained on the drives will be erased and cannot be recovered.</div>
-      <TextField label={`To continue please type ${FORMAT_CONFIRMATION} in the box.`} value={typed} onChange={setTyped} />
+      <div role="alert" className="alert alert-warning text-sm mb-3">
+        All information contained on the drives will be erased and cannot be recovered.
+      </div>
+      <TextField
+        label={`To continue please type ${FORMAT_CONFIRMATION} in the box.`}
+        value={typed}
+        onChange={setTyped}
+      />
     </Dialog>
   );
 }
 
 function FormatErrorsDialog({ issues, onClose }: { issues: FormatIssue[]; onClose: () => void }) {
   function download() {
-    const url = URL.createObjectURL(new Blob([JSON.stringify(issues, null, 2)], { type: "application/json" }));
+    const url = URL.createObjectURL(
+      new Blob([JSON.stringify(issues, null, 2)], { type: "application/json" }),
+    );
     const link = document.createElement("a");
     link.href = url;
     link.download = "csiFormatErrors.json";
@@ -81,10 +98,26 @@ function FormatErrorsDialog({ issues, onClose }: { issues: FormatIssue[]; onClos
         </>
       }
     >
-      <p className="mb-3">There were some issues trying to format the selected CSI Drives, please fix the issues and try again.</p>
+      <p className="mb-3">
+        There were some issues trying to format the selected CSI Drives, please fix the issues and try again.
+      </p>
       <table className="table table-sm" data-testid="format-errors">
-        <thead><tr><th>Node</th><th>Drive</th><th>Message</th></tr></thead>
-        <tbody>{issues.map((i) => <tr key={`${i.node}:${i.drive}`}><td>{i.node}</td><td>{i.drive}</td><td>{i.error}</td></tr>)}</tbody>
+        <thead>
+          <tr>
+            <th>Node</th>
+            <th>Drive</th>
+            <th>Message</th>
+          </tr>
+        </thead>
+        <tbody>
+          {issues.map((i) => (
+            <tr key={`${i.node}:${i.drive}`}>
+              <td>{i.node}</td>
+              <td>{i.drive}</td>
+              <td>{i.error}</td>
+            </tr>
+          ))}
+        </tbody>
       </table>
     </Dialog>
   );
@@ -116,8 +149,11 @@ export default function StorageDrives({ drives: initial, failure: initialFailure
         ? (
           <div role="alert" className="alert alert-info mb-4" data-testid="direct-csi-notice">
             <span>
-              Managing locally attached drives requires the direct-csi component. Install it to list and format drives:{" "}
-              <a className="link" href={DIRECT_CSI_DOCS} target="_blank" rel="noopener noreferrer">direct-csi documentation</a>.
+              Managing locally attached drives requires the direct-csi component. Install it to list and
+              format drives:{" "}
+              <a className="link" href={DIRECT_CSI_DOCS} target="_blank" rel="noopener noreferrer">
+                direct-csi documentation
+              </a>.
               {failure ? <span className="block text-xs opacity-70 mt-1">{failure}</span> : null}
             </span>
           </div>
@@ -126,9 +162,25 @@ export default function StorageDrives({ drives: initial, failure: initialFailure
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
         <SearchBox placeholder="Search Drives" value={filter} onChange={setFilter} />
         <div className="flex flex-wrap gap-2">
-          <button type="button" className="btn btn-sm" disabled={unavailable} onClick={reload}>Refresh</button>
-          <button type="button" className="btn btn-sm" disabled={unavailable || selected.length === 0} onClick={() => setFormatting({ title: "Format Drives", drives: selected })}>Format Selected Drives</button>
-          <button type="button" className="btn btn-sm btn-primary" disabled={unavailable || !drives?.length} onClick={() => setFormatting({ title: "Format All Drives", drives: (drives ?? []).map(keyOf) })}>Format All Drives</button>
+          <button type="button" className="btn btn-sm" disabled={unavailable} onClick={reload}>
+            Refresh
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm"
+            disabled={unavailable || selected.length === 0}
+            onClick={() => setFormatting({ title: "Format Drives", drives: selected })}
+          >
+            Format Selected Drives
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm btn-primary"
+            disabled={unavailable || !drives?.length}
+            onClick={() => setFormatting({ title: "Format All Drives", drives: (drives ?? []).map(keyOf) })}
+          >
+            Format All Drives
+          </button>
         </div>
       </div>
       <DataTable<DriveInfo>
@@ -141,13 +193,34 @@ export default function StorageDrives({ drives: initial, failure: initialFailure
         onSelectionChange={setSelected}
         columns={[
           { id: "drive", label: "Drive", value: (d) => d.drive, sortable: true },
-          { id: "capacity", label: "Capacity", value: (d) => d.capacity, render: (d) => formatBytes(d.capacity), align: "right" },
-          { id: "allocated", label: "Allocated", value: (d) => d.allocated, render: (d) => formatBytes(d.allocated), align: "right" },
+          {
+            id: "capacity",
+            label: "Capacity",
+            value: (d) => d.capacity,
+            render: (d) => formatBytes(d.capacity),
+            align: "right",
+          },
+          {
+            id: "allocated",
+            label: "Allocated",
+            value: (d) => d.allocated,
+            render: (d) => formatBytes(d.allocated),
+            align: "right",
+          },
           { id: "volumes", label: "Volumes", value: (d) => d.volumes, align: "right" },
           { id: "node", label: "Node", value: (d) => d.node, sortable: true },
-          { id: "status", label: "Status", value: (d) => d.status, render: (d) => <span title={d.message}>{d.status}</span> },
+          {
+            id: "status",
+            label: "Status",
+            value: (d) => d.status,
+            render: (d) => <span title={d.message}>{d.status}</span>,
+          },
         ]}
-        actions={unavailable ? [] : [{ type: "format", label: "Format", onSelect: (d) => setFormatting({ title: "Format Drives", drives: [keyOf(d)] }) }]}
+        actions={unavailable ? [] : [{
+          type: "format",
+          label: "Format",
+          onSelect: (d) => setFormatting({ title: "Format Drives", drives: [keyOf(d)] }),
+        }]}
       />
       {formatting
         ? (

@@ -17,7 +17,9 @@ export default function StorageVolumes({ pvcs, base }: StorageVolumesProps) {
   const shown = pvcs.filter((p) => p.name.includes(filter));
   return (
     <>
-      <div className="mb-4"><SearchBox placeholder="Search Volumes (PVCs)" value={filter} onChange={setFilter} /></div>
+      <div className="mb-4">
+        <SearchBox placeholder="Search Volumes (PVCs)" value={filter} onChange={setFilter} />
+      </div>
       <DataTable<PvcInfo>
         entity="volumes"
         filtered={filter !== ""}
@@ -32,7 +34,12 @@ export default function StorageVolumes({ pvcs, base }: StorageVolumesProps) {
           { id: "storageClass", label: "Storage Class", value: (p) => p.storageClass },
         ]}
         initialSort={{ id: "name" }}
-        actions={[{ type: "view", label: "View tenant", href: (p) => `${base}namespaces/${encodeURIComponent(p.namespace)}/tenants/${encodeURIComponent(p.tenant)}` }]}
+        actions={[{
+          type: "view",
+          label: "View tenant",
+          href: (p) =>
+            `${base}namespaces/${encodeURIComponent(p.namespace)}/tenants/${encodeURIComponent(p.tenant)}`,
+        }]}
       />
     </>
   );

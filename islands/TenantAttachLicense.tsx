@@ -26,5 +26,9 @@ export default function TenantAttachLicense({ namespace, name }: TenantAttachLic
       setBusy(false);
     }
   };
-  return <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={attach}>Attach License</button>;
+  return (
+    <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={attach}>
+      Attach License
+    </button>
+  );
 }

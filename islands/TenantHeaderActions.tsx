@@ -13,7 +13,9 @@ export interface TenantHeaderActionsProps {
   base: string;
 }
 
-function EditYamlDialog({ namespace, name, onClose }: { namespace: string; name: string; onClose: () => void }) {
+function EditYamlDialog(
+  { namespace, name, onClose }: { namespace: string; name: string; onClose: () => void },
+) {
   const [yaml, setYaml] = useState<string | null>(null);
   const action = useDialogAction();
   useEffect(() => {
@@ -30,12 +32,21 @@ function EditYamlDialog({ namespace, name, onClose }: { namespace: string; name:
       primary={{
         label: "Save",
         disabled: !yaml?.trim() || action.busy,
-        onClick: () => action.run(async () => (await operatorApi.putYaml(namespace, name, yaml!), location.reload())),
+        onClick: () =>
+          action.run(async () => (await operatorApi.putYaml(namespace, name, yaml!), location.reload())),
       }}
     >
       {yaml === null
         ? <span role="status" className="loading loading-spinner" aria-label="Loading" />
-        : <textarea className="textarea w-full font-mono text-xs h-[60vh] border-base-300" aria-label="Tenant YAML" spellCheck={false} value={yaml} onChange={(e) => setYaml(e.target.value)} />}
+        : (
+          <textarea
+            className="textarea w-full font-mono text-xs h-[60vh] border-base-300"
+            aria-label="Tenant YAML"
+            spellCheck={false}
+            value={yaml}
+            onChange={(e) => setYaml(e.target.value)}
+          />
+        )}
     </Dialog>
   );
 }
@@ -44,9 +55,13 @@ export default function TenantHeaderActions({ namespace, name, base }: TenantHea
   const [dialog, setDialog] = useState<"delete" | "yaml" | null>(null);
   return (
     <>
-      <button type="button" className="btn btn-sm btn-error btn-outline" onClick={() => setDialog("delete")}>Delete</button>
+      <button type="button" className="btn btn-sm btn-error btn-outline" onClick={() => setDialog("delete")}>
+        Delete
+      </button>
       <button type="button" className="btn btn-sm" onClick={() => setDialog("yaml")}>Edit YAML</button>
-      {dialog === "yaml" ? <EditYamlDialog namespace={namespace} name={name} onClose={() => setDialog(null)} /> : null}
+      {dialog === "yaml"
+        ? <EditYamlDialog namespace={namespace} name={name} onClose={() => setDialog(null)} />
+        : null}
       <TypedDeleteDialog
         title="Delete Tenant"
         name={name}

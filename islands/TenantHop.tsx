@@ -27,8 +27,24 @@ export default function TenantHop({ src, tenantHref }: TenantHopProps) {
         <a className="btn btn-sm" href={tenantHref}>Back to tenant</a>
       </div>
       <div className="relative flex-1 border border-base-300 rounded-box overflow-hidden bg-base-100">
-        {loading ? <div className="absolute inset-0 flex items-center justify-center" data-testid="hop-loader"><span role="status" className="loading loading-spinner loading-lg" aria-label="Loading the tenant's console" /></div> : null}
-        <iframe ref={frame} src={address} title="Tenant management console" className="w-full h-full" onLoad={() => setLoading(false)} />
+        {loading
+          ? (
+            <div className="absolute inset-0 flex items-center justify-center" data-testid="hop-loader">
+              <span
+                role="status"
+                className="loading loading-spinner loading-lg"
+                aria-label="Loading the tenant's console"
+              />
+            </div>
+          )
+          : null}
+        <iframe
+          ref={frame}
+          src={address}
+          title="Tenant management console"
+          className="w-full h-full"
+          onLoad={() => setLoading(false)}
+        />
       </div>
     </div>
   );

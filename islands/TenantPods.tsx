@@ -23,7 +23,10 @@ export interface TenantPodsProps {
 export default function TenantPods({ namespace, name, pods: initial, base, now }: TenantPodsProps) {
   const pods = useList(() => operatorApi.pods(namespace, name), initial);
   const [deleting, setDeleting] = useState<string | null>(null);
-  const podHref = (pod: PodInfo) => `${base}namespaces/${encodeURIComponent(namespace)}/tenants/${encodeURIComponent(name)}/pods/${encodeURIComponent(pod.name)}`;
+  const podHref = (pod: PodInfo) =>
+    `${base}namespaces/${encodeURIComponent(namespace)}/tenants/${encodeURIComponent(name)}/pods/${
+      encodeURIComponent(pod.name)
+    }`;
   return (
     <>
       <DataTable<PodInfo>
@@ -34,7 +37,12 @@ export default function TenantPods({ namespace, name, pods: initial, base, now }
         columns={[
           { id: "name", label: "Name", value: (p) => p.name, sortable: true },
           { id: "status", label: "Status", value: (p) => p.status, sortable: true },
-          { id: "age", label: "Age", value: (p) => p.timeCreated, render: (p) => formatDuration(Math.max(0, now - p.timeCreated)) },
+          {
+            id: "age",
+            label: "Age",
+            value: (p) => p.timeCreated,
+            render: (p) => formatDuration(Math.max(0, now - p.timeCreated)),
+          },
           { id: "ip", label: "Pod IP", value: (p) => p.podIP },
           { id: "restarts", label: "Restarts", value: (p) => p.restarts ?? 0, align: "right" },
           { id: "node", label: "Node", value: (p) => p.node, sortable: true },

@@ -19,15 +19,27 @@ export interface TenantPoolsProps {
   storageClasses: string[];
 }
 
-function AddPoolDialog({ namespace, name, poolCount, storageClasses, onClose }: { namespace: string; name: string; poolCount: number; storageClasses: string[]; onClose: () => void }) {
+function AddPoolDialog(
+  { namespace, name, poolCount, storageClasses, onClose }: {
+    namespace: string;
+    name: string;
+    poolCount: number;
+    storageClasses: string[];
+    onClose: () => void;
+  },
+) {
   const [servers, setServers] = useState("4");
   const [drives, setDrives] = useState("1");
   const [sizeGi, setSizeGi] = useState("100");
   const [storageClass, setStorageClass] = useState(storageClasses[0] ?? "");
   const action = useDialogAction();
   const errors = {
-    servers: Number.isInteger(Number(servers)) && Number(servers) >= 1 ? undefined : "Number of servers must be at least 1",
-    drives: Number.isInteger(Number(drives)) && Number(drives) >= 1 ? undefined : "There must be at least one drive",
+    servers: Number.isInteger(Number(servers)) && Number(servers) >= 1
+      ? undefined
+      : "Number of servers must be at least 1",
+    drives: Number.isInteger(Number(drives)) && Number(drives) >= 1
+      ? undefined
+      : "There must be at least one drive",
     size: Number(sizeGi) >= 1 ? undefined : "Volume size must be at least 1Gi",
   };
   const valid = !errors.servers && !errors.drives && !errors.size && Number(servers) * Number(drives) >= 4;
@@ -48,18 +60,48 @@ function AddPoolDialog({ namespace, name, poolCount, storageClasses, onClose }: 
               name: poolName,
               servers: Number(servers),
               volumes_per_server: Number(drives),
-              volume_configuration: { size: Math.round(Number(sizeGi) * GI), storage_class_name: storageClass },
+              volume_configuration: {
+                size: Math.round(Number(sizeGi) * GI),
+                storage_class_name: storageClass,
+              },
               affinity: defaultAffinity(name, poolName),
             });
             location.reload();
           }),
       }}
     >
-      <TextField label="Number of Servers" type="number" value={servers} onChange={setServers} error={errors.servers} />
-      <TextField label="Drives per Server" type="number" value={drives} onChange={setDrives} error={errors.drives} />
-      <TextField label="Volume Size [Gi]" type="number" value={sizeGi} onChange={setSizeGi} error={errors.size} />
-      <SelectField label="Storage Class" value={storageClass} options={storageClasses.length ? storageClasses.map((c) => ({ value: c, label: c })) : [{ value: "", label: "Default" }]} onChange={setStorageClass} />
-      {Number(servers) * Number(drives) < 4 ? <p className="text-sm text-error">A pool needs at least 4 drives in total.</p> : null}
+      <TextField
+        label="Number of Servers"
+        type="number"
+        value={servers}
+        onChange={setServers}
+        error={errors.servers}
+      />
+      <TextField
+        label="Drives per Server"
+        type="number"
+        value={drives}
+        onChange={setDrives}
+        error={errors.drives}
+      />
+      <TextField
+        label="Volume Size [Gi]"
+        type="number"
+        value={sizeGi}
+        onChange={setSizeGi}
+        error={errors.size}
+      />
+      <SelectField
+        label="Storage Class"
+        value={storageClass}
+        options={storageClasses.length
+          ? storageClasses.map((c) => ({ value: c, label: c }))
+          : [{ value: "", label: "Default" }]}
+        onChange={setStorageClass}
+      />
+      {Number(servers) * Number(drives) < 4
+        ? <p className="text-sm text-error">A pool needs at least 4 drives in total.</p>
+        : null}
     </Dialog>
   );
 }
@@ -72,7 +114,9 @@ export default function TenantPools({ namespace, name, pools, storageClasses }: 
     <>
       <div className="flex flex-wrap justify-between gap-2 mb-4">
         <SearchBox placeholder="Filter Pools" value={filter} onChange={setFilter} />
-        <button type="button" className="btn btn-sm btn-primary" onClick={() => setAdding(true)}>Expand Tenant</button>
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => setAdding(true)}>
+          Expand Tenant
+        </button>
       </div>
       <DataTable<PoolInfo>
         entity="pools"
@@ -82,12 +126,33 @@ export default function TenantPools({ namespace, name, pools, storageClasses }: 
         height={320}
         columns={[
           { id: "name", label: "Name", value: (p) => p.name, sortable: true },
-          { id: "capacity", label: "Capacity", value: (p) => p.servers * p.volumes_per_server * p.volume_configuration.size, render: (p) => formatBytes(p.servers * p.volumes_per_server * p.volume_configuration.size), align: "right" },
+          {
+            id: "capacity",
+            label: "Capacity",
+            value: (p) => p.servers * p.volumes_per_server * p.volume_configuration.size,
+            render: (p) => formatBytes(p.servers * p.volumes_per_server * p.volume_configuration.size),
+            align: "right",
+          },
           { id: "instances", label: "# of Instances", value: (p) => p.servers, align: "right" },
-          { id: "drives", label: "# of Drives", value: (p) => p.servers * p.volumes_per_server, align: "right" },
+          {
+            id: "drives",
+            label: "# of Drives",
+            value: (p) => p.servers * p.volumes_per_server,
+            align: "right",
+          },
         ]}
       />
-      {adding ? <AddPoolDialog namespace={namespace} name={name} poolCount={pools.length} storageClasses={storageClasses} onClose={() => setAdding(false)} /> : null}
+      {adding
+        ? (
+          <AddPoolDialog
+            namespace={namespace}
+            name={name}
+            poolCount={pools.length}
+            storageClasses={storageClasses}
+            onClose={() => setAdding(false)}
+          />
+        )
+        : null}
     </>
   );
 }

@@ -18,20 +18,32 @@ export interface TenantSecurityProps {
   security: SecurityInfo;
 }
 
-function CertificateList({ title, certs, onRemove }: { title: string; certs: CertificateInfo[]; onRemove: (name: string) => void }) {
+function CertificateList(
+  { title, certs, onRemove }: { title: string; certs: CertificateInfo[]; onRemove: (name: string) => void },
+) {
   return (
     <div className="mb-4">
       <h3 className="font-bold mb-2">{title}</h3>
       {certs.length === 0 ? <p className="text-sm text-base-content/70">No certificates</p> : null}
       <ul className="flex flex-col gap-2" data-testid={`certs-${title}`}>
         {certs.map((c) => (
-          <li key={c.name} className="flex items-start justify-between gap-2 border border-base-300 rounded p-2 text-sm">
+          <li
+            key={c.name}
+            className="flex items-start justify-between gap-2 border border-base-300 rounded p-2 text-sm"
+          >
             <div className="min-w-0">
               <div className="font-bold wrap-anywhere">{c.name}</div>
               <div className="wrap-anywhere">{c.domains.join(", ")}</div>
               <div className="text-xs opacity-70">Expiry: {c.expiry}</div>
             </div>
-            <button type="button" className="btn btn-ghost btn-xs" aria-label={`Remove ${c.name}`} onClick={() => onRemove(c.name)}>✕</button>
+            <button
+              type="button"
+              className="btn btn-ghost btn-xs"
+              aria-label={`Remove ${c.name}`}
+              onClick={() => onRemove(c.name)}
+            >
+              ✕
+            </button>
           </li>
         ))}
       </ul>
@@ -57,7 +69,9 @@ export default function TenantSecurity({ namespace, name, security: initial }: T
       autoCert,
       customCertificates: {
         secretsToBeDeleted,
-        minio: customCerts && pair.key.value && pair.cert.value ? [{ crt: pair.cert.value, key: pair.key.value }] : [],
+        minio: customCerts && pair.key.value && pair.cert.value
+          ? [{ crt: pair.cert.value, key: pair.key.value }]
+          : [],
         minioCAs: customCerts && ca.value ? [ca.value] : [],
       },
     });
@@ -73,27 +87,63 @@ export default function TenantSecurity({ namespace, name, security: initial }: T
   return (
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body">
-        <Switch label="Enable AutoCert" checked={autoCert} onChange={setAutoCert} description="The cluster's certificate authority signs MinIO's certificates" />
+        <Switch
+          label="Enable AutoCert"
+          checked={autoCert}
+          onChange={setAutoCert}
+          description="The cluster's certificate authority signs MinIO's certificates"
+        />
         <Switch label="Custom Certificates" checked={customCerts} onChange={setCustomCerts} />
         {customCerts
           ? (
             <>
-              <CertificateList title="MinIO Certificates" certs={visible(security.customCertificates.minio)} onRemove={remove} />
-              <CertificateList title="CA Certificates" certs={visible(security.customCertificates.minioCAs)} onRemove={remove} />
+              <CertificateList
+                title="MinIO Certificates"
+                certs={visible(security.customCertificates.minio)}
+                onRemove={remove}
+              />
+              <CertificateList
+                title="CA Certificates"
+                certs={visible(security.customCertificates.minioCAs)}
+                onRemove={remove}
+              />
               <h3 className="font-bold mb-2">Add certificates</h3>
               <div className="grid md:grid-cols-2 gap-x-4">
-                <FileField label="Cert" kind="cert" value={pair.cert} onChange={(cert) => setPair({ ...pair, cert })} />
-                <FileField label="Key" kind="key" value={pair.key} onChange={(key) => setPair({ ...pair, key })} />
+                <FileField
+                  label="Cert"
+                  kind="cert"
+                  value={pair.cert}
+                  onChange={(cert) => setPair({ ...pair, cert })}
+                />
+                <FileField
+                  label="Key"
+                  kind="key"
+                  value={pair.key}
+                  onChange={(key) => setPair({ ...pair, key })}
+                />
               </div>
               <FileField label="CA Certificate" kind="cert" value={ca} onChange={setCa} />
             </>
           )
           : null}
         <div className="card-actions justify-end">
-          <button type="button" className="btn btn-primary" disabled={incompletePair} onClick={() => setConfirming(true)}>Save</button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={incompletePair}
+            onClick={() => setConfirming(true)}
+          >
+            Save
+          </button>
         </div>
       </div>
-      <ConfirmDialog title="Save and Restart" open={confirming} confirmLabel="Restart" onClose={() => setConfirming(false)} onConfirm={save}>
+      <ConfirmDialog
+        title="Save and Restart"
+        open={confirming}
+        confirmLabel="Restart"
+        onClose={() => setConfirming(false)}
+        onConfirm={save}
+      >
         Are you sure you want to save the changes and restart the tenant's services?
       </ConfirmDialog>
     </div>

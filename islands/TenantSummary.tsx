@@ -36,19 +36,42 @@ function UpdateVersionDialog({ info, onClose }: { info: TenantInfo; onClose: () 
         disabled: !!imageError || !registryOk || action.busy,
         onClick: () =>
           action.run(async () => {
-            await operatorApi.updateTenant(info.namespace, info.name, { image, enable_prometheus: info.enable_prometheus, ...(custom ? { image_registry: registry } : {}) });
+            await operatorApi.updateTenant(info.namespace, info.name, {
+              image,
+              enable_prometheus: info.enable_prometheus,
+              ...(custom ? { image_registry: registry } : {}),
+            });
             location.reload();
           }),
       }}
     >
-      <TextField label="Image" placeholder="E.g. minio/minio:RELEASE.2021-08-20T18-32-01Z" value={image} onChange={setImage} error={imageError} />
+      <TextField
+        label="Image"
+        placeholder="E.g. minio/minio:RELEASE.2021-08-20T18-32-01Z"
+        value={image}
+        onChange={setImage}
+        error={imageError}
+      />
       <Switch label="Set Custom Image Registry" checked={custom} onChange={setCustom} />
       {custom
         ? (
           <>
-            <TextField label="Endpoint" value={registry.registry} onChange={(v) => setRegistry({ ...registry, registry: v })} />
-            <TextField label="Username" value={registry.username} onChange={(v) => setRegistry({ ...registry, username: v })} />
-            <TextField label="Password" type="password" value={registry.password} onChange={(v) => setRegistry({ ...registry, password: v })} />
+            <TextField
+              label="Endpoint"
+              value={registry.registry}
+              onChange={(v) => setRegistry({ ...registry, registry: v })}
+            />
+            <TextField
+              label="Username"
+              value={registry.username}
+              onChange={(v) => setRegistry({ ...registry, username: v })}
+            />
+            <TextField
+              label="Password"
+              type="password"
+              value={registry.password}
+              onChange={(v) => setRegistry({ ...registry, password: v })}
+            />
           </>
         )
         : null}
@@ -60,7 +83,11 @@ function UsageBar({ info }: { info: TenantInfo }) {
   const [usage, setUsage] = useState<TenantUsage | null>(null);
   const [error, setError] = useState("");
   useEffect(() => {
-    operatorApi.usage(info.namespace, info.name).then(setUsage, (e) => setError(e instanceof ApiClientError ? `${e.message}${e.detail ? `: ${e.detail}` : ""}` : String(e)));
+    operatorApi.usage(info.namespace, info.name).then(
+      setUsage,
+      (e) =>
+        setError(e instanceof ApiClientError ? `${e.message}${e.detail ? `: ${e.detail}` : ""}` : String(e)),
+    );
   }, []);
   // The bar shows the data stored against the tenant's capacity; the drives' own usage is given beside it.
   const used = usage?.used ?? 0;
@@ -70,12 +97,22 @@ function UsageBar({ info }: { info: TenantInfo }) {
       <div className="card-body py-4">
         <h3 className="font-bold">Storage</h3>
         {error ? <p className="text-error text-sm" role="alert">{error}</p> : null}
-        {!usage && !error ? <span role="status" className="loading loading-dots loading-sm" aria-label="Loading usage" /> : null}
+        {!usage && !error
+          ? <span role="status" className="loading loading-dots loading-sm" aria-label="Loading usage" />
+          : null}
         {usage
           ? (
             <>
-              <progress className="progress progress-primary w-full" value={percent} max={100} aria-label="Storage used" />
-              <p className="text-sm">{formatBytes(used)} used of {formatBytes(info.total_size)} · drives report {formatBytes(usage.disk_used)} in use</p>
+              <progress
+                className="progress progress-primary w-full"
+                value={percent}
+                max={100}
+                aria-label="Storage used"
+              />
+              <p className="text-sm">
+                {formatBytes(used)} used of {formatBytes(info.total_size)} · drives report{" "}
+                {formatBytes(usage.disk_used)} in use
+              </p>
             </>
           )
           : null}
@@ -111,9 +148,36 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
             {item("Clusters", info.pools.length)}
             {item("Instances", instances)}
             {item("Volumes", volumes)}
-            {item("MinIO Endpoint", info.endpoints?.minio ? <a className="link" href={info.endpoints.minio} target="_blank" rel="noopener noreferrer">{info.endpoints.minio}</a> : "-")}
-            {item("Console Endpoint", info.endpoints?.console ? <a className="link" href={info.endpoints.console} target="_blank" rel="noopener noreferrer">{info.endpoints.console}</a> : "-")}
-            {item("MinIO Image", <button type="button" className="link text-left wrap-anywhere" onClick={() => setUpdating(true)}>{info.image || "Default"}</button>)}
+            {item(
+              "MinIO Endpoint",
+              info.endpoints?.minio
+                ? (
+                  <a className="link" href={info.endpoints.minio} target="_blank" rel="noopener noreferrer">
+                    {info.endpoints.minio}
+                  </a>
+                )
+                : "-",
+            )}
+            {item(
+              "Console Endpoint",
+              info.endpoints?.console
+                ? (
+                  <a className="link" href={info.endpoints.console} target="_blank" rel="noopener noreferrer">
+                    {info.endpoints.console}
+                  </a>
+                )
+                : "-",
+            )}
+            {item(
+              "MinIO Image",
+              <button
+                type="button"
+                className="link text-left wrap-anywhere"
+                onClick={() => setUpdating(true)}
+              >
+                {info.image || "Default"}
+              </button>,
+            )}
             {item("State", info.currentState || "-")}
           </dl>
         </div>
@@ -121,14 +185,23 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
       <UsageBar info={info} />
       <div className="card bg-base-100 shadow-sm">
         <div className="card-body py-4">
-          <h3 className="font-bold flex items-center gap-2"><HealthDot status={info.status.health_status} /> Health</h3>
+          <h3 className="font-bold flex items-center gap-2">
+            <HealthDot status={info.status.health_status} /> Health
+          </h3>
           <dl className="grid grid-cols-3 gap-4" data-testid="tenant-health">
             {item("Drives Online", info.status.drives_online ?? 0)}
             {item("Drives Offline", info.status.drives_offline ?? 0)}
             {item("Write Quorum", info.status.write_quorum ?? 0)}
           </dl>
           <div>
-            <a className="btn btn-sm btn-primary mt-2" href={`${base}namespaces/${encodeURIComponent(info.namespace)}/tenants/${encodeURIComponent(info.name)}/hop`}>Manage Tenant</a>
+            <a
+              className="btn btn-sm btn-primary mt-2"
+              href={`${base}namespaces/${encodeURIComponent(info.namespace)}/tenants/${
+                encodeURIComponent(info.name)
+              }/hop`}
+            >
+              Manage Tenant
+            </a>
           </div>
         </div>
       </div>
@@ -139,7 +212,9 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
             {flags.map(([label, on]) => (
               <li key={label} className="flex justify-between gap-2 border-b border-base-300 py-1">
                 <span>{label}</span>
-                <span className={`badge ${on ? "badge-success" : "badge-ghost"}`}>{on ? "Enabled" : "Disabled"}</span>
+                <span className={`badge ${on ? "badge-success" : "badge-ghost"}`}>
+                  {on ? "Enabled" : "Disabled"}
+                </span>
               </li>
             ))}
           </ul>

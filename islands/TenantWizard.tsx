@@ -27,7 +27,7 @@ import {
 } from "./tenant_wizard/rules.ts";
 import { initialState, type WizardState } from "./tenant_wizard/state.ts";
 import { TenantSize } from "./tenant_wizard/TenantSize.tsx";
-import { Dialog, errorMessage, MessageBar, type DialogMessage } from "./ui/Dialog.tsx";
+import { Dialog, type DialogMessage, errorMessage, MessageBar } from "./ui/Dialog.tsx";
 import { Wizard, type WizardStep } from "./ui/Wizard.tsx";
 
 export interface TenantWizardProps {
@@ -36,12 +36,22 @@ export interface TenantWizardProps {
 
 export default function TenantWizard({ base }: TenantWizardProps) {
   const [state, setState] = useState<WizardState>(initialState);
-  const [facts, setFacts] = useState<SizeFacts>({ maxMemory: null, memoryLookupError: "", parityChoices: [], parityError: "" });
+  const [facts, setFacts] = useState<SizeFacts>({
+    maxMemory: null,
+    memoryLookupError: "",
+    parityChoices: [],
+    parityError: "",
+  });
   const [creating, setCreating] = useState(false);
   const [failure, setFailure] = useState<DialogMessage | null>(null);
   const [created, setCreated] = useState<CreateTenantResponse | null>(null);
   const patch = <K extends keyof WizardState>(section: K, value: Partial<WizardState[K]>) =>
-    setState((s) => ({ ...s, [section]: typeof value === "object" && value !== null && !Array.isArray(value) ? { ...(s[section] as object), ...value } : value }));
+    setState((s) => ({
+      ...s,
+      [section]: typeof value === "object" && value !== null && !Array.isArray(value)
+        ? { ...(s[section] as object), ...value }
+        : value,
+    }));
   const page = { state, patch };
   const size = computeSize(state, facts);
   const empty = (errors: Record<string, string>) => Object.keys(errors).length === 0;
@@ -60,13 +70,42 @@ export default function TenantWizard({ base }: TenantWizardProps) {
 
   const steps: (WizardStep & { advancedOnly?: boolean })[] = [
     { title: "Name Tenant", content: <NameTenant {...page} />, isValid: nameValid(state) },
-    { title: "Configure", content: <Configure {...page} />, isValid: empty(configureErrors(state)), advancedOnly: true },
-    { title: "Pod Affinity", content: <PodAffinity {...page} />, isValid: empty(affinityErrors(state)), advancedOnly: true },
-    { title: "Identity Provider", content: <IdentityProvider {...page} />, isValid: empty(idpErrors(state)), advancedOnly: true },
+    {
+      title: "Configure",
+      content: <Configure {...page} />,
+      isValid: empty(configureErrors(state)),
+      advancedOnly: true,
+    },
+    {
+      title: "Pod Affinity",
+      content: <PodAffinity {...page} />,
+      isValid: empty(affinityErrors(state)),
+      advancedOnly: true,
+    },
+    {
+      title: "Identity Provider",
+      content: <IdentityProvider {...page} />,
+      isValid: empty(idpErrors(state)),
+      advancedOnly: true,
+    },
     { title: "Security", content: <Security {...page} />, isValid: securityValid(state), advancedOnly: true },
-    { title: "Encryption", content: <Encryption {...page} />, isValid: empty(encryptionErrors(state)), advancedOnly: true },
-    { title: "Tenant Size", content: <TenantSize {...page} facts={facts} setFacts={setFacts} />, isValid: size.valid },
-    { title: "Preview Configuration", content: <Preview state={state} size={size} />, isValid: size.valid && !creating, finishLabel: "Create" },
+    {
+      title: "Encryption",
+      content: <Encryption {...page} />,
+      isValid: empty(encryptionErrors(state)),
+      advancedOnly: true,
+    },
+    {
+      title: "Tenant Size",
+      content: <TenantSize {...page} facts={facts} setFacts={setFacts} />,
+      isValid: size.valid,
+    },
+    {
+      title: "Preview Configuration",
+      content: <Preview state={state} size={size} />,
+      isValid: size.valid && !creating,
+      finishLabel: "Create",
+    },
   ];
   const shown = steps.filter((s) => state.advanced || !s.advancedOnly);
   const credentials = created?.console ?? [];
@@ -74,16 +113,31 @@ export default function TenantWizard({ base }: TenantWizardProps) {
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body">
         <MessageBar message={failure} onDone={() => setFailure(null)} />
-        {creating ? <progress className="progress progress-primary w-full" aria-label="Creating tenant" /> : null}
+        {creating
+          ? <progress className="progress progress-primary w-full" aria-label="Creating tenant" />
+          : null}
         <div className="overflow-x-auto">
-          <Wizard steps={shown} onFinish={create} busy={creating} onCancel={() => location.assign(`${base}tenants`)} />
+          <Wizard
+            steps={shown}
+            onFinish={create}
+            busy={creating}
+            onCancel={() => location.assign(`${base}tenants`)}
+          />
         </div>
       </div>
       <Dialog
         title="New Tenant Created"
         open={created !== null}
         onClose={() => location.assign(`${base}tenants`)}
-        actions={<button type="button" className="btn btn-primary" onClick={() => location.assign(`${base}tenants`)}>Done</button>}
+        actions={
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => location.assign(`${base}tenants`)}
+          >
+            Done
+          </button>
+        }
       >
         {created?.externalIDP
           ? <p>The tenant signs its users in through the external identity provider.</p>
@@ -91,7 +145,10 @@ export default function TenantWizard({ base }: TenantWizardProps) {
             <div data-testid="tenant-credentials">
               <p className="mb-3">Write these credentials down: they are shown only once.</p>
               {credentials.map((c) => (
-                <dl key={c.access_key} className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 mb-3 font-mono text-sm">
+                <dl
+                  key={c.access_key}
+                  className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 mb-3 font-mono text-sm"
+                >
                   <dt className="font-sans font-bold">Access Key</dt>
                   <dd className="break-all select-all">{c.access_key}</dd>
                   <dt className="font-sans font-bold">Secret Key</dt>

@@ -19,7 +19,8 @@ export interface TenantsListProps {
   deleted?: string;
 }
 
-const tenantHref = (base: string, t: TenantListItem) => `${base}namespaces/${encodeURIComponent(t.namespace)}/tenants/${encodeURIComponent(t.name)}`;
+const tenantHref = (base: string, t: TenantListItem) =>
+  `${base}namespaces/${encodeURIComponent(t.namespace)}/tenants/${encodeURIComponent(t.name)}`;
 
 export default function TenantsList({ tenants: initial, base, deleted }: TenantsListProps) {
   useEffect(() => {
@@ -32,13 +33,17 @@ export default function TenantsList({ tenants: initial, base, deleted }: Tenants
   const [filter, setFilter] = useState("");
   const [deleting, setDeleting] = useState<TenantListItem | null>(null);
   const needle = filter.toLowerCase();
-  const shown = tenants.value.filter((t) => t.name.toLowerCase().includes(needle) || t.namespace.toLowerCase().includes(needle));
+  const shown = tenants.value.filter((t) =>
+    t.name.toLowerCase().includes(needle) || t.namespace.toLowerCase().includes(needle)
+  );
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
         <SearchBox placeholder="Search Tenants" value={filter} onChange={setFilter} />
         <div className="flex gap-2">
-          <button type="button" className="btn btn-sm" onClick={tenants.reload} aria-label="Refresh">Refresh</button>
+          <button type="button" className="btn btn-sm" onClick={tenants.reload} aria-label="Refresh">
+            Refresh
+          </button>
           <a className="btn btn-sm btn-primary" href={`${base}tenants/add`}>Create Tenant</a>
         </div>
       </div>
@@ -52,11 +57,23 @@ export default function TenantsList({ tenants: initial, base, deleted }: Tenants
             id: "name",
             label: "Name",
             value: (t) => t.name,
-            render: (t) => <span className="inline-flex items-center gap-2"><HealthDot status={t.health_status} />{t.name}</span>,
+            render: (t) => (
+              <span className="inline-flex items-center gap-2">
+                <HealthDot status={t.health_status} />
+                {t.name}
+              </span>
+            ),
             sortable: true,
           },
           { id: "namespace", label: "Namespace", value: (t) => t.namespace, sortable: true },
-          { id: "capacity", label: "Capacity", value: (t) => t.total_size, render: (t) => formatBytes(t.total_size), sortable: true, align: "right" },
+          {
+            id: "capacity",
+            label: "Capacity",
+            value: (t) => t.total_size,
+            render: (t) => formatBytes(t.total_size),
+            sortable: true,
+            align: "right",
+          },
           { id: "pools", label: "# of Pools", value: (t) => t.pool_count, sortable: true, align: "right" },
           { id: "state", label: "State", value: (t) => t.currentState ?? "", sortable: true },
         ]}
@@ -77,7 +94,8 @@ export default function TenantsList({ tenants: initial, base, deleted }: Tenants
           await tenants.reload();
         }}
       >
-        Are you sure you want to delete tenant <b>{deleting?.name}</b>? Its pods and services go; its volumes and secrets stay.
+        Are you sure you want to delete tenant{" "}
+        <b>{deleting?.name}</b>? Its pods and services go; its volumes and secrets stay.
       </TypedDeleteDialog>
     </>
   );

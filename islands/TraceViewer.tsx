@@ -67,7 +67,8 @@ export default function TraceViewer() {
   const thresholdValue = thresholdNs(threshold);
   const started = trace.status !== "idle";
 
-  const toggle = (call: Call) => setCalls(calls.includes(call) ? calls.filter((c) => c !== call) : [...calls, call]);
+  const toggle = (call: Call) =>
+    setCalls(calls.includes(call) ? calls.filter((c) => c !== call) : [...calls, call]);
   const start = () =>
     trace.start("/ws/trace", {
       calls: callsParam(calls),
@@ -80,7 +81,12 @@ export default function TraceViewer() {
     });
   const field = (key: keyof typeof filters, label: string) => (
     <div className="w-44">
-      <TextField label={label} value={filters[key]} onChange={(v) => setFilters({ ...filters, [key]: v })} disabled={running} />
+      <TextField
+        label={label}
+        value={filters[key]}
+        onChange={(v) => setFilters({ ...filters, [key]: v })}
+        disabled={running}
+      />
     </div>
   );
 
@@ -94,26 +100,52 @@ export default function TraceViewer() {
             {field("funcname", "Function Name")}
             {field("path", "Path")}
             <div className="w-44">
-              <TextField label="Response Threshold (ms)" type="number" value={threshold} onChange={setThreshold} disabled={running} min="0"
-                error={thresholdValue === null ? "Value needs to be 0 or greater" : undefined} />
+              <TextField
+                label="Response Threshold (ms)"
+                type="number"
+                value={threshold}
+                onChange={setThreshold}
+                disabled={running}
+                min="0"
+                error={thresholdValue === null ? "Value needs to be 0 or greater" : undefined}
+              />
             </div>
           </div>
           <fieldset className="flex flex-wrap items-center gap-4" disabled={running}>
             <legend className="text-sm font-bold mb-1">Calls to trace</legend>
             {CALLS.map((call) => (
               <label key={call.id} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" className="checkbox checkbox-sm" checked={calls.includes(call.id)} onChange={() => toggle(call.id)} />
+                <input
+                  type="checkbox"
+                  className="checkbox checkbox-sm"
+                  checked={calls.includes(call.id)}
+                  onChange={() => toggle(call.id)}
+                />
                 {call.label}
               </label>
             ))}
             <label className="flex items-center gap-2 text-sm ml-4">
-              <input type="checkbox" className="checkbox checkbox-sm" checked={onlyErrors} onChange={(e) => setOnlyErrors(e.target.checked)} />
+              <input
+                type="checkbox"
+                className="checkbox checkbox-sm"
+                checked={onlyErrors}
+                onChange={(e) => setOnlyErrors(e.target.checked)}
+              />
               Display only Errors
             </label>
           </fieldset>
           <div className="flex gap-2 justify-end">
-            <button type="button" className="btn btn-sm btn-primary" disabled={running || thresholdValue === null} onClick={start}>Start</button>
-            <button type="button" className="btn btn-sm" disabled={!running} onClick={trace.stop}>Stop</button>
+            <button
+              type="button"
+              className="btn btn-sm btn-primary"
+              disabled={running || thresholdValue === null}
+              onClick={start}
+            >
+              Start
+            </button>
+            <button type="button" className="btn btn-sm" disabled={!running} onClick={trace.stop}>
+              Stop
+            </button>
           </div>
         </div>
       </div>
@@ -128,9 +160,27 @@ export default function TraceViewer() {
           { id: "api", label: "Name", value: (m) => m.api, render: (m) => nowrap(m.api) },
           { id: "status", label: "Status", value: (m) => m.statusCode || m.statusMsg, render: statusCell },
           { id: "location", label: "Location", value: (m) => `${m.path}${m.query ? `?${m.query}` : ""}` },
-          { id: "duration", label: "Load Time", value: (m) => m.callStats.duration, render: (m) => nowrap(shortDuration(m.callStats.duration)), align: "right" },
-          { id: "rx", label: "Upload", value: (m) => m.callStats.rx, render: (m) => nowrap(formatBytes(m.callStats.rx)), align: "right" },
-          { id: "tx", label: "Download", value: (m) => m.callStats.tx, render: (m) => nowrap(formatBytes(m.callStats.tx)), align: "right" },
+          {
+            id: "duration",
+            label: "Load Time",
+            value: (m) => m.callStats.duration,
+            render: (m) => nowrap(shortDuration(m.callStats.duration)),
+            align: "right",
+          },
+          {
+            id: "rx",
+            label: "Upload",
+            value: (m) => m.callStats.rx,
+            render: (m) => nowrap(formatBytes(m.callStats.rx)),
+            align: "right",
+          },
+          {
+            id: "tx",
+            label: "Download",
+            value: (m) => m.callStats.tx,
+            render: (m) => nowrap(formatBytes(m.callStats.tx)),
+            align: "right",
+          },
         ]}
       />
     </div>

@@ -35,7 +35,9 @@ export default function UserDetail(props: UserDetailProps) {
   const [user, setUser] = useState(props.user);
   const [keys, setKeys] = useState(props.serviceAccounts);
   const [tab, setTab] = useState<Tab>("groups");
-  const [dialog, setDialog] = useState<"delete" | "password" | "groups" | "policies" | "serviceAccount" | null>(null);
+  const [dialog, setDialog] = useState<
+    "delete" | "password" | "groups" | "policies" | "serviceAccount" | null
+  >(null);
   const [created, setCreated] = useState<ServiceAccountCredentials | null>(null);
   const [toggling, setToggling] = useState(false);
   const name = user.accessKey;
@@ -76,7 +78,9 @@ export default function UserDetail(props: UserDetailProps) {
     <>
       <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
         <ul>
-          <li><a href={`${props.base}users`}>Users</a></li>
+          <li>
+            <a href={`${props.base}users`}>Users</a>
+          </li>
           <li className="break-all">{name}</li>
         </ul>
       </nav>
@@ -87,22 +91,46 @@ export default function UserDetail(props: UserDetailProps) {
             <div data-testid="user-status">Status: {enabled ? "Enabled" : "Disabled"}</div>
           </div>
           <div className="flex gap-2">
-            <button type="button" className="btn btn-sm" disabled={toggling} onClick={toggleStatus}>{enabled ? "Disable" : "Enable"}</button>
-            <button type="button" className="btn btn-sm" onClick={() => setDialog("password")}>Change Password</button>
-            <button type="button" className="btn btn-sm btn-error btn-outline" disabled={name === props.signedInAs} onClick={() => setDialog("delete")}>Delete User</button>
+            <button type="button" className="btn btn-sm" disabled={toggling} onClick={toggleStatus}>
+              {enabled ? "Disable" : "Enable"}
+            </button>
+            <button type="button" className="btn btn-sm" onClick={() => setDialog("password")}>
+              Change Password
+            </button>
+            <button
+              type="button"
+              className="btn btn-sm btn-error btn-outline"
+              disabled={name === props.signedInAs}
+              onClick={() => setDialog("delete")}
+            >
+              Delete User
+            </button>
           </div>
         </div>
       </div>
       <Tabs<Tab>
         active={tab}
         onChange={setTab}
-        tabs={[{ id: "groups", label: "Groups" }, { id: "serviceAccounts", label: "Service Accounts" }, { id: "policies", label: "Policies" }, { id: "access", label: "Access Check" }]}
+        tabs={[{ id: "groups", label: "Groups" }, { id: "serviceAccounts", label: "Service Accounts" }, {
+          id: "policies",
+          label: "Policies",
+        }, { id: "access", label: "Access Check" }]}
       />
       {tab === "groups"
         ? (
           <>
-            <div className="flex justify-end mb-3"><button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("groups")}>Add to Groups</button></div>
-            <DataTable<string> entity="groups" rows={user.memberOf} rowId={(g) => g} columns={[{ id: "name", label: "Name", value: (g) => g, sortable: true }]} emptyMessage="No Groups Available" />
+            <div className="flex justify-end mb-3">
+              <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("groups")}>
+                Add to Groups
+              </button>
+            </div>
+            <DataTable<string>
+              entity="groups"
+              rows={user.memberOf}
+              rowId={(g) => g}
+              columns={[{ id: "name", label: "Name", value: (g) => g, sortable: true }]}
+              emptyMessage="No Groups Available"
+            />
           </>
         )
         : null}
@@ -110,18 +138,32 @@ export default function UserDetail(props: UserDetailProps) {
         ? (
           <>
             <div className="flex justify-end mb-3">
-              <button type="button" className="btn btn-sm btn-primary" disabled={!user.hasPolicy} title={user.hasPolicy ? undefined : "The user needs a policy first"} onClick={() => setDialog("serviceAccount")}>
+              <button
+                type="button"
+                className="btn btn-sm btn-primary"
+                disabled={!user.hasPolicy}
+                title={user.hasPolicy ? undefined : "The user needs a policy first"}
+                onClick={() => setDialog("serviceAccount")}
+              >
                 Create service account
               </button>
             </div>
-            <ServiceAccountsTable keys={keys} unavailable={props.serviceAccountsUnavailable} onDeleted={reload} />
+            <ServiceAccountsTable
+              keys={keys}
+              unavailable={props.serviceAccountsUnavailable}
+              onDeleted={reload}
+            />
           </>
         )
         : null}
       {tab === "policies"
         ? (
           <>
-            <div className="flex justify-end mb-3"><button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("policies")}>Assign Policies</button></div>
+            <div className="flex justify-end mb-3">
+              <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("policies")}>
+                Assign Policies
+              </button>
+            </div>
             <DataTable<string>
               entity="policies"
               rows={user.policy}
@@ -135,16 +177,50 @@ export default function UserDetail(props: UserDetailProps) {
         : null}
       {tab === "access" ? <AccessCheckPanel user={name} /> : null}
 
-      <ConfirmDialog title="Delete User" open={dialog === "delete"} onClose={() => setDialog(null)} onConfirm={deleteUser}>
+      <ConfirmDialog
+        title="Delete User"
+        open={dialog === "delete"}
+        onClose={() => setDialog(null)}
+        onConfirm={deleteUser}
+      >
         Are you sure you want to delete user <b>{name}</b>?
       </ConfirmDialog>
-      {dialog === "password" ? <ChangeUserPasswordDialog open user={name} onClose={() => setDialog(null)} /> : null}
-      {dialog === "groups" ? <SetGroupsDialog open user={user} groups={props.groups} onClose={() => setDialog(null)} onSaved={(u) => (setUser(u), setDialog(null))} /> : null}
+      {dialog === "password"
+        ? <ChangeUserPasswordDialog open user={name} onClose={() => setDialog(null)} />
+        : null}
+      {dialog === "groups"
+        ? (
+          <SetGroupsDialog
+            open
+            user={user}
+            groups={props.groups}
+            onClose={() => setDialog(null)}
+            onSaved={(u) => (setUser(u), setDialog(null))}
+          />
+        )
+        : null}
       {dialog === "policies"
-        ? <SetPoliciesDialog open entity={name} entityType="user" current={user.policy} policies={props.policies} onClose={() => setDialog(null)} onSaved={() => (setDialog(null), reload())} />
+        ? (
+          <SetPoliciesDialog
+            open
+            entity={name}
+            entityType="user"
+            current={user.policy}
+            policies={props.policies}
+            onClose={() => setDialog(null)}
+            onSaved={() => (setDialog(null), reload())}
+          />
+        )
         : null}
       {dialog === "serviceAccount"
-        ? <CreateServiceAccountDialog open user={name} onClose={() => setDialog(null)} onCreated={(c) => (setDialog(null), setCreated(c), reload())} />
+        ? (
+          <CreateServiceAccountDialog
+            open
+            user={name}
+            onClose={() => setDialog(null)}
+            onCreated={(c) => (setDialog(null), setCreated(c), reload())}
+          />
+        )
         : null}
       <NewCredentialsDialog credentials={created} onClose={() => setCreated(null)} />
     </>
@@ -167,18 +243,46 @@ function AccessCheckPanel({ user }: { user: string }) {
   return (
     <form className="card bg-base-100 shadow-sm" onSubmit={check}>
       <div className="card-body p-4">
-        <p className="text-sm mb-2">Can <b>{user}</b> do this? The answer evaluates the user's policies and those of its enabled groups.</p>
+        <p className="text-sm mb-2">
+          Can <b>{user}</b> do this? The answer evaluates the user's policies and those of its enabled groups.
+        </p>
         <div className="grid md:grid-cols-2 gap-3">
           <TextField label="Action" value={action} onChange={setAction} placeholder="s3:GetObject" />
-          <TextField label="Resource" value={resource} onChange={setResource} placeholder="arn:aws:s3:::bucket/key" />
+          <TextField
+            label="Resource"
+            value={resource}
+            onChange={setResource}
+            placeholder="arn:aws:s3:::bucket/key"
+          />
         </div>
-        <div><button type="submit" className="btn btn-sm btn-primary" disabled={!action.trim() || !resource.trim()}>Check</button></div>
+        <div>
+          <button
+            type="submit"
+            className="btn btn-sm btn-primary"
+            disabled={!action.trim() || !resource.trim()}
+          >
+            Check
+          </button>
+        </div>
         {result
           ? (
-            <div role="status" data-testid="access-result" className={`alert ${result.allowed ? "alert-success" : "alert-error"} mt-3 flex-col items-start`}>
+            <div
+              role="status"
+              data-testid="access-result"
+              className={`alert ${
+                result.allowed ? "alert-success" : "alert-error"
+              } mt-3 flex-col items-start`}
+            >
               <div className="font-bold">{result.allowed ? "Allow" : "Deny"}</div>
               <div className="text-sm">{result.reason}</div>
-              {result.policy ? <div className="text-sm">Decided by policy <b>{result.policy}</b>, statement {(result.statementIndex ?? 0) + 1}{result.sid ? ` (${result.sid})` : ""}.</div> : null}
+              {result.policy
+                ? (
+                  <div className="text-sm">
+                    Decided by policy <b>{result.policy}</b>, statement {(result.statementIndex ?? 0) + 1}
+                    {result.sid ? ` (${result.sid})` : ""}.
+                  </div>
+                )
+                : null}
             </div>
           )
           : null}

@@ -23,7 +23,9 @@ export interface UsersListProps {
   base: string;
 }
 
-export default function UsersList({ users: initial, groups, policies, unavailable, signedInAs, base }: UsersListProps) {
+export default function UsersList(
+  { users: initial, groups, policies, unavailable, signedInAs, base }: UsersListProps,
+) {
   const users = useList(usersApi.list, initial);
   const [filter, setFilter] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
@@ -35,8 +37,17 @@ export default function UsersList({ users: initial, groups, policies, unavailabl
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
         <SearchBox placeholder="Search Users" value={filter} onChange={setFilter} />
         <div className="flex gap-2">
-          <button type="button" className="btn btn-sm" disabled={selected.length === 0} onClick={() => setDialog("groups")}>Add to Group</button>
-          <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>Create User</button>
+          <button
+            type="button"
+            className="btn btn-sm"
+            disabled={selected.length === 0}
+            onClick={() => setDialog("groups")}
+          >
+            Add to Group
+          </button>
+          <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>
+            Create User
+          </button>
         </div>
       </div>
       <DataTable<User>
@@ -63,10 +74,25 @@ export default function UsersList({ users: initial, groups, policies, unavailabl
         ]}
       />
       {dialog === "create"
-        ? <UserDialog open groups={groups} policies={policies} onClose={() => setDialog(null)} onSaved={() => (setDialog(null), users.reload())} />
+        ? (
+          <UserDialog
+            open
+            groups={groups}
+            policies={policies}
+            onClose={() => setDialog(null)}
+            onSaved={() => (setDialog(null), users.reload())}
+          />
+        )
         : null}
       {dialog === "groups"
-        ? <AddUsersToGroupDialog open users={selected} groups={groups} onClose={() => (setDialog(null), setSelected([]), users.reload())} />
+        ? (
+          <AddUsersToGroupDialog
+            open
+            users={selected}
+            groups={groups}
+            onClose={() => (setDialog(null), setSelected([]), users.reload())}
+          />
+        )
         : null}
       <ConfirmDialog
         title="Delete User"

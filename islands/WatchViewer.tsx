@@ -28,15 +28,36 @@ export default function WatchViewer({ buckets }: WatchViewerProps) {
         <div className="card-body p-4">
           <div className="flex flex-wrap gap-x-4 items-end">
             <div className="w-60">
-              <SelectField label="Bucket" value={bucket} disabled={running}
-                options={[{ value: "", label: buckets.length ? "Select Bucket" : "No buckets" }, ...buckets.map((b) => ({ value: b, label: b }))]} onChange={setBucket} />
+              <SelectField
+                label="Bucket"
+                value={bucket}
+                disabled={running}
+                options={[
+                  { value: "", label: buckets.length ? "Select Bucket" : "No buckets" },
+                  ...buckets.map((b) => ({ value: b, label: b })),
+                ]}
+                onChange={setBucket}
+              />
             </div>
-            <div className="w-52"><TextField label="Prefix" value={prefix} onChange={setPrefix} disabled={running} /></div>
-            <div className="w-52"><TextField label="Suffix" value={suffix} onChange={setSuffix} disabled={running} /></div>
+            <div className="w-52">
+              <TextField label="Prefix" value={prefix} onChange={setPrefix} disabled={running} />
+            </div>
+            <div className="w-52">
+              <TextField label="Suffix" value={suffix} onChange={setSuffix} disabled={running} />
+            </div>
             <div className="flex gap-2 mb-3">
               {running
                 ? <button type="button" className="btn btn-sm" onClick={watch.stop}>Stop</button>
-                : <button type="button" className="btn btn-sm btn-primary" disabled={!bucketExists} onClick={() => watch.start(`/ws/watch/${encodeURIComponent(bucket)}`, { prefix, suffix })}>Start</button>}
+                : (
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-primary"
+                    disabled={!bucketExists}
+                    onClick={() => watch.start(`/ws/watch/${encodeURIComponent(bucket)}`, { prefix, suffix })}
+                  >
+                    Start
+                  </button>
+                )}
             </div>
           </div>
         </div>
@@ -48,8 +69,21 @@ export default function WatchViewer({ buckets }: WatchViewerProps) {
         rowId={(m) => String(messageId(m))}
         emptyMessage="No Changes at this time"
         columns={[
-          { id: "time", label: "Time", value: (m) => m.Time, render: (m) => <span className="whitespace-nowrap">{new Date(m.Time).toLocaleString("en-GB")}</span> },
-          { id: "size", label: "Size", value: (m) => m.Size, render: (m) => <span className="whitespace-nowrap">{formatBytes(m.Size)}</span>, align: "right" },
+          {
+            id: "time",
+            label: "Time",
+            value: (m) => m.Time,
+            render: (m) => (
+              <span className="whitespace-nowrap">{new Date(m.Time).toLocaleString("en-GB")}</span>
+            ),
+          },
+          {
+            id: "size",
+            label: "Size",
+            value: (m) => m.Size,
+            render: (m) => <span className="whitespace-nowrap">{formatBytes(m.Size)}</span>,
+            align: "right",
+          },
           { id: "type", label: "Type", value: (m) => m.Type },
           { id: "path", label: "Path", value: (m) => m.Path },
         ]}

@@ -36,7 +36,11 @@ export default function WebhookConfig({ kind, values: rendered }: WebhookConfigP
             initial={values}
             onSubmit={async (keyValues) => {
               noteRestart(await settingsApi.setConfig(def.id, keyValues));
-              setValues(Object.fromEntries((await settingsApi.config(def.id)).key_values.map(({ key, value }) => [key, value])));
+              setValues(
+                Object.fromEntries(
+                  (await settingsApi.config(def.id)).key_values.map(({ key, value }) => [key, value]),
+                ),
+              );
               showSnackbar(`Configuration ${def.label} saved`);
               setStep({ index: 0, from: 1 });
             }}
@@ -49,9 +53,21 @@ export default function WebhookConfig({ kind, values: rendered }: WebhookConfigP
     <Slide index={0} from={step.from}>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
         <SearchBox placeholder="Filter" value={filter} onChange={setFilter} />
-        <button type="button" className="btn btn-sm btn-primary" onClick={() => setStep({ index: 1, from: 0 })}>Add Webhook Configuration</button>
+        <button
+          type="button"
+          className="btn btn-sm btn-primary"
+          onClick={() => setStep({ index: 1, from: 0 })}
+        >
+          Add Webhook Configuration
+        </button>
       </div>
-      <DataTable<{ name: string }> entity="webhook configurations" filtered={filter !== ""} rows={[]} rowId={(r) => r.name} columns={[{ id: "name", label: "Name", value: (r) => r.name }]} />
+      <DataTable<{ name: string }>
+        entity="webhook configurations"
+        filtered={filter !== ""}
+        rows={[]}
+        rowId={(r) => r.name}
+        columns={[{ id: "name", label: "Name", value: (r) => r.name }]}
+      />
     </Slide>
   );
 }

@@ -29,6 +29,9 @@ for (const marker of document.querySelectorAll<HTMLElement>("[data-island]")) {
   }
   const props = JSON.parse(propsScript.textContent ?? "{}");
   load().then((module) => {
-    hydrateRoot(marker, createElement(MarkHydrated, { marker }, createElement(module.default as FunctionComponent, props)));
+    hydrateRoot(
+      marker,
+      createElement(MarkHydrated, { marker }, createElement(module.default as FunctionComponent, props)),
+    );
   });
 }

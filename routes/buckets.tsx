@@ -17,7 +17,7 @@ import type { AppDeps, AppEnv } from "../server/deps.ts";
 import { type ApiError, toApiError } from "../server/errors.ts";
 import { Island } from "../server/render/island.tsx";
 import type { S3Client } from "../server/s3/client.ts";
-import { policiesForBucket, listAccessRules, usersForBucket } from "../server/services/bucket_access.ts";
+import { listAccessRules, policiesForBucket, usersForBucket } from "../server/services/bucket_access.ts";
 import { listEvents, notificationArns } from "../server/services/bucket_events.ts";
 import { listLifecycle } from "../server/services/bucket_lifecycle.ts";
 import { listReplicationRules, replicationStatus } from "../server/services/bucket_replication.ts";
@@ -31,7 +31,8 @@ import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { pagesOf, renderInShell } from "./page_context.tsx";
 
 /** The replication status, or none when denied: the rules, read with the same permission, say so already. */
-const quietReplicationStatus = (client: S3Client, bucket: string) => replicationStatus(client, bucket).catch((e) => (toApiError(e).status === 403 ? null : Promise.reject(e)));
+const quietReplicationStatus = (client: S3Client, bucket: string) =>
+  replicationStatus(client, bucket).catch((e) => (toApiError(e).status === 403 ? null : Promise.reject(e)));
 
 const SECTIONS = [
   { id: "summary", label: "Summary" },
@@ -43,13 +44,25 @@ const SECTIONS = [
 ] as const;
 type SectionId = typeof SECTIONS[number]["id"];
 
-function BucketLayout(props: { base: string; bucket: string; access: string; section: SectionId; distributed: boolean; canReadReplication: boolean; children: ReactNode }) {
+function BucketLayout(
+  props: {
+    base: string;
+    bucket: string;
+    access: string;
+    section: SectionId;
+    distributed: boolean;
+    canReadReplication: boolean;
+    children: ReactNode;
+  },
+) {
   const href = (section: string) => `${props.base}buckets/${encodeURIComponent(props.bucket)}/${section}`;
   return (
     <>
       <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
         <ul>
-          <li><a href={`${props.base}buckets`}>Buckets</a></li>
+          <li>
+            <a href={`${props.base}buckets`}>Buckets</a>
+          </li>
           <li className="wrap-anywhere">{props.bucket}</li>
         </ul>
       </nav>
@@ -59,18 +72,29 @@ function BucketLayout(props: { base: string; bucket: string; access: string; sec
           <Island name="BucketAccessLabel" component={BucketAccessLabel} props={{ access: props.access }} />
         </div>
         <div className="flex gap-2">
-          <Island name="BucketHeaderActions" component={BucketHeaderActions} props={{ bucket: props.bucket, base: props.base }} />
+          <Island
+            name="BucketHeaderActions"
+            component={BucketHeaderActions}
+            props={{ bucket: props.bucket, base: props.base }}
+          />
           <a className="btn btn-sm" href={href(props.section)}>Refresh</a>
         </div>
       </header>
       {/* Side by side from 1024 px; narrower, the sections run in a row above the content, which keeps the width. */}
       <div className="flex flex-col lg:flex-row gap-4 lg:gap-6">
-        <ul className="deck-section-menu menu menu-horizontal lg:menu-vertical bg-base-100 rounded-box w-full lg:w-52 shrink-0" aria-label="Bucket sections">
+        <ul
+          className="deck-section-menu menu menu-horizontal lg:menu-vertical bg-base-100 rounded-box w-full lg:w-52 shrink-0"
+          aria-label="Bucket sections"
+        >
           {SECTIONS.filter((s) => !("distributedOnly" in s) || props.distributed).map((s) => (
             <li key={s.id}>
               {s.id === "replication" && !props.canReadReplication
                 ? <span className="menu-disabled" aria-disabled="true">{s.label}</span>
-                : <a href={href(s.id)} aria-current={s.id === props.section ? "page" : undefined}>{s.label}</a>}
+                : (
+                  <a href={href(s.id)} aria-current={s.id === props.section ? "page" : undefined}>
+                    {s.label}
+                  </a>
+                )}
             </li>
           ))}
         </ul>
@@ -86,24 +110,66 @@ export function bucketPages(deps: AppDeps) {
   async function section(c: Context<AppEnv>, bucket: string, id: SectionId) {
     const session = c.get("session")!;
     // One account-info call gives the bucket (size, date) and the policy the permission checks need.
-    const loadingMeta = loadAll<{ bucket: { info: BucketInfo; perms: PermissionList } | null }>(deps, session, {
-      bucket: [async (client) => {
-        const pending = accountView(client);
-        const [view, info] = await Promise.all([pending, bucketInfo(client, bucket, pending)]);
-        const perms = evaluatePermissions(view.policy, { actions: [{ id: "get", action: "s3:GetReplicationConfiguration", bucket_name: bucket }, { id: "put", action: "s3:PutReplicationConfiguration", bucket_name: bucket }] });
-        return { info, perms };
-      }, null, "Bucket"],
-    });
+    const loadingMeta = loadAll<{ bucket: { info: BucketInfo; perms: PermissionList } | null }>(
+      deps,
+      session,
+      {
+        bucket: [
+          async (client) => {
+            const pending = accountView(client);
+            const [view, info] = await Promise.all([pending, bucketInfo(client, bucket, pending)]);
+            const perms = evaluatePermissions(view.policy, {
+              actions: [{ id: "get", action: "s3:GetReplicationConfiguration", bucket_name: bucket }, {
+                id: "put",
+                action: "s3:PutReplicationConfiguration",
+                bucket_name: bucket,
+              }],
+            });
+            return { info, perms };
+          },
+          null,
+          "Bucket",
+        ],
+      },
+    );
     // The section's own data is read at the same time (one wait less under load); it is dropped when the
     // bucket turns out missing or denied.
     const canPut = (perms: PermissionList) => perms.permissions.some((p) => p.id === "put" && p.can);
-    const loadingBody = sectionBody(c, bucket, id, loadingMeta.then((m) => m.data.bucket && { info: m.data.bucket.info, canPutReplication: canPut(m.data.bucket.perms) }));
+    const loadingBody = sectionBody(
+      c,
+      bucket,
+      id,
+      loadingMeta.then((m) =>
+        m.data.bucket && { info: m.data.bucket.info, canPutReplication: canPut(m.data.bucket.perms) }
+      ),
+    );
     loadingBody.catch(() => {}); // awaited below unless the page ends early
     const meta = await loadingMeta;
     if (!meta.data.bucket) {
       const error = meta.error!;
-      if (error.status === 404) return renderInShell(deps, c, { title: "Bucket", status: 404, body: <><PageHeader title="Bucket" /><p>Bucket {bucket} does not exist.</p></> });
-      return renderInShell(deps, c, { title: "Bucket", status: error.status === 403 ? 403 : undefined, error, body: <><PageHeader title="Bucket" /><UnavailableNote what={`Bucket ${bucket}`} error={error} /></> });
+      if (error.status === 404) {
+        return renderInShell(deps, c, {
+          title: "Bucket",
+          status: 404,
+          body: (
+            <>
+              <PageHeader title="Bucket" />
+              <p>Bucket {bucket} does not exist.</p>
+            </>
+          ),
+        });
+      }
+      return renderInShell(deps, c, {
+        title: "Bucket",
+        status: error.status === 403 ? 403 : undefined,
+        error,
+        body: (
+          <>
+            <PageHeader title="Bucket" />
+            <UnavailableNote what={`Bucket ${bucket}`} error={error} />
+          </>
+        ),
+      });
     }
     const { info, perms } = meta.data.bucket;
     const can = (perm: string) => perms.permissions.some((p) => p.id === perm && p.can);
@@ -112,7 +178,14 @@ export function bucketPages(deps: AppDeps) {
       title: `${bucket} | Buckets`,
       error: error ?? meta.error,
       body: (
-        <BucketLayout base={base} bucket={bucket} access={info.access ?? "PRIVATE"} section={id} distributed={session.distributed} canReadReplication={can("get")}>
+        <BucketLayout
+          base={base}
+          bucket={bucket}
+          access={info.access ?? "PRIVATE"}
+          section={id}
+          distributed={session.distributed}
+          canReadReplication={can("get")}
+        >
           {body}
         </BucketLayout>
       ),
@@ -128,78 +201,216 @@ export function bucketPages(deps: AppDeps) {
     const session = c.get("session")!;
     if (id === "summary") {
       // Sections the Summary shows only in distributed mode are not read otherwise (spec 2 Summary).
-      const distributedOnly = <V,>(load: (client: S3Client) => Promise<V>, fallback: V) => (client: S3Client) => session.distributed ? load(client) : Promise.resolve(fallback);
+      const distributedOnly =
+        <V,>(load: (client: S3Client) => Promise<V>, fallback: V) => (client: S3Client) =>
+          session.distributed ? load(client) : Promise.resolve(fallback);
       let lock: ReturnType<typeof settings.lockReader> | undefined;
       const lockOf = (client: S3Client) => (lock ??= settings.lockReader(client, bucket));
-      const { data, error, failed } = await loadAll<Omit<SummaryState, "access" | "size" | "unavailable">>(deps, session, {
-        encryption: [async (client) => {
-          try {
-            const enc = await settings.encryptionInfo(client, bucket);
-            return { type: enc.algorithm === "AES256" ? "sse-s3" as const : "sse-kms" as const, kmsKey: enc.kmsMasterKeyID };
-          } catch (e) {
-            if (toApiError(e).status === 404) return { type: "disabled" as const, kmsKey: "" };
-            throw e;
-          }
-        }, { type: "disabled", kmsKey: "" }, "Encryption"],
-        versioning: [distributedOnly(async (client) => (await settings.isVersioned(client, bucket)).is_versioned, false), false, "Versioning"],
-        locking: [async (client) => (await lockOf(client).locking()).object_locking_enabled, false, "Object Locking"],
-        replication: [distributedOnly(async (client) => (await listReplicationRules(client, bucket)).rules.length > 0, false), false, "Replication"],
-        replicationStatus: [distributedOnly((client) => quietReplicationStatus(client, bucket), null), null, "Replication Status"],
-        quota: [distributedOnly((client) => settings.getQuota(client, bucket), { quota: 0, type: "hard" as const }), { quota: 0, type: "hard" }, "Quota"],
-        // A failed retention read means none (spec 2 §8); a denied one is shown as denied.
-        retention: [(client) => lockOf(client).retention().catch((e) => (toApiError(e).status === 403 ? Promise.reject(e) : null)), null, "Retention"],
-      });
+      const { data, error, failed } = await loadAll<Omit<SummaryState, "access" | "size" | "unavailable">>(
+        deps,
+        session,
+        {
+          encryption: [
+            async (client) => {
+              try {
+                const enc = await settings.encryptionInfo(client, bucket);
+                return {
+                  type: enc.algorithm === "AES256" ? "sse-s3" as const : "sse-kms" as const,
+                  kmsKey: enc.kmsMasterKeyID,
+                };
+              } catch (e) {
+                if (toApiError(e).status === 404) return { type: "disabled" as const, kmsKey: "" };
+                throw e;
+              }
+            },
+            { type: "disabled", kmsKey: "" },
+            "Encryption",
+          ],
+          versioning: [
+            distributedOnly(
+              async (client) => (await settings.isVersioned(client, bucket)).is_versioned,
+              false,
+            ),
+            false,
+            "Versioning",
+          ],
+          locking: [
+            async (client) => (await lockOf(client).locking()).object_locking_enabled,
+            false,
+            "Object Locking",
+          ],
+          replication: [
+            distributedOnly(
+              async (client) => (await listReplicationRules(client, bucket)).rules.length > 0,
+              false,
+            ),
+            false,
+            "Replication",
+          ],
+          replicationStatus: [
+            distributedOnly((client) => quietReplicationStatus(client, bucket), null),
+            null,
+            "Replication Status",
+          ],
+          quota: [
+            distributedOnly((client) => settings.getQuota(client, bucket), {
+              quota: 0,
+              type: "hard" as const,
+            }),
+            { quota: 0, type: "hard" },
+            "Quota",
+          ],
+          // A failed retention read means none (spec 2 §8); a denied one is shown as denied.
+          retention: [
+            (client) =>
+              lockOf(client).retention().catch((
+                e,
+              ) => (toApiError(e).status === 403 ? Promise.reject(e) : null)),
+            null,
+            "Retention",
+          ],
+        },
+      );
       const info = (await loadingMeta)?.info;
       if (!info) return { body: null };
-      const initial: SummaryState = { ...data, access: info.access ?? "PRIVATE", size: info.size, unavailable: failed };
-      return { error, body: <Island name="BucketSummary" component={BucketSummary} props={{ bucket, distributed: session.distributed, initial }} /> };
+      const initial: SummaryState = {
+        ...data,
+        access: info.access ?? "PRIVATE",
+        size: info.size,
+        unavailable: failed,
+      };
+      return {
+        error,
+        body: (
+          <Island
+            name="BucketSummary"
+            component={BucketSummary}
+            props={{ bucket, distributed: session.distributed, initial }}
+          />
+        ),
+      };
     }
     if (id === "events") {
-      const { data, error, failed } = await loadAll<{ events: Awaited<ReturnType<typeof listEvents>>["events"]; arns: string[] }>(deps, session, {
+      const { data, error, failed } = await loadAll<
+        { events: Awaited<ReturnType<typeof listEvents>>["events"]; arns: string[] }
+      >(deps, session, {
         events: [async (client) => (await listEvents(client, bucket)).events, [], "Events"],
         arns: [(client) => notificationArns(client), [], "Notification Targets"],
       });
-      return { error, body: <Island name="BucketEvents" component={BucketEvents} props={{ bucket, ...data, unavailable: failed.events }} /> };
+      return {
+        error,
+        body: (
+          <Island
+            name="BucketEvents"
+            component={BucketEvents}
+            props={{ bucket, ...data, unavailable: failed.events }}
+          />
+        ),
+      };
     }
     if (id === "replication") {
-      const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listReplicationRules>>["rules"]; status: Awaited<ReturnType<typeof replicationStatus>> }>(deps, session, {
-        rules: [async (client) => (await listReplicationRules(client, bucket)).rules, [], "Replication Rules"],
+      const { data, error, failed } = await loadAll<
+        {
+          rules: Awaited<ReturnType<typeof listReplicationRules>>["rules"];
+          status: Awaited<ReturnType<typeof replicationStatus>>;
+        }
+      >(deps, session, {
+        rules: [
+          async (client) => (await listReplicationRules(client, bucket)).rules,
+          [],
+          "Replication Rules",
+        ],
         status: [(client) => quietReplicationStatus(client, bucket), null, "Replication Status"],
       });
       const canAdd = (await loadingMeta)?.canPutReplication ?? false;
-      return { error, body: <Island name="BucketReplication" component={BucketReplication} props={{ bucket, rules: data.rules, status: data.status, unavailable: failed.rules, canAdd }} /> };
+      return {
+        error,
+        body: (
+          <Island
+            name="BucketReplication"
+            component={BucketReplication}
+            props={{ bucket, rules: data.rules, status: data.status, unavailable: failed.rules, canAdd }}
+          />
+        ),
+      };
     }
     if (id === "lifecycle") {
-      const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listLifecycle>>["lifecycle"]; tiers: string[] }>(deps, session, {
+      const { data, error, failed } = await loadAll<
+        { rules: Awaited<ReturnType<typeof listLifecycle>>["lifecycle"]; tiers: string[] }
+      >(deps, session, {
         rules: [async (client) => (await listLifecycle(client, bucket)).lifecycle, [], "Lifecycle Rules"],
         // A failed tiers read is ignored (spec 2 §8).
-        tiers: [async (client) => (await listTierViews(client).catch(() => ({ items: [] }))).items.map((t) => (t[t.type] as { name: string }).name), [], "Tiers"],
+        tiers: [
+          async (client) =>
+            (await listTierViews(client).catch(() => ({ items: [] }))).items.map((t) =>
+              (t[t.type] as { name: string }).name
+            ),
+          [],
+          "Tiers",
+        ],
       });
-      return { error, body: <Island name="BucketLifecycle" component={BucketLifecycle} props={{ bucket, ...data, unavailable: failed.rules }} /> };
+      return {
+        error,
+        body: (
+          <Island
+            name="BucketLifecycle"
+            component={BucketLifecycle}
+            props={{ bucket, ...data, unavailable: failed.rules }}
+          />
+        ),
+      };
     }
     if (id === "access") {
       const showUsers = isPathAllowed(pagesOf(session), "/users");
       const { data, error, failed } = await loadAll<{ policies: string[]; users: string[] }>(deps, session, {
-        policies: [async (client) => (await policiesForBucket(client, bucket)).policies.map((p) => p.name), [], "Policies"],
+        policies: [
+          async (client) => (await policiesForBucket(client, bucket)).policies.map((p) => p.name),
+          [],
+          "Policies",
+        ],
         users: [async (client) => (showUsers ? await usersForBucket(client, bucket) : []), [], "Users"],
       });
-      return { error, body: <Island name="BucketAccess" component={BucketAccess} props={{ view: "audit", bucket, ...data, unavailable: failed, showUsers, base }} /> };
+      return {
+        error,
+        body: (
+          <Island
+            name="BucketAccess"
+            component={BucketAccess}
+            props={{ view: "audit", bucket, ...data, unavailable: failed, showUsers, base }}
+          />
+        ),
+      };
     }
-    const { data, error, failed } = await loadAll<{ rules: Awaited<ReturnType<typeof listAccessRules>>["accessRules"] }>(deps, session, {
+    const { data, error, failed } = await loadAll<
+      { rules: Awaited<ReturnType<typeof listAccessRules>>["accessRules"] }
+    >(deps, session, {
       rules: [async (client) => (await listAccessRules(client, bucket)).accessRules, [], "Access Rules"],
     });
-    return { error, body: <Island name="BucketAccess" component={BucketAccess} props={{ view: "rules", bucket, rules: data.rules, unavailable: failed.rules }} /> };
+    return {
+      error,
+      body: (
+        <Island
+          name="BucketAccess"
+          component={BucketAccess}
+          props={{ view: "rules", bucket, rules: data.rules, unavailable: failed.rules }}
+        />
+      ),
+    };
   }
 
   return new Hono<AppEnv>()
     .get("/buckets", async (c) => {
       const session = c.get("session")!;
-      const { data: loaded, error, failed } = await loadAll<{ view: Awaited<ReturnType<typeof accountView>> }>(deps, session, {
+      const { data: loaded, error, failed } = await loadAll<
+        { view: Awaited<ReturnType<typeof accountView>> }
+      >(deps, session, {
         view: [(client) => accountView(client), { buckets: [], policy: null }, "Buckets"],
       });
       const data = {
         buckets: loaded.view.buckets,
-        canCreate: evaluatePermissions(loaded.view.policy, { actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }] }).permissions[0].can,
+        canCreate: evaluatePermissions(loaded.view.policy, {
+          actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }],
+        }).permissions[0].can,
       };
       return renderInShell(deps, c, {
         title: "Buckets",
@@ -207,12 +418,19 @@ export function bucketPages(deps: AppDeps) {
         body: (
           <>
             <PageHeader title="Buckets" />
-            <Island name="BucketsList" component={BucketsList} props={{ ...data, unavailable: failed.view, distributed: session.distributed, base }} />
+            <Island
+              name="BucketsList"
+              component={BucketsList}
+              props={{ ...data, unavailable: failed.view, distributed: session.distributed, base }}
+            />
           </>
         ),
       });
     })
-    .get("/buckets/:bucket", (c) => c.redirect(`${base}buckets/${encodeURIComponent(c.req.param("bucket"))}/summary`, 302))
+    .get(
+      "/buckets/:bucket",
+      (c) => c.redirect(`${base}buckets/${encodeURIComponent(c.req.param("bucket"))}/summary`, 302),
+    )
     .get("/buckets/:bucket/:section", async (c) => {
       const id = c.req.param("section") as SectionId;
       const known = SECTIONS.find((s) => s.id === id);

@@ -9,7 +9,13 @@ import type { ReactNode } from "react";
 import MetricsDashboard from "../islands/MetricsDashboard.tsx";
 import { formatBytes, formatDuration, formatNumber } from "../islands/lib/format.ts";
 import { Sparkline } from "../islands/ui/Sparkline.tsx";
-import { type AdminInfo, type AdminInfoWithWidgets, CHART_PALETTE, type DashboardTrends, type ServerInfo } from "../server/contract/dashboard.ts";
+import {
+  type AdminInfo,
+  type AdminInfoWithWidgets,
+  CHART_PALETTE,
+  type DashboardTrends,
+  type ServerInfo,
+} from "../server/contract/dashboard.ts";
 import type { AppDeps, AppEnv } from "../server/deps.ts";
 import { Island } from "../server/render/island.tsx";
 import { adminInfo, canReadMetrics } from "../server/services/dashboard.ts";
@@ -17,9 +23,13 @@ import { PageHeader } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
 
 /** online green, offline red, anything else grey. */
-export const serverStateClass = (state: string) => (state === "online" ? "text-success" : state === "offline" ? "text-error" : "text-base-content/50");
+export const serverStateClass = (
+  state: string,
+) => (state === "online" ? "text-success" : state === "offline" ? "text-error" : "text-base-content/50");
 /** ok green, offline red. */
-export const driveStateClass = (state: string) => (state === "ok" ? "text-success" : state === "offline" ? "text-error" : "text-base-content/50");
+export const driveStateClass = (
+  state: string,
+) => (state === "ok" ? "text-success" : state === "offline" ? "text-error" : "text-base-content/50");
 
 /** Counters: red at or below half, yellow at exactly half plus one, green when all are up (spec 1 §4). */
 export function counterClass(count: number, total: number): string {
@@ -29,24 +39,47 @@ export function counterClass(count: number, total: number): string {
   return "text-base-content/70";
 }
 
-function Card({ label, value, testId, small, trend }: { label: string; value: string; testId: string; small?: boolean; trend?: ReactNode }) {
+function Card(
+  { label, value, testId, small, trend }: {
+    label: string;
+    value: string;
+    testId: string;
+    small?: boolean;
+    trend?: ReactNode;
+  },
+) {
   return (
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body p-5">
         <div className="text-sm text-base-content/70">{label}</div>
-        <div className={`${small ? "text-base wrap-anywhere" : "text-2xl"} font-bold`} data-testid={testId}>{value}</div>
+        <div className={`${small ? "text-base wrap-anywhere" : "text-2xl"} font-bold`} data-testid={testId}>
+          {value}
+        </div>
         {trend}
       </div>
     </div>
   );
 }
 
-const spanText = (seconds: number) => (seconds >= 86_400 ? "the last day" : `the last ${formatDuration(seconds).replace(/^1 /, "")}`);
+const spanText = (
+  seconds: number,
+) => (seconds >= 86_400 ? "the last day" : `the last ${formatDuration(seconds).replace(/^1 /, "")}`);
 
 /** A trend line with its latest value, or nothing while there are fewer than two points. */
-function Trend({ points, color, label, testId }: { points: [number, number][]; color: string; label: string; testId: string }) {
+function Trend(
+  { points, color, label, testId }: {
+    points: [number, number][];
+    color: string;
+    label: string;
+    testId: string;
+  },
+) {
   if (points.length < 2) return null;
-  return <div className="mt-2" data-testid={testId}><Sparkline values={points.map(([, v]) => v)} color={color} label={label} height={36} /></div>;
+  return (
+    <div className="mt-2" data-testid={testId}>
+      <Sparkline values={points.map(([, v]) => v)} color={color} label={label} height={36} />
+    </div>
+  );
 }
 
 function TrendCards({ trends }: { trends: DashboardTrends }) {
@@ -56,15 +89,33 @@ function TrendCards({ trends }: { trends: DashboardTrends }) {
     <section className="grid gap-4 sm:grid-cols-2 mb-8" aria-label={`Trends over ${span}`}>
       <Card
         label={`S3 requests (${span})`}
-        value={`${latest(trends.requests) >= 10 ? formatNumber(latest(trends.requests)) : latest(trends.requests).toFixed(2)}/s`}
+        value={`${
+          latest(trends.requests) >= 10
+            ? formatNumber(latest(trends.requests))
+            : latest(trends.requests).toFixed(2)
+        }/s`}
         testId="requests-rate"
-        trend={<Trend points={trends.requests} color={CHART_PALETTE[0]} label={`S3 requests per second over ${span}`} testId="requests-trend" />}
+        trend={
+          <Trend
+            points={trends.requests}
+            color={CHART_PALETTE[0]}
+            label={`S3 requests per second over ${span}`}
+            testId="requests-trend"
+          />
+        }
       />
       <Card
         label={`S3 traffic, in and out (${span})`}
         value={`${formatBytes(latest(trends.traffic))}/s`}
         testId="traffic-rate"
-        trend={<Trend points={trends.traffic} color={CHART_PALETTE[2]} label={`S3 bytes per second over ${span}`} testId="traffic-trend" />}
+        trend={
+          <Trend
+            points={trends.traffic}
+            color={CHART_PALETTE[2]}
+            label={`S3 bytes per second over ${span}`}
+            testId="traffic-trend"
+          />
+        }
       />
     </section>
   );
@@ -83,10 +134,19 @@ function ServerCard({ server }: { server: ServerInfo }) {
           <span className={`badge badge-ghost ${serverStateClass(server.state)}`}>{server.state}</span>
         </div>
         <div className="flex flex-wrap gap-x-6 text-sm">
-          <span>Drives: <b className={counterClass(drivesOk, server.drives.length)}>{drivesOk}/{server.drives.length}</b></span>
-          <span>Network: <b className={counterClass(online, peers.length)}>{online}/{peers.length}</b></span>
-          <span>Uptime: <b>{formatDuration(server.uptime)}</b></span>
-          <span>Version: <b>{server.version}</b></span>
+          <span>
+            Drives:{" "}
+            <b className={counterClass(drivesOk, server.drives.length)}>{drivesOk}/{server.drives.length}</b>
+          </span>
+          <span>
+            Network: <b className={counterClass(online, peers.length)}>{online}/{peers.length}</b>
+          </span>
+          <span>
+            Uptime: <b>{formatDuration(server.uptime)}</b>
+          </span>
+          <span>
+            Version: <b>{server.version}</b>
+          </span>
         </div>
       </div>
     </li>
@@ -96,7 +156,14 @@ function ServerCard({ server }: { server: ServerInfo }) {
 export function BasicDashboard({ info, trends }: { info: AdminInfo; trends?: DashboardTrends | null }) {
   const drives = info.servers.flatMap((s) => s.drives);
   const usageTrend = trends
-    ? <Trend points={trends.usage} color={CHART_PALETTE[4]} label={`Bytes stored over ${spanText(trends.windowSeconds)}`} testId="usage-trend" />
+    ? (
+      <Trend
+        points={trends.usage}
+        color={CHART_PALETTE[4]}
+        label={`Bytes stored over ${spanText(trends.windowSeconds)}`}
+        testId="usage-trend"
+      />
+    )
     : undefined;
   return (
     <>
@@ -111,7 +178,11 @@ export function BasicDashboard({ info, trends }: { info: AdminInfo; trends?: Das
         <h2 className="text-lg font-bold mb-3">Drives Status</h2>
         <ul className="grid gap-3 lg:grid-cols-2">
           {drives.map((drive) => (
-            <li key={drive.endpoint + drive.uuid} className="card bg-base-100 shadow-sm" data-testid="drive-card">
+            <li
+              key={drive.endpoint + drive.uuid}
+              className="card bg-base-100 shadow-sm"
+              data-testid="drive-card"
+            >
               <div className="card-body p-4 gap-1">
                 <div className="flex items-center gap-2 font-bold wrap-anywhere">
                   <span className={driveStateClass(drive.state)} aria-hidden="true">●</span>
@@ -119,9 +190,15 @@ export function BasicDashboard({ info, trends }: { info: AdminInfo; trends?: Das
                   <span className={`badge badge-ghost ${driveStateClass(drive.state)}`}>{drive.state}</span>
                 </div>
                 <div className="flex flex-wrap gap-x-6 text-sm">
-                  <span>Capacity: <b>{formatBytes(drive.totalSpace)}</b></span>
-                  <span>Used: <b>{formatBytes(drive.usedSpace)}</b></span>
-                  <span>Available: <b>{formatBytes(drive.availableSpace)}</b></span>
+                  <span>
+                    Capacity: <b>{formatBytes(drive.totalSpace)}</b>
+                  </span>
+                  <span>
+                    Used: <b>{formatBytes(drive.usedSpace)}</b>
+                  </span>
+                  <span>
+                    Available: <b>{formatBytes(drive.availableSpace)}</b>
+                  </span>
                 </div>
               </div>
             </li>
@@ -130,7 +207,9 @@ export function BasicDashboard({ info, trends }: { info: AdminInfo; trends?: Das
       </section>
       <section>
         <h2 className="text-lg font-bold mb-3">Servers Status</h2>
-        <ul className="grid gap-3 lg:grid-cols-2">{info.servers.map((s) => <ServerCard key={s.endpoint} server={s} />)}</ul>
+        <ul className="grid gap-3 lg:grid-cols-2">
+          {info.servers.map((s) => <ServerCard key={s.endpoint} server={s} />)}
+        </ul>
       </section>
     </>
   );
@@ -139,12 +218,20 @@ export function BasicDashboard({ info, trends }: { info: AdminInfo; trends?: Das
 const EMPTY: AdminInfo = { buckets: 0, objects: 0, usage: 0, servers: [] };
 
 /** Where the numbers come from, and the switch between the two views. */
-function SourceNote({ text, problem, switchTo }: { text: string | null; problem?: string; switchTo: { href: string; label: string } | null }) {
+function SourceNote(
+  { text, problem, switchTo }: {
+    text: string | null;
+    problem?: string;
+    switchTo: { href: string; label: string } | null;
+  },
+) {
   if (!text && !problem && !switchTo) return null;
   return (
     <p className="text-sm mb-4 flex flex-wrap gap-x-4 gap-y-1 items-center" data-testid="metrics-source">
       {text ? <span className="opacity-80">Metrics: {text}.</span> : null}
-      {problem ? <span className="text-warning-content bg-warning/30 rounded px-2" role="status">{problem}</span> : null}
+      {problem
+        ? <span className="text-warning-content bg-warning/30 rounded px-2" role="status">{problem}</span>
+        : null}
       {switchTo ? <a className="link link-primary" href={switchTo.href}>{switchTo.label}</a> : null}
     </p>
   );
@@ -171,7 +258,11 @@ export function dashboardPages(deps: AppDeps) {
         body: (
           <>
             <PageHeader title="Dashboard" />
-            <SourceNote text={info.metricsSource?.description ?? null} problem={state?.problem} switchTo={{ href: `${here}?view=basic`, label: "Basic view" }} />
+            <SourceNote
+              text={info.metricsSource?.description ?? null}
+              problem={state?.problem}
+              switchTo={{ href: `${here}?view=basic`, label: "Basic view" }}
+            />
             <Island name="MetricsDashboard" component={MetricsDashboard} props={{ widgets }} />
           </>
         ),

@@ -21,7 +21,8 @@ import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { loadAll } from "./page_data.ts";
 import { pagesOf, renderInShell } from "./page_context.tsx";
 
-const policyNames = async (client: Parameters<typeof listPolicies>[0]) => (await listPolicies(client)).policies.map((p) => p.name);
+const policyNames = async (client: Parameters<typeof listPolicies>[0]) =>
+  (await listPolicies(client)).policies.map((p) => p.name);
 const groupNames = async (client: Parameters<typeof listGroups>[0]) => (await listGroups(client)).groups;
 
 export function iamPages(deps: AppDeps) {
@@ -29,27 +30,59 @@ export function iamPages(deps: AppDeps) {
   /** The page of one thing that could not be read: "does not exist" only when the storage says so. */
   const unavailable = (c: Context<AppEnv>, title: string, what: string, error: ApiError) =>
     error.status === 404
-      ? renderInShell(deps, c, { title, status: 404, body: <><PageHeader title={title} /><p>{what} does not exist.</p></> })
-      : renderInShell(deps, c, { title, status: error.status === 403 ? 403 : undefined, error, body: <><PageHeader title={title} /><UnavailableNote what={what} error={error} /></> });
+      ? renderInShell(deps, c, {
+        title,
+        status: 404,
+        body: (
+          <>
+            <PageHeader title={title} />
+            <p>{what} does not exist.</p>
+          </>
+        ),
+      })
+      : renderInShell(deps, c, {
+        title,
+        status: error.status === 403 ? 403 : undefined,
+        error,
+        body: (
+          <>
+            <PageHeader title={title} />
+            <UnavailableNote what={what} error={error} />
+          </>
+        ),
+      });
 
   return new Hono<AppEnv>()
     .get("/account", async (c) => {
       const session = c.get("session")!;
-      const { data, error, failed } = await loadAll<{ keys: string[] }>(deps, session, { keys: [(client) => listServiceAccounts(client), [], "Service Accounts"] });
+      const { data, error, failed } = await loadAll<{ keys: string[] }>(deps, session, {
+        keys: [(client) => listServiceAccounts(client), [], "Service Accounts"],
+      });
       return renderInShell(deps, c, {
         title: "Service Accounts",
         error,
         body: (
           <>
             <PageHeader title="Service Accounts" />
-            <Island name="AccountPage" component={AccountPage} props={{ serviceAccounts: data.keys, unavailable: failed.keys, changePassword: !session.sso && !!session.account, idp: session.sso }} />
+            <Island
+              name="AccountPage"
+              component={AccountPage}
+              props={{
+                serviceAccounts: data.keys,
+                unavailable: failed.keys,
+                changePassword: !session.sso && !!session.account,
+                idp: session.sso,
+              }}
+            />
           </>
         ),
       });
     })
     .get("/users", async (c) => {
       const session = c.get("session")!;
-      const { data, error, failed } = await loadAll<{ users: Awaited<ReturnType<typeof listUsers>>; groups: string[]; policies: string[] }>(deps, session, {
+      const { data, error, failed } = await loadAll<
+        { users: Awaited<ReturnType<typeof listUsers>>; groups: string[]; policies: string[] }
+      >(deps, session, {
         users: [(client) => listUsers(client), [], "Users"],
         groups: [groupNames, [], "Groups"],
         policies: [policyNames, [], "Policies"],
@@ -60,7 +93,11 @@ export function iamPages(deps: AppDeps) {
         body: (
           <>
             <PageHeader title="Users" />
-            <Island name="UsersList" component={UsersList} props={{ ...data, unavailable: failed.users, signedInAs: session.account, base }} />
+            <Island
+              name="UsersList"
+              component={UsersList}
+              props={{ ...data, unavailable: failed.users, signedInAs: session.account, base }}
+            />
           </>
         ),
       });
@@ -68,7 +105,14 @@ export function iamPages(deps: AppDeps) {
     .get("/users/:name{.+}", async (c) => {
       const session = c.get("session")!;
       const name = c.req.param("name");
-      const { data, error, failed } = await loadAll<{ user: Awaited<ReturnType<typeof getUser>> | null; groups: string[]; policies: string[]; keys: string[] }>(deps, session, {
+      const { data, error, failed } = await loadAll<
+        {
+          user: Awaited<ReturnType<typeof getUser>> | null;
+          groups: string[];
+          policies: string[];
+          keys: string[];
+        }
+      >(deps, session, {
         user: [(client) => getUser(client, name), null, "User"],
         groups: [groupNames, [], "Groups"],
         policies: [policyNames, [], "Policies"],
@@ -78,12 +122,28 @@ export function iamPages(deps: AppDeps) {
       return renderInShell(deps, c, {
         title: `User ${name}`,
         error,
-        body: <Island name="UserDetail" component={UserDetail} props={{ user: data.user, groups: data.groups, policies: data.policies, serviceAccounts: data.keys, serviceAccountsUnavailable: failed.keys, signedInAs: session.account, base }} />,
+        body: (
+          <Island
+            name="UserDetail"
+            component={UserDetail}
+            props={{
+              user: data.user,
+              groups: data.groups,
+              policies: data.policies,
+              serviceAccounts: data.keys,
+              serviceAccountsUnavailable: failed.keys,
+              signedInAs: session.account,
+              base,
+            }}
+          />
+        ),
       });
     })
     .get("/groups", async (c) => {
       const session = c.get("session")!;
-      const { data, error, failed } = await loadAll<{ groups: string[]; users: string[]; policies: string[] }>(deps, session, {
+      const { data, error, failed } = await loadAll<
+        { groups: string[]; users: string[]; policies: string[] }
+      >(deps, session, {
         groups: [groupNames, [], "Groups"],
         users: [listUserNames, [], "Users"],
         policies: [policyNames, [], "Policies"],
@@ -94,20 +154,30 @@ export function iamPages(deps: AppDeps) {
         body: (
           <>
             <PageHeader title="Groups" />
-            <Island name="GroupsList" component={GroupsList} props={{ ...data, unavailable: failed.groups }} />
+            <Island
+              name="GroupsList"
+              component={GroupsList}
+              props={{ ...data, unavailable: failed.groups }}
+            />
           </>
         ),
       });
     })
     .get("/policies", async (c) => {
-      const { data, error, failed } = await loadAll<{ policies: string[] }>(deps, c.get("session")!, { policies: [policyNames, [], "Policies"] });
+      const { data, error, failed } = await loadAll<{ policies: string[] }>(deps, c.get("session")!, {
+        policies: [policyNames, [], "Policies"],
+      });
       return renderInShell(deps, c, {
         title: "IAM Policies",
         error,
         body: (
           <>
             <PageHeader title="IAM Policies" />
-            <Island name="PoliciesList" component={PoliciesList} props={{ policies: data.policies, unavailable: failed.policies, base }} />
+            <Island
+              name="PoliciesList"
+              component={PoliciesList}
+              props={{ policies: data.policies, unavailable: failed.policies, base }}
+            />
           </>
         ),
       });
@@ -115,7 +185,9 @@ export function iamPages(deps: AppDeps) {
     .get("/policies/:name{.+}", async (c) => {
       const session = c.get("session")!;
       const name = c.req.param("name");
-      const { data, error, failed } = await loadAll<{ policy: Awaited<ReturnType<typeof getPolicy>> | null; users: string[]; groups: string[] }>(deps, session, {
+      const { data, error, failed } = await loadAll<
+        { policy: Awaited<ReturnType<typeof getPolicy>> | null; users: string[]; groups: string[] }
+      >(deps, session, {
         policy: [(client) => getPolicy(client, name), null, "Policy"],
         users: [(client) => usersWithPolicy(client, name), [], "Users"],
         groups: [(client) => groupsWithPolicy(client, name), [], "Groups"],
@@ -128,14 +200,23 @@ export function iamPages(deps: AppDeps) {
           <>
             <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
               <ul>
-                <li><a href={`${base}policies`}>IAM Policies</a></li>
+                <li>
+                  <a href={`${base}policies`}>IAM Policies</a>
+                </li>
                 <li className="wrap-anywhere">{name}</li>
               </ul>
             </nav>
             <Island
               name="PolicyDetail"
               component={PolicyDetail}
-              props={{ policy: data.policy, users: data.users, groups: data.groups, unavailable: { users: failed.users, groups: failed.groups }, canViewUsers: isPathAllowed(pagesOf(session), "/users"), base }}
+              props={{
+                policy: data.policy,
+                users: data.users,
+                groups: data.groups,
+                unavailable: { users: failed.users, groups: failed.groups },
+                canViewUsers: isPathAllowed(pagesOf(session), "/users"),
+                base,
+              }}
             />
           </>
         ),

@@ -41,13 +41,27 @@ function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
       <div className="flex items-center gap-3 mb-4">
         <h2 className="text-xl font-bold">Commercial License</h2>
         <span className="badge badge-success gap-1" data-testid="verified-badge">
-          <svg viewBox="0 0 24 24" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="3" aria-hidden="true"><path d="M5 12l5 5L20 7" /></svg>
+          <svg
+            viewBox="0 0 24 24"
+            width="14"
+            height="14"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="3"
+            aria-hidden="true"
+          >
+            <path d="M5 12l5 5L20 7" />
+          </svg>
           Verified
         </span>
       </div>
       <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <Field label="Organization" value={info.organization} testId="license-organization" />
-        <Field label="Registered Capacity" value={formatBytes(info.storage_capacity * TIB)} testId="license-capacity" />
+        <Field
+          label="Registered Capacity"
+          value={formatBytes(info.storage_capacity * TIB)}
+          testId="license-capacity"
+        />
         <Field label="Expiry Date" value={info.expires_at.slice(0, 10)} testId="license-expiry" />
         <Field label="Subscription Plan" value={info.plan} testId="license-plan" />
         <Field label="Requester" value={info.email} testId="license-requester" />
@@ -60,19 +74,43 @@ function AgplCard() {
   return (
     <div className="flex-1 min-w-72" data-testid="agpl-card">
       <div className="flex items-center gap-4">
-        <div className="rounded-box border-2 border-current px-3 py-2 font-bold text-lg leading-none" aria-hidden="true">AGPL</div>
+        <div
+          className="rounded-box border-2 border-current px-3 py-2 font-bold text-lg leading-none"
+          aria-hidden="true"
+        >
+          AGPL
+        </div>
         <div>
           <h2 className="text-xl font-bold">GNU Affero General Public License</h2>
           <p className="opacity-80">Version 3</p>
         </div>
       </div>
-      <button type="button" className="btn btn-sm mt-4" popoverTarget="agpl-license-text">Read the full licence</button>
-      <div id="agpl-license-text" popover="auto" role="dialog" aria-label="GNU AGPL v3 license text" className="deck-popover-modal">
+      <button type="button" className="btn btn-sm mt-4" popoverTarget="agpl-license-text">
+        Read the full licence
+      </button>
+      <div
+        id="agpl-license-text"
+        popover="auto"
+        role="dialog"
+        aria-label="GNU AGPL v3 license text"
+        className="deck-popover-modal"
+      >
         <div className="flex items-center justify-between gap-4 mb-3">
           <h2 className="text-lg font-bold">GNU AGPL v3</h2>
-          <button type="button" className="btn btn-sm btn-ghost btn-square" popoverTarget="agpl-license-text" popoverTargetAction="hide" aria-label="Close">✕</button>
+          <button
+            type="button"
+            className="btn btn-sm btn-ghost btn-square"
+            popoverTarget="agpl-license-text"
+            popoverTargetAction="hide"
+            aria-label="Close"
+          >
+            ✕
+          </button>
         </div>
-        <pre className="whitespace-pre-wrap text-xs leading-relaxed overflow-y-auto max-h-[70vh]" data-testid="agpl-text">{AGPL_V3_TEXT}</pre>
+        <pre
+          className="whitespace-pre-wrap text-xs leading-relaxed overflow-y-auto max-h-[70vh]"
+          data-testid="agpl-text"
+        >{AGPL_V3_TEXT}</pre>
       </div>
     </div>
   );
@@ -81,7 +119,11 @@ function AgplCard() {
 function PlanTable({ current, operator }: { current: PlanName; operator: boolean }) {
   const highlight = (name: PlanName) => (name === current ? "bg-primary/10" : "");
   const cell = (value: string | boolean) =>
-    typeof value === "string" ? value : value ? <span aria-label="Yes" className="text-success font-bold">✓</span> : <span aria-label="No" className="opacity-40">—</span>;
+    typeof value === "string"
+      ? value
+      : value
+      ? <span aria-label="Yes" className="text-success font-bold">✓</span>
+      : <span aria-label="No" className="opacity-40">—</span>;
   return (
     <div className="overflow-x-auto">
       <table className="table bg-base-100 rounded-box text-center" data-testid="plan-table">
@@ -90,8 +132,16 @@ function PlanTable({ current, operator }: { current: PlanName; operator: boolean
           <tr>
             <th className="text-left">Feature</th>
             {PLANS.map((plan) => (
-              <th key={plan.name} scope="col" className={`${highlight(plan.name)} min-w-44 text-base-content`} data-current={plan.name === current} data-testid={`plan-${plan.name}`}>
-                <div className="text-xs uppercase tracking-wide opacity-70 h-4">{plan.name === current ? "Current Plan" : ""}</div>
+              <th
+                key={plan.name}
+                scope="col"
+                className={`${highlight(plan.name)} min-w-44 text-base-content`}
+                data-current={plan.name === current}
+                data-testid={`plan-${plan.name}`}
+              >
+                <div className="text-xs uppercase tracking-wide opacity-70 h-4">
+                  {plan.name === current ? "Current Plan" : ""}
+                </div>
                 <div className="text-lg">{plan.name}</div>
                 <div className="font-normal">{plan.price}</div>
                 <div className="font-normal text-xs opacity-70 h-4">{plan.capacity}</div>
@@ -103,7 +153,9 @@ function PlanTable({ current, operator }: { current: PlanName; operator: boolean
           {FEATURES.map((row) => (
             <tr key={row.feature}>
               <th scope="row" className="text-left font-normal">{row.feature}</th>
-              {row.values.map((value, i) => <td key={PLANS[i].name} className={highlight(PLANS[i].name)}>{cell(value)}</td>)}
+              {row.values.map((value, i) => (
+                <td key={PLANS[i].name} className={highlight(PLANS[i].name)}>{cell(value)}</td>
+              ))}
             </tr>
           ))}
           <tr>
@@ -114,7 +166,16 @@ function PlanTable({ current, operator }: { current: PlanName; operator: boolean
                 <td key={plan.name} className={highlight(plan.name)}>
                   {button.disabled
                     ? <button type="button" className="btn btn-sm" disabled>{button.label}</button>
-                    : <a className="btn btn-sm btn-primary" href={withRef(plan.link, operator)} target="_blank" rel="noopener noreferrer">{button.label}</a>}
+                    : (
+                      <a
+                        className="btn btn-sm btn-primary"
+                        href={withRef(plan.link, operator)}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                      >
+                        {button.label}
+                      </a>
+                    )}
                 </td>
               );
             })}
@@ -143,7 +204,10 @@ export function licensePages(deps: AppDeps) {
   const page = async (c: Context<AppEnv>) => {
     const session = c.get("session")!;
     const operator = isOperatorSession(session);
-    const [{ info, problem }, refused] = await Promise.all([deps.license.read(), refusedSession(deps, session)]);
+    const [{ info, problem }, refused] = await Promise.all([
+      deps.license.read(),
+      refusedSession(deps, session),
+    ]);
     const ref = (url: string) => withRef(url, operator);
     return renderInShell(deps, c, {
       title: "License",
@@ -151,27 +215,67 @@ export function licensePages(deps: AppDeps) {
       body: (
         <>
           <PageHeader title="License" />
-          {problem ? <div role="alert" className="alert alert-warning mb-4" data-testid="license-problem">{problem}</div> : null}
+          {problem
+            ? (
+              <div role="alert" className="alert alert-warning mb-4" data-testid="license-problem">
+                {problem}
+              </div>
+            )
+            : null}
           <section className="card bg-base-100 shadow-sm mb-6">
             <div className="card-body flex-row flex-wrap gap-8">
               {info ? <SubscriptionCard info={info} /> : <AgplCard />}
               <div className="flex-1 min-w-72 flex flex-col gap-3 text-sm">
                 {info
-                  ? <a className="btn btn-primary btn-sm self-start" href={ref(SUBNET_URL)} target="_blank" rel="noopener noreferrer">Login to SUBNET</a>
+                  ? (
+                    <a
+                      className="btn btn-primary btn-sm self-start"
+                      href={ref(SUBNET_URL)}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                    >
+                      Login to SUBNET
+                    </a>
+                  )
                   : (
                     <>
                       <p>
-                        The software is free to use under the GNU AGPL v3. The AGPL asks that whoever offers it over a network, modified or combined
-                        with other software, makes the complete source of that work available under the same licence.
+                        The software is free to use under the GNU AGPL v3. The AGPL asks that whoever offers
+                        it over a network, modified or combined with other software, makes the complete source
+                        of that work available under the same licence.
                       </p>
                       <p>
-                        When your use cannot meet those terms, or your organisation needs a commercial licence with support, a commercial subscription
-                        replaces them. Read the <a className="link" href={ref(COMPLIANCE_URL)} target="_blank" rel="noopener noreferrer">compliance guidance</a> and
-                        the <a className="link" href={ref(TRADEMARK_URL)} target="_blank" rel="noopener noreferrer">trademark policy</a>.
+                        When your use cannot meet those terms, or your organisation needs a commercial licence
+                        with support, a commercial subscription replaces them. Read the{" "}
+                        <a
+                          className="link"
+                          href={ref(COMPLIANCE_URL)}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                        >
+                          compliance guidance
+                        </a>{" "}
+                        and the{" "}
+                        <a
+                          className="link"
+                          href={ref(TRADEMARK_URL)}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                        >
+                          trademark policy
+                        </a>.
                       </p>
                     </>
                   )}
-                {operator ? <Island name="LicenseActions" component={LicenseActions} props={{ hasLicense: !!info, signUpUrl: ref(SIGN_UP_URL) }} /> : null}
+                {operator
+                  ? (
+                    <Island
+                      name="LicenseActions"
+                      component={LicenseActions}
+                      props={{ hasLicense: !!info, signUpUrl: ref(SIGN_UP_URL) }}
+                    />
+                  )
+                  : null}
               </div>
             </div>
           </section>

@@ -55,7 +55,10 @@ function SsoCard({ redirect }: { redirect: string }) {
 
 /** A same-site path to return to after the theme switch (never another host). */
 function safeBack(value: unknown): string {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\") ? value : "/";
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") &&
+      !value.includes("\\")
+    ? value
+    : "/";
 }
 
 export function loginPages(deps: AppDeps) {
@@ -71,10 +74,20 @@ export function loginPages(deps: AppDeps) {
       } catch {
         strategy = null;
       }
-      if (!strategy || !(await storageReachable(deps))) return render(c, <Unreachable retry={deps.render.href("/login")} />, "Login", 503);
-      if (strategy.loginStrategy === "redirect" && strategy.redirect) return render(c, <SsoCard redirect={strategy.redirect} />);
+      if (!strategy || !(await storageReachable(deps))) {
+        return render(c, <Unreachable retry={deps.render.href("/login")} />, "Login", 503);
+      }
+      if (strategy.loginStrategy === "redirect" && strategy.redirect) {
+        return render(c, <SsoCard redirect={strategy.redirect} />);
+      }
       const failed = c.req.query("error") === "sso" ? "Single sign-on failed; please try again" : undefined;
-      if (strategy.loginStrategy === "service-account") return render(c, <Island name="OperatorLogin" component={OperatorLogin} props={{}} />, "Operator Login");
+      if (strategy.loginStrategy === "service-account") {
+        return render(
+          c,
+          <Island name="OperatorLogin" component={OperatorLogin} props={{}} />,
+          "Operator Login",
+        );
+      }
       return render(c, <Island name="LoginForm" component={LoginForm} props={{ initialError: failed }} />);
     })
     .get("/oauth_callback", async (c) => {
@@ -95,7 +108,10 @@ export function loginPages(deps: AppDeps) {
         );
       }
       try {
-        const session = await signInWithIdp(deps, { code: c.req.query("code") ?? "", state: c.req.query("state") ?? "" });
+        const session = await signInWithIdp(deps, {
+          code: c.req.query("code") ?? "",
+          state: c.req.query("state") ?? "",
+        });
         await issueSessionCookie(c, deps.sessionKey, session, cookieSettings(deps), deps.now());
         return c.redirect(deps.render.href("/"), 302);
       } catch {
@@ -105,7 +121,12 @@ export function loginPages(deps: AppDeps) {
     .post("/theme", async (c) => {
       const form = await c.req.parseBody();
       const theme = form.theme === "light" || form.theme === "dark" ? form.theme : "system";
-      setCookie(c, "theme", theme, { path: deps.config.subpath, sameSite: "Lax", maxAge: 365 * 86400, secure: deps.config.tls !== null });
+      setCookie(c, "theme", theme, {
+        path: deps.config.subpath,
+        sameSite: "Lax",
+        maxAge: 365 * 86400,
+        secure: deps.config.tls !== null,
+      });
       return c.redirect(deps.render.href(safeBack(form.back)), 303);
     })
     .post("/logout", (c) => {

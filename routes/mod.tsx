@@ -28,7 +28,10 @@ function dropTrailingSlash(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const path = c.req.path;
     const isFolder = path.startsWith("/object-browser/");
-    if ((c.req.method === "GET" || c.req.method === "HEAD") && path.length > 1 && path.endsWith("/") && !isFolder) {
+    if (
+      (c.req.method === "GET" || c.req.method === "HEAD") && path.length > 1 && path.endsWith("/") &&
+      !isFolder
+    ) {
       const query = new URL(c.req.url).search;
       return c.redirect(deps.render.href(path.replace(/\/+$/, "")) + query, 302);
     }
@@ -45,7 +48,12 @@ export function pageRoutes(deps: AppDeps) {
     const session = c.get("session")!;
     const first = firstAllowedRoute(pagesOf(session), session.distributed);
     if (first) return c.redirect(deps.render.href(first), 302);
-    return renderInShell(deps, c, { title: "Deck", body: <p className="text-lg">Your account has no console pages yet. Ask an administrator for a policy.</p> });
+    return renderInShell(deps, c, {
+      title: "Deck",
+      body: (
+        <p className="text-lg">Your account has no console pages yet. Ask an administrator for a policy.</p>
+      ),
+    });
   });
   app.route("/", dashboardPages(deps));
   app.route("/", iamPages(deps));

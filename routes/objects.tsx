@@ -33,18 +33,50 @@ export function objectPages(deps: AppDeps) {
     }
     if (!location) return c.notFound();
     const session = c.get("session")!;
-    type Loaded = Pick<ObjectBrowserProps, "buckets" | "folder" | "versioned" | "detail"> & { canCreateBucket: boolean };
+    type Loaded = Pick<ObjectBrowserProps, "buckets" | "folder" | "versioned" | "detail"> & {
+      canCreateBucket: boolean;
+    };
     const loc = location;
     const { data, error } = await loadAll<Loaded>(deps, session, {
-      canCreateBucket: [async (client) => {
-        if (loc.kind !== "buckets") return false;
-        const view = await accountView(client);
-        return evaluatePermissions(view.policy, { actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }] }).permissions[0].can;
-      }, false, "Permissions"],
-      buckets: [async (client) => (loc.kind === "buckets" ? (await accountView(client)).buckets : null), loc.kind === "buckets" ? [] : null, "Buckets"],
-      folder: [async (client) => (loc.kind === "folder" ? await listPage(client, loc.bucket, { prefix: loc.prefix, limit: FIRST_PAGE }) : null), null, "Objects"],
-      versioned: [async (client) => (loc.kind === "folder" ? (await isVersioned(client, loc.bucket)).is_versioned : null), null, "Versioning"],
-      detail: [async (client) => (loc.kind === "object" ? await objectDetail(client, loc.bucket, loc.key, loc.versionId) : null), null, "Object"],
+      canCreateBucket: [
+        async (client) => {
+          if (loc.kind !== "buckets") return false;
+          const view = await accountView(client);
+          return evaluatePermissions(view.policy, {
+            actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }],
+          }).permissions[0].can;
+        },
+        false,
+        "Permissions",
+      ],
+      buckets: [
+        async (client) => (loc.kind === "buckets" ? (await accountView(client)).buckets : null),
+        loc.kind === "buckets" ? [] : null,
+        "Buckets",
+      ],
+      folder: [
+        async (
+          client,
+        ) => (loc.kind === "folder"
+          ? await listPage(client, loc.bucket, { prefix: loc.prefix, limit: FIRST_PAGE })
+          : null),
+        null,
+        "Objects",
+      ],
+      versioned: [
+        async (
+          client,
+        ) => (loc.kind === "folder" ? (await isVersioned(client, loc.bucket)).is_versioned : null),
+        null,
+        "Versioning",
+      ],
+      detail: [
+        async (
+          client,
+        ) => (loc.kind === "object" ? await objectDetail(client, loc.bucket, loc.key, loc.versionId) : null),
+        null,
+        "Object",
+      ],
     });
     const crumbs = crumbsOf(location);
     const props: ObjectBrowserProps = {
@@ -57,7 +89,9 @@ export function objectPages(deps: AppDeps) {
       folder: location.kind === "folder" ? data.folder ?? { objects: [], total: 0 } : null,
     };
     return renderInShell(deps, c, {
-      title: location.kind === "buckets" ? "All Buckets" : `${crumbs[crumbs.length - 1].label} | Object Browser`,
+      title: location.kind === "buckets"
+        ? "All Buckets"
+        : `${crumbs[crumbs.length - 1].label} | Object Browser`,
       error,
       body: <Island name="ObjectBrowser" component={ObjectBrowser} props={props} />,
     });

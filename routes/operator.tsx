@@ -38,7 +38,11 @@ export function operatorPages(deps: AppDeps) {
         body: (
           <>
             <PageHeader title="Tenants" />
-            <Island name="TenantsList" component={TenantsList} props={{ tenants, base, deleted: c.req.query("deleted") }} />
+            <Island
+              name="TenantsList"
+              component={TenantsList}
+              props={{ tenants, base, deleted: c.req.query("deleted") }}
+            />
           </>
         ),
       });
@@ -51,7 +55,9 @@ export function operatorPages(deps: AppDeps) {
           <>
             <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
               <ul>
-                <li><a href={`${base}tenants`}>Tenants</a></li>
+                <li>
+                  <a href={`${base}tenants`}>Tenants</a>
+                </li>
                 <li>Create New Tenant</li>
               </ul>
             </nav>

@@ -65,8 +65,16 @@ export function renderInShell(
         account={session.account || "SSO user"}
         operator={!!session.k8sToken}
         theme={themeOf(c)}
-        error={error ? { message: capitalize(error.message), detail: detailBeside(error.message, error.detail) || undefined } : undefined}
-        restart={{ needed: getCookie(c, RESTART_COOKIE) === "1", mounted: /^\/(settings|webhook)(\/|$)/.test(c.req.path) }}
+        error={error
+          ? {
+            message: capitalize(error.message),
+            detail: detailBeside(error.message, error.detail) || undefined,
+          }
+          : undefined}
+        restart={{
+          needed: getCookie(c, RESTART_COOKIE) === "1",
+          mounted: /^\/(settings|webhook)(\/|$)/.test(c.req.path),
+        }}
       >
         {page.body}
       </Shell>

@@ -29,14 +29,16 @@ export async function loadAll<T extends Record<string, unknown>>(
 ): Promise<Loaded<T>> {
   const client = clientFor(deps, session);
   const failures: { key: keyof T; order: number; section: string; error: ApiError }[] = [];
-  const entries = await Promise.all(Object.entries(loaders).map(async ([key, [load, fallback, section]], order) => {
-    try {
-      return [key, await load(client)] as const;
-    } catch (e) {
-      failures.push({ key, order, section, error: toApiError(e) });
-      return [key, fallback] as const;
-    }
-  }));
+  const entries = await Promise.all(
+    Object.entries(loaders).map(async ([key, [load, fallback, section]], order) => {
+      try {
+        return [key, await load(client)] as const;
+      } catch (e) {
+        failures.push({ key, order, section, error: toApiError(e) });
+        return [key, fallback] as const;
+      }
+    }),
+  );
   failures.sort((a, b) => a.order - b.order);
   const failed: Partial<Record<keyof T, string>> = {};
   for (const { key, error } of failures) failed[key] = capitalize(error.message);
@@ -53,8 +55,12 @@ export function describeFailures(failures: { section: string; error: ApiError }[
   const refused = failures.find((f) => f.error.status === 401);
   if (refused) return refused.error;
   const byReason = new Map<string, string[]>();
-  for (const { section, error } of failures) byReason.set(capitalize(error.message), [...(byReason.get(capitalize(error.message)) ?? []), section]);
+  for (const { section, error } of failures) {
+    byReason.set(capitalize(error.message), [...(byReason.get(capitalize(error.message)) ?? []), section]);
+  }
   const message = [...byReason].map(([reason, sections]) => `${reason}: ${sections.join(", ")}`).join("; ");
-  const detail = failures.map(({ section, error }) => `${section}: ${error.detail || error.message}`).join("\n");
+  const detail = failures.map(({ section, error }) => `${section}: ${error.detail || error.message}`).join(
+    "\n",
+  );
   return new ApiError(failures[0].error.status, message, { detail });
 }

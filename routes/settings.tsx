@@ -28,14 +28,25 @@ const SECTIONS = [
 ] as const;
 type SectionId = typeof SECTIONS[number]["id"];
 
-function SettingsLayout({ base, section, distributed, children }: { base: string; section: SectionId; distributed: boolean; children: ReactNode }) {
+function SettingsLayout(
+  { base, section, distributed, children }: {
+    base: string;
+    section: SectionId;
+    distributed: boolean;
+    children: ReactNode;
+  },
+) {
   return (
     <>
       <PageHeader title="Settings" />
       <SectionLayout
         label="Settings sections"
         current={section}
-        items={SECTIONS.filter((s) => !("distributedOnly" in s) || distributed).map((s) => ({ id: s.id, label: s.label, href: `${base}settings?section=${s.id}` }))}
+        items={SECTIONS.filter((s) => !("distributedOnly" in s) || distributed).map((s) => ({
+          id: s.id,
+          label: s.label,
+          href: `${base}settings?section=${s.id}`,
+        }))}
       >
         {children}
       </SectionLayout>
@@ -43,11 +54,14 @@ function SettingsLayout({ base, section, distributed, children }: { base: string
   );
 }
 
-const valuesOf = (info: { key_values: { key: string; value: string }[] }) => Object.fromEntries(info.key_values.map(({ key, value }) => [key, value]));
+const valuesOf = (info: { key_values: { key: string; value: string }[] }) =>
+  Object.fromEntries(info.key_values.map(({ key, value }) => [key, value]));
 
 /** Every configuration's stored values, secrets masked. */
 async function storedConfigurations(client: S3Client): Promise<Record<string, Record<string, string>>> {
-  const all = await Promise.all(CONFIGURATIONS.map(async (c) => [c.id, valuesOf(await getConfig(client, c.id))] as const));
+  const all = await Promise.all(
+    CONFIGURATIONS.map(async (c) => [c.id, valuesOf(await getConfig(client, c.id))] as const),
+  );
   return Object.fromEntries(all);
 }
 
@@ -57,33 +71,63 @@ export function settingsPages(deps: AppDeps) {
     .get("/settings", async (c) => {
       const session = c.get("session")!;
       const asked = c.req.query("section") as SectionId | undefined;
-      const known = SECTIONS.find((s) => s.id === asked && (!("distributedOnly" in s) || session.distributed));
+      const known = SECTIONS.find((s) =>
+        s.id === asked && (!("distributedOnly" in s) || session.distributed)
+      );
       const section: SectionId = known ? known.id : "configurations";
       let body: ReactNode;
       let error: unknown;
       if (section === "notifications") {
-        const loaded = await loadAll<{ endpoints: NotificationEndpoint[] }>(deps, session, { endpoints: [(client) => notificationEndpoints(client), [], "Lambda Notifications"] });
+        const loaded = await loadAll<{ endpoints: NotificationEndpoint[] }>(deps, session, {
+          endpoints: [(client) => notificationEndpoints(client), [], "Lambda Notifications"],
+        });
         error = loaded.error;
-        body = <Island name="SettingsNotifications" component={SettingsNotifications} props={{ endpoints: loaded.data.endpoints }} />;
+        body = (
+          <Island
+            name="SettingsNotifications"
+            component={SettingsNotifications}
+            props={{ endpoints: loaded.data.endpoints }}
+          />
+        );
       } else if (section === "tiers") {
         // A failed tiers read is silently ignored (spec 2 §8).
-        const loaded = await loadAll<{ tiers: TierView[] }>(deps, session, { tiers: [async (client) => (await listTierViews(client).catch(() => ({ items: [] }))).items, [], "Tiers"] });
+        const loaded = await loadAll<{ tiers: TierView[] }>(deps, session, {
+          tiers: [
+            async (client) => (await listTierViews(client).catch(() => ({ items: [] }))).items,
+            [],
+            "Tiers",
+          ],
+        });
         body = <Island name="SettingsTiers" component={SettingsTiers} props={{ tiers: loaded.data.tiers }} />;
       } else {
-        const loaded = await loadAll<{ values: Record<string, Record<string, string>> }>(deps, session, { values: [storedConfigurations, {}, "Configurations"] });
+        const loaded = await loadAll<{ values: Record<string, Record<string, string>> }>(deps, session, {
+          values: [storedConfigurations, {}, "Configurations"],
+        });
         error = loaded.error;
-        body = <Island name="SettingsConfigurations" component={SettingsConfigurations} props={{ values: loaded.data.values }} />;
+        body = (
+          <Island
+            name="SettingsConfigurations"
+            component={SettingsConfigurations}
+            props={{ values: loaded.data.values }}
+          />
+        );
       }
       return renderInShell(deps, c, {
         title: "Settings",
         error,
-        body: <SettingsLayout base={base} section={section} distributed={session.distributed}>{body}</SettingsLayout>,
+        body: (
+          <SettingsLayout base={base} section={section} distributed={session.distributed}>
+            {body}
+          </SettingsLayout>
+        ),
       });
     })
     .get("/webhook/:kind", async (c) => {
       const kind = c.req.param("kind");
       // An unknown segment renders nothing (spec 2).
-      if (kind !== "logger" && kind !== "audit") return renderInShell(deps, c, { title: "Settings", body: null });
+      if (kind !== "logger" && kind !== "audit") {
+        return renderInShell(deps, c, { title: "Settings", body: null });
+      }
       const title = `${kind === "logger" ? "Logger" : "Audit"} Webhook Configuration`;
       const { data, error } = await loadAll<{ values: Record<string, string> }>(deps, c.get("session")!, {
         values: [async (client) => valuesOf(await getConfig(client, `${kind}_webhook`)), {}, title],

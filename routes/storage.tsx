@@ -15,12 +15,18 @@ import { operatorPage } from "./operator.tsx";
 import { SectionLayout } from "./layout/SectionMenu.tsx";
 import { renderInShell } from "./page_context.tsx";
 
-function StorageLayout({ base, active, children }: { base: string; active: "volumes" | "drives"; children: ReactNode }) {
+function StorageLayout(
+  { base, active, children }: { base: string; active: "volumes" | "drives"; children: ReactNode },
+) {
   return (
     <SectionLayout
       label="Storage sections"
       current={active}
-      items={(["volumes", "drives"] as const).map((id) => ({ id, label: id === "volumes" ? "Volumes" : "Drives", href: `${base}storage/${id}` }))}
+      items={(["volumes", "drives"] as const).map((id) => ({
+        id,
+        label: id === "volumes" ? "Volumes" : "Drives",
+        href: `${base}storage/${id}`,
+      }))}
     >
       {children}
     </SectionLayout>

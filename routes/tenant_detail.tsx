@@ -40,28 +40,53 @@ type TabId = typeof TABS[number]["id"];
 
 const seg = encodeURIComponent;
 
-function TenantLayout({ base, info, tab, crumbs, children }: { base: string; info: TenantInfo; tab: TabId; crumbs?: ReactNode; children: ReactNode }) {
+function TenantLayout(
+  { base, info, tab, crumbs, children }: {
+    base: string;
+    info: TenantInfo;
+    tab: TabId;
+    crumbs?: ReactNode;
+    children: ReactNode;
+  },
+) {
   const tenantBase = `${base}namespaces/${seg(info.namespace)}/tenants/${seg(info.name)}`;
   return (
     <>
       <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
         <ul>
-          <li><a href={`${base}tenants`}>Tenants</a></li>
-          <li className="wrap-anywhere">{crumbs ? <a href={`${tenantBase}/summary`}>{info.name}</a> : info.name}</li>
+          <li>
+            <a href={`${base}tenants`}>Tenants</a>
+          </li>
+          <li className="wrap-anywhere">
+            {crumbs ? <a href={`${tenantBase}/summary`}>{info.name}</a> : info.name}
+          </li>
           {crumbs}
         </ul>
       </nav>
       <header className="flex flex-wrap items-start justify-between gap-3 mb-6">
         <div>
-          <h1 className="text-2xl font-bold wrap-anywhere flex items-center gap-2"><HealthDot status={info.status.health_status} />{info.name}</h1>
-          <p className="text-sm text-base-content/70" data-testid="tenant-header">Namespace: {info.namespace} · Capacity: {formatBytes(info.total_size)}</p>
+          <h1 className="text-2xl font-bold wrap-anywhere flex items-center gap-2">
+            <HealthDot status={info.status.health_status} />
+            {info.name}
+          </h1>
+          <p className="text-sm text-base-content/70" data-testid="tenant-header">
+            Namespace: {info.namespace} · Capacity: {formatBytes(info.total_size)}
+          </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Island name="TenantHeaderActions" component={TenantHeaderActions} props={{ namespace: info.namespace, name: info.name, base }} />
+          <Island
+            name="TenantHeaderActions"
+            component={TenantHeaderActions}
+            props={{ namespace: info.namespace, name: info.name, base }}
+          />
           <a className="btn btn-sm" href={`${tenantBase}/${tab}`}>Refresh</a>
         </div>
       </header>
-      <SectionLayout label="Tenant sections" current={tab} items={TABS.map((t) => ({ id: t.id, label: t.label, href: `${tenantBase}/${t.id}` }))}>
+      <SectionLayout
+        label="Tenant sections"
+        current={tab}
+        items={TABS.map((t) => ({ id: t.id, label: t.label, href: `${tenantBase}/${t.id}` }))}
+      >
         {children}
       </SectionLayout>
     </>
@@ -69,7 +94,9 @@ function TenantLayout({ base, info, tab, crumbs, children }: { base: string; inf
 }
 
 /** License tab: the tenant's licence, else 'Attach License' when the console has a subscription, else 'Activate Product'. */
-function LicenseTab({ info, base, hasSubscription }: { info: TenantInfo; base: string; hasSubscription: boolean }) {
+function LicenseTab(
+  { info, base, hasSubscription }: { info: TenantInfo; base: string; hasSubscription: boolean },
+) {
   const licence = info.subnet_license;
   if (!licence) {
     return (
@@ -79,11 +106,23 @@ function LicenseTab({ info, base, hasSubscription }: { info: TenantInfo; base: s
           {hasSubscription
             ? (
               <>
-                <p className="text-sm text-base-content/70">The console holds a subscription: attach it to this tenant to register it.</p>
-                <div><Island name="TenantAttachLicense" component={TenantAttachLicense} props={{ namespace: info.namespace, name: info.name }} /></div>
+                <p className="text-sm text-base-content/70">
+                  The console holds a subscription: attach it to this tenant to register it.
+                </p>
+                <div>
+                  <Island
+                    name="TenantAttachLicense"
+                    component={TenantAttachLicense}
+                    props={{ namespace: info.namespace, name: info.name }}
+                  />
+                </div>
               </>
             )
-            : <div><a className="btn btn-primary btn-sm" href={`${base}license`}>Activate Product</a></div>}
+            : (
+              <div>
+                <a className="btn btn-primary btn-sm" href={`${base}license`}>Activate Product</a>
+              </div>
+            )}
         </div>
       </div>
     );
@@ -91,11 +130,16 @@ function LicenseTab({ info, base, hasSubscription }: { info: TenantInfo; base: s
   return (
     <div className="card bg-base-100 shadow-sm">
       <dl className="card-body grid grid-cols-2 gap-2" data-testid="tenant-license">
-        <dt className="font-bold">Organization</dt><dd>{licence.organization}</dd>
-        <dt className="font-bold">Registered Capacity</dt><dd>{formatBytes((licence.storage_capacity ?? 0) * 1099511627776)}</dd>
-        <dt className="font-bold">Expiry Date</dt><dd>{licence.expires_at ? new Date(licence.expires_at).toISOString().slice(0, 10) : ""}</dd>
-        <dt className="font-bold">Plan</dt><dd>{licence.plan}</dd>
-        <dt className="font-bold">Requester</dt><dd>{licence.email}</dd>
+        <dt className="font-bold">Organization</dt>
+        <dd>{licence.organization}</dd>
+        <dt className="font-bold">Registered Capacity</dt>
+        <dd>{formatBytes((licence.storage_capacity ?? 0) * 1099511627776)}</dd>
+        <dt className="font-bold">Expiry Date</dt>
+        <dd>{licence.expires_at ? new Date(licence.expires_at).toISOString().slice(0, 10) : ""}</dd>
+        <dt className="font-bold">Plan</dt>
+        <dd>{licence.plan}</dd>
+        <dt className="font-bold">Requester</dt>
+        <dd>{licence.email}</dd>
       </dl>
     </div>
   );
@@ -105,7 +149,11 @@ export function tenantDetailPages(deps: AppDeps) {
   const base = deps.render.href("/");
   const path = "/namespaces/:namespace/tenants/:tenant";
 
-  async function tabBody(c: Context<AppEnv>, info: TenantInfo, tab: TabId): Promise<{ body: ReactNode; error?: unknown }> {
+  async function tabBody(
+    c: Context<AppEnv>,
+    info: TenantInfo,
+    tab: TabId,
+  ): Promise<{ body: ReactNode; error?: unknown }> {
     const { op, token } = operatorPage(c, deps);
     const { namespace, name } = info;
     switch (tab) {
@@ -114,7 +162,11 @@ export function tenantDetailPages(deps: AppDeps) {
       case "metrics":
         return {
           body: (
-            <iframe src={`${base}api/proxy/${seg(namespace)}/${seg(name)}/metrics`} title="Tenant metrics" className="w-full h-[70vh] border border-base-300 rounded-box bg-base-100">
+            <iframe
+              src={`${base}api/proxy/${seg(namespace)}/${seg(name)}/metrics`}
+              title="Tenant metrics"
+              className="w-full h-[70vh] border border-base-300 rounded-box bg-base-100"
+            >
               File couldn't be loaded. Please try Download instead
             </iframe>
           ),
@@ -122,7 +174,15 @@ export function tenantDetailPages(deps: AppDeps) {
       case "security": {
         try {
           const security = await tenantSecurity(op, token, namespace, name);
-          return { body: <Island name="TenantSecurity" component={TenantSecurity} props={{ namespace, name, security }} /> };
+          return {
+            body: (
+              <Island
+                name="TenantSecurity"
+                component={TenantSecurity}
+                props={{ namespace, name, security }}
+              />
+            ),
+          };
         } catch (error) {
           return { body: null, error };
         }
@@ -130,11 +190,21 @@ export function tenantDetailPages(deps: AppDeps) {
       case "pools": {
         let storageClasses: string[] = [];
         try {
-          storageClasses = storageClassesFromQuota((await resourceQuota(op, token, namespace, `${namespace}-storagequota`)).elements).map((e) => e.name);
+          storageClasses = storageClassesFromQuota(
+            (await resourceQuota(op, token, namespace, `${namespace}-storagequota`)).elements,
+          ).map((e) => e.name);
         } catch (error) {
           deps.log.info("tenant pools: no storage quota", { error: toApiError(error).detail }); // spec 3 §8: only logged
         }
-        return { body: <Island name="TenantPools" component={TenantPools} props={{ namespace, name, pools: info.pools, storageClasses }} /> };
+        return {
+          body: (
+            <Island
+              name="TenantPools"
+              component={TenantPools}
+              props={{ namespace, name, pools: info.pools, storageClasses }}
+            />
+          ),
+        };
       }
       case "pods": {
         let pods: PodInfo[] = [];
@@ -145,15 +215,33 @@ export function tenantDetailPages(deps: AppDeps) {
           const cause = toApiError(e);
           error = new ApiError(cause.status, "Error loading pods", { detail: cause.detail || cause.message });
         }
-        return { body: <Island name="TenantPods" component={TenantPods} props={{ namespace, name, pods, base, now: Math.floor(Date.now() / 1000) }} />, error };
+        return {
+          body: (
+            <Island
+              name="TenantPods"
+              component={TenantPods}
+              props={{ namespace, name, pods, base, now: Math.floor(Date.now() / 1000) }}
+            />
+          ),
+          error,
+        };
       }
       default:
-        return { body: <LicenseTab info={info} base={base} hasSubscription={!!(await deps.license.read()).info} /> };
+        return {
+          body: <LicenseTab info={info} base={base} hasSubscription={!!(await deps.license.read()).info} />,
+        };
     }
   }
 
   return new Hono<AppEnv>()
-    .get(path, (c) => c.redirect(`${base}namespaces/${seg(c.req.param("namespace"))}/tenants/${seg(c.req.param("tenant"))}/summary`, 302))
+    .get(
+      path,
+      (c) =>
+        c.redirect(
+          `${base}namespaces/${seg(c.req.param("namespace"))}/tenants/${seg(c.req.param("tenant"))}/summary`,
+          302,
+        ),
+    )
     .get(`${path}/hop`, async (c) => {
       const { op, token } = operatorPage(c, deps);
       const namespace = c.req.param("namespace");
@@ -166,12 +254,20 @@ export function tenantDetailPages(deps: AppDeps) {
           <>
             <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
               <ul>
-                <li><a href={`${base}tenants`}>Tenants</a></li>
-                <li><a href={tenantHref}>{info.name}</a></li>
+                <li>
+                  <a href={`${base}tenants`}>Tenants</a>
+                </li>
+                <li>
+                  <a href={tenantHref}>{info.name}</a>
+                </li>
                 <li>Management</li>
               </ul>
             </nav>
-            <Island name="TenantHop" component={TenantHop} props={{ src: `${base}api/proxy/${seg(namespace)}/${seg(name)}/?cp=y`, tenantHref }} />
+            <Island
+              name="TenantHop"
+              component={TenantHop}
+              props={{ src: `${base}api/proxy/${seg(namespace)}/${seg(name)}/?cp=y`, tenantHref }}
+            />
           </>
         ),
       });
@@ -200,7 +296,19 @@ export function tenantDetailPages(deps: AppDeps) {
         title: pod,
         error,
         body: (
-          <TenantLayout base={base} info={info} tab="pods" crumbs={<><li><a href={podsHref}>Pods</a></li><li className="wrap-anywhere">{pod}</li></>}>
+          <TenantLayout
+            base={base}
+            info={info}
+            tab="pods"
+            crumbs={
+              <>
+                <li>
+                  <a href={podsHref}>Pods</a>
+                </li>
+                <li className="wrap-anywhere">{pod}</li>
+              </>
+            }
+          >
             <h2 className="text-xl font-bold mb-3 wrap-anywhere">Pods &gt; {pod}</h2>
             <Island name="PodDetail" component={PodDetail} props={{ events, logs, logsError }} />
           </TenantLayout>
@@ -210,7 +318,13 @@ export function tenantDetailPages(deps: AppDeps) {
     .get(`${path}/:tab{summary|metrics|security|pools|pods|license}`, async (c) => {
       const { op, token } = operatorPage(c, deps);
       const tab = c.req.param("tab") as TabId;
-      const info = await tenantDetails(op, token, c.req.param("namespace"), c.req.param("tenant"), tab === "license" ? deps.license : undefined);
+      const info = await tenantDetails(
+        op,
+        token,
+        c.req.param("namespace"),
+        c.req.param("tenant"),
+        tab === "license" ? deps.license : undefined,
+      );
       const { body, error } = await tabBody(c, info, tab);
       return renderInShell(deps, c, {
         title: `${info.name} ${TABS.find((t) => t.id === tab)!.label}`,

@@ -23,7 +23,10 @@ import { loadAll } from "./page_data.ts";
 export function toolPages(deps: AppDeps) {
   const base = deps.render.href("/");
   /** One storage call, so a session the storage no longer accepts goes to sign-in like every page. */
-  const sessionCheck = async (c: Context<AppEnv>) => (await loadAll<{ account: unknown }>(deps, c.get("session")!, { account: [(client) => accountInfo(client), null, "Account"] })).error;
+  const sessionCheck = async (c: Context<AppEnv>) =>
+    (await loadAll<{ account: unknown }>(deps, c.get("session")!, {
+      account: [(client) => accountInfo(client), null, "Account"],
+    })).error;
   const bucketNames = async (c: Context<AppEnv>) => {
     const { data, error } = await loadAll<{ buckets: string[] }>(deps, c.get("session")!, {
       buckets: [async (client) => (await listBuckets(client)).map((b) => b.name), [], "Buckets"],
@@ -35,7 +38,12 @@ export function toolPages(deps: AppDeps) {
       renderInShell(deps, c, {
         title: "Trace",
         error: await sessionCheck(c),
-        body: <><PageHeader title="Trace" /><Island name="TraceViewer" component={TraceViewer} props={{}} /></>,
+        body: (
+          <>
+            <PageHeader title="Trace" />
+            <Island name="TraceViewer" component={TraceViewer} props={{}} />
+          </>
+        ),
       }))
     .get("/logs", async (c) => {
       const error = await sessionCheck(c);
@@ -52,11 +60,18 @@ export function toolPages(deps: AppDeps) {
               current={tab}
               items={[
                 { id: "error", label: "Error Logs", href: `${base}logs` },
-                { id: "audit", label: "Audit Logs", href: `${base}logs?tab=audit`, disabledReason: auditEnabled ? undefined : "Audit logs need a log search service" },
+                {
+                  id: "audit",
+                  label: "Audit Logs",
+                  href: `${base}logs?tab=audit`,
+                  disabledReason: auditEnabled ? undefined : "Audit logs need a log search service",
+                },
               ]}
             >
               <h2 className="text-lg font-bold mb-3">{tab === "audit" ? "Audit Logs" : "Error Logs"}</h2>
-              {tab === "audit" ? <Island name="AuditLogs" component={AuditLogs} props={{}} /> : <Island name="ErrorLogs" component={ErrorLogs} props={{}} />}
+              {tab === "audit"
+                ? <Island name="AuditLogs" component={AuditLogs} props={{}} />
+                : <Island name="ErrorLogs" component={ErrorLogs} props={{}} />}
             </SectionLayout>
           </>
         ),
@@ -64,23 +79,54 @@ export function toolPages(deps: AppDeps) {
     })
     .get("/watch", async (c) => {
       const { buckets, error } = await bucketNames(c);
-      return renderInShell(deps, c, { title: "Watch", error, body: <><PageHeader title="Watch" /><Island name="WatchViewer" component={WatchViewer} props={{ buckets }} /></> });
+      return renderInShell(deps, c, {
+        title: "Watch",
+        error,
+        body: (
+          <>
+            <PageHeader title="Watch" />
+            <Island name="WatchViewer" component={WatchViewer} props={{ buckets }} />
+          </>
+        ),
+      });
     })
     .get("/heal", async (c) => {
       if (!c.get("session")!.distributed) {
         return renderInShell(deps, c, {
           title: "Heal",
           error: await sessionCheck(c),
-          body: <><PageHeader title="Heal" /><p data-testid="heal-unavailable">Heal is available when the storage server runs erasure-coded (distributed) mode; this server runs a single drive without erasure coding.</p></>,
+          body: (
+            <>
+              <PageHeader title="Heal" />
+              <p data-testid="heal-unavailable">
+                Heal is available when the storage server runs erasure-coded (distributed) mode; this server
+                runs a single drive without erasure coding.
+              </p>
+            </>
+          ),
         });
       }
       const { buckets, error } = await bucketNames(c);
-      return renderInShell(deps, c, { title: "Heal", error, body: <><PageHeader title="Heal" /><Island name="HealViewer" component={HealViewer} props={{ buckets }} /></> });
+      return renderInShell(deps, c, {
+        title: "Heal",
+        error,
+        body: (
+          <>
+            <PageHeader title="Heal" />
+            <Island name="HealViewer" component={HealViewer} props={{ buckets }} />
+          </>
+        ),
+      });
     })
     .get("/health-info", async (c) =>
       renderInShell(deps, c, {
         title: "Diagnostic",
         error: await sessionCheck(c),
-        body: <><PageHeader title="Diagnostic" /><Island name="DiagnosticRunner" component={DiagnosticRunner} props={{}} /></>,
+        body: (
+          <>
+            <PageHeader title="Diagnostic" />
+            <Island name="DiagnosticRunner" component={DiagnosticRunner} props={{}} />
+          </>
+        ),
       }));
 }

@@ -47,13 +47,29 @@ const STREAMED_BODY_ROUTES: RegExp[] = [STREAMED_BODY_PATHS];
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const cookie = cookieSettings(deps);
-  app.use(requestId(), requestLogger(deps.log), securityHeaders({ secure: deps.config.tls !== null, storageOrigin: deps.config.storagePublicUrl && new URL(deps.config.storagePublicUrl).origin }));
+  app.use(
+    requestId(),
+    requestLogger(deps.log),
+    securityHeaders({
+      secure: deps.config.tls !== null,
+      storageOrigin: deps.config.storagePublicUrl && new URL(deps.config.storagePublicUrl).origin,
+    }),
+  );
   app.use("/static/*", serveBuiltAssets());
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.use(noStore()); // everything below is per session: never cached by browsers or proxies
-  app.use(loadSession(deps.sessionKey, deps.now), originCheck({ trustForwarded: deps.config.trustForwarded }));
+  app.use(
+    loadSession(deps.sessionKey, deps.now),
+    originCheck({ trustForwarded: deps.config.trustForwarded }),
+  );
   if (deps.operator) app.all("/api/proxy/*", tenantProxy(deps)); // before the body limits: it streams any size
-  app.use(bodyLimits({ withoutSession: PUBLIC_BODY_LIMIT, withSession: API_BODY_LIMIT, streamed: STREAMED_BODY_ROUTES }));
+  app.use(
+    bodyLimits({
+      withoutSession: PUBLIC_BODY_LIMIT,
+      withSession: API_BODY_LIMIT,
+      streamed: STREAMED_BODY_ROUTES,
+    }),
+  );
   app.route("/api/v1", sessionApi(deps)); // public: sign-in strategy, sign-in; logout and session check themselves
   app.use("/api/v1/*", sessionGuard(cookie)); // every API area mounted below needs a session
   if (deps.operator) mountOperatorMode(app, deps); // tenants, storage; the console areas below then answer 404
@@ -107,7 +123,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
  * from "/", and links are built with `deps.render.href`. Requests outside the subpath are 404; the bare
  * prefix without its slash redirects.
  */
-export function createFetchHandler(app: Hono<AppEnv>, subpath: string): (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
+export function createFetchHandler(
+  app: Hono<AppEnv>,
+  subpath: string,
+): (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
   if (subpath === "/") return (request, info) => app.fetch(request, info);
   const bare = subpath.slice(0, -1);
   return (request, info) => {

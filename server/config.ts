@@ -5,7 +5,7 @@
  */
 import { parseDuration } from "./duration.ts";
 import type { ListenerTimeouts } from "./http_server.ts";
-import { SETTINGS, type SettingName, type SettingSpec } from "./config_settings.ts";
+import { type SettingName, SETTINGS, type SettingSpec } from "./config_settings.ts";
 import { KeyStore } from "./storage/sse/kms.ts";
 
 export type LogLevel = "error" | "warn" | "info" | "debug";
@@ -62,7 +62,10 @@ export interface AppConfig {
     readonly url: string;
     readonly jobId: string;
     readonly extraLabels: string;
-    readonly auth: { readonly bearer: string } | { readonly username: string; readonly password: string } | null;
+    readonly auth:
+      | { readonly bearer: string }
+      | { readonly username: string; readonly password: string }
+      | null;
   } | null;
   /** Job id the widgets select (also the `job` label the on-box sampler adds). */
   readonly prometheusJobId: string;
@@ -162,21 +165,29 @@ function parseSubpath(value: string): string {
 function parseTls(raw: Record<SettingName, string>): AppConfig["tls"] {
   if (raw.certsDir) {
     if (raw.tlsCert || raw.tlsKey) {
-      throw new ConfigError(SETTINGS.certsDir.flag, "use either --certs-dir or CONSOLE_TLS_CERT/CONSOLE_TLS_KEY");
+      throw new ConfigError(
+        SETTINGS.certsDir.flag,
+        "use either --certs-dir or CONSOLE_TLS_CERT/CONSOLE_TLS_KEY",
+      );
     }
     const dir = raw.certsDir.replace(/\/+$/, "");
     return { certFile: `${dir}/public.crt`, keyFile: `${dir}/private.key` };
   }
   if (!raw.tlsCert && !raw.tlsKey) return null;
   if (!raw.tlsCert || !raw.tlsKey) {
-    throw new ConfigError(raw.tlsCert ? SETTINGS.tlsKey.env : SETTINGS.tlsCert.env, "TLS needs both a certificate and a key");
+    throw new ConfigError(
+      raw.tlsCert ? SETTINGS.tlsKey.env : SETTINGS.tlsCert.env,
+      "TLS needs both a certificate and a key",
+    );
   }
   return { certFile: raw.tlsCert, keyFile: raw.tlsKey };
 }
 
 function parsePair(a: SettingSpec, b: SettingSpec, first: string, second: string): [string, string] | null {
   if (!first && !second) return null;
-  if (!first || !second) throw new ConfigError(first ? b.env : a.env, `set together with ${first ? a.env : b.env}`);
+  if (!first || !second) {
+    throw new ConfigError(first ? b.env : a.env, `set together with ${first ? a.env : b.env}`);
+  }
   return [first, second];
 }
 
@@ -185,7 +196,10 @@ function parseKmsSecretKey(value: string): string {
   try {
     KeyStore.parse(value);
   } catch (error) {
-    throw new ConfigError(SETTINGS.kmsSecretKey.env, `${(error as Error).message} (expected <key-name>:<base64 of 32 bytes>)`);
+    throw new ConfigError(
+      SETTINGS.kmsSecretKey.env,
+      `${(error as Error).message} (expected <key-name>:<base64 of 32 bytes>)`,
+    );
   }
   return value;
 }
@@ -194,18 +208,28 @@ function parseKmsSecretKey(value: string): string {
 export function loadConfig(env: Record<string, string | undefined>, args: string[] = []): AppConfig {
   const raw = collectRaw(env, args);
   const root = parsePair(SETTINGS.rootUser, SETTINGS.rootPassword, raw.rootUser, raw.rootPassword);
-  if (root && root[0].length < 3) throw new ConfigError(SETTINGS.rootUser.env, "must be at least 3 characters");
+  if (root && root[0].length < 3) {
+    throw new ConfigError(SETTINGS.rootUser.env, "must be at least 3 characters");
+  }
   if (root && (root[1].length < 8 || root[1].length > 40)) {
     throw new ConfigError(SETTINGS.rootPassword.env, "must be 8 to 40 characters");
   }
-  const sessionKey = parsePair(SETTINGS.pbkdfPassphrase, SETTINGS.pbkdfSalt, raw.pbkdfPassphrase, raw.pbkdfSalt);
+  const sessionKey = parsePair(
+    SETTINGS.pbkdfPassphrase,
+    SETTINGS.pbkdfSalt,
+    raw.pbkdfPassphrase,
+    raw.pbkdfSalt,
+  );
   const sessionSeconds = parseDurationSetting(SETTINGS.sessionDuration.env, raw.sessionDuration);
   if (sessionSeconds < 900 || sessionSeconds > 31536000) {
     throw new ConfigError(SETTINGS.sessionDuration.env, "must be between 15m and 8760h (the STS limits)");
   }
   const idpSet = [raw.idpUrl, raw.idpClientId, raw.idpCallback].filter(Boolean).length;
   if (idpSet > 0 && idpSet < 3) {
-    throw new ConfigError(SETTINGS.idpUrl.env, "SSO needs CONSOLE_IDP_URL, CONSOLE_IDP_CLIENT_ID and CONSOLE_IDP_CALLBACK");
+    throw new ConfigError(
+      SETTINGS.idpUrl.env,
+      "SSO needs CONSOLE_IDP_URL, CONSOLE_IDP_CLIENT_ID and CONSOLE_IDP_CALLBACK",
+    );
   }
   if (!["error", "warn", "info", "debug"].includes(raw.logLevel)) {
     throw new ConfigError(SETTINGS.logLevel.env, `"${raw.logLevel}" is not one of error, warn, info, debug`);
@@ -250,12 +274,18 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
 }
 
 function parseLogSearch(raw: Record<SettingName, string>): AppConfig["logSearch"] {
-  const queryUrl = raw.logQueryUrl ? parseHttpUrl(SETTINGS.logQueryUrl.env, raw.logQueryUrl).href.replace(/\/+$/, "") : null;
-  if (raw.logSearch !== "on" && raw.logSearch !== "off") throw new ConfigError(SETTINGS.logSearch.env, `"${raw.logSearch}" is not on or off`);
+  const queryUrl = raw.logQueryUrl
+    ? parseHttpUrl(SETTINGS.logQueryUrl.env, raw.logQueryUrl).href.replace(/\/+$/, "")
+    : null;
+  if (raw.logSearch !== "on" && raw.logSearch !== "off") {
+    throw new ConfigError(SETTINGS.logSearch.env, `"${raw.logSearch}" is not on or off`);
+  }
   if (raw.logSearchDatabaseUrl && !/^postgres(ql)?:\/\//.test(raw.logSearchDatabaseUrl)) {
     throw new ConfigError(SETTINGS.logSearchDatabaseUrl.env, "must be a postgres:// or postgresql:// URL");
   }
-  const retentionSeconds = raw.logSearchRetention === "0" ? 0 : parseDurationSetting(SETTINGS.logSearchRetention.env, raw.logSearchRetention);
+  const retentionSeconds = raw.logSearchRetention === "0"
+    ? 0
+    : parseDurationSetting(SETTINGS.logSearchRetention.env, raw.logSearchRetention);
   return Object.freeze({
     queryUrl,
     queryToken: raw.logQueryToken,
@@ -271,40 +301,82 @@ function parseLogSearch(raw: Record<SettingName, string>): AppConfig["logSearch"
 /** One label matcher as PromQL writes it: name, operator, double-quoted value. */
 const LABEL_MATCHER = /^\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=|!=|=~|!~)\s*"(?:[^"\\]|\\.)*"\s*$/;
 
-function parseMetrics(raw: Record<SettingName, string>): Pick<AppConfig, "prometheus" | "prometheusJobId" | "metricsBearerToken" | "storagePrometheusAuth"> {
+function parseMetrics(
+  raw: Record<SettingName, string>,
+): Pick<AppConfig, "prometheus" | "prometheusJobId" | "metricsBearerToken" | "storagePrometheusAuth"> {
   if (!/^[^"\\\n]+$/.test(raw.prometheusJobId)) {
     throw new ConfigError(SETTINGS.prometheusJobId.env, "must be a job name without quotes or backslashes");
   }
-  if (raw.prometheusExtraLabels && !raw.prometheusExtraLabels.split(/,(?=\s*[a-zA-Z_])/).every((m) => LABEL_MATCHER.test(m))) {
-    throw new ConfigError(SETTINGS.prometheusExtraLabels.env, 'must be comma-separated matchers such as cluster="eu-1"');
+  if (
+    raw.prometheusExtraLabels &&
+    !raw.prometheusExtraLabels.split(/,(?=\s*[a-zA-Z_])/).every((m) => LABEL_MATCHER.test(m))
+  ) {
+    throw new ConfigError(
+      SETTINGS.prometheusExtraLabels.env,
+      'must be comma-separated matchers such as cluster="eu-1"',
+    );
   }
   const authType = raw.storagePrometheusAuth.toLowerCase();
-  if (authType !== "jwt" && authType !== "public") throw new ConfigError(SETTINGS.storagePrometheusAuth.env, `"${raw.storagePrometheusAuth}" is not jwt or public`);
-  const basic = parsePair(SETTINGS.prometheusUsername, SETTINGS.prometheusPassword, raw.prometheusUsername, raw.prometheusPassword);
+  if (authType !== "jwt" && authType !== "public") {
+    throw new ConfigError(
+      SETTINGS.storagePrometheusAuth.env,
+      `"${raw.storagePrometheusAuth}" is not jwt or public`,
+    );
+  }
+  const basic = parsePair(
+    SETTINGS.prometheusUsername,
+    SETTINGS.prometheusPassword,
+    raw.prometheusUsername,
+    raw.prometheusPassword,
+  );
   if (basic && raw.prometheusAuthToken) {
-    throw new ConfigError(SETTINGS.prometheusAuthToken.env, "use either a bearer token or a username and password for Prometheus");
+    throw new ConfigError(
+      SETTINGS.prometheusAuthToken.env,
+      "use either a bearer token or a username and password for Prometheus",
+    );
   }
   let prometheus: AppConfig["prometheus"] = null;
   if (raw.prometheusUrl) {
     const url = parseHttpUrl(SETTINGS.prometheusUrl.env, raw.prometheusUrl);
-    if (url.username || url.search) throw new ConfigError(SETTINGS.prometheusUrl.env, "must have no credentials or query (use the auth settings)");
+    if (url.username || url.search) {
+      throw new ConfigError(
+        SETTINGS.prometheusUrl.env,
+        "must have no credentials or query (use the auth settings)",
+      );
+    }
     prometheus = {
       url: url.href.replace(/\/+$/, ""),
       jobId: raw.prometheusJobId,
       extraLabels: raw.prometheusExtraLabels,
-      auth: raw.prometheusAuthToken ? { bearer: raw.prometheusAuthToken } : basic ? { username: basic[0], password: basic[1] } : null,
+      auth: raw.prometheusAuthToken
+        ? { bearer: raw.prometheusAuthToken }
+        : basic
+        ? { username: basic[0], password: basic[1] }
+        : null,
     };
   }
-  return { prometheus, prometheusJobId: raw.prometheusJobId, metricsBearerToken: raw.metricsBearerToken, storagePrometheusAuth: authType };
+  return {
+    prometheus,
+    prometheusJobId: raw.prometheusJobId,
+    metricsBearerToken: raw.metricsBearerToken,
+    storagePrometheusAuth: authType,
+  };
 }
 
 function parseOperator(raw: Record<SettingName, string>): OperatorConfig | null {
-  if (!["on", "off"].includes(raw.operatorMode)) throw new ConfigError(SETTINGS.operatorMode.env, `"${raw.operatorMode}" is not on or off`);
+  if (!["on", "off"].includes(raw.operatorMode)) {
+    throw new ConfigError(SETTINGS.operatorMode.env, `"${raw.operatorMode}" is not on or off`);
+  }
   if (raw.operatorMode !== "on") return null;
   if (!["dns", "cluster-ip"].includes(raw.k8sServiceAccess)) {
-    throw new ConfigError(SETTINGS.k8sServiceAccess.env, `"${raw.k8sServiceAccess}" is not dns or cluster-ip`);
+    throw new ConfigError(
+      SETTINGS.k8sServiceAccess.env,
+      `"${raw.k8sServiceAccess}" is not dns or cluster-ip`,
+    );
   }
-  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(raw.clusterDomain)) throw new ConfigError(SETTINGS.clusterDomain.env, `"${raw.clusterDomain}" is not a DNS domain`);
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(raw.clusterDomain)) {
+    throw new ConfigError(SETTINGS.clusterDomain.env, `"${raw.clusterDomain}" is not a DNS domain`);
+  }
   return {
     apiServer: raw.k8sApiServer ? parseServerUrl(SETTINGS.k8sApiServer.env, raw.k8sApiServer) : null,
     caFile: raw.k8sCaFile || null,
@@ -325,22 +397,32 @@ function parseSwitch(setting: string, value: string): boolean {
 }
 
 function parseLifecycle(raw: Record<SettingName, string>): AppConfig["lifecycle"] {
-  const intervalMs = Math.round(parseDurationSetting(SETTINGS.lifecycleScanInterval.env, raw.lifecycleScanInterval) * 1000);
-  if (intervalMs !== 0 && intervalMs < 100) throw new ConfigError(SETTINGS.lifecycleScanInterval.env, "must be 0 (off) or at least 100ms");
+  const intervalMs = Math.round(
+    parseDurationSetting(SETTINGS.lifecycleScanInterval.env, raw.lifecycleScanInterval) * 1000,
+  );
+  if (intervalMs !== 0 && intervalMs < 100) {
+    throw new ConfigError(SETTINGS.lifecycleScanInterval.env, "must be 0 (off) or at least 100ms");
+  }
   const dayMs = Math.round(parseDurationSetting(SETTINGS.lifecycleDay.env, raw.lifecycleDay) * 1000);
-  if (dayMs < 1000 || dayMs > 86_400_000) throw new ConfigError(SETTINGS.lifecycleDay.env, "must be between 1s and 24h");
+  if (dayMs < 1000 || dayMs > 86_400_000) {
+    throw new ConfigError(SETTINGS.lifecycleDay.env, "must be between 1s and 24h");
+  }
   return { intervalMs, dayMs };
 }
 
 /** A listener timeout in milliseconds: 0 (off) or between 100 ms and a day. */
 function parseTimeout(setting: string, value: string): number {
   const ms = Math.round(parseDurationSetting(setting, value) * 1000);
-  if (ms !== 0 && (ms < 100 || ms > 86_400_000)) throw new ConfigError(setting, "must be 0 (off) or between 100ms and 24h");
+  if (ms !== 0 && (ms < 100 || ms > 86_400_000)) {
+    throw new ConfigError(setting, "must be 0 (off) or between 100ms and 24h");
+  }
   return ms;
 }
 
 function parseDurationSetting(setting: string, value: string): number {
   const seconds = parseDuration(value);
-  if (seconds === null) throw new ConfigError(setting, `"${value}" is not a duration such as 12h, 90m or 1h30m`);
+  if (seconds === null) {
+    throw new ConfigError(setting, `"${value}" is not a duration such as 12h, 90m or 1h30m`);
+  }
   return seconds;
 }

@@ -38,7 +38,10 @@ Deno.test("a bad value names the setting", () => {
     [{}, ["--nope", "1"], "--nope"],
   ];
   for (const [env, args, setting] of cases) {
-    assert.throws(() => loadConfig(env, args), (error) => error instanceof ConfigError && error.setting === setting);
+    assert.throws(
+      () => loadConfig(env, args),
+      (error) => error instanceof ConfigError && error.setting === setting,
+    );
   }
 });
 
@@ -64,24 +67,46 @@ Deno.test("log search: built-in by default, external when CONSOLE_LOG_QUERY_URL 
   assert.equal(builtin.queryUrl, null);
   assert.deepEqual(builtin.builtin?.address, { hostname: "127.0.0.1", port: 9091 });
   assert.equal(builtin.builtin?.retentionSeconds, 30 * 86400);
-  const external = loadConfig({ CONSOLE_LOG_QUERY_URL: "http://logsearch:8080/", CONSOLE_LOG_QUERY_AUTH_TOKEN: "t" }).logSearch;
-  assert.deepEqual([external.queryUrl, external.queryToken, external.builtin], ["http://logsearch:8080", "t", null]);
+  const external =
+    loadConfig({ CONSOLE_LOG_QUERY_URL: "http://logsearch:8080/", CONSOLE_LOG_QUERY_AUTH_TOKEN: "t" })
+      .logSearch;
+  assert.deepEqual([external.queryUrl, external.queryToken, external.builtin], [
+    "http://logsearch:8080",
+    "t",
+    null,
+  ]);
   assert.equal(loadConfig({ CONSOLE_LOG_SEARCH: "off" }).logSearch.builtin, null);
   assert.equal(loadConfig({ CONSOLE_LOG_SEARCH_RETENTION: "0" }).logSearch.builtin?.retentionSeconds, 0);
-  for (const [env, setting] of [
-    [{ CONSOLE_LOG_SEARCH: "maybe" }, "CONSOLE_LOG_SEARCH"],
-    [{ CONSOLE_LOG_SEARCH_DATABASE_URL: "mysql://x" }, "CONSOLE_LOG_SEARCH_DATABASE_URL"],
-    [{ CONSOLE_LOG_SEARCH_RETENTION: "a while" }, "CONSOLE_LOG_SEARCH_RETENTION"],
-    [{ CONSOLE_LOG_QUERY_URL: "logsearch:8080" }, "CONSOLE_LOG_QUERY_URL"],
-  ] as const) {
-    assert.throws(() => loadConfig(env), (error) => error instanceof ConfigError && error.setting === setting);
+  for (
+    const [env, setting] of [
+      [{ CONSOLE_LOG_SEARCH: "maybe" }, "CONSOLE_LOG_SEARCH"],
+      [{ CONSOLE_LOG_SEARCH_DATABASE_URL: "mysql://x" }, "CONSOLE_LOG_SEARCH_DATABASE_URL"],
+      [{ CONSOLE_LOG_SEARCH_RETENTION: "a while" }, "CONSOLE_LOG_SEARCH_RETENTION"],
+      [{ CONSOLE_LOG_QUERY_URL: "logsearch:8080" }, "CONSOLE_LOG_QUERY_URL"],
+    ] as const
+  ) {
+    assert.throws(
+      () => loadConfig(env),
+      (error) => error instanceof ConfigError && error.setting === setting,
+    );
   }
 });
 
 Deno.test("lifecycle scanner: every 5 minutes with 24-hour days by default; a shorter day for tests; bad values named", () => {
   assert.deepEqual(loadConfig({}).lifecycle, { intervalMs: 300_000, dayMs: 86_400_000 });
-  assert.deepEqual(loadConfig({ CONSOLE_LIFECYCLE_SCAN_INTERVAL: "0" }, ["--lifecycle-day", "1s"]).lifecycle, { intervalMs: 0, dayMs: 1000 });
-  for (const [setting, value] of [["CONSOLE_LIFECYCLE_SCAN_INTERVAL", "10ms"], ["CONSOLE_LIFECYCLE_DAY", "2d"], ["CONSOLE_LIFECYCLE_DAY", "0"], ["CONSOLE_LIFECYCLE_SCAN_INTERVAL", "soon"]]) {
-    assert.throws(() => loadConfig({ [setting]: value }), (error) => error instanceof ConfigError && error.setting === setting);
+  assert.deepEqual(
+    loadConfig({ CONSOLE_LIFECYCLE_SCAN_INTERVAL: "0" }, ["--lifecycle-day", "1s"]).lifecycle,
+    { intervalMs: 0, dayMs: 1000 },
+  );
+  for (
+    const [setting, value] of [["CONSOLE_LIFECYCLE_SCAN_INTERVAL", "10ms"], ["CONSOLE_LIFECYCLE_DAY", "2d"], [
+      "CONSOLE_LIFECYCLE_DAY",
+      "0",
+    ], ["CONSOLE_LIFECYCLE_SCAN_INTERVAL", "soon"]]
+  ) {
+    assert.throws(
+      () => loadConfig({ [setting]: value }),
+      (error) => error instanceof ConfigError && error.setting === setting,
+    );
   }
 });

@@ -28,7 +28,16 @@ function sumOfParts(value: string, part: RegExp, units: Record<string, number>):
   return index > 0 ? total : null;
 }
 
-const GO_UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, "µs": 1e3, "μs": 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const GO_UNIT_NS: Record<string, number> = {
+  ns: 1,
+  us: 1e3,
+  "µs": 1e3,
+  "μs": 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
+};
 
 /** Parses Go's time.ParseDuration syntax ("1h0m0s", "100ms", "1.5s", "0") into nanoseconds; null when invalid. */
 export function parseGoDuration(text: string): number | null {

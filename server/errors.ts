@@ -11,7 +11,11 @@ export class ApiError extends Error {
   /** Per-field problems for forms (optional; the three contract fields stay). */
   readonly fields?: Record<string, string>;
 
-  constructor(status: number, message: string, options: { detail?: string; fields?: Record<string, string> } = {}) {
+  constructor(
+    status: number,
+    message: string,
+    options: { detail?: string; fields?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = "ApiError";
     this.status = status;
@@ -34,7 +38,11 @@ export class ApiError extends Error {
 
   /** The contract body of api-index §1. */
   toBody(): ErrorBody {
-    const body: ErrorBody = { code: this.status, message: this.message, detailedMessage: this.detail || this.message };
+    const body: ErrorBody = {
+      code: this.status,
+      message: this.message,
+      detailedMessage: this.detail || this.message,
+    };
     if (this.fields) body.fields = this.fields;
     return body;
   }
@@ -56,7 +64,8 @@ interface StorageErrorLike {
 }
 
 function isStorageError(error: unknown): error is StorageErrorLike {
-  return error instanceof Error && error.name === "S3Error" && typeof (error as { code?: unknown }).code === "string";
+  return error instanceof Error && error.name === "S3Error" &&
+    typeof (error as { code?: unknown }).code === "string";
 }
 
 /** Storage error codes → console status and message (api-index §1 status mapping). Unknown codes → 502. */
@@ -77,7 +86,10 @@ const STORAGE_CODE_STATUS: Record<string, [number, string]> = {
   NoSuchTagSet: [404, "not found"],
   ReplicationConfigurationNotFoundError: [404, "not found"],
   ObjectLockConfigurationNotFoundError: [404, "not found"],
-  ServerSideEncryptionConfigurationNotFoundError: [404, "The server side encryption configuration was not found"],
+  ServerSideEncryptionConfigurationNotFoundError: [
+    404,
+    "The server side encryption configuration was not found",
+  ],
   XMinioAdminNoSuchUser: [404, "not found"],
   XMinioAdminNoSuchGroup: [404, "not found"],
   XMinioAdminNoSuchPolicy: [404, "not found"],
@@ -129,7 +141,8 @@ const STORAGE_CODE_STATUS: Record<string, [number, string]> = {
 
 /** A failed Kubernetes call (server/k8s/client.ts K8sError), matched structurally. */
 function isKubernetesError(error: unknown): error is { status: number; reason: string; message: string } {
-  return error instanceof Error && error.name === "K8sError" && typeof (error as { status?: unknown }).status === "number";
+  return error instanceof Error && error.name === "K8sError" &&
+    typeof (error as { status?: unknown }).status === "number";
 }
 
 /** Kubernetes answers → console status and message (operator-k8s.md §1.3); the API server's text is the detail. */
@@ -139,13 +152,17 @@ function fromKubernetes(error: { status: number; reason: string; message: string
     401: "unauthorized",
     403: "forbidden",
     404: "not found",
-    409: error.reason === "AlreadyExists" ? "already exists" : "the object was changed meanwhile; reload and try again",
+    409: error.reason === "AlreadyExists"
+      ? "already exists"
+      : "the object was changed meanwhile; reload and try again",
     422: "invalid request",
     503: "the Kubernetes API server cannot be reached",
     504: "the Kubernetes API server did not answer in time",
   };
   const status = error.status === 422 ? 400 : table[error.status] ? error.status : 500;
-  return new ApiError(status, table[error.status] ?? "an error occurred, please try again", { detail: error.message });
+  return new ApiError(status, table[error.status] ?? "an error occurred, please try again", {
+    detail: error.message,
+  });
 }
 
 /** Translates any error into an ApiError; storage errors keep the server's text as the detail. */

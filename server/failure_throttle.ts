@@ -28,7 +28,10 @@ export class FailureThrottle {
   waitFor(key: string): number {
     const record = this.#records.get(key);
     if (!record || record.failures < this.rules.freeFailures) return 0;
-    const delay = Math.min(this.rules.maxDelayMs, this.rules.firstDelayMs * 2 ** (record.failures - this.rules.freeFailures));
+    const delay = Math.min(
+      this.rules.maxDelayMs,
+      this.rules.firstDelayMs * 2 ** (record.failures - this.rules.freeFailures),
+    );
     return Math.max(0, record.lastFailure + delay - this.now());
   }
 
@@ -38,7 +41,9 @@ export class FailureThrottle {
     record.lastFailure = this.now();
     this.#records.delete(key);
     this.#records.set(key, record);
-    if (this.#records.size > (this.rules.maxTracked ?? 10_000)) this.#records.delete(this.#records.keys().next().value as string);
+    if (this.#records.size > (this.rules.maxTracked ?? 10_000)) {
+      this.#records.delete(this.#records.keys().next().value as string);
+    }
   }
 
   recordSuccess(key: string): void {

@@ -35,7 +35,9 @@ function bodyStream(req: http.IncomingMessage): ReadableStream<Uint8Array> {
       req.on("data", (chunk: Uint8Array) => {
         // enqueue() takes over the chunk's memory: copy views into a larger (possibly pooled) buffer.
         const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
-        controller.enqueue(whole ? new Uint8Array(chunk.buffer as ArrayBuffer, 0, chunk.byteLength) : chunk.slice());
+        controller.enqueue(
+          whole ? new Uint8Array(chunk.buffer as ArrayBuffer, 0, chunk.byteLength) : chunk.slice(),
+        );
         if ((controller.desiredSize ?? 0) <= 0) req.pause();
       });
       req.once("end", () => {
@@ -67,7 +69,9 @@ export function toRequest(req: http.IncomingMessage, scheme: string, withBody: b
   const headers: [string, string][] = [];
   for (let i = 0; i < raw.length; i += 2) headers.push([raw[i], raw[i + 1]]);
   const hasBody = withBody && req.method !== "GET" && req.method !== "HEAD" &&
-    (req.headers["content-length"] !== undefined ? req.headers["content-length"] !== "0" : req.headers["transfer-encoding"] !== undefined);
+    (req.headers["content-length"] !== undefined
+      ? req.headers["content-length"] !== "0"
+      : req.headers["transfer-encoding"] !== undefined);
   // No AbortSignal (8 µs a request): a client that goes away cancels the response body instead, which is
   // what streaming responses watch (Deno.serve's signal also fired after every response, so nothing used it).
   const request = new Request(`${scheme}://${host}${path}`, {
@@ -106,11 +110,16 @@ function drained(res: http.ServerResponse): Promise<boolean> {
   });
 }
 
-export async function writeResponse(req: http.IncomingMessage, res: http.ServerResponse, response: Response): Promise<void> {
+export async function writeResponse(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  response: Response,
+): Promise<void> {
   const headers = responseHeaders(response);
   // The body was not read to its end: say so, and do not wait for the rest (see serveOne's close handler).
   if (!req.complete && req.method !== "GET" && req.method !== "HEAD") headers.connection = "close";
-  const noBody = req.method === "HEAD" || response.status === 204 || response.status === 304 || !response.body;
+  const noBody = req.method === "HEAD" || response.status === 204 || response.status === 304 ||
+    !response.body;
   if (noBody) {
     await response.body?.cancel().catch(() => {});
     const mayHaveLength = req.method !== "HEAD" && response.status !== 204 && response.status !== 304;
@@ -140,7 +149,9 @@ export async function writeResponse(req: http.IncomingMessage, res: http.ServerR
     // A body that is already complete (a string, bytes) gets a Content-Length instead of chunked encoding;
     // a stream's headers go out with its first piece, without waiting for the second.
     const settled = await Promise.race([next, afterMicrotasks(8)]);
-    if (settled?.done && headers["content-length"] === undefined) headers["content-length"] = String(first.value.byteLength);
+    if (settled?.done && headers["content-length"] === undefined) {
+      headers["content-length"] = String(first.value.byteLength);
+    }
     res.writeHead(response.status, headers);
     // A stream that is still producing (trace, logs, a listen) may go quiet for seconds: a client that leaves
     // meanwhile must end it at once, not at the next write.
@@ -195,7 +206,10 @@ function writePiece(res: http.ServerResponse, piece: Uint8Array): Promise<boolea
  * body, 1 MiB from a file): a 1 GiB download left about 90 MB of them for the garbage collector, which
  * frees external memory only past its own threshold, so the process grew by that much per transfer.
  */
-async function writeThroughBuffers(res: http.ServerResponse, reader: ReadableStreamBYOBReader): Promise<void> {
+async function writeThroughBuffers(
+  res: http.ServerResponse,
+  reader: ReadableStreamBYOBReader,
+): Promise<void> {
   // Slot i holds a buffer and the write that last used it; piece n goes through slot n % PIECES once that
   // write is done, so reading the next piece overlaps sending the previous ones.
   const buffers = Array.from({ length: PIECES }, () => new ArrayBuffer(PIECE_BYTES));

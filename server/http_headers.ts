@@ -29,7 +29,9 @@ export const CONTENT_SECURITY_POLICY = [
  * Sets the security headers on every response; `secure` adds HSTS when the console itself serves TLS.
  * `storageOrigin` (CONSOLE_STORAGE_PUBLIC_URL's origin) may be reached by pages too: upload parts go there.
  */
-export function securityHeaders(options: { secure: boolean; storageOrigin?: string | null }): MiddlewareHandler {
+export function securityHeaders(
+  options: { secure: boolean; storageOrigin?: string | null },
+): MiddlewareHandler {
   const policy = options.storageOrigin
     ? CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${options.storageOrigin}`)
     : CONTENT_SECURITY_POLICY;
@@ -87,7 +89,9 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler {
  * refused at once; a body without one is refused as it passes the limit. The listener then closes the
  * connection instead of reading the rest (server/http_server.ts).
  */
-export function bodyLimits(limits: { withoutSession: number; withSession: number; streamed?: RegExp[] }): MiddlewareHandler<AppEnv> {
+export function bodyLimits(
+  limits: { withoutSession: number; withSession: number; streamed?: RegExp[] },
+): MiddlewareHandler<AppEnv> {
   const small = bodyLimit(limits.withoutSession);
   const large = bodyLimit(limits.withSession);
   return async (c, next) => {

@@ -31,7 +31,11 @@ export interface ListenerTimeouts {
 }
 
 /** The defaults of CONSOLE_HEADER_TIMEOUT, CONSOLE_IDLE_TIMEOUT and CONSOLE_BODY_TIMEOUT (MinIO's are 30 s too). */
-export const DEFAULT_LISTENER_TIMEOUTS: ListenerTimeouts = { headerMs: 30_000, idleMs: 30_000, bodyMs: 30_000 };
+export const DEFAULT_LISTENER_TIMEOUTS: ListenerTimeouts = {
+  headerMs: 30_000,
+  idleMs: 30_000,
+  bodyMs: 30_000,
+};
 
 export interface ListenOptions {
   hostname: string;
@@ -75,7 +79,12 @@ class RequestInfo implements ServeInfo {
   get completed(): Promise<void> {
     this.#completed ??= new Promise<void>((resolve, reject) => {
       if (this.res.writableFinished) return resolve();
-      this.res.once("close", () => (this.res.writableFinished ? resolve() : reject(new Error("the response was not sent completely"))));
+      this.res.once(
+        "close",
+        () => (this.res.writableFinished
+          ? resolve()
+          : reject(new Error("the response was not sent completely"))),
+      );
     });
     this.#completed.catch(() => {});
     return this.#completed;
@@ -85,7 +94,10 @@ class RequestInfo implements ServeInfo {
 /** Starts a listener serving `handler`; resolves once it is listening. */
 export async function listen(options: ListenOptions, handler: FetchHandler): Promise<Listener> {
   const scheme = options.tls ? "https" : "http";
-  const serverOptions: http.ServerOptions = { maxHeaderSize: options.maxHeaderBytes ?? 64 * 1024, keepAlive: true };
+  const serverOptions: http.ServerOptions = {
+    maxHeaderSize: options.maxHeaderBytes ?? 64 * 1024,
+    keepAlive: true,
+  };
   const server: http.Server = options.tls
     ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key })
     : http.createServer(serverOptions);
@@ -96,7 +108,10 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
   server.keepAliveTimeout = idleMs;
   server.timeout = bodyMs;
   // How often header deadlines are checked (Node's default is every 30 s).
-  (server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(100, Math.min(1000, headerMs / 4 || 1000));
+  (server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(
+    100,
+    Math.min(1000, headerMs / 4 || 1000),
+  );
 
   const inFlight = new WeakMap<Socket, { req: http.IncomingMessage; res: http.ServerResponse }>();
   const pending = new Set<Promise<void>>();
@@ -129,8 +144,14 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
 
   server.on("clientError", (error: Error & { code?: string }, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    const status = error.code === "HPE_HEADER_OVERFLOW"
+      ? 431
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? 408
+      : 400;
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+    );
     socket.destroySoon?.();
   });
 
@@ -165,7 +186,11 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
     let response: Response;
     try {
       const request = toRequest(req, scheme, false);
-      const info: ServeInfo = { remoteAddr: remoteAddrOf(req.socket), completed: Promise.resolve(), upgrade: { socket, head } };
+      const info: ServeInfo = {
+        remoteAddr: remoteAddrOf(req.socket),
+        completed: Promise.resolve(),
+        upgrade: { socket, head },
+      };
       response = await handler(request, info);
     } catch (error) {
       console.error(`http: upgrade failed: ${error instanceof Error ? error.stack : error}`);
@@ -173,7 +198,11 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
     }
     if (response.status === 101) return; // Deno.upgradeWebSocket wrote the 101 and owns the socket now
     const body = response.body ? new Uint8Array(await response.arrayBuffer()) : new Uint8Array(0);
-    const lines = [`HTTP/1.1 ${response.status} ${http.STATUS_CODES[response.status] ?? ""}`, "Connection: close", `Content-Length: ${body.byteLength}`];
+    const lines = [
+      `HTTP/1.1 ${response.status} ${http.STATUS_CODES[response.status] ?? ""}`,
+      "Connection: close",
+      `Content-Length: ${body.byteLength}`,
+    ];
     response.headers.forEach((value, name) => {
       if (name !== "content-length" && name !== "connection") lines.push(`${name}: ${value}`);
     });
@@ -206,30 +235,32 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
  * Hono's WebSocket helper for this listener (hono/deno's needs Deno.serve's requests): hands the upgrade
  * request's connection to Deno.upgradeWebSocket. Use it as hono/deno's: `app.get("/ws/x", upgradeWebSocket((c) => ({…})))`.
  */
-export const upgradeWebSocket = defineWebSocketHelper(async (c: Context, events, options?: Deno.UpgradeWebSocketOptions) => {
-  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return;
-  const upgrade = (c.env as ServeInfo | undefined)?.upgrade;
-  const protocol = c.req.header("sec-websocket-protocol")?.split(",")[0]?.trim();
-  const { response, socket } = Deno.upgradeWebSocket(c.req.raw, {
-    ...(protocol ? { protocol } : {}),
-    ...options,
-    ...(upgrade ? { socket: upgrade.socket, head: upgrade.head } : {}),
-  });
-  const ws = new WSContext({
-    close: (code, reason) => socket.close(code, reason),
-    get protocol() {
-      return socket.protocol;
-    },
-    raw: socket,
-    get readyState() {
-      return socket.readyState as 0 | 1 | 2 | 3;
-    },
-    url: socket.url ? new URL(socket.url) : null,
-    send: (source) => socket.send(source),
-  });
-  socket.onopen = (event) => events.onOpen?.(event, ws);
-  socket.onmessage = (event) => events.onMessage?.(event, ws);
-  socket.onclose = (event) => events.onClose?.(event, ws);
-  socket.onerror = (event) => events.onError?.(event, ws);
-  return response;
-});
+export const upgradeWebSocket = defineWebSocketHelper(
+  async (c: Context, events, options?: Deno.UpgradeWebSocketOptions) => {
+    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return;
+    const upgrade = (c.env as ServeInfo | undefined)?.upgrade;
+    const protocol = c.req.header("sec-websocket-protocol")?.split(",")[0]?.trim();
+    const { response, socket } = Deno.upgradeWebSocket(c.req.raw, {
+      ...(protocol ? { protocol } : {}),
+      ...options,
+      ...(upgrade ? { socket: upgrade.socket, head: upgrade.head } : {}),
+    });
+    const ws = new WSContext({
+      close: (code, reason) => socket.close(code, reason),
+      get protocol() {
+        return socket.protocol;
+      },
+      raw: socket,
+      get readyState() {
+        return socket.readyState as 0 | 1 | 2 | 3;
+      },
+      url: socket.url ? new URL(socket.url) : null,
+      send: (source) => socket.send(source),
+    });
+    socket.onopen = (event) => events.onOpen?.(event, ws);
+    socket.onmessage = (event) => events.onMessage?.(event, ws);
+    socket.onclose = (event) => events.onClose?.(event, ws);
+    socket.onerror = (event) => events.onError?.(event, ws);
+    return response;
+  },
+);

@@ -16,7 +16,10 @@ export interface Logger {
 const LEVELS: LogLevel[] = ["error", "warn", "info", "debug"];
 
 /** Creates a logger writing lines at or above `level`; `write` is injectable for tests. */
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => console.error(line)): Logger {
+export function createLogger(
+  level: LogLevel,
+  write: (line: string) => void = (line) => console.error(line),
+): Logger {
   const max = LEVELS.indexOf(level);
   const emit = (lvl: LogLevel) => (message: string, fields: LogFields = {}) => {
     if (LEVELS.indexOf(lvl) > max) return;

@@ -63,7 +63,11 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   });
   // The storage's address is known once it listens: a test asking for a public storage address gets it.
   const config = options.publicStorage
-    ? loadConfig({ CONSOLE_LOG_LEVEL: "error", CONSOLE_STORAGE_PUBLIC_URL: storage.url, ...(options.env ?? {}) })
+    ? loadConfig({
+      CONSOLE_LOG_LEVEL: "error",
+      CONSOLE_STORAGE_PUBLIC_URL: storage.url,
+      ...(options.env ?? {}),
+    })
     : startConfig;
   const metricsToken = prometheusBearerToken(storage.root);
   const metrics = createMetricsService({
@@ -94,14 +98,22 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     }),
   };
   const logSearch = options.logSearch
-    ? await startBuiltinLogSearch({ databaseUrl: "", address: { hostname: "127.0.0.1", port: 0 }, auditToken: "", retentionSeconds: 0 }, dataDir)
+    ? await startBuiltinLogSearch({
+      databaseUrl: "",
+      address: { hostname: "127.0.0.1", port: 0 },
+      auditToken: "",
+      retentionSeconds: 0,
+    }, dataDir)
     : null;
   if (logSearch) {
     deps.logSearch = logSearch.endpoint;
     await connectStorageAudit(storage, logSearch.server.ingestUrl);
   }
   // The production listener, with the configured timeouts (server/http_server.ts).
-  const server = await listen({ hostname: "127.0.0.1", port: 0, timeouts: config.timeouts }, createFetchHandler(createApp(deps), config.subpath));
+  const server = await listen(
+    { hostname: "127.0.0.1", port: 0, timeouts: config.timeouts },
+    createFetchHandler(createApp(deps), config.subpath),
+  );
   const consoleUrl = `http://127.0.0.1:${server.addr.port}`;
   return {
     consoleUrl,
@@ -124,7 +136,12 @@ export class ConsoleClient {
   cookie = "";
   constructor(readonly baseUrl: string) {}
 
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     const res = await fetch(this.baseUrl + path, {
       method,
       headers: {
@@ -162,7 +179,8 @@ export async function signIn(stack: TestStack, accessKey: string, secretKey: str
   return client;
 }
 
-export const signInAsRoot = (stack: TestStack) => signIn(stack, stack.storage.root.accessKey, stack.storage.root.secretKey);
+export const signInAsRoot = (stack: TestStack) =>
+  signIn(stack, stack.storage.root.accessKey, stack.storage.root.secretKey);
 
 /** Creates a user with a custom inline-named policy (or canned policy names) through the admin API. */
 export async function createUser(
@@ -172,7 +190,9 @@ export async function createUser(
   policy: { name: string; document?: unknown }[] = [],
 ): Promise<void> {
   await addUser(stack.admin, accessKey, secretKey);
-  for (const p of policy) if (p.document) await addCannedPolicy(stack.admin, p.name, JSON.stringify(p.document));
+  for (const p of policy) {
+    if (p.document) await addCannedPolicy(stack.admin, p.name, JSON.stringify(p.document));
+  }
   if (policy.length) await setPolicy(stack.admin, policy.map((p) => p.name), accessKey, false);
 }
 
@@ -181,7 +201,11 @@ export const NARROW_POLICY = {
   name: "narrow",
   document: {
     Version: "2012-10-17",
-    Statement: [{ Effect: "Allow", Action: ["s3:GetObject", "s3:ListBucket"], Resource: ["arn:aws:s3:::shared", "arn:aws:s3:::shared/*"] }],
+    Statement: [{
+      Effect: "Allow",
+      Action: ["s3:GetObject", "s3:ListBucket"],
+      Resource: ["arn:aws:s3:::shared", "arn:aws:s3:::shared/*"],
+    }],
   },
 };
 
@@ -199,8 +223,14 @@ export interface Scenario {
 }
 
 /** Runs an auth-matrix scenario table against one stack as Deno test steps. */
-export async function runScenarios(t: Deno.TestContext, stack: TestStack, scenarios: Scenario[]): Promise<void> {
-  const clients: Partial<Record<Scenario["as"], ConsoleClient>> = { none: new ConsoleClient(stack.consoleUrl) };
+export async function runScenarios(
+  t: Deno.TestContext,
+  stack: TestStack,
+  scenarios: Scenario[],
+): Promise<void> {
+  const clients: Partial<Record<Scenario["as"], ConsoleClient>> = {
+    none: new ConsoleClient(stack.consoleUrl),
+  };
   for (const scenario of scenarios) {
     await t.step(`${scenario.method} ${scenario.path}: ${scenario.name}`, async () => {
       if (!scenario.client && !clients[scenario.as]) {
@@ -210,7 +240,11 @@ export async function runScenarios(t: Deno.TestContext, stack: TestStack, scenar
           clients.narrow = await signIn(stack, "narrow-user", "narrow-secret-1");
         }
       }
-      const res = await (scenario.client ?? clients[scenario.as]!).request(scenario.method, scenario.path, scenario.body);
+      const res = await (scenario.client ?? clients[scenario.as]!).request(
+        scenario.method,
+        scenario.path,
+        scenario.body,
+      );
       const text = await res.text();
       assert.equal(res.status, scenario.status, text);
       const body = text ? (text.startsWith("{") || text.startsWith("[") ? JSON.parse(text) : text) : null;

@@ -21,10 +21,16 @@ export const SERVICES = {
 };
 
 /** A name nobody else uses: letters, digits and underscores. */
-export const uniqueName = (prefix: string) => `${prefix}_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+export const uniqueName = (prefix: string) =>
+  `${prefix}_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
 /** Polls `read` until `done` holds for its value (no fixed sleeps: a short poll with a deadline). */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   let lastError: unknown;
@@ -37,13 +43,19 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 2000)} ${lastError ?? ""}`);
+  throw new Error(
+    `timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 2000)} ${lastError ?? ""}`,
+  );
 }
 
 export interface Envelope {
   EventName: string;
   Key: string;
-  Records: { eventName: string; eventTime: string; s3: { bucket: { name: string }; object: { key: string; size?: number; eTag?: string } } }[];
+  Records: {
+    eventName: string;
+    eventTime: string;
+    s3: { bucket: { name: string }; object: { key: string; size?: number; eTag?: string } };
+  }[];
 }
 
 /** An HTTP server collecting webhook POSTs. */
@@ -52,14 +64,31 @@ export function webhookReceiver(options: { status?: () => number } = {}) {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const text = await req.text();
     const status = options.status?.() ?? 200;
-    if (status < 300) received.push({ body: JSON.parse(text), authorization: req.headers.get("authorization"), at: Date.now() });
+    if (status < 300) {
+      received.push({
+        body: JSON.parse(text),
+        authorization: req.headers.get("authorization"),
+        at: Date.now(),
+      });
+    }
     return new Response(null, { status });
   });
-  return { url: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}/events`, received, close: () => server.shutdown() };
+  return {
+    url: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}/events`,
+    received,
+    close: () => server.shutdown(),
+  };
 }
 
 export async function postgresReader(table: string) {
-  const sql = postgres({ host: "127.0.0.1", port: 5432, user: "postgres", database: "test", max: 1, onnotice: () => {} });
+  const sql = postgres({
+    host: "127.0.0.1",
+    port: 5432,
+    user: "postgres",
+    database: "test",
+    max: 1,
+    onnotice: () => {},
+  });
   return {
     rows: async () => await sql.unsafe(`SELECT * FROM ${table} ORDER BY 1`) as Record<string, unknown>[],
     close: async () => {
@@ -71,7 +100,13 @@ export async function postgresReader(table: string) {
 }
 
 export async function mysqlReader(table: string) {
-  const conn = await mysql.createConnection({ host: "127.0.0.1", port: 3306, user: "root", password: "", database: "test" });
+  const conn = await mysql.createConnection({
+    host: "127.0.0.1",
+    port: 3306,
+    user: "root",
+    password: "",
+    database: "test",
+  });
   return {
     rows: async () => (await conn.query(`SELECT * FROM ${table}`))[0] as Record<string, unknown>[],
     close: async () => {

@@ -24,8 +24,18 @@ export interface OperatorStack {
   close(): Promise<void>;
 }
 
-export async function startOperatorStack(options: { seedTenant?: boolean; backTenants?: boolean; env?: Record<string, string>; licensePublicKeyFile?: string } = {}): Promise<OperatorStack> {
-  const cluster = await startStandin({ seedTenant: options.seedTenant ?? true, backTenants: options.backTenants });
+export async function startOperatorStack(
+  options: {
+    seedTenant?: boolean;
+    backTenants?: boolean;
+    env?: Record<string, string>;
+    licensePublicKeyFile?: string;
+  } = {},
+): Promise<OperatorStack> {
+  const cluster = await startStandin({
+    seedTenant: options.seedTenant ?? true,
+    backTenants: options.backTenants,
+  });
   const config = loadConfig({
     CONSOLE_LOG_LEVEL: "error",
     CONSOLE_OPERATOR_MODE: "on",
@@ -47,10 +57,25 @@ export async function startOperatorStack(options: { seedTenant?: boolean; backTe
     loginThrottle: new LoginThrottle(),
     operator: { k8s, config: config.operator!, serviceAccountToken: cluster.operatorToken },
     // Operator mode has no storage server of its own: no metrics to sample.
-    metrics: createMetricsService({ config, storageUrl: "", storageToken: () => Promise.resolve(null), fetch: globalThis.fetch, log: silentLogger, historyFile: null }),
-    license: new LicenseStore({ configured: "", publicKeyFile: options.licensePublicKeyFile ?? "", file: `${licenseDir}/subnet-license`, now: Date.now }),
+    metrics: createMetricsService({
+      config,
+      storageUrl: "",
+      storageToken: () => Promise.resolve(null),
+      fetch: globalThis.fetch,
+      log: silentLogger,
+      historyFile: null,
+    }),
+    license: new LicenseStore({
+      configured: "",
+      publicKeyFile: options.licensePublicKeyFile ?? "",
+      file: `${licenseDir}/subnet-license`,
+      now: Date.now,
+    }),
   };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, createFetchHandler(createApp(deps), config.subpath));
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    createFetchHandler(createApp(deps), config.subpath),
+  );
   return {
     consoleUrl: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
     cluster,
@@ -85,12 +110,25 @@ export interface OperatorScenario {
 }
 
 /** Runs an RBAC-matrix scenario table as test steps. */
-export async function runOperatorScenarios(t: Deno.TestContext, stack: OperatorStack, scenarios: OperatorScenario[]): Promise<void> {
-  const clients = new Map<OperatorScenario["as"], ConsoleClient>([["none", new ConsoleClient(stack.consoleUrl)]]);
-  const tokens = { nobody: stack.cluster.nobodyToken, viewer: stack.cluster.viewerToken, operator: stack.cluster.operatorToken };
+export async function runOperatorScenarios(
+  t: Deno.TestContext,
+  stack: OperatorStack,
+  scenarios: OperatorScenario[],
+): Promise<void> {
+  const clients = new Map<OperatorScenario["as"], ConsoleClient>([[
+    "none",
+    new ConsoleClient(stack.consoleUrl),
+  ]]);
+  const tokens = {
+    nobody: stack.cluster.nobodyToken,
+    viewer: stack.cluster.viewerToken,
+    operator: stack.cluster.operatorToken,
+  };
   for (const scenario of scenarios) {
     await t.step(`${scenario.method} ${scenario.path}: ${scenario.name}`, async () => {
-      if (!clients.has(scenario.as)) clients.set(scenario.as, await signInOperator(stack, tokens[scenario.as as keyof typeof tokens]));
+      if (!clients.has(scenario.as)) {
+        clients.set(scenario.as, await signInOperator(stack, tokens[scenario.as as keyof typeof tokens]));
+      }
       const res = await clients.get(scenario.as)!.request(scenario.method, scenario.path, scenario.body);
       const text = await res.text();
       assert.equal(res.status, scenario.status, `${scenario.method} ${scenario.path}: ${text}`);

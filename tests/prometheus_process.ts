@@ -14,7 +14,9 @@ export interface PrometheusProcess {
   waitFor(expr: string, accept?: (value: number) => boolean, timeoutMs?: number): Promise<number>;
 }
 
-export async function startPrometheus(options: { target: string; token: string | null; jobName: string; metricsPath?: string }): Promise<PrometheusProcess> {
+export async function startPrometheus(
+  options: { target: string; token: string | null; jobName: string; metricsPath?: string },
+): Promise<PrometheusProcess> {
   const dir = await Deno.makeTempDir({ prefix: "deck-prometheus-" });
   const port = await freePort();
   const scrape = [
@@ -57,20 +59,32 @@ export async function startPrometheus(options: { target: string; token: string |
     if (body.status !== "success") throw new Error(`prometheus query failed: ${JSON.stringify(body)}`);
     return body.data.result;
   };
-  const waitFor = async (expr: string, accept: (value: number) => boolean = () => true, timeoutMs = 30_000) => {
+  const waitFor = async (
+    expr: string,
+    accept: (value: number) => boolean = () => true,
+    timeoutMs = 30_000,
+  ) => {
     const deadline = Date.now() + timeoutMs;
     while (true) {
       const result = await query(expr).catch(() => []);
       const found = result.map((r: { value: [number, string] }) => Number(r.value[1])).find(accept);
       if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`prometheus: ${expr} had no accepted sample within ${timeoutMs} ms (last: ${JSON.stringify(result)})`);
+      if (Date.now() > deadline) {
+        throw new Error(
+          `prometheus: ${expr} had no accepted sample within ${timeoutMs} ms (last: ${
+            JSON.stringify(result)
+          })`,
+        );
+      }
       await new Promise((r) => setTimeout(r, 250));
     }
   };
   try {
     const deadline = Date.now() + 30_000;
     while (true) {
-      const ready = await fetch(`${url}/-/ready`).then(async (r) => (await r.body?.cancel(), r.ok)).catch(() => false);
+      const ready = await fetch(`${url}/-/ready`).then(async (r) => (await r.body?.cancel(), r.ok)).catch(
+        () => false,
+      );
       if (ready) break;
       if (Date.now() > deadline) throw new Error("prometheus did not become ready");
       await new Promise((r) => setTimeout(r, 200));

@@ -15,7 +15,15 @@ export async function spawnStorage(
   env: Record<string, string> = {},
 ): Promise<{ child: Deno.ChildProcess; url: string }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../server/storage/standalone.ts", import.meta.url).pathname, "--data-dir", dataDir, "--address", `127.0.0.1:${port}`],
+    args: [
+      "run",
+      "-A",
+      new URL("../server/storage/standalone.ts", import.meta.url).pathname,
+      "--data-dir",
+      dataDir,
+      "--address",
+      `127.0.0.1:${port}`,
+    ],
     env: { MINIO_ROOT_USER: root.accessKey, MINIO_ROOT_PASSWORD: root.secretKey, NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "null",

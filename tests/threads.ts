@@ -7,5 +7,9 @@ export function threadNice(pid: number, tid: string | number): number {
 
 /** The ids of the process's threads running at nice value `nice`. */
 export function threadsAtNice(pid: number, nice: number): Set<string> {
-  return new Set([...Deno.readDirSync(`/proc/${pid}/task`)].map((task) => task.name).filter((tid) => threadNice(pid, tid) === nice));
+  return new Set(
+    [...Deno.readDirSync(`/proc/${pid}/task`)].map((task) => task.name).filter((tid) =>
+      threadNice(pid, tid) === nice
+    ),
+  );
 }

@@ -32,7 +32,13 @@ export function BucketList({ base, initial, canCreate, distributed, onNavigate }
         <div className="flex gap-2">
           {canCreate
             ? (
-              <button type="button" className="btn btn-sm btn-square btn-primary" aria-label="Create Bucket" title="Create Bucket" onClick={() => setCreating(true)}>
+              <button
+                type="button"
+                className="btn btn-sm btn-square btn-primary"
+                aria-label="Create Bucket"
+                title="Create Bucket"
+                onClick={() => setCreating(true)}
+              >
                 <span aria-hidden="true" className="text-lg leading-none">+</span>
               </button>
             )
@@ -51,14 +57,34 @@ export function BucketList({ base, initial, canCreate, distributed, onNavigate }
             label: "Name",
             value: (b) => b.name,
             sortable: true,
-            render: (b) => <a className="link link-hover font-bold" href={hrefOf(base, open(b.name))} onClick={(e) => (e.preventDefault(), onNavigate(open(b.name)))}>{b.name}</a>,
+            render: (b) => (
+              <a
+                className="link link-hover font-bold"
+                href={hrefOf(base, open(b.name))}
+                onClick={(e) => (e.preventDefault(), onNavigate(open(b.name)))}
+              >
+                {b.name}
+              </a>
+            ),
           },
-          { id: "size", label: "Used Space", value: (b) => b.size, render: (b) => formatBytes(b.size), sortable: true, align: "right" },
+          {
+            id: "size",
+            label: "Used Space",
+            value: (b) => b.size,
+            render: (b) => formatBytes(b.size),
+            sortable: true,
+            align: "right",
+          },
         ]}
         initialSort={{ id: "name" }}
         actions={[{ type: "view", onSelect: (b) => onNavigate(open(b.name)) }]}
       />
-      <CreateBucketDialog open={creating} distributed={distributed} onClose={() => setCreating(false)} onCreated={() => (setCreating(false), reload())} />
+      <CreateBucketDialog
+        open={creating}
+        distributed={distributed}
+        onClose={() => setCreating(false)}
+        onCreated={() => (setCreating(false), reload())}
+      />
     </>
   );
 }

@@ -15,13 +15,21 @@ const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1
 
 function EditButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
-    <button type="button" className="btn btn-ghost btn-xs btn-square" aria-label={label} title={label} onClick={onClick}>
+    <button
+      type="button"
+      className="btn btn-ghost btn-xs btn-square"
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+    >
       <ActionIcon type="edit" />
     </button>
   );
 }
 
-export function DetailsPanel({ bucket, detail, onChanged }: { bucket: string; detail: ObjectDetail; onChanged: () => void }) {
+export function DetailsPanel(
+  { bucket, detail, onChanged }: { bucket: string; detail: ObjectDetail; onChanged: () => void },
+) {
   const [open, setOpen] = useState<Open>(null);
   const [deletingTag, setDeletingTag] = useState<string | null>(null);
   const saved = () => (setOpen(null), setDeletingTag(null), onChanged());
@@ -31,11 +39,16 @@ export function DetailsPanel({ bucket, detail, onChanged }: { bucket: string; de
   return (
     <div className="grid gap-4">
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm">
-        <dt className="font-bold">Name</dt><dd className="wrap-anywhere">{detail.name}</dd>
-        <dt className="font-bold">Size</dt><dd>{marker ? "" : formatBytes(detail.size)}</dd>
-        <dt className="font-bold">Last Modified</dt><dd>{formatDateTime(detail.last_modified)}</dd>
-        <dt className="font-bold">Content Type</dt><dd>{detail.content_type ?? ""}</dd>
-        <dt className="font-bold">ETag</dt><dd className="wrap-anywhere font-mono text-xs">{detail.etag ?? ""}</dd>
+        <dt className="font-bold">Name</dt>
+        <dd className="wrap-anywhere">{detail.name}</dd>
+        <dt className="font-bold">Size</dt>
+        <dd>{marker ? "" : formatBytes(detail.size)}</dd>
+        <dt className="font-bold">Last Modified</dt>
+        <dd>{formatDateTime(detail.last_modified)}</dd>
+        <dt className="font-bold">Content Type</dt>
+        <dd>{detail.content_type ?? ""}</dd>
+        <dt className="font-bold">ETag</dt>
+        <dd className="wrap-anywhere font-mono text-xs">{detail.etag ?? ""}</dd>
         <dt className="font-bold">Legal Hold</dt>
         <dd data-testid="legal-hold" className="flex items-center gap-1">
           {detail.is_versioned
@@ -45,11 +58,19 @@ export function DetailsPanel({ bucket, detail, onChanged }: { bucket: string; de
                 {marker ? null : <EditButton label="Edit Legal Hold" onClick={() => setOpen("legal-hold")} />}
               </>
             )
-            : <span className="tooltip" data-tip="Legal hold requires versioning on the bucket" tabIndex={0}>Disabled</span>}
+            : (
+              <span className="tooltip" data-tip="Legal hold requires versioning on the bucket" tabIndex={0}>
+                Disabled
+              </span>
+            )}
         </dd>
         <dt className="font-bold">Retention</dt>
         <dd data-testid="retention" className="flex items-center gap-1">
-          {detail.retention_mode ? `${capitalise(detail.retention_mode)} until ${formatDateTime(detail.retention_until_date ?? "")}` : "Undefined"}
+          {detail.retention_mode
+            ? `${capitalise(detail.retention_mode)} until ${
+              formatDateTime(detail.retention_until_date ?? "")
+            }`
+            : "Undefined"}
           {marker ? null : <EditButton label="Edit Retention" onClick={() => setOpen("retention")} />}
         </dd>
       </dl>
@@ -59,10 +80,27 @@ export function DetailsPanel({ bucket, detail, onChanged }: { bucket: string; de
           {tags.map(([key, value]) => (
             <span key={key} className="badge badge-outline gap-1 h-auto py-1 wrap-anywhere">
               {key} : {value}
-              {marker ? null : <button type="button" className="btn btn-ghost btn-xs btn-circle h-4 min-h-4 w-4" aria-label={`Delete tag ${key}`} onClick={() => setDeletingTag(key)}>✕</button>}
+              {marker ? null : (
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-xs btn-circle h-4 min-h-4 w-4"
+                  aria-label={`Delete tag ${key}`}
+                  onClick={() => setDeletingTag(key)}
+                >
+                  ✕
+                </button>
+              )}
             </span>
           ))}
-          {marker ? null : <button type="button" className="badge badge-primary cursor-pointer" onClick={() => setOpen("add-tag")}>+ Add tag</button>}
+          {marker ? null : (
+            <button
+              type="button"
+              className="badge badge-primary cursor-pointer"
+              onClick={() => setOpen("add-tag")}
+            >
+              + Add tag
+            </button>
+          )}
         </div>
       </div>
       <div>
@@ -70,15 +108,54 @@ export function DetailsPanel({ bucket, detail, onChanged }: { bucket: string; de
         {metadata.length
           ? (
             <table className="table table-sm" aria-label="Object Metadata">
-              <tbody>{metadata.map(([k, v]) => <tr key={k}><th className="w-48 break-words">{k}</th><td className="break-words">{v}</td></tr>)}</tbody>
+              <tbody>
+                {metadata.map(([k, v]) => (
+                  <tr key={k}>
+                    <th className="w-48 break-words">{k}</th>
+                    <td className="break-words">{v}</td>
+                  </tr>
+                ))}
+              </tbody>
             </table>
           )
           : <p className="text-sm text-base-content/70">No user metadata.</p>}
       </div>
-      {open === "legal-hold" ? <LegalHoldDialog bucket={bucket} detail={detail} open onClose={() => setOpen(null)} onSaved={saved} /> : null}
-      {open === "retention" ? <RetentionDialog bucket={bucket} detail={detail} open onClose={() => setOpen(null)} onSaved={saved} /> : null}
-      <AddTagDialog bucket={bucket} detail={detail} open={open === "add-tag"} onClose={() => setOpen(null)} onSaved={saved} />
-      <DeleteTagDialog bucket={bucket} detail={detail} tag={deletingTag} onClose={() => setDeletingTag(null)} onSaved={saved} />
+      {open === "legal-hold"
+        ? (
+          <LegalHoldDialog
+            bucket={bucket}
+            detail={detail}
+            open
+            onClose={() => setOpen(null)}
+            onSaved={saved}
+          />
+        )
+        : null}
+      {open === "retention"
+        ? (
+          <RetentionDialog
+            bucket={bucket}
+            detail={detail}
+            open
+            onClose={() => setOpen(null)}
+            onSaved={saved}
+          />
+        )
+        : null}
+      <AddTagDialog
+        bucket={bucket}
+        detail={detail}
+        open={open === "add-tag"}
+        onClose={() => setOpen(null)}
+        onSaved={saved}
+      />
+      <DeleteTagDialog
+        bucket={bucket}
+        detail={detail}
+        tag={deletingTag}
+        onClose={() => setDeletingTag(null)}
+        onSaved={saved}
+      />
     </div>
   );
 }

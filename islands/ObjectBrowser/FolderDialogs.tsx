@@ -11,7 +11,14 @@ import { showSnackbar } from "../ui/notify.ts";
 import { leafName } from "./locations.ts";
 import { PreviewFrame } from "./PreviewFrame.tsx";
 
-export function PathDialog({ open, current, onClose, onGo }: { open: boolean; current: string; onClose: () => void; onGo: (prefix: string) => void }) {
+export function PathDialog(
+  { open, current, onClose, onGo }: {
+    open: boolean;
+    current: string;
+    onClose: () => void;
+    onGo: (prefix: string) => void;
+  },
+) {
   const [path, setPath] = useState("");
   const go = () => {
     const cleaned = path.trim().replace(/^\/+/, "");
@@ -27,7 +34,12 @@ export function PathDialog({ open, current, onClose, onGo }: { open: boolean; cu
       primary={{ label: "Go", disabled: path.trim() === "", onClick: go }}
     >
       <p className="text-sm mb-3 wrap-anywhere">Current path: {current || "/"}</p>
-      <TextField label="New Folder Path" value={path} onChange={setPath} placeholder="Enter the new Folder Path" />
+      <TextField
+        label="New Folder Path"
+        value={path}
+        onChange={setPath}
+        placeholder="Enter the new Folder Path"
+      />
     </Dialog>
   );
 }
@@ -57,15 +69,32 @@ export function RewindDialog({ open, active, date, onClose, onRewind, onReset }:
       actions={
         <>
           {active ? <button type="button" className="btn" onClick={onReset}>Show Current Data</button> : null}
-          <button type="button" className="btn btn-primary" disabled={!valid} onClick={() => valid && onRewind(parsed!.toISOString())}>Rewind</button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!valid}
+            onClick={() => valid && onRewind(parsed!.toISOString())}
+          >
+            Rewind
+          </button>
         </>
       }
     >
       <label className="block mb-3">
         <span className="block mb-1 text-sm font-bold">Rewind to</span>
-        <input type="datetime-local" step={0.001} className="input w-full border-base-300" aria-label="Rewind to" value={value} onChange={(e) => setValue(e.target.value)} />
+        <input
+          type="datetime-local"
+          step={0.001}
+          className="input w-full border-base-300"
+          aria-label="Rewind to"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
       </label>
-      <p className="text-sm text-base-content/70">The folder is shown as it was at that moment: each object's version current then, deleted objects marked.</p>
+      <p className="text-sm text-base-content/70">
+        The folder is shown as it was at that moment: each object's version current then, deleted objects
+        marked.
+      </p>
     </Dialog>
   );
 }
@@ -76,7 +105,14 @@ export interface DeleteTarget {
 }
 
 /** Deletes one object or folder (with everything in it). */
-export function DeleteEntryDialog({ bucket, target, onClose, onDeleted }: { bucket: string; target: DeleteTarget | null; onClose: () => void; onDeleted: () => void }) {
+export function DeleteEntryDialog(
+  { bucket, target, onClose, onDeleted }: {
+    bucket: string;
+    target: DeleteTarget | null;
+    onClose: () => void;
+    onDeleted: () => void;
+  },
+) {
   return (
     <ConfirmDialog
       title="Delete Object"
@@ -95,7 +131,15 @@ export function DeleteEntryDialog({ bucket, target, onClose, onDeleted }: { buck
 }
 
 /** Delete Selected: objects and folders of the current view, after confirmation. */
-export function DeleteSelectedDialog({ bucket, names, open, onClose, onDeleted }: { bucket: string; names: string[]; open: boolean; onClose: () => void; onDeleted: () => void }) {
+export function DeleteSelectedDialog(
+  { bucket, names, open, onClose, onDeleted }: {
+    bucket: string;
+    names: string[];
+    open: boolean;
+    onClose: () => void;
+    onDeleted: () => void;
+  },
+) {
   return (
     <ConfirmDialog
       title="Delete Objects"
@@ -112,9 +156,16 @@ export function DeleteSelectedDialog({ bucket, names, open, onClose, onDeleted }
   );
 }
 
-export function PreviewDialog({ bucket, objectKey, onClose }: { bucket: string; objectKey: string | null; onClose: () => void }) {
+export function PreviewDialog(
+  { bucket, objectKey, onClose }: { bucket: string; objectKey: string | null; onClose: () => void },
+) {
   return (
-    <Dialog title={objectKey ? `Preview - ${leafName(objectKey)}` : "Preview"} open={!!objectKey} onClose={onClose} wide>
+    <Dialog
+      title={objectKey ? `Preview - ${leafName(objectKey)}` : "Preview"}
+      open={!!objectKey}
+      onClose={onClose}
+      wide
+    >
       {objectKey ? <PreviewFrame bucket={bucket} objectKey={objectKey} /> : null}
     </Dialog>
   );

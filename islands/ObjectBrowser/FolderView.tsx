@@ -12,7 +12,14 @@ import { reportError } from "../lib/use_list.ts";
 import { type DataColumn, DataTable, type RowAction } from "../ui/DataTable.tsx";
 import { SearchBox } from "../ui/fields.tsx";
 import { downloadFolder, downloadObject, downloadSelection } from "./downloads.ts";
-import { DeleteEntryDialog, DeleteSelectedDialog, type DeleteTarget, PathDialog, PreviewDialog, RewindDialog } from "./FolderDialogs.tsx";
+import {
+  DeleteEntryDialog,
+  DeleteSelectedDialog,
+  type DeleteTarget,
+  PathDialog,
+  PreviewDialog,
+  RewindDialog,
+} from "./FolderDialogs.tsx";
 import { type RewindState, useFolderListing, useRewindListing } from "./folder_state.ts";
 import { type BrowserLocation, hrefOf, leafName } from "./locations.ts";
 import { SearchPanel } from "./SearchPanel.tsx";
@@ -31,7 +38,6 @@ export interface FolderViewProps {
   onRewind: (rewind: RewindState | null) => void;
   onNavigate: (location: BrowserLocation) => void;
 }
-
 
 const isFolder = (name: string) => name.endsWith("/");
 type Dialog = "path" | "rewind" | "delete-selected" | null;
@@ -59,36 +65,98 @@ export function FolderView(props: FolderViewProps) {
     setSearching(false);
   }, [prefix]);
 
-  const locationOf = (name: string): BrowserLocation => (isFolder(name) ? { kind: "folder", bucket, prefix: name } : { kind: "object", bucket, key: name });
+  const locationOf = (
+    name: string,
+  ): BrowserLocation => (isFolder(name)
+    ? { kind: "folder", bucket, prefix: name }
+    : { kind: "object", bucket, key: name });
   const nameLink = (name: string, deleted = false) => (
-    <a className={`link link-hover break-words ${deleted ? "line-through opacity-70" : ""}`} href={hrefOf(base, locationOf(name))} onClick={(e) => (e.preventDefault(), onNavigate(locationOf(name)))}>
+    <a
+      className={`link link-hover break-words ${deleted ? "line-through opacity-70" : ""}`}
+      href={hrefOf(base, locationOf(name))}
+      onClick={(e) => (e.preventDefault(), onNavigate(locationOf(name)))}
+    >
       <EntryIcon folder={isFolder(name)} />
       {leafName(name)}
     </a>
   );
   const upload = (files: { file: File; path: string }[]) =>
-    files.length && uploads.start(files.map(({ file, path }) => ({ bucket, key: prefix + path, file, direct: props.direct })));
+    files.length &&
+    uploads.start(
+      files.map(({ file, path }) => ({ bucket, key: prefix + path, file, direct: props.direct })),
+    );
   const match = (name: string) => leafName(name).toLowerCase().includes(filter.toLowerCase());
 
   const actions: RowAction<ObjectItem>[] = [
     { type: "view", onSelect: (o) => onNavigate(locationOf(o.name)) },
-    { type: "preview", onSelect: (o) => setPreviewing(o.name), disabled: (o) => isFolder(o.name) || !previewKindOf(o.name) },
-    { type: "download", onSelect: (o) => void (isFolder(o.name) ? downloadFolder(bucket, o.name) : downloadObject(bucket, o.name, o.size)).catch(reportError) },
+    {
+      type: "preview",
+      onSelect: (o) => setPreviewing(o.name),
+      disabled: (o) => isFolder(o.name) || !previewKindOf(o.name),
+    },
+    {
+      type: "download",
+      onSelect: (o) =>
+        void (isFolder(o.name) ? downloadFolder(bucket, o.name) : downloadObject(bucket, o.name, o.size))
+          .catch(reportError),
+    },
     { type: "delete", onSelect: (o) => setDeleting({ name: o.name, isFolder: isFolder(o.name) }) },
   ];
   const columns: DataColumn<ObjectItem>[] = [
-    { id: "name", label: "Name", value: (o) => leafName(o.name), render: (o) => nameLink(o.name), sortable: true, width: "45%" },
-    { id: "last_modified", label: "Last Modified", value: (o) => o.last_modified, render: (o) => formatDate(o.last_modified), sortable: true },
-    { id: "size", label: "Size", value: (o) => o.size, render: (o) => (isFolder(o.name) ? "" : formatBytes(o.size)), sortable: true, align: "right" },
+    {
+      id: "name",
+      label: "Name",
+      value: (o) => leafName(o.name),
+      render: (o) => nameLink(o.name),
+      sortable: true,
+      width: "45%",
+    },
+    {
+      id: "last_modified",
+      label: "Last Modified",
+      value: (o) => o.last_modified,
+      render: (o) => formatDate(o.last_modified),
+      sortable: true,
+    },
+    {
+      id: "size",
+      label: "Size",
+      value: (o) => o.size,
+      render: (o) => (isFolder(o.name) ? "" : formatBytes(o.size)),
+      sortable: true,
+      align: "right",
+    },
   ];
   const rewindColumns: DataColumn<RewindItem>[] = [
-    { id: "name", label: "Name", value: (o) => leafName(o.name), render: (o) => nameLink(o.name, o.delete_flag), sortable: true, width: "45%" },
-    { id: "last_modified", label: "Object Date", value: (o) => o.last_modified, render: (o) => formatDate(o.last_modified), sortable: true },
-    { id: "size", label: "Size", value: (o) => o.size, render: (o) => (o.action === "PREFIX" ? "" : formatBytes(o.size)), sortable: true, align: "right" },
+    {
+      id: "name",
+      label: "Name",
+      value: (o) => leafName(o.name),
+      render: (o) => nameLink(o.name, o.delete_flag),
+      sortable: true,
+      width: "45%",
+    },
+    {
+      id: "last_modified",
+      label: "Object Date",
+      value: (o) => o.last_modified,
+      render: (o) => formatDate(o.last_modified),
+      sortable: true,
+    },
+    {
+      id: "size",
+      label: "Size",
+      value: (o) => o.size,
+      render: (o) => (o.action === "PREFIX" ? "" : formatBytes(o.size)),
+      sortable: true,
+      align: "right",
+    },
     { id: "deleted", label: "Deleted", value: (o) => (o.delete_flag ? "Yes" : "No") },
   ];
   const sortNote = sort && listing.hasMore && !rewound.active
-    ? `Sorted by ${sort.id.replace("_", " ")}: applies to the ${formatNumber(listing.items.length)} entries loaded so far; scroll to load more.`
+    ? `Sorted by ${sort.id.replace("_", " ")}: applies to the ${
+      formatNumber(listing.items.length)
+    } entries loaded so far; scroll to load more.`
     : null;
 
   function onDrop(e: DragEvent) {
@@ -108,23 +176,85 @@ export function FolderView(props: FolderViewProps) {
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
         <SearchBox placeholder="Search Objects" value={filter} onChange={setFilter} />
         <div className="flex flex-wrap gap-2">
-          <button type="button" className="btn btn-sm" onClick={() => setDialog("path")}>Create new path</button>
-          <button type="button" className="btn btn-sm" onClick={() => fileInput.current?.click()}>Upload Files</button>
-          <button type="button" className="btn btn-sm" onClick={() => folderInput.current?.click()}>Upload Folder</button>
+          <button type="button" className="btn btn-sm" onClick={() => setDialog("path")}>
+            Create new path
+          </button>
+          <button type="button" className="btn btn-sm" onClick={() => fileInput.current?.click()}>
+            Upload Files
+          </button>
+          <button type="button" className="btn btn-sm" onClick={() => folderInput.current?.click()}>
+            Upload Folder
+          </button>
           <div className="indicator">
-            {rewound.active ? <span className="indicator-item badge badge-secondary badge-xs" data-testid="rewind-badge" aria-label="Rewind is on" /> : null}
-            <button type="button" className="btn btn-sm" disabled={!props.versioned} title={props.versioned ? undefined : "Rewind needs versioning on the bucket"} onClick={() => setDialog("rewind")}>Rewind</button>
+            {rewound.active
+              ? (
+                <span
+                  className="indicator-item badge badge-secondary badge-xs"
+                  data-testid="rewind-badge"
+                  aria-label="Rewind is on"
+                />
+              )
+              : null}
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={!props.versioned}
+              title={props.versioned ? undefined : "Rewind needs versioning on the bucket"}
+              onClick={() => setDialog("rewind")}
+            >
+              Rewind
+            </button>
           </div>
           <button type="button" className="btn btn-sm" onClick={reload}>Refresh</button>
-          <button type="button" className="btn btn-sm" onClick={() => setSearching(true)}>Search Bucket</button>
-          <button type="button" className="btn btn-sm" disabled={selected.length === 0} onClick={() => downloadSelection(bucket, prefix, selected).catch(reportError)}>Download Selected</button>
-          <button type="button" className="btn btn-sm btn-error" disabled={selected.length === 0} onClick={() => setDialog("delete-selected")}>Delete Selected</button>
+          <button type="button" className="btn btn-sm" onClick={() => setSearching(true)}>
+            Search Bucket
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm"
+            disabled={selected.length === 0}
+            onClick={() => downloadSelection(bucket, prefix, selected).catch(reportError)}
+          >
+            Download Selected
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm btn-error"
+            disabled={selected.length === 0}
+            onClick={() => setDialog("delete-selected")}
+          >
+            Delete Selected
+          </button>
         </div>
-        <input ref={fileInput} type="file" multiple hidden aria-label="Files to upload" onChange={(e) => (upload(filesFromInput(e.currentTarget.files)), e.currentTarget.value = "")} />
-        <input ref={folderInput} type="file" multiple hidden aria-label="Folder to upload" {...{ webkitdirectory: "" }} onChange={(e) => (upload(filesFromInput(e.currentTarget.files)), e.currentTarget.value = "")} />
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          aria-label="Files to upload"
+          onChange={(e) => (upload(filesFromInput(e.currentTarget.files)), e.currentTarget.value = "")}
+        />
+        <input
+          ref={folderInput}
+          type="file"
+          multiple
+          hidden
+          aria-label="Folder to upload"
+          {...{ webkitdirectory: "" }}
+          onChange={(e) => (upload(filesFromInput(e.currentTarget.files)), e.currentTarget.value = "")}
+        />
       </div>
       <UploadsPanel uploads={uploads} />
-      {searching ? <SearchPanel bucket={bucket} prefix={prefix} onOpen={(o) => onNavigate(locationOf(o.name))} onClose={() => setSearching(false)} /> : null}
+      {searching
+        ? (
+          <SearchPanel
+            bucket={bucket}
+            prefix={prefix}
+            onOpen={(o) => onNavigate(locationOf(o.name))}
+            onClose={() => setSearching(false)}
+          />
+        )
+        : null}
       {rewound.active
         ? (
           <DataTable<RewindItem>
@@ -157,7 +287,12 @@ export function FolderView(props: FolderViewProps) {
           />
         )}
       {(listing.loading && !rewound.active) || rewound.loading ? <SlowHint /> : null}
-      <PathDialog open={dialog === "path"} current={prefix} onClose={() => setDialog(null)} onGo={(p) => (setDialog(null), onNavigate({ kind: "folder", bucket, prefix: p }))} />
+      <PathDialog
+        open={dialog === "path"}
+        current={prefix}
+        onClose={() => setDialog(null)}
+        onGo={(p) => (setDialog(null), onNavigate({ kind: "folder", bucket, prefix: p }))}
+      />
       {dialog === "rewind"
         ? (
           <RewindDialog
@@ -170,8 +305,19 @@ export function FolderView(props: FolderViewProps) {
           />
         )
         : null}
-      <DeleteSelectedDialog bucket={bucket} names={selected} open={dialog === "delete-selected"} onClose={() => setDialog(null)} onDeleted={() => (setDialog(null), reload())} />
-      <DeleteEntryDialog bucket={bucket} target={deleting} onClose={() => setDeleting(null)} onDeleted={() => (setDeleting(null), reload())} />
+      <DeleteSelectedDialog
+        bucket={bucket}
+        names={selected}
+        open={dialog === "delete-selected"}
+        onClose={() => setDialog(null)}
+        onDeleted={() => (setDialog(null), reload())}
+      />
+      <DeleteEntryDialog
+        bucket={bucket}
+        target={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={() => (setDeleting(null), reload())}
+      />
       <PreviewDialog bucket={bucket} objectKey={previewing} onClose={() => setPreviewing(null)} />
     </div>
   );
@@ -180,7 +326,17 @@ export function FolderView(props: FolderViewProps) {
 /** A folder or file mark before a name (inline SVG: nothing fetched, no emoji font needed). */
 function EntryIcon({ folder }: { folder: boolean }) {
   return (
-    <svg viewBox="0 0 24 24" width="16" height="16" className="inline-block mr-1.5 -mt-0.5 opacity-70" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      width="16"
+      height="16"
+      className="inline-block mr-1.5 -mt-0.5 opacity-70"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d={folder ? "M3 6h6l2 2h10v11H3z" : "M6 3h8l4 4v14H6zM14 3v4h4"} />
     </svg>
   );

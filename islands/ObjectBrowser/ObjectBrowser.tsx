@@ -39,21 +39,27 @@ const titleOf = (location: BrowserLocation) => {
   return location.kind === "buckets" ? "All Buckets" : last.replace(/\/$/, "") || location.bucket;
 };
 
-const pathOf = (location: BrowserLocation) => (location.kind === "folder" ? location.prefix : location.kind === "object" ? location.key : "");
+const pathOf = (
+  location: BrowserLocation,
+) => (location.kind === "folder" ? location.prefix : location.kind === "object" ? location.key : "");
 
 export default function ObjectBrowser(props: ObjectBrowserProps) {
   const [location, setLocation] = useState(props.location);
   // The server's data serves the first view only; later views fetch their own.
   const first = useRef(true);
   const [buckets, setBuckets] = useState(props.buckets);
-  const [versioned, setVersioned] = useState<Record<string, boolean>>(location.kind === "folder" && props.versioned !== null ? { [location.bucket]: props.versioned } : {});
+  const [versioned, setVersioned] = useState<Record<string, boolean>>(
+    location.kind === "folder" && props.versioned !== null ? { [location.bucket]: props.versioned } : {},
+  );
   const [rewind, setRewind] = useState<RewindState | null>(null);
   const [showLinks, setShowLinks] = useState(false);
   const [path, setPath] = useState(pathOf(props.location));
 
   function navigate(next: BrowserLocation, options: { replace?: boolean; fromHistory?: boolean } = {}) {
     first.current = false;
-    if (!options.fromHistory) history[options.replace ? "replaceState" : "pushState"](null, "", hrefOf(props.base, next));
+    if (!options.fromHistory) {
+      history[options.replace ? "replaceState" : "pushState"](null, "", hrefOf(props.base, next));
+    }
     document.title = `${titleOf(next)} | Deck`;
     setPath(pathOf(next));
     setLocation(next);
@@ -71,9 +77,14 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
   }, []);
 
   useEffect(() => {
-    if (location.kind === "buckets" && !first.current) bucketsApi.list().then(setBuckets, () => setBuckets([]));
+    if (location.kind === "buckets" && !first.current) {
+      bucketsApi.list().then(setBuckets, () => setBuckets([]));
+    }
     if (location.kind === "folder" && versioned[location.bucket] === undefined) {
-      objectsApi.versioning(location.bucket).then((v) => setVersioned((m) => ({ ...m, [location.bucket]: v.is_versioned })), () => {});
+      objectsApi.versioning(location.bucket).then(
+        (v) => setVersioned((m) => ({ ...m, [location.bucket]: v.is_versioned })),
+        () => {},
+      );
     }
   }, [location]);
 
@@ -81,7 +92,11 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
   const goToPath = () => {
     if (location.kind === "buckets") return;
     const cleaned = path.replace(/^\/+/, "");
-    navigate(cleaned === "" || cleaned.endsWith("/") ? { kind: "folder", bucket: location.bucket, prefix: cleaned } : { kind: "object", bucket: location.bucket, key: cleaned });
+    navigate(
+      cleaned === "" || cleaned.endsWith("/")
+        ? { kind: "folder", bucket: location.bucket, prefix: cleaned }
+        : { kind: "object", bucket: location.bucket, key: cleaned },
+    );
   };
   return (
     <div data-testid="object-browser">
@@ -93,9 +108,14 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
         <ul>
           {crumbs.map((crumb, index) => (
             <li key={index} className="wrap-anywhere">
-              {index === crumbs.length - 1
-                ? <span aria-current="page">{crumb.label}</span>
-                : <a href={hrefOf(props.base, crumb.location)} onClick={(e) => (e.preventDefault(), navigate(crumb.location))}>{crumb.label}</a>}
+              {index === crumbs.length - 1 ? <span aria-current="page">{crumb.label}</span> : (
+                <a
+                  href={hrefOf(props.base, crumb.location)}
+                  onClick={(e) => (e.preventDefault(), navigate(crumb.location))}
+                >
+                  {crumb.label}
+                </a>
+              )}
             </li>
           ))}
         </ul>
@@ -103,15 +123,31 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
       {location.kind !== "buckets"
         ? (
           <form className="join w-full mb-4" onSubmit={(e) => (e.preventDefault(), goToPath())}>
-            <span className="join-item flex items-center px-3 text-sm bg-base-300 border border-base-300 font-mono">{location.bucket}/</span>
-            <input className="input input-sm join-item flex-1 border-base-300 font-mono" aria-label="Path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="folder/sub-folder/ or folder/object" />
+            <span className="join-item flex items-center px-3 text-sm bg-base-300 border border-base-300 font-mono">
+              {location.bucket}/
+            </span>
+            <input
+              className="input input-sm join-item flex-1 border-base-300 font-mono"
+              aria-label="Path"
+              value={path}
+              onChange={(e) => setPath(e.target.value)}
+              placeholder="folder/sub-folder/ or folder/object"
+            />
             <button type="submit" className="btn btn-sm join-item">Go</button>
           </form>
         )
         : null}
       {location.kind === "buckets"
         ? buckets
-          ? <BucketList base={props.base} initial={buckets} canCreate={props.canCreateBucket} distributed={props.distributed} onNavigate={navigate} />
+          ? (
+            <BucketList
+              base={props.base}
+              initial={buckets}
+              canCreate={props.canCreateBucket}
+              distributed={props.distributed}
+              onNavigate={navigate}
+            />
+          )
           : <SlowHint />
         : null}
       {location.kind === "folder"
@@ -131,7 +167,15 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
         )
         : null}
       {location.kind === "object"
-        ? <ObjectView bucket={location.bucket} objectKey={location.key} versionId={location.versionId} initial={first.current ? props.detail : null} onNavigate={navigate} />
+        ? (
+          <ObjectView
+            bucket={location.bucket}
+            objectKey={location.key}
+            versionId={location.versionId}
+            initial={first.current ? props.detail : null}
+            onNavigate={navigate}
+          />
+        )
         : null}
       <SharedLinksDialog open={showLinks} onClose={() => setShowLinks(false)} />
     </div>

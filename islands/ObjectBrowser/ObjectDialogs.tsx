@@ -34,9 +34,21 @@ export function retentionRules(current: Mode, form: RetentionForm, saving: boole
 /** The retention date as saved: the end of the chosen day, UTC (spec 3 §9, 23:59:59). */
 export const endOfDayUtc = (day: string) => `${day}T23:59:59Z`;
 
-export function RetentionDialog({ bucket, detail, open, onClose, onSaved }: { bucket: string; detail: ObjectDetail; open: boolean; onClose: () => void; onSaved: () => void }) {
+export function RetentionDialog(
+  { bucket, detail, open, onClose, onSaved }: {
+    bucket: string;
+    detail: ObjectDetail;
+    open: boolean;
+    onClose: () => void;
+    onSaved: () => void;
+  },
+) {
   const current: Mode = detail.retention_mode ?? "";
-  const initial: RetentionForm = { enabled: true, mode: current, date: detail.retention_until_date?.slice(0, 10) ?? "" };
+  const initial: RetentionForm = {
+    enabled: true,
+    mode: current,
+    date: detail.retention_until_date?.slice(0, 10) ?? "",
+  };
   const [form, setForm] = useState<RetentionForm>(initial);
   const action = useDialogAction();
   const rules = retentionRules(current, form, action.busy);
@@ -44,7 +56,12 @@ export function RetentionDialog({ bucket, detail, open, onClose, onSaved }: { bu
   const save = () =>
     action.run(async () => {
       if (rules.action === "remove") await objectsApi.removeRetention(bucket, detail.name, detail.version_id);
-      if (rules.action === "set") await objectsApi.setRetention(bucket, detail.name, detail.version_id, { mode: form.mode as "governance" | "compliance", expires: endOfDayUtc(form.date) });
+      if (rules.action === "set") {
+        await objectsApi.setRetention(bucket, detail.name, detail.version_id, {
+          mode: form.mode as "governance" | "compliance",
+          expires: endOfDayUtc(form.date),
+        });
+      }
       onSaved();
     });
   return (
@@ -56,30 +73,69 @@ export function RetentionDialog({ bucket, detail, open, onClose, onSaved }: { bu
       onMessageDone={action.clear}
       actions={
         <>
-          <button type="button" className="btn" onClick={() => set({ mode: current ? current : "", date: "" })}>Reset</button>
-          <button type="button" className="btn btn-primary" disabled={rules.saveDisabled} onClick={save}>Save</button>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => set({ mode: current ? current : "", date: "" })}
+          >
+            Reset
+          </button>
+          <button type="button" className="btn btn-primary" disabled={rules.saveDisabled} onClick={save}>
+            Save
+          </button>
         </>
       }
     >
-      {rules.showStatus ? <Switch label="Status" checked={form.enabled} onChange={(enabled) => set({ enabled })} description={form.enabled ? "Enabled" : "Disabled"} /> : null}
+      {rules.showStatus
+        ? (
+          <Switch
+            label="Status"
+            checked={form.enabled}
+            onChange={(enabled) => set({ enabled })}
+            description={form.enabled ? "Enabled" : "Disabled"}
+          />
+        )
+        : null}
       <fieldset className="mb-3" disabled={rules.typeLocked}>
         <legend className="text-sm font-bold mb-1">Type</legend>
         {(["governance", "compliance"] as const).map((mode) => (
           <label key={mode} className="flex items-center gap-2 text-sm mb-1 cursor-pointer">
-            <input type="radio" name="retention-type" className="radio radio-sm" checked={form.mode === mode} onChange={() => set({ mode })} />
+            <input
+              type="radio"
+              name="retention-type"
+              className="radio radio-sm"
+              checked={form.mode === mode}
+              onChange={() =>
+                set({ mode })}
+            />
             {mode === "governance" ? "Governance" : "Compliance"}
           </label>
         ))}
       </fieldset>
       <label className="block mb-3">
         <span className="block mb-1 text-sm font-bold">Date</span>
-        <input type="date" className="input border-base-300" aria-label="Retention date" value={form.date} disabled={!rules.dateEnabled} onChange={(e) => set({ date: e.target.value })} />
+        <input
+          type="date"
+          className="input border-base-300"
+          aria-label="Retention date"
+          value={form.date}
+          disabled={!rules.dateEnabled}
+          onChange={(e) => set({ date: e.target.value })}
+        />
       </label>
     </Dialog>
   );
 }
 
-export function LegalHoldDialog({ bucket, detail, open, onClose, onSaved }: { bucket: string; detail: ObjectDetail; open: boolean; onClose: () => void; onSaved: () => void }) {
+export function LegalHoldDialog(
+  { bucket, detail, open, onClose, onSaved }: {
+    bucket: string;
+    detail: ObjectDetail;
+    open: boolean;
+    onClose: () => void;
+    onSaved: () => void;
+  },
+) {
   const [on, setOn] = useState(detail.legal_hold_status === "ON");
   const action = useDialogAction();
   return (
@@ -92,22 +148,47 @@ export function LegalHoldDialog({ bucket, detail, open, onClose, onSaved }: { bu
       primary={{
         label: "Save",
         disabled: action.busy,
-        onClick: () => action.run(async () => (await objectsApi.setLegalHold(bucket, detail.name, detail.version_id, on ? "enabled" : "disabled"), onSaved())),
+        onClick: () =>
+          action.run(
+            async () => (await objectsApi.setLegalHold(
+              bucket,
+              detail.name,
+              detail.version_id,
+              on ? "enabled" : "disabled",
+            ),
+              onSaved()),
+          ),
       }}
     >
-      <Switch label="Legal Hold Status" checked={on} onChange={setOn} description={on ? "On: the version cannot be deleted or overwritten." : "Off"} />
+      <Switch
+        label="Legal Hold Status"
+        checked={on}
+        onChange={setOn}
+        description={on ? "On: the version cannot be deleted or overwritten." : "Off"}
+      />
     </Dialog>
   );
 }
 
-export function AddTagDialog({ bucket, detail, open, onClose, onSaved }: { bucket: string; detail: ObjectDetail; open: boolean; onClose: () => void; onSaved: () => void }) {
+export function AddTagDialog(
+  { bucket, detail, open, onClose, onSaved }: {
+    bucket: string;
+    detail: ObjectDetail;
+    open: boolean;
+    onClose: () => void;
+    onSaved: () => void;
+  },
+) {
   const [key, setKey] = useState("");
   const [value, setValue] = useState("");
   const action = useDialogAction();
   const valid = key.trim() !== "" && value.trim() !== "";
   const save = () =>
     action.run(async () => {
-      await objectsApi.setTags(bucket, detail.name, detail.version_id, { ...(detail.tags ?? {}), [key.trim()]: value.trim() });
+      await objectsApi.setTags(bucket, detail.name, detail.version_id, {
+        ...(detail.tags ?? {}),
+        [key.trim()]: value.trim(),
+      });
       setKey("");
       setValue("");
       onSaved();
@@ -127,7 +208,15 @@ export function AddTagDialog({ bucket, detail, open, onClose, onSaved }: { bucke
   );
 }
 
-export function DeleteTagDialog({ bucket, detail, tag, onClose, onSaved }: { bucket: string; detail: ObjectDetail; tag: string | null; onClose: () => void; onSaved: () => void }) {
+export function DeleteTagDialog(
+  { bucket, detail, tag, onClose, onSaved }: {
+    bucket: string;
+    detail: ObjectDetail;
+    tag: string | null;
+    onClose: () => void;
+    onSaved: () => void;
+  },
+) {
   return (
     <ConfirmDialog
       title="Delete Tag"
@@ -139,7 +228,8 @@ export function DeleteTagDialog({ bucket, detail, tag, onClose, onSaved }: { buc
         onSaved();
       }}
     >
-      Are you sure you want to delete the tag <strong className="wrap-anywhere">{tag} : {detail.tags?.[tag ?? ""]}</strong>?
+      Are you sure you want to delete the tag{" "}
+      <strong className="wrap-anywhere">{tag} : {detail.tags?.[tag ?? ""]}</strong>?
     </ConfirmDialog>
   );
 }

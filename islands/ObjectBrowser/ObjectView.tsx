@@ -36,9 +36,16 @@ export function ObjectView({ bucket, objectKey, versionId, initial, onNavigate }
   const [sharing, setSharing] = useState<{ versionId?: string | null } | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [failed, setFailed] = useState(false);
-  const reload = () => objectsApi.detail(bucket, objectKey, versionId).then(setDetail, (error) => (setFailed(true), reportError(error)));
+  const reload = () =>
+    objectsApi.detail(bucket, objectKey, versionId).then(
+      setDetail,
+      (error) => (setFailed(true), reportError(error)),
+    );
   useEffect(() => {
-    if (initial && initial.name === objectKey && (initial.version_id ?? undefined) === (versionId ?? initial.version_id ?? undefined)) return;
+    if (
+      initial && initial.name === objectKey &&
+      (initial.version_id ?? undefined) === (versionId ?? initial.version_id ?? undefined)
+    ) return;
     setDetail(null);
     setFailed(false);
     void reload();
@@ -71,11 +78,33 @@ export function ObjectView({ bucket, objectKey, versionId, initial, onNavigate }
           {marker ? <p className="text-warning">This version is a delete marker.</p> : null}
         </div>
         <div className="flex gap-2">
-          <button type="button" className="btn btn-sm" disabled={marker} onClick={() => setSharing({ versionId: detail.version_id })}>Share</button>
+          <button
+            type="button"
+            className="btn btn-sm"
+            disabled={marker}
+            onClick={() => setSharing({ versionId: detail.version_id })}
+          >
+            Share
+          </button>
           {downloading
-            ? <span className="btn btn-sm btn-disabled" role="status" aria-label="Downloading"><span className="loading loading-spinner loading-xs" /></span>
-            : <button type="button" className="btn btn-sm" disabled={marker} onClick={download}>Download</button>}
-          <button type="button" className="btn btn-sm btn-error" disabled={marker} onClick={() => setDeleting(true)}>Delete Object</button>
+            ? (
+              <span className="btn btn-sm btn-disabled" role="status" aria-label="Downloading">
+                <span className="loading loading-spinner loading-xs" />
+              </span>
+            )
+            : (
+              <button type="button" className="btn btn-sm" disabled={marker} onClick={download}>
+                Download
+              </button>
+            )}
+          <button
+            type="button"
+            className="btn btn-sm btn-error"
+            disabled={marker}
+            onClick={() => setDeleting(true)}
+          >
+            Delete Object
+          </button>
         </div>
       </header>
       <div className="flex flex-col lg:flex-row lg:gap-6">
@@ -94,10 +123,22 @@ export function ObjectView({ bucket, objectKey, versionId, initial, onNavigate }
               />
             )
             : null}
-          {tab === "preview" ? <PreviewFrame bucket={bucket} objectKey={objectKey} versionId={versionId} /> : null}
+          {tab === "preview"
+            ? <PreviewFrame bucket={bucket} objectKey={objectKey} versionId={versionId} />
+            : null}
         </section>
       </div>
-      {sharing ? <ShareDialog bucket={bucket} objectKey={objectKey} versionId={sharing.versionId} open onClose={() => setSharing(null)} /> : null}
+      {sharing
+        ? (
+          <ShareDialog
+            bucket={bucket}
+            objectKey={objectKey}
+            versionId={sharing.versionId}
+            open
+            onClose={() => setSharing(null)}
+          />
+        )
+        : null}
       <ConfirmDialog
         title="Delete Object"
         open={deleting}
@@ -109,7 +150,8 @@ export function ObjectView({ bucket, objectKey, versionId, initial, onNavigate }
           onNavigate({ kind: "folder", bucket, prefix: parentPrefix(objectKey) });
         }}
       >
-        Are you sure you want to delete: <strong className="wrap-anywhere">{objectKey}</strong>{versionId ? ` (version ${versionId})` : ""}?
+        Are you sure you want to delete: <strong className="wrap-anywhere">{objectKey}</strong>
+        {versionId ? ` (version ${versionId})` : ""}?
       </ConfirmDialog>
     </>
   );

@@ -8,15 +8,53 @@ import { objectUrls } from "../lib/api/objects.ts";
 
 export const PREVIEW_HEIGHTS = { image: 500, text: 500, audio: 150, video: 350, none: 250 } as const;
 
-export function PreviewFrame({ bucket, objectKey, versionId }: { bucket: string; objectKey: string; versionId?: string | null }) {
+export function PreviewFrame(
+  { bucket, objectKey, versionId }: { bucket: string; objectKey: string; versionId?: string | null },
+) {
   const kind = previewKindOf(objectKey);
   const src = objectUrls.preview(bucket, objectKey, versionId);
   const name = objectKey.slice(objectKey.lastIndexOf("/") + 1);
   if (kind === "image") {
-    return <div className="flex justify-center" style={{ height: PREVIEW_HEIGHTS.image }}><img src={src} alt={name} className="max-h-full max-w-full object-contain" /></div>;
+    return (
+      <div className="flex justify-center" style={{ height: PREVIEW_HEIGHTS.image }}>
+        <img src={src} alt={name} className="max-h-full max-w-full object-contain" />
+      </div>
+    );
   }
-  if (kind === "text") return <iframe src={src} title={`Preview of ${name}`} className="w-full border border-base-300 rounded bg-white" style={{ height: PREVIEW_HEIGHTS.text }} />;
-  if (kind === "audio") return <div style={{ height: PREVIEW_HEIGHTS.audio }} className="flex items-center"><audio src={src} controls className="w-full" aria-label={`Audio ${name}`} /></div>;
-  if (kind === "video") return <video src={src} controls className="w-full bg-black rounded" style={{ height: PREVIEW_HEIGHTS.video }} aria-label={`Video ${name}`} />;
-  return <div className="flex items-center justify-center text-base-content/70" style={{ height: PREVIEW_HEIGHTS.none }}>File couldn't be previewed.</div>;
+  if (kind === "text") {
+    return (
+      <iframe
+        src={src}
+        title={`Preview of ${name}`}
+        className="w-full border border-base-300 rounded bg-white"
+        style={{ height: PREVIEW_HEIGHTS.text }}
+      />
+    );
+  }
+  if (kind === "audio") {
+    return (
+      <div style={{ height: PREVIEW_HEIGHTS.audio }} className="flex items-center">
+        <audio src={src} controls className="w-full" aria-label={`Audio ${name}`} />
+      </div>
+    );
+  }
+  if (kind === "video") {
+    return (
+      <video
+        src={src}
+        controls
+        className="w-full bg-black rounded"
+        style={{ height: PREVIEW_HEIGHTS.video }}
+        aria-label={`Video ${name}`}
+      />
+    );
+  }
+  return (
+    <div
+      className="flex items-center justify-center text-base-content/70"
+      style={{ height: PREVIEW_HEIGHTS.none }}
+    >
+      File couldn't be previewed.
+    </div>
+  );
 }

@@ -9,7 +9,14 @@ import { formatBytes, formatNumber } from "../lib/format.ts";
 
 type Status = "idle" | "running" | "done" | "cancelled" | "failed";
 
-export function SearchPanel({ bucket, prefix, onOpen, onClose }: { bucket: string; prefix: string; onOpen: (item: ObjectItem) => void; onClose: () => void }) {
+export function SearchPanel(
+  { bucket, prefix, onOpen, onClose }: {
+    bucket: string;
+    prefix: string;
+    onOpen: (item: ObjectItem) => void;
+    onClose: () => void;
+  },
+) {
   const [query, setQuery] = useState("");
   const [mode, setMode] = useState<"substring" | "glob">("substring");
   const [hits, setHits] = useState<ObjectItem[]>([]);
@@ -62,7 +69,11 @@ export function SearchPanel({ bucket, prefix, onOpen, onClose }: { bucket: strin
     ? error
     : `Searches every key under ${prefix || "the bucket's root"}, not only the entries loaded.`;
   return (
-    <section className="card bg-base-100 shadow-sm mb-4 p-3" aria-label="Search the bucket" data-testid="bucket-search">
+    <section
+      className="card bg-base-100 shadow-sm mb-4 p-3"
+      aria-label="Search the bucket"
+      data-testid="bucket-search"
+    >
       <form
         className="flex flex-wrap items-center gap-2"
         onSubmit={(e) => {
@@ -70,24 +81,56 @@ export function SearchPanel({ bucket, prefix, onOpen, onClose }: { bucket: strin
           if (query.trim()) void start();
         }}
       >
-        <input className="input input-sm border-base-300 flex-1 min-w-48" aria-label="Search the bucket for" placeholder={mode === "glob" ? "Pattern, e.g. */2024-*.jpg" : "Text in the object name"} value={query} onChange={(e) => setQuery(e.target.value)} />
-        <select className="select select-sm border-base-300 w-36" aria-label="Match" value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
+        <input
+          className="input input-sm border-base-300 flex-1 min-w-48"
+          aria-label="Search the bucket for"
+          placeholder={mode === "glob" ? "Pattern, e.g. */2024-*.jpg" : "Text in the object name"}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+        <select
+          className="select select-sm border-base-300 w-36"
+          aria-label="Match"
+          value={mode}
+          onChange={(e) => setMode(e.target.value as typeof mode)}
+        >
           <option value="substring">Contains</option>
           <option value="glob">Glob pattern</option>
         </select>
         {/* Separate keys: reusing one element would let a Cancel click submit the form as Search once re-rendered. */}
         {status === "running"
           ? <button key="cancel" type="button" className="btn btn-sm" onClick={cancel}>Cancel</button>
-          : <button key="search" type="submit" className="btn btn-sm btn-primary" disabled={!query.trim()}>Search</button>}
-        <button type="button" className="btn btn-sm btn-ghost" onClick={() => (cancel(), onClose())}>Close</button>
+          : (
+            <button key="search" type="submit" className="btn btn-sm btn-primary" disabled={!query.trim()}>
+              Search
+            </button>
+          )}
+        <button type="button" className="btn btn-sm btn-ghost" onClick={() => (cancel(), onClose())}>
+          Close
+        </button>
       </form>
-      <p className={`text-sm mt-2 ${status === "failed" ? "text-error" : "text-base-content/70"}`} role="status" data-testid="search-status">{summary}</p>
+      <p
+        className={`text-sm mt-2 ${status === "failed" ? "text-error" : "text-base-content/70"}`}
+        role="status"
+        data-testid="search-status"
+      >
+        {summary}
+      </p>
       {hits.length
         ? (
-          <ul className="mt-2 max-h-64 overflow-y-auto text-sm divide-y divide-base-300" aria-label="Search results">
+          <ul
+            className="mt-2 max-h-64 overflow-y-auto text-sm divide-y divide-base-300"
+            aria-label="Search results"
+          >
             {hits.map((hit) => (
               <li key={hit.name} className="flex gap-2 py-1">
-                <button type="button" className="link link-hover text-left flex-1 min-w-0 break-all" onClick={() => onOpen(hit)}>{hit.name}</button>
+                <button
+                  type="button"
+                  className="link link-hover text-left flex-1 min-w-0 break-all"
+                  onClick={() => onOpen(hit)}
+                >
+                  {hit.name}
+                </button>
                 <span className="shrink-0 text-base-content/70 tabular-nums">{formatBytes(hit.size)}</span>
               </li>
             ))}

@@ -26,7 +26,9 @@ export function shareDuration(day: string, now: number): { ms: number } | { erro
 
 const isoDay = (time: number) => {
   const d = new Date(time);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${
+    String(d.getDate()).padStart(2, "0")
+  }`;
 };
 
 /** The link's own id: the access key it is signed with. */
@@ -46,7 +48,15 @@ async function copy(text: string): Promise<void> {
   showSnackbar("Share URL Copied to clipboard");
 }
 
-export function ShareDialog({ bucket, objectKey, versionId, open, onClose }: { bucket: string; objectKey: string; versionId?: string | null; open: boolean; onClose: () => void }) {
+export function ShareDialog(
+  { bucket, objectKey, versionId, open, onClose }: {
+    bucket: string;
+    objectKey: string;
+    versionId?: string | null;
+    open: boolean;
+    onClose: () => void;
+  },
+) {
   const [expiryOn, setExpiryOn] = useState(false);
   const [day, setDay] = useState(() => isoDay(Date.now() + 86400000));
   const [via, setVia] = useState<"console" | "storage">("console");
@@ -78,27 +88,63 @@ export function ShareDialog({ bucket, objectKey, versionId, open, onClose }: { b
   }, [open, expiryOn, day, via]);
 
   return (
-    <Dialog title="Share File" open={open} onClose={() => ((previous.current = ""), onClose())} message={action.message} onMessageDone={action.clear} wide>
-      <p className="text-sm mb-3 break-all">Share <strong>{objectKey}</strong>{versionId && versionId !== "null" ? ` (version ${versionId})` : ""}</p>
-      <Switch label="Set Expiry Date" checked={expiryOn} onChange={setExpiryOn} description={expiryOn ? "The link works until the end of the chosen day (at most 7 days)." : "The link works for 7 days."} />
+    <Dialog
+      title="Share File"
+      open={open}
+      onClose={() => ((previous.current = ""), onClose())}
+      message={action.message}
+      onMessageDone={action.clear}
+      wide
+    >
+      <p className="text-sm mb-3 break-all">
+        Share <strong>{objectKey}</strong>
+        {versionId && versionId !== "null" ? ` (version ${versionId})` : ""}
+      </p>
+      <Switch
+        label="Set Expiry Date"
+        checked={expiryOn}
+        onChange={setExpiryOn}
+        description={expiryOn
+          ? "The link works until the end of the chosen day (at most 7 days)."
+          : "The link works for 7 days."}
+      />
       {expiryOn
         ? (
           <label className="block mb-3">
             <span className="block mb-1 text-sm font-bold">Expires</span>
-            <input type="date" className="input border-base-300" aria-label="Expires" value={day} onChange={(e) => setDay(e.target.value)} />
+            <input
+              type="date"
+              className="input border-base-300"
+              aria-label="Expires"
+              value={day}
+              onChange={(e) => setDay(e.target.value)}
+            />
           </label>
         )
         : null}
       <label className="block mb-3">
         <span className="block mb-1 text-sm font-bold">Link address</span>
-        <select className="select select-sm border-base-300" aria-label="Link address" value={via} onChange={(e) => setVia(e.target.value as typeof via)}>
+        <select
+          className="select select-sm border-base-300"
+          aria-label="Link address"
+          value={via}
+          onChange={(e) => setVia(e.target.value as typeof via)}
+        >
           <option value="console">This console (works wherever the console is reachable)</option>
           <option value="storage">The storage server</option>
         </select>
       </label>
       <div className="join w-full">
-        <input className="input join-item flex-1 border-base-300 font-mono text-xs" readOnly aria-label="Share URL" value={url} placeholder={action.message ? "" : "Generating…"} />
-        <button type="button" className="btn join-item" disabled={!url} onClick={() => copy(url)}>Copy</button>
+        <input
+          className="input join-item flex-1 border-base-300 font-mono text-xs"
+          readOnly
+          aria-label="Share URL"
+          value={url}
+          placeholder={action.message ? "" : "Generating…"}
+        />
+        <button type="button" className="btn join-item" disabled={!url} onClick={() => copy(url)}>
+          Copy
+        </button>
       </div>
     </Dialog>
   );
@@ -111,23 +157,50 @@ export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: (
   const load = () => action.run(async () => setLinks(await objectsApi.shareLinks()));
   useEffect(() => void (open && load()), [open]);
   return (
-    <Dialog title="Shared Links" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide>
+    <Dialog
+      title="Shared Links"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      wide
+    >
       {links === null
         ? <p className="text-sm">Loading...</p>
         : links.length === 0
-        ? <p className="text-sm text-base-content/70" data-testid="no-links">You have no active share links.</p>
+        ? (
+          <p className="text-sm text-base-content/70" data-testid="no-links">
+            You have no active share links.
+          </p>
+        )
         : (
           <table className="table table-sm" aria-label="Share links">
             <thead>
-              <tr><th>Object</th><th>Expires</th><th>Address</th><th><span className="sr-only">Revoke</span></th></tr>
+              <tr>
+                <th>Object</th>
+                <th>Expires</th>
+                <th>Address</th>
+                <th>
+                  <span className="sr-only">Revoke</span>
+                </th>
+              </tr>
             </thead>
             <tbody>
               {links.map((link) => (
                 <tr key={link.id} data-link={link.object}>
-                  <td className="break-all">{link.bucket}/{link.object}{link.version_id ? <span className="block text-xs opacity-70">version {link.version_id}</span> : null}</td>
+                  <td className="break-all">
+                    {link.bucket}/{link.object}
+                    {link.version_id
+                      ? <span className="block text-xs opacity-70">version {link.version_id}</span>
+                      : null}
+                  </td>
                   <td className="whitespace-nowrap">{formatDate(link.expires)}</td>
                   <td>{link.via_console ? "Console" : "Storage"}</td>
-                  <td><button type="button" className="btn btn-xs btn-error" onClick={() => setRevoking(link)}>Revoke</button></td>
+                  <td>
+                    <button type="button" className="btn btn-xs btn-error" onClick={() => setRevoking(link)}>
+                      Revoke
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -149,7 +222,9 @@ export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: (
           load();
         }}
       >
-        Revoke the link to <strong className="break-all">{revoking?.bucket}/{revoking?.object}</strong>? Anyone holding it loses access at once.
+        Revoke the link to{" "}
+        <strong className="break-all">{revoking?.bucket}/{revoking?.object}</strong>? Anyone holding it loses
+        access at once.
       </ConfirmDialog>
     </Dialog>
   );

@@ -18,7 +18,11 @@ export function SlowHint() {
     return () => clearInterval(timer);
   }, []);
   return (
-    <div className="flex items-center gap-2 p-4 text-sm text-base-content/70" role="status" data-testid="slow-hint">
+    <div
+      className="flex items-center gap-2 p-4 text-sm text-base-content/70"
+      role="status"
+      data-testid="slow-hint"
+    >
       <span className="loading loading-spinner loading-sm" aria-hidden="true" />
       {slowHintText(elapsed)}
     </div>

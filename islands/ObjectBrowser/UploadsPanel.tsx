@@ -19,14 +19,22 @@ export interface UploadRow {
 export function useUploads(onSettled: () => void) {
   const [rows, setRows] = useState<UploadRow[]>([]);
   const controllers = useRef(new Map<string, AbortController>());
-  const update = (id: string, change: Partial<UploadRow>) => setRows((all) => all.map((r) => (r.id === id ? { ...r, ...change } : r)));
+  const update = (id: string, change: Partial<UploadRow>) =>
+    setRows((all) => all.map((r) => (r.id === id ? { ...r, ...change } : r)));
 
   async function run(row: UploadRow): Promise<"done" | "failed" | "cancelled"> {
     const controller = new AbortController();
     controllers.current.set(row.id, controller);
     try {
       await uploadFile(row.task, (progress) => update(row.id, { progress }), controller.signal);
-      setRows((all) => all.map((r) => (r.id === row.id ? { ...r, status: "done", progress: { ...r.progress, sent: r.task.file.size } } : r)));
+      setRows((all) =>
+        all.map((
+          r,
+        ) => (r.id === row.id
+          ? { ...r, status: "done", progress: { ...r.progress, sent: r.task.file.size } }
+          : r)
+        )
+      );
       return "done";
     } catch (error) {
       if (controller.signal.aborted) return "cancelled";
@@ -52,7 +60,12 @@ export function useUploads(onSettled: () => void) {
   return {
     rows,
     start(tasks: UploadTask[]) {
-      const batch = tasks.map((task): UploadRow => ({ id: crypto.randomUUID(), task, progress: { sent: 0, resumed: 0 }, status: "uploading" }));
+      const batch = tasks.map((task): UploadRow => ({
+        id: crypto.randomUUID(),
+        task,
+        progress: { sent: 0, resumed: 0 },
+        status: "uploading",
+      }));
       setRows((all) => [...all.filter((r) => r.status === "uploading" || r.status === "failed"), ...batch]);
       void runBatch(batch);
     },
@@ -72,39 +85,80 @@ export function useUploads(onSettled: () => void) {
   };
 }
 
-const percent = (row: UploadRow) => (row.task.file.size ? Math.floor((row.progress.sent / row.task.file.size) * 100) : 100);
+const percent = (
+  row: UploadRow,
+) => (row.task.file.size ? Math.floor((row.progress.sent / row.task.file.size) * 100) : 100);
 
 export function UploadsPanel({ uploads }: { uploads: ReturnType<typeof useUploads> }) {
   if (uploads.rows.length === 0) return null;
   const total = uploads.rows.reduce((n, r) => n + r.task.file.size, 0);
-  const sent = uploads.rows.reduce((n, r) => n + (r.status === "cancelled" ? r.task.file.size : r.progress.sent), 0);
+  const sent = uploads.rows.reduce(
+    (n, r) => n + (r.status === "cancelled" ? r.task.file.size : r.progress.sent),
+    0,
+  );
   const overall = total ? Math.floor((sent / total) * 100) : 100;
   const busy = uploads.rows.some((r) => r.status === "uploading");
   return (
     <section className="card bg-base-100 shadow-sm mb-4 p-3" aria-label="Uploads" data-testid="uploads">
       <div className="flex items-center justify-between gap-2 mb-2">
         <h2 className="font-bold text-sm">{busy ? `Uploading: ${overall}%` : "Uploads"}</h2>
-        {busy ? null : <button type="button" className="btn btn-xs btn-ghost" onClick={uploads.clear}>Clear</button>}
+        {busy
+          ? null
+          : <button type="button" className="btn btn-xs btn-ghost" onClick={uploads.clear}>Clear</button>}
       </div>
-      <progress className="progress progress-primary w-full mb-2" value={overall} max={100} aria-label="Overall upload progress" />
+      <progress
+        className="progress progress-primary w-full mb-2"
+        value={overall}
+        max={100}
+        aria-label="Overall upload progress"
+      />
       <ul className="max-h-56 overflow-y-auto text-sm">
         {uploads.rows.map((row) => (
           <li key={row.id} className="flex items-center gap-2 py-1" data-upload={row.task.key}>
             <span className="flex-1 min-w-0 truncate" title={row.task.key}>{row.task.key}</span>
             <span className="w-40 shrink-0">
               {row.status === "uploading"
-                ? <progress className="progress w-full" value={percent(row)} max={100} aria-label={`Progress of ${row.task.key}`} />
+                ? (
+                  <progress
+                    className="progress w-full"
+                    value={percent(row)}
+                    max={100}
+                    aria-label={`Progress of ${row.task.key}`}
+                  />
+                )
                 : null}
               {row.status === "done" ? <span className="text-success">Done</span> : null}
               {row.status === "cancelled" ? <span className="text-base-content/60">Cancelled</span> : null}
               {row.status === "failed" ? <span className="text-error" title={row.error}>Failed</span> : null}
             </span>
             <span className="w-32 shrink-0 text-right tabular-nums text-base-content/70">
-              {row.status === "uploading" ? `${percent(row)}% of ${formatBytes(row.task.file.size)}` : formatBytes(row.task.file.size)}
+              {row.status === "uploading"
+                ? `${percent(row)}% of ${formatBytes(row.task.file.size)}`
+                : formatBytes(row.task.file.size)}
               {row.progress.resumed ? <span className="block text-xs">resumed</span> : null}
             </span>
-            {row.status === "uploading" ? <button type="button" className="btn btn-xs" onClick={() => uploads.cancel(row)}>Cancel</button> : null}
-            {row.status === "failed" ? <button type="button" className="btn btn-xs" onClick={() => uploads.retry(row)}>Retry</button> : null}
+            {row.status === "uploading"
+              ? (
+                <button
+                  type="button"
+                  className="btn btn-xs"
+                  onClick={() => uploads.cancel(row)}
+                >
+                  Cancel
+                </button>
+              )
+              : null}
+            {row.status === "failed"
+              ? (
+                <button
+                  type="button"
+                  className="btn btn-xs"
+                  onClick={() => uploads.retry(row)}
+                >
+                  Retry
+                </button>
+              )
+              : null}
           </li>
         ))}
       </ul>

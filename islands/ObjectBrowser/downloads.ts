@@ -38,8 +38,15 @@ function click(href: string): void {
 }
 
 /** Downloads one object; resolves when the browser has started receiving it. */
-export function downloadObject(bucket: string, key: string, size: number, versionId?: string | null): Promise<void> {
-  if (size > LARGE_DOWNLOAD) showSnackbar("Download process started, it may take a few moments to complete", "info");
+export function downloadObject(
+  bucket: string,
+  key: string,
+  size: number,
+  versionId?: string | null,
+): Promise<void> {
+  if (size > LARGE_DOWNLOAD) {
+    showSnackbar("Download process started, it may take a few moments to complete", "info");
+  }
   const id = newId();
   click(objectUrls.download(bucket, key, versionId, id));
   return whenStarted(id);

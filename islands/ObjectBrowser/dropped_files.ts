@@ -20,7 +20,9 @@ function readEntries(reader: FileSystemDirectoryReader): Promise<FileSystemEntry
 
 async function walk(entry: FileSystemEntry, path: string, out: ChosenFile[]): Promise<void> {
   if (entry.isFile) {
-    const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
+    const file = await new Promise<File>((resolve, reject) =>
+      (entry as FileSystemFileEntry).file(resolve, reject)
+    );
     out.push({ file, path: path + file.name });
     return;
   }
@@ -32,7 +34,9 @@ async function walk(entry: FileSystemEntry, path: string, out: ChosenFile[]): Pr
 }
 
 export async function filesFromDrop(data: DataTransfer): Promise<ChosenFile[]> {
-  const entries = [...data.items].map((item) => item.webkitGetAsEntry?.()).filter((e): e is FileSystemEntry => !!e);
+  const entries = [...data.items].map((item) => item.webkitGetAsEntry?.()).filter((e): e is FileSystemEntry =>
+    !!e
+  );
   if (!entries.length) return filesFromInput(data.files);
   const out: ChosenFile[] = [];
   for (const entry of entries) await walk(entry, "", out);

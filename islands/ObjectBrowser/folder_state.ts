@@ -26,7 +26,12 @@ interface Listing {
 export function useFolderListing(bucket: string, prefix: string, initial: ObjectList | null) {
   const key = `${bucket}\n${prefix}`;
   // Without server data the listing starts as nobody's, so the effect below loads it.
-  const [listing, setListing] = useState<Listing>(() => ({ key: initial ? key : "", items: initial?.objects ?? [], next: initial?.next_token, loading: !initial }));
+  const [listing, setListing] = useState<Listing>(() => ({
+    key: initial ? key : "",
+    items: initial?.objects ?? [],
+    next: initial?.next_token,
+    loading: !initial,
+  }));
   const current = useRef(key);
   current.current = key;
   const loadingMore = useRef(false);
@@ -35,7 +40,9 @@ export function useFolderListing(bucket: string, prefix: string, initial: Object
     setListing({ key, items: [], loading: true });
     try {
       const page = await objectsApi.page(bucket, prefix);
-      if (current.current === key) setListing({ key, items: page.objects ?? [], next: page.next_token, loading: false });
+      if (current.current === key) {
+        setListing({ key, items: page.objects ?? [], next: page.next_token, loading: false });
+      }
     } catch (error) {
       if (current.current === key) setListing({ key, items: [], loading: false });
       reportError(error);
@@ -54,7 +61,11 @@ export function useFolderListing(bucket: string, prefix: string, initial: Object
       if (current.current !== key) return;
       setListing((l) => {
         const seen = new Set(l.items.map((i) => i.name));
-        return { ...l, items: [...l.items, ...(page.objects ?? []).filter((i) => !seen.has(i.name))], next: page.next_token };
+        return {
+          ...l,
+          items: [...l.items, ...(page.objects ?? []).filter((i) => !seen.has(i.name))],
+          next: page.next_token,
+        };
       });
     } catch (error) {
       reportError(error);
@@ -76,7 +87,11 @@ export function useFolderListing(bucket: string, prefix: string, initial: Object
 /** The folder as of the rewind date, when rewind is on for this bucket (spec 3 §4: it applies to its own bucket only). */
 export function useRewindListing(bucket: string, prefix: string, rewind: RewindState | null) {
   const active = !!rewind?.enabled && rewind.bucket === bucket;
-  const [state, setState] = useState<{ key: string; items: RewindItem[]; loading: boolean }>({ key: "", items: [], loading: false });
+  const [state, setState] = useState<{ key: string; items: RewindItem[]; loading: boolean }>({
+    key: "",
+    items: [],
+    loading: false,
+  });
   const key = active ? `${bucket}\n${prefix}\n${rewind!.date}` : "";
   useEffect(() => {
     if (!active) return;
@@ -92,5 +107,9 @@ export function useRewindListing(bucket: string, prefix: string, rewind: RewindS
       live = false;
     };
   }, [key]);
-  return { active, items: state.key === key ? state.items : [], loading: active && (state.key !== key || state.loading) };
+  return {
+    active,
+    items: state.key === key ? state.items : [],
+    loading: active && (state.key !== key || state.loading),
+  };
 }

@@ -17,7 +17,9 @@ export function hrefOf(base: string, location: BrowserLocation): string {
   if (location.kind === "buckets") return `${base}${ROOT}`;
   const path = location.kind === "folder" ? location.prefix : location.key;
   const encoded = path.split("/").map(encodeURIComponent).join("/");
-  const version = location.kind === "object" && location.versionId ? `?version_id=${encodeURIComponent(location.versionId)}` : "";
+  const version = location.kind === "object" && location.versionId
+    ? `?version_id=${encodeURIComponent(location.versionId)}`
+    : "";
   return `${base}${ROOT}/${encodeURIComponent(location.bucket)}/${encoded}${version}`;
 }
 
@@ -33,7 +35,9 @@ export function parseLocation(path: string, search = ""): BrowserLocation | null
   const keyPart = slash === -1 ? "" : decode(rest.slice(slash + 1));
   if (keyPart === "" || keyPart.endsWith("/")) return { kind: "folder", bucket, prefix: keyPart };
   const versionId = new URLSearchParams(search).get("version_id");
-  return versionId ? { kind: "object", bucket, key: keyPart, versionId } : { kind: "object", bucket, key: keyPart };
+  return versionId
+    ? { kind: "object", bucket, key: keyPart, versionId }
+    : { kind: "object", bucket, key: keyPart };
 }
 
 /** The folder an object or folder sits in ("" at the bucket's root). */
@@ -60,7 +64,11 @@ export interface Crumb {
 export function crumbsOf(location: BrowserLocation): Crumb[] {
   const crumbs: Crumb[] = [{ label: "All Buckets", location: { kind: "buckets" }, type: "path" }];
   if (location.kind === "buckets") return crumbs;
-  crumbs.push({ label: location.bucket, location: { kind: "folder", bucket: location.bucket, prefix: "" }, type: "path" });
+  crumbs.push({
+    label: location.bucket,
+    location: { kind: "folder", bucket: location.bucket, prefix: "" },
+    type: "path",
+  });
   const path = location.kind === "folder" ? location.prefix : location.key;
   const segments = path.split("/");
   let prefix = "";
@@ -72,7 +80,11 @@ export function crumbsOf(location: BrowserLocation): Crumb[] {
       return;
     }
     prefix += `${segment}/`;
-    crumbs.push({ label: segment || "/", location: { kind: "folder", bucket: location.bucket, prefix }, type: "path" });
+    crumbs.push({
+      label: segment || "/",
+      location: { kind: "folder", bucket: location.bucket, prefix },
+      type: "path",
+    });
   });
   return crumbs;
 }

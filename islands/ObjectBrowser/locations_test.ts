@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { type BrowserLocation, crumbsOf, hrefOf, leafName, parentPrefix, parseLocation } from "./locations.ts";
+import {
+  type BrowserLocation,
+  crumbsOf,
+  hrefOf,
+  leafName,
+  parentPrefix,
+  parseLocation,
+} from "./locations.ts";
 
 Deno.test("object browser locations round-trip through their URLs, awkward keys included", () => {
   const cases: BrowserLocation[] = [
@@ -21,9 +28,19 @@ Deno.test("object browser locations round-trip through their URLs, awkward keys 
 
 Deno.test("breadcrumbs start at All Buckets and end with the file", () => {
   const crumbs = crumbsOf({ kind: "object", bucket: "b", key: "x/y/z.txt" });
-  assert.deepEqual(crumbs.map((c) => [c.label, c.type]), [["All Buckets", "path"], ["b", "path"], ["x", "path"], ["y", "path"], ["z.txt", "file"]]);
+  assert.deepEqual(crumbs.map((c) => [c.label, c.type]), [
+    ["All Buckets", "path"],
+    ["b", "path"],
+    ["x", "path"],
+    ["y", "path"],
+    ["z.txt", "file"],
+  ]);
   assert.deepEqual(crumbs[3].location, { kind: "folder", bucket: "b", prefix: "x/y/" });
-  assert.deepEqual(crumbsOf({ kind: "folder", bucket: "b", prefix: "x/" }).map((c) => c.label), ["All Buckets", "b", "x"]);
+  assert.deepEqual(crumbsOf({ kind: "folder", bucket: "b", prefix: "x/" }).map((c) => c.label), [
+    "All Buckets",
+    "b",
+    "x",
+  ]);
   assert.equal(parentPrefix("x/y/z.txt"), "x/y/");
   assert.equal(parentPrefix("x/y/"), "x/");
   assert.equal(parentPrefix("z"), "");

@@ -37,7 +37,13 @@ interface SavedUpload {
 }
 
 /** An XMLHttpRequest as a promise, for its upload progress events (fetch has none). */
-function sendXhr(method: string, url: string, body: Blob | FormData, onProgress: (loaded: number) => void, signal: AbortSignal): Promise<XMLHttpRequest> {
+function sendXhr(
+  method: string,
+  url: string,
+  body: Blob | FormData,
+  onProgress: (loaded: number) => void,
+  signal: AbortSignal,
+): Promise<XMLHttpRequest> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
@@ -62,10 +68,20 @@ function xhrError(xhr: XMLHttpRequest): ApiClientError {
 }
 
 /** Uploads one small file through the form endpoint (its field name is the key, relative to nothing). */
-async function uploadSmall(task: UploadTask, onProgress: (p: Progress) => void, signal: AbortSignal): Promise<void> {
+async function uploadSmall(
+  task: UploadTask,
+  onProgress: (p: Progress) => void,
+  signal: AbortSignal,
+): Promise<void> {
   const form = new FormData();
   form.append(task.key, task.file, task.file.name);
-  await sendXhr("POST", objectUrls.formUpload(task.bucket, ""), form, (loaded) => onProgress({ sent: Math.min(loaded, task.file.size), resumed: 0 }), signal);
+  await sendXhr(
+    "POST",
+    objectUrls.formUpload(task.bucket, ""),
+    form,
+    (loaded) => onProgress({ sent: Math.min(loaded, task.file.size), resumed: 0 }),
+    signal,
+  );
   onProgress({ sent: task.file.size, resumed: 0 });
 }
 
@@ -79,15 +95,24 @@ function loadSaved(key: string): SavedUpload | null {
 }
 
 /** The upload to continue (with the parts the storage holds) or a new one. */
-async function openUpload(task: UploadTask, memory: string): Promise<{ saved: SavedUpload; done: Map<number, string> }> {
+async function openUpload(
+  task: UploadTask,
+  memory: string,
+): Promise<{ saved: SavedUpload; done: Map<number, string> }> {
   const saved = loadSaved(memory);
   if (saved) {
     try {
       const parts = await objectsApi.uploadedParts(task.bucket, task.key, saved.uploadId);
       const partCount = Math.ceil(task.file.size / saved.partSize);
-      const expected = (n: number) => (n < partCount ? saved.partSize : task.file.size - saved.partSize * (partCount - 1));
+      const expected = (
+        n: number,
+      ) => (n < partCount ? saved.partSize : task.file.size - saved.partSize * (partCount - 1));
       // Only parts of the expected size count; anything else is sent again.
-      const done = new Map(parts.filter((p) => p.part_number <= partCount && p.size === expected(p.part_number)).map((p) => [p.part_number, p.etag]));
+      const done = new Map(
+        parts.filter((p) => p.part_number <= partCount && p.size === expected(p.part_number)).map((
+          p,
+        ) => [p.part_number, p.etag]),
+      );
       return { saved, done };
     } catch (error) {
       if (!(error instanceof ApiClientError && error.status === 404)) throw error;
@@ -101,7 +126,11 @@ async function openUpload(task: UploadTask, memory: string): Promise<{ saved: Sa
 }
 
 /** Uploads a large file in parts, resuming a remembered upload. */
-async function uploadLarge(task: UploadTask, onProgress: (p: Progress) => void, signal: AbortSignal): Promise<void> {
+async function uploadLarge(
+  task: UploadTask,
+  onProgress: (p: Progress) => void,
+  signal: AbortSignal,
+): Promise<void> {
   const memory = resumeKey(task);
   const { saved, done } = await openUpload(task, memory);
   const partCount = Math.ceil(task.file.size / saved.partSize);
@@ -109,7 +138,8 @@ async function uploadLarge(task: UploadTask, onProgress: (p: Progress) => void, 
   const resumed = [...done.keys()].reduce((sum, n) => sum + partBytes(n), 0);
   const inFlight = new Map<number, number>();
   let finished = resumed;
-  const report = () => onProgress({ sent: finished + [...inFlight.values()].reduce((a, b) => a + b, 0), resumed });
+  const report = () =>
+    onProgress({ sent: finished + [...inFlight.values()].reduce((a, b) => a + b, 0), resumed });
   report();
   const queue = Array.from({ length: partCount }, (_, i) => i + 1).filter((n) => !done.has(n));
   const worker = async () => {
@@ -117,9 +147,13 @@ async function uploadLarge(task: UploadTask, onProgress: (p: Progress) => void, 
       const n = queue.shift()!;
       const slice = task.file.slice((n - 1) * saved.partSize, (n - 1) * saved.partSize + partBytes(n));
       inFlight.set(n, 0);
-      const url = task.direct ? await objectsApi.presignPart(task.bucket, task.key, saved.uploadId, n) : objectUrls.part(task.bucket, task.key, saved.uploadId, n);
+      const url = task.direct
+        ? await objectsApi.presignPart(task.bucket, task.key, saved.uploadId, n)
+        : objectUrls.part(task.bucket, task.key, saved.uploadId, n);
       const xhr = await sendXhr("PUT", url, slice, (loaded) => (inFlight.set(n, loaded), report()), signal);
-      const etag = task.direct ? (xhr.getResponseHeader("ETag") ?? "").replaceAll('"', "") : JSON.parse(xhr.responseText).etag;
+      const etag = task.direct
+        ? (xhr.getResponseHeader("ETag") ?? "").replaceAll('"', "")
+        : JSON.parse(xhr.responseText).etag;
       done.set(n, etag);
       inFlight.delete(n);
       finished += partBytes(n);
@@ -128,13 +162,24 @@ async function uploadLarge(task: UploadTask, onProgress: (p: Progress) => void, 
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_PARTS, queue.length) }, worker));
   if (signal.aborted) throw new DOMException("cancelled", "AbortError");
-  await objectsApi.completeUpload(task.bucket, task.key, saved.uploadId, [...done].map(([part_number, etag]) => ({ part_number, etag })));
+  await objectsApi.completeUpload(
+    task.bucket,
+    task.key,
+    saved.uploadId,
+    [...done].map(([part_number, etag]) => ({ part_number, etag })),
+  );
   localStorage.removeItem(memory);
 }
 
 /** Uploads a file, resuming when it can; rejects with AbortError when `signal` aborts. */
-export function uploadFile(task: UploadTask, onProgress: (p: Progress) => void, signal: AbortSignal): Promise<void> {
-  return task.file.size > MULTIPART_THRESHOLD ? uploadLarge(task, onProgress, signal) : uploadSmall(task, onProgress, signal);
+export function uploadFile(
+  task: UploadTask,
+  onProgress: (p: Progress) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  return task.file.size > MULTIPART_THRESHOLD
+    ? uploadLarge(task, onProgress, signal)
+    : uploadSmall(task, onProgress, signal);
 }
 
 /** Cancels a file's upload for good: a remembered multipart upload is aborted so no parts stay behind. */

@@ -4,7 +4,13 @@
  * with the spec's message, inside the panel; the others carry on.
  */
 import { useEffect, useRef, useState } from "react";
-import { CHART_PALETTE, type PanelConfig, timeLabelSpacing, WIDGET_ERROR_MESSAGE, type WidgetDetails } from "../../server/contract/dashboard.ts";
+import {
+  CHART_PALETTE,
+  type PanelConfig,
+  timeLabelSpacing,
+  WIDGET_ERROR_MESSAGE,
+  type WidgetDetails,
+} from "../../server/contract/dashboard.ts";
 import { dashboardApi, type WidgetQuery } from "../lib/api/dashboard.ts";
 import { Sparkline } from "../ui/Sparkline.tsx";
 import { BarChart, LineChart, PieChart } from "./charts.tsx";
@@ -34,39 +40,75 @@ function useSize() {
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const observer = new ResizeObserver(([entry]) => setSize({ width: Math.round(entry.contentRect.width), height: Math.round(entry.contentRect.height) }));
+    const observer = new ResizeObserver(([entry]) =>
+      setSize({ width: Math.round(entry.contentRect.width), height: Math.round(entry.contentRect.height) })
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
   return { ref, ...size };
 }
 
-function Body({ panel, details, width, height }: { panel: PanelConfig; details: WidgetDetails; width: number; height: number }) {
+function Body(
+  { panel, details, width, height }: {
+    panel: PanelConfig;
+    details: WidgetDetails;
+    width: number;
+    height: number;
+  },
+) {
   const format = (v: number) => formatValue(v, panel.format);
   switch (panel.type) {
     case "singleValue":
-      return <div className="text-xl font-bold truncate" data-testid="panel-value">{formatValue(statValue(details), panel.format)}</div>;
+      return (
+        <div className="text-xl font-bold truncate" data-testid="panel-value">
+          {formatValue(statValue(details), panel.format)}
+        </div>
+      );
     case "singleRep": {
       const { value, trend } = trendOf(details);
       return (
         <div className="flex flex-col h-full justify-between">
-          <div className="text-2xl font-bold" data-testid="panel-value">{formatValue(value, panel.format)}</div>
-          <Sparkline values={trend} color={CHART_PALETTE[0]} label={`${panel.title} over the chosen range`} height={Math.max(24, height - 40)} />
+          <div className="text-2xl font-bold" data-testid="panel-value">
+            {formatValue(value, panel.format)}
+          </div>
+          <Sparkline
+            values={trend}
+            color={CHART_PALETTE[0]}
+            label={`${panel.title} over the chosen range`}
+            height={Math.max(24, height - 40)}
+          />
         </div>
       );
     }
     case "linearGraph": {
       const data = lineData(details);
-      if (data.series.length === 0) return <p className="text-sm opacity-70" data-testid="panel-empty">No data in this range yet.</p>;
+      if (data.series.length === 0) {
+        return <p className="text-sm opacity-70" data-testid="panel-empty">No data in this range yet.</p>;
+      }
       if (data.times.length === 1) {
         const only = data.series.map((s) => `${s.name}: ${format(s.values[0])}`).join(", ");
-        return <p className="text-sm opacity-70" data-testid="panel-empty">One sample so far ({only}); the line appears with the next.</p>;
+        return (
+          <p className="text-sm opacity-70" data-testid="panel-empty">
+            One sample so far ({only}); the line appears with the next.
+          </p>
+        );
       }
       // A fraction of a CPU is drawn in percent, so the axis reads 0-100 rather than 0-1.
       const percent = panel.format === "percent";
-      const series = percent ? data.series.map((s) => ({ ...s, values: s.values.map((v) => v * 100) })) : data.series;
+      const series = percent
+        ? data.series.map((s) => ({ ...s, values: s.values.map((v) => v * 100) }))
+        : data.series;
       const tooltip = percent ? (v: number) => `${v.toFixed(1)}%` : format;
-      return <LineChart times={data.times} series={series} height={height} labelEvery={timeLabelSpacing(width)} format={tooltip} />;
+      return (
+        <LineChart
+          times={data.times}
+          series={series}
+          height={height}
+          labelEvery={timeLabelSpacing(width)}
+          format={tooltip}
+        />
+      );
     }
     case "barChart":
       return <BarChart bars={sizeBars(details)} height={height} />;
@@ -78,14 +120,20 @@ function Body({ panel, details, width, height }: { panel: PanelConfig; details: 
       const stacked = width < 320;
       return (
         <div className={`flex h-full items-center gap-3 ${stacked ? "flex-col" : ""}`}>
-          <div className="flex-1 min-w-0 w-full deck-pie"><PieChart slices={slices} height={stacked ? Math.max(80, height - 64) : height} /></div>
+          <div className="flex-1 min-w-0 w-full deck-pie">
+            <PieChart slices={slices} height={stacked ? Math.max(80, height - 64) : height} />
+          </div>
           {/* A <dl> holds only dt/dd groups (axe-core's definition-list rule): the colour dot sits in the dt, the total after the list. */}
           <div className="text-xs leading-snug shrink-0" data-testid="panel-value">
             <dl>
               {slices.map((s, i) => (
                 <div key={s.label} className="flex items-center gap-1">
                   <dt className="flex items-center gap-1">
-                    <span className="inline-block w-2 h-2 rounded-full" style={{ background: CHART_PALETTE[i] }} aria-hidden="true" />
+                    <span
+                      className="inline-block w-2 h-2 rounded-full"
+                      style={{ background: CHART_PALETTE[i] }}
+                      aria-hidden="true"
+                    />
                     {s.label}
                   </dt>
                   <dd className="font-bold">{formatValue(s.value, "bytes")}</dd>
@@ -117,7 +165,8 @@ export function Panel({ panel, widgetId, query, syncKey, handle }: PanelProps) {
   }, [widgetId, syncKey, retry]);
   // Right after start-up a line has no or one sample: the panel says the line comes with the next sample,
   // so it asks again until there are two rather than waiting for the next Sync.
-  const waitingForSamples = state.status === "ready" && panel.type === "linearGraph" && lineData(state.details).times.length < 2;
+  const waitingForSamples = state.status === "ready" && panel.type === "linearGraph" &&
+    lineData(state.details).times.length < 2;
   useEffect(() => {
     if (!waitingForSamples || retry >= SAMPLE_RETRIES) return;
     const timer = setTimeout(() => setRetry((n) => n + 1), SAMPLE_RETRY_MS);
@@ -125,7 +174,13 @@ export function Panel({ panel, widgetId, query, syncKey, handle }: PanelProps) {
   }, [waitingForSamples, retry]);
   const titleId = `${panel.layoutIdentifier}-title`;
   return (
-    <section className="card bg-base-100 shadow-sm h-full overflow-hidden" aria-labelledby={titleId} data-testid="widget-panel" data-widget={panel.id} data-status={state.status}>
+    <section
+      className="card bg-base-100 shadow-sm h-full overflow-hidden"
+      aria-labelledby={titleId}
+      data-testid="widget-panel"
+      data-widget={panel.id}
+      data-status={state.status}
+    >
       <div className="card-body p-3 gap-1 h-full min-h-0">
         <h3
           id={titleId}
@@ -138,9 +193,25 @@ export function Panel({ panel, widgetId, query, syncKey, handle }: PanelProps) {
           {panel.title}
         </h3>
         <div ref={body.ref} className="flex-1 min-h-0">
-          {state.status === "loading" ? <span role="status" className="loading loading-dots loading-sm opacity-60" aria-label="Loading" /> : null}
-          {state.status === "error" ? <p role="alert" className="text-sm text-error" data-testid="panel-error">{WIDGET_ERROR_MESSAGE}</p> : null}
-          {state.status === "ready" && body.width > 0 ? <Body panel={panel} details={state.details} width={body.width} height={body.height} /> : null}
+          {state.status === "loading"
+            ? (
+              <span
+                role="status"
+                className="loading loading-dots loading-sm opacity-60"
+                aria-label="Loading"
+              />
+            )
+            : null}
+          {state.status === "error"
+            ? (
+              <p role="alert" className="text-sm text-error" data-testid="panel-error">
+                {WIDGET_ERROR_MESSAGE}
+              </p>
+            )
+            : null}
+          {state.status === "ready" && body.width > 0
+            ? <Body panel={panel} details={state.details} width={body.width} height={body.height} />
+            : null}
         </div>
       </div>
     </section>

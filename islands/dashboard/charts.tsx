@@ -14,7 +14,10 @@ type FrappeModule = { Chart: new (parent: HTMLElement, options: Record<string, u
 
 let loading: Promise<FrappeModule> | null = null;
 // The ES module build: the package's "browser" entry is a UMD bundle without named exports.
-const loadFrappe = () => (loading ??= import("frappe-charts/dist/frappe-charts.min.esm.js") as unknown as Promise<FrappeModule>);
+const loadFrappe =
+  () => (loading ??= import("frappe-charts/dist/frappe-charts.min.esm.js") as unknown as Promise<
+    FrappeModule
+  >);
 
 /**
  * frappe writes y-axis labels of fractional intervals with binary floating-point noise (0.07500000000000001,
@@ -30,7 +33,9 @@ function tidyAxisLabels(root: HTMLElement): void {
 }
 
 /** Draws one frappe chart; `options` without `height`, which the panel decides. */
-function Chart({ options, height, testId }: { options: Record<string, unknown>; height: number; testId: string }) {
+function Chart(
+  { options, height, testId }: { options: Record<string, unknown>; height: number; testId: string },
+) {
   const ref = useRef<HTMLDivElement>(null);
   const key = JSON.stringify(options);
   useEffect(() => {
@@ -76,7 +81,10 @@ export interface LineChartProps {
  * point's index written in zero-width characters, invisible on the axis, decoded for the tooltip.
  */
 const hiddenLabel = (i: number) => "\u2060" + i.toString(2).replace(/0/g, "\u200b").replace(/1/g, "\u200c");
-const indexOfHidden = (label: string) => label.startsWith("\u2060") ? parseInt(label.slice(1).replace(/\u200b/g, "0").replace(/\u200c/g, "1"), 2) : -1;
+const indexOfHidden = (label: string) =>
+  label.startsWith("\u2060")
+    ? parseInt(label.slice(1).replace(/\u200b/g, "0").replace(/\u200c/g, "1"), 2)
+    : -1;
 
 /** frappe's y axis breaks (NaN paths) on values below 0.01: two decimals are all a chart line can show anyway. */
 const plottable = (v: number) => Math.round(v * 100) / 100;
@@ -104,7 +112,10 @@ export function LineChart({ times, series, height, labelEvery, format }: LineCha
 export function BarChart({ bars, height }: { bars: { label: string; value: number }[]; height: number }) {
   const options = {
     type: "bar",
-    data: { labels: bars.map((b) => b.label), datasets: [{ name: "Objects", values: bars.map((b) => b.value) }] },
+    data: {
+      labels: bars.map((b) => b.label),
+      datasets: [{ name: "Objects", values: bars.map((b) => b.value) }],
+    },
     colors: [CHART_PALETTE[0]],
     barOptions: { spaceRatio: 0.4 },
     axisOptions: { xAxisMode: "tick", shortenYAxisNumbers: true },

@@ -9,7 +9,8 @@ import { DEFAULT_LAYOUT, GRID_COLUMNS, type LayoutItem } from "../../server/cont
 
 export const LAYOUT_STORAGE_KEY = "dashboardConfig";
 
-const isCount = (n: unknown, min: number) => typeof n === "number" && Number.isInteger(n) && n >= min && n <= 1000;
+const isCount = (n: unknown, min: number) =>
+  typeof n === "number" && Number.isInteger(n) && n >= min && n <= 1000;
 
 /** The saved layout when it passes the spec's checks and names exactly the known panels, else null. */
 export function parseSavedLayout(saved: string | null): LayoutItem[] | null {
@@ -26,11 +27,23 @@ export function parseSavedLayout(saved: string | null): LayoutItem[] | null {
   for (const item of items as Partial<LayoutItem>[]) {
     if (!item || typeof item !== "object" || !item.minW) return null;
     if (typeof item.i !== "string" || !known.has(item.i) || seen.has(item.i)) return null;
-    if (!isCount(item.x, 0) || !isCount(item.y, 0) || !isCount(item.w, 1) || !isCount(item.h, 1) || !isCount(item.minW, 1)) return null;
+    if (
+      !isCount(item.x, 0) || !isCount(item.y, 0) || !isCount(item.w, 1) || !isCount(item.h, 1) ||
+      !isCount(item.minW, 1)
+    ) return null;
     if (item.x! + item.w! > GRID_COLUMNS) return null;
     seen.add(item.i);
   }
-  return (items as LayoutItem[]).map((i) => ({ i: i.i, x: i.x, y: i.y, w: i.w, h: i.h, minW: i.minW, moved: !!i.moved, static: !!i.static }));
+  return (items as LayoutItem[]).map((i) => ({
+    i: i.i,
+    x: i.x,
+    y: i.y,
+    w: i.w,
+    h: i.h,
+    minW: i.minW,
+    moved: !!i.moved,
+    static: !!i.static,
+  }));
 }
 
 export function loadLayout(storage: Storage): LayoutItem[] {
@@ -53,7 +66,8 @@ export function saveLayout(storage: Storage, items: LayoutItem[]): void {
   }
 }
 
-const collides = (a: LayoutItem, b: LayoutItem) => a.i !== b.i && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+const collides = (a: LayoutItem, b: LayoutItem) =>
+  a.i !== b.i && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 const byPosition = (a: LayoutItem, b: LayoutItem) => a.y - b.y || a.x - b.x;
 
 /** Moves every panel up as far as it goes, top rows first. */
@@ -71,7 +85,11 @@ export function compact(items: LayoutItem[]): LayoutItem[] {
  * Puts panel `id` at a new position and size (clamped to the grid and its minW), pushes whatever it
  * overlaps downwards, and compacts. `items` are one tab's panels.
  */
-export function placeItem(items: LayoutItem[], id: string, target: { x: number; y: number; w: number; h: number }): LayoutItem[] {
+export function placeItem(
+  items: LayoutItem[],
+  id: string,
+  target: { x: number; y: number; w: number; h: number },
+): LayoutItem[] {
   const current = items.find((i) => i.i === id);
   if (!current) return items;
   const w = Math.min(GRID_COLUMNS, Math.max(current.minW, Math.round(target.w)));

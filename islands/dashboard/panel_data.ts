@@ -4,7 +4,12 @@
  * the capacity split, or a number with its trend. Pure functions, shared by the island and its tests.
  */
 import { formatBytes, formatDuration, formatNumber } from "../lib/format.ts";
-import { SIZE_RANGE_LABELS, type ValueFormat, type WidgetDetails, type WidgetResultSeries } from "../../server/contract/dashboard.ts";
+import {
+  SIZE_RANGE_LABELS,
+  type ValueFormat,
+  type WidgetDetails,
+  type WidgetResultSeries,
+} from "../../server/contract/dashboard.ts";
 
 /** Reduces one series to a number by the widget's calc; null when it has no values. */
 export function reduceValues(values: [number, string][], calc: string | undefined): number | null {
@@ -26,8 +31,13 @@ export function statValue(details: WidgetDetails): number | null {
 
 /** Fills `{{label}}` from the series' labels; unknown labels become empty (Grafana's legend format). */
 export function legendLabel(metric: Record<string, string>, legendFormat: string): string {
-  if (!legendFormat) return Object.entries(metric).filter(([k]) => k !== "__name__").map(([k, v]) => `${k}="${v}"`).join(", ") || metric.__name__ || "value";
-  return legendFormat.replace(/\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}/g, (_, name) => metric[name] ?? "").trim();
+  if (!legendFormat) {
+    return Object.entries(metric).filter(([k]) => k !== "__name__").map(([k, v]) => `${k}="${v}"`).join(
+      ", ",
+    ) || metric.__name__ || "value";
+  }
+  return legendFormat.replace(/\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}/g, (_, name) => metric[name] ?? "")
+    .trim();
 }
 
 export interface LineData {
@@ -71,14 +81,18 @@ export function sizeBars(details: WidgetDetails): { label: string; value: number
 
 /** Usable capacity split into used and free (targets: total, free, used). */
 export function capacitySplit(details: WidgetDetails): { total: number; free: number; used: number } | null {
-  const [total, free] = details.targets.map((t) => (t.result[0] ? reduceValues(t.result[0].values, "lastNotNull") : null));
+  const [total, free] = details.targets.map((
+    t,
+  ) => (t.result[0] ? reduceValues(t.result[0].values, "lastNotNull") : null));
   if (total === null || total === undefined || free === null || free === undefined) return null;
   return { total, free, used: Math.max(0, total - free) };
 }
 
 /** A stat's value and its points for the trend line (a lone point is drawn level). */
 export function trendOf(details: WidgetDetails): { value: number | null; trend: number[] } {
-  const values = [...(details.targets[0]?.result[0]?.values ?? [])].sort((a, b) => a[0] - b[0]).map(([, v]) => Number(v));
+  const values = [...(details.targets[0]?.result[0]?.values ?? [])].sort((a, b) => a[0] - b[0]).map(([, v]) =>
+    Number(v)
+  );
   return { value: statValue(details), trend: values.length === 1 ? [values[0], values[0]] : values };
 }
 

@@ -12,9 +12,14 @@ import { NumberWithUnit, SelectField, Switch, TextField } from "../ui/fields.tsx
 import { QuotaFields, quotaFromForm } from "./BucketSettingsDialogs.tsx";
 import { showSnackbar } from "../ui/notify.ts";
 
-export const NON_ERASURE_NOTICE = "Some these features are disabled as server is running in non-erasure coded mode.";
-export const LOCKING_NEEDS_VERSIONING = "Object locking needs versioning, so it stays on while locking is on.";
-const RETENTION_MODES = [{ value: "compliance", label: "Compliance" }, { value: "governance", label: "Governance" }] as const;
+export const NON_ERASURE_NOTICE =
+  "Some these features are disabled as server is running in non-erasure coded mode.";
+export const LOCKING_NEEDS_VERSIONING =
+  "Object locking needs versioning, so it stays on while locking is on.";
+const RETENTION_MODES = [{ value: "compliance", label: "Compliance" }, {
+  value: "governance",
+  label: "Governance",
+}] as const;
 const RETENTION_UNITS = [{ value: "days", label: "Days" }, { value: "years", label: "Years" }] as const;
 
 /** The create-bucket form's state and its switch rules, kept pure so they are easy to test. */
@@ -69,7 +74,14 @@ export function bucketFormValid(form: BucketForm, distributed: boolean): boolean
   return true;
 }
 
-export function CreateBucketDialog({ open, distributed, onClose, onCreated }: { open: boolean; distributed: boolean; onClose: () => void; onCreated: () => void }) {
+export function CreateBucketDialog(
+  { open, distributed, onClose, onCreated }: {
+    open: boolean;
+    distributed: boolean;
+    onClose: () => void;
+    onCreated: () => void;
+  },
+) {
   const [form, setForm] = useState(EMPTY_BUCKET_FORM);
   const [nameProblem, setNameProblem] = useState("");
   const action = useDialogAction();
@@ -88,8 +100,24 @@ export function CreateBucketDialog({ open, distributed, onClose, onCreated }: { 
         name: form.name.trim(),
         versioning: form.versioning,
         locking: form.locking,
-        ...(distributed && form.quota ? { quota: { enabled: true, quota_type: form.quotaType, amount: quotaFromForm(form.quotaSize, form.quotaUnit).bytes } } : {}),
-        ...(distributed && form.retention ? { retention: { mode: form.retentionMode, unit: form.retentionUnit, validity: Number(form.retentionValidity) } } : {}),
+        ...(distributed && form.quota
+          ? {
+            quota: {
+              enabled: true,
+              quota_type: form.quotaType,
+              amount: quotaFromForm(form.quotaSize, form.quotaUnit).bytes,
+            },
+          }
+          : {}),
+        ...(distributed && form.retention
+          ? {
+            retention: {
+              mode: form.retentionMode,
+              unit: form.retentionUnit,
+              validity: Number(form.retentionValidity),
+            },
+          }
+          : {}),
       });
       showSnackbar(`Bucket ${form.name.trim()} created`);
       setForm(EMPTY_BUCKET_FORM);
@@ -98,20 +126,60 @@ export function CreateBucketDialog({ open, distributed, onClose, onCreated }: { 
   }
 
   return (
-    <Dialog title="Create Bucket" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide
+    <Dialog
+      title="Create Bucket"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      wide
       actions={
         <>
-          <button type="button" className="btn" onClick={() => setForm(EMPTY_BUCKET_FORM)} disabled={action.busy}>Clear</button>
-          <button type="submit" className="btn btn-primary" disabled={!bucketFormValid(form, distributed) || action.busy} onClick={create}>Save</button>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => setForm(EMPTY_BUCKET_FORM)}
+            disabled={action.busy}
+          >
+            Clear
+          </button>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!bucketFormValid(form, distributed) || action.busy}
+            onClick={create}
+          >
+            Save
+          </button>
         </>
-      }>
+      }
+    >
       <fieldset disabled={action.busy}>
-        <TextField label="Bucket Name" value={form.name} onChange={(name) => set({ name })} error={nameProblem || undefined} />
-        {distributed ? null : <div role="note" className="alert alert-info text-sm mb-3">{NON_ERASURE_NOTICE}</div>}
-        <Switch label="Versioning" checked={form.versioning} disabled={form.locking} onChange={(versioning) => set({ versioning })}
-          description={form.locking ? LOCKING_NEEDS_VERSIONING : undefined} />
+        <TextField
+          label="Bucket Name"
+          value={form.name}
+          onChange={(name) => set({ name })}
+          error={nameProblem || undefined}
+        />
+        {distributed
+          ? null
+          : <div role="note" className="alert alert-info text-sm mb-3">{NON_ERASURE_NOTICE}</div>}
+        <Switch
+          label="Versioning"
+          checked={form.versioning}
+          disabled={form.locking}
+          onChange={(versioning) => set({ versioning })}
+          description={form.locking ? LOCKING_NEEDS_VERSIONING : undefined}
+        />
         <label className="flex items-center gap-3 mb-3 cursor-pointer">
-          <input type="checkbox" className="toggle toggle-primary" aria-label="Object Locking" checked={form.locking} disabled={form.retention} onChange={(e) => set({ locking: e.target.checked })} />
+          <input
+            type="checkbox"
+            className="toggle toggle-primary"
+            aria-label="Object Locking"
+            checked={form.locking}
+            disabled={form.retention}
+            onChange={(e) => set({ locking: e.target.checked })}
+          />
           <span className="font-bold text-sm">Object Locking</span>
         </label>
         {distributed
@@ -120,19 +188,49 @@ export function CreateBucketDialog({ open, distributed, onClose, onCreated }: { 
               <Switch label="Quota" checked={form.quota} onChange={(quota) => set({ quota })} />
               {form.quota
                 ? (
-                  <QuotaFields amount={form.quotaSize} unit={form.quotaUnit} type={form.quotaType}
-                    onChange={(c) => set({ quotaSize: c.amount ?? form.quotaSize, quotaUnit: c.unit ?? form.quotaUnit, quotaType: c.type ?? form.quotaType })} />
+                  <QuotaFields
+                    amount={form.quotaSize}
+                    unit={form.quotaUnit}
+                    type={form.quotaType}
+                    onChange={(c) =>
+                      set({
+                        quotaSize: c.amount ?? form.quotaSize,
+                        quotaUnit: c.unit ?? form.quotaUnit,
+                        quotaType: c.type ?? form.quotaType,
+                      })}
+                  />
                 )
                 : null}
               {form.versioning
-                ? <Switch label="Retention" checked={form.retention} onChange={(retention) => set({ retention })} />
+                ? (
+                  <Switch
+                    label="Retention"
+                    checked={form.retention}
+                    onChange={(retention) => set({ retention })}
+                  />
+                )
                 : null}
               {form.retention
                 ? (
                   <>
-                    <SelectField label="Retention Mode" value={form.retentionMode} options={RETENTION_MODES} onChange={(retentionMode) => set({ retentionMode })} />
-                    <NumberWithUnit label="Retention Validity" value={form.retentionValidity} min={1} onChange={(retentionValidity) => set({ retentionValidity })} unit={form.retentionUnit} units={RETENTION_UNITS}
-                      onUnitChange={(retentionUnit) => set({ retentionUnit })} error={Number(form.retentionValidity) >= 1 ? undefined : "The validity must be at least 1"} />
+                    <SelectField
+                      label="Retention Mode"
+                      value={form.retentionMode}
+                      options={RETENTION_MODES}
+                      onChange={(retentionMode) => set({ retentionMode })}
+                    />
+                    <NumberWithUnit
+                      label="Retention Validity"
+                      value={form.retentionValidity}
+                      min={1}
+                      onChange={(retentionValidity) => set({ retentionValidity })}
+                      unit={form.retentionUnit}
+                      units={RETENTION_UNITS}
+                      onUnitChange={(retentionUnit) => set({ retentionUnit })}
+                      error={Number(form.retentionValidity) >= 1
+                        ? undefined
+                        : "The validity must be at least 1"}
+                    />
                   </>
                 )
                 : null}
@@ -144,7 +242,9 @@ export function CreateBucketDialog({ open, distributed, onClose, onCreated }: { 
   );
 }
 
-export function DeleteBucketDialog({ bucket, onClose, onDeleted }: { bucket: string | null; onClose: () => void; onDeleted: () => void }) {
+export function DeleteBucketDialog(
+  { bucket, onClose, onDeleted }: { bucket: string | null; onClose: () => void; onDeleted: () => void },
+) {
   return (
     <ConfirmDialog
       title="Delete Bucket"

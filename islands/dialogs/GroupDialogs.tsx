@@ -6,7 +6,15 @@ import { showSnackbar } from "../ui/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { CheckList, Switch, TextField } from "../ui/fields.tsx";
 
-export function GroupDialog({ open, group, users, onClose, onSaved }: { open: boolean; group?: Group; users: string[]; onClose: () => void; onSaved: () => void }) {
+export function GroupDialog(
+  { open, group, users, onClose, onSaved }: {
+    open: boolean;
+    group?: Group;
+    users: string[];
+    onClose: () => void;
+    onSaved: () => void;
+  },
+) {
   const editing = !!group;
   const [name, setName] = useState(group?.name ?? "");
   const [members, setMembers] = useState<string[]>(group?.members ?? []);
@@ -21,11 +29,25 @@ export function GroupDialog({ open, group, users, onClose, onSaved }: { open: bo
     });
   }
   return (
-    <Dialog title={editing ? "Edit Group" : "Create Group"} open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      primary={{ label: "Save", submit: true, disabled: name.trim() === "" || action.busy, onClick: save }}>
+    <Dialog
+      title={editing ? "Edit Group" : "Create Group"}
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      primary={{ label: "Save", submit: true, disabled: name.trim() === "" || action.busy, onClick: save }}
+    >
       <TextField label="Group Name" value={name} onChange={setName} readOnly={editing} />
-      {editing ? <Switch label={enabled ? "Enabled" : "Disabled"} checked={enabled} onChange={setEnabled} /> : null}
-      <CheckList label="Members" options={users} selected={members} onChange={setMembers} emptyText="No Users Available" />
+      {editing
+        ? <Switch label={enabled ? "Enabled" : "Disabled"} checked={enabled} onChange={setEnabled} />
+        : null}
+      <CheckList
+        label="Members"
+        options={users}
+        selected={members}
+        onChange={setMembers}
+        emptyText="No Users Available"
+      />
     </Dialog>
   );
 }

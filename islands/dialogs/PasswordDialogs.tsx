@@ -34,16 +34,43 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     });
   }
   return (
-    <Dialog title="Change Password" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      cancel={false} primary={{ label: "Save", submit: true, disabled: !ready || action.busy, onClick: save }}>
-      <TextField label="Current Password" type="password" value={current} onChange={setCurrent} autoComplete="current-password" />
-      <TextField label="New Password" type="password" value={next} onChange={setNext} autoComplete="new-password" />
-      <TextField label="Type New Password Again" type="password" value={confirm} onChange={setConfirm} autoComplete="new-password" />
+    <Dialog
+      title="Change Password"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      cancel={false}
+      primary={{ label: "Save", submit: true, disabled: !ready || action.busy, onClick: save }}
+    >
+      <TextField
+        label="Current Password"
+        type="password"
+        value={current}
+        onChange={setCurrent}
+        autoComplete="current-password"
+      />
+      <TextField
+        label="New Password"
+        type="password"
+        value={next}
+        onChange={setNext}
+        autoComplete="new-password"
+      />
+      <TextField
+        label="Type New Password Again"
+        type="password"
+        value={confirm}
+        onChange={setConfirm}
+        autoComplete="new-password"
+      />
     </Dialog>
   );
 }
 
-export function ChangeUserPasswordDialog({ open, user, onClose }: { open: boolean; user: string; onClose: () => void }) {
+export function ChangeUserPasswordDialog(
+  { open, user, onClose }: { open: boolean; user: string; onClose: () => void },
+) {
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");
   const action = useDialogAction();
@@ -57,11 +84,37 @@ export function ChangeUserPasswordDialog({ open, user, onClose }: { open: boolea
     });
   }
   return (
-    <Dialog title="Change User Password" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      cancel={false} primary={{ label: "Save", submit: true, disabled: confirm === "" || confirm !== next || action.busy, onClick: save }}>
-      <p className="mb-3 text-sm">Change password for: <b>{user}</b></p>
-      <TextField label="New Password" type="password" value={next} onChange={setNext} autoComplete="new-password" />
-      <TextField label="Type New Password Again" type="password" value={confirm} onChange={setConfirm} autoComplete="new-password" />
+    <Dialog
+      title="Change User Password"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      cancel={false}
+      primary={{
+        label: "Save",
+        submit: true,
+        disabled: confirm === "" || confirm !== next || action.busy,
+        onClick: save,
+      }}
+    >
+      <p className="mb-3 text-sm">
+        Change password for: <b>{user}</b>
+      </p>
+      <TextField
+        label="New Password"
+        type="password"
+        value={next}
+        onChange={setNext}
+        autoComplete="new-password"
+      />
+      <TextField
+        label="Type New Password Again"
+        type="password"
+        value={confirm}
+        onChange={setConfirm}
+        autoComplete="new-password"
+      />
     </Dialog>
   );
 }

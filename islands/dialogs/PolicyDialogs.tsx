@@ -18,7 +18,14 @@ const TEMPLATE = `{
   ]
 }`;
 
-export function CreatePolicyDialog({ open, existing, onClose, onSaved }: { open: boolean; existing: string[]; onClose: () => void; onSaved: (name: string) => void }) {
+export function CreatePolicyDialog(
+  { open, existing, onClose, onSaved }: {
+    open: boolean;
+    existing: string[];
+    onClose: () => void;
+    onSaved: (name: string) => void;
+  },
+) {
   const [name, setName] = useState("");
   const [policy, setPolicy] = useState(TEMPLATE);
   const action = useDialogAction();
@@ -33,9 +40,26 @@ export function CreatePolicyDialog({ open, existing, onClose, onSaved }: { open:
     });
   }
   return (
-    <Dialog title="Create Policy" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      primary={{ label: "Save", submit: true, disabled: trimmed === "" || duplicate || invalid || policy.trim() === "" || action.busy, onClick: save }}>
-      <TextField label="Policy Name" value={name} onChange={setName} error={duplicate ? "A policy with this name already exists" : undefined} />
+    <Dialog
+      title="Create Policy"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      wide
+      primary={{
+        label: "Save",
+        submit: true,
+        disabled: trimmed === "" || duplicate || invalid || policy.trim() === "" || action.busy,
+        onClick: save,
+      }}
+    >
+      <TextField
+        label="Policy Name"
+        value={name}
+        onChange={setName}
+        error={duplicate ? "A policy with this name already exists" : undefined}
+      />
       <JsonEditor label="Write Policy" value={policy} onChange={setPolicy} mode="policy" />
     </Dialog>
   );
@@ -43,8 +67,15 @@ export function CreatePolicyDialog({ open, existing, onClose, onSaved }: { open:
 
 export function PolicyInfoDialog({ policy, onClose }: { policy: PolicySummary | null; onClose: () => void }) {
   return (
-    <Dialog title={policy ? `Policy: ${policy.name}` : "Policy"} open={policy !== null} onClose={onClose} wide>
-      {policy ? <JsonEditor label="Policy" value={policy.policy} onChange={() => {}} readOnly mode="json" /> : null}
+    <Dialog
+      title={policy ? `Policy: ${policy.name}` : "Policy"}
+      open={policy !== null}
+      onClose={onClose}
+      wide
+    >
+      {policy
+        ? <JsonEditor label="Policy" value={policy.policy} onChange={() => {}} readOnly mode="json" />
+        : null}
     </Dialog>
   );
 }

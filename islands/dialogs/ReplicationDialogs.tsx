@@ -12,7 +12,8 @@ import { NumberWithUnit, SelectField, Switch, TextField } from "../ui/fields.tsx
 import { showSnackbar } from "../ui/notify.ts";
 import { Wizard } from "../ui/Wizard.tsx";
 
-export const ROOT_WARNING = "Replication should use dedicated credentials: do not use the root credentials of the remote server.";
+export const ROOT_WARNING =
+  "Replication should use dedicated credentials: do not use the root credentials of the remote server.";
 const BANDWIDTH_UNITS = SIZE_UNITS.filter((u) => u !== "B").map((u) => ({ value: u, label: `${u}/s` }));
 
 export interface RemoteForm {
@@ -27,9 +28,20 @@ export interface RemoteForm {
   healthCheckPeriod: string;
 }
 
-export const DEFAULT_REMOTE: RemoteForm = { accessKey: "", secretKey: "", targetURL: "", useTLS: true, region: "", syncMode: "async", bandwidth: "100", bandwidthUnit: "GiB", healthCheckPeriod: "60" };
+export const DEFAULT_REMOTE: RemoteForm = {
+  accessKey: "",
+  secretKey: "",
+  targetURL: "",
+  useTLS: true,
+  region: "",
+  syncMode: "async",
+  bandwidth: "100",
+  bandwidthUnit: "GiB",
+  healthCheckPeriod: "60",
+};
 
-export const remoteValid = (r: RemoteForm) => r.accessKey.trim() !== "" && r.secretKey !== "" && r.targetURL.trim() !== "" && Number(r.bandwidth) >= 0;
+export const remoteValid = (r: RemoteForm) =>
+  r.accessKey.trim() !== "" && r.secretKey !== "" && r.targetURL.trim() !== "" && Number(r.bandwidth) >= 0;
 
 /** The target URL with the scheme the TLS switch selects (spec 2 §9). */
 export function targetUrlOf(r: RemoteForm): string {
@@ -50,28 +62,61 @@ export function replicationRequest(r: RemoteForm): Partial<MultiReplicationInput
   };
 }
 
-export function RemoteFields({ value, onChange }: { value: RemoteForm; onChange: (value: RemoteForm) => void }) {
+export function RemoteFields(
+  { value, onChange }: { value: RemoteForm; onChange: (value: RemoteForm) => void },
+) {
   const set = (change: Partial<RemoteForm>) => onChange({ ...value, ...change });
   return (
     <>
       <div role="note" className="alert alert-warning text-sm mb-3">{ROOT_WARNING}</div>
-      <TextField label="Target URL" value={value.targetURL} onChange={(targetURL) => set({ targetURL })} placeholder="play.min.io:9000" />
+      <TextField
+        label="Target URL"
+        value={value.targetURL}
+        onChange={(targetURL) => set({ targetURL })}
+        placeholder="play.min.io:9000"
+      />
       <Switch label="Use TLS" checked={value.useTLS} onChange={(useTLS) => set({ useTLS })} />
       <div className="grid md:grid-cols-2 gap-x-4">
         <TextField label="Access Key" value={value.accessKey} onChange={(accessKey) => set({ accessKey })} />
-        <TextField label="Secret Key" type="password" value={value.secretKey} onChange={(secretKey) => set({ secretKey })} />
+        <TextField
+          label="Secret Key"
+          type="password"
+          value={value.secretKey}
+          onChange={(secretKey) => set({ secretKey })}
+        />
         <TextField label="Region" value={value.region} onChange={(region) => set({ region })} />
-        <SelectField label="Replication Mode" value={value.syncMode} options={[{ value: "async", label: "Asynchronous" }, { value: "sync", label: "Synchronous" }]} onChange={(syncMode) => set({ syncMode })} />
+        <SelectField
+          label="Replication Mode"
+          value={value.syncMode}
+          options={[{ value: "async", label: "Asynchronous" }, { value: "sync", label: "Synchronous" }]}
+          onChange={(syncMode) => set({ syncMode })}
+        />
       </div>
       {value.syncMode === "async"
-        ? <NumberWithUnit label="Bandwidth" value={value.bandwidth} onChange={(bandwidth) => set({ bandwidth })} unit={value.bandwidthUnit} units={BANDWIDTH_UNITS} onUnitChange={(bandwidthUnit) => set({ bandwidthUnit })} />
+        ? (
+          <NumberWithUnit
+            label="Bandwidth"
+            value={value.bandwidth}
+            onChange={(bandwidth) => set({ bandwidth })}
+            unit={value.bandwidthUnit}
+            units={BANDWIDTH_UNITS}
+            onUnitChange={(bandwidthUnit) => set({ bandwidthUnit })}
+          />
+        )
         : null}
-      <TextField label="Health Check Duration (seconds)" type="number" value={value.healthCheckPeriod} onChange={(healthCheckPeriod) => set({ healthCheckPeriod })} />
+      <TextField
+        label="Health Check Duration (seconds)"
+        type="number"
+        value={value.healthCheckPeriod}
+        onChange={(healthCheckPeriod) => set({ healthCheckPeriod })}
+      />
     </>
   );
 }
 
-export function MultiReplicationWizard({ open, buckets, onClose }: { open: boolean; buckets: string[]; onClose: (changed: boolean) => void }) {
+export function MultiReplicationWizard(
+  { open, buckets, onClose }: { open: boolean; buckets: string[]; onClose: (changed: boolean) => void },
+) {
   const [remote, setRemote] = useState(DEFAULT_REMOTE);
   const [remoteBuckets, setRemoteBuckets] = useState<string[]>([]);
   const [pending, setPending] = useState<string[]>(buckets);
@@ -81,7 +126,13 @@ export function MultiReplicationWizard({ open, buckets, onClose }: { open: boole
 
   async function listRemote() {
     try {
-      const list = await bucketsApi.externalBuckets({ accessKey: remote.accessKey.trim(), secretKey: remote.secretKey, targetURL: targetUrlOf(remote), useTLS: remote.useTLS, region: remote.region.trim() });
+      const list = await bucketsApi.externalBuckets({
+        accessKey: remote.accessKey.trim(),
+        secretKey: remote.secretKey,
+        targetURL: targetUrlOf(remote),
+        useTLS: remote.useTLS,
+        region: remote.region.trim(),
+      });
       setRemoteBuckets(list.map((b) => b.name));
       action.clear();
     } catch (error) {
@@ -94,9 +145,14 @@ export function MultiReplicationWizard({ open, buckets, onClose }: { open: boole
     action.run(async () => {
       const result = await bucketsApi.replicate({
         ...replicationRequest(remote),
-        bucketsRelation: pending.map((originBucket) => ({ originBucket, destinationBucket: assigned[originBucket] })),
+        bucketsRelation: pending.map((originBucket) => ({
+          originBucket,
+          destinationBucket: assigned[originBucket],
+        })),
       });
-      const failed = Object.fromEntries(result.replicationState.filter((s) => s.errorString).map((s) => [s.originBucket, s.errorString]));
+      const failed = Object.fromEntries(
+        result.replicationState.filter((s) => s.errorString).map((s) => [s.originBucket, s.errorString]),
+      );
       if (Object.keys(failed).length === 0) {
         showSnackbar("Replication set up");
         return onClose(true);
@@ -107,12 +163,24 @@ export function MultiReplicationWizard({ open, buckets, onClose }: { open: boole
   }
 
   return (
-    <Dialog title="Set Multiple Bucket Replication" open={open} onClose={() => onClose(false)} message={action.message} onMessageDone={action.clear} wide>
+    <Dialog
+      title="Set Multiple Bucket Replication"
+      open={open}
+      onClose={() => onClose(false)}
+      message={action.message}
+      onMessageDone={action.clear}
+      wide
+    >
       <Wizard
         busy={action.busy}
         onFinish={create}
         steps={[
-          { title: "Remote Configuration", isValid: remoteValid(remote), onNext: listRemote, content: <RemoteFields value={remote} onChange={setRemote} /> },
+          {
+            title: "Remote Configuration",
+            isValid: remoteValid(remote),
+            onNext: listRemote,
+            content: <RemoteFields value={remote} onChange={setRemote} />,
+          },
           {
             title: "Bucket Assignments",
             isValid: pending.length > 0 && pending.every((b) => assigned[b]),
@@ -120,21 +188,42 @@ export function MultiReplicationWizard({ open, buckets, onClose }: { open: boole
             content: (
               <table className="table table-sm" data-testid="replication-assignments">
                 <thead>
-                  <tr><th>Local Bucket</th><th>Remote Bucket</th><th><span className="sr-only">Result</span></th></tr>
+                  <tr>
+                    <th>Local Bucket</th>
+                    <th>Remote Bucket</th>
+                    <th>
+                      <span className="sr-only">Result</span>
+                    </th>
+                  </tr>
                 </thead>
                 <tbody>
                   {pending.map((bucket) => (
                     <tr key={bucket} data-row={bucket}>
                       <td className="break-all">{bucket}</td>
                       <td>
-                        <select className="select select-sm border-base-300" aria-label={`Remote bucket for ${bucket}`} value={assigned[bucket] ?? ""} onChange={(e) => setAssigned({ ...assigned, [bucket]: e.target.value })}>
+                        <select
+                          className="select select-sm border-base-300"
+                          aria-label={`Remote bucket for ${bucket}`}
+                          value={assigned[bucket] ?? ""}
+                          onChange={(e) => setAssigned({ ...assigned, [bucket]: e.target.value })}
+                        >
                           <option value="">Choose a bucket</option>
                           {remoteBuckets.map((r) => <option key={r} value={r}>{r}</option>)}
                         </select>
                       </td>
                       <td>
                         {failures[bucket]
-                          ? <span className="tooltip tooltip-left text-error" data-tip={failures[bucket]} aria-label={`Error: ${failures[bucket]}`} role="img" data-testid={`replication-error-${bucket}`}>⚠</span>
+                          ? (
+                            <span
+                              className="tooltip tooltip-left text-error"
+                              data-tip={failures[bucket]}
+                              aria-label={`Error: ${failures[bucket]}`}
+                              role="img"
+                              data-testid={`replication-error-${bucket}`}
+                            >
+                              ⚠
+                            </span>
+                          )
                           : null}
                       </td>
                     </tr>

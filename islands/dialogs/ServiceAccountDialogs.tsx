@@ -40,17 +40,47 @@ export function CreateServiceAccountDialog({ open, user, onClose, onCreated }: {
     });
   }
   return (
-    <Dialog title="Create Service Account" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      primary={{ label: "Create", submit: true, disabled: action.busy || policyBad || keysMissing || !!secretProblem, onClick: create }}>
-      <Switch label="Restrict with policy" checked={restrict} onChange={setRestrict}
-        description="You can specify an optional JSON-formatted IAM policy to further restrict Service Account access to a subset of the actions and resources explicitly allowed for the parent user. The policy cannot be changed after the account is saved." />
-      {restrict ? <JsonEditor label="Policy" value={policy} onChange={setPolicy} mode="policy" rows={12} /> : null}
-      <Switch label="Customize Credentials" checked={custom} onChange={setCustom} description="Choose the access key and secret key instead of generated ones." />
+    <Dialog
+      title="Create Service Account"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      wide
+      primary={{
+        label: "Create",
+        submit: true,
+        disabled: action.busy || policyBad || keysMissing || !!secretProblem,
+        onClick: create,
+      }}
+    >
+      <Switch
+        label="Restrict with policy"
+        checked={restrict}
+        onChange={setRestrict}
+        description="You can specify an optional JSON-formatted IAM policy to further restrict Service Account access to a subset of the actions and resources explicitly allowed for the parent user. The policy cannot be changed after the account is saved."
+      />
+      {restrict
+        ? <JsonEditor label="Policy" value={policy} onChange={setPolicy} mode="policy" rows={12} />
+        : null}
+      <Switch
+        label="Customize Credentials"
+        checked={custom}
+        onChange={setCustom}
+        description="Choose the access key and secret key instead of generated ones."
+      />
       {custom
         ? (
           <>
             <TextField label="Access Key" value={accessKey} onChange={setAccessKey} />
-            <TextField label="Secret Key" type="password" value={secretKey} onChange={setSecretKey} autoComplete="new-password" error={secretProblem} />
+            <TextField
+              label="Secret Key"
+              type="password"
+              value={secretKey}
+              onChange={setSecretKey}
+              autoComplete="new-password"
+              error={secretProblem}
+            />
           </>
         )
         : null}
@@ -60,22 +90,48 @@ export function CreateServiceAccountDialog({ open, user, onClose, onCreated }: {
 
 /** Offers the credentials as a JSON file, built in the browser (nothing goes back to the server). */
 function download(credentials: ServiceAccountCredentials) {
-  const url = URL.createObjectURL(new Blob([JSON.stringify({ accessKey: credentials.accessKey, secretKey: credentials.secretKey }, null, 2)], { type: "application/json" }));
+  const url = URL.createObjectURL(
+    new Blob([
+      JSON.stringify({ accessKey: credentials.accessKey, secretKey: credentials.secretKey }, null, 2),
+    ], { type: "application/json" }),
+  );
   const a = Object.assign(document.createElement("a"), { href: url, download: "credentials.json" });
   a.click();
   URL.revokeObjectURL(url);
 }
 
-export function NewCredentialsDialog({ credentials, idp, onClose }: { credentials: ServiceAccountCredentials | null; idp?: boolean; onClose: () => void }) {
+export function NewCredentialsDialog(
+  { credentials, idp, onClose }: {
+    credentials: ServiceAccountCredentials | null;
+    idp?: boolean;
+    onClose: () => void;
+  },
+) {
   return (
-    <Dialog title="New Service Account Created" open={credentials !== null} onClose={onClose}
-      actions={credentials && !idp ? <button type="button" className="btn btn-primary" onClick={() => download(credentials)}>Download</button> : null}>
+    <Dialog
+      title="New Service Account Created"
+      open={credentials !== null}
+      onClose={onClose}
+      actions={credentials && !idp
+        ? (
+          <button type="button" className="btn btn-primary" onClick={() => download(credentials)}>
+            Download
+          </button>
+        )
+        : null}
+    >
       {idp
-        ? <p>This account authenticates through your identity provider. Log in through the provider to use it.</p>
+        ? (
+          <p>
+            This account authenticates through your identity provider. Log in through the provider to use it.
+          </p>
+        )
         : credentials
         ? (
           <div data-testid="new-credentials">
-            <p className="mb-3 text-sm">Copy these credentials now: the secret key is shown only once and cannot be retrieved later.</p>
+            <p className="mb-3 text-sm">
+              Copy these credentials now: the secret key is shown only once and cannot be retrieved later.
+            </p>
             <TextField label="Access Key" value={credentials.accessKey} readOnly />
             <TextField label="Secret Key" value={credentials.secretKey} readOnly />
           </div>

@@ -5,7 +5,14 @@ import { ConfirmDialog } from "../ui/Dialog.tsx";
 import { DataTable } from "../ui/DataTable.tsx";
 import { showSnackbar } from "../ui/notify.ts";
 
-export function ServiceAccountsTable({ keys, unavailable, filtered, onDeleted }: { keys: string[]; unavailable?: string; filtered?: boolean; onDeleted: () => void }) {
+export function ServiceAccountsTable(
+  { keys, unavailable, filtered, onDeleted }: {
+    keys: string[];
+    unavailable?: string;
+    filtered?: boolean;
+    onDeleted: () => void;
+  },
+) {
   const [deleting, setDeleting] = useState<string | null>(null);
   return (
     <>
@@ -30,7 +37,8 @@ export function ServiceAccountsTable({ keys, unavailable, filtered, onDeleted }:
           onDeleted();
         }}
       >
-        Are you sure you want to delete service account <b>{deleting}</b>? Applications using it lose access at once.
+        Are you sure you want to delete service account{" "}
+        <b>{deleting}</b>? Applications using it lose access at once.
       </ConfirmDialog>
     </>
   );

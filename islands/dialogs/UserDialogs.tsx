@@ -36,37 +36,102 @@ export function UserDialog({ open, user, groups, policies, onClose, onSaved }: {
     action.run(async () => {
       let saved: User;
       if (editing) {
-        saved = await usersApi.update(user.accessKey, { status: enabled ? "enabled" : "disabled", groups: selectedGroups, policies: selectedPolicies });
+        saved = await usersApi.update(user.accessKey, {
+          status: enabled ? "enabled" : "disabled",
+          groups: selectedGroups,
+          policies: selectedPolicies,
+        });
         await usersApi.changePassword(user.accessKey, secretKey);
       } else {
-        saved = await usersApi.create({ accessKey: accessKey.trim(), secretKey, groups: selectedGroups, policies: selectedPolicies });
-        if (!enabled) saved = await usersApi.update(saved.accessKey, { status: "disabled", groups: saved.memberOf });
+        saved = await usersApi.create({
+          accessKey: accessKey.trim(),
+          secretKey,
+          groups: selectedGroups,
+          policies: selectedPolicies,
+        });
+        if (!enabled) {
+          saved = await usersApi.update(saved.accessKey, { status: "disabled", groups: saved.memberOf });
+        }
       }
       showSnackbar(editing ? `User ${saved.accessKey} updated` : `User ${saved.accessKey} created`);
       onSaved(saved);
     });
   }
   return (
-    <Dialog title={editing ? "Edit User" : "Create User"} open={open} onClose={onClose} message={action.message} onMessageDone={action.clear} wide
-      primary={{ label: "Save", submit: true, disabled: !ready || action.busy, onClick: save }}>
+    <Dialog
+      title={editing ? "Edit User" : "Create User"}
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      wide
+      primary={{ label: "Save", submit: true, disabled: !ready || action.busy, onClick: save }}
+    >
       <TextField label="Access Key" value={accessKey} onChange={setAccessKey} readOnly={editing} />
-      <TextField label="Secret Key" type="password" value={secretKey} onChange={setSecretKey} autoComplete="new-password" />
+      <TextField
+        label="Secret Key"
+        type="password"
+        value={secretKey}
+        onChange={setSecretKey}
+        autoComplete="new-password"
+      />
       <div className="grid md:grid-cols-2 gap-4">
-        <CheckList label="Assign Groups" options={groups} selected={selectedGroups} onChange={setGroups} emptyText="No Groups Available" />
-        <CheckList label="Assign Policies" options={policies} selected={selectedPolicies} onChange={setPolicies} emptyText="No Policies Available" />
+        <CheckList
+          label="Assign Groups"
+          options={groups}
+          selected={selectedGroups}
+          onChange={setGroups}
+          emptyText="No Groups Available"
+        />
+        <CheckList
+          label="Assign Policies"
+          options={policies}
+          selected={selectedPolicies}
+          onChange={setPolicies}
+          emptyText="No Policies Available"
+        />
       </div>
       <Switch label={enabled ? "Enabled" : "Disabled"} checked={enabled} onChange={setEnabled} />
     </Dialog>
   );
 }
 
-export function SetGroupsDialog({ open, user, groups, onClose, onSaved }: { open: boolean; user: User; groups: string[]; onClose: () => void; onSaved: (user: User) => void }) {
+export function SetGroupsDialog(
+  { open, user, groups, onClose, onSaved }: {
+    open: boolean;
+    user: User;
+    groups: string[];
+    onClose: () => void;
+    onSaved: (user: User) => void;
+  },
+) {
   const [selected, setSelected] = useState<string[]>(user.memberOf);
   const action = useDialogAction();
   return (
-    <Dialog title="Set Groups" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      cancel={false} primary={{ label: "Save", submit: true, disabled: action.busy, onClick: () => action.run(async () => onSaved(await usersApi.update(user.accessKey, { status: user.status, groups: selected }))) }}>
-      <CheckList label="Groups" options={groups} selected={selected} onChange={setSelected} emptyText="No Groups Available" />
+    <Dialog
+      title="Set Groups"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      cancel={false}
+      primary={{
+        label: "Save",
+        submit: true,
+        disabled: action.busy,
+        onClick: () =>
+          action.run(async () =>
+            onSaved(await usersApi.update(user.accessKey, { status: user.status, groups: selected }))
+          ),
+      }}
+    >
+      <CheckList
+        label="Groups"
+        options={groups}
+        selected={selected}
+        onChange={setSelected}
+        emptyText="No Groups Available"
+      />
     </Dialog>
   );
 }
@@ -83,15 +148,38 @@ export function SetPoliciesDialog({ open, entity, entityType, current, policies,
   const [selected, setSelected] = useState<string[]>(current);
   const action = useDialogAction();
   return (
-    <Dialog title="Set Policies" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
-      cancel={false} primary={{ label: "Save", submit: true, disabled: action.busy, onClick: () => action.run(async () => (await usersApi.setPolicies(selected, entity, entityType), onSaved())) }}>
-      <p className="text-sm mb-2">Selected {entityType}: <b>{entity}</b></p>
-      <CheckList label="Policies" options={policies} selected={selected} onChange={setSelected} emptyText="No Policies Available" />
+    <Dialog
+      title="Set Policies"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
+      cancel={false}
+      primary={{
+        label: "Save",
+        submit: true,
+        disabled: action.busy,
+        onClick: () =>
+          action.run(async () => (await usersApi.setPolicies(selected, entity, entityType), onSaved())),
+      }}
+    >
+      <p className="text-sm mb-2">
+        Selected {entityType}: <b>{entity}</b>
+      </p>
+      <CheckList
+        label="Policies"
+        options={policies}
+        selected={selected}
+        onChange={setSelected}
+        emptyText="No Policies Available"
+      />
     </Dialog>
   );
 }
 
-export function AddUsersToGroupDialog({ open, users, groups, onClose }: { open: boolean; users: string[]; groups: string[]; onClose: () => void }) {
+export function AddUsersToGroupDialog(
+  { open, users, groups, onClose }: { open: boolean; users: string[]; groups: string[]; onClose: () => void },
+) {
   const [selected, setSelected] = useState<string[]>([]);
   const [done, setDone] = useState(false);
   const action = useDialogAction();
@@ -103,9 +191,17 @@ export function AddUsersToGroupDialog({ open, users, groups, onClose }: { open: 
     });
   }
   return (
-    <Dialog title="Add Users to Group" open={open} onClose={onClose} message={action.message} onMessageDone={action.clear}
+    <Dialog
+      title="Add Users to Group"
+      open={open}
+      onClose={onClose}
+      message={action.message}
+      onMessageDone={action.clear}
       cancel={false}
-      primary={done ? { label: "Done", submit: true, onClick: onClose } : { label: "Save", submit: true, disabled: selected.length === 0 || action.busy, onClick: save }}>
+      primary={done
+        ? { label: "Done", submit: true, onClick: onClose }
+        : { label: "Save", submit: true, disabled: selected.length === 0 || action.busy, onClick: save }}
+    >
       {done
         ? (
           <div data-testid="add-to-group-confirmation">
@@ -116,7 +212,15 @@ export function AddUsersToGroupDialog({ open, users, groups, onClose }: { open: 
             <ul className="list-disc ml-5">{users.map((u) => <li key={u}>{u}</li>)}</ul>
           </div>
         )
-        : <CheckList label="Groups" options={groups} selected={selected} onChange={setSelected} emptyText="No Groups Available" />}
+        : (
+          <CheckList
+            label="Groups"
+            options={groups}
+            selected={selected}
+            onChange={setSelected}
+            emptyText="No Groups Available"
+          />
+        )}
     </Dialog>
   );
 }

@@ -66,7 +66,10 @@ export type CapacityResult = CapacityPlan | { error: string };
 export function calculateCapacity(nodes: unknown, totalCapacity: unknown): CapacityResult {
   const n = Number(nodes);
   const capacity = Number(totalCapacity);
-  if (nodes === "" || totalCapacity === "" || !Number.isFinite(n) || !Number.isFinite(capacity) || !Number.isInteger(n)) {
+  if (
+    nodes === "" || totalCapacity === "" || !Number.isFinite(n) || !Number.isFinite(capacity) ||
+    !Number.isInteger(n)
+  ) {
     return { error: "Some provided data is invalid, please try again." };
   }
   if (n < 1 || capacity <= 0) return { error: "We were not able to allocate this server." };
@@ -74,7 +77,11 @@ export function calculateCapacity(nodes: unknown, totalCapacity: unknown): Capac
   const disksPerNode = Math.max(MIN_DISKS_PER_NODE, Math.ceil(perNode / MAX_DISK_BYTES));
   const diskSize = Math.floor(perNode / disksPerNode);
   if (diskSize > MAX_DISK_BYTES) return { error: "We were not able to allocate this server." };
-  if (diskSize < GIB) return { error: "Disk Size with this combination would be less than 1Gi, please try another combination" };
+  if (diskSize < GIB) {
+    return {
+      error: "Disk Size with this combination would be less than 1Gi, please try another combination",
+    };
+  }
   return { disksPerNode, diskSize, totalDisks: disksPerNode * n, error: "" };
 }
 
@@ -82,7 +89,8 @@ export function calculateCapacity(nodes: unknown, totalCapacity: unknown): Capac
 export const SIZE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"] as const;
 export type SizeUnit = typeof SIZE_UNITS[number];
 
-export const toBytes = (amount: number, unit: SizeUnit) => Math.round(amount * 1024 ** SIZE_UNITS.indexOf(unit));
+export const toBytes = (amount: number, unit: SizeUnit) =>
+  Math.round(amount * 1024 ** SIZE_UNITS.indexOf(unit));
 
 /** A byte count in the largest unit that divides it exactly (spec 2 §4, quota dialog): 2 TiB, 1536 MiB. */
 export function largestExactUnit(bytes: number): { amount: number; unit: SizeUnit } {

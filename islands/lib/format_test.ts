@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { calculateCapacity, formatBytes, formatDuration, formatNumber, GIB, largestExactUnit, toBytes } from "./format.ts";
+import {
+  calculateCapacity,
+  formatBytes,
+  formatDuration,
+  formatNumber,
+  GIB,
+  largestExactUnit,
+  toBytes,
+} from "./format.ts";
 
 Deno.test("binary sizes use factor 1024 and the spec's units", () => {
   assert.equal(formatBytes(0), "0 B");
@@ -36,7 +44,10 @@ Deno.test("server capacity calculation and its three messages", () => {
   assert.equal(small.error, "");
   assert.equal(calculateCapacity("four", 100).error, "Some provided data is invalid, please try again.");
   assert.equal(calculateCapacity(0, 100 * GIB).error, "We were not able to allocate this server.");
-  assert.equal(calculateCapacity(4, 8 * GIB).error, "Disk Size with this combination would be less than 1Gi, please try another combination");
+  assert.equal(
+    calculateCapacity(4, 8 * GIB).error,
+    "Disk Size with this combination would be less than 1Gi, please try another combination",
+  );
 });
 
 Deno.test("quota sizes show in the largest exact unit and convert back", () => {

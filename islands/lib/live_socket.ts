@@ -47,7 +47,9 @@ export interface LiveSocket<T> {
 /** The socket URL of a console path: same host and port, ws or wss like the page. */
 export function socketUrl(path: string, params: Record<string, string> = {}): string {
   const query = new URLSearchParams(params).toString();
-  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${basePath()}${path.replace(/^\/+/, "")}${query ? `?${query}` : ""}`;
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${basePath()}${
+    path.replace(/^\/+/, "")
+  }${query ? `?${query}` : ""}`;
 }
 
 export function useLiveSocket<T>(options: LiveSocketOptions = {}): LiveSocket<T> {
@@ -57,7 +59,15 @@ export function useLiveSocket<T>(options: LiveSocketOptions = {}): LiveSocket<T>
   const [closeCode, setCloseCode] = useState<number | null>(null);
   const [error, setError] = useState<LiveSocket<T>["error"]>(null);
   const [dropped, setDropped] = useState(0);
-  const live = useRef<{ socket: WebSocket | null; running: boolean; pending: T[]; timers: ReturnType<typeof setTimeout>[]; attempts: number }>({
+  const live = useRef<
+    {
+      socket: WebSocket | null;
+      running: boolean;
+      pending: T[];
+      timers: ReturnType<typeof setTimeout>[];
+      attempts: number;
+    }
+  >({
     socket: null,
     running: false,
     pending: [],
@@ -91,7 +101,10 @@ export function useLiveSocket<T>(options: LiveSocketOptions = {}): LiveSocket<T>
       setStatus("open");
       if (options.keepAlive !== false) {
         socket.send("ok");
-        keepAlive = setInterval(() => socket.readyState === WebSocket.OPEN && socket.send("ok"), KEEP_ALIVE_MS);
+        keepAlive = setInterval(
+          () => socket.readyState === WebSocket.OPEN && socket.send("ok"),
+          KEEP_ALIVE_MS,
+        );
       }
       render = setInterval(flush, RENDER_EVERY_MS);
     };
@@ -104,7 +117,9 @@ export function useLiveSocket<T>(options: LiveSocketOptions = {}): LiveSocket<T>
       }
       const notice = message as { type?: string; count?: number; message?: string; detail?: string };
       if (notice.type === "dropped") return setDropped((n) => n + (notice.count ?? 0));
-      if (notice.type === "error") return setError({ message: notice.message ?? "An error occurred", detail: notice.detail ?? "" });
+      if (notice.type === "error") {
+        return setError({ message: notice.message ?? "An error occurred", detail: notice.detail ?? "" });
+      }
       if (message && typeof message === "object") sequence.set(message, ++received);
       onMessage.current?.(message);
       state.pending.push(message as T);
@@ -117,9 +132,13 @@ export function useLiveSocket<T>(options: LiveSocketOptions = {}): LiveSocket<T>
       if (state.socket !== socket) return;
       state.socket = null;
       setCloseCode(event.code);
-      if (state.running && options.reconnect && event.code === 1006 && state.attempts < RECONNECT_DELAYS.length) {
+      if (
+        state.running && options.reconnect && event.code === 1006 && state.attempts < RECONNECT_DELAYS.length
+      ) {
         setStatus("connecting");
-        state.timers.push(setTimeout(() => state.running && open(path, params), RECONNECT_DELAYS[state.attempts++]));
+        state.timers.push(
+          setTimeout(() => state.running && open(path, params), RECONNECT_DELAYS[state.attempts++]),
+        );
         return;
       }
       state.running = false;

@@ -12,4 +12,7 @@ const comparable = (text: string) => text.trim().replace(/[.!]+$/, "").toLowerCa
  * The detail to show beside a message: capitalised, and "" when it only repeats the message, also when the
  * two differ only in case or a final full stop ("access denied" / "Access Denied.").
  */
-export const detailBeside = (message: string, detail: string) => (detail && comparable(detail) !== comparable(message) ? capitalize(detail) : "");
+export const detailBeside = (
+  message: string,
+  detail: string,
+) => (detail && comparable(detail) !== comparable(message) ? capitalize(detail) : "");

@@ -34,11 +34,22 @@ export interface ConfigFormProps {
 
 const CONNECTION_FIELD = { postgres: "connection_string", mysql: "dsn_string" } as const;
 
-function DbConnection({ kind, value, error, onChange }: { kind: "postgres" | "mysql"; value: string; error?: string; onChange: (v: string) => void }) {
+function DbConnection(
+  { kind, value, error, onChange }: {
+    kind: "postgres" | "mysql";
+    value: string;
+    error?: string;
+    onChange: (v: string) => void;
+  },
+) {
   const parse = kind === "postgres" ? parsePostgresConnectionString : parseMysqlDsn;
   const build = kind === "postgres" ? postgresConnectionString : mysqlDsn;
   const [manual, setManual] = useState(false);
-  const [parts, setParts] = useState<DbFields>(() => ({ ...parse(value), ...(kind === "postgres" && !value ? { port: "5432" } : {}), ...(kind === "mysql" && !value ? { port: "3306" } : {}) }));
+  const [parts, setParts] = useState<DbFields>(() => ({
+    ...parse(value),
+    ...(kind === "postgres" && !value ? { port: "5432" } : {}),
+    ...(kind === "mysql" && !value ? { port: "3306" } : {}),
+  }));
   const set = (name: keyof DbFields, v: string) => {
     const next = { ...parts, [name]: v };
     setParts(next);
@@ -65,21 +76,42 @@ function DbConnection({ kind, value, error, onChange }: { kind: "postgres" | "my
         ? (
           <label className="block">
             <span className="block mb-1 text-sm font-bold">{label} *</span>
-            <input className={`input w-full border-base-300 ${error ? "input-error" : ""}`} aria-label={label} value={value} autoComplete="off" onChange={(e) => onChange(e.target.value)} />
+            <input
+              className={`input w-full border-base-300 ${error ? "input-error" : ""}`}
+              aria-label={label}
+              value={value}
+              autoComplete="off"
+              onChange={(e) => onChange(e.target.value)}
+            />
           </label>
         )
         : (
           <div className="grid grid-cols-1 md:grid-cols-2 gap-x-4">
             {(["host", "dbname", "user", "password", "port"] as const).map((name) => (
               <label key={name} className="block mb-2">
-                <span className="block mb-1 text-sm font-bold">{{ host: "Host", dbname: "DB Name", user: "User", password: "Password", port: "Port" }[name]}</span>
+                <span className="block mb-1 text-sm font-bold">
+                  {{
+                    host: "Host",
+                    dbname: "DB Name",
+                    user: "User",
+                    password: "Password",
+                    port: "Port",
+                  }[name]}
+                </span>
                 <input
                   className="input w-full border-base-300"
                   type={name === "password" ? "password" : name === "port" ? "number" : "text"}
                   autoComplete={name === "password" ? "new-password" : "off"}
-                  aria-label={{ host: "Host", dbname: "DB Name", user: "User", password: "Password", port: "Port" }[name]}
+                  aria-label={{
+                    host: "Host",
+                    dbname: "DB Name",
+                    user: "User",
+                    password: "Password",
+                    port: "Port",
+                  }[name]}
                   value={parts[name]}
-                  onChange={(e) => set(name, e.target.value)}
+                  onChange={(e) =>
+                    set(name, e.target.value)}
                 />
               </label>
             ))}
@@ -87,7 +119,12 @@ function DbConnection({ kind, value, error, onChange }: { kind: "postgres" | "my
               ? (
                 <label className="block mb-2">
                   <span className="block mb-1 text-sm font-bold">SSL Mode</span>
-                  <select className="select w-full border-base-300" aria-label="SSL Mode" value={parts.sslmode} onChange={(e) => set("sslmode", e.target.value)}>
+                  <select
+                    className="select w-full border-base-300"
+                    aria-label="SSL Mode"
+                    value={parts.sslmode}
+                    onChange={(e) => set("sslmode", e.target.value)}
+                  >
                     {POSTGRES_SSL_MODES.map((m) => <option key={m} value={m}>{m || "Not set"}</option>)}
                   </select>
                 </label>
@@ -100,12 +137,17 @@ function DbConnection({ kind, value, error, onChange }: { kind: "postgres" | "my
   );
 }
 
-export function ConfigForm({ fields, initial = {}, connection, submitLabel = "Save", onSubmit, actions }: ConfigFormProps) {
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.name, initial[f.name] ?? f.default ?? ""])));
+export function ConfigForm(
+  { fields, initial = {}, connection, submitLabel = "Save", onSubmit, actions }: ConfigFormProps,
+) {
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(fields.map((f) => [f.name, initial[f.name] ?? f.default ?? ""]))
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const action = useDialogAction();
   const connectionField = connection ? CONNECTION_FIELD[connection] : undefined;
-  const check = (field: FieldDef, value: string) => setErrors((e) => ({ ...e, [field.name]: fieldError(field, value) }));
+  const check = (field: FieldDef, value: string) =>
+    setErrors((e) => ({ ...e, [field.name]: fieldError(field, value) }));
   const change = (field: FieldDef, value: string) => {
     setValues((v) => ({ ...v, [field.name]: value }));
     if (errors[field.name]) check(field, value);
@@ -135,8 +177,25 @@ export function ConfigForm({ fields, initial = {}, connection, submitLabel = "Sa
       <MessageBar message={action.message} onDone={action.clear} />
       {fields.map((field) =>
         field.name === connectionField
-          ? <DbConnection key={field.name} kind={connection!} value={values[field.name]} error={errors[field.name]} onChange={(v) => change(field, v)} />
-          : <FormField key={field.name} field={field} value={values[field.name]} error={errors[field.name]} onChange={(v) => change(field, v)} onBlur={() => check(field, values[field.name])} />
+          ? (
+            <DbConnection
+              key={field.name}
+              kind={connection!}
+              value={values[field.name]}
+              error={errors[field.name]}
+              onChange={(v) => change(field, v)}
+            />
+          )
+          : (
+            <FormField
+              key={field.name}
+              field={field}
+              value={values[field.name]}
+              error={errors[field.name]}
+              onChange={(v) => change(field, v)}
+              onBlur={() => check(field, values[field.name])}
+            />
+          )
       )}
       <div className="flex flex-wrap justify-end gap-2 mt-4">
         {actions}

@@ -17,7 +17,9 @@ const inputId = (name: string) => `settings-field-${name}`;
 
 function Help({ field, error }: { field: FieldDef; error?: string }) {
   if (error) return <span className="text-error text-sm mt-1 block" role="alert">{error}</span>;
-  return field.tooltip ? <span className="text-xs text-base-content/70 mt-1 block">{field.tooltip}</span> : null;
+  return field.tooltip
+    ? <span className="text-xs text-base-content/70 mt-1 block">{field.tooltip}</span>
+    : null;
 }
 
 /** A list typed one entry per input; a new empty input appears once the last one is filled (spec 2 §5). */
@@ -60,7 +62,13 @@ export function FormField(props: FormFieldProps) {
       return (
         <div className="mb-3">
           <label className="flex items-center gap-3 cursor-pointer">
-            <input type="checkbox" className="toggle toggle-primary" checked={value === "on"} aria-label={field.label} onChange={(e) => onChange(e.target.checked ? "on" : "off")} />
+            <input
+              type="checkbox"
+              className="toggle toggle-primary"
+              checked={value === "on"}
+              aria-label={field.label}
+              onChange={(e) => onChange(e.target.checked ? "on" : "off")}
+            />
             <span className="font-bold text-sm">{field.label}</span>
           </label>
           <Help field={field} error={error} />
@@ -73,7 +81,14 @@ export function FormField(props: FormFieldProps) {
           <div className="flex gap-4">
             {field.options!.map((o) => (
               <label key={o.value} className="flex items-center gap-2 text-sm cursor-pointer">
-                <input type="radio" className="radio radio-sm radio-primary" name={inputId(field.name)} checked={value === o.value} onChange={() => onChange(o.value)} />
+                <input
+                  type="radio"
+                  className="radio radio-sm radio-primary"
+                  name={inputId(field.name)}
+                  checked={value === o.value}
+                  onChange={() =>
+                    onChange(o.value)}
+                />
                 {o.label}
               </label>
             ))}
@@ -85,7 +100,12 @@ export function FormField(props: FormFieldProps) {
       return (
         <label className="block mb-3">
           <span className="block mb-1 text-sm font-bold">{label}</span>
-          <select className="select w-full border-base-300" aria-label={field.label} value={value} onChange={(e) => onChange(e.target.value)}>
+          <select
+            className="select w-full border-base-300"
+            aria-label={field.label}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+          >
             {field.options!.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
           </select>
           <Help field={field} error={error} />
@@ -95,7 +115,15 @@ export function FormField(props: FormFieldProps) {
       return (
         <label className="block mb-3">
           <span className="block mb-1 text-sm font-bold">{label}</span>
-          <textarea className="textarea w-full border-base-300" rows={2} aria-label={field.label} value={value} placeholder={field.placeholder} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />
+          <textarea
+            className="textarea w-full border-base-300"
+            rows={2}
+            aria-label={field.label}
+            value={value}
+            placeholder={field.placeholder}
+            onChange={(e) => onChange(e.target.value)}
+            onBlur={onBlur}
+          />
           <Help field={field} error={error} />
         </label>
       );

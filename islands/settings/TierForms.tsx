@@ -4,7 +4,15 @@
  * 'Update Credentials - {type} / {name}' dialog. Both stay disabled until every required field is filled.
  */
 import { useState } from "react";
-import { type AddTierInput, TIER_DEFAULT_ENDPOINT, TIER_INFO_ERROR, TIER_NAME, TIER_NAME_MESSAGE, type TierKind, type TierView } from "../../server/contract/settings.ts";
+import {
+  type AddTierInput,
+  TIER_DEFAULT_ENDPOINT,
+  TIER_INFO_ERROR,
+  TIER_NAME,
+  TIER_NAME_MESSAGE,
+  type TierKind,
+  type TierView,
+} from "../../server/contract/settings.ts";
 import { EMPTY_FIELD } from "../../server/contract/settings_fields.ts";
 import { settingsApi } from "../lib/api/settings.ts";
 import { Dialog, MessageBar, useDialogAction } from "../ui/Dialog.tsx";
@@ -21,7 +29,9 @@ export const TIER_KINDS: { kind: TierKind; label: string }[] = [
 async function fileBase64(file: File): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
   return btoa(binary);
 }
 
@@ -39,16 +49,43 @@ function CredsFile({ onChange, error }: { onChange: (base64: string) => void; er
           onChange(file && file.name.toLowerCase().endsWith(".json") ? await fileBase64(file) : "");
         }}
       />
-      {error ? <span className="text-error text-sm mt-1 block" role="alert">{error}</span> : <span className="text-xs text-base-content/70 mt-1 block">A service account key file (.json)</span>}
+      {error
+        ? <span className="text-error text-sm mt-1 block" role="alert">{error}</span>
+        : <span className="text-xs text-base-content/70 mt-1 block">A service account key file (.json)</span>}
     </label>
   );
 }
 
-export function AddTierForm({ kind, label, onSaved }: { kind: TierKind; label: string; onSaved: () => void }) {
-  const [v, setV] = useState<Record<string, string>>({ name: "", endpoint: TIER_DEFAULT_ENDPOINT[kind], bucket: "", prefix: "", region: "", accesskey: "", secretkey: "", creds: "", accountname: "", accountkey: "", storageclass: "" });
+export function AddTierForm(
+  { kind, label, onSaved }: { kind: TierKind; label: string; onSaved: () => void },
+) {
+  const [v, setV] = useState<Record<string, string>>({
+    name: "",
+    endpoint: TIER_DEFAULT_ENDPOINT[kind],
+    bucket: "",
+    prefix: "",
+    region: "",
+    accesskey: "",
+    secretkey: "",
+    creds: "",
+    accountname: "",
+    accountkey: "",
+    storageclass: "",
+  });
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const action = useDialogAction();
-  const required = ["name", "endpoint", "bucket", "prefix", "region", ...(kind === "gcs" ? ["creds"] : kind === "azure" ? ["accountname", "accountkey"] : ["accesskey", "secretkey"])];
+  const required = [
+    "name",
+    "endpoint",
+    "bucket",
+    "prefix",
+    "region",
+    ...(kind === "gcs"
+      ? ["creds"]
+      : kind === "azure"
+      ? ["accountname", "accountkey"]
+      : ["accesskey", "secretkey"]),
+  ];
   const errorOf = (name: string): string => {
     if (required.includes(name) && !v[name].trim()) return EMPTY_FIELD;
     if (name === "name" && !TIER_NAME.test(v.name)) return TIER_NAME_MESSAGE;
@@ -64,15 +101,25 @@ export function AddTierForm({ kind, label, onSaved }: { kind: TierKind; label: s
         value={v[name]}
         error={shown(name)}
         autoComplete={type === "password" ? "new-password" : "off"}
-        onChange={(value) => setV({ ...v, [name]: name === "name" ? value.toUpperCase() : value })}
+        onChange={(value) =>
+          setV({ ...v, [name]: name === "name" ? value.toUpperCase() : value })}
       />
     </div>
   );
   async function save() {
     const type = kind === "minio" ? "s3" : kind; // MinIO tiers are sent as s3 (spec 2 §3)
-    const common = { name: v.name, endpoint: v.endpoint, bucket: v.bucket, prefix: v.prefix, region: v.region };
+    const common = {
+      name: v.name,
+      endpoint: v.endpoint,
+      bucket: v.bucket,
+      prefix: v.prefix,
+      region: v.region,
+    };
     const input: AddTierInput = type === "s3"
-      ? { type, s3: { ...common, accesskey: v.accesskey, secretkey: v.secretkey, storageclass: v.storageclass } }
+      ? {
+        type,
+        s3: { ...common, accesskey: v.accesskey, secretkey: v.secretkey, storageclass: v.storageclass },
+      }
       : type === "gcs"
       ? { type, gcs: { ...common, creds: v.creds } }
       : { type, azure: { ...common, accountname: v.accountname, accountkey: v.accountkey } };
@@ -88,7 +135,12 @@ export function AddTierForm({ kind, label, onSaved }: { kind: TierKind; label: s
       {field("name", "Name")}
       {field("endpoint", "Endpoint")}
       {kind === "gcs"
-        ? <CredsFile error={touched.creds ? errorOf("creds") || undefined : undefined} onChange={(creds) => (setV({ ...v, creds }), setTouched((t) => ({ ...t, creds: true })))} />
+        ? (
+          <CredsFile
+            error={touched.creds ? errorOf("creds") || undefined : undefined}
+            onChange={(creds) => (setV({ ...v, creds }), setTouched((t) => ({ ...t, creds: true })))}
+          />
+        )
         : kind === "azure"
         ? <>{field("accountname", "Account Name")}{field("accountkey", "Account Key", "password")}</>
         : <>{field("accesskey", "Access Key")}{field("secretkey", "Secret Key", "password")}</>}
@@ -97,14 +149,18 @@ export function AddTierForm({ kind, label, onSaved }: { kind: TierKind; label: s
       {field("region", "Region")}
       {kind === "s3" ? field("storageclass", "Storage Class") : null}
       <div className="flex justify-end mt-4">
-        <button type="button" className="btn btn-primary" disabled={!valid || action.busy} onClick={save}>Save</button>
+        <button type="button" className="btn btn-primary" disabled={!valid || action.busy} onClick={save}>
+          Save
+        </button>
       </div>
     </div>
   );
 }
 
 /** 'Update Credentials - {type} / {name}' (spec 2 Tiers). */
-export function TierCredentialsDialog({ tier, onClose, onSaved }: { tier: TierView; onClose: () => void; onSaved: () => void }) {
+export function TierCredentialsDialog(
+  { tier, onClose, onSaved }: { tier: TierView; onClose: () => void; onSaved: () => void },
+) {
   const name = (tier[tier.type] as { name?: string } | undefined)?.name ?? "";
   const [access, setAccess] = useState("");
   const [secret, setSecret] = useState("");
@@ -123,17 +179,29 @@ export function TierCredentialsDialog({ tier, onClose, onSaved }: { tier: TierVi
       primary={{
         label: "Save",
         disabled: !name || !valid || action.busy,
-        onClick: () => action.run(async () => (await settingsApi.setTierCredentials(tier.type, name, isGcs ? { creds } : { access_key: access, secret_key: secret }), onSaved())),
+        onClick: () =>
+          action.run(
+            async () => (await settingsApi.setTierCredentials(
+              tier.type,
+              name,
+              isGcs ? { creds } : { access_key: access, secret_key: secret },
+            ),
+              onSaved()),
+          ),
       }}
     >
-      {isGcs
-        ? <CredsFile onChange={setCreds} />
-        : (
-          <>
-            <TextField label={`${labels[0]} *`} value={access} onChange={setAccess} />
-            <TextField label={`${labels[1]} *`} type="password" value={secret} autoComplete="new-password" onChange={setSecret} />
-          </>
-        )}
+      {isGcs ? <CredsFile onChange={setCreds} /> : (
+        <>
+          <TextField label={`${labels[0]} *`} value={access} onChange={setAccess} />
+          <TextField
+            label={`${labels[1]} *`}
+            type="password"
+            value={secret}
+            autoComplete="new-password"
+            onChange={setSecret}
+          />
+        </>
+      )}
     </Dialog>
   );
 }

@@ -43,10 +43,21 @@ export function TypedDeleteDialog({ title, name, open, onClose, onDelete, childr
       message={action.message}
       onMessageDone={action.clear}
       cancelDisabled={action.busy}
-      primary={{ label: "Delete", tone: "error", busy: action.busy, disabled: typed !== name, onClick: () => action.run(async () => (await onDelete(typed), setTyped(""), onClose())) }}
+      primary={{
+        label: "Delete",
+        tone: "error",
+        busy: action.busy,
+        disabled: typed !== name,
+        onClick: () => action.run(async () => (await onDelete(typed), setTyped(""), onClose())),
+      }}
     >
       <div className="mb-3">{children}</div>
-      <TextField label={`To continue please type ${name} in the box.`} value={typed} onChange={setTyped} error={mismatch ? "Tenant name is incorrect" : undefined} />
+      <TextField
+        label={`To continue please type ${name} in the box.`}
+        value={typed}
+        onChange={setTyped}
+        error={mismatch ? "Tenant name is incorrect" : undefined}
+      />
     </Dialog>
   );
 }

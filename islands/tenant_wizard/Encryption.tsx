@@ -19,27 +19,78 @@ export function Encryption({ state, patch }: PageProps) {
   return (
     <div>
       <h2 className="text-lg font-bold mb-1">Encryption</h2>
-      <p className="text-sm text-base-content/70 mb-4">MinIO Server-Side Encryption (SSE) protects objects as part of write operations</p>
-      {needsTls ? <div role="alert" className="alert alert-info text-sm mb-3">Encryption needs TLS: turn TLS on in the Security page.</div> : null}
-      <Switch label="Enable Server Side Encryption" checked={e.enabled} onChange={(enabled) => set({ enabled, customCerts: enabled && e.kind === "vault" ? !state.security.customCerts : e.customCerts })} />
+      <p className="text-sm text-base-content/70 mb-4">
+        MinIO Server-Side Encryption (SSE) protects objects as part of write operations
+      </p>
+      {needsTls
+        ? (
+          <div role="alert" className="alert alert-info text-sm mb-3">
+            Encryption needs TLS: turn TLS on in the Security page.
+          </div>
+        )
+        : null}
+      <Switch
+        label="Enable Server Side Encryption"
+        checked={e.enabled}
+        onChange={(enabled) =>
+          set({
+            enabled,
+            customCerts: enabled && e.kind === "vault" ? !state.security.customCerts : e.customCerts,
+          })}
+      />
       {e.enabled
         ? (
           <>
             <RadioGroup
               label="Encryption Options"
               value={e.kind}
-              onChange={(kind) => set({ kind, customCerts: kind === "vault" ? !state.security.customCerts : e.customCerts })}
-              options={[{ value: "vault", label: "Vault" }, { value: "aws", label: "AWS" }, { value: "gemalto", label: "Gemalto" }, { value: "gcp", label: "GCP" }]}
+              onChange={(kind) =>
+                set({ kind, customCerts: kind === "vault" ? !state.security.customCerts : e.customCerts })}
+              options={[{ value: "vault", label: "Vault" }, { value: "aws", label: "AWS" }, {
+                value: "gemalto",
+                label: "Gemalto",
+              }, { value: "gcp", label: "GCP" }]}
             />
-            <Switch label="Custom Certificates" checked={e.customCerts} onChange={(customCerts) => set({ customCerts })} description="KES server certificate and MinIO's client certificate" />
+            <Switch
+              label="Custom Certificates"
+              checked={e.customCerts}
+              onChange={(customCerts) => set({ customCerts })}
+              description="KES server certificate and MinIO's client certificate"
+            />
             {e.customCerts
               ? (
                 <div className="grid sm:grid-cols-2 gap-x-4">
-                  <FileField label="Encryption Service Cert" kind="cert" value={e.server.cert} onChange={(cert) => set({ server: { ...e.server, cert } })} />
-                  <FileField label="Encryption Service Key" kind="key" value={e.server.key} onChange={(key) => set({ server: { ...e.server, key } })} />
-                  <FileField label="MinIO Client Cert" kind="cert" value={e.client.cert} onChange={(cert) => set({ client: { ...e.client, cert } })} />
-                  <FileField label="MinIO Client Key" kind="key" value={e.client.key} onChange={(key) => set({ client: { ...e.client, key } })} />
-                  {["server.key", "server.cert", "client.key", "client.cert"].some((f) => errors[f]) ? <p className="text-error text-sm" role="alert">The encryption service and MinIO client key and certificate are required</p> : null}
+                  <FileField
+                    label="Encryption Service Cert"
+                    kind="cert"
+                    value={e.server.cert}
+                    onChange={(cert) => set({ server: { ...e.server, cert } })}
+                  />
+                  <FileField
+                    label="Encryption Service Key"
+                    kind="key"
+                    value={e.server.key}
+                    onChange={(key) => set({ server: { ...e.server, key } })}
+                  />
+                  <FileField
+                    label="MinIO Client Cert"
+                    kind="cert"
+                    value={e.client.cert}
+                    onChange={(cert) => set({ client: { ...e.client, cert } })}
+                  />
+                  <FileField
+                    label="MinIO Client Key"
+                    kind="key"
+                    value={e.client.key}
+                    onChange={(key) => set({ client: { ...e.client, key } })}
+                  />
+                  {["server.key", "server.cert", "client.key", "client.cert"].some((f) => errors[f])
+                    ? (
+                      <p className="text-error text-sm" role="alert">
+                        The encryption service and MinIO client key and certificate are required
+                      </p>
+                    )
+                    : null}
                 </div>
               )
               : null}
@@ -47,19 +98,78 @@ export function Encryption({ state, patch }: PageProps) {
               ? (
                 <Section title="Vault">
                   <div className="grid sm:grid-cols-2 gap-x-4">
-                    <TextField label="Endpoint" value={e.vault.endpoint} onChange={(endpoint) => vault({ endpoint })} error={errors["vault.endpoint"]} />
-                    <TextField label="Engine" value={e.vault.engine} onChange={(engine) => vault({ engine })} />
-                    <TextField label="Namespace" value={e.vault.namespace} onChange={(namespace) => vault({ namespace })} />
-                    <TextField label="Prefix" value={e.vault.prefix} onChange={(prefix) => vault({ prefix })} />
-                    <TextField label="AppRole Engine" value={e.vault.approleEngine} onChange={(approleEngine) => vault({ approleEngine })} />
-                    <TextField label="AppRole ID" value={e.vault.approleId} onChange={(approleId) => vault({ approleId })} error={errors["vault.approleId"]} />
-                    <TextField label="AppRole Secret" type="password" value={e.vault.approleSecret} onChange={(approleSecret) => vault({ approleSecret })} error={errors["vault.approleSecret"]} />
-                    <TextField label="Retry (Seconds)" type="number" value={e.vault.retry} onChange={(retry) => vault({ retry })} error={errors["vault.retry"]} />
-                    <TextField label="Ping (Seconds)" type="number" value={e.vault.ping} onChange={(ping) => vault({ ping })} error={errors["vault.ping"]} />
+                    <TextField
+                      label="Endpoint"
+                      value={e.vault.endpoint}
+                      onChange={(endpoint) => vault({ endpoint })}
+                      error={errors["vault.endpoint"]}
+                    />
+                    <TextField
+                      label="Engine"
+                      value={e.vault.engine}
+                      onChange={(engine) => vault({ engine })}
+                    />
+                    <TextField
+                      label="Namespace"
+                      value={e.vault.namespace}
+                      onChange={(namespace) => vault({ namespace })}
+                    />
+                    <TextField
+                      label="Prefix"
+                      value={e.vault.prefix}
+                      onChange={(prefix) => vault({ prefix })}
+                    />
+                    <TextField
+                      label="AppRole Engine"
+                      value={e.vault.approleEngine}
+                      onChange={(approleEngine) => vault({ approleEngine })}
+                    />
+                    <TextField
+                      label="AppRole ID"
+                      value={e.vault.approleId}
+                      onChange={(approleId) => vault({ approleId })}
+                      error={errors["vault.approleId"]}
+                    />
+                    <TextField
+                      label="AppRole Secret"
+                      type="password"
+                      value={e.vault.approleSecret}
+                      onChange={(approleSecret) => vault({ approleSecret })}
+                      error={errors["vault.approleSecret"]}
+                    />
+                    <TextField
+                      label="Retry (Seconds)"
+                      type="number"
+                      value={e.vault.retry}
+                      onChange={(retry) => vault({ retry })}
+                      error={errors["vault.retry"]}
+                    />
+                    <TextField
+                      label="Ping (Seconds)"
+                      type="number"
+                      value={e.vault.ping}
+                      onChange={(ping) => vault({ ping })}
+                      error={errors["vault.ping"]}
+                    />
                   </div>
-                  <FileField label="Vault mTLS Key" kind="key" value={e.vault.key} onChange={(key) => vault({ key })} />
-                  <FileField label="Vault mTLS Cert" kind="cert" value={e.vault.cert} onChange={(cert) => vault({ cert })} />
-                  <FileField label="Vault CA" kind="cert" value={e.vault.ca} onChange={(ca) => vault({ ca })} />
+                  <FileField
+                    label="Vault mTLS Key"
+                    kind="key"
+                    value={e.vault.key}
+                    onChange={(key) => vault({ key })}
+                  />
+                  <FileField
+                    label="Vault mTLS Cert"
+                    kind="cert"
+                    value={e.vault.cert}
+                    onChange={(cert) => vault({ cert })}
+                  />
+                  <FileField
+                    label="Vault CA"
+                    kind="cert"
+                    value={e.vault.ca}
+                    onChange={(ca) => vault({ ca })}
+                  />
                 </Section>
               )
               : null}
@@ -67,11 +177,32 @@ export function Encryption({ state, patch }: PageProps) {
               ? (
                 <Section title="AWS Secrets Manager">
                   <div className="grid sm:grid-cols-2 gap-x-4">
-                    <TextField label="Endpoint" value={e.aws.endpoint} onChange={(endpoint) => aws({ endpoint })} error={errors["aws.endpoint"]} />
-                    <TextField label="Region" value={e.aws.region} onChange={(region) => aws({ region })} error={errors["aws.region"]} />
+                    <TextField
+                      label="Endpoint"
+                      value={e.aws.endpoint}
+                      onChange={(endpoint) => aws({ endpoint })}
+                      error={errors["aws.endpoint"]}
+                    />
+                    <TextField
+                      label="Region"
+                      value={e.aws.region}
+                      onChange={(region) => aws({ region })}
+                      error={errors["aws.region"]}
+                    />
                     <TextField label="KMS Key" value={e.aws.kmsKey} onChange={(kmsKey) => aws({ kmsKey })} />
-                    <TextField label="Access Key" value={e.aws.accessKey} onChange={(accessKey) => aws({ accessKey })} error={errors["aws.accessKey"]} />
-                    <TextField label="Secret Key" type="password" value={e.aws.secretKey} onChange={(secretKey) => aws({ secretKey })} error={errors["aws.secretKey"]} />
+                    <TextField
+                      label="Access Key"
+                      value={e.aws.accessKey}
+                      onChange={(accessKey) => aws({ accessKey })}
+                      error={errors["aws.accessKey"]}
+                    />
+                    <TextField
+                      label="Secret Key"
+                      type="password"
+                      value={e.aws.secretKey}
+                      onChange={(secretKey) => aws({ secretKey })}
+                      error={errors["aws.secretKey"]}
+                    />
                     <TextField label="Token" value={e.aws.token} onChange={(token) => aws({ token })} />
                   </div>
                 </Section>
@@ -81,10 +212,31 @@ export function Encryption({ state, patch }: PageProps) {
               ? (
                 <Section title="Gemalto KeySecure">
                   <div className="grid sm:grid-cols-2 gap-x-4">
-                    <TextField label="Endpoint" value={e.gemalto.endpoint} onChange={(endpoint) => gemalto({ endpoint })} error={errors["gemalto.endpoint"]} />
-                    <TextField label="Token" value={e.gemalto.token} onChange={(token) => gemalto({ token })} error={errors["gemalto.token"]} />
-                    <TextField label="Domain" value={e.gemalto.domain} onChange={(domain) => gemalto({ domain })} error={errors["gemalto.domain"]} />
-                    <TextField label="Retry (Seconds)" type="number" value={e.gemalto.retry} onChange={(retry) => gemalto({ retry })} error={errors["gemalto.retry"]} />
+                    <TextField
+                      label="Endpoint"
+                      value={e.gemalto.endpoint}
+                      onChange={(endpoint) => gemalto({ endpoint })}
+                      error={errors["gemalto.endpoint"]}
+                    />
+                    <TextField
+                      label="Token"
+                      value={e.gemalto.token}
+                      onChange={(token) => gemalto({ token })}
+                      error={errors["gemalto.token"]}
+                    />
+                    <TextField
+                      label="Domain"
+                      value={e.gemalto.domain}
+                      onChange={(domain) => gemalto({ domain })}
+                      error={errors["gemalto.domain"]}
+                    />
+                    <TextField
+                      label="Retry (Seconds)"
+                      type="number"
+                      value={e.gemalto.retry}
+                      onChange={(retry) => gemalto({ retry })}
+                      error={errors["gemalto.retry"]}
+                    />
                   </div>
                   <FileField label="CA" kind="cert" value={e.gemalto.ca} onChange={(ca) => gemalto({ ca })} />
                 </Section>
@@ -94,12 +246,38 @@ export function Encryption({ state, patch }: PageProps) {
               ? (
                 <Section title="GCP Secret Manager">
                   <div className="grid sm:grid-cols-2 gap-x-4">
-                    <TextField label="Project ID" value={e.gcp.projectId} onChange={(projectId) => gcp({ projectId })} error={errors["gcp.projectId"]} />
-                    <TextField label="Endpoint" value={e.gcp.endpoint} onChange={(endpoint) => gcp({ endpoint })} />
-                    <TextField label="Client Email" value={e.gcp.clientEmail} onChange={(clientEmail) => gcp({ clientEmail })} />
-                    <TextField label="Client ID" value={e.gcp.clientId} onChange={(clientId) => gcp({ clientId })} />
-                    <TextField label="Private Key ID" value={e.gcp.privateKeyId} onChange={(privateKeyId) => gcp({ privateKeyId })} />
-                    <TextField label="Private Key" type="password" value={e.gcp.privateKey} onChange={(privateKey) => gcp({ privateKey })} />
+                    <TextField
+                      label="Project ID"
+                      value={e.gcp.projectId}
+                      onChange={(projectId) => gcp({ projectId })}
+                      error={errors["gcp.projectId"]}
+                    />
+                    <TextField
+                      label="Endpoint"
+                      value={e.gcp.endpoint}
+                      onChange={(endpoint) => gcp({ endpoint })}
+                    />
+                    <TextField
+                      label="Client Email"
+                      value={e.gcp.clientEmail}
+                      onChange={(clientEmail) => gcp({ clientEmail })}
+                    />
+                    <TextField
+                      label="Client ID"
+                      value={e.gcp.clientId}
+                      onChange={(clientId) => gcp({ clientId })}
+                    />
+                    <TextField
+                      label="Private Key ID"
+                      value={e.gcp.privateKeyId}
+                      onChange={(privateKeyId) => gcp({ privateKeyId })}
+                    />
+                    <TextField
+                      label="Private Key"
+                      type="password"
+                      value={e.gcp.privateKey}
+                      onChange={(privateKey) => gcp({ privateKey })}
+                    />
                   </div>
                 </Section>
               )

@@ -24,19 +24,38 @@ export function NameTenant({ state, patch }: PageProps) {
   const latest = useRef(0);
   useEffect(() => {
     const ticket = ++latest.current;
-    if (!namespace) return patch("namespaceCheck", { status: "idle", error: "", classes: [], canCreateNamespace: false });
-    if (!isNamespaceName(namespace)) return patch("namespaceCheck", { status: "error", error: "Please enter a valid namespace", classes: [], canCreateNamespace: false });
+    if (!namespace) {
+      return patch("namespaceCheck", { status: "idle", error: "", classes: [], canCreateNamespace: false });
+    }
+    if (!isNamespaceName(namespace)) {
+      return patch("namespaceCheck", {
+        status: "error",
+        error: "Please enter a valid namespace",
+        classes: [],
+        canCreateNamespace: false,
+      });
+    }
     patch("namespaceCheck", { status: "checking", error: "", canCreateNamespace: false });
     const timer = setTimeout(async () => {
       const stale = () => ticket !== latest.current;
       try {
         const existing = await operatorApi.namespaceTenants(namespace);
         if (stale()) return;
-        if ((existing.tenants ?? []).length > 0) return patch("namespaceCheck", { status: "error", error: "You can only create one tenant per namespace", classes: [] });
+        if ((existing.tenants ?? []).length > 0) {
+          return patch("namespaceCheck", {
+            status: "error",
+            error: "You can only create one tenant per namespace",
+            classes: [],
+          });
+        }
       } catch (error) {
         if (stale()) return;
         const detail = error instanceof ApiClientError ? error.detail || error.message : String(error);
-        return patch("namespaceCheck", { status: "error", error: `Error validating if namespace already has tenants: ${detail}`, classes: [] });
+        return patch("namespaceCheck", {
+          status: "error",
+          error: `Error validating if namespace already has tenants: ${detail}`,
+          classes: [],
+        });
       }
       try {
         const quota = await operatorApi.quota(namespace);
@@ -60,21 +79,56 @@ export function NameTenant({ state, patch }: PageProps) {
     <div>
       <h2 className="text-lg font-bold mb-1">Name Tenant</h2>
       <p className="text-sm text-base-content/70 mb-4">How would you like to name this new tenant?</p>
-      <Switch label="Advanced Mode" checked={state.advanced} onChange={(advanced) => patch("advanced", advanced as never)} description="Configure images, affinity, identity, security and encryption" />
-      <TextField label="Name" value={state.name.tenantName} onChange={(tenantName) => patch("name", { tenantName })} error={errors.tenantName} />
+      <Switch
+        label="Advanced Mode"
+        checked={state.advanced}
+        onChange={(advanced) => patch("advanced", advanced as never)}
+        description="Configure images, affinity, identity, security and encryption"
+      />
+      <TextField
+        label="Name"
+        value={state.name.tenantName}
+        onChange={(tenantName) => patch("name", { tenantName })}
+        error={errors.tenantName}
+      />
       <div className="flex items-start gap-2">
         <div className="flex-1">
-          <TextField label="Namespace" value={namespace} onChange={(ns) => patch("name", { namespace: ns.trim(), storageClass: "" })} error={errors.namespace} />
+          <TextField
+            label="Namespace"
+            value={namespace}
+            onChange={(ns) => patch("name", { namespace: ns.trim(), storageClass: "" })}
+            error={errors.namespace}
+          />
         </div>
         {check.canCreateNamespace
-          ? <button type="button" className="btn btn-sm btn-outline mt-7" onClick={() => setCreating(true)} aria-label="Create namespace" title="Create namespace">+ Namespace</button>
+          ? (
+            <button
+              type="button"
+              className="btn btn-sm btn-outline mt-7"
+              onClick={() => setCreating(true)}
+              aria-label="Create namespace"
+              title="Create namespace"
+            >
+              + Namespace
+            </button>
+          )
           : null}
-        {check.status === "checking" ? <span role="status" className="loading loading-spinner loading-sm mt-9" aria-label="Checking namespace" /> : null}
+        {check.status === "checking"
+          ? (
+            <span
+              role="status"
+              className="loading loading-spinner loading-sm mt-9"
+              aria-label="Checking namespace"
+            />
+          )
+          : null}
       </div>
       <SelectField
         label="Storage Class"
         value={state.name.storageClass}
-        options={check.classes.length ? check.classes.map((c) => ({ value: c.name, label: c.name })) : [{ value: "", label: "Select a namespace first" }]}
+        options={check.classes.length
+          ? check.classes.map((c) => ({ value: c.name, label: c.name }))
+          : [{ value: "", label: "Select a namespace first" }]}
         onChange={(storageClass) => patch("name", { storageClass })}
         disabled={check.classes.length === 0}
       />

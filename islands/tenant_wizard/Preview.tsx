@@ -20,9 +20,22 @@ export function Preview({ state, size }: { state: WizardState; size: SizeComputa
     rows.push(
       ["MinIO Image", state.configure.customImage ? state.configure.imageName : "Default"],
       ["Memory per Node", `${niceBytes(size.memory.request)} (limit ${niceBytes(size.memory.limit)})`],
-      ["Pod Affinity", { none: "None", default: "Default (Pod Anti-Affinity)", nodeSelector: "Node Selector" }[state.affinity.kind]],
-      ["Identity Provider", { builtin: "Built-in", openid: "OpenID", ad: "Active Directory" }[state.idp.kind]],
-      ["TLS", !state.security.enableTLS ? "Disabled" : state.security.autoCert ? "AutoCert" : "Custom certificates"],
+      [
+        "Pod Affinity",
+        {
+          none: "None",
+          default: "Default (Pod Anti-Affinity)",
+          nodeSelector: "Node Selector",
+        }[state.affinity.kind],
+      ],
+      [
+        "Identity Provider",
+        { builtin: "Built-in", openid: "OpenID", ad: "Active Directory" }[state.idp.kind],
+      ],
+      [
+        "TLS",
+        !state.security.enableTLS ? "Disabled" : state.security.autoCert ? "AutoCert" : "Custom certificates",
+      ],
       ["Encryption", state.encryption.enabled ? state.encryption.kind.toUpperCase() : "Disabled"],
     );
   }
@@ -31,7 +44,14 @@ export function Preview({ state, size }: { state: WizardState; size: SizeComputa
       <h2 className="text-lg font-bold mb-1">Review</h2>
       <p className="text-sm text-base-content/70 mb-4">Review the details of the new tenant</p>
       <table className="table table-sm" data-testid="tenant-preview">
-        <tbody>{rows.map(([label, value]) => <tr key={label}><th className="w-64">{label}</th><td className="wrap-anywhere">{value}</td></tr>)}</tbody>
+        <tbody>
+          {rows.map(([label, value]) => (
+            <tr key={label}>
+              <th className="w-64">{label}</th>
+              <td className="wrap-anywhere">{value}</td>
+            </tr>
+          ))}
+        </tbody>
       </table>
     </div>
   );

@@ -12,9 +12,16 @@ import { Section } from "./controls.tsx";
 import type { PageProps } from "./NameTenant.tsx";
 import { computeSize, type SizeFacts } from "./rules.ts";
 
-const messageOf = (error: unknown) => (error instanceof ApiClientError ? error.detail || error.message : String(error));
+const messageOf = (
+  error: unknown,
+) => (error instanceof ApiClientError ? error.detail || error.message : String(error));
 
-export function TenantSize({ state, patch, facts, setFacts }: PageProps & { facts: SizeFacts; setFacts: (update: (f: SizeFacts) => SizeFacts) => void }) {
+export function TenantSize(
+  { state, patch, facts, setFacts }: PageProps & {
+    facts: SizeFacts;
+    setFacts: (update: (f: SizeFacts) => SizeFacts) => void;
+  },
+) {
   const size = state.size;
   const nodes = Number(size.nodes);
   const drives = Number(size.drivesPerServer);
@@ -23,10 +30,15 @@ export function TenantSize({ state, patch, facts, setFacts }: PageProps & { fact
 
   useEffect(() => {
     const ticket = ++memoryTicket.current;
-    if (!Number.isInteger(nodes) || nodes < 1) return setFacts((f) => ({ ...f, maxMemory: null, memoryLookupError: "" }));
+    if (!Number.isInteger(nodes) || nodes < 1) {
+      return setFacts((f) => ({ ...f, maxMemory: null, memoryLookupError: "" }));
+    }
     operatorApi.maxMemory(nodes).then(
-      (maxMemory) => ticket === memoryTicket.current && setFacts((f) => ({ ...f, maxMemory, memoryLookupError: "" })),
-      (error) => ticket === memoryTicket.current && setFacts((f) => ({ ...f, maxMemory: null, memoryLookupError: messageOf(error) })),
+      (maxMemory) =>
+        ticket === memoryTicket.current && setFacts((f) => ({ ...f, maxMemory, memoryLookupError: "" })),
+      (error) =>
+        ticket === memoryTicket.current &&
+        setFacts((f) => ({ ...f, maxMemory: null, memoryLookupError: messageOf(error) })),
     );
   }, [size.nodes]);
 
@@ -42,7 +54,9 @@ export function TenantSize({ state, patch, facts, setFacts }: PageProps & { fact
         if (ticket !== parityTicket.current) return;
         setFacts((f) => ({ ...f, parityChoices: choices, parityError: "" }));
       },
-      (error) => ticket === parityTicket.current && setFacts((f) => ({ ...f, parityChoices: [], parityError: messageOf(error) })),
+      (error) =>
+        ticket === parityTicket.current &&
+        setFacts((f) => ({ ...f, parityChoices: [], parityError: messageOf(error) })),
     );
   }, [size.nodes, size.drivesPerServer, size.volumeSize, size.sizeFactor]);
 
@@ -60,8 +74,20 @@ export function TenantSize({ state, patch, facts, setFacts }: PageProps & { fact
       <p className="text-sm text-base-content/70 mb-4">Please select the desired capacity</p>
       <div className="grid md:grid-cols-2 gap-x-6">
         <div>
-          <TextField label="Number of Servers" type="number" value={size.nodes} onChange={(nodes) => set({ nodes })} error={computed.errors.nodes} />
-          <TextField label="Drives per Server" type="number" value={size.drivesPerServer} onChange={(drivesPerServer) => set({ drivesPerServer })} error={computed.errors.drivesPerServer} />
+          <TextField
+            label="Number of Servers"
+            type="number"
+            value={size.nodes}
+            onChange={(nodes) => set({ nodes })}
+            error={computed.errors.nodes}
+          />
+          <TextField
+            label="Drives per Server"
+            type="number"
+            value={size.drivesPerServer}
+            onChange={(drivesPerServer) => set({ drivesPerServer })}
+            error={computed.errors.drivesPerServer}
+          />
           <NumberWithUnit
             label="Total Size"
             value={size.volumeSize}
@@ -72,41 +98,103 @@ export function TenantSize({ state, patch, facts, setFacts }: PageProps & { fact
             error={computed.errors.volumeSize}
           />
           {state.advanced
-            ? <TextField label="Memory per Node [Gi]" type="number" value={size.memoryNode} onChange={(memoryNode) => set({ memoryNode })} error={computed.errors.memoryNode ?? (computed.memory.error || undefined)} />
-            : computed.memory.error ? <p className="text-error text-sm mb-3" role="alert">{computed.memory.error}</p> : null}
+            ? (
+              <TextField
+                label="Memory per Node [Gi]"
+                type="number"
+                value={size.memoryNode}
+                onChange={(memoryNode) => set({ memoryNode })}
+                error={computed.errors.memoryNode ?? (computed.memory.error || undefined)}
+              />
+            )
+            : computed.memory.error
+            ? <p className="text-error text-sm mb-3" role="alert">{computed.memory.error}</p>
+            : null}
           <SelectField
             label="Erasure Code Parity"
             value={size.ecParity}
             options={[
               // An empty choice while none is chosen, so the list never shows a parity the state does not hold.
-              ...(size.ecParity ? [] : [{ value: "", label: facts.parityError ? "No parity fits this layout" : facts.parityChoices.length ? "Select parity" : "Loading..." }]),
+              ...(size.ecParity ? [] : [{
+                value: "",
+                label: facts.parityError
+                  ? "No parity fits this layout"
+                  : facts.parityChoices.length
+                  ? "Select parity"
+                  : "Loading...",
+              }]),
               ...facts.parityChoices.map((ec) => ({ value: ec, label: ec })),
             ]}
             onChange={(ecParity) => set({ ecParity })}
             disabled={facts.parityChoices.length === 0}
           />
-          {facts.parityError ? <p className="text-error text-sm mb-3" role="alert">{facts.parityError}</p> : null}
-          {computed.distribution.error ? <p className="text-error text-sm mb-3" role="alert" data-testid="distribution-error">{computed.distribution.error}</p> : null}
+          {facts.parityError
+            ? <p className="text-error text-sm mb-3" role="alert">{facts.parityError}</p>
+            : null}
+          {computed.distribution.error
+            ? (
+              <p className="text-error text-sm mb-3" role="alert" data-testid="distribution-error">
+                {computed.distribution.error}
+              </p>
+            )
+            : null}
         </div>
         <div>
           <Section title="Resource Allocation">
             <table className="table table-sm" data-testid="size-summary">
               <tbody>
-                <tr><th>Number of Servers</th><td>{computed.distribution.nodes || "-"}</td></tr>
-                <tr><th>Drives per Server</th><td>{computed.distribution.disks || "-"}</td></tr>
-                <tr><th>Drive Capacity</th><td>{computed.distribution.pvSize ? niceBytes(computed.distribution.pvSize) : "-"}</td></tr>
-                <tr><th>Total Number of Volumes</th><td>{computed.distribution.persistentVolumes || "-"}</td></tr>
-                {state.advanced ? <tr><th>Memory per Node</th><td>{computed.memory.request ? `${niceBytes(computed.memory.request)} (limit ${niceBytes(computed.memory.limit)})` : "-"}</td></tr> : null}
+                <tr>
+                  <th>Number of Servers</th>
+                  <td>{computed.distribution.nodes || "-"}</td>
+                </tr>
+                <tr>
+                  <th>Drives per Server</th>
+                  <td>{computed.distribution.disks || "-"}</td>
+                </tr>
+                <tr>
+                  <th>Drive Capacity</th>
+                  <td>{computed.distribution.pvSize ? niceBytes(computed.distribution.pvSize) : "-"}</td>
+                </tr>
+                <tr>
+                  <th>Total Number of Volumes</th>
+                  <td>{computed.distribution.persistentVolumes || "-"}</td>
+                </tr>
+                {state.advanced
+                  ? (
+                    <tr>
+                      <th>Memory per Node</th>
+                      <td>
+                        {computed.memory.request
+                          ? `${niceBytes(computed.memory.request)} (limit ${
+                            niceBytes(computed.memory.limit)
+                          })`
+                          : "-"}
+                      </td>
+                    </tr>
+                  )
+                  : null}
               </tbody>
             </table>
           </Section>
           <Section title="Erasure Code Configuration">
             <table className="table table-sm" data-testid="capacity-summary">
               <tbody>
-                <tr><th>EC Parity</th><td>{size.ecParity || "-"}</td></tr>
-                <tr><th>Raw Capacity</th><td>{computed.ec.rawCapacity ? niceBytes(computed.ec.rawCapacity) : "-"}</td></tr>
-                <tr><th>Usable Capacity</th><td>{chosen ? niceBytes(chosen.maxCapacity) : "-"}</td></tr>
-                <tr><th>Drive Failures Tolerated</th><td>{chosen ? chosen.maxFailureTolerations : "-"}</td></tr>
+                <tr>
+                  <th>EC Parity</th>
+                  <td>{size.ecParity || "-"}</td>
+                </tr>
+                <tr>
+                  <th>Raw Capacity</th>
+                  <td>{computed.ec.rawCapacity ? niceBytes(computed.ec.rawCapacity) : "-"}</td>
+                </tr>
+                <tr>
+                  <th>Usable Capacity</th>
+                  <td>{chosen ? niceBytes(chosen.maxCapacity) : "-"}</td>
+                </tr>
+                <tr>
+                  <th>Drive Failures Tolerated</th>
+                  <td>{chosen ? chosen.maxFailureTolerations : "-"}</td>
+                </tr>
               </tbody>
             </table>
           </Section>

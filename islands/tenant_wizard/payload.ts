@@ -1,6 +1,11 @@
 /** The POST /api/v1/tenants body built from the wizard's state (spec 3 §3 "Tenant create payload"). */
 import type { CreateTenantInput } from "../../server/contract/operator.ts";
-import { defaultAffinity, joinLabels, nodeSelectorAffinity, parityOf } from "../../server/contract/operator_rules.ts";
+import {
+  defaultAffinity,
+  joinLabels,
+  nodeSelectorAffinity,
+  parityOf,
+} from "../../server/contract/operator_rules.ts";
 import type { SizeComputation } from "./rules.ts";
 import type { FileValue, WizardState } from "./state.ts";
 
@@ -14,7 +19,12 @@ export function buildPayload(s: WizardState, size: SizeComputation): CreateTenan
     ? undefined
     : s.affinity.kind === "default"
     ? defaultAffinity(s.name.tenantName, poolName)
-    : nodeSelectorAffinity(s.name.tenantName, poolName, joinLabels(s.affinity.labels), s.affinity.withPodAntiAffinity);
+    : nodeSelectorAffinity(
+      s.name.tenantName,
+      poolName,
+      joinLabels(s.affinity.labels),
+      s.affinity.withPodAntiAffinity,
+    );
   const payload: CreateTenantInput = {
     name: s.name.tenantName,
     namespace: s.name.namespace,
@@ -45,17 +55,28 @@ export function buildPayload(s: WizardState, size: SizeComputation): CreateTenan
       ...(c.customImage && c.postgresInitImage ? { postgres_init_image: c.postgresInitImage } : {}),
     },
     prometheusConfiguration: {
-      ...(c.prometheusCustom ? { storageClass: c.prometheusClass, storageSize: Number(c.prometheusSize) } : {}),
+      ...(c.prometheusCustom
+        ? { storageClass: c.prometheusClass, storageSize: Number(c.prometheusSize) }
+        : {}),
       ...(c.customImage && c.prometheusImage ? { image: c.prometheusImage } : {}),
       ...(c.customImage && c.prometheusSidecarImage ? { sidecar_image: c.prometheusSidecarImage } : {}),
       ...(c.customImage && c.prometheusInitImage ? { init_image: c.prometheusInitImage } : {}),
     },
     idp: idpPayload(s),
   };
-  if (c.customRegistry) payload.image_registry = { registry: c.registry, username: c.registryUsername, password: c.registryPassword };
+  if (c.customRegistry) {
+    payload.image_registry = {
+      registry: c.registry,
+      username: c.registryUsername,
+      password: c.registryPassword,
+    };
+  }
   if (s.security.enableTLS && s.security.customCerts) {
     payload.tls = {
-      minio: s.security.minioCerts.filter((p) => p.key.value && p.cert.value).map((p) => ({ crt: file(p.cert), key: file(p.key) })),
+      minio: s.security.minioCerts.filter((p) => p.key.value && p.cert.value).map((p) => ({
+        crt: file(p.cert),
+        key: file(p.key),
+      })),
       ca_certificates: s.security.caCerts.map((c) => file(c.cert)).filter(Boolean),
       console_ca_certificates: [],
     };
@@ -67,7 +88,17 @@ export function buildPayload(s: WizardState, size: SizeComputation): CreateTenan
 function idpPayload(s: WizardState): CreateTenantInput["idp"] {
   if (s.idp.kind === "openid") {
     const o = s.idp.openid;
-    return { oidc: { url: o.url, configuration_url: o.configurationUrl, client_id: o.clientId, secret_id: o.secretId, claim_name: o.claimName, callback_url: o.callbackUrl, scopes: o.scopes } };
+    return {
+      oidc: {
+        url: o.url,
+        configuration_url: o.configurationUrl,
+        client_id: o.clientId,
+        secret_id: o.secretId,
+        claim_name: o.claimName,
+        callback_url: o.callbackUrl,
+        scopes: o.scopes,
+      },
+    };
   }
   if (s.idp.kind === "ad") {
     const a = s.idp.ad;
@@ -95,7 +126,9 @@ function idpPayload(s: WizardState): CreateTenantInput["idp"] {
 
 function encryptionPayload(s: WizardState): NonNullable<CreateTenantInput["encryption"]> {
   const e = s.encryption;
-  const pair = (p: { key: FileValue; cert: FileValue }) => (p.key.value && p.cert.value ? { crt: p.cert.value, key: p.key.value } : undefined);
+  const pair = (
+    p: { key: FileValue; cert: FileValue },
+  ) => (p.key.value && p.cert.value ? { crt: p.cert.value, key: p.key.value } : undefined);
   const out: NonNullable<CreateTenantInput["encryption"]> = {
     ...(s.configure.customImage && s.configure.kesImage ? { image: s.configure.kesImage } : {}),
     ...(e.customCerts && pair(e.server) ? { server: pair(e.server) } : {}),
@@ -109,18 +142,44 @@ function encryptionPayload(s: WizardState): NonNullable<CreateTenantInput["encry
       namespace: v.namespace,
       prefix: v.prefix,
       approle: { engine: v.approleEngine, id: v.approleId, secret: v.approleSecret, retry: Number(v.retry) },
-      ...(v.key.value || v.cert.value || v.ca.value ? { tls: { key: v.key.value, crt: v.cert.value, ca: v.ca.value } } : {}),
+      ...(v.key.value || v.cert.value || v.ca.value
+        ? { tls: { key: v.key.value, crt: v.cert.value, ca: v.ca.value } }
+        : {}),
       status: { ping: Number(v.ping) },
     };
   } else if (e.kind === "aws") {
     const a = e.aws;
-    out.aws = { secretsmanager: { endpoint: a.endpoint, region: a.region, kmskey: a.kmsKey, credentials: { accesskey: a.accessKey, secretkey: a.secretKey, token: a.token } } };
+    out.aws = {
+      secretsmanager: {
+        endpoint: a.endpoint,
+        region: a.region,
+        kmskey: a.kmsKey,
+        credentials: { accesskey: a.accessKey, secretkey: a.secretKey, token: a.token },
+      },
+    };
   } else if (e.kind === "gemalto") {
     const g = e.gemalto;
-    out.gemalto = { keysecure: { endpoint: g.endpoint, credentials: { token: g.token, domain: g.domain, retry: Number(g.retry) }, ...(g.ca.value ? { tls: { ca: g.ca.value } } : {}) } };
+    out.gemalto = {
+      keysecure: {
+        endpoint: g.endpoint,
+        credentials: { token: g.token, domain: g.domain, retry: Number(g.retry) },
+        ...(g.ca.value ? { tls: { ca: g.ca.value } } : {}),
+      },
+    };
   } else {
     const g = e.gcp;
-    out.gcp = { secretmanager: { project_id: g.projectId, endpoint: g.endpoint, credentials: { client_email: g.clientEmail, client_id: g.clientId, private_key_id: g.privateKeyId, private_key: g.privateKey } } };
+    out.gcp = {
+      secretmanager: {
+        project_id: g.projectId,
+        endpoint: g.endpoint,
+        credentials: {
+          client_email: g.clientEmail,
+          client_id: g.clientId,
+          private_key_id: g.privateKeyId,
+          private_key: g.privateKey,
+        },
+      },
+    };
   }
   return out;
 }

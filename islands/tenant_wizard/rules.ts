@@ -24,7 +24,8 @@ export function nameErrors(s: WizardState): Record<string, string> {
 }
 
 export function nameValid(s: WizardState): boolean {
-  return isTenantName(s.name.tenantName) && !!s.name.namespace && s.namespaceCheck.status === "ok" && s.namespaceCheck.classes.length > 0 && !!s.name.storageClass;
+  return isTenantName(s.name.tenantName) && !!s.name.namespace && s.namespaceCheck.status === "ok" &&
+    s.namespaceCheck.classes.length > 0 && !!s.name.storageClass;
 }
 
 const IMAGE_FIELDS = [
@@ -41,14 +42,26 @@ export { IMAGE_FIELDS };
 export function configureErrors(s: WizardState): Record<string, string> {
   const c = s.configure;
   const errors: Record<string, string> = {};
-  if (c.customImage && (!c.imageName || !isImage(c.imageName))) errors.imageName = "Format must be of form: 'minio/minio:VERSION'";
+  if (c.customImage && (!c.imageName || !isImage(c.imageName))) {
+    errors.imageName = "Format must be of form: 'minio/minio:VERSION'";
+  }
   if (c.customImage) {
-    for (const [field, example] of IMAGE_FIELDS) if (c[field] && !isImage(c[field])) errors[field] = `Format must be of form: '${example}:VERSION'`;
+    for (const [field, example] of IMAGE_FIELDS) {
+      if (c[field] && !isImage(c[field])) errors[field] = `Format must be of form: '${example}:VERSION'`;
+    }
   }
   if (c.customRegistry) {
-    for (const field of ["registry", "registryUsername", "registryPassword"] as const) if (!c[field].trim()) errors[field] = "Field cannot be empty";
+    for (const field of ["registry", "registryUsername", "registryPassword"] as const) {
+      if (!c[field].trim()) errors[field] = "Field cannot be empty";
+    }
   }
-  for (const [custom, cls, size] of [["logSearchCustom", "logSearchClass", "logSearchSize"], ["prometheusCustom", "prometheusClass", "prometheusSize"]] as const) {
+  for (
+    const [custom, cls, size] of [["logSearchCustom", "logSearchClass", "logSearchSize"], [
+      "prometheusCustom",
+      "prometheusClass",
+      "prometheusSize",
+    ]] as const
+  ) {
     if (!c[custom]) continue;
     if (!c[cls]) errors[cls] = "Field cannot be empty";
     if (!(Number(c[size]) > 0)) errors[size] = "Volume size must be present and be greatter than 0";
@@ -59,7 +72,9 @@ export function configureErrors(s: WizardState): Record<string, string> {
 export function affinityErrors(s: WizardState): Record<string, string> {
   if (s.affinity.kind !== "nodeSelector") return {};
   const complete = s.affinity.labels.filter((l) => l.key.trim() && l.value.trim());
-  if (complete.length === 0 || s.affinity.labels.some((l) => !l.key.trim() || !l.value.trim())) return { labels: "You need to add at least one label key-pair" };
+  if (complete.length === 0 || s.affinity.labels.some((l) => !l.key.trim() || !l.value.trim())) {
+    return { labels: "You need to add at least one label key-pair" };
+  }
   return {};
 }
 
@@ -72,7 +87,9 @@ export function idpErrors(s: WizardState): Record<string, string> {
       if (!isAccessKey(k.secretKey)) errors[`secretKey${i}`] = "Keys must be at least length 8";
     });
   } else if (s.idp.kind === "openid") {
-    for (const field of ["url", "configurationUrl", "clientId", "secretId", "claimName"] as const) if (!s.idp.openid[field].trim()) errors[field] = "Field cannot be empty";
+    for (const field of ["url", "configurationUrl", "clientId", "secretId", "claimName"] as const) {
+      if (!s.idp.openid[field].trim()) errors[field] = "Field cannot be empty";
+    }
   } else {
     if (!s.idp.ad.url.trim()) errors.adUrl = "Field cannot be empty";
     s.idp.ad.userDns.forEach((dn, i) => {
@@ -86,7 +103,8 @@ export function securityValid(s: WizardState): boolean {
   const sec = s.security;
   if (!sec.enableTLS) return true;
   if (sec.autoCert) return true;
-  return sec.customCerts && sec.minioCerts.some((p) => p.key.value && p.cert.value) && sec.minioCerts.every((p) => (!p.key.value && !p.cert.value) || (p.key.value && p.cert.value));
+  return sec.customCerts && sec.minioCerts.some((p) => p.key.value && p.cert.value) &&
+    sec.minioCerts.every((p) => (!p.key.value && !p.cert.value) || (p.key.value && p.cert.value));
 }
 
 export function encryptionErrors(s: WizardState): Record<string, string> {
@@ -100,7 +118,12 @@ export function encryptionErrors(s: WizardState): Record<string, string> {
     if (!(Number(value) >= 0) || value.trim() === "") errors[field] = "Value needs to be 0 or greater";
   };
   if (e.customCerts && !s.security.autoCert) {
-    for (const [side, part] of [["server", "key"], ["server", "cert"], ["client", "key"], ["client", "cert"]] as const) if (!e[side][part].value) errors[`${side}.${part}`] = "Field cannot be empty";
+    for (
+      const [side, part] of [["server", "key"], ["server", "cert"], ["client", "key"], [
+        "client",
+        "cert",
+      ]] as const
+    ) if (!e[side][part].value) errors[`${side}.${part}`] = "Field cannot be empty";
   }
   if (e.kind === "vault") {
     need("vault.endpoint", e.vault.endpoint);
@@ -145,17 +168,30 @@ export function computeSize(s: WizardState, facts: SizeFacts): SizeComputation {
   const drives = Number(size.drivesPerServer);
   const totalBytes = Number(size.volumeSize) * unitBytes(size.sizeFactor);
   const errors: Record<string, string> = {};
-  if (!size.nodes.trim() || !Number.isInteger(nodes) || nodes < MIN_SERVERS) errors.nodes = `Number of servers must be at least ${MIN_SERVERS}`;
-  else if (facts.memoryLookupError) errors.nodes = facts.memoryLookupError;
-  if (!size.drivesPerServer.trim() || !Number.isInteger(drives) || drives < 1) errors.drivesPerServer = "There must be at least one drive";
+  if (!size.nodes.trim() || !Number.isInteger(nodes) || nodes < MIN_SERVERS) {
+    errors.nodes = `Number of servers must be at least ${MIN_SERVERS}`;
+  } else if (facts.memoryLookupError) errors.nodes = facts.memoryLookupError;
+  if (!size.drivesPerServer.trim() || !Number.isInteger(drives) || drives < 1) {
+    errors.drivesPerServer = "There must be at least one drive";
+  }
   const remaining = s.namespaceCheck.classes.find((c) => c.name === s.name.storageClass)?.remaining ?? 0;
   const sizeError = size.volumeSize.trim() ? totalSizeError(totalBytes, remaining) : "Field cannot be empty";
   if (sizeError) errors.volumeSize = sizeError;
   const memoryGi = Number(size.memoryNode);
-  if (s.advanced && (!size.memoryNode.trim() || !(memoryGi >= 2))) errors.memoryNode = "Memory size must be greater than 2Gi";
+  if (s.advanced && (!size.memoryNode.trim() || !(memoryGi >= 2))) {
+    errors.memoryNode = "Memory size must be greater than 2Gi";
+  }
   const distribution = calculateDistribution(totalBytes, nodes, drives);
-  const ec = erasureCodeCalc(facts.parityError ? [] : facts.parityChoices, distribution.persistentVolumes, distribution.pvSize, nodes);
-  const memory = facts.maxMemory === null ? { error: "", request: memoryGi * 2 ** 30, limit: 0 } : memoryResources(s.advanced ? memoryGi : 2, totalBytes, facts.maxMemory);
-  const valid = Object.keys(errors).length === 0 && !distribution.error && !ec.error && !facts.parityError && facts.maxMemory !== null && !memory.error && !!size.ecParity;
+  const ec = erasureCodeCalc(
+    facts.parityError ? [] : facts.parityChoices,
+    distribution.persistentVolumes,
+    distribution.pvSize,
+    nodes,
+  );
+  const memory = facts.maxMemory === null
+    ? { error: "", request: memoryGi * 2 ** 30, limit: 0 }
+    : memoryResources(s.advanced ? memoryGi : 2, totalBytes, facts.maxMemory);
+  const valid = Object.keys(errors).length === 0 && !distribution.error && !ec.error && !facts.parityError &&
+    facts.maxMemory !== null && !memory.error && !!size.ecParity;
   return { errors, distribution, ec, memory, totalBytes, valid };
 }

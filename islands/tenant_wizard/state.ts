@@ -23,7 +23,12 @@ export interface WizardState {
   advanced: boolean;
   name: { tenantName: string; namespace: string; storageClass: string };
   /** From the namespace check: classes with their remaining quota; error or "checking". */
-  namespaceCheck: { status: "idle" | "checking" | "ok" | "error"; error: string; classes: { name: string; remaining: number }[]; canCreateNamespace: boolean };
+  namespaceCheck: {
+    status: "idle" | "checking" | "ok" | "error";
+    error: string;
+    classes: { name: string; remaining: number }[];
+    canCreateNamespace: boolean;
+  };
   configure: {
     customImage: boolean;
     imageName: string;
@@ -51,7 +56,15 @@ export interface WizardState {
   idp: {
     kind: IdpKind;
     keys: { accessKey: string; secretKey: string }[];
-    openid: { url: string; configurationUrl: string; clientId: string; secretId: string; claimName: string; callbackUrl: string; scopes: string };
+    openid: {
+      url: string;
+      configurationUrl: string;
+      clientId: string;
+      secretId: string;
+      claimName: string;
+      callbackUrl: string;
+      scopes: string;
+    };
     ad: {
       url: string;
       skipTls: boolean;
@@ -69,19 +82,59 @@ export interface WizardState {
       userDnSearchFilter: string;
     };
   };
-  security: { enableTLS: boolean; autoCert: boolean; customCerts: boolean; minioCerts: KeyPairFiles[]; caCerts: { id: number; cert: FileValue }[] };
+  security: {
+    enableTLS: boolean;
+    autoCert: boolean;
+    customCerts: boolean;
+    minioCerts: KeyPairFiles[];
+    caCerts: { id: number; cert: FileValue }[];
+  };
   encryption: {
     enabled: boolean;
     kind: EncryptionKind;
     customCerts: boolean;
     server: { key: FileValue; cert: FileValue };
     client: { key: FileValue; cert: FileValue };
-    vault: { endpoint: string; engine: string; namespace: string; prefix: string; approleEngine: string; approleId: string; approleSecret: string; retry: string; ping: string; key: FileValue; cert: FileValue; ca: FileValue };
-    aws: { endpoint: string; region: string; kmsKey: string; accessKey: string; secretKey: string; token: string };
+    vault: {
+      endpoint: string;
+      engine: string;
+      namespace: string;
+      prefix: string;
+      approleEngine: string;
+      approleId: string;
+      approleSecret: string;
+      retry: string;
+      ping: string;
+      key: FileValue;
+      cert: FileValue;
+      ca: FileValue;
+    };
+    aws: {
+      endpoint: string;
+      region: string;
+      kmsKey: string;
+      accessKey: string;
+      secretKey: string;
+      token: string;
+    };
     gemalto: { endpoint: string; token: string; domain: string; retry: string; ca: FileValue };
-    gcp: { projectId: string; endpoint: string; clientEmail: string; clientId: string; privateKeyId: string; privateKey: string };
+    gcp: {
+      projectId: string;
+      endpoint: string;
+      clientEmail: string;
+      clientId: string;
+      privateKeyId: string;
+      privateKey: string;
+    };
   };
-  size: { nodes: string; drivesPerServer: string; volumeSize: string; sizeFactor: SizeUnit; memoryNode: string; ecParity: string };
+  size: {
+    nodes: string;
+    drivesPerServer: string;
+    volumeSize: string;
+    sizeFactor: SizeUnit;
+    memoryNode: string;
+    ecParity: string;
+  };
 }
 
 export function initialState(): WizardState {
@@ -116,7 +169,15 @@ export function initialState(): WizardState {
     idp: {
       kind: "builtin",
       keys: [{ accessKey: randomKey(16), secretKey: randomKey(32) }],
-      openid: { url: "", configurationUrl: "", clientId: "", secretId: "", claimName: "", callbackUrl: "", scopes: "" },
+      openid: {
+        url: "",
+        configurationUrl: "",
+        clientId: "",
+        secretId: "",
+        claimName: "",
+        callbackUrl: "",
+        scopes: "",
+      },
       ad: {
         url: "",
         skipTls: false,
@@ -134,18 +195,44 @@ export function initialState(): WizardState {
         userDnSearchFilter: "",
       },
     },
-    security: { enableTLS: true, autoCert: true, customCerts: false, minioCerts: [{ id: 1, key: NO_FILE, cert: NO_FILE }], caCerts: [{ id: 1, cert: NO_FILE }] },
+    security: {
+      enableTLS: true,
+      autoCert: true,
+      customCerts: false,
+      minioCerts: [{ id: 1, key: NO_FILE, cert: NO_FILE }],
+      caCerts: [{ id: 1, cert: NO_FILE }],
+    },
     encryption: {
       enabled: false,
       kind: "vault",
       customCerts: false,
       server: { key: NO_FILE, cert: NO_FILE },
       client: { key: NO_FILE, cert: NO_FILE },
-      vault: { endpoint: "", engine: "", namespace: "", prefix: "", approleEngine: "", approleId: "", approleSecret: "", retry: "0", ping: "0", key: NO_FILE, cert: NO_FILE, ca: NO_FILE },
+      vault: {
+        endpoint: "",
+        engine: "",
+        namespace: "",
+        prefix: "",
+        approleEngine: "",
+        approleId: "",
+        approleSecret: "",
+        retry: "0",
+        ping: "0",
+        key: NO_FILE,
+        cert: NO_FILE,
+        ca: NO_FILE,
+      },
       aws: { endpoint: "", region: "", kmsKey: "", accessKey: "", secretKey: "", token: "" },
       gemalto: { endpoint: "", token: "", domain: "", retry: "0", ca: NO_FILE },
       gcp: { projectId: "", endpoint: "", clientEmail: "", clientId: "", privateKeyId: "", privateKey: "" },
     },
-    size: { nodes: "4", drivesPerServer: "1", volumeSize: "100", sizeFactor: "Gi", memoryNode: "2", ecParity: "" },
+    size: {
+      nodes: "4",
+      drivesPerServer: "1",
+      volumeSize: "100",
+      sizeFactor: "Gi",
+      memoryNode: "2",
+      ecParity: "",
+    },
   };
 }

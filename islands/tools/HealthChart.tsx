@@ -12,9 +12,14 @@ const COLOURS: { id: HealColor; bar: string }[] = [
 ];
 
 /** Percent of `count` in `total`, one decimal. */
-export const percentOf = (count: number, total: number) => (total > 0 ? Math.round((count / total) * 1000) / 10 : 0);
+export const percentOf = (
+  count: number,
+  total: number,
+) => (total > 0 ? Math.round((count / total) * 1000) / 10 : 0);
 
-export function HealthChart({ before, after }: { before: Record<HealColor, number>; after: Record<HealColor, number> }) {
+export function HealthChart(
+  { before, after }: { before: Record<HealColor, number>; after: Record<HealColor, number> },
+) {
   const totalBefore = Object.values(before).reduce((a, b) => a + b, 0);
   const totalAfter = Object.values(after).reduce((a, b) => a + b, 0);
   return (
@@ -22,29 +27,60 @@ export function HealthChart({ before, after }: { before: Record<HealColor, numbe
     <div role="figure" aria-labelledby="health-chart-title" className="w-full" data-testid="health-chart">
       <div id="health-chart-title" className="font-bold mb-3">Item's Health Status [%]</div>
       <div className="flex gap-4 text-xs mb-2" aria-hidden="true">
-        <span className="flex items-center gap-1"><span className="inline-block w-3 h-3 rounded-sm bg-base-content/70" />Before healing</span>
-        <span className="flex items-center gap-1"><span className="inline-block w-3 h-3 rounded-sm bg-base-content/30" />After healing</span>
+        <span className="flex items-center gap-1">
+          <span className="inline-block w-3 h-3 rounded-sm bg-base-content/70" />Before healing
+        </span>
+        <span className="flex items-center gap-1">
+          <span className="inline-block w-3 h-3 rounded-sm bg-base-content/30" />After healing
+        </span>
       </div>
       <table className="w-full text-sm">
         <tbody>
-          {COLOURS.map((colour) => (
-            [["Before", before[colour.id], totalBefore, ""], ["After", after[colour.id], totalAfter, "opacity-50"]] as const
-          ).map(([when, count, total, fade], i) => {
-            const pct = percentOf(count, total);
-            return (
-              <tr key={`${colour.id}-${when}`} data-testid={`bar-${colour.id}-${when}`.toLowerCase()} data-percent={pct}>
-                {i === 0 ? <th rowSpan={2} scope="rowgroup" className="w-16 text-left font-normal pr-2 align-middle">{colour.id}</th> : null}
-                <td className="py-0.5">
-                  <div className="flex items-center gap-2">
-                    <div className="flex-1 bg-base-200 rounded h-4" role="img" aria-label={`${colour.id} ${when.toLowerCase()} healing: ${pct}%`}>
-                      <div className={`${colour.bar} ${fade} h-4 rounded`} style={{ width: `${pct}%` }} />
+          {COLOURS.map((colour) =>
+            (
+              [["Before", before[colour.id], totalBefore, ""], [
+                "After",
+                after[colour.id],
+                totalAfter,
+                "opacity-50",
+              ]] as const
+            ).map(([when, count, total, fade], i) => {
+              const pct = percentOf(count, total);
+              return (
+                <tr
+                  key={`${colour.id}-${when}`}
+                  data-testid={`bar-${colour.id}-${when}`.toLowerCase()}
+                  data-percent={pct}
+                >
+                  {i === 0
+                    ? (
+                      <th
+                        rowSpan={2}
+                        scope="rowgroup"
+                        className="w-16 text-left font-normal pr-2 align-middle"
+                      >
+                        {colour.id}
+                      </th>
+                    )
+                    : null}
+                  <td className="py-0.5">
+                    <div className="flex items-center gap-2">
+                      <div
+                        className="flex-1 bg-base-200 rounded h-4"
+                        role="img"
+                        aria-label={`${colour.id} ${when.toLowerCase()} healing: ${pct}%`}
+                      >
+                        <div className={`${colour.bar} ${fade} h-4 rounded`} style={{ width: `${pct}%` }} />
+                      </div>
+                      <span className="w-24 text-right tabular-nums">
+                        {pct}% <span className="text-base-content/60">({count})</span>
+                      </span>
                     </div>
-                    <span className="w-24 text-right tabular-nums">{pct}% <span className="text-base-content/60">({count})</span></span>
-                  </div>
-                </td>
-              </tr>
-            );
-          }))}
+                  </td>
+                </tr>
+              );
+            })
+          )}
         </tbody>
       </table>
     </div>

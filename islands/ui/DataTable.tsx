@@ -6,15 +6,15 @@
  */
 import {
   columnVisibilityFeature,
+  type ColumnVisibilityState as VisibilityState,
   createSortedRowModel,
   rowSelectionFeature,
-  rowSortingFeature,
   type RowSelectionState,
-  type SortingState,
+  rowSortingFeature,
   sortFn_alphanumeric,
+  type SortingState,
   tableFeatures,
   useTable,
-  type ColumnVisibilityState as VisibilityState,
 } from "@tanstack/react-table";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { ActionIcon, type RowActionType } from "./icons.tsx";
@@ -92,12 +92,19 @@ const features = tableFeatures({
 
 export function DataTable<Row>(props: DataTableProps<Row>) {
   const { rows, columns, rowId, actions = [], selection, selected = [], onSelectionChange } = props;
-  const [sorting, setSorting] = useState<SortingState>(props.initialSort ? [{ id: props.initialSort.id, desc: !!props.initialSort.desc }] : []);
-  const [visibility, setVisibility] = useState<VisibilityState>(() => Object.fromEntries((props.hiddenColumns ?? []).map((id) => [id, false])));
+  const [sorting, setSorting] = useState<SortingState>(
+    props.initialSort ? [{ id: props.initialSort.id, desc: !!props.initialSort.desc }] : [],
+  );
+  const [visibility, setVisibility] = useState<VisibilityState>(() =>
+    Object.fromEntries((props.hiddenColumns ?? []).map((id) => [id, false]))
+  );
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(props.height ?? 560);
 
-  const rowSelection: RowSelectionState = useMemo(() => Object.fromEntries(selected.map((id) => [id, true])), [selected]);
+  const rowSelection: RowSelectionState = useMemo(
+    () => Object.fromEntries(selected.map((id) => [id, true])),
+    [selected],
+  );
   // deno-lint-ignore no-explicit-any
   const columnDefs = useMemo<any[]>(() =>
     columns.map((c) => ({
@@ -122,21 +129,29 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
       setSorting(next);
       props.onSortChange?.(next[0] ? { id: next[0].id, desc: !!next[0].desc } : null);
     },
-    onColumnVisibilityChange: (updater: VisibilityState | ((old: VisibilityState) => VisibilityState)) => setVisibility((old) => (typeof updater === "function" ? updater(old) : updater)),
+    onColumnVisibilityChange: (updater: VisibilityState | ((old: VisibilityState) => VisibilityState)) =>
+      setVisibility((old) => (typeof updater === "function" ? updater(old) : updater)),
     onRowSelectionChange: (updater: RowSelectionState | ((old: RowSelectionState) => RowSelectionState)) => {
       const next = typeof updater === "function" ? updater(rowSelection) : updater;
       onSelectionChange?.(Object.keys(next).filter((id) => next[id]));
     },
-  // deno-lint-ignore no-explicit-any
+    // deno-lint-ignore no-explicit-any
   } as any);
 
   const modelRows = table.getRowModel().rows;
   const rank = props.rank;
   // A stable partition by rank after sorting keeps groups (folders) first in any sort order.
-  const sortedRows = useMemo(() => (rank ? [...modelRows].sort((a, b) => rank(a.original as Row) - rank(b.original as Row)) : modelRows), [modelRows, rank]);
+  const sortedRows = useMemo(
+    () => (rank
+      ? [...modelRows].sort((a, b) => rank(a.original as Row) - rank(b.original as Row))
+      : modelRows),
+    [modelRows, rank],
+  );
   const visibleColumns = columns.filter((c) => table.getColumn(c.id)?.getIsVisible() !== false);
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const count = scrollTop === 0 && viewport === (props.height ?? 560) ? FIRST_PAINT_ROWS + OVERSCAN : Math.ceil(viewport / ROW_HEIGHT) + 2 * OVERSCAN;
+  const count = scrollTop === 0 && viewport === (props.height ?? 560)
+    ? FIRST_PAINT_ROWS + OVERSCAN
+    : Math.ceil(viewport / ROW_HEIGHT) + 2 * OVERSCAN;
   const last = Math.min(sortedRows.length, first + count);
   const windowRows = sortedRows.slice(first, last);
   const onEndReached = props.onEndReached;
@@ -149,7 +164,9 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
 
   return (
     <div className="card bg-base-100 shadow-sm" data-testid={`table-${props.entity}`}>
-      {props.caption ? <div className="px-3 pt-2 text-xs text-base-content/70" role="status">{props.caption}</div> : null}
+      {props.caption
+        ? <div className="px-3 pt-2 text-xs text-base-content/70" role="status">{props.caption}</div>
+        : null}
       {props.columnPicker
         ? (
           <details className="dropdown dropdown-end self-end m-2">
@@ -185,20 +202,41 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           }
         }}
       >
-        <table className="deck-table table table-sm table-pin-rows" aria-label={props.entity} aria-rowcount={sortedRows.length + 1}>
+        <table
+          className="deck-table table table-sm table-pin-rows"
+          aria-label={props.entity}
+          aria-rowcount={sortedRows.length + 1}
+        >
           <thead>
             <tr style={{ height: HEADER_HEIGHT }}>
-              {selection ? <th className="w-10"><span className="sr-only">Select</span></th> : null}
+              {selection
+                ? (
+                  <th className="w-10">
+                    <span className="sr-only">Select</span>
+                  </th>
+                )
+                : null}
               {visibleColumns.map((c) => {
                 const column = table.getColumn(c.id);
                 const sorted = column?.getIsSorted();
                 return (
-                  <th key={c.id} className="whitespace-normal" style={{ width: c.width, textAlign: c.align }} aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}>
+                  <th
+                    key={c.id}
+                    className="whitespace-normal"
+                    style={{ width: c.width, textAlign: c.align }}
+                    aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
+                  >
                     {c.sortable
                       ? (
-                        <button type="button" className="font-bold inline-flex items-center gap-1" onClick={column?.getToggleSortingHandler()}>
+                        <button
+                          type="button"
+                          className="font-bold inline-flex items-center gap-1"
+                          onClick={column?.getToggleSortingHandler()}
+                        >
                           {c.label}
-                          <span aria-hidden="true">{sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}</span>
+                          <span aria-hidden="true">
+                            {sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}
+                          </span>
                         </button>
                       )
                       : c.label}
@@ -212,8 +250,14 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
             {sortedRows.length === 0
               ? (
                 <tr>
-                  <td colSpan={colSpan} className="text-center py-8 text-base-content/70" data-testid="empty-message">
-                    {props.unavailable ?? (props.filtered ? `No ${props.entity} match your filter.` : props.emptyMessage ?? `There are no ${props.entity} yet.`)}
+                  <td
+                    colSpan={colSpan}
+                    className="text-center py-8 text-base-content/70"
+                    data-testid="empty-message"
+                  >
+                    {props.unavailable ?? (props.filtered
+                      ? `No ${props.entity} match your filter.`
+                      : props.emptyMessage ?? `There are no ${props.entity} yet.`)}
                   </td>
                 </tr>
               )
@@ -223,7 +267,13 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
               const item = row.original as Row;
               const isSelected = row.getIsSelected();
               return (
-                <tr key={row.id} style={{ height: ROW_HEIGHT }} className={isSelected ? "bg-base-200" : undefined} aria-rowindex={first + i + 2} data-row={row.id}>
+                <tr
+                  key={row.id}
+                  style={{ height: ROW_HEIGHT }}
+                  className={isSelected ? "bg-base-200" : undefined}
+                  aria-rowindex={first + i + 2}
+                  data-row={row.id}
+                >
                   {selection
                     ? (
                       <td>
@@ -239,7 +289,13 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                     : null}
                   {visibleColumns.map((c) => (
                     // Lines break between words (and after hyphens and slashes); a word breaks only if it cannot fit at all.
-                    <td key={c.id} className={c.breakAnywhere ? "break-all" : "break-words"} style={{ textAlign: c.align }}>{c.render ? c.render(item) : c.value(item)}</td>
+                    <td
+                      key={c.id}
+                      className={c.breakAnywhere ? "break-all" : "break-words"}
+                      style={{ textAlign: c.align }}
+                    >
+                      {c.render ? c.render(item) : c.value(item)}
+                    </td>
                   ))}
                   {actions.length
                     ? (
@@ -248,10 +304,28 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                           const label = `${action.label ?? action.type} ${row.id}`;
                           const disabled = action.disabled?.(item) ?? false;
                           if (action.href && !disabled) {
-                            return <a key={action.type} className="btn btn-ghost btn-xs btn-square" href={action.href(item)} aria-label={label} title={action.label ?? action.type}><ActionIcon type={action.type} /></a>;
+                            return (
+                              <a
+                                key={action.type}
+                                className="btn btn-ghost btn-xs btn-square"
+                                href={action.href(item)}
+                                aria-label={label}
+                                title={action.label ?? action.type}
+                              >
+                                <ActionIcon type={action.type} />
+                              </a>
+                            );
                           }
                           return (
-                            <button key={action.type} type="button" className="btn btn-ghost btn-xs btn-square" aria-label={label} title={action.label ?? action.type} disabled={disabled} onClick={() => action.onSelect?.(item)}>
+                            <button
+                              key={action.type}
+                              type="button"
+                              className="btn btn-ghost btn-xs btn-square"
+                              aria-label={label}
+                              title={action.label ?? action.type}
+                              disabled={disabled}
+                              onClick={() => action.onSelect?.(item)}
+                            >
                               <ActionIcon type={action.type} />
                             </button>
                           );
@@ -262,7 +336,9 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                 </tr>
               );
             })}
-            {last < sortedRows.length ? <tr aria-hidden="true" style={{ height: bodyHeight - last * ROW_HEIGHT }} /> : null}
+            {last < sortedRows.length
+              ? <tr aria-hidden="true" style={{ height: bodyHeight - last * ROW_HEIGHT }} />
+              : null}
           </tbody>
         </table>
       </div>

@@ -27,8 +27,20 @@ export function MessageBar({ message, onDone }: { message: DialogMessage | null;
     return () => clearTimeout(timer);
   }, [message]);
   if (!message) return null;
-  const tone = message.type === "error" ? "alert-error" : message.type === "success" ? "alert-success" : "alert-info";
-  return <div role="alert" className={`alert ${tone} text-sm py-2 mb-3 whitespace-pre-wrap break-words`} data-testid="dialog-message">{messageBarText(message)}</div>;
+  const tone = message.type === "error"
+    ? "alert-error"
+    : message.type === "success"
+    ? "alert-success"
+    : "alert-info";
+  return (
+    <div
+      role="alert"
+      className={`alert ${tone} text-sm py-2 mb-3 whitespace-pre-wrap break-words`}
+      data-testid="dialog-message"
+    >
+      {messageBarText(message)}
+    </div>
+  );
 }
 
 /** Turns anything thrown by an API call into a dialog message. */
@@ -90,7 +102,21 @@ interface OtherActionsRow {
 
 export type DialogProps = DialogBase & (CancelAndPrimaryRow | OtherActionsRow);
 
-export function Dialog({ title, open, onClose, children, actions, primary, cancel = true, cancelDisabled, message = null, onMessageDone = () => {}, wide }: DialogProps) {
+export function Dialog(
+  {
+    title,
+    open,
+    onClose,
+    children,
+    actions,
+    primary,
+    cancel = true,
+    cancelDisabled,
+    message = null,
+    onMessageDone = () => {},
+    wide,
+  }: DialogProps,
+) {
   const ref = useRef<HTMLDialogElement>(null);
   // Declared before the effect that opens the dialog, so it sees the opener still focused.
   useEffect(() => {
@@ -112,13 +138,33 @@ export function Dialog({ title, open, onClose, children, actions, primary, cance
       <div className={`modal-box ${wide ? "max-w-3xl" : "max-w-lg"}`}>
         <div className="flex items-start justify-between gap-4 mb-4">
           <h2 className="text-lg font-bold break-words" style={{ maxWidth: 765 }}>{title}</h2>
-          <button type="button" className="btn btn-sm btn-ghost btn-square" aria-label="Close" onClick={onClose}>✕</button>
+          <button
+            type="button"
+            className="btn btn-sm btn-ghost btn-square"
+            aria-label="Close"
+            onClick={onClose}
+          >
+            ✕
+          </button>
         </div>
-        <form noValidate onSubmit={(e) => e.preventDefault()} onKeyDown={pressPrimaryOnEnter}>
+        <form
+          noValidate
+          onSubmit={(e) =>
+            e.preventDefault()}
+          onKeyDown={pressPrimaryOnEnter}
+        >
           <MessageBar message={message} onDone={onMessageDone} />
           {children}
           {primary
-            ? <div className="modal-action"><CancelAndPrimary primary={primary} cancelDisabled={cancelDisabled} onCancel={cancel ? onClose : undefined} /></div>
+            ? (
+              <div className="modal-action">
+                <CancelAndPrimary
+                  primary={primary}
+                  cancelDisabled={cancelDisabled}
+                  onCancel={cancel ? onClose : undefined}
+                />
+              </div>
+            )
             : actions
             ? <div className="modal-action">{actions}</div>
             : null}
@@ -129,14 +175,27 @@ export function Dialog({ title, open, onClose, children, actions, primary, cance
 }
 
 /** The primary action, after a Cancel button when there is `onCancel`. */
-function CancelAndPrimary({ primary, cancelDisabled, onCancel }: { primary: DialogPrimaryAction; cancelDisabled?: boolean; onCancel?: () => void }) {
+function CancelAndPrimary(
+  { primary, cancelDisabled, onCancel }: {
+    primary: DialogPrimaryAction;
+    cancelDisabled?: boolean;
+    onCancel?: () => void;
+  },
+) {
   const { label, onClick, disabled, busy, tone, submit } = primary;
   // Whole class names, not built from the tone: the stylesheet keeps only classes it finds spelled out.
   const toneClass = tone === "error" ? "btn btn-error" : "btn btn-primary";
   return (
     <>
-      {onCancel ? <button type="button" className="btn" disabled={cancelDisabled} onClick={onCancel}>Cancel</button> : null}
-      <button type={submit ? "submit" : "button"} className={toneClass} disabled={disabled || busy} onClick={onClick}>
+      {onCancel
+        ? <button type="button" className="btn" disabled={cancelDisabled} onClick={onCancel}>Cancel</button>
+        : null}
+      <button
+        type={submit ? "submit" : "button"}
+        className={toneClass}
+        disabled={disabled || busy}
+        onClick={onClick}
+      >
         {busy ? <span className="loading loading-spinner loading-sm" /> : null}
         {label}
       </button>
@@ -145,7 +204,17 @@ function CancelAndPrimary({ primary, cancelDisabled, onCancel }: { primary: Dial
 }
 
 /** Fields where Enter means "done" (not a new line, a toggle, a list to open, or a filter). */
-const ENTER_SUBMITS = new Set(["text", "password", "email", "number", "url", "tel", "date", "datetime-local", "time"]);
+const ENTER_SUBMITS = new Set([
+  "text",
+  "password",
+  "email",
+  "number",
+  "url",
+  "tel",
+  "date",
+  "datetime-local",
+  "time",
+]);
 
 /**
  * Enter in a field presses the dialog's primary action even when that button is not a submit button (a form
@@ -162,7 +231,8 @@ function pressPrimaryOnEnter(e: KeyboardEvent<HTMLFormElement>) {
   const primary = ".btn-primary, .btn-error";
   for (let scope = field.parentElement; scope && form.contains(scope); scope = scope.parentElement) {
     const button = scope === form
-      ? form.querySelector<HTMLButtonElement>(`.modal-action :is(${primary})`) ?? form.querySelector<HTMLButtonElement>(`button:is(${primary})`)
+      ? form.querySelector<HTMLButtonElement>(`.modal-action :is(${primary})`) ??
+        form.querySelector<HTMLButtonElement>(`button:is(${primary})`)
       : scope.querySelector<HTMLButtonElement>(`button:is(${primary})`);
     if (button) {
       if (!button.disabled) button.click();
@@ -206,7 +276,12 @@ export function ConfirmDialog({ title, open, onClose, onConfirm, confirmLabel = 
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
-      primary={{ label: confirmLabel, tone: "error", disabled: action.busy, onClick: () => action.run(onConfirm) }}
+      primary={{
+        label: confirmLabel,
+        tone: "error",
+        disabled: action.busy,
+        onClick: () => action.run(onConfirm),
+      }}
     >
       <div>{children}</div>
     </Dialog>

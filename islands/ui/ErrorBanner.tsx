@@ -23,7 +23,12 @@ export interface ErrorBannerProps {
  * (pointer over it, focus inside it); it runs on with the time left once no reason holds it.
  */
 function usePausableTimer(ms: number, onExpire: (() => void) | undefined, key: unknown) {
-  const state = useRef({ remaining: ms, startedAt: 0, timer: 0 as ReturnType<typeof setTimeout> | 0, holds: new Set<string>() });
+  const state = useRef({
+    remaining: ms,
+    startedAt: 0,
+    timer: 0 as ReturnType<typeof setTimeout> | 0,
+    holds: new Set<string>(),
+  });
   const expire = useRef(onExpire);
   expire.current = onExpire;
   const run = () => {
@@ -59,10 +64,14 @@ export function ErrorBanner({ message, detail, onClose, id }: ErrorBannerProps) 
   const live = !!onClose;
   return (
     <div className="deck-banner-wrap" key={id}>
-      {live ? null : <input type="checkbox" id={inputId} className="deck-banner-close hidden" aria-hidden="true" />}
+      {live
+        ? null
+        : <input type="checkbox" id={inputId} className="deck-banner-close hidden" aria-hidden="true" />}
       <div
         role="alert"
-        className={`${live ? "" : "deck-banner-timed "}alert alert-error shadow-lg flex items-start gap-3 pointer-events-auto`}
+        className={`${
+          live ? "" : "deck-banner-timed "
+        }alert alert-error shadow-lg flex items-start gap-3 pointer-events-auto`}
         data-testid="error-banner"
         onMouseEnter={() => hold("pointer", true)}
         onMouseLeave={() => hold("pointer", false)}
@@ -82,7 +91,16 @@ export function ErrorBanner({ message, detail, onClose, id }: ErrorBannerProps) 
             : null}
         </div>
         {live
-          ? <button type="button" className="btn btn-ghost btn-sm btn-circle" aria-label="Close" onClick={onClose}>✕</button>
+          ? (
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm btn-circle"
+              aria-label="Close"
+              onClick={onClose}
+            >
+              ✕
+            </button>
+          )
           : <label htmlFor={inputId} className="btn btn-ghost btn-sm btn-circle" aria-label="Close">✕</label>}
       </div>
     </div>

@@ -16,7 +16,13 @@ export function highlightJson(text: string): ReactNode[] {
   let last = 0;
   for (const m of text.matchAll(TOKEN)) {
     if (m.index > last) out.push(text.slice(last, m.index));
-    const cls = m[1] ? (m[1].trimEnd().endsWith(":") ? "text-primary" : "text-success") : m[2] ? "text-warning" : m[3] ? "text-secondary" : "text-base-content/70";
+    const cls = m[1]
+      ? (m[1].trimEnd().endsWith(":") ? "text-primary" : "text-success")
+      : m[2]
+      ? "text-warning"
+      : m[3]
+      ? "text-secondary"
+      : "text-base-content/70";
     out.push(<span key={m.index} className={cls}>{m[0]}</span>);
     last = m.index + m[0].length;
   }
@@ -45,7 +51,9 @@ export interface JsonEditorProps {
   readOnly?: boolean;
 }
 
-export function JsonEditor({ label, value, onChange, mode = "policy", rows = 16, readOnly }: JsonEditorProps) {
+export function JsonEditor(
+  { label, value, onChange, mode = "policy", rows = 16, readOnly }: JsonEditorProps,
+) {
   const problems = useMemo(() => jsonProblems(value, mode), [value, mode]);
   const pre = useRef<HTMLPreElement>(null);
   const gutter = useRef<HTMLDivElement>(null);
@@ -56,16 +64,36 @@ export function JsonEditor({ label, value, onChange, mode = "policy", rows = 16,
   return (
     <div className="mb-3" data-testid="json-editor">
       <div className="text-sm font-bold mb-1">{label}</div>
-      <div className="flex border border-base-300 rounded font-mono text-sm leading-6 bg-base-200/40" style={{ height }}>
-        <div ref={gutter} className="overflow-hidden select-none text-right px-2 py-2 text-base-content/70 border-r border-base-300" aria-hidden="true">
-          {Array.from({ length: lines }, (_, i) => (
-            <div key={i} className={badLines.has(i + 1) ? "text-error font-bold" : undefined} title={badLines.get(i + 1)} data-error-line={badLines.has(i + 1) ? i + 1 : undefined}>
-              {badLines.has(i + 1) ? "● " : ""}{i + 1}
-            </div>
-          ))}
+      <div
+        className="flex border border-base-300 rounded font-mono text-sm leading-6 bg-base-200/40"
+        style={{ height }}
+      >
+        <div
+          ref={gutter}
+          className="overflow-hidden select-none text-right px-2 py-2 text-base-content/70 border-r border-base-300"
+          aria-hidden="true"
+        >
+          {Array.from(
+            { length: lines },
+            (_, i) => (
+              <div
+                key={i}
+                className={badLines.has(i + 1) ? "text-error font-bold" : undefined}
+                title={badLines.get(i + 1)}
+                data-error-line={badLines.has(i + 1) ? i + 1 : undefined}
+              >
+                {badLines.has(i + 1) ? "● " : ""}
+                {i + 1}
+              </div>
+            ),
+          )}
         </div>
         <div className="relative flex-1 overflow-hidden">
-          <pre ref={pre} className="absolute inset-0 m-0 p-2 overflow-hidden whitespace-pre pointer-events-none" aria-hidden="true">{highlightJson(value)}{NEWLINE}</pre>
+          <pre
+            ref={pre}
+            className="absolute inset-0 m-0 p-2 overflow-hidden whitespace-pre pointer-events-none"
+            aria-hidden="true"
+          >{highlightJson(value)}{NEWLINE}</pre>
           <textarea
             className="absolute inset-0 w-full h-full p-2 m-0 resize-none bg-transparent text-transparent caret-base-content whitespace-pre outline-none overflow-auto"
             spellCheck={false}
@@ -76,7 +104,10 @@ export function JsonEditor({ label, value, onChange, mode = "policy", rows = 16,
             value={value}
             onChange={(e) => onChange(e.target.value)}
             onScroll={(e) => {
-              if (pre.current) (pre.current.scrollTop = e.currentTarget.scrollTop), (pre.current.scrollLeft = e.currentTarget.scrollLeft);
+              if (pre.current) {
+                (pre.current.scrollTop = e.currentTarget.scrollTop),
+                  (pre.current.scrollLeft = e.currentTarget.scrollLeft);
+              }
               if (gutter.current) gutter.current.scrollTop = e.currentTarget.scrollTop;
             }}
           />
@@ -85,7 +116,8 @@ export function JsonEditor({ label, value, onChange, mode = "policy", rows = 16,
       {problems.length
         ? (
           <ul className="text-error text-sm mt-1" data-testid="json-problems">
-            {problems.slice(0, 5).map((p, i) => <li key={i}>Line {p.line}, column {p.column}: {p.message}</li>)}
+            {problems.slice(0, 5).map((p, i) => <li key={i}>Line {p.line}, column {p.column}: {p.message}
+            </li>)}
           </ul>
         )
         : null}

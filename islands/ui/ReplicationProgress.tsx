@@ -26,7 +26,9 @@ export function ReplicationProgress({ bucket, initial }: { bucket: string; initi
     <div data-testid="replication-status" className="text-sm mt-1">
       <dl className="grid grid-cols-[auto_1fr] gap-x-3">
         <dt>Replicated</dt>
-        <dd data-testid="replication-replicated">{status.replicated} ({formatBytes(status.replicatedBytes)})</dd>
+        <dd data-testid="replication-replicated">
+          {status.replicated} ({formatBytes(status.replicatedBytes)})
+        </dd>
         <dt>Pending</dt>
         <dd data-testid="replication-pending">{status.pending}</dd>
         <dt>Failed</dt>
@@ -35,12 +37,16 @@ export function ReplicationProgress({ bucket, initial }: { bucket: string; initi
           ? (
             <>
               <dt>Last error</dt>
-              <dd className="break-all" data-testid="replication-last-error">{status.lastError} ({formatDateTime(status.lastErrorTime)})</dd>
+              <dd className="break-all" data-testid="replication-last-error">
+                {status.lastError} ({formatDateTime(status.lastErrorTime)})
+              </dd>
             </>
           )
           : null}
       </dl>
-      <button type="button" className="link link-primary text-left w-fit" disabled={busy} onClick={refresh}>Refresh status</button>
+      <button type="button" className="link link-primary text-left w-fit" disabled={busy} onClick={refresh}>
+        Refresh status
+      </button>
     </div>
   );
 }

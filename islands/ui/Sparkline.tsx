@@ -13,7 +13,11 @@ export interface SparklineProps {
 
 export function Sparkline({ values, color, label, height = 32, className = "" }: SparklineProps) {
   const width = 100;
-  if (values.length < 2) return <svg role="img" aria-label={`${label}: not enough data yet`} className={className} height={height} />;
+  if (values.length < 2) {
+    return (
+      <svg role="img" aria-label={`${label}: not enough data yet`} className={className} height={height} />
+    );
+  }
   const max = Math.max(...values);
   const min = Math.min(0, ...values);
   const span = max - min || 1;
@@ -21,9 +25,23 @@ export function Sparkline({ values, color, label, height = 32, className = "" }:
   const y = (v: number) => height - 2 - ((v - min) / span) * (height - 4);
   const line = values.map((v, i) => `${x(i).toFixed(2)},${y(v).toFixed(2)}`).join(" ");
   return (
-    <svg role="img" aria-label={label} viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" className={`w-full ${className}`} height={height}>
+    <svg
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 ${width} ${height}`}
+      preserveAspectRatio="none"
+      className={`w-full ${className}`}
+      height={height}
+    >
       <polygon points={`0,${height} ${line} ${width},${height}`} fill={color} fillOpacity="0.18" />
-      <polyline points={line} fill="none" stroke={color} strokeWidth="1.5" vectorEffect="non-scaling-stroke" strokeLinejoin="round" />
+      <polyline
+        points={line}
+        fill="none"
+        stroke={color}
+        strokeWidth="1.5"
+        vectorEffect="non-scaling-stroke"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

@@ -9,7 +9,10 @@ export type TagPair = { key: string; value: string };
 const complete = (tags: TagPair[]) => tags.filter((t) => t.key.trim() && t.value.trim());
 
 /** "k1=v1&k2=v2" of the complete pairs. */
-export const tagsToString = (tags: TagPair[]) => complete(tags).map((t) => `${encodeURIComponent(t.key.trim())}=${encodeURIComponent(t.value.trim())}`).join("&");
+export const tagsToString = (tags: TagPair[]) =>
+  complete(tags).map((t) => `${encodeURIComponent(t.key.trim())}=${encodeURIComponent(t.value.trim())}`).join(
+    "&",
+  );
 
 /** Why the tags cannot be saved (a key used twice), or null; dialogs keep Save disabled while it is set. */
 export const tagsProblem = (tags: TagPair[]) => tagKeysProblem(complete(tags).map((t) => t.key.trim()));
@@ -17,18 +20,38 @@ export const tagsProblem = (tags: TagPair[]) => tagKeysProblem(complete(tags).ma
 export function TagEditor({ tags, onChange }: { tags: TagPair[]; onChange: (tags: TagPair[]) => void }) {
   const last = tags[tags.length - 1];
   const problem = tagsProblem(tags);
-  const set = (i: number, change: Partial<TagPair>) => onChange(tags.map((t, j) => (j === i ? { ...t, ...change } : t)));
+  const set = (i: number, change: Partial<TagPair>) =>
+    onChange(tags.map((t, j) => (j === i ? { ...t, ...change } : t)));
   return (
     <fieldset className="mb-3">
       <legend className="text-sm font-bold mb-1">Tags</legend>
       {tags.map((t, i) => (
         <div key={i} className="flex gap-2 mb-1">
-          <input className="input input-sm border-base-300 flex-1" placeholder="Tag Key" aria-label={`Tag key ${i + 1}`} value={t.key} onChange={(e) => set(i, { key: e.target.value })} />
-          <input className="input input-sm border-base-300 flex-1" placeholder="Tag Value" aria-label={`Tag value ${i + 1}`} value={t.value} onChange={(e) => set(i, { value: e.target.value })} />
+          <input
+            className="input input-sm border-base-300 flex-1"
+            placeholder="Tag Key"
+            aria-label={`Tag key ${i + 1}`}
+            value={t.key}
+            onChange={(e) => set(i, { key: e.target.value })}
+          />
+          <input
+            className="input input-sm border-base-300 flex-1"
+            placeholder="Tag Value"
+            aria-label={`Tag value ${i + 1}`}
+            value={t.value}
+            onChange={(e) => set(i, { value: e.target.value })}
+          />
         </div>
       ))}
       {problem ? <span className="text-error text-sm block mb-1" role="alert">{problem}</span> : null}
-      <button type="button" className="btn btn-xs" disabled={!last || !last.key.trim() || !last.value.trim()} onClick={() => onChange([...tags, { key: "", value: "" }])}>Add tag</button>
+      <button
+        type="button"
+        className="btn btn-xs"
+        disabled={!last || !last.key.trim() || !last.value.trim()}
+        onClick={() => onChange([...tags, { key: "", value: "" }])}
+      >
+        Add tag
+      </button>
     </fieldset>
   );
 }

@@ -14,7 +14,14 @@ export interface WizardStep {
   finishLabel?: string;
 }
 
-export function Wizard({ steps, onFinish, busy, onCancel }: { steps: WizardStep[]; onFinish: () => void; busy?: boolean; onCancel?: () => void }) {
+export function Wizard(
+  { steps, onFinish, busy, onCancel }: {
+    steps: WizardStep[];
+    onFinish: () => void;
+    busy?: boolean;
+    onCancel?: () => void;
+  },
+) {
   const [index, setIndex] = useState(0);
   const [moving, setMoving] = useState(false);
   const step = steps[index];
@@ -25,7 +32,9 @@ export function Wizard({ steps, onFinish, busy, onCancel }: { steps: WizardStep[
     try {
       await step.onNext?.();
       setIndex(index + 1);
-    } catch { /* the step shows its own error */ } finally {
+    } catch {
+      /* the step shows its own error */
+    } finally {
       setMoving(false);
     }
   }
@@ -33,16 +42,33 @@ export function Wizard({ steps, onFinish, busy, onCancel }: { steps: WizardStep[
     <div>
       <ul className="steps deck-steps w-full mb-4 text-xs lg:text-sm" aria-label="Steps">
         {steps.map((s, i) => (
-          <li key={s.title} className={`step ${i <= index ? "step-primary" : ""}`} aria-current={i === index ? "step" : undefined}>
-            {i < index ? <button type="button" className="link" onClick={() => setIndex(i)}>{s.title}</button> : s.title}
+          <li
+            key={s.title}
+            className={`step ${i <= index ? "step-primary" : ""}`}
+            aria-current={i === index ? "step" : undefined}
+          >
+            {i < index
+              ? <button type="button" className="link" onClick={() => setIndex(i)}>{s.title}</button>
+              : s.title}
           </li>
         ))}
       </ul>
       {step.content}
       <div className="modal-action">
-        {onCancel ? <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>Cancel</button> : null}
-        {index > 0 ? <button type="button" className="btn" onClick={() => setIndex(index - 1)}>Back</button> : null}
-        <button type="submit" className="btn btn-primary" disabled={!step.isValid || moving || busy} onClick={next}>{last ? step.finishLabel ?? "Finish" : "Next"}</button>
+        {onCancel
+          ? <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>Cancel</button>
+          : null}
+        {index > 0
+          ? <button type="button" className="btn" onClick={() => setIndex(index - 1)}>Back</button>
+          : null}
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={!step.isValid || moving || busy}
+          onClick={next}
+        >
+          {last ? step.finishLabel ?? "Finish" : "Next"}
+        </button>
       </div>
     </div>
   );

@@ -1,20 +1,23 @@
 /** Small form parts shared by every dialog and page: labelled inputs, switches, searchable check lists. */
 import { type ReactNode, useState } from "react";
 
-export function TextField({ label, value, onChange, type = "text", readOnly, placeholder, error, autoComplete, name, disabled, min }: {
-  label: string;
-  value: string;
-  onChange?: (value: string) => void;
-  type?: string;
-  readOnly?: boolean;
-  placeholder?: string;
-  error?: string;
-  autoComplete?: string;
-  name?: string;
-  disabled?: boolean;
-  /** Lower bound of a number field. */
-  min?: string;
-}) {
+export function TextField(
+  { label, value, onChange, type = "text", readOnly, placeholder, error, autoComplete, name, disabled, min }:
+    {
+      label: string;
+      value: string;
+      onChange?: (value: string) => void;
+      type?: string;
+      readOnly?: boolean;
+      placeholder?: string;
+      error?: string;
+      autoComplete?: string;
+      name?: string;
+      disabled?: boolean;
+      /** Lower bound of a number field. */
+      min?: string;
+    },
+) {
   return (
     <label className="form-control w-full mb-3 block">
       <span className="label-text block mb-1 text-sm font-bold">{label}</span>
@@ -46,7 +49,14 @@ export function Switch({ label, checked, onChange, description, disabled }: {
 }) {
   return (
     <label className="flex items-center gap-3 mb-3 cursor-pointer">
-      <input type="checkbox" className="toggle toggle-primary" checked={checked} disabled={disabled} aria-label={label} onChange={(e) => onChange(e.target.checked)} />
+      <input
+        type="checkbox"
+        className="toggle toggle-primary"
+        checked={checked}
+        disabled={disabled}
+        aria-label={label}
+        onChange={(e) => onChange(e.target.checked)}
+      />
       <span>
         <span className="font-bold text-sm">{label}</span>
         {description ? <span className="block text-xs text-base-content/70">{description}</span> : null}
@@ -55,7 +65,9 @@ export function Switch({ label, checked, onChange, description, disabled }: {
   );
 }
 
-export function SearchBox({ placeholder, value, onChange }: { placeholder: string; value: string; onChange: (value: string) => void }) {
+export function SearchBox(
+  { placeholder, value, onChange }: { placeholder: string; value: string; onChange: (value: string) => void },
+) {
   return (
     <input
       type="search"
@@ -80,16 +92,26 @@ export function CheckList({ label, options, selected, onChange, emptyText }: {
 }) {
   const [filter, setFilter] = useState("");
   const shown = options.filter((o) => o.toLowerCase().includes(filter.toLowerCase()));
-  const toggle = (name: string) => onChange(selected.includes(name) ? selected.filter((s) => s !== name) : [...selected, name]);
+  const toggle = (name: string) =>
+    onChange(selected.includes(name) ? selected.filter((s) => s !== name) : [...selected, name]);
   return (
     <fieldset className="mb-3">
       <legend className="text-sm font-bold mb-1">{label}</legend>
-      {options.length > 8 ? <SearchBox placeholder={`Filter ${label}`} value={filter} onChange={setFilter} /> : null}
+      {options.length > 8
+        ? <SearchBox placeholder={`Filter ${label}`} value={filter} onChange={setFilter} />
+        : null}
       <div className="max-h-48 overflow-y-auto border border-base-300 rounded mt-1 p-2">
         {shown.length === 0 ? <p className="text-sm text-base-content/60">{emptyText}</p> : null}
         {shown.map((name) => (
           <label key={name} className="flex items-center gap-2 py-0.5 cursor-pointer text-sm">
-            <input type="checkbox" className="checkbox checkbox-sm" checked={selected.includes(name)} aria-label={name} onChange={() => toggle(name)} />
+            <input
+              type="checkbox"
+              className="checkbox checkbox-sm"
+              checked={selected.includes(name)}
+              aria-label={name}
+              onChange={() =>
+                toggle(name)}
+            />
             <span className="break-all">{name}</span>
           </label>
         ))}
@@ -107,9 +129,21 @@ export function Tabs<T extends string>({ tabs, active, onChange, vertical, label
   label?: string;
 }) {
   return (
-    <div role="tablist" aria-label={label} className={`tabs ${vertical ? "tabs-box lg:flex-col lg:items-stretch lg:w-48" : "tabs-border"} mb-4`}>
+    <div
+      role="tablist"
+      aria-label={label}
+      className={`tabs ${vertical ? "tabs-box lg:flex-col lg:items-stretch lg:w-48" : "tabs-border"} mb-4`}
+    >
       {tabs.map((tab) => (
-        <button key={tab.id} type="button" role="tab" aria-selected={tab.id === active} disabled={tab.disabled} className={`tab ${tab.id === active ? "tab-active" : ""}`} onClick={() => onChange(tab.id)}>
+        <button
+          key={tab.id}
+          type="button"
+          role="tab"
+          aria-selected={tab.id === active}
+          disabled={tab.disabled}
+          className={`tab ${tab.id === active ? "tab-active" : ""}`}
+          onClick={() => onChange(tab.id)}
+        >
           {tab.label}
         </button>
       ))}
@@ -127,7 +161,13 @@ export function SelectField<T extends string>({ label, value, options, onChange,
   return (
     <label className="form-control w-full mb-3 block">
       <span className="label-text block mb-1 text-sm font-bold">{label}</span>
-      <select className="select w-full border-base-300" aria-label={label} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as T)}>
+      <select
+        className="select w-full border-base-300"
+        aria-label={label}
+        value={value}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value as T)}
+      >
         {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
       </select>
     </label>
@@ -135,24 +175,39 @@ export function SelectField<T extends string>({ label, value, options, onChange,
 }
 
 /** A number with a unit picker side by side (quota size, bandwidth, retention validity). */
-export function NumberWithUnit<U extends string>({ label, value, onChange, unit, units, onUnitChange, min = 0, step, error }: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  unit: U;
-  units: readonly { value: U; label: string }[];
-  onUnitChange: (unit: U) => void;
-  min?: number;
-  /** "any" allows fractions (1.5 KiB). */
-  step?: number | "any";
-  error?: string;
-}) {
+export function NumberWithUnit<U extends string>(
+  { label, value, onChange, unit, units, onUnitChange, min = 0, step, error }: {
+    label: string;
+    value: string;
+    onChange: (value: string) => void;
+    unit: U;
+    units: readonly { value: U; label: string }[];
+    onUnitChange: (unit: U) => void;
+    min?: number;
+    /** "any" allows fractions (1.5 KiB). */
+    step?: number | "any";
+    error?: string;
+  },
+) {
   return (
     <div className="mb-3">
       <span className="block mb-1 text-sm font-bold">{label}</span>
       <div className="join w-full">
-        <input type="number" min={min} step={step} className={`input join-item flex-1 border-base-300 ${error ? "input-error" : ""}`} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} />
-        <select className="select join-item w-32 border-base-300" aria-label={`${label} unit`} value={unit} onChange={(e) => onUnitChange(e.target.value as U)}>
+        <input
+          type="number"
+          min={min}
+          step={step}
+          className={`input join-item flex-1 border-base-300 ${error ? "input-error" : ""}`}
+          aria-label={label}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+        <select
+          className="select join-item w-32 border-base-300"
+          aria-label={`${label} unit`}
+          value={unit}
+          onChange={(e) => onUnitChange(e.target.value as U)}
+        >
           {units.map((u) => <option key={u.value} value={u.value}>{u.label}</option>)}
         </select>
       </div>

@@ -14,16 +14,38 @@ export interface SectionItem {
   disabledReason?: string;
 }
 
-export function SectionLayout({ label, items, current, children }: { label: string; items: SectionItem[]; current: string; children: ReactNode }) {
+export function SectionLayout(
+  { label, items, current, children }: {
+    label: string;
+    items: SectionItem[];
+    current: string;
+    children: ReactNode;
+  },
+) {
   const shown = items.find((i) => i.id === current);
   return (
     <div className="flex flex-col lg:flex-row gap-4 lg:gap-6">
-      <ul className="menu menu-horizontal lg:menu-vertical bg-base-100 rounded-box w-full lg:w-52 shrink-0 self-start" aria-label={label}>
+      <ul
+        className="menu menu-horizontal lg:menu-vertical bg-base-100 rounded-box w-full lg:w-52 shrink-0 self-start"
+        aria-label={label}
+      >
         {items.map((item) => (
           <li key={item.id}>
             {item.disabledReason
-              ? <span className="menu-disabled" aria-disabled="true" title={item.disabledReason}>{item.label}</span>
-              : <a href={item.href} className={item.id === current ? "menu-active" : undefined} aria-current={item.id === current ? "page" : undefined}>{item.label}</a>}
+              ? (
+                <span className="menu-disabled" aria-disabled="true" title={item.disabledReason}>
+                  {item.label}
+                </span>
+              )
+              : (
+                <a
+                  href={item.href}
+                  className={item.id === current ? "menu-active" : undefined}
+                  aria-current={item.id === current ? "page" : undefined}
+                >
+                  {item.label}
+                </a>
+              )}
           </li>
         ))}
       </ul>

@@ -26,12 +26,21 @@ export interface ShellProps {
   children: ReactNode;
 }
 
-function Sidebar({ href, path, pages, distributed, account, theme, operator }: Omit<ShellProps, "children" | "error" | "restart">) {
+function Sidebar(
+  { href, path, pages, distributed, account, theme, operator }: Omit<
+    ShellProps,
+    "children" | "error" | "restart"
+  >,
+) {
   return (
     <aside className="deck-sidebar shrink-0 bg-neutral text-neutral-content flex flex-col min-h-screen">
       <a href={href("/")} className="flex items-center gap-2 px-5 py-5 text-xl font-bold" data-testid="logo">
         {operator
-          ? <span className="inline-grid grid-cols-2 gap-0.5 w-7 h-7" aria-hidden="true">{[0, 1, 2, 3].map((i) => <span key={i} className="rounded-sm bg-accent" />)}</span>
+          ? (
+            <span className="inline-grid grid-cols-2 gap-0.5 w-7 h-7" aria-hidden="true">
+              {[0, 1, 2, 3].map((i) => <span key={i} className="rounded-sm bg-accent" />)}
+            </span>
+          )
           : <span className="inline-block w-7 h-7 rounded bg-accent" aria-hidden="true" />}
         {operator ? "Deck Operator" : "Deck"}
       </a>
@@ -52,14 +61,18 @@ function Sidebar({ href, path, pages, distributed, account, theme, operator }: O
           return group.collapsible
             ? (
               <details key={group.title} open className="mb-1">
-                <summary className="cursor-pointer px-3 py-1 text-xs uppercase tracking-wide opacity-70">{group.title}</summary>
+                <summary className="cursor-pointer px-3 py-1 text-xs uppercase tracking-wide opacity-70">
+                  {group.title}
+                </summary>
                 {items}
               </details>
             )
             : <div key={group.title} className="mb-1">{items}</div>;
         })}
         <ul className="menu menu-sm w-full">
-          <li><a href={DOCUMENTATION_URL} target="_blank" rel="noopener noreferrer">Documentation</a></li>
+          <li>
+            <a href={DOCUMENTATION_URL} target="_blank" rel="noopener noreferrer">Documentation</a>
+          </li>
         </ul>
       </nav>
       <div className="p-3 border-t border-neutral-content/20 flex flex-col gap-2 text-sm">
@@ -67,13 +80,24 @@ function Sidebar({ href, path, pages, distributed, account, theme, operator }: O
         <form method="post" action={href("/theme")} className="join" aria-label="Theme">
           <input type="hidden" name="back" value={path} />
           {(["light", "dark", "system"] as const).map((t) => (
-            <button type="submit" key={t} name="theme" value={t} className={`btn btn-xs join-item ${theme === t ? "btn-secondary" : "btn-ghost text-neutral-content"}`} aria-pressed={theme === t}>
+            <button
+              type="submit"
+              key={t}
+              name="theme"
+              value={t}
+              className={`btn btn-xs join-item ${
+                theme === t ? "btn-secondary" : "btn-ghost text-neutral-content"
+              }`}
+              aria-pressed={theme === t}
+            >
               {t[0].toUpperCase() + t.slice(1)}
             </button>
           ))}
         </form>
         <form method="post" action={href("/logout")}>
-          <button type="submit" className="btn btn-sm btn-ghost text-neutral-content w-full justify-start">Logout</button>
+          <button type="submit" className="btn btn-sm btn-ghost text-neutral-content w-full justify-start">
+            Logout
+          </button>
         </form>
       </div>
     </aside>
@@ -87,10 +111,20 @@ export function Shell(props: ShellProps) {
       {hideSidebar ? null : <Sidebar {...props} />}
       <main className="flex-1 min-w-0 p-6">
         {props.error
-          ? <div className="fixed top-2 left-1/2 -translate-x-1/2 z-50 w-[min(90vw,48rem)] pointer-events-none"><ErrorBanner message={props.error.message} detail={props.error.detail} /></div>
+          ? (
+            <div className="fixed top-2 left-1/2 -translate-x-1/2 z-50 w-[min(90vw,48rem)] pointer-events-none">
+              <ErrorBanner message={props.error.message} detail={props.error.detail} />
+            </div>
+          )
           : null}
         {props.restart && (props.restart.needed || props.restart.mounted)
-          ? <Island name="RestartBanner" component={RestartBanner} props={{ needsRestart: props.restart.needed }} />
+          ? (
+            <Island
+              name="RestartBanner"
+              component={RestartBanner}
+              props={{ needsRestart: props.restart.needed }}
+            />
+          )
           : null}
         {props.children}
       </main>
@@ -109,7 +143,11 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
 }
 
 /** In place of a page's subject when it could not be read: "You do not have access to bucket x." or the reason. */
-export function UnavailableNote({ what, error }: { what: string; error: { status: number; message: string } }) {
-  const reason = error.status === 403 ? `You do not have access to ${what.charAt(0).toLowerCase() + what.slice(1)}.` : `${what} could not be read: ${error.message}.`;
+export function UnavailableNote(
+  { what, error }: { what: string; error: { status: number; message: string } },
+) {
+  const reason = error.status === 403
+    ? `You do not have access to ${what.charAt(0).toLowerCase() + what.slice(1)}.`
+    : `${what} could not be read: ${error.message}.`;
   return <p data-testid="unavailable">{reason}</p>;
 }

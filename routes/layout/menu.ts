@@ -20,7 +20,11 @@ export interface MenuGroup {
 }
 
 export const MENU: MenuGroup[] = [
-  { title: "Common", collapsible: false, entries: [{ label: "Dashboard", route: "/dashboard", page: "/dashboard" }] },
+  {
+    title: "Common",
+    collapsible: false,
+    entries: [{ label: "Dashboard", route: "/dashboard", page: "/dashboard" }],
+  },
   {
     title: "User",
     collapsible: true,
@@ -52,21 +56,53 @@ export const MENU: MenuGroup[] = [
       { label: "Diagnostic", route: "/health-info", page: "/health-info" },
     ],
   },
-  { title: "Operator", collapsible: false, entries: [{ label: "Tenants", route: "/tenants", page: "/tenants" }, { label: "Storage", route: "/storage", page: "/storage" }] },
-  { title: "License", collapsible: false, entries: [{ label: "License", route: "/license", page: "/license" }] },
+  {
+    title: "Operator",
+    collapsible: false,
+    entries: [{ label: "Tenants", route: "/tenants", page: "/tenants" }, {
+      label: "Storage",
+      route: "/storage",
+      page: "/storage",
+    }],
+  },
+  {
+    title: "License",
+    collapsible: false,
+    entries: [{ label: "License", route: "/license", page: "/license" }],
+  },
 ];
 
 export const DOCUMENTATION_URL = "https://min.io/docs/minio/linux/administration/minio-console.html";
 
 /** Routes this build serves; later areas add theirs as they land. */
-export const SERVED_ROUTES = new Set<string>(["/dashboard", "/metrics", "/account", "/users", "/groups", "/policies", "/buckets", "/tenants", "/storage", "/license", "/settings", "/object-browser", "/trace", "/logs", "/watch", "/heal", "/health-info"]);
+export const SERVED_ROUTES = new Set<string>([
+  "/dashboard",
+  "/metrics",
+  "/account",
+  "/users",
+  "/groups",
+  "/policies",
+  "/buckets",
+  "/tenants",
+  "/storage",
+  "/license",
+  "/settings",
+  "/object-browser",
+  "/trace",
+  "/logs",
+  "/watch",
+  "/heal",
+  "/health-info",
+]);
 
 /** Entries the session may see, grouped; empty groups dropped. */
 export function visibleMenu(pages: string[], distributed: boolean, served = SERVED_ROUTES): MenuGroup[] {
   const groups = MENU
     .map((group) => ({
       ...group,
-      entries: group.entries.filter((e) => pages.includes(e.page) && served.has(e.route) && (!e.distributedOnly || distributed)),
+      entries: group.entries.filter((e) =>
+        pages.includes(e.page) && served.has(e.route) && (!e.distributedOnly || distributed)
+      ),
     }))
     .filter((group) => group.entries.length > 0);
   // License sits inside the Operator group when the tenants page is allowed (spec 1 "Sidebar menu").
@@ -80,7 +116,13 @@ export function visibleMenu(pages: string[], distributed: boolean, served = SERV
 }
 
 /** Where "/" and unknown routes go: the first served route the session may see. */
-export function firstAllowedRoute(pages: string[], distributed: boolean, served = SERVED_ROUTES): string | null {
-  for (const group of visibleMenu(pages, distributed, served)) if (group.entries[0]) return group.entries[0].route;
+export function firstAllowedRoute(
+  pages: string[],
+  distributed: boolean,
+  served = SERVED_ROUTES,
+): string | null {
+  for (const group of visibleMenu(pages, distributed, served)) {
+    if (group.entries[0]) return group.entries[0].route;
+  }
   return null;
 }

@@ -12,7 +12,12 @@
  *   POST   /account/change-user-password              selectedUser, newSecretKey → 201
  */
 import { type Context, Hono } from "hono";
-import { ChangePasswordInput, ChangeUserPasswordInput, CreateServiceAccountCredentialsInput, CreateServiceAccountInput } from "../contract/account.ts";
+import {
+  ChangePasswordInput,
+  ChangeUserPasswordInput,
+  CreateServiceAccountCredentialsInput,
+  CreateServiceAccountInput,
+} from "../contract/account.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import * as account from "../services/account.ts";
@@ -31,7 +36,10 @@ function credentials(c: Context, body: unknown) {
 export function accountApi(deps: AppDeps) {
   const cookie = cookieSettings(deps);
   return new Hono<AppEnv>()
-    .get("/service-accounts", async (c) => c.json(await account.listServiceAccounts(clientFor(deps, requireSession(c)))))
+    .get(
+      "/service-accounts",
+      async (c) => c.json(await account.listServiceAccounts(clientFor(deps, requireSession(c)))),
+    )
     .post("/service-accounts", async (c) => {
       const client = clientFor(deps, requireSession(c));
       const { policy } = await readJson(c, CreateServiceAccountInput);
@@ -39,39 +47,70 @@ export function accountApi(deps: AppDeps) {
     })
     .post("/service-account-credentials", async (c) => {
       const client = clientFor(deps, requireSession(c));
-      return credentials(c, await account.createServiceAccount(client, await readJson(c, CreateServiceAccountCredentialsInput)));
+      return credentials(
+        c,
+        await account.createServiceAccount(client, await readJson(c, CreateServiceAccountCredentialsInput)),
+      );
     })
     .delete("/service-accounts/:accessKey", async (c) => {
       await account.deleteServiceAccount(clientFor(deps, requireSession(c)), c.req.param("accessKey"));
       return c.body(null, 204);
     })
-    .get("/user/:name{.+}/service-accounts", async (c) => c.json(await account.listServiceAccounts(clientFor(deps, requireSession(c)), c.req.param("name"))))
+    .get(
+      "/user/:name{.+}/service-accounts",
+      async (c) =>
+        c.json(await account.listServiceAccounts(clientFor(deps, requireSession(c)), c.req.param("name"))),
+    )
     .post("/user/:name{.+}/service-accounts", async (c) => {
       const client = clientFor(deps, requireSession(c));
       const { policy } = await readJson(c, CreateServiceAccountInput);
-      return credentials(c, await account.createServiceAccount(client, { user: c.req.param("name"), policy }));
+      return credentials(
+        c,
+        await account.createServiceAccount(client, { user: c.req.param("name"), policy }),
+      );
     })
     .post("/user/:name{.+}/service-account-credentials", async (c) => {
       const client = clientFor(deps, requireSession(c));
       const input = await readJson(c, CreateServiceAccountCredentialsInput);
-      return credentials(c, await account.createServiceAccount(client, { user: c.req.param("name"), ...input }));
+      return credentials(
+        c,
+        await account.createServiceAccount(client, { user: c.req.param("name"), ...input }),
+      );
     })
     .post("/account/change-password", async (c) => {
       const session = requireSession(c);
       const input = await readJson(c, ChangePasswordInput);
-      if (session.sso || !session.account) throw ApiError.forbidden("accounts signed in through an identity provider change their password there");
+      if (session.sso || !session.account) {
+        throw ApiError.forbidden(
+          "accounts signed in through an identity provider change their password there",
+        );
+      }
       try {
         const ownClient = (secret: string) => clientWithKeys(deps, session.account, secret);
-        await account.changeOwnPassword(ownClient, input.current_secret_key, session.account, input.new_secret_key);
+        await account.changeOwnPassword(
+          ownClient,
+          input.current_secret_key,
+          session.account,
+          input.new_secret_key,
+        );
       } catch (error) {
         // A wrong current secret fails the signature (or, for a key the server does not know, the key check).
-        if (error instanceof S3Error && (error.code === "SignatureDoesNotMatch" || error.code === "InvalidAccessKeyId")) {
-          throw ApiError.forbidden("error please check your current password", "The current password is wrong.");
+        if (
+          error instanceof S3Error &&
+          (error.code === "SignatureDoesNotMatch" || error.code === "InvalidAccessKeyId")
+        ) {
+          throw ApiError.forbidden(
+            "error please check your current password",
+            "The current password is wrong.",
+          );
         }
         throw error;
       }
       // Sign in again with the new secret, as the original did, so the session continues.
-      const renewed = await sessions.signIn(deps, { accessKey: session.account, secretKey: input.new_secret_key });
+      const renewed = await sessions.signIn(deps, {
+        accessKey: session.account,
+        secretKey: input.new_secret_key,
+      });
       await issueSessionCookie(c, deps.sessionKey, renewed, cookie, deps.now());
       return c.json({}, 201);
     })

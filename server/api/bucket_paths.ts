@@ -33,8 +33,12 @@ export function bucketNamesInPaths(): MiddlewareHandler<AppEnv> {
         try {
           name = decodeURIComponent(segment);
         } catch { /* a malformed escape is an impossible name too */ }
-        const problem = name === segment && segment.includes("%") ? "malformed escape" : bucketReferenceProblem(name);
-        if (problem) throw new ApiError(400, "invalid bucket name", { detail: `${JSON.stringify(name)}: ${problem}` });
+        const problem = name === segment && segment.includes("%")
+          ? "malformed escape"
+          : bucketReferenceProblem(name);
+        if (problem) {
+          throw new ApiError(400, "invalid bucket name", { detail: `${JSON.stringify(name)}: ${problem}` });
+        }
       }
     }
     await next();

@@ -16,7 +16,15 @@
  *   POST   /has-permission                       actions → 201 permissions
  */
 import { type Context, Hono } from "hono";
-import { EnableEncryptionInput, HasPermissionInput, MakeBucketInput, RetentionInput, SetBucketAccessInput, SetQuotaInput, SetVersioningInput } from "../contract/buckets.ts";
+import {
+  EnableEncryptionInput,
+  HasPermissionInput,
+  MakeBucketInput,
+  RetentionInput,
+  SetBucketAccessInput,
+  SetQuotaInput,
+  SetVersioningInput,
+} from "../contract/buckets.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import * as settings from "../services/bucket_settings.ts";
 import * as buckets from "../services/buckets.ts";
@@ -46,27 +54,50 @@ export function bucketsApi(deps: AppDeps) {
       return c.json(await buckets.setBucketAccess(client(c), c.req.param("name"), access));
     })
     .get("/buckets/:name/quota", async (c) => c.json(await settings.getQuota(client(c), c.req.param("name"))))
-    .put("/buckets/:name/quota", async (c) => c.json(await settings.setQuota(client(c), c.req.param("name"), await readJson(c, SetQuotaInput))))
-    .get("/buckets/:name/retention", async (c) => c.json(await settings.getRetention(client(c), c.req.param("name"))))
+    .put(
+      "/buckets/:name/quota",
+      async (c) =>
+        c.json(await settings.setQuota(client(c), c.req.param("name"), await readJson(c, SetQuotaInput))),
+    )
+    .get(
+      "/buckets/:name/retention",
+      async (c) => c.json(await settings.getRetention(client(c), c.req.param("name"))),
+    )
     .put("/buckets/:name/retention", async (c) => {
       await settings.setRetention(client(c), c.req.param("name"), await readJson(c, RetentionInput));
       return c.json({});
     })
-    .get("/buckets/:name/versioning", async (c) => c.json(await settings.isVersioned(client(c), c.req.param("name"))))
+    .get(
+      "/buckets/:name/versioning",
+      async (c) => c.json(await settings.isVersioned(client(c), c.req.param("name"))),
+    )
     .put("/buckets/:name/versioning", async (c) => {
       const { versioning } = await readJson(c, SetVersioningInput);
       await settings.setVersioning(client(c), c.req.param("name"), versioning);
       return c.body(null, 201);
     })
-    .get("/buckets/:name/object-locking", async (c) => c.json(await settings.objectLocking(client(c), c.req.param("name"))))
-    .get("/buckets/:name/encryption/info", async (c) => c.json(await settings.encryptionInfo(client(c), c.req.param("name"))))
+    .get(
+      "/buckets/:name/object-locking",
+      async (c) => c.json(await settings.objectLocking(client(c), c.req.param("name"))),
+    )
+    .get(
+      "/buckets/:name/encryption/info",
+      async (c) => c.json(await settings.encryptionInfo(client(c), c.req.param("name"))),
+    )
     .post("/buckets/:name/encryption/enable", async (c) => {
-      await settings.enableEncryption(client(c), c.req.param("name"), await readJson(c, EnableEncryptionInput));
+      await settings.enableEncryption(
+        client(c),
+        c.req.param("name"),
+        await readJson(c, EnableEncryptionInput),
+      );
       return c.json({});
     })
     .post("/buckets/:name/encryption/disable", async (c) => {
       await settings.disableEncryption(client(c), c.req.param("name"));
       return c.json({});
     })
-    .post("/has-permission", async (c) => c.json(await buckets.hasPermission(client(c), await readJson(c, HasPermissionInput)), 201));
+    .post(
+      "/has-permission",
+      async (c) => c.json(await buckets.hasPermission(client(c), await readJson(c, HasPermissionInput)), 201),
+    );
 }

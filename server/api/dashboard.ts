@@ -14,7 +14,9 @@ import { requireSession } from "../session/middleware.ts";
 export function dashboardApi(deps: AppDeps) {
   const widget = async (c: Context<AppEnv>) => {
     const session = requireSession(c);
-    if (!canReadMetrics(session)) throw ApiError.forbidden("access denied", "reading metrics needs admin:Prometheus");
+    if (!canReadMetrics(session)) {
+      throw ApiError.forbidden("access denied", "reading metrics needs admin:Prometheus");
+    }
     const id = c.req.param("id") ?? "";
     if (!/^\d{1,9}$/.test(id)) throw ApiError.badRequest("invalid widget id", `"${id}" is not a number`);
     return c.json(await deps.metrics.widgetDetails(Number(id), parseWidgetRange(c.req.query())));

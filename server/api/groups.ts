@@ -17,13 +17,20 @@ import { pageQuery, readJson, requiredQuery } from "./input.ts";
 
 export function groupsApi(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get("/groups", async (c) => c.json(await groups.listGroups(clientFor(deps, requireSession(c)), pageQuery(c))))
+    .get(
+      "/groups",
+      async (c) => c.json(await groups.listGroups(clientFor(deps, requireSession(c)), pageQuery(c))),
+    )
     .post("/groups", async (c) => {
       const client = clientFor(deps, requireSession(c));
       await groups.addGroup(client, await readJson(c, AddGroupInput));
       return c.body(null, 201);
     })
-    .get("/group", async (c) => c.json(await groups.getGroup(clientFor(deps, requireSession(c)), requiredQuery(c, "name"))))
+    .get(
+      "/group",
+      async (c) =>
+        c.json(await groups.getGroup(clientFor(deps, requireSession(c)), requiredQuery(c, "name"))),
+    )
     .put("/group", async (c) => {
       const client = clientFor(deps, requireSession(c));
       const name = requiredQuery(c, "name");

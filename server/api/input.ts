@@ -13,8 +13,15 @@ const ACRONYMS = new Set(["arn", "id", "kms", "url", "tls", "sse"]);
 /** "secretKey" → "Secret key", "targetURL" → "Target URL", "quota.amount" → "Quota amount", "actions.2.id" → "Actions 3 ID". */
 export function fieldLabel(path: string): string {
   const words = path.split(".").flatMap((part) =>
-    /^\d+$/.test(part) ? [String(Number(part) + 1)] : part.replace(/_/g, " ").replace(/([a-z\d])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" ")
-  ).filter(Boolean).map((word) => (ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase() : word.toLowerCase()));
+    /^\d+$/.test(part)
+      ? [String(Number(part) + 1)]
+      : part.replace(/_/g, " ").replace(/([a-z\d])([A-Z])/g, "$1 $2").replace(
+        /([A-Z]+)([A-Z][a-z])/g,
+        "$1 $2",
+      ).split(" ")
+  ).filter(Boolean).map((
+    word,
+  ) => (ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase() : word.toLowerCase()));
   const text = words.join(" ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -47,7 +54,9 @@ export async function readJson<T>(c: Context, schema: Schema<T>): Promise<T> {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new ApiError(400, "malformed JSON in request body", { detail: error instanceof Error ? error.message : "" });
+      throw new ApiError(400, "malformed JSON in request body", {
+        detail: error instanceof Error ? error.message : "",
+      });
     }
   }
   return validate(schema, value);
@@ -66,7 +75,9 @@ export function validate<T>(schema: Schema<T>, value: unknown): T {
 /** A required, non-empty query parameter; 400 naming it when missing. */
 export function requiredQuery(c: Context, name: string): string {
   const value = c.req.query(name);
-  if (value === undefined || value === "") throw new ApiError(400, `${name} is required`, { detail: `query parameter "${name}" is missing` });
+  if (value === undefined || value === "") {
+    throw new ApiError(400, `${name} is required`, { detail: `query parameter "${name}" is missing` });
+  }
   return value;
 }
 
@@ -76,7 +87,11 @@ export function pageQuery(c: Context): { offset: number; limit: number } {
     const raw = c.req.query(name);
     if (raw === undefined || raw === "") return 0;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0) throw new ApiError(400, `${name} must be a non-negative integer`, { detail: `query parameter "${name}" is "${raw}"` });
+    if (!Number.isInteger(value) || value < 0) {
+      throw new ApiError(400, `${name} must be a non-negative integer`, {
+        detail: `query parameter "${name}" is "${raw}"`,
+      });
+    }
     return value;
   };
   return { offset: read("offset"), limit: read("limit") };

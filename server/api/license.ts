@@ -19,7 +19,9 @@ import { readJson } from "./input.ts";
 
 export function licenseApi(deps: AppDeps) {
   const operatorOnly = (c: Context<AppEnv>) => {
-    if (!isOperatorSession(requireSession(c))) throw ApiError.notFound("not found", "subscription activation is an operator-mode call");
+    if (!isOperatorSession(requireSession(c))) {
+      throw ApiError.notFound("not found", "subscription activation is an operator-mode call");
+    }
   };
   return new Hono<AppEnv>()
     .get("/subscription/info", async (c) => {

@@ -14,7 +14,10 @@ import { openDownload, uploadForm, validRange, zipObjects } from "../services/ob
 /** Content-Disposition with an ASCII fallback and the exact UTF-8 name (RFC 6266, RFC 5987). */
 export function contentDisposition(kind: "attachment" | "inline", name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
@@ -26,7 +29,9 @@ const baseName = (key: string) => key.replace(/\/+$/, "").split("/").pop() || ke
  */
 function markDownloadStarted(c: Context, subpath: string, headers: Headers): void {
   const id = c.req.query("download_id");
-  if (id && /^[A-Za-z0-9_-]{1,40}$/.test(id)) headers.append("set-cookie", `deck-download=${id}; Path=${subpath}; Max-Age=60; SameSite=Strict`);
+  if (id && /^[A-Za-z0-9_-]{1,40}$/.test(id)) {
+    headers.append("set-cookie", `deck-download=${id}; Path=${subpath}; Max-Age=60; SameSite=Strict`);
+  }
 }
 
 /** GET …/objects/download: the object's bytes (one range when asked), as an attachment or a preview. */
@@ -36,21 +41,38 @@ export async function downloadResponse(
   request: { bucket: string; key: string; versionId?: string; preview: boolean; subpath: string },
 ): Promise<Response> {
   const previewType = request.preview ? previewContentType(request.key) : null;
-  if (request.preview && !previewType) throw ApiError.badRequest("this file type has no preview", request.key);
-  const upstream = await openDownload(client, request.bucket, request.key, { versionId: request.versionId, range: validRange(c.req.header("range")), signal: c.req.raw.signal });
+  if (request.preview && !previewType) {
+    throw ApiError.badRequest("this file type has no preview", request.key);
+  }
+  const upstream = await openDownload(client, request.bucket, request.key, {
+    versionId: request.versionId,
+    range: validRange(c.req.header("range")),
+    signal: c.req.raw.signal,
+  });
   const headers = new Headers();
   for (const name of ["content-length", "content-range", "etag", "last-modified"]) {
     const value = upstream.headers.get(name);
     if (value) headers.set(name, value);
   }
   headers.set("accept-ranges", "bytes");
-  headers.set("content-type", previewType ?? upstream.headers.get("content-type") ?? "application/octet-stream");
-  headers.set("content-disposition", contentDisposition(request.preview ? "inline" : "attachment", baseName(request.key)));
+  headers.set(
+    "content-type",
+    previewType ?? upstream.headers.get("content-type") ?? "application/octet-stream",
+  );
+  headers.set(
+    "content-disposition",
+    contentDisposition(request.preview ? "inline" : "attachment", baseName(request.key)),
+  );
   headers.set("x-content-type-options", "nosniff");
   if (request.preview) {
     // Shown in the object page's frame; never as a page that could run script on the console's origin.
     headers.set("x-frame-options", "SAMEORIGIN");
-    headers.set("content-security-policy", previewType === "application/pdf" ? "default-src 'none'; frame-ancestors 'self'" : "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; frame-ancestors 'self'");
+    headers.set(
+      "content-security-policy",
+      previewType === "application/pdf"
+        ? "default-src 'none'; frame-ancestors 'self'"
+        : "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; frame-ancestors 'self'",
+    );
   } else {
     headers.set("content-security-policy", "sandbox; default-src 'none'");
   }
@@ -59,7 +81,13 @@ export async function downloadResponse(
 }
 
 /** A zip of `paths` (objects, and folders ending in "/") named relative to `base`, streamed as it is built. */
-export async function zipResponse(c: Context<AppEnv>, client: S3Client, paths: string[], base: string, subpath: string): Promise<Response> {
+export async function zipResponse(
+  c: Context<AppEnv>,
+  client: S3Client,
+  paths: string[],
+  base: string,
+  subpath: string,
+): Promise<Response> {
   const bucket = c.req.param("bucket")!;
   // A single folder zips under its own name: photos/2024/ → 2024.zip holding 2024/…
   const from = base || (paths.length === 1 ? paths[0].replace(/[^/]*\/?$/, "") : "");
@@ -70,15 +98,30 @@ export async function zipResponse(c: Context<AppEnv>, client: S3Client, paths: s
     "content-security-policy": "sandbox; default-src 'none'",
   });
   markDownloadStarted(c, subpath, headers);
-  return new Response(await zipObjects(client, bucket, paths, from, c.req.raw.signal), { status: 200, headers });
+  return new Response(await zipObjects(client, bucket, paths, from, c.req.raw.signal), {
+    status: 200,
+    headers,
+  });
 }
 
 /** POST …/objects/upload: the multipart form streamed file by file into storage. */
 export async function formUpload(c: Context<AppEnv>, client: S3Client): Promise<Response> {
   const boundary = boundaryOf(c.req.header("content-type") ?? null);
-  if (!boundary || !c.req.raw.body) throw ApiError.badRequest("expected a multipart/form-data body", "send the files as form parts named after their object names");
+  if (!boundary || !c.req.raw.body) {
+    throw ApiError.badRequest(
+      "expected a multipart/form-data body",
+      "send the files as form parts named after their object names",
+    );
+  }
   try {
-    await uploadForm(client, c.req.param("bucket")!, c.req.query("prefix") ?? "", c.req.raw.body, boundary, c.req.raw.signal);
+    await uploadForm(
+      client,
+      c.req.param("bucket")!,
+      c.req.query("prefix") ?? "",
+      c.req.raw.body,
+      boundary,
+      c.req.raw.signal,
+    );
   } catch (error) {
     if (error instanceof FormError) throw ApiError.badRequest("malformed upload form", error.message);
     throw error;

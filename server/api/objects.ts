@@ -19,7 +19,12 @@
  *   GET    /share-links (D); DELETE /share-links/{id} (D)      the user's share links
  */
 import { type Context, Hono } from "hono";
-import { DeleteObjectsInput, PutLegalHoldInput, PutRetentionInput, PutTagsInput } from "../contract/objects.ts";
+import {
+  DeleteObjectsInput,
+  PutLegalHoldInput,
+  PutRetentionInput,
+  PutTagsInput,
+} from "../contract/objects.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { parseDuration } from "../duration.ts";
 import { ApiError } from "../errors.ts";
@@ -38,7 +43,9 @@ function pageSize(c: Context): number | null {
   const raw = c.req.query("limit");
   if (raw === undefined || raw === "") return null;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw ApiError.badRequest("limit must be a positive whole number", `limit is "${raw}"`);
+  if (!Number.isInteger(value) || value < 1) {
+    throw ApiError.badRequest("limit must be a positive whole number", `limit is "${raw}"`);
+  }
   return Math.min(value, objects.MAX_PAGE);
 }
 
@@ -54,18 +61,40 @@ function consoleBase(c: Context, subpath: string): string {
 
 export function objectsApi(deps: AppDeps) {
   const client = (c: Context<AppEnv>) => clientFor(deps, requireSession(c));
-  const target = (c: Context<AppEnv>) => ({ bucket: c.req.param("bucket")!, key: requiredQuery(c, "prefix"), versionId: versionParam(c.req.query("version_id")) });
+  const target = (c: Context<AppEnv>) => ({
+    bucket: c.req.param("bucket")!,
+    key: requiredQuery(c, "prefix"),
+    versionId: versionParam(c.req.query("version_id")),
+  });
   return new Hono<AppEnv>()
     .get("/buckets/:bucket/objects", async (c) => {
       const limit = pageSize(c);
-      const options = { prefix: c.req.query("prefix") ?? "", withVersions: flag(c, "with_versions"), withMetadata: flag(c, "with_metadata"), recursive: flag(c, "recursive") };
+      const options = {
+        prefix: c.req.query("prefix") ?? "",
+        withVersions: flag(c, "with_versions"),
+        withMetadata: flag(c, "with_metadata"),
+        recursive: flag(c, "recursive"),
+      };
       if (limit === null) {
-        return c.body(await objects.streamAll(client(c), c.req.param("bucket"), options, c.req.raw.signal), 200, { "content-type": "application/json" });
+        return c.body(
+          await objects.streamAll(client(c), c.req.param("bucket"), options, c.req.raw.signal),
+          200,
+          { "content-type": "application/json" },
+        );
       }
-      return c.json(await objects.listPage(client(c), c.req.param("bucket"), { ...options, limit, token: c.req.query("token") || undefined }));
+      return c.json(
+        await objects.listPage(client(c), c.req.param("bucket"), {
+          ...options,
+          limit,
+          token: c.req.query("token") || undefined,
+        }),
+      );
     })
     .delete("/buckets/:bucket/objects", async (c) => {
-      await changes.deleteObjectAt(client(c), c.req.param("bucket"), requiredQuery(c, "path"), { versionId: versionParam(c.req.query("version_id")), recursive: flag(c, "recursive") });
+      await changes.deleteObjectAt(client(c), c.req.param("bucket"), requiredQuery(c, "path"), {
+        versionId: versionParam(c.req.query("version_id")),
+        recursive: flag(c, "recursive"),
+      });
       return c.body(null, 200);
     })
     .post("/buckets/:bucket/delete-objects", async (c) => {
@@ -74,15 +103,32 @@ export function objectsApi(deps: AppDeps) {
     })
     .get("/buckets/:bucket/rewind/:date", async (c) => {
       const date = new Date(c.req.param("date"));
-      if (Number.isNaN(date.getTime())) throw ApiError.badRequest("invalid date", `"${c.req.param("date")}" is not an ISO date-time`);
-      return c.json(await objects.rewindPage(client(c), c.req.param("bucket"), date, { prefix: c.req.query("prefix") ?? "", limit: pageSize(c) ?? Infinity, token: c.req.query("token") || undefined }));
+      if (Number.isNaN(date.getTime())) {
+        throw ApiError.badRequest("invalid date", `"${c.req.param("date")}" is not an ISO date-time`);
+      }
+      return c.json(
+        await objects.rewindPage(client(c), c.req.param("bucket"), date, {
+          prefix: c.req.query("prefix") ?? "",
+          limit: pageSize(c) ?? Infinity,
+          token: c.req.query("token") || undefined,
+        }),
+      );
     })
     .post("/buckets/:bucket/objects/upload", (c) => formUpload(c, client(c)))
     .get("/buckets/:bucket/objects/download", (c) => {
       const { bucket, key, versionId } = target(c);
-      return downloadResponse(c, client(c), { bucket, key, versionId, preview: flag(c, "preview"), subpath: deps.config.subpath });
+      return downloadResponse(c, client(c), {
+        bucket,
+        key,
+        versionId,
+        preview: flag(c, "preview"),
+        subpath: deps.config.subpath,
+      });
     })
-    .get("/buckets/:bucket/objects/zip", (c) => zipResponse(c, client(c), [requiredQuery(c, "prefix")], "", deps.config.subpath))
+    .get(
+      "/buckets/:bucket/objects/zip",
+      (c) => zipResponse(c, client(c), [requiredQuery(c, "prefix")], "", deps.config.subpath),
+    )
     .post("/buckets/:bucket/objects/zip", async (c) => {
       const form = await c.req.formData();
       const paths = form.getAll("path").map(String).filter((p) => p !== "");
@@ -106,7 +152,11 @@ export function objectsApi(deps: AppDeps) {
             if (next.done) return controller.close();
             controller.enqueue(encoder.encode(JSON.stringify(next.value) + "\n"));
           } catch (error) {
-            const message = error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error);
+            const message = error instanceof ApiError
+              ? error.message
+              : error instanceof Error
+              ? error.message
+              : String(error);
             controller.enqueue(encoder.encode(JSON.stringify({ type: "error", message }) + "\n"));
             controller.close();
           }
@@ -116,20 +166,34 @@ export function objectsApi(deps: AppDeps) {
           await events.return(undefined);
         },
       }, { highWaterMark: 0 });
-      return c.body(body, 200, { "content-type": "application/x-ndjson", "x-content-type-options": "nosniff" });
+      return c.body(body, 200, {
+        "content-type": "application/x-ndjson",
+        "x-content-type-options": "nosniff",
+      });
     })
     .get("/buckets/:bucket/objects/share", async (c) => {
       const { bucket, key, versionId } = target(c);
       const expiresText = c.req.query("expires");
       const seconds = expiresText ? parseDuration(expiresText) : shares.MAX_SHARE_MS / 1000;
-      if (seconds === null) throw ApiError.badRequest("invalid expiry", `"${expiresText}" is not a duration such as 604800000ms or 24h`);
+      if (seconds === null) {
+        throw ApiError.badRequest(
+          "invalid expiry",
+          `"${expiresText}" is not a duration such as 604800000ms or 24h`,
+        );
+      }
       const viaConsole = c.req.query("via") !== "storage";
       const url = await shares.createShareLink(client(c), {
         internal: deps.storage.url,
         public: deps.config.storagePublicUrl ?? deps.storage.url,
         consoleBase: consoleBase(c, deps.config.subpath),
         region: deps.storage.region,
-      }, { bucket, key, versionId: versionId === "null" ? undefined : versionId, expiresMs: seconds * 1000, viaConsole });
+      }, {
+        bucket,
+        key,
+        versionId: versionId === "null" ? undefined : versionId,
+        expiresMs: seconds * 1000,
+        viaConsole,
+      });
       return c.json(url);
     })
     .put("/buckets/:bucket/objects/retention", async (c) => {

@@ -18,7 +18,16 @@
  * The other subscription calls (/subscription/info, validate, refresh) are the License area's (api/license.ts).
  */
 import { type Context, Hono } from "hono";
-import { CreateNamespaceInput, CreateTenantInput, DeletePodInput, DeleteTenantInput, PoolInput, TenantYamlInput, UpdateSecurityInput, UpdateTenantInput } from "../contract/operator.ts";
+import {
+  CreateNamespaceInput,
+  CreateTenantInput,
+  DeletePodInput,
+  DeleteTenantInput,
+  PoolInput,
+  TenantYamlInput,
+  UpdateSecurityInput,
+  UpdateTenantInput,
+} from "../contract/operator.ts";
 import type { AppDeps, AppEnv, OperatorDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { requireSession } from "../session/middleware.ts";
@@ -33,13 +42,19 @@ import { pageQuery, readJson } from "./input.ts";
 /** The operator deps and the caller's Kubernetes token; 401 for a session that is not an operator's. */
 export function operatorOf(c: Context<AppEnv>, deps: AppDeps): { op: OperatorDeps; token: string } {
   const session = requireSession(c);
-  if (!deps.operator || !session.k8sToken) throw ApiError.unauthorized("invalid session", "sign in with a service-account token");
+  if (!deps.operator || !session.k8sToken) {
+    throw ApiError.unauthorized("invalid session", "sign in with a service-account token");
+  }
   return { op: deps.operator, token: session.k8sToken };
 }
 
 function positiveInt(value: string | undefined, name: string, min: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new ApiError(422, `${name} must be an integer of at least ${min}`, { detail: `${name} is "${value ?? ""}"` });
+  if (!Number.isInteger(n) || n < min) {
+    throw new ApiError(422, `${name} must be an integer of at least ${min}`, {
+      detail: `${name} is "${value ?? ""}"`,
+    });
+  }
   return n;
 }
 
@@ -59,7 +74,9 @@ export function operatorApi(deps: AppDeps) {
     })
     .get("/namespaces/:namespace/tenants", async (c) => {
       const { op, token } = of(c);
-      return c.json(await tenants.listTenants(op, token, { namespace: c.req.param("namespace"), ...pageQuery(c) }));
+      return c.json(
+        await tenants.listTenants(op, token, { namespace: c.req.param("namespace"), ...pageQuery(c) }),
+      );
     })
     .get(base, async (c) => {
       const { op, token } = of(c);
@@ -73,7 +90,10 @@ export function operatorApi(deps: AppDeps) {
     .delete(base, async (c) => {
       const { op, token } = of(c);
       const input = await readJson(c, DeleteTenantInput);
-      await tenants.deleteTenant(op, token, params(c).ns, params(c).t, { confirm: input.confirm, deletePvcs: input.delete_pvcs });
+      await tenants.deleteTenant(op, token, params(c).ns, params(c).t, {
+        confirm: input.confirm,
+        deletePvcs: input.delete_pvcs,
+      });
       return c.body(null, 204);
     })
     .get(`${base}/yaml`, async (c) => {
@@ -82,7 +102,13 @@ export function operatorApi(deps: AppDeps) {
     })
     .put(`${base}/yaml`, async (c) => {
       const { op, token } = of(c);
-      await tenants.putTenantYaml(op, token, params(c).ns, params(c).t, (await readJson(c, TenantYamlInput)).yaml);
+      await tenants.putTenantYaml(
+        op,
+        token,
+        params(c).ns,
+        params(c).t,
+        (await readJson(c, TenantYamlInput)).yaml,
+      );
       return c.body(null, 201);
     })
     .get(`${base}/usage`, async (c) => {
@@ -118,7 +144,13 @@ export function operatorApi(deps: AppDeps) {
     })
     .post(`${base}/security`, async (c) => {
       const { op, token } = of(c);
-      await security.updateTenantSecurity(op, token, params(c).ns, params(c).t, await readJson(c, UpdateSecurityInput));
+      await security.updateTenantSecurity(
+        op,
+        token,
+        params(c).ns,
+        params(c).t,
+        await readJson(c, UpdateSecurityInput),
+      );
       return c.body(null, 204);
     })
     .post("/namespace", async (c) => {
@@ -132,11 +164,22 @@ export function operatorApi(deps: AppDeps) {
     })
     .get("/cluster/max-allocatable-memory", async (c) => {
       const { op, token } = of(c);
-      return c.json({ max_memory: await cluster.maxAllocatableMemory(op, token, positiveInt(c.req.query("num_nodes"), "num_nodes", 1)) });
+      return c.json({
+        max_memory: await cluster.maxAllocatableMemory(
+          op,
+          token,
+          positiveInt(c.req.query("num_nodes"), "num_nodes", 1),
+        ),
+      });
     })
     .get("/get-parity/:nodes/:disks", (c) => {
       of(c);
-      return c.json(cluster.getParity(positiveInt(c.req.param("nodes"), "nodes", 2), positiveInt(c.req.param("disks"), "disksPerNode", 1)));
+      return c.json(
+        cluster.getParity(
+          positiveInt(c.req.param("nodes"), "nodes", 2),
+          positiveInt(c.req.param("disks"), "disksPerNode", 1),
+        ),
+      );
     })
     .get("/nodes/labels", async (c) => {
       const { op, token } = of(c);

@@ -18,16 +18,31 @@ import { pageQuery, readJson, requiredQuery } from "./input.ts";
 
 export function policiesApi(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get("/policies", async (c) => c.json(await policies.listPolicies(clientFor(deps, requireSession(c)), pageQuery(c))))
+    .get(
+      "/policies",
+      async (c) => c.json(await policies.listPolicies(clientFor(deps, requireSession(c)), pageQuery(c))),
+    )
     .post("/policies", async (c) => {
       const client = clientFor(deps, requireSession(c));
       return c.json(await policies.addPolicy(client, await readJson(c, AddPolicyInput)), 201);
     })
-    .get("/policy", async (c) => c.json(await policies.getPolicy(clientFor(deps, requireSession(c)), requiredQuery(c, "name"))))
+    .get(
+      "/policy",
+      async (c) =>
+        c.json(await policies.getPolicy(clientFor(deps, requireSession(c)), requiredQuery(c, "name"))),
+    )
     .delete("/policy", async (c) => {
       await policies.removePolicy(clientFor(deps, requireSession(c)), requiredQuery(c, "name"));
       return c.body(null, 204);
     })
-    .get("/policies/:name/users", async (c) => c.json(await policies.usersWithPolicy(clientFor(deps, requireSession(c)), c.req.param("name"))))
-    .get("/policies/:name/groups", async (c) => c.json(await policies.groupsWithPolicy(clientFor(deps, requireSession(c)), c.req.param("name"))));
+    .get(
+      "/policies/:name/users",
+      async (c) =>
+        c.json(await policies.usersWithPolicy(clientFor(deps, requireSession(c)), c.req.param("name"))),
+    )
+    .get(
+      "/policies/:name/groups",
+      async (c) =>
+        c.json(await policies.groupsWithPolicy(clientFor(deps, requireSession(c)), c.req.param("name"))),
+    );
 }

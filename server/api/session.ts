@@ -16,7 +16,12 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import * as sessions from "../services/session.ts";
 import { signInOperator } from "../services/operator_session.ts";
-import { clearSessionCookie, type CookieSettings, issueSessionCookie, requireSession } from "../session/middleware.ts";
+import {
+  clearSessionCookie,
+  type CookieSettings,
+  issueSessionCookie,
+  requireSession,
+} from "../session/middleware.ts";
 import { readJson } from "./input.ts";
 
 /** The caller's address for throttling; the direct peer only, since forwarded headers can be forged. */
@@ -40,7 +45,9 @@ export function sessionApi(deps: AppDeps) {
     const wait = deps.loginThrottle.waitFor(address);
     if (wait > 0) {
       c.header("retry-after", String(Math.ceil(wait / 1000)));
-      throw new ApiError(429, "too many failed sign-ins", { detail: `try again in ${Math.ceil(wait / 1000)} seconds` });
+      throw new ApiError(429, "too many failed sign-ins", {
+        detail: `try again in ${Math.ceil(wait / 1000)} seconds`,
+      });
     }
     try {
       const session = await signIn();
@@ -54,7 +61,12 @@ export function sessionApi(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get("/login", async (c) => c.json(await sessions.loginStrategy(deps)))
     .post("/login", async (c) => {
-      if (deps.operator) throw ApiError.badRequest("this console runs in operator mode", "sign in with a service-account token (POST /api/v1/login/operator)");
+      if (deps.operator) {
+        throw ApiError.badRequest(
+          "this console runs in operator mode",
+          "sign in with a service-account token (POST /api/v1/login/operator)",
+        );
+      }
       const input = await readJson(c, LoginInput);
       const session = await throttled(c, () => sessions.signIn(deps, input));
       await issueSessionCookie(c, deps.sessionKey, session, cookie, deps.now());
@@ -62,9 +74,17 @@ export function sessionApi(deps: AppDeps) {
     })
     .post("/login/operator", async (c) => {
       const operator = deps.operator;
-      if (!operator) throw ApiError.notFound("not found", "operator sign-in is served in operator mode only (CONSOLE_OPERATOR_MODE=on)");
+      if (!operator) {
+        throw ApiError.notFound(
+          "not found",
+          "operator sign-in is served in operator mode only (CONSOLE_OPERATOR_MODE=on)",
+        );
+      }
       const { jwt } = await readJson(c, OperatorLoginInput);
-      const session = await throttled(c, () => signInOperator(operator, jwt, deps.now() + deps.config.sessionSeconds * 1000));
+      const session = await throttled(
+        c,
+        () => signInOperator(operator, jwt, deps.now() + deps.config.sessionSeconds * 1000),
+      );
       await issueSessionCookie(c, deps.sessionKey, session, cookie, deps.now());
       return c.json({}, 201);
     })

@@ -18,7 +18,12 @@
  */
 import { type Context, Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
-import { AddNotificationEndpointInput, AddTierInput, SetConfigInput, TierCredentialsInput } from "../contract/settings.ts";
+import {
+  AddNotificationEndpointInput,
+  AddTierInput,
+  SetConfigInput,
+  TierCredentialsInput,
+} from "../contract/settings.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { notificationArns } from "../services/bucket_events.ts";
 import * as settings from "../services/settings.ts";
@@ -32,23 +37,48 @@ export const RESTART_COOKIE = "deck_restart";
 
 export function settingsApi(deps: AppDeps) {
   const client = (c: Context<AppEnv>) => clientFor(deps, requireSession(c));
-  const cookie = { path: deps.config.subpath, sameSite: "Strict" as const, httpOnly: true, secure: deps.config.tls !== null };
+  const cookie = {
+    path: deps.config.subpath,
+    sameSite: "Strict" as const,
+    httpOnly: true,
+    secure: deps.config.tls !== null,
+  };
   const flagRestart = (c: Context<AppEnv>, restart: boolean) => {
     if (restart) setCookie(c, RESTART_COOKIE, "1", { ...cookie, maxAge: 30 * 86400 });
   };
   return new Hono<AppEnv>()
-    .get("/configs", async (c) => c.json(await settings.listConfigs(client(c), Number(c.req.query("offset") ?? 0) || 0, Number(c.req.query("limit") ?? 1000) || 1000)))
+    .get(
+      "/configs",
+      async (c) =>
+        c.json(
+          await settings.listConfigs(
+            client(c),
+            Number(c.req.query("offset") ?? 0) || 0,
+            Number(c.req.query("limit") ?? 1000) || 1000,
+          ),
+        ),
+    )
     .get("/configs/:name", async (c) => c.json(await settings.getConfig(client(c), c.req.param("name"))))
     .put("/configs/:name", async (c) => {
-      const result = await settings.setConfig(client(c), c.req.param("name"), await readJson(c, SetConfigInput));
+      const result = await settings.setConfig(
+        client(c),
+        c.req.param("name"),
+        await readJson(c, SetConfigInput),
+      );
       flagRestart(c, result.restart);
       return c.json(result);
     })
-    .get("/admin/notification_endpoints", async (c) => c.json({ notification_endpoints: await settings.notificationEndpoints(client(c)) }))
+    .get(
+      "/admin/notification_endpoints",
+      async (c) => c.json({ notification_endpoints: await settings.notificationEndpoints(client(c)) }),
+    )
     .post("/admin/notification_endpoints", async (c) => {
       const input = await readJson(c, AddNotificationEndpointInput);
       const key_values = Object.entries(input.properties).map(([key, value]) => ({ key, value }));
-      const { restart } = await settings.setConfig(client(c), `notify_${input.service}`, { key_values, arn_resource_id: input.account_id });
+      const { restart } = await settings.setConfig(client(c), `notify_${input.service}`, {
+        key_values,
+        arn_resource_id: input.account_id,
+      });
       flagRestart(c, restart);
       return c.json({ service: input.service, account_id: input.account_id, restart }, 201);
     })
@@ -58,9 +88,17 @@ export function settingsApi(deps: AppDeps) {
       await tiers.createTier(client(c), await readJson(c, AddTierInput));
       return c.body(null, 201);
     })
-    .get("/admin/tiers/:type/:name", async (c) => c.json(await tiers.getTier(client(c), c.req.param("type"), c.req.param("name"))))
+    .get(
+      "/admin/tiers/:type/:name",
+      async (c) => c.json(await tiers.getTier(client(c), c.req.param("type"), c.req.param("name"))),
+    )
     .put("/admin/tiers/:type/:name/credentials", async (c) => {
-      await tiers.updateTierCredentials(client(c), c.req.param("type"), c.req.param("name"), await readJson(c, TierCredentialsInput));
+      await tiers.updateTierCredentials(
+        client(c),
+        c.req.param("type"),
+        c.req.param("name"),
+        await readJson(c, TierCredentialsInput),
+      );
       return c.body(null, 200);
     })
     .post("/service/restart", async (c) => {

@@ -24,6 +24,8 @@ export function storageApi(deps: AppDeps) {
     })
     .post("/direct-csi/drives/format", async (c) => {
       const { op, token } = operatorOf(c, deps);
-      return c.json({ formatIssuesList: await storage.formatDrives(op, token, await readJson(c, FormatDrivesInput)) });
+      return c.json({
+        formatIssuesList: await storage.formatDrives(op, token, await readJson(c, FormatDrivesInput)),
+      });
     });
 }

@@ -9,5 +9,8 @@ import { parseAuditSearch, searchAuditLog } from "../services/tools.ts";
 
 export function toolsApi(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get("/logs/search", async (c) => c.json(await searchAuditLog(deps, parseAuditSearch(new URL(c.req.url).searchParams))));
+    .get(
+      "/logs/search",
+      async (c) => c.json(await searchAuditLog(deps, parseAuditSearch(new URL(c.req.url).searchParams))),
+    );
 }

@@ -20,16 +20,29 @@ import { pageQuery, readJson, requiredQuery } from "./input.ts";
 
 export function usersApi(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get("/users", async (c) => c.json({ users: await users.listUsers(clientFor(deps, requireSession(c)), pageQuery(c)) }))
+    .get(
+      "/users",
+      async (c) => c.json({ users: await users.listUsers(clientFor(deps, requireSession(c)), pageQuery(c)) }),
+    )
     .post("/users", async (c) => {
       const client = clientFor(deps, requireSession(c));
       return c.json(await users.addUser(client, await readJson(c, AddUserInput)), 201);
     })
     .get("/user/access-check", async (c) => {
       const client = clientFor(deps, requireSession(c));
-      return c.json(await users.checkUserAccess(client, requiredQuery(c, "name"), requiredQuery(c, "action"), requiredQuery(c, "resource")));
+      return c.json(
+        await users.checkUserAccess(
+          client,
+          requiredQuery(c, "name"),
+          requiredQuery(c, "action"),
+          requiredQuery(c, "resource"),
+        ),
+      );
     })
-    .get("/user", async (c) => c.json(await users.getUser(clientFor(deps, requireSession(c)), requiredQuery(c, "name"))))
+    .get(
+      "/user",
+      async (c) => c.json(await users.getUser(clientFor(deps, requireSession(c)), requiredQuery(c, "name"))),
+    )
     .put("/user", async (c) => {
       const client = clientFor(deps, requireSession(c));
       const name = requiredQuery(c, "name");

@@ -15,7 +15,8 @@ export function passwordProblem(secret: string): string {
 }
 
 /** The schema of a new secret key, with the same two messages. */
-export const newSecret = () => s.string({ min: MIN_PASSWORD, max: MAX_PASSWORD, message: SHORT_PASSWORD, maxMessage: LONG_PASSWORD });
+export const newSecret = () =>
+  s.string({ min: MIN_PASSWORD, max: MAX_PASSWORD, message: SHORT_PASSWORD, maxMessage: LONG_PASSWORD });
 
 /** New credentials: shown once, never stored by the console. */
 export interface ServiceAccountCredentials {
@@ -32,8 +33,17 @@ export type CreateServiceAccountInput = s.Infer<typeof CreateServiceAccountInput
 /** POST /api/v1/service-account-credentials and /user/{name}/service-account-credentials. */
 export const CreateServiceAccountCredentialsInput = s.object({
   policy: s.optional(s.string({ max: 20_480 }), ""),
-  accessKey: s.string({ min: 3, max: 20, pattern: /^[^=,\s]+$/, message: "the access key must hold 3 to 20 characters without =, comma or spaces" }),
-  secretKey: s.string({ min: MIN_PASSWORD, max: MAX_PASSWORD, message: "the secret key must hold 8 to 40 characters" }),
+  accessKey: s.string({
+    min: 3,
+    max: 20,
+    pattern: /^[^=,\s]+$/,
+    message: "the access key must hold 3 to 20 characters without =, comma or spaces",
+  }),
+  secretKey: s.string({
+    min: MIN_PASSWORD,
+    max: MAX_PASSWORD,
+    message: "the secret key must hold 8 to 40 characters",
+  }),
 });
 export type CreateServiceAccountCredentialsInput = s.Infer<typeof CreateServiceAccountCredentialsInput>;
 

@@ -3,10 +3,13 @@
 export function bucketNameProblem(name: string): string | null {
   if (name.length < 3 || name.length > 63) return "Bucket name must be 3 to 63 characters long";
   if (!/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/.test(name)) return "Bucket name contains invalid characters";
-  if (name.includes("..") || name.includes(".-") || name.includes("-.")) return "Bucket name contains invalid characters";
+  if (name.includes("..") || name.includes(".-") || name.includes("-.")) {
+    return "Bucket name contains invalid characters";
+  }
   if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return "Bucket name must not be formatted as an IP address";
   if (name === "minio") return "Bucket name minio is reserved";
-  const reserved = RESERVED_PREFIXES.find((p) => name.startsWith(p)) ?? RESERVED_SUFFIXES.find((s) => name.endsWith(s));
+  const reserved = RESERVED_PREFIXES.find((p) => name.startsWith(p)) ??
+    RESERVED_SUFFIXES.find((s) => name.endsWith(s));
   if (reserved) return `Bucket names with "${reserved}" are reserved by AWS`;
   return null;
 }
@@ -22,7 +25,9 @@ const RESERVED_SUFFIXES = ["-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3
  */
 export function bucketReferenceProblem(name: string): string | null {
   if (name.length < 3 || name.length > 63) return "Bucket name must be 3 to 63 characters long";
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]*[A-Za-z0-9]$/.test(name) || name.includes("..")) return "Bucket name contains invalid characters";
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]*[A-Za-z0-9]$/.test(name) || name.includes("..")) {
+    return "Bucket name contains invalid characters";
+  }
   if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return "Bucket name must not be formatted as an IP address";
   return null;
 }

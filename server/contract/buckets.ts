@@ -36,7 +36,10 @@ export function quotaProblem(bytes: number): string | null {
 }
 
 /** Bytes; below 1 is refused with QUOTA_TOO_SMALL where the quota is enabled (a disabled quota ignores it). */
-const quotaAmount = s.optional(s.number({ max: MAX_QUOTA_BYTES, integer: true, message: QUOTA_TOO_LARGE }), 0);
+const quotaAmount = s.optional(
+  s.number({ max: MAX_QUOTA_BYTES, integer: true, message: QUOTA_TOO_LARGE }),
+  0,
+);
 const RETENTION_MODES = ["compliance", "governance"] as const;
 const RETENTION_UNITS = ["days", "years"] as const;
 
@@ -100,11 +103,14 @@ export interface EncryptionInfo {
 
 /** POST /api/v1/has-permission */
 export const HasPermissionInput = s.object({
-  actions: s.array(s.object({
-    id: s.string({ min: 1, max: 128 }),
-    action: s.string({ min: 1, max: 128 }),
-    bucket_name: s.optional(s.string({ max: 63 }), ""),
-  }), { max: 100 }),
+  actions: s.array(
+    s.object({
+      id: s.string({ min: 1, max: 128 }),
+      action: s.string({ min: 1, max: 128 }),
+      bucket_name: s.optional(s.string({ max: 63 }), ""),
+    }),
+    { max: 100 },
+  ),
 });
 export type HasPermissionInput = s.Infer<typeof HasPermissionInput>;
 
@@ -185,7 +191,13 @@ export const MultiReplicationInput = s.object({
   replicateDeleteMarkers: s.optional(s.boolean(), true),
   replicateDeletes: s.optional(s.boolean(), true),
   replicateMetadata: s.optional(s.boolean(), true),
-  bucketsRelation: s.array(s.object({ originBucket: s.string({ min: 1, max: 63 }), destinationBucket: s.string({ min: 1, max: 63 }) }), { min: 1, max: 1000 }),
+  bucketsRelation: s.array(
+    s.object({
+      originBucket: s.string({ min: 1, max: 63 }),
+      destinationBucket: s.string({ min: 1, max: 63 }),
+    }),
+    { min: 1, max: 1000 },
+  ),
 });
 export type MultiReplicationInput = s.Infer<typeof MultiReplicationInput>;
 
@@ -259,7 +271,8 @@ export const AccessRuleInput = s.object({
 export type AccessRuleInput = s.Infer<typeof AccessRuleInput>;
 
 /** The refusal of an Add Access Rule for a prefix that has one (the dialog checks the list it shows too). */
-export const accessRuleExists = (prefix: string, access: string) => `The prefix ${prefix} already has a rule (${access}); edit that rule instead.`;
+export const accessRuleExists = (prefix: string, access: string) =>
+  `The prefix ${prefix} already has a rule (${access}); edit that rule instead.`;
 
 export const DeleteAccessRuleInput = s.object({ prefix: s.string({ min: 1, max: 1024, trim: true }) });
 

@@ -38,7 +38,14 @@ export type WidgetKind = "stat" | "gauge" | "graph" | "bargauge";
 export type PanelType = "singleValue" | "linearGraph" | "barChart" | "pieChart" | "singleRep";
 
 /** How a panel shows numbers: sizes, rates, durations, counts, or a fraction of one CPU as a percentage. */
-export type ValueFormat = "bytes" | "bytesPerSecond" | "perSecond" | "seconds" | "nanoseconds" | "number" | "percent";
+export type ValueFormat =
+  | "bytes"
+  | "bytesPerSecond"
+  | "perSecond"
+  | "seconds"
+  | "nanoseconds"
+  | "number"
+  | "percent";
 
 /** One entry of `widgets` in GET /api/v1/admin/info. */
 export interface WidgetSummary {
@@ -115,36 +122,147 @@ export const DASHBOARD_TABS: { name: "Summary" | "Traffic" | "Resources"; ids: n
 /** The 28 panels: title (the key widgets are matched by, case-insensitively), drawing and format. */
 export const PANELS: PanelConfig[] = [
   { id: 1, title: "Uptime", type: "singleValue", layoutIdentifier: "panel-0", format: "seconds" },
-  { id: 65, title: "Total S3 Traffic Inbound", type: "singleValue", layoutIdentifier: "panel-1", format: "bytes" },
-  { id: 64, title: "Total S3 Traffic Outbound", type: "singleValue", layoutIdentifier: "panel-2", format: "bytes" },
-  { id: 53, title: "Total Online Servers", type: "singleValue", layoutIdentifier: "panel-3", format: "number" },
-  { id: 69, title: "Total Offline Servers", type: "singleValue", layoutIdentifier: "panel-4", format: "number" },
+  {
+    id: 65,
+    title: "Total S3 Traffic Inbound",
+    type: "singleValue",
+    layoutIdentifier: "panel-1",
+    format: "bytes",
+  },
+  {
+    id: 64,
+    title: "Total S3 Traffic Outbound",
+    type: "singleValue",
+    layoutIdentifier: "panel-2",
+    format: "bytes",
+  },
+  {
+    id: 53,
+    title: "Total Online Servers",
+    type: "singleValue",
+    layoutIdentifier: "panel-3",
+    format: "number",
+  },
+  {
+    id: 69,
+    title: "Total Offline Servers",
+    type: "singleValue",
+    layoutIdentifier: "panel-4",
+    format: "number",
+  },
   { id: 9, title: "Total Online Drives", type: "singleValue", layoutIdentifier: "panel-5", format: "number" },
-  { id: 78, title: "Total Offline Drives", type: "singleValue", layoutIdentifier: "panel-6", format: "number" },
-  { id: 80, title: "Time Since Last Heal Activity", type: "singleValue", layoutIdentifier: "panel-7", format: "nanoseconds" },
-  { id: 81, title: "Time Since Last Scan Activity", type: "singleValue", layoutIdentifier: "panel-8", format: "nanoseconds" },
+  {
+    id: 78,
+    title: "Total Offline Drives",
+    type: "singleValue",
+    layoutIdentifier: "panel-6",
+    format: "number",
+  },
+  {
+    id: 80,
+    title: "Time Since Last Heal Activity",
+    type: "singleValue",
+    layoutIdentifier: "panel-7",
+    format: "nanoseconds",
+  },
+  {
+    id: 81,
+    title: "Time Since Last Scan Activity",
+    type: "singleValue",
+    layoutIdentifier: "panel-8",
+    format: "nanoseconds",
+  },
   { id: 66, title: "Number of Buckets", type: "singleRep", layoutIdentifier: "panel-9", format: "number" },
   { id: 44, title: "Number of Objects", type: "singleRep", layoutIdentifier: "panel-10", format: "number" },
   { id: 61, title: "Total Open FDs", type: "singleRep", layoutIdentifier: "panel-11", format: "number" },
   { id: 62, title: "Total Goroutines", type: "singleRep", layoutIdentifier: "panel-12", format: "number" },
-  { id: 50, title: "Current Usable Capacity", type: "pieChart", layoutIdentifier: "panel-13", format: "bytes" },
-  { id: 52, title: "Object size distribution", type: "barChart", layoutIdentifier: "panel-14", format: "number" },
+  {
+    id: 50,
+    title: "Current Usable Capacity",
+    type: "pieChart",
+    layoutIdentifier: "panel-13",
+    format: "bytes",
+  },
+  {
+    id: 52,
+    title: "Object size distribution",
+    type: "barChart",
+    layoutIdentifier: "panel-14",
+    format: "number",
+  },
   { id: 68, title: "Data Usage Growth", type: "linearGraph", layoutIdentifier: "panel-15", format: "bytes" },
-  { id: 63, title: "S3 API Data Received Rate", type: "linearGraph", layoutIdentifier: "panel-16", format: "bytesPerSecond" },
-  { id: 70, title: "S3 API Data Sent Rate", type: "linearGraph", layoutIdentifier: "panel-17", format: "bytesPerSecond" },
-  { id: 60, title: "S3 API Request Rate", type: "linearGraph", layoutIdentifier: "panel-18", format: "perSecond" },
-  { id: 71, title: "S3 API Request Error Rate", type: "linearGraph", layoutIdentifier: "panel-19", format: "perSecond" },
-  { id: 17, title: "Internode Data Transfer", type: "linearGraph", layoutIdentifier: "panel-20", format: "bytesPerSecond" },
+  {
+    id: 63,
+    title: "S3 API Data Received Rate",
+    type: "linearGraph",
+    layoutIdentifier: "panel-16",
+    format: "bytesPerSecond",
+  },
+  {
+    id: 70,
+    title: "S3 API Data Sent Rate",
+    type: "linearGraph",
+    layoutIdentifier: "panel-17",
+    format: "bytesPerSecond",
+  },
+  {
+    id: 60,
+    title: "S3 API Request Rate",
+    type: "linearGraph",
+    layoutIdentifier: "panel-18",
+    format: "perSecond",
+  },
+  {
+    id: 71,
+    title: "S3 API Request Error Rate",
+    type: "linearGraph",
+    layoutIdentifier: "panel-19",
+    format: "perSecond",
+  },
+  {
+    id: 17,
+    title: "Internode Data Transfer",
+    type: "linearGraph",
+    layoutIdentifier: "panel-20",
+    format: "bytesPerSecond",
+  },
   { id: 73, title: "Node IO", type: "linearGraph", layoutIdentifier: "panel-21", format: "bytesPerSecond" },
   { id: 76, title: "Node Memory Usage", type: "linearGraph", layoutIdentifier: "panel-22", format: "bytes" },
   { id: 77, title: "Node CPU Usage", type: "linearGraph", layoutIdentifier: "panel-23", format: "percent" },
   { id: 11, title: "Node Syscalls", type: "linearGraph", layoutIdentifier: "panel-24", format: "perSecond" },
-  { id: 8, title: "Node File Descriptors", type: "linearGraph", layoutIdentifier: "panel-25", format: "number" },
-  { id: 82, title: "Drives Free Inodes", type: "linearGraph", layoutIdentifier: "panel-26", format: "number" },
-  { id: 74, title: "Drive Used Capacity", type: "linearGraph", layoutIdentifier: "panel-27", format: "bytes" },
+  {
+    id: 8,
+    title: "Node File Descriptors",
+    type: "linearGraph",
+    layoutIdentifier: "panel-25",
+    format: "number",
+  },
+  {
+    id: 82,
+    title: "Drives Free Inodes",
+    type: "linearGraph",
+    layoutIdentifier: "panel-26",
+    format: "number",
+  },
+  {
+    id: 74,
+    title: "Drive Used Capacity",
+    type: "linearGraph",
+    layoutIdentifier: "panel-27",
+    format: "bytes",
+  },
 ];
 
-const item = (n: number, x: number, y: number, w: number, h: number, minW = 1): LayoutItem => ({ i: `panel-${n}`, x, y, w, h, minW, moved: false, static: false });
+const item = (n: number, x: number, y: number, w: number, h: number, minW = 1): LayoutItem => ({
+  i: `panel-${n}`,
+  x,
+  y,
+  w,
+  h,
+  minW,
+  moved: false,
+  static: false,
+});
 
 /**
  * The default grid, one item per panel. Each tab draws only its own panels, so positions are per tab.
@@ -152,22 +270,52 @@ const item = (n: number, x: number, y: number, w: number, h: number, minW = 1): 
  */
 export const DEFAULT_LAYOUT: LayoutItem[] = [
   // Summary: single values (uptime, traffic in/out, servers and drives online/offline, heal, scan)
-  item(0, 0, 0, 2, 1), item(1, 2, 0, 2, 1), item(2, 4, 0, 2, 1), item(3, 6, 0, 1, 1), item(4, 7, 0, 1, 1),
-  item(5, 0, 1, 1, 1), item(6, 1, 1, 1, 1), item(7, 2, 1, 3, 1), item(8, 5, 1, 3, 1),
+  item(0, 0, 0, 2, 1),
+  item(1, 2, 0, 2, 1),
+  item(2, 4, 0, 2, 1),
+  item(3, 6, 0, 1, 1),
+  item(4, 7, 0, 1, 1),
+  item(5, 0, 1, 1, 1),
+  item(6, 1, 1, 1, 1),
+  item(7, 2, 1, 3, 1),
+  item(8, 5, 1, 3, 1),
   // Summary: counters with trend, capacity, size distribution
-  item(9, 0, 2, 2, 2), item(10, 2, 2, 2, 2), item(11, 4, 2, 2, 2), item(12, 6, 2, 2, 2),
-  item(13, 0, 4, 3, 3, 2), item(14, 3, 4, 5, 3, 2),
+  item(9, 0, 2, 2, 2),
+  item(10, 2, 2, 2, 2),
+  item(11, 4, 2, 2, 2),
+  item(12, 6, 2, 2, 2),
+  item(13, 0, 4, 3, 3, 2),
+  item(14, 3, 4, 5, 3, 2),
   // Summary: graphs (data usage, received, sent)
-  item(15, 0, 10, 8, 3, 2), item(16, 0, 7, 4, 3, 2), item(17, 4, 7, 4, 3, 2),
+  item(15, 0, 10, 8, 3, 2),
+  item(16, 0, 7, 4, 3, 2),
+  item(17, 4, 7, 4, 3, 2),
   // Traffic
-  item(18, 0, 0, 4, 3, 2), item(19, 4, 0, 4, 3, 2), item(20, 0, 3, 8, 3, 2), item(21, 0, 6, 8, 3, 2),
+  item(18, 0, 0, 4, 3, 2),
+  item(19, 4, 0, 4, 3, 2),
+  item(20, 0, 3, 8, 3, 2),
+  item(21, 0, 6, 8, 3, 2),
   // Resources
-  item(22, 0, 0, 4, 3, 2), item(23, 4, 0, 4, 3, 2), item(24, 0, 3, 4, 3, 2), item(25, 4, 3, 4, 3, 2),
-  item(26, 0, 6, 4, 3, 2), item(27, 4, 6, 4, 3, 2),
+  item(22, 0, 0, 4, 3, 2),
+  item(23, 4, 0, 4, 3, 2),
+  item(24, 0, 3, 4, 3, 2),
+  item(25, 4, 3, 4, 3, 2),
+  item(26, 0, 6, 4, 3, 2),
+  item(27, 4, 6, 4, 3, 2),
 ];
 
 /** Spec 1 §9: the chart palette, nine colours readable on light and dark backgrounds. */
-export const CHART_PALETTE = ["#4F86C6", "#E0A526", "#2FB67C", "#EF6461", "#1F9ED1", "#B07CC6", "#7CC8A4", "#E88B5A", "#8FA7C0"];
+export const CHART_PALETTE = [
+  "#4F86C6",
+  "#E0A526",
+  "#2FB67C",
+  "#EF6461",
+  "#1F9ED1",
+  "#B07CC6",
+  "#7CC8A4",
+  "#E88B5A",
+  "#8FA7C0",
+];
 
 /** Spec 1 §9: show every Nth time label, by panel width in px. */
 export function timeLabelSpacing(panelWidth: number): number {
@@ -197,7 +345,8 @@ export const SIZE_RANGE_LABELS: { tags: string[]; label: string }[] = [
 ];
 
 /** Spec 1 §8, shown inside a panel whose data could not be loaded. */
-export const WIDGET_ERROR_MESSAGE = "Widget information could not be retrieved at this time. Please try again";
+export const WIDGET_ERROR_MESSAGE =
+  "Widget information could not be retrieved at this time. Please try again";
 
 /** `[epoch seconds, value]` points of one trend line. */
 export type TrendPoint = [number, number];

@@ -19,7 +19,13 @@ const members = s.optional(s.array(s.string({ min: 1, max: 128 }), { max: 10_000
 
 /** POST /api/v1/groups */
 export const AddGroupInput = s.object({
-  group: s.string({ min: 1, max: 256, trim: true, pattern: /^[^,]+$/, message: "the group name must not be blank or contain commas" }),
+  group: s.string({
+    min: 1,
+    max: 256,
+    trim: true,
+    pattern: /^[^,]+$/,
+    message: "the group name must not be blank or contain commas",
+  }),
   members,
 });
 export type AddGroupInput = s.Infer<typeof AddGroupInput>;

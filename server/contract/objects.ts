@@ -58,11 +58,14 @@ export interface ObjectDetail extends ObjectItem {
 }
 
 /** POST /buckets/{bucket}/delete-objects: a JSON array of these. */
-export const DeleteObjectsInput = s.array(s.object({
-  path: s.string({ min: 1 }),
-  versionID: s.optional(s.string()),
-  recursive: s.optional(s.boolean(), false),
-}), { min: 1, max: 10_000 });
+export const DeleteObjectsInput = s.array(
+  s.object({
+    path: s.string({ min: 1 }),
+    versionID: s.optional(s.string()),
+    recursive: s.optional(s.boolean(), false),
+  }),
+  { min: 1, max: 10_000 },
+);
 export type DeleteObjectsInput = s.Infer<typeof DeleteObjectsInput>;
 
 /** PUT /buckets/{bucket}/objects/retention */
@@ -113,7 +116,10 @@ export interface PendingUpload {
 /** POST /buckets/{bucket}/uploads/{id}/complete */
 export const CompleteUploadInput = s.object({
   key: s.string({ min: 1 }),
-  parts: s.array(s.object({ part_number: s.number({ min: 1, max: 10_000, integer: true }), etag: s.string({ min: 1 }) }), { min: 1, max: 10_000 }),
+  parts: s.array(
+    s.object({ part_number: s.number({ min: 1, max: 10_000, integer: true }), etag: s.string({ min: 1 }) }),
+    { min: 1, max: 10_000 },
+  ),
 });
 export type CompleteUploadInput = s.Infer<typeof CompleteUploadInput>;
 

@@ -8,7 +8,9 @@ import * as s from "./schema.ts";
 export function anyObject(): s.Schema<Record<string, unknown>> {
   return {
     check(value, path, issues) {
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return void issues.push({ path, message: "expected an object" });
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        return void issues.push({ path, message: "expected an object" });
+      }
       return value as Record<string, unknown>;
     },
   };
@@ -65,7 +67,13 @@ export interface TenantInfo {
   pools: PoolInfo[];
   enable_prometheus: boolean;
   endpoints?: { minio?: string; console?: string };
-  status: { health_status?: string; drives_online?: number; drives_offline?: number; drives_healing?: number; write_quorum?: number };
+  status: {
+    health_status?: string;
+    drives_online?: number;
+    drives_offline?: number;
+    drives_healing?: number;
+    write_quorum?: number;
+  };
   logEnabled: boolean;
   monitoringEnabled: boolean;
   encryptionEnabled: boolean;
@@ -189,7 +197,11 @@ const Encryption = s.object({
   gemalto: s.optional(s.object({
     keysecure: s.object({
       endpoint: s.string(),
-      credentials: s.object({ token: s.string(), domain: s.string(), retry: s.optional(s.number({ min: 0 })) }),
+      credentials: s.object({
+        token: s.string(),
+        domain: s.string(),
+        retry: s.optional(s.number({ min: 0 })),
+      }),
       tls: s.optional(s.object({ ca: s.string() })),
     }),
   })),
@@ -218,8 +230,15 @@ const Encryption = s.object({
     engine: s.optional(s.string()),
     namespace: s.optional(s.string()),
     prefix: s.optional(s.string()),
-    approle: s.object({ engine: s.optional(s.string()), id: s.string(), secret: s.string(), retry: s.optional(s.number({ min: 0 })) }),
-    tls: s.optional(s.object({ key: s.optional(s.string()), crt: s.optional(s.string()), ca: s.optional(s.string()) })),
+    approle: s.object({
+      engine: s.optional(s.string()),
+      id: s.string(),
+      secret: s.string(),
+      retry: s.optional(s.number({ min: 0 })),
+    }),
+    tls: s.optional(
+      s.object({ key: s.optional(s.string()), crt: s.optional(s.string()), ca: s.optional(s.string()) }),
+    ),
     status: s.optional(s.object({ ping: s.optional(s.number({ min: 0 })) })),
   })),
 });
@@ -251,8 +270,20 @@ export const CreateTenantInput = s.object({
   image_pull_secret: s.optional(s.string()),
   annotations: s.optional(s.record(s.string())),
   labels: s.optional(s.record(s.string())),
-  logSearchConfiguration: s.optional(s.object({ ...StorageOverride, postgres_image: s.optional(s.string()), postgres_init_image: s.optional(s.string()) })),
-  prometheusConfiguration: s.optional(s.object({ ...StorageOverride, sidecar_image: s.optional(s.string()), init_image: s.optional(s.string()) })),
+  logSearchConfiguration: s.optional(
+    s.object({
+      ...StorageOverride,
+      postgres_image: s.optional(s.string()),
+      postgres_init_image: s.optional(s.string()),
+    }),
+  ),
+  prometheusConfiguration: s.optional(
+    s.object({
+      ...StorageOverride,
+      sidecar_image: s.optional(s.string()),
+      init_image: s.optional(s.string()),
+    }),
+  ),
   tls: s.optional(s.object({
     minio: s.optional(s.array(KeyPair)),
     console: s.optional(KeyPair),
@@ -276,7 +307,10 @@ export type UpdateTenantInput = s.Infer<typeof UpdateTenantInput>;
 export const TenantYamlInput = s.object({ yaml: s.string({ max: 1024 * 1024 }) });
 export type TenantYamlInput = s.Infer<typeof TenantYamlInput>;
 
-export const DeleteTenantInput = s.object({ delete_pvcs: s.optional(s.boolean(), false), confirm: s.optional(s.string()) });
+export const DeleteTenantInput = s.object({
+  delete_pvcs: s.optional(s.boolean(), false),
+  confirm: s.optional(s.string()),
+});
 export type DeleteTenantInput = s.Infer<typeof DeleteTenantInput>;
 
 export const CreateNamespaceInput = s.object({ name: s.string({ trim: true }) });

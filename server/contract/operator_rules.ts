@@ -15,7 +15,8 @@ export const TENANT_NAME_MESSAGE = "Name only can contain lowercase letters, num
 export const KEYS_MESSAGE = "Keys must be at least length 8";
 
 export const isTenantName = (name: string) => /^[a-z0-9-]{3,63}$/.test(name);
-export const isNamespaceName = (name: string) => name.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
+export const isNamespaceName = (name: string) =>
+  name.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
 export const isAccessKey = (key: string) => /^[a-zA-Z0-9-]{8,63}$/.test(key);
 /** registry/name:tag, as the original's image pattern `^((.*?)/(.*?):(.+))$`. */
 export const isImage = (image: string) => /^((.*?)\/(.*?):(.+))$/.test(image);
@@ -46,14 +47,30 @@ export class ParityError extends Error {}
  */
 export function parityOptions(nodes: number, drivesPerNode: number): string[] {
   const pattern = `[http://minio{1...${nodes}}/export/set{1...${drivesPerNode}}]`;
-  if (!Number.isInteger(nodes) || !Number.isInteger(drivesPerNode) || drivesPerNode < 1 || nodes < 1) throw new ParityError(`invalid number of endpoints provided ${pattern}`);
+  if (!Number.isInteger(nodes) || !Number.isInteger(drivesPerNode) || drivesPerNode < 1 || nodes < 1) {
+    throw new ParityError(`invalid number of endpoints provided ${pattern}`);
+  }
   const total = nodes * drivesPerNode;
   if (total < 4) throw new ParityError(`incorrect number of endpoints provided ${pattern}`);
   const sizes = Array.from({ length: 13 }, (_, i) => i + 4);
   const divisible = sizes.filter((size) => total % size === 0);
-  if (divisible.length === 0) throw new ParityError(`incorrect number of endpoints provided ${pattern}, number of disks ${total} is not divisible by any supported erasure set sizes [${sizes.join(" ")}]`);
-  const symmetric = divisible.filter((size) => (nodes > size && nodes % size === 0) || (nodes <= size && size % nodes === 0));
-  if (symmetric.length === 0) throw new ParityError(`no symmetric distribution detected with input endpoints provided ${pattern}, disks ${total} cannot be spread symmetrically by any supported erasure set sizes [${sizes.join(" ")}]`);
+  if (divisible.length === 0) {
+    throw new ParityError(
+      `incorrect number of endpoints provided ${pattern}, number of disks ${total} is not divisible by any supported erasure set sizes [${
+        sizes.join(" ")
+      }]`,
+    );
+  }
+  const symmetric = divisible.filter((size) =>
+    (nodes > size && nodes % size === 0) || (nodes <= size && size % nodes === 0)
+  );
+  if (symmetric.length === 0) {
+    throw new ParityError(
+      `no symmetric distribution detected with input endpoints provided ${pattern}, disks ${total} cannot be spread symmetrically by any supported erasure set sizes [${
+        sizes.join(" ")
+      }]`,
+    );
+  }
   const maxParity = Math.floor(Math.max(...symmetric) / 2);
   const out: string[] = [];
   for (let p = maxParity; p >= 2; p--) out.push(`EC:${p}`);
@@ -77,7 +94,12 @@ export interface ErasureCalculation {
 }
 
 /** Usable capacity and failure tolerance per parity choice (spec 3 §4; original `erasureCodeCalc`). */
-export function erasureCodeCalc(options: string[], totalVolumes: number, pvSize: number, nodes: number): ErasureCalculation {
+export function erasureCodeCalc(
+  options: string[],
+  totalVolumes: number,
+  pvSize: number,
+  nodes: number,
+): ErasureCalculation {
   const rawCapacity = totalVolumes * pvSize;
   if (options.length === 0) return { error: true, defaultEC: "", rawCapacity, storageFactors: [] };
   const setSize = 2 * parityOf(options[0]);
@@ -103,14 +125,29 @@ export interface Distribution {
 }
 
 /** Splits the total size over servers and drives (spec 3 §5; original `calculateDistribution`). */
-export function calculateDistribution(totalBytes: number, nodes: number, drivesPerServer: number): Distribution {
+export function calculateDistribution(
+  totalBytes: number,
+  nodes: number,
+  drivesPerServer: number,
+): Distribution {
   const empty = { nodes: 0, persistentVolumes: 0, disks: 0, pvSize: 0 };
-  if (!Number.isFinite(totalBytes) || totalBytes < GI) return { error: "The pool size must be greater than 1Gi", ...empty };
-  if (!Number.isFinite(drivesPerServer) || drivesPerServer <= 0) return { error: "Number of drives must be at least 1", ...empty };
-  if (!Number.isFinite(nodes) || nodes <= 0) return { error: "Some provided data is invalid, please try again.", ...empty };
+  if (!Number.isFinite(totalBytes) || totalBytes < GI) {
+    return { error: "The pool size must be greater than 1Gi", ...empty };
+  }
+  if (!Number.isFinite(drivesPerServer) || drivesPerServer <= 0) {
+    return { error: "Number of drives must be at least 1", ...empty };
+  }
+  if (!Number.isFinite(nodes) || nodes <= 0) {
+    return { error: "Some provided data is invalid, please try again.", ...empty };
+  }
   const persistentVolumes = nodes * drivesPerServer;
   const pvSize = Math.floor(totalBytes / persistentVolumes);
-  if (pvSize < GI) return { error: "Disk Size with this combination would be less than 1Gi, please try another combination", ...empty };
+  if (pvSize < GI) {
+    return {
+      error: "Disk Size with this combination would be less than 1Gi, please try another combination",
+      ...empty,
+    };
+  }
   return { error: "", nodes, persistentVolumes, disks: drivesPerServer, pvSize };
 }
 
@@ -124,21 +161,41 @@ export interface MemoryResources {
  * Memory request and limit per server (spec 3 §4, §5). The limit follows the spec's table by total size;
  * the original's unit mix-up made it always max(request, 32Gi) (operator-k8s.md §5.4), which we do not copy.
  */
-export function memoryResources(memoryGi: number, totalBytes: number, maxAllocatable: number): MemoryResources {
+export function memoryResources(
+  memoryGi: number,
+  totalBytes: number,
+  maxAllocatable: number,
+): MemoryResources {
   const request = memoryGi * GI;
   const fail = (error: string) => ({ error, request: 0, limit: 0 });
   if (maxAllocatable === 0) return fail("There is no memory available for the selected number of nodes");
   if (maxAllocatable < MIN_MEMORY_GI * GI) return fail("There are not enough memory resources available");
-  if (!Number.isFinite(request) || request < MIN_MEMORY_GI * GI) return fail("The requested memory size must be greater than 2Gi");
-  if (request > maxAllocatable) return fail("The requested memory is greater than the max available memory for the selected number of nodes");
-  const floor = totalBytes >= PI ? 64 * GI : totalBytes >= 100 * TI ? 32 * GI : totalBytes >= 10 * TI ? 16 * GI : totalBytes >= TI ? 8 * GI : 0;
+  if (!Number.isFinite(request) || request < MIN_MEMORY_GI * GI) {
+    return fail("The requested memory size must be greater than 2Gi");
+  }
+  if (request > maxAllocatable) {
+    return fail(
+      "The requested memory is greater than the max available memory for the selected number of nodes",
+    );
+  }
+  const floor = totalBytes >= PI
+    ? 64 * GI
+    : totalBytes >= 100 * TI
+    ? 32 * GI
+    : totalBytes >= 10 * TI
+    ? 16 * GI
+    : totalBytes >= TI
+    ? 8 * GI
+    : 0;
   return { error: "", request, limit: Math.max(request, floor) };
 }
 
 export const QUOTA_SUFFIX = ".storageclass.storage.k8s.io/requests.storage";
 
 /** Storage classes and their remaining quota from a namespace's storage quota elements (operator-k8s.md §5.3). */
-export function storageClassesFromQuota(elements: { name: string; hard?: number; used?: number }[]): { name: string; remaining: number }[] {
+export function storageClassesFromQuota(
+  elements: { name: string; hard?: number; used?: number }[],
+): { name: string; remaining: number }[] {
   return elements.map((e) => ({
     name: e.name.endsWith(QUOTA_SUFFIX) ? e.name.slice(0, -QUOTA_SUFFIX.length) : e.name,
     remaining: (e.hard ?? 0) - (e.used ?? 0),
@@ -148,7 +205,9 @@ export function storageClassesFromQuota(elements: { name: string; hard?: number;
 /** The size page's check: 'Volume size must be greater than 1Gi and less than {limit}'. */
 export function totalSizeError(totalBytes: number, remaining: number): string {
   if (!Number.isFinite(totalBytes) || totalBytes <= GI || totalBytes > remaining) {
-    return `Volume size must be greater than 1Gi and less than ${remaining >= NO_QUOTA / 2 ? "the storage class limit" : niceBytes(remaining)}`;
+    return `Volume size must be greater than 1Gi and less than ${
+      remaining >= NO_QUOTA / 2 ? "the storage class limit" : niceBytes(remaining)
+    }`;
   }
   return "";
 }
@@ -207,10 +266,23 @@ export function defaultAffinity(tenant: string, pool: string): Record<string, un
 }
 
 /** Node-selector affinity from "k=v&..." plus, optionally, the default anti-affinity. */
-export function nodeSelectorAffinity(tenant: string, pool: string, labels: string, withAntiAffinity: boolean): Record<string, unknown> {
-  const expressions = Object.entries(parseLabels(labels)).map(([key, value]) => ({ key, operator: "In", values: [value] }));
+export function nodeSelectorAffinity(
+  tenant: string,
+  pool: string,
+  labels: string,
+  withAntiAffinity: boolean,
+): Record<string, unknown> {
+  const expressions = Object.entries(parseLabels(labels)).map(([key, value]) => ({
+    key,
+    operator: "In",
+    values: [value],
+  }));
   return {
-    nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: expressions }] } },
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: expressions }],
+      },
+    },
     ...(withAntiAffinity ? defaultAffinity(tenant, pool) : {}),
   };
 }

@@ -14,7 +14,13 @@ export interface PolicyList {
 
 /** POST /api/v1/policies: creates or overwrites (the policy JSON editor's Save reuses it). */
 export const AddPolicyInput = s.object({
-  name: s.string({ min: 1, max: 128, trim: true, pattern: /^[^,\s/\\]+$/, message: "the policy name must not be blank or contain commas, spaces or slashes" }),
+  name: s.string({
+    min: 1,
+    max: 128,
+    trim: true,
+    pattern: /^[^,\s/\\]+$/,
+    message: "the policy name must not be blank or contain commas, spaces or slashes",
+  }),
   policy: s.string({ min: 1, max: 20_480 }),
 });
 export type AddPolicyInput = s.Infer<typeof AddPolicyInput>;

@@ -11,7 +11,8 @@ export interface RemoteTarget {
   secure?: boolean;
 }
 
-const HOST_PORT = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)(?::(\d{1,5}))?$/;
+const HOST_PORT =
+  /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)(?::(\d{1,5}))?$/;
 
 /** Parses the target; a string describing the problem when it is not a host and port. */
 export function parseRemoteTarget(text: string): RemoteTarget | string {
@@ -23,7 +24,11 @@ export function parseRemoteTarget(text: string): RemoteTarget | string {
     rest = rest.slice(scheme[0].length).replace(/\/$/, "");
   }
   const match = HOST_PORT.exec(rest);
-  if (!match) return "The target must be a host name or address with an optional port (host:port), without a path.";
-  if (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535)) return "The port must be between 1 and 65535.";
+  if (!match) {
+    return "The target must be a host name or address with an optional port (host:port), without a path.";
+  }
+  if (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535)) {
+    return "The port must be between 1 and 65535.";
+  }
   return { host: rest, secure };
 }

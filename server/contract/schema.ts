@@ -36,34 +36,66 @@ export function parse<T>(schema: Schema<T>, value: unknown): T {
   return result as T;
 }
 
-const describe = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
+const describe = (
+  value: unknown,
+) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
 
 /** A string; `message` replaces every message, `maxMessage` the too-long one ("at least 8" is wrong for 41). */
-export function string(options: { min?: number; max?: number; pattern?: RegExp; trim?: boolean; message?: string; maxMessage?: string } = {}): Schema<string> {
+export function string(
+  options: {
+    min?: number;
+    max?: number;
+    pattern?: RegExp;
+    trim?: boolean;
+    message?: string;
+    maxMessage?: string;
+  } = {},
+): Schema<string> {
   return {
     check(value, path, issues) {
-      if (typeof value !== "string") return void issues.push({ path, message: `must be text, not ${describe(value)}` });
+      if (typeof value !== "string") {
+        return void issues.push({ path, message: `must be text, not ${describe(value)}` });
+      }
       const text = options.trim ? value.trim() : value;
       if (options.min !== undefined && text.length < options.min) {
-        return void issues.push({ path, message: options.message ?? (options.min === 1 ? "must not be empty" : `must be at least ${options.min} characters`) });
+        return void issues.push({
+          path,
+          message: options.message ??
+            (options.min === 1 ? "must not be empty" : `must be at least ${options.min} characters`),
+        });
       }
       if (options.max !== undefined && text.length > options.max) {
-        return void issues.push({ path, message: options.maxMessage ?? options.message ?? `must be at most ${options.max} characters` });
+        return void issues.push({
+          path,
+          message: options.maxMessage ?? options.message ?? `must be at most ${options.max} characters`,
+        });
       }
-      if (options.pattern && !options.pattern.test(text)) return void issues.push({ path, message: options.message ?? "has an invalid format" });
+      if (options.pattern && !options.pattern.test(text)) {
+        return void issues.push({ path, message: options.message ?? "has an invalid format" });
+      }
       return text;
     },
   };
 }
 
 /** A number; `message` replaces the range messages (a size reads better as "less than 8 PiB" than in bytes). */
-export function number(options: { min?: number; max?: number; integer?: boolean; message?: string } = {}): Schema<number> {
+export function number(
+  options: { min?: number; max?: number; integer?: boolean; message?: string } = {},
+): Schema<number> {
   return {
     check(value, path, issues) {
-      if (typeof value !== "number" || !Number.isFinite(value)) return void issues.push({ path, message: `must be a number, not ${describe(value)}` });
-      if (options.min !== undefined && value < options.min) return void issues.push({ path, message: options.message ?? `must be at least ${options.min}` });
-      if (options.max !== undefined && value > options.max) return void issues.push({ path, message: options.message ?? `must be at most ${options.max}` });
-      if (options.integer && !Number.isInteger(value)) return void issues.push({ path, message: "must be a whole number" });
+      if (typeof value !== "number" || !Number.isFinite(value)) {
+        return void issues.push({ path, message: `must be a number, not ${describe(value)}` });
+      }
+      if (options.min !== undefined && value < options.min) {
+        return void issues.push({ path, message: options.message ?? `must be at least ${options.min}` });
+      }
+      if (options.max !== undefined && value > options.max) {
+        return void issues.push({ path, message: options.message ?? `must be at most ${options.max}` });
+      }
+      if (options.integer && !Number.isInteger(value)) {
+        return void issues.push({ path, message: "must be a whole number" });
+      }
       return value;
     },
   };
@@ -72,7 +104,9 @@ export function number(options: { min?: number; max?: number; integer?: boolean;
 export function boolean(): Schema<boolean> {
   return {
     check(value, path, issues) {
-      if (typeof value !== "boolean") return void issues.push({ path, message: `must be true or false, not ${describe(value)}` });
+      if (typeof value !== "boolean") {
+        return void issues.push({ path, message: `must be true or false, not ${describe(value)}` });
+      }
       return value;
     },
   };
@@ -94,9 +128,18 @@ export function array<T>(item: Schema<T>, options: { min?: number; max?: number 
   return {
     check(value, path, issues) {
       if (value === null) value = [];
-      if (!Array.isArray(value)) return void issues.push({ path, message: `must be a list, not ${describe(value)}` });
-      if (options.min !== undefined && value.length < options.min) return void issues.push({ path, message: `must have at least ${options.min} item${options.min === 1 ? "" : "s"}` });
-      if (options.max !== undefined && value.length > options.max) return void issues.push({ path, message: `must have at most ${options.max} items` });
+      if (!Array.isArray(value)) {
+        return void issues.push({ path, message: `must be a list, not ${describe(value)}` });
+      }
+      if (options.min !== undefined && value.length < options.min) {
+        return void issues.push({
+          path,
+          message: `must have at least ${options.min} item${options.min === 1 ? "" : "s"}`,
+        });
+      }
+      if (options.max !== undefined && value.length > options.max) {
+        return void issues.push({ path, message: `must have at most ${options.max} items` });
+      }
       const out: T[] = [];
       value.forEach((element, index) => {
         const parsed = item.check(element, path ? `${path}.${index}` : String(index), issues);

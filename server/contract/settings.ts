@@ -13,7 +13,13 @@ export interface ConfigDescriptor {
 
 /** PUT /api/v1/configs/{name} */
 export const SetConfigInput = s.object({
-  key_values: s.array(s.object({ key: s.string({ min: 1, max: 128, pattern: /^[a-z_][a-z0-9_]*$/ }), value: s.string({ max: 16_384 }) }), { min: 1, max: 100 }),
+  key_values: s.array(
+    s.object({
+      key: s.string({ min: 1, max: 128, pattern: /^[a-z_][a-z0-9_]*$/ }),
+      value: s.string({ max: 16_384 }),
+    }),
+    { min: 1, max: 100 },
+  ),
   arn_resource_id: s.optional(s.string({ max: 128, pattern: /^[A-Za-z0-9_-]*$/ }), ""),
 });
 export type SetConfigInput = s.Infer<typeof SetConfigInput>;
@@ -27,7 +33,18 @@ export interface NotificationEndpoint {
 
 /** POST /api/v1/admin/notification_endpoints */
 export const AddNotificationEndpointInput = s.object({
-  service: s.literal("webhook", "amqp", "kafka", "mqtt", "nats", "nsq", "mysql", "postgres", "elasticsearch", "redis"),
+  service: s.literal(
+    "webhook",
+    "amqp",
+    "kafka",
+    "mqtt",
+    "nats",
+    "nsq",
+    "mysql",
+    "postgres",
+    "elasticsearch",
+    "redis",
+  ),
   account_id: s.string({ min: 1, max: 128, pattern: /^[A-Za-z0-9_-]+$/ }),
   properties: s.record(s.string({ max: 16_384 })),
 });
@@ -44,10 +61,21 @@ const tierCommon = {
 /** POST /api/v1/admin/tiers: `type` plus the object named after it (MinIO is sent as s3, spec 2 §3). */
 export const AddTierInput = s.object({
   type: s.literal("s3", "gcs", "azure", "minio"),
-  s3: s.optional(s.object({ ...tierCommon, accesskey: s.string({ max: 512 }), secretkey: s.string({ max: 512 }), storageclass: s.optional(s.string({ max: 64 }), "") })),
-  minio: s.optional(s.object({ ...tierCommon, accesskey: s.string({ max: 512 }), secretkey: s.string({ max: 512 }) })),
+  s3: s.optional(
+    s.object({
+      ...tierCommon,
+      accesskey: s.string({ max: 512 }),
+      secretkey: s.string({ max: 512 }),
+      storageclass: s.optional(s.string({ max: 64 }), ""),
+    }),
+  ),
+  minio: s.optional(
+    s.object({ ...tierCommon, accesskey: s.string({ max: 512 }), secretkey: s.string({ max: 512 }) }),
+  ),
   gcs: s.optional(s.object({ ...tierCommon, creds: s.string({ max: 65_536 }) })),
-  azure: s.optional(s.object({ ...tierCommon, accountname: s.string({ max: 512 }), accountkey: s.string({ max: 512 }) })),
+  azure: s.optional(
+    s.object({ ...tierCommon, accountname: s.string({ max: 512 }), accountkey: s.string({ max: 512 }) }),
+  ),
 });
 export type AddTierInput = s.Infer<typeof AddTierInput>;
 
@@ -62,14 +90,22 @@ export type TierCredentialsInput = s.Infer<typeof TierCredentialsInput>;
 /** A tier as the list shows it: no secrets. */
 export interface TierView {
   type: "s3" | "gcs" | "azure" | "minio";
-  s3?: { name: string; endpoint: string; bucket: string; prefix: string; region: string; storageclass: string };
+  s3?: {
+    name: string;
+    endpoint: string;
+    bucket: string;
+    prefix: string;
+    region: string;
+    storageclass: string;
+  };
   gcs?: { name: string; endpoint: string; bucket: string; prefix: string; region: string };
   azure?: { name: string; endpoint: string; bucket: string; prefix: string; region: string };
   minio?: { name: string; endpoint: string; bucket: string; prefix: string; region: string };
 }
 
 export const TIER_NAME = /^[A-Z0-9_-]+$/;
-export const TIER_NAME_MESSAGE = "Please verify that string is uppercase only and contains valid characters (numbers, dashes & underscores).";
+export const TIER_NAME_MESSAGE =
+  "Please verify that string is uppercase only and contains valid characters (numbers, dashes & underscores).";
 export const TIER_INFO_ERROR = "There was an error retrieving tier information";
 
 export type TierKind = "minio" | "gcs" | "s3" | "azure";

@@ -5,7 +5,16 @@
  * settings_targets.ts.
  */
 
-export type FieldType = "string" | "password" | "number" | "on|off" | "csv" | "duration" | "comment" | "select" | "radio";
+export type FieldType =
+  | "string"
+  | "password"
+  | "number"
+  | "on|off"
+  | "csv"
+  | "duration"
+  | "comment"
+  | "select"
+  | "radio";
 
 export interface FieldDef {
   name: string;
@@ -26,7 +35,13 @@ export const EMPTY_FIELD = "Field cannot be empty";
 /** What a secret looks like in a GET answer; sent back unchanged, the stored value is kept. */
 export const SECRET_MASK = "********";
 
-export const comment: FieldDef = { name: "comment", label: "Comment", type: "comment", tooltip: "You can add a comment to this setting", placeholder: "Enter custom notes if any" };
+export const comment: FieldDef = {
+  name: "comment",
+  label: "Comment",
+  type: "comment",
+  tooltip: "You can add a comment to this setting",
+  placeholder: "Enter custom notes if any",
+};
 
 const isUrl = (value: string, schemes = ["http:", "https:"]) => {
   try {
@@ -35,15 +50,27 @@ const isUrl = (value: string, schemes = ["http:", "https:"]) => {
     return false;
   }
 };
-export const urlCheck = (schemes?: string[]) => (value: string) => (isUrl(value, schemes) ? "" : `Please enter a valid URL (${(schemes ?? ["http:", "https:"]).map((s) => s + "//").join(" or ")})`);
-export const hostPortCheck = (value: string) => (/^\[?[A-Za-z0-9._:-]+\]?:\d{1,5}$/.test(value) ? "" : "Please enter an address as host:port");
-export const durationCheck = (value: string) => (/^\d+(ms|s|m|h|d)?$/.test(value) ? "" : "Please enter a duration such as 30s, 5m, 1h or 2d");
-export const absolutePath = (value: string) => (value.startsWith("/") ? "" : "Please enter an absolute path, e.g. /home/events");
+export const urlCheck = (schemes?: string[]) =>
+(
+  value: string,
+) => (isUrl(value, schemes)
+  ? ""
+  : `Please enter a valid URL (${(schemes ?? ["http:", "https:"]).map((s) => s + "//").join(" or ")})`);
+export const hostPortCheck = (
+  value: string,
+) => (/^\[?[A-Za-z0-9._:-]+\]?:\d{1,5}$/.test(value) ? "" : "Please enter an address as host:port");
+export const durationCheck = (
+  value: string,
+) => (/^\d+(ms|s|m|h|d)?$/.test(value) ? "" : "Please enter a duration such as 30s, 5m, 1h or 2d");
+export const absolutePath = (
+  value: string,
+) => (value.startsWith("/") ? "" : "Please enter an absolute path, e.g. /home/events");
 
 // ---- Validation (spec 2 §5) ----
 
 /** CSV fields ignore empty entries and are joined with commas (spec 2 §5). */
-export const normaliseCsv = (value: string) => value.split(",").map((v) => v.trim()).filter(Boolean).join(",");
+export const normaliseCsv = (value: string) =>
+  value.split(",").map((v) => v.trim()).filter(Boolean).join(",");
 
 /** Checks one field; "" when fine. */
 export function fieldError(field: FieldDef, raw: string): string {
@@ -52,7 +79,10 @@ export function fieldError(field: FieldDef, raw: string): string {
   if (value === SECRET_MASK && field.type === "password") return "";
   if (field.type === "number" && !/^\d+$/.test(value)) return "Please enter a whole number";
   if (field.type === "on|off" && value !== "on" && value !== "off") return "Please choose on or off";
-  if ((field.type === "select" || field.type === "radio") && field.options && !field.options.some((o) => o.value === value)) return "Please choose one of the options";
+  if (
+    (field.type === "select" || field.type === "radio") && field.options &&
+    !field.options.some((o) => o.value === value)
+  ) return "Please choose one of the options";
   return field.check?.(value) ?? "";
 }
 
@@ -60,7 +90,10 @@ export function fieldError(field: FieldDef, raw: string): string {
  * Validates a whole form: returns the key-values to save (empty values dropped, CSV normalised) or the
  * message of every bad field. A form with any bad field is refused whole.
  */
-export function validateFields(fields: FieldDef[], values: Record<string, string>): { keyValues: { key: string; value: string }[]; errors: Record<string, string> } {
+export function validateFields(
+  fields: FieldDef[],
+  values: Record<string, string>,
+): { keyValues: { key: string; value: string }[]; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const keyValues: { key: string; value: string }[] = [];
   for (const field of fields) {
@@ -70,7 +103,11 @@ export function validateFields(fields: FieldDef[], values: Record<string, string
       errors[field.name] = error;
       continue;
     }
-    const value = field.type === "csv" ? normaliseCsv(raw) : field.type === "comment" ? raw.trim() : raw.trim();
+    const value = field.type === "csv"
+      ? normaliseCsv(raw)
+      : field.type === "comment"
+      ? raw.trim()
+      : raw.trim();
     if (value !== "") keyValues.push({ key: field.name, value });
   }
   return { keyValues, errors };
@@ -91,7 +128,9 @@ export const POSTGRES_SSL_MODES = ["", "require", "disable", "verify-ca", "verif
 
 /** `host=… dbname=… user=… password=… port=… sslmode=…`, empty parts left out. */
 export function postgresConnectionString(f: DbFields): string {
-  return (["host", "dbname", "user", "password", "port", "sslmode"] as const).filter((k) => f[k].trim()).map((k) => `${k}=${f[k].trim()}`).join(" ");
+  return (["host", "dbname", "user", "password", "port", "sslmode"] as const).filter((k) => f[k].trim()).map((
+    k,
+  ) => `${k}=${f[k].trim()}`).join(" ");
 }
 
 export function parsePostgresConnectionString(text: string): DbFields {

@@ -81,7 +81,11 @@ export interface HealMessage {
 }
 
 /** Control messages a relay adds to a stream (messages above never carry `type` in lower case). */
-export type RelayNotice = { type: "dropped"; count: number } | { type: "error"; message: string; detail: string };
+export type RelayNotice = { type: "dropped"; count: number } | {
+  type: "error";
+  message: string;
+  detail: string;
+};
 
 /** One audit row of the log search (api-index §8, minio-protocol-2 §3.6). */
 export interface AuditRow {
@@ -105,5 +109,13 @@ export interface LogSearchResponse {
 }
 
 /** The `fp` filter keys the log search accepts. */
-export const AUDIT_FILTER_KEYS = ["bucket", "object", "api_name", "request_id", "user_agent", "response_status", "access_key"] as const;
+export const AUDIT_FILTER_KEYS = [
+  "bucket",
+  "object",
+  "api_name",
+  "request_id",
+  "user_agent",
+  "response_status",
+  "access_key",
+] as const;
 export type AuditFilterKey = typeof AUDIT_FILTER_KEYS[number];

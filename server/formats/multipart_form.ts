@@ -178,7 +178,10 @@ async function* partData(input: Input, delimiter: Uint8Array): AsyncGenerator<Ui
  * return) ends the generator and cancels the body: a reader that stops at a part to stream its data later
  * must take the parts with next() instead.
  */
-export async function* formParts(body: ReadableStream<Uint8Array>, boundary: string): AsyncGenerator<FormPart> {
+export async function* formParts(
+  body: ReadableStream<Uint8Array>,
+  boundary: string,
+): AsyncGenerator<FormPart> {
   const input = new Input(body);
   const enc = new TextEncoder();
   const opening = enc.encode(`--${boundary}`);
@@ -193,11 +196,15 @@ export async function* formParts(body: ReadableStream<Uint8Array>, boundary: str
         input.take(at + opening.length);
         break;
       }
-      if (input.available > HEADER_LIMIT || !(await input.fill())) throw new FormError("no multipart boundary found");
+      if (input.available > HEADER_LIMIT || !(await input.fill())) {
+        throw new FormError("no multipart boundary found");
+      }
     }
     while (true) {
       // After a boundary: "--" closes the form, CRLF starts a part.
-      while (input.available < 2) if (!(await input.fill())) throw new FormError("form ended after a boundary");
+      while (input.available < 2) {
+        if (!(await input.fill())) throw new FormError("form ended after a boundary");
+      }
       if (input.byteAt(0) === DASH && input.byteAt(1) === DASH) {
         finished = true;
         return;
@@ -205,12 +212,16 @@ export async function* formParts(body: ReadableStream<Uint8Array>, boundary: str
       // Transport padding (spaces, tabs) may follow a boundary before its CRLF.
       let lineEnd: number;
       while ((lineEnd = input.indexOf(new Uint8Array([CR, LF]))) === -1) {
-        if (input.available > HEADER_LIMIT || !(await input.fill())) throw new FormError("malformed boundary line");
+        if (input.available > HEADER_LIMIT || !(await input.fill())) {
+          throw new FormError("malformed boundary line");
+        }
       }
       input.take(lineEnd + 2);
       let end: number;
       while ((end = input.indexOf(headerEnd)) === -1) {
-        if (input.available > HEADER_LIMIT || !(await input.fill())) throw new FormError("part headers too long or cut off");
+        if (input.available > HEADER_LIMIT || !(await input.fill())) {
+          throw new FormError("part headers too long or cut off");
+        }
       }
       const headers = parseHeaders(new TextDecoder().decode(input.take(end)));
       input.take(4);
@@ -242,7 +253,8 @@ export async function* formParts(body: ReadableStream<Uint8Array>, boundary: str
         },
       };
       yield part;
-      if (!consumed) for await (const _ of data()); // the consumer skipped it
+      if (!consumed) { for await (const _ of data()); // the consumer skipped it
+       }
     }
   } finally {
     if (!finished) await input.cancel("form not read to its end");

@@ -98,7 +98,8 @@ function centralHeader(entry: Written, limit: number): Uint8Array {
   const extraFields = (bigSize ? 16 : 0) + (bigOffset ? 8 : 0);
   const extra = extraFields ? 4 + extraFields : 0;
   const b = new Bytes(46 + entry.name.length + extra)
-    .u32(0x02014b50).u16(0x031e).u16(bigSize || bigOffset ? 45 : 20).u16(FLAGS).u16(0).u16(entry.when.time).u16(entry.when.date)
+    .u32(0x02014b50).u16(0x031e).u16(bigSize || bigOffset ? 45 : 20).u16(FLAGS).u16(0).u16(entry.when.time)
+    .u16(entry.when.date)
     .u32(entry.crc).u32(bigSize ? MAX32 : entry.size).u32(bigSize ? MAX32 : entry.size)
     .u16(entry.name.length).u16(extra).u16(0).u16(0).u16(0)
     .u32((entry.isDir ? 0o40755 : 0o100644) * 0x10000)
@@ -117,7 +118,8 @@ function endRecords(count: number, cdOffset: number, cdSize: number, limit: numb
   if (zip64) {
     const end64At = cdOffset + cdSize;
     parts.push(
-      new Bytes(56).u32(0x06064b50).u64(44).u16(45).u16(45).u32(0).u32(0).u64(count).u64(count).u64(cdSize).u64(cdOffset).bytes,
+      new Bytes(56).u32(0x06064b50).u64(44).u16(45).u16(45).u32(0).u32(0).u64(count).u64(count).u64(cdSize)
+        .u64(cdOffset).bytes,
       new Bytes(20).u32(0x07064b50).u32(0).u64(end64At).u32(1).bytes,
     );
   }
@@ -139,13 +141,21 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * The archive as a byte stream, pulled as the reader consumes it (backpressure reaches each entry's source).
  * `zip64Above` lowers the 4 GiB threshold for ZIP64 records (tests exercise them without 4 GiB of data).
  */
-export function zipStream(entries: AsyncIterable<ZipEntry>, options: { zip64Above?: number } = {}): ReadableStream<Uint8Array> {
+export function zipStream(
+  entries: AsyncIterable<ZipEntry>,
+  options: { zip64Above?: number } = {},
+): ReadableStream<Uint8Array> {
   const limit = Math.min(options.zip64Above ?? MAX32, MAX32);
   const encoder = new TextEncoder();
   const iterator = entries[Symbol.asyncIterator]();
   const written: Written[] = [];
   let offset = 0;
-  let current: { entry: Written; zip64: boolean; reader: ReadableStreamDefaultReader<Uint8Array> | null; expected: number } | null = null;
+  let current: {
+    entry: Written;
+    zip64: boolean;
+    reader: ReadableStreamDefaultReader<Uint8Array> | null;
+    expected: number;
+  } | null = null;
   let done = false;
   const emit = (controller: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
     offset += bytes.length;
@@ -162,7 +172,11 @@ export function zipStream(entries: AsyncIterable<ZipEntry>, options: { zip64Abov
           return emit(controller, value);
         }
         if (current.entry.size !== current.expected) {
-          throw new Error(`${new TextDecoder().decode(current.entry.name)}: expected ${current.expected} bytes, got ${current.entry.size}`);
+          throw new Error(
+            `${
+              new TextDecoder().decode(current.entry.name)
+            }: expected ${current.expected} bytes, got ${current.entry.size}`,
+          );
         }
       }
       if (current) {
@@ -181,10 +195,22 @@ export function zipStream(entries: AsyncIterable<ZipEntry>, options: { zip64Abov
       const name = safeEntryName(next.value.name);
       if (!name) return; // nothing left of the name: skipped
       const { size, body } = await next.value.open();
-      const entry: Written = { name: encoder.encode(name), isDir: name.endsWith("/"), crc: 0, size: 0, offset, when: dosDateTime(next.value.modified) };
+      const entry: Written = {
+        name: encoder.encode(name),
+        isDir: name.endsWith("/"),
+        crc: 0,
+        size: 0,
+        offset,
+        when: dosDateTime(next.value.modified),
+      };
       const zip64 = size >= limit;
       written.push(entry);
-      current = { entry, zip64, reader: entry.isDir ? (await body?.cancel(), null) : body?.getReader() ?? null, expected: entry.isDir ? 0 : size };
+      current = {
+        entry,
+        zip64,
+        reader: entry.isDir ? (await body?.cancel(), null) : body?.getReader() ?? null,
+        expected: entry.isDir ? 0 : size,
+      };
       emit(controller, localHeader(entry, zip64));
     },
     async cancel(reason) {

@@ -5,7 +5,15 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 
 async function* entries(list: { name: string; data: Uint8Array }[]): AsyncGenerator<ZipEntry> {
   for (const item of list) {
-    yield { name: item.name, modified: new Date("2024-05-06T07:08:10Z"), open: () => Promise.resolve({ size: item.data.length, body: new Blob([item.data as Uint8Array<ArrayBuffer>]).stream() }) };
+    yield {
+      name: item.name,
+      modified: new Date("2024-05-06T07:08:10Z"),
+      open: () =>
+        Promise.resolve({
+          size: item.data.length,
+          body: new Blob([item.data as Uint8Array<ArrayBuffer>]).stream(),
+        }),
+    };
   }
 }
 
@@ -14,9 +22,17 @@ async function unzipAll(zip: Uint8Array): Promise<Record<string, string>> {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeFile(`${dir}/a.zip`, zip);
-    const test = await new Deno.Command("unzip", { args: ["-t", "-q", `${dir}/a.zip`], stdout: "piped", stderr: "piped" }).output();
+    const test = await new Deno.Command("unzip", {
+      args: ["-t", "-q", `${dir}/a.zip`],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
     assert.equal(test.code, 0, new TextDecoder().decode(test.stdout) + new TextDecoder().decode(test.stderr));
-    const out = await new Deno.Command("unzip", { args: ["-q", `${dir}/a.zip`, "-d", `${dir}/x`], stdout: "piped", stderr: "piped" }).output();
+    const out = await new Deno.Command("unzip", {
+      args: ["-q", `${dir}/a.zip`, "-d", `${dir}/x`],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
     const files: Record<string, string> = {};
     const walk = async (path: string, rel: string) => {
@@ -33,11 +49,13 @@ async function unzipAll(zip: Uint8Array): Promise<Record<string, string>> {
 }
 
 Deno.test("zip: unzip reads back every entry, unicode names included, and an empty archive", async () => {
-  const zip = new Uint8Array(await new Response(zipStream(entries([
-    { name: "a.txt", data: bytes("first") },
-    { name: "dir/ü b %+#?.txt", data: bytes("second") },
-    { name: "empty.txt", data: new Uint8Array(0) },
-  ]))).arrayBuffer());
+  const zip = new Uint8Array(
+    await new Response(zipStream(entries([
+      { name: "a.txt", data: bytes("first") },
+      { name: "dir/ü b %+#?.txt", data: bytes("second") },
+      { name: "empty.txt", data: new Uint8Array(0) },
+    ]))).arrayBuffer(),
+  );
   assert.deepEqual(await unzipAll(zip), { "a.txt": "first", "dir/ü b %+#?.txt": "second", "empty.txt": "" });
   const empty = new Uint8Array(await new Response(zipStream(entries([]))).arrayBuffer());
   assert.equal(empty.length, 22, "just the end record");
@@ -49,7 +67,8 @@ Deno.test("zip: more than 65,535 entries get ZIP64 end records that unzip accept
   const file = await Deno.makeTempFile({ suffix: ".zip" });
   try {
     await Deno.writeFile(file, zip);
-    const out = await new Deno.Command("unzip", { args: ["-Z1", file], stdout: "piped", stderr: "piped" }).output();
+    const out = await new Deno.Command("unzip", { args: ["-Z1", file], stdout: "piped", stderr: "piped" })
+      .output();
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
     const names = new TextDecoder().decode(out.stdout).trim().split("\n");
     assert.equal(names.length, 70_000);
@@ -60,8 +79,13 @@ Deno.test("zip: more than 65,535 entries get ZIP64 end records that unzip accept
 });
 
 Deno.test("zip: ZIP64 sizes and offsets (threshold lowered to exercise them) read back exactly", async () => {
-  const data = [{ name: "big-1", data: bytes("x".repeat(5000)) }, { name: "big-2", data: bytes("y".repeat(3000)) }, { name: "small", data: bytes("z") }];
-  const zip = new Uint8Array(await new Response(zipStream(entries(data), { zip64Above: 2000 })).arrayBuffer());
+  const data = [{ name: "big-1", data: bytes("x".repeat(5000)) }, {
+    name: "big-2",
+    data: bytes("y".repeat(3000)),
+  }, { name: "small", data: bytes("z") }];
+  const zip = new Uint8Array(
+    await new Response(zipStream(entries(data), { zip64Above: 2000 })).arrayBuffer(),
+  );
   assert.deepEqual(await unzipAll(zip), { "big-1": "x".repeat(5000), "big-2": "y".repeat(3000), small: "z" });
 });
 

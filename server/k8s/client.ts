@@ -40,7 +40,20 @@ export interface RequestOptions {
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** Reasons the Go client synthesises when the body is not a Status (operator-k8s.md §1.3). */
-const REASON_BY_STATUS: Record<number, string> = { 400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed", 409: "Conflict", 415: "UnsupportedMediaType", 422: "Invalid", 429: "TooManyRequests", 500: "InternalError", 503: "ServiceUnavailable", 504: "Timeout" };
+const REASON_BY_STATUS: Record<number, string> = {
+  400: "BadRequest",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "NotFound",
+  405: "MethodNotAllowed",
+  409: "Conflict",
+  415: "UnsupportedMediaType",
+  422: "Invalid",
+  429: "TooManyRequests",
+  500: "InternalError",
+  503: "ServiceUnavailable",
+  504: "Timeout",
+};
 
 export class K8sClient {
   readonly baseUrl: string;
@@ -61,7 +74,9 @@ export class K8sClient {
   /** Sends one call and parses its JSON (or text) answer; throws K8sError on any failure. */
   async request<T>(token: string, method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const url = new URL(this.baseUrl + path);
-    for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined && value !== "") url.searchParams.set(key, String(value));
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined && value !== "") url.searchParams.set(key, String(value));
+    }
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     let res: Response;
     try {
@@ -70,7 +85,9 @@ export class K8sClient {
         headers: {
           authorization: `Bearer ${token}`,
           accept: options.text ? "text/plain, */*" : "application/json, */*",
-          ...(options.body !== undefined ? { "content-type": options.contentType ?? "application/json" } : {}),
+          ...(options.body !== undefined
+            ? { "content-type": options.contentType ?? "application/json" }
+            : {}),
         },
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
         signal: AbortSignal.timeout(timeoutMs),
@@ -78,9 +95,19 @@ export class K8sClient {
       } as RequestInit);
     } catch (error) {
       if (error instanceof DOMException && error.name === "TimeoutError") {
-        throw new K8sError(504, "Timeout", `the Kubernetes API server did not answer within ${timeoutMs / 1000} s (${method} ${path})`);
+        throw new K8sError(
+          504,
+          "Timeout",
+          `the Kubernetes API server did not answer within ${timeoutMs / 1000} s (${method} ${path})`,
+        );
       }
-      throw new K8sError(503, "ServiceUnavailable", `the Kubernetes API server at ${this.baseUrl} cannot be reached: ${error instanceof Error ? error.message : error}`);
+      throw new K8sError(
+        503,
+        "ServiceUnavailable",
+        `the Kubernetes API server at ${this.baseUrl} cannot be reached: ${
+          error instanceof Error ? error.message : error
+        }`,
+      );
     }
     const text = await res.text();
     if (!res.ok) {
@@ -104,7 +131,12 @@ export class K8sClient {
   }
 
   /** Lists a collection; `labelSelector`, `fieldSelector` and `limit` go in the query. */
-  list<T>(token: string, path: string, query: { labelSelector?: string; fieldSelector?: string; limit?: number } = {}, timeoutMs?: number): Promise<{ items: T[]; metadata?: { continue?: string; resourceVersion?: string } }> {
+  list<T>(
+    token: string,
+    path: string,
+    query: { labelSelector?: string; fieldSelector?: string; limit?: number } = {},
+    timeoutMs?: number,
+  ): Promise<{ items: T[]; metadata?: { continue?: string; resourceVersion?: string } }> {
     return this.request(token, "GET", path, { query, timeoutMs });
   }
 
@@ -119,10 +151,17 @@ export class K8sClient {
 
   /** JSON merge patch (RFC 7386), the only patch kind the console sends. */
   mergePatch<T>(token: string, path: string, patch: unknown): Promise<T> {
-    return this.request<T>(token, "PATCH", path, { body: patch, contentType: "application/merge-patch+json" });
+    return this.request<T>(token, "PATCH", path, {
+      body: patch,
+      contentType: "application/merge-patch+json",
+    });
   }
 
-  delete(token: string, path: string, query?: { labelSelector?: string; fieldSelector?: string }): Promise<unknown> {
+  delete(
+    token: string,
+    path: string,
+    query?: { labelSelector?: string; fieldSelector?: string },
+  ): Promise<unknown> {
     return this.request(token, "DELETE", path, { query });
   }
 
@@ -134,7 +173,10 @@ export class K8sClient {
 const seg = encodeURIComponent;
 
 /** `/api/v1/...` for core kinds: namespaced when `namespace` is given. */
-export function corePath(resource: string, options: { namespace?: string; name?: string; sub?: string } = {}): string {
+export function corePath(
+  resource: string,
+  options: { namespace?: string; name?: string; sub?: string } = {},
+): string {
   let path = "/api/v1";
   if (options.namespace !== undefined) path += `/namespaces/${seg(options.namespace)}`;
   path += `/${resource}`;
@@ -144,7 +186,11 @@ export function corePath(resource: string, options: { namespace?: string; name?:
 }
 
 /** `/apis/{group}/{version}/...` for named groups. */
-export function groupPath(groupVersion: string, resource: string, options: { namespace?: string; name?: string } = {}): string {
+export function groupPath(
+  groupVersion: string,
+  resource: string,
+  options: { namespace?: string; name?: string } = {},
+): string {
   let path = `/apis/${groupVersion}`;
   if (options.namespace !== undefined) path += `/namespaces/${seg(options.namespace)}`;
   path += `/${resource}`;
@@ -153,4 +199,5 @@ export function groupPath(groupVersion: string, resource: string, options: { nam
 }
 
 /** The Tenant resource (minio.min.io/v2) of one namespace, or all namespaces without one. */
-export const tenantPath = (namespace?: string, name?: string) => groupPath("minio.min.io/v2", "tenants", { namespace, name });
+export const tenantPath = (namespace?: string, name?: string) =>
+  groupPath("minio.min.io/v2", "tenants", { namespace, name });

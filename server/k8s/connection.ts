@@ -39,17 +39,27 @@ export async function clusterFromKubeconfig(path: string, read: ReadFile): Promi
   const contextName = doc?.["current-context"];
   const context = (doc?.contexts ?? []).find((c: { name: string }) => c.name === contextName)?.context;
   const cluster = (doc?.clusters ?? []).find((c: { name: string }) => c.name === context?.cluster)?.cluster;
-  if (!cluster?.server) throw new Error(`${path}: the current context "${contextName ?? ""}" names no cluster with a server`);
-  if (cluster["insecure-skip-tls-verify"]) throw new Error(`${path}: insecure-skip-tls-verify is not supported; give the cluster's CA`);
+  if (!cluster?.server) {
+    throw new Error(`${path}: the current context "${contextName ?? ""}" names no cluster with a server`);
+  }
+  if (cluster["insecure-skip-tls-verify"]) {
+    throw new Error(`${path}: insecure-skip-tls-verify is not supported; give the cluster's CA`);
+  }
   let caCert: string | undefined;
-  if (cluster["certificate-authority-data"]) caCert = new TextDecoder().decode(Uint8Array.fromBase64(cluster["certificate-authority-data"]));
-  else if (cluster["certificate-authority"]) caCert = await read(cluster["certificate-authority"]);
+  if (cluster["certificate-authority-data"]) {
+    caCert = new TextDecoder().decode(Uint8Array.fromBase64(cluster["certificate-authority-data"]));
+  } else if (cluster["certificate-authority"]) caCert = await read(cluster["certificate-authority"]);
   return { server: String(cluster.server).replace(/\/+$/, ""), caCert };
 }
 
-export async function resolveCluster(config: OperatorConfig, env: Record<string, string | undefined>, read: ReadFile = Deno.readTextFile): Promise<ResolvedCluster> {
+export async function resolveCluster(
+  config: OperatorConfig,
+  env: Record<string, string | undefined>,
+  read: ReadFile = Deno.readTextFile,
+): Promise<ResolvedCluster> {
   const inClusterCa = await readOrNull(read, `${SERVICE_ACCOUNT_DIR}/ca.crt`);
-  const serviceAccountToken = config.serviceAccountToken || (await readOrNull(read, `${SERVICE_ACCOUNT_DIR}/token`))?.trim() || "";
+  const serviceAccountToken = config.serviceAccountToken ||
+    (await readOrNull(read, `${SERVICE_ACCOUNT_DIR}/token`))?.trim() || "";
   const configuredCa = config.caFile ? await read(config.caFile) : undefined;
   let server: string;
   let caCert: string | undefined;
@@ -59,7 +69,9 @@ export async function resolveCluster(config: OperatorConfig, env: Record<string,
     caCert = configuredCa ?? inClusterCa ?? undefined;
     source = "CONSOLE_K8S_API_SERVER";
   } else if (env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT) {
-    const host = env.KUBERNETES_SERVICE_HOST.includes(":") ? `[${env.KUBERNETES_SERVICE_HOST}]` : env.KUBERNETES_SERVICE_HOST;
+    const host = env.KUBERNETES_SERVICE_HOST.includes(":")
+      ? `[${env.KUBERNETES_SERVICE_HOST}]`
+      : env.KUBERNETES_SERVICE_HOST;
     server = `https://${host}:${env.KUBERNETES_SERVICE_PORT}`;
     caCert = configuredCa ?? inClusterCa ?? undefined;
     source = "in-cluster";

@@ -4,8 +4,14 @@
  * canonical form: the largest suffix of the same family that represents the value exactly.
  */
 
-const BINARY: [string, number][] = [["Ei", 2 ** 60], ["Pi", 2 ** 50], ["Ti", 2 ** 40], ["Gi", 2 ** 30], ["Mi", 2 ** 20], ["Ki", 2 ** 10]];
-const DECIMAL: [string, number][] = [["E", 1e18], ["P", 1e15], ["T", 1e12], ["G", 1e9], ["M", 1e6], ["k", 1e3]];
+const BINARY: [string, number][] = [["Ei", 2 ** 60], ["Pi", 2 ** 50], ["Ti", 2 ** 40], ["Gi", 2 ** 30], [
+  "Mi",
+  2 ** 20,
+], ["Ki", 2 ** 10]];
+const DECIMAL: [string, number][] = [["E", 1e18], ["P", 1e15], ["T", 1e12], ["G", 1e9], ["M", 1e6], [
+  "k",
+  1e3,
+]];
 const SMALL: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3 };
 
 const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+))(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
@@ -20,7 +26,10 @@ export function parseQuantity(value: string | number | undefined | null): number
   const suffix = match[2] ?? "";
   let factor = 1;
   if (/^[eE]/.test(suffix)) factor = 10 ** Number(suffix.slice(1));
-  else if (suffix) factor = BINARY.find(([s]) => s === suffix)?.[1] ?? DECIMAL.find(([s]) => s === suffix)?.[1] ?? SMALL[suffix];
+  else if (suffix) {
+    factor = BINARY.find(([s]) => s === suffix)?.[1] ?? DECIMAL.find(([s]) => s === suffix)?.[1] ??
+      SMALL[suffix];
+  }
   return Math.ceil(number * factor);
 }
 

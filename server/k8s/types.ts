@@ -38,7 +38,11 @@ export interface CertRef {
 }
 
 export interface VolumeClaimTemplate {
-  metadata?: { name?: string; labels?: Record<string, string> | null; annotations?: Record<string, string> | null };
+  metadata?: {
+    name?: string;
+    labels?: Record<string, string> | null;
+    annotations?: Record<string, string> | null;
+  };
   spec?: {
     accessModes?: string[];
     resources?: { requests?: Record<string, string> };
@@ -109,13 +113,21 @@ export interface Secret extends K8sObject {
 }
 
 export interface Service extends K8sObject {
-  spec?: { type?: string; clusterIP?: string; ports?: { name?: string; port: number; targetPort?: number | string }[] };
+  spec?: {
+    type?: string;
+    clusterIP?: string;
+    ports?: { name?: string; port: number; targetPort?: number | string }[];
+  };
   status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } };
 }
 
 export interface Pod extends K8sObject {
   spec?: { nodeName?: string; containers?: { name: string; image?: string }[] };
-  status?: { phase?: string; podIP?: string; containerStatuses?: { name: string; ready?: boolean; restartCount?: number }[] };
+  status?: {
+    phase?: string;
+    podIP?: string;
+    containerStatuses?: { name: string; ready?: boolean; restartCount?: number }[];
+  };
 }
 
 export interface K8sEvent extends K8sObject {
@@ -133,7 +145,11 @@ export interface Node extends K8sObject {
 }
 
 export interface PersistentVolumeClaim extends K8sObject {
-  spec?: { storageClassName?: string; volumeName?: string; resources?: { requests?: Record<string, string> } };
+  spec?: {
+    storageClassName?: string;
+    volumeName?: string;
+    resources?: { requests?: Record<string, string> };
+  };
   status?: { phase?: string; capacity?: Record<string, string> };
 }
 
@@ -142,7 +158,11 @@ export interface ResourceQuota extends K8sObject {
 }
 
 export interface DirectCSIDrive extends K8sObject {
-  spec: { directCSIOwned: boolean; requestedFormat?: { force?: boolean; filesystem?: string }; [field: string]: unknown };
+  spec: {
+    directCSIOwned: boolean;
+    requestedFormat?: { force?: boolean; filesystem?: string };
+    [field: string]: unknown;
+  };
   status: {
     path: string;
     nodeName?: string;

@@ -5,7 +5,7 @@
  */
 import postgres from "postgres";
 import type { LogQuery } from "./query.ts";
-import { ROW_COLUMNS, type RequestInfoRow } from "./rows.ts";
+import { type RequestInfoRow, ROW_COLUMNS } from "./rows.ts";
 import { formatMicros } from "./rows.ts";
 import { type AuditStore, INDEXED_COLUMNS } from "./store.ts";
 import { parseTime } from "./query.ts";
@@ -35,20 +35,34 @@ export class PostgresAuditStore implements AuditStore {
     const url = new URL(databaseUrl);
     const schema = url.searchParams.get("schema") ?? "deck_logsearch";
     url.searchParams.delete("schema");
-    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`log search schema "${schema}" must be a lower-case SQL identifier`);
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      throw new Error(`log search schema "${schema}" must be a lower-case SQL identifier`);
+    }
     // Unnamed statements: each query is planned with its own values (a cached generic plan with an unknown
     // LIMIT can prefer a full sort over walking the (column, time) index).
     const sql = postgres(url.href, { max: 4, onnotice: () => {}, idle_timeout: 30, prepare: false });
     const table = `"${schema}".request_info`;
     await sql.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-    await sql.unsafe(`CREATE TABLE IF NOT EXISTS ${table} (id bigserial PRIMARY KEY, ${ROW_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}${c === "time" || c === "api_name" ? " NOT NULL" : ""}`).join(", ")})`);
+    await sql.unsafe(
+      `CREATE TABLE IF NOT EXISTS ${table} (id bigserial PRIMARY KEY, ${
+        ROW_COLUMNS.map((c) =>
+          `${c} ${COLUMN_TYPES[c]}${c === "time" || c === "api_name" ? " NOT NULL" : ""}`
+        ).join(", ")
+      })`,
+    );
     // Raw entries (q=raw); tables made before they were kept get the column.
     await sql.unsafe(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS log text`);
     await sql.unsafe(`CREATE INDEX IF NOT EXISTS request_info_time_index ON ${table} (time, id)`);
     // text_pattern_ops serves both equality and LIKE 'prefix%' whatever the database collation.
-    for (const column of INDEXED_COLUMNS) await sql.unsafe(`CREATE INDEX IF NOT EXISTS request_info_${column}_index ON ${table} (${column} text_pattern_ops, time, id)`);
+    for (const column of INDEXED_COLUMNS) {
+      await sql.unsafe(
+        `CREATE INDEX IF NOT EXISTS request_info_${column}_index ON ${table} (${column} text_pattern_ops, time, id)`,
+      );
+    }
     // The most common pair of filters (a bucket's calls of one API) gets its own index.
-    await sql.unsafe(`CREATE INDEX IF NOT EXISTS request_info_bucket_api_name_index ON ${table} (bucket, api_name, time, id)`);
+    await sql.unsafe(
+      `CREATE INDEX IF NOT EXISTS request_info_bucket_api_name_index ON ${table} (bucket, api_name, time, id)`,
+    );
     return new PostgresAuditStore(sql, table);
   }
 
@@ -57,7 +71,9 @@ export class PostgresAuditStore implements AuditStore {
     const json = rows.map((row) => ({ ...row, time: formatMicros(row.time), log: row.log ?? null }));
     const columns = `${ROW_COLUMNS.join(", ")}, log`;
     await this.sql.unsafe(
-      `INSERT INTO ${this.table} (${columns}) SELECT ${columns} FROM json_to_recordset($1::json) AS x(${ROW_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(", ")}, log text)`,
+      `INSERT INTO ${this.table} (${columns}) SELECT ${columns} FROM json_to_recordset($1::json) AS x(${
+        ROW_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(", ")
+      }, log text)`,
       // deno-lint-ignore no-explicit-any -- postgres.js serialises a json-typed parameter itself
       [json as any],
     );
@@ -75,15 +91,26 @@ export class PostgresAuditStore implements AuditStore {
     if (query.timeStart !== null) where.push(`time >= ${bind(formatMicros(query.timeStart))}::timestamptz`);
     if (query.timeEnd !== null) where.push(`time < ${bind(formatMicros(query.timeEnd))}::timestamptz`);
     const order = query.descending ? "DESC" : "ASC";
-    const selected = ROW_COLUMNS.map((c) => (c === "time" ? `to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time` : c)).join(", ") + (query.raw ? ", log" : "");
+    const selected = ROW_COLUMNS.map((
+      c,
+    ) => (c === "time" ? `to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time` : c))
+      .join(", ") + (query.raw ? ", log" : "");
     // Ordered by the table's column (t.time), not the text the select list also calls "time".
-    const text = `SELECT ${selected} FROM ${this.table} t ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY t.time ${order}, t.id ${order} LIMIT ${bind(query.pageSize)} OFFSET ${bind(query.pageNumber * query.pageSize)}`;
+    const text = `SELECT ${selected} FROM ${this.table} t ${
+      where.length ? `WHERE ${where.join(" AND ")}` : ""
+    } ORDER BY t.time ${order}, t.id ${order} LIMIT ${bind(query.pageSize)} OFFSET ${
+      bind(query.pageNumber * query.pageSize)
+    }`;
     const rows = await this.sql.unsafe(text, params);
     return rows.map((row) => {
       const out = {} as Record<string, unknown>;
       for (const column of ROW_COLUMNS) {
         const value = row[column];
-        out[column] = column === "time" ? parseTime(String(value)) : COLUMN_TYPES[column] === "int8" && value !== null ? Number(value) : value;
+        out[column] = column === "time"
+          ? parseTime(String(value))
+          : COLUMN_TYPES[column] === "int8" && value !== null
+          ? Number(value)
+          : value;
       }
       if (query.raw) out.log = row.log;
       return out as unknown as RequestInfoRow;
@@ -91,7 +118,9 @@ export class PostgresAuditStore implements AuditStore {
   }
 
   async deleteBefore(micros: number): Promise<number> {
-    const result = await this.sql.unsafe(`DELETE FROM ${this.table} WHERE time < $1::timestamptz`, [formatMicros(micros)]);
+    const result = await this.sql.unsafe(`DELETE FROM ${this.table} WHERE time < $1::timestamptz`, [
+      formatMicros(micros),
+    ]);
     return result.count;
   }
 

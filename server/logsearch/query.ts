@@ -8,11 +8,23 @@
  */
 import { parseGoDuration } from "../duration.ts";
 
-export const FILTER_COLUMNS = ["bucket", "object", "api_name", "request_id", "user_agent", "response_status", "access_key"] as const;
+export const FILTER_COLUMNS = [
+  "bucket",
+  "object",
+  "api_name",
+  "request_id",
+  "user_agent",
+  "response_status",
+  "access_key",
+] as const;
 export type FilterColumn = typeof FILTER_COLUMNS[number];
 
 /** A filter as the stores apply it: equality, or LIKE with `\` as the escape character. */
-export type Filter = { column: FilterColumn; op: "="; value: string } | { column: FilterColumn; op: "LIKE"; pattern: string };
+export type Filter = { column: FilterColumn; op: "="; value: string } | {
+  column: FilterColumn;
+  op: "LIKE";
+  pattern: string;
+};
 
 export interface LogQuery {
   /** `q=raw`: the stored entries rather than request-info rows. */
@@ -74,14 +86,22 @@ export function parseTime(text: string): number | null {
 export function parseLogQuery(params: URLSearchParams, now = Date.now()): LogQuery {
   const q = params.get("q") ?? "";
   if (q !== "reqinfo" && q !== "raw") throw new QueryError(`Invalid query name: ${q}`);
-  if (params.has("timeAsc") && params.has("timeDesc")) throw new QueryError("both timeasc and timedesc may not be specified");
+  if (params.has("timeAsc") && params.has("timeDesc")) {
+    throw new QueryError("both timeasc and timedesc may not be specified");
+  }
   const exportFormat = params.get("export");
-  if (exportFormat !== null && exportFormat !== "csv" && exportFormat !== "ndjson") throw new QueryError(`Invalid export format: ${exportFormat} (csv or ndjson)`);
-  if (exportFormat !== null && ["pageSize", "pageStart", "pageNo"].some((p) => params.has(p))) throw new QueryError("pageSize and pageStart may not be given with export");
+  if (exportFormat !== null && exportFormat !== "csv" && exportFormat !== "ndjson") {
+    throw new QueryError(`Invalid export format: ${exportFormat} (csv or ndjson)`);
+  }
+  if (exportFormat !== null && ["pageSize", "pageStart", "pageNo"].some((p) => params.has(p))) {
+    throw new QueryError("pageSize and pageStart may not be given with export");
+  }
   const last = params.get("last");
   let lastStart: number | null = null;
   if (last !== null) {
-    if (params.get("timeStart") || params.get("timeEnd")) throw new QueryError("last may not be given with timeStart or timeEnd");
+    if (params.get("timeStart") || params.get("timeEnd")) {
+      throw new QueryError("last may not be given with timeStart or timeEnd");
+    }
     const ns = parseGoDuration(last);
     const ms = ns === null || ns < 0 ? null : ns / 1e6;
     if (ms === null) throw new QueryError(`last is not a duration such as 24h or 90m: ${last}`);
@@ -101,7 +121,9 @@ export function parseLogQuery(params: URLSearchParams, now = Date.now()): LogQue
     return Number(text);
   };
   const pageSize = integer("pageSize", MIN_PAGE_SIZE);
-  if (pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE) throw new QueryError(`pageSize must be between ${MIN_PAGE_SIZE} and ${MAX_PAGE_SIZE}`);
+  if (pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE) {
+    throw new QueryError(`pageSize must be between ${MIN_PAGE_SIZE} and ${MAX_PAGE_SIZE}`);
+  }
   // pageStart is the service's name; the console sends pageNo (which the original service ignored).
   const pageNumber = params.has("pageStart") ? integer("pageStart", 0) : integer("pageNo", 0);
   const byColumn = new Map<FilterColumn, Filter>();

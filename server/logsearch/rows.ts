@@ -41,7 +41,13 @@ export const ROW_COLUMNS = [
 export class IngestError extends Error {}
 
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
-const unsigned = (value: unknown) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : typeof value === "number" && value >= 0 ? value : null);
+const unsigned = (
+  value: unknown,
+) => (typeof value === "string" && /^\d+$/.test(value)
+  ? Number(value)
+  : typeof value === "number" && value >= 0
+  ? value
+  : null);
 
 /** `"2345678ns"` (or a number) → nanoseconds; "" and "0" are 0. */
 function nanoseconds(value: unknown): number | null {
@@ -68,19 +74,29 @@ export function storedEntry(entry: Record<string, unknown>): string {
   const clean: Record<string, unknown> = { ...headers as Record<string, unknown> };
   for (const [name, value] of Object.entries(clean)) {
     if (typeof value !== "string") continue;
-    if (/^authorization$/i.test(name)) clean[name] = value.replace(/Signature=[0-9a-fA-F]+/g, "Signature=*REDACTED*").replace(/^(AWS [^:]+:).+$/, "$1*REDACTED*");
+    if (/^authorization$/i.test(name)) {
+      clean[name] = value.replace(/Signature=[0-9a-fA-F]+/g, "Signature=*REDACTED*").replace(
+        /^(AWS [^:]+:).+$/,
+        "$1*REDACTED*",
+      );
+    }
     if (/^x-amz-security-token$/i.test(name)) clean[name] = "*REDACTED*";
   }
   return JSON.stringify({ ...entry, requestHeader: clean });
 }
 
 /** An audit entry → its row; throws IngestError when the entry lacks what every entry has. */
-export function rowOf(entry: Record<string, unknown>, parseTime: (text: string) => number | null): RequestInfoRow {
+export function rowOf(
+  entry: Record<string, unknown>,
+  parseTime: (text: string) => number | null,
+): RequestInfoRow {
   const time = typeof entry.time === "string" ? parseTime(entry.time) : null;
   if (time === null) throw new IngestError(`time is not an RFC 3339 time: ${JSON.stringify(entry.time)}`);
   const api = (entry.api ?? {}) as Record<string, unknown>;
   const toResponse = nanoseconds(api.timeToResponse);
-  if (toResponse === null) throw new IngestError(`api.timeToResponse is not <int>ns: ${JSON.stringify(api.timeToResponse)}`);
+  if (toResponse === null) {
+    throw new IngestError(`api.timeToResponse is not <int>ns: ${JSON.stringify(api.timeToResponse)}`);
+  }
   const requestHeader = (entry.requestHeader ?? {}) as Record<string, string>;
   const responseHeader = (entry.responseHeader ?? {}) as Record<string, string>;
   return {

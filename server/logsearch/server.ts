@@ -30,15 +30,32 @@ export interface LogSearchServer {
 }
 
 export async function startLogSearch(options: LogSearchServerOptions): Promise<LogSearchServer> {
-  if (!options.databaseUrl) await Deno.mkdir(options.sqlitePath.slice(0, options.sqlitePath.lastIndexOf("/")) || ".", { recursive: true, mode: 0o700 });
+  if (!options.databaseUrl) {
+    await Deno.mkdir(options.sqlitePath.slice(0, options.sqlitePath.lastIndexOf("/")) || ".", {
+      recursive: true,
+      mode: 0o700,
+    });
+  }
   const store = await openAuditStore(options);
-  const service = createLogSearchService({ store, auditToken: options.auditToken, queryToken: options.queryToken, retentionMs: options.retentionMs });
+  const service = createLogSearchService({
+    store,
+    auditToken: options.auditToken,
+    queryToken: options.queryToken,
+    retentionMs: options.retentionMs,
+  });
   const prune = () => void service.prune().catch(() => {});
   prune();
   const retention = setInterval(prune, RETENTION_EVERY_MS);
-  const server = Deno.serve({ hostname: options.hostname, port: options.port, onListen: () => {} }, (request) => service.fetch(request));
+  const server = Deno.serve(
+    { hostname: options.hostname, port: options.port, onListen: () => {} },
+    (request) => service.fetch(request),
+  );
   const address = server.addr as Deno.NetAddr;
-  const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname === "0.0.0.0" ? "127.0.0.1" : address.hostname;
+  const host = address.hostname.includes(":")
+    ? `[${address.hostname}]`
+    : address.hostname === "0.0.0.0"
+    ? "127.0.0.1"
+    : address.hostname;
   const url = `http://${host}:${address.port}`;
   return {
     service,

@@ -13,7 +13,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { type LogQuery, parseLogQuery, parseTime, QueryError } from "./query.ts";
-import { formatMicros, IngestError, ROW_COLUMNS, type RequestInfoRow, rowOf } from "./rows.ts";
+import { formatMicros, IngestError, type RequestInfoRow, ROW_COLUMNS, rowOf } from "./rows.ts";
 import type { AuditStore } from "./store.ts";
 
 export interface LogSearchOptions {
@@ -65,11 +65,14 @@ function tokenMatches(given: string | null, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-const text = (status: number, body = "") => new Response(body, { status, headers: body ? { "content-type": "text/plain; charset=utf-8" } : {} });
+const text = (status: number, body = "") =>
+  new Response(body, { status, headers: body ? { "content-type": "text/plain; charset=utf-8" } : {} });
 
 export function createLogSearchService(options: LogSearchOptions): LogSearchService {
   const now = options.now ?? Date.now;
-  let pending: { rows: RequestInfoRow[]; waiters: { resolve: () => void; reject: (e: unknown) => void }[] } | null = null;
+  let pending:
+    | { rows: RequestInfoRow[]; waiters: { resolve: () => void; reject: (e: unknown) => void }[] }
+    | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
 
@@ -105,7 +108,9 @@ export function createLogSearchService(options: LogSearchOptions): LogSearchServ
       for (const line of (await request.text()).split("\n")) {
         if (!line.trim()) continue;
         const entry = JSON.parse(line);
-        if (typeof entry !== "object" || entry === null || Array.isArray(entry)) throw new IngestError("an audit entry must be a JSON object");
+        if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+          throw new IngestError("an audit entry must be a JSON object");
+        }
         if (Object.keys(entry).length === 0) continue; // MinIO's start-up probe
         rows.push(rowOf(entry, parseTime));
       }
@@ -133,7 +138,9 @@ export function createLogSearchService(options: LogSearchOptions): LogSearchServ
     if (parsed.export) return exportRows(parsed);
     try {
       const rows = await options.store.query(parsed);
-      return new Response(`${JSON.stringify(rows.map((row) => outputRow(row, parsed.raw)))}\n`, { headers: { "content-type": "application/json" } });
+      return new Response(`${JSON.stringify(rows.map((row) => outputRow(row, parsed.raw)))}\n`, {
+        headers: { "content-type": "application/json" },
+      });
     } catch (error) {
       return text(500, `Unhandled error:: ${error instanceof Error ? error.message : error}\n`);
     }
@@ -157,7 +164,12 @@ export function createLogSearchService(options: LogSearchOptions): LogSearchServ
     const header = csv ? `${(parsed.raw ? ["event_time", "log"] : [...ROW_COLUMNS]).join(",")}\n` : "";
     const format = (row: RequestInfoRow) => {
       const out = outputRow(row, parsed.raw);
-      return csv ? `${Object.values(out).map((v) => csvField(v === null || typeof v !== "object" ? v : JSON.stringify(v))).join(",")}\n` : `${JSON.stringify(out)}\n`;
+      return csv
+        ? `${
+          Object.values(out).map((v) => csvField(v === null || typeof v !== "object" ? v : JSON.stringify(v)))
+            .join(",")
+        }\n`
+        : `${JSON.stringify(out)}\n`;
     };
     let first = true;
     const body = new ReadableStream<Uint8Array>({

@@ -4,7 +4,7 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { LogQuery } from "./query.ts";
-import { ROW_COLUMNS, type RequestInfoRow } from "./rows.ts";
+import { type RequestInfoRow, ROW_COLUMNS } from "./rows.ts";
 import { type AuditStore, INDEXED_COLUMNS } from "./store.ts";
 
 const SCHEMA = `
@@ -26,7 +26,10 @@ CREATE TABLE IF NOT EXISTS request_info (
   log TEXT
 );
 CREATE INDEX IF NOT EXISTS request_info_time ON request_info (time, id);
-${INDEXED_COLUMNS.map((c) => `CREATE INDEX IF NOT EXISTS request_info_${c} ON request_info (${c}, time, id);`).join("\n")}
+${
+  INDEXED_COLUMNS.map((c) => `CREATE INDEX IF NOT EXISTS request_info_${c} ON request_info (${c}, time, id);`)
+    .join("\n")
+}
 CREATE INDEX IF NOT EXISTS request_info_bucket_api_name ON request_info (bucket, api_name, time, id);
 `;
 
@@ -34,7 +37,11 @@ export class SqliteAuditStore implements AuditStore {
   readonly #insert: StatementSync;
 
   private constructor(private readonly db: DatabaseSync) {
-    this.#insert = db.prepare(`INSERT INTO request_info (${ROW_COLUMNS.join(", ")}, log) VALUES (${ROW_COLUMNS.map(() => "?").join(", ")}, ?)`);
+    this.#insert = db.prepare(
+      `INSERT INTO request_info (${ROW_COLUMNS.join(", ")}, log) VALUES (${
+        ROW_COLUMNS.map(() => "?").join(", ")
+      }, ?)`,
+    );
   }
 
   static open(path: string): SqliteAuditStore {
@@ -72,7 +79,9 @@ export class SqliteAuditStore implements AuditStore {
     if (query.timeStart !== null) where.push("time >= ?"), params.push(query.timeStart);
     if (query.timeEnd !== null) where.push("time < ?"), params.push(query.timeEnd);
     const order = query.descending ? "DESC" : "ASC";
-    const sql = `SELECT ${ROW_COLUMNS.join(", ")}${query.raw ? ", log" : ""} FROM request_info ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY time ${order}, id ${order} LIMIT ? OFFSET ?`;
+    const sql = `SELECT ${ROW_COLUMNS.join(", ")}${query.raw ? ", log" : ""} FROM request_info ${
+      where.length ? `WHERE ${where.join(" AND ")}` : ""
+    } ORDER BY time ${order}, id ${order} LIMIT ? OFFSET ?`;
     params.push(query.pageSize, query.pageNumber * query.pageSize);
     return Promise.resolve(this.db.prepare(sql).all(...params) as unknown as RequestInfoRow[]);
   }
@@ -85,7 +94,9 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   count(): Promise<number> {
-    return Promise.resolve(Number((this.db.prepare("SELECT count(*) AS n FROM request_info").get() as { n: number }).n));
+    return Promise.resolve(
+      Number((this.db.prepare("SELECT count(*) AS n FROM request_info").get() as { n: number }).n),
+    );
   }
 
   close(): Promise<void> {

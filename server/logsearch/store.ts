@@ -17,10 +17,20 @@ export interface AuditStore {
 }
 
 /** Columns each get an index with the time, so equality and prefix filters page in time order. */
-export const INDEXED_COLUMNS = ["bucket", "object", "api_name", "request_id", "user_agent", "response_status", "access_key"] as const;
+export const INDEXED_COLUMNS = [
+  "bucket",
+  "object",
+  "api_name",
+  "request_id",
+  "user_agent",
+  "response_status",
+  "access_key",
+] as const;
 
 /** Opens the store a URL names: `postgres://…` (optional `schema=` parameter) or a SQLite file path. */
-export async function openAuditStore(target: { databaseUrl: string; sqlitePath: string }): Promise<AuditStore> {
+export async function openAuditStore(
+  target: { databaseUrl: string; sqlitePath: string },
+): Promise<AuditStore> {
   if (target.databaseUrl) {
     const { PostgresAuditStore } = await import("./postgres_store.ts");
     return await PostgresAuditStore.open(target.databaseUrl);

@@ -102,7 +102,8 @@ export class MetricsHistory {
 
   /** Bytes of sample arrays held (labels excluded). */
   get sampleBytes(): number {
-    return this.fine.values.size * this.fine.capacity * 8 + this.coarse.values.size * this.coarse.capacity * 8;
+    return this.fine.values.size * this.fine.capacity * 8 +
+      this.coarse.values.size * this.coarse.capacity * 8;
   }
 
   #admit = (key: string): boolean => {
@@ -132,12 +133,15 @@ export class MetricsHistory {
       return true;
     };
     this.fine.append(time, byKey, admit);
-    const coarseDue = Math.floor(time / this.coarse.resolution) > Math.floor(this.coarse.lastTime / this.coarse.resolution);
+    const coarseDue =
+      Math.floor(time / this.coarse.resolution) > Math.floor(this.coarse.lastTime / this.coarse.resolution);
     if (coarseDue) {
       this.coarse.append(time, byKey, (key) => this.#labels.has(key));
       this.fine.sweep();
       this.coarse.sweep();
-      for (const key of this.#labels.keys()) if (!this.fine.values.has(key) && !this.coarse.values.has(key)) this.#labels.delete(key);
+      for (const key of this.#labels.keys()) {
+        if (!this.fine.values.has(key) && !this.coarse.values.has(key)) this.#labels.delete(key);
+      }
     }
     return coarseDue;
   }
@@ -152,7 +156,7 @@ export class MetricsHistory {
         if (!this.#labels.has(key) && !this.#admit(key)) continue;
         this.#labels.set(key, zero.labels);
         let values = ring.values.get(key);
-        if (!values) ring.values.set(key, (values = new Float64Array(ring.capacity).fill(NaN)));
+        if (!values) ring.values.set(key, values = new Float64Array(ring.capacity).fill(NaN));
         values[slot] = 0;
       }
     }
@@ -196,7 +200,10 @@ export class MetricsHistory {
       return {
         resolution: ring.resolution,
         times: slots.map((s) => ring.times[s]),
-        series: [...ring.values].map(([key, values]) => ({ labels: this.#labels.get(key)!, values: slots.map((s) => (Number.isNaN(values[s]) ? null : values[s])) })),
+        series: [...ring.values].map(([key, values]) => ({
+          labels: this.#labels.get(key)!,
+          values: slots.map((s) => (Number.isNaN(values[s]) ? null : values[s])),
+        })),
       };
     };
     return { version: 1, fine: dump(this.fine), coarse: dump(this.coarse) };
@@ -208,7 +215,9 @@ export class MetricsHistory {
     const load = (ring: Tier, saved: HistoryFile["fine"]) => {
       if (!saved || saved.resolution !== ring.resolution || !Array.isArray(saved.times)) return;
       const oldest = now - ring.capacity * ring.resolution;
-      const series = (saved.series ?? []).filter((s) => s && typeof s.labels?.__name__ === "string" && Array.isArray(s.values));
+      const series = (saved.series ?? []).filter((s) =>
+        s && typeof s.labels?.__name__ === "string" && Array.isArray(s.values)
+      );
       saved.times.forEach((time, i) => {
         if (typeof time !== "number" || time < oldest || time > now || time <= ring.lastTime) return;
         const samples = new Map<string, number>();

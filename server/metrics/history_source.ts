@@ -6,7 +6,14 @@
  * (at least 240 s, as with Prometheus), and instant selectors look back two samples (at least 5 minutes).
  */
 import type { MetricsHistory } from "./history.ts";
-import { evaluateRange, labelKey, matchesAll, type MatrixSeries, type Series, type SeriesSource } from "./promql/evaluate.ts";
+import {
+  evaluateRange,
+  labelKey,
+  matchesAll,
+  type MatrixSeries,
+  type Series,
+  type SeriesSource,
+} from "./promql/evaluate.ts";
 import { type Expr, parsePromQL, PromQLError } from "./promql/parse.ts";
 import type { Sampler, SampleSet } from "./sampler.ts";
 import { SourceError, type WidgetSource } from "./source.ts";
@@ -38,11 +45,17 @@ export function createHistorySource(options: HistorySourceOptions): WidgetSource
   const seconds = Math.round(sampler.intervalMs / 1000);
   return {
     kind: "history",
-    description: `Deck's on-box history: ${options.storageUrl} sampled every ${seconds} s, the last hour kept at that resolution and the last day at 5 minutes`,
+    description:
+      `Deck's on-box history: ${options.storageUrl} sampled every ${seconds} s, the last hour kept at that resolution and the last day at 5 minutes`,
     state() {
       const status = sampler.status;
-      if (status.lastSuccess === null && status.lastError) return { ok: false, problem: `Deck cannot read the storage server's metrics: ${status.lastError}` };
-      return { ok: true, problem: status.lastError ? `The last sample failed: ${status.lastError}` : undefined };
+      if (status.lastSuccess === null && status.lastError) {
+        return { ok: false, problem: `Deck cannot read the storage server's metrics: ${status.lastError}` };
+      }
+      return {
+        ok: true,
+        problem: status.lastError ? `The last sample failed: ${status.lastError}` : undefined,
+      };
     },
     async queryRange(template, start, end, step): Promise<MatrixSeries[]> {
       const tier = history.tierFor(start);
@@ -52,14 +65,22 @@ export function createHistorySource(options: HistorySourceOptions): WidgetSource
       try {
         expr = parseCached(expandExpr(template, selector, rateWindow));
       } catch (error) {
-        throw new SourceError("The query is not one the on-box history answers", error instanceof PromQLError ? error.message : String(error));
+        throw new SourceError(
+          "The query is not one the on-box history answers",
+          error instanceof PromQLError ? error.message : String(error),
+        );
       }
       const nowSeconds = (options.now ?? Date.now)() / 1000;
       const fresh = end >= nowSeconds - 2 * seconds ? await sampler.fresh() : null;
       // A sample taken while answering a query that ends "now" belongs to that end, not just after it.
-      const live = fresh && fresh.time > end && fresh.time - end <= Math.max(5, seconds) ? { ...fresh, time: end } : fresh;
+      const live = fresh && fresh.time > end && fresh.time - end <= Math.max(5, seconds)
+        ? { ...fresh, time: end }
+        : fresh;
       if (!live && history.fine.count === 0) {
-        throw new SourceError("No metrics have been sampled yet", sampler.status.lastError ?? "the first sample is under way");
+        throw new SourceError(
+          "No metrics have been sampled yet",
+          sampler.status.lastError ?? "the first sample is under way",
+        );
       }
       const source: SeriesSource = {
         lookback: Math.max(300, 2 * resolution),
@@ -78,7 +99,13 @@ export function createHistorySource(options: HistorySourceOptions): WidgetSource
  * Adds the live sample's value to each matching series, creating series that appeared since (with the zero
  * their counter had at the previous scrape, when the sampler knows it).
  */
-function withLivePoint(series: Series[], live: SampleSet, name: string, matchers: Parameters<SeriesSource["select"]>[1], from: number): Series[] {
+function withLivePoint(
+  series: Series[],
+  live: SampleSet,
+  name: string,
+  matchers: Parameters<SeriesSource["select"]>[1],
+  from: number,
+): Series[] {
   const time = live.time;
   const byKey = new Map(series.map((s) => [labelKey(s.labels), s]));
   const zeroAt = new Map(live.zeros.map((z) => [labelKey(z.labels), z.time]));
@@ -90,7 +117,9 @@ function withLivePoint(series: Series[], live: SampleSet, name: string, matchers
       if (existing.points.at(-1)!.t < time) existing.points.push({ t: time, v: sample.value });
     } else {
       const zero = zeroAt.get(key);
-      const points = zero !== undefined && zero >= from && zero < time ? [{ t: zero, v: 0 }, { t: time, v: sample.value }] : [{ t: time, v: sample.value }];
+      const points = zero !== undefined && zero >= from && zero < time
+        ? [{ t: zero, v: 0 }, { t: time, v: sample.value }]
+        : [{ t: time, v: sample.value }];
       const added = { labels: sample.labels, points };
       byKey.set(key, added);
       series.push(added);

@@ -3,7 +3,12 @@
  * CONSOLE_PROMETHEUS_URL is set, else Deck's own sampler and on-box history), the widget list and details of
  * api-index §3, and the basic dashboard's trends. Built once in main.ts (and by tests), closed on shutdown.
  */
-import type { DashboardTrends, MetricsSourceInfo, WidgetDetails, WidgetSummary } from "../contract/dashboard.ts";
+import type {
+  DashboardTrends,
+  MetricsSourceInfo,
+  WidgetDetails,
+  WidgetSummary,
+} from "../contract/dashboard.ts";
 import type { AppConfig } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -62,7 +67,9 @@ export function parseWidgetRange(query: Record<string, string | undefined>): Wid
     const text = query[name];
     if (text === undefined || text === "") return undefined;
     const value = Number(text);
-    if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(value) || value < min) throw ApiError.badRequest(`invalid ${name}`, `${name} must be a number of seconds, got "${text}"`);
+    if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(value) || value < min) {
+      throw ApiError.badRequest(`invalid ${name}`, `${name} must be a number of seconds, got "${text}"`);
+    }
     return value;
   };
   const range = { start: read("start", 0), end: read("end", 0), step: read("step", 1) };
@@ -73,7 +80,12 @@ export function parseWidgetRange(query: Record<string, string | undefined>): Wid
 }
 
 function summary(widget: (typeof WIDGETS)[number]): WidgetSummary {
-  return { id: widget.id, title: widget.title, type: widget.type, options: { reduceOptions: { calcs: widget.calc ? [widget.calc] : [] } } };
+  return {
+    id: widget.id,
+    title: widget.title,
+    type: widget.type,
+    options: { reduceOptions: { calcs: widget.calc ? [widget.calc] : [] } },
+  };
 }
 
 export function createMetricsService(options: MetricsServiceOptions): MetricsService {
@@ -89,11 +101,17 @@ export function createMetricsService(options: MetricsServiceOptions): MetricsSer
     source = {
       kind: "history",
       description: "no storage server to sample",
-      state: () => ({ ok: false, problem: "This console has no storage server of its own to read metrics from." }),
-      queryRange: () => Promise.reject(new SourceError("No metrics source", "this console has no storage server of its own")),
+      state: () => ({
+        ok: false,
+        problem: "This console has no storage server of its own to read metrics from.",
+      }),
+      queryRange: () =>
+        Promise.reject(new SourceError("No metrics source", "this console has no storage server of its own")),
     };
   } else {
-    history = new MetricsHistory({ fineResolution: Math.max(1, Math.round((options.sampleIntervalMs ?? 15_000) / 1000)) });
+    history = new MetricsHistory({
+      fineResolution: Math.max(1, Math.round((options.sampleIntervalMs ?? 15_000) / 1000)),
+    });
     sampler = new Sampler({
       storageUrl: options.storageUrl,
       token: options.storageToken,
@@ -106,7 +124,13 @@ export function createMetricsService(options: MetricsServiceOptions): MetricsSer
       now,
       historyFile: options.historyFile,
     });
-    source = createHistorySource({ history, sampler, jobId: options.config.prometheusJobId, storageUrl: options.storageUrl, now });
+    source = createHistorySource({
+      history,
+      sampler,
+      jobId: options.config.prometheusJobId,
+      storageUrl: options.storageUrl,
+      now,
+    });
   }
 
   /** Seconds of on-box history held (null with Prometheus, 0 before the first sample). */
@@ -128,20 +152,29 @@ export function createMetricsService(options: MetricsServiceOptions): MetricsSer
       if (!widget) throw ApiError.notFound("widget not found", `no widget with id ${id}`);
       const end = range.end ?? Math.floor(now() / 1000);
       let start = range.start ?? end - DEFAULT_WINDOW_SECONDS;
-      if (end < start) throw ApiError.badRequest("invalid time range", "the end time is before the start time");
+      if (end < start) {
+        throw ApiError.badRequest("invalid time range", "the end time is before the start time");
+      }
       // No range chosen and a history younger than the default window (Deck just started): show the history
       // there is, at a step that gives it several points, instead of one point at the right edge.
       let defaultStep: number | undefined;
       const age = historyAge();
-      if (range.start === undefined && range.end === undefined && age !== null && age > 0 && age < end - start) {
+      if (
+        range.start === undefined && range.end === undefined && age !== null && age > 0 && age < end - start
+      ) {
         start = Math.max(start, Math.floor(end - age));
         defaultStep = Math.max(1, Math.ceil((end - start) / 30));
       }
       try {
         const targets = await Promise.all(widget.targets.map(async (target) => {
-          const step = defaultStep !== undefined ? Math.min(defaultStep, range.step ?? defaultStep) : range.step ?? target.step ?? 60;
+          const step = defaultStep !== undefined
+            ? Math.min(defaultStep, range.step ?? defaultStep)
+            : range.step ?? target.step ?? 60;
           if ((end - start) / step > MAX_POINTS) {
-            throw ApiError.badRequest("invalid step", `the range needs more than ${MAX_POINTS} points per series at a step of ${step} s; use a larger step`);
+            throw ApiError.badRequest(
+              "invalid step",
+              `the range needs more than ${MAX_POINTS} points per series at a step of ${step} s; use a larger step`,
+            );
           }
           // Steps count back from the end, so the newest point is "now" (or the chosen end) rather than up
           // to a step earlier: right after start-up that is the only moment with data.
@@ -158,7 +191,9 @@ export function createMetricsService(options: MetricsServiceOptions): MetricsSer
     async trends() {
       // The page waits at most this long for its sparklines; a slow source leaves them out.
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), TRENDS_TIMEOUT_MS)));
+      const timeout = new Promise<null>((
+        resolve,
+      ) => (timer = setTimeout(() => resolve(null), TRENDS_TIMEOUT_MS)));
       const load = loadTrends(source, now() / 1000, historyAge()).catch((error) => {
         if (error instanceof SourceError) return null;
         throw error;

@@ -29,7 +29,9 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Widget
   const now = options.now ?? Date.now;
   const headers: Record<string, string> = {};
   if (options.auth && "bearer" in options.auth) headers.authorization = `Bearer ${options.auth.bearer}`;
-  else if (options.auth) headers.authorization = `Basic ${btoa(`${options.auth.username}:${options.auth.password}`)}`;
+  else if (options.auth) {
+    headers.authorization = `Basic ${btoa(`${options.auth.username}:${options.auth.password}`)}`;
+  }
   let lastProblem: string | undefined;
   // One probe serves the panels of a page load instead of one per panel.
   let health: { at: number; result: Promise<void> } | null = null;
@@ -39,10 +41,16 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Widget
     const result = (async () => {
       let res: Response;
       try {
-        res = await options.fetch(`${base}/-/healthy`, { headers, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+        res = await options.fetch(`${base}/-/healthy`, {
+          headers,
+          signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
+        });
         await res.body?.cancel();
       } catch (error) {
-        throw new SourceError(UNREACHABLE, `${base}/-/healthy: ${error instanceof Error ? error.message : error}`);
+        throw new SourceError(
+          UNREACHABLE,
+          `${base}/-/healthy: ${error instanceof Error ? error.message : error}`,
+        );
       }
       if (res.status !== 200) throw new SourceError(UNREACHABLE, `${base}/-/healthy answered ${res.status}`);
     })();
@@ -58,21 +66,41 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Widget
     async queryRange(template, start, end, step): Promise<MatrixSeries[]> {
       try {
         await probe();
-        const query = new URLSearchParams({ query: expandExpr(template, selector, RATE_INTERVAL), start: String(start), end: String(end), step: String(step) });
+        const query = new URLSearchParams({
+          query: expandExpr(template, selector, RATE_INTERVAL),
+          start: String(start),
+          end: String(end),
+          step: String(step),
+        });
         let res: Response;
         try {
-          res = await options.fetch(`${base}/api/v1/query_range?${query}`, { headers, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
+          res = await options.fetch(`${base}/api/v1/query_range?${query}`, {
+            headers,
+            signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+          });
         } catch (error) {
-          throw new SourceError("Prometheus did not answer", error instanceof Error ? error.message : String(error));
+          throw new SourceError(
+            "Prometheus did not answer",
+            error instanceof Error ? error.message : String(error),
+          );
         }
         const text = await res.text();
-        let body: { status?: string; error?: string; data?: { resultType?: string; result?: MatrixSeries[] } };
+        let body: {
+          status?: string;
+          error?: string;
+          data?: { resultType?: string; result?: MatrixSeries[] };
+        };
         try {
           body = JSON.parse(text);
         } catch {
-          throw new SourceError("Prometheus answered something that is not JSON", `status ${res.status}: ${text.slice(0, 200)}`);
+          throw new SourceError(
+            "Prometheus answered something that is not JSON",
+            `status ${res.status}: ${text.slice(0, 200)}`,
+          );
         }
-        if (body.status !== "success" || body.data?.resultType !== "matrix" || !Array.isArray(body.data.result)) {
+        if (
+          body.status !== "success" || body.data?.resultType !== "matrix" || !Array.isArray(body.data.result)
+        ) {
           throw new SourceError("Prometheus refused the query", body.error ?? `status ${res.status}`);
         }
         lastProblem = undefined;

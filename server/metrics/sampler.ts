@@ -77,7 +77,9 @@ export class Sampler {
       try {
         this.options.history.restore(JSON.parse(await Deno.readTextFile(file)), this.#now() / 1000);
       } catch (error) {
-        if (!(error instanceof Deno.errors.NotFound)) this.options.log.warn("metrics history not restored", { file, error: String(error) });
+        if (!(error instanceof Deno.errors.NotFound)) {
+          this.options.log.warn("metrics history not restored", { file, error: String(error) });
+        }
       }
     }
     this.#timer = setInterval(() => void this.#tick(), this.intervalMs);
@@ -103,7 +105,9 @@ export class Sampler {
     // Shares a scrape already under way (a page asked for a fresh sample); the history takes it once.
     const set = await this.#scrape();
     if (!set || this.#stopped) return;
-    if (this.options.history.append(set.time, set.samples, set.zeros)) this.#saving = this.#saving.then(() => this.#save());
+    if (this.options.history.append(set.time, set.samples, set.zeros)) {
+      this.#saving = this.#saving.then(() => this.#save());
+    }
   }
 
   #scrape(): Promise<SampleSet | null> {
@@ -117,9 +121,18 @@ export class Sampler {
       const token = await this.options.token();
       const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
       const bodies = await Promise.all(PATHS.map(async (path) => {
-        const res = await this.options.fetch(this.options.storageUrl + path, { headers, signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) });
+        const res = await this.options.fetch(this.options.storageUrl + path, {
+          headers,
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+        });
         const text = await res.text();
-        if (!res.ok) throw new Error(`${path} answered ${res.status}${res.status === 403 ? " (the storage refused the metrics token)" : ""}`);
+        if (!res.ok) {
+          throw new Error(
+            `${path} answered ${res.status}${
+              res.status === 403 ? " (the storage refused the metrics token)" : ""
+            }`,
+          );
+        }
         return text;
       }));
       // The cluster view wins where both endpoints report a metric (process figures appear on both).
@@ -134,25 +147,36 @@ export class Sampler {
           const name = sample.labels.__name__;
           if (seen.has(name)) continue;
           names.add(name);
-          samples.push({ labels: { ...sample.labels, job: this.options.jobId, instance: this.#instance }, value: sample.value });
+          samples.push({
+            labels: { ...sample.labels, job: this.options.jobId, instance: this.#instance },
+            value: sample.value,
+          });
         }
         names.forEach((n) => seen.add(n));
       }
       const previous = this.#previous;
       const zeros = previous
-        ? samples.filter((s) => counters.has(s.labels.__name__) && !previous.keys.has(labelKey(s.labels))).map((s) => ({ labels: s.labels, time: previous.time }))
+        ? samples.filter((s) => counters.has(s.labels.__name__) && !previous.keys.has(labelKey(s.labels)))
+          .map((s) => ({ labels: s.labels, time: previous.time }))
         : [];
       const set = { time, samples, zeros };
       this.#previous = { time, keys: new Set(samples.map((s) => labelKey(s.labels))) };
       this.latest = set;
       this.status.lastSuccess = this.#now();
       this.status.samples++;
-      if (this.status.lastError) this.options.log.info("metrics sampling works again", { storage: this.options.storageUrl });
+      if (this.status.lastError) {
+        this.options.log.info("metrics sampling works again", { storage: this.options.storageUrl });
+      }
       this.status.lastError = null;
       return set;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (message !== this.status.lastError) this.options.log.warn("metrics sampling failed", { storage: this.options.storageUrl, error: message });
+      if (message !== this.status.lastError) {
+        this.options.log.warn("metrics sampling failed", {
+          storage: this.options.storageUrl,
+          error: message,
+        });
+      }
       this.status.lastError = message;
       return null;
     }

@@ -23,8 +23,17 @@ export interface WidgetDef {
   targets: WidgetTargetDef[];
 }
 
-const stat = (id: number, calc: WidgetDef["calc"], expr: string, legendFormat = "", step = 60) => ({ id, type: "stat" as const, calc, targets: [{ expr, legendFormat, step }] });
-const graph = (id: number, ...targets: [string, string][]) => ({ id, type: "graph" as const, targets: targets.map(([expr, legendFormat]) => ({ expr, legendFormat })) });
+const stat = (id: number, calc: WidgetDef["calc"], expr: string, legendFormat = "", step = 60) => ({
+  id,
+  type: "stat" as const,
+  calc,
+  targets: [{ expr, legendFormat, step }],
+});
+const graph = (id: number, ...targets: [string, string][]) => ({
+  id,
+  type: "graph" as const,
+  targets: targets.map(([expr, legendFormat]) => ({ expr, legendFormat })),
+});
 
 const DEFINITIONS: Omit<WidgetDef, "title">[] = [
   stat(1, "mean", "time() - max(minio_node_process_starttime_seconds{$__query})", "{{instance}}"),
@@ -45,29 +54,68 @@ const DEFINITIONS: Omit<WidgetDef, "title">[] = [
     type: "gauge",
     calc: "lastNotNull",
     targets: [
-      { expr: "topk(1, sum(minio_cluster_capacity_usable_total_bytes{$__query}) by (instance))", legendFormat: "Total Usable", step: 300 },
-      { expr: "topk(1, sum(minio_cluster_capacity_usable_free_bytes{$__query}) by (instance))", legendFormat: "Usable Free", step: 300 },
       {
-        expr: "topk(1, sum(minio_cluster_capacity_usable_total_bytes{$__query}) by (instance)) - topk(1, sum(minio_cluster_capacity_usable_free_bytes{$__query}) by (instance))",
+        expr: "topk(1, sum(minio_cluster_capacity_usable_total_bytes{$__query}) by (instance))",
+        legendFormat: "Total Usable",
+        step: 300,
+      },
+      {
+        expr: "topk(1, sum(minio_cluster_capacity_usable_free_bytes{$__query}) by (instance))",
+        legendFormat: "Usable Free",
+        step: 300,
+      },
+      {
+        expr:
+          "topk(1, sum(minio_cluster_capacity_usable_total_bytes{$__query}) by (instance)) - topk(1, sum(minio_cluster_capacity_usable_free_bytes{$__query}) by (instance))",
         legendFormat: "Used Space",
         step: 300,
       },
     ],
   },
-  { id: 52, type: "bargauge", calc: "mean", targets: [{ expr: "minio_cluster_objects_size_distribution{$__query}", legendFormat: "{{range}}", step: 300 }] },
+  {
+    id: 52,
+    type: "bargauge",
+    calc: "mean",
+    targets: [{
+      expr: "minio_cluster_objects_size_distribution{$__query}",
+      legendFormat: "{{range}}",
+      step: 300,
+    }],
+  },
   graph(68, ["minio_cluster_usage_total_bytes{$__query}", "Used Capacity"]),
-  graph(63, ["sum by (server) (rate(minio_s3_traffic_received_bytes{$__query}[$__rate_interval]))", "Data Received [{{server}}]"]),
-  graph(70, ["sum by (server) (rate(minio_s3_traffic_sent_bytes{$__query}[$__rate_interval]))", "Data Sent [{{server}}]"]),
+  graph(63, [
+    "sum by (server) (rate(minio_s3_traffic_received_bytes{$__query}[$__rate_interval]))",
+    "Data Received [{{server}}]",
+  ]),
+  graph(70, [
+    "sum by (server) (rate(minio_s3_traffic_sent_bytes{$__query}[$__rate_interval]))",
+    "Data Sent [{{server}}]",
+  ]),
   graph(60, ["sum by (server,api) (rate(minio_s3_requests_total{$__query}[$__rate_interval]))", "{{api}}"]),
-  graph(71, ["sum by (server,api) (rate(minio_s3_requests_errors_total{$__query}[$__rate_interval]))", "{{api}}"]),
+  graph(71, [
+    "sum by (server,api) (rate(minio_s3_requests_errors_total{$__query}[$__rate_interval]))",
+    "{{api}}",
+  ]),
   graph(
     17,
-    ["rate(minio_inter_node_traffic_sent_bytes{$__query}[$__rate_interval])", "Internode Bytes Sent [{{server}}]"],
-    ["rate(minio_inter_node_traffic_received_bytes{$__query}[$__rate_interval])", "Internode Bytes Received [{{server}}]"],
+    [
+      "rate(minio_inter_node_traffic_sent_bytes{$__query}[$__rate_interval])",
+      "Internode Bytes Sent [{{server}}]",
+    ],
+    [
+      "rate(minio_inter_node_traffic_received_bytes{$__query}[$__rate_interval])",
+      "Internode Bytes Received [{{server}}]",
+    ],
   ),
-  graph(73, ["rate(minio_node_io_rchar_bytes{$__query}[$__rate_interval])", "Node RChar [{{server}}]"], ["rate(minio_node_io_wchar_bytes{$__query}[$__rate_interval])", "Node WChar [{{server}}]"]),
+  graph(73, ["rate(minio_node_io_rchar_bytes{$__query}[$__rate_interval])", "Node RChar [{{server}}]"], [
+    "rate(minio_node_io_wchar_bytes{$__query}[$__rate_interval])",
+    "Node WChar [{{server}}]",
+  ]),
   graph(76, ["minio_node_process_resident_memory_bytes{$__query}", "Memory Used [{{server}}]"]),
-  graph(77, ["rate(minio_node_process_cpu_total_seconds{$__query}[$__rate_interval])", "CPU Usage Rate [{{server}}]"]),
+  graph(77, [
+    "rate(minio_node_process_cpu_total_seconds{$__query}[$__rate_interval])",
+    "CPU Usage Rate [{{server}}]",
+  ]),
   graph(
     11,
     ["rate(minio_node_syscall_read_total{$__query}[$__rate_interval])", "Read Syscalls [{{server}}]"],
@@ -102,7 +150,11 @@ export function expandExpr(expr: string, selector: string, rateInterval: string)
 export function metricNamesUsed(extra: string[] = []): Set<string> {
   const names = new Set<string>(extra);
   for (const widget of WIDGETS) {
-    for (const target of widget.targets) for (const m of target.expr.matchAll(/([a-z_:][a-z0-9_:]*)\{\$__query\}/g)) names.add(m[1]);
+    for (const target of widget.targets) {
+      for (const m of target.expr.matchAll(/([a-z_:][a-z0-9_:]*)\{\$__query\}/g)) {
+        names.add(m[1]);
+      }
+    }
   }
   return names;
 }

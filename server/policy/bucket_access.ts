@@ -16,25 +16,43 @@ export interface AccessRule {
 const BUCKET_READ = ["s3:GetBucketLocation", "s3:ListBucket"];
 const BUCKET_WRITE = ["s3:GetBucketLocation", "s3:ListBucketMultipartUploads"];
 const OBJECT_READ = ["s3:GetObject"];
-const OBJECT_WRITE = ["s3:AbortMultipartUpload", "s3:DeleteObject", "s3:ListMultipartUploadParts", "s3:PutObject"];
+const OBJECT_WRITE = [
+  "s3:AbortMultipartUpload",
+  "s3:DeleteObject",
+  "s3:ListMultipartUploadParts",
+  "s3:PutObject",
+];
 const MANAGED_BUCKET = new Set([...BUCKET_READ, ...BUCKET_WRITE]);
 const MANAGED_OBJECT = new Set([...OBJECT_READ, ...OBJECT_WRITE]);
 
 const arn = (bucket: string, rest = "") => `arn:aws:s3:::${bucket}${rest}`;
-const isAnonymousAllow = (s: Statement) => s.Effect === "Allow" && (s.Principal ?? []).every((p) => p === "*") && !s.NotAction && !s.NotResource;
+const isAnonymousAllow = (s: Statement) =>
+  s.Effect === "Allow" && (s.Principal ?? []).every((p) => p === "*") && !s.NotAction && !s.NotResource;
 
 /** Splits a bucket policy into the console's prefix rules and the statements it did not write. */
-export function readAccessRules(policy: Policy | null, bucket: string): { rules: AccessRule[]; foreign: Statement[] } {
+export function readAccessRules(
+  policy: Policy | null,
+  bucket: string,
+): { rules: AccessRule[]; foreign: Statement[] } {
   const found = new Map<string, { read: boolean; write: boolean }>();
   const foreign: Statement[] = [];
   for (const s of policy?.Statement ?? []) {
     const actions = s.Action ?? [];
     const resources = s.Resource ?? [];
-    if (isAnonymousAllow(s) && resources.length > 0 && resources.every((r) => r === arn(bucket)) && actions.every((a) => MANAGED_BUCKET.has(a))) {
+    if (
+      isAnonymousAllow(s) && resources.length > 0 && resources.every((r) => r === arn(bucket)) &&
+      actions.every((a) => MANAGED_BUCKET.has(a))
+    ) {
       continue; // bucket-level companion statements are rebuilt from the rules
     }
-    const objectPrefixes = resources.map((r) => (r.startsWith(arn(bucket, "/")) && r.endsWith("*") ? r.slice(arn(bucket, "/").length, -1) : null));
-    if (isAnonymousAllow(s) && !s.Condition && resources.length > 0 && objectPrefixes.every((p) => p !== null) && actions.every((a) => MANAGED_OBJECT.has(a))) {
+    const objectPrefixes = resources.map((
+      r,
+    ) => (r.startsWith(arn(bucket, "/")) && r.endsWith("*") ? r.slice(arn(bucket, "/").length, -1) : null));
+    if (
+      isAnonymousAllow(s) && !s.Condition && resources.length > 0 && objectPrefixes.every((p) =>
+        p !== null
+      ) && actions.every((a) => MANAGED_OBJECT.has(a))
+    ) {
       for (const prefix of objectPrefixes as string[]) {
         const entry = found.get(prefix) ?? { read: false, write: false };
         if (actions.some((a) => OBJECT_READ.includes(a))) entry.read = true;
@@ -47,13 +65,19 @@ export function readAccessRules(policy: Policy | null, bucket: string): { rules:
   }
   const rules: AccessRule[] = [];
   for (const [prefix, { read, write }] of found) {
-    if (read || write) rules.push({ prefix, access: read && write ? "readwrite" : read ? "readonly" : "writeonly" });
+    if (read || write) {
+      rules.push({ prefix, access: read && write ? "readwrite" : read ? "readonly" : "writeonly" });
+    }
   }
   return { rules: rules.sort((a, b) => a.prefix.localeCompare(b.prefix)), foreign };
 }
 
 /** Builds the bucket policy for these rules plus the kept statements; null when nothing is left (private). */
-export function buildAccessPolicy(bucket: string, rules: AccessRule[], foreign: Statement[] = []): Policy | null {
+export function buildAccessPolicy(
+  bucket: string,
+  rules: AccessRule[],
+  foreign: Statement[] = [],
+): Policy | null {
   const statements: Statement[] = [];
   const reads = rules.filter((r) => r.access !== "writeonly");
   const writes = rules.filter((r) => r.access !== "readonly");
@@ -75,15 +99,28 @@ export function buildAccessPolicy(bucket: string, rules: AccessRule[], foreign: 
     }
   }
   for (const rule of rules) {
-    const actions = [...(rule.access !== "writeonly" ? OBJECT_READ : []), ...(rule.access !== "readonly" ? OBJECT_WRITE : [])].sort();
-    statements.push({ Effect: "Allow", Principal: ["*"], Action: actions, Resource: [arn(bucket, `/${rule.prefix}*`)] });
+    const actions = [
+      ...(rule.access !== "writeonly" ? OBJECT_READ : []),
+      ...(rule.access !== "readonly" ? OBJECT_WRITE : []),
+    ].sort();
+    statements.push({
+      Effect: "Allow",
+      Principal: ["*"],
+      Action: actions,
+      Resource: [arn(bucket, `/${rule.prefix}*`)],
+    });
   }
   statements.push(...foreign);
   return statements.length ? { Version: "2012-10-17", Statement: statements } : null;
 }
 
 /** Adds or replaces the rule for `prefix` (access "none" removes it). */
-export function setAccessRule(policy: Policy | null, bucket: string, prefix: string, access: AccessLevel | "none"): Policy | null {
+export function setAccessRule(
+  policy: Policy | null,
+  bucket: string,
+  prefix: string,
+  access: AccessLevel | "none",
+): Policy | null {
   const { rules, foreign } = readAccessRules(policy, bucket);
   const rest = rules.filter((r) => r.prefix !== prefix);
   if (access !== "none") rest.push({ prefix, access });
@@ -94,7 +131,9 @@ export function setAccessRule(policy: Policy | null, bucket: string, prefix: str
 export function bucketAccessOf(policy: Policy | null, bucket: string): BucketAccess {
   if (!policy || policy.Statement.length === 0) return "PRIVATE";
   const { rules, foreign } = readAccessRules(policy, bucket);
-  if (foreign.length === 0 && rules.length === 1 && rules[0].prefix === "" && rules[0].access === "readwrite") return "PUBLIC";
+  if (
+    foreign.length === 0 && rules.length === 1 && rules[0].prefix === "" && rules[0].access === "readwrite"
+  ) return "PUBLIC";
   return "CUSTOM";
 }
 

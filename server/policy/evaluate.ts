@@ -37,7 +37,11 @@ export function wildcardMatch(pattern: string, text: string): boolean {
   if (!pattern.includes("*") && !pattern.includes("?")) return pattern === text;
   let regex = regexCache.get(pattern);
   if (!regex) {
-    regex = new RegExp("^" + pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[\\s\\S]*").replace(/\?/g, "[\\s\\S]") + "$");
+    regex = new RegExp(
+      "^" +
+        pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[\\s\\S]*").replace(/\?/g, "[\\s\\S]") +
+        "$",
+    );
     if (regexCache.size > 5000) regexCache.clear();
     regexCache.set(pattern, regex);
   }
@@ -52,18 +56,26 @@ function substitute(text: string, conditions: Record<string, string[]>): string 
 }
 
 /** Whether an ARN pattern covers the request's bucket/key, including MinIO's bucket-level quirk. */
-export function resourceMatches(pattern: string, bucket: string, key: string, conditions: Record<string, string[]>): boolean {
+export function resourceMatches(
+  pattern: string,
+  bucket: string,
+  key: string,
+  conditions: Record<string, string[]>,
+): boolean {
   const p = substitute(pattern === "*" ? "arn:aws:s3:::*" : pattern, conditions);
   if (!p.startsWith("arn:aws:s3:::")) return false;
   const body = p.slice(13);
   const resource = key ? `${bucket}/${key}` : bucket;
   if (wildcardMatch(body, resource)) return true;
   // Bucket-level calls are `bucket/`: "photos/*" covers them, and "photos/" equals "photos" after cleaning.
-  if (!key && bucket && (wildcardMatch(body, `${bucket}/`) || body.replace(/\/+$/, "") === bucket)) return true;
+  if (!key && bucket && (wildcardMatch(body, `${bucket}/`) || body.replace(/\/+$/, "") === bucket)) {
+    return true;
+  }
   return false;
 }
 
-const actionMatches = (patterns: string[], action: string) => patterns.some((p) => wildcardMatch(p === "*" ? "*" : p, action));
+const actionMatches = (patterns: string[], action: string) =>
+  patterns.some((p) => wildcardMatch(p === "*" ? "*" : p, action));
 
 function ipInCidr(ip: string, cidr: string): boolean {
   const [net, bitsText] = cidr.split("/");
@@ -104,19 +116,47 @@ function compareOne(base: string, actual: string, expected: string): boolean {
   if (base.startsWith("Numeric")) {
     const a = Number(actual), e = Number(expected);
     if (Number.isNaN(a) || Number.isNaN(e)) return false;
-    return ({ NumericEquals: a === e, NumericNotEquals: a !== e, NumericLessThan: a < e, NumericLessThanEquals: a <= e, NumericGreaterThan: a > e, NumericGreaterThanEquals: a >= e } as Record<string, boolean>)[base] ?? false;
+    return ({
+      NumericEquals: a === e,
+      NumericNotEquals: a !== e,
+      NumericLessThan: a < e,
+      NumericLessThanEquals: a <= e,
+      NumericGreaterThan: a > e,
+      NumericGreaterThanEquals: a >= e,
+    } as Record<string, boolean>)[base] ?? false;
   }
   if (base.startsWith("Date")) {
     const a = Date.parse(actual), e = Date.parse(expected);
     if (Number.isNaN(a) || Number.isNaN(e)) return false;
-    return ({ DateEquals: a === e, DateNotEquals: a !== e, DateLessThan: a < e, DateLessThanEquals: a <= e, DateGreaterThan: a > e, DateGreaterThanEquals: a >= e } as Record<string, boolean>)[base] ?? false;
+    return ({
+      DateEquals: a === e,
+      DateNotEquals: a !== e,
+      DateLessThan: a < e,
+      DateLessThanEquals: a <= e,
+      DateGreaterThan: a > e,
+      DateGreaterThanEquals: a >= e,
+    } as Record<string, boolean>)[base] ?? false;
   }
   return false;
 }
 
-const NEGATED = new Set(["StringNotEquals", "StringNotEqualsIgnoreCase", "StringNotLike", "NotIpAddress", "NumericNotEquals", "DateNotEquals", "ArnNotEquals", "ArnNotLike"]);
+const NEGATED = new Set([
+  "StringNotEquals",
+  "StringNotEqualsIgnoreCase",
+  "StringNotLike",
+  "NotIpAddress",
+  "NumericNotEquals",
+  "DateNotEquals",
+  "ArnNotEquals",
+  "ArnNotLike",
+]);
 
-function conditionHolds(operator: string, key: string, expected: string[], conditions: Record<string, string[]>): boolean {
+function conditionHolds(
+  operator: string,
+  key: string,
+  expected: string[],
+  conditions: Record<string, string[]>,
+): boolean {
   const op = parseOperator(operator);
   if (!op) return false;
   const actual = conditions[key.toLowerCase()];
@@ -124,11 +164,17 @@ function conditionHolds(operator: string, key: string, expected: string[], condi
     const isNull = actual === undefined || actual.length === 0;
     return expected.some((e) => (e.toLowerCase() === "true") === isNull);
   }
-  if (actual === undefined || actual.length === 0) return op.ifExists || NEGATED.has(op.base) || op.qualifier === "ForAllValues";
+  if (actual === undefined || actual.length === 0) {
+    return op.ifExists || NEGATED.has(op.base) || op.qualifier === "ForAllValues";
+  }
   const values = expected.map((e) => substitute(e, conditions));
   const negated = NEGATED.has(op.base);
   // A negated operator holds when the value matches none of the expected values; others when it matches any.
-  const holdsFor = (value: string) => (negated ? values.every((e) => compareOne(op.base, value, e)) : values.some((e) => compareOne(op.base, value, e)));
+  const holdsFor = (
+    value: string,
+  ) => (negated
+    ? values.every((e) => compareOne(op.base, value, e))
+    : values.some((e) => compareOne(op.base, value, e)));
   if (op.qualifier === "ForAllValues") return actual.every(holdsFor);
   return actual.some(holdsFor);
 }
@@ -142,12 +188,18 @@ export function statementApplies(statement: Statement, request: AccessRequest): 
   const isS3 = request.action.startsWith("s3:");
   if (statement.Resource) {
     // Admin and KMS actions ignore resources (§6.2); s3 actions must match one.
-    if (isS3 && !statement.Resource.some((r) => resourceMatches(r, request.bucket, request.key, conditions))) return false;
+    if (
+      isS3 && !statement.Resource.some((r) => resourceMatches(r, request.bucket, request.key, conditions))
+    ) return false;
   } else if (statement.NotResource) {
-    if (isS3 && statement.NotResource.some((r) => resourceMatches(r, request.bucket, request.key, conditions))) return false;
+    if (
+      isS3 && statement.NotResource.some((r) => resourceMatches(r, request.bucket, request.key, conditions))
+    ) return false;
   } else if (isS3) return false;
   for (const [operator, keys] of Object.entries(statement.Condition ?? {})) {
-    for (const [key, expected] of Object.entries(keys)) if (!conditionHolds(operator, key, expected, conditions)) return false;
+    for (const [key, expected] of Object.entries(keys)) {
+      if (!conditionHolds(operator, key, expected, conditions)) return false;
+    }
   }
   return true;
 }
@@ -171,7 +223,9 @@ export function evaluate(policies: NamedPolicy[], request: AccessRequest): Decis
         statementIndex: i,
         sid: statement.Sid,
         effect: statement.Effect,
-        reason: `${statement.Effect === "Allow" ? "allowed" : "denied"} by statement ${statement.Sid ? `"${statement.Sid}"` : i + 1} of policy ${name}`,
+        reason: `${statement.Effect === "Allow" ? "allowed" : "denied"} by statement ${
+          statement.Sid ? `"${statement.Sid}"` : i + 1
+        } of policy ${name}`,
       };
       if (statement.Effect === "Deny") return found;
       allow ??= found;

@@ -55,7 +55,16 @@ export function parseJsonSource(text: string): JsonNode {
       if (ch === "\n") fail("line break inside a string");
       if (ch === "\\") {
         const esc = text[i + 1];
-        const map: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+        const map: Record<string, string> = {
+          '"': '"',
+          "\\": "\\",
+          "/": "/",
+          b: "\b",
+          f: "\f",
+          n: "\n",
+          r: "\r",
+          t: "\t",
+        };
         if (esc in map) {
           out += map[esc];
           i += 2;
@@ -84,7 +93,9 @@ export function parseJsonSource(text: string): JsonNode {
       }
       while (true) {
         skip();
-        if (text[i] !== '"') fail(text[i] === "}" ? "trailing comma before }" : "expected a quoted property name");
+        if (text[i] !== '"') {
+          fail(text[i] === "}" ? "trailing comma before }" : "expected a quoted property name");
+        }
         const keyAt = here();
         const key = parseString();
         skip();
@@ -128,10 +139,16 @@ export function parseJsonSource(text: string): JsonNode {
       }
     }
     if (ch === '"') return { kind: "string", at, value: parseString() };
-    const literal = /^(true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i, i + 64));
-    if (!literal) return fail(i >= text.length ? "unexpected end of text" : `unexpected character ${JSON.stringify(ch)}`);
+    const literal = /^(true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(
+      text.slice(i, i + 64),
+    );
+    if (!literal) {
+      return fail(i >= text.length ? "unexpected end of text" : `unexpected character ${JSON.stringify(ch)}`);
+    }
     i += literal[1].length;
-    if (literal[1] === "true" || literal[1] === "false") return { kind: "boolean", at, value: literal[1] === "true" };
+    if (literal[1] === "true" || literal[1] === "false") {
+      return { kind: "boolean", at, value: literal[1] === "true" };
+    }
     if (literal[1] === "null") return { kind: "null", at };
     return { kind: "number", at, value: Number(literal[1]) };
   };

@@ -28,16 +28,22 @@ export interface NamedPolicy {
 export function normalizePolicy(value: unknown): Policy {
   const raw = (value ?? {}) as Record<string, unknown>;
   const list = (v: unknown): string[] | undefined =>
-    v === undefined ? undefined : (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === "string");
+    v === undefined
+      ? undefined
+      : (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === "string");
   const statements = Array.isArray(raw.Statement) ? raw.Statement : raw.Statement ? [raw.Statement] : [];
   return {
     Version: typeof raw.Version === "string" ? raw.Version : "",
     Statement: statements.map((s: Record<string, unknown>) => {
       const principal = s.Principal;
       const condition: Record<string, Record<string, string[]>> = {};
-      for (const [op, keys] of Object.entries((s.Condition ?? {}) as Record<string, Record<string, unknown>>)) {
+      for (
+        const [op, keys] of Object.entries((s.Condition ?? {}) as Record<string, Record<string, unknown>>)
+      ) {
         condition[op] = {};
-        for (const [k, v] of Object.entries(keys ?? {})) condition[op][k] = (Array.isArray(v) ? v : [v]).map(String);
+        for (const [k, v] of Object.entries(keys ?? {})) {
+          condition[op][k] = (Array.isArray(v) ? v : [v]).map(String);
+        }
       }
       return {
         Sid: typeof s.Sid === "string" ? s.Sid : undefined,

@@ -18,30 +18,91 @@ export interface PolicyCheck {
   problems: PolicyProblem[];
 }
 
-const STRING_OPS = ["StringEquals", "StringNotEquals", "StringEqualsIgnoreCase", "StringNotEqualsIgnoreCase", "StringLike", "StringNotLike"];
-const NUMERIC_OPS = ["NumericEquals", "NumericNotEquals", "NumericLessThan", "NumericLessThanEquals", "NumericGreaterThan", "NumericGreaterThanEquals"];
-const DATE_OPS = ["DateEquals", "DateNotEquals", "DateLessThan", "DateLessThanEquals", "DateGreaterThan", "DateGreaterThanEquals"];
-const OTHER_OPS = ["BinaryEquals", "IpAddress", "NotIpAddress", "Null", "Bool", "ArnEquals", "ArnLike", "ArnNotEquals", "ArnNotLike"];
+const STRING_OPS = [
+  "StringEquals",
+  "StringNotEquals",
+  "StringEqualsIgnoreCase",
+  "StringNotEqualsIgnoreCase",
+  "StringLike",
+  "StringNotLike",
+];
+const NUMERIC_OPS = [
+  "NumericEquals",
+  "NumericNotEquals",
+  "NumericLessThan",
+  "NumericLessThanEquals",
+  "NumericGreaterThan",
+  "NumericGreaterThanEquals",
+];
+const DATE_OPS = [
+  "DateEquals",
+  "DateNotEquals",
+  "DateLessThan",
+  "DateLessThanEquals",
+  "DateGreaterThan",
+  "DateGreaterThanEquals",
+];
+const OTHER_OPS = [
+  "BinaryEquals",
+  "IpAddress",
+  "NotIpAddress",
+  "Null",
+  "Bool",
+  "ArnEquals",
+  "ArnLike",
+  "ArnNotEquals",
+  "ArnNotLike",
+];
 /** Condition operators, without the ForAllValues:/ForAnyValue: qualifiers or the IfExists suffix. */
 export const CONDITION_OPERATORS = [...STRING_OPS, ...NUMERIC_OPS, ...DATE_OPS, ...OTHER_OPS];
 
 const KNOWN_CONDITION_KEYS = new Set([
-  "aws:sourceip", "aws:referer", "aws:useragent", "aws:securetransport", "aws:currenttime", "aws:epochtime", "aws:username",
-  "aws:userid", "aws:groups", "aws:principaltype", "aws:principalarn", "aws:sourcevpce", "aws:requestedregion",
-  "s3:prefix", "s3:delimiter", "s3:max-keys", "s3:versionid", "s3:x-amz-server-side-encryption",
-  "s3:x-amz-server-side-encryption-aws-kms-key-id", "s3:x-amz-storage-class", "s3:x-amz-copy-source", "s3:x-amz-metadata-directive",
-  "s3:x-amz-content-sha256", "s3:locationconstraint", "s3:object-lock-mode", "s3:object-lock-retain-until-date",
-  "s3:object-lock-remaining-retention-days", "s3:object-lock-legal-hold", "s3:requestobjecttagkeys", "s3:signatureversion",
-  "s3:authtype", "s3:signatureage", "sts:durationseconds", "svc:durationseconds",
+  "aws:sourceip",
+  "aws:referer",
+  "aws:useragent",
+  "aws:securetransport",
+  "aws:currenttime",
+  "aws:epochtime",
+  "aws:username",
+  "aws:userid",
+  "aws:groups",
+  "aws:principaltype",
+  "aws:principalarn",
+  "aws:sourcevpce",
+  "aws:requestedregion",
+  "s3:prefix",
+  "s3:delimiter",
+  "s3:max-keys",
+  "s3:versionid",
+  "s3:x-amz-server-side-encryption",
+  "s3:x-amz-server-side-encryption-aws-kms-key-id",
+  "s3:x-amz-storage-class",
+  "s3:x-amz-copy-source",
+  "s3:x-amz-metadata-directive",
+  "s3:x-amz-content-sha256",
+  "s3:locationconstraint",
+  "s3:object-lock-mode",
+  "s3:object-lock-retain-until-date",
+  "s3:object-lock-remaining-retention-days",
+  "s3:object-lock-legal-hold",
+  "s3:requestobjecttagkeys",
+  "s3:signatureversion",
+  "s3:authtype",
+  "s3:signatureage",
+  "sts:durationseconds",
+  "svc:durationseconds",
 ]);
 
 export function isKnownConditionKey(key: string): boolean {
   const lower = key.toLowerCase();
-  return KNOWN_CONDITION_KEYS.has(lower) || /^(jwt|ldap):./.test(lower) || /^s3:(existingobjecttag|requestobjecttag)\/./.test(lower);
+  return KNOWN_CONDITION_KEYS.has(lower) || /^(jwt|ldap):./.test(lower) ||
+    /^s3:(existingobjecttag|requestobjecttag)\/./.test(lower);
 }
 
 /** Splits `ForAnyValue:StringLikeIfExists` into its parts; null when the operator is unknown. */
-export function parseOperator(name: string): { base: string; qualifier?: "ForAllValues" | "ForAnyValue"; ifExists: boolean } | null {
+export function parseOperator(
+  name: string,
+): { base: string; qualifier?: "ForAllValues" | "ForAnyValue"; ifExists: boolean } | null {
   let rest = name;
   let qualifier: "ForAllValues" | "ForAnyValue" | undefined;
   for (const q of ["ForAllValues:", "ForAnyValue:"] as const) {
@@ -62,7 +123,9 @@ export function isKnownAction(action: string): boolean {
   if (action === "*") return true;
   if (!ACTION_PATTERN.test(action)) return false;
   if (!/[*?]/.test(action)) return ALL_ACTIONS.includes(action) || action.startsWith("sts:");
-  const regex = new RegExp("^" + action.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$");
+  const regex = new RegExp(
+    "^" + action.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$",
+  );
   return ALL_ACTIONS.some((known) => regex.test(known));
 }
 
@@ -82,7 +145,11 @@ class Checker {
   }
 }
 
-function checkStatement(c: Checker, node: JsonNode, options: { bucketPolicy: boolean; index: number }): Statement | null {
+function checkStatement(
+  c: Checker,
+  node: JsonNode,
+  options: { bucketPolicy: boolean; index: number },
+): Statement | null {
   if (node.kind !== "object") {
     c.add(node.at, `Statement ${options.index + 1} must be an object`);
     return null;
@@ -98,8 +165,9 @@ function checkStatement(c: Checker, node: JsonNode, options: { bucketPolicy: boo
         else statement.Sid = value.value;
         break;
       case "Effect":
-        if (value.kind !== "string" || (value.value !== "Allow" && value.value !== "Deny")) c.add(value.at, 'Effect must be "Allow" or "Deny"');
-        else statement.Effect = value.value;
+        if (value.kind !== "string" || (value.value !== "Allow" && value.value !== "Deny")) {
+          c.add(value.at, 'Effect must be "Allow" or "Deny"');
+        } else statement.Effect = value.value;
         break;
       case "Action":
       case "NotAction": {
@@ -119,8 +187,11 @@ function checkStatement(c: Checker, node: JsonNode, options: { bucketPolicy: boo
         if (!resources) break;
         const items = value.kind === "array" ? value.items : [value];
         resources.forEach((r, i) => {
-          if (r !== "*" && !/^arn:aws:s3:::[^\s]*$/.test(r)) c.add(items[i].at, `invalid resource "${r}": expected arn:aws:s3:::bucket[/key]`);
-          else if (r.startsWith("arn:aws:s3:::") && r.length === 13) c.add(items[i].at, `invalid resource "${r}": bucket name missing`);
+          if (r !== "*" && !/^arn:aws:s3:::[^\s]*$/.test(r)) {
+            c.add(items[i].at, `invalid resource "${r}": expected arn:aws:s3:::bucket[/key]`);
+          } else if (r.startsWith("arn:aws:s3:::") && r.length === 13) {
+            c.add(items[i].at, `invalid resource "${r}": bucket name missing`);
+          }
         });
         statement[key] = resources;
         break;
@@ -143,15 +214,25 @@ function checkStatement(c: Checker, node: JsonNode, options: { bucketPolicy: boo
     }
   }
   if (!seen.has("Effect")) c.add(node.at, `Statement ${options.index + 1} needs an Effect`);
-  if (!seen.has("Action") && !seen.has("NotAction")) c.add(node.at, `Statement ${options.index + 1} needs an Action`);
+  if (!seen.has("Action") && !seen.has("NotAction")) {
+    c.add(node.at, `Statement ${options.index + 1} needs an Action`);
+  }
   if (seen.has("Action") && seen.has("NotAction")) c.add(node.at, "use either Action or NotAction, not both");
-  if (seen.has("Resource") && seen.has("NotResource")) c.add(node.at, "use either Resource or NotResource, not both");
-  const needsResource = [...(statement.Action ?? []), ...(statement.NotAction ?? [])].some((a) => a.startsWith("s3:") || a === "*");
+  if (seen.has("Resource") && seen.has("NotResource")) {
+    c.add(node.at, "use either Resource or NotResource, not both");
+  }
+  const needsResource = [...(statement.Action ?? []), ...(statement.NotAction ?? [])].some((a) =>
+    a.startsWith("s3:") || a === "*"
+  );
   if (needsResource && !seen.has("Resource") && !seen.has("NotResource")) {
     c.add(node.at, `Statement ${options.index + 1} needs a Resource for its s3 actions`);
   }
-  if (options.bucketPolicy && !seen.has("Principal")) c.add(node.at, "a bucket policy statement needs a Principal");
-  if (!options.bucketPolicy && seen.has("Principal")) c.add(node.at, "Principal is only allowed in bucket policies");
+  if (options.bucketPolicy && !seen.has("Principal")) {
+    c.add(node.at, "a bucket policy statement needs a Principal");
+  }
+  if (!options.bucketPolicy && seen.has("Principal")) {
+    c.add(node.at, "Principal is only allowed in bucket policies");
+  }
   return statement;
 }
 
@@ -177,7 +258,10 @@ function checkCondition(c: Checker, node: JsonNode): Statement["Condition"] | nu
       let values: string[] | null = null;
       if (v.kind === "string") values = [v.value];
       else if (v.kind === "boolean" || v.kind === "number") values = [String(v.value)];
-      else if (v.kind === "array" && v.items.every((i) => i.kind === "string" || i.kind === "boolean" || i.kind === "number")) {
+      else if (
+        v.kind === "array" &&
+        v.items.every((i) => i.kind === "string" || i.kind === "boolean" || i.kind === "number")
+      ) {
         values = v.items.map((i) => String((i as { value: unknown }).value));
       } else c.add(v.at, `values of ${entry.key} must be strings`);
       if (values) out[op][entry.key] = values;
@@ -190,13 +274,23 @@ function checkCondition(c: Checker, node: JsonNode): Statement["Condition"] | nu
  * Checks policy text. `bucketPolicy` requires Principal and, with `bucket`, resources inside that bucket.
  * Returns the normalised policy (null on JSON syntax errors) and every problem found.
  */
-export function checkPolicy(text: string, options: { bucketPolicy?: boolean; bucket?: string } = {}): PolicyCheck {
+export function checkPolicy(
+  text: string,
+  options: { bucketPolicy?: boolean; bucket?: string } = {},
+): PolicyCheck {
   let root: JsonNode;
   try {
     root = parseJsonSource(text);
   } catch (error) {
     if (error instanceof JsonSyntaxError) {
-      return { policy: null, problems: [{ message: error.message.replace(/ \(line.*\)$/, ""), line: error.at.line, column: error.at.column }] };
+      return {
+        policy: null,
+        problems: [{
+          message: error.message.replace(/ \(line.*\)$/, ""),
+          line: error.at.line,
+          column: error.at.column,
+        }],
+      };
     }
     throw error;
   }
@@ -225,14 +319,19 @@ export function checkPolicy(text: string, options: { bucketPolicy?: boolean; buc
       });
     } else c.add(keyAt, `unknown field "${key}" in a policy`);
   }
-  if (!policy.Version && !root.entries.some((e) => e.key === "Version")) c.add(root.at, "the policy needs a Version");
+  if (!policy.Version && !root.entries.some((e) => e.key === "Version")) {
+    c.add(root.at, "the policy needs a Version");
+  }
   if (!hasStatement) c.add(root.at, "the policy needs a Statement");
   if (options.bucket) {
-    const inside = (r: string) => r === `arn:aws:s3:::${options.bucket}` || r.startsWith(`arn:aws:s3:::${options.bucket}/`);
+    const inside = (r: string) =>
+      r === `arn:aws:s3:::${options.bucket}` || r.startsWith(`arn:aws:s3:::${options.bucket}/`);
     policy.Statement.forEach((s, index) => {
       const resources = [...(s.Resource ?? []), ...(s.NotResource ?? [])];
       if (resources.some((r) => !inside(r))) {
-        const items = root.kind === "object" ? root.entries.find((e) => e.key === "Statement")?.value : undefined;
+        const items = root.kind === "object"
+          ? root.entries.find((e) => e.key === "Statement")?.value
+          : undefined;
         const at = items?.kind === "array" ? items.items[index]?.at : items?.at;
         c.add(at ?? root.at, `Statement ${index + 1}: resources must be inside bucket ${options.bucket}`);
       }

@@ -4,11 +4,23 @@
  */
 
 /** Connection-specific fields, plus those named by Connection (RFC 9110 §7.6.1). */
-const HOP_BY_HOP = ["connection", "proxy-connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "proxy-authenticate", "proxy-authorization"];
+const HOP_BY_HOP = [
+  "connection",
+  "proxy-connection",
+  "keep-alive",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-authenticate",
+  "proxy-authorization",
+];
 
 /** Removes hop-by-hop fields, including any listed in Connection, in place. */
 export function dropHopByHop(headers: Headers): Headers {
-  for (const name of (headers.get("connection") ?? "").split(",")) if (name.trim()) headers.delete(name.trim());
+  for (const name of (headers.get("connection") ?? "").split(",")) {
+    if (name.trim()) headers.delete(name.trim());
+  }
   for (const name of HOP_BY_HOP) headers.delete(name);
   return headers;
 }
@@ -42,5 +54,12 @@ export function parseSetCookie(field: string): SetCookie {
 
 /** Writes a Set-Cookie for the proxy's own scope: its path, HttpOnly, SameSite=Strict, Secure under TLS. */
 export function formatSetCookie(cookie: SetCookie, path: string, secure: boolean): string {
-  return [`${cookie.name}=${cookie.value}`, `Path=${path}`, ...cookie.lifetime, "HttpOnly", "SameSite=Strict", ...(secure ? ["Secure"] : [])].join("; ");
+  return [
+    `${cookie.name}=${cookie.value}`,
+    `Path=${path}`,
+    ...cookie.lifetime,
+    "HttpOnly",
+    "SameSite=Strict",
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
 }

@@ -11,15 +11,33 @@ import { renderErrorPage } from "../render/error_page.tsx";
 import { SHARED_ROUTE } from "../services/share_links.ts";
 
 /** Request headers a download may carry on to storage (ranges and cache validation). */
-const FORWARDED_REQUEST = ["range", "if-range", "if-none-match", "if-modified-since", "if-match", "if-unmodified-since"];
+const FORWARDED_REQUEST = [
+  "range",
+  "if-range",
+  "if-none-match",
+  "if-modified-since",
+  "if-match",
+  "if-unmodified-since",
+];
 /** Response headers passed back; everything else (storage's own headers) stays behind. */
-const FORWARDED_RESPONSE = ["content-length", "content-range", "content-type", "etag", "last-modified", "accept-ranges", "content-disposition"];
+const FORWARDED_RESPONSE = [
+  "content-length",
+  "content-range",
+  "content-type",
+  "etag",
+  "last-modified",
+  "accept-ranges",
+  "content-disposition",
+];
 
 export function sharedLinkProxy(deps: AppDeps) {
   return new Hono<AppEnv>().on(["GET", "HEAD"], `/${SHARED_ROUTE}/*`, async (c) => {
     const url = new URL(c.req.url);
     const path = url.pathname.slice(SHARED_ROUTE.length + 1);
-    if (!url.searchParams.has("X-Amz-Signature") || !url.searchParams.has("X-Amz-Credential") || !/^\/[^/]+\/./.test(path)) {
+    if (
+      !url.searchParams.has("X-Amz-Signature") || !url.searchParams.has("X-Amz-Credential") ||
+      !/^\/[^/]+\/./.test(path)
+    ) {
       return renderErrorPage(deps, c, ApiError.notFound());
     }
     const headers: Record<string, string> = {};
@@ -27,15 +45,24 @@ export function sharedLinkProxy(deps: AppDeps) {
       const value = c.req.header(name);
       if (value) headers[name] = value;
     }
-    const upstream = await deps.fetch(`${deps.storage.url}${path}${url.search}`, { method: c.req.method, headers, redirect: "manual", signal: c.req.raw.signal });
+    const upstream = await deps.fetch(`${deps.storage.url}${path}${url.search}`, {
+      method: c.req.method,
+      headers,
+      redirect: "manual",
+      signal: c.req.raw.signal,
+    });
     if (!upstream.ok && upstream.status !== 304) {
       await upstream.body?.cancel();
       const gone = upstream.status === 403 || upstream.status === 400;
       const error = gone
-        ? new ApiError(403, "This link has expired or was revoked", { detail: "Ask whoever shared it for a new link." })
+        ? new ApiError(403, "This link has expired or was revoked", {
+          detail: "Ask whoever shared it for a new link.",
+        })
         : upstream.status === 404
         ? new ApiError(404, "not found")
-        : new ApiError(502, "The shared object cannot be read right now", { detail: `The storage server answered ${upstream.status}.` });
+        : new ApiError(502, "The shared object cannot be read right now", {
+          detail: `The storage server answered ${upstream.status}.`,
+        });
       return renderErrorPage(deps, c, error);
     }
     const out = new Headers();

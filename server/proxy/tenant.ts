@@ -11,7 +11,13 @@ import type { AppDeps, AppEnv, OperatorDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import type { Tenant } from "../k8s/types.ts";
 import { getTenant, serviceUrl, tenantConfiguration } from "../services/operator_common.ts";
-import { dropHopByHop, formatSetCookie, parseCookieHeader, parseSetCookie, type SetCookie } from "./headers.ts";
+import {
+  dropHopByHop,
+  formatSetCookie,
+  parseCookieHeader,
+  parseSetCookie,
+  type SetCookie,
+} from "./headers.ts";
 import { relayWebSocket } from "./websocket.ts";
 import type { ServeInfo } from "../http_server.ts";
 
@@ -34,9 +40,14 @@ interface Upstream {
 /** Rewrites root-relative URLs of an HTML or CSS body so they stay under the proxy path. */
 export function rewriteLinks(text: string, prefix: string, kind: "html" | "css"): string {
   const under = (path: string) => (path.startsWith(prefix) ? path : prefix + path.slice(1));
-  if (kind === "css") return text.replace(/url\((['"]?)(\/(?!\/)[^)'"]*)\1\)/g, (_m, q, path) => `url(${q}${under(path)}${q})`);
+  if (kind === "css") {
+    return text.replace(/url\((['"]?)(\/(?!\/)[^)'"]*)\1\)/g, (_m, q, path) => `url(${q}${under(path)}${q})`);
+  }
   return text
-    .replace(/\b(href|src|action|poster|formaction)=(["'])(\/(?!\/)[^"']*)\2/gi, (_m, attr, q, path) => `${attr}=${q}${under(path)}${q}`)
+    .replace(
+      /\b(href|src|action|poster|formaction)=(["'])(\/(?!\/)[^"']*)\2/gi,
+      (_m, attr, q, path) => `${attr}=${q}${under(path)}${q}`,
+    )
     .replace(/(<meta name="deck-base" content=")[^"]*(")/, `$1${prefix}$2`);
 }
 
@@ -51,9 +62,18 @@ export function tenantProxy(deps: AppDeps) {
   }
 
   /** Signs in to the tenant's console with the root credentials of its configuration; the session cookie it sets. */
-  async function signIn(op: OperatorDeps, token: string, tenant: Tenant, upstream: Upstream): Promise<SetCookie> {
+  async function signIn(
+    op: OperatorDeps,
+    token: string,
+    tenant: Tenant,
+    upstream: Upstream,
+  ): Promise<SetCookie> {
     const config = await tenantConfiguration(op, token, tenant);
-    if (!config.accesskey || !config.secretkey) throw new ApiError(502, "the tenant has no root credentials to sign in with", { detail: "neither its credentials secret nor its config.env holds them" });
+    if (!config.accesskey || !config.secretkey) {
+      throw new ApiError(502, "the tenant has no root credentials to sign in with", {
+        detail: "neither its credentials secret nor its config.env holds them",
+      });
+    }
     let res: Response;
     try {
       res = await fetch(`${upstream.origin}/api/v1/login`, {
@@ -64,24 +84,54 @@ export function tenantProxy(deps: AppDeps) {
         ...(upstream.client ? { client: upstream.client } : {}),
       } as RequestInit);
     } catch (error) {
-      throw new ApiError(502, "the tenant's console cannot be reached", { detail: error instanceof Error ? error.message : String(error) });
+      throw new ApiError(502, "the tenant's console cannot be reached", {
+        detail: error instanceof Error ? error.message : String(error),
+      });
     }
     const text = await res.text();
-    const cookie = res.headers.getSetCookie().map(parseSetCookie).find((c) => c.name === SESSION_COOKIE && c.value);
-    if (!res.ok || !cookie) throw new ApiError(502, "the tenant's console refused the tenant's credentials", { detail: `HTTP ${res.status}: ${text.slice(0, 300)}` });
+    const cookie = res.headers.getSetCookie().map(parseSetCookie).find((c) =>
+      c.name === SESSION_COOKIE && c.value
+    );
+    if (!res.ok || !cookie) {
+      throw new ApiError(502, "the tenant's console refused the tenant's credentials", {
+        detail: `HTTP ${res.status}: ${text.slice(0, 300)}`,
+      });
+    }
     return cookie;
   }
 
-  async function forward(c: Context<AppEnv>, upstream: Upstream, path: string, tenantToken: string, body: BodyInit | null): Promise<Response> {
+  async function forward(
+    c: Context<AppEnv>,
+    upstream: Upstream,
+    path: string,
+    tenantToken: string,
+    body: BodyInit | null,
+  ): Promise<Response> {
     const incoming = c.req.raw;
     const headers = dropHopByHop(new Headers(incoming.headers));
-    for (const name of ["host", "cookie", "authorization", "content-length", "x-forwarded-host", "x-forwarded-for", "x-forwarded-proto", "forwarded"]) headers.delete(name);
+    for (
+      const name of [
+        "host",
+        "cookie",
+        "authorization",
+        "content-length",
+        "x-forwarded-host",
+        "x-forwarded-for",
+        "x-forwarded-proto",
+        "forwarded",
+      ]
+    ) headers.delete(name);
     // The operator console already refused cross-origin writes (originCheck); upstream sees its own origin.
     if (headers.has("origin")) headers.set("origin", upstream.origin);
     if (headers.has("referer")) headers.set("referer", `${upstream.origin}${path}`);
     headers.set("accept-encoding", "identity");
-    const kept = parseCookieHeader(incoming.headers.get("cookie")).filter(([name]) => name !== SESSION_COOKIE && !name.startsWith("token-"));
-    headers.set("cookie", [...kept.map(([n, v]) => `${n}=${v}`), `${SESSION_COOKIE}=${tenantToken}`].join("; "));
+    const kept = parseCookieHeader(incoming.headers.get("cookie")).filter(([name]) =>
+      name !== SESSION_COOKIE && !name.startsWith("token-")
+    );
+    headers.set(
+      "cookie",
+      [...kept.map(([n, v]) => `${n}=${v}`), `${SESSION_COOKIE}=${tenantToken}`].join("; "),
+    );
     const url = new URL(path, upstream.origin);
     url.search = new URL(incoming.url).search;
     try {
@@ -95,12 +145,20 @@ export function tenantProxy(deps: AppDeps) {
         ...(upstream.client ? { client: upstream.client } : {}),
       } as RequestInit);
     } catch (error) {
-      throw new ApiError(502, "the tenant's console cannot be reached", { detail: error instanceof Error ? error.message : String(error) });
+      throw new ApiError(502, "the tenant's console cannot be reached", {
+        detail: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
   /** The answer to the browser: status as upstream gave it, headers for a frame of ours, links under the proxy path. */
-  async function respond(res: Response, prefix: string, upstream: Upstream, cookieName: string, issued: SetCookie | null): Promise<Response> {
+  async function respond(
+    res: Response,
+    prefix: string,
+    upstream: Upstream,
+    cookieName: string,
+    issued: SetCookie | null,
+  ): Promise<Response> {
     const headers = dropHopByHop(new Headers(res.headers));
     headers.delete("set-cookie");
     for (const cookie of [...res.headers.getSetCookie().map(parseSetCookie), ...(issued ? [issued] : [])]) {
@@ -109,18 +167,30 @@ export function tenantProxy(deps: AppDeps) {
     }
     headers.set("x-frame-options", "SAMEORIGIN");
     const csp = headers.get("content-security-policy");
-    if (csp) headers.set("content-security-policy", csp.replace(/frame-ancestors[^;]*/i, "frame-ancestors 'self'"));
+    if (csp) {
+      headers.set("content-security-policy", csp.replace(/frame-ancestors[^;]*/i, "frame-ancestors 'self'"));
+    }
     const location = headers.get("location");
     if (location) {
-      const target = location.startsWith(upstream.origin) ? location.slice(upstream.origin.length) || "/" : location;
-      if (target.startsWith("/") && !target.startsWith("//")) headers.set("location", target.startsWith(prefix) ? target : prefix + target.slice(1));
+      const target = location.startsWith(upstream.origin)
+        ? location.slice(upstream.origin.length) || "/"
+        : location;
+      if (target.startsWith("/") && !target.startsWith("//")) {
+        headers.set("location", target.startsWith(prefix) ? target : prefix + target.slice(1));
+      }
     }
     const type = headers.get("content-type") ?? "";
     const kind = type.startsWith("text/html") ? "html" : type.startsWith("text/css") ? "css" : null;
     const length = Number(headers.get("content-length") ?? 0);
-    if (!kind || !res.body || length > REWRITE_LIMIT) return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    if (!kind || !res.body || length > REWRITE_LIMIT) {
+      return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    }
     headers.delete("content-length");
-    return new Response(rewriteLinks(await res.text(), prefix, kind), { status: res.status, statusText: res.statusText, headers });
+    return new Response(rewriteLinks(await res.text(), prefix, kind), {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
+    });
   }
 
   return async (c: Context<AppEnv>): Promise<Response> => {
@@ -139,22 +209,37 @@ export function tenantProxy(deps: AppDeps) {
     const tenant = await getTenant(op, token, namespace, name);
     const upstream = upstreamFor(await serviceUrl(op, token, tenant, `${name}-console`, "console"));
     const cookieName = await tenantCookieName(namespace, name);
-    const browserToken = parseCookieHeader(c.req.header("cookie") ?? null).find(([n]) => n === cookieName)?.[1];
+    const browserToken = parseCookieHeader(c.req.header("cookie") ?? null).find(([n]) => n === cookieName)
+      ?.[1];
 
     if (c.req.header("upgrade")?.toLowerCase() === "websocket") {
       const origin = c.req.header("origin");
       const host = c.req.header("host") ?? new URL(c.req.url).host;
-      if (!origin || new URL(origin).host !== host) throw ApiError.forbidden("cross-origin WebSocket refused");
+      if (!origin || new URL(origin).host !== host) {
+        throw ApiError.forbidden("cross-origin WebSocket refused");
+      }
       const tenantToken = browserToken ?? (await signIn(op, token, tenant, upstream)).value;
-      return relayWebSocket(c.req.raw, (c.env as ServeInfo | undefined)?.upgrade, `${upstream.origin.replace(/^http/, "ws")}${path}${new URL(c.req.url).search}`, { cookie: `${SESSION_COOKIE}=${tenantToken}`, origin: upstream.origin });
+      return relayWebSocket(
+        c.req.raw,
+        (c.env as ServeInfo | undefined)?.upgrade,
+        `${upstream.origin.replace(/^http/, "ws")}${path}${new URL(c.req.url).search}`,
+        { cookie: `${SESSION_COOKIE}=${tenantToken}`, origin: upstream.origin },
+      );
     }
 
     let issued = browserToken ? null : await signIn(op, token, tenant, upstream);
     const bodiless = c.req.method === "GET" || c.req.method === "HEAD";
-    let res = await forward(c, upstream, path, browserToken ?? issued!.value, bodiless ? null : c.req.raw.body);
+    let res = await forward(
+      c,
+      upstream,
+      path,
+      browserToken ?? issued!.value,
+      bodiless ? null : c.req.raw.body,
+    );
     // A stale tenant session (its console restarted, or it expired): sign in again and retry once when the
     // request can be replayed, i.e. has no body.
-    const signedOut = res.status === 401 || (res.status >= 300 && res.status < 400 && /\/login(\?|$)/.test(res.headers.get("location") ?? ""));
+    const signedOut = res.status === 401 ||
+      (res.status >= 300 && res.status < 400 && /\/login(\?|$)/.test(res.headers.get("location") ?? ""));
     if (browserToken && bodiless && signedOut) {
       await res.body?.cancel();
       issued = await signIn(op, token, tenant, upstream);

@@ -8,8 +8,14 @@ import type { ServeInfo } from "../http_server.ts";
 /** Close codes a peer may send (RFC 6455 §7.4); others are reported as 1011 or 1000. */
 const sendable = (code: number) => code === 1000 || (code >= 3000 && code <= 4999);
 
-export function relayWebSocket(request: Request, upgrade: ServeInfo["upgrade"], upstreamUrl: string, headers: Record<string, string>): Response {
-  const protocols = (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+export function relayWebSocket(
+  request: Request,
+  upgrade: ServeInfo["upgrade"],
+  upstreamUrl: string,
+  headers: Record<string, string>,
+): Response {
+  const protocols = (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim())
+    .filter(Boolean);
   // Deck's listener (server/http_server.ts) hands over the upgraded connection; Deno.serve needs none.
   const { socket, response } = Deno.upgradeWebSocket(request, {
     ...(protocols.length ? { protocol: protocols[0] } : {}),

@@ -18,7 +18,9 @@ export function renderErrorPage(deps: AppDeps, _c: Context, error: ApiError): Re
           ? <p className="text-base-content/70 max-w-xl text-center">{error.detail}</p>
           : null}
         <a className="btn btn-primary" href={deps.render.href("/")}>Go to the console</a>
-        <footer className="text-sm text-base-content/60">Copyright © {new Date().getFullYear()} Deck contributors</footer>
+        <footer className="text-sm text-base-content/60">
+          Copyright © {new Date().getFullYear()} Deck contributors
+        </footer>
       </main>
     ),
   });

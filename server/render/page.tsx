@@ -29,14 +29,18 @@ function escapeHtml(text: string): string {
 }
 
 /** Creates the renderer; `manifest` defaults to the generated build's. */
-export function createPageRenderer(options: { subpath: string; manifest?: AssetManifest; product?: string }): PageRenderer {
+export function createPageRenderer(
+  options: { subpath: string; manifest?: AssetManifest; product?: string },
+): PageRenderer {
   const product = options.product ?? "Deck";
   const manifest = options.manifest ?? builtManifest;
   const base = options.subpath;
   const staticUrl = (file: string) => `${base}static/${file}`;
   const render = (page: PageOptions): Response => {
     const collector = new RenderCollector();
-    const body = renderToString(<RenderContext.Provider value={collector}>{page.body}</RenderContext.Provider>);
+    const body = renderToString(
+      <RenderContext.Provider value={collector}>{page.body}</RenderContext.Provider>,
+    );
     const head: string[] = [
       `<meta charset="utf-8">`,
       `<meta name="viewport" content="width=device-width, initial-scale=1">`,
@@ -47,12 +51,20 @@ export function createPageRenderer(options: { subpath: string; manifest?: AssetM
     ];
     if (collector.islands.size > 0) {
       const preload = new Set<string>();
-      for (const island of collector.islands) for (const file of manifest.islands[island] ?? []) preload.add(file);
+      for (const island of collector.islands) {
+        for (const file of manifest.islands[island] ?? []) preload.add(file);
+      }
       for (const file of preload) head.push(`<link rel="modulepreload" href="${staticUrl(file)}">`);
       head.push(`<script type="module" src="${staticUrl(manifest.client)}"></script>`);
     }
-    const themeAttr = page.theme === "dark" ? ` data-theme="deck-dark"` : page.theme === "light" ? ` data-theme="deck"` : "";
-    const html = `<!doctype html><html lang="en"${themeAttr}><head>${head.join("")}</head><body>${body}</body></html>`;
+    const themeAttr = page.theme === "dark"
+      ? ` data-theme="deck-dark"`
+      : page.theme === "light"
+      ? ` data-theme="deck"`
+      : "";
+    const html = `<!doctype html><html lang="en"${themeAttr}><head>${
+      head.join("")
+    }</head><body>${body}</body></html>`;
     // Headers are set after construction: given with the body, Deno's Response encodes the whole document
     // to UTF-8 up front for its own server's fast path (Deck's listener never uses it), which for a page
     // holding any non-ASCII character (a sort arrow, a user's object name) cost as much as the encoding

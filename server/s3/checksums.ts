@@ -11,7 +11,13 @@ export const CHECKSUM_ALGORITHMS = ["CRC32", "CRC32C", "CRC64NVME", "SHA1", "SHA
 export type ChecksumAlgorithm = typeof CHECKSUM_ALGORITHMS[number];
 
 /** Raw digest length per algorithm: a header value must decode to exactly this many bytes. */
-export const CHECKSUM_BYTES: Record<ChecksumAlgorithm, number> = { CRC32: 4, CRC32C: 4, CRC64NVME: 8, SHA1: 20, SHA256: 32 };
+export const CHECKSUM_BYTES: Record<ChecksumAlgorithm, number> = {
+  CRC32: 4,
+  CRC32C: 4,
+  CRC64NVME: 8,
+  SHA1: 20,
+  SHA256: 32,
+};
 
 /** `x-amz-checksum-crc32` and friends. */
 export const checksumHeader = (algorithm: ChecksumAlgorithm) => `x-amz-checksum-${algorithm.toLowerCase()}`;

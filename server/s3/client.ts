@@ -36,7 +36,8 @@ const learnedRegions = new Map<string, string>();
 
 /** The region named by a wrong-region refusal, if that is what the response is. */
 function regionHint(res: Response, error: S3Error): string | undefined {
-  return res.headers.get("x-amz-bucket-region") ?? /expecting '([^']+)'/.exec(error.message)?.[1] ?? undefined;
+  return res.headers.get("x-amz-bucket-region") ?? /expecting '([^']+)'/.exec(error.message)?.[1] ??
+    undefined;
 }
 
 /** Query parameters; an array repeats its key (ListenBucketNotification's `events`). */
@@ -93,10 +94,16 @@ export class S3Client {
   url(spec: Pick<RequestSpec, "bucket" | "key" | "path" | "query">): URL {
     if (spec.key !== undefined && spec.key.split("/").some((part) => part === "." || part === "..")) {
       // URLs normalise dot segments away, so such a key would address another object; S3 servers refuse them.
-      throw new S3Error("XMinioInvalidObjectName", `Object name ${JSON.stringify(spec.key)} has a "." or ".." path component`, 400);
+      throw new S3Error(
+        "XMinioInvalidObjectName",
+        `Object name ${JSON.stringify(spec.key)} has a "." or ".." path component`,
+        400,
+      );
     }
     let path = spec.path ?? "/";
-    if (spec.bucket) path = `/${encodeURIComponent(spec.bucket)}${spec.key !== undefined ? `/${encodeKey(spec.key)}` : ""}`;
+    if (spec.bucket) {
+      path = `/${encodeURIComponent(spec.bucket)}${spec.key !== undefined ? `/${encodeKey(spec.key)}` : ""}`;
+    }
     const url = new URL(this.endpoint + path);
     const parts: string[] = [];
     for (const [k, value] of Object.entries(spec.query ?? {})) {
@@ -127,7 +134,12 @@ export class S3Client {
       // No usable region in the refusal (MinIO's message always says 'us-east-1'): ask the bucket where it is,
       // which works signed for any region (minio-protocol §1.7), as minio-go does.
       if (!error.learned && spec.bucket) {
-        const located = await this.#sendOnce({ method: "GET", bucket: spec.bucket, query: { location: "" }, region: "us-east-1" }).then((r) => r.text()).catch(() => "");
+        const located = await this.#sendOnce({
+          method: "GET",
+          bucket: spec.bucket,
+          query: { location: "" },
+          region: "us-east-1",
+        }).then((r) => r.text()).catch(() => "");
         const region = /<LocationConstraint[^>]*>([^<]+)</.exec(located)?.[1];
         if (!region || region === this.signingRegion) throw error.cause;
         learnedRegions.set(this.endpoint, region);
@@ -136,7 +148,6 @@ export class S3Client {
       return await this.#sendOnce(spec);
     }
   }
-
 
   async #sendOnce(spec: RequestSpec): Promise<Response> {
     const url = this.url(spec);
@@ -157,7 +168,9 @@ export class S3Client {
       // Streams are signed chunk by chunk (minio-protocol §1.5); the data length travels in
       // x-amz-decoded-content-length and the encoded length in an unsigned Content-Length.
       payloadHash = STREAMING_PAYLOAD;
-      headers["content-encoding"] = headers["content-encoding"] ? `aws-chunked,${headers["content-encoding"]}` : "aws-chunked";
+      headers["content-encoding"] = headers["content-encoding"]
+        ? `aws-chunked,${headers["content-encoding"]}`
+        : "aws-chunked";
       headers["x-amz-decoded-content-length"] = String(spec.contentLength);
     }
     const signed = await signHeaders({
@@ -176,14 +189,30 @@ export class S3Client {
         headers: signed.headers,
         body: spec.unsignedPayload
           ? spec.body as ReadableStream<Uint8Array>
-          : signedChunkStream(spec.body as ReadableStream<Uint8Array>, { signingKey: signed.signingKey, amzDate: signed.amzDate, scope: signed.scope, seedSignature: signed.signature }),
-        length: spec.unsignedPayload ? spec.contentLength! : chunkedLength(spec.contentLength!, STREAM_CHUNK_SIZE),
+          : signedChunkStream(spec.body as ReadableStream<Uint8Array>, {
+            signingKey: signed.signingKey,
+            amzDate: signed.amzDate,
+            scope: signed.scope,
+            seedSignature: signed.signature,
+          }),
+        length: spec.unsignedPayload
+          ? spec.contentLength!
+          : chunkedLength(spec.contentLength!, STREAM_CHUNK_SIZE),
         signal: spec.signal,
       })
-      : await this.#fetch(url, { method: spec.method, headers: signed.headers, body, signal: spec.signal, redirect: "manual" });
+      : await this.#fetch(url, {
+        method: spec.method,
+        headers: signed.headers,
+        body,
+        signal: spec.signal,
+        redirect: "manual",
+      });
     if (res.ok || spec.allow?.includes(res.status)) return res;
     const error = await parseErrorResponse(res);
-    if (spec.region === undefined && error.code === "AuthorizationHeaderMalformed" && /region/i.test(error.message)) {
+    if (
+      spec.region === undefined && error.code === "AuthorizationHeaderMalformed" &&
+      /region/i.test(error.message)
+    ) {
       const hint = regionHint(res, error);
       const learned = !!hint && hint !== this.signingRegion;
       if (learned) learnedRegions.set(this.endpoint, hint);
@@ -205,8 +234,20 @@ export class S3Client {
   }
 
   /** Presigned URL for GET/PUT of an object (≤ 7 days). */
-  presign(method: "GET" | "PUT", bucket: string, key: string, expiresSeconds: number, query: QueryInput = {}): Promise<URL> {
-    return presignUrl({ method, url: this.url({ bucket, key, query }), credentials: this.credentials, region: this.signingRegion, expiresSeconds });
+  presign(
+    method: "GET" | "PUT",
+    bucket: string,
+    key: string,
+    expiresSeconds: number,
+    query: QueryInput = {},
+  ): Promise<URL> {
+    return presignUrl({
+      method,
+      url: this.url({ bucket, key, query }),
+      credentials: this.credentials,
+      region: this.signingRegion,
+      expiresSeconds,
+    });
   }
 }
 

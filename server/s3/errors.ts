@@ -28,7 +28,15 @@ export async function parseErrorResponse(res: Response): Promise<S3Error> {
     try {
       const json = JSON.parse(trimmed);
       if (typeof json.Code === "string") {
-        return new S3Error(json.Code, json.Message ?? "", res.status, json.RequestId ?? requestId, json.Resource ?? "", json.BucketName ?? "", json.Key ?? "");
+        return new S3Error(
+          json.Code,
+          json.Message ?? "",
+          res.status,
+          json.RequestId ?? requestId,
+          json.Resource ?? "",
+          json.BucketName ?? "",
+          json.Key ?? "",
+        );
       }
     } catch { /* fall through */ }
   }
@@ -51,11 +59,22 @@ export async function parseErrorResponse(res: Response): Promise<S3Error> {
     } catch { /* fall through */ }
   }
   const headerCode = res.headers.get("x-minio-error-code");
-  if (headerCode) return new S3Error(headerCode, res.headers.get("x-minio-error-desc") ?? "", res.status, requestId);
-  const fallback: Record<number, string> = { 404: "NotFound", 403: "AccessDenied", 400: "BadRequest", 301: "PermanentRedirect", 412: "PreconditionFailed", 304: "NotModified" };
+  if (headerCode) {
+    return new S3Error(headerCode, res.headers.get("x-minio-error-desc") ?? "", res.status, requestId);
+  }
+  const fallback: Record<number, string> = {
+    404: "NotFound",
+    403: "AccessDenied",
+    400: "BadRequest",
+    301: "PermanentRedirect",
+    412: "PreconditionFailed",
+    304: "NotModified",
+  };
   return new S3Error(
     fallback[res.status] ?? `HTTP${res.status}`,
-    `the storage server answered ${res.status} ${res.statusText}${trimmed ? `: ${trimmed.slice(0, 200)}` : ""}`,
+    `the storage server answered ${res.status} ${res.statusText}${
+      trimmed ? `: ${trimmed.slice(0, 200)}` : ""
+    }`,
     res.status,
     requestId,
   );

@@ -67,7 +67,9 @@ function saltFor(password: string, algorithm: number): Bytes {
     entry = { salt: crypto.getRandomValues(new Uint8Array(32)), until: now + SALT_REUSE_MS, uses: 0 };
     outgoingSalts.delete(id);
     outgoingSalts.set(id, entry);
-    if (outgoingSalts.size > MAX_DERIVED_KEYS) outgoingSalts.delete(outgoingSalts.keys().next().value as string);
+    if (outgoingSalts.size > MAX_DERIVED_KEYS) {
+      outgoingSalts.delete(outgoingSalts.keys().next().value as string);
+    }
   }
   entry.uses++;
   return entry.salt;
@@ -75,12 +77,30 @@ function saltFor(password: string, algorithm: number): Bytes {
 
 async function deriveKey(password: string, salt: Uint8Array, algorithm: number): Promise<Bytes> {
   if (algorithm === ALG_PBKDF2_AES_GCM) {
-    const material = await crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]);
-    const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: salt as Bytes, iterations: 8192 }, material, 256);
+    const material = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(password),
+      "PBKDF2",
+      false,
+      ["deriveBits"],
+    );
+    const bits = await crypto.subtle.deriveBits(
+      { name: "PBKDF2", hash: "SHA-256", salt: salt as Bytes, iterations: 8192 },
+      material,
+      256,
+    );
     return new Uint8Array(bits);
   }
   // Argon2id(t=1, m=64 MiB, p=4, 32 bytes), as golang.org/x/crypto/argon2.IDKey in madmin.
-  return await argon2id({ password, salt, parallelism: 4, iterations: 1, memorySize: 65536, hashLength: 32, outputType: "binary" }) as Bytes;
+  return await argon2id({
+    password,
+    salt,
+    parallelism: 4,
+    iterations: 1,
+    memorySize: 65536,
+    hashLength: 32,
+    outputType: "binary",
+  }) as Bytes;
 }
 
 interface Aead {

@@ -11,10 +11,23 @@ const segment = (value: unknown) => base64url(encoder.encode(JSON.stringify(valu
 const HUNDRED_YEARS_SECONDS = 100 * 365 * 24 * 3600;
 
 /** `now` in epoch milliseconds. */
-export async function prometheusBearerToken(credentials: { accessKey: string; secretKey: string }, now = Date.now()): Promise<string> {
-  const claims = { exp: Math.floor(now / 1000) + HUNDRED_YEARS_SECONDS, sub: credentials.accessKey, iss: "prometheus" };
+export async function prometheusBearerToken(
+  credentials: { accessKey: string; secretKey: string },
+  now = Date.now(),
+): Promise<string> {
+  const claims = {
+    exp: Math.floor(now / 1000) + HUNDRED_YEARS_SECONDS,
+    sub: credentials.accessKey,
+    iss: "prometheus",
+  };
   const signingInput = `${segment({ alg: "HS512", typ: "JWT" })}.${segment(claims)}`;
-  const key = await crypto.subtle.importKey("raw", encoder.encode(credentials.secretKey), { name: "HMAC", hash: "SHA-512" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(credentials.secretKey),
+    { name: "HMAC", hash: "SHA-512" },
+    false,
+    ["sign"],
+  );
   const signature = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(signingInput)));
   return `${signingInput}.${base64url(signature)}`;
 }

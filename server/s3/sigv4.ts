@@ -24,11 +24,15 @@ const encoder = new TextEncoder();
 const CRLF = new Uint8Array([13, 10]);
 
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
-  return Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(
+    bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
 }
 
 type Bytes = Uint8Array<ArrayBuffer>;
-const asBytes = (data: string | Uint8Array): Bytes => (typeof data === "string" ? encoder.encode(data) : data) as Bytes;
+const asBytes = (data: string | Uint8Array): Bytes =>
+  (typeof data === "string" ? encoder.encode(data) : data) as Bytes;
 
 // node:crypto rather than WebCrypto: synchronous hashing is several times faster per call, which matters
 // for per-chunk signatures of streamed uploads and for every request the embedded server verifies.
@@ -106,10 +110,18 @@ export interface CanonicalInput {
 
 export function canonicalRequest(input: CanonicalInput): string {
   const { block, signed } = canonicalHeaders(input.headers);
-  return [input.method.toUpperCase(), canonicalUri(input.path), canonicalQuery(input.query), block, signed, input.payloadHash].join("\n");
+  return [
+    input.method.toUpperCase(),
+    canonicalUri(input.path),
+    canonicalQuery(input.query),
+    block,
+    signed,
+    input.payloadHash,
+  ].join("\n");
 }
 
-export const scopeOf = (date: string, region: string, service: string) => `${date.slice(0, 8)}/${region}/${service}/aws4_request`;
+export const scopeOf = (date: string, region: string, service: string) =>
+  `${date.slice(0, 8)}/${region}/${service}/aws4_request`;
 
 export function stringToSign(amzDate: string, scope: string, canonical: string): string {
   return [ALGORITHM, amzDate, scope, sha256Hex(canonical)].join("\n");
@@ -188,7 +200,8 @@ export async function signHeaders(opts: SignOptions): Promise<SignedRequest> {
   const signed = canonicalHeaders(headers).signed;
   const out: Record<string, string> = { ...opts.headers, ...headers };
   delete out["host"];
-  out["authorization"] = `${ALGORITHM} Credential=${opts.credentials.accessKey}/${scope}, SignedHeaders=${signed}, Signature=${signature}`;
+  out["authorization"] =
+    `${ALGORITHM} Credential=${opts.credentials.accessKey}/${scope}, SignedHeaders=${signed}, Signature=${signature}`;
   return { headers: out, signature, scope, amzDate: now, signingKey: key };
 }
 
@@ -202,7 +215,10 @@ export async function presignUrl(opts: {
   date?: Date;
   service?: string;
 }): Promise<URL> {
-  if (!Number.isInteger(opts.expiresSeconds) || opts.expiresSeconds < 1 || opts.expiresSeconds > MAX_PRESIGN_SECONDS) {
+  if (
+    !Number.isInteger(opts.expiresSeconds) || opts.expiresSeconds < 1 ||
+    opts.expiresSeconds > MAX_PRESIGN_SECONDS
+  ) {
     throw new RangeError(`presigned URLs expire after 1 to ${MAX_PRESIGN_SECONDS} seconds`);
   }
   const now = amzDate(opts.date ?? new Date());
@@ -214,7 +230,9 @@ export async function presignUrl(opts: {
   url.searchParams.set("X-Amz-Date", now);
   url.searchParams.set("X-Amz-Expires", String(opts.expiresSeconds));
   url.searchParams.set("X-Amz-SignedHeaders", "host");
-  if (opts.credentials.sessionToken) url.searchParams.set("X-Amz-Security-Token", opts.credentials.sessionToken);
+  if (opts.credentials.sessionToken) {
+    url.searchParams.set("X-Amz-Security-Token", opts.credentials.sessionToken);
+  }
   const canonical = canonicalRequest({
     method: opts.method,
     path: decodeURIComponent(url.pathname),
@@ -230,12 +248,22 @@ export async function presignUrl(opts: {
 }
 
 /** String to sign of one aws-chunked chunk (§1.5). */
-export function chunkStringToSign(amzDate: string, scope: string, previousSignature: string, chunkHash: string): string {
+export function chunkStringToSign(
+  amzDate: string,
+  scope: string,
+  previousSignature: string,
+  chunkHash: string,
+): string {
   return ["AWS4-HMAC-SHA256-PAYLOAD", amzDate, scope, previousSignature, EMPTY_SHA256, chunkHash].join("\n");
 }
 
 /** String to sign of the signed trailer (§1.5). */
-export function trailerStringToSign(amzDate: string, scope: string, previousSignature: string, trailerBytes: string): string {
+export function trailerStringToSign(
+  amzDate: string,
+  scope: string,
+  previousSignature: string,
+  trailerBytes: string,
+): string {
   const text = trailerBytes.endsWith("\n") ? trailerBytes : trailerBytes + "\n";
   return ["AWS4-HMAC-SHA256-TRAILER", amzDate, scope, previousSignature, sha256Hex(text)].join("\n");
 }
@@ -267,7 +295,10 @@ export function signedChunkStream(
   let done = false;
   /** Signs `data` and passes on its chunk: header, data and CRLF as three pieces, so the data is not copied. */
   const frame = (controller: ReadableStreamDefaultController<Uint8Array>, data: Uint8Array): void => {
-    const signature = signatureOf(opts.signingKey, chunkStringToSign(opts.amzDate, opts.scope, previous, sha256Hex(data)));
+    const signature = signatureOf(
+      opts.signingKey,
+      chunkStringToSign(opts.amzDate, opts.scope, previous, sha256Hex(data)),
+    );
     previous = signature;
     controller.enqueue(encoder.encode(`${data.length.toString(16)};chunk-signature=${signature}\r\n`));
     if (data.length) controller.enqueue(data);

@@ -37,7 +37,10 @@ Deno.test("vector B: presigned GET", async () => {
     expiresSeconds: 86400,
     date: awsDate,
   });
-  assert.equal(url.searchParams.get("X-Amz-Signature"), "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404");
+  assert.equal(
+    url.searchParams.get("X-Amz-Signature"),
+    "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404",
+  );
 });
 
 Deno.test("vector C: streaming upload, spec and chunk signatures, encoded length", async () => {
@@ -99,7 +102,9 @@ Deno.test("vector D: madmin call with the empty region", async () => {
 Deno.test("vector E: session token and escaped query", async () => {
   const signed = await signHeaders({
     method: "PUT",
-    url: new URL("http://127.0.0.1:9000/minio/admin/v3/set-user-or-group-policy?policyName=readwrite%2Cdiagnostics&userOrGroup=some%20user&isGroup=false"),
+    url: new URL(
+      "http://127.0.0.1:9000/minio/admin/v3/set-user-or-group-policy?policyName=readwrite%2Cdiagnostics&userOrGroup=some%20user&isGroup=false",
+    ),
     headers: {},
     payloadHash: EMPTY_SHA256,
     credentials: { accessKey: "ACCESSKEY123", secretKey: "SECRET/KEY+abc", sessionToken: "tok.en" },
@@ -138,7 +143,10 @@ Deno.test("vector G: presigned GET with versionId and a space in the key", async
     expiresSeconds: 3600,
     date: new Date("2026-11-22T11:13:29Z"),
   });
-  assert.equal(url.searchParams.get("X-Amz-Signature"), "970a488602dd3fb5238965338a67f4a4f81895bade6e3170cd38bc33d0cedec3");
+  assert.equal(
+    url.searchParams.get("X-Amz-Signature"),
+    "970a488602dd3fb5238965338a67f4a4f81895bade6e3170cd38bc33d0cedec3",
+  );
   await assert.rejects(
     () => presignUrl({ method: "GET", url, credentials: minio, region: "", expiresSeconds: 604801 }),
     RangeError,

@@ -69,7 +69,11 @@ class Incoming {
 }
 
 function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  outer: for (let i = haystack.indexOf(needle[0]); i !== -1 && i <= haystack.length - needle.length; i = haystack.indexOf(needle[0], i + 1)) {
+  outer: for (
+    let i = haystack.indexOf(needle[0]);
+    i !== -1 && i <= haystack.length - needle.length;
+    i = haystack.indexOf(needle[0], i + 1)
+  ) {
     for (let j = 1; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
     return i;
   }
@@ -98,7 +102,11 @@ function responseBody(incoming: Incoming, headers: Headers, close: () => void): 
           chunkLeft = parseInt(line.split(";")[0], 16);
           if (chunkLeft === 0) {
             // Trailer fields, up to the empty line that ends the message.
-            for (let line = await incoming.until("\r\n"); line !== null && line !== ""; line = await incoming.until("\r\n"));
+            for (
+              let line = await incoming.until("\r\n");
+              line !== null && line !== "";
+              line = await incoming.until("\r\n")
+            );
             return finish(controller);
           }
         }
@@ -111,7 +119,9 @@ function responseBody(incoming: Incoming, headers: Headers, close: () => void): 
         if (left !== Infinity) left -= n;
         if (chunked) {
           chunkLeft -= n;
-          if (chunkLeft === 0 && (await incoming.until("\r\n")) !== "") throw new TypeError("malformed chunk");
+          if (chunkLeft === 0 && (await incoming.until("\r\n")) !== "") {
+            throw new TypeError("malformed chunk");
+          }
         }
       } catch (error) {
         close();
@@ -125,7 +135,9 @@ function responseBody(incoming: Incoming, headers: Headers, close: () => void): 
 }
 
 /** Reads the response head; null when the connection closes before one arrives. */
-async function readHead(incoming: Incoming): Promise<{ status: number; statusText: string; headers: Headers } | null> {
+async function readHead(
+  incoming: Incoming,
+): Promise<{ status: number; statusText: string; headers: Headers } | null> {
   while (true) {
     const head = await incoming.until("\r\n\r\n");
     if (head === null) return null;
@@ -145,7 +157,11 @@ async function readHead(incoming: Incoming): Promise<{ status: number; statusTex
 }
 
 /** Writes the body: BYOB reads into one buffer when the stream is a byte stream, each write waiting for the socket. */
-async function sendBody(conn: Deno.Conn, body: ReadableStream<Uint8Array>, stopped: () => boolean): Promise<void> {
+async function sendBody(
+  conn: Deno.Conn,
+  body: ReadableStream<Uint8Array>,
+  stopped: () => boolean,
+): Promise<void> {
   let byob: ReadableStreamBYOBReader | null = null;
   try {
     byob = body.getReader({ mode: "byob" });
@@ -187,10 +203,15 @@ export async function sendWithLength(url: URL, request: LengthRequest): Promise<
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
   let conn: Deno.Conn;
   try {
-    conn = url.protocol === "https:" ? await Deno.connectTls({ hostname, port }) : await Deno.connect({ hostname, port });
+    conn = url.protocol === "https:"
+      ? await Deno.connectTls({ hostname, port })
+      : await Deno.connect({ hostname, port });
   } catch (error) {
     await request.body.cancel(error).catch(() => {});
-    throw new TypeError(`network error sending request for ${url.origin}: ${error instanceof Error ? error.message : error}`, { cause: error });
+    throw new TypeError(
+      `network error sending request for ${url.origin}: ${error instanceof Error ? error.message : error}`,
+      { cause: error },
+    );
   }
   let closed = false;
   const close = () => {
@@ -202,7 +223,12 @@ export async function sendWithLength(url: URL, request: LengthRequest): Promise<
   };
   const onAbort = () => close();
   request.signal?.addEventListener("abort", onAbort, { once: true });
-  const headers: Record<string, string> = { ...request.headers, host: url.host, "content-length": String(request.length), connection: "close" };
+  const headers: Record<string, string> = {
+    ...request.headers,
+    host: url.host,
+    "content-length": String(request.length),
+    connection: "close",
+  };
   const head = `${request.method} ${url.pathname}${url.search} HTTP/1.1\r\n` +
     Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("") + "\r\n";
   const incoming = new Incoming(conn);
@@ -220,17 +246,30 @@ export async function sendWithLength(url: URL, request: LengthRequest): Promise<
     const response = await Promise.race([answer, sending.then(() => answer)]);
     if (bodyError && !answered) throw bodyError;
     if (request.signal?.aborted) throw request.signal.reason ?? new DOMException("aborted", "AbortError");
-    if (!response) throw new TypeError(`network error sending request for ${url.origin}: the connection closed without an answer`);
-    const body = BODYLESS.has(response.status) || request.method === "HEAD" ? null : responseBody(incoming, response.headers, close);
+    if (!response) {
+      throw new TypeError(
+        `network error sending request for ${url.origin}: the connection closed without an answer`,
+      );
+    }
+    const body = BODYLESS.has(response.status) || request.method === "HEAD"
+      ? null
+      : responseBody(incoming, response.headers, close);
     if (!body) close();
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   } catch (error) {
     close();
     await request.body.cancel(error).catch(() => {});
     if (request.signal?.aborted) throw request.signal.reason ?? new DOMException("aborted", "AbortError");
     if (bodyError) throw bodyError;
     if (error instanceof TypeError || error instanceof DOMException) throw error;
-    throw new TypeError(`network error sending request for ${url.origin}: ${error instanceof Error ? error.message : error}`, { cause: error });
+    throw new TypeError(
+      `network error sending request for ${url.origin}: ${error instanceof Error ? error.message : error}`,
+      { cause: error },
+    );
   } finally {
     request.signal?.removeEventListener("abort", onAbort);
   }

@@ -26,7 +26,10 @@ Deno.test("streamed uploads declare their encoded Content-Length (S3 refuses chu
     return new Response(null, { headers: { etag: '"abc"' } });
   });
   try {
-    const client = new S3Client({ endpoint: `http://127.0.0.1:${server.addr.port}`, credentials: { accessKey: "k", secretKey: "s".repeat(12) } });
+    const client = new S3Client({
+      endpoint: `http://127.0.0.1:${server.addr.port}`,
+      credentials: { accessKey: "k", secretKey: "s".repeat(12) },
+    });
     const size = 2.5 * MiB + 7;
     const put = await putObject(client, "bucket", "key", streamOf(size, 300_000), { size });
     assert.equal(put.etag, "abc");
@@ -45,12 +48,18 @@ Deno.test("a streamed upload to an unreachable server fails as fetch does (TypeE
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = listener.addr.port;
   listener.close();
-  const client = new S3Client({ endpoint: `http://127.0.0.1:${port}`, credentials: { accessKey: "k", secretKey: "s".repeat(12) } });
-  await assert.rejects(putObject(client, "bucket", "key", streamOf(MiB, MiB), { size: MiB }), (error: unknown) => {
-    assert.ok(error instanceof TypeError);
-    assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${port}`));
-    return true;
+  const client = new S3Client({
+    endpoint: `http://127.0.0.1:${port}`,
+    credentials: { accessKey: "k", secretKey: "s".repeat(12) },
   });
+  await assert.rejects(
+    putObject(client, "bucket", "key", streamOf(MiB, MiB), { size: MiB }),
+    (error: unknown) => {
+      assert.ok(error instanceof TypeError);
+      assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${port}`));
+      return true;
+    },
+  );
 });
 
 Deno.test("a body stream that fails mid-upload rejects with its own error, and the server gets no complete body", async () => {
@@ -66,7 +75,10 @@ Deno.test("a body stream that fails mid-upload rejects with its own error, and t
     return new Response(null);
   });
   try {
-    const client = new S3Client({ endpoint: `http://127.0.0.1:${server.addr.port}`, credentials: { accessKey: "k", secretKey: "s".repeat(12) } });
+    const client = new S3Client({
+      endpoint: `http://127.0.0.1:${server.addr.port}`,
+      credentials: { accessKey: "k", secretKey: "s".repeat(12) },
+    });
     let sent = 0;
     const failing = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -87,9 +99,18 @@ Deno.test("a body stream that fails mid-upload rejects with its own error, and t
 });
 
 Deno.test("a server that answers before reading the body gets the answer through, and the upload stops", async () => {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("<Error><Code>AccessDenied</Code><Message>Access Denied.</Message></Error>", { status: 403 }));
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () =>
+      new Response("<Error><Code>AccessDenied</Code><Message>Access Denied.</Message></Error>", {
+        status: 403,
+      }),
+  );
   try {
-    const client = new S3Client({ endpoint: `http://127.0.0.1:${server.addr.port}`, credentials: { accessKey: "k", secretKey: "s".repeat(12) } });
+    const client = new S3Client({
+      endpoint: `http://127.0.0.1:${server.addr.port}`,
+      credentials: { accessKey: "k", secretKey: "s".repeat(12) },
+    });
     let pulled = 0;
     const endless = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -97,10 +118,13 @@ Deno.test("a server that answers before reading the body gets the answer through
         controller.enqueue(new Uint8Array(MiB));
       },
     });
-    await assert.rejects(putObject(client, "bucket", "key", endless, { size: 512 * MiB, unsignedPayload: true }), (error: unknown) => {
-      assert.equal((error as { code?: string }).code, "AccessDenied");
-      return true;
-    });
+    await assert.rejects(
+      putObject(client, "bucket", "key", endless, { size: 512 * MiB, unsignedPayload: true }),
+      (error: unknown) => {
+        assert.equal((error as { code?: string }).code, "AccessDenied");
+        return true;
+      },
+    );
     assert.ok(pulled < 64, `the body stopped being read (${pulled} MiB read)`);
   } finally {
     await server.shutdown();
@@ -113,7 +137,10 @@ Deno.test("an aborted streamed upload rejects with the abort reason", async () =
     return new Response(null);
   });
   try {
-    const client = new S3Client({ endpoint: `http://127.0.0.1:${server.addr.port}`, credentials: { accessKey: "k", secretKey: "s".repeat(12) } });
+    const client = new S3Client({
+      endpoint: `http://127.0.0.1:${server.addr.port}`,
+      credentials: { accessKey: "k", secretKey: "s".repeat(12) },
+    });
     const stop = new AbortController();
     let sent = 0;
     const slow = new ReadableStream<Uint8Array>({
@@ -122,10 +149,17 @@ Deno.test("an aborted streamed upload rejects with the abort reason", async () =
         controller.enqueue(new Uint8Array(MiB));
       },
     });
-    await assert.rejects(putObject(client, "bucket", "key", slow, { size: 64 * MiB, unsignedPayload: true, signal: stop.signal }), (error: unknown) => {
-      assert.equal((error as Error).name, "AbortError");
-      return true;
-    });
+    await assert.rejects(
+      putObject(client, "bucket", "key", slow, {
+        size: 64 * MiB,
+        unsignedPayload: true,
+        signal: stop.signal,
+      }),
+      (error: unknown) => {
+        assert.equal((error as Error).name, "AbortError");
+        return true;
+      },
+    );
   } finally {
     await server.shutdown();
   }

@@ -31,7 +31,11 @@ export async function assumeRole(
   client: S3Client,
   options: { durationSeconds?: number; policy?: string; tokenRevokeType?: string } = {},
 ): Promise<TemporaryCredentials> {
-  const form = new URLSearchParams({ Action: "AssumeRole", DurationSeconds: String(options.durationSeconds ?? 3600), Version: "2011-06-15" });
+  const form = new URLSearchParams({
+    Action: "AssumeRole",
+    DurationSeconds: String(options.durationSeconds ?? 3600),
+    Version: "2011-06-15",
+  });
   if (options.policy) form.set("Policy", options.policy);
   // MinIO's extension (minio-protocol §2.2): names these credentials for revoke-tokens (minio-protocol-2 §13.1).
   if (options.tokenRevokeType) form.set("TokenRevokeType", options.tokenRevokeType);
@@ -46,11 +50,18 @@ export async function assumeRole(
   return parseCredentials(text);
 }
 
-async function unsignedSts(endpoint: string, fetcher: typeof fetch, form: URLSearchParams): Promise<TemporaryCredentials> {
+async function unsignedSts(
+  endpoint: string,
+  fetcher: typeof fetch,
+  form: URLSearchParams,
+): Promise<TemporaryCredentials> {
   const body = form.toString();
   const res = await fetcher(`${endpoint.replace(/\/+$/, "")}/`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-amz-content-sha256": await sha256Hex(body) },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-amz-content-sha256": await sha256Hex(body),
+    },
     body,
   });
   if (!res.ok) throw await parseErrorResponse(res);
@@ -63,7 +74,11 @@ export function assumeRoleWithWebIdentity(
   fetcher: typeof fetch,
   options: { token: string; durationSeconds?: number; roleArn?: string; tokenRevokeType?: string },
 ): Promise<TemporaryCredentials> {
-  const form = new URLSearchParams({ Action: "AssumeRoleWithWebIdentity", Version: "2011-06-15", WebIdentityToken: options.token });
+  const form = new URLSearchParams({
+    Action: "AssumeRoleWithWebIdentity",
+    Version: "2011-06-15",
+    WebIdentityToken: options.token,
+  });
   if (options.durationSeconds) form.set("DurationSeconds", String(options.durationSeconds));
   if (options.tokenRevokeType) form.set("TokenRevokeType", options.tokenRevokeType);
   if (options.roleArn) form.set("RoleArn", options.roleArn);
@@ -76,7 +91,12 @@ export function assumeRoleWithLdapIdentity(
   fetcher: typeof fetch,
   options: { username: string; password: string; durationSeconds?: number },
 ): Promise<TemporaryCredentials> {
-  const form = new URLSearchParams({ Action: "AssumeRoleWithLDAPIdentity", Version: "2011-06-15", LDAPUsername: options.username, LDAPPassword: options.password });
+  const form = new URLSearchParams({
+    Action: "AssumeRoleWithLDAPIdentity",
+    Version: "2011-06-15",
+    LDAPUsername: options.username,
+    LDAPPassword: options.password,
+  });
   if (options.durationSeconds) form.set("DurationSeconds", String(options.durationSeconds));
   return unsignedSts(endpoint, fetcher, form);
 }

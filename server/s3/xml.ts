@@ -81,7 +81,9 @@ export function parseXml(source: string): XmlNode {
       if (!open || localName(name) !== open.name) fail(`mismatched end tag </${name}>`);
       pos = end + 1;
     } else {
-      const match = /^<([A-Za-z_][\w.:-]*)((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/.exec(source.slice(pos, pos + 65536));
+      const match = /^<([A-Za-z_][\w.:-]*)((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/.exec(
+        source.slice(pos, pos + 65536),
+      );
       if (!match) fail("malformed start tag");
       const node: XmlNode = { name: localName(match![1]), attributes: {}, children: [], text: "" };
       for (const attr of match![2].matchAll(/([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
@@ -119,7 +121,11 @@ export function childText(node: XmlNode | undefined, name: string): string | und
 }
 
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&${({ "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "apos" } as Record<string, string>)[ch]};`);
+  return text.replace(
+    /[&<>"']/g,
+    (ch) =>
+      `&${({ "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "apos" } as Record<string, string>)[ch]};`,
+  );
 }
 
 /** A value in the builder: text, a nested element map, a list of repeated elements, or nothing. */
@@ -144,7 +150,11 @@ export const S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
  * Builds a document: `buildXml("Tagging", { TagSet: { Tag: [{ Key: "a", Value: "b" }] } })`. Arrays repeat
  * the element; undefined/null fields are left out; field order is kept.
  */
-export function buildXml(rootName: string, body: XmlObject, options: { namespace?: string | null; prologue?: boolean } = {}): string {
+export function buildXml(
+  rootName: string,
+  body: XmlObject,
+  options: { namespace?: string | null; prologue?: boolean } = {},
+): string {
   const namespace = options.namespace === undefined ? S3_NAMESPACE : options.namespace;
   const inner = Object.entries(body).map(([k, v]) => render(k, v)).join("");
   const attr = namespace ? ` xmlns="${namespace}"` : "";

@@ -34,7 +34,10 @@ Deno.test("refuses malformed and dangerous documents", () => {
 });
 
 Deno.test("builder escapes, repeats arrays and skips missing fields", () => {
-  const xml = buildXml("Tagging", { TagSet: { Tag: [{ Key: "a<b", Value: "1" }, { Key: "c", Value: "" }] }, Skip: undefined });
+  const xml = buildXml("Tagging", {
+    TagSet: { Tag: [{ Key: "a<b", Value: "1" }, { Key: "c", Value: "" }] },
+    Skip: undefined,
+  });
   assert.equal(
     xml,
     `<?xml version="1.0" encoding="UTF-8"?>\n<Tagging xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><TagSet><Tag><Key>a&lt;b</Key><Value>1</Value></Tag><Tag><Key>c</Key><Value></Value></Tag></TagSet></Tagging>`,

@@ -17,7 +17,12 @@ import { endSessions } from "./session_revocation.ts";
  */
 export async function changeUserPassword(client: S3Client, input: ChangeUserPasswordInput): Promise<void> {
   const info = await iam.getUserInfo(client, input.selectedUser);
-  await iam.addUser(client, input.selectedUser, input.newSecretKey, info.status === "disabled" ? "disabled" : "enabled");
+  await iam.addUser(
+    client,
+    input.selectedUser,
+    input.newSecretKey,
+    info.status === "disabled" ? "disabled" : "enabled",
+  );
   await endSessions(client, { user: input.selectedUser, fullRevoke: true });
 }
 
@@ -25,7 +30,12 @@ export async function changeUserPassword(client: S3Client, input: ChangeUserPass
  * Changes one's own secret with a client signed by the current secret (a wrong one fails the signature), then
  * ends every session of the account, signed with the new secret; the caller signs in again for a new one.
  */
-export async function changeOwnPassword(ownClient: (secret: string) => S3Client, currentSecret: string, account: string, newSecret: string): Promise<void> {
+export async function changeOwnPassword(
+  ownClient: (secret: string) => S3Client,
+  currentSecret: string,
+  account: string,
+  newSecret: string,
+): Promise<void> {
   await iam.addUser(ownClient(currentSecret), account, newSecret, "enabled");
   await endSessions(ownClient(newSecret), { fullRevoke: true });
 }

@@ -3,10 +3,16 @@
  * policies whose statements grant any action on the bucket, and the users holding such a policy directly or
  * through a group.
  */
-import { type AccessRuleInput, type AccessRuleList, accessRuleExists } from "../contract/buckets.ts";
+import { accessRuleExists, type AccessRuleInput, type AccessRuleList } from "../contract/buckets.ts";
 import { ApiError } from "../errors.ts";
 import type { PolicySummary } from "../contract/policies.ts";
-import { normalizePolicy, policyToJson, readAccessRules, resourceMatches, setAccessRule } from "../policy/mod.ts";
+import {
+  normalizePolicy,
+  policyToJson,
+  readAccessRules,
+  resourceMatches,
+  setAccessRule,
+} from "../policy/mod.ts";
 import type { Policy } from "../policy/types.ts";
 import * as iam from "../s3/admin/iam.ts";
 import type { S3Client } from "../s3/client.ts";
@@ -15,14 +21,23 @@ import { getBucketPolicy, putBucketPolicy } from "../s3/ops/bucket_config.ts";
 /** Whether an Allow statement of the policy applies to the bucket or anything in it. */
 export function grantsBucket(policy: Policy, bucket: string): boolean {
   return policy.Statement.some((s) =>
-    s.Effect === "Allow" && (s.Resource ?? ["*"]).some((r) => resourceMatches(r, bucket, "", {}) || resourceMatches(r, bucket, "x", {}) || r === `arn:aws:s3:::${bucket}/*`)
+    s.Effect === "Allow" &&
+    (s.Resource ?? ["*"]).some((r) =>
+      resourceMatches(r, bucket, "", {}) || resourceMatches(r, bucket, "x", {}) ||
+      r === `arn:aws:s3:::${bucket}/*`
+    )
   );
 }
 
-export async function policiesForBucket(client: S3Client, bucket: string): Promise<{ policies: PolicySummary[]; total: number }> {
+export async function policiesForBucket(
+  client: S3Client,
+  bucket: string,
+): Promise<{ policies: PolicySummary[]; total: number }> {
   const all = await iam.listCannedPolicies(client);
   const policies = Object.entries(all)
-    .filter(([, doc]) => grantsBucket(normalizePolicy(typeof doc === "string" ? JSON.parse(doc) : doc), bucket))
+    .filter(([, doc]) =>
+      grantsBucket(normalizePolicy(typeof doc === "string" ? JSON.parse(doc) : doc), bucket)
+    )
     .map(([name, doc]) => ({ name, policy: typeof doc === "string" ? doc : JSON.stringify(doc, null, 2) }))
     .sort((a, b) => a.name.localeCompare(b.name));
   return { policies, total: policies.length };
@@ -38,7 +53,11 @@ export async function usersForBucket(client: S3Client, bucket: string): Promise<
   }
   const users = await iam.listUsers(client) ?? {};
   return Object.entries(users)
-    .filter(([, info]) => [...split(info.policyName), ...(info.memberOf ?? []).flatMap((g) => groups.get(g) ?? [])].some((p) => granting.has(p)))
+    .filter(([, info]) =>
+      [...split(info.policyName), ...(info.memberOf ?? []).flatMap((g) => groups.get(g) ?? [])].some((p) =>
+        granting.has(p)
+      )
+    )
     .map(([name]) => name)
     .sort();
 }
@@ -58,11 +77,19 @@ export async function listAccessRules(client: S3Client, bucket: string): Promise
  * Sets (or with "none" removes) anonymous access on a prefix, keeping statements the console did not write.
  * Adding (`replace: false`) refuses a prefix that already has a rule, so Add never overwrites what Edit shows.
  */
-export async function setAccessRuleFor(client: S3Client, bucket: string, input: AccessRuleInput | { prefix: string; access: "none" }): Promise<boolean> {
+export async function setAccessRuleFor(
+  client: S3Client,
+  bucket: string,
+  input: AccessRuleInput | { prefix: string; access: "none" },
+): Promise<boolean> {
   const current = await readBucketPolicy(client, bucket);
   if ("replace" in input && input.replace === false) {
     const existing = readAccessRules(current, bucket).rules.find((r) => r.prefix === input.prefix);
-    if (existing) throw new ApiError(409, "access rule already exists", { detail: accessRuleExists(input.prefix, existing.access) });
+    if (existing) {
+      throw new ApiError(409, "access rule already exists", {
+        detail: accessRuleExists(input.prefix, existing.access),
+      });
+    }
   }
   const next = setAccessRule(current, bucket, input.prefix, input.access);
   await putBucketPolicy(client, bucket, next ? policyToJson(next) : "");

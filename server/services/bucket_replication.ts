@@ -3,7 +3,13 @@
  * shows them, per-bucket setup (remote target, then a rule pointing at its ARN) reported bucket by bucket, rule
  * deletion, and listing a remote server's buckets for the wizard.
  */
-import type { ListExternalBucketsInput, MultiReplicationInput, ReplicationResult, ReplicationRuleView, ReplicationStatusView } from "../contract/buckets.ts";
+import type {
+  ListExternalBucketsInput,
+  MultiReplicationInput,
+  ReplicationResult,
+  ReplicationRuleView,
+  ReplicationStatusView,
+} from "../contract/buckets.ts";
 import { tagKeysProblem } from "../contract/buckets.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
@@ -26,17 +32,26 @@ export function parseTagString(text: string): Tag[] {
   };
   const tags = text.split("&").map((pair) => {
     const at = pair.indexOf("=");
-    return at < 0 ? { key: "", value: "" } : { key: decode(pair.slice(0, at)), value: decode(pair.slice(at + 1)) };
+    return at < 0
+      ? { key: "", value: "" }
+      : { key: decode(pair.slice(0, at)), value: decode(pair.slice(at + 1)) };
   }).filter((t) => t.key && t.value);
   const problem = tagKeysProblem(tags.map((t) => t.key));
   if (problem) throw ApiError.badRequest(problem);
   return tags;
 }
 
-export const tagString = (tags: Tag[] | undefined) => (tags ?? []).map((t) => `${encodeURIComponent(t.key)}=${encodeURIComponent(t.value)}`).join("&");
+export const tagString = (tags: Tag[] | undefined) =>
+  (tags ?? []).map((t) => `${encodeURIComponent(t.key)}=${encodeURIComponent(t.value)}`).join("&");
 
-export async function listReplicationRules(client: S3Client, bucket: string): Promise<{ rules: ReplicationRuleView[] }> {
-  const [config, targets] = await Promise.all([getBucketReplication(client, bucket), listRemoteTargets(client, bucket).catch(() => [])]);
+export async function listReplicationRules(
+  client: S3Client,
+  bucket: string,
+): Promise<{ rules: ReplicationRuleView[] }> {
+  const [config, targets] = await Promise.all([
+    getBucketReplication(client, bucket),
+    listRemoteTargets(client, bucket).catch(() => []),
+  ]);
   const rules = config.rules.map((r): ReplicationRuleView => {
     const target = targets.find((t) => t.arn === r.destinationBucket);
     return {
@@ -61,11 +76,17 @@ export async function listReplicationRules(client: S3Client, bucket: string): Pr
  * How far replication has got (MinIO's bucket replication metrics): counts summed over the targets, and the
  * most recent error any of them reported; null when the bucket has no replication configuration.
  */
-export async function replicationStatus(client: S3Client, bucket: string): Promise<ReplicationStatusView | null> {
+export async function replicationStatus(
+  client: S3Client,
+  bucket: string,
+): Promise<ReplicationStatusView | null> {
   const metrics = await getReplicationMetrics(client, bucket);
   if (!metrics) return null;
   const targets = Object.values(metrics.Stats ?? {});
-  const latest = targets.filter((t) => t.lastError).sort((a, b) => (b.lastErrorTime ?? "").localeCompare(a.lastErrorTime ?? ""))[0];
+  const latest =
+    targets.filter((t) => t.lastError).sort((a, b) =>
+      (b.lastErrorTime ?? "").localeCompare(a.lastErrorTime ?? "")
+    )[0];
   return {
     replicated: targets.reduce((n, t) => n + (t.replicatedCount ?? 0), 0),
     replicatedBytes: metrics.completedReplicationSize ?? 0,
@@ -79,18 +100,27 @@ export async function replicationStatus(client: S3Client, bucket: string): Promi
 export async function deleteReplicationRule(client: S3Client, bucket: string, ruleId: string): Promise<void> {
   const config = await getBucketReplication(client, bucket);
   const rules = config.rules.filter((r) => r.id !== ruleId);
-  if (rules.length === config.rules.length) throw ApiError.notFound("not found", `No replication rule ${ruleId}.`);
+  if (rules.length === config.rules.length) {
+    throw ApiError.notFound("not found", `No replication rule ${ruleId}.`);
+  }
   await putBucketReplication(client, bucket, { ...config, rules });
 }
 
 /** The form's target as host[:port] and whether it uses TLS (an explicit scheme wins); 400 unless host:port. */
 function parseTarget(targetURL: string, defaultSecure = true): { endpoint: string; secure: boolean } {
   const target = parseRemoteTarget(targetURL);
-  if (typeof target === "string") throw new ApiError(400, "invalid target", { detail: target, fields: { targetURL: target } });
+  if (typeof target === "string") {
+    throw new ApiError(400, "invalid target", { detail: target, fields: { targetURL: target } });
+  }
   return { endpoint: target.host, secure: target.secure ?? defaultSecure };
 }
 
-async function replicateOne(client: S3Client, input: MultiReplicationInput, origin: string, destination: string): Promise<void> {
+async function replicateOne(
+  client: S3Client,
+  input: MultiReplicationInput,
+  origin: string,
+  destination: string,
+): Promise<void> {
   const { endpoint, secure } = parseTarget(input.targetURL);
   const sync = input.syncMode === "sync";
   const arn = await setRemoteTarget(client, origin, {
@@ -123,7 +153,10 @@ async function replicateOne(client: S3Client, input: MultiReplicationInput, orig
 }
 
 /** Sets up replication for each bucket pair; each pair's outcome is reported, none stops the others. */
-export async function setMultiBucketReplication(client: S3Client, input: MultiReplicationInput): Promise<ReplicationResult> {
+export async function setMultiBucketReplication(
+  client: S3Client,
+  input: MultiReplicationInput,
+): Promise<ReplicationResult> {
   parseTarget(input.targetURL); // refused before any bucket is changed
   const replicationState = [];
   for (const { originBucket, destinationBucket } of input.bucketsRelation) {
@@ -148,13 +181,15 @@ function boundedFetch(fetcher: typeof fetch, limit: number, timeoutMs: number): 
     const res = await fetcher(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     if (!res.body) return res;
     let seen = 0;
-    const capped = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.byteLength;
-        if (seen > limit) controller.error(new Error(`the answer is larger than ${limit} bytes`));
-        else controller.enqueue(chunk);
-      },
-    }));
+    const capped = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          seen += chunk.byteLength;
+          if (seen > limit) controller.error(new Error(`the answer is larger than ${limit} bytes`));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
     return new Response(capped, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
 }
@@ -165,19 +200,30 @@ function boundedFetch(fetcher: typeof fetch, limit: number, timeoutMs: number): 
  */
 function remoteFailure(error: unknown, host: string): string {
   if (error instanceof S3Error) {
-    if (error.code === "InvalidAccessKeyId" || error.code === "SignatureDoesNotMatch") return `${host} refused the access key or secret key (${error.code}).`;
-    if (error.code === "AccessDenied") return `${host} does not allow these credentials to list buckets (AccessDenied).`;
-    if (/^[A-Za-z0-9]{1,64}$/.test(error.code) && !error.code.startsWith("HTTP")) return `${host} answered ${error.code} (HTTP ${error.status}).`;
+    if (error.code === "InvalidAccessKeyId" || error.code === "SignatureDoesNotMatch") {
+      return `${host} refused the access key or secret key (${error.code}).`;
+    }
+    if (error.code === "AccessDenied") {
+      return `${host} does not allow these credentials to list buckets (AccessDenied).`;
+    }
+    if (/^[A-Za-z0-9]{1,64}$/.test(error.code) && !error.code.startsWith("HTTP")) {
+      return `${host} answered ${error.code} (HTTP ${error.status}).`;
+    }
     return `${host} answered HTTP ${error.status}, which is not an S3 answer.`;
   }
   const name = error instanceof Error ? error.name : "";
   if (name === "TimeoutError") return `${host} did not answer within ${REMOTE_TIMEOUT_MS / 1000} seconds.`;
-  if (error instanceof Error && /larger than/.test(error.message)) return `${host} sent an answer larger than ${REMOTE_ANSWER_LIMIT} bytes.`;
+  if (error instanceof Error && /larger than/.test(error.message)) {
+    return `${host} sent an answer larger than ${REMOTE_ANSWER_LIMIT} bytes.`;
+  }
   return `${host} cannot be reached or did not answer as an S3 server.`;
 }
 
 /** The remote server's buckets, listed with the credentials the wizard's first step collected. */
-export async function listExternalBuckets(deps: Pick<AppDeps, "fetch">, input: ListExternalBucketsInput): Promise<{ buckets: { name: string }[]; total: number }> {
+export async function listExternalBuckets(
+  deps: Pick<AppDeps, "fetch">,
+  input: ListExternalBucketsInput,
+): Promise<{ buckets: { name: string }[]; total: number }> {
   const { endpoint, secure } = parseTarget(input.targetURL, input.useTLS);
   const remote = new S3Client({
     endpoint: `${secure ? "https" : "http"}://${endpoint}`,
@@ -189,6 +235,8 @@ export async function listExternalBuckets(deps: Pick<AppDeps, "fetch">, input: L
     const buckets = (await listBuckets(remote)).map((b) => ({ name: b.name }));
     return { buckets, total: buckets.length };
   } catch (error) {
-    throw new ApiError(400, "the remote server's buckets could not be listed", { detail: remoteFailure(error, endpoint) });
+    throw new ApiError(400, "the remote server's buckets could not be listed", {
+      detail: remoteFailure(error, endpoint),
+    });
   }
 }

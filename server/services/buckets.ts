@@ -3,25 +3,64 @@
  * versioning, object locking, quota and retention, delete, whole-bucket access presets, and permission checks
  * evaluated against the signed-in account's effective policy.
  */
-import { type BucketAccessLevel, type BucketSummary, type HasPermissionInput, type MakeBucketInput, type PermissionList, quotaProblem } from "../contract/buckets.ts";
+import {
+  type BucketAccessLevel,
+  type BucketSummary,
+  type HasPermissionInput,
+  type MakeBucketInput,
+  type PermissionList,
+  quotaProblem,
+} from "../contract/buckets.ts";
 import { ApiError } from "../errors.ts";
-import { bucketAccessOf, evaluate, normalizePolicy, type Policy, policyToJson, presetPolicy } from "../policy/mod.ts";
+import {
+  bucketAccessOf,
+  evaluate,
+  normalizePolicy,
+  type Policy,
+  policyToJson,
+  presetPolicy,
+} from "../policy/mod.ts";
 import { accountInfo } from "../s3/admin/info.ts";
 import { setBucketQuota } from "../s3/admin/buckets.ts";
 import type { S3Client } from "../s3/client.ts";
 import { S3Error } from "../s3/errors.ts";
-import { getBucketPolicy, putBucketPolicy, putBucketVersioning, putObjectLockConfig } from "../s3/ops/bucket_config.ts";
-import { deleteBucket as s3DeleteBucket, headBucket, listBuckets as s3ListBuckets, makeBucket as s3MakeBucket } from "../s3/ops/buckets.ts";
+import {
+  getBucketPolicy,
+  putBucketPolicy,
+  putBucketVersioning,
+  putObjectLockConfig,
+} from "../s3/ops/bucket_config.ts";
+import {
+  deleteBucket as s3DeleteBucket,
+  headBucket,
+  listBuckets as s3ListBuckets,
+  makeBucket as s3MakeBucket,
+} from "../s3/ops/buckets.ts";
 import { bucketNameProblem } from "../contract/bucket_names.ts";
 import { retentionToLock } from "./bucket_settings.ts";
 
 /** The account's buckets (sorted by name, with the last usage scan) and its effective policy, from one call. */
-export async function accountView(client: S3Client): Promise<{ buckets: BucketSummary[]; policy: Policy | null }> {
+export async function accountView(
+  client: S3Client,
+): Promise<{ buckets: BucketSummary[]; policy: Policy | null }> {
   const info = await accountInfo(client);
-  let buckets = (info.Buckets ?? []).map((b) => ({ name: b.name, size: b.size ?? 0, creation_date: b.created }));
+  let buckets = (info.Buckets ?? []).map((b) => ({
+    name: b.name,
+    size: b.size ?? 0,
+    creation_date: b.created,
+  }));
   // Servers that do not report buckets in account info: fall back to ListBuckets (no sizes).
-  if (!info.Buckets) buckets = (await s3ListBuckets(client)).map((b) => ({ name: b.name, size: 0, creation_date: b.creationDate }));
-  return { buckets: buckets.sort((a, b) => a.name.localeCompare(b.name)), policy: info.Policy ? normalizePolicy(info.Policy) : null };
+  if (!info.Buckets) {
+    buckets = (await s3ListBuckets(client)).map((b) => ({
+      name: b.name,
+      size: 0,
+      creation_date: b.creationDate,
+    }));
+  }
+  return {
+    buckets: buckets.sort((a, b) => a.name.localeCompare(b.name)),
+    policy: info.Policy ? normalizePolicy(info.Policy) : null,
+  };
 }
 
 export async function listBuckets(client: S3Client): Promise<BucketSummary[]> {
@@ -48,7 +87,9 @@ export async function bucketInfo(
   const access = bucketAccess(client, name).then((level) => ({ level }), (error: unknown) => ({ error }));
   let bucket = (await (view ?? accountView(client))).buckets.find((b) => b.name === name);
   if (!bucket) {
-    if (!(await headBucket(client, name))) throw ApiError.notFound("not found", `The bucket ${name} does not exist.`);
+    if (!(await headBucket(client, name))) {
+      throw ApiError.notFound("not found", `The bucket ${name} does not exist.`);
+    }
     bucket = { name, size: 0, creation_date: "" };
   }
   const read = await access;
@@ -80,8 +121,13 @@ export async function makeBucket(client: S3Client, input: MakeBucketInput): Prom
   } catch (error) {
     // S3's own text for a name one already owns ("Your previous request to create the named bucket succeeded
     // and you already own it.") reads as success; say plainly that the name is taken.
-    if (error instanceof S3Error && (error.code === "BucketAlreadyOwnedByYou" || error.code === "BucketAlreadyExists")) {
-      throw new ApiError(409, "bucket already exists", { detail: `A bucket named ${input.name} already exists.` });
+    if (
+      error instanceof S3Error &&
+      (error.code === "BucketAlreadyOwnedByYou" || error.code === "BucketAlreadyExists")
+    ) {
+      throw new ApiError(409, "bucket already exists", {
+        detail: `A bucket named ${input.name} already exists.`,
+      });
     }
     throw error;
   }
@@ -101,8 +147,13 @@ export async function makeBucket(client: S3Client, input: MakeBucketInput): Prom
     }
   } catch (error) {
     await s3DeleteBucket(client, input.name, { force: true }).catch(() => {});
-    const status = error instanceof Error && "status" in error && typeof error.status === "number" && error.status < 500 ? error.status : 502;
-    throw new ApiError(status, `the bucket was not created: ${step} failed`, { detail: error instanceof Error ? error.message : String(error) });
+    const status =
+      error instanceof Error && "status" in error && typeof error.status === "number" && error.status < 500
+        ? error.status
+        : 502;
+    throw new ApiError(status, `the bucket was not created: ${step} failed`, {
+      detail: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 
@@ -111,8 +162,17 @@ export async function deleteBucket(client: S3Client, name: string): Promise<void
 }
 
 /** PRIVATE removes the bucket policy; PUBLIC grants anonymous read and write. CUSTOM cannot be set as a preset. */
-export async function setBucketAccess(client: S3Client, name: string, access: BucketAccessLevel): Promise<BucketSummary> {
-  if (access === "CUSTOM") throw ApiError.badRequest("invalid access", "CUSTOM access comes from a custom bucket policy; choose PRIVATE or PUBLIC, or edit Access Rules.");
+export async function setBucketAccess(
+  client: S3Client,
+  name: string,
+  access: BucketAccessLevel,
+): Promise<BucketSummary> {
+  if (access === "CUSTOM") {
+    throw ApiError.badRequest(
+      "invalid access",
+      "CUSTOM access comes from a custom bucket policy; choose PRIVATE or PUBLIC, or edit Access Rules.",
+    );
+  }
   const policy = presetPolicy(name, access);
   await putBucketPolicy(client, name, policy ? policyToJson(policy) : "");
   return await bucketInfo(client, name);
@@ -130,7 +190,10 @@ export function evaluatePermissions(policy: Policy | null, input: HasPermissionI
   return {
     permissions: input.actions.map((a) => ({
       id: a.id,
-      can: policy ? evaluate([{ name: "account", policy }], { action: a.action, bucket: a.bucket_name ?? "", key: "" }).allowed : false,
+      can: policy
+        ? evaluate([{ name: "account", policy }], { action: a.action, bucket: a.bucket_name ?? "", key: "" })
+          .allowed
+        : false,
     })),
   };
 }

@@ -6,7 +6,16 @@
 import { SECRET_MASK } from "../contract/settings_fields.ts";
 
 /** Keys whose whole value is a secret, in any subsystem. */
-const SECRET_KEYS = new Set(["auth_token", "password", "token", "sasl_password", "client_secret", "lookup_bind_password", "secret_key", "accountkey"]);
+const SECRET_KEYS = new Set([
+  "auth_token",
+  "password",
+  "token",
+  "sasl_password",
+  "client_secret",
+  "lookup_bind_password",
+  "secret_key",
+  "accountkey",
+]);
 
 interface Embedded {
   /** The secret inside the value, or undefined when it holds none. */
@@ -41,7 +50,9 @@ const urlPassword: Embedded = {
     const userinfo = value.slice(scheme + 3, at);
     const colon = userinfo.indexOf(":");
     if (colon === -1) return value;
-    return `${value.slice(0, scheme + 3)}${userinfo.slice(0, colon + 1)}${secret === SECRET_MASK ? secret : encodeURIComponent(secret)}${value.slice(at)}`;
+    return `${value.slice(0, scheme + 3)}${userinfo.slice(0, colon + 1)}${
+      secret === SECRET_MASK ? secret : encodeURIComponent(secret)
+    }${value.slice(at)}`;
   },
 };
 

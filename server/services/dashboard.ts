@@ -52,5 +52,10 @@ async function basicInfo(deps: AppDeps, session: SessionData): Promise<AdminInfo
   }));
   // Server cards are sorted by endpoint, case-insensitively (spec 1 Dashboard).
   servers.sort((a, b) => a.endpoint.toLowerCase().localeCompare(b.endpoint.toLowerCase()));
-  return { buckets: info.buckets?.count ?? 0, objects: info.objects?.count ?? 0, usage: info.usage?.size ?? 0, servers };
+  return {
+    buckets: info.buckets?.count ?? 0,
+    objects: info.objects?.count ?? 0,
+    usage: info.usage?.size ?? 0,
+    servers,
+  };
 }

@@ -45,7 +45,9 @@ export class LicenseStore {
   #trustedKeys(): Promise<CryptoKey[]> {
     this.#keys ??= (async () => {
       const keys = [await importLicenseKey(SUBNET_PUBLIC_KEY)];
-      if (this.options.publicKeyFile) keys.push(await importLicenseKey(await Deno.readTextFile(this.options.publicKeyFile)));
+      if (this.options.publicKeyFile) {
+        keys.push(await importLicenseKey(await Deno.readTextFile(this.options.publicKeyFile)));
+      }
       return keys;
     })();
     return this.#keys;
@@ -71,9 +73,14 @@ export class LicenseStore {
     const license = (await this.#activated()) || this.options.configured.trim();
     if (!license) return { info: null, key: "" };
     try {
-      return { info: await verifyLicense(license, await this.#trustedKeys(), this.options.now()), key: license };
+      return {
+        info: await verifyLicense(license, await this.#trustedKeys(), this.options.now()),
+        key: license,
+      };
     } catch (error) {
-      if (error instanceof LicenseError) return { info: null, key: "", problem: `The configured licence was not accepted: ${error.message}.` };
+      if (error instanceof LicenseError) {
+        return { info: null, key: "", problem: `The configured licence was not accepted: ${error.message}.` };
+      }
       throw error;
     }
   }
@@ -92,7 +99,9 @@ export class LicenseStore {
   /** GET /subscription/info: 404 "license not found" when there is none. */
   async info(): Promise<SubscriptionInfo> {
     const state = await this.read();
-    if (!state.info) throw ApiError.notFound("license not found", state.problem ?? "no licence is configured");
+    if (!state.info) {
+      throw ApiError.notFound("license not found", state.problem ?? "no licence is configured");
+    }
     return state.info;
   }
 
@@ -102,7 +111,8 @@ export class LicenseStore {
     if (!license) {
       if (input.email.trim() && input.password) {
         throw new ApiError(501, NETWORK_NEEDED, {
-          detail: "Deck never contacts SUBNET. Paste the licence key from SUBNET instead, or set CONSOLE_SUBNET_LICENSE.",
+          detail:
+            "Deck never contacts SUBNET. Paste the licence key from SUBNET instead, or set CONSOLE_SUBNET_LICENSE.",
         });
       }
       throw ApiError.badRequest("a licence key, or an email and password, is required");

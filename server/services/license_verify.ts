@@ -31,7 +31,13 @@ export async function importLicenseKey(pem: string): Promise<CryptoKey> {
     throw new LicenseError("the public key is not PEM");
   }
   try {
-    return await crypto.subtle.importKey("spki", der as Uint8Array<ArrayBuffer>, { name: "ECDSA", namedCurve: "P-384" }, false, ["verify"]);
+    return await crypto.subtle.importKey(
+      "spki",
+      der as Uint8Array<ArrayBuffer>,
+      { name: "ECDSA", namedCurve: "P-384" },
+      false,
+      ["verify"],
+    );
   } catch {
     throw new LicenseError("the public key is not an ECDSA P-384 key");
   }
@@ -39,7 +45,9 @@ export async function importLicenseKey(pem: string): Promise<CryptoKey> {
 
 function decodeJson(segment: string): Record<string, unknown> {
   try {
-    const value = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(segment, { alphabet: "base64url" })));
+    const value = JSON.parse(
+      new TextDecoder().decode(Uint8Array.fromBase64(segment, { alphabet: "base64url" })),
+    );
     if (value && typeof value === "object" && !Array.isArray(value)) return value;
   } catch {
     // reported below
@@ -48,9 +56,15 @@ function decodeJson(segment: string): Record<string, unknown> {
 }
 
 /** Verifies `license` with any of `keys`; returns the subscription it grants. `now` in epoch ms. */
-export async function verifyLicense(license: string, keys: CryptoKey[], now: number): Promise<SubscriptionInfo> {
+export async function verifyLicense(
+  license: string,
+  keys: CryptoKey[],
+  now: number,
+): Promise<SubscriptionInfo> {
   const parts = license.trim().split(".");
-  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) throw new LicenseError("the licence key is malformed");
+  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) {
+    throw new LicenseError("the licence key is malformed");
+  }
   const header = decodeJson(parts[0]);
   if (header.alg !== "ES384") throw new LicenseError("the licence key is not signed with ES384");
   const signature = Uint8Array.fromBase64(parts[2], { alphabet: "base64url" }) as Uint8Array<ArrayBuffer>;
@@ -66,8 +80,12 @@ export async function verifyLicense(license: string, keys: CryptoKey[], now: num
   const claims = decodeJson(parts[1]);
   const exp = claims.exp;
   if (typeof exp !== "number") throw new LicenseError("the licence key has no expiry");
-  if (exp * 1000 <= now) throw new LicenseError(`the licence expired on ${new Date(exp * 1000).toISOString().slice(0, 10)}`);
-  if (typeof claims.nbf === "number" && claims.nbf * 1000 > now) throw new LicenseError("the licence is not valid yet");
+  if (exp * 1000 <= now) {
+    throw new LicenseError(`the licence expired on ${new Date(exp * 1000).toISOString().slice(0, 10)}`);
+  }
+  if (typeof claims.nbf === "number" && claims.nbf * 1000 > now) {
+    throw new LicenseError("the licence is not valid yet");
+  }
   const missing = (name: string) => new LicenseError(`the licence key has no valid "${name}" claim`);
   const text = (name: string): string => {
     const value = claims[name];

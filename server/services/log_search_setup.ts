@@ -12,7 +12,8 @@ import { S3Client } from "../s3/client.ts";
 /** The audit_webhook target name Deck uses for its own log search. */
 export const AUDIT_TARGET = "deck-logsearch";
 
-const randomToken = () => crypto.getRandomValues(new Uint8Array(24)).toBase64({ alphabet: "base64url", omitPadding: true });
+const randomToken = () =>
+  crypto.getRandomValues(new Uint8Array(24)).toBase64({ alphabet: "base64url", omitPadding: true });
 
 export interface BuiltinLogSearch {
   server: LogSearchServer;
@@ -21,7 +22,10 @@ export interface BuiltinLogSearch {
 }
 
 /** Starts the built-in service (SQLite under the data directory unless a database URL is set). */
-export async function startBuiltinLogSearch(settings: NonNullable<AppConfig["logSearch"]["builtin"]>, dataDir: string): Promise<BuiltinLogSearch> {
+export async function startBuiltinLogSearch(
+  settings: NonNullable<AppConfig["logSearch"]["builtin"]>,
+  dataDir: string,
+): Promise<BuiltinLogSearch> {
   const queryToken = randomToken();
   const server = await startLogSearch({
     databaseUrl: settings.databaseUrl,
@@ -34,11 +38,18 @@ export async function startBuiltinLogSearch(settings: NonNullable<AppConfig["log
   });
   // The console queries in-process: the same handler, no socket.
   const inProcess: typeof fetch = (input, init) => server.service.fetch(new Request(input, init));
-  return { server, endpoint: { url: server.url, token: queryToken, fetch: inProcess }, close: () => server.close() };
+  return {
+    server,
+    endpoint: { url: server.url, token: queryToken, fetch: inProcess },
+    close: () => server.close(),
+  };
 }
 
 /** Makes the storage send its audit records to the log search (replacing an earlier endpoint). */
-export async function connectStorageAudit(storage: { url: string; root: { accessKey: string; secretKey: string } }, ingestUrl: string): Promise<void> {
+export async function connectStorageAudit(
+  storage: { url: string; root: { accessKey: string; secretKey: string } },
+  ingestUrl: string,
+): Promise<void> {
   const admin = new S3Client({ endpoint: storage.url, credentials: storage.root });
   // Batches of up to 100 entries (NDJSON, which the built-in service takes): one POST per request would bound
   // how many requests a second the storage can audit.
@@ -46,7 +57,9 @@ export async function connectStorageAudit(storage: { url: string; root: { access
 }
 
 /** Removes Deck's own audit target (the built-in log search is off): nothing keeps posting to a dead endpoint. */
-export async function disconnectStorageAudit(storage: { url: string; root: { accessKey: string; secretKey: string } }): Promise<void> {
+export async function disconnectStorageAudit(
+  storage: { url: string; root: { accessKey: string; secretKey: string } },
+): Promise<void> {
   const admin = new S3Client({ endpoint: storage.url, credentials: storage.root });
   await delConfigKV(admin, `audit_webhook:${AUDIT_TARGET}`).catch(() => {}); // absent: nothing to remove
 }

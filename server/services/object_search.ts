@@ -20,18 +20,27 @@ export interface SearchInput {
 
 /** A matcher for the query: substring (case-insensitive) or a whole-key glob. */
 export function keyMatcher(input: Pick<SearchInput, "query" | "mode">): (relativeKey: string) => boolean {
-  if (input.query === "") throw ApiError.badRequest("search text is required", "type something to search for");
+  if (input.query === "") {
+    throw ApiError.badRequest("search text is required", "type something to search for");
+  }
   if (input.mode === "substring") {
     const needle = input.query.toLowerCase();
     return (key) => key.toLowerCase().includes(needle);
   }
-  const pattern = input.query.split("").map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\/]/g, "\\$&"))).join("");
+  const pattern = input.query.split("").map((
+    c,
+  ) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\/]/g, "\\$&"))).join("");
   const re = new RegExp(`^${pattern}$`, "is");
   return (key) => re.test(key);
 }
 
 /** Scans and yields hits, a progress event per storage page, and a final summary. */
-export async function* searchObjects(client: S3Client, bucket: string, input: SearchInput, signal: AbortSignal): AsyncGenerator<SearchEvent> {
+export async function* searchObjects(
+  client: S3Client,
+  bucket: string,
+  input: SearchInput,
+  signal: AbortSignal,
+): AsyncGenerator<SearchEvent> {
   const matches = keyMatcher(input);
   const maxHits = input.maxHits ?? 10_000;
   let scanned = 0, hits = 0;
@@ -43,7 +52,16 @@ export async function* searchObjects(client: S3Client, bucket: string, input: Se
       scanned++;
       if (!matches(object.key.slice(input.prefix.length))) continue;
       hits++;
-      yield { type: "hit", object: { name: object.key, size: object.size, last_modified: object.lastModified, etag: object.etag, version_id: null } };
+      yield {
+        type: "hit",
+        object: {
+          name: object.key,
+          size: object.size,
+          last_modified: object.lastModified,
+          etag: object.etag,
+          version_id: null,
+        },
+      };
       if (hits >= maxHits) {
         yield { type: "done", scanned, hits };
         return;

@@ -9,7 +9,13 @@ import type { S3Client } from "../s3/client.ts";
 import { S3Error } from "../s3/errors.ts";
 import { getBucketVersioning, getObjectLockConfig } from "../s3/ops/bucket_config.ts";
 import { getObjectTagging } from "../s3/ops/object_lock.ts";
-import { headObject, listObjectsV2, listObjectVersions, type ObjectEntry, type ObjectVersionEntry } from "../s3/ops/objects.ts";
+import {
+  headObject,
+  listObjectsV2,
+  listObjectVersions,
+  type ObjectEntry,
+  type ObjectVersionEntry,
+} from "../s3/ops/objects.ts";
 
 /** Entries per page when the caller asks for pages; S3's own maximum. */
 export const MAX_PAGE = 1000;
@@ -29,7 +35,13 @@ export interface ListOptions {
 const lowerMode = (mode?: string) => (mode ? mode.toLowerCase() as "governance" | "compliance" : undefined);
 
 function itemOf(entry: ObjectEntry): ObjectItem {
-  const item: ObjectItem = { name: entry.key, size: entry.size, last_modified: entry.lastModified, etag: entry.etag, version_id: null };
+  const item: ObjectItem = {
+    name: entry.key,
+    size: entry.size,
+    last_modified: entry.lastModified,
+    etag: entry.etag,
+    version_id: null,
+  };
   if (entry.contentType) item.content_type = entry.contentType;
   if (entry.userMetadata) item.user_metadata = entry.userMetadata;
   if (entry.userTags) item.tags = Object.fromEntries(new URLSearchParams(entry.userTags));
@@ -37,22 +49,35 @@ function itemOf(entry: ObjectEntry): ObjectItem {
 }
 
 function versionItemOf(entry: ObjectVersionEntry): ObjectItem {
-  return { ...itemOf(entry), version_id: entry.versionId, is_latest: entry.isLatest, is_delete_marker: entry.isDeleteMarker };
+  return {
+    ...itemOf(entry),
+    version_id: entry.versionId,
+    is_latest: entry.isLatest,
+    is_delete_marker: entry.isDeleteMarker,
+  };
 }
 
 const folderItem = (prefix: string): ObjectItem => ({ name: prefix, size: 0, last_modified: "" });
 
 /** Version listings resume at a key and version id; both travel in one opaque token. */
 function encodeMarker(marker: { key: string; version?: string }): string {
-  return new TextEncoder().encode(JSON.stringify(marker)).toBase64({ alphabet: "base64url", omitPadding: true });
+  return new TextEncoder().encode(JSON.stringify(marker)).toBase64({
+    alphabet: "base64url",
+    omitPadding: true,
+  });
 }
 
 function decodeMarker(token: string): { key: string; version?: string } {
   try {
-    const value = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(token, { alphabet: "base64url" })));
+    const value = JSON.parse(
+      new TextDecoder().decode(Uint8Array.fromBase64(token, { alphabet: "base64url" })),
+    );
     if (typeof value.key === "string") return value;
   } catch { /* below */ }
-  throw ApiError.badRequest("invalid page token", "next_token must come from the previous page of the same listing");
+  throw ApiError.badRequest(
+    "invalid page token",
+    "next_token must come from the previous page of the same listing",
+  );
 }
 
 /** One page of a folder: its objects (and versions or metadata when asked) and its sub-folders. */
@@ -69,7 +94,9 @@ export async function listPage(client: S3Client, bucket: string, options: ListOp
       metadata: options.withMetadata,
     });
     const objects = [...page.prefixes.map(folderItem), ...page.versions.map(versionItemOf)];
-    const next = page.isTruncated && page.nextKeyMarker ? encodeMarker({ key: page.nextKeyMarker, version: page.nextVersionIdMarker }) : undefined;
+    const next = page.isTruncated && page.nextKeyMarker
+      ? encodeMarker({ key: page.nextKeyMarker, version: page.nextVersionIdMarker })
+      : undefined;
     return { objects, total: objects.length, next_token: next };
   }
   const page = await listObjectsV2(client, bucket, {
@@ -80,7 +107,11 @@ export async function listPage(client: S3Client, bucket: string, options: ListOp
     metadata: options.withMetadata,
   });
   const objects = [...page.prefixes.map(folderItem), ...page.objects.map(itemOf)];
-  return { objects, total: objects.length, next_token: page.isTruncated ? page.nextContinuationToken : undefined };
+  return {
+    objects,
+    total: objects.length,
+    next_token: page.isTruncated ? page.nextContinuationToken : undefined,
+  };
 }
 
 /**
@@ -88,7 +119,12 @@ export async function listPage(client: S3Client, bucket: string, options: ListOp
  * as the storage lists them: a script asking for a prefix of a million keys gets them all, and the console
  * holds one page at a time.
  */
-export async function streamAll(client: S3Client, bucket: string, options: Omit<ListOptions, "limit" | "token">, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+export async function streamAll(
+  client: S3Client,
+  bucket: string,
+  options: Omit<ListOptions, "limit" | "token">,
+  signal?: AbortSignal,
+): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
   let token: string | undefined;
   let total = 0;
@@ -121,7 +157,12 @@ export async function streamAll(client: S3Client, bucket: string, options: Omit<
  * time, delete markers included as deleted; keys created later are left out. A key's versions may span
  * storage pages, so they are gathered before a key is decided.
  */
-export async function rewindPage(client: S3Client, bucket: string, date: Date, options: { prefix: string; limit: number; token?: string }): Promise<RewindList> {
+export async function rewindPage(
+  client: S3Client,
+  bucket: string,
+  date: Date,
+  options: { prefix: string; limit: number; token?: string },
+): Promise<RewindList> {
   const at = date.getTime();
   const out: RewindItem[] = [];
   let marker = options.token ? decodeMarker(options.token) : undefined;
@@ -140,7 +181,13 @@ export async function rewindPage(client: S3Client, bucket: string, date: Date, o
     });
   };
   while (true) {
-    const page = await listObjectVersions(client, bucket, { prefix: options.prefix, delimiter: "/", keyMarker: marker?.key, versionIdMarker: marker?.version, maxKeys: MAX_PAGE });
+    const page = await listObjectVersions(client, bucket, {
+      prefix: options.prefix,
+      delimiter: "/",
+      keyMarker: marker?.key,
+      versionIdMarker: marker?.version,
+      maxKeys: MAX_PAGE,
+    });
     // Folders and versions merged in key order, so what is emitted is always a prefix of the listing.
     const prefixes = [...page.prefixes];
     for (const version of page.versions) {
@@ -159,18 +206,32 @@ export async function rewindPage(client: S3Client, bucket: string, date: Date, o
     }
     marker = { key: page.nextKeyMarker, version: page.nextVersionIdMarker };
     // A key still pending may continue on the next storage page; the next call starts after the last one emitted.
-    if (out.length >= options.limit) return { objects: out, total: out.length, next_token: encodeMarker({ key: out[out.length - 1].name }) };
+    if (out.length >= options.limit) {
+      return { objects: out, total: out.length, next_token: encodeMarker({ key: out[out.length - 1].name }) };
+    }
   }
 }
 
-const rewindFolder = (name: string): RewindItem => ({ name, last_modified: "", size: 0, version_id: null, delete_flag: false, action: "PREFIX" });
+const rewindFolder = (name: string): RewindItem => ({
+  name,
+  last_modified: "",
+  size: 0,
+  version_id: null,
+  delete_flag: false,
+  action: "PREFIX",
+});
 
 /** Every version of one key, newest first (the Versions tab). */
 export async function versionsOf(client: S3Client, bucket: string, key: string): Promise<ObjectItem[]> {
   const versions: ObjectItem[] = [];
   let marker: { key?: string; version?: string } = {};
   while (true) {
-    const page = await listObjectVersions(client, bucket, { prefix: key, keyMarker: marker.key, versionIdMarker: marker.version, maxKeys: MAX_PAGE });
+    const page = await listObjectVersions(client, bucket, {
+      prefix: key,
+      keyMarker: marker.key,
+      versionIdMarker: marker.version,
+      maxKeys: MAX_PAGE,
+    });
     for (const v of page.versions) if (v.key === key) versions.push(versionItemOf(v));
     // Versions come in key order: once past the key (or out of pages), there are no more.
     if (!page.isTruncated || page.versions.some((v) => v.key > key)) return versions;
@@ -182,7 +243,12 @@ export async function versionsOf(client: S3Client, bucket: string, key: string):
  * One object (or one version of it) with what its page shows: metadata, tags, retention, legal hold, and
  * the bucket's versioning and locking. A delete-marker version comes back marked as one.
  */
-export async function objectDetail(client: S3Client, bucket: string, key: string, versionId?: string): Promise<ObjectDetail> {
+export async function objectDetail(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  versionId?: string,
+): Promise<ObjectDetail> {
   const [versioning, locking] = await Promise.all([
     getBucketVersioning(client, bucket),
     getObjectLockConfig(client, bucket).then((c) => c.enabled, () => false),
@@ -194,7 +260,9 @@ export async function objectDetail(client: S3Client, bucket: string, key: string
   } catch (error) {
     // HEAD of a delete marker is refused (405 for a named version); its listing still describes it.
     if (error instanceof S3Error && (error.code === "MethodNotAllowed" || error.status === 405)) {
-      const marker = (await versionsOf(client, bucket, key)).find((v) => v.version_id === versionId && v.is_delete_marker);
+      const marker = (await versionsOf(client, bucket, key)).find((v) =>
+        v.version_id === versionId && v.is_delete_marker
+      );
       if (marker) return { ...marker, ...bucketFacts };
     }
     throw error;

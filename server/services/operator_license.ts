@@ -20,7 +20,10 @@ import { decodeBase64, encodeBase64, getTenant, retryOnConflict } from "./operat
 export const LICENSE_VAR = "MINIO_SUBNET_LICENSE";
 
 /** The tenant's licence when its configuration carries a valid one (verified with the console's trusted keys). */
-export async function tenantLicense(store: LicenseStore, config: Record<string, string>): Promise<SubnetLicense | undefined> {
+export async function tenantLicense(
+  store: LicenseStore,
+  config: Record<string, string>,
+): Promise<SubnetLicense | undefined> {
   const key = config[LICENSE_VAR];
   if (!key) return undefined;
   return (await store.verify(key)) ?? undefined;
@@ -36,21 +39,30 @@ export function setConfigEnvVar(text: string, key: string, value: string): strin
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   const at = lines.findIndex(exportsKey);
-  const out = at < 0 ? [...lines, line] : lines.flatMap((l, i) => (i === at ? [line] : exportsKey(l) ? [] : [l]));
+  const out = at < 0
+    ? [...lines, line]
+    : lines.flatMap((l, i) => (i === at ? [line] : exportsKey(l) ? [] : [l]));
   return out.join("\n") + "\n";
 }
 
 async function intoConfigSecret(op: OperatorDeps, token: string, tenant: Tenant, key: string): Promise<void> {
-  const path = corePath("secrets", { namespace: tenant.metadata.namespace, name: tenant.spec.configuration!.name });
+  const path = corePath("secrets", {
+    namespace: tenant.metadata.namespace,
+    name: tenant.spec.configuration!.name,
+  });
   const secret = await op.k8s.get<Secret>(token, path);
   if (secret.immutable) {
     throw new ApiError(409, "unable to attach the licence", {
-      detail: `the tenant's configuration secret ${secret.metadata.name} is immutable; recreate it as a mutable secret, or set ${LICENSE_VAR} in it yourself`,
+      detail:
+        `the tenant's configuration secret ${secret.metadata.name} is immutable; recreate it as a mutable secret, or set ${LICENSE_VAR} in it yourself`,
     });
   }
   const text = setConfigEnvVar(decodeBase64(secret.data?.["config.env"]), LICENSE_VAR, key);
   // PUT with the resourceVersion read above: a concurrent change is a 409, and the caller reads again.
-  await op.k8s.replace(token, path, { ...secret, data: { ...(secret.data ?? {}), "config.env": encodeBase64(text) } });
+  await op.k8s.replace(token, path, {
+    ...secret,
+    data: { ...(secret.data ?? {}), "config.env": encodeBase64(text) },
+  });
 }
 
 async function intoTenantEnv(op: OperatorDeps, token: string, tenant: Tenant, key: string): Promise<void> {
@@ -60,10 +72,21 @@ async function intoTenantEnv(op: OperatorDeps, token: string, tenant: Tenant, ke
 }
 
 /** POST /subscription/namespaces/{ns}/tenants/{t}/activate: the licence in force into the tenant's configuration. */
-export async function attachLicense(op: OperatorDeps, token: string, store: LicenseStore, namespace: string, name: string): Promise<void> {
+export async function attachLicense(
+  op: OperatorDeps,
+  token: string,
+  store: LicenseStore,
+  namespace: string,
+  name: string,
+): Promise<void> {
   await getTenant(op, token, namespace, name); // 404 / 403 for the tenant come before anything about the licence
   const { key, problem } = await store.current();
-  if (!key) throw ApiError.notFound("license not found", problem ?? "no licence is active: activate one on the License page first");
+  if (!key) {
+    throw ApiError.notFound(
+      "license not found",
+      problem ?? "no licence is active: activate one on the License page first",
+    );
+  }
   await retryOnConflict(async () => {
     const tenant = await getTenant(op, token, namespace, name);
     if (tenant.spec.configuration?.name) await intoConfigSecret(op, token, tenant, key);

@@ -22,27 +22,47 @@ export function describeCertificate(name: string, pem: string): CertificateInfo 
   const sans = (cert.subjectAltName ?? "").split(/,\s*/).filter(Boolean);
   const dns = sans.filter((s) => s.startsWith("DNS:")).map((s) => s.slice(4));
   const ips = sans.filter((s) => s.startsWith("IP Address:")).map((s) => s.slice(11));
-  return { serialNumber: BigInt(`0x${cert.serialNumber}`).toString(), name, domains: [...dns, ...ips], expiry: goTime(new Date(cert.validTo)) };
+  return {
+    serialNumber: BigInt(`0x${cert.serialNumber}`).toString(),
+    name,
+    domains: [...dns, ...ips],
+    expiry: goTime(new Date(cert.validTo)),
+  };
 }
 
-async function certificatesOf(op: OperatorDeps, token: string, namespace: string, refs: CertRef[]): Promise<CertificateInfo[]> {
+async function certificatesOf(
+  op: OperatorDeps,
+  token: string,
+  namespace: string,
+  refs: CertRef[],
+): Promise<CertificateInfo[]> {
   const out: CertificateInfo[] = [];
   for (const ref of refs) {
-    const secret = await op.k8s.get<Secret>(token, corePath("secrets", { namespace, name: ref.name }), { timeoutMs: 5000 });
-    const tlsType = ref.type === "kubernetes.io/tls" || ref.type === "cert-manager.io/v1alpha2" || secret.type === "kubernetes.io/tls";
+    const secret = await op.k8s.get<Secret>(token, corePath("secrets", { namespace, name: ref.name }), {
+      timeoutMs: 5000,
+    });
+    const tlsType = ref.type === "kubernetes.io/tls" || ref.type === "cert-manager.io/v1alpha2" ||
+      secret.type === "kubernetes.io/tls";
     const pem = decodeBase64(secret.data?.[tlsType ? "tls.crt" : "public.crt"]);
     let info: CertificateInfo | null;
     try {
       info = describeCertificate(ref.name, pem);
     } catch (error) {
-      throw new ApiError(500, "an error occurred, please try again", { detail: `secret ${ref.name}: ${error instanceof Error ? error.message : error}` });
+      throw new ApiError(500, "an error occurred, please try again", {
+        detail: `secret ${ref.name}: ${error instanceof Error ? error.message : error}`,
+      });
     }
     if (info) out.push(info);
   }
   return out;
 }
 
-export async function tenantSecurity(op: OperatorDeps, token: string, namespace: string, name: string): Promise<TenantSecurity> {
+export async function tenantSecurity(
+  op: OperatorDeps,
+  token: string,
+  namespace: string,
+  name: string,
+): Promise<TenantSecurity> {
   const tenant = await getTenant(op, token, namespace, name, 5000);
   return {
     autoCert: tenant.spec.requestAutoCert !== false,
@@ -53,26 +73,53 @@ export async function tenantSecurity(op: OperatorDeps, token: string, namespace:
   };
 }
 
-const randomSuffix = () => Array.from(crypto.getRandomValues(new Uint8Array(5)), (b) => "abcdefghijklmnopqrstuvwxyz"[b % 26]).join("");
+const randomSuffix = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(5)), (b) => "abcdefghijklmnopqrstuvwxyz"[b % 26]).join("");
 
 /** POST .../security: new certificate secrets, references updated, replaced secrets removed (§3.10). */
-export async function updateTenantSecurity(op: OperatorDeps, token: string, namespace: string, name: string, input: UpdateSecurityInput): Promise<void> {
+export async function updateTenantSecurity(
+  op: OperatorDeps,
+  token: string,
+  namespace: string,
+  name: string,
+  input: UpdateSecurityInput,
+): Promise<void> {
   const tenant = await getTenant(op, token, namespace, name, 5000);
   const { secretsToBeDeleted = [], minio = [], minioCAs = [] } = input.customCertificates;
   // Only secrets this tenant references may be removed through this call.
-  const referenced = new Set([...(tenant.spec.externalCertSecret ?? []), ...(tenant.spec.externalCaCertSecret ?? [])].map((r) => r.name));
+  const referenced = new Set(
+    [...(tenant.spec.externalCertSecret ?? []), ...(tenant.spec.externalCaCertSecret ?? [])].map((r) =>
+      r.name
+    ),
+  );
   const foreign = secretsToBeDeleted.filter((s) => !referenced.has(s));
-  if (foreign.length) throw ApiError.badRequest("unable to update tenant", `not certificates of this tenant: ${foreign.join(", ")}`);
+  if (foreign.length) {
+    throw ApiError.badRequest(
+      "unable to update tenant",
+      `not certificates of this tenant: ${foreign.join(", ")}`,
+    );
+  }
   for (const pair of minio) {
-    if (!pair.crt || !pair.key) throw ApiError.badRequest("unable to update tenant", "certificate files must not be empty");
+    if (!pair.crt || !pair.key) {
+      throw ApiError.badRequest("unable to update tenant", "certificate files must not be empty");
+    }
   }
   tenant.spec.requestAutoCert = input.autoCert;
   const drop = new Set(secretsToBeDeleted);
   tenant.spec.externalCertSecret = (tenant.spec.externalCertSecret ?? []).filter((r) => !drop.has(r.name));
-  tenant.spec.externalCaCertSecret = (tenant.spec.externalCaCertSecret ?? []).filter((r) => !drop.has(r.name));
+  tenant.spec.externalCaCertSecret = (tenant.spec.externalCaCertSecret ?? []).filter((r) =>
+    !drop.has(r.name)
+  );
   const prefix = `${name}-${randomSuffix()}`;
   const create = (secretName: string, type: string, data: Record<string, string>) =>
-    op.k8s.create(token, corePath("secrets", { namespace }), { apiVersion: "v1", kind: "Secret", metadata: { name: secretName, namespace, labels: { "v1.min.io/tenant": name } }, type, immutable: true, data });
+    op.k8s.create(token, corePath("secrets", { namespace }), {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: secretName, namespace, labels: { "v1.min.io/tenant": name } },
+      type,
+      immutable: true,
+      data,
+    });
   for (const [i, pair] of minio.entries()) {
     const secretName = `${prefix}-external-certificates-${i}`;
     await create(secretName, "kubernetes.io/tls", { "tls.crt": pair.crt, "tls.key": pair.key });

@@ -13,7 +13,9 @@ import type { SessionInfo } from "../contract/session.ts";
 /** The service account a token names (display only: the API server is what verified the token). */
 export function tokenSubject(token: string): string {
   try {
-    const payload = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(token.split(".")[1] ?? "", { alphabet: "base64url" })));
+    const payload = JSON.parse(
+      new TextDecoder().decode(Uint8Array.fromBase64(token.split(".")[1] ?? "", { alphabet: "base64url" })),
+    );
     return typeof payload?.sub === "string" ? payload.sub : "";
   } catch {
     return "";
@@ -21,14 +23,20 @@ export function tokenSubject(token: string): string {
 }
 
 /** Checks `token` with the API server and builds the operator session; 401 "invalid Login" when refused. */
-export async function signInOperator(operator: OperatorDeps, token: string, expiresAt: number): Promise<SessionData> {
+export async function signInOperator(
+  operator: OperatorDeps,
+  token: string,
+  expiresAt: number,
+): Promise<SessionData> {
   try {
     await operator.k8s.get(token, "/api", { timeoutMs: 10_000 });
   } catch (error) {
     if (error instanceof K8sError && (error.status === 401 || error.status === 403)) {
       throw ApiError.unauthorized("invalid Login", "The Kubernetes API server did not accept this token.");
     }
-    if (error instanceof K8sError && error.status >= 500) throw new ApiError(503, "the Kubernetes API server cannot be reached", { detail: error.message });
+    if (error instanceof K8sError && error.status >= 500) {
+      throw new ApiError(503, "the Kubernetes API server cannot be reached", { detail: error.message });
+    }
     throw ApiError.unauthorized("invalid Login", error instanceof Error ? error.message : String(error));
   }
   return {

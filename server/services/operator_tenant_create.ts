@@ -21,11 +21,24 @@ const GiB = 2 ** 30;
 type Enc = NonNullable<CreateTenantInput["encryption"]>;
 
 class SecretWriter {
-  constructor(private op: OperatorDeps, private token: string, private namespace: string, private tenant: string) {}
+  constructor(
+    private op: OperatorDeps,
+    private token: string,
+    private namespace: string,
+    private tenant: string,
+  ) {}
 
   /** Creates a secret labelled with the tenant; `replace` deletes a same-named one first (errors ignored). */
-  async create(name: string, data: Record<string, string>, options: { type?: string; immutable?: boolean; replace?: boolean } = {}): Promise<void> {
-    if (options.replace) await this.op.k8s.delete(this.token, corePath("secrets", { namespace: this.namespace, name })).catch(() => {});
+  async create(
+    name: string,
+    data: Record<string, string>,
+    options: { type?: string; immutable?: boolean; replace?: boolean } = {},
+  ): Promise<void> {
+    if (options.replace) {
+      await this.op.k8s.delete(this.token, corePath("secrets", { namespace: this.namespace, name })).catch(
+        () => {},
+      );
+    }
     await this.op.k8s.create<Secret>(this.token, corePath("secrets", { namespace: this.namespace }), {
       apiVersion: "v1",
       kind: "Secret",
@@ -38,12 +51,18 @@ class SecretWriter {
 
   /** A kubernetes.io/tls secret from base64 PEM key and certificate. */
   tls(name: string, pair: { crt: string; key: string }): Promise<void> {
-    return this.create(name, { "tls.crt": pair.crt, "tls.key": pair.key }, { type: "kubernetes.io/tls", immutable: true, replace: true });
+    return this.create(name, { "tls.crt": pair.crt, "tls.key": pair.key }, {
+      type: "kubernetes.io/tls",
+      immutable: true,
+      replace: true,
+    });
   }
 
   /** Removes every secret of the tenant (the cleanup after a failed create). */
   async cleanup(): Promise<void> {
-    await this.op.k8s.delete(this.token, corePath("secrets", { namespace: this.namespace }), { labelSelector: `v1.min.io/tenant=${this.tenant}` }).catch(() => {});
+    await this.op.k8s.delete(this.token, corePath("secrets", { namespace: this.namespace }), {
+      labelSelector: `v1.min.io/tenant=${this.tenant}`,
+    }).catch(() => {});
   }
 }
 
@@ -52,9 +71,13 @@ async function kesIdentity(clientCrt?: string): Promise<string> {
   if (!clientCrt) return "${MINIO_KES_IDENTITY}";
   let spki: Uint8Array<ArrayBuffer>;
   try {
-    spki = new Uint8Array(new X509Certificate(decodeBase64(clientCrt)).publicKey.export({ type: "spki", format: "der" }));
+    spki = new Uint8Array(
+      new X509Certificate(decodeBase64(clientCrt)).publicKey.export({ type: "spki", format: "der" }),
+    );
   } catch {
-    throw new ApiError(400, "invalid request", { detail: "the encryption client certificate is not a PEM certificate" });
+    throw new ApiError(400, "invalid request", {
+      detail: "the encryption client certificate is not a PEM certificate",
+    });
   }
   return new Uint8Array(await crypto.subtle.digest("SHA-256", spki)).toHex();
 }
@@ -70,37 +93,94 @@ async function kesConfig(enc: Enc): Promise<string> {
       ...(v.engine ? { engine: v.engine } : {}),
       ...(v.namespace ? { namespace: v.namespace } : {}),
       ...(v.prefix ? { prefix: v.prefix } : {}),
-      approle: { ...(v.approle.engine ? { engine: v.approle.engine } : {}), id: v.approle.id, secret: v.approle.secret, retry: `${v.approle.retry ?? 0}s` },
-      ...(v.tls?.key || v.tls?.ca ? { tls: { key: "/tmp/kes/client.key", cert: "/tmp/kes/client.crt", ca: "/tmp/kes/ca.crt" } } : {}),
+      approle: {
+        ...(v.approle.engine ? { engine: v.approle.engine } : {}),
+        id: v.approle.id,
+        secret: v.approle.secret,
+        retry: `${v.approle.retry ?? 0}s`,
+      },
+      ...(v.tls?.key || v.tls?.ca
+        ? { tls: { key: "/tmp/kes/client.key", cert: "/tmp/kes/client.crt", ca: "/tmp/kes/ca.crt" } }
+        : {}),
       status: { ping: `${v.status?.ping ?? 0}s` },
     };
   } else if (enc.aws) {
     const a = enc.aws.secretsmanager;
-    keys.aws = { secretsmanager: { endpoint: a.endpoint, region: a.region, kmskey: a.kmskey ?? "", credentials: { accesskey: a.credentials.accesskey, secretkey: a.credentials.secretkey, token: a.credentials.token ?? "" } } };
+    keys.aws = {
+      secretsmanager: {
+        endpoint: a.endpoint,
+        region: a.region,
+        kmskey: a.kmskey ?? "",
+        credentials: {
+          accesskey: a.credentials.accesskey,
+          secretkey: a.credentials.secretkey,
+          token: a.credentials.token ?? "",
+        },
+      },
+    };
   } else if (enc.gemalto) {
     const g = enc.gemalto.keysecure;
-    keys.gemalto = { keysecure: { endpoint: g.endpoint, credentials: { token: g.credentials.token, domain: g.credentials.domain, retry: `${g.credentials.retry ?? 0}s` }, ...(g.tls?.ca ? { tls: { ca: "/tmp/kes/ca.crt" } } : {}) } };
+    keys.gemalto = {
+      keysecure: {
+        endpoint: g.endpoint,
+        credentials: {
+          token: g.credentials.token,
+          domain: g.credentials.domain,
+          retry: `${g.credentials.retry ?? 0}s`,
+        },
+        ...(g.tls?.ca ? { tls: { ca: "/tmp/kes/ca.crt" } } : {}),
+      },
+    };
   } else if (enc.gcp) {
     const g = enc.gcp.secretmanager;
-    keys.gcp = { secretmanager: { project_id: g.project_id, endpoint: g.endpoint ?? "", credentials: g.credentials ?? {} } };
+    keys.gcp = {
+      secretmanager: {
+        project_id: g.project_id,
+        endpoint: g.endpoint ?? "",
+        credentials: g.credentials ?? {},
+      },
+    };
   }
   return stringifyYaml({
     address: "0.0.0.0:7373",
     root: "disabled",
     tls: { key: "/tmp/kes/server.key", cert: "/tmp/kes/server.crt" },
-    policy: { "default-policy": { paths: ["/v1/key/create/my-minio-key", "/v1/key/generate/my-minio-key", "/v1/key/decrypt/my-minio-key"], identities: [identity] } },
+    policy: {
+      "default-policy": {
+        paths: [
+          "/v1/key/create/my-minio-key",
+          "/v1/key/generate/my-minio-key",
+          "/v1/key/decrypt/my-minio-key",
+        ],
+        identities: [identity],
+      },
+    },
     keys,
   });
 }
 
 /** POST /api/v1/tenants. */
 /** `licence`: the licence in force ("" for none), passed on to the tenant as MINIO_SUBNET_LICENSE. */
-export async function createTenant(op: OperatorDeps, token: string, input: CreateTenantInput, licence = ""): Promise<CreateTenantResponse> {
+export async function createTenant(
+  op: OperatorDeps,
+  token: string,
+  input: CreateTenantInput,
+  licence = "",
+): Promise<CreateTenantResponse> {
   const fields = validateCreateTenant(input);
-  if (Object.keys(fields).length > 0) throw new ApiError(400, Object.values(fields)[0], { detail: Object.entries(fields).map(([f, m]) => `${f}: ${m}`).join("; "), fields });
+  if (Object.keys(fields).length > 0) {
+    throw new ApiError(400, Object.values(fields)[0], {
+      detail: Object.entries(fields).map(([f, m]) => `${f}: ${m}`).join("; "),
+      fields,
+    });
+  }
   const { name, namespace } = input;
   const existing = await op.k8s.list<Tenant>(token, tenantPath(namespace), { limit: 1 });
-  if (existing.items.length > 0) throw new ApiError(409, "You can only create one tenant per namespace", { detail: `namespace ${namespace} already has tenant ${existing.items[0].metadata.name}` });
+  if (existing.items.length > 0) {
+    throw new ApiError(409, "You can only create one tenant per namespace", {
+      detail: `namespace ${namespace} already has tenant ${existing.items[0].metadata.name}`,
+    });
+  }
 
   const secrets = new SecretWriter(op, token, namespace, name);
   const accessKey = input.access_key || randomKey(16);
@@ -141,10 +221,14 @@ export async function createTenant(op: OperatorDeps, token: string, input: Creat
         GROUP_SEARCH_BASE_DN: ad.group_search_base_dn,
         GROUP_SEARCH_FILTER: ad.group_search_filter,
       };
-      for (const [key, value] of Object.entries(ldap)) if (value) config[`MINIO_IDENTITY_LDAP_${key}`] = String(value);
+      for (const [key, value] of Object.entries(ldap)) {
+        if (value) config[`MINIO_IDENTITY_LDAP_${key}`] = String(value);
+      }
       spec.users = [];
       for (const [i, dn] of (ad.user_dns ?? []).entries()) {
-        await secrets.create(`${name}-user-${i}`, { CONSOLE_ACCESS_KEY: encodeBase64(dn) }, { immutable: true });
+        await secrets.create(`${name}-user-${i}`, { CONSOLE_ACCESS_KEY: encodeBase64(dn) }, {
+          immutable: true,
+        });
         spec.users.push({ name: `${name}-user-${i}` });
       }
       externalIDP = true;
@@ -162,7 +246,10 @@ export async function createTenant(op: OperatorDeps, token: string, input: Creat
     } else if (idp?.keys?.length) {
       spec.users = [];
       for (const [i, pair] of idp.keys.entries()) {
-        await secrets.create(`${name}-user-${i}`, { CONSOLE_ACCESS_KEY: encodeBase64(pair.access_key), CONSOLE_SECRET_KEY: encodeBase64(pair.secret_key) }, { immutable: true });
+        await secrets.create(`${name}-user-${i}`, {
+          CONSOLE_ACCESS_KEY: encodeBase64(pair.access_key),
+          CONSOLE_SECRET_KEY: encodeBase64(pair.secret_key),
+        }, { immutable: true });
         spec.users.push({ name: `${name}-user-${i}` });
       }
     }
@@ -179,23 +266,35 @@ export async function createTenant(op: OperatorDeps, token: string, input: Creat
 
     const enc = input.encryption;
     if (enc && (input.enable_tls || minioCerts.length > 0)) {
-      const kes: Record<string, unknown> = { image: enc.image || KES_IMAGE, replicas: 1, kesSecret: { name: `${name}-secret-kes-configuration` } };
+      const kes: Record<string, unknown> = {
+        image: enc.image || KES_IMAGE,
+        replicas: 1,
+        kesSecret: { name: `${name}-secret-kes-configuration` },
+      };
       if (enc.client?.crt && enc.client.key) {
         await secrets.tls(`${name}-secret-tenant-external-client-cert-0`, enc.client);
-        spec.externalClientCertSecret = { name: `${name}-secret-tenant-external-client-cert-0`, type: "kubernetes.io/tls" };
+        spec.externalClientCertSecret = {
+          name: `${name}-secret-tenant-external-client-cert-0`,
+          type: "kubernetes.io/tls",
+        };
       }
       if (enc.server?.crt && enc.server.key) {
         await secrets.tls(`${name}-secret-kes-external-cert-0`, enc.server);
         kes.externalCertSecret = { name: `${name}-secret-kes-external-cert-0`, type: "kubernetes.io/tls" };
       }
-      await secrets.create(`${name}-secret-kes-configuration`, { "server-config.yaml": encodeBase64(await kesConfig(enc)) }, { immutable: true, replace: true });
+      await secrets.create(`${name}-secret-kes-configuration`, {
+        "server-config.yaml": encodeBase64(await kesConfig(enc)),
+      }, { immutable: true, replace: true });
       const clientMaterial: Record<string, string> = {};
       if (enc.vault?.tls?.crt) clientMaterial["client.crt"] = enc.vault.tls.crt;
       if (enc.vault?.tls?.key) clientMaterial["client.key"] = enc.vault.tls.key;
       if (enc.vault?.tls?.ca) clientMaterial["ca.crt"] = enc.vault.tls.ca;
       if (enc.gemalto?.keysecure.tls?.ca) clientMaterial["ca.crt"] = enc.gemalto.keysecure.tls.ca;
       if (Object.keys(clientMaterial).length) {
-        await secrets.create(`${name}-secret-kes-client-cert`, clientMaterial, { immutable: true, replace: true });
+        await secrets.create(`${name}-secret-kes-client-cert`, clientMaterial, {
+          immutable: true,
+          replace: true,
+        });
         kes.clientCertSecret = { name: `${name}-secret-kes-client-cert` };
       }
       spec.kes = kes;
@@ -218,12 +317,29 @@ export async function createTenant(op: OperatorDeps, token: string, input: Creat
     spec.pools = input.pools.map((pool, i) => poolFromInput(pool, pool.name || `pool-${i}`));
     const firstClass = spec.pools[0].volumeClaimTemplate?.spec?.storageClassName ?? "";
     const annotations = { ...(input.annotations ?? {}) };
-    if (input.enable_prometheus && input.annotations) Object.assign(annotations, { "prometheus.io/path": "/minio/prometheus/metrics", "prometheus.io/port": "9000", "prometheus.io/scrape": "true" });
+    if (input.enable_prometheus && input.annotations) {
+      Object.assign(annotations, {
+        "prometheus.io/path": "/minio/prometheus/metrics",
+        "prometheus.io/port": "9000",
+        "prometheus.io/scrape": "true",
+      });
+    }
     if (input.image_pull_secret) spec.imagePullSecret = { name: input.image_pull_secret };
     else if (input.image_registry) {
       const r = input.image_registry;
-      const docker = JSON.stringify({ auths: { [r.registry]: { username: r.username, password: r.password, auth: encodeBase64(`${r.username}:${r.password}`) } } });
-      await secrets.create(`${name}-regcred`, { ".dockerconfigjson": encodeBase64(docker) }, { type: "kubernetes.io/dockerconfigjson", replace: true });
+      const docker = JSON.stringify({
+        auths: {
+          [r.registry]: {
+            username: r.username,
+            password: r.password,
+            auth: encodeBase64(`${r.username}:${r.password}`),
+          },
+        },
+      });
+      await secrets.create(`${name}-regcred`, { ".dockerconfigjson": encodeBase64(docker) }, {
+        type: "kubernetes.io/dockerconfigjson",
+        replace: true,
+      });
       spec.imagePullSecret = { name: `${name}-regcred` };
     }
     const log = input.logSearchConfiguration;
@@ -233,7 +349,11 @@ export async function createTenant(op: OperatorDeps, token: string, input: Creat
       db: {
         volumeClaimTemplate: {
           metadata: { name: `${name}-log` },
-          spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: String(logSize * GiB) } }, storageClassName: log?.storageClass || (log ? firstClass : "") },
+          spec: {
+            accessModes: ["ReadWriteOnce"],
+            resources: { requests: { storage: String(logSize * GiB) } },
+            storageClassName: log?.storageClass || (log ? firstClass : ""),
+          },
         },
         ...(log?.postgres_image ? { image: log.postgres_image } : {}),
         ...(log?.postgres_init_image ? { initimage: log.postgres_init_image } : {}),
@@ -249,7 +369,11 @@ export async function createTenant(op: OperatorDeps, token: string, input: Creat
       ...(prom?.init_image ? { initimage: prom.init_image } : {}),
     };
 
-    await secrets.create(`${name}-env-configuration`, { "config.env": encodeBase64(formatConfigEnv(config)) }, { replace: true });
+    await secrets.create(
+      `${name}-env-configuration`,
+      { "config.env": encodeBase64(formatConfigEnv(config)) },
+      { replace: true },
+    );
     spec.configuration = { name: `${name}-env-configuration` };
 
     await op.k8s.create<Tenant>(token, tenantPath(namespace), {
@@ -260,10 +384,15 @@ export async function createTenant(op: OperatorDeps, token: string, input: Creat
       spec,
     });
     const keys = externalIDP ? [] : (idp?.keys ?? []);
-    return { externalIDP, console: keys.map((k) => ({ access_key: k.access_key, secret_key: k.secret_key })) };
+    return {
+      externalIDP,
+      console: keys.map((k) => ({ access_key: k.access_key, secret_key: k.secret_key })),
+    };
   } catch (error) {
     await secrets.cleanup();
-    if (error instanceof K8sError && error.status === 409) throw new ApiError(409, "the tenant already exists", { detail: error.message });
+    if (error instanceof K8sError && error.status === 409) {
+      throw new ApiError(409, "the tenant already exists", { detail: error.message });
+    }
     throw error;
   }
 }

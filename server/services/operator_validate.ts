@@ -3,7 +3,19 @@
  * cannot create what the wizard would refuse. Answers field → message with the spec's texts.
  */
 import type { CreateTenantInput } from "../contract/operator.ts";
-import { GI, isAccessKey, isImage, isNamespaceName, isTenantName, KEYS_MESSAGE, MIN_MEMORY_GI, MIN_SERVERS, ParityError, parityOptions, TENANT_NAME_MESSAGE } from "../contract/operator_rules.ts";
+import {
+  GI,
+  isAccessKey,
+  isImage,
+  isNamespaceName,
+  isTenantName,
+  KEYS_MESSAGE,
+  MIN_MEMORY_GI,
+  MIN_SERVERS,
+  ParityError,
+  parityOptions,
+  TENANT_NAME_MESSAGE,
+} from "../contract/operator_rules.ts";
 
 const isBase64 = (value: string) => {
   try {
@@ -28,30 +40,66 @@ export function validateCreateTenant(input: CreateTenantInput): Record<string, s
   }
   const images: [string, string | undefined, string][] = [
     ["logSearchConfiguration.image", input.logSearchConfiguration?.image, "minio/logsearchapi"],
-    ["logSearchConfiguration.postgres_image", input.logSearchConfiguration?.postgres_image, "library/postgres"],
-    ["logSearchConfiguration.postgres_init_image", input.logSearchConfiguration?.postgres_init_image, "library/busybox"],
+    [
+      "logSearchConfiguration.postgres_image",
+      input.logSearchConfiguration?.postgres_image,
+      "library/postgres",
+    ],
+    [
+      "logSearchConfiguration.postgres_init_image",
+      input.logSearchConfiguration?.postgres_init_image,
+      "library/busybox",
+    ],
     ["prometheusConfiguration.image", input.prometheusConfiguration?.image, "minio/prometheus"],
-    ["prometheusConfiguration.sidecar_image", input.prometheusConfiguration?.sidecar_image, "project/container"],
+    [
+      "prometheusConfiguration.sidecar_image",
+      input.prometheusConfiguration?.sidecar_image,
+      "project/container",
+    ],
     ["prometheusConfiguration.init_image", input.prometheusConfiguration?.init_image, "library/busybox"],
     ["encryption.image", input.encryption?.image, "minio/kes"],
   ];
-  for (const [field, value, example] of images) if (value && !isImage(value)) fields[field] = `Format must be of form: '${example}:VERSION'`;
-  for (const [field, block] of [["logSearchConfiguration", input.logSearchConfiguration], ["prometheusConfiguration", input.prometheusConfiguration]] as const) {
+  for (const [field, value, example] of images) {
+    if (value && !isImage(value)) fields[field] = `Format must be of form: '${example}:VERSION'`;
+  }
+  for (
+    const [field, block] of [["logSearchConfiguration", input.logSearchConfiguration], [
+      "prometheusConfiguration",
+      input.prometheusConfiguration,
+    ]] as const
+  ) {
     if (block?.storageClass !== undefined || block?.storageSize !== undefined) {
-      if (block.storageClass !== undefined && !block.storageClass.trim()) fields[`${field}.storageClass`] = "Field cannot be empty";
-      if (!(Number(block.storageSize) > 0)) fields[`${field}.storageSize`] = "Volume size must be present and be greatter than 0";
+      if (block.storageClass !== undefined && !block.storageClass.trim()) {
+        fields[`${field}.storageClass`] = "Field cannot be empty";
+      }
+      if (!(Number(block.storageSize) > 0)) {
+        fields[`${field}.storageSize`] = "Volume size must be present and be greatter than 0";
+      }
     }
   }
 
   const pool = input.pools[0];
-  if (pool.servers < MIN_SERVERS) fields["pools.0.servers"] = `A tenant needs at least ${MIN_SERVERS} servers`;
+  if (pool.servers < MIN_SERVERS) {
+    fields["pools.0.servers"] = `A tenant needs at least ${MIN_SERVERS} servers`;
+  }
   if (pool.volumes_per_server < 1) fields["pools.0.volumes_per_server"] = "There must be at least one drive";
-  if (pool.volume_configuration.size < GI) fields["pools.0.volume_configuration.size"] = "Disk Size with this combination would be less than 1Gi, please try another combination";
+  if (pool.volume_configuration.size < GI) {
+    fields["pools.0.volume_configuration.size"] =
+      "Disk Size with this combination would be less than 1Gi, please try another combination";
+  }
   const memory = pool.resources?.requests?.memory;
-  if (memory !== undefined && memory < MIN_MEMORY_GI * GI) fields["pools.0.resources.requests.memory"] = "Memory size must be greater than 2Gi";
-  const nodeTerms = (pool.affinity?.nodeAffinity as { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: { matchExpressions?: unknown[] }[] } } | undefined)
+  if (memory !== undefined && memory < MIN_MEMORY_GI * GI) {
+    fields["pools.0.resources.requests.memory"] = "Memory size must be greater than 2Gi";
+  }
+  const nodeTerms = (pool.affinity?.nodeAffinity as {
+    requiredDuringSchedulingIgnoredDuringExecution?: {
+      nodeSelectorTerms?: { matchExpressions?: unknown[] }[];
+    };
+  } | undefined)
     ?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (nodeTerms && !nodeTerms.some((t) => (t.matchExpressions?.length ?? 0) > 0)) fields["pools.0.affinity"] = "You need to add at least one label key-pair";
+  if (nodeTerms && !nodeTerms.some((t) => (t.matchExpressions?.length ?? 0) > 0)) {
+    fields["pools.0.affinity"] = "You need to add at least one label key-pair";
+  }
   if (input.erasureCodingParity) {
     let options: string[] = [];
     try {
@@ -59,7 +107,10 @@ export function validateCreateTenant(input: CreateTenantInput): Record<string, s
     } catch (error) {
       if (!(error instanceof ParityError)) throw error;
     }
-    if (input.erasureCodingParity < 2 || input.erasureCodingParity > 8 || !options.includes(`EC:${input.erasureCodingParity}`)) {
+    if (
+      input.erasureCodingParity < 2 || input.erasureCodingParity > 8 ||
+      !options.includes(`EC:${input.erasureCodingParity}`)
+    ) {
       fields.erasureCodingParity = "invalid Erasure Coding Value";
     }
   }
@@ -69,7 +120,9 @@ export function validateCreateTenant(input: CreateTenantInput): Record<string, s
     need("idp.active_directory.url", idp.active_directory.url);
     (idp.active_directory.user_dns ?? []).forEach((dn, i) => need(`idp.active_directory.user_dns.${i}`, dn));
   } else if (idp?.oidc) {
-    for (const key of ["url", "configuration_url", "client_id", "secret_id", "claim_name"] as const) need(`idp.oidc.${key}`, idp.oidc[key]);
+    for (const key of ["url", "configuration_url", "client_id", "secret_id", "claim_name"] as const) {
+      need(`idp.oidc.${key}`, idp.oidc[key]);
+    }
   } else if (idp?.keys) {
     if (idp.keys.length === 0) fields["idp.keys"] = "At least one access key / secret key pair is required";
     idp.keys.forEach((pair, i) => {
@@ -108,7 +161,9 @@ export function validateCreateTenant(input: CreateTenantInput): Record<string, s
     if (!input.enable_tls) {
       // Without auto-cert, KES needs its own server certificate and MinIO a client one (spec 3 §5 Encryption).
       for (const side of ["server", "client"] as const) {
-        if (!enc[side] || !isBase64(enc[side]!.crt) || !isBase64(enc[side]!.key)) fields[`encryption.${side}`] = "The key and certificate are required";
+        if (!enc[side] || !isBase64(enc[side]!.crt) || !isBase64(enc[side]!.key)) {
+          fields[`encryption.${side}`] = "The key and certificate are required";
+        }
       }
     }
   }

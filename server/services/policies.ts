@@ -11,7 +11,10 @@ import type { S3Client } from "../s3/client.ts";
 
 const pretty = (doc: unknown) => JSON.stringify(doc, null, 2);
 
-export async function listPolicies(client: S3Client, page: { offset?: number; limit?: number } = {}): Promise<{ policies: PolicySummary[]; total: number }> {
+export async function listPolicies(
+  client: S3Client,
+  page: { offset?: number; limit?: number } = {},
+): Promise<{ policies: PolicySummary[]; total: number }> {
   const all = Object.entries(await iam.listCannedPolicies(client))
     .map(([name, doc]) => ({ name, policy: typeof doc === "string" ? doc : pretty(doc) }))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -48,15 +51,19 @@ export async function removePolicy(client: S3Client, name: string): Promise<void
   await iam.removeCannedPolicy(client, name);
 }
 
-const holds = (joined: string | undefined, name: string) => (joined ?? "").split(",").map((p) => p.trim()).includes(name);
+const holds = (joined: string | undefined, name: string) =>
+  (joined ?? "").split(",").map((p) => p.trim()).includes(name);
 
 export async function usersWithPolicy(client: S3Client, name: string): Promise<string[]> {
   const users = await iam.listUsers(client) ?? {};
-  return Object.entries(users).filter(([, info]) => holds(info.policyName, name)).map(([user]) => user).sort();
+  return Object.entries(users).filter(([, info]) => holds(info.policyName, name)).map(([user]) => user)
+    .sort();
 }
 
 export async function groupsWithPolicy(client: S3Client, name: string): Promise<string[]> {
   const groups = await iam.listGroups(client);
-  const described = await Promise.all(groups.map(async (group) => ({ group, desc: await iam.getGroupDescription(client, group) })));
+  const described = await Promise.all(
+    groups.map(async (group) => ({ group, desc: await iam.getGroupDescription(client, group) })),
+  );
   return described.filter(({ desc }) => holds(desc.policy, name)).map(({ group }) => group).sort();
 }

@@ -20,13 +20,21 @@ import { sessionFeatures } from "./tools.ts";
 /** Which sign-in page to show: the SSO redirect when an OpenID provider is configured, else the form. */
 export async function loginStrategy(deps: AppDeps): Promise<LoginStrategy> {
   if (!deps.config.idp) return { loginStrategy: deps.operator ? "service-account" : "form" };
-  return { loginStrategy: "redirect", redirect: await authorizationUrl(deps.config.idp, deps.sessionKey, deps.fetch, deps.now()) };
+  return {
+    loginStrategy: "redirect",
+    redirect: await authorizationUrl(deps.config.idp, deps.sessionKey, deps.fetch, deps.now()),
+  };
 }
 
 const invalidLogin = (detail: string) => ApiError.unauthorized("invalid Login", detail);
 
 /** Builds the session from temporary credentials: account policy → actions; backend type → distributed mode. */
-async function sessionFrom(deps: AppDeps, creds: TemporaryCredentials, account: string, sso: boolean): Promise<SessionData> {
+async function sessionFrom(
+  deps: AppDeps,
+  creds: TemporaryCredentials,
+  account: string,
+  sso: boolean,
+): Promise<SessionData> {
   const expiration = Date.parse(creds.expiration);
   const base: SessionData = {
     accessKey: creds.accessKey,
@@ -36,7 +44,10 @@ async function sessionFrom(deps: AppDeps, creds: TemporaryCredentials, account: 
     actions: [],
     distributed: true,
     sso,
-    expiresAt: Math.min(Number.isNaN(expiration) ? Infinity : expiration, deps.now() + deps.config.sessionSeconds * 1000),
+    expiresAt: Math.min(
+      Number.isNaN(expiration) ? Infinity : expiration,
+      deps.now() + deps.config.sessionSeconds * 1000,
+    ),
   };
   try {
     const info = await accountInfo(clientFor(deps, base));
@@ -45,7 +56,9 @@ async function sessionFrom(deps: AppDeps, creds: TemporaryCredentials, account: 
   } catch (error) {
     // As the original console: without account info the session still works, with the legacy default
     // of distributed mode and no admin pages (api-index §13.7).
-    deps.log.warn("account info unavailable at sign-in", { error: error instanceof Error ? error.message : String(error) });
+    deps.log.warn("account info unavailable at sign-in", {
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
   return base;
 }
@@ -60,10 +73,19 @@ export async function signIn(deps: AppDeps, input: LoginInput): Promise<SessionD
     });
   } catch (error) {
     if (error instanceof S3Error) {
-      if (error.status >= 500) throw new ApiError(503, "the storage server cannot sign you in right now", { detail: error.message });
-      throw invalidLogin(error.code === "AccessDenied" || error.code === "InvalidAccessKeyId" || error.code === "SignatureDoesNotMatch" ? "The access key or secret key is wrong, or the account is disabled." : error.message);
+      if (error.status >= 500) {
+        throw new ApiError(503, "the storage server cannot sign you in right now", { detail: error.message });
+      }
+      throw invalidLogin(
+        error.code === "AccessDenied" || error.code === "InvalidAccessKeyId" ||
+          error.code === "SignatureDoesNotMatch"
+          ? "The access key or secret key is wrong, or the account is disabled."
+          : error.message,
+      );
     }
-    throw new ApiError(503, "the storage server cannot be reached", { detail: error instanceof Error ? error.message : String(error) });
+    throw new ApiError(503, "the storage server cannot be reached", {
+      detail: error instanceof Error ? error.message : String(error),
+    });
   }
   return await sessionFrom(deps, creds, input.accessKey, false);
 }
@@ -75,8 +97,16 @@ export async function signInWithIdp(deps: AppDeps, input: OAuthCallbackInput): P
   // Operator mode: the identity provider vouched for the person (code and state checked above, unlike the
   // original, which skipped both); Kubernetes calls then use the console's own service account.
   if (deps.operator) {
-    if (!deps.operator.serviceAccountToken) throw invalidLogin("no service-account token is configured for single sign-on (CONSOLE_OPERATOR_SA_TOKEN)");
-    const session = await signInOperator(deps.operator, deps.operator.serviceAccountToken, deps.now() + deps.config.sessionSeconds * 1000);
+    if (!deps.operator.serviceAccountToken) {
+      throw invalidLogin(
+        "no service-account token is configured for single sign-on (CONSOLE_OPERATOR_SA_TOKEN)",
+      );
+    }
+    const session = await signInOperator(
+      deps.operator,
+      deps.operator.serviceAccountToken,
+      deps.now() + deps.config.sessionSeconds * 1000,
+    );
     return { ...session, sso: true };
   }
   let creds: TemporaryCredentials;
@@ -101,7 +131,12 @@ export async function sessionInfo(deps: AppDeps, session: SessionData): Promise<
   if (session.k8sToken) return operatorSessionInfo();
   const info = await accountInfo(clientFor(deps, session));
   const actions = allowActionsOf(info.Policy);
-  return { status: "ok", pages: allowedPages(actions, { sso: session.sso }), features: sessionFeatures(deps), distributedMode: info.Server?.Type === 2 };
+  return {
+    status: "ok",
+    pages: allowedPages(actions, { sso: session.sso }),
+    features: sessionFeatures(deps),
+    distributedMode: info.Server?.Type === 2,
+  };
 }
 
 /**
@@ -112,6 +147,9 @@ export async function sessionInfo(deps: AppDeps, session: SessionData): Promise<
 export async function signOut(deps: AppDeps, session: SessionData): Promise<void> {
   if (session.k8sToken) return; // an operator's token is Kubernetes' to revoke; clearing the cookie ends the session here
   if (!(await endSessions(clientFor(deps, session)))) {
-    deps.log.warn("the storage server cannot revoke temporary credentials; this session's stay valid until they expire", { storage: deps.storage.url });
+    deps.log.warn(
+      "the storage server cannot revoke temporary credentials; this session's stay valid until they expire",
+      { storage: deps.storage.url },
+    );
   }
 }

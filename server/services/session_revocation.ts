@@ -17,7 +17,12 @@ export function newSessionRevokeType(): string {
  * Storage answers that mean "this server cannot revoke for this caller": no revoke-tokens API (MinIO before
  * RELEASE.2025-04-03 answers XMinioAdminVersionMismatch), or the caller lacks admin:RemoveServiceAccount.
  */
-const CANNOT_REVOKE = new Set(["XMinioAdminVersionMismatch", "AccessDenied", "XMinioIAMActionNotAllowed", "NotImplemented"]);
+const CANNOT_REVOKE = new Set([
+  "XMinioAdminVersionMismatch",
+  "AccessDenied",
+  "XMinioIAMActionNotAllowed",
+  "NotImplemented",
+]);
 
 /** Codes that say the signing credentials are already gone: the session being ended is over anyway. */
 const ALREADY_ENDED = new Set(["InvalidAccessKeyId", "InvalidTokenId", "ExpiredToken"]);
@@ -27,7 +32,10 @@ const ALREADY_ENDED = new Set(["InvalidAccessKeyId", "InvalidTokenId", "ExpiredT
  * session of a user, `{ fullRevoke }` every session of the signer's user. Resolves false when the storage
  * server cannot do it (see CANNOT_REVOKE); other failures throw.
  */
-export async function endSessions(client: S3Client, target: { user?: string; fullRevoke?: boolean } = {}): Promise<boolean> {
+export async function endSessions(
+  client: S3Client,
+  target: { user?: string; fullRevoke?: boolean } = {},
+): Promise<boolean> {
   try {
     await iam.revokeTokens(client, target);
     return true;

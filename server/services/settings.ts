@@ -3,11 +3,22 @@
  * saving them after the same validation the browser runs (a half-valid form is refused whole), the
  * notification endpoints with their status, and restart. Tiers are in settings_tiers.ts.
  */
-import type { ConfigDescriptor, ConfigInfo, NotificationEndpoint, SetConfigInput } from "../contract/settings.ts";
+import type {
+  ConfigDescriptor,
+  ConfigInfo,
+  NotificationEndpoint,
+  SetConfigInput,
+} from "../contract/settings.ts";
 import { validateFields } from "../contract/settings_fields.ts";
 import { fieldsOf } from "../contract/settings_forms.ts";
 import { ApiError } from "../errors.ts";
-import { formatConfigLine, getConfigKV, helpConfigKV, serviceRestart, setConfigKV } from "../s3/admin/config_kv.ts";
+import {
+  formatConfigLine,
+  getConfigKV,
+  helpConfigKV,
+  serviceRestart,
+  setConfigKV,
+} from "../s3/admin/config_kv.ts";
 import { serverInfo } from "../s3/admin/info.ts";
 import type { S3Client } from "../s3/client.ts";
 import { maskValue, needsStored, restoreValue } from "./config_secrets.ts";
@@ -21,15 +32,24 @@ function checkName(name: string): void {
 }
 
 /** GET /configs: the subsystems the server knows. */
-export async function listConfigs(client: S3Client, offset = 0, limit = 1000): Promise<{ configurations: ConfigDescriptor[]; total: number }> {
+export async function listConfigs(
+  client: S3Client,
+  offset = 0,
+  limit = 1000,
+): Promise<{ configurations: ConfigDescriptor[]; total: number }> {
   const help = await helpConfigKV(client, "");
   const all = help.keysHelp.map((k) => ({ key: k.key, description: k.description }));
   return { configurations: all.slice(offset, offset + limit), total: all.length };
 }
 
-async function storedValues(client: S3Client, name: string, target?: string): Promise<Record<string, string>> {
+async function storedValues(
+  client: S3Client,
+  name: string,
+  target?: string,
+): Promise<Record<string, string>> {
   const entries = await getConfigKV(client, target ? `${name}:${target}` : name);
-  const entry = entries.find((e) => (e.target ?? "_") === (target || "_")) ?? (target ? undefined : entries[0]);
+  const entry = entries.find((e) => (e.target ?? "_") === (target || "_")) ??
+    (target ? undefined : entries[0]);
   return Object.fromEntries((entry?.kv ?? []).map(({ key, value }) => [key, value]));
 }
 
@@ -37,7 +57,10 @@ async function storedValues(client: S3Client, name: string, target?: string): Pr
 export async function getConfig(client: S3Client, name: string): Promise<ConfigInfo> {
   checkName(name);
   const values = await storedValues(client, name);
-  return { name, key_values: Object.entries(values).map(([key, value]) => ({ key, value: maskValue(key, value) })) };
+  return {
+    name,
+    key_values: Object.entries(values).map(([key, value]) => ({ key, value: maskValue(key, value) })),
+  };
 }
 
 /**
@@ -46,7 +69,11 @@ export async function getConfig(client: S3Client, name: string): Promise<ConfigI
  * merges them), and refused whole on any problem; a masked secret keeps the stored one. `restart` says
  * whether a restart applies them.
  */
-export async function setConfig(client: S3Client, name: string, input: SetConfigInput): Promise<{ restart: boolean }> {
+export async function setConfig(
+  client: S3Client,
+  name: string,
+  input: SetConfigInput,
+): Promise<{ restart: boolean }> {
   checkName(name);
   const target = input.arn_resource_id || undefined;
   const sent = input.key_values.filter((p) => p.value !== "");
@@ -57,9 +84,16 @@ export async function setConfig(client: S3Client, name: string, input: SetConfig
     stored = await storedValues(client, name, target);
     const merged = { ...stored, ...Object.fromEntries(sent.map((p) => [p.key, p.value])) };
     const { keyValues: valid, errors } = validateFields(fields, merged);
-    for (const { key } of sent) if (!fields.some((f) => f.name === key) && key !== "enable") errors[key] = `'${key}' is not a setting of ${name}`;
+    for (const { key } of sent) {
+      if (!fields.some((f) => f.name === key) && key !== "enable") {
+        errors[key] = `'${key}' is not a setting of ${name}`;
+      }
+    }
     if (Object.keys(errors).length > 0) {
-      throw new ApiError(400, "invalid configuration", { detail: Object.entries(errors).map(([k, m]) => `${k}: ${m}`).join("; "), fields: errors });
+      throw new ApiError(400, "invalid configuration", {
+        detail: Object.entries(errors).map(([k, m]) => `${k}: ${m}`).join("; "),
+        fields: errors,
+      });
     }
     keyValues = [...valid, ...(merged.enable ? [{ key: "enable", value: merged.enable }] : [])];
   } else if (needsStored(keyValues)) {
@@ -80,7 +114,9 @@ export async function notificationEndpoints(client: S3Client): Promise<Notificat
   for (const byType of info.services?.notifications ?? []) {
     for (const [service, targets] of Object.entries(byType)) {
       for (const target of targets) {
-        for (const [account_id, { status }] of Object.entries(target)) out.push({ service, account_id, status });
+        for (const [account_id, { status }] of Object.entries(target)) {
+          out.push({ service, account_id, status });
+        }
       }
     }
   }

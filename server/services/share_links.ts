@@ -7,7 +7,12 @@
  */
 import type { ShareLink } from "../contract/objects.ts";
 import { ApiError } from "../errors.ts";
-import { addServiceAccount, deleteServiceAccount, infoServiceAccount, listServiceAccounts } from "../s3/admin/service_accounts.ts";
+import {
+  addServiceAccount,
+  deleteServiceAccount,
+  infoServiceAccount,
+  listServiceAccounts,
+} from "../s3/admin/service_accounts.ts";
 import { S3Client } from "../s3/client.ts";
 import { MAX_PRESIGN_SECONDS } from "../s3/sigv4.ts";
 
@@ -57,9 +62,18 @@ export const SHARED_ROUTE = "shared";
  * Creates a link: a service account of the signed-in user limited to the object and expiring with the link,
  * then a presigned GET signed by it. Returns the URL to hand out.
  */
-export async function createShareLink(client: S3Client, endpoints: ShareEndpoints, request: ShareRequest, now = Date.now()): Promise<string> {
-  if (!Number.isFinite(request.expiresMs) || request.expiresMs <= 0) throw ApiError.badRequest("Selected date must be greater than current time.");
-  if (request.expiresMs > MAX_SHARE_MS) throw ApiError.badRequest("You can share a file only for less than 7 days.");
+export async function createShareLink(
+  client: S3Client,
+  endpoints: ShareEndpoints,
+  request: ShareRequest,
+  now = Date.now(),
+): Promise<string> {
+  if (!Number.isFinite(request.expiresMs) || request.expiresMs <= 0) {
+    throw ApiError.badRequest("Selected date must be greater than current time.");
+  }
+  if (request.expiresMs > MAX_SHARE_MS) {
+    throw ApiError.badRequest("You can share a file only for less than 7 days.");
+  }
   const seconds = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.ceil(request.expiresMs / 1000)));
   const expiration = new Date(now + seconds * 1000).toISOString();
   const via = request.viaConsole ? VIA_CONSOLE : VIA_STORAGE;
@@ -75,7 +89,9 @@ export async function createShareLink(client: S3Client, endpoints: ShareEndpoint
     region: endpoints.region || undefined,
     credentials: { accessKey: credentials.accessKey, secretKey: credentials.secretKey },
   });
-  const url = await signer.presign("GET", request.bucket, request.key, seconds, { versionId: request.versionId });
+  const url = await signer.presign("GET", request.bucket, request.key, seconds, {
+    versionId: request.versionId,
+  });
   if (!request.viaConsole) return url.href;
   return `${endpoints.consoleBase}${SHARED_ROUTE}${url.pathname}${url.search}`;
 }
@@ -87,14 +103,20 @@ function truncateBytes(text: string, max: number): string {
 }
 
 /** Reads a link account's object and version back from its policy. */
-function linkTarget(policyText: string | undefined): { bucket: string; key: string; versionId?: string } | null {
+function linkTarget(
+  policyText: string | undefined,
+): { bucket: string; key: string; versionId?: string } | null {
   try {
     const statement = JSON.parse(policyText ?? "").Statement?.[0];
     const resource: string = [statement.Resource].flat()[0];
     const path = resource.replace(/^arn:aws:s3:::/, "");
     const slash = path.indexOf("/");
     const version = statement.Condition?.StringEquals?.["s3:versionid"];
-    return { bucket: path.slice(0, slash), key: path.slice(slash + 1), versionId: version ? [version].flat()[0] : undefined };
+    return {
+      bucket: path.slice(0, slash),
+      key: path.slice(slash + 1),
+      versionId: version ? [version].flat()[0] : undefined,
+    };
   } catch {
     return null;
   }
@@ -119,7 +141,9 @@ export async function listShareLinks(client: S3Client, now = Date.now()): Promis
       object: target.key,
       version_id: target.versionId,
       expires: Number.isNaN(expires) ? "" : new Date(expires).toISOString(),
-      via_console: (info.description ?? account.description ?? "").startsWith(`Deck share link (${VIA_CONSOLE})`),
+      via_console: (info.description ?? account.description ?? "").startsWith(
+        `Deck share link (${VIA_CONSOLE})`,
+      ),
     });
   }));
   return links.sort((a, b) => a.expires.localeCompare(b.expires));
@@ -128,6 +152,8 @@ export async function listShareLinks(client: S3Client, now = Date.now()): Promis
 /** Revokes a link: its account goes, so its signature stops being accepted at once. */
 export async function revokeShareLink(client: S3Client, id: string): Promise<void> {
   const account = (await listServiceAccounts(client)).find((a) => a.accessKey === id);
-  if (!account || !account.name?.startsWith(`${NAME_PREFIX}-`)) throw ApiError.notFound("not found", "No share link of yours has this id.");
+  if (!account || !account.name?.startsWith(`${NAME_PREFIX}-`)) {
+    throw ApiError.notFound("not found", "No share link of yours has this id.");
+  }
   await deleteServiceAccount(client, id);
 }

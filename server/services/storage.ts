@@ -2,17 +2,30 @@
  * Operator mode's storage area (operator-k8s.md §3.14, §3.15, §7): the tenants' volume claims and the
  * DirectCSI drives, and formatting drives by asking direct-csi for it (requestedFormat on the drive).
  */
-import { FORMAT_CONFIRMATION, type DriveInfo, type FormatDrivesInput, type FormatIssue, type PvcInfo } from "../contract/storage.ts";
+import {
+  type DriveInfo,
+  FORMAT_CONFIRMATION,
+  type FormatDrivesInput,
+  type FormatIssue,
+  type PvcInfo,
+} from "../contract/storage.ts";
 import type { OperatorDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { corePath, groupPath, K8sError } from "../k8s/client.ts";
 import { canonicalQuantity } from "../k8s/quantity.ts";
-import { type DirectCSIDrive, type DirectCSIVolume, type PersistentVolumeClaim, TENANT_LABEL } from "../k8s/types.ts";
+import {
+  type DirectCSIDrive,
+  type DirectCSIVolume,
+  type PersistentVolumeClaim,
+  TENANT_LABEL,
+} from "../k8s/types.ts";
 
 const DIRECT_CSI = "direct.csi.min.io/v1beta1";
 
 export async function listPvcs(op: OperatorDeps, token: string): Promise<PvcInfo[]> {
-  const claims = await op.k8s.list<PersistentVolumeClaim>(token, corePath("persistentvolumeclaims"), { labelSelector: TENANT_LABEL });
+  const claims = await op.k8s.list<PersistentVolumeClaim>(token, corePath("persistentvolumeclaims"), {
+    labelSelector: TENANT_LABEL,
+  });
   return claims.items.map((pvc) => ({
     name: pvc.metadata.name,
     namespace: pvc.metadata.namespace ?? "",
@@ -27,18 +40,25 @@ export async function listPvcs(op: OperatorDeps, token: string): Promise<PvcInfo
 
 /** "/var/lib/direct-csi/devices/sdb-part-1" → "/dev/sdb1" (operator-k8s.md §7.2). */
 export function driveDisplayName(path: string): string {
-  return "/dev/" + path.replace("/var/lib/direct-csi/devices/", "").replace("/dev/", "").replace("-part-", "");
+  return "/dev/" +
+    path.replace("/var/lib/direct-csi/devices/", "").replace("/dev/", "").replace("-part-", "");
 }
 
 function driveMessage(drive: DirectCSIDrive): string {
   let message = "";
   for (const c of drive.status.conditions ?? []) {
-    if ((c.type === "Initialized" || c.type === "Owned") && c.status !== "True" && c.message) message = c.message;
+    if ((c.type === "Initialized" || c.type === "Owned") && c.status !== "True" && c.message) {
+      message = c.message;
+    }
   }
-  return message.replaceAll(drive.metadata.name, "").replaceAll("/var/lib/direct-csi/devices", "/dev").replaceAll("-part-", "").split("\n")[0];
+  return message.replaceAll(drive.metadata.name, "").replaceAll("/var/lib/direct-csi/devices", "/dev")
+    .replaceAll("-part-", "").split("\n")[0];
 }
 
-async function drivesAndVolumes(op: OperatorDeps, token: string): Promise<{ drives: DirectCSIDrive[]; volumes: DirectCSIVolume[] }> {
+async function drivesAndVolumes(
+  op: OperatorDeps,
+  token: string,
+): Promise<{ drives: DirectCSIDrive[]; volumes: DirectCSIVolume[] }> {
   const [drives, volumes] = await Promise.all([
     op.k8s.list<DirectCSIDrive>(token, groupPath(DIRECT_CSI, "directcsidrives")),
     op.k8s.list<DirectCSIVolume>(token, groupPath(DIRECT_CSI, "directcsivolumes")),
@@ -79,11 +99,21 @@ function formatRefusal(drive: DirectCSIDrive, force: boolean): string {
 }
 
 /** POST /direct-csi/drives/format: the confirmation phrase must be given; per-drive refusals come back as issues. */
-export async function formatDrives(op: OperatorDeps, token: string, input: FormatDrivesInput): Promise<FormatIssue[]> {
-  if (input.confirm !== FORMAT_CONFIRMATION) throw new ApiError(400, `type ${FORMAT_CONFIRMATION} to format drives`, { detail: "formatting erases every drive chosen; the confirmation phrase is required" });
+export async function formatDrives(
+  op: OperatorDeps,
+  token: string,
+  input: FormatDrivesInput,
+): Promise<FormatIssue[]> {
+  if (input.confirm !== FORMAT_CONFIRMATION) {
+    throw new ApiError(400, `type ${FORMAT_CONFIRMATION} to format drives`, {
+      detail: "formatting erases every drive chosen; the confirmation phrase is required",
+    });
+  }
   const wanted = new Set(input.drives);
   const { drives } = await drivesAndVolumes(op, token);
-  if (drives.length === 0) throw new ApiError(500, "an error occurred, please try again", { detail: "no resources found globally" });
+  if (drives.length === 0) {
+    throw new ApiError(500, "an error occurred, please try again", { detail: "no resources found globally" });
+  }
   const issues: FormatIssue[] = [];
   for (const drive of drives) {
     const display = driveDisplayName(drive.status.path);
@@ -93,9 +123,17 @@ export async function formatDrives(op: OperatorDeps, token: string, input: Forma
       issues.push({ node: drive.status.nodeName ?? "", drive: display, error: refusal });
       continue;
     }
-    drive.spec = { ...drive.spec, directCSIOwned: true, requestedFormat: { filesystem: "xfs", force: input.force } };
+    drive.spec = {
+      ...drive.spec,
+      directCSIOwned: true,
+      requestedFormat: { filesystem: "xfs", force: input.force },
+    };
     try {
-      await op.k8s.replace(token, groupPath(DIRECT_CSI, "directcsidrives", { name: drive.metadata.name }), drive);
+      await op.k8s.replace(
+        token,
+        groupPath(DIRECT_CSI, "directcsidrives", { name: drive.metadata.name }),
+        drive,
+      );
     } catch (error) {
       if (!(error instanceof K8sError)) throw error;
       issues.push({ node: drive.status.nodeName ?? "", drive: display, error: error.message });

@@ -11,12 +11,25 @@ export function clientFor(deps: Pick<AppDeps, "storage" | "fetch">, session: Ses
   return new S3Client({
     endpoint: deps.storage.url,
     region: deps.storage.region || undefined,
-    credentials: { accessKey: session.accessKey, secretKey: session.secretKey, sessionToken: session.sessionToken || undefined },
+    credentials: {
+      accessKey: session.accessKey,
+      secretKey: session.secretKey,
+      sessionToken: session.sessionToken || undefined,
+    },
     fetch: deps.fetch,
   });
 }
 
 /** A client signed with long-term credentials the user typed (sign-in, change own password). */
-export function clientWithKeys(deps: Pick<AppDeps, "storage" | "fetch">, accessKey: string, secretKey: string): S3Client {
-  return new S3Client({ endpoint: deps.storage.url, region: deps.storage.region || undefined, credentials: { accessKey, secretKey }, fetch: deps.fetch });
+export function clientWithKeys(
+  deps: Pick<AppDeps, "storage" | "fetch">,
+  accessKey: string,
+  secretKey: string,
+): S3Client {
+  return new S3Client({
+    endpoint: deps.storage.url,
+    region: deps.storage.region || undefined,
+    credentials: { accessKey, secretKey },
+    fetch: deps.fetch,
+  });
 }

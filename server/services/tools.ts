@@ -2,7 +2,12 @@
  * The tools area's request/response calls (api-index §8, §15): the audit log search. The live streams are
  * WebSocket relays (server/ws/). Filter values travel as encoded query parameters, never spliced into text.
  */
-import { AUDIT_FILTER_KEYS, type AuditFilterKey, type AuditRow, type LogSearchResponse } from "../contract/tools.ts";
+import {
+  AUDIT_FILTER_KEYS,
+  type AuditFilterKey,
+  type AuditRow,
+  type LogSearchResponse,
+} from "../contract/tools.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 
@@ -28,7 +33,10 @@ export function parseAuditSearch(query: URLSearchParams): AuditSearchInput {
     const colon = fp.indexOf(":");
     const key = fp.slice(0, colon) as AuditFilterKey;
     if (colon < 1 || !AUDIT_FILTER_KEYS.includes(key)) {
-      throw ApiError.badRequest("invalid filter", `fp must be one of ${AUDIT_FILTER_KEYS.join(", ")} followed by ":" and a value; got "${fp}"`);
+      throw ApiError.badRequest(
+        "invalid filter",
+        `fp must be one of ${AUDIT_FILTER_KEYS.join(", ")} followed by ":" and a value; got "${fp}"`,
+      );
     }
     return { key, value: fp.slice(colon + 1) };
   }).filter((f) => f.value !== "");
@@ -36,23 +44,44 @@ export function parseAuditSearch(query: URLSearchParams): AuditSearchInput {
     const text = query.get(name);
     if (text === null || text === "") return fallback;
     const value = Number(text);
-    if (!Number.isInteger(value) || value < min || value > max) throw ApiError.badRequest(`${name} must be a whole number from ${min} to ${max}`, `${name} is "${text}"`);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw ApiError.badRequest(
+        `${name} must be a whole number from ${min} to ${max}`,
+        `${name} is "${text}"`,
+      );
+    }
     return value;
   };
   const order = query.get("order") || "timeDesc";
-  if (order !== "timeDesc" && order !== "timeAsc") throw ApiError.badRequest("order must be timeDesc or timeAsc", `order is "${order}"`);
+  if (order !== "timeDesc" && order !== "timeAsc") {
+    throw ApiError.badRequest("order must be timeDesc or timeAsc", `order is "${order}"`);
+  }
   const time = (name: string) => {
     const text = query.get(name) ?? "";
-    if (text && !RFC3339.test(text)) throw ApiError.badRequest(`${name} must be an RFC 3339 time`, `${name} is "${text}"`);
+    if (text && !RFC3339.test(text)) {
+      throw ApiError.badRequest(`${name} must be an RFC 3339 time`, `${name} is "${text}"`);
+    }
     return text;
   };
-  return { filters, pageSize: integer("pageSize", 10, 10, 10000), pageNo: integer("pageNo", 0, 0, 1_000_000), order, timeStart: time("timeStart"), timeEnd: time("timeEnd") };
+  return {
+    filters,
+    pageSize: integer("pageSize", 10, 10, 10000),
+    pageNo: integer("pageNo", 0, 0, 1_000_000),
+    order,
+    timeStart: time("timeStart"),
+    timeEnd: time("timeEnd"),
+  };
 }
 
 /** Asks the log search for one page of audit rows. */
-export async function searchAuditLog(deps: Pick<AppDeps, "logSearch">, input: AuditSearchInput): Promise<LogSearchResponse> {
+export async function searchAuditLog(
+  deps: Pick<AppDeps, "logSearch">,
+  input: AuditSearchInput,
+): Promise<LogSearchResponse> {
   const endpoint = deps.logSearch;
-  if (!endpoint) throw new ApiError(500, "Log Search API not available.", { detail: "no log search is configured" });
+  if (!endpoint) {
+    throw new ApiError(500, "Log Search API not available.", { detail: "no log search is configured" });
+  }
   const params = new URLSearchParams({ token: endpoint.token, q: "reqinfo" });
   for (const filter of input.filters) params.append("fp", `${filter.key}:${filter.value}`);
   params.set(input.order, "ok");
@@ -64,13 +93,21 @@ export async function searchAuditLog(deps: Pick<AppDeps, "logSearch">, input: Au
   params.set("pageStart", String(input.pageNo));
   let res: Response;
   try {
-    res = await endpoint.fetch(`${endpoint.url}/api/query?${params}`, { signal: AbortSignal.timeout(30_000) });
+    res = await endpoint.fetch(`${endpoint.url}/api/query?${params}`, {
+      signal: AbortSignal.timeout(30_000),
+    });
   } catch (error) {
-    throw new ApiError(500, "Log Search API not available.", { detail: error instanceof Error ? error.message : String(error) });
+    throw new ApiError(500, "Log Search API not available.", {
+      detail: error instanceof Error ? error.message : String(error),
+    });
   }
   const text = await res.text();
   if (res.status !== 200) {
-    throw new ApiError(res.status >= 400 && res.status < 600 ? res.status : 502, `error retrieving logs: ${res.statusText || res.status}`, { detail: text.trim().replace(/token=[^&\s]+/g, "token=*") });
+    throw new ApiError(
+      res.status >= 400 && res.status < 600 ? res.status : 502,
+      `error retrieving logs: ${res.statusText || res.status}`,
+      { detail: text.trim().replace(/token=[^&\s]+/g, "token=*") },
+    );
   }
   let rows: AuditRow[] | null;
   try {

@@ -3,7 +3,14 @@
  * membership, policy attachment, and Deck's effective access check. Every call goes to the storage
  * server's admin API with the session's credentials, so the storage server decides what is allowed.
  */
-import type { AccessCheck, AddUserInput, BulkUsersGroupsInput, SetPolicyInput, UpdateUserInput, User } from "../contract/users.ts";
+import type {
+  AccessCheck,
+  AddUserInput,
+  BulkUsersGroupsInput,
+  SetPolicyInput,
+  UpdateUserInput,
+  User,
+} from "../contract/users.ts";
 import { ApiError } from "../errors.ts";
 import * as iam from "../s3/admin/iam.ts";
 import type { S3Client } from "../s3/client.ts";
@@ -12,10 +19,14 @@ import { ChangeSet } from "./change_set.ts";
 import { evaluate, type NamedPolicy, normalizePolicy } from "../policy/mod.ts";
 import { endSessions } from "./session_revocation.ts";
 
-const policyNames = (joined: string | undefined) => (joined ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+const policyNames = (joined: string | undefined) =>
+  (joined ?? "").split(",").map((p) => p.trim()).filter(Boolean);
 
 /** Group name → its policies, for the groups given (each described once). */
-async function groupPolicies(client: S3Client, groups: Iterable<string>): Promise<Map<string, { policies: string[]; enabled: boolean }>> {
+async function groupPolicies(
+  client: S3Client,
+  groups: Iterable<string>,
+): Promise<Map<string, { policies: string[]; enabled: boolean }>> {
   const out = new Map<string, { policies: string[]; enabled: boolean }>();
   await Promise.all([...new Set(groups)].map(async (group) => {
     try {
@@ -51,10 +62,15 @@ export async function listUserNames(client: S3Client): Promise<string[]> {
  * its groups' policies. Describing every group for the list made it one call per group, under load the
  * costliest page of the console.
  */
-export async function listUsers(client: S3Client, page: { offset?: number; limit?: number } = {}): Promise<User[]> {
+export async function listUsers(
+  client: S3Client,
+  page: { offset?: number; limit?: number } = {},
+): Promise<User[]> {
   const users = await iam.listUsers(client) ?? {};
   const noGroups = new Map<string, { policies: string[] }>();
-  const all = Object.entries(users).map(([name, info]) => toUser(name, info, noGroups)).sort((a, b) => a.accessKey.localeCompare(b.accessKey));
+  const all = Object.entries(users).map(([name, info]) => toUser(name, info, noGroups)).sort((a, b) =>
+    a.accessKey.localeCompare(b.accessKey)
+  );
   const offset = page.offset ?? 0;
   return all.slice(offset, page.limit ? offset + page.limit : undefined);
 }
@@ -81,17 +97,27 @@ async function assertPoliciesExist(client: S3Client, names: string[], outcome: s
   const missing = names.filter((name) => !(name in known));
   if (missing.length === 0) return;
   const list = missing.join(", ");
-  throw new ApiError(400, `unknown policy ${list}`, { detail: `The policy ${list} does not exist, so ${outcome}.` });
+  throw new ApiError(400, `unknown policy ${list}`, {
+    detail: `The policy ${list} does not exist, so ${outcome}.`,
+  });
 }
 
 /** Adds the user to a group; undoing removes it again, and removes the group too if this step created it. */
-async function joinGroup(change: ChangeSet, client: S3Client, user: string, group: string, existingGroups: Set<string>): Promise<void> {
+async function joinGroup(
+  change: ChangeSet,
+  client: S3Client,
+  user: string,
+  group: string,
+  existingGroups: Set<string>,
+): Promise<void> {
   await change.apply(
     `adding the user to group ${group}`,
     () => iam.updateGroupMembers(client, { group, members: [user], isRemove: false }),
     async () => {
       await iam.updateGroupMembers(client, { group, members: [user], isRemove: true });
-      if (!existingGroups.has(group)) await iam.updateGroupMembers(client, { group, members: [], isRemove: true });
+      if (!existingGroups.has(group)) {
+        await iam.updateGroupMembers(client, { group, members: [], isRemove: true });
+      }
     },
   );
 }
@@ -103,14 +129,27 @@ async function joinGroup(change: ChangeSet, client: S3Client, user: string, grou
  */
 export async function addUser(client: S3Client, input: AddUserInput): Promise<User> {
   const outcome = "the user was not created";
-  if (await userExists(client, input.accessKey)) throw new ApiError(409, "user already exists", { detail: `A user named ${input.accessKey} already exists.` });
+  if (await userExists(client, input.accessKey)) {
+    throw new ApiError(409, "user already exists", {
+      detail: `A user named ${input.accessKey} already exists.`,
+    });
+  }
   await assertPoliciesExist(client, input.policies, outcome);
   const existingGroups = new Set(input.groups.length ? await iam.listGroups(client) : []);
   const change = new ChangeSet(outcome);
-  await change.apply("creating the user", () => iam.addUser(client, input.accessKey, input.secretKey), () => iam.removeUser(client, input.accessKey));
-  for (const group of new Set(input.groups)) await joinGroup(change, client, input.accessKey, group, existingGroups);
+  await change.apply(
+    "creating the user",
+    () => iam.addUser(client, input.accessKey, input.secretKey),
+    () => iam.removeUser(client, input.accessKey),
+  );
+  for (const group of new Set(input.groups)) {
+    await joinGroup(change, client, input.accessKey, group, existingGroups);
+  }
   if (input.policies.length) {
-    await change.apply(`attaching the policies ${input.policies.join(", ")}`, () => iam.setPolicy(client, input.policies, input.accessKey, false));
+    await change.apply(
+      `attaching the policies ${input.policies.join(", ")}`,
+      () => iam.setPolicy(client, input.policies, input.accessKey, false),
+    );
   }
   return await getUser(client, input.accessKey);
 }
@@ -128,9 +167,15 @@ export async function updateUser(client: S3Client, name: string, input: UpdateUs
   const existingGroups = new Set([...after].some((g) => !before.has(g)) ? await iam.listGroups(client) : []);
   const change = new ChangeSet(outcome);
   if (current.status !== input.status) {
-    await change.apply(`setting the status to ${input.status}`, () => iam.setUserStatus(client, name, input.status), () => iam.setUserStatus(client, name, current.status));
+    await change.apply(
+      `setting the status to ${input.status}`,
+      () => iam.setUserStatus(client, name, input.status),
+      () => iam.setUserStatus(client, name, current.status),
+    );
   }
-  for (const group of after) if (!before.has(group)) await joinGroup(change, client, name, group, existingGroups);
+  for (const group of after) {
+    if (!before.has(group)) await joinGroup(change, client, name, group, existingGroups);
+  }
   for (const group of before) {
     if (after.has(group)) continue;
     await change.apply(
@@ -141,10 +186,15 @@ export async function updateUser(client: S3Client, name: string, input: UpdateUs
   }
   const currentPolicies = policyNames(current.policyName);
   if (input.policies && [...input.policies].sort().join(",") !== [...currentPolicies].sort().join(",")) {
-    await change.apply(`attaching the policies ${input.policies.join(", ") || "(none)"}`, () => iam.setPolicy(client, input.policies!, name, false));
+    await change.apply(
+      `attaching the policies ${input.policies.join(", ") || "(none)"}`,
+      () => iam.setPolicy(client, input.policies!, name, false),
+    );
   }
   // Only once the whole change stands (ending sessions cannot be undone): a disabled user's sessions end now.
-  if (current.status !== input.status && input.status === "disabled") await endSessions(client, { user: name, fullRevoke: true });
+  if (current.status !== input.status && input.status === "disabled") {
+    await endSessions(client, { user: name, fullRevoke: true });
+  }
   return await getUser(client, name);
 }
 
@@ -157,7 +207,9 @@ export async function removeUser(client: S3Client, signedInAs: string, name: str
 
 /** Adds every user to every group (spec 1 Add Users to Group). */
 export async function addUsersToGroups(client: S3Client, input: BulkUsersGroupsInput): Promise<void> {
-  for (const group of input.groups) await iam.updateGroupMembers(client, { group, members: input.users, isRemove: false });
+  for (const group of input.groups) {
+    await iam.updateGroupMembers(client, { group, members: input.users, isRemove: false });
+  }
 }
 
 /** Sets the policy list of a user or group; `names` is the comma-joined path segment. */
@@ -177,7 +229,12 @@ function parseResource(resource: string): { bucket: string; key: string } {
  * "Can this user do ACTION on RESOURCE?": evaluates the user's own policies and those of its enabled
  * groups with the same evaluator the embedded server enforces, naming the deciding statement.
  */
-export async function checkUserAccess(client: S3Client, name: string, action: string, resource: string): Promise<AccessCheck> {
+export async function checkUserAccess(
+  client: S3Client,
+  name: string,
+  action: string,
+  resource: string,
+): Promise<AccessCheck> {
   const info = await iam.getUserInfo(client, name);
   const groups = await groupPolicies(client, info.memberOf ?? []);
   const names = new Set(policyNames(info.policyName));
@@ -186,7 +243,11 @@ export async function checkUserAccess(client: S3Client, name: string, action: st
     name: policyName,
     policy: normalizePolicy(JSON.parse(await iam.infoCannedPolicy(client, policyName))),
   })));
-  const decision = evaluate(policies, { action, ...parseResource(resource), conditions: { "aws:username": [name] } });
+  const decision = evaluate(policies, {
+    action,
+    ...parseResource(resource),
+    conditions: { "aws:username": [name] },
+  });
   const disabled = info.status === "disabled";
   return {
     allowed: decision.allowed && !disabled,
@@ -194,7 +255,11 @@ export async function checkUserAccess(client: S3Client, name: string, action: st
     statementIndex: decision.statementIndex,
     sid: decision.sid,
     effect: decision.effect,
-    reason: disabled ? `The user is disabled, so every request is refused. Its policies alone would ${decision.allowed ? "allow" : "deny"} it: ${decision.reason}` : decision.reason,
+    reason: disabled
+      ? `The user is disabled, so every request is refused. Its policies alone would ${
+        decision.allowed ? "allow" : "deny"
+      } it: ${decision.reason}`
+      : decision.reason,
     evaluated: [...names],
   };
 }

@@ -19,7 +19,13 @@ export interface CookieSettings {
 }
 
 /** Sets the session cookie: HttpOnly, SameSite=Strict, Secure under TLS, lifetime of the session. */
-export async function issueSessionCookie(c: Context, key: CryptoKey, data: SessionData, settings: CookieSettings, now: number) {
+export async function issueSessionCookie(
+  c: Context,
+  key: CryptoKey,
+  data: SessionData,
+  settings: CookieSettings,
+  now: number,
+) {
   setCookie(c, SESSION_COOKIE, await sealSession(key, data), {
     path: settings.path,
     httpOnly: true,
@@ -31,7 +37,12 @@ export async function issueSessionCookie(c: Context, key: CryptoKey, data: Sessi
 
 /** Expires the session cookie (logout, and on any 401 so the browser stops sending a dead token). */
 export function clearSessionCookie(c: Context, settings: CookieSettings) {
-  deleteCookie(c, SESSION_COOKIE, { path: settings.path, secure: settings.secure, httpOnly: true, sameSite: "Strict" });
+  deleteCookie(c, SESSION_COOKIE, {
+    path: settings.path,
+    secure: settings.secure,
+    httpOnly: true,
+    sameSite: "Strict",
+  });
 }
 
 /** Opens the session from the cookie or an `Authorization: Bearer` header (api-index §1); sets c.var.session. */
@@ -77,7 +88,9 @@ export function originCheck(options: { trustForwarded: boolean }): MiddlewareHan
       const origin = c.req.header("origin");
       const fetchSite = c.req.header("sec-fetch-site");
       // A proxy may list several hosts ("a, b"): the first is the one the browser used.
-      const forwarded = options.trustForwarded ? c.req.header("x-forwarded-host")?.split(",")[0].trim() : undefined;
+      const forwarded = options.trustForwarded
+        ? c.req.header("x-forwarded-host")?.split(",")[0].trim()
+        : undefined;
       const host = forwarded || (c.req.header("host") ?? new URL(c.req.url).host);
       let sameOrigin = true;
       if (origin !== undefined) {
@@ -90,7 +103,10 @@ export function originCheck(options: { trustForwarded: boolean }): MiddlewareHan
         sameOrigin = fetchSite === "same-origin" || fetchSite === "none";
       }
       if (!sameOrigin) {
-        throw ApiError.forbidden("cross-origin request refused", "state-changing requests must come from the console's own pages");
+        throw ApiError.forbidden(
+          "cross-origin request refused",
+          "state-changing requests must come from the console's own pages",
+        );
       }
     }
     await next();

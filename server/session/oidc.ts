@@ -22,9 +22,15 @@ const discoveryCache = new Map<string, { value: Discovery; until: number }>();
 async function discover(idp: IdpConfig, fetcher: typeof fetch, now: number): Promise<Discovery> {
   const cached = discoveryCache.get(idp.url);
   if (cached && cached.until > now) return cached.value;
-  const url = idp.url.includes("/.well-known/") ? idp.url : `${idp.url.replace(/\/+$/, "")}/.well-known/openid-configuration`;
+  const url = idp.url.includes("/.well-known/")
+    ? idp.url
+    : `${idp.url.replace(/\/+$/, "")}/.well-known/openid-configuration`;
   const res = await fetcher(url, { signal: AbortSignal.timeout(5000) });
-  if (!res.ok) throw new ApiError(502, "the identity provider cannot be reached", { detail: `discovery answered ${res.status}` });
+  if (!res.ok) {
+    throw new ApiError(502, "the identity provider cannot be reached", {
+      detail: `discovery answered ${res.status}`,
+    });
+  }
   const value = await res.json() as Discovery;
   if (typeof value.authorization_endpoint !== "string" || typeof value.token_endpoint !== "string") {
     throw new ApiError(502, "the identity provider's discovery document is incomplete");
@@ -34,7 +40,12 @@ async function discover(idp: IdpConfig, fetcher: typeof fetch, now: number): Pro
 }
 
 /** The URL the SSO button links to. */
-export async function authorizationUrl(idp: IdpConfig, key: CryptoKey, fetcher: typeof fetch, now: number): Promise<string> {
+export async function authorizationUrl(
+  idp: IdpConfig,
+  key: CryptoKey,
+  fetcher: typeof fetch,
+  now: number,
+): Promise<string> {
   const { authorization_endpoint } = await discover(idp, fetcher, now);
   const state = await sealJson(key, "oidc-state", { nonce: crypto.randomUUID(), exp: now + STATE_TTL_MS });
   const url = new URL(authorization_endpoint);
@@ -71,9 +82,16 @@ export async function exchangeCode(
     }),
     signal: AbortSignal.timeout(10_000),
   });
-  const body = await res.json().catch(() => ({})) as { id_token?: string; error_description?: string; error?: string };
+  const body = await res.json().catch(() => ({})) as {
+    id_token?: string;
+    error_description?: string;
+    error?: string;
+  };
   if (!res.ok || typeof body.id_token !== "string") {
-    throw ApiError.unauthorized("invalid Login", body.error_description ?? body.error ?? `token endpoint answered ${res.status}`);
+    throw ApiError.unauthorized(
+      "invalid Login",
+      body.error_description ?? body.error ?? `token endpoint answered ${res.status}`,
+    );
   }
   return body.id_token;
 }

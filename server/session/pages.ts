@@ -18,7 +18,11 @@ const S3 = ["s3:*"];
 /** Console-mode table of api-index §13.4, in sidebar order. */
 const CONSOLE_PAGE_RULES: PageRule[] = [
   { routes: ["/dashboard", "/metrics"], wildcard: ADMIN, specific: ["admin:ServerInfo"] },
-  { routes: ["/object-browser", "/object-browser/:bucket", "/object-browser/:bucket/*"], wildcard: [], specific: [] },
+  {
+    routes: ["/object-browser", "/object-browser/:bucket", "/object-browser/:bucket/*"],
+    wildcard: [],
+    specific: [],
+  },
   { routes: ["/account", "/account/change-password"], wildcard: [], specific: [] },
   {
     routes: ["/buckets", "/buckets/*"],
@@ -43,7 +47,14 @@ const CONSOLE_PAGE_RULES: PageRule[] = [
   {
     routes: ["/users", "/users/:userName+"],
     wildcard: ADMIN,
-    specific: ["admin:ListUsers", "admin:CreateUser", "admin:DeleteUser", "admin:GetUser", "admin:EnableUser", "admin:DisableUser"],
+    specific: [
+      "admin:ListUsers",
+      "admin:CreateUser",
+      "admin:DeleteUser",
+      "admin:GetUser",
+      "admin:EnableUser",
+      "admin:DisableUser",
+    ],
   },
   {
     routes: ["/groups"],
@@ -53,11 +64,21 @@ const CONSOLE_PAGE_RULES: PageRule[] = [
   {
     routes: ["/policies", "/policies/:policyName"],
     wildcard: ADMIN,
-    specific: ["admin:GetPolicy", "admin:DeletePolicy", "admin:CreatePolicy", "admin:AttachUserOrGroupPolicy", "admin:ListUserPolicies"],
+    specific: [
+      "admin:GetPolicy",
+      "admin:DeletePolicy",
+      "admin:CreatePolicy",
+      "admin:AttachUserOrGroupPolicy",
+      "admin:ListUserPolicies",
+    ],
   },
   // The webhook views edit logger/audit configuration: granted with Settings. The original never granted them
   // (api-index §12.21), but the spec lists them as routes (S1 route list, S2 Webhook configuration view).
-  { routes: ["/settings", "/webhook/logger", "/webhook/audit"], wildcard: ADMIN, specific: ["admin:ConfigUpdate"] },
+  {
+    routes: ["/settings", "/webhook/logger", "/webhook/audit"],
+    wildcard: ADMIN,
+    specific: ["admin:ConfigUpdate"],
+  },
   { routes: ["/logs"], wildcard: ADMIN, specific: ["admin:ConsoleLog"] },
   { routes: ["/watch"], wildcard: ADMIN, specific: ["s3:ListenBucketNotification"] },
   { routes: ["/trace"], wildcard: ADMIN, specific: ["admin:ServerTrace"] },
@@ -92,7 +113,12 @@ export function sessionPages(session: { actions: string[]; sso: boolean; k8sToke
   // Asked several times per page (guard, sidebar, links); an opened session is one object for as long as
   // it is in use (server/session/token.ts), and its actions never change, so its pages are kept with it.
   let pages = pagesBySession.get(session);
-  if (!pages) pagesBySession.set(session, pages = session.k8sToken ? OPERATOR_PAGES : allowedPages(session.actions, { sso: session.sso }));
+  if (!pages) {
+    pagesBySession.set(
+      session,
+      pages = session.k8sToken ? OPERATOR_PAGES : allowedPages(session.actions, { sso: session.sso }),
+    );
+  }
   return pages;
 }
 const pagesBySession = new WeakMap<object, string[]>();
@@ -135,7 +161,8 @@ function patternRegex(pattern: string): RegExp {
       if (segment.startsWith(":")) return "[^/]+";
       return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     })
-    .join("/") + "$";
+    .join("/") +
+    "$";
   return new RegExp(source);
 }
 

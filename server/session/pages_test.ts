@@ -3,16 +3,39 @@ import { allowActionsOf, allowedPages, isPathAllowed } from "./pages.ts";
 
 Deno.test("consoleAdmin (admin:* and s3:*) sees every console page", () => {
   const pages = allowedPages(["admin:*", "kms:*", "s3:*"]);
-  for (const page of ["/dashboard", "/metrics", "/buckets", "/users", "/users/:userName+", "/groups", "/policies", "/settings", "/trace", "/account", "/account/change-password", "/object-browser", "/license"]) {
+  for (
+    const page of [
+      "/dashboard",
+      "/metrics",
+      "/buckets",
+      "/users",
+      "/users/:userName+",
+      "/groups",
+      "/policies",
+      "/settings",
+      "/trace",
+      "/account",
+      "/account/change-password",
+      "/object-browser",
+      "/license",
+    ]
+  ) {
     assert.ok(pages.includes(page), page);
   }
   // The original never granted them (api-index §12.21); the spec (S1, S2) lists them, and the spec wins.
-  assert.ok(pages.includes("/webhook/logger") && pages.includes("/webhook/audit"), "webhook views go with Settings");
+  assert.ok(
+    pages.includes("/webhook/logger") && pages.includes("/webhook/audit"),
+    "webhook views go with Settings",
+  );
 });
 
 Deno.test("a readonly user sees only the always-granted pages; literal matching only", () => {
   const pages = allowedPages(["s3:GetBucketLocation", "s3:GetObject"]);
-  assert.deepEqual(pages.filter((p) => !p.startsWith("/object-browser")), ["/account", "/account/change-password", "/license"]);
+  assert.deepEqual(pages.filter((p) => !p.startsWith("/object-browser")), [
+    "/account",
+    "/account/change-password",
+    "/license",
+  ]);
   assert.ok(!allowedPages(["s3:Get*", "admin:Server*"]).includes("/dashboard"), "patterns grant nothing");
   assert.ok(allowedPages(["admin:ServerInfo"]).includes("/dashboard"));
 });

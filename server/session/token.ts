@@ -31,13 +31,26 @@ const VERSION = 1;
 const PBKDF2_ITERATIONS = 210_000;
 
 /** Derives the sealing key from the configured passphrase and salt, or makes a random one per start. */
-export async function createSessionKey(secret: { passphrase: string; salt: string } | null): Promise<CryptoKey> {
+export async function createSessionKey(
+  secret: { passphrase: string; salt: string } | null,
+): Promise<CryptoKey> {
   if (!secret) {
     return await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
   }
-  const material = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret.passphrase), "PBKDF2", false, ["deriveKey"]);
+  const material = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret.passphrase),
+    "PBKDF2",
+    false,
+    ["deriveKey"],
+  );
   return await crypto.subtle.deriveKey(
-    { name: "PBKDF2", hash: "SHA-256", salt: new TextEncoder().encode(secret.salt), iterations: PBKDF2_ITERATIONS },
+    {
+      name: "PBKDF2",
+      hash: "SHA-256",
+      salt: new TextEncoder().encode(secret.salt),
+      iterations: PBKDF2_ITERATIONS,
+    },
     material,
     { name: "AES-GCM", length: 256 },
     false,
@@ -45,16 +58,24 @@ export async function createSessionKey(secret: { passphrase: string; salt: strin
   );
 }
 
-async function transform(bytes: Uint8Array<ArrayBuffer>, stream: CompressionStream | DecompressionStream): Promise<Uint8Array<ArrayBuffer>> {
+async function transform(
+  bytes: Uint8Array<ArrayBuffer>,
+  stream: CompressionStream | DecompressionStream,
+): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
 }
 
 /** Seals any JSON value for `purpose`; a value sealed for one purpose never opens as another. */
 export async function sealJson(key: CryptoKey, purpose: string, value: unknown): Promise<string> {
-  const plain = await transform(new TextEncoder().encode(JSON.stringify(value)), new CompressionStream("deflate-raw"));
+  const plain = await transform(
+    new TextEncoder().encode(JSON.stringify(value)),
+    new CompressionStream("deflate-raw"),
+  );
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const additionalData = new TextEncoder().encode(`${VERSION}:${purpose}`);
-  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData }, key, plain));
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData }, key, plain),
+  );
   const out = new Uint8Array(1 + iv.length + sealed.length);
   out[0] = VERSION;
   out.set(iv, 1);
@@ -69,8 +90,16 @@ export async function openJson(key: CryptoKey, purpose: string, token: string): 
     const bytes = Uint8Array.fromBase64(token, { alphabet: "base64url" }) as Uint8Array<ArrayBuffer>;
     if (bytes.length < 1 + 12 + 16 || bytes[0] !== VERSION) return null;
     const additionalData = new TextEncoder().encode(`${VERSION}:${purpose}`);
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes.subarray(1, 13), additionalData }, key, bytes.subarray(13));
-    return JSON.parse(new TextDecoder().decode(await transform(new Uint8Array(plain), new DecompressionStream("deflate-raw"))));
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: bytes.subarray(1, 13), additionalData },
+      key,
+      bytes.subarray(13),
+    );
+    return JSON.parse(
+      new TextDecoder().decode(
+        await transform(new Uint8Array(plain), new DecompressionStream("deflate-raw")),
+      ),
+    );
   } catch {
     return null;
   }
@@ -102,7 +131,9 @@ export async function openSession(key: CryptoKey, token: string, now: number): P
   else {
     data = await openJson(key, "session", token) as SessionData | null;
     if (typeof data?.expiresAt !== "number") return null;
-    if (typeof data.accessKey !== "string" || typeof data.secretKey !== "string" || !Array.isArray(data.actions)) return null;
+    if (
+      typeof data.accessKey !== "string" || typeof data.secretKey !== "string" || !Array.isArray(data.actions)
+    ) return null;
   }
   if (data.expiresAt <= now) return null;
   cache.set(token, data);

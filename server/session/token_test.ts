@@ -18,7 +18,11 @@ Deno.test("a sealed session opens with the same key and hides its contents", asy
   assert.doesNotMatch(token, /alice|tempsecret|TEMPKEY/);
   assert.deepEqual(await openSession(key, token, Date.now()), data);
   const sameSettings = await createSessionKey({ passphrase: "pass", salt: "salt" });
-  assert.deepEqual(await openSession(sameSettings, token, Date.now()), data, "a restart with the same settings keeps sessions");
+  assert.deepEqual(
+    await openSession(sameSettings, token, Date.now()),
+    data,
+    "a restart with the same settings keeps sessions",
+  );
 });
 
 Deno.test("forged, tampered, foreign-key and expired tokens are refused", async () => {

@@ -32,7 +32,10 @@ export class Handover<T> {
   #items: T[] = [];
   #transfer: Transferable[] = [];
 
-  constructor(private readonly ms: number, private readonly post: (items: T[], transfer: Transferable[]) => void) {}
+  constructor(
+    private readonly ms: number,
+    private readonly post: (items: T[], transfer: Transferable[]) => void,
+  ) {}
 
   push(item: T, transfer?: Transferable): void {
     if (this.#items.length === 0) setTimeout(() => this.flush(), this.ms);

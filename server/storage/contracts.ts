@@ -38,7 +38,13 @@ export interface IdentityAuthority {
    * Whether `cred` may perform `action` on `bucket`/`key` (either may be empty for service-level calls),
    * after user, group, service-account and session policies: explicit Deny wins, then root, then Allow.
    */
-  isAllowed(cred: Credential, action: string, bucket: string, key: string, conditions: ConditionValues): boolean;
+  isAllowed(
+    cred: Credential,
+    action: string,
+    bucket: string,
+    key: string,
+    conditions: ConditionValues,
+  ): boolean;
 }
 
 /** Facts about the object store the identity/admin side needs (server info, quota, usage, bucket existence). */
@@ -48,7 +54,17 @@ export interface StoreFacts {
   /** Stable id of this deployment (created with the data directory). */
   readonly deploymentId: string;
   /** AccountInfo `details` of a bucket. */
-  bucketDetails(bucket: string): Promise<{ versioning: boolean; versioningSuspended: boolean; locking: boolean; replication: boolean; quota: { quota: number } | null }>;
+  bucketDetails(
+    bucket: string,
+  ): Promise<
+    {
+      versioning: boolean;
+      versioningSuspended: boolean;
+      locking: boolean;
+      replication: boolean;
+      quota: { quota: number } | null;
+    }
+  >;
   bucketExists(bucket: string): Promise<boolean>;
   listBucketNames(): Promise<string[]>;
   /** Usage totals, computed from the store (may be cached for a few seconds). */

@@ -12,7 +12,7 @@ import { healthCheck } from "./s3/health.ts";
 import type { AdminHandler, Credential, IdentityAuthority, ServerFacts, StsHandler } from "./contracts.ts";
 import { type Store, StoreError } from "./fs/store.ts";
 import * as cors from "./s3/cors.ts";
-import { type S3Request, s3ErrorResponse } from "./s3/context.ts";
+import { s3ErrorResponse, type S3Request } from "./s3/context.ts";
 import { HANDLERS } from "./s3/handlers.ts";
 import { malformed, type PostForm, readPostForm } from "./s3/post_policy.ts";
 import { boundaryOf } from "../formats/multipart_form.ts";
@@ -44,18 +44,33 @@ export interface FrontOptions {
 }
 
 let requestCounter = 0;
-const newRequestId = () => `${Date.now().toString(16).toUpperCase()}${(requestCounter++ & 0xffff).toString(16).toUpperCase().padStart(4, "0")}`;
+const newRequestId = () =>
+  `${Date.now().toString(16).toUpperCase()}${
+    (requestCounter++ & 0xffff).toString(16).toUpperCase().padStart(4, "0")
+  }`;
 
 function adminError(code: string, message: string, status: number, url: URL, requestId: string): Response {
   return Response.json(
-    { Code: code, Message: message, Resource: url.pathname, RequestId: requestId, HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8" },
+    {
+      Code: code,
+      Message: message,
+      Resource: url.pathname,
+      RequestId: requestId,
+      HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8",
+    },
     { status, headers: { "x-amz-request-id": requestId } },
   );
 }
 
 function stsError(code: string, message: string, status: number, requestId: string): Response {
-  const body = buildXml("ErrorResponse", { Error: { Type: "", Code: code, Message: message }, RequestId: requestId }, { namespace: "https://sts.amazonaws.com/doc/2011-06-15/" });
-  return new Response(body, { status, headers: { "content-type": "application/xml", "x-amz-request-id": requestId } });
+  const body = buildXml("ErrorResponse", {
+    Error: { Type: "", Code: code, Message: message },
+    RequestId: requestId,
+  }, { namespace: "https://sts.amazonaws.com/doc/2011-06-15/" });
+  return new Response(body, {
+    status,
+    headers: { "content-type": "application/xml", "x-amz-request-id": requestId },
+  });
 }
 
 /** Records who signed the request for trace, metrics and audit. */
@@ -66,16 +81,27 @@ function noteSigner(facts: RequestFacts, credential: Credential | null): void {
 }
 
 /** Builds the front handler. */
-export function createS3Server(options: FrontOptions): (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
+export function createS3Server(
+  options: FrontOptions,
+): (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
   const clock = options.now ?? Date.now;
   const streams = options.streams ?? createStorageStreams();
   const verify = throttledAuthenticate(options.authority, clock);
 
-  async function admin(request: Request, url: URL, sourceIp: string, requestId: string, facts: RequestFacts): Promise<Response> {
+  async function admin(
+    request: Request,
+    url: URL,
+    sourceIp: string,
+    requestId: string,
+    facts: RequestFacts,
+  ): Promise<Response> {
     facts.kind = "admin";
     facts.api = adminApiName(request.method, url.pathname.slice("/minio/admin/v3/".length));
     try {
-      if (!request.headers.has("x-amz-content-sha256") || !(request.headers.get("authorization") ?? "").startsWith("AWS4-HMAC-SHA256")) {
+      if (
+        !request.headers.has("x-amz-content-sha256") ||
+        !(request.headers.get("authorization") ?? "").startsWith("AWS4-HMAC-SHA256")
+      ) {
         throw new StoreError("AccessDenied", "Access Denied.", 403);
       }
       const length = Number(request.headers.get("content-length") ?? "0");
@@ -95,15 +121,31 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
     }
   }
 
-  async function sts(request: Request, url: URL, sourceIp: string, requestId: string, facts: RequestFacts): Promise<Response> {
+  async function sts(
+    request: Request,
+    url: URL,
+    sourceIp: string,
+    requestId: string,
+    facts: RequestFacts,
+  ): Promise<Response> {
     facts.kind = "sts";
     facts.api = url.searchParams.get("Action") ?? "";
     try {
       let credential: Credential | null = null;
-      const body = await readAll(request.body, request.headers.get("content-length"), MAX_STS_BODY, stsTooLarge);
+      const body = await readAll(
+        request.body,
+        request.headers.get("content-length"),
+        MAX_STS_BODY,
+        stsTooLarge,
+      );
       if ((request.headers.get("authorization") ?? "").startsWith("AWS4-HMAC-SHA256")) {
         const bodyHash = await sha256Hex(body);
-        credential = (await verify(request, url, sourceIp, { service: "sts", now: clock(), bodyHash, region: options.facts.region() })).credential;
+        credential = (await verify(request, url, sourceIp, {
+          service: "sts",
+          now: clock(),
+          bodyHash,
+          region: options.facts.region(),
+        })).credential;
         noteSigner(facts, credential);
       }
       if (!facts.api) facts.api = new URLSearchParams(new TextDecoder().decode(body)).get("Action") ?? "STS";
@@ -112,7 +154,8 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
       if (error instanceof StoreError) {
         // Too large, too fast and a wrong region keep their answers (the last names the region to sign for);
         // every other failure is STS's AccessDenied (§2.5).
-        const own = error.status === 413 || error.status === 503 || error.code === "AuthorizationHeaderMalformed";
+        const own = error.status === 413 || error.status === 503 ||
+          error.code === "AuthorizationHeaderMalformed";
         facts.errorCode = own ? error.code : "AccessDenied";
         await request.body?.cancel().catch(() => {});
         const response = stsError(facts.errorCode, error.message, own ? error.status : 403, requestId);
@@ -126,10 +169,19 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
   /** The bucket a virtual-host-style request names in its Host (`bucket.domain`), if any. */
   function virtualBucketOf(host: string): string | undefined {
     const hostname = host.replace(/:\d+$/, "");
-    return options.domain && hostname.endsWith(`.${options.domain}`) ? hostname.slice(0, -options.domain.length - 1) : undefined;
+    return options.domain && hostname.endsWith(`.${options.domain}`)
+      ? hostname.slice(0, -options.domain.length - 1)
+      : undefined;
   }
 
-  async function s3(request: Request, url: URL, rawPath: string, sourceIp: string, requestId: string, facts: RequestFacts): Promise<Response> {
+  async function s3(
+    request: Request,
+    url: URL,
+    rawPath: string,
+    sourceIp: string,
+    requestId: string,
+    facts: RequestFacts,
+  ): Promise<Response> {
     try {
       const address = addressOf(rawPath, virtualBucketOf(request.headers.get("host") ?? url.host));
       const { bucket } = address;
@@ -137,10 +189,18 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
       facts.bucket = bucket;
       facts.object = key;
       const operation = resolveOperation(request.method, bucket, key, url.searchParams, request.headers);
-      if (!operation) throw new StoreError("NotImplemented", "A header you provided implies functionality that is not implemented", 501);
+      if (!operation) {
+        throw new StoreError(
+          "NotImplemented",
+          "A header you provided implies functionality that is not implemented",
+          501,
+        );
+      }
       // CreateBucket applies the strict rules itself; any other request names a bucket that may exist.
       const nameProblem = bucket && operation.name !== "CreateBucket" ? bucketReferenceProblem(bucket) : null;
-      if (nameProblem) throw new StoreError("InvalidBucketName", `The specified bucket is not valid: ${nameProblem}.`, 400);
+      if (nameProblem) {
+        throw new StoreError("InvalidBucketName", `The specified bucket is not valid: ${nameProblem}.`, 400);
+      }
       facts.api = operation.name;
       const now = clock();
       // Listing buckets and locating one work with any region: that is how clients learn it (§1.7).
@@ -157,11 +217,22 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
         key = form.key;
         facts.object = key;
       } else {
-        auth = await verify(request, url, sourceIp, { service: "s3", now, region: anyRegion ? "" : options.facts.region() });
+        auth = await verify(request, url, sourceIp, {
+          service: "s3",
+          now,
+          region: anyRegion ? "" : options.facts.region(),
+        });
       }
       noteSigner(facts, auth.credential);
-      if (auth.contentLength !== undefined && !Number.isNaN(auth.contentLength)) facts.rx = auth.contentLength;
-      const access = accessCheck(options.store, options.authority, auth.credential, requestConditions(request, url, sourceIp, now, auth, operation.name, bucket));
+      if (auth.contentLength !== undefined && !Number.isNaN(auth.contentLength)) {
+        facts.rx = auth.contentLength;
+      }
+      const access = accessCheck(
+        options.store,
+        options.authority,
+        auth.credential,
+        requestConditions(request, url, sourceIp, now, auth, operation.name, bucket),
+      );
       const allowed = access.allowed;
       // Anonymous requests are decided by the bucket policy alone (MinIO semantics, §6.3).
       if (!auth.credential) await access.loadBucketPolicy(bucket);
@@ -172,7 +243,9 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
       }
       // Listing buckets and multi-delete check per bucket/object inside the handler.
       const checkedInside = operation.name === "ListBuckets" || operation.name === "DeleteObjects";
-      if (!checkedInside && !allowed(operation.action, bucket, key)) throw new StoreError("AccessDenied", "Access Denied.", 403);
+      if (!checkedInside && !allowed(operation.action, bucket, key)) {
+        throw new StoreError("AccessDenied", "Access Denied.", 403);
+      }
       const pending: { name: string; object: EventObject }[] = [];
       const ctx: S3Request = {
         request,
@@ -191,13 +264,17 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
         sourceIp,
         notify: (name, object) => {
           // A replica written by a replicating peer causes no event (minio-protocol-2 §1.1).
-          if (streams.events.active && !request.headers.has("x-minio-source-replication-request")) pending.push({ name, object });
+          if (streams.events.active && !request.headers.has("x-minio-source-replication-request")) {
+            pending.push({ name, object });
+          }
         },
       };
       const response = await HANDLERS[operation.name](ctx);
       response.headers.set("x-amz-request-id", requestId);
       response.headers.set("server", "MinIO");
-      if (pending.length > 0 && response.status < 300) publishEvents(pending, request, url, sourceIp, requestId, auth.credential);
+      if (pending.length > 0 && response.status < 300) {
+        publishEvents(pending, request, url, sourceIp, requestId, auth.credential);
+      }
       return response;
     } catch (error) {
       await request.body?.cancel().catch(() => {});
@@ -207,14 +284,26 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
       }
       if (error instanceof URIError) {
         facts.errorCode = "InvalidURI";
-        return s3ErrorResponse(new StoreError("InvalidURI", "Couldn't parse the specified URI.", 400), request, url, requestId);
+        return s3ErrorResponse(
+          new StoreError("InvalidURI", "Couldn't parse the specified URI.", 400),
+          request,
+          url,
+          requestId,
+        );
       }
       throw error;
     }
   }
 
   /** Events are published after the response is built, carrying the request id the client saw (§1.1). */
-  function publishEvents(pending: { name: string; object: EventObject }[], request: Request, url: URL, sourceIp: string, requestId: string, credential: Credential | null) {
+  function publishEvents(
+    pending: { name: string; object: EventObject }[],
+    request: Request,
+    url: URL,
+    sourceIp: string,
+    requestId: string,
+    credential: Credential | null,
+  ) {
     const context = {
       principalId: credential?.parentUser ?? "",
       sourceIp,
@@ -231,7 +320,13 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
     }
   }
 
-  async function route(request: Request, url: URL, sourceIp: string, requestId: string, facts: RequestFacts): Promise<Response> {
+  async function route(
+    request: Request,
+    url: URL,
+    sourceIp: string,
+    requestId: string,
+    facts: RequestFacts,
+  ): Promise<Response> {
     let rawPath: string;
     try {
       rawPath = checkTarget(rawRequestTarget(request));
@@ -245,10 +340,20 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
       const health = healthCheck(request, url);
       if (health) return health;
       if (url.pathname.startsWith("/minio/admin/")) {
-        if (!url.pathname.startsWith("/minio/admin/v3/")) return adminError("XMinioAdminVersionMismatch", "This 'admin' API is not supported by server in 'mode-server-xl'", 426, url, requestId);
+        if (!url.pathname.startsWith("/minio/admin/v3/")) {
+          return adminError(
+            "XMinioAdminVersionMismatch",
+            "This 'admin' API is not supported by server in 'mode-server-xl'",
+            426,
+            url,
+            requestId,
+          );
+        }
         return await admin(request, url, sourceIp, requestId, facts);
       }
-      const isForm = (request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded");
+      const isForm = (request.headers.get("content-type") ?? "").startsWith(
+        "application/x-www-form-urlencoded",
+      );
       if (request.method === "POST" && url.pathname === "/" && (isForm || url.searchParams.has("Action"))) {
         return await sts(request, url, sourceIp, requestId, facts);
       }
@@ -257,28 +362,48 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
       // The client went away mid-request (its body broke off): there is nobody to answer and nothing to report.
       if (error instanceof ClientGoneError) return new Response(null, { status: 400 });
       const message = error instanceof Error ? error.message : String(error);
-      console.error(`embedded storage: ${request.method} ${url.pathname} failed: ${error instanceof Error ? error.stack : error}`);
+      console.error(
+        `embedded storage: ${request.method} ${url.pathname} failed: ${
+          error instanceof Error ? error.stack : error
+        }`,
+      );
       facts.errorCode = "InternalError";
       streams.log.publish({
         deploymentid: options.deploymentId,
         level: "ERROR",
         time: new Date().toISOString(),
-        api: { name: facts.api, args: { bucket: facts.bucket || undefined, object: facts.object || undefined } },
+        api: {
+          name: facts.api,
+          args: { bucket: facts.bucket || undefined, object: facts.object || undefined },
+        },
         remotehost: sourceIp,
         host: url.host,
         requestID: requestId,
         userAgent: request.headers.get("user-agent") ?? "",
         message,
-        error: { message, source: error instanceof Error && error.stack ? error.stack.split("\n").slice(1).map((line) => line.trim()) : [] },
+        error: {
+          message,
+          source: error instanceof Error && error.stack
+            ? error.stack.split("\n").slice(1).map((line) => line.trim())
+            : [],
+        },
       });
-      return s3ErrorResponse(new StoreError("InternalError", "We encountered an internal error, please try again.", 500), request, url, requestId);
+      return s3ErrorResponse(
+        new StoreError("InternalError", "We encountered an internal error, please try again.", 500),
+        request,
+        url,
+        requestId,
+      );
     }
   }
 
   /** The bucket a request's CORS answer depends on ("" when it names none). */
   function corsBucket(request: Request, url: URL): string {
     try {
-      return addressOf(checkTarget(rawRequestTarget(request)), virtualBucketOf(request.headers.get("host") ?? url.host)).bucket;
+      return addressOf(
+        checkTarget(rawRequestTarget(request)),
+        virtualBucketOf(request.headers.get("host") ?? url.host),
+      ).bucket;
     } catch {
       return "";
     }
@@ -304,6 +429,8 @@ export function createS3Server(options: FrontOptions): (request: Request, info?:
     const sourceIp = info && "hostname" in info.remoteAddr ? info.remoteAddr.hostname : "127.0.0.1";
     const observed = observeRequest(streams.requests, request, url, sourceIp, requestId);
     const response = observed.finish(await route(request, url, sourceIp, requestId, observed.facts));
-    return request.headers.has("origin") ? await cors.addCorsHeaders(request, response, options.store, options.facts, corsBucket(request, url)) : response;
+    return request.headers.has("origin")
+      ? await cors.addCorsHeaders(request, response, options.store, options.facts, corsBucket(request, url))
+      : response;
   };
 }

@@ -79,8 +79,13 @@ interface DeckState {
   deploymentId: string;
 }
 
-async function rootCredentials(dataDir: string, options: EmbeddedStorageOptions): Promise<{ accessKey: string; secretKey: string; generated: boolean }> {
-  if (options.rootUser && options.rootPassword) return { accessKey: options.rootUser, secretKey: options.rootPassword, generated: false };
+async function rootCredentials(
+  dataDir: string,
+  options: EmbeddedStorageOptions,
+): Promise<{ accessKey: string; secretKey: string; generated: boolean }> {
+  if (options.rootUser && options.rootPassword) {
+    return { accessKey: options.rootUser, secretKey: options.rootPassword, generated: false };
+  }
   const file = `${dataDir}/.deck/root-credentials.json`;
   try {
     const saved = JSON.parse(await Deno.readTextFile(file));
@@ -108,7 +113,9 @@ async function deckState(dataDir: string): Promise<DeckState> {
 export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   // A malformed key stops the start, as it stops MinIO's.
   const keys = options.kmsSecretKey ? KeyStore.parse(options.kmsSecretKey) : null;
-  const dataDir = await Deno.realPath(await Deno.mkdir(options.dataDir, { recursive: true, mode: 0o700 }).then(() => options.dataDir));
+  const dataDir = await Deno.realPath(
+    await Deno.mkdir(options.dataDir, { recursive: true, mode: 0o700 }).then(() => options.dataDir),
+  );
   const store = await Store.open(dataDir);
   setKeyStore(store, keys);
   const root = await rootCredentials(dataDir, options);
@@ -119,13 +126,32 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   // Trace hooks: calls into the store and its file-system calls, published only while a trace wants them.
   store.calls = streams.storageCalls;
   const stopOsCalls = registerOsCalls(dataDir, streams.osCalls);
-  const notifier = new Notifier({ store, events: streams.events, log: streams.log, deploymentId: state.deploymentId });
+  const notifier = new Notifier({
+    store,
+    events: streams.events,
+    log: streams.log,
+    deploymentId: state.deploymentId,
+  });
   const logHistory = new LogHistory(streams.log);
   // Heal's removals are audited through the audit targets, which start further down.
   let auditInternal: (event: InternalAuditEvent) => void = () => {};
-  const heal = new HealSequences(store, { uuid: state.deploymentId, endpoint: dataDir }, options.now, (event) => auditInternal(event));
+  const heal = new HealSequences(
+    store,
+    { uuid: state.deploymentId, endpoint: dataDir },
+    options.now,
+    (event) => auditInternal(event),
+  );
   // Lifecycle and tiers (lifecycle/mod.ts); the region is read from the identity side once it exists.
-  const lifecycle = await openLifecycle({ store, dataDir, deploymentId: state.deploymentId, streams, region: () => identity.facts.region(), settings: options.lifecycle, now: options.now, log: options.log });
+  const lifecycle = await openLifecycle({
+    store,
+    dataDir,
+    deploymentId: state.deploymentId,
+    streams,
+    region: () => identity.facts.region(),
+    settings: options.lifecycle,
+    now: options.now,
+    log: options.log,
+  });
   const identity = await createIdentity({
     dataDir,
     tiers: lifecycle.tiers,
@@ -174,7 +200,20 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     stopOsCalls();
     store.close();
   };
-  return { handler, root, identity, store, dataDir, streams, notifier, metrics, lifecycle, close, loggers, deploymentId: state.deploymentId };
+  return {
+    handler,
+    root,
+    identity,
+    store,
+    dataDir,
+    streams,
+    notifier,
+    metrics,
+    lifecycle,
+    close,
+    loggers,
+    deploymentId: state.deploymentId,
+  };
 }
 
 /** Starts the server on its own listener. */
@@ -188,8 +227,16 @@ export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Pro
   const address = server.addr as Deno.NetAddr;
   const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
   opened.metrics.setServerName(`${host}:${address.port}`);
-  options.log?.info("embedded storage listening", { address: `${host}:${address.port}`, dataDir: opened.dataDir });
-  opened.streams.log.publish({ deploymentid: opened.deploymentId, level: "INFO", time: new Date().toISOString(), message: `API: http://${host}:${address.port}  (embedded storage, data in ${opened.dataDir})` });
+  options.log?.info("embedded storage listening", {
+    address: `${host}:${address.port}`,
+    dataDir: opened.dataDir,
+  });
+  opened.streams.log.publish({
+    deploymentid: opened.deploymentId,
+    level: "INFO",
+    time: new Date().toISOString(),
+    message: `API: http://${host}:${address.port}  (embedded storage, data in ${opened.dataDir})`,
+  });
   return {
     url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${address.port}`,
     root: { accessKey: opened.root.accessKey, secretKey: opened.root.secretKey },

@@ -10,9 +10,22 @@ export function storeFacts(store: Store, deploymentId: string): StoreFacts {
     bucketExists: (bucket) => Promise.resolve(store.buckets.has(bucket)),
     listBucketNames: () => Promise.resolve([...store.buckets.keys()].sort()),
     usage: () => {
-      const usage: StoreUsage = { buckets: store.buckets.size, objects: 0, versions: 0, deleteMarkers: 0, size: 0, perBucket: {} };
+      const usage: StoreUsage = {
+        buckets: store.buckets.size,
+        objects: 0,
+        versions: 0,
+        deleteMarkers: 0,
+        size: 0,
+        perBucket: {},
+      };
       for (const state of store.buckets.values()) {
-        const b: BucketUsage = { size: 0, objects: 0, versions: 0, deleteMarkers: 0, created: state.meta.created };
+        const b: BucketUsage = {
+          size: 0,
+          objects: 0,
+          versions: 0,
+          deleteMarkers: 0,
+          created: state.meta.created,
+        };
         for (const record of state.objects.values()) {
           if (!record.versions[0]?.deleteMarker) b.objects++;
           for (const v of record.versions) {

@@ -34,7 +34,10 @@ export interface StorageThread {
  * cannot start, with the storage's own error message.
  */
 export function startStorageThread(options: StorageThreadOptions): Promise<StorageThread> {
-  const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "embedded-storage" });
+  const worker = new Worker(new URL("./worker.ts", import.meta.url), {
+    type: "module",
+    name: "embedded-storage",
+  });
   const { promise: started, resolve, reject } = Promise.withResolvers<StorageThread>();
   let running = false;
   let closing: PromiseWithResolvers<void> | null = null;
@@ -48,8 +51,9 @@ export function startStorageThread(options: StorageThreadOptions): Promise<Stora
       reject(new Error(`the embedded storage did not start: ${message.message}`));
     } else if (message.op === "closed") {
       worker.terminate();
-      if (message.error) closing?.reject(new Error(`the embedded storage did not close cleanly: ${message.error}`));
-      else closing?.resolve();
+      if (message.error) {
+        closing?.reject(new Error(`the embedded storage did not close cleanly: ${message.error}`));
+      } else closing?.resolve();
     }
   };
   worker.onerror = (event) => {

@@ -21,7 +21,12 @@ port.onmessage = (event) => {
     const { logLevel, ...options } = message.options;
     starting = startEmbeddedStorage({ ...options, log: createLogger(logLevel) }).then((started) => {
       storage = started;
-      port.postMessage({ op: "started", url: started.url, root: started.root, generatedRoot: started.generatedRoot });
+      port.postMessage({
+        op: "started",
+        url: started.url,
+        root: started.root,
+        generatedRoot: started.generatedRoot,
+      });
     }, (error) => {
       port.postMessage({ op: "failed", message: error instanceof Error ? error.message : String(error) });
       port.close();

@@ -15,17 +15,25 @@ const pad = (n: number) => String(n).padStart(2, "0");
 export function logTime(text: string): string {
   const date = new Date(text);
   if (Number.isNaN(date.getTime())) return text;
-  return `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} UTC ${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}/${date.getUTCFullYear()}`;
+  return `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} UTC ${
+    pad(date.getUTCMonth() + 1)
+  }/${pad(date.getUTCDate())}/${date.getUTCFullYear()}`;
 }
 
 export function consoleMessage(info: LogInfo): ConsoleMessage {
-  return { ...info, ConsoleMsg: info.ConsoleMsg?.replace(/^\n/, ""), time: info.time ? logTime(info.time) : info.time };
+  return {
+    ...info,
+    ConsoleMsg: info.ConsoleMsg?.replace(/^\n/, ""),
+    time: info.time ? logTime(info.time) : info.time,
+  };
 }
 
 export const consoleRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: () => null,
     async *open({ client, signal }) {
-      for await (const info of consoleLog(client, { node: "", limit: LINES, logType: "all" }, signal)) yield consoleMessage(info);
+      for await (
+        const info of consoleLog(client, { node: "", limit: LINES, logType: "all" }, signal)
+      ) yield consoleMessage(info);
     },
   });

@@ -12,7 +12,7 @@
 import type { Context } from "hono";
 import type { HealColor, HealItemStatus, HealMessage } from "../contract/tools.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { healStart, type HealResultItem, healStatus, type HealTaskStatus } from "../s3/admin/live.ts";
+import { type HealResultItem, healStart, healStatus, type HealTaskStatus } from "../s3/admin/live.ts";
 import { bucketParam, flag, pause } from "./params.ts";
 import { relay } from "./relay.ts";
 
@@ -32,33 +32,54 @@ export function parseHealInput(c: Context<AppEnv>): HealInput {
     prefix: c.req.query("prefix") ?? "",
     forceStart: flag(c, "force-start"),
     forceStop: flag(c, "force-stop"),
-    opts: { recursive: flag(c, "recursive"), dryRun: flag(c, "dry-run"), remove: flag(c, "remove"), scanMode: c.req.query("scan") === "deep" ? 2 : 1 },
+    opts: {
+      recursive: flag(c, "recursive"),
+      dryRun: flag(c, "dry-run"),
+      remove: flag(c, "remove"),
+      scanMode: c.req.query("scan") === "deep" ? 2 : 1,
+    },
   };
 }
 
 /** MinIO's colour table: row = parity, columns = the surplus at or under which Red, Yellow, Green apply. */
-const COLOUR_TABLE: Record<number, number[]> = { 1: [0, -1, 1], 2: [0, 1, 2], 3: [1, 2, 3], 4: [1, 2, 4], 5: [1, 3, 5], 6: [2, 4, 6], 7: [2, 4, 7], 8: [2, 5, 8] };
+const COLOUR_TABLE: Record<number, number[]> = {
+  1: [0, -1, 1],
+  2: [0, 1, 2],
+  3: [1, 2, 3],
+  4: [1, 2, 4],
+  5: [1, 3, 5],
+  6: [2, 4, 6],
+  7: [2, 4, 7],
+  8: [2, 5, 8],
+};
 const COLOUR_ORDER: HealColor[] = ["Red", "Yellow", "Green"];
 
 function tableColour(surplus: number, parity: number): HealColor {
   if (surplus < 0) return "Grey";
   const row = COLOUR_TABLE[parity];
-  for (const [index, limit] of row.entries()) if (limit !== -1 && surplus <= limit) return COLOUR_ORDER[index];
+  for (const [index, limit] of row.entries()) {
+    if (limit !== -1 && surplus <= limit) return COLOUR_ORDER[index];
+  }
   return "Green";
 }
 
-const count = (item: HealResultItem, when: "before" | "after", states: string[]) => (item[when].drives ?? []).filter((d) => states.includes(d.state)).length;
+const count = (item: HealResultItem, when: "before" | "after", states: string[]) =>
+  (item[when].drives ?? []).filter((d) => states.includes(d.state)).length;
 
 export function healColour(item: HealResultItem, when: "before" | "after"): HealColor {
   const online = count(item, when, ["ok"]);
   const drives = item[when].drives?.length ?? 0;
   const parity = item.parityBlocks ?? 0;
-  if (item.type === "object" && parity >= 1 && parity <= 8 && item.dataBlocks) return tableColour(online - item.dataBlocks, parity);
+  if (item.type === "object" && parity >= 1 && parity <= 8 && item.dataBlocks) {
+    return tableColour(online - item.dataBlocks, parity);
+  }
   if (item.type !== "object" && item.diskCount > 2 && item.setCount > 0) {
     const perSet = item.diskCount / item.setCount;
     const quorum = Math.floor(perSet / 2) + 1;
     const replicas = perSet - quorum;
-    if (replicas >= 1 && replicas <= 8) return tableColour(Math.floor(online / item.setCount) - quorum, replicas);
+    if (replicas >= 1 && replicas <= 8) {
+      return tableColour(Math.floor(online / item.setCount) - quorum, replicas);
+    }
   }
   if (drives > 0 && online === drives) return "Green";
   if (item.type === "object" && count(item, when, ["corrupt", "missing"]) > 0) return "Red";
@@ -67,7 +88,9 @@ export function healColour(item: HealResultItem, when: "before" | "after"): Heal
 
 function itemName(item: HealResultItem): { type: string; name: string } {
   if (item.type === "metadata") return { type: "system", name: item.detail };
-  if (item.type === "bucket-metadata") return { type: "system", name: `bucket-metadata:${item.bucket}/${item.object}` };
+  if (item.type === "bucket-metadata") {
+    return { type: "system", name: `bucket-metadata:${item.bucket}/${item.object}` };
+  }
   return { type: item.type, name: `${item.bucket}/${item.object}` };
 }
 
@@ -114,7 +137,14 @@ export class HealTotals {
       corrupted: count(item, when, ["corrupt"]),
       offline: count(item, when, ["offline"]),
     });
-    return { status: "success", ...itemName(item), before: side("before", before), after: side("after", after), size: item.type === "object" ? item.objectSize : 0, detail: item.detail };
+    return {
+      status: "success",
+      ...itemName(item),
+      before: side("before", before),
+      after: side("after", after),
+      size: item.type === "object" ? item.objectSize : 0,
+      detail: item.detail,
+    };
   }
 }
 
@@ -122,7 +152,10 @@ export const healRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: parseHealInput,
     async *open({ client, input, signal }) {
-      const started = await healStart(client, input.bucket, input.prefix, input.opts, { forceStart: input.forceStart, forceStop: input.forceStop }, signal);
+      const started = await healStart(client, input.bucket, input.prefix, input.opts, {
+        forceStart: input.forceStart,
+        forceStop: input.forceStop,
+      }, signal);
       if (input.forceStop) return;
       const totals = new HealTotals();
       while (!signal.aborted) {

@@ -13,7 +13,12 @@ import { relay } from "./relay.ts";
 export function parseDeadline(c: Context<AppEnv>): string {
   const text = c.req.query("deadline") ?? "";
   const ns = parseGoDuration(text);
-  if (ns === null || ns < 1e9) throw ApiError.badRequest("deadline must be a duration of at least 1s, such as 1h", `deadline is "${text}"`);
+  if (ns === null || ns < 1e9) {
+    throw ApiError.badRequest(
+      "deadline must be a duration of at least 1s, such as 1h",
+      `deadline is "${text}"`,
+    );
+  }
   return formatGoDuration(Math.floor(ns / 1e9) * 1e9);
 }
 

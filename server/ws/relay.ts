@@ -80,8 +80,18 @@ export function relay<Q>(deps: AppDeps, options: RelayOptions<Q>): Handler<AppEn
   return (c) => {
     const session = c.get("session");
     if (!session) return refuse(c, ApiError.unauthorized());
-    if (!sameOrigin(c)) return refuse(c, ApiError.forbidden("cross-origin WebSocket refused", "live streams open only from the console's own pages"));
-    if ((c.req.header("upgrade") ?? "").toLowerCase() !== "websocket") return refuse(c, new ApiError(426, "a WebSocket upgrade is required"));
+    if (!sameOrigin(c)) {
+      return refuse(
+        c,
+        ApiError.forbidden(
+          "cross-origin WebSocket refused",
+          "live streams open only from the console's own pages",
+        ),
+      );
+    }
+    if ((c.req.header("upgrade") ?? "").toLowerCase() !== "websocket") {
+      return refuse(c, new ApiError(426, "a WebSocket upgrade is required"));
+    }
     let input: Q;
     try {
       input = options.parse(c);
@@ -91,12 +101,18 @@ export function relay<Q>(deps: AppDeps, options: RelayOptions<Q>): Handler<AppEn
     // Deck's node:http listener hands over the connection (server/http_server.ts); under Deno.serve the
     // request itself must be the one Deno received.
     const upgrade = (c.env as ServeInfo | undefined)?.upgrade;
-    const { socket, response } = Deno.upgradeWebSocket(originalRequests.get(c.req.raw) ?? c.req.raw, upgrade ? { socket: upgrade.socket, head: upgrade.head } : undefined);
+    const { socket, response } = Deno.upgradeWebSocket(
+      originalRequests.get(c.req.raw) ?? c.req.raw,
+      upgrade ? { socket: upgrade.socket, head: upgrade.head } : undefined,
+    );
     const stop = new AbortController();
     const pump = new SocketPump(socket);
     socket.onopen = () => {
       active.add(pump);
-      pump.run(options.open({ client: clientFor(deps, session), session, input, signal: stop.signal }), stop.signal)
+      pump.run(
+        options.open({ client: clientFor(deps, session), session, input, signal: stop.signal }),
+        stop.signal,
+      )
         .finally(() => active.delete(pump));
     };
     socket.onclose = () => {
@@ -120,7 +136,12 @@ class SocketPump {
   constructor(private readonly socket: WebSocket) {}
 
   stats() {
-    return { queued: this.#queue.length, queuedBytes: this.#queuedBytes, buffered: this.socket.bufferedAmount, dropped: this.#dropped };
+    return {
+      queued: this.#queue.length,
+      queuedBytes: this.#queuedBytes,
+      buffered: this.socket.bufferedAmount,
+      dropped: this.#dropped,
+    };
   }
 
   stop(): void {
@@ -148,7 +169,8 @@ class SocketPump {
     } catch (error) {
       if (this.#stopped || signal.aborted) return;
       const apiError = toApiError(error);
-      const timeout = error instanceof DOMException && error.name === "TimeoutError" || apiError.status === 504 || (error as { code?: string }).code === "RequestTimeout";
+      const timeout = error instanceof DOMException && error.name === "TimeoutError" ||
+        apiError.status === 504 || (error as { code?: string }).code === "RequestTimeout";
       this.#offer(JSON.stringify({ type: "error", message: apiError.message, detail: apiError.detail }));
       await this.#finish();
       this.#close(timeout ? CLOSE_TIMEOUT : CLOSE_ERROR, ERROR_REASON);
@@ -198,6 +220,8 @@ class SocketPump {
   #close(code: number, reason: string): void {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) this.socket.close(code, reason);
+    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) {
+      this.socket.close(code, reason);
+    }
   }
 }

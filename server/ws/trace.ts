@@ -27,16 +27,28 @@ export function parseTraceInput(c: Context<AppEnv>): TraceInput {
   const thresholdText = c.req.query("threshold") ?? "";
   const thresholdNs = thresholdText === "" ? 0 : Number(thresholdText);
   if (!Number.isInteger(thresholdNs) || thresholdNs < 0) {
-    throw ApiError.badRequest("threshold must be a whole number, 0 or greater", `threshold is "${thresholdText}"`);
+    throw ApiError.badRequest(
+      "threshold must be a whole number, 0 or greater",
+      `threshold is "${thresholdText}"`,
+    );
   }
   const onlyErrors = (c.req.query("onlyErrors") ?? "no") === "yes";
-  const [path, statusCode, method, funcname] = ["path", "statusCode", "method", "funcname"].map((name) => (c.req.query(name) ?? "").trim());
+  const [path, statusCode, method, funcname] = ["path", "statusCode", "method", "funcname"].map((name) =>
+    (c.req.query(name) ?? "").trim()
+  );
   let filter: TraceInput["filter"] = () => true;
   if (path) filter = (m) => m.path.toLowerCase().includes(path.toLowerCase());
   else if (statusCode) filter = (m) => String(m.statusCode) === statusCode;
   else if (method) filter = (_m, info) => info.http?.request.method === method;
   else if (funcname) filter = (m) => m.api.toLowerCase().includes(funcname.toLowerCase());
-  return { internal: all || calls.includes("internal"), storage: all || calls.includes("storage"), os: all || calls.includes("os"), onlyErrors, thresholdNs, filter };
+  return {
+    internal: all || calls.includes("internal"),
+    storage: all || calls.includes("storage"),
+    os: all || calls.includes("os"),
+    onlyErrors,
+    thresholdNs,
+    filter,
+  };
 }
 
 /**
@@ -70,7 +82,14 @@ export const traceRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: parseTraceInput,
     async *open({ client, input, signal }) {
-      const query = { s3: true, internal: input.internal, storage: input.storage, os: input.os, errorsOnly: input.onlyErrors, threshold: `${input.thresholdNs}ns` };
+      const query = {
+        s3: true,
+        internal: input.internal,
+        storage: input.storage,
+        os: input.os,
+        errorsOnly: input.onlyErrors,
+        threshold: `${input.thresholdNs}ns`,
+      };
       for await (const info of serviceTrace(client, query, signal)) {
         const message = shortTrace(info);
         if (input.filter(message, info)) yield message;

@@ -11,7 +11,11 @@ import { listenBucketNotification, type NotificationRecord } from "../s3/ops/lis
 import { bucketParam } from "./params.ts";
 import { relay } from "./relay.ts";
 
-const EVENT_NAMES: Record<string, string> = { put: "s3:ObjectCreated:*", get: "s3:ObjectAccessed:*", delete: "s3:ObjectRemoved:*" };
+const EVENT_NAMES: Record<string, string> = {
+  put: "s3:ObjectCreated:*",
+  get: "s3:ObjectAccessed:*",
+  delete: "s3:ObjectRemoved:*",
+};
 
 export interface WatchInput {
   bucket: string;
@@ -21,10 +25,18 @@ export interface WatchInput {
 }
 
 export function parseWatchInput(c: Context<AppEnv>): WatchInput {
-  const names = (c.req.query("events") || "put,get,delete").split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
+  const names = (c.req.query("events") || "put,get,delete").split(",").map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = names.filter((n) => !EVENT_NAMES[n]);
-  if (unknown.length) throw ApiError.badRequest("events must be put, get or delete", `unknown: ${unknown.join(", ")}`);
-  return { bucket: bucketParam(c), prefix: c.req.query("prefix") ?? "", suffix: c.req.query("suffix") ?? "", events: [...new Set(names.map((n) => EVENT_NAMES[n]))] };
+  if (unknown.length) {
+    throw ApiError.badRequest("events must be put, get or delete", `unknown: ${unknown.join(", ")}`);
+  }
+  return {
+    bucket: bucketParam(c),
+    prefix: c.req.query("prefix") ?? "",
+    suffix: c.req.query("suffix") ?? "",
+    events: [...new Set(names.map((n) => EVENT_NAMES[n]))],
+  };
 }
 
 export function watchMessage(record: NotificationRecord): WatchMessage {
@@ -44,6 +56,8 @@ export const watchRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: parseWatchInput,
     async *open({ client, input, signal }) {
-      for await (const record of listenBucketNotification(client, input.bucket, input, signal)) yield watchMessage(record);
+      for await (
+        const record of listenBucketNotification(client, input.bucket, input, signal)
+      ) yield watchMessage(record);
     },
   });

@@ -24,8 +24,20 @@ function makeHandler(subpath = "/") {
     sessionKey,
     loginThrottle: new LoginThrottle(),
     // Never started: these tests need no storage behind the console.
-    metrics: createMetricsService({ config, storageUrl: "http://127.0.0.1:1", storageToken: () => Promise.resolve(null), fetch: globalThis.fetch, log: silentLogger, historyFile: null }),
-    license: new LicenseStore({ configured: "", publicKeyFile: "", file: "/nonexistent/subnet-license", now: Date.now }),
+    metrics: createMetricsService({
+      config,
+      storageUrl: "http://127.0.0.1:1",
+      storageToken: () => Promise.resolve(null),
+      fetch: globalThis.fetch,
+      log: silentLogger,
+      historyFile: null,
+    }),
+    license: new LicenseStore({
+      configured: "",
+      publicKeyFile: "",
+      file: "/nonexistent/subnet-license",
+      now: Date.now,
+    }),
   });
   return createFetchHandler(app, config.subpath);
 }
@@ -44,7 +56,9 @@ Deno.test("built assets are served with long cache headers, gzip when accepted",
   assert.match(plain.headers.get("content-type") ?? "", /text\/css/);
   const css = await plain.text();
   assert.match(css, /font-family:Lato/);
-  const zipped = await handler(new Request(`http://deck/static/${manifest.css}`, { headers: { "accept-encoding": "gzip, br" } }));
+  const zipped = await handler(
+    new Request(`http://deck/static/${manifest.css}`, { headers: { "accept-encoding": "gzip, br" } }),
+  );
   assert.equal(zipped.headers.get("content-encoding"), "gzip");
   await zipped.body?.cancel();
   const missing = await handler(new Request("http://deck/static/nope.js"));
@@ -72,7 +86,9 @@ Deno.test("unknown API path without a session is 401 (the API surface stays hidd
   const page = await handler(new Request("http://deck/static-nope/x"));
   assert.equal(page.status, 302);
   assert.equal(page.headers.get("location"), "/login");
-  const oversized = await handler(new Request("http://deck/api/v1/login", { method: "POST", body: "x".repeat(2 * 1024 * 1024) }));
+  const oversized = await handler(
+    new Request("http://deck/api/v1/login", { method: "POST", body: "x".repeat(2 * 1024 * 1024) }),
+  );
   assert.equal(oversized.status, 413);
   assert.equal((await oversized.json()).code, 413);
 });
@@ -91,7 +107,13 @@ Deno.test("under a subpath, routes answer only below it", async () => {
 });
 
 Deno.test("list pages answer with a trailing slash too: /users/ and /buckets/ redirect to the list", async () => {
-  for (const [subpath, path, location] of [["/", "/users/", "/users"], ["/", "/buckets/?x=1", "/buckets?x=1"], ["/console", "/console/users/", "/console/users"]]) {
+  for (
+    const [subpath, path, location] of [["/", "/users/", "/users"], ["/", "/buckets/?x=1", "/buckets?x=1"], [
+      "/console",
+      "/console/users/",
+      "/console/users",
+    ]]
+  ) {
     const res = await makeHandler(subpath)(new Request(`http://deck${path}`));
     assert.equal(res.status, 302, path);
     assert.equal(res.headers.get("location"), location);

@@ -15,7 +15,9 @@ Deno.test("console: every route with a bucket in its path refuses an encoded sla
     await stack.admin.send({ method: "PUT", bucket: "bck" });
     await putObject(stack.admin, "bck", "victim.txt", "still here");
     const client = await signInAsRoot(stack);
-    const routes = createApp(stack.deps).routes.filter((r) => r.method !== "ALL" && /\/:[A-Za-z_]+/.test(r.path) && /bucket/.test(r.path));
+    const routes = createApp(stack.deps).routes.filter((r) =>
+      r.method !== "ALL" && /\/:[A-Za-z_]+/.test(r.path) && /bucket/.test(r.path)
+    );
     assert.ok(routes.length >= 20, "routes are enumerated from the app");
     for (const route of routes) {
       const prefix = BUCKET_PATH_PREFIXES.find((p) => route.path.startsWith(p));
@@ -49,15 +51,21 @@ Deno.test("storage: the encoded path is split before decoding; bad components an
     const originalError = console.error;
     console.error = (...args: unknown[]) => errors.push(args.map(String).join(" "));
     try {
-      for (const [method, path, code] of [
-        ["PUT", "/lim-bkt%2Fsub/x", "InvalidBucketName"],
-        ["DELETE", "/lim-bkt%2Fsub", "InvalidBucketName"],
-        ["GET", "/a%zz", "InvalidURI"],
-        ["PUT", "/lim-bkt/..", "XMinioInvalidResourceName"],
-        ["GET", "/lim-bkt/a/./b", "XMinioInvalidResourceName"],
-      ]) {
+      for (
+        const [method, path, code] of [
+          ["PUT", "/lim-bkt%2Fsub/x", "InvalidBucketName"],
+          ["DELETE", "/lim-bkt%2Fsub", "InvalidBucketName"],
+          ["GET", "/a%zz", "InvalidURI"],
+          ["PUT", "/lim-bkt/..", "XMinioInvalidResourceName"],
+          ["GET", "/lim-bkt/a/./b", "XMinioInvalidResourceName"],
+        ]
+      ) {
         const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
-        await conn.write(new TextEncoder().encode(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`));
+        await conn.write(
+          new TextEncoder().encode(
+            `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+          ),
+        );
         const answer = await new Response(conn.readable).text();
         assert.match(answer, /^HTTP\/1\.1 400 /, `${method} ${path}: ${answer.split("\r\n")[0]}`);
         assert.match(answer, new RegExp(`<Code>${code}</Code>`), `${method} ${path}`);

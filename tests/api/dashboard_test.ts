@@ -16,10 +16,15 @@ import { createUser, runScenarios, signIn, signInAsRoot, startStack } from "../h
 import { startPrometheus } from "../prometheus_process.ts";
 import { freePort } from "../storage_process.ts";
 
-const lastValue = (details: WidgetDetails, target = 0) => Number(details.targets[target].result[0]?.values.at(-1)?.[1]);
+const lastValue = (details: WidgetDetails, target = 0) =>
+  Number(details.targets[target].result[0]?.values.at(-1)?.[1]);
 
 /** Asks again until `accept` holds: the newest point is a sample at most a second old. */
-async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+async function until<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (true) {
     const value = await read();
@@ -35,7 +40,12 @@ Deno.test("dashboard API: widgets from the on-box history with zero setup", asyn
     await t.step("admin info lists the 28 widgets and says where their numbers come from", async () => {
       const info = await root.json<AdminInfoWithWidgets>("GET", "/api/v1/admin/info", undefined, 200);
       assert.equal(info.widgets?.length, 28);
-      assert.deepEqual(info.widgets?.find((w) => w.id === 66), { id: 66, title: "Number of Buckets", type: "stat", options: { reduceOptions: { calcs: ["lastNotNull"] } } });
+      assert.deepEqual(info.widgets?.find((w) => w.id === 66), {
+        id: 66,
+        title: "Number of Buckets",
+        type: "stat",
+        options: { reduceOptions: { calcs: ["lastNotNull"] } },
+      });
       assert.equal(info.metricsSource?.kind, "history");
       assert.match(info.metricsSource!.description, /sampled every 1 s/);
       assert.equal(info.servers.length, 1, "the basic fields stay");
@@ -45,7 +55,10 @@ Deno.test("dashboard API: widgets from the on-box history with zero setup", asyn
       await makeBucket(stack.admin, "dash-one");
       await makeBucket(stack.admin, "dash-two");
       for (let i = 0; i < 5; i++) await putObject(stack.admin, "dash-one", `o${i}`, new Uint8Array(2000));
-      const buckets = await until(() => root.json<WidgetDetails>("GET", "/api/v1/admin/info/widgets/66/", undefined, 200), (d) => lastValue(d) === 2);
+      const buckets = await until(
+        () => root.json<WidgetDetails>("GET", "/api/v1/admin/info/widgets/66/", undefined, 200),
+        (d) => lastValue(d) === 2,
+      );
       assert.equal(lastValue(buckets), 2, "the newest point follows the storage within a second");
       assert.deepEqual(buckets.options.reduceOptions.calcs, ["lastNotNull"]);
       const sizes = await root.json<WidgetDetails>("GET", "/api/v1/admin/info/widgets/52", undefined, 200);
@@ -53,50 +66,110 @@ Deno.test("dashboard API: widgets from the on-box history with zero setup", asyn
       assert.equal(between?.values.at(-1)?.[1], "5");
       // A rate needs two samples of a series: the first one after the first PUT creates it, later PUTs raise it.
       let n = 5;
-      const putRate = (d: WidgetDetails) => Number(d.targets[0].result.find((r) => r.metric.api === "putobject")?.values.at(-1)?.[1] ?? 0);
+      const putRate = (d: WidgetDetails) =>
+        Number(d.targets[0].result.find((r) => r.metric.api === "putobject")?.values.at(-1)?.[1] ?? 0);
       const rate = await until(async () => {
         await putObject(stack.admin, "dash-one", `o${n++}`, new Uint8Array(10));
         return await root.json<WidgetDetails>("GET", "/api/v1/admin/info/widgets/60", undefined, 200);
       }, (d) => putRate(d) > 0);
       const puts = rate.targets[0].result.find((r) => r.metric.api === "putobject");
-      assert.ok(puts, `a request-rate series per API: ${JSON.stringify(rate.targets[0].result.map((r) => r.metric))}`);
+      assert.ok(
+        puts,
+        `a request-rate series per API: ${JSON.stringify(rate.targets[0].result.map((r) => r.metric))}`,
+      );
       assert.deepEqual(Object.keys(puts.metric).sort(), ["api", "server"]);
       assert.ok(Number(puts.values.at(-1)![1]) > 0);
       assert.equal(rate.targets[0].legendFormat, "{{api}}");
     });
 
-    await t.step("the step rule: start and end in epoch seconds, step in seconds, one point per step", async () => {
-      const end = Math.floor(Date.now() / 1000);
-      const start = end - 600;
-      // The browser's rule: the range in whole minutes (10) as the step.
-      const memory = await root.json<WidgetDetails>("GET", `/api/v1/admin/info/widgets/76/?start=${start}&end=${end}&step=10`, undefined, 200);
-      const times = memory.targets[0].result[0].values.map(([time]) => time);
-      assert.ok(times.every((time, i) => time === times[0] + i * 10), "points are one step apart");
-      assert.equal(times.at(-1), end, "the last point is at the end of the range");
-      assert.ok(times[0] >= start);
-    });
+    await t.step(
+      "the step rule: start and end in epoch seconds, step in seconds, one point per step",
+      async () => {
+        const end = Math.floor(Date.now() / 1000);
+        const start = end - 600;
+        // The browser's rule: the range in whole minutes (10) as the step.
+        const memory = await root.json<WidgetDetails>(
+          "GET",
+          `/api/v1/admin/info/widgets/76/?start=${start}&end=${end}&step=10`,
+          undefined,
+          200,
+        );
+        const times = memory.targets[0].result[0].values.map(([time]) => time);
+        assert.ok(times.every((time, i) => time === times[0] + i * 10), "points are one step apart");
+        assert.equal(times.at(-1), end, "the last point is at the end of the range");
+        assert.ok(times[0] >= start);
+      },
+    );
 
-    await t.step("a session allowed server info but not admin:Prometheus gets the basic fields without widgets", async () => {
-      await createUser(stack, "viewer", "viewer-secret-1", [{ name: "server-info", document: { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: ["admin:ServerInfo"] }] } }]);
-      const viewer = await signIn(stack, "viewer", "viewer-secret-1");
-      const info = await viewer.json<AdminInfoWithWidgets>("GET", "/api/v1/admin/info", undefined, 200);
-      assert.equal(info.widgets, undefined);
-      assert.equal(info.buckets, 2);
-      const page = await (await viewer.request("GET", "/dashboard")).text();
-      assert.match(page, /data-testid="buckets-count"/, "the basic view");
-      assert.doesNotMatch(page, /data-island="MetricsDashboard"/);
-      await viewer.json("GET", "/api/v1/admin/info/widgets/66/", undefined, 403);
-    });
+    await t.step(
+      "a session allowed server info but not admin:Prometheus gets the basic fields without widgets",
+      async () => {
+        await createUser(stack, "viewer", "viewer-secret-1", [{
+          name: "server-info",
+          document: { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: ["admin:ServerInfo"] }] },
+        }]);
+        const viewer = await signIn(stack, "viewer", "viewer-secret-1");
+        const info = await viewer.json<AdminInfoWithWidgets>("GET", "/api/v1/admin/info", undefined, 200);
+        assert.equal(info.widgets, undefined);
+        assert.equal(info.buckets, 2);
+        const page = await (await viewer.request("GET", "/dashboard")).text();
+        assert.match(page, /data-testid="buckets-count"/, "the basic view");
+        assert.doesNotMatch(page, /data-island="MetricsDashboard"/);
+        await viewer.json("GET", "/api/v1/admin/info/widgets/66/", undefined, 403);
+      },
+    );
 
     await runScenarios(t, stack, [
       { name: "no session", as: "none", method: "GET", path: "/api/v1/admin/info/widgets/1/", status: 401 },
-      { name: "a user without admin:Prometheus", as: "narrow", method: "GET", path: "/api/v1/admin/info/widgets/1/", status: 403 },
-      { name: "unknown widget", as: "root", method: "GET", path: "/api/v1/admin/info/widgets/12345/", status: 404 },
-      { name: "id not a number", as: "root", method: "GET", path: "/api/v1/admin/info/widgets/abc/", status: 400 },
-      { name: "end before start", as: "root", method: "GET", path: "/api/v1/admin/info/widgets/1/?start=2000&end=1000&step=1", status: 400 },
-      { name: "step 0", as: "root", method: "GET", path: "/api/v1/admin/info/widgets/1/?step=0", status: 400 },
-      { name: "start not a number", as: "root", method: "GET", path: "/api/v1/admin/info/widgets/1/?start=yesterday", status: 400 },
-      { name: "too many points", as: "root", method: "GET", path: "/api/v1/admin/info/widgets/1/?start=0&end=100000000&step=1", status: 400 },
+      {
+        name: "a user without admin:Prometheus",
+        as: "narrow",
+        method: "GET",
+        path: "/api/v1/admin/info/widgets/1/",
+        status: 403,
+      },
+      {
+        name: "unknown widget",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/admin/info/widgets/12345/",
+        status: 404,
+      },
+      {
+        name: "id not a number",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/admin/info/widgets/abc/",
+        status: 400,
+      },
+      {
+        name: "end before start",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/admin/info/widgets/1/?start=2000&end=1000&step=1",
+        status: 400,
+      },
+      {
+        name: "step 0",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/admin/info/widgets/1/?step=0",
+        status: 400,
+      },
+      {
+        name: "start not a number",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/admin/info/widgets/1/?start=yesterday",
+        status: 400,
+      },
+      {
+        name: "too many points",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/admin/info/widgets/1/?start=0&end=100000000&step=1",
+        status: 400,
+      },
     ]);
   } finally {
     await stack.close();
@@ -106,9 +179,20 @@ Deno.test("dashboard API: widgets from the on-box history with zero setup", asyn
 Deno.test("dashboard API: a real Prometheus and the on-box history answer every widget with the same shape", async () => {
   const stack = await startStack({ metricsIntervalMs: 1000 });
   const target = new URL(stack.storage.url).host;
-  const prometheus = await startPrometheus({ target, token: await prometheusBearerToken(stack.storage.root), jobName: "minio-job" });
+  const prometheus = await startPrometheus({
+    target,
+    token: await prometheusBearerToken(stack.storage.root),
+    jobName: "minio-job",
+  });
   const config = loadConfig({ CONSOLE_PROMETHEUS_URL: prometheus.url });
-  const fromPrometheus = createMetricsService({ config, storageUrl: stack.storage.url, storageToken: () => Promise.resolve(null), fetch, log: silentLogger, historyFile: null });
+  const fromPrometheus = createMetricsService({
+    config,
+    storageUrl: stack.storage.url,
+    storageToken: () => Promise.resolve(null),
+    fetch,
+    log: silentLogger,
+    historyFile: null,
+  });
   try {
     await prometheus.waitFor('up{job="minio-job"}', (v) => v === 1);
     await makeBucket(stack.admin, "shape-bucket");
@@ -117,26 +201,45 @@ Deno.test("dashboard API: a real Prometheus and the on-box history answer every 
     await prometheus.waitFor('minio_s3_requests_total{job="minio-job",api="putobject"}');
     await until(() => stack.deps.metrics.widgetDetails(60, {}), (d) => d.targets[0].result.length > 0);
     await putObject(stack.admin, "shape-bucket", "y", new Uint8Array(10));
-    await prometheus.waitFor('sum(rate(minio_s3_requests_total{job="minio-job",api="putobject"}[240s]))', (v) => v > 0);
+    await prometheus.waitFor(
+      'sum(rate(minio_s3_requests_total{job="minio-job",api="putobject"}[240s]))',
+      (v) => v > 0,
+    );
     // Pick an end at which both sides hold two samples of every series the rates read.
     const range = await until(async () => {
       const end = Math.floor(Date.now() / 1000);
       const candidate = { start: end - 120, end, step: 5 };
-      const [a, b] = await Promise.all([fromPrometheus.widgetDetails(60, candidate), stack.deps.metrics.widgetDetails(60, candidate)]);
+      const [a, b] = await Promise.all([
+        fromPrometheus.widgetDetails(60, candidate),
+        stack.deps.metrics.widgetDetails(60, candidate),
+      ]);
       return { candidate, ready: a.targets[0].result.length === 2 && b.targets[0].result.length === 2 };
     }, (r) => r.ready).then((r) => r.candidate);
     for (const widget of WIDGETS) {
-      const [a, b] = await Promise.all([fromPrometheus.widgetDetails(widget.id, range), stack.deps.metrics.widgetDetails(widget.id, range)]);
+      const [a, b] = await Promise.all([
+        fromPrometheus.widgetDetails(widget.id, range),
+        stack.deps.metrics.widgetDetails(widget.id, range),
+      ]);
       assert.equal(a.targets.length, b.targets.length, widget.title);
       a.targets.forEach((ta, i) => {
         const tb = b.targets[i];
         assert.equal(ta.legendFormat, tb.legendFormat);
         assert.equal(ta.resultType, "matrix");
         assert.equal(tb.resultType, "matrix");
-        const shapeOf = (result: typeof ta.result) => result.map((r) => Object.keys(r.metric).sort().join(",")).sort();
-        assert.deepEqual(shapeOf(tb.result), shapeOf(ta.result), `${widget.title} target ${i}: same series label sets`);
+        const shapeOf = (result: typeof ta.result) =>
+          result.map((r) => Object.keys(r.metric).sort().join(",")).sort();
+        assert.deepEqual(
+          shapeOf(tb.result),
+          shapeOf(ta.result),
+          `${widget.title} target ${i}: same series label sets`,
+        );
         for (const series of [...ta.result, ...tb.result]) {
-          for (const [time, value] of series.values) assert.ok(typeof time === "number" && typeof value === "string", `${widget.title}: [seconds, "value"] pairs`);
+          for (const [time, value] of series.values) {
+            assert.ok(
+              typeof time === "number" && typeof value === "string",
+              `${widget.title}: [seconds, "value"] pairs`,
+            );
+          }
         }
       });
       if (widget.id === 66) assert.equal(lastValue(a), lastValue(b), "the same number of buckets");

@@ -20,7 +20,12 @@ Deno.test("IAM: a user change that fails part way leaves nothing applied", async
   try {
     await addCannedPolicy(stack.admin, "read-reports", READ_POLICY);
     const root = await signInAsRoot(stack);
-    await root.json("POST", "/api/v1/users", { accessKey: "erin", secretKey: "erin-secret-1", groups: ["devs"], policies: ["read-reports"] }, 201);
+    await root.json("POST", "/api/v1/users", {
+      accessKey: "erin",
+      secretKey: "erin-secret-1",
+      groups: ["devs"],
+      policies: ["read-reports"],
+    }, 201);
     // An administrator who may do everything but attach policies: checks pass, the last step fails at the storage.
     await root.json("POST", "/api/v1/policies", {
       name: "no-attach",
@@ -32,7 +37,12 @@ Deno.test("IAM: a user change that fails part way leaves nothing applied", async
         ],
       }),
     }, 201);
-    await root.json("POST", "/api/v1/users", { accessKey: "half-admin", secretKey: "half-admin-secret", groups: [], policies: ["no-attach"] }, 201);
+    await root.json("POST", "/api/v1/users", {
+      accessKey: "half-admin",
+      secretKey: "half-admin-secret",
+      groups: [],
+      policies: ["no-attach"],
+    }, 201);
     const halfAdmin = await signIn(stack, "half-admin", "half-admin-secret");
     const erinAsBefore = { status: "enabled", memberOf: ["devs"], policy: ["read-reports"] };
 
@@ -42,12 +52,28 @@ Deno.test("IAM: a user change that fails part way leaves nothing applied", async
         as: "root",
         method: "POST",
         path: "/api/v1/users",
-        body: { accessKey: "dave", secretKey: "dave-secret-1", groups: ["brand-new"], policies: ["no-such-policy"] },
+        body: {
+          accessKey: "dave",
+          secretKey: "dave-secret-1",
+          groups: ["brand-new"],
+          policies: ["no-such-policy"],
+        },
         status: 400,
-        check: (body) => assert.match((body as { detailedMessage: string }).detailedMessage, /no-such-policy does not exist, so the user was not created/),
+        check: (body) =>
+          assert.match(
+            (body as { detailedMessage: string }).detailedMessage,
+            /no-such-policy does not exist, so the user was not created/,
+          ),
       },
       { name: "…no user dave", as: "root", method: "GET", path: "/api/v1/user?name=dave", status: 404 },
-      { name: "…and no group brand-new", as: "root", method: "GET", path: "/api/v1/groups", status: 200, check: (body) => assert.deepEqual(groupNames(body), ["devs"]) },
+      {
+        name: "…and no group brand-new",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/groups",
+        status: 200,
+        check: (body) => assert.deepEqual(groupNames(body), ["devs"]),
+      },
       {
         name: "update status, groups and an unknown policy: refused",
         as: "root",
@@ -56,20 +82,50 @@ Deno.test("IAM: a user change that fails part way leaves nothing applied", async
         body: { status: "disabled", groups: ["ops-new"], policies: ["no-such-policy"] },
         status: 400,
       },
-      { name: "…erin keeps her status, groups and policies", as: "root", method: "GET", path: "/api/v1/user?name=erin", status: 200, check: (body) => assert.deepEqual(userState(body), erinAsBefore) },
-      { name: "…and no group ops-new", as: "root", method: "GET", path: "/api/v1/groups", status: 200, check: (body) => assert.deepEqual(groupNames(body), ["devs"]) },
+      {
+        name: "…erin keeps her status, groups and policies",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/user?name=erin",
+        status: 200,
+        check: (body) => assert.deepEqual(userState(body), erinAsBefore),
+      },
+      {
+        name: "…and no group ops-new",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/groups",
+        status: 200,
+        check: (body) => assert.deepEqual(groupNames(body), ["devs"]),
+      },
       {
         name: "create whose last step the storage refuses: the user and its new group are undone",
         as: "none",
         client: halfAdmin,
         method: "POST",
         path: "/api/v1/users",
-        body: { accessKey: "frank", secretKey: "frank-secret-1", groups: ["devs", "frank-team"], policies: ["read-reports"] },
+        body: {
+          accessKey: "frank",
+          secretKey: "frank-secret-1",
+          groups: ["devs", "frank-team"],
+          policies: ["read-reports"],
+        },
         status: 403,
-        check: (body) => assert.equal((body as { message: string }).message, "the user was not created: attaching the policies read-reports failed"),
+        check: (body) =>
+          assert.equal(
+            (body as { message: string }).message,
+            "the user was not created: attaching the policies read-reports failed",
+          ),
       },
       { name: "…no user frank", as: "root", method: "GET", path: "/api/v1/user?name=frank", status: 404 },
-      { name: "…no group frank-team, devs unchanged", as: "root", method: "GET", path: "/api/v1/groups", status: 200, check: (body) => assert.deepEqual(groupNames(body), ["devs"]) },
+      {
+        name: "…no group frank-team, devs unchanged",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/groups",
+        status: 200,
+        check: (body) => assert.deepEqual(groupNames(body), ["devs"]),
+      },
       {
         name: "…devs has only its old member",
         as: "root",
@@ -86,10 +142,28 @@ Deno.test("IAM: a user change that fails part way leaves nothing applied", async
         path: "/api/v1/user?name=erin",
         body: { status: "disabled", groups: ["erin-team"], policies: ["readonly"] },
         status: 403,
-        check: (body) => assert.equal((body as { message: string }).message, "the user was not changed: attaching the policies readonly failed"),
+        check: (body) =>
+          assert.equal(
+            (body as { message: string }).message,
+            "the user was not changed: attaching the policies readonly failed",
+          ),
       },
-      { name: "…erin is as before", as: "root", method: "GET", path: "/api/v1/user?name=erin", status: 200, check: (body) => assert.deepEqual(userState(body), erinAsBefore) },
-      { name: "…and no group erin-team", as: "root", method: "GET", path: "/api/v1/groups", status: 200, check: (body) => assert.deepEqual(groupNames(body), ["devs"]) },
+      {
+        name: "…erin is as before",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/user?name=erin",
+        status: 200,
+        check: (body) => assert.deepEqual(userState(body), erinAsBefore),
+      },
+      {
+        name: "…and no group erin-team",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/groups",
+        status: 200,
+        check: (body) => assert.deepEqual(groupNames(body), ["devs"]),
+      },
     ]);
   } finally {
     await stack.close();

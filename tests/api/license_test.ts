@@ -12,7 +12,9 @@ import { createLicenseSigner, standardClaims } from "../license_fixture.ts";
 Deno.test("licence API: a configured licence is verified offline and reported", async (t) => {
   const signer = await createLicenseSigner();
   const license = await signer.sign(standardClaims());
-  const stack = await startStack({ env: { CONSOLE_SUBNET_LICENSE: license, CONSOLE_SUBNET_PUBLIC_KEY_FILE: signer.publicKeyFile } });
+  const stack = await startStack({
+    env: { CONSOLE_SUBNET_LICENSE: license, CONSOLE_SUBNET_PUBLIC_KEY_FILE: signer.publicKeyFile },
+  });
   try {
     const root = await signInAsRoot(stack);
     await t.step("GET /subscription/info answers with the licence's claims", async () => {
@@ -24,11 +26,14 @@ Deno.test("licence API: a configured licence is verified offline and reported", 
       assert.equal(info.account_id, 42);
       assert.match(info.expires_at, /^\d{4}-\d\d-\d\dT/);
     });
-    await t.step("validate, refresh and tenant activation are operator-mode calls: 404 for a console session", async () => {
-      await root.json("POST", "/api/v1/subscription/validate", { license }, 404);
-      await root.json("POST", "/api/v1/subscription/refresh", {}, 404);
-      await root.json("POST", "/api/v1/subscription/namespaces/ns/tenants/t/activate", {}, 404);
-    });
+    await t.step(
+      "validate, refresh and tenant activation are operator-mode calls: 404 for a console session",
+      async () => {
+        await root.json("POST", "/api/v1/subscription/validate", { license }, 404);
+        await root.json("POST", "/api/v1/subscription/refresh", {}, 404);
+        await root.json("POST", "/api/v1/subscription/namespaces/ns/tenants/t/activate", {}, 404);
+      },
+    );
     await t.step("no session: 401", async () => {
       await new ConsoleClient(stack.consoleUrl).json("GET", "/api/v1/subscription/info", undefined, 401);
     });
@@ -49,10 +54,17 @@ Deno.test("licence API: expired, forged or absent licences give 404 'license not
   ];
   try {
     for (const [name, license, reason] of cases) {
-      const stack = await startStack({ env: { CONSOLE_SUBNET_LICENSE: license, CONSOLE_SUBNET_PUBLIC_KEY_FILE: signer.publicKeyFile } });
+      const stack = await startStack({
+        env: { CONSOLE_SUBNET_LICENSE: license, CONSOLE_SUBNET_PUBLIC_KEY_FILE: signer.publicKeyFile },
+      });
       try {
         const root = await signInAsRoot(stack);
-        const body = await root.json<{ message: string; detailedMessage: string }>("GET", "/api/v1/subscription/info", undefined, 404);
+        const body = await root.json<{ message: string; detailedMessage: string }>(
+          "GET",
+          "/api/v1/subscription/info",
+          undefined,
+          404,
+        );
         assert.equal(body.message, "license not found", name);
         assert.match(body.detailedMessage, reason, name);
       } finally {
@@ -71,34 +83,61 @@ Deno.test("licence API: operator mode activates a pasted key and refuses credent
   try {
     const root = await signInAsRoot(stack);
     // An operator-mode session carries the service-account token typed at sign-in; sealed like any session.
-    const rootSession = await openSession(stack.deps.sessionKey, root.cookie.slice("token=".length), Date.now());
+    const rootSession = await openSession(
+      stack.deps.sessionKey,
+      root.cookie.slice("token=".length),
+      Date.now(),
+    );
     assert.ok(rootSession);
     const operator = new ConsoleClient(stack.consoleUrl);
-    operator.cookie = `token=${await sealSession(stack.deps.sessionKey, { ...rootSession, k8sToken: "service-account-token" } as SessionData)}`;
+    operator.cookie = `token=${await sealSession(
+      stack.deps.sessionKey,
+      { ...rootSession, k8sToken: "service-account-token" } as SessionData,
+    )}`;
     await t.step("no licence yet: 404", async () => {
       await operator.json("GET", "/api/v1/subscription/info", undefined, 404);
     });
-    await t.step("email and password: 501 saying activation needs network access, without waiting", async () => {
-      const started = performance.now();
-      const body = await operator.json<{ message: string }>("POST", "/api/v1/subscription/validate", { email: "ops@example.com", password: "secret" }, 501);
-      assert.equal(body.message, "Activation with SUBNET credentials needs network access");
-      assert.ok(performance.now() - started < 2000);
-    });
+    await t.step(
+      "email and password: 501 saying activation needs network access, without waiting",
+      async () => {
+        const started = performance.now();
+        const body = await operator.json<{ message: string }>("POST", "/api/v1/subscription/validate", {
+          email: "ops@example.com",
+          password: "secret",
+        }, 501);
+        assert.equal(body.message, "Activation with SUBNET credentials needs network access");
+        assert.ok(performance.now() - started < 2000);
+      },
+    );
     await t.step("nothing given: 400; a bad key: 400 'invalid license key' and nothing is kept", async () => {
       await operator.json("POST", "/api/v1/subscription/validate", {}, 400);
-      const bad = await operator.json<{ message: string }>("POST", "/api/v1/subscription/validate", { license: "not.a.licence" }, 400);
+      const bad = await operator.json<{ message: string }>("POST", "/api/v1/subscription/validate", {
+        license: "not.a.licence",
+      }, 400);
       assert.equal(bad.message, "invalid license key");
       await operator.json("GET", "/api/v1/subscription/info", undefined, 404);
     });
-    await t.step("a valid key is verified, kept (mode 0600) and reported; refresh reads it again", async () => {
-      const key = await signer.sign(standardClaims({ plan: "ENTERPRISE", org: "Activated Inc" }));
-      const info = await operator.json<SubscriptionInfo>("POST", "/api/v1/subscription/validate", { license: key }, 200);
-      assert.equal(info.organization, "Activated Inc");
-      const stat = await Deno.stat(`${stack.dataDir}/.deck/subnet-license`);
-      assert.equal(stat.mode! & 0o777, 0o600);
-      assert.equal((await root.json<SubscriptionInfo>("GET", "/api/v1/subscription/info", undefined, 200)).plan, "ENTERPRISE");
-      assert.equal((await operator.json<SubscriptionInfo>("POST", "/api/v1/subscription/refresh", {}, 200)).organization, "Activated Inc");
-    });
+    await t.step(
+      "a valid key is verified, kept (mode 0600) and reported; refresh reads it again",
+      async () => {
+        const key = await signer.sign(standardClaims({ plan: "ENTERPRISE", org: "Activated Inc" }));
+        const info = await operator.json<SubscriptionInfo>("POST", "/api/v1/subscription/validate", {
+          license: key,
+        }, 200);
+        assert.equal(info.organization, "Activated Inc");
+        const stat = await Deno.stat(`${stack.dataDir}/.deck/subnet-license`);
+        assert.equal(stat.mode! & 0o777, 0o600);
+        assert.equal(
+          (await root.json<SubscriptionInfo>("GET", "/api/v1/subscription/info", undefined, 200)).plan,
+          "ENTERPRISE",
+        );
+        assert.equal(
+          (await operator.json<SubscriptionInfo>("POST", "/api/v1/subscription/refresh", {}, 200))
+            .organization,
+          "Activated Inc",
+        );
+      },
+    );
   } finally {
     await stack.close();
     await signer.cleanup();

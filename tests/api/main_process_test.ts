@@ -106,7 +106,8 @@ async function threadCpu(pid: number): Promise<{ main: number; workers: number }
 }
 
 Deno.test({
-  name: "main.ts as a process: the storage on its own thread, sign-in, upload and download, SIGTERM keeps the write",
+  name:
+    "main.ts as a process: the storage on its own thread, sign-in, upload and download, SIGTERM keeps the write",
   sanitizeResources: false,
   sanitizeOps: false,
 }, async (t) => {
@@ -116,7 +117,10 @@ Deno.test({
   let deck = spawnDeck(dataDir, ports);
   try {
     await ready(deck);
-    assert.match(deck.output(), new RegExp(`Embedded storage server \\(S3, admin, STS\\) at ${deck.storageUrl}`));
+    assert.match(
+      deck.output(),
+      new RegExp(`Embedded storage server \\(S3, admin, STS\\) at ${deck.storageUrl}`),
+    );
 
     await t.step("sign-in, upload and download go through the console to the storage thread", async () => {
       const root = new ConsoleClient(deck.consoleUrl);
@@ -126,9 +130,15 @@ Deno.test({
       const form = new FormData();
       form.append("notes.txt", new File(["written before SIGTERM"], "notes.txt", { type: "text/plain" }));
       form.append("big.bin", new File([big], "big.bin"));
-      const upload = await fetch(`${root.baseUrl}/api/v1/buckets/kept/objects/upload?prefix=`, { method: "POST", body: form, headers: { cookie: root.cookie, origin: root.baseUrl } });
+      const upload = await fetch(`${root.baseUrl}/api/v1/buckets/kept/objects/upload?prefix=`, {
+        method: "POST",
+        body: form,
+        headers: { cookie: root.cookie, origin: root.baseUrl },
+      });
       assert.equal(upload.status, 200, await upload.text());
-      const text = await fetch(`${root.baseUrl}/api/v1/buckets/kept/objects/download?prefix=notes.txt`, { headers: { cookie: root.cookie } });
+      const text = await fetch(`${root.baseUrl}/api/v1/buckets/kept/objects/download?prefix=notes.txt`, {
+        headers: { cookie: root.cookie },
+      });
       assert.equal(text.status, 200);
       assert.equal(await text.text(), "written before SIGTERM");
     });
@@ -139,39 +149,67 @@ Deno.test({
       for (let i = 0; i < 1500; i++) await listBuckets(admin);
       const after = await threadCpu(deck.child.pid);
       const workers = after.workers - before.workers, main = after.main - before.main;
-      assert.ok(workers > 0 && workers > main, `storage requests cost ${workers} ms on worker threads and ${main} ms on the main thread`);
+      assert.ok(
+        workers > 0 && workers > main,
+        `storage requests cost ${workers} ms on worker threads and ${main} ms on the main thread`,
+      );
     });
 
-    await t.step("events leave from the storage thread's own delivery thread, at background priority", async () => {
-      const admin = new S3Client({ endpoint: deck.storageUrl, credentials: ROOT });
-      const hook = webhookReceiver();
-      try {
-        await setConfigKV(admin, `notify_webhook endpoint=${hook.url}`);
-        await serviceRestart(admin);
-        await putBucketNotification(admin, "kept", [{ id: "hook", arn: "arn:minio:sqs::_:webhook", events: ["s3:ObjectCreated:*"] }]);
-        await putObject(admin, "kept", "announced.txt", "hello");
-        const received = await eventually(async () => hook.received, (r) => r.length > 0, "the webhook event");
-        assert.equal(received[0].body.Key, "kept/announced.txt");
-        assert.ok(threadsAtNice(deck.child.pid, BACKGROUND_NICE).size > 0, "the delivery thread runs at background priority");
-        assert.equal(threadNice(deck.child.pid, deck.child.pid), 0, "the console's thread keeps its priority");
-      } finally {
-        await hook.close();
-      }
-    });
+    await t.step(
+      "events leave from the storage thread's own delivery thread, at background priority",
+      async () => {
+        const admin = new S3Client({ endpoint: deck.storageUrl, credentials: ROOT });
+        const hook = webhookReceiver();
+        try {
+          await setConfigKV(admin, `notify_webhook endpoint=${hook.url}`);
+          await serviceRestart(admin);
+          await putBucketNotification(admin, "kept", [{
+            id: "hook",
+            arn: "arn:minio:sqs::_:webhook",
+            events: ["s3:ObjectCreated:*"],
+          }]);
+          await putObject(admin, "kept", "announced.txt", "hello");
+          const received = await eventually(
+            async () => hook.received,
+            (r) => r.length > 0,
+            "the webhook event",
+          );
+          assert.equal(received[0].body.Key, "kept/announced.txt");
+          assert.ok(
+            threadsAtNice(deck.child.pid, BACKGROUND_NICE).size > 0,
+            "the delivery thread runs at background priority",
+          );
+          assert.equal(
+            threadNice(deck.child.pid, deck.child.pid),
+            0,
+            "the console's thread keeps its priority",
+          );
+        } finally {
+          await hook.close();
+        }
+      },
+    );
 
-    await t.step("SIGTERM right after the acknowledged upload, then a restart, keeps the objects", async () => {
-      const status = await stop(deck);
-      assert.equal(status.code, 0, `Deck should exit cleanly on SIGTERM:\n${deck.output()}`);
-      deck = spawnDeck(dataDir, ports);
-      await ready(deck);
-      const root = new ConsoleClient(deck.consoleUrl);
-      const signIn = await root.request("POST", "/api/v1/login", ROOT);
-      assert.equal(signIn.status, 201, await signIn.text());
-      const text = await fetch(`${root.baseUrl}/api/v1/buckets/kept/objects/download?prefix=notes.txt`, { headers: { cookie: root.cookie } });
-      assert.equal(await text.text(), "written before SIGTERM");
-      const back = await fetch(`${root.baseUrl}/api/v1/buckets/kept/objects/download?prefix=big.bin`, { headers: { cookie: root.cookie } });
-      assert.deepEqual(new Uint8Array(await back.arrayBuffer()), big);
-    });
+    await t.step(
+      "SIGTERM right after the acknowledged upload, then a restart, keeps the objects",
+      async () => {
+        const status = await stop(deck);
+        assert.equal(status.code, 0, `Deck should exit cleanly on SIGTERM:\n${deck.output()}`);
+        deck = spawnDeck(dataDir, ports);
+        await ready(deck);
+        const root = new ConsoleClient(deck.consoleUrl);
+        const signIn = await root.request("POST", "/api/v1/login", ROOT);
+        assert.equal(signIn.status, 201, await signIn.text());
+        const text = await fetch(`${root.baseUrl}/api/v1/buckets/kept/objects/download?prefix=notes.txt`, {
+          headers: { cookie: root.cookie },
+        });
+        assert.equal(await text.text(), "written before SIGTERM");
+        const back = await fetch(`${root.baseUrl}/api/v1/buckets/kept/objects/download?prefix=big.bin`, {
+          headers: { cookie: root.cookie },
+        });
+        assert.deepEqual(new Uint8Array(await back.arrayBuffer()), big);
+      },
+    );
   } finally {
     await stop(deck);
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
@@ -185,7 +223,11 @@ Deno.test({
 }, async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "deck-process-" });
   const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const ports = { console: await freePort(), storage: (taken.addr as Deno.NetAddr).port, logSearch: await freePort() };
+  const ports = {
+    console: await freePort(),
+    storage: (taken.addr as Deno.NetAddr).port,
+    logSearch: await freePort(),
+  };
   const deck = spawnDeck(dataDir, ports);
   try {
     let timer: ReturnType<typeof setTimeout> | undefined;

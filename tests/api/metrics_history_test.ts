@@ -24,7 +24,15 @@ Deno.test("metrics history: saved on stop, restored on start; a damaged file doe
   const historyFile = `${dir}/.deck/metrics-history.json`;
   const token = prometheusBearerToken(fx.storage.root);
   const make = (log = silentLogger) =>
-    createMetricsService({ config: loadConfig({}), storageUrl: fx.storage.url, storageToken: () => token, fetch, log, historyFile, sampleIntervalMs: 1000 });
+    createMetricsService({
+      config: loadConfig({}),
+      storageUrl: fx.storage.url,
+      storageToken: () => token,
+      fetch,
+      log,
+      historyFile,
+      sampleIntervalMs: 1000,
+    });
   try {
     const first = make();
     await first.start();

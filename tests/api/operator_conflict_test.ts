@@ -18,17 +18,27 @@ Deno.test("operator: adding a pool survives the operator changing the Tenant bet
     if (!interfered && (init?.method ?? "GET") === "GET" && new URL(String(input)).pathname === path) {
       interfered = true;
       const current = await direct.get<Tenant>(cluster.operatorToken, path);
-      await direct.mergePatch(cluster.operatorToken, path, { metadata: { labels: { ...current.metadata.labels, "touched-by": "operator" } } });
+      await direct.mergePatch(cluster.operatorToken, path, {
+        metadata: { labels: { ...current.metadata.labels, "touched-by": "operator" } },
+      });
     }
     return response;
   };
-  const k8s = new K8sClient({ baseUrl: cluster.url, caCert: await Deno.readTextFile(cluster.caFile) }, { fetch: interfering });
+  const k8s = new K8sClient({ baseUrl: cluster.url, caCert: await Deno.readTextFile(cluster.caFile) }, {
+    fetch: interfering,
+  });
   try {
-    await addPool({ ...stack.deps.operator!, k8s }, cluster.operatorToken, namespace, name, {
-      servers: 4,
-      volumes_per_server: 4,
-      volume_configuration: { size: 1024 ** 3, storage_class_name: "standard" },
-    } as Parameters<typeof addPool>[4]);
+    await addPool(
+      { ...stack.deps.operator!, k8s },
+      cluster.operatorToken,
+      namespace,
+      name,
+      {
+        servers: 4,
+        volumes_per_server: 4,
+        volume_configuration: { size: 1024 ** 3, storage_class_name: "standard" },
+      } as Parameters<typeof addPool>[4],
+    );
     assert.equal(interfered, true, "the test did change the Tenant in between");
     const tenant = await direct.get<Tenant>(cluster.operatorToken, path);
     assert.equal(tenant.metadata.labels?.["touched-by"], "operator", "the operator's change is kept");

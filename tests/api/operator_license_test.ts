@@ -22,12 +22,23 @@ const pool = {
   name: "pool-0",
   servers: 4,
   volumesPerServer: 1,
-  volumeClaimTemplate: { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: String(GI) } }, storageClassName: "standard" } },
+  volumeClaimTemplate: {
+    metadata: { name: "data" },
+    spec: {
+      accessModes: ["ReadWriteOnce"],
+      resources: { requests: { storage: String(GI) } },
+      storageClassName: "standard",
+    },
+  },
 };
 
 Deno.test("operator API: Attach License hands the licence in force to a tenant", async (t) => {
   const signer = await createLicenseSigner();
-  const stack = await startOperatorStack({ seedTenant: true, backTenants: false, licensePublicKeyFile: signer.publicKeyFile });
+  const stack = await startOperatorStack({
+    seedTenant: true,
+    backTenants: false,
+    licensePublicKeyFile: signer.publicKeyFile,
+  });
   const k8s = stack.deps.operator!.k8s;
   const admin = stack.cluster.operatorToken;
   try {
@@ -36,7 +47,10 @@ Deno.test("operator API: Attach License hands the licence in force to a tenant",
       apiVersion: "minio.min.io/v2",
       kind: "Tenant",
       metadata: { name: "plain", namespace: "ns-a" },
-      spec: { pools: [pool], env: [{ name: "MINIO_BROWSER", value: "on" }, { name: "MINIO_SUBNET_LICENSE", value: "stale" }] },
+      spec: {
+        pools: [pool],
+        env: [{ name: "MINIO_BROWSER", value: "on" }, { name: "MINIO_SUBNET_LICENSE", value: "stale" }],
+      },
     });
     await k8s.create(admin, corePath("secrets", { namespace: "ns-b" }), {
       apiVersion: "v1",
@@ -52,49 +66,150 @@ Deno.test("operator API: Attach License hands the licence in force to a tenant",
       spec: { pools: [pool], configuration: { name: "frozen-env-configuration" } },
     });
     const operator = await signInOperator(stack, admin);
-    const configEnv = async () => unb64((await k8s.get<Secret>(admin, corePath("secrets", { namespace: "tenant-lite", name: "storage-lite-env-configuration" }))).data?.["config.env"]);
+    const configEnv = async () =>
+      unb64(
+        (await k8s.get<Secret>(
+          admin,
+          corePath("secrets", { namespace: "tenant-lite", name: "storage-lite-env-configuration" }),
+        )).data?.["config.env"],
+      );
     const before = await configEnv();
     const key = await signer.sign(standardClaims({ org: "Tenant Owner Ltd", plan: "ENTERPRISE" }));
 
     await runOperatorScenarios(t, stack, [
-      { name: "no session", as: "none", method: "POST", path: activate("tenant-lite", "storage-lite"), status: 401 },
-      { name: "token without rights", as: "nobody", method: "POST", path: activate("tenant-lite", "storage-lite"), status: 403 },
-      { name: "no licence is active yet", as: "operator", method: "POST", path: activate("tenant-lite", "storage-lite"), status: 404, check: (b) => {
-        assert.equal((b as { message: string }).message, "license not found");
-        assert.match((b as { detailedMessage: string }).detailedMessage, /License page/);
-      } },
-      { name: "the License page activates a key", as: "operator", method: "POST", path: "/api/v1/subscription/validate", body: { license: key }, status: 200, check: (b) => assert.equal((b as SubscriptionInfo).organization, "Tenant Owner Ltd") },
-      { name: "no licence on the tenant before", as: "operator", method: "GET", path: "/api/v1/namespaces/tenant-lite/tenants/storage-lite", status: 200, check: (b) => assert.equal((b as TenantInfo).subnet_license, undefined) },
-      { name: "a token that may read but not write the tenant's secret", as: "viewer", method: "POST", path: activate("tenant-lite", "storage-lite"), status: 403 },
-      { name: "missing tenant", as: "operator", method: "POST", path: activate("tenant-lite", "nope"), status: 404 },
-      { name: "attach to a tenant with a config.env secret", as: "operator", method: "POST", path: activate("tenant-lite", "storage-lite"), status: 204 },
-      { name: "attach again: still one licence line", as: "operator", method: "POST", path: activate("tenant-lite", "storage-lite"), status: 204 },
-      { name: "the tenant's details carry the verified licence", as: "operator", method: "GET", path: "/api/v1/namespaces/tenant-lite/tenants/storage-lite", status: 200, check: (b) => {
-        const licence = (b as TenantInfo).subnet_license!;
-        assert.equal(licence.organization, "Tenant Owner Ltd");
-        assert.equal(licence.plan, "ENTERPRISE");
-        assert.equal(licence.storage_capacity, 50);
-        assert.equal(licence.email, "ops@example.com");
-      } },
-      { name: "attach to a tenant without configuration secret", as: "operator", method: "POST", path: activate("ns-a", "plain"), status: 204 },
-      { name: "an immutable configuration secret is refused with a message", as: "operator", method: "POST", path: activate("ns-b", "frozen"), status: 409, check: (b) => {
-        assert.equal((b as { message: string }).message, "unable to attach the licence");
-        assert.match((b as { detailedMessage: string }).detailedMessage, /frozen-env-configuration is immutable/);
-      } },
+      {
+        name: "no session",
+        as: "none",
+        method: "POST",
+        path: activate("tenant-lite", "storage-lite"),
+        status: 401,
+      },
+      {
+        name: "token without rights",
+        as: "nobody",
+        method: "POST",
+        path: activate("tenant-lite", "storage-lite"),
+        status: 403,
+      },
+      {
+        name: "no licence is active yet",
+        as: "operator",
+        method: "POST",
+        path: activate("tenant-lite", "storage-lite"),
+        status: 404,
+        check: (b) => {
+          assert.equal((b as { message: string }).message, "license not found");
+          assert.match((b as { detailedMessage: string }).detailedMessage, /License page/);
+        },
+      },
+      {
+        name: "the License page activates a key",
+        as: "operator",
+        method: "POST",
+        path: "/api/v1/subscription/validate",
+        body: { license: key },
+        status: 200,
+        check: (b) => assert.equal((b as SubscriptionInfo).organization, "Tenant Owner Ltd"),
+      },
+      {
+        name: "no licence on the tenant before",
+        as: "operator",
+        method: "GET",
+        path: "/api/v1/namespaces/tenant-lite/tenants/storage-lite",
+        status: 200,
+        check: (b) => assert.equal((b as TenantInfo).subnet_license, undefined),
+      },
+      {
+        name: "a token that may read but not write the tenant's secret",
+        as: "viewer",
+        method: "POST",
+        path: activate("tenant-lite", "storage-lite"),
+        status: 403,
+      },
+      {
+        name: "missing tenant",
+        as: "operator",
+        method: "POST",
+        path: activate("tenant-lite", "nope"),
+        status: 404,
+      },
+      {
+        name: "attach to a tenant with a config.env secret",
+        as: "operator",
+        method: "POST",
+        path: activate("tenant-lite", "storage-lite"),
+        status: 204,
+      },
+      {
+        name: "attach again: still one licence line",
+        as: "operator",
+        method: "POST",
+        path: activate("tenant-lite", "storage-lite"),
+        status: 204,
+      },
+      {
+        name: "the tenant's details carry the verified licence",
+        as: "operator",
+        method: "GET",
+        path: "/api/v1/namespaces/tenant-lite/tenants/storage-lite",
+        status: 200,
+        check: (b) => {
+          const licence = (b as TenantInfo).subnet_license!;
+          assert.equal(licence.organization, "Tenant Owner Ltd");
+          assert.equal(licence.plan, "ENTERPRISE");
+          assert.equal(licence.storage_capacity, 50);
+          assert.equal(licence.email, "ops@example.com");
+        },
+      },
+      {
+        name: "attach to a tenant without configuration secret",
+        as: "operator",
+        method: "POST",
+        path: activate("ns-a", "plain"),
+        status: 204,
+      },
+      {
+        name: "an immutable configuration secret is refused with a message",
+        as: "operator",
+        method: "POST",
+        path: activate("ns-b", "frozen"),
+        status: 409,
+        check: (b) => {
+          assert.equal((b as { message: string }).message, "unable to attach the licence");
+          assert.match(
+            (b as { detailedMessage: string }).detailedMessage,
+            /frozen-env-configuration is immutable/,
+          );
+        },
+      },
     ]);
 
-    await t.step("config.env gains exactly one MINIO_SUBNET_LICENSE line; every other line is kept", async () => {
-      const after = await configEnv();
-      assert.equal(after, `${before}export MINIO_SUBNET_LICENSE="${key}"\n`);
-    });
+    await t.step(
+      "config.env gains exactly one MINIO_SUBNET_LICENSE line; every other line is kept",
+      async () => {
+        const after = await configEnv();
+        assert.equal(after, `${before}export MINIO_SUBNET_LICENSE="${key}"\n`);
+      },
+    );
     await t.step("spec.env: the stale value is replaced, other variables kept", async () => {
       const tenant = await k8s.get<Tenant>(admin, tenantPath("ns-a", "plain"));
-      assert.deepEqual(tenant.spec.env, [{ name: "MINIO_BROWSER", value: "on" }, { name: "MINIO_SUBNET_LICENSE", value: key }]);
-      const info = await operator.json<TenantInfo>("GET", "/api/v1/namespaces/ns-a/tenants/plain", undefined, 200);
+      assert.deepEqual(tenant.spec.env, [{ name: "MINIO_BROWSER", value: "on" }, {
+        name: "MINIO_SUBNET_LICENSE",
+        value: key,
+      }]);
+      const info = await operator.json<TenantInfo>(
+        "GET",
+        "/api/v1/namespaces/ns-a/tenants/plain",
+        undefined,
+        200,
+      );
       assert.equal(info.subnet_license?.organization, "Tenant Owner Ltd");
     });
     await t.step("the immutable secret is unchanged", async () => {
-      const secret = await k8s.get<Secret>(admin, corePath("secrets", { namespace: "ns-b", name: "frozen-env-configuration" }));
+      const secret = await k8s.get<Secret>(
+        admin,
+        corePath("secrets", { namespace: "ns-b", name: "frozen-env-configuration" }),
+      );
       assert.equal(unb64(secret.data?.["config.env"]), 'export MINIO_ROOT_USER="frozen"\n');
     });
     await t.step("a tenant created while a licence is active carries it from the start", async () => {
@@ -102,11 +217,21 @@ Deno.test("operator API: Attach License hands the licence in force to a tenant",
         name: "licensed",
         namespace: "default",
         enable_tls: false,
-        pools: [{ name: "pool-0", servers: 4, volumes_per_server: 1, volume_configuration: { size: 2 * GI, storage_class_name: "standard" } }],
+        pools: [{
+          name: "pool-0",
+          servers: 4,
+          volumes_per_server: 1,
+          volume_configuration: { size: 2 * GI, storage_class_name: "standard" },
+        }],
         erasureCodingParity: 2,
         idp: { keys: [{ access_key: "licensed-user", secret_key: "licensed-secret-123" }] },
       }, 200);
-      const info = await operator.json<TenantInfo>("GET", "/api/v1/namespaces/default/tenants/licensed", undefined, 200);
+      const info = await operator.json<TenantInfo>(
+        "GET",
+        "/api/v1/namespaces/default/tenants/licensed",
+        undefined,
+        200,
+      );
       assert.equal(info.subnet_license?.organization, "Tenant Owner Ltd");
     });
     await t.step("a forged licence on a tenant is not reported", async () => {
@@ -115,7 +240,12 @@ Deno.test("operator API: Attach License hands the licence in force to a tenant",
         const tenant = await k8s.get<Tenant>(admin, tenantPath("ns-a", "plain"));
         tenant.spec.env = [{ name: "MINIO_SUBNET_LICENSE", value: await other.sign(standardClaims()) }];
         await k8s.replace(admin, tenantPath("ns-a", "plain"), tenant);
-        const info = await operator.json<TenantInfo>("GET", "/api/v1/namespaces/ns-a/tenants/plain", undefined, 200);
+        const info = await operator.json<TenantInfo>(
+          "GET",
+          "/api/v1/namespaces/ns-a/tenants/plain",
+          undefined,
+          200,
+        );
         assert.equal(info.subnet_license, undefined);
       } finally {
         await other.cleanup();

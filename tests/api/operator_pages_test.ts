@@ -31,16 +31,23 @@ Deno.test("operator pages: a namespace-limited token sees Kubernetes' refusal an
       assert.equal(res.status, 403);
       assert.match(html, /forbidden/i);
     });
-    await t.step("/storage/drives when the drives cannot be listed: the direct-csi notice, controls disabled", async () => {
-      const res = await viewer.request("GET", "/storage/drives");
-      const html = await res.text();
-      assert.equal(res.status, 200);
-      assert.match(html, /data-testid="direct-csi-notice"/);
-      assert.match(html, /Managing locally attached drives requires the direct-csi component/);
-      for (const label of ["Refresh", "Format Selected Drives", "Format All Drives"]) {
-        assert.match(html, new RegExp(`<button[^>]*disabled=""[^>]*>${label}</button>`), `${label} is disabled`);
-      }
-    });
+    await t.step(
+      "/storage/drives when the drives cannot be listed: the direct-csi notice, controls disabled",
+      async () => {
+        const res = await viewer.request("GET", "/storage/drives");
+        const html = await res.text();
+        assert.equal(res.status, 200);
+        assert.match(html, /data-testid="direct-csi-notice"/);
+        assert.match(html, /Managing locally attached drives requires the direct-csi component/);
+        for (const label of ["Refresh", "Format Selected Drives", "Format All Drives"]) {
+          assert.match(
+            html,
+            new RegExp(`<button[^>]*disabled=""[^>]*>${label}</button>`),
+            `${label} is disabled`,
+          );
+        }
+      },
+    );
   } finally {
     await stack.close();
   }

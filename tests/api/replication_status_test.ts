@@ -14,7 +14,13 @@ Deno.test("API: replication status of a bucket, none until a rule replicates, th
   const stack = await startStack();
   const remoteDir = await Deno.makeTempDir({ prefix: "deck-remote-" });
   const remoteRoot = { accessKey: "remote-root", secretKey: "remote-secret-key" };
-  const remote = await startEmbeddedStorage({ dataDir: remoteDir, hostname: "127.0.0.1", port: 0, rootUser: remoteRoot.accessKey, rootPassword: remoteRoot.secretKey });
+  const remote = await startEmbeddedStorage({
+    dataDir: remoteDir,
+    hostname: "127.0.0.1",
+    port: 0,
+    rootUser: remoteRoot.accessKey,
+    rootPassword: remoteRoot.secretKey,
+  });
   try {
     const target = new S3Client({ endpoint: remote.url, credentials: remoteRoot });
     await makeBucket(target, "mirror");
@@ -22,35 +28,54 @@ Deno.test("API: replication status of a bucket, none until a rule replicates, th
     await makeBucket(stack.admin, "docs");
     await putBucketVersioning(stack.admin, "docs", { status: "Enabled" });
     const api = await signInAsRoot(stack);
-    assert.deepEqual(await api.json("GET", "/api/v1/buckets/docs/replication-status", undefined, 200), { status: null });
+    assert.deepEqual(await api.json("GET", "/api/v1/buckets/docs/replication-status", undefined, 200), {
+      status: null,
+    });
 
     // Set up through the console's own replication API, as the wizard does.
-    const result = await api.json<{ replicationState: { errorString: string }[] }>("POST", "/api/v1/buckets-replication", {
-      accessKey: remoteRoot.accessKey,
-      secretKey: remoteRoot.secretKey,
-      targetURL: `http://${new URL(remote.url).host}`,
-      region: "",
-      syncMode: "async",
-      bandwidth: 0,
-      healthCheckPeriod: 60,
-      prefix: "",
-      tags: "",
-      replicateDeleteMarkers: true,
-      replicateDeletes: true,
-      replicateMetadata: true,
-      bucketsRelation: [{ originBucket: "docs", destinationBucket: "mirror" }],
-    }, 200);
+    const result = await api.json<{ replicationState: { errorString: string }[] }>(
+      "POST",
+      "/api/v1/buckets-replication",
+      {
+        accessKey: remoteRoot.accessKey,
+        secretKey: remoteRoot.secretKey,
+        targetURL: `http://${new URL(remote.url).host}`,
+        region: "",
+        syncMode: "async",
+        bandwidth: 0,
+        healthCheckPeriod: 60,
+        prefix: "",
+        tags: "",
+        replicateDeleteMarkers: true,
+        replicateDeletes: true,
+        replicateMetadata: true,
+        bucketsRelation: [{ originBucket: "docs", destinationBucket: "mirror" }],
+      },
+      200,
+    );
     assert.equal(result.replicationState[0].errorString, "");
     await putObject(stack.admin, "docs", "a.txt", "alpha");
     await putObject(stack.admin, "docs", "b.txt", "beta");
     const deadline = Date.now() + 60_000;
     let status: ReplicationStatusView | null = null;
     while (Date.now() < deadline) {
-      status = (await api.json<{ status: ReplicationStatusView | null }>("GET", "/api/v1/buckets/docs/replication-status", undefined, 200)).status;
+      status = (await api.json<{ status: ReplicationStatusView | null }>(
+        "GET",
+        "/api/v1/buckets/docs/replication-status",
+        undefined,
+        200,
+      )).status;
       if (status?.replicated === 2) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    assert.deepEqual(status, { replicated: 2, replicatedBytes: 9, pending: 0, failed: 0, lastError: "", lastErrorTime: "" });
+    assert.deepEqual(status, {
+      replicated: 2,
+      replicatedBytes: 9,
+      pending: 0,
+      failed: 0,
+      lastError: "",
+      lastErrorTime: "",
+    });
   } finally {
     await remote.close();
     await stack.close();

@@ -13,7 +13,9 @@ async function assertEnded(client: ConsoleClient, what: string) {
   const session = await client.request("GET", "/api/v1/session");
   assert.equal(session.status, 401, `${what}: GET /api/v1/session`);
   await session.body?.cancel();
-  const create = await client.request("POST", "/api/v1/buckets", { name: `after-end-${crypto.randomUUID().slice(0, 8)}` });
+  const create = await client.request("POST", "/api/v1/buckets", {
+    name: `after-end-${crypto.randomUUID().slice(0, 8)}`,
+  });
   assert.equal(create.status, 401, `${what}: POST /api/v1/buckets`);
   await create.body?.cancel();
   const page = await client.request("GET", "/buckets");
@@ -37,35 +39,47 @@ async function assertAlive(client: ConsoleClient, what: string) {
 Deno.test("sessions end on sign-out, password reset, disable and delete", async (t) => {
   const stack = await startStack();
   try {
-    await t.step("sign-out ends that session (a saved copy of the cookie too), not the account's others", async () => {
-      const first = await signInAsRoot(stack);
-      const other = await signInAsRoot(stack);
-      const saved = copyOf(stack, first);
-      const res = await first.request("POST", "/api/v1/logout");
-      assert.equal(res.status, 200);
-      await res.body?.cancel();
-      await assertEnded(saved, "after sign-out");
-      await assertAlive(other, "another sign-in of the same account");
-    });
+    await t.step(
+      "sign-out ends that session (a saved copy of the cookie too), not the account's others",
+      async () => {
+        const first = await signInAsRoot(stack);
+        const other = await signInAsRoot(stack);
+        const saved = copyOf(stack, first);
+        const res = await first.request("POST", "/api/v1/logout");
+        assert.equal(res.status, 200);
+        await res.body?.cancel();
+        await assertEnded(saved, "after sign-out");
+        await assertAlive(other, "another sign-in of the same account");
+      },
+    );
 
     await t.step("an administrator's password reset ends the user's sessions", async () => {
       await createUser(stack, "reset-me", "reset-secret-1", [{ name: "readwrite" }]);
       const user = await signIn(stack, "reset-me", "reset-secret-1");
       const admin = await signInAsRoot(stack);
-      await admin.json("POST", "/api/v1/account/change-user-password", { selectedUser: "reset-me", newSecretKey: "reset-secret-2" }, 201);
+      await admin.json("POST", "/api/v1/account/change-user-password", {
+        selectedUser: "reset-me",
+        newSecretKey: "reset-secret-2",
+      }, 201);
       await assertEnded(user, "after a password reset");
       await assertAlive(admin, "the administrator");
       await signIn(stack, "reset-me", "reset-secret-2");
     });
 
-    await t.step("changing one's own password ends the account's other sessions and keeps this one", async () => {
-      await createUser(stack, "own-pass", "own-secret-1", [{ name: "readwrite" }]);
-      const elsewhere = await signIn(stack, "own-pass", "own-secret-1");
-      const here = await signIn(stack, "own-pass", "own-secret-1");
-      await here.json("POST", "/api/v1/account/change-password", { current_secret_key: "own-secret-1", new_secret_key: "own-secret-2" }, 201);
-      await assertEnded(elsewhere, "another session after changing one's password");
-      await assertAlive(here, "the session that changed it (renewed cookie)");
-    });
+    await t.step(
+      "changing one's own password ends the account's other sessions and keeps this one",
+      async () => {
+        await createUser(stack, "own-pass", "own-secret-1", [{ name: "readwrite" }]);
+        const elsewhere = await signIn(stack, "own-pass", "own-secret-1");
+        const here = await signIn(stack, "own-pass", "own-secret-1");
+        await here.json("POST", "/api/v1/account/change-password", {
+          current_secret_key: "own-secret-1",
+          new_secret_key: "own-secret-2",
+        }, 201);
+        await assertEnded(elsewhere, "another session after changing one's password");
+        await assertAlive(here, "the session that changed it (renewed cookie)");
+      },
+    );
 
     await t.step("disabling a user through the console ends its sessions", async () => {
       await createUser(stack, "disable-me", "disable-secret-1", [{ name: "readwrite" }]);
@@ -106,7 +120,10 @@ Deno.test("every page sends a session the storage server refuses to sign-in, cle
     const user = await signIn(stack, "page-user", "page-secret-1");
     const pages = createApp(stack.deps).routes
       // WebSocket relays are not pages: the storage refuses them after the upgrade (tests/ws/relays_test.ts).
-      .filter((r) => r.method === "GET" && !r.path.startsWith("/api/") && !r.path.startsWith("/static/") && !r.path.startsWith("/ws/") && !r.path.includes("*"))
+      .filter((r) =>
+        r.method === "GET" && !r.path.startsWith("/api/") && !r.path.startsWith("/static/") &&
+        !r.path.startsWith("/ws/") && !r.path.includes("*")
+      )
       .map((r) => r.path)
       .filter((path) => !["/login", "/oauth_callback", "/healthz"].includes(path));
     assert.ok(pages.length >= 8, `pages are enumerated from the app: ${pages.join(" ")}`);

@@ -24,37 +24,63 @@ function startEcho() {
       return response;
     }
     if (url.pathname === "/api/v1/login") {
-      return new Response("{}", { status: 201, headers: { "set-cookie": "token=echo-session; Path=/; Max-Age=600; HttpOnly; SameSite=Strict" } });
-    }
-    if (url.pathname.startsWith("/status/")) return new Response("teapot", { status: Number(url.pathname.slice(8)) });
-    if (url.pathname === "/redirect") return new Response(null, { status: 302, headers: { location: "/landing?x=1" } });
-    if (url.pathname === "/page") {
-      return new Response(`<html><head><meta name="deck-base" content="/"><link href="/static/app.css"></head><body><a href="/buckets">b</a><a href="//elsewhere">e</a></body></html>`, {
-        headers: { "content-type": "text/html; charset=utf-8", "x-frame-options": "DENY", "content-security-policy": "default-src 'self'; frame-ancestors 'none'" },
+      return new Response("{}", {
+        status: 201,
+        headers: { "set-cookie": "token=echo-session; Path=/; Max-Age=600; HttpOnly; SameSite=Strict" },
       });
+    }
+    if (url.pathname.startsWith("/status/")) {
+      return new Response("teapot", { status: Number(url.pathname.slice(8)) });
+    }
+    if (url.pathname === "/redirect") {
+      return new Response(null, { status: 302, headers: { location: "/landing?x=1" } });
+    }
+    if (url.pathname === "/page") {
+      return new Response(
+        `<html><head><meta name="deck-base" content="/"><link href="/static/app.css"></head><body><a href="/buckets">b</a><a href="//elsewhere">e</a></body></html>`,
+        {
+          headers: {
+            "content-type": "text/html; charset=utf-8",
+            "x-frame-options": "DENY",
+            "content-security-policy": "default-src 'self'; frame-ancestors 'none'",
+          },
+        },
+      );
     }
     if (url.pathname === "/bytes") {
       const size = Number(url.searchParams.get("n"));
       let sent = 0;
       const chunk = new Uint8Array(64 * 1024).fill(7);
-      return new Response(new ReadableStream({
-        pull(controller) {
-          const n = Math.min(chunk.length, size - sent);
-          if (n <= 0) return controller.close();
-          controller.enqueue(n === chunk.length ? chunk : chunk.subarray(0, n));
-          sent += n;
-        },
-      }));
+      return new Response(
+        new ReadableStream({
+          pull(controller) {
+            const n = Math.min(chunk.length, size - sent);
+            if (n <= 0) return controller.close();
+            controller.enqueue(n === chunk.length ? chunk : chunk.subarray(0, n));
+            sent += n;
+          },
+        }),
+      );
     }
     let received = 0;
-    if (req.body) for await (const part of req.body) received += part.length;
-    return Response.json({ method: req.method, path: url.pathname, search: url.search, received, headers: Object.fromEntries(req.headers) });
+    if (req.body) { for await (const part of req.body) received += part.length; }
+    return Response.json({
+      method: req.method,
+      path: url.pathname,
+      search: url.search,
+      received,
+      headers: Object.fromEntries(req.headers),
+    });
   });
 }
 
 async function echoTenant(stack: OperatorStack, port: number): Promise<void> {
   const { store, operator } = stack.cluster;
-  seedTenant(store, { namespace: "ns-b", name: "echo", root: { accessKey: "echo-admin", secretKey: "echo-secret-123" } });
+  seedTenant(store, {
+    namespace: "ns-b",
+    name: "echo",
+    root: { accessKey: "echo-admin", secretKey: "echo-secret-123" },
+  });
   await operator.settled();
   const service = store.get(SERVICES, "ns-b", "echo-console")!;
   service.spec.ports = [{ name: "http-console", port, targetPort: 9090, protocol: "TCP" }];
@@ -74,44 +100,65 @@ Deno.test("tenant proxy: permissions, sign-in and the tenant's real console", as
       assert.match((await refused.json()).detailedMessage, /cannot get resource "tenants"/);
     });
 
-    await t.step("a namespace-limited token reaches its tenant: signed in, per-tenant cookie, redirects under the proxy", async () => {
-      const viewer = await signInOperator(stack, stack.cluster.viewerToken);
-      const res = await viewer.request("GET", `${LITE}/`);
-      assert.equal(res.status, 302, "the upstream redirect is passed through");
-      assert.equal(res.headers.get("location"), `${LITE}/dashboard`);
-      const setCookie = res.headers.get("set-cookie")!;
-      const digest = new Uint8Array(await crypto.subtle.digest("SHA-1", new TextEncoder().encode("tenant-lite/storage-lite"))).toHex();
-      assert.match(setCookie, new RegExp(`^token-${digest}=[^;]+; Path=${LITE}/;.*HttpOnly; SameSite=Strict`));
-      assert.doesNotMatch(setCookie, /Secure/, "not Secure without TLS");
-      await res.body?.cancel();
-    });
+    await t.step(
+      "a namespace-limited token reaches its tenant: signed in, per-tenant cookie, redirects under the proxy",
+      async () => {
+        const viewer = await signInOperator(stack, stack.cluster.viewerToken);
+        const res = await viewer.request("GET", `${LITE}/`);
+        assert.equal(res.status, 302, "the upstream redirect is passed through");
+        assert.equal(res.headers.get("location"), `${LITE}/dashboard`);
+        const setCookie = res.headers.get("set-cookie")!;
+        const digest = new Uint8Array(
+          await crypto.subtle.digest("SHA-1", new TextEncoder().encode("tenant-lite/storage-lite")),
+        ).toHex();
+        assert.match(
+          setCookie,
+          new RegExp(`^token-${digest}=[^;]+; Path=${LITE}/;.*HttpOnly; SameSite=Strict`),
+        );
+        assert.doesNotMatch(setCookie, /Secure/, "not Secure without TLS");
+        await res.body?.cancel();
+      },
+    );
 
-    await t.step("through the proxy: create and list the tenant's buckets, statuses as the tenant answered", async () => {
-      const operator = await signInOperator(stack, stack.cluster.operatorToken);
-      const first = await operator.request("GET", `${LITE}/api/v1/buckets`);
-      const tenantCookie = /^(token-[0-9a-f]+=[^;]+)/.exec(first.headers.get("set-cookie")!)![1];
-      assert.equal(first.status, 200);
-      assert.deepEqual((await first.json()).buckets ?? [], []);
-      const headers = { cookie: `${operator.cookie}; ${tenantCookie}` };
-      const made = await fetch(`${stack.consoleUrl}${LITE}/api/v1/buckets`, { method: "POST", headers: { ...headers, origin: stack.consoleUrl, "content-type": "application/json" }, body: JSON.stringify({ name: "through-the-hop" }) });
-      assert.equal(made.status, 201, await made.text());
-      const missing = await fetch(`${stack.consoleUrl}${LITE}/api/v1/buckets/nope`, { headers });
-      assert.equal(missing.status, 404, "the original always answered 200; the upstream status is passed through");
-      await missing.body?.cancel();
-      const listed = await (await fetch(`${stack.consoleUrl}${LITE}/api/v1/buckets`, { headers })).json();
-      assert.deepEqual(listed.buckets.map((b: { name: string }) => b.name), ["through-the-hop"]);
-      const page = await fetch(`${stack.consoleUrl}${LITE}/buckets`, { headers });
-      const html = await page.text();
-      assert.equal(page.status, 200);
-      assert.match(html, new RegExp(`<meta name="deck-base" content="${LITE}/">`));
-      assert.match(html, new RegExp(`href="${LITE}/static/`));
-      assert.equal(page.headers.get("x-frame-options"), "SAMEORIGIN");
-      assert.match(page.headers.get("content-security-policy")!, /frame-ancestors 'self'/);
-    });
+    await t.step(
+      "through the proxy: create and list the tenant's buckets, statuses as the tenant answered",
+      async () => {
+        const operator = await signInOperator(stack, stack.cluster.operatorToken);
+        const first = await operator.request("GET", `${LITE}/api/v1/buckets`);
+        const tenantCookie = /^(token-[0-9a-f]+=[^;]+)/.exec(first.headers.get("set-cookie")!)![1];
+        assert.equal(first.status, 200);
+        assert.deepEqual((await first.json()).buckets ?? [], []);
+        const headers = { cookie: `${operator.cookie}; ${tenantCookie}` };
+        const made = await fetch(`${stack.consoleUrl}${LITE}/api/v1/buckets`, {
+          method: "POST",
+          headers: { ...headers, origin: stack.consoleUrl, "content-type": "application/json" },
+          body: JSON.stringify({ name: "through-the-hop" }),
+        });
+        assert.equal(made.status, 201, await made.text());
+        const missing = await fetch(`${stack.consoleUrl}${LITE}/api/v1/buckets/nope`, { headers });
+        assert.equal(
+          missing.status,
+          404,
+          "the original always answered 200; the upstream status is passed through",
+        );
+        await missing.body?.cancel();
+        const listed = await (await fetch(`${stack.consoleUrl}${LITE}/api/v1/buckets`, { headers })).json();
+        assert.deepEqual(listed.buckets.map((b: { name: string }) => b.name), ["through-the-hop"]);
+        const page = await fetch(`${stack.consoleUrl}${LITE}/buckets`, { headers });
+        const html = await page.text();
+        assert.equal(page.status, 200);
+        assert.match(html, new RegExp(`<meta name="deck-base" content="${LITE}/">`));
+        assert.match(html, new RegExp(`href="${LITE}/static/`));
+        assert.equal(page.headers.get("x-frame-options"), "SAMEORIGIN");
+        assert.match(page.headers.get("content-security-policy")!, /frame-ancestors 'self'/);
+      },
+    );
 
     await t.step("a cross-site write through the proxy is refused", async () => {
       const operator = await signInOperator(stack, stack.cluster.operatorToken);
-      const res = await operator.request("POST", `${LITE}/api/v1/buckets`, { name: "evil" }, { origin: "https://evil.example" });
+      const res = await operator.request("POST", `${LITE}/api/v1/buckets`, { name: "evil" }, {
+        origin: "https://evil.example",
+      });
       assert.equal(res.status, 403);
       await res.body?.cancel();
     });
@@ -140,7 +187,15 @@ Deno.test("tenant proxy: headers, cookies, streaming and WebSockets", async (t) 
     });
 
     await t.step("other cookies pass, hop-by-hop headers do not", async () => {
-      const res = await fetch(`${base}/h`, { headers: { cookie: cookies, connection: "keep-alive, x-secret-hop", "x-secret-hop": "1", "keep-alive": "timeout=5", "x-kept": "yes" } });
+      const res = await fetch(`${base}/h`, {
+        headers: {
+          cookie: cookies,
+          connection: "keep-alive, x-secret-hop",
+          "x-secret-hop": "1",
+          "keep-alive": "timeout=5",
+          "x-kept": "yes",
+        },
+      });
       const got = (await res.json()).headers;
       assert.equal(got.cookie, "theme=dark; token=echo-session");
       assert.equal(got["x-secret-hop"], undefined);
@@ -178,31 +233,58 @@ Deno.test("tenant proxy: headers, cookies, streaming and WebSockets", async (t) 
           sent += 1024 * 1024;
         },
       });
-      const up = await fetch(`${base}/upload`, { method: "PUT", headers: { cookie: cookies, origin: stack.consoleUrl }, body: upload, duplex: "half" } as RequestInit);
-      assert.equal((await up.json()).received, size, "a body over the API's 1 MiB limit reaches the tenant whole");
+      const up = await fetch(
+        `${base}/upload`,
+        {
+          method: "PUT",
+          headers: { cookie: cookies, origin: stack.consoleUrl },
+          body: upload,
+          duplex: "half",
+        } as RequestInit,
+      );
+      assert.equal(
+        (await up.json()).received,
+        size,
+        "a body over the API's 1 MiB limit reaches the tenant whole",
+      );
       const down = await fetch(`${base}/bytes?n=${size}`, { headers: { cookie: cookies } });
       let received = 0;
       for await (const chunk of down.body!) received += chunk.length;
       assert.equal(received, size);
     });
 
-    await t.step("WebSockets are relayed with the tenant's session; a cross-origin upgrade is refused", async () => {
-      const wsBase = base.replace(/^http/, "ws");
-      const ws = new WebSocket(`${wsBase}/ws/echo`, { headers: { cookie: cookies, origin: stack.consoleUrl } } as unknown as string[]);
-      const reply = await new Promise<string>((resolve, reject) => {
-        ws.onopen = () => ws.send("ping");
-        ws.onmessage = (e) => resolve(String(e.data));
-        ws.onerror = () => reject(new Error("relay failed"));
-      });
-      assert.equal(reply, "echo ping with token=echo-session");
-      await new Promise<void>((resolve) => {
-        ws.onclose = () => resolve();
-        ws.close();
-      });
-      const refused = await fetch(`${base}/ws/echo`, { headers: { cookie: cookies, origin: "https://evil.example", upgrade: "websocket", connection: "upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" } });
-      assert.equal(refused.status, 403);
-      await refused.body?.cancel();
-    });
+    await t.step(
+      "WebSockets are relayed with the tenant's session; a cross-origin upgrade is refused",
+      async () => {
+        const wsBase = base.replace(/^http/, "ws");
+        const ws = new WebSocket(
+          `${wsBase}/ws/echo`,
+          { headers: { cookie: cookies, origin: stack.consoleUrl } } as unknown as string[],
+        );
+        const reply = await new Promise<string>((resolve, reject) => {
+          ws.onopen = () => ws.send("ping");
+          ws.onmessage = (e) => resolve(String(e.data));
+          ws.onerror = () => reject(new Error("relay failed"));
+        });
+        assert.equal(reply, "echo ping with token=echo-session");
+        await new Promise<void>((resolve) => {
+          ws.onclose = () => resolve();
+          ws.close();
+        });
+        const refused = await fetch(`${base}/ws/echo`, {
+          headers: {
+            cookie: cookies,
+            origin: "https://evil.example",
+            upgrade: "websocket",
+            connection: "upgrade",
+            "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+            "sec-websocket-version": "13",
+          },
+        });
+        assert.equal(refused.status, 403);
+        await refused.body?.cancel();
+      },
+    );
   } finally {
     await echo.shutdown();
     await stack.close();

@@ -15,16 +15,30 @@ Deno.test("logs search: the session's log-search feature, the auth matrix, and a
     const root = await signInAsRoot(stack);
     const session = await root.json<{ features: string[] }>("GET", "/api/v1/session", undefined, 200);
     assert.deepEqual(session.features, ["log-search"]);
-    const search = (query: string) => root.json<{ results: Record<string, unknown>[] }>("GET", `/api/v1/logs/search?${query}`, undefined, 200);
+    const search = (query: string) =>
+      root.json<{ results: Record<string, unknown>[] }>(
+        "GET",
+        `/api/v1/logs/search?${query}`,
+        undefined,
+        200,
+      );
     const fp = (key: string, value: string) => `fp=${encodeURIComponent(`${key}:${value}`)}`;
     // Delivery is asynchronous: wait for the record, as a user would press Get Information again.
     let found: Record<string, unknown>[] = [];
     for (let i = 0; i < 200 && found.length === 0; i++) {
-      found = (await search(`q=reqinfo&${fp("bucket", "audit-me")}&${fp("api_name", "PutObject")}&pageSize=100&pageNo=0&order=timeDesc`)).results;
+      found = (await search(
+        `q=reqinfo&${fp("bucket", "audit-me")}&${
+          fp("api_name", "PutObject")
+        }&pageSize=100&pageNo=0&order=timeDesc`,
+      )).results;
       if (!found.length) await new Promise((r) => setTimeout(r, 25));
     }
     assert.equal(found.length, 1);
-    assert.equal(found[0].object, "docs/report & summary.txt", "a value with & and spaces reaches the service intact");
+    assert.equal(
+      found[0].object,
+      "docs/report & summary.txt",
+      "a value with & and spaces reaches the service intact",
+    );
     assert.equal(found[0].response_status, "OK");
     assert.equal(found[0].request_content_length, 5);
     assert.equal(found[0].access_key, stack.storage.root.accessKey);
@@ -35,10 +49,34 @@ Deno.test("logs search: the session's log-search feature, the auth matrix, and a
 
     await runScenarios(t, stack, [
       { name: "no session", as: "none", method: "GET", path: "/api/v1/logs/search", status: 401 },
-      { name: "unknown filter key", as: "root", method: "GET", path: "/api/v1/logs/search?fp=owner:me", status: 400 },
-      { name: "bad order", as: "root", method: "GET", path: "/api/v1/logs/search?order=sideways", status: 400 },
-      { name: "bad time", as: "root", method: "GET", path: "/api/v1/logs/search?timeStart=yesterday", status: 400 },
-      { name: "page size out of range", as: "root", method: "GET", path: "/api/v1/logs/search?pageSize=5", status: 400 },
+      {
+        name: "unknown filter key",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/logs/search?fp=owner:me",
+        status: 400,
+      },
+      {
+        name: "bad order",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/logs/search?order=sideways",
+        status: 400,
+      },
+      {
+        name: "bad time",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/logs/search?timeStart=yesterday",
+        status: 400,
+      },
+      {
+        name: "page size out of range",
+        as: "root",
+        method: "GET",
+        path: "/api/v1/logs/search?pageSize=5",
+        status: 400,
+      },
       {
         name: "any signed-in user may search, as in the original",
         as: "narrow",
@@ -56,14 +94,47 @@ Deno.test("logs search: the session's log-search feature, the auth matrix, and a
 Deno.test("logs search: an external service over HTTP, and one that cannot be reached", async () => {
   const stack = await startStack();
   const dir = await Deno.makeTempDir({ prefix: "deck-ext-logsearch-" });
-  const external = await startLogSearch({ databaseUrl: "", sqlitePath: `${dir}/a.sqlite`, hostname: "127.0.0.1", port: 0, auditToken: "in", queryToken: "out", retentionMs: 0 });
+  const external = await startLogSearch({
+    databaseUrl: "",
+    sqlitePath: `${dir}/a.sqlite`,
+    hostname: "127.0.0.1",
+    port: 0,
+    auditToken: "in",
+    queryToken: "out",
+    retentionMs: 0,
+  });
   try {
     const root = await signInAsRoot(stack);
-    assert.deepEqual((await root.json<{ features: string[] }>("GET", "/api/v1/session", undefined, 200)).features, [], "no log search, no feature");
-    const entry = { version: "1", time: "2026-05-01T10:00:00.5Z", api: { name: "GetObject", bucket: "b", object: "a+b c", status: "OK", statusCode: 200, timeToResponse: "10ns" }, requestID: "R1" };
-    assert.equal((await fetch(`${external.url}/api/ingest?token=in`, { method: "POST", body: JSON.stringify(entry) })).status, 200);
+    assert.deepEqual(
+      (await root.json<{ features: string[] }>("GET", "/api/v1/session", undefined, 200)).features,
+      [],
+      "no log search, no feature",
+    );
+    const entry = {
+      version: "1",
+      time: "2026-05-01T10:00:00.5Z",
+      api: {
+        name: "GetObject",
+        bucket: "b",
+        object: "a+b c",
+        status: "OK",
+        statusCode: 200,
+        timeToResponse: "10ns",
+      },
+      requestID: "R1",
+    };
+    assert.equal(
+      (await fetch(`${external.url}/api/ingest?token=in`, { method: "POST", body: JSON.stringify(entry) }))
+        .status,
+      200,
+    );
     stack.deps.logSearch = { url: external.url, token: "out", fetch: globalThis.fetch };
-    const body = await root.json<{ results: { object: string }[] }>("GET", `/api/v1/logs/search?fp=${encodeURIComponent("object:a+b c")}&pageSize=10`, undefined, 200);
+    const body = await root.json<{ results: { object: string }[] }>(
+      "GET",
+      `/api/v1/logs/search?fp=${encodeURIComponent("object:a+b c")}&pageSize=10`,
+      undefined,
+      200,
+    );
     assert.deepEqual(body.results.map((r) => r.object), ["a+b c"]);
     stack.deps.logSearch = { url: external.url, token: "wrong", fetch: globalThis.fetch };
     const refused = await root.json<{ message: string }>("GET", "/api/v1/logs/search", undefined, 403);

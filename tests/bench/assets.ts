@@ -7,7 +7,16 @@ export const ORIGINAL_CONSOLE_JS = 614 * 1024;
 
 /** The row "JS gzip, <page>" against the original console and a budget in KB. */
 export function emitJsBudget(page: string, js: number, budgetKB: number): void {
-  emit({ name: `JS gzip, ${page}`, deck: js / 1024, baseline: ORIGINAL_CONSOLE_JS / 1024, unit: "KB", ratio: js / ORIGINAL_CONSOLE_JS, goal: `≤ ${budgetKB} KB`, pass: js <= budgetKB * 1024, baselineName: "original console, every page" });
+  emit({
+    name: `JS gzip, ${page}`,
+    deck: js / 1024,
+    baseline: ORIGINAL_CONSOLE_JS / 1024,
+    unit: "KB",
+    ratio: js / ORIGINAL_CONSOLE_JS,
+    goal: `≤ ${budgetKB} KB`,
+    pass: js <= budgetKB * 1024,
+    baselineName: "original console, every page",
+  });
 }
 
 /**
@@ -15,7 +24,9 @@ export function emitJsBudget(page: string, js: number, budgetKB: number): void {
  * they import statically (what the browser fetches before the page is interactive).
  */
 export async function assetBytes(base: string, html: string): Promise<{ js: number; css: number }> {
-  const pending = [...html.matchAll(/<(?:script|link)\b[^>]*(?:src|href)="([^"]+\.(?:js|css))"/g)].map((m) => new URL(m[1], base).href);
+  const pending = [...html.matchAll(/<(?:script|link)\b[^>]*(?:src|href)="([^"]+\.(?:js|css))"/g)].map((m) =>
+    new URL(m[1], base).href
+  );
   const seen = new Set<string>();
   let js = 0;
   let css = 0;
@@ -31,7 +42,9 @@ export async function assetBytes(base: string, html: string): Promise<{ js: numb
     }
     js += size;
     // Static imports only (`from"./c.js"`, `import"./c.js"`); dynamic import() loads on demand.
-    for (const m of new TextDecoder().decode(body).matchAll(/(?:from|import)\s*"(\.\/[^"]+\.js)"/g)) pending.push(new URL(m[1], url).href);
+    for (const m of new TextDecoder().decode(body).matchAll(/(?:from|import)\s*"(\.\/[^"]+\.js)"/g)) {
+      pending.push(new URL(m[1], url).href);
+    }
   }
   return { js, css };
 }

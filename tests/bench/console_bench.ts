@@ -11,7 +11,11 @@ import { signInAsRoot, startStack } from "../helpers.ts";
 import { assetBytes, emitJsBudget, ORIGINAL_CONSOLE_JS } from "./assets.ts";
 import { emit, firstOk, freePort, percentile, rssOf } from "./measure.ts";
 
-async function startupOf(args: string[], env: Record<string, string>, url: string): Promise<{ ms: number; rss: number }> {
+async function startupOf(
+  args: string[],
+  env: Record<string, string>,
+  url: string,
+): Promise<{ ms: number; rss: number }> {
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), { args, env, stdout: "null", stderr: "null" }).spawn();
   try {
@@ -35,7 +39,16 @@ try {
   const kb = (n: number) => n / 1024;
   emitJsBudget("/login", loginAssets.js, 90);
   emitJsBudget("/dashboard", dashAssets.js, 120);
-  emit({ name: "CSS gzip, every page", deck: kb(dashAssets.css), baseline: kb(ORIGINAL_CONSOLE_JS), unit: "KB", ratio: dashAssets.css / ORIGINAL_CONSOLE_JS, goal: "(reported)", pass: true, baselineName: "original console JS, every page" });
+  emit({
+    name: "CSS gzip, every page",
+    deck: kb(dashAssets.css),
+    baseline: kb(ORIGINAL_CONSOLE_JS),
+    unit: "KB",
+    ratio: dashAssets.css / ORIGINAL_CONSOLE_JS,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "original console JS, every page",
+  });
 
   // SSR time: wrap the storage fetch to subtract what the page spends waiting on storage.
   let storageMs = 0;
@@ -60,7 +73,16 @@ try {
   stack.deps.fetch = realFetch;
   const p50 = percentile(samples.slice(50), 50);
   const p99 = percentile(samples.slice(50), 99);
-  emit({ name: "Dashboard SSR p50 (storage excluded)", deck: p50, baseline: p99, unit: "ms", ratio: p50 / p99, goal: "(reported; baseline column is p99)", pass: true, baselineName: "p99 of the same run" });
+  emit({
+    name: "Dashboard SSR p50 (storage excluded)",
+    deck: p50,
+    baseline: p99,
+    unit: "ms",
+    ratio: p50 / p99,
+    goal: "(reported; baseline column is p99)",
+    pass: true,
+    baselineName: "p99 of the same run",
+  });
 } finally {
   await stack.close();
 }
@@ -68,10 +90,17 @@ try {
 // Start-up and idle memory: the console (with its embedded storage) vs a bare Deno.serve.
 const dataDir = await Deno.makeTempDir({ prefix: "deck-bench-start-" });
 const bareScript = `${dataDir}/bare.ts`;
-await Deno.writeTextFile(bareScript, `Deno.serve({ port: Number(Deno.args[0]), hostname: "127.0.0.1", onListen() {} }, () => new Response("ok"));`);
+await Deno.writeTextFile(
+  bareScript,
+  `Deno.serve({ port: Number(Deno.args[0]), hostname: "127.0.0.1", onListen() {} }, () => new Response("ok"));`,
+);
 try {
   const barePort = await freePort();
-  const bare = await startupOf(["run", "-A", bareScript, String(barePort)], {}, `http://127.0.0.1:${barePort}/`);
+  const bare = await startupOf(
+    ["run", "-A", bareScript, String(barePort)],
+    {},
+    `http://127.0.0.1:${barePort}/`,
+  );
   const consolePort = await freePort();
   const storagePort = await freePort();
   const deck = await startupOf(
@@ -88,8 +117,26 @@ try {
     },
     `http://127.0.0.1:${consolePort}/healthz`,
   );
-  emit({ name: "Start to first 200 OK", deck: deck.ms, baseline: bare.ms, unit: "ms", ratio: deck.ms / bare.ms, goal: "≤ 500 ms", pass: deck.ms <= 500, baselineName: "bare Deno.serve" });
-  emit({ name: "Idle RSS", deck: deck.rss / 2 ** 20, baseline: bare.rss / 2 ** 20, unit: "MiB", ratio: deck.rss / bare.rss, goal: "≤ 100 MB", pass: deck.rss <= 100 * 1e6, baselineName: "bare Deno.serve" });
+  emit({
+    name: "Start to first 200 OK",
+    deck: deck.ms,
+    baseline: bare.ms,
+    unit: "ms",
+    ratio: deck.ms / bare.ms,
+    goal: "≤ 500 ms",
+    pass: deck.ms <= 500,
+    baselineName: "bare Deno.serve",
+  });
+  emit({
+    name: "Idle RSS",
+    deck: deck.rss / 2 ** 20,
+    baseline: bare.rss / 2 ** 20,
+    unit: "MiB",
+    ratio: deck.rss / bare.rss,
+    goal: "≤ 100 MB",
+    pass: deck.rss <= 100 * 1e6,
+    baselineName: "bare Deno.serve",
+  });
 } finally {
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
 }

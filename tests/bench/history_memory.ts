@@ -4,7 +4,7 @@
  * memory it retains (JS heap plus ArrayBuffer backing stores, which live outside the heap), measured after
  * full collections, as JSON {heapBytes, sampleBytes, series}.
  */
-import { MetricsHistory, type LabeledValue } from "../../server/metrics/history.ts";
+import { type LabeledValue, MetricsHistory } from "../../server/metrics/history.ts";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with --v8-flags=--expose-gc");
@@ -14,7 +14,15 @@ const used = () => Deno.memoryUsage().heapUsed + Deno.memoryUsage().external;
 const before = used();
 const history = new MetricsHistory();
 const start = Math.floor(Date.now() / 1000) - 86_400;
-for (let i = 0; i < 86_400 / 15; i++) history.append(start + i * 15, samples.map((s) => ({ labels: s.labels, value: s.value + i })));
+for (let i = 0; i < 86_400 / 15; i++) {
+  history.append(start + i * 15, samples.map((s) => ({ labels: s.labels, value: s.value + i })));
+}
 gc();
 gc();
-console.log(JSON.stringify({ heapBytes: used() - before, sampleBytes: history.sampleBytes, series: history.seriesCount }));
+console.log(
+  JSON.stringify({
+    heapBytes: used() - before,
+    sampleBytes: history.sampleBytes,
+    series: history.seriesCount,
+  }),
+);

@@ -5,7 +5,13 @@
  *  - JS gzip shipped on /users and /policies/{name} (budget ≤ 150 KB each) against the original console's 614 KB.
  * Run: npx -y deno@2.9.6 task bench iam
  */
-import { addCannedPolicy, addUser, listUsers, setPolicy, updateGroupMembers } from "../../server/s3/admin/iam.ts";
+import {
+  addCannedPolicy,
+  addUser,
+  listUsers,
+  setPolicy,
+  updateGroupMembers,
+} from "../../server/s3/admin/iam.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
 import { assetBytes, emitJsBudget } from "./assets.ts";
 import { emitLatency, inBatches, timed } from "./measure.ts";
@@ -16,18 +22,33 @@ const POLICIES = 500;
 const stack = await startStack();
 try {
   const admin = stack.admin;
-  await inBatches(POLICIES, 16, (i) =>
-    addCannedPolicy(admin, `policy-${String(i).padStart(3, "0")}`, JSON.stringify({
-      Version: "2012-10-17",
-      Statement: [{ Effect: "Allow", Action: ["s3:GetObject"], Resource: [`arn:aws:s3:::bucket-${i}/*`] }],
-    })));
+  await inBatches(
+    POLICIES,
+    16,
+    (i) =>
+      addCannedPolicy(
+        admin,
+        `policy-${String(i).padStart(3, "0")}`,
+        JSON.stringify({
+          Version: "2012-10-17",
+          Statement: [{
+            Effect: "Allow",
+            Action: ["s3:GetObject"],
+            Resource: [`arn:aws:s3:::bucket-${i}/*`],
+          }],
+        }),
+      ),
+  );
   await inBatches(USERS, 16, async (i) => {
     const name = `user-${String(i).padStart(5, "0")}`;
     await addUser(admin, name, `secret-${i}-long`);
     await setPolicy(admin, [`policy-${String(i % POLICIES).padStart(3, "0")}`], name, false);
   });
   for (let g = 0; g < 10; g++) {
-    const members = Array.from({ length: USERS / 10 }, (_, k) => `user-${String(g * (USERS / 10) + k).padStart(5, "0")}`);
+    const members = Array.from(
+      { length: USERS / 10 },
+      (_, k) => `user-${String(g * (USERS / 10) + k).padStart(5, "0")}`,
+    );
     await updateGroupMembers(admin, { group: `group-${g}`, members, isRemove: false });
   }
 

@@ -25,23 +25,45 @@ const ROUNDS = 6;
 const dir = await Deno.makeTempDir({ prefix: "deck-bench-lifecycle-" });
 // No background scans: the benchmark runs them itself.
 const opened = await openEmbeddedStorage({ dataDir: dir, lifecycle: { intervalMs: 0 } });
-const server = await listen({ hostname: "127.0.0.1", port: 0, timeouts: DEFAULT_LISTENER_TIMEOUTS }, opened.handler);
+const server = await listen(
+  { hostname: "127.0.0.1", port: 0, timeouts: DEFAULT_LISTENER_TIMEOUTS },
+  opened.handler,
+);
 const url = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
 const client = new S3Client({ endpoint: url, credentials: opened.root });
 try {
   await makeBucket(client, "many");
   await makeBucket(client, "puts");
-  await putBucketLifecycle(client, "many", [{ id: "far", status: "Enabled", prefix: "obj/", expiration: { days: 100_000 } }]);
+  await putBucketLifecycle(client, "many", [{
+    id: "far",
+    status: "Enabled",
+    prefix: "obj/",
+    expiration: { days: 100_000 },
+  }]);
   const state = opened.store.bucket("many");
   const now = new Date().toISOString();
   for (let i = 0; i < OBJECTS; i++) {
     const key = `obj/${String(i).padStart(6, "0")}`;
-    const record: ObjectRecord = { key, versions: [{ versionId: "null", size: 4096, etag: "0".repeat(32), lastModified: now, userMetadata: {}, inline: true }] };
+    const record: ObjectRecord = {
+      key,
+      versions: [{
+        versionId: "null",
+        size: 4096,
+        etag: "0".repeat(32),
+        lastModified: now,
+        userMetadata: {},
+        inline: true,
+      }],
+    };
     state.objects.set(key, record);
     state.keys.push(key);
   }
 
-  const scanner = (pause: number) => new LifecycleScanner(opened.store, opened.lifecycle.backends, opened.lifecycle.tiers, { intervalMs: 0, pause });
+  const scanner = (pause: number) =>
+    new LifecycleScanner(opened.store, opened.lifecycle.backends, opened.lifecycle.tiers, {
+      intervalMs: 0,
+      pause,
+    });
   const rate = async (pause: number) => {
     const s = scanner(pause);
     const started = performance.now();
@@ -56,7 +78,16 @@ try {
     rates.paced.push(await rate(1));
   }
   const [paced, unpaced] = [percentile(rates.paced, 50), percentile(rates.unpaced, 50)];
-  emit({ name: "lifecycle scan, versions evaluated per second (100,000 objects)", deck: paced, baseline: unpaced, unit: "versions/s", ratio: paced / unpaced, goal: "(reported)", pass: true, baselineName: "same scan unpaced" });
+  emit({
+    name: "lifecycle scan, versions evaluated per second (100,000 objects)",
+    deck: paced,
+    baseline: unpaced,
+    unit: "versions/s",
+    ratio: paced / unpaced,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "same scan unpaced",
+  });
 
   const body = new Uint8Array(4096).fill(7);
   const putLatencies = async (label: string, count: number) => {
@@ -89,9 +120,27 @@ try {
   }
   if (scans === 0) throw new Error("no scan completed during the PUTs");
   const [p99Busy, p99Quiet] = [percentile(busy, 99), percentile(quiet, 99)];
-  emit({ name: `client PUT p99 during scans (${scans} scans over ${PUTS} PUTs)`, deck: p99Busy, baseline: p99Quiet, unit: "ms", ratio: p99Busy / p99Quiet, goal: "≤ 2x", pass: p99Busy / p99Quiet <= 2, baselineName: "same PUTs, no scan" });
+  emit({
+    name: `client PUT p99 during scans (${scans} scans over ${PUTS} PUTs)`,
+    deck: p99Busy,
+    baseline: p99Quiet,
+    unit: "ms",
+    ratio: p99Busy / p99Quiet,
+    goal: "≤ 2x",
+    pass: p99Busy / p99Quiet <= 2,
+    baselineName: "same PUTs, no scan",
+  });
   const [p50Busy, p50Quiet] = [percentile(busy, 50), percentile(quiet, 50)];
-  emit({ name: "client PUT p50 during scans", deck: p50Busy, baseline: p50Quiet, unit: "ms", ratio: p50Busy / p50Quiet, goal: "(reported)", pass: true, baselineName: "same PUTs, no scan" });
+  emit({
+    name: "client PUT p50 during scans",
+    deck: p50Busy,
+    baseline: p50Quiet,
+    unit: "ms",
+    ratio: p50Busy / p50Quiet,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "same PUTs, no scan",
+  });
 } finally {
   await server.shutdown();
   await opened.close();

@@ -18,8 +18,23 @@ const MIXED_SECONDS = 30;
 const SINGLE_SECONDS = 10;
 const WRK = { path: "/usr/bin/wrk", debianPackage: "wrk", purpose: "the load benchmark" };
 
-const PAGES = ["/dashboard", "/buckets", "/users", "/groups", "/policies", "/account", "/buckets/load-bucket-000/summary"];
-const APIS = ["/api/v1/buckets", "/api/v1/users", "/api/v1/groups", "/api/v1/policies", "/api/v1/session", "/api/v1/service-accounts"];
+const PAGES = [
+  "/dashboard",
+  "/buckets",
+  "/users",
+  "/groups",
+  "/policies",
+  "/account",
+  "/buckets/load-bucket-000/summary",
+];
+const APIS = [
+  "/api/v1/buckets",
+  "/api/v1/users",
+  "/api/v1/groups",
+  "/api/v1/policies",
+  "/api/v1/session",
+  "/api/v1/service-accounts",
+];
 
 interface WrkResult {
   p50: number;
@@ -108,15 +123,34 @@ try {
     for (let j = 0; j < 3; j++) await putObject(admin, bucket, `object-${j}.txt`, `content ${i}/${j}`);
   }
   for (let i = 0; i < 5; i++) {
-    await addCannedPolicy(admin, `load-policy-${i}`, JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: ["s3:GetObject"], Resource: [`arn:aws:s3:::load-bucket-00${i}/*`] }] }));
+    await addCannedPolicy(
+      admin,
+      `load-policy-${i}`,
+      JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [{
+          Effect: "Allow",
+          Action: ["s3:GetObject"],
+          Resource: [`arn:aws:s3:::load-bucket-00${i}/*`],
+        }],
+      }),
+    );
   }
   for (let i = 0; i < 50; i++) {
     await addUser(admin, `load-user-${String(i).padStart(3, "0")}`, "load-user-secret");
-    await updateGroupMembers(admin, { group: `load-group-${i % 10}`, members: [`load-user-${String(i).padStart(3, "0")}`], isRemove: false });
+    await updateGroupMembers(admin, {
+      group: `load-group-${i % 10}`,
+      members: [`load-user-${String(i).padStart(3, "0")}`],
+      isRemove: false,
+    });
   }
   const cookies: string[] = [];
   for (let i = 0; i < SESSIONS; i++) {
-    const res = await fetch(`${consoleUrl}/api/v1/login`, { method: "POST", headers: { "content-type": "application/json", origin: consoleUrl }, body: JSON.stringify(root) });
+    const res = await fetch(`${consoleUrl}/api/v1/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: consoleUrl },
+      body: JSON.stringify(root),
+    });
     await res.body?.cancel();
     const token = /^token=[^;]+/.exec(res.headers.get("set-cookie") ?? "")?.[0];
     if (res.status !== 201 || !token) throw new Error(`sign-in ${i} answered ${res.status}`);
@@ -145,15 +179,98 @@ try {
 
   const base = `${SESSIONS} sessions`;
   const ms = (r: WrkResult) => `${Math.round(r.rps)} req/s, ${r.requests} requests, ${r.errors} errors`;
-  emit({ name: `Pages and API, ${base}, ${MIXED_SECONDS} s: p50`, deck: mixed.p50, baseline: bare.p50, unit: "ms", ratio: mixed.p50 / bare.p50, goal: "(reported)", pass: true, baselineName: `/healthz under the same load, p50` });
-  emit({ name: `Pages and API, ${base}, ${MIXED_SECONDS} s: p99`, deck: mixed.p99, baseline: bare.p99, unit: "ms", ratio: mixed.p99 / bare.p99, goal: "< 500 ms", pass: mixed.p99 < 500, baselineName: `/healthz under the same load, p99` });
-  emit({ name: `/buckets page, ${base}: p50`, deck: buckets.p50, baseline: bare.p50, unit: "ms", ratio: buckets.p50 / bare.p50, goal: "(reported)", pass: true, baselineName: `/healthz under the same load, p50` });
-  emit({ name: `/buckets page, ${base}: p99`, deck: buckets.p99, baseline: bare.p99, unit: "ms", ratio: buckets.p99 / bare.p99, goal: "< 500 ms", pass: buckets.p99 < 500, baselineName: `/healthz under the same load, p99` });
-  emit({ name: `Errors in the mixed run (${ms(mixed)})`, deck: mixed.errors, baseline: 0, unit: "", ratio: 0, goal: "0", pass: mixed.errors === 0, baselineName: "none expected" });
-  emit({ name: `Server CPU per request, mixed pages and API (${Math.round(mixed.rps)} req/s, machine load ${Deno.loadavg()[0].toFixed(1)})`, deck: mixed.cpuPerRequest, baseline: bare.cpuPerRequest, unit: "ms", ratio: mixed.cpuPerRequest / bare.cpuPerRequest, goal: "(reported)", pass: true, baselineName: "/healthz under the same load" });
-  emit({ name: "Server CPU per request, /buckets page", deck: buckets.cpuPerRequest, baseline: bare.cpuPerRequest, unit: "ms", ratio: buckets.cpuPerRequest / bare.cpuPerRequest, goal: "(reported)", pass: true, baselineName: "/healthz under the same load" });
-  emit({ name: "RSS after the runs", deck: rssAfter / 2 ** 20, baseline: rssBefore / 2 ** 20, unit: "MiB", ratio: rssAfter / rssBefore, goal: "(reported)", pass: true, baselineName: "RSS with 200 sessions signed in, before the runs" });
-  emit({ name: "RSS 20 s after the runs", deck: rssSettled / 2 ** 20, baseline: rssBefore / 2 ** 20, unit: "MiB", ratio: rssSettled / rssBefore, goal: "(reported)", pass: true, baselineName: "RSS with 200 sessions signed in, before the runs" });
+  emit({
+    name: `Pages and API, ${base}, ${MIXED_SECONDS} s: p50`,
+    deck: mixed.p50,
+    baseline: bare.p50,
+    unit: "ms",
+    ratio: mixed.p50 / bare.p50,
+    goal: "(reported)",
+    pass: true,
+    baselineName: `/healthz under the same load, p50`,
+  });
+  emit({
+    name: `Pages and API, ${base}, ${MIXED_SECONDS} s: p99`,
+    deck: mixed.p99,
+    baseline: bare.p99,
+    unit: "ms",
+    ratio: mixed.p99 / bare.p99,
+    goal: "< 500 ms",
+    pass: mixed.p99 < 500,
+    baselineName: `/healthz under the same load, p99`,
+  });
+  emit({
+    name: `/buckets page, ${base}: p50`,
+    deck: buckets.p50,
+    baseline: bare.p50,
+    unit: "ms",
+    ratio: buckets.p50 / bare.p50,
+    goal: "(reported)",
+    pass: true,
+    baselineName: `/healthz under the same load, p50`,
+  });
+  emit({
+    name: `/buckets page, ${base}: p99`,
+    deck: buckets.p99,
+    baseline: bare.p99,
+    unit: "ms",
+    ratio: buckets.p99 / bare.p99,
+    goal: "< 500 ms",
+    pass: buckets.p99 < 500,
+    baselineName: `/healthz under the same load, p99`,
+  });
+  emit({
+    name: `Errors in the mixed run (${ms(mixed)})`,
+    deck: mixed.errors,
+    baseline: 0,
+    unit: "",
+    ratio: 0,
+    goal: "0",
+    pass: mixed.errors === 0,
+    baselineName: "none expected",
+  });
+  emit({
+    name: `Server CPU per request, mixed pages and API (${Math.round(mixed.rps)} req/s, machine load ${
+      Deno.loadavg()[0].toFixed(1)
+    })`,
+    deck: mixed.cpuPerRequest,
+    baseline: bare.cpuPerRequest,
+    unit: "ms",
+    ratio: mixed.cpuPerRequest / bare.cpuPerRequest,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "/healthz under the same load",
+  });
+  emit({
+    name: "Server CPU per request, /buckets page",
+    deck: buckets.cpuPerRequest,
+    baseline: bare.cpuPerRequest,
+    unit: "ms",
+    ratio: buckets.cpuPerRequest / bare.cpuPerRequest,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "/healthz under the same load",
+  });
+  emit({
+    name: "RSS after the runs",
+    deck: rssAfter / 2 ** 20,
+    baseline: rssBefore / 2 ** 20,
+    unit: "MiB",
+    ratio: rssAfter / rssBefore,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "RSS with 200 sessions signed in, before the runs",
+  });
+  emit({
+    name: "RSS 20 s after the runs",
+    deck: rssSettled / 2 ** 20,
+    baseline: rssBefore / 2 ** 20,
+    unit: "MiB",
+    ratio: rssSettled / rssBefore,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "RSS with 200 sessions signed in, before the runs",
+  });
   console.error(`mixed: ${ms(mixed)}; /buckets: ${ms(buckets)}; /healthz: ${ms(bare)}`);
 } finally {
   child.kill("SIGTERM");

@@ -48,7 +48,7 @@ export function pattern(size: number, stride = 1): ReadableStream<Uint8Array> {
 /** Reads a body to its end; the bytes read. */
 export async function drain(stream: ReadableStream<Uint8Array> | null): Promise<number> {
   let n = 0;
-  if (stream) for await (const c of stream) n += c.length;
+  if (stream) { for await (const c of stream) n += c.length; }
   return n;
 }
 
@@ -106,13 +106,34 @@ export async function timed(samples: number, work: () => Promise<unknown>, warmu
 }
 
 /** Runs `work(0 … count-1)`, `size` at a time (seeding many users, buckets, tenants). */
-export async function inBatches(count: number, size: number, work: (i: number) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < count; i += size) await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, j) => work(i + j)));
+export async function inBatches(
+  count: number,
+  size: number,
+  work: (i: number) => Promise<unknown>,
+): Promise<void> {
+  for (let i = 0; i < count; i += size) {
+    await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, j) => work(i + j)));
+  }
 }
 
 /** Two reported rows, "<subject> p50 (<scale>)" and "… p99 …", each against the baseline's same percentile. */
-export function emitLatency(subject: string, scale: string, deck: Latency, baseline: Latency, baselineName: string): void {
+export function emitLatency(
+  subject: string,
+  scale: string,
+  deck: Latency,
+  baseline: Latency,
+  baselineName: string,
+): void {
   for (const p of ["p50", "p99"] as const) {
-    emit({ name: `${subject} ${p} (${scale})`, deck: deck[p], baseline: baseline[p], unit: "ms", ratio: deck[p] / baseline[p], goal: "(reported)", pass: true, baselineName: p === "p50" ? baselineName : `${baselineName}, p99` });
+    emit({
+      name: `${subject} ${p} (${scale})`,
+      deck: deck[p],
+      baseline: baseline[p],
+      unit: "ms",
+      ratio: deck[p] / baseline[p],
+      goal: "(reported)",
+      pass: true,
+      baselineName: p === "p50" ? baselineName : `${baselineName}, p99`,
+    });
   }
 }

@@ -34,16 +34,30 @@ const RECEIVER = `
     if (!arrivals.has(key)) arrivals.set(key, Date.now());
     return new Response(null, { status: 200 });
   });`;
-const receiver = new Deno.Command(Deno.execPath(), { args: ["eval", RECEIVER], stdout: "piped", stderr: "inherit" }).spawn();
+const receiver = new Deno.Command(Deno.execPath(), {
+  args: ["eval", RECEIVER],
+  stdout: "piped",
+  stderr: "inherit",
+}).spawn();
 const receiverLines = receiver.stdout.pipeThrough(new TextDecoderStream()).getReader();
 let announced = "";
 while (!/port \d+/.test(announced)) announced += (await receiverLines.read()).value ?? "";
 receiverLines.releaseLock();
 receiver.stdout.cancel().catch(() => {});
 const hookUrl = `http://127.0.0.1:${/port (\d+)/.exec(announced)![1]}/events`;
-const hookArrivals = async () => new Map(Object.entries(await (await fetch(hookUrl)).json() as Record<string, number>));
-const sql = postgres({ host: "127.0.0.1", port: 5432, user: "postgres", database: "test", max: 1, onnotice: () => {} });
-await sql.unsafe(`CREATE TABLE ${run} (key VARCHAR PRIMARY KEY, value JSONB, received_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp())`);
+const hookArrivals = async () =>
+  new Map(Object.entries(await (await fetch(hookUrl)).json() as Record<string, number>));
+const sql = postgres({
+  host: "127.0.0.1",
+  port: 5432,
+  user: "postgres",
+  database: "test",
+  max: 1,
+  onnotice: () => {},
+});
+await sql.unsafe(
+  `CREATE TABLE ${run} (key VARCHAR PRIMARY KEY, value JSONB, received_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp())`,
+);
 
 const plainProcess = await spawnStorage(`${dir}/plain`, await freePort(), root);
 const notifiedProcess = await spawnStorage(`${dir}/notified`, await freePort(), root);
@@ -53,7 +67,10 @@ try {
   await makeBucket(plain, "bench");
   await makeBucket(notified, "bench");
   await setConfigKV(notified, `notify_webhook endpoint=${hookUrl} queue_dir=${dir}/queue queue_limit=10000`);
-  await setConfigKV(notified, `notify_postgres connection_string="host=127.0.0.1 port=5432 user=postgres dbname=test sslmode=disable" table=${run} format=namespace`);
+  await setConfigKV(
+    notified,
+    `notify_postgres connection_string="host=127.0.0.1 port=5432 user=postgres dbname=test sslmode=disable" table=${run} format=namespace`,
+  );
   await serviceRestart(notified);
   await putBucketNotification(notified, "bench", [
     { id: "hook", arn: "arn:minio:sqs::_:webhook", events: ["s3:ObjectCreated:*"] },
@@ -126,15 +143,96 @@ try {
   const putP50 = percentile(putLatencies, 50);
   const putP99 = percentile(putLatencies, 99);
 
-  emit({ name: "2,000 PUTs of 4 KiB, bucket with webhook + PostgreSQL targets (ratio: median of 20 paired rounds)", deck: notifiedOps, baseline: plainOps, unit: "ops/s", ratio, goal: "≥ 80% of without targets", pass: ratio >= 0.8, baselineName: "same PUTs, server without targets" });
-  emit({ name: "Storage CPU per PUT, including delivering its events to both targets", deck: notifiedCpu, baseline: plainCpu, unit: "ms", ratio: notifiedCpu / plainCpu, goal: "(reported)", pass: true, baselineName: "same PUTs, server without targets" });
-  emit({ name: "Of which the delivery thread (runs at nice 10), per PUT", deck: deliveryCpu, baseline: notifiedCpu, unit: "ms", ratio: deliveryCpu / notifiedCpu, goal: "(reported)", pass: true, baselineName: "storage CPU per PUT with targets" });
-  emit({ name: "Machine load average during the run (1 min, 2 cores)", deck: Math.max(...load), baseline: navigator.hardwareConcurrency, unit: "", ratio: Math.max(...load) / navigator.hardwareConcurrency, goal: "(reported)", pass: true, baselineName: "cores" });
-  emit({ name: "Delivery latency p50, webhook (ack → received)", deck: percentile(hookLatency, 50), baseline: putP50, unit: "ms", ratio: percentile(hookLatency, 50) / putP50, goal: "(reported)", pass: true, baselineName: "PUT latency p50" });
-  emit({ name: "Delivery latency p99, webhook (ack → received)", deck: percentile(hookLatency, 99), baseline: putP99, unit: "ms", ratio: percentile(hookLatency, 99) / putP99, goal: "(reported)", pass: true, baselineName: "PUT latency p99" });
-  emit({ name: "Delivery latency p50, PostgreSQL (ack → row committed)", deck: percentile(pgLatency, 50), baseline: putP50, unit: "ms", ratio: percentile(pgLatency, 50) / putP50, goal: "(reported)", pass: true, baselineName: "PUT latency p50" });
-  emit({ name: "Delivery latency p99, PostgreSQL (ack → row committed)", deck: percentile(pgLatency, 99), baseline: putP99, unit: "ms", ratio: percentile(pgLatency, 99) / putP99, goal: "(reported)", pass: true, baselineName: "PUT latency p99" });
-  emit({ name: "Events lost (both targets)", deck: lost, baseline: expected * 2, unit: "events", ratio: lost / (expected * 2), goal: "0 lost", pass: lost === 0, baselineName: "events sent" });
+  emit({
+    name: "2,000 PUTs of 4 KiB, bucket with webhook + PostgreSQL targets (ratio: median of 20 paired rounds)",
+    deck: notifiedOps,
+    baseline: plainOps,
+    unit: "ops/s",
+    ratio,
+    goal: "≥ 80% of without targets",
+    pass: ratio >= 0.8,
+    baselineName: "same PUTs, server without targets",
+  });
+  emit({
+    name: "Storage CPU per PUT, including delivering its events to both targets",
+    deck: notifiedCpu,
+    baseline: plainCpu,
+    unit: "ms",
+    ratio: notifiedCpu / plainCpu,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "same PUTs, server without targets",
+  });
+  emit({
+    name: "Of which the delivery thread (runs at nice 10), per PUT",
+    deck: deliveryCpu,
+    baseline: notifiedCpu,
+    unit: "ms",
+    ratio: deliveryCpu / notifiedCpu,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "storage CPU per PUT with targets",
+  });
+  emit({
+    name: "Machine load average during the run (1 min, 2 cores)",
+    deck: Math.max(...load),
+    baseline: navigator.hardwareConcurrency,
+    unit: "",
+    ratio: Math.max(...load) / navigator.hardwareConcurrency,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "cores",
+  });
+  emit({
+    name: "Delivery latency p50, webhook (ack → received)",
+    deck: percentile(hookLatency, 50),
+    baseline: putP50,
+    unit: "ms",
+    ratio: percentile(hookLatency, 50) / putP50,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "PUT latency p50",
+  });
+  emit({
+    name: "Delivery latency p99, webhook (ack → received)",
+    deck: percentile(hookLatency, 99),
+    baseline: putP99,
+    unit: "ms",
+    ratio: percentile(hookLatency, 99) / putP99,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "PUT latency p99",
+  });
+  emit({
+    name: "Delivery latency p50, PostgreSQL (ack → row committed)",
+    deck: percentile(pgLatency, 50),
+    baseline: putP50,
+    unit: "ms",
+    ratio: percentile(pgLatency, 50) / putP50,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "PUT latency p50",
+  });
+  emit({
+    name: "Delivery latency p99, PostgreSQL (ack → row committed)",
+    deck: percentile(pgLatency, 99),
+    baseline: putP99,
+    unit: "ms",
+    ratio: percentile(pgLatency, 99) / putP99,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "PUT latency p99",
+  });
+  emit({
+    name: "Events lost (both targets)",
+    deck: lost,
+    baseline: expected * 2,
+    unit: "events",
+    ratio: lost / (expected * 2),
+    goal: "0 lost",
+    pass: lost === 0,
+    baselineName: "events sent",
+  });
 } finally {
   plainProcess.child.kill("SIGTERM");
   notifiedProcess.child.kill("SIGTERM");

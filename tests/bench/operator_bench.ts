@@ -37,7 +37,11 @@ async function startByteServer(port: number): Promise<Deno.ChildProcess> {
       let left = Number(url.searchParams.get("n") ?? 0);
       return new Response(new ReadableStream({ type: "bytes", pull(c) { if (left <= 0) return c.close(); const n = Math.min(chunk.length, left); c.enqueue(chunk.slice(0, n)); left -= n; } }), { headers: { "content-length": String(left) } });
     });`;
-  const child = new Deno.Command(Deno.execPath(), { args: ["eval", code], stdout: "piped", stderr: "inherit" }).spawn();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   while (!(await reader.read()).value?.includes("ready")) { /* wait for the listener */ }
   reader.releaseLock();
@@ -54,10 +58,23 @@ interface Download {
 /** Downloads with curl (an independent client): its rate and the console process's CPU time meanwhile. */
 async function curlDownload(url: string, cookie = ""): Promise<Download> {
   const before = process.cpuUsage();
-  const out = await new Deno.Command("curl", { args: ["-s", "-o", "/dev/null", "-w", "%{speed_download} %{size_download} %{http_code}", ...(cookie ? ["-H", `cookie: ${cookie}`] : []), url], stdout: "piped" }).output();
+  const out = await new Deno.Command("curl", {
+    args: [
+      "-s",
+      "-o",
+      "/dev/null",
+      "-w",
+      "%{speed_download} %{size_download} %{http_code}",
+      ...(cookie ? ["-H", `cookie: ${cookie}`] : []),
+      url,
+    ],
+    stdout: "piped",
+  }).output();
   const used = process.cpuUsage(before);
   const [speed, size, status] = new TextDecoder().decode(out.stdout).trim().split(" ").map(Number);
-  if (status !== 200 || size !== DOWNLOAD) throw new Error(`download of ${url} answered ${status} with ${size} bytes`);
+  if (status !== 200 || size !== DOWNLOAD) {
+    throw new Error(`download of ${url} answered ${status} with ${size} bytes`);
+  }
   return { rate: speed / 1024 / 1024, cpuMs: (used.user + used.system) / 1000 };
 }
 
@@ -66,9 +83,18 @@ const bytePort = await freePort();
 const byteServer = await startByteServer(bytePort);
 try {
   const { store, operator } = stack.cluster;
-  for (let n = 0; n < NAMESPACES; n++) store.create(NAMESPACE, { metadata: { name: `bench-${String(n).padStart(2, "0")}` }, status: { phase: "Active" } });
+  for (let n = 0; n < NAMESPACES; n++) {
+    store.create(NAMESPACE, {
+      metadata: { name: `bench-${String(n).padStart(2, "0")}` },
+      status: { phase: "Active" },
+    });
+  }
   for (let i = 0; i < TENANTS; i++) {
-    seedTenant(store, { namespace: `bench-${String(i % NAMESPACES).padStart(2, "0")}`, name: `tenant-${String(i).padStart(3, "0")}`, root: { accessKey: "bench-admin", secretKey: "bench-secret-123" } });
+    seedTenant(store, {
+      namespace: `bench-${String(i % NAMESPACES).padStart(2, "0")}`,
+      name: `tenant-${String(i).padStart(3, "0")}`,
+      root: { accessKey: "bench-admin", secretKey: "bench-secret-123" },
+    });
   }
   await operator.settled();
   const client = await signInOperator(stack, stack.cluster.operatorToken);
@@ -76,7 +102,9 @@ try {
   const token = stack.cluster.operatorToken;
 
   const standin = await timed(30, async () => {
-    const list = await k8s.request<{ items: unknown[] }>(token, "GET", tenantPath(), { query: { limit: 500 } });
+    const list = await k8s.request<{ items: unknown[] }>(token, "GET", tenantPath(), {
+      query: { limit: 500 },
+    });
     if (list.items.length !== TENANTS) throw new Error(`stand-in listed ${list.items.length}`);
   }, 3);
   const api = await timed(30, async () => {
@@ -88,8 +116,20 @@ try {
     await res.text();
     if (res.status !== 200) throw new Error(`/tenants answered ${res.status}`);
   }, 3);
-  emitLatency("GET /api/v1/tenants", "500 tenants, 50 namespaces", api, standin, "stand-in API server's own tenant list");
-  emitLatency("/tenants page", "500 tenants, 50 namespaces", page, standin, "stand-in API server's own tenant list");
+  emitLatency(
+    "GET /api/v1/tenants",
+    "500 tenants, 50 namespaces",
+    api,
+    standin,
+    "stand-in API server's own tenant list",
+  );
+  emitLatency(
+    "/tenants page",
+    "500 tenants, 50 namespaces",
+    page,
+    standin,
+    "stand-in API server's own tenant list",
+  );
 
   // The hop: tenant-000's console service points at the byte server. The console answers through the
   // production listener (server/http_server.ts, node:http) as `deno task start` runs it, and, for
@@ -99,15 +139,23 @@ try {
   store.replace(SERVICES, service);
   const first = await client.request("GET", "/api/proxy/bench-00/tenant-000/bytes?n=1");
   await first.body?.cancel();
-  const cookie = `${client.cookie}; ${/^(token-[0-9a-f]+=[^;]+)/.exec(first.headers.get("set-cookie") ?? "")![1]}`;
-  const production = await listen({ hostname: "127.0.0.1", port: 0, timeouts: DEFAULT_LISTENER_TIMEOUTS }, createFetchHandler(createApp(stack.deps), stack.deps.config.subpath));
+  const cookie = `${client.cookie}; ${
+    /^(token-[0-9a-f]+=[^;]+)/.exec(first.headers.get("set-cookie") ?? "")![1]
+  }`;
+  const production = await listen(
+    { hostname: "127.0.0.1", port: 0, timeouts: DEFAULT_LISTENER_TIMEOUTS },
+    createFetchHandler(createApp(stack.deps), stack.deps.config.subpath),
+  );
   // The bounds: the least any proxy in this process can do, a bare fetch pass-through on each listener.
   const passThrough = async (req: Request) => {
     const url = new URL(req.url);
     const res = await fetch(`http://127.0.0.1:${bytePort}${url.pathname}${url.search}`);
     return new Response(res.body, { status: res.status, headers: res.headers });
   };
-  const bareNode = await listen({ hostname: "127.0.0.1", port: 0, timeouts: DEFAULT_LISTENER_TIMEOUTS }, passThrough);
+  const bareNode = await listen(
+    { hostname: "127.0.0.1", port: 0, timeouts: DEFAULT_LISTENER_TIMEOUTS },
+    passThrough,
+  );
   const bareServe = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, passThrough);
   const hopPath = `/api/proxy/bench-00/tenant-000/bytes?n=${DOWNLOAD}`;
   const runs: Record<string, () => Promise<Download>> = {
@@ -115,7 +163,8 @@ try {
     hop: () => curlDownload(`http://127.0.0.1:${production.addr.port}${hopPath}`, cookie),
     hopServe: () => curlDownload(`${stack.consoleUrl}${hopPath}`, cookie),
     bareNode: () => curlDownload(`http://127.0.0.1:${bareNode.addr.port}/bytes?n=${DOWNLOAD}`),
-    bareServe: () => curlDownload(`http://127.0.0.1:${(bareServe.addr as Deno.NetAddr).port}/bytes?n=${DOWNLOAD}`),
+    bareServe: () =>
+      curlDownload(`http://127.0.0.1:${(bareServe.addr as Deno.NetAddr).port}/bytes?n=${DOWNLOAD}`),
   };
   const rates: Record<string, number[]> = {};
   const cpu: Record<string, number[]> = {};
@@ -132,13 +181,76 @@ try {
   const rate = (name: string) => percentile(rates[name], 50);
   const cpuOf = (name: string) => percentile(cpu[name], 50);
   const direct = "same download straight from the service";
-  emit({ name: `hop proxy download, 256 MiB, production listener (median of ${ROUNDS})`, deck: rate("hop"), baseline: rate("direct"), unit: "MiB/s", ratio: rate("hop") / rate("direct"), goal: "≥ 80% of direct", pass: rate("hop") >= 0.8 * rate("direct"), baselineName: direct });
-  emit({ name: "bare pass-through on the production listener against direct (its bound)", deck: rate("bareNode"), baseline: rate("direct"), unit: "MiB/s", ratio: rate("bareNode") / rate("direct"), goal: "(reported: the bound)", pass: true, baselineName: direct });
-  emit({ name: "hop proxy against the bare pass-through, production listener", deck: rate("hop"), baseline: rate("bareNode"), unit: "MiB/s", ratio: rate("hop") / rate("bareNode"), goal: "(reported)", pass: true, baselineName: "fetch pass-through, same listener and process" });
-  emit({ name: "console CPU per 256 MiB through the hop, production listener", deck: cpuOf("hop"), baseline: cpuOf("bareNode"), unit: "ms", ratio: cpuOf("hop") / cpuOf("bareNode"), goal: "(reported)", pass: true, baselineName: "bare pass-through, same listener" });
-  emit({ name: "hop proxy download, 256 MiB, Deno.serve listener", deck: rate("hopServe"), baseline: rate("direct"), unit: "MiB/s", ratio: rate("hopServe") / rate("direct"), goal: "(reported: test harness listener)", pass: true, baselineName: direct });
-  emit({ name: "bare pass-through on Deno.serve against direct", deck: rate("bareServe"), baseline: rate("direct"), unit: "MiB/s", ratio: rate("bareServe") / rate("direct"), goal: "(reported)", pass: true, baselineName: direct });
-  emit({ name: "console CPU per 256 MiB through the hop, Deno.serve listener", deck: cpuOf("hopServe"), baseline: cpuOf("hop"), unit: "ms", ratio: cpuOf("hopServe") / cpuOf("hop"), goal: "(reported)", pass: true, baselineName: "the same hop on the production listener" });
+  emit({
+    name: `hop proxy download, 256 MiB, production listener (median of ${ROUNDS})`,
+    deck: rate("hop"),
+    baseline: rate("direct"),
+    unit: "MiB/s",
+    ratio: rate("hop") / rate("direct"),
+    goal: "≥ 80% of direct",
+    pass: rate("hop") >= 0.8 * rate("direct"),
+    baselineName: direct,
+  });
+  emit({
+    name: "bare pass-through on the production listener against direct (its bound)",
+    deck: rate("bareNode"),
+    baseline: rate("direct"),
+    unit: "MiB/s",
+    ratio: rate("bareNode") / rate("direct"),
+    goal: "(reported: the bound)",
+    pass: true,
+    baselineName: direct,
+  });
+  emit({
+    name: "hop proxy against the bare pass-through, production listener",
+    deck: rate("hop"),
+    baseline: rate("bareNode"),
+    unit: "MiB/s",
+    ratio: rate("hop") / rate("bareNode"),
+    goal: "(reported)",
+    pass: true,
+    baselineName: "fetch pass-through, same listener and process",
+  });
+  emit({
+    name: "console CPU per 256 MiB through the hop, production listener",
+    deck: cpuOf("hop"),
+    baseline: cpuOf("bareNode"),
+    unit: "ms",
+    ratio: cpuOf("hop") / cpuOf("bareNode"),
+    goal: "(reported)",
+    pass: true,
+    baselineName: "bare pass-through, same listener",
+  });
+  emit({
+    name: "hop proxy download, 256 MiB, Deno.serve listener",
+    deck: rate("hopServe"),
+    baseline: rate("direct"),
+    unit: "MiB/s",
+    ratio: rate("hopServe") / rate("direct"),
+    goal: "(reported: test harness listener)",
+    pass: true,
+    baselineName: direct,
+  });
+  emit({
+    name: "bare pass-through on Deno.serve against direct",
+    deck: rate("bareServe"),
+    baseline: rate("direct"),
+    unit: "MiB/s",
+    ratio: rate("bareServe") / rate("direct"),
+    goal: "(reported)",
+    pass: true,
+    baselineName: direct,
+  });
+  emit({
+    name: "console CPU per 256 MiB through the hop, Deno.serve listener",
+    deck: cpuOf("hopServe"),
+    baseline: cpuOf("hop"),
+    unit: "ms",
+    ratio: cpuOf("hopServe") / cpuOf("hop"),
+    goal: "(reported)",
+    pass: true,
+    baselineName: "the same hop on the production listener",
+  });
 
   for (const path of ["/tenants", "/tenants/add"]) {
     const html = await (await client.request("GET", path)).text();

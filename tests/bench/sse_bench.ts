@@ -20,7 +20,13 @@ const median = (values: number[]) => percentile(values, 50);
 
 /** AES-256-GCM over `size` bytes as the storage seals them: 64 KiB packages, 16 in flight. */
 async function aesGcmRate(size: number): Promise<number> {
-  const key = await crypto.subtle.importKey("raw", crypto.getRandomValues(new Uint8Array(32)), "AES-GCM", false, ["encrypt"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    crypto.getRandomValues(new Uint8Array(32)),
+    "AES-GCM",
+    false,
+    ["encrypt"],
+  );
   const batch = new Uint8Array(MiB).map((_, i) => i & 0xff);
   const started = performance.now();
   let sequence = 0;
@@ -38,7 +44,14 @@ async function aesGcmRate(size: number): Promise<number> {
 
 async function put(client: S3Client, key: string, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
-  await client.empty({ method: "PUT", bucket: "bench", key, body: pattern(SIZE, 7), contentLength: SIZE, headers });
+  await client.empty({
+    method: "PUT",
+    bucket: "bench",
+    key,
+    body: pattern(SIZE, 7),
+    contentLength: SIZE,
+    headers,
+  });
   return rate(SIZE, started);
 }
 
@@ -53,10 +66,18 @@ const dir = await Deno.makeTempDir({ prefix: "deck-bench-sse-" });
 try {
   const root = { accessKey: "benchroot", secretKey: "bench-secret-1" };
   const kms = `bench-key:${crypto.getRandomValues(new Uint8Array(32)).toBase64()}`;
-  const { child, url } = await spawnStorage(`${dir}/deck`, await freePort(), root, { MINIO_KMS_SECRET_KEY: kms });
+  const { child, url } = await spawnStorage(`${dir}/deck`, await freePort(), root, {
+    MINIO_KMS_SECRET_KEY: kms,
+  });
   const client = new S3Client({ endpoint: url, credentials: root });
   await makeBucket(client, "bench");
-  const samples = { plainPut: [] as number[], plainGet: [] as number[], ssePut: [] as number[], sseGet: [] as number[], aes: [] as number[] };
+  const samples = {
+    plainPut: [] as number[],
+    plainGet: [] as number[],
+    ssePut: [] as number[],
+    sseGet: [] as number[],
+    aes: [] as number[],
+  };
   // The storage process's CPU per MiB of each kind of transfer: what encryption costs whatever else runs.
   const cpu = { plainPut: 0, plainGet: 0, ssePut: 0, sseGet: 0 };
   const timed = async (kind: keyof typeof cpu, transfer: () => Promise<number>) => {
@@ -75,23 +96,92 @@ try {
   }
   child.kill("SIGTERM");
   await child.status;
-  const [plainPut, plainGet, ssePut, sseGet, aes] = [samples.plainPut, samples.plainGet, samples.ssePut, samples.sseGet, samples.aes].map(median);
+  const [plainPut, plainGet, ssePut, sseGet, aes] = [
+    samples.plainPut,
+    samples.plainGet,
+    samples.ssePut,
+    samples.sseGet,
+    samples.aes,
+  ].map(median);
   // Ratios are the median of each round's pair (taken seconds apart): load from other processes on this
   // shared machine changes several-fold within a run, and would otherwise decide the ratio of the medians.
   const paired = (sealed: number[], plain: number[]) => median(sealed.map((s, i) => s / plain[i]));
   const putRatio = paired(samples.ssePut, samples.plainPut);
   const getRatio = paired(samples.sseGet, samples.plainGet);
-  emit({ name: "SSE-S3 PUT 256 MiB (median of 5, ratio of pairs)", deck: ssePut, baseline: plainPut, unit: "MiB/s", ratio: putRatio, goal: "≥ 70% of unencrypted PUT", pass: putRatio >= 0.7, baselineName: "unencrypted PUT, same rounds" });
-  emit({ name: "SSE-S3 GET 256 MiB (median of 5, ratio of pairs)", deck: sseGet, baseline: plainGet, unit: "MiB/s", ratio: getRatio, goal: "≥ 70% of unencrypted GET", pass: getRatio >= 0.7, baselineName: "unencrypted GET, same rounds" });
+  emit({
+    name: "SSE-S3 PUT 256 MiB (median of 5, ratio of pairs)",
+    deck: ssePut,
+    baseline: plainPut,
+    unit: "MiB/s",
+    ratio: putRatio,
+    goal: "≥ 70% of unencrypted PUT",
+    pass: putRatio >= 0.7,
+    baselineName: "unencrypted PUT, same rounds",
+  });
+  emit({
+    name: "SSE-S3 GET 256 MiB (median of 5, ratio of pairs)",
+    deck: sseGet,
+    baseline: plainGet,
+    unit: "MiB/s",
+    ratio: getRatio,
+    goal: "≥ 70% of unencrypted GET",
+    pass: getRatio >= 0.7,
+    baselineName: "unencrypted GET, same rounds",
+  });
   const perMiB = (ms: number) => ms / (ROUNDS * SIZE / MiB);
-  emit({ name: "Storage CPU per MiB of PUT, SSE-S3", deck: perMiB(cpu.ssePut), baseline: perMiB(cpu.plainPut), unit: "ms", ratio: cpu.ssePut / cpu.plainPut, goal: "(reported: load-independent cost)", pass: true, baselineName: "unencrypted PUT" });
-  emit({ name: "Storage CPU per MiB of GET, SSE-S3", deck: perMiB(cpu.sseGet), baseline: perMiB(cpu.plainGet), unit: "ms", ratio: cpu.sseGet / cpu.plainGet, goal: "(reported: load-independent cost)", pass: true, baselineName: "unencrypted GET" });
+  emit({
+    name: "Storage CPU per MiB of PUT, SSE-S3",
+    deck: perMiB(cpu.ssePut),
+    baseline: perMiB(cpu.plainPut),
+    unit: "ms",
+    ratio: cpu.ssePut / cpu.plainPut,
+    goal: "(reported: load-independent cost)",
+    pass: true,
+    baselineName: "unencrypted PUT",
+  });
+  emit({
+    name: "Storage CPU per MiB of GET, SSE-S3",
+    deck: perMiB(cpu.sseGet),
+    baseline: perMiB(cpu.plainGet),
+    unit: "ms",
+    ratio: cpu.sseGet / cpu.plainGet,
+    goal: "(reported: load-independent cost)",
+    pass: true,
+    baselineName: "unencrypted GET",
+  });
   // With no idle core (this machine is shared), decrypting and sending cannot overlap: a GET then costs the
   // plain GET's time plus AES's. That serial bound is what an encrypted GET can reach here.
   const serialGet = 1 / (1 / plainGet + 1 / aes);
-  emit({ name: "SSE-S3 GET vs serial bound (median of 5)", deck: sseGet, baseline: serialGet, unit: "MiB/s", ratio: sseGet / serialGet, goal: "(reported: bound on a busy CPU)", pass: true, baselineName: "plain GET then AES-GCM, one after the other" });
-  emit({ name: "SSE-S3 PUT vs raw AES-256-GCM (median of 5)", deck: ssePut, baseline: aes, unit: "MiB/s", ratio: ssePut / aes, goal: "(reported: AES bounds it)", pass: true, baselineName: "WebCrypto AES-GCM, 64 KiB packages" });
-  emit({ name: "SSE-S3 GET vs raw AES-256-GCM (median of 5)", deck: sseGet, baseline: aes, unit: "MiB/s", ratio: sseGet / aes, goal: "(reported: AES bounds it)", pass: true, baselineName: "WebCrypto AES-GCM, 64 KiB packages" });
+  emit({
+    name: "SSE-S3 GET vs serial bound (median of 5)",
+    deck: sseGet,
+    baseline: serialGet,
+    unit: "MiB/s",
+    ratio: sseGet / serialGet,
+    goal: "(reported: bound on a busy CPU)",
+    pass: true,
+    baselineName: "plain GET then AES-GCM, one after the other",
+  });
+  emit({
+    name: "SSE-S3 PUT vs raw AES-256-GCM (median of 5)",
+    deck: ssePut,
+    baseline: aes,
+    unit: "MiB/s",
+    ratio: ssePut / aes,
+    goal: "(reported: AES bounds it)",
+    pass: true,
+    baselineName: "WebCrypto AES-GCM, 64 KiB packages",
+  });
+  emit({
+    name: "SSE-S3 GET vs raw AES-256-GCM (median of 5)",
+    deck: sseGet,
+    baseline: aes,
+    unit: "MiB/s",
+    ratio: sseGet / aes,
+    goal: "(reported: AES bounds it)",
+    pass: true,
+    baselineName: "WebCrypto AES-GCM, 64 KiB packages",
+  });
 } finally {
   await Deno.remove(dir, { recursive: true }).catch(() => {});
 }

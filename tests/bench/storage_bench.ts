@@ -45,7 +45,13 @@ try {
   // 2. Large object throughput vs the file API: alternating rounds, each file removed before the next, so
   // both sides start from the same page-cache state; the medians are compared.
   const size = 256 * MiB;
-  const samples = { fileWrite: [] as number[], fileRead: [] as number[], put: [] as number[], get: [] as number[], md5: [] as number[] };
+  const samples = {
+    fileWrite: [] as number[],
+    fileRead: [] as number[],
+    put: [] as number[],
+    get: [] as number[],
+    md5: [] as number[],
+  };
   for (let round = 0; round < 5; round++) {
     let started = performance.now();
     const file = await Deno.open(`${dir}/plain.bin`, { write: true, create: true });
@@ -75,11 +81,53 @@ try {
   }
   child.kill("SIGTERM");
   await child.status;
-  const [fileWrite, fileRead, deckPut, deckGet, md5Rate] = [samples.fileWrite, samples.fileRead, samples.put, samples.get, samples.md5].map(median);
-  emit({ name: "PUT 256 MiB (median of 5)", deck: deckPut, baseline: fileWrite, unit: "MiB/s", ratio: deckPut / fileWrite, goal: "≥ 50% of file write", pass: deckPut / fileWrite >= 0.5, baselineName: "Deno file write + fsync" });
-  emit({ name: "MD5 of 256 MiB, one stream (median of 5)", deck: md5Rate, baseline: fileWrite, unit: "MiB/s", ratio: md5Rate / fileWrite, goal: "(reported: bounds PUT)", pass: true, baselineName: "Deno file write + fsync" });
-  emit({ name: "GET 256 MiB (median of 5)", deck: deckGet, baseline: fileRead, unit: "MiB/s", ratio: deckGet / fileRead, goal: "≥ 50% of file read", pass: deckGet / fileRead >= 0.5, baselineName: "Deno file read" });
-  emit({ name: "Peak RSS uploading 1 GiB", deck: peak / MiB, baseline: idle / MiB, unit: "MiB", ratio: peak / idle, goal: "peak within 64 MB of idle", pass: growth <= 64, baselineName: "idle storage process" });
+  const [fileWrite, fileRead, deckPut, deckGet, md5Rate] = [
+    samples.fileWrite,
+    samples.fileRead,
+    samples.put,
+    samples.get,
+    samples.md5,
+  ].map(median);
+  emit({
+    name: "PUT 256 MiB (median of 5)",
+    deck: deckPut,
+    baseline: fileWrite,
+    unit: "MiB/s",
+    ratio: deckPut / fileWrite,
+    goal: "≥ 50% of file write",
+    pass: deckPut / fileWrite >= 0.5,
+    baselineName: "Deno file write + fsync",
+  });
+  emit({
+    name: "MD5 of 256 MiB, one stream (median of 5)",
+    deck: md5Rate,
+    baseline: fileWrite,
+    unit: "MiB/s",
+    ratio: md5Rate / fileWrite,
+    goal: "(reported: bounds PUT)",
+    pass: true,
+    baselineName: "Deno file write + fsync",
+  });
+  emit({
+    name: "GET 256 MiB (median of 5)",
+    deck: deckGet,
+    baseline: fileRead,
+    unit: "MiB/s",
+    ratio: deckGet / fileRead,
+    goal: "≥ 50% of file read",
+    pass: deckGet / fileRead >= 0.5,
+    baselineName: "Deno file read",
+  });
+  emit({
+    name: "Peak RSS uploading 1 GiB",
+    deck: peak / MiB,
+    baseline: idle / MiB,
+    unit: "MiB",
+    ratio: peak / idle,
+    goal: "peak within 64 MB of idle",
+    pass: growth <= 64,
+    baselineName: "idle storage process",
+  });
 
   const storage = await startEmbeddedStorage({ dataDir: `${dir}/deck-small`, port: 0 });
   const deck = new S3Client({ endpoint: storage.url, credentials: storage.root });
@@ -88,15 +136,28 @@ try {
   // 2. Small objects and listing vs s3rver.
   const peerDir = `${dir}/s3rver`;
   await Deno.mkdir(peerDir);
-  const peerServer = new S3rver({ port: await freePort(), address: "127.0.0.1", silent: true, directory: peerDir });
+  const peerServer = new S3rver({
+    port: await freePort(),
+    address: "127.0.0.1",
+    silent: true,
+    directory: peerDir,
+  });
   const info = await peerServer.run();
-  const peer = new S3Client({ endpoint: `http://127.0.0.1:${info.port}`, credentials: { accessKey: "S3RVER", secretKey: "S3RVER" } });
+  const peer = new S3Client({
+    endpoint: `http://127.0.0.1:${info.port}`,
+    credentials: { accessKey: "S3RVER", secretKey: "S3RVER" },
+  });
   await makeBucket(peer, "bench");
   const small = new Uint8Array(4096).fill(7);
   const putMany = async (client: S3Client, count: number, prefix: string) => {
     const started = performance.now();
     for (let i = 0; i < count; i += 8) {
-      await Promise.all(Array.from({ length: Math.min(8, count - i) }, (_, j) => putObject(client, "bench", `${prefix}${String(i + j).padStart(6, "0")}`, small)));
+      await Promise.all(
+        Array.from(
+          { length: Math.min(8, count - i) },
+          (_, j) => putObject(client, "bench", `${prefix}${String(i + j).padStart(6, "0")}`, small),
+        ),
+      );
     }
     return performance.now() - started;
   };
@@ -109,7 +170,16 @@ try {
   }
   const deckPuts = 2000 / (deckMs / 1000);
   const peerPuts = 2000 / (peerMs / 1000);
-  emit({ name: "2,000 PUTs of 4 KiB", deck: deckPuts, baseline: peerPuts, unit: "ops/s", ratio: deckPuts / peerPuts, goal: "≥ 2x s3rver", pass: deckPuts / peerPuts >= 2, baselineName: "s3rver 3.7.1" });
+  emit({
+    name: "2,000 PUTs of 4 KiB",
+    deck: deckPuts,
+    baseline: peerPuts,
+    unit: "ops/s",
+    ratio: deckPuts / peerPuts,
+    goal: "≥ 2x s3rver",
+    pass: deckPuts / peerPuts >= 2,
+    baselineName: "s3rver 3.7.1",
+  });
   await putMany(deck, 8000, "more/");
   await putMany(peer, 8000, "more/");
   // ListObjects v1 with markers for both: s3rver's v2 continuation tokens use a cipher Deno lacks.
@@ -118,7 +188,9 @@ try {
     let marker = "";
     let count = 0;
     while (true) {
-      const root = parseXml(await client.text({ method: "GET", bucket: "bench", query: { marker, "max-keys": 1000 } }));
+      const root = parseXml(
+        await client.text({ method: "GET", bucket: "bench", query: { marker, "max-keys": 1000 } }),
+      );
       const keys = children(root, "Contents").map((c) => childText(c, "Key") ?? "");
       count += keys.length;
       if (childText(root, "IsTruncated") !== "true" || keys.length === 0) break;
@@ -129,7 +201,16 @@ try {
   };
   const deckList = await listAll(deck);
   const peerList = await listAll(peer);
-  emit({ name: "LIST 10,000 keys", deck: deckList, baseline: peerList, unit: "keys/s", ratio: deckList / peerList, goal: "≥ 2x s3rver", pass: deckList / peerList >= 2, baselineName: "s3rver 3.7.1" });
+  emit({
+    name: "LIST 10,000 keys",
+    deck: deckList,
+    baseline: peerList,
+    unit: "keys/s",
+    ratio: deckList / peerList,
+    goal: "≥ 2x s3rver",
+    pass: deckList / peerList >= 2,
+    baselineName: "s3rver 3.7.1",
+  });
   await peerServer.close();
   await storage.close();
 } finally {

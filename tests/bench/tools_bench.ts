@@ -31,7 +31,11 @@ const STALL_SECONDS = Number(Deno.env.get("BENCH_STALL_SECONDS") ?? 60);
 const PG_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** PUTs `count` small objects with `CONCURRENCY` in flight; returns ops/s and each PUT's response time. */
-async function puts(stack: TestStack, prefix: string, count: number): Promise<{ opsPerSecond: number; doneAt: Map<string, number> }> {
+async function puts(
+  stack: TestStack,
+  prefix: string,
+  count: number,
+): Promise<{ opsPerSecond: number; doneAt: Map<string, number> }> {
   const body = new Uint8Array(1024).fill(7);
   const doneAt = new Map<string, number>();
   let next = 0;
@@ -47,16 +51,24 @@ async function puts(stack: TestStack, prefix: string, count: number): Promise<{ 
 }
 
 /** Opens the console's trace relay as a browser would; records when each path's message arrives. */
-async function openTrace(stack: TestStack, cookie: string, path = "/ws/trace?calls=s3&onlyErrors=no"): Promise<{ arrivals: Map<string, number>; close(): void }> {
+async function openTrace(
+  stack: TestStack,
+  cookie: string,
+  path = "/ws/trace?calls=s3&onlyErrors=no",
+): Promise<{ arrivals: Map<string, number>; close(): void }> {
   const arrivals = new Map<string, number>();
   // @ts-ignore: Deno's WebSocket takes headers
-  const ws = new WebSocket(stack.consoleUrl.replace(/^http/, "ws") + path, { headers: { cookie, origin: stack.consoleUrl } });
+  const ws = new WebSocket(stack.consoleUrl.replace(/^http/, "ws") + path, {
+    headers: { cookie, origin: stack.consoleUrl },
+  });
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.path) arrivals.set(message.path, performance.now());
   };
   await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
-  for (let i = 0; i < 200 && stack.storage.streams.requests.subscriberCount === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 200 && stack.storage.streams.requests.subscriberCount === 0; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
   return { arrivals, close: () => ws.close() };
 }
 
@@ -81,14 +93,36 @@ async function traceUnderLoad() {
         if (arrived !== undefined) latencies.push(Math.max(0, arrived - done));
       }
       trace.close();
-      for (let i = 0; i < 200 && stack.storage.streams.requests.subscriberCount > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && stack.storage.streams.requests.subscriberCount > 0; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
     }
     const a = percentile(withTrace, 50);
     const b = percentile(without, 50);
-    emit({ name: `${PUTS} PUTs of 1 KiB, trace open in the console`, deck: a, baseline: b, unit: "ops/s", ratio: a / b, goal: "≥ 80% of without", pass: a / b >= 0.8, baselineName: "same PUTs, no trace" });
+    emit({
+      name: `${PUTS} PUTs of 1 KiB, trace open in the console`,
+      deck: a,
+      baseline: b,
+      unit: "ops/s",
+      ratio: a / b,
+      goal: "≥ 80% of without",
+      pass: a / b >= 0.8,
+      baselineName: "same PUTs, no trace",
+    });
     const p50 = percentile(latencies, 50);
     const p99 = percentile(latencies, 99);
-    emit({ name: `trace latency, PUT response → browser socket, p99 (p50 ${p50.toFixed(2)} ms, ${latencies.length} of ${3 * PUTS} seen)`, deck: p99, baseline: p50, unit: "ms", ratio: p99 / Math.max(p50, 0.001), goal: "(reported)", pass: true, baselineName: "p50" });
+    emit({
+      name: `trace latency, PUT response → browser socket, p99 (p50 ${
+        p50.toFixed(2)
+      } ms, ${latencies.length} of ${3 * PUTS} seen)`,
+      deck: p99,
+      baseline: p50,
+      unit: "ms",
+      ratio: p99 / Math.max(p50, 0.001),
+      goal: "(reported)",
+      pass: true,
+      baselineName: "p50",
+    });
   } finally {
     await stack.close();
   }
@@ -119,17 +153,35 @@ async function storageOsTraceUnderLoad() {
       for (const stop of stops) stop();
       callsPerPut = counted / PUTS;
       trace.close();
-      await until(() => storageCalls.subscriberCount === 0 && osCalls.subscriberCount === 0 && stack.storage.streams.requests.subscriberCount === 0);
+      await until(() =>
+        storageCalls.subscriberCount === 0 && osCalls.subscriberCount === 0 &&
+        stack.storage.streams.requests.subscriberCount === 0
+      );
     }
     const a = percentile(withCalls, 50);
     const b = percentile(without, 50);
-    emit({ name: `${PUTS} PUTs of 1 KiB, Storage + OS trace open in the console (${callsPerPut.toFixed(1)} storage/os records per PUT)`, deck: a, baseline: b, unit: "ops/s", ratio: a / b, goal: "≥ 80% of without", pass: a / b >= 0.8, baselineName: "same PUTs, no trace" });
+    emit({
+      name: `${PUTS} PUTs of 1 KiB, Storage + OS trace open in the console (${
+        callsPerPut.toFixed(1)
+      } storage/os records per PUT)`,
+      deck: a,
+      baseline: b,
+      unit: "ops/s",
+      ratio: a / b,
+      goal: "≥ 80% of without",
+      pass: a / b >= 0.8,
+      baselineName: "same PUTs, no trace",
+    });
 
     // The hooks with no one tracing: a hub check (storage) or a registry look-up by path (os) per call. The
     // relay lets go of its subscriptions once the socket has closed on both sides, which may take a while.
-    for (let i = 0; i < 3000 && (storageCalls.active || osCalls.active); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 3000 && (storageCalls.active || osCalls.active); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     if (storageCalls.active || osCalls.active) {
-      console.error("storage/os trace hooks: a subscription was still open after 30 s; the no-trace cost row is left out");
+      console.error(
+        "storage/os trace hooks: a subscription was still open after 30 s; the no-trace cost row is left out",
+      );
       return;
     }
     const N = 2_000_000;
@@ -147,21 +199,47 @@ async function storageOsTraceUnderLoad() {
         for (let i = 0; i < N; i++) work();
       }));
       samples.hooked.push(time(() => {
-        for (let i = 0; i < N; i++) (i & 1 ? traceCall(storageCalls, STORAGE_CALL, "storage.WriteMetadata", "bench/k", work, 1) : osCall("Write", path, work, 1));
+        for (let i = 0; i < N; i++) {
+          i & 1
+            ? traceCall(storageCalls, STORAGE_CALL, "storage.WriteMetadata", "bench/k", work, 1)
+            : osCall("Write", path, work, 1);
+        }
       }));
     }
     if (sink < 0) console.log(sink);
     const hookNs = Math.max(0, percentile(samples.hooked, 50) - percentile(samples.bare, 50));
     const putNs = 1e9 / b;
     const perPut = hookNs * callsPerPut;
-    emit({ name: `tracing hooks with no trace open: ${hookNs.toFixed(1)} ns per hooked call × ${callsPerPut.toFixed(1)} calls per PUT`, deck: perPut, baseline: putNs, unit: "ns per PUT", ratio: perPut / putNs, goal: "nil (≤ 0.1% of a PUT)", pass: perPut / putNs <= 0.001, baselineName: "a PUT's time, no trace" });
+    emit({
+      name: `tracing hooks with no trace open: ${hookNs.toFixed(1)} ns per hooked call × ${
+        callsPerPut.toFixed(1)
+      } calls per PUT`,
+      deck: perPut,
+      baseline: putNs,
+      unit: "ns per PUT",
+      ratio: perPut / putNs,
+      goal: "nil (≤ 0.1% of a PUT)",
+      pass: perPut / putNs <= 0.001,
+      baselineName: "a PUT's time, no trace",
+    });
   } finally {
     await stack.close();
   }
 }
 
 const BUCKETS = 100;
-const APIS = ["PutObject", "GetObject", "HeadObject", "ListObjectsV2", "DeleteObject", "CopyObject", "GetBucketLocation", "ListBuckets", "CreateMultipartUpload", "UploadPart"];
+const APIS = [
+  "PutObject",
+  "GetObject",
+  "HeadObject",
+  "ListObjectsV2",
+  "DeleteObject",
+  "CopyObject",
+  "GetBucketLocation",
+  "ListBuckets",
+  "CreateMultipartUpload",
+  "UploadPart",
+];
 const DAY_MS = 86_400_000;
 const BASE = Date.parse("2026-10-01T00:00:00Z");
 
@@ -171,7 +249,14 @@ function entry(n: number) {
   return {
     version: "1",
     time: time.toISOString(),
-    api: { name: APIS[(n * 7) % APIS.length], bucket: `bucket-${n % BUCKETS}`, object: `dir${n % 37}/file-${n}.bin`, status: n % 50 === 0 ? "Not Found" : "OK", statusCode: n % 50 === 0 ? 404 : 200, timeToResponse: `${1000 + (n % 5000)}ns` },
+    api: {
+      name: APIS[(n * 7) % APIS.length],
+      bucket: `bucket-${n % BUCKETS}`,
+      object: `dir${n % 37}/file-${n}.bin`,
+      status: n % 50 === 0 ? "Not Found" : "OK",
+      statusCode: n % 50 === 0 ? 404 : 200,
+      timeToResponse: `${1000 + (n % 5000)}ns`,
+    },
     remotehost: `10.0.${n % 4}.${n % 200}`,
     requestID: `REQ${n.toString(16).toUpperCase().padStart(12, "0")}`,
     userAgent: n % 3 === 0 ? "aws-cli/2.9" : "MinIO (linux; amd64) minio-go/v7",
@@ -183,7 +268,11 @@ function entry(n: number) {
 async function auditSearch(kind: "SQLite" | "PostgreSQL") {
   const dir = await Deno.makeTempDir({ prefix: "deck-bench-audit-" });
   const schema = `deck_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
-  const store = await openAuditStore(kind === "SQLite" ? { databaseUrl: "", sqlitePath: `${dir}/audit.sqlite` } : { databaseUrl: `${PG_URL}?schema=${schema}`, sqlitePath: "" });
+  const store = await openAuditStore(
+    kind === "SQLite"
+      ? { databaseUrl: "", sqlitePath: `${dir}/audit.sqlite` }
+      : { databaseUrl: `${PG_URL}?schema=${schema}`, sqlitePath: "" },
+  );
   const service = createLogSearchService({ store, auditToken: "a", queryToken: "q", retentionMs: 0 });
   try {
     // Ingest as MinIO delivers with batch_size 1000: NDJSON bodies, a few in flight.
@@ -196,7 +285,9 @@ async function auditSearch(kind: "SQLite" | "PostgreSQL") {
         next += BATCH;
         const lines = [];
         for (let n = from; n < Math.min(from + BATCH, AUDIT_ROWS); n++) lines.push(JSON.stringify(entry(n)));
-        const res = await service.fetch(new Request("http://ls/api/ingest?token=a", { method: "POST", body: lines.join("\n") }));
+        const res = await service.fetch(
+          new Request("http://ls/api/ingest?token=a", { method: "POST", body: lines.join("\n") }),
+        );
         if (res.status !== 200) throw new Error(`ingest failed: ${await res.text()}`);
       }
     }));
@@ -210,7 +301,9 @@ async function auditSearch(kind: "SQLite" | "PostgreSQL") {
       const samples: number[] = [];
       for (let i = 0; i < rounds; i++) {
         const t = performance.now();
-        const res = await service.fetch(new Request(`http://ls/api/query?token=q&q=reqinfo&pageSize=100&${query(i)}`));
+        const res = await service.fetch(
+          new Request(`http://ls/api/query?token=q&q=reqinfo&pageSize=100&${query(i)}`),
+        );
         const rows = await res.json();
         samples.push(performance.now() - t);
         if (!Array.isArray(rows)) throw new Error(`query failed: ${JSON.stringify(rows)}`);
@@ -227,7 +320,9 @@ async function auditSearch(kind: "SQLite" | "PostgreSQL") {
         case 2:
           return `${fp("object", `dir${i % 37}/file-1*`)}&timeAsc=ok`;
         default:
-          return `${fp("bucket", `bucket-${i % BUCKETS}`)}&timeStart=${new Date(BASE + (i % 20) * DAY_MS).toISOString()}&timeEnd=${new Date(BASE + (i % 20 + 3) * DAY_MS).toISOString()}`;
+          return `${fp("bucket", `bucket-${i % BUCKETS}`)}&timeStart=${
+            new Date(BASE + (i % 20) * DAY_MS).toISOString()
+          }&timeEnd=${new Date(BASE + (i % 20 + 3) * DAY_MS).toISOString()}`;
       }
     }, 200);
     const unfiltered = await timed(() => "", 100);
@@ -235,9 +330,36 @@ async function auditSearch(kind: "SQLite" | "PostgreSQL") {
     const p99 = percentile(filtered, 99);
     const base = percentile(unfiltered, 50);
     const rows = AUDIT_ROWS.toLocaleString("en-US");
-    emit({ name: `audit search, ${rows} records, ${kind}: filtered page of 100, p50`, deck: p50, baseline: base, unit: "ms", ratio: p50 / base, goal: "≤ 100 ms", pass: p50 <= 100, baselineName: "unfiltered newest page, p50" });
-    emit({ name: `audit search, ${rows} records, ${kind}: filtered page of 100, p99`, deck: p99, baseline: base, unit: "ms", ratio: p99 / base, goal: "≤ 100 ms", pass: p99 <= 100, baselineName: "unfiltered newest page, p50" });
-    emit({ name: `audit ingest, ${kind} (NDJSON bodies of 1,000)`, deck: ingestRate, baseline: ingestRate, unit: "records/s", ratio: 1, goal: "(reported)", pass: true, baselineName: "itself" });
+    emit({
+      name: `audit search, ${rows} records, ${kind}: filtered page of 100, p50`,
+      deck: p50,
+      baseline: base,
+      unit: "ms",
+      ratio: p50 / base,
+      goal: "≤ 100 ms",
+      pass: p50 <= 100,
+      baselineName: "unfiltered newest page, p50",
+    });
+    emit({
+      name: `audit search, ${rows} records, ${kind}: filtered page of 100, p99`,
+      deck: p99,
+      baseline: base,
+      unit: "ms",
+      ratio: p99 / base,
+      goal: "≤ 100 ms",
+      pass: p99 <= 100,
+      baselineName: "unfiltered newest page, p50",
+    });
+    emit({
+      name: `audit ingest, ${kind} (NDJSON bodies of 1,000)`,
+      deck: ingestRate,
+      baseline: ingestRate,
+      unit: "records/s",
+      ratio: 1,
+      goal: "(reported)",
+      pass: true,
+      baselineName: "itself",
+    });
   } finally {
     await service.close();
     if (kind === "PostgreSQL") {
@@ -252,9 +374,29 @@ async function auditSearch(kind: "SQLite" | "PostgreSQL") {
 /** Synthetic request records published at a steady rate (trace load without disk work muddying RSS). */
 function record(n: number): RequestRecord {
   return {
-    kind: "s3", api: "GetObject", time: new Date(), method: "GET", path: `/bucket/${"p".repeat(400)}/${n}`, rawQuery: "", host: "h", sourceIp: "127.0.0.1",
-    userAgent: "ua", requestId: String(n), bucket: "bucket", object: String(n), accessKey: "", parentUser: "", statusCode: 200, errorCode: "",
-    requestHeaders: new Headers({ "content-length": "0" }), responseHeaders: new Headers(), rx: 0, tx: 0, ttfbNs: 1, durationNs: 2, aborted: false,
+    kind: "s3",
+    api: "GetObject",
+    time: new Date(),
+    method: "GET",
+    path: `/bucket/${"p".repeat(400)}/${n}`,
+    rawQuery: "",
+    host: "h",
+    sourceIp: "127.0.0.1",
+    userAgent: "ua",
+    requestId: String(n),
+    bucket: "bucket",
+    object: String(n),
+    accessKey: "",
+    parentUser: "",
+    statusCode: 200,
+    errorCode: "",
+    requestHeaders: new Headers({ "content-length": "0" }),
+    responseHeaders: new Headers(),
+    rx: 0,
+    tx: 0,
+    ttfbNs: 1,
+    durationNs: 2,
+    aborted: false,
   };
 }
 
@@ -265,7 +407,10 @@ function liveHeap(): number {
 }
 
 /** Publishes trace load for `seconds`; samples the live heap after the first tenth and at the end, and the peak RSS. */
-async function loadFor(stack: TestStack, seconds: number): Promise<{ early: number; late: number; peakRss: number }> {
+async function loadFor(
+  stack: TestStack,
+  seconds: number,
+): Promise<{ early: number; late: number; peakRss: number }> {
   let peakRss = Deno.memoryUsage().rss;
   let early = 0;
   let n = 0;
@@ -294,7 +439,9 @@ async function relayMemory() {
     await conn.write(new TextEncoder().encode(
       `GET /ws/trace?calls=s3 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: ${stack.consoleUrl}\r\nCookie: ${cookie}\r\n\r\n`,
     ));
-    for (let i = 0; i < 300 && stack.storage.streams.requests.subscriberCount === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 300 && stack.storage.streams.requests.subscriberCount === 0; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const idleHeap = liveHeap();
     const idleRss = Deno.memoryUsage().rss;
     const { early, late, peakRss } = await loadFor(stack, STALL_SECONDS);
@@ -304,7 +451,10 @@ async function relayMemory() {
     const lateGrowth = (late - idleHeap) / MB;
     const earlyGrowth = (early - idleHeap) / MB;
     emit({
-      name: `console live heap growth, stalled browser, after ${STALL_SECONDS} s of trace at 20,000 records/s (relay dropped ${relay?.dropped ?? 0}; peak RSS +${((peakRss - idleRss) / MB).toFixed(0)} MB)`,
+      name:
+        `console live heap growth, stalled browser, after ${STALL_SECONDS} s of trace at 20,000 records/s (relay dropped ${
+          relay?.dropped ?? 0
+        }; peak RSS +${((peakRss - idleRss) / MB).toFixed(0)} MB)`,
       deck: lateGrowth,
       baseline: earlyGrowth,
       unit: "MB",

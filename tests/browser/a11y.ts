@@ -7,7 +7,9 @@
  */
 import type { Page } from "playwright-core";
 
-const AXE_SOURCE = await Deno.readTextFile(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
+const AXE_SOURCE = await Deno.readTextFile(
+  new URL("../../node_modules/axe-core/axe.min.js", import.meta.url),
+);
 
 interface Violation {
   id: string;
@@ -36,7 +38,12 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
     const axe = (globalThis as any).axe;
     const result = await axe.run(document, { resultTypes: ["violations"] });
     // deno-lint-ignore no-explicit-any
-    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n: any) => n.target.join(" ")) }));
+    return result.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n: any) => n.target.join(" ")),
+    }));
   }) as Violation[];
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
@@ -48,7 +55,9 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
 export async function assertAccessible(page: Page, where: string): Promise<void> {
   const found = await seriousViolations(page);
   if (found.length === 0) return;
-  const lines = found.map((v) => `  ${v.impact} ${v.id}: ${v.help}\n    ${v.targets.slice(0, 5).join("\n    ")}`);
+  const lines = found.map((v) =>
+    `  ${v.impact} ${v.id}: ${v.help}\n    ${v.targets.slice(0, 5).join("\n    ")}`
+  );
   throw new Error(`accessibility problems on ${where} (${page.url()}):\n${lines.join("\n")}`);
 }
 

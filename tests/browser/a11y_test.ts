@@ -118,7 +118,11 @@ Deno.test("browser: every page and its main dialogs pass axe-core in both themes
         await everyOne(PAGES, async (path) => {
           await page.goto(path);
           await waitForIslands(page);
-          assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), narrow ? "deck-dark" : "deck", `${path} in the ${theme} theme`);
+          assert.equal(
+            await page.evaluate(() => document.documentElement.dataset.theme),
+            narrow ? "deck-dark" : "deck",
+            `${path} in the ${theme} theme`,
+          );
           await assertAccessible(page, `${path}, ${theme}`);
           if (narrow) await assertNarrowLayout(page, `${path}, ${theme}, 800 px`);
         });
@@ -145,16 +149,25 @@ Deno.test("browser: every page and its main dialogs pass axe-core in both themes
 
     await t.step("the sidebar shows keyboard focus and the current page", async () => {
       await page.goto("/users");
-      const current = page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Users" });
+      const current = page.getByRole("navigation", { name: "Main menu" }).getByRole("link", {
+        name: "Users",
+      });
       assert.equal(await current.getAttribute("aria-current"), "page");
-      const shade = (name: string) => page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name }).evaluate((el) => getComputedStyle(el).backgroundColor);
+      const shade = (name: string) =>
+        page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name }).evaluate((el) =>
+          getComputedStyle(el).backgroundColor
+        );
       assert.notEqual(await shade("Users"), await shade("Groups"), "the current page stands out");
       await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Groups" }).focus();
       await page.keyboard.press("Shift+Tab");
       await page.keyboard.press("Tab");
       const ring = await page.evaluate(() => {
         const style = getComputedStyle(document.activeElement!);
-        return { text: document.activeElement!.textContent, outline: style.outlineStyle, width: style.outlineWidth };
+        return {
+          text: document.activeElement!.textContent,
+          outline: style.outlineStyle,
+          width: style.outlineWidth,
+        };
       });
       assert.equal(ring.text, "Groups");
       assert.equal(ring.outline, "solid", "a visible focus ring");
@@ -177,23 +190,29 @@ Deno.test("browser: every page and its main dialogs pass axe-core in both themes
       await page.getByRole("dialog", { name: "Group: keyboard-made" }).waitFor();
       await page.keyboard.press("Escape");
       await page.getByRole("dialog").waitFor({ state: "detached" });
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "description keyboard-made");
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.getAttribute("aria-label")),
+        "description keyboard-made",
+      );
     });
 
-    await t.step("the shared dialog serves the object browser too: Enter saves a tag, focus returns to its button", async () => {
-      await page.goto(`/object-browser/photos/${OBJECT}`);
-      await waitForIslands(page);
-      const opener = page.getByRole("button", { name: "+ Add tag" });
-      await opener.focus();
-      await page.keyboard.press("Enter");
-      const dialog = page.getByRole("dialog", { name: "Add New Tag" });
-      await dialog.getByLabel("Tag Key").fill("team");
-      await dialog.getByLabel("Tag Label").fill("finance");
-      await page.keyboard.press("Enter");
-      await dialog.waitFor({ state: "detached" });
-      await page.getByTestId("tags").getByText("team : finance").waitFor();
-      assert.equal(await page.evaluate(() => document.activeElement?.textContent), "+ Add tag");
-    });
+    await t.step(
+      "the shared dialog serves the object browser too: Enter saves a tag, focus returns to its button",
+      async () => {
+        await page.goto(`/object-browser/photos/${OBJECT}`);
+        await waitForIslands(page);
+        const opener = page.getByRole("button", { name: "+ Add tag" });
+        await opener.focus();
+        await page.keyboard.press("Enter");
+        const dialog = page.getByRole("dialog", { name: "Add New Tag" });
+        await dialog.getByLabel("Tag Key").fill("team");
+        await dialog.getByLabel("Tag Label").fill("finance");
+        await page.keyboard.press("Enter");
+        await dialog.waitFor({ state: "detached" });
+        await page.getByTestId("tags").getByText("team : finance").waitFor();
+        assert.equal(await page.evaluate(() => document.activeElement?.textContent), "+ Add tag");
+      },
+    );
 
     await t.step("the sign-in fields have labels", async () => {
       const login = await page.context().newPage();

@@ -80,14 +80,20 @@ export async function openBrowser(stack: Pick<TestStack, "consoleUrl">): Promise
     close: async () => {
       await context.close();
       await browser.close();
-      if (errors.length > 0) throw new Error(`the page reported ${errors.length} error(s):\n${errors.join("\n")}`);
+      if (errors.length > 0) {
+        throw new Error(`the page reported ${errors.length} error(s):\n${errors.join("\n")}`);
+      }
     },
   };
 }
 
 /** Waits until every island on the page is hydrated (islands/client.ts marks each one), so clicks take effect. */
 export async function waitForIslands(page: Page): Promise<void> {
-  await page.waitForFunction(() => [...document.querySelectorAll("[data-island]")].every((el) => el.hasAttribute("data-hydrated")), null, { polling: 50 });
+  await page.waitForFunction(
+    () => [...document.querySelectorAll("[data-island]")].every((el) => el.hasAttribute("data-hydrated")),
+    null,
+    { polling: 50 },
+  );
 }
 
 /** Signs in through the real form. */

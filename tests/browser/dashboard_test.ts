@@ -32,8 +32,14 @@ Deno.test("browser: widget dashboard with zero setup", async (t) => {
       assert.equal(await page.locator(`${panel(66)} [data-testid="panel-value"]`).innerText(), "1");
       assert.equal(await page.locator(`${panel(44)} [data-testid="panel-value"]`).innerText(), "3");
       await page.locator(`${panel(52)} [data-testid="bar-chart"] svg`).waitFor();
-      await page.locator(`${panel(68)} [data-testid="line-chart"] svg .dataset-0`).waitFor({ timeout: 30_000 });
-      assert.equal(await page.locator(panel(60)).count(), 0, "Traffic panels load only when their tab is shown");
+      await page.locator(`${panel(68)} [data-testid="line-chart"] svg .dataset-0`).waitFor({
+        timeout: 30_000,
+      });
+      assert.equal(
+        await page.locator(panel(60)).count(),
+        0,
+        "Traffic panels load only when their tab is shown",
+      );
     });
 
     await t.step("traffic shows up on the Traffic tab's request rate, one line per API", async () => {
@@ -63,12 +69,20 @@ Deno.test("browser: widget dashboard with zero setup", async (t) => {
       await page.locator(`${panel(68)}[data-status="ready"]`).waitFor();
       const after = (await page.locator('[data-panel="panel-15"]').boundingBox())!;
       assert.ok(after.y < before!.y - 50, "after the reload the panel is still higher up");
-      assert.equal(await page.locator('[data-panel="panel-15"]').evaluate((el) => (el as HTMLElement).style.getPropertyValue("--y")), String(moved.y));
+      assert.equal(
+        await page.locator('[data-panel="panel-15"]').evaluate((el) =>
+          (el as HTMLElement).style.getPropertyValue("--y")
+        ),
+        String(moved.y),
+      );
     });
 
     await t.step("the keyboard moves a panel too", async () => {
       await page.locator(`${panel(1)} h3`).focus();
-      const x = () => page.locator('[data-panel="panel-0"]').evaluate((el) => (el as HTMLElement).style.getPropertyValue("--x"));
+      const x = () =>
+        page.locator('[data-panel="panel-0"]').evaluate((el) =>
+          (el as HTMLElement).style.getPropertyValue("--x")
+        );
       const start = Number(await x());
       await page.keyboard.press("ArrowRight");
       assert.equal(Number(await x()), start + 1);
@@ -78,29 +92,45 @@ Deno.test("browser: widget dashboard with zero setup", async (t) => {
       await page.evaluate(() => localStorage.setItem("dashboardConfig", "not base64 json"));
       await page.reload();
       await page.locator(`${panel(68)}[data-status="ready"]`).waitFor();
-      assert.equal(await page.locator('[data-panel="panel-15"]').evaluate((el) => (el as HTMLElement).style.getPropertyValue("--y")), "10");
+      assert.equal(
+        await page.locator('[data-panel="panel-15"]').evaluate((el) =>
+          (el as HTMLElement).style.getPropertyValue("--y")
+        ),
+        "10",
+      );
       assert.equal(await page.evaluate(() => localStorage.getItem("dashboardConfig")), null);
     });
 
-    await t.step("Sync loads the panels again for the chosen range, with the step rule; a reversed range is refused", async () => {
-      const pad = (n: number) => String(n).padStart(2, "0");
-      const local = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-      const end = new Date(Date.now() + 60_000);
-      const start = new Date(end.getTime() - 2 * 3600_000);
-      await page.getByLabel("Start Time").fill(local(end));
-      await page.getByLabel("End Time").fill(local(start));
-      assert.match(await page.getByTestId("range-note").innerText(), /end time must be after the start time/);
-      assert.equal(await page.getByRole("button", { name: "Sync" }).isDisabled(), true);
-      await page.getByLabel("Start Time").fill(local(start));
-      await page.getByLabel("End Time").fill(local(end));
-      const request = page.waitForRequest((r) => r.url().includes("/admin/info/widgets/66/") && r.url().includes("start="));
-      await page.getByRole("button", { name: "Sync" }).click();
-      const url = new URL((await request).url());
-      assert.equal(url.searchParams.get("step"), "120", "two hours: a step of 120");
-      assert.equal(Number(url.searchParams.get("end")) - Number(url.searchParams.get("start")), 7200);
-      await page.locator(`${panel(66)}[data-status="ready"]`).waitFor();
-      assert.equal(await page.locator(`${panel(66)} [data-testid="panel-value"]`).innerText(), "1");
-    });
+    await t.step(
+      "Sync loads the panels again for the chosen range, with the step rule; a reversed range is refused",
+      async () => {
+        const pad = (n: number) => String(n).padStart(2, "0");
+        const local = (d: Date) =>
+          `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${
+            pad(d.getMinutes())
+          }`;
+        const end = new Date(Date.now() + 60_000);
+        const start = new Date(end.getTime() - 2 * 3600_000);
+        await page.getByLabel("Start Time").fill(local(end));
+        await page.getByLabel("End Time").fill(local(start));
+        assert.match(
+          await page.getByTestId("range-note").innerText(),
+          /end time must be after the start time/,
+        );
+        assert.equal(await page.getByRole("button", { name: "Sync" }).isDisabled(), true);
+        await page.getByLabel("Start Time").fill(local(start));
+        await page.getByLabel("End Time").fill(local(end));
+        const request = page.waitForRequest((r) =>
+          r.url().includes("/admin/info/widgets/66/") && r.url().includes("start=")
+        );
+        await page.getByRole("button", { name: "Sync" }).click();
+        const url = new URL((await request).url());
+        assert.equal(url.searchParams.get("step"), "120", "two hours: a step of 120");
+        assert.equal(Number(url.searchParams.get("end")) - Number(url.searchParams.get("start")), 7200);
+        await page.locator(`${panel(66)}[data-status="ready"]`).waitFor();
+        assert.equal(await page.locator(`${panel(66)} [data-testid="panel-value"]`).innerText(), "1");
+      },
+    );
 
     await t.step("/metrics shows the widgets full width, without the sidebar", async () => {
       await page.goto("/metrics");
@@ -116,7 +146,9 @@ Deno.test("browser: widget dashboard with zero setup", async (t) => {
       const fill = await label.evaluate((el) => getComputedStyle(el).fill);
       // color-mix() resolves to oklab(L a b / alpha) (L from 0 to 1); older engines give rgb().
       const [first, ...rest] = fill.match(/[\d.]+/g)!.map(Number);
-      const lightness = fill.startsWith("oklab") ? first : (0.2126 * first + 0.7152 * rest[0] + 0.0722 * rest[1]) / 255;
+      const lightness = fill.startsWith("oklab")
+        ? first
+        : (0.2126 * first + 0.7152 * rest[0] + 0.0722 * rest[1]) / 255;
       assert.ok(lightness > 0.6, `axis text ${fill} is light`);
     });
 
@@ -144,7 +176,10 @@ Deno.test("browser: an unreachable Prometheus leaves each panel with the spec's 
     assert.match(await page.getByTestId("metrics-source").innerText(), /Prometheus at http:\/\/127\.0\.0\.1/);
     await page.locator('[data-testid="widget-panel"][data-status="error"]').nth(17).waitFor();
     assert.equal(await page.getByTestId("panel-error").count(), 18);
-    assert.equal(await page.getByTestId("panel-error").first().innerText(), "Widget information could not be retrieved at this time. Please try again");
+    assert.equal(
+      await page.getByTestId("panel-error").first().innerText(),
+      "Widget information could not be retrieved at this time. Please try again",
+    );
   } finally {
     await browser.close();
     await stack.close();

@@ -21,7 +21,11 @@ Deno.test("browser: bucket encryption shows what the storage applies", async () 
     await page.goto("/buckets/vault");
     const summary = page.getByTestId("summary-encryption");
     await summary.getByRole("button", { name: "Disabled" }).click();
-    assert.doesNotMatch(await page.locator("main").innerText(), /does not encrypt/, "no notice says encryption is not done");
+    assert.doesNotMatch(
+      await page.locator("main").innerText(),
+      /does not encrypt/,
+      "no notice says encryption is not done",
+    );
     const dialog = page.getByRole("dialog", { name: "Enable Bucket Encryption" });
     await dialog.getByLabel("Encryption Type").selectOption("sse-kms");
     await dialog.getByLabel("KMS Key ID").fill("invented-key");
@@ -36,7 +40,10 @@ Deno.test("browser: bucket encryption shows what the storage applies", async () 
     await putObject(stack.admin, "vault", "secret.txt", "a confidential line");
     const head = await stack.admin.send({ method: "HEAD", bucket: "vault", key: "secret.txt" });
     assert.equal(head.headers.get("x-amz-server-side-encryption"), "aws:kms");
-    assert.equal(head.headers.get("x-amz-server-side-encryption-aws-kms-key-id"), "arn:aws:kms:deck-test-key");
+    assert.equal(
+      head.headers.get("x-amz-server-side-encryption-aws-kms-key-id"),
+      "arn:aws:kms:deck-test-key",
+    );
     await page.reload();
     await summary.getByRole("button", { name: "Enabled (SSE-KMS)" }).waitFor();
   } finally {
@@ -64,7 +71,13 @@ Deno.test("browser: without a key store the encryption dialog says why it cannot
     await dialog.getByRole("button", { name: "Close" }).click();
     await summary.getByRole("button", { name: "Disabled" }).waitFor();
     await assert.rejects(
-      stack.admin.send({ method: "PUT", bucket: "plain", key: "x", body: new TextEncoder().encode("x"), headers: { "x-amz-server-side-encryption": "AES256" } }),
+      stack.admin.send({
+        method: "PUT",
+        bucket: "plain",
+        key: "x",
+        body: new TextEncoder().encode("x"),
+        headers: { "x-amz-server-side-encryption": "AES256" },
+      }),
       (error: { code?: string; status?: number }) => error.code === "NotImplemented" && error.status === 501,
       "and the storage refuses SSE-S3 on objects too",
     );

@@ -13,7 +13,10 @@ import { startStack } from "../helpers.ts";
 import { assertAccessible } from "./a11y.ts";
 import { type BrowserSession, openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
 
-const READ_ONLY = JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: ["s3:GetObject"], Resource: ["arn:aws:s3:::*"] }] });
+const READ_ONLY = JSON.stringify({
+  Version: "2012-10-17",
+  Statement: [{ Effect: "Allow", Action: ["s3:GetObject"], Resource: ["arn:aws:s3:::*"] }],
+});
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -85,7 +88,10 @@ Deno.test("browser: a failed call shows its message in every area", async (t) =>
     });
 
     await t.step("account: deleting a service account deleted elsewhere", async () => {
-      const key = await addServiceAccount(stack.admin, { accessKey: "old-app-key", secretKey: "old-app-secret-1" });
+      const key = await addServiceAccount(stack.admin, {
+        accessKey: "old-app-key",
+        secretKey: "old-app-secret-1",
+      });
       await open(page, "/account");
       await deleteServiceAccount(stack.admin, key.accessKey);
       await page.getByRole("button", { name: "delete old-app-key" }).click();
@@ -129,11 +135,23 @@ Deno.test("browser: a failed call shows its message in every area", async (t) =>
     await makeBucket(stack.admin, "site");
     await t.step("bucket events: subscribing twice to the same event", async () => {
       const res = await page.request.put(`${stack.consoleUrl}/api/v1/configs/notify_webhook`, {
-        data: { key_values: [{ key: "enable", value: "on" }, { key: "endpoint", value: `http://127.0.0.1:${(hook.addr as Deno.NetAddr).port}/` }, { key: "queue_dir", value: `${stack.dataDir}/events-queue` }], arn_resource_id: "msg" },
+        data: {
+          key_values: [{ key: "enable", value: "on" }, {
+            key: "endpoint",
+            value: `http://127.0.0.1:${(hook.addr as Deno.NetAddr).port}/`,
+          }, { key: "queue_dir", value: `${stack.dataDir}/events-queue` }],
+          arn_resource_id: "msg",
+        },
         headers: { origin: stack.consoleUrl },
       });
       assert.equal(res.status(), 200);
-      assert.equal((await page.request.post(`${stack.consoleUrl}/api/v1/service/restart`, { data: {}, headers: { origin: stack.consoleUrl } })).status(), 204);
+      assert.equal(
+        (await page.request.post(`${stack.consoleUrl}/api/v1/service/restart`, {
+          data: {},
+          headers: { origin: stack.consoleUrl },
+        })).status(),
+        204,
+      );
       await open(page, "/buckets/site/events");
       for (const attempt of [1, 2]) {
         await page.getByRole("button", { name: "Subscribe to Event" }).click();
@@ -173,19 +191,22 @@ Deno.test("browser: a failed call shows its message in every area", async (t) =>
       }
     });
 
-    await t.step("bucket access rules: a prefix over 1,024 characters (the dialog closes, the error stays)", async () => {
-      await open(page, "/buckets/site/prefix");
-      await page.getByRole("button", { name: "Add Access Rule" }).click();
-      const dialog = page.getByRole("dialog", { name: "Add Access Rule" });
-      await dialog.getByLabel("Prefix").fill("p".repeat(1_100));
-      browser.expectConsoleError(/status of 400/);
-      await dialog.getByRole("button", { name: "Save" }).click();
-      await dialog.waitFor({ state: "detached" });
-      const snackbar = page.getByTestId("snackbar");
-      await snackbar.waitFor();
-      assert.match(await snackbar.innerText(), /Prefix.*1024 characters/);
-      await assertAccessible(page, "a page with an error snackbar");
-    });
+    await t.step(
+      "bucket access rules: a prefix over 1,024 characters (the dialog closes, the error stays)",
+      async () => {
+        await open(page, "/buckets/site/prefix");
+        await page.getByRole("button", { name: "Add Access Rule" }).click();
+        const dialog = page.getByRole("dialog", { name: "Add Access Rule" });
+        await dialog.getByLabel("Prefix").fill("p".repeat(1_100));
+        browser.expectConsoleError(/status of 400/);
+        await dialog.getByRole("button", { name: "Save" }).click();
+        await dialog.waitFor({ state: "detached" });
+        const snackbar = page.getByTestId("snackbar");
+        await snackbar.waitFor();
+        assert.match(await snackbar.innerText(), /Prefix.*1024 characters/);
+        await assertAccessible(page, "a page with an error snackbar");
+      },
+    );
   } finally {
     await browser.close();
     await hook.shutdown();

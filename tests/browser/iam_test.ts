@@ -17,10 +17,16 @@ const POLICY = `{
   ]
 }`;
 
-const RESTRICTED = `{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": ["s3:GetObject"], "Resource": ["arn:aws:s3:::reports/*"]}]}`;
+const RESTRICTED =
+  `{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": ["s3:GetObject"], "Resource": ["arn:aws:s3:::reports/*"]}]}`;
 
 /** Signs in as someone else in a separate browser context; returns the page and whether sign-in worked. */
-async function trySignIn(browser: Awaited<ReturnType<typeof openBrowser>>, stack: TestStack, accessKey: string, secretKey: string): Promise<{ ok: boolean; page: Page }> {
+async function trySignIn(
+  browser: Awaited<ReturnType<typeof openBrowser>>,
+  stack: TestStack,
+  accessKey: string,
+  secretKey: string,
+): Promise<{ ok: boolean; page: Page }> {
   const context = await browser.browser.newContext({ baseURL: stack.consoleUrl });
   const page = await context.newPage();
   await page.goto("/login");
@@ -34,7 +40,13 @@ async function trySignIn(browser: Awaited<ReturnType<typeof openBrowser>>, stack
   return { ok: outcome, page };
 }
 
-async function createUserViaApi(stack: TestStack, page: Page, accessKey: string, secretKey: string, policies: string[]) {
+async function createUserViaApi(
+  stack: TestStack,
+  page: Page,
+  accessKey: string,
+  secretKey: string,
+  policies: string[],
+) {
   const res = await page.request.post(`${stack.consoleUrl}/api/v1/users`, {
     data: { accessKey, secretKey, groups: [], policies },
     headers: { origin: stack.consoleUrl },
@@ -50,24 +62,30 @@ Deno.test("browser: the IAM area end to end", async (t) => {
   try {
     await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
 
-    await t.step("an invalid policy is refused with the line of the error; a valid one is created", async () => {
-      await page.goto("/policies");
-      await page.getByRole("button", { name: "Create Policy" }).click();
-      const dialog = page.getByRole("dialog", { name: "Create Policy" });
-      await dialog.getByLabel("Policy Name").fill("read-reports");
-      const editor = dialog.getByLabel("Write Policy");
-      await editor.fill(POLICY.replace('"Allow"', '"Permit"'));
-      const problems = dialog.getByTestId("json-problems");
-      await problems.waitFor();
-      assert.match(await problems.innerText(), /Line 4, column \d+: .*Effect/);
-      assert.equal(await dialog.getByRole("button", { name: "Save" }).isDisabled(), true);
-      await editor.fill(POLICY);
-      await problems.waitFor({ state: "detached" });
-      await dialog.getByRole("button", { name: "Save" }).click();
-      await page.waitForURL("**/policies/read-reports");
-      const summary = await page.getByTestId("policy-summary").innerText();
-      assert.match(summary, /Effect: Allow[\s\S]*s3:GetObject, s3:PutObject[\s\S]*arn:aws:s3:::reports\/\*/);
-    });
+    await t.step(
+      "an invalid policy is refused with the line of the error; a valid one is created",
+      async () => {
+        await page.goto("/policies");
+        await page.getByRole("button", { name: "Create Policy" }).click();
+        const dialog = page.getByRole("dialog", { name: "Create Policy" });
+        await dialog.getByLabel("Policy Name").fill("read-reports");
+        const editor = dialog.getByLabel("Write Policy");
+        await editor.fill(POLICY.replace('"Allow"', '"Permit"'));
+        const problems = dialog.getByTestId("json-problems");
+        await problems.waitFor();
+        assert.match(await problems.innerText(), /Line 4, column \d+: .*Effect/);
+        assert.equal(await dialog.getByRole("button", { name: "Save" }).isDisabled(), true);
+        await editor.fill(POLICY);
+        await problems.waitFor({ state: "detached" });
+        await dialog.getByRole("button", { name: "Save" }).click();
+        await page.waitForURL("**/policies/read-reports");
+        const summary = await page.getByTestId("policy-summary").innerText();
+        assert.match(
+          summary,
+          /Effect: Allow[\s\S]*s3:GetObject, s3:PutObject[\s\S]*arn:aws:s3:::reports\/\*/,
+        );
+      },
+    );
 
     await t.step("create groups through the Create Group dialog", async () => {
       await page.goto("/groups");
@@ -92,10 +110,14 @@ Deno.test("browser: the IAM area end to end", async (t) => {
       await dialog.getByRole("checkbox", { name: "devs" }).check();
       await dialog.getByRole("checkbox", { name: "read-reports" }).check();
       await dialog.getByRole("button", { name: "Save" }).click();
-      assert.equal(await dialog.getByTestId("dialog-message").innerText(), "Passwords must be at least 8 characters long");
+      assert.equal(
+        await dialog.getByTestId("dialog-message").innerText(),
+        "Passwords must be at least 8 characters long",
+      );
       await dialog.getByLabel("Secret Key").fill("x".repeat(41));
       await dialog.getByRole("button", { name: "Save" }).click();
-      await dialog.getByTestId("dialog-message").getByText("Passwords must be at most 40 characters long").waitFor();
+      await dialog.getByTestId("dialog-message").getByText("Passwords must be at most 40 characters long")
+        .waitFor();
       await dialog.getByLabel("Secret Key").fill("alice-secret-1");
       await dialog.getByRole("button", { name: "Save" }).click();
       await dialog.waitFor({ state: "detached" });
@@ -114,23 +136,30 @@ Deno.test("browser: the IAM area end to end", async (t) => {
       assert.equal(await other.page.getByRole("button", { name: "delete alice" }).isDisabled(), false);
     });
 
-    await t.step("add users to a group: Add to Group needs a ticked user and shows a confirmation", async () => {
-      await page.goto("/users");
-      const addToGroup = page.getByRole("button", { name: "Add to Group" });
-      assert.equal(await addToGroup.isDisabled(), true);
-      await page.getByRole("checkbox", { name: "Select alice" }).check();
-      await page.getByRole("checkbox", { name: "Select admin2" }).check();
-      await addToGroup.click();
-      const dialog = page.getByRole("dialog", { name: "Add Users to Group" });
-      assert.equal(await dialog.getByRole("button", { name: "Save" }).isDisabled(), true, "no group selected");
-      await dialog.getByRole("checkbox", { name: "ops" }).check();
-      await dialog.getByRole("button", { name: "Save" }).click();
-      const confirmation = dialog.getByTestId("add-to-group-confirmation");
-      await confirmation.waitFor();
-      assert.match(await confirmation.innerText(), /Groups\s+ops\s+Users\s+alice\s+admin2/);
-      await dialog.getByRole("button", { name: "Done" }).click();
-      await page.locator('tr[data-row="alice"]', { hasText: "devs, ops" }).waitFor();
-    });
+    await t.step(
+      "add users to a group: Add to Group needs a ticked user and shows a confirmation",
+      async () => {
+        await page.goto("/users");
+        const addToGroup = page.getByRole("button", { name: "Add to Group" });
+        assert.equal(await addToGroup.isDisabled(), true);
+        await page.getByRole("checkbox", { name: "Select alice" }).check();
+        await page.getByRole("checkbox", { name: "Select admin2" }).check();
+        await addToGroup.click();
+        const dialog = page.getByRole("dialog", { name: "Add Users to Group" });
+        assert.equal(
+          await dialog.getByRole("button", { name: "Save" }).isDisabled(),
+          true,
+          "no group selected",
+        );
+        await dialog.getByRole("checkbox", { name: "ops" }).check();
+        await dialog.getByRole("button", { name: "Save" }).click();
+        const confirmation = dialog.getByTestId("add-to-group-confirmation");
+        await confirmation.waitFor();
+        assert.match(await confirmation.innerText(), /Groups\s+ops\s+Users\s+alice\s+admin2/);
+        await dialog.getByRole("button", { name: "Done" }).click();
+        await page.locator('tr[data-row="alice"]', { hasText: "devs, ops" }).waitFor();
+      },
+    );
 
     await t.step("disable the user: its sign-in is refused; enable it: accepted", async () => {
       await page.goto("/users/alice");
@@ -138,18 +167,26 @@ Deno.test("browser: the IAM area end to end", async (t) => {
       assert.equal(await page.getByTestId("user-status").innerText(), "Status: Enabled");
       // The page flips the status at once (spec 1 §4) while the update is sent: wait for its answer before
       // reloading, or a slow machine cancels the update with the reload.
-      const disabled = page.waitForResponse((r) => r.url().includes("/api/v1/user?") && r.request().method() === "PUT");
+      const disabled = page.waitForResponse((r) =>
+        r.url().includes("/api/v1/user?") && r.request().method() === "PUT"
+      );
       await page.getByRole("button", { name: "Disable" }).click();
       await page.getByRole("button", { name: "Enable", disabled: false }).waitFor();
       assert.equal(await page.getByTestId("user-status").innerText(), "Status: Disabled");
       assert.equal((await disabled).status(), 200);
       await page.reload();
-      assert.equal(await page.getByTestId("user-status").innerText(), "Status: Disabled", "the change reached the server");
+      assert.equal(
+        await page.getByTestId("user-status").innerText(),
+        "Status: Disabled",
+        "the change reached the server",
+      );
       const refused = await trySignIn(browser, stack, "alice", "alice-secret-1");
       others.push(refused.page);
       assert.equal(refused.ok, false);
       await waitForIslands(page);
-      const enabled = page.waitForResponse((r) => r.url().includes("/api/v1/user?") && r.request().method() === "PUT");
+      const enabled = page.waitForResponse((r) =>
+        r.url().includes("/api/v1/user?") && r.request().method() === "PUT"
+      );
       await page.getByRole("button", { name: "Enable" }).click();
       await page.getByRole("button", { name: "Disable", disabled: false }).waitFor();
       assert.equal((await enabled).status(), 200);
@@ -163,7 +200,11 @@ Deno.test("browser: the IAM area end to end", async (t) => {
       const dialog = page.getByRole("dialog", { name: "Change User Password" });
       await dialog.getByLabel("New Password", { exact: true }).fill("alice-secret-2");
       await dialog.getByLabel("Type New Password Again").fill("alice-secret-3");
-      assert.equal(await dialog.getByRole("button", { name: "Save" }).isDisabled(), true, "confirmation must match");
+      assert.equal(
+        await dialog.getByRole("button", { name: "Save" }).isDisabled(),
+        true,
+        "confirmation must match",
+      );
       await dialog.getByLabel("Type New Password Again").fill("alice-secret-2");
       await dialog.getByRole("button", { name: "Save" }).click();
       await dialog.waitFor({ state: "detached" });
@@ -189,7 +230,10 @@ Deno.test("browser: the IAM area end to end", async (t) => {
     });
 
     await t.step("policy detail: users and groups tabs", async () => {
-      const res = await page.request.put(`${stack.consoleUrl}/api/v1/set-policy/read-reports`, { data: { entityName: "ops", entityType: "group" }, headers: { origin: stack.consoleUrl } });
+      const res = await page.request.put(`${stack.consoleUrl}/api/v1/set-policy/read-reports`, {
+        data: { entityName: "ops", entityType: "group" },
+        headers: { origin: stack.consoleUrl },
+      });
       assert.equal(res.status(), 204);
       await page.goto("/policies/read-reports");
       await page.getByRole("tab", { name: "Users" }).click();
@@ -199,30 +243,42 @@ Deno.test("browser: the IAM area end to end", async (t) => {
       assert.equal(await page.locator('tr[data-row="devs"]').count(), 0);
     });
 
-    await t.step("a service account with custom credentials and a restricting policy: secret shown once, keys work", async () => {
-      await makeBucket(stack.admin, "reports");
-      await putObject(stack.admin, "reports", "q1.csv", new TextEncoder().encode("a,b\n"));
-      await page.goto("/users/alice");
-      await page.getByRole("tab", { name: "Service Accounts" }).click();
-      await page.getByRole("button", { name: "Create service account" }).click();
-      const dialog = page.getByRole("dialog", { name: "Create Service Account" });
-      await dialog.getByLabel("Restrict with policy").check();
-      await dialog.getByLabel("Policy", { exact: true }).fill(RESTRICTED);
-      await dialog.getByLabel("Customize Credentials").check();
-      await dialog.getByLabel("Access Key").fill("alice-app");
-      await dialog.getByLabel("Secret Key").fill("alice-app-secret");
-      await dialog.getByRole("button", { name: "Create" }).click();
-      const shown = page.getByTestId("new-credentials");
-      await shown.waitFor();
-      assert.equal(await shown.getByLabel("Access Key").inputValue(), "alice-app");
-      assert.equal(await shown.getByLabel("Secret Key").inputValue(), "alice-app-secret");
-      await page.getByRole("dialog", { name: "New Service Account Created" }).getByRole("button", { name: "Close" }).click();
-      await page.locator('tr[data-row="alice-app"]').waitFor();
-      assert.equal(await page.getByText("alice-app-secret").count(), 0, "the secret is not shown again");
-      const key = new S3Client({ endpoint: stack.storage.url, credentials: { accessKey: "alice-app", secretKey: "alice-app-secret" } });
-      assert.equal(await (await getObject(key, "reports", "q1.csv")).text(), "a,b\n");
-      await assert.rejects(putObject(key, "reports", "q2.csv", new TextEncoder().encode("x")), /Access Denied|AccessDenied/, "the restriction holds though alice may write");
-    });
+    await t.step(
+      "a service account with custom credentials and a restricting policy: secret shown once, keys work",
+      async () => {
+        await makeBucket(stack.admin, "reports");
+        await putObject(stack.admin, "reports", "q1.csv", new TextEncoder().encode("a,b\n"));
+        await page.goto("/users/alice");
+        await page.getByRole("tab", { name: "Service Accounts" }).click();
+        await page.getByRole("button", { name: "Create service account" }).click();
+        const dialog = page.getByRole("dialog", { name: "Create Service Account" });
+        await dialog.getByLabel("Restrict with policy").check();
+        await dialog.getByLabel("Policy", { exact: true }).fill(RESTRICTED);
+        await dialog.getByLabel("Customize Credentials").check();
+        await dialog.getByLabel("Access Key").fill("alice-app");
+        await dialog.getByLabel("Secret Key").fill("alice-app-secret");
+        await dialog.getByRole("button", { name: "Create" }).click();
+        const shown = page.getByTestId("new-credentials");
+        await shown.waitFor();
+        assert.equal(await shown.getByLabel("Access Key").inputValue(), "alice-app");
+        assert.equal(await shown.getByLabel("Secret Key").inputValue(), "alice-app-secret");
+        await page.getByRole("dialog", { name: "New Service Account Created" }).getByRole("button", {
+          name: "Close",
+        }).click();
+        await page.locator('tr[data-row="alice-app"]').waitFor();
+        assert.equal(await page.getByText("alice-app-secret").count(), 0, "the secret is not shown again");
+        const key = new S3Client({
+          endpoint: stack.storage.url,
+          credentials: { accessKey: "alice-app", secretKey: "alice-app-secret" },
+        });
+        assert.equal(await (await getObject(key, "reports", "q1.csv")).text(), "a,b\n");
+        await assert.rejects(
+          putObject(key, "reports", "q2.csv", new TextEncoder().encode("x")),
+          /Access Denied|AccessDenied/,
+          "the restriction holds though alice may write",
+        );
+      },
+    );
 
     await t.step("the last policy can be removed: Set Policies saved with nothing ticked", async () => {
       await page.goto("/users/alice");
@@ -252,7 +308,9 @@ Deno.test("browser: the IAM area end to end", async (t) => {
     });
 
     await t.step("the browser talked only to the console", () => {
-      const foreign = browser.requests.filter((url) => !url.startsWith(stack.consoleUrl) && !url.startsWith("blob:") && !url.startsWith("data:"));
+      const foreign = browser.requests.filter((url) =>
+        !url.startsWith(stack.consoleUrl) && !url.startsWith("blob:") && !url.startsWith("data:")
+      );
       assert.deepEqual(foreign, []);
     });
   } finally {
@@ -278,7 +336,9 @@ Deno.test("browser: the data table renders a window of a long list and scrolls t
     assert.ok(rendered < 80, `only a window of rows is in the page (${rendered} of 600)`);
     assert.equal(await page.locator('tr[data-row="user-0599"]').count(), 0);
     // Scroll the table's viewport to the end: the last rows render, the first ones leave.
-    await page.locator('[data-testid="table-users"] .overflow-auto').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.locator('[data-testid="table-users"] .overflow-auto').evaluate((el) =>
+      el.scrollTo(0, el.scrollHeight)
+    );
     await page.locator('tr[data-row="user-0599"]').waitFor();
     assert.equal(await page.locator('tr[data-row="user-0000"]').count(), 0);
     assert.ok(await page.locator("tr[data-row]").count() < 80);

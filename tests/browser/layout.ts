@@ -18,7 +18,9 @@ export function wordsBrokenIn(page: Page, selector = "tbody td, h1, h2, dd"): Pr
           const range = document.createRange();
           range.setStart(node, match.index!);
           range.setEnd(node, match.index! + match[0].length);
-          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          const lines = new Set(
+            [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+          );
           if (lines.size > 1) broken.push(match[0]);
         }
       }
@@ -29,13 +31,17 @@ export function wordsBrokenIn(page: Page, selector = "tbody td, h1, h2, dd"): Pr
 
 /** Whether the page itself scrolls sideways. */
 export function pageScrollsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.scrollingElement!.scrollWidth > document.scrollingElement!.clientWidth + 1);
+  return page.evaluate(() =>
+    document.scrollingElement!.scrollWidth > document.scrollingElement!.clientWidth + 1
+  );
 }
 
 /** WCAG contrast ratio of two computed rgb() colours. */
 export function contrast(a: string, b: string): number {
   const luminance = (color: string) => {
-    const [r, g, bl] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    const [r, g, bl] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => Number(v) / 255).map((
+      c,
+    ) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
   };
   const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
@@ -70,7 +76,9 @@ async function filtersWithoutMatchMessage(page: Page): Promise<string[]> {
       await empty.first().waitFor({ timeout: 10_000 });
     } catch {
       const said = await page.getByTestId("empty-message").allInnerTexts();
-      wrong.push(`filter "${await box.getAttribute("placeholder")}" with no match says ${JSON.stringify(said)}`);
+      wrong.push(
+        `filter "${await box.getAttribute("placeholder")}" with no match says ${JSON.stringify(said)}`,
+      );
     }
     await box.fill("");
   }
@@ -87,8 +95,12 @@ export async function assertNarrowLayout(page: Page, where: string): Promise<voi
   if (broken.length) problems.push(`words broken mid-word: ${JSON.stringify(broken.slice(0, 5))}`);
   if (await pageScrollsSideways(page)) problems.push("the page scrolls sideways");
   for (const { label, item, menu } of await currentMenuItems(page)) {
-    if (contrast(item, menu) < 3) problems.push(`the current menu item "${label}" (${item}) hardly stands out from its menu (${menu})`);
+    if (contrast(item, menu) < 3) {
+      problems.push(`the current menu item "${label}" (${item}) hardly stands out from its menu (${menu})`);
+    }
   }
   problems.push(...await filtersWithoutMatchMessage(page));
-  if (problems.length) throw new Error(`layout problems on ${where} (${page.url()}):\n  ${problems.join("\n  ")}`);
+  if (problems.length) {
+    throw new Error(`layout problems on ${where} (${page.url()}):\n  ${problems.join("\n  ")}`);
+  }
 }

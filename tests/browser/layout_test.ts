@@ -18,13 +18,19 @@ const LONG_NAME = "quarterly-finance-reports-archive-2024";
 /** Whether any table's scroll box (or the page) scrolls sideways. */
 function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() =>
-    [...document.querySelectorAll("[data-testid^='table-'] .overflow-auto"), document.scrollingElement!].some((el) => el.scrollWidth > el.clientWidth + 1)
+    [...document.querySelectorAll("[data-testid^='table-'] .overflow-auto"), document.scrollingElement!].some(
+      (el) => el.scrollWidth > el.clientWidth + 1,
+    )
   );
 }
 
 Deno.test("browser: 800 px wide and dark: tables fit without mid-word breaks, the current section shows", async (t) => {
   const stack = await startStack();
-  const remote = await startEmbeddedStorage({ dataDir: await Deno.makeTempDir({ prefix: "deck-remote-" }), hostname: "127.0.0.1", port: 0 });
+  const remote = await startEmbeddedStorage({
+    dataDir: await Deno.makeTempDir({ prefix: "deck-remote-" }),
+    hostname: "127.0.0.1",
+    port: 0,
+  });
   const browser = await openBrowser(stack);
   const { page } = browser;
   try {
@@ -82,7 +88,10 @@ Deno.test("browser: 800 px wide and dark: tables fit without mid-word breaks, th
       assert.equal(await active.getAttribute("aria-current"), "page");
       const background = (el: Element) => getComputedStyle(el).backgroundColor;
       const [activeBg, menuBg] = [await active.evaluate(background), await menu.evaluate(background)];
-      assert.ok(contrast(activeBg, menuBg) >= 3, `the active item (${activeBg}) is clearly set off from the menu (${menuBg})`);
+      assert.ok(
+        contrast(activeBg, menuBg) >= 3,
+        `the active item (${activeBg}) is clearly set off from the menu (${menuBg})`,
+      );
       await assertAccessible(page, "bucket summary, dark, 800 px");
     });
 

@@ -29,45 +29,55 @@ Deno.test("browser: the error banner, the snackbar and the loading bar", async (
     await page.clock.install();
     await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
 
-    await t.step("banner: red, titled Error, hides after 10 s, and the timer pauses while hovered", async () => {
-      await addUser(stack.admin, "bob", "bob-secret-1");
-      await page.goto("/users/bob");
-      await waitForIslands(page);
-      await pauseClock(page);
-      await removeUser(stack.admin, "bob"); // deleted elsewhere while the page is open
-      browser.expectConsoleError(/status of 404/);
-      await page.getByRole("button", { name: "Disable" }).click();
-      const banner = page.getByTestId("error-banner");
-      await banner.waitFor();
-      assert.equal(await page.getByTestId("user-status").innerText(), "Status: Enabled", "the refused change is undone");
-      assert.ok(await isRed(banner), "the banner is red");
-      assert.match(await banner.innerText(), /^Error\s+Not found/);
-      await page.clock.runFor(9_000);
-      assert.ok(await banner.isVisible(), "still shown after 9 s");
-      await banner.hover();
-      await page.clock.runFor(20_000);
-      assert.ok(await banner.isVisible(), "the timer pauses while the pointer is over it");
-      await page.mouse.move(1, 1);
-      await page.clock.runFor(900);
-      assert.ok(await banner.isVisible(), "10 s in all have not run yet");
-      await page.clock.runFor(200);
-      await banner.waitFor({ state: "detached" });
-    });
+    await t.step(
+      "banner: red, titled Error, hides after 10 s, and the timer pauses while hovered",
+      async () => {
+        await addUser(stack.admin, "bob", "bob-secret-1");
+        await page.goto("/users/bob");
+        await waitForIslands(page);
+        await pauseClock(page);
+        await removeUser(stack.admin, "bob"); // deleted elsewhere while the page is open
+        browser.expectConsoleError(/status of 404/);
+        await page.getByRole("button", { name: "Disable" }).click();
+        const banner = page.getByTestId("error-banner");
+        await banner.waitFor();
+        assert.equal(
+          await page.getByTestId("user-status").innerText(),
+          "Status: Enabled",
+          "the refused change is undone",
+        );
+        assert.ok(await isRed(banner), "the banner is red");
+        assert.match(await banner.innerText(), /^Error\s+Not found/);
+        await page.clock.runFor(9_000);
+        assert.ok(await banner.isVisible(), "still shown after 9 s");
+        await banner.hover();
+        await page.clock.runFor(20_000);
+        assert.ok(await banner.isVisible(), "the timer pauses while the pointer is over it");
+        await page.mouse.move(1, 1);
+        await page.clock.runFor(900);
+        assert.ok(await banner.isVisible(), "10 s in all have not run yet");
+        await page.clock.runFor(200);
+        await banner.waitFor({ state: "detached" });
+      },
+    );
 
-    await t.step("banner: Details expand to the server's detailed message; the close button closes it", async () => {
-      browser.expectConsoleError(/status of 404/);
-      await page.getByRole("button", { name: "Disable" }).click();
-      const banner = page.getByTestId("error-banner");
-      await banner.waitFor();
-      const detail = banner.getByText("The specified user does not exist.");
-      assert.equal(await detail.isVisible(), false, "details start folded");
-      await banner.getByText("Details").click();
-      assert.equal(await detail.isVisible(), true);
-      await page.clock.runFor(30_000);
-      assert.ok(await banner.isVisible(), "reading the details (focus inside) keeps it");
-      await banner.getByRole("button", { name: "Close" }).click();
-      await banner.waitFor({ state: "detached" });
-    });
+    await t.step(
+      "banner: Details expand to the server's detailed message; the close button closes it",
+      async () => {
+        browser.expectConsoleError(/status of 404/);
+        await page.getByRole("button", { name: "Disable" }).click();
+        const banner = page.getByTestId("error-banner");
+        await banner.waitFor();
+        const detail = banner.getByText("The specified user does not exist.");
+        assert.equal(await detail.isVisible(), false, "details start folded");
+        await banner.getByText("Details").click();
+        assert.equal(await detail.isVisible(), true);
+        await page.clock.runFor(30_000);
+        assert.ok(await banner.isVisible(), "reading the details (focus inside) keeps it");
+        await banner.getByRole("button", { name: "Close" }).click();
+        await banner.waitFor({ state: "detached" });
+      },
+    );
 
     await t.step("loading bar: shows while a request runs, goes when it returns", async () => {
       let release = () => {};
@@ -99,30 +109,33 @@ Deno.test("browser: the error banner, the snackbar and the loading bar", async (
       await snackbar.waitFor({ state: "detached" });
     });
 
-    await t.step("snackbar: an error stays 10 s, capitalised, with a detail that differs from the message", async () => {
-      await makeBucket(stack.admin, "doomed");
-      await page.goto("/buckets/doomed/prefix");
-      await waitForIslands(page);
-      await pauseClock(page);
-      await deleteBucket(stack.admin, "doomed"); // deleted elsewhere while the page is open
-      await page.getByRole("button", { name: "Add Access Rule" }).click();
-      const dialog = page.getByRole("dialog", { name: "Add Access Rule" });
-      await dialog.getByLabel("Prefix").fill("pub");
-      browser.expectConsoleError(/status of 404/);
-      browser.expectConsoleError(/status of 404/); // the list's reload after the dialog closes fails too
-      await dialog.getByRole("button", { name: "Save" }).click();
-      await dialog.waitFor({ state: "detached" });
-      const snackbar = page.getByTestId("snackbar");
-      await snackbar.waitFor();
-      // The server says "not found"; the user reads it capitalised, with the storage's own words beside it.
-      assert.equal(await snackbar.innerText(), "Not found — The specified bucket does not exist");
-      assert.ok(await isRed(snackbar), "errors are red");
-      assert.equal(await snackbar.getAttribute("role"), "alert");
-      await page.clock.runFor(9_900);
-      assert.ok(await snackbar.isVisible(), "errors stay 10 s");
-      await page.clock.runFor(200);
-      await snackbar.waitFor({ state: "detached" });
-    });
+    await t.step(
+      "snackbar: an error stays 10 s, capitalised, with a detail that differs from the message",
+      async () => {
+        await makeBucket(stack.admin, "doomed");
+        await page.goto("/buckets/doomed/prefix");
+        await waitForIslands(page);
+        await pauseClock(page);
+        await deleteBucket(stack.admin, "doomed"); // deleted elsewhere while the page is open
+        await page.getByRole("button", { name: "Add Access Rule" }).click();
+        const dialog = page.getByRole("dialog", { name: "Add Access Rule" });
+        await dialog.getByLabel("Prefix").fill("pub");
+        browser.expectConsoleError(/status of 404/);
+        browser.expectConsoleError(/status of 404/); // the list's reload after the dialog closes fails too
+        await dialog.getByRole("button", { name: "Save" }).click();
+        await dialog.waitFor({ state: "detached" });
+        const snackbar = page.getByTestId("snackbar");
+        await snackbar.waitFor();
+        // The server says "not found"; the user reads it capitalised, with the storage's own words beside it.
+        assert.equal(await snackbar.innerText(), "Not found — The specified bucket does not exist");
+        assert.ok(await isRed(snackbar), "errors are red");
+        assert.equal(await snackbar.getAttribute("role"), "alert");
+        await page.clock.runFor(9_900);
+        assert.ok(await snackbar.isVisible(), "errors stay 10 s");
+        await page.clock.runFor(200);
+        await snackbar.waitFor({ state: "detached" });
+      },
+    );
 
     await t.step("snackbar: a detail that only repeats the message is dropped", async () => {
       await makeBucket(stack.admin, "site");

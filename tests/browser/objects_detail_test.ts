@@ -11,7 +11,9 @@ import { openBrowser, signInThroughForm } from "./browser.ts";
 /** yyyy-mm-dd of a day `days` from today, in the browser's (and this process's) time zone. */
 function day(days: number): string {
   const d = new Date(Date.now() + days * 86400000);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${
+    String(d.getDate()).padStart(2, "0")
+  }`;
 }
 
 Deno.test("browser: the object page — tags, legal hold, retention, share links", async (t) => {
@@ -21,30 +23,43 @@ Deno.test("browser: the object page — tags, legal hold, retention, share links
   await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.consoleUrl });
   try {
     await makeBucket(stack.admin, "plain");
-    await putObject(stack.admin, "plain", "report.txt", "quarterly numbers", { contentType: "text/plain", userMetadata: { department: "finance" } });
+    await putObject(stack.admin, "plain", "report.txt", "quarterly numbers", {
+      contentType: "text/plain",
+      userMetadata: { department: "finance" },
+    });
     await makeBucket(stack.admin, "vault", { objectLock: true });
     await putObjectLockConfig(stack.admin, "vault", { enabled: true });
     await putObject(stack.admin, "vault", "contract.pdf", "signed");
     await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
 
-    await t.step("details: metadata table, legal hold disabled without versioning (with the reason), tags added and deleted", async () => {
-      await page.goto("/object-browser/plain/report.txt");
-      assert.match(await page.getByRole("table", { name: "Object Metadata" }).innerText(), /department\s+finance/);
-      assert.equal(await page.getByTestId("legal-hold").innerText(), "Disabled");
-      assert.equal(await page.getByTestId("legal-hold").locator("[data-tip]").getAttribute("data-tip"), "Legal hold requires versioning on the bucket");
-      await page.getByRole("button", { name: "+ Add tag" }).click();
-      const dialog = page.getByRole("dialog", { name: "Add New Tag" });
-      const save = dialog.getByRole("button", { name: "Save" });
-      await dialog.getByLabel("Tag Key").fill("team");
-      await dialog.getByLabel("Tag Label").fill("   ");
-      assert.equal(await save.isDisabled(), true, "a blank value after trimming");
-      await dialog.getByLabel("Tag Label").fill("blue");
-      await save.click();
-      await page.getByTestId("tags").getByText("team : blue").waitFor();
-      await page.getByRole("button", { name: "Delete tag team" }).click();
-      await page.getByRole("dialog", { name: "Delete Tag" }).getByRole("button", { name: "Delete" }).click();
-      await page.getByTestId("tags").getByText("team : blue").waitFor({ state: "detached" });
-    });
+    await t.step(
+      "details: metadata table, legal hold disabled without versioning (with the reason), tags added and deleted",
+      async () => {
+        await page.goto("/object-browser/plain/report.txt");
+        assert.match(
+          await page.getByRole("table", { name: "Object Metadata" }).innerText(),
+          /department\s+finance/,
+        );
+        assert.equal(await page.getByTestId("legal-hold").innerText(), "Disabled");
+        assert.equal(
+          await page.getByTestId("legal-hold").locator("[data-tip]").getAttribute("data-tip"),
+          "Legal hold requires versioning on the bucket",
+        );
+        await page.getByRole("button", { name: "+ Add tag" }).click();
+        const dialog = page.getByRole("dialog", { name: "Add New Tag" });
+        const save = dialog.getByRole("button", { name: "Save" });
+        await dialog.getByLabel("Tag Key").fill("team");
+        await dialog.getByLabel("Tag Label").fill("   ");
+        assert.equal(await save.isDisabled(), true, "a blank value after trimming");
+        await dialog.getByLabel("Tag Label").fill("blue");
+        await save.click();
+        await page.getByTestId("tags").getByText("team : blue").waitFor();
+        await page.getByRole("button", { name: "Delete tag team" }).click();
+        await page.getByRole("dialog", { name: "Delete Tag" }).getByRole("button", { name: "Delete" })
+          .click();
+        await page.getByTestId("tags").getByText("team : blue").waitFor({ state: "detached" });
+      },
+    );
 
     await t.step("legal hold on a versioned, locked bucket; the held version cannot be deleted", async () => {
       await page.goto("/object-browser/vault/contract.pdf");
@@ -87,7 +102,9 @@ Deno.test("browser: the object page — tags, legal hold, retention, share links
       await date.fill(day(3));
       await save.click();
       await page.getByTestId("retention").getByText(/^Governance until/).waitFor();
-      const detail = await (await page.request.get(`${stack.consoleUrl}/api/v1/buckets/vault/objects/detail?prefix=contract.pdf`)).json();
+      const detail = await (await page.request.get(
+        `${stack.consoleUrl}/api/v1/buckets/vault/objects/detail?prefix=contract.pdf`,
+      )).json();
       assert.equal(detail.retention_until_date.slice(0, 19), `${day(3)}T23:59:59`, "end of day, UTC");
       await page.getByRole("button", { name: "Edit Retention" }).click();
       assert.equal(await dialog.getByLabel("Compliance").isDisabled(), true, "the type is locked once set");
@@ -102,16 +119,28 @@ Deno.test("browser: the object page — tags, legal hold, retention, share links
       await page.getByRole("button", { name: "Share", exact: true }).click();
       const dialog = page.getByRole("dialog", { name: "Share File" });
       const url = dialog.getByLabel("Share URL");
-      await page.waitForFunction(() => (document.querySelector('input[aria-label="Share URL"]') as HTMLInputElement)?.value.startsWith("http"));
+      await page.waitForFunction(() =>
+        (document.querySelector('input[aria-label="Share URL"]') as HTMLInputElement)?.value.startsWith(
+          "http",
+        )
+      );
       await dialog.getByLabel("Set Expiry Date").check();
       await dialog.getByLabel("Expires").fill(day(-1));
-      await dialog.getByTestId("dialog-message").filter({ hasText: "Selected date must be greater than current time." }).waitFor();
+      await dialog.getByTestId("dialog-message").filter({
+        hasText: "Selected date must be greater than current time.",
+      }).waitFor();
       assert.equal(await url.inputValue(), "", "no link for a past date");
       await dialog.getByLabel("Expires").fill(day(10));
-      await dialog.getByTestId("dialog-message").filter({ hasText: "You can share a file only for less than 7 days." }).waitFor();
+      await dialog.getByTestId("dialog-message").filter({
+        hasText: "You can share a file only for less than 7 days.",
+      }).waitFor();
       assert.equal(await url.inputValue(), "");
       await dialog.getByLabel("Expires").fill(day(2));
-      await page.waitForFunction(() => (document.querySelector('input[aria-label="Share URL"]') as HTMLInputElement)?.value.startsWith("http"));
+      await page.waitForFunction(() =>
+        (document.querySelector('input[aria-label="Share URL"]') as HTMLInputElement)?.value.startsWith(
+          "http",
+        )
+      );
       const link = await url.inputValue();
       assert.ok(link.startsWith(`${stack.consoleUrl}/shared/plain/report.txt?`), link);
       await dialog.getByRole("button", { name: "Copy" }).click();
@@ -126,7 +155,12 @@ Deno.test("browser: the object page — tags, legal hold, retention, share links
       await rows.first().waitFor();
       assert.equal(await rows.count(), 1, "links replaced while choosing the date were revoked");
       const expected = new Date(`${day(2)}T23:59:59`).toLocaleString();
-      assert.match(await rows.first().innerText(), new RegExp(`plain/report\\.txt[\\s\\S]*${expected.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}[\\s\\S]*Console`));
+      assert.match(
+        await rows.first().innerText(),
+        new RegExp(
+          `plain/report\\.txt[\\s\\S]*${expected.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}[\\s\\S]*Console`,
+        ),
+      );
       await rows.first().getByRole("button", { name: "Revoke" }).click();
       await page.getByRole("dialog", { name: "Revoke Link" }).getByRole("button", { name: "Revoke" }).click();
       await links.getByTestId("no-links").waitFor();
@@ -139,7 +173,8 @@ Deno.test("browser: the object page — tags, legal hold, retention, share links
       await putObject(stack.admin, "plain", "huge.bin", new Uint8Array(104857601));
       await page.goto("/object-browser/plain/");
       const pending = page.waitForEvent("download");
-      await page.locator('tr[data-row="huge.bin"]').getByRole("button", { name: "download huge.bin" }).click();
+      await page.locator('tr[data-row="huge.bin"]').getByRole("button", { name: "download huge.bin" })
+        .click();
       await page.getByText("Download process started, it may take a few moments to complete").waitFor();
       await (await pending).cancel();
     });
@@ -149,7 +184,10 @@ Deno.test("browser: the object page — tags, legal hold, retention, share links
       await page.goto("/object-browser/plain/");
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/api\/v1\/buckets\/plain\/objects\?/, async (route) => (await held, await route.continue()));
+      await page.route(
+        /\/api\/v1\/buckets\/plain\/objects\?/,
+        async (route) => (await held, await route.continue()),
+      );
       await page.getByRole("link", { name: "All Buckets" }).click();
       await page.getByRole("link", { name: "plain" }).click();
       const hint = page.getByTestId("slow-hint");

@@ -24,7 +24,9 @@ Deno.test("browser: with a public storage address, parts go straight to storage"
     await page.goto("/object-browser/direct/");
 
     const data = new Uint8Array(20 * MIB + 12345); // two parts of 16 MiB
-    for (let at = 0; at < data.length; at += 65536) crypto.getRandomValues(data.subarray(at, Math.min(data.length, at + 65536)));
+    for (let at = 0; at < data.length; at += 65536) {
+      crypto.getRandomValues(data.subarray(at, Math.min(data.length, at + 65536)));
+    }
     await Deno.writeFile(`${dir}/direct.bin`, data);
     const partPuts: string[] = [];
     page.on("request", (r) => r.method() === "PUT" && partPuts.push(r.url()));
@@ -35,7 +37,11 @@ Deno.test("browser: with a public storage address, parts go straight to storage"
     const storageOrigin = new URL(stack.storage.url).origin;
     assert.equal(partPuts.length, 2, `one PUT per part: ${partPuts}`);
     for (const url of partPuts) {
-      assert.equal(new URL(url).origin, storageOrigin, `the part went to the storage, not the console: ${url}`);
+      assert.equal(
+        new URL(url).origin,
+        storageOrigin,
+        `the part went to the storage, not the console: ${url}`,
+      );
       assert.match(url, /[?&]partNumber=\d/);
       assert.match(url, /X-Amz-Signature=/, "on a presigned URL: no credentials in the browser");
     }
@@ -46,12 +52,21 @@ Deno.test("browser: with a public storage address, parts go straight to storage"
       hash.update(chunk);
       size += chunk.length;
     }
-    assert.deepEqual({ size, hash: hash.digest("hex") }, { size: data.length, hash: createHash("sha256").update(data).digest("hex") });
+    assert.deepEqual({ size, hash: hash.digest("hex") }, {
+      size: data.length,
+      hash: createHash("sha256").update(data).digest("hex"),
+    });
     assert.deepEqual(await listMultipartUploads(stack.admin, "direct"), []);
 
     // A small file is still sent in the console's form upload.
-    const formPost = page.waitForRequest((r) => r.method() === "POST" && r.url().startsWith(`${stack.consoleUrl}/api/v1/buckets/direct/objects/upload`));
-    await page.getByLabel("Files to upload").setInputFiles([{ name: "small.txt", mimeType: "text/plain", buffer: Buffer.from("small file") }]);
+    const formPost = page.waitForRequest((r) =>
+      r.method() === "POST" && r.url().startsWith(`${stack.consoleUrl}/api/v1/buckets/direct/objects/upload`)
+    );
+    await page.getByLabel("Files to upload").setInputFiles([{
+      name: "small.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("small file"),
+    }]);
     await formPost;
     await page.locator('tr[data-row="small.txt"]').waitFor();
     assert.equal(await (await getObject(stack.admin, "direct", "small.txt")).text(), "small file");

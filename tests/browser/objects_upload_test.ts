@@ -12,7 +12,11 @@ import { openBrowser, signInThroughForm } from "./browser.ts";
 
 const MIB = 1024 * 1024;
 
-async function sha256OfObject(stack: Awaited<ReturnType<typeof startStack>>, bucket: string, key: string): Promise<{ size: number; hash: string }> {
+async function sha256OfObject(
+  stack: Awaited<ReturnType<typeof startStack>>,
+  bucket: string,
+  key: string,
+): Promise<{ size: number; hash: string }> {
   const res = await getObject(stack.admin, bucket, key);
   const hash = createHash("sha256");
   let size = 0;
@@ -26,7 +30,9 @@ async function sha256OfObject(stack: Awaited<ReturnType<typeof startStack>>, buc
 /** A file of `size` pseudo-random bytes on disk (so the browser reads it like a user's file). */
 async function bigFile(dir: string, name: string, size: number): Promise<{ path: string; hash: string }> {
   const data = new Uint8Array(size);
-  for (let at = 0; at < size; at += 65536) crypto.getRandomValues(data.subarray(at, Math.min(size, at + 65536)));
+  for (let at = 0; at < size; at += 65536) {
+    crypto.getRandomValues(data.subarray(at, Math.min(size, at + 65536)));
+  }
   const path = `${dir}/${name}`;
   await Deno.writeFile(path, data);
   return { path, hash: createHash("sha256").update(data).digest("hex") };
@@ -55,7 +61,14 @@ Deno.test("browser: uploads that survive a reload, cancel and retry", async (t) 
       await Deno.writeTextFile(`${dir}/album/inner/track.txt`, "track");
       await page.getByLabel("Folder to upload").setInputFiles(`${dir}/album`);
       await page.locator('tr[data-row="album/"]').waitFor();
-      assert.equal(new TextDecoder().decode(new Uint8Array(await (await getObject(stack.admin, "inbox", "album/inner/track.txt")).arrayBuffer())), "track");
+      assert.equal(
+        new TextDecoder().decode(
+          new Uint8Array(
+            await (await getObject(stack.admin, "inbox", "album/inner/track.txt")).arrayBuffer(),
+          ),
+        ),
+        "track",
+      );
       const dropped = await page.evaluateHandle(() => {
         const data = new DataTransfer();
         data.items.add(new File(["dropped bytes"], "dropped.txt", { type: "text/plain" }));
@@ -65,30 +78,46 @@ Deno.test("browser: uploads that survive a reload, cancel and retry", async (t) 
       await page.locator('tr[data-row="dropped.txt"]').waitFor();
     });
 
-    await t.step("a large file interrupted by a reload and a new sign-in resumes with only its missing parts", async () => {
-      const file = await bigFile(dir, "big.bin", 40 * MIB); // three parts of 16 MiB
-      // Part 3 never gets through: it is held, then dropped as the page is reloaded.
-      const held = Promise.withResolvers<import("playwright-core").Route>();
-      await page.route(/\/uploads\/[^/]+\/parts\/3\?/, (route) => held.resolve(route));
-      const partsDone = Promise.all([1, 2].map((n) => page.waitForResponse((r) => new RegExp(`/parts/${n}\\?`).test(r.url()) && r.status() === 200)));
-      await page.getByLabel("Files to upload").setInputFiles(file.path);
-      await partsDone;
-      browser.expectConsoleError(/ERR_CONNECTION_ABORTED/);
-      await (await held.promise).abort("connectionaborted");
-      await page.unrouteAll({ behavior: "ignoreErrors" });
-      await page.reload();
-      await page.getByRole("button", { name: "Logout" }).click();
-      await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
-      await page.goto("/object-browser/inbox/");
-      const sent: string[] = [];
-      page.on("request", (r) => r.method() === "PUT" && r.url().includes("/parts/") && sent.push(new URL(r.url()).pathname.split("/").pop()!));
-      await page.getByLabel("Files to upload").setInputFiles(file.path);
-      await page.getByText("Object(s) uploaded successfully.").waitFor();
-      assert.deepEqual(sent, ["3?key=big.bin"].map((p) => p.split("?")[0]), `only the missing part was sent again (sent: ${sent})`);
-      await page.getByTestId("uploads").getByText("resumed").waitFor();
-      assert.deepEqual(await sha256OfObject(stack, "inbox", "big.bin"), { size: 40 * MIB, hash: file.hash });
-      assert.deepEqual(await listMultipartUploads(stack.admin, "inbox"), []);
-    });
+    await t.step(
+      "a large file interrupted by a reload and a new sign-in resumes with only its missing parts",
+      async () => {
+        const file = await bigFile(dir, "big.bin", 40 * MIB); // three parts of 16 MiB
+        // Part 3 never gets through: it is held, then dropped as the page is reloaded.
+        const held = Promise.withResolvers<import("playwright-core").Route>();
+        await page.route(/\/uploads\/[^/]+\/parts\/3\?/, (route) => held.resolve(route));
+        const partsDone = Promise.all(
+          [1, 2].map((n) =>
+            page.waitForResponse((r) => new RegExp(`/parts/${n}\\?`).test(r.url()) && r.status() === 200)
+          ),
+        );
+        await page.getByLabel("Files to upload").setInputFiles(file.path);
+        await partsDone;
+        browser.expectConsoleError(/ERR_CONNECTION_ABORTED/);
+        await (await held.promise).abort("connectionaborted");
+        await page.unrouteAll({ behavior: "ignoreErrors" });
+        await page.reload();
+        await page.getByRole("button", { name: "Logout" }).click();
+        await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
+        await page.goto("/object-browser/inbox/");
+        const sent: string[] = [];
+        page.on("request", (r) =>
+          r.method() === "PUT" && r.url().includes("/parts/") &&
+          sent.push(new URL(r.url()).pathname.split("/").pop()!));
+        await page.getByLabel("Files to upload").setInputFiles(file.path);
+        await page.getByText("Object(s) uploaded successfully.").waitFor();
+        assert.deepEqual(
+          sent,
+          ["3?key=big.bin"].map((p) => p.split("?")[0]),
+          `only the missing part was sent again (sent: ${sent})`,
+        );
+        await page.getByTestId("uploads").getByText("resumed").waitFor();
+        assert.deepEqual(await sha256OfObject(stack, "inbox", "big.bin"), {
+          size: 40 * MIB,
+          hash: file.hash,
+        });
+        assert.deepEqual(await listMultipartUploads(stack.admin, "inbox"), []);
+      },
+    );
 
     await t.step("cancel aborts the upload: no object and no stray parts", async () => {
       const file = await bigFile(dir, "cancelled.bin", 20 * MIB);
@@ -96,20 +125,40 @@ Deno.test("browser: uploads that survive a reload, cancel and retry", async (t) 
       const firstPart = page.waitForResponse((r) => /\/parts\/1\?/.test(r.url()) && r.status() === 200);
       await page.getByLabel("Files to upload").setInputFiles(file.path);
       await firstPart;
-      const aborted = page.waitForResponse((r) => r.request().method() === "DELETE" && /\/uploads\//.test(r.url()));
+      const aborted = page.waitForResponse((r) =>
+        r.request().method() === "DELETE" && /\/uploads\//.test(r.url())
+      );
       await page.locator('[data-upload="cancelled.bin"]').getByRole("button", { name: "Cancel" }).click();
       assert.equal((await aborted).status(), 204);
       await page.unrouteAll({ behavior: "ignoreErrors" });
       await page.locator('[data-upload="cancelled.bin"]').getByText("Cancelled", { exact: true }).waitFor();
       assert.deepEqual(await listMultipartUploads(stack.admin, "inbox"), []);
-      assert.equal((await page.request.get(`${stack.consoleUrl}/api/v1/buckets/inbox/objects/detail?prefix=cancelled.bin`)).status(), 404);
+      assert.equal(
+        (await page.request.get(
+          `${stack.consoleUrl}/api/v1/buckets/inbox/objects/detail?prefix=cancelled.bin`,
+        )).status(),
+        404,
+      );
     });
 
     await t.step("a failed file says so, and Retry sends it again", async () => {
       browser.expectConsoleError(/status of 500/);
       let failures = 1;
-      await page.route(/\/objects\/upload\?/, (route) => (failures-- > 0 ? route.fulfill({ status: 500, contentType: "application/json", body: '{"code":500,"message":"an error occurred, please try again","detailedMessage":"test"}' }) : route.continue()));
-      await page.getByLabel("Files to upload").setInputFiles([{ name: "flaky.txt", mimeType: "text/plain", buffer: Buffer.from("flaky") }]);
+      await page.route(
+        /\/objects\/upload\?/,
+        (route) => (failures-- > 0
+          ? route.fulfill({
+            status: 500,
+            contentType: "application/json",
+            body: '{"code":500,"message":"an error occurred, please try again","detailedMessage":"test"}',
+          })
+          : route.continue()),
+      );
+      await page.getByLabel("Files to upload").setInputFiles([{
+        name: "flaky.txt",
+        mimeType: "text/plain",
+        buffer: Buffer.from("flaky"),
+      }]);
       await page.getByText("An error occurred while uploading the file(s).").waitFor();
       const row = page.locator('[data-upload="flaky.txt"]');
       await row.getByText("Failed").waitFor();

@@ -13,7 +13,19 @@ import { openBrowser, waitForIslands } from "./browser.ts";
 import { assertNarrowLayout } from "./layout.ts";
 
 const T = "/namespaces/tenant-lite/tenants/storage-lite";
-const PAGES = ["/tenants", "/tenants/add", "/license", `${T}/summary`, `${T}/metrics`, `${T}/security`, `${T}/pools`, `${T}/pods`, `${T}/license`, "/storage/volumes", "/storage/drives"];
+const PAGES = [
+  "/tenants",
+  "/tenants/add",
+  "/license",
+  `${T}/summary`,
+  `${T}/metrics`,
+  `${T}/security`,
+  `${T}/pools`,
+  `${T}/pods`,
+  `${T}/license`,
+  "/storage/volumes",
+  "/storage/drives",
+];
 
 /** Dialogs opened from a page by a button (the first of that name), checked open. */
 const DIALOGS: [page: string, button: string, dialog: string][] = [
@@ -47,7 +59,11 @@ Deno.test("browser: every operator page, dialog and wizard step passes axe-core 
       const narrow = theme === "dark";
       await page.setViewportSize(narrow ? { width: 800, height: 900 } : { width: 1280, height: 720 });
       const check = async (where: string) => {
-        assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), narrow ? "deck-dark" : "deck", `${where} in the ${theme} theme`);
+        assert.equal(
+          await page.evaluate(() => document.documentElement.dataset.theme),
+          narrow ? "deck-dark" : "deck",
+          `${where} in the ${theme} theme`,
+        );
         await assertAccessible(page, `${where}, ${theme}`);
         if (narrow) await assertNarrowLayout(page, `${where}, ${theme}, 800 px`);
       };
@@ -72,7 +88,11 @@ Deno.test("browser: every operator page, dialog and wizard step passes axe-core 
         await page.getByRole("dialog", { name: "Edit YAML" }).waitFor();
         await page.keyboard.press("Escape");
         await page.getByRole("dialog").waitFor({ state: "detached" });
-        assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Edit YAML", "focus returns to the opener");
+        assert.equal(
+          await page.evaluate(() => document.activeElement?.textContent),
+          "Edit YAML",
+          "focus returns to the opener",
+        );
         await page.goto("/storage/drives");
         await page.getByLabel("Select node-1:/dev/sdb").check();
         await page.getByRole("button", { name: "Format Selected Drives" }).click();
@@ -91,7 +111,10 @@ Deno.test("browser: every operator page, dialog and wizard step passes axe-core 
         await create.waitFor();
         await assertAccessible(page, `Create namespace dialog, ${theme}`);
         await create.getByRole("button", { name: "Create" }).click();
-        await page.waitForFunction(() => (document.querySelector<HTMLSelectElement>('select[aria-label="Storage Class"]')?.value ?? "") !== "");
+        await page.waitForFunction(() =>
+          (document.querySelector<HTMLSelectElement>('select[aria-label="Storage Class"]')?.value ?? "") !==
+            ""
+        );
         const steps = await page.getByRole("list", { name: "Steps" }).getByRole("listitem").allInnerTexts();
         assert.equal(steps.length, 8);
         await everyOne(steps, async (title) => {
@@ -115,7 +138,8 @@ async function nextStep(page: Page, next: ReturnType<Page["getByRole"]>): Promis
   const before = await current.innerText();
   await next.click();
   await page.waitForFunction(
-    (before) => document.querySelector('ul[aria-label="Steps"] [aria-current="step"]')?.textContent !== before,
+    (before) =>
+      document.querySelector('ul[aria-label="Steps"] [aria-current="step"]')?.textContent !== before,
     before,
   );
 }

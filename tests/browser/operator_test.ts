@@ -26,7 +26,9 @@ async function signInOperator(page: Page, token: string): Promise<void> {
 async function nameTenant(page: Page, name: string, namespace: string): Promise<void> {
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Namespace").fill(namespace);
-  await page.waitForFunction(() => (document.querySelector<HTMLSelectElement>('select[aria-label="Storage Class"]')?.value ?? "") !== "");
+  await page.waitForFunction(() =>
+    (document.querySelector<HTMLSelectElement>('select[aria-label="Storage Class"]')?.value ?? "") !== ""
+  );
 }
 
 async function waitForTenantRow(page: Page, stack: OperatorStack, name: string) {
@@ -41,148 +43,176 @@ Deno.test("browser: operator mode end to end", async (t) => {
   const browser = await openBrowser(stack);
   const { page } = browser;
   try {
-    await t.step("operator sign-in: a refused token shows the error, a good one opens the tenants", async () => {
-      browser.expectConsoleError(/status of 401/);
-      await page.goto("/login");
-      await page.getByLabel("JWT").fill("not-a-token");
-      await page.getByRole("button", { name: "Login" }).click();
-      await page.getByTestId("error-banner").getByText("Invalid Login").waitFor();
-      await signInOperator(page, stack.cluster.operatorToken);
-      assert.match(await page.title(), /Tenants \| Deck Operator/);
-      await page.getByTestId("logo").getByText("Deck Operator").waitFor();
-      const row = page.locator('tr[data-row="tenant-lite/storage-lite"]');
-      assert.match(await row.innerText(), /storage-lite\s+tenant-lite\s+8 GiB\s+1\s+Initialized/);
-      assert.equal(await row.locator("[data-health]").getAttribute("data-health"), "green");
-    });
+    await t.step(
+      "operator sign-in: a refused token shows the error, a good one opens the tenants",
+      async () => {
+        browser.expectConsoleError(/status of 401/);
+        await page.goto("/login");
+        await page.getByLabel("JWT").fill("not-a-token");
+        await page.getByRole("button", { name: "Login" }).click();
+        await page.getByTestId("error-banner").getByText("Invalid Login").waitFor();
+        await signInOperator(page, stack.cluster.operatorToken);
+        assert.match(await page.title(), /Tenants \| Deck Operator/);
+        await page.getByTestId("logo").getByText("Deck Operator").waitFor();
+        const row = page.locator('tr[data-row="tenant-lite/storage-lite"]');
+        assert.match(await row.innerText(), /storage-lite\s+tenant-lite\s+8 GiB\s+1\s+Initialized/);
+        assert.equal(await row.locator("[data-health]").getAttribute("data-health"), "green");
+      },
+    );
 
-    await t.step("wizard, simple mode: validations, Create blocked until valid, credentials shown once", async () => {
-      await page.getByRole("link", { name: "Create Tenant" }).click();
-      await page.waitForURL("**/tenants/add");
-      const next = page.getByRole("button", { name: "Next" });
-      await page.getByLabel("Name", { exact: true }).fill("Bad_Name");
-      await page.getByText("Name only can contain lowercase letters, numbers and '-'. Min. Length: 3").waitFor();
-      await page.getByLabel("Namespace").fill("tenant-lite");
-      await page.getByText("You can only create one tenant per namespace").waitFor();
-      assert.equal(await next.isDisabled(), true);
-      await nameTenant(page, "wizard-simple", "ns-a");
-      assert.equal(await page.getByLabel("Storage Class").inputValue(), "standard");
-      await next.click();
+    await t.step(
+      "wizard, simple mode: validations, Create blocked until valid, credentials shown once",
+      async () => {
+        await page.getByRole("link", { name: "Create Tenant" }).click();
+        await page.waitForURL("**/tenants/add");
+        const next = page.getByRole("button", { name: "Next" });
+        await page.getByLabel("Name", { exact: true }).fill("Bad_Name");
+        await page.getByText("Name only can contain lowercase letters, numbers and '-'. Min. Length: 3")
+          .waitFor();
+        await page.getByLabel("Namespace").fill("tenant-lite");
+        await page.getByText("You can only create one tenant per namespace").waitFor();
+        assert.equal(await next.isDisabled(), true);
+        await nameTenant(page, "wizard-simple", "ns-a");
+        assert.equal(await page.getByLabel("Storage Class").inputValue(), "standard");
+        await next.click();
 
-      await page.getByRole("heading", { name: "Tenant Size" }).waitFor();
-      browser.expectConsoleError(/status of 507/);
-      await page.getByLabel("Number of Servers").fill("3");
-      await page.getByText("Number of servers must be at least 4").waitFor();
-      assert.equal(await next.isDisabled(), true);
-      browser.expectConsoleError(/status of 507/);
-      await page.getByLabel("Number of Servers").fill("9");
-      await page.getByText(/there are not enough nodes in the cluster to support this tenant/i).waitFor();
-      assert.equal(await next.isDisabled(), true);
-      await page.getByLabel("Number of Servers").fill("4");
-      await page.getByLabel("Total Size", { exact: true }).fill("2000");
-      await page.getByText("Volume size must be greater than 1Gi and less than 924 GiB").waitFor();
-      assert.equal(await next.isDisabled(), true);
-      await page.getByLabel("Total Size", { exact: true }).fill("100");
-      await page.getByTestId("capacity-summary").getByText("EC:2").waitFor();
-      assert.equal(await page.getByLabel("Erasure Code Parity").inputValue(), "EC:2");
-      const capacity = await page.getByTestId("capacity-summary").innerText();
-      assert.match(capacity, /Raw Capacity\s+100 GiB/);
-      assert.match(capacity, /Usable Capacity\s+50 GiB/);
-      assert.match(capacity, /Drive Failures Tolerated\s+2/);
-      assert.match(await page.getByTestId("size-summary").innerText(), /Drive Capacity\s+25 GiB/);
-      await next.click();
+        await page.getByRole("heading", { name: "Tenant Size" }).waitFor();
+        browser.expectConsoleError(/status of 507/);
+        await page.getByLabel("Number of Servers").fill("3");
+        await page.getByText("Number of servers must be at least 4").waitFor();
+        assert.equal(await next.isDisabled(), true);
+        browser.expectConsoleError(/status of 507/);
+        await page.getByLabel("Number of Servers").fill("9");
+        await page.getByText(/there are not enough nodes in the cluster to support this tenant/i).waitFor();
+        assert.equal(await next.isDisabled(), true);
+        await page.getByLabel("Number of Servers").fill("4");
+        await page.getByLabel("Total Size", { exact: true }).fill("2000");
+        await page.getByText("Volume size must be greater than 1Gi and less than 924 GiB").waitFor();
+        assert.equal(await next.isDisabled(), true);
+        await page.getByLabel("Total Size", { exact: true }).fill("100");
+        await page.getByTestId("capacity-summary").getByText("EC:2").waitFor();
+        assert.equal(await page.getByLabel("Erasure Code Parity").inputValue(), "EC:2");
+        const capacity = await page.getByTestId("capacity-summary").innerText();
+        assert.match(capacity, /Raw Capacity\s+100 GiB/);
+        assert.match(capacity, /Usable Capacity\s+50 GiB/);
+        assert.match(capacity, /Drive Failures Tolerated\s+2/);
+        assert.match(await page.getByTestId("size-summary").innerText(), /Drive Capacity\s+25 GiB/);
+        await next.click();
 
-      await page.getByTestId("tenant-preview").waitFor();
-      assert.match(await page.getByTestId("tenant-preview").innerText(), /Tenant Name\s+wizard-simple[\s\S]*EC Parity\s+EC:2/);
-      await page.getByRole("button", { name: "Create" }).click();
-      const dialog = page.getByRole("dialog", { name: "New Tenant Created" });
-      const credentials = await dialog.getByTestId("tenant-credentials").innerText();
-      assert.match(credentials, /Access Key\s+[A-Za-z0-9]{16}\s+Secret Key\s+[A-Za-z0-9]{32}/);
-      await dialog.getByRole("button", { name: "Done" }).click();
-      await page.waitForURL("**/tenants");
-      await waitForTenantRow(page, stack, "wizard-simple");
-      // Shown once: nothing in the tenant's pages repeats the secret.
-      const secret = /Secret Key\s+(\S+)/.exec(credentials)![1];
-      await page.goto("/namespaces/ns-a/tenants/wizard-simple/summary");
-      assert.equal((await page.content()).includes(secret), false);
-    });
+        await page.getByTestId("tenant-preview").waitFor();
+        assert.match(
+          await page.getByTestId("tenant-preview").innerText(),
+          /Tenant Name\s+wizard-simple[\s\S]*EC Parity\s+EC:2/,
+        );
+        await page.getByRole("button", { name: "Create" }).click();
+        const dialog = page.getByRole("dialog", { name: "New Tenant Created" });
+        const credentials = await dialog.getByTestId("tenant-credentials").innerText();
+        assert.match(credentials, /Access Key\s+[A-Za-z0-9]{16}\s+Secret Key\s+[A-Za-z0-9]{32}/);
+        await dialog.getByRole("button", { name: "Done" }).click();
+        await page.waitForURL("**/tenants");
+        await waitForTenantRow(page, stack, "wizard-simple");
+        // Shown once: nothing in the tenant's pages repeats the secret.
+        const secret = /Secret Key\s+(\S+)/.exec(credentials)![1];
+        await page.goto("/namespaces/ns-a/tenants/wizard-simple/summary");
+        assert.equal((await page.content()).includes(secret), false);
+      },
+    );
 
-    await t.step("wizard, advanced mode: every page's rules, then a tenant with a node selector and no TLS", async () => {
-      await page.goto("/tenants/add");
-      await page.getByLabel("Advanced Mode").check();
-      // A namespace that does not exist: the quota lookup fails and the wizard offers to create it.
-      browser.expectConsoleError(/status of 404/);
-      await page.getByLabel("Name", { exact: true }).fill("wizard-advanced");
-      await page.getByLabel("Namespace").fill("fresh-advanced");
-      await page.getByRole("button", { name: "Create namespace" }).click();
-      await page.getByRole("dialog", { name: "Create namespace" }).getByRole("button", { name: "Create" }).click();
-      await page.waitForFunction(() => (document.querySelector<HTMLSelectElement>('select[aria-label="Storage Class"]')?.value ?? "") !== "");
-      const next = page.getByRole("button", { name: "Next" });
-      await next.click();
+    await t.step(
+      "wizard, advanced mode: every page's rules, then a tenant with a node selector and no TLS",
+      async () => {
+        await page.goto("/tenants/add");
+        await page.getByLabel("Advanced Mode").check();
+        // A namespace that does not exist: the quota lookup fails and the wizard offers to create it.
+        browser.expectConsoleError(/status of 404/);
+        await page.getByLabel("Name", { exact: true }).fill("wizard-advanced");
+        await page.getByLabel("Namespace").fill("fresh-advanced");
+        await page.getByRole("button", { name: "Create namespace" }).click();
+        await page.getByRole("dialog", { name: "Create namespace" }).getByRole("button", { name: "Create" })
+          .click();
+        await page.waitForFunction(() =>
+          (document.querySelector<HTMLSelectElement>('select[aria-label="Storage Class"]')?.value ?? "") !==
+            ""
+        );
+        const next = page.getByRole("button", { name: "Next" });
+        await next.click();
 
-      await page.getByRole("heading", { name: "Configure" }).waitFor();
-      await page.getByLabel("Use custom image").check();
-      await page.getByLabel("MinIO's Image").fill("not-an-image");
-      await page.getByText("Format must be of form: 'minio/minio:VERSION'").waitFor();
-      assert.equal(await next.isDisabled(), true);
-      await page.getByLabel("MinIO's Image").fill("minio/minio:RELEASE.2021-09-01T00-00-00Z");
-      await next.click();
+        await page.getByRole("heading", { name: "Configure" }).waitFor();
+        await page.getByLabel("Use custom image").check();
+        await page.getByLabel("MinIO's Image").fill("not-an-image");
+        await page.getByText("Format must be of form: 'minio/minio:VERSION'").waitFor();
+        assert.equal(await next.isDisabled(), true);
+        await page.getByLabel("MinIO's Image").fill("minio/minio:RELEASE.2021-09-01T00-00-00Z");
+        await next.click();
 
-      await page.getByRole("heading", { name: "Pod Affinity" }).waitFor();
-      await page.getByLabel("Node Selector").check();
-      const key = page.getByLabel("Label key 1");
-      await key.waitFor();
-      await key.selectOption("disk-type");
-      await page.getByLabel("Label value 1").selectOption("nvme");
-      await page.getByText("Selector: disk-type=nvme").waitFor();
-      await next.click();
+        await page.getByRole("heading", { name: "Pod Affinity" }).waitFor();
+        await page.getByLabel("Node Selector").check();
+        const key = page.getByLabel("Label key 1");
+        await key.waitFor();
+        await key.selectOption("disk-type");
+        await page.getByLabel("Label value 1").selectOption("nvme");
+        await page.getByText("Selector: disk-type=nvme").waitFor();
+        await next.click();
 
-      await page.getByRole("heading", { name: "Identity Provider" }).waitFor();
-      await page.getByLabel("Access Key 1").fill("short");
-      await page.getByText("Keys must be at least length 8").waitFor();
-      assert.equal(await next.isDisabled(), true);
-      assert.equal(await page.getByRole("button", { name: "Remove key pair 1" }).isDisabled(), true, "the last pair cannot be removed");
-      await page.getByRole("button", { name: "Randomize" }).click();
-      assert.match(await page.getByLabel("Access Key 1").inputValue(), /^[A-Za-z0-9]{16}$/);
-      await page.getByLabel("Active Directory").check();
-      await page.getByLabel("Server Insecure").check();
-      await page.getByText("Warning: All traffic with Active Directory will be unencrypted").waitFor();
-      await page.getByLabel("Built-in").check();
-      await next.click();
+        await page.getByRole("heading", { name: "Identity Provider" }).waitFor();
+        await page.getByLabel("Access Key 1").fill("short");
+        await page.getByText("Keys must be at least length 8").waitFor();
+        assert.equal(await next.isDisabled(), true);
+        assert.equal(
+          await page.getByRole("button", { name: "Remove key pair 1" }).isDisabled(),
+          true,
+          "the last pair cannot be removed",
+        );
+        await page.getByRole("button", { name: "Randomize" }).click();
+        assert.match(await page.getByLabel("Access Key 1").inputValue(), /^[A-Za-z0-9]{16}$/);
+        await page.getByLabel("Active Directory").check();
+        await page.getByLabel("Server Insecure").check();
+        await page.getByText("Warning: All traffic with Active Directory will be unencrypted").waitFor();
+        await page.getByLabel("Built-in").check();
+        await next.click();
 
-      await page.getByRole("heading", { name: "Security" }).waitFor();
-      await page.getByLabel("Enable AutoCert").uncheck();
-      assert.equal(await next.isDisabled(), true, "TLS without auto-cert needs custom certificates");
-      await page.getByLabel("TLS", { exact: true }).uncheck();
-      await next.click();
+        await page.getByRole("heading", { name: "Security" }).waitFor();
+        await page.getByLabel("Enable AutoCert").uncheck();
+        assert.equal(await next.isDisabled(), true, "TLS without auto-cert needs custom certificates");
+        await page.getByLabel("TLS", { exact: true }).uncheck();
+        await next.click();
 
-      await page.getByRole("heading", { name: "Encryption" }).waitFor();
-      await page.getByLabel("Enable Server Side Encryption").check();
-      assert.equal(await next.isDisabled(), true, "Vault needs its endpoint and AppRole");
-      await page.getByLabel("Enable Server Side Encryption").uncheck();
-      await next.click();
+        await page.getByRole("heading", { name: "Encryption" }).waitFor();
+        await page.getByLabel("Enable Server Side Encryption").check();
+        assert.equal(await next.isDisabled(), true, "Vault needs its endpoint and AppRole");
+        await page.getByLabel("Enable Server Side Encryption").uncheck();
+        await next.click();
 
-      await page.getByRole("heading", { name: "Tenant Size" }).waitFor();
-      await page.getByLabel("Memory per Node [Gi]").fill("1");
-      await page.getByText("Memory size must be greater than 2Gi").waitFor();
-      assert.equal(await next.isDisabled(), true);
-      await page.getByLabel("Memory per Node [Gi]").fill("4");
-      await page.getByLabel("Drives per Server").fill("2");
-      await page.getByTestId("capacity-summary").getByText("EC:4").waitFor();
-      await next.click();
-      const preview = await page.getByTestId("tenant-preview").innerText();
-      assert.match(preview, /Pod Affinity\s+Node Selector/);
-      assert.match(preview, /TLS\s+Disabled/);
-      await page.getByRole("button", { name: "Create" }).click();
-      await page.getByRole("dialog", { name: "New Tenant Created" }).getByRole("button", { name: "Done" }).click();
-      await page.waitForURL("**/tenants");
-      await waitForTenantRow(page, stack, "wizard-advanced");
-    });
+        await page.getByRole("heading", { name: "Tenant Size" }).waitFor();
+        await page.getByLabel("Memory per Node [Gi]").fill("1");
+        await page.getByText("Memory size must be greater than 2Gi").waitFor();
+        assert.equal(await next.isDisabled(), true);
+        await page.getByLabel("Memory per Node [Gi]").fill("4");
+        await page.getByLabel("Drives per Server").fill("2");
+        await page.getByTestId("capacity-summary").getByText("EC:4").waitFor();
+        await next.click();
+        const preview = await page.getByTestId("tenant-preview").innerText();
+        assert.match(preview, /Pod Affinity\s+Node Selector/);
+        assert.match(preview, /TLS\s+Disabled/);
+        await page.getByRole("button", { name: "Create" }).click();
+        await page.getByRole("dialog", { name: "New Tenant Created" }).getByRole("button", { name: "Done" })
+          .click();
+        await page.waitForURL("**/tenants");
+        await waitForTenantRow(page, stack, "wizard-advanced");
+      },
+    );
 
     await t.step("tenant detail: summary, features, usage, security, licence", async () => {
       await page.goto(`${T}`);
       await page.waitForURL(`**${T}/summary`);
-      assert.match(await page.getByTestId("tenant-details").innerText(), /Clusters\s+1\s+Instances\s+4\s+Volumes\s+4/i);
-      assert.match(await page.getByTestId("tenant-health").innerText(), /Drives Online\s+4\s+Drives Offline\s+0\s+Write Quorum\s+3/i);
+      assert.match(
+        await page.getByTestId("tenant-details").innerText(),
+        /Clusters\s+1\s+Instances\s+4\s+Volumes\s+4/i,
+      );
+      assert.match(
+        await page.getByTestId("tenant-health").innerText(),
+        /Drives Online\s+4\s+Drives Offline\s+0\s+Write Quorum\s+3/i,
+      );
       await page.getByTestId("tenant-usage").getByText(/used of 8 GiB/).waitFor();
       assert.match(await page.getByTestId("tenant-features").innerText(), /MinIO TLS\s+Disabled/);
       await page.getByRole("button", { name: "minio/minio:RELEASE.2021-08-17T20-53-08Z" }).click();
@@ -199,24 +229,44 @@ Deno.test("browser: operator mode end to end", async (t) => {
       await page.getByLabel("Cert", { exact: true }).setInputFiles(`${certs}tenant.crt`);
       await page.getByLabel("Key", { exact: true }).setInputFiles(`${certs}tenant.key`);
       await page.getByRole("button", { name: "Save" }).click();
-      await page.getByRole("dialog", { name: "Save and Restart" }).getByRole("button", { name: "Restart" }).click();
-      await page.getByTestId("certs-MinIO Certificates").getByText("minio.tenant-lite.svc.cluster.local, *.storage-lite-hl.tenant-lite.svc.cluster.local, 10.96.0.20").waitFor();
+      await page.getByRole("dialog", { name: "Save and Restart" }).getByRole("button", { name: "Restart" })
+        .click();
+      await page.getByTestId("certs-MinIO Certificates").getByText(
+        "minio.tenant-lite.svc.cluster.local, *.storage-lite-hl.tenant-lite.svc.cluster.local, 10.96.0.20",
+      ).waitFor();
       // The sidebar's Operator group has a License entry too (spec 1 §2): take the tenant's own tab.
-      await page.getByRole("list", { name: "Tenant sections" }).getByRole("link", { name: "License" }).click();
+      await page.getByRole("list", { name: "Tenant sections" }).getByRole("link", { name: "License" })
+        .click();
       await page.getByRole("link", { name: "Activate Product" }).click();
       // The License page in operator mode: Activate, and outgoing links marked ref=op.
       await page.getByRole("button", { name: "Activate" }).waitFor();
-      assert.match((await page.getByTestId("plan-table").getByRole("link", { name: "Join Slack" }).getAttribute("href"))!, /ref=op$/);
+      assert.match(
+        (await page.getByTestId("plan-table").getByRole("link", { name: "Join Slack" }).getAttribute(
+          "href",
+        ))!,
+        /ref=op$/,
+      );
       // Activate a licence key there; the tenant's License tab then offers 'Attach License', which registers it.
       await page.getByRole("button", { name: "Activate" }).click();
       const activate = page.getByRole("dialog", { name: "Activate SUBNET License" });
-      await activate.getByLabel("License Key").fill(await signer.sign(standardClaims({ org: "Operator Org" })));
-      await Promise.all([page.waitForEvent("load"), activate.getByRole("button", { name: "Activate" }).first().click()]);
+      await activate.getByLabel("License Key").fill(
+        await signer.sign(standardClaims({ org: "Operator Org" })),
+      );
+      await Promise.all([
+        page.waitForEvent("load"),
+        activate.getByRole("button", { name: "Activate" }).first().click(),
+      ]);
       await page.getByText("Operator Org").first().waitFor();
       await page.goto(`${T}/license`);
       assert.equal(await page.getByRole("link", { name: "Activate Product" }).count(), 0);
-      await Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: "Attach License" }).click()]);
-      assert.match(await page.getByTestId("tenant-license").innerText(), /Organization\s+Operator Org[\s\S]*Plan\s+STANDARD\s+Requester\s+ops@example.com/);
+      await Promise.all([
+        page.waitForEvent("load"),
+        page.getByRole("button", { name: "Attach License" }).click(),
+      ]);
+      assert.match(
+        await page.getByTestId("tenant-license").innerText(),
+        /Organization\s+Operator Org[\s\S]*Plan\s+STANDARD\s+Requester\s+ops@example.com/,
+      );
       await page.getByRole("link", { name: "Metrics" }).click();
       await page.frameLocator('iframe[title="Tenant metrics"]').getByText("Number of Buckets").waitFor();
     });
@@ -253,7 +303,11 @@ Deno.test("browser: operator mode end to end", async (t) => {
       const logs = page.getByTestId("pod-logs");
       await logs.getByText("MinIO Object Storage Server").waitFor();
       const text = await logs.innerText();
-      assert.equal(["\u001b", "[1m", "\u0007"].some((c) => text.includes(c)), false, "colour codes and bells are stripped");
+      assert.equal(
+        ["\u001b", "[1m", "\u0007"].some((c) => text.includes(c)),
+        false,
+        "colour codes and bells are stripped",
+      );
       assert.match(text, /\tRootUser/, "indentation stays as a tab");
       await page.getByPlaceholder("Highlight Line").fill("Console:");
       assert.equal(await logs.locator("[data-highlighted]").count(), 1);
@@ -274,12 +328,16 @@ Deno.test("browser: operator mode end to end", async (t) => {
       await dialog.getByTestId("dialog-message").waitFor();
       await editor.fill(yaml.replace("RELEASE.2021-08-17T20-53-08Z", "RELEASE.2021-10-01T00-00-00Z"));
       await Promise.all([page.waitForEvent("load"), dialog.getByRole("button", { name: "Save" }).click()]);
-      await page.getByTestId("tenant-details").getByText("minio/minio:RELEASE.2021-10-01T00-00-00Z").waitFor();
+      await page.getByTestId("tenant-details").getByText("minio/minio:RELEASE.2021-10-01T00-00-00Z")
+        .waitFor();
     });
 
     await t.step("hop: the tenant's own console in a frame, used to list its buckets", async () => {
       const backing = await stack.cluster.operator.backing("tenant-lite", "storage-lite");
-      await makeBucket(new S3Client({ endpoint: backing!.storage.url, credentials: backing!.storage.root }), "hopped-bucket");
+      await makeBucket(
+        new S3Client({ endpoint: backing!.storage.url, credentials: backing!.storage.root }),
+        "hopped-bucket",
+      );
       await page.goto(`${T}/summary`);
       await page.getByRole("link", { name: "Manage Tenant" }).click();
       await page.waitForURL(`**${T}/hop`);
@@ -312,18 +370,31 @@ Deno.test("browser: operator mode end to end", async (t) => {
       await page.getByLabel("Select node-1:/dev/sdc").check();
       await page.getByRole("button", { name: "Format Selected Drives" }).click();
       const dialog = page.getByRole("dialog", { name: "Format Drives" });
-      assert.match(await dialog.getByTestId("format-list").innerText(), /node-1:\/dev\/sdb\s+node-1:\/dev\/sdc/);
+      assert.match(
+        await dialog.getByTestId("format-list").innerText(),
+        /node-1:\/dev\/sdb\s+node-1:\/dev\/sdc/,
+      );
       const format = dialog.getByRole("button", { name: "Format" });
       await dialog.getByLabel("To continue please type YES, PROCEED in the box.").fill("yes, proceed");
       assert.equal(await format.isDisabled(), true);
       await dialog.getByLabel("To continue please type YES, PROCEED in the box.").fill("YES, PROCEED");
       await format.click();
       const errors = page.getByRole("dialog", { name: "Format Errors" });
-      assert.match(await errors.getByTestId("format-errors").innerText(), /node-1\s+\/dev\/sdc\s+Drive in use. Cannot be formatted/);
-      const [download] = await Promise.all([page.waitForEvent("download"), errors.getByRole("button", { name: "Download" }).click()]);
+      assert.match(
+        await errors.getByTestId("format-errors").innerText(),
+        /node-1\s+\/dev\/sdc\s+Drive in use. Cannot be formatted/,
+      );
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        errors.getByRole("button", { name: "Download" }).click(),
+      ]);
       assert.equal(download.suggestedFilename(), "csiFormatErrors.json");
       const saved = JSON.parse(await Deno.readTextFile((await download.path())!));
-      assert.deepEqual(saved, [{ node: "node-1", drive: "/dev/sdc", error: "Drive in use. Cannot be formatted" }]);
+      assert.deepEqual(saved, [{
+        node: "node-1",
+        drive: "/dev/sdc",
+        error: "Drive in use. Cannot be formatted",
+      }]);
       await errors.getByRole("button", { name: "Done" }).click();
       assert.match(await page.locator('tr[data-row="node-1:/dev/sdb"]').innerText(), /Ready/);
     });

@@ -21,11 +21,15 @@ async function refreshUntil(page: Page, testId: string, expected: RegExp): Promi
   const card = page.getByTestId("summary-replication");
   const deadline = Date.now() + 60_000;
   while (!expected.test(await card.getByTestId(testId).innerText())) {
-    if (Date.now() > deadline) throw new Error(`${testId} never matched ${expected}: ${await card.innerText()}`);
+    if (Date.now() > deadline) {
+      throw new Error(`${testId} never matched ${expected}: ${await card.innerText()}`);
+    }
     const refresh = card.getByRole("button", { name: "Refresh status" });
     await refresh.click();
     // The button is disabled while the status is read; it comes back once the new one is shown.
-    await page.waitForFunction(() => !document.querySelector('[data-testid="replication-status"] button')?.hasAttribute("disabled"));
+    await page.waitForFunction(() =>
+      !document.querySelector('[data-testid="replication-status"] button')?.hasAttribute("disabled")
+    );
   }
 }
 
@@ -33,11 +37,19 @@ Deno.test("browser: the bucket page shows replication status after an upload", a
   const stack = await startStack();
   const remoteDir = await Deno.makeTempDir({ prefix: "deck-remote-" });
   const remoteRoot = { rootUser: "remote-root", rootPassword: "remote-secret-key" };
-  let remote: Awaited<ReturnType<typeof startEmbeddedStorage>> | null = await startEmbeddedStorage({ dataDir: remoteDir, hostname: "127.0.0.1", port: 0, ...remoteRoot });
+  let remote: Awaited<ReturnType<typeof startEmbeddedStorage>> | null = await startEmbeddedStorage({
+    dataDir: remoteDir,
+    hostname: "127.0.0.1",
+    port: 0,
+    ...remoteRoot,
+  });
   const browser = await openBrowser(stack);
   const { page } = browser;
   try {
-    const target = new S3Client({ endpoint: remote.url, credentials: { accessKey: remoteRoot.rootUser, secretKey: remoteRoot.rootPassword } });
+    const target = new S3Client({
+      endpoint: remote.url,
+      credentials: { accessKey: remoteRoot.rootUser, secretKey: remoteRoot.rootPassword },
+    });
     await makeBucket(target, "mirror");
     await putBucketVersioning(target, "mirror", { status: "Enabled" });
     await makeBucket(stack.admin, "photos");
@@ -52,12 +64,25 @@ Deno.test("browser: the bucket page shows replication status after an upload", a
     });
     await putBucketReplication(stack.admin, "photos", {
       role: "",
-      rules: [{ id: "all", status: "Enabled", priority: 1, destinationBucket: arn, deleteMarkerReplication: true, deleteReplication: true, replicaModifications: true, existingObjectReplication: false }],
+      rules: [{
+        id: "all",
+        status: "Enabled",
+        priority: 1,
+        destinationBucket: arn,
+        deleteMarkerReplication: true,
+        deleteReplication: true,
+        replicaModifications: true,
+        existingObjectReplication: false,
+      }],
     });
 
     await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
     await page.goto("/object-browser/photos/");
-    await page.getByLabel("Files to upload").setInputFiles([{ name: "cat.txt", mimeType: "text/plain", buffer: Buffer.from("meow") }]);
+    await page.getByLabel("Files to upload").setInputFiles([{
+      name: "cat.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("meow"),
+    }]);
     await page.getByText("Object(s) uploaded successfully.").waitFor();
 
     // A bucket without default encryption answers 404 to the encryption read (the contract's "not configured").
@@ -68,7 +93,10 @@ Deno.test("browser: the bucket page shows replication status after an upload", a
     await refreshUntil(page, "replication-replicated", /^1 /);
     assert.equal(await card.getByTestId("replication-pending").innerText(), "0");
     assert.equal(await card.getByTestId("replication-failed").innerText(), "0");
-    assert.equal((await headObject(target, "mirror", "cat.txt")).headers.get("x-amz-replication-status"), "REPLICA");
+    assert.equal(
+      (await headObject(target, "mirror", "cat.txt")).headers.get("x-amz-replication-status"),
+      "REPLICA",
+    );
     await assertAccessible(page, "bucket summary with replication status");
     // The Replication section shows the same above its rules.
     await page.goto("/buckets/photos/replication");
@@ -79,11 +107,18 @@ Deno.test("browser: the bucket page shows replication status after an upload", a
     await remote.close();
     remote = null;
     await page.goto("/object-browser/photos/");
-    await page.getByLabel("Files to upload").setInputFiles([{ name: "dog.txt", mimeType: "text/plain", buffer: Buffer.from("woof") }]);
+    await page.getByLabel("Files to upload").setInputFiles([{
+      name: "dog.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("woof"),
+    }]);
     await page.getByText("Object(s) uploaded successfully.").waitFor();
     await page.goto("/buckets/photos/summary");
     await refreshUntil(page, "replication-failed", /^1$/);
-    assert.match(await card.getByTestId("replication-last-error").innerText(), /photos\/dog\.txt: the target cannot be reached/);
+    assert.match(
+      await card.getByTestId("replication-last-error").innerText(),
+      /photos\/dog\.txt: the target cannot be reached/,
+    );
   } finally {
     await browser.close();
     await remote?.close();

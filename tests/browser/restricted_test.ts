@@ -14,7 +14,11 @@ const AUDITOR_POLICY = {
     Version: "2012-10-17",
     Statement: [
       { Effect: "Allow", Action: ["s3:*"], Resource: ["arn:aws:s3:::shared", "arn:aws:s3:::shared/*"] },
-      { Effect: "Deny", Action: ["s3:GetBucketVersioning", "s3:GetBucketNotification"], Resource: ["arn:aws:s3:::shared"] },
+      {
+        Effect: "Deny",
+        Action: ["s3:GetBucketVersioning", "s3:GetBucketNotification"],
+        Resource: ["arn:aws:s3:::shared"],
+      },
     ],
   },
 };
@@ -33,8 +37,16 @@ Deno.test("browser: a restricted user is told where access is denied", async (t)
     await t.step("summary: denied sections say so, and the banner names them", async () => {
       await page.goto("/buckets/shared/summary");
       assert.equal(await page.getByTestId("summary-versioning").innerText(), "Versioning\nAccess denied");
-      assert.equal(await page.getByTestId("summary-quota").innerText(), "Quota\nAccess denied", "quotas need admin rights");
-      assert.match(await page.getByTestId("summary-encryption").innerText(), /Disabled/, "what may be read still shows");
+      assert.equal(
+        await page.getByTestId("summary-quota").innerText(),
+        "Quota\nAccess denied",
+        "quotas need admin rights",
+      );
+      assert.match(
+        await page.getByTestId("summary-encryption").innerText(),
+        /Disabled/,
+        "what may be read still shows",
+      );
       assert.match(await banner.innerText(), /^Error\nAccess denied: Versioning, Quota\n/);
       await assertAccessible(page, "summary with a banner and denied sections");
     });
@@ -57,7 +69,10 @@ Deno.test("browser: a restricted user is told where access is denied", async (t)
         browser.expectConsoleError(/status of 403/);
         const res = await page.goto(`/buckets/${bucket}/summary`);
         assert.equal(res?.status(), 403);
-        assert.equal(await page.getByTestId("unavailable").innerText(), `You do not have access to bucket ${bucket}.`);
+        assert.equal(
+          await page.getByTestId("unavailable").innerText(),
+          `You do not have access to bucket ${bucket}.`,
+        );
         assert.match(await banner.innerText(), /Access denied: Bucket/);
       }
     });

@@ -9,12 +9,23 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { makeBucket } from "../../server/s3/ops/buckets.ts";
 import { startStack } from "../helpers.ts";
-import { amqpReader, closedPort, mysqlReader, postgresReader, redisReader, SERVICES, uniqueName, webhookReceiver } from "../notify_services.ts";
+import {
+  amqpReader,
+  closedPort,
+  mysqlReader,
+  postgresReader,
+  redisReader,
+  SERVICES,
+  uniqueName,
+  webhookReceiver,
+} from "../notify_services.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 
 /** Fills fields by their accessible names. */
 async function fill(page: Page, values: Record<string, string>) {
-  for (const [label, value] of Object.entries(values)) await page.getByLabel(label, { exact: true }).fill(value);
+  for (const [label, value] of Object.entries(values)) {
+    await page.getByLabel(label, { exact: true }).fill(value);
+  }
 }
 
 async function save(page: Page) {
@@ -45,16 +56,21 @@ Deno.test("browser: Settings end to end", async (t) => {
 
     await t.step("each configuration opens, checks its fields as the spec says, and saves", async () => {
       await page.goto("/settings");
-      assert.deepEqual(await page.getByRole("table", { name: "configurations" }).locator("tbody tr").allInnerTexts().then((rows) => rows.map((r) => r.trim())), [
-        "Region",
-        "Cache",
-        "Compression",
-        "Etcd",
-        "Identity Openid",
-        "Identity LDAP",
-        "Logger Webhook",
-        "Audit Webhook",
-      ]);
+      assert.deepEqual(
+        await page.getByRole("table", { name: "configurations" }).locator("tbody tr").allInnerTexts().then((
+          rows,
+        ) => rows.map((r) => r.trim())),
+        [
+          "Region",
+          "Cache",
+          "Compression",
+          "Etcd",
+          "Identity Openid",
+          "Identity LDAP",
+          "Logger Webhook",
+          "Audit Webhook",
+        ],
+      );
       assert.equal(await banner.count(), 0, "no restart needed yet");
 
       await openConfiguration(page, "region");
@@ -66,10 +82,17 @@ Deno.test("browser: Settings end to end", async (t) => {
       await fill(page, { "Server Location": "eu-central-1", Comment: "the lab" });
       await save(page);
       await page.getByText("Configuration Region saved").waitFor();
-      await banner.getByText("The instance needs to be restarted for configuration changes to take effect.").waitFor();
+      await banner.getByText("The instance needs to be restarted for configuration changes to take effect.")
+        .waitFor();
 
       // The embedded storage has no cache tier and is not federated: it says so.
-      for (const [id, label, value] of [["cache", "Drives 1", "/mnt/cache"], ["etcd", "Endpoints 1", "http://127.0.0.1:2379"]] as const) {
+      for (
+        const [id, label, value] of [["cache", "Drives 1", "/mnt/cache"], [
+          "etcd",
+          "Endpoints 1",
+          "http://127.0.0.1:2379",
+        ]] as const
+      ) {
         browser.expectConsoleError(/status of 501/);
         await openConfiguration(page, id);
         await fill(page, { [label]: value });
@@ -87,7 +110,11 @@ Deno.test("browser: Settings end to end", async (t) => {
       await fill(page, { "Config URL": "not a url" });
       await save(page);
       await page.getByText(/Please enter a valid URL/).waitFor();
-      await fill(page, { "Config URL": "http://127.0.0.1:9/.well-known/openid-configuration", "Client ID": "deck", "Claim Name": "policy" });
+      await fill(page, {
+        "Config URL": "http://127.0.0.1:9/.well-known/openid-configuration",
+        "Client ID": "deck",
+        "Claim Name": "policy",
+      });
       await save(page);
       await page.getByText("Configuration Identity Openid saved").waitFor();
 
@@ -95,7 +122,12 @@ Deno.test("browser: Settings end to end", async (t) => {
       assert.equal(await page.getByLabel("STS Expiry").inputValue(), "1h", "STS expiry defaults to 1h");
       await save(page);
       assert.equal(await page.getByText("Field cannot be empty").count(), 4, "the four required LDAP fields");
-      await fill(page, { "Server Addr": "ldap.example.com:636", "Username Format 1": "uid=%s", "Username Search Filter": "(uid=%s)", "Group Search Filter": "(member=%d)" });
+      await fill(page, {
+        "Server Addr": "ldap.example.com:636",
+        "Username Format 1": "uid=%s",
+        "Username Search Filter": "(uid=%s)",
+        "Group Search Filter": "(member=%d)",
+      });
       await page.getByLabel("TLS Skip Verify").check();
       await save(page);
       await page.getByText("Configuration Identity LDAP saved").waitFor();
@@ -105,7 +137,11 @@ Deno.test("browser: Settings end to end", async (t) => {
       await save(page);
       await page.getByText("Configuration Logger Webhook saved").waitFor();
       await openConfiguration(page, "logger_webhook");
-      assert.equal(await page.getByLabel("Endpoint").inputValue(), "http://127.0.0.1:9/logs", "the form shows what is stored");
+      assert.equal(
+        await page.getByLabel("Endpoint").inputValue(),
+        "http://127.0.0.1:9/logs",
+        "the form shows what is stored",
+      );
       assert.equal(await page.getByLabel("Auth Token").inputValue(), "********", "…with the secret masked");
       assert.ok(!(await page.content()).includes("logger-secret"));
     });
@@ -117,7 +153,9 @@ Deno.test("browser: Settings end to end", async (t) => {
       await fill(page, { Endpoint: "http://127.0.0.1:9/audit", "Auth Token": "audit-secret" });
       await save(page);
       await page.getByText("Configuration Audit Webhook saved").waitFor();
-      await page.getByRole("table", { name: "webhook configurations" }).getByText("There are no webhook configurations yet.").waitFor();
+      await page.getByRole("table", { name: "webhook configurations" }).getByText(
+        "There are no webhook configurations yet.",
+      ).waitFor();
     });
 
     await t.step("the restart banner shows on every page until Restart succeeds", async () => {
@@ -148,13 +186,22 @@ Deno.test("browser: Settings end to end", async (t) => {
       await page.getByRole("button", { name: "Add Notification Target" }).click();
       await page.getByRole("listitem").filter({ hasText: "Webhook" }).click();
       await save(page);
-      assert.equal(await page.getByText("Field cannot be empty").count(), 2, "endpoint and queue dir are required");
+      assert.equal(
+        await page.getByText("Field cannot be empty").count(),
+        2,
+        "endpoint and queue dir are required",
+      );
       await page.getByRole("button", { name: /Back To Supported Services/ }).click();
       await page.getByRole("button", { name: /Back To Lambda Notifications/ }).click();
       await page.getByRole("button", { name: "Add Notification Target" }).waitFor();
 
       await add("Webhook", { Endpoint: hook.url, "Queue Dir": `${queueDir}/webhook` });
-      await add("Postgres SQL", { Host: "127.0.0.1", "DB Name": "test", User: "postgres", Table: `${run}_pg` }, async () => {
+      await add("Postgres SQL", {
+        Host: "127.0.0.1",
+        "DB Name": "test",
+        User: "postgres",
+        Table: `${run}_pg`,
+      }, async () => {
         assert.equal(await page.getByLabel("Port").inputValue(), "5432");
         await page.getByLabel("SSL Mode").selectOption("disable");
       });
@@ -168,7 +215,12 @@ Deno.test("browser: Settings end to end", async (t) => {
         await page.getByLabel("Access").check();
       });
       await add("Redis", { Address: SERVICES.redis, Key: `${run}_redis`, "Queue Dir": `${queueDir}/redis` });
-      await add("AMQP", { URL: SERVICES.amqp, Exchange: `${run}_ex`, "Routing Key": `${run}_rk`, "Queue Dir": `${queueDir}/amqp` }, async () => {
+      await add("AMQP", {
+        URL: SERVICES.amqp,
+        Exchange: `${run}_ex`,
+        "Routing Key": `${run}_rk`,
+        "Queue Dir": `${queueDir}/amqp`,
+      }, async () => {
         await page.getByLabel("Exchange Type").selectOption("direct");
       });
       await add("MQTT", { Broker: SERVICES.mqtt, Topic: `deck/${run}`, "Queue Dir": `${queueDir}/mqtt` });
@@ -180,7 +232,8 @@ Deno.test("browser: Settings end to end", async (t) => {
       await page.getByRole("button", { name: "Refresh" }).click();
       const table = page.getByRole("table", { name: "notification targets" });
       await table.getByText("webhook:_").waitFor();
-      const rows = (await table.locator("tbody tr").allInnerTexts()).map((r) => r.replace(/\s+/g, " ").trim()).sort();
+      const rows = (await table.locator("tbody tr").allInnerTexts()).map((r) => r.replace(/\s+/g, " ").trim())
+        .sort();
       assert.deepEqual(rows, [
         "Offline kafka:_",
         "Online amqp:_",
@@ -191,7 +244,11 @@ Deno.test("browser: Settings end to end", async (t) => {
         "Online redis:_",
         "Online webhook:_",
       ]);
-      assert.match(await table.locator("tr", { hasText: "kafka:_" }).getByText("Offline").getAttribute("class") ?? "", /deck-status-offline/, "Offline in its own colour");
+      assert.match(
+        await table.locator("tr", { hasText: "kafka:_" }).getByText("Offline").getAttribute("class") ?? "",
+        /deck-status-offline/,
+        "Offline in its own colour",
+      );
     });
 
     await t.step("a tier: the name rule, then its credentials updated", async () => {
@@ -204,7 +261,9 @@ Deno.test("browser: Settings end to end", async (t) => {
       await nameField.fill("warm!");
       assert.equal(await nameField.inputValue(), "WARM!", "forced to upper case");
       await nameField.blur();
-      await page.getByText("Please verify that string is uppercase only and contains valid characters (numbers, dashes & underscores).").waitFor();
+      await page.getByText(
+        "Please verify that string is uppercase only and contains valid characters (numbers, dashes & underscores).",
+      ).waitFor();
       const saveButton = page.getByRole("button", { name: "Save", exact: true });
       assert.equal(await saveButton.isDisabled(), true);
       await nameField.fill("warm-1");
@@ -219,11 +278,18 @@ Deno.test("browser: Settings end to end", async (t) => {
       await saveButton.click();
       const row = page.locator("tr[data-row]", { hasText: "WARM-1" });
       await row.waitFor();
-      assert.match((await row.innerText()).replace(/\s+/g, " "), /WARM-1 s3 http:\/\/127\.0\.0\.1:\d+ tier-ui cold\/ eu-central-1/);
+      assert.match(
+        (await row.innerText()).replace(/\s+/g, " "),
+        /WARM-1 s3 http:\/\/127\.0\.0\.1:\d+ tier-ui cold\/ eu-central-1/,
+      );
       await row.getByRole("button", { name: /^edit/ }).click();
       const dialog = page.getByRole("dialog", { name: "Update Credentials - s3 / WARM-1" });
       await dialog.getByLabel("Access Key *").fill(stack.storage.root.accessKey);
-      assert.equal(await dialog.getByRole("button", { name: "Save" }).isDisabled(), true, "both values are required");
+      assert.equal(
+        await dialog.getByRole("button", { name: "Save" }).isDisabled(),
+        true,
+        "both values are required",
+      );
       await dialog.getByLabel("Secret Key *").fill(stack.storage.root.secretKey);
       await dialog.getByRole("button", { name: "Save" }).click();
       await page.getByText("Credentials updated").waitFor();

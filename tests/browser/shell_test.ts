@@ -13,7 +13,11 @@ Deno.test("browser: sign-in, dashboard, unknown route, theme and sign-out", asyn
       await page.goto("/dashboard");
       assert.equal(new URL(page.url()).pathname, "/login");
       await page.getByText("Console Login").waitFor();
-      assert.equal(await page.getByRole("button", { name: "Login" }).isDisabled(), true, "disabled while fields are empty");
+      assert.equal(
+        await page.getByRole("button", { name: "Login" }).isDisabled(),
+        true,
+        "disabled while fields are empty",
+      );
     });
 
     await t.step("a wrong password shows the red banner", async () => {

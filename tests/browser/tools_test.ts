@@ -22,12 +22,20 @@ async function awsCli(stack: TestStack, home: string, ...args: string[]): Promis
     HOME: home,
     PATH: "/usr/bin:/bin",
   };
-  const out = await new Deno.Command(AWS, { args: ["--endpoint-url", stack.storage.url, ...args], env, clearEnv: true, stdout: "piped", stderr: "piped" }).output();
+  const out = await new Deno.Command(AWS, {
+    args: ["--endpoint-url", stack.storage.url, ...args],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
   if (!out.success) throw new Error(`aws ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
 }
 
 Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", async (t) => {
-  if (!(await Deno.stat(AWS).then(() => true, () => false))) throw new Error(`${AWS} is missing: install Debian's awscli package`);
+  if (!(await Deno.stat(AWS).then(() => true, () => false))) {
+    throw new Error(`${AWS} is missing: install Debian's awscli package`);
+  }
   const stack = await startStack({ logSearch: true });
   const browser = await openBrowser(stack);
   const { page } = browser;
@@ -39,7 +47,9 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
 
     await t.step("the Tools menu lists the live tools", async () => {
       const menu = page.getByRole("navigation", { name: "Main menu" });
-      for (const label of ["Logs", "Watch", "Trace", "Heal", "Diagnostic"]) assert.ok(await menu.getByRole("link", { name: label, exact: true }).isVisible(), label);
+      for (const label of ["Logs", "Watch", "Trace", "Heal", "Diagnostic"]) {
+        assert.ok(await menu.getByRole("link", { name: label, exact: true }).isVisible(), label);
+      }
     });
 
     await t.step("trace: a request made with the AWS CLI appears; a path filter narrows it", async () => {
@@ -49,7 +59,9 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await page.getByText("No Traced elements received yet").waitFor();
       assert.equal(await page.getByLabel("Path").isDisabled(), true, "inputs are locked while running");
       await awsCli(stack, home, "s3", "cp", `${home}/hello.txt`, "s3://tools-bucket/cli/hello.txt");
-      const row = page.locator("tr", { hasText: "s3.PutObject" }).filter({ hasText: "/tools-bucket/cli/hello.txt" });
+      const row = page.locator("tr", { hasText: "s3.PutObject" }).filter({
+        hasText: "/tools-bucket/cli/hello.txt",
+      });
       await row.waitFor();
       assert.match(await row.innerText(), /200 OK/);
       await page.getByRole("button", { name: "Stop" }).click();
@@ -59,7 +71,11 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await awsCli(stack, home, "s3", "cp", `${home}/hello.txt`, "s3://tools-bucket/other.txt");
       await awsCli(stack, home, "s3", "cp", `${home}/hello.txt`, "s3://tools-bucket/only-this.txt");
       await page.locator("tr", { hasText: "/tools-bucket/only-this.txt" }).first().waitFor();
-      assert.equal(await page.locator("tr", { hasText: "/tools-bucket/other.txt" }).count(), 0, "the path filter applies");
+      assert.equal(
+        await page.locator("tr", { hasText: "/tools-bucket/other.txt" }).count(),
+        0,
+        "the path filter applies",
+      );
       await page.getByRole("button", { name: "Stop" }).click();
 
       // Storage calls have no HTTP status: a dash, and the bytes written under Upload.
@@ -73,7 +89,9 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
         await new Promise((r) => setTimeout(r, 10));
       }
       await s3.putObject(stack.admin, "tools-bucket", "storage-row.txt", "twelve bytes");
-      const call = page.locator("tr", { hasText: "storage.WriteMetadata" }).filter({ hasText: "tools-bucket/storage-row.txt" });
+      const call = page.locator("tr", { hasText: "storage.WriteMetadata" }).filter({
+        hasText: "tools-bucket/storage-row.txt",
+      });
       await call.waitFor();
       const cells = await call.locator("td").allInnerTexts();
       assert.deepEqual([cells[2], cells[5]], ["–", "12 B"], `status and upload of ${cells.join(" | ")}`);
@@ -84,8 +102,14 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await page.goto("/logs");
       await page.getByTestId("error-logs").waitFor();
       await s3.setConfigKV(stack.admin, "logger_webhook:nowhere endpoint=http://127.0.0.1:9/nothing");
-      stack.storage.streams.log.publish({ level: "INFO", time: new Date().toISOString(), message: "trigger a delivery" });
-      const line = page.getByTestId("error-logs").locator("div[data-level=ERROR]", { hasText: 'logger_webhook target "nowhere": offline' });
+      stack.storage.streams.log.publish({
+        level: "INFO",
+        time: new Date().toISOString(),
+        message: "trigger a delivery",
+      });
+      const line = page.getByTestId("error-logs").locator("div[data-level=ERROR]", {
+        hasText: 'logger_webhook target "nowhere": offline',
+      });
       await line.waitFor();
       assert.match(await line.innerText(), /Time: \d\d:\d\d:\d\d UTC/);
       await page.getByPlaceholder("Highlight Line").fill("nowhere");
@@ -93,36 +117,55 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await s3.delConfigKV(stack.admin, "logger_webhook:nowhere");
     });
 
-    await t.step("audit logs: the CLI upload is found by bucket; a filter matching nothing says so", async () => {
-      await page.getByRole("link", { name: "Audit Logs" }).click();
-      await page.waitForURL("**/logs?tab=audit");
-      await page.getByRole("button", { name: "Advanced Filters" }).click();
-      assert.match(await page.getByTestId("wildcard-hint").innerText(), /\* matches any characters/);
-      await page.getByRole("textbox", { name: "Bucket" }).fill("tools-bucket");
-      await page.getByRole("textbox", { name: "API Name" }).fill("PutObject");
-      let found = false;
-      for (let attempt = 0; attempt < 50 && !found; attempt++) {
+    await t.step(
+      "audit logs: the CLI upload is found by bucket; a filter matching nothing says so",
+      async () => {
+        await page.getByRole("link", { name: "Audit Logs" }).click();
+        await page.waitForURL("**/logs?tab=audit");
+        await page.getByRole("button", { name: "Advanced Filters" }).click();
+        assert.match(await page.getByTestId("wildcard-hint").innerText(), /\* matches any characters/);
+        await page.getByRole("textbox", { name: "Bucket" }).fill("tools-bucket");
+        await page.getByRole("textbox", { name: "API Name" }).fill("PutObject");
+        let found = false;
+        for (let attempt = 0; attempt < 50 && !found; attempt++) {
+          await page.getByRole("button", { name: "Get Information" }).click();
+          found = await page.locator("tr", { hasText: "cli/hello.txt" }).waitFor({ timeout: 300 }).then(
+            () => true,
+            () => false,
+          );
+        }
+        assert.ok(found, "the upload reached the audit log");
+        assert.match(
+          await page.locator("tr", { hasText: "cli/hello.txt" }).innerText(),
+          /PutObject[\s\S]*tools-bucket[\s\S]*200 OK/,
+        );
+        assert.equal(
+          await page.getByRole("columnheader", { name: "Time to Response NS" }).count(),
+          0,
+          "off by default",
+        );
+        await page.getByRole("textbox", { name: "Bucket" }).fill("no.such.*bucket");
         await page.getByRole("button", { name: "Get Information" }).click();
-        found = await page.locator("tr", { hasText: "cli/hello.txt" }).waitFor({ timeout: 300 }).then(() => true, () => false);
-      }
-      assert.ok(found, "the upload reached the audit log");
-      assert.match(await page.locator("tr", { hasText: "cli/hello.txt" }).innerText(), /PutObject[\s\S]*tools-bucket[\s\S]*200 OK/);
-      assert.equal(await page.getByRole("columnheader", { name: "Time to Response NS" }).count(), 0, "off by default");
-      await page.getByRole("textbox", { name: "Bucket" }).fill("no.such.*bucket");
-      await page.getByRole("button", { name: "Get Information" }).click();
-      await page.getByText("There is no information with this criteria").waitFor();
-    });
+        await page.getByText("There is no information with this criteria").waitFor();
+      },
+    );
 
     await t.step("watch: an upload arrives while the bucket is watched", async () => {
       await page.goto("/watch");
       await page.getByText("No Changes at this time").waitFor();
-      assert.equal(await page.getByRole("button", { name: "Start" }).isDisabled(), true, "a bucket must be chosen");
+      assert.equal(
+        await page.getByRole("button", { name: "Start" }).isDisabled(),
+        true,
+        "a bucket must be chosen",
+      );
       await page.getByLabel("Bucket").selectOption("tools-bucket");
       await page.getByLabel("Prefix").fill("watched/");
       await page.getByRole("button", { name: "Start" }).click();
       await page.getByRole("button", { name: "Stop" }).waitFor();
       // The socket is open once Stop shows; the server subscribes as it upgrades.
-      for (let i = 0; i < 100 && stack.storage.streams.events.subscriberCount === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && stack.storage.streams.events.subscriberCount === 0; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await s3.putObject(stack.admin, "tools-bucket", "watched/new.txt", "12345");
       const row = page.locator("tr", { hasText: "tools-bucket/watched/new.txt" });
       await row.waitFor();
@@ -135,7 +178,9 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       const stem = `${stack.dataDir}/buckets/tools-bucket/objects/${keyPathStem("big.bin")}`;
       const dir = stem.slice(0, stem.lastIndexOf("/"));
       const name = stem.slice(stem.lastIndexOf("/") + 1);
-      const file = [...Deno.readDirSync(dir)].find((e) => e.name.startsWith(name) && e.name.endsWith(".data"))!.name;
+      const file = [...Deno.readDirSync(dir)].find((e) =>
+        e.name.startsWith(name) && e.name.endsWith(".data")
+      )!.name;
       const handle = await Deno.open(`${dir}/${file}`, { write: true });
       await handle.write(new Uint8Array([1, 2, 3]));
       handle.close();
@@ -146,9 +191,16 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await page.getByText("Heal finished.").waitFor();
       assert.ok(Number(await page.getByTestId("bar-red-after").getAttribute("data-percent")) > 0);
       assert.ok(Number(await page.getByTestId("bar-green-before").getAttribute("data-percent")) > 50);
-      assert.match(await page.getByTestId("heal-problems").innerText(), /tools-bucket\/big\.bin — the data does not match its recorded checksum/);
+      assert.match(
+        await page.getByTestId("heal-problems").innerText(),
+        /tools-bucket\/big\.bin — the data does not match its recorded checksum/,
+      );
       const objects = (await s3.listAllObjects(stack.admin, "tools-bucket")).objects.length;
-      assert.match(await page.getByTestId("heal-stats").innerText(), new RegExp(`Objects healed\\s*0 / ${objects}`), "nothing could be healed on one drive");
+      assert.match(
+        await page.getByTestId("heal-stats").innerText(),
+        new RegExp(`Objects healed\\s*0 / ${objects}`),
+        "nothing could be healed on one drive",
+      );
     });
 
     await t.step("diagnostic: start, wait, download the report", async () => {
@@ -156,7 +208,10 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       assert.equal(await page.getByRole("button", { name: "Download" }).isDisabled(), true);
       await page.getByRole("button", { name: "Start Diagnostic" }).click();
       await page.getByText("Diagnostic file is ready to be downloaded.").waitFor({ timeout: 30_000 });
-      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download" }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Download" }).click(),
+      ]);
       assert.match(download.suggestedFilename(), /^health-info_\d{8}T\d{6}Z\.json$/);
       const report = JSON.parse(await Deno.readTextFile((await download.path())!));
       assert.equal(report.version, "3");

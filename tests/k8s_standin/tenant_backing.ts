@@ -68,7 +68,14 @@ export async function startTenantBacking(options: {
   }
   const config = loadConfig({ CONSOLE_LOG_LEVEL: "error", CONSOLE_MINIO_SERVER: storage.url });
   const metricsToken = prometheusBearerToken(storage.root);
-  const metrics = createMetricsService({ config, storageUrl: storage.url, storageToken: () => metricsToken, fetch: globalThis.fetch, log: silentLogger, historyFile: null });
+  const metrics = createMetricsService({
+    config,
+    storageUrl: storage.url,
+    storageToken: () => metricsToken,
+    fetch: globalThis.fetch,
+    log: silentLogger,
+    historyFile: null,
+  });
   await metrics.start();
   const deps: AppDeps = {
     config,
@@ -80,7 +87,12 @@ export async function startTenantBacking(options: {
     sessionKey: await createSessionKey(null),
     loginThrottle: new LoginThrottle(),
     metrics,
-    license: new LicenseStore({ configured: "", publicKeyFile: "", file: `${dataDir}/.deck/subnet-license`, now: Date.now }),
+    license: new LicenseStore({
+      configured: "",
+      publicKeyFile: "",
+      file: `${dataDir}/.deck/subnet-license`,
+      now: Date.now,
+    }),
   };
   const console_ = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },

@@ -25,7 +25,9 @@ function text(size: number, seed: number): Uint8Array {
   const enc = new TextEncoder();
   let at = 0;
   for (let line = 0; at < size; line++) {
-    const piece = enc.encode(`${seed}:${String(line).padStart(8, "0")} the quick brown fox jumps over the lazy dog\n`);
+    const piece = enc.encode(
+      `${seed}:${String(line).padStart(8, "0")} the quick brown fox jumps over the lazy dog\n`,
+    );
     out.set(piece.subarray(0, size - at), at);
     at += piece.length;
   }
@@ -33,21 +35,43 @@ function text(size: number, seed: number): Uint8Array {
 }
 
 const md5 = (bytes: Uint8Array) => createHash("md5").update(bytes).digest();
-const compositeEtag = (parts: Uint8Array[]) => `${createHash("md5").update(Buffer.concat(parts.map(md5))).digest("hex")}-${parts.length}`;
+const compositeEtag = (parts: Uint8Array[]) =>
+  `${createHash("md5").update(Buffer.concat(parts.map(md5))).digest("hex")}-${parts.length}`;
 const concat = (parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
 
-
-
-
-async function upload(client: s3.S3Client, bucket: string, key: string, parts: Uint8Array[], contentType?: string): Promise<string> {
+async function upload(
+  client: s3.S3Client,
+  bucket: string,
+  key: string,
+  parts: Uint8Array[],
+  contentType?: string,
+): Promise<string> {
   const id = await s3.createMultipartUpload(client, bucket, key, { contentType });
   const etags: string[] = [];
-  for (const [i, part] of parts.entries()) etags.push(await s3.uploadPart(client, bucket, key, id, i + 1, part));
-  assert.deepEqual((await s3.listParts(client, bucket, key, id)).map((p) => p.size), parts.map((p) => p.length), "parts list their sizes as sent");
-  return (await s3.completeMultipartUpload(client, bucket, key, id, etags.map((etag, i) => ({ partNumber: i + 1, etag })))).etag;
+  for (const [i, part] of parts.entries()) {
+    etags.push(await s3.uploadPart(client, bucket, key, id, i + 1, part));
+  }
+  assert.deepEqual(
+    (await s3.listParts(client, bucket, key, id)).map((p) => p.size),
+    parts.map((p) => p.length),
+    "parts list their sizes as sent",
+  );
+  return (await s3.completeMultipartUpload(
+    client,
+    bucket,
+    key,
+    id,
+    etags.map((etag, i) => ({ partNumber: i + 1, etag })),
+  )).etag;
 }
 
-async function range(client: s3.S3Client, bucket: string, key: string, start: number, end: number): Promise<Uint8Array> {
+async function range(
+  client: s3.S3Client,
+  bucket: string,
+  key: string,
+  start: number,
+  end: number,
+): Promise<Uint8Array> {
   const res = await s3.getObject(client, bucket, key, { range: [start, end] });
   assert.equal(res.status, 206);
   return new Uint8Array(await res.arrayBuffer());
@@ -79,28 +103,73 @@ Deno.test("compression: multipart uploads are stored compressed per part, read b
     // Ranges: across the first boundary, across both, inside the last part, the last bytes, one byte.
     const b1 = parts[0].length;
     const b2 = b1 + parts[1].length;
-    for (const [start, end] of [[b1 - 100, b1 + 99], [b1 - 7, b2 + 7], [b2 + 1000, b2 + 5000], [whole.length - 10, whole.length - 1], [b2, b2], [0, 0]]) {
+    for (
+      const [start, end] of [
+        [b1 - 100, b1 + 99],
+        [b1 - 7, b2 + 7],
+        [b2 + 1000, b2 + 5000],
+        [whole.length - 10, whole.length - 1],
+        [b2, b2],
+        [0, 0],
+      ]
+    ) {
       const got = await range(f.root, "squeeze", "log.txt", start, end);
-      assert.ok(Buffer.from(got).equals(Buffer.from(whole.subarray(start, end + 1))), `bytes=${start}-${end}`);
+      assert.ok(
+        Buffer.from(got).equals(Buffer.from(whole.subarray(start, end + 1))),
+        `bytes=${start}-${end}`,
+      );
     }
 
     // A full-object CRC32 is computed over the parts' bytes as sent, not as stored.
-    const created = await f.root.send({ method: "POST", bucket: "squeeze", key: "sums.txt", query: { uploads: "" }, headers: { "x-amz-checksum-algorithm": "CRC32", "x-amz-checksum-type": "FULL_OBJECT" } });
+    const created = await f.root.send({
+      method: "POST",
+      bucket: "squeeze",
+      key: "sums.txt",
+      query: { uploads: "" },
+      headers: { "x-amz-checksum-algorithm": "CRC32", "x-amz-checksum-type": "FULL_OBJECT" },
+    });
     const id = /<UploadId>([^<]+)<\/UploadId>/.exec(await created.text())![1];
-    const sumEtags = [await s3.uploadPart(f.root, "squeeze", "sums.txt", id, 1, parts[0]), await s3.uploadPart(f.root, "squeeze", "sums.txt", id, 2, parts[2])];
-    const done = await s3.completeMultipartUpload(f.root, "squeeze", "sums.txt", id, sumEtags.map((etag, i) => ({ partNumber: i + 1, etag })));
+    const sumEtags = [
+      await s3.uploadPart(f.root, "squeeze", "sums.txt", id, 1, parts[0]),
+      await s3.uploadPart(f.root, "squeeze", "sums.txt", id, 2, parts[2]),
+    ];
+    const done = await s3.completeMultipartUpload(
+      f.root,
+      "squeeze",
+      "sums.txt",
+      id,
+      sumEtags.map((etag, i) => ({ partNumber: i + 1, etag })),
+    );
     assert.equal(done.etag, compositeEtag([parts[0], parts[2]]));
-    const summed = await s3.getObject(f.root, "squeeze", "sums.txt", { headers: { "x-amz-checksum-mode": "ENABLED" } });
-    assert.equal(summed.headers.get("x-amz-checksum-crc32"), checksumOf("CRC32", concat([parts[0], parts[2]])));
+    const summed = await s3.getObject(f.root, "squeeze", "sums.txt", {
+      headers: { "x-amz-checksum-mode": "ENABLED" },
+    });
+    assert.equal(
+      summed.headers.get("x-amz-checksum-crc32"),
+      checksumOf("CRC32", concat([parts[0], parts[2]])),
+    );
     await summed.body?.cancel();
 
     // A key that does not qualify is stored as it came.
     await upload(f.root, "squeeze", "plain.bin", parts.slice(0, 2));
-    assert.equal((await Deno.stat(await dataFileOf(f.dataDir, "squeeze", "plain.bin"))).size, parts[0].length + parts[1].length);
+    assert.equal(
+      (await Deno.stat(await dataFileOf(f.dataDir, "squeeze", "plain.bin"))).size,
+      parts[0].length + parts[1].length,
+    );
 
-    const states = (items: s3.HealResultItem[]) => Object.fromEntries(items.filter((i) => i.type === "object").map((i) => [i.object, [i.after.drives?.[0].state, i.detail]]));
+    const states = (items: s3.HealResultItem[]) =>
+      Object.fromEntries(
+        items.filter((i) => i.type === "object").map((
+          i,
+        ) => [i.object, [i.after.drives?.[0].state, i.detail]]),
+      );
     const intact = await heal(f.root, "squeeze");
-    assert.deepEqual(states(intact), { "data.bin": ["ok", ""], "log.txt": ["ok", ""], "plain.bin": ["ok", ""], "sums.txt": ["ok", ""] }, "composite ETags verified over the decompressed parts");
+    assert.deepEqual(states(intact), {
+      "data.bin": ["ok", ""],
+      "log.txt": ["ok", ""],
+      "plain.bin": ["ok", ""],
+      "sums.txt": ["ok", ""],
+    }, "composite ETags verified over the decompressed parts");
 
     const file = await dataFileOf(f.dataDir, "squeeze", "log.txt");
     await flipByte(file, Math.floor((await Deno.stat(file)).size / 2));
@@ -120,17 +189,28 @@ Deno.test("compression: the AWS SDK's multipart Upload of a compressible object 
     await serviceRestart(f.root);
     await client.send(new CreateBucketCommand({ Bucket: "sdk" }));
     const body = text(11 * MiB + 77, 9);
-    await new Upload({ client, params: { Bucket: "sdk", Key: "table.csv", Body: body }, partSize: 5 * MiB, queueSize: 2 }).done();
+    await new Upload({
+      client,
+      params: { Bucket: "sdk", Key: "table.csv", Body: body },
+      partSize: 5 * MiB,
+      queueSize: 2,
+    }).done();
     const head = await client.send(new HeadObjectCommand({ Bucket: "sdk", Key: "table.csv" }));
     assert.equal(head.ContentLength, body.length);
     assert.match(head.ETag ?? "", /-3"$/, "uploaded in three parts");
     const stored = (await Deno.stat(await dataFileOf(f.dataDir, "sdk", "table.csv"))).size;
     assert.ok(stored < body.length / 5, `stored ${stored} bytes for ${body.length}`);
-    const back = await (await client.send(new GetObjectCommand({ Bucket: "sdk", Key: "table.csv" }))).Body!.transformToByteArray();
+    const back = await (await client.send(new GetObjectCommand({ Bucket: "sdk", Key: "table.csv" }))).Body!
+      .transformToByteArray();
     assert.ok(Buffer.from(back).equals(Buffer.from(body)), "reads back byte for byte");
     const at = 5 * MiB - 50;
-    const part = await (await client.send(new GetObjectCommand({ Bucket: "sdk", Key: "table.csv", Range: `bytes=${at}-${at + 99}` }))).Body!.transformToByteArray();
-    assert.ok(Buffer.from(part).equals(Buffer.from(body.subarray(at, at + 100))), "a range across a part boundary");
+    const part = await (await client.send(
+      new GetObjectCommand({ Bucket: "sdk", Key: "table.csv", Range: `bytes=${at}-${at + 99}` }),
+    )).Body!.transformToByteArray();
+    assert.ok(
+      Buffer.from(part).equals(Buffer.from(body.subarray(at, at + 100))),
+      "a range across a part boundary",
+    );
   } finally {
     await f.close();
   }
@@ -143,12 +223,30 @@ Deno.test("compression: an encrypted multipart upload of a qualifying key is not
     await serviceRestart(f.root);
     await s3.makeBucket(f.root, "vault");
     const parts = [text(5 * MiB, 4), text(1000, 5)];
-    const created = await f.root.send({ method: "POST", bucket: "vault", key: "secret.txt", query: { uploads: "" }, headers: { "x-amz-server-side-encryption": "AES256" } });
+    const created = await f.root.send({
+      method: "POST",
+      bucket: "vault",
+      key: "secret.txt",
+      query: { uploads: "" },
+      headers: { "x-amz-server-side-encryption": "AES256" },
+    });
     const id = /<UploadId>([^<]+)<\/UploadId>/.exec(await created.text())![1];
-    const etags = [await s3.uploadPart(f.root, "vault", "secret.txt", id, 1, parts[0]), await s3.uploadPart(f.root, "vault", "secret.txt", id, 2, parts[1])];
-    await s3.completeMultipartUpload(f.root, "vault", "secret.txt", id, etags.map((etag, i) => ({ partNumber: i + 1, etag })));
+    const etags = [
+      await s3.uploadPart(f.root, "vault", "secret.txt", id, 1, parts[0]),
+      await s3.uploadPart(f.root, "vault", "secret.txt", id, 2, parts[1]),
+    ];
+    await s3.completeMultipartUpload(
+      f.root,
+      "vault",
+      "secret.txt",
+      id,
+      etags.map((etag, i) => ({ partNumber: i + 1, etag })),
+    );
     const stored = (await Deno.stat(await dataFileOf(f.dataDir, "vault", "secret.txt"))).size;
-    assert.ok(stored > parts[0].length + parts[1].length, `stored ${stored} bytes: encrypted, not compressed`);
+    assert.ok(
+      stored > parts[0].length + parts[1].length,
+      `stored ${stored} bytes: encrypted, not compressed`,
+    );
     const back = new Uint8Array(await (await s3.getObject(f.root, "vault", "secret.txt")).arrayBuffer());
     assert.ok(Buffer.from(back).equals(Buffer.from(concat(parts))));
   } finally {

@@ -11,15 +11,23 @@ export interface StorageFixture {
   close(): Promise<void>;
 }
 
-export async function startStorage(options: { now?: () => number; kmsSecretKey?: string } = {}): Promise<StorageFixture> {
+export async function startStorage(
+  options: { now?: () => number; kmsSecretKey?: string } = {},
+): Promise<StorageFixture> {
   const dataDir = await Deno.makeTempDir({ prefix: "deck-s3-" });
-  const storage = await startEmbeddedStorage({ dataDir, port: 0, now: options.now, kmsSecretKey: options.kmsSecretKey });
+  const storage = await startEmbeddedStorage({
+    dataDir,
+    port: 0,
+    now: options.now,
+    kmsSecretKey: options.kmsSecretKey,
+  });
   const root = new S3Client({ endpoint: storage.url, credentials: storage.root });
   return {
     storage,
     root,
     dataDir,
-    as: (accessKey, secretKey, sessionToken) => new S3Client({ endpoint: storage.url, credentials: { accessKey, secretKey, sessionToken } }),
+    as: (accessKey, secretKey, sessionToken) =>
+      new S3Client({ endpoint: storage.url, credentials: { accessKey, secretKey, sessionToken } }),
     close: async () => {
       await storage.close();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
@@ -33,7 +41,11 @@ export async function rejectsWith(promise: Promise<unknown>, code: string): Prom
     await promise;
   } catch (error) {
     if ((error as { code?: string }).code === code) return;
-    throw new Error(`expected ${code}, got ${(error as Error).name}: ${(error as { code?: string }).code} ${(error as Error).message}`);
+    throw new Error(
+      `expected ${code}, got ${(error as Error).name}: ${(error as { code?: string }).code} ${
+        (error as Error).message
+      }`,
+    );
   }
   throw new Error(`expected ${code}, but the call succeeded`);
 }

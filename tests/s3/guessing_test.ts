@@ -28,7 +28,10 @@ Deno.test("wrong signatures are throttled per access key and address; correct re
     assert.ok(codes.filter((c) => c === "SlowDown").length >= 190, "the rest are refused unchecked");
     assert.ok(elapsed < 20_000, "refusals are immediate (no connection is held)");
     // STS and presigned guesses count the same; the refusal carries Retry-After.
-    await assert.rejects(s3.assumeRole(f.as("target", "another-guess")), (e: { code: string }) => e.code === "SlowDown" || e.code === "AccessDenied");
+    await assert.rejects(
+      s3.assumeRole(f.as("target", "another-guess")),
+      (e: { code: string }) => e.code === "SlowDown" || e.code === "AccessDenied",
+    );
     // Other keys from the same address are not slowed at all.
     const rootStarted = performance.now();
     for (let i = 0; i < 50; i++) await s3.listBuckets(f.root);
@@ -48,11 +51,17 @@ Deno.test("the guessed key's owner gets in once the wait is over, which clears t
     await s3.addUser(f.root, "owner", "owner-secret-1");
     await s3.setPolicy(f.root, ["readwrite"], "owner", false);
     for (let i = 0; i < 8; i++) await s3.listBuckets(f.as("owner", "wrong-secret-x")).catch(() => {});
-    await assert.rejects(s3.listBuckets(f.as("owner", "owner-secret-1")), (e: { code: string }) => e.code === "SlowDown");
+    await assert.rejects(
+      s3.listBuckets(f.as("owner", "owner-secret-1")),
+      (e: { code: string }) => e.code === "SlowDown",
+    );
     ahead += 31_000;
     assert.deepEqual(await s3.listBuckets(f.as("owner", "owner-secret-1")), []);
     // Cleared: one more wrong guess is checked (and fails) rather than refused.
-    await assert.rejects(s3.listBuckets(f.as("owner", "wrong-again-x")), (e: { code: string }) => e.code === "SignatureDoesNotMatch");
+    await assert.rejects(
+      s3.listBuckets(f.as("owner", "wrong-again-x")),
+      (e: { code: string }) => e.code === "SignatureDoesNotMatch",
+    );
   } finally {
     await f.close();
   }

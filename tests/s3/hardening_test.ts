@@ -29,10 +29,30 @@ Deno.test("NUL and other control characters are refused in service-account keys 
   const f = await startStorage();
   try {
     await s3.addUser(f.root, "owner", "owner-secret-1");
-    await rejectsWith(s3.addServiceAccount(f.root, { targetUser: "owner", accessKey: "svc\u0000key", secretKey: "service-secret-1" }), "XMinioAdminInvalidAccessKey");
-    await rejectsWith(s3.addServiceAccount(f.root, { targetUser: "owner", accessKey: "svc-key", secretKey: "service\u0000secret" }), "XMinioAdminInvalidSecretKey");
-    await rejectsWith(s3.updateGroupMembers(f.root, { group: "team\u0000a", members: ["owner"], isRemove: false }), "XMinioAdminInvalidArgument");
-    await rejectsWith(s3.updateGroupMembers(f.root, { group: "team\na", members: ["owner"], isRemove: false }), "XMinioAdminInvalidArgument");
+    await rejectsWith(
+      s3.addServiceAccount(f.root, {
+        targetUser: "owner",
+        accessKey: "svc\u0000key",
+        secretKey: "service-secret-1",
+      }),
+      "XMinioAdminInvalidAccessKey",
+    );
+    await rejectsWith(
+      s3.addServiceAccount(f.root, {
+        targetUser: "owner",
+        accessKey: "svc-key",
+        secretKey: "service\u0000secret",
+      }),
+      "XMinioAdminInvalidSecretKey",
+    );
+    await rejectsWith(
+      s3.updateGroupMembers(f.root, { group: "team\u0000a", members: ["owner"], isRemove: false }),
+      "XMinioAdminInvalidArgument",
+    );
+    await rejectsWith(
+      s3.updateGroupMembers(f.root, { group: "team\na", members: ["owner"], isRemove: false }),
+      "XMinioAdminInvalidArgument",
+    );
     assert.deepEqual(await s3.listGroups(f.root), []);
   } finally {
     await f.close();
@@ -42,14 +62,24 @@ Deno.test("NUL and other control characters are refused in service-account keys 
 Deno.test("anonymous health checks answer 200 with no body, as MinIO's", async () => {
   const f = await startStorage();
   try {
-    for (const path of ["/minio/health/live", "/minio/health/ready", "/minio/health/cluster", "/minio/health/cluster/read"]) {
+    for (
+      const path of [
+        "/minio/health/live",
+        "/minio/health/ready",
+        "/minio/health/cluster",
+        "/minio/health/cluster/read",
+      ]
+    ) {
       for (const method of ["GET", "HEAD"]) {
         const res = await fetch(f.storage.url + path, { method });
         assert.equal(res.status, 200, `${method} ${path}`);
         assert.equal(await res.text(), "");
       }
     }
-    assert.equal((await fetch(`${f.storage.url}/minio/health/cluster`)).headers.get("x-minio-write-quorum"), "1");
+    assert.equal(
+      (await fetch(`${f.storage.url}/minio/health/cluster`)).headers.get("x-minio-write-quorum"),
+      "1",
+    );
   } finally {
     await f.close();
   }

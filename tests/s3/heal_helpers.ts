@@ -9,7 +9,12 @@ import { keyPathStem } from "../../server/storage/fs/names.ts";
 export const RECURSIVE = { recursive: true, dryRun: false, remove: false, scanMode: 1 };
 
 /** Starts a heal and polls it to the end (generous deadline for a loaded machine); returns every result. */
-export async function heal(client: s3.S3Client, bucket: string, prefix = "", opts = RECURSIVE): Promise<s3.HealResultItem[]> {
+export async function heal(
+  client: s3.S3Client,
+  bucket: string,
+  prefix = "",
+  opts = RECURSIVE,
+): Promise<s3.HealResultItem[]> {
   const { clientToken } = await s3.healStart(client, bucket, prefix, opts);
   const items: s3.HealResultItem[] = [];
   const deadline = Date.now() + 120_000;
@@ -28,7 +33,9 @@ export async function dataFileOf(dataDir: string, bucket: string, key: string): 
   const stem = `${dataDir}/buckets/${bucket}/objects/${keyPathStem(key)}`;
   const dir = stem.slice(0, stem.lastIndexOf("/"));
   const name = stem.slice(stem.lastIndexOf("/") + 1);
-  for await (const entry of Deno.readDir(dir)) if (entry.name.startsWith(`${name}.`) && entry.name.endsWith(".data")) return `${dir}/${entry.name}`;
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.name.startsWith(`${name}.`) && entry.name.endsWith(".data")) return `${dir}/${entry.name}`;
+  }
   throw new Error(`no data file for ${key}`);
 }
 

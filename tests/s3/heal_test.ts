@@ -12,18 +12,25 @@ import { dataFileOf, heal, RECURSIVE } from "./heal_helpers.ts";
 
 type Item = s3.HealResultItem;
 
-
 const stateOf = (item: Item, when: "before" | "after") => item.before && item[when].drives?.[0].state;
-const objectStates = (items: Item[]) => Object.fromEntries(items.filter((i) => i.type === "object").map((i) => [i.object, `${stateOf(i, "before")}→${stateOf(i, "after")}`]));
+const objectStates = (items: Item[]) =>
+  Object.fromEntries(
+    items.filter((i) => i.type === "object").map((
+      i,
+    ) => [i.object, `${stateOf(i, "before")}→${stateOf(i, "after")}`]),
+  );
 
-
-const bytes = (size: number, seed: number) => Uint8Array.from({ length: size }, (_, i) => (i * 31 + seed) % 251);
+const bytes = (size: number, seed: number) =>
+  Uint8Array.from({ length: size }, (_, i) => (i * 31 + seed) % 251);
 
 async function multipart(client: s3.S3Client, bucket: string, key: string): Promise<void> {
   const id = await s3.createMultipartUpload(client, bucket, key);
   const first = await s3.uploadPart(client, bucket, key, id, 1, bytes(5 * 1024 * 1024, 1));
   const second = await s3.uploadPart(client, bucket, key, id, 2, bytes(300 * 1024, 2));
-  await s3.completeMultipartUpload(client, bucket, key, id, [{ partNumber: 1, etag: first }, { partNumber: 2, etag: second }]);
+  await s3.completeMultipartUpload(client, bucket, key, id, [{ partNumber: 1, etag: first }, {
+    partNumber: 2,
+    etag: second,
+  }]);
 }
 
 Deno.test("heal: intact data is ok; corrupt and missing data is reported and never dropped", async () => {
@@ -35,10 +42,32 @@ Deno.test("heal: intact data is ok; corrupt and missing data is reported and nev
     await s3.putObject(f.root, "intact", "big.bin", bytes(400 * 1024, 3));
     await multipart(f.root, "intact", "parts.bin");
     await s3.deleteObject(f.root, "intact", "small.txt");
-    await s3.putBucketPolicy(f.root, "intact", JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Principal: { AWS: ["*"] }, Action: ["s3:GetObject"], Resource: ["arn:aws:s3:::intact/*"] }] }));
+    await s3.putBucketPolicy(
+      f.root,
+      "intact",
+      JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [{
+          Effect: "Allow",
+          Principal: { AWS: ["*"] },
+          Action: ["s3:GetObject"],
+          Resource: ["arn:aws:s3:::intact/*"],
+        }],
+      }),
+    );
     const intact = await heal(f.root, "intact");
-    assert.deepEqual(intact.map((i) => i.type), ["bucket", "bucket-metadata", "object", "object", "object", "object"]);
-    assert.ok(intact.every((i) => stateOf(i, "before") === "ok" && stateOf(i, "after") === "ok"), JSON.stringify(intact, null, 1));
+    assert.deepEqual(intact.map((i) => i.type), [
+      "bucket",
+      "bucket-metadata",
+      "object",
+      "object",
+      "object",
+      "object",
+    ]);
+    assert.ok(
+      intact.every((i) => stateOf(i, "before") === "ok" && stateOf(i, "after") === "ok"),
+      JSON.stringify(intact, null, 1),
+    );
     const parts = intact.find((i) => i.object === "parts.bin")!;
     assert.equal(parts.objectSize, 5 * 1024 * 1024 + 300 * 1024);
     assert.equal(parts.detail, "", "the multipart ETag was verified over its recorded part sizes");
@@ -48,7 +77,10 @@ Deno.test("heal: intact data is ok; corrupt and missing data is reported and nev
     await s3.putObject(f.root, "damaged", "flipped.bin", bytes(300 * 1024, 5));
     await multipart(f.root, "damaged", "gone.bin");
     await s3.putObject(f.root, "damaged", "inline.txt", "INLINE-PAYLOAD-0123456789");
-    const flipped = await Deno.open(await dataFileOf(f.dataDir, "damaged", "flipped.bin"), { read: true, write: true });
+    const flipped = await Deno.open(await dataFileOf(f.dataDir, "damaged", "flipped.bin"), {
+      read: true,
+      write: true,
+    });
     await flipped.seek(1000, Deno.SeekMode.Start);
     await flipped.write(new Uint8Array([0xff, 0xfe, 0xfd]));
     flipped.close();
@@ -66,13 +98,25 @@ Deno.test("heal: intact data is ok; corrupt and missing data is reported and nev
       "good.bin": "ok→ok",
       "inline.txt": "corrupt→corrupt",
     });
-    assert.match(damaged.find((i) => i.object === "flipped.bin")!.detail, /does not match its recorded checksum/);
+    assert.match(
+      damaged.find((i) => i.object === "flipped.bin")!.detail,
+      /does not match its recorded checksum/,
+    );
     assert.match(damaged.find((i) => i.object === "gone.bin")!.detail, /missing/);
     const listed = await s3.listAllObjects(f.root, "damaged");
-    assert.deepEqual(listed.objects.map((o) => o.key).sort(), ["flipped.bin", "gone.bin", "good.bin", "inline.txt"], "nothing was silently dropped");
+    assert.deepEqual(listed.objects.map((o) => o.key).sort(), [
+      "flipped.bin",
+      "gone.bin",
+      "good.bin",
+      "inline.txt",
+    ], "nothing was silently dropped");
 
     const only = await heal(f.root, "damaged", "good.bin", { ...RECURSIVE, recursive: false });
-    assert.deepEqual(only.map((i) => `${i.type}:${i.object}`), ["bucket:", "object:good.bin"], "without recursive only the named object");
+    assert.deepEqual(
+      only.map((i) => `${i.type}:${i.object}`),
+      ["bucket:", "object:good.bin"],
+      "without recursive only the named object",
+    );
   } finally {
     await f.close();
   }
@@ -91,13 +135,20 @@ Deno.test("heal: restores a lost bucket.json and missing directories; a dry run 
     await Deno.remove(`${dataDir}/buckets/kept/config`, { recursive: true });
     storage = await startEmbeddedStorage({ dataDir, port: 0 });
     client = new s3.S3Client({ endpoint: storage.url, credentials: storage.root });
-    assert.deepEqual((await s3.listBuckets(client)).map((b) => b.name), [], "without bucket.json the bucket is not loaded");
+    assert.deepEqual(
+      (await s3.listBuckets(client)).map((b) => b.name),
+      [],
+      "without bucket.json the bucket is not loaded",
+    );
 
     const dry = await heal(client, "", "", { ...RECURSIVE, dryRun: true });
     const dryBucket = dry.find((i) => i.type === "bucket")!;
     assert.equal(`${stateOf(dryBucket, "before")}→${stateOf(dryBucket, "after")}`, "corrupt→corrupt");
     const system = dry.filter((i) => i.type === "metadata");
-    assert.ok(system.some((i) => i.detail === "deployment.json" && stateOf(i, "before") === "ok"), "a heal of everything checks the system metadata");
+    assert.ok(
+      system.some((i) => i.detail === "deployment.json" && stateOf(i, "before") === "ok"),
+      "a heal of everything checks the system metadata",
+    );
 
     const healed = await heal(client, "", "", RECURSIVE);
     const bucket = healed.find((i) => i.type === "bucket")!;
@@ -105,7 +156,11 @@ Deno.test("heal: restores a lost bucket.json and missing directories; a dry run 
     assert.match(bucket.detail, /restored: missing config directory; bucket.json is missing or unreadable/);
     assert.deepEqual((await s3.listBuckets(client)).map((b) => b.name), ["kept"]);
     assert.equal(await (await s3.getObject(client, "kept", "a.txt")).text(), "alpha");
-    assert.equal((await s3.getBucketVersioning(client, "kept")).status, "Enabled", "versioning inferred from the records");
+    assert.equal(
+      (await s3.getBucketVersioning(client, "kept")).status,
+      "Enabled",
+      "versioning inferred from the records",
+    );
     assert.deepEqual(objectStates(healed), { "a.txt": "ok→ok" });
   } finally {
     await storage.close();
@@ -140,13 +195,19 @@ Deno.test("heal remove: dangling versions and old unreferenced data files go (a 
     return new Response(null);
   });
   try {
-    await s3.setConfigKV(f.root, `audit_webhook:heal endpoint=http://127.0.0.1:${(hook.addr as Deno.NetAddr).port}/`);
+    await s3.setConfigKV(
+      f.root,
+      `audit_webhook:heal endpoint=http://127.0.0.1:${(hook.addr as Deno.NetAddr).port}/`,
+    );
     await s3.makeBucket(f.root, "dangling");
     await s3.putObject(f.root, "dangling", "good.bin", bytes(300 * 1024, 6));
     await s3.putObject(f.root, "dangling", "gone.bin", bytes(300 * 1024, 7));
     await s3.putObject(f.root, "dangling", "flipped.bin", bytes(300 * 1024, 8));
     await Deno.remove(await dataFileOf(f.dataDir, "dangling", "gone.bin"));
-    const flipped = await Deno.open(await dataFileOf(f.dataDir, "dangling", "flipped.bin"), { read: true, write: true });
+    const flipped = await Deno.open(await dataFileOf(f.dataDir, "dangling", "flipped.bin"), {
+      read: true,
+      write: true,
+    });
     await flipped.write(new Uint8Array([0, 0, 0, 0]));
     flipped.close();
     // Two data files no record points at: one an hour old, one just written (a write may be in progress).
@@ -161,33 +222,67 @@ Deno.test("heal remove: dangling versions and old unreferenced data files go (a 
     const hourAgo = new Date(Date.now() - 3600_000);
     await Deno.utime(oldOrphan, hourAgo, hourAgo);
     const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
-    const orphanItems = (items: Item[]) => items.filter((i) => i.type === "object" && /belongs to no object version/.test(i.detail));
+    const orphanItems = (items: Item[]) =>
+      items.filter((i) => i.type === "object" && /belongs to no object version/.test(i.detail));
 
     const dry = await heal(f.root, "dangling", "", { ...RECURSIVE, remove: true, dryRun: true });
-    assert.deepEqual(objectStates(dry), { "flipped.bin": "corrupt→corrupt", "gone.bin": "missing→missing", "good.bin": "ok→ok", "": "corrupt→corrupt" });
-    assert.ok(dry.filter((i) => i.object.endsWith("e.bin") || i.object === "flipped.bin").every((i) => i.object === "good.bin" || /^would be removed \(dry run\)/.test(i.detail)));
+    assert.deepEqual(objectStates(dry), {
+      "flipped.bin": "corrupt→corrupt",
+      "gone.bin": "missing→missing",
+      "good.bin": "ok→ok",
+      "": "corrupt→corrupt",
+    });
+    assert.ok(
+      dry.filter((i) => i.object.endsWith("e.bin") || i.object === "flipped.bin").every((i) =>
+        i.object === "good.bin" || /^would be removed \(dry run\)/.test(i.detail)
+      ),
+    );
     assert.equal(orphanItems(dry).length, 2);
-    assert.equal((await s3.listAllObjects(f.root, "dangling")).objects.length, 3, "a dry run removes nothing");
+    assert.equal(
+      (await s3.listAllObjects(f.root, "dangling")).objects.length,
+      3,
+      "a dry run removes nothing",
+    );
     assert.ok(await exists(oldOrphan));
 
     const removed = await heal(f.root, "dangling", "", { ...RECURSIVE, remove: true });
     const byObject = Object.fromEntries(removed.filter((i) => i.object).map((i) => [i.object, i]));
-    assert.equal(`${stateOf(byObject["gone.bin"], "before")}→${stateOf(byObject["gone.bin"], "after")}`, "missing→missing");
+    assert.equal(
+      `${stateOf(byObject["gone.bin"], "before")}→${stateOf(byObject["gone.bin"], "after")}`,
+      "missing→missing",
+    );
     assert.match(byObject["gone.bin"].detail, /^removed: data file .* is missing/);
-    assert.equal(`${stateOf(byObject["flipped.bin"], "before")}→${stateOf(byObject["flipped.bin"], "after")}`, "corrupt→missing");
+    assert.equal(
+      `${stateOf(byObject["flipped.bin"], "before")}→${stateOf(byObject["flipped.bin"], "after")}`,
+      "corrupt→missing",
+    );
     assert.match(byObject["flipped.bin"].detail, /^removed: the data does not match its recorded checksum/);
     assert.equal(byObject["good.bin"].detail, "");
     const orphans = orphanItems(removed);
     assert.equal(orphans.length, 2);
-    assert.ok(orphans.some((i) => /^removed: /.test(i.detail) && stateOf(i, "after") === "missing"), JSON.stringify(orphans));
-    assert.ok(orphans.some((i) => /too recent to rule out a write in progress/.test(i.detail) && stateOf(i, "after") === "corrupt"));
+    assert.ok(
+      orphans.some((i) => /^removed: /.test(i.detail) && stateOf(i, "after") === "missing"),
+      JSON.stringify(orphans),
+    );
+    assert.ok(
+      orphans.some((i) =>
+        /too recent to rule out a write in progress/.test(i.detail) && stateOf(i, "after") === "corrupt"
+      ),
+    );
     assert.equal(await exists(oldOrphan), false);
     assert.equal(await exists(newOrphan), true);
     assert.deepEqual((await s3.listAllObjects(f.root, "dangling")).objects.map((o) => o.key), ["good.bin"]);
-    assert.deepEqual(await (await s3.getObject(f.root, "dangling", "good.bin")).bytes(), bytes(300 * 1024, 6));
+    assert.deepEqual(
+      await (await s3.getObject(f.root, "dangling", "good.bin")).bytes(),
+      bytes(300 * 1024, 6),
+    );
 
     const after = await heal(f.root, "dangling");
-    assert.deepEqual(objectStates(after), { "good.bin": "ok→ok", "": "corrupt→corrupt" }, "only the recent file is still reported");
+    assert.deepEqual(
+      objectStates(after),
+      { "good.bin": "ok→ok", "": "corrupt→corrupt" },
+      "only the recent file is still reported",
+    );
 
     const deadline = Date.now() + 30_000;
     const dangling = () => audited.filter((e) => e.event === "DeleteDanglingObject");

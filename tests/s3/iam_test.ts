@@ -5,7 +5,11 @@ import { rejectsWith, startStorage } from "./fixture.ts";
 
 const readShared = {
   Version: "2012-10-17",
-  Statement: [{ Effect: "Allow", Action: ["s3:GetObject", "s3:ListBucket"], Resource: ["arn:aws:s3:::shared", "arn:aws:s3:::shared/*"] }],
+  Statement: [{
+    Effect: "Allow",
+    Action: ["s3:GetObject", "s3:ListBucket"],
+    Resource: ["arn:aws:s3:::shared", "arn:aws:s3:::shared/*"],
+  }],
 };
 
 Deno.test("users, groups and policies decide what each key may do", async () => {
@@ -15,10 +19,20 @@ Deno.test("users, groups and policies decide what each key may do", async () => 
     await s3.makeBucket(f.root, "private");
     await s3.putObject(f.root, "shared", "hello.txt", "hi");
     await s3.addCannedPolicy(f.root, "read-shared", JSON.stringify(readShared));
-    await rejectsWith(s3.addCannedPolicy(f.root, "broken", '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:Nope"}]}'), "XMinioMalformedIAMPolicy");
+    await rejectsWith(
+      s3.addCannedPolicy(
+        f.root,
+        "broken",
+        '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:Nope"}]}',
+      ),
+      "XMinioMalformedIAMPolicy",
+    );
     await s3.addUser(f.root, "bob", "bob-secret-1");
     await rejectsWith(s3.addUser(f.root, "tiny", "short"), "XMinioAdminInvalidSecretKey");
-    await rejectsWith(s3.addUser(f.root, f.storage.root.accessKey, "whatever123"), "XMinioInvalidIAMCredentials");
+    await rejectsWith(
+      s3.addUser(f.root, f.storage.root.accessKey, "whatever123"),
+      "XMinioInvalidIAMCredentials",
+    );
     const bob = f.as("bob", "bob-secret-1");
     await rejectsWith(s3.listObjectsV2(bob, "shared"), "AccessDenied");
 
@@ -35,7 +49,10 @@ Deno.test("users, groups and policies decide what each key may do", async () => 
     await s3.setGroupStatus(f.root, "readers", "disabled");
     await rejectsWith(s3.getObject(bob, "shared", "hello.txt"), "AccessDenied");
     await s3.setGroupStatus(f.root, "readers", "enabled");
-    await rejectsWith(s3.updateGroupMembers(f.root, { group: "readers", members: [], isRemove: true }), "XMinioAdminGroupNotEmpty");
+    await rejectsWith(
+      s3.updateGroupMembers(f.root, { group: "readers", members: [], isRemove: true }),
+      "XMinioAdminGroupNotEmpty",
+    );
 
     await s3.setUserStatus(f.root, "bob", "disabled");
     await rejectsWith(s3.getObject(bob, "shared", "hello.txt"), "InvalidAccessKeyId");
@@ -45,7 +62,9 @@ Deno.test("users, groups and policies decide what each key may do", async () => 
     const users = await s3.listUsers(f.root);
     assert.deepEqual(Object.keys(users), ["bob"]);
     const policies = await s3.listCannedPolicies(f.root);
-    for (const name of ["consoleAdmin", "diagnostics", "readonly", "readwrite", "writeonly", "read-shared"]) assert.ok(name in policies, name);
+    for (const name of ["consoleAdmin", "diagnostics", "readonly", "readwrite", "writeonly", "read-shared"]) {
+      assert.ok(name in policies, name);
+    }
     assert.match(await s3.infoCannedPolicy(f.root, "read-shared"), /s3:GetObject/);
     await s3.removeCannedPolicy(f.root, "read-shared");
     await rejectsWith(s3.infoCannedPolicy(f.root, "read-shared"), "XMinioAdminNoSuchPolicy");
@@ -72,9 +91,17 @@ Deno.test("STS: temporary credentials, session policy, token checks; changing on
     assert.equal(await (await s3.getObject(session, "shared", "a")).text(), "1");
     assert.ok(Date.parse(temp.expiration) > Date.now() + 800_000);
     await rejectsWith(s3.getObject(f.as(temp.accessKey, temp.secretKey), "shared", "a"), "InvalidTokenId");
-    await rejectsWith(s3.getObject(f.as(temp.accessKey, temp.secretKey, "forged"), "shared", "a"), "InvalidTokenId");
+    await rejectsWith(
+      s3.getObject(f.as(temp.accessKey, temp.secretKey, "forged"), "shared", "a"),
+      "InvalidTokenId",
+    );
     await rejectsWith(s3.assumeRole(session), "AccessDenied");
-    const limited = await assumeAs(carol, { policy: JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: ["s3:ListBucket"], Resource: ["arn:aws:s3:::shared"] }] }) });
+    const limited = await assumeAs(carol, {
+      policy: JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [{ Effect: "Allow", Action: ["s3:ListBucket"], Resource: ["arn:aws:s3:::shared"] }],
+      }),
+    });
     const limitedClient = f.as(limited.accessKey, limited.secretKey, limited.sessionToken);
     assert.equal((await s3.listObjectsV2(limitedClient, "shared")).objects.length, 1);
     await rejectsWith(s3.getObject(limitedClient, "shared", "a"), "AccessDenied");
@@ -114,7 +141,10 @@ Deno.test("revoke-tokens ends STS credentials as MinIO's does: own by type or al
     await rejectsWith(s3.revokeTokens(f.root, { user: "dave" }), "InvalidRequest");
     await s3.addUser(f.root, "eve", "eve-secret-1");
     await s3.setPolicy(f.root, ["readonly"], "eve", false);
-    await rejectsWith(s3.revokeTokens(f.as("eve", "eve-secret-1"), { user: "dave", fullRevoke: true }), "AccessDenied");
+    await rejectsWith(
+      s3.revokeTokens(f.as("eve", "eve-secret-1"), { user: "dave", fullRevoke: true }),
+      "AccessDenied",
+    );
     await s3.revokeTokens(f.root, { user: "dave", fullRevoke: true });
     await rejectsWith(s3.listBuckets(b), "InvalidAccessKeyId");
     await rejectsWith(s3.listBuckets(untyped), "InvalidAccessKeyId");
@@ -146,12 +176,18 @@ Deno.test("service accounts: own keys, custom credentials, restricting policy, s
       targetUser: "dave",
       accessKey: "ci-uploader",
       secretKey: "ci-uploader-secret",
-      policy: { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: ["s3:GetObject"], Resource: ["arn:aws:s3:::apps/*"] }] },
+      policy: {
+        Version: "2012-10-17",
+        Statement: [{ Effect: "Allow", Action: ["s3:GetObject"], Resource: ["arn:aws:s3:::apps/*"] }],
+      },
     });
     const ci = f.as(restricted.accessKey, restricted.secretKey);
     assert.equal(await (await s3.getObject(ci, "apps", "k")).text(), "v");
     await rejectsWith(s3.putObject(ci, "apps", "k2", "v"), "AccessDenied");
-    await rejectsWith(s3.addServiceAccount(f.root, { targetUser: "dave", accessKey: "ci-uploader" }), "XMinioAdminInvalidAccessKey");
+    await rejectsWith(
+      s3.addServiceAccount(f.root, { targetUser: "dave", accessKey: "ci-uploader" }),
+      "XMinioAdminInvalidAccessKey",
+    );
     const listed = await s3.listServiceAccounts(dave);
     assert.deepEqual(listed.map((a) => a.accessKey).sort(), [own.accessKey, "ci-uploader"].sort());
     const info = await s3.infoServiceAccount(f.root, "ci-uploader");
@@ -174,7 +210,10 @@ Deno.test("signatures: wrong secret, clock skew, presigned expiry and anonymous 
   try {
     await s3.makeBucket(f.root, "pub");
     await s3.putObject(f.root, "pub", "file.txt", "public data");
-    await rejectsWith(s3.listBuckets(f.as(f.storage.root.accessKey, "wrong-secret")), "SignatureDoesNotMatch");
+    await rejectsWith(
+      s3.listBuckets(f.as(f.storage.root.accessKey, "wrong-secret")),
+      "SignatureDoesNotMatch",
+    );
     await rejectsWith(s3.listBuckets(f.as("NOSUCHKEY", "whatever")), "InvalidAccessKeyId");
     const old = await signHeaders({
       method: "GET",
@@ -193,7 +232,19 @@ Deno.test("signatures: wrong secret, clock skew, presigned expiry and anonymous 
     const anonymous = await fetch(`${f.storage.url}/pub/file.txt`);
     assert.equal(anonymous.status, 403);
     await anonymous.body?.cancel();
-    await s3.putBucketPolicy(f.root, "pub", JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Principal: "*", Action: ["s3:GetObject"], Resource: ["arn:aws:s3:::pub/*"] }] }));
+    await s3.putBucketPolicy(
+      f.root,
+      "pub",
+      JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [{
+          Effect: "Allow",
+          Principal: "*",
+          Action: ["s3:GetObject"],
+          Resource: ["arn:aws:s3:::pub/*"],
+        }],
+      }),
+    );
     const allowed = await fetch(`${f.storage.url}/pub/file.txt`);
     assert.equal(await allowed.text(), "public data");
     const listAnon = await fetch(`${f.storage.url}/pub?list-type=2`);
@@ -234,15 +285,28 @@ Deno.test("admin: server info, usage, config KV and help, tiers", async () => {
 
     const applied = await s3.setConfigKV(f.root, "region name=eu-west-1");
     assert.equal(applied.restart, true, "every subsystem applies at the next (in-process) restart");
-    assert.deepEqual(await s3.getConfigKV(f.root, "region"), [{ subSystem: "region", target: undefined, kv: [{ key: "name", value: "eu-west-1" }] }]);
-    const live = await s3.setConfigKV(f.root, "logger_webhook:audit1 endpoint=http://127.0.0.1:1/logs auth_token=secret token comment=two words");
+    assert.deepEqual(await s3.getConfigKV(f.root, "region"), [{
+      subSystem: "region",
+      target: undefined,
+      kv: [{ key: "name", value: "eu-west-1" }],
+    }]);
+    const live = await s3.setConfigKV(
+      f.root,
+      "logger_webhook:audit1 endpoint=http://127.0.0.1:1/logs auth_token=secret token comment=two words",
+    );
     assert.equal(live.restart, false, "logger webhooks apply at once");
     const restart = await s3.setConfigKV(f.root, "notify_webhook:hook1 endpoint=http://127.0.0.1:1/events");
     assert.equal(restart.restart, true, "notification targets need a restart");
     const logger = await s3.getConfigKV(f.root, "logger_webhook:audit1");
-    assert.deepEqual(logger[0].kv.find((k) => k.key === "auth_token"), { key: "auth_token", value: "secret token" }, "unquoted values split on known keys");
+    assert.deepEqual(logger[0].kv.find((k) => k.key === "auth_token"), {
+      key: "auth_token",
+      value: "secret token",
+    }, "unquoted values split on known keys");
     await rejectsWith(s3.setConfigKV(f.root, "region:x name=a"), "XMinioAdminConfigBadJSON");
-    await rejectsWith(s3.setConfigKV(f.root, "notify_webhook endpoint=not-a-url"), "XMinioAdminConfigBadJSON");
+    await rejectsWith(
+      s3.setConfigKV(f.root, "notify_webhook endpoint=not-a-url"),
+      "XMinioAdminConfigBadJSON",
+    );
     await rejectsWith(s3.setConfigKV(f.root, "nosuch a=b"), "XMinioAdminConfigBadJSON");
     const help = await s3.helpConfigKV(f.root, "notify_webhook");
     assert.deepEqual(Object.keys(help).sort(), ["description", "keysHelp", "multipleTargets", "subSys"]);
@@ -251,15 +315,37 @@ Deno.test("admin: server info, usage, config KV and help, tiers", async () => {
     const remote = await startStorage();
     try {
       await s3.makeBucket(remote.root, "cold");
-      const tier = { Version: "v1" as const, Type: "minio" as const, Name: "WARM", MinIO: { Endpoint: remote.storage.url, AccessKey: remote.storage.root.accessKey, SecretKey: remote.storage.root.secretKey, Bucket: "cold", Prefix: "tier/", Region: "" } };
+      const tier = {
+        Version: "v1" as const,
+        Type: "minio" as const,
+        Name: "WARM",
+        MinIO: {
+          Endpoint: remote.storage.url,
+          AccessKey: remote.storage.root.accessKey,
+          SecretKey: remote.storage.root.secretKey,
+          Bucket: "cold",
+          Prefix: "tier/",
+          Region: "",
+        },
+      };
       await rejectsWith(s3.addTier(f.root, { ...tier, Name: "warm" }), "XMinioAdminTierNameNotUpperCase");
       await s3.addTier(f.root, tier);
       await rejectsWith(s3.addTier(f.root, tier), "XMinioAdminTierAlreadyExists");
       const tiers = await s3.listTiers(f.root);
       assert.equal(tiers[0].MinIO?.SecretKey, "REDACTED");
-      await s3.putBucketLifecycle(f.root, "bk1", [{ id: "to-warm", status: "Enabled", transition: { days: 30, storageClass: "WARM" } }]);
-      await s3.editTierCredentials(f.root, "WARM", { access: remote.storage.root.accessKey, secret: remote.storage.root.secretKey });
-      await rejectsWith(s3.editTierCredentials(f.root, "WARM", { access: "bad", secret: "badbadbad" }), "XMinioAdminTierMissingCredentials");
+      await s3.putBucketLifecycle(f.root, "bk1", [{
+        id: "to-warm",
+        status: "Enabled",
+        transition: { days: 30, storageClass: "WARM" },
+      }]);
+      await s3.editTierCredentials(f.root, "WARM", {
+        access: remote.storage.root.accessKey,
+        secret: remote.storage.root.secretKey,
+      });
+      await rejectsWith(
+        s3.editTierCredentials(f.root, "WARM", { access: "bad", secret: "badbadbad" }),
+        "XMinioAdminTierMissingCredentials",
+      );
     } finally {
       await remote.close();
     }

@@ -40,7 +40,10 @@ async function firstMatching<T>(
   } finally {
     // A generator's return() waits for a pending next(): give up on it after a while rather than hang.
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([iterator.return(undefined).catch(() => {}), new Promise((r) => (timer = setTimeout(r, 2000)))]);
+    await Promise.race([
+      iterator.return(undefined).catch(() => {}),
+      new Promise((r) => (timer = setTimeout(r, 2000))),
+    ]);
     clearTimeout(timer);
     stop.abort();
   }
@@ -66,8 +69,15 @@ Deno.test("trace: MinIO TraceInfo records, type and error filters, and a disconn
     assert.equal(put.http?.request.client, "127.0.0.1");
     assert.ok(put.dur > 0 && put.http!.stats.timetofirstbyte <= put.dur);
     assert.match(put.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
-    assert.match(put.http!.request.headers.Authorization[0], /Signature=\*REDACTED\*/, "signatures never leave the server");
-    await eventually(() => requests.subscriberCount === 0, "the trace subscription to end after the client left");
+    assert.match(
+      put.http!.request.headers.Authorization[0],
+      /Signature=\*REDACTED\*/,
+      "signatures never leave the server",
+    );
+    await eventually(
+      () => requests.subscriberCount === 0,
+      "the trace subscription to end after the client left",
+    );
 
     const admin = await firstMatching(
       (signal) => s3.serviceTrace(f.root, { ...all, s3: false, internal: true }, signal),
@@ -89,7 +99,10 @@ Deno.test("trace: MinIO TraceInfo records, type and error filters, and a disconn
     );
     assert.equal(failed.funcname, "s3.HeadObject", "only the failed call");
     assert.equal(failed.http?.response.statuscode, 404);
-    await rejectsWith(adminJson(f.root, { method: "GET", op: "trace", query: { s3: true, threshold: "soon" } }), "InvalidArgument");
+    await rejectsWith(
+      adminJson(f.root, { method: "GET", op: "trace", query: { s3: true, threshold: "soon" } }),
+      "InvalidArgument",
+    );
   } finally {
     await f.close();
   }
@@ -113,7 +126,11 @@ Deno.test("console log: the last N entries first, then live ones, in madmin's Lo
     const lines = s3.consoleLog(f.root, { node: "", limit: 2, logType: "all" }, stop.signal);
     const first = await lines.next();
     const second = await lines.next();
-    assert.deepEqual([first.value?.message, second.value?.message], ["old 2", "old 3"], "the last two, oldest first");
+    assert.deepEqual(
+      [first.value?.message, second.value?.message],
+      ["old 2", "old 3"],
+      "the last two, oldest first",
+    );
     assert.equal(first.value?.error?.message, "old 2");
     assert.equal(first.value?.node, new URL(f.storage.url).host);
     assert.equal(first.value?.ConsoleMsg, "", "error entries carry no console text");
@@ -128,7 +145,11 @@ Deno.test("console log: the last N entries first, then live ones, in madmin's Lo
 
     const errorsOnly = new AbortController();
     const filtered = s3.consoleLog(f.root, { node: "", limit: 1, logType: "info" }, errorsOnly.signal);
-    assert.equal((await filtered.next()).value?.message, "ready", "logType selects the level: the last INFO entry, not the later errors");
+    assert.equal(
+      (await filtered.next()).value?.message,
+      "ready",
+      "logType selects the level: the last INFO entry, not the later errors",
+    );
     await filtered.return(undefined).catch(() => {});
     errorsOnly.abort();
   } finally {
@@ -142,7 +163,12 @@ Deno.test("ListenBucketNotification: event records as MinIO sends them, filtered
   try {
     await s3.makeBucket(f.root, "watched");
     const created = await firstMatching(
-      (signal) => s3.listenBucketNotification(f.root, "watched", { events: ["s3:ObjectCreated:*"], prefix: "photos/", suffix: ".jpg" }, signal),
+      (signal) =>
+        s3.listenBucketNotification(f.root, "watched", {
+          events: ["s3:ObjectCreated:*"],
+          prefix: "photos/",
+          suffix: ".jpg",
+        }, signal),
       () => events.subscriberCount,
       async () => {
         await s3.putObject(f.root, "watched", "notes/a.jpg", "skip: prefix");
@@ -156,17 +182,39 @@ Deno.test("ListenBucketNotification: event records as MinIO sends them, filtered
     assert.equal(created.s3.object.key, "photos/cat 1.jpg", "listen streams send the raw key");
     assert.equal(created.s3.object.size, 4);
     assert.equal(created.s3.bucket.name, "watched");
-    await eventually(() => events.subscriberCount === 0, "the listen subscription to end after the client left");
+    await eventually(
+      () => events.subscriberCount === 0,
+      "the listen subscription to end after the client left",
+    );
 
-    const raw = await f.root.send({ method: "GET", bucket: "watched", query: { events: "s3:ObjectRemoved:*", ping: 1 } });
+    const raw = await f.root.send({
+      method: "GET",
+      bucket: "watched",
+      query: { events: "s3:ObjectRemoved:*", ping: 1 },
+    });
     const reader = raw.body!.getReader();
     const chunk = new TextDecoder().decode((await reader.read()).value);
     assert.equal(chunk, '{"Records":null}\n', "with ping=1 the keep-alive is an empty record list");
     assert.equal(raw.headers.get("content-type"), "text/event-stream");
     await reader.cancel();
 
-    await rejectsWith(s3.listenBucketNotification(f.root, "watched", { events: ["s3:Nonsense"], prefix: "", suffix: "" }, AbortSignal.timeout(5000)).next(), "InvalidArgument");
-    await rejectsWith(s3.listenBucketNotification(f.root, "nowhere", { events: ["s3:ObjectCreated:*"], prefix: "", suffix: "" }, AbortSignal.timeout(5000)).next(), "NoSuchBucket");
+    await rejectsWith(
+      s3.listenBucketNotification(
+        f.root,
+        "watched",
+        { events: ["s3:Nonsense"], prefix: "", suffix: "" },
+        AbortSignal.timeout(5000),
+      ).next(),
+      "InvalidArgument",
+    );
+    await rejectsWith(
+      s3.listenBucketNotification(f.root, "nowhere", {
+        events: ["s3:ObjectCreated:*"],
+        prefix: "",
+        suffix: "",
+      }, AbortSignal.timeout(5000)).next(),
+      "NoSuchBucket",
+    );
   } finally {
     await f.close();
   }
@@ -175,27 +223,58 @@ Deno.test("ListenBucketNotification: event records as MinIO sends them, filtered
 Deno.test("health info: a v3 report of this machine with a drive check, secrets redacted, the deadline validated", async () => {
   const f: StorageFixture = await startStorage();
   try {
-    await s3.setConfigKV(f.root, "notify_webhook:secretive endpoint=http://127.0.0.1:1/hook?token=hunter2hunter auth_token=TopSecretToken123");
+    await s3.setConfigKV(
+      f.root,
+      "notify_webhook:secretive endpoint=http://127.0.0.1:1/hook?token=hunter2hunter auth_token=TopSecretToken123",
+    );
     // deno-lint-ignore no-explicit-any -- the report is checked field by field below
     const report = await s3.healthInfo(f.root, "1h0m0s", AbortSignal.timeout(30_000)) as Record<string, any>;
     assert.equal(report.version, "3");
     const addr = new URL(f.storage.url).host;
     // madmin's shapes: every sys entry names its node in `addr`.
-    for (const section of ["cpus", "partitions", "osinfo", "meminfo", "procinfo", "errors", "services", "config", "productinfo"]) {
+    for (
+      const section of [
+        "cpus",
+        "partitions",
+        "osinfo",
+        "meminfo",
+        "procinfo",
+        "errors",
+        "services",
+        "config",
+        "productinfo",
+      ]
+    ) {
       assert.equal(report.sys[section]?.[0]?.addr, addr, section);
     }
-    assert.equal(report.sys.cpus[0].cpus.reduce((n: number, c: { cores: number }) => n + c.cores, 0), navigator.hardwareConcurrency);
+    assert.equal(
+      report.sys.cpus[0].cpus.reduce((n: number, c: { cores: number }) => n + c.cores, 0),
+      navigator.hardwareConcurrency,
+    );
     assert.ok(report.sys.meminfo[0].total > 0 && report.sys.meminfo[0].limit > 0);
     assert.equal(report.sys.osinfo[0].info.os, "linux");
     assert.equal(report.sys.procinfo[0].pid, Deno.pid);
     assert.ok(report.sys.procinfo[0].num_fds > 0 && report.sys.procinfo[0].mem_info.rss > 0);
     const partition = report.sys.partitions[0].partitions[0];
-    assert.ok(partition.mountpoint && f.dataDir.startsWith(partition.mountpoint) && partition.space_total > 0, JSON.stringify(partition));
+    assert.ok(
+      partition.mountpoint && f.dataDir.startsWith(partition.mountpoint) && partition.space_total > 0,
+      JSON.stringify(partition),
+    );
     assert.ok(Array.isArray(report.sys.netinfo), "network interfaces (none but loopback is possible)");
-    for (const nic of report.sys.netinfo) assert.ok(nic.addr === addr && nic.interface && (nic.driver || nic.error), JSON.stringify(nic));
+    for (const nic of report.sys.netinfo) {
+      assert.ok(nic.addr === addr && nic.interface && (nic.driver || nic.error), JSON.stringify(nic));
+    }
     assert.deepEqual(report.sys.services[0].services.map((s: { name: string }) => s.name), ["selinux"]);
-    assert.ok(report.sys.errors[0].errors === undefined || report.sys.errors[0].errors.every((e: string) => ["audit is enabled", "updatedb is installed"].includes(e)));
-    assert.ok(report.sys.config[0].config["rlimit-max"] !== 0 && report.sys.config[0].config["time-info"].current_time);
+    assert.ok(
+      report.sys.errors[0].errors === undefined ||
+        report.sys.errors[0].errors.every((e: string) =>
+          ["audit is enabled", "updatedb is installed"].includes(e)
+        ),
+    );
+    assert.ok(
+      report.sys.config[0].config["rlimit-max"] !== 0 &&
+        report.sys.config[0].config["time-info"].current_time,
+    );
     const drive = report.minio.info.servers[0].drives[0];
     assert.equal(report.minio.error, undefined, "the write/read check passed");
     assert.equal(drive.state, "ok");
@@ -206,7 +285,18 @@ Deno.test("health info: a v3 report of this machine with a drive check, secrets 
     await rejectsWith(s3.healthInfo(f.root, "soon", AbortSignal.timeout(5000)), "InvalidRequest");
 
     // The data-type flags choose the sections, as madmin sends them.
-    const only = await adminSend(f.root, { method: "GET", op: "healthinfo", query: { deadline: "10s", syscpu: "true", sysnet: "true", minioinfo: "false", minioconfig: "false", sysmem: "false" } });
+    const only = await adminSend(f.root, {
+      method: "GET",
+      op: "healthinfo",
+      query: {
+        deadline: "10s",
+        syscpu: "true",
+        sysnet: "true",
+        minioinfo: "false",
+        minioconfig: "false",
+        sysmem: "false",
+      },
+    });
     const reports = (await only.text()).trim().split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
     const chosen = reports[reports.length - 1];
     assert.deepEqual(Object.keys(chosen.sys).sort(), ["cpus", "kubernetes", "netinfo"]);

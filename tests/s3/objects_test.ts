@@ -23,18 +23,38 @@ Deno.test("objects: put, get, ranges, head, metadata, copy, conditional requests
     assert.equal(range.status, 206);
     assert.equal(range.headers.get("content-range"), "bytes 7-13/14");
     assert.equal(await range.text(), "storage");
-    const suffix = await s3.getObject(f.root, "docs", "reports/2026 q1+final.txt", { headers: { range: "bytes=-3" } });
+    const suffix = await s3.getObject(f.root, "docs", "reports/2026 q1+final.txt", {
+      headers: { range: "bytes=-3" },
+    });
     assert.equal(await suffix.text(), "age");
-    await rejectsWith(s3.getObject(f.root, "docs", "reports/2026 q1+final.txt", { range: [100, 200] }), "InvalidRange");
-    const notModified = await f.root.send({ method: "GET", bucket: "docs", key: "reports/2026 q1+final.txt", headers: { "if-none-match": `"${put.etag}"` }, allow: [304] });
+    await rejectsWith(
+      s3.getObject(f.root, "docs", "reports/2026 q1+final.txt", { range: [100, 200] }),
+      "InvalidRange",
+    );
+    const notModified = await f.root.send({
+      method: "GET",
+      bucket: "docs",
+      key: "reports/2026 q1+final.txt",
+      headers: { "if-none-match": `"${put.etag}"` },
+      allow: [304],
+    });
     assert.equal(notModified.status, 304);
     await notModified.body?.cancel();
-    await rejectsWith(s3.getObject(f.root, "docs", "reports/2026 q1+final.txt", { headers: { "if-match": '"nope"' } }), "PreconditionFailed");
+    await rejectsWith(
+      s3.getObject(f.root, "docs", "reports/2026 q1+final.txt", { headers: { "if-match": '"nope"' } }),
+      "PreconditionFailed",
+    );
 
-    const copy = await s3.copyObject(f.root, { bucket: "docs", key: "reports/2026 q1+final.txt" }, { bucket: "docs", key: "copy.txt" });
+    const copy = await s3.copyObject(f.root, { bucket: "docs", key: "reports/2026 q1+final.txt" }, {
+      bucket: "docs",
+      key: "copy.txt",
+    });
     assert.equal(copy.etag, put.etag);
     assert.deepEqual((await s3.headObject(f.root, "docs", "copy.txt")).userMetadata, { owner: "alice" });
-    await s3.copyObject(f.root, { bucket: "docs", key: "copy.txt" }, { bucket: "docs", key: "copy2.txt" }, { metadataDirective: "REPLACE", replace: { contentType: "application/json" } });
+    await s3.copyObject(f.root, { bucket: "docs", key: "copy.txt" }, { bucket: "docs", key: "copy2.txt" }, {
+      metadataDirective: "REPLACE",
+      replace: { contentType: "application/json" },
+    });
     assert.equal((await s3.headObject(f.root, "docs", "copy2.txt")).contentType, "application/json");
 
     await s3.deleteObject(f.root, "docs", "copy.txt");
@@ -67,8 +87,15 @@ Deno.test("objects: a signed stream sent with chunked transfer encoding (as Deno
       region: f.root.region,
       service: "s3",
     });
-    const body = signedChunkStream(new Blob([data]).stream(), { ...signed, seedSignature: signed.signature, chunkSize: 64 * 1024 });
-    const res = await fetch(url, { method: "PUT", headers: signed.headers, body, duplex: "half" } as RequestInit);
+    const body = signedChunkStream(new Blob([data]).stream(), {
+      ...signed,
+      seedSignature: signed.signature,
+      chunkSize: 64 * 1024,
+    });
+    const res = await fetch(
+      url,
+      { method: "PUT", headers: signed.headers, body, duplex: "half" } as RequestInit,
+    );
     await res.body?.cancel();
     assert.equal(res.status, 200);
     const stored = await s3.getObject(f.root, "chunked", "te.bin");
@@ -108,19 +135,39 @@ Deno.test("objects: streamed upload of 20 MiB and multipart with the composite E
       },
     });
     const stranger = f.as(f.storage.root.accessKey, "not-the-root-secret");
-    await rejectsWith(s3.putObject(stranger, "big", "refused.bin", refused, { size: 64 * 1024 * 1024 }), "SignatureDoesNotMatch");
+    await rejectsWith(
+      s3.putObject(stranger, "big", "refused.bin", refused, { size: 64 * 1024 * 1024 }),
+      "SignatureDoesNotMatch",
+    );
     await rejectsWith(s3.headObject(f.root, "big", "refused.bin"), "NoSuchKey");
 
-    const uploadId = await s3.createMultipartUpload(f.root, "big", "parts.bin", { contentType: "application/x-test" });
+    const uploadId = await s3.createMultipartUpload(f.root, "big", "parts.bin", {
+      contentType: "application/x-test",
+    });
     const part1 = new Uint8Array(5 * 1024 * 1024).fill(1);
     const part2 = new Uint8Array(1234).fill(2);
     const e1 = await s3.uploadPart(f.root, "big", "parts.bin", uploadId, 1, part1);
     const e2 = await s3.uploadPart(f.root, "big", "parts.bin", uploadId, 2, part2);
     assert.equal((await s3.listParts(f.root, "big", "parts.bin", uploadId)).length, 2);
     assert.equal((await s3.listMultipartUploads(f.root, "big")).length, 1);
-    await rejectsWith(s3.completeMultipartUpload(f.root, "big", "parts.bin", uploadId, [{ partNumber: 2, etag: e2 }, { partNumber: 1, etag: e1 }]), "InvalidPartOrder");
-    await rejectsWith(s3.completeMultipartUpload(f.root, "big", "parts.bin", uploadId, [{ partNumber: 1, etag: "0".repeat(32) }]), "InvalidPart");
-    const done = await s3.completeMultipartUpload(f.root, "big", "parts.bin", uploadId, [{ partNumber: 1, etag: e1 }, { partNumber: 2, etag: e2 }]);
+    await rejectsWith(
+      s3.completeMultipartUpload(f.root, "big", "parts.bin", uploadId, [{ partNumber: 2, etag: e2 }, {
+        partNumber: 1,
+        etag: e1,
+      }]),
+      "InvalidPartOrder",
+    );
+    await rejectsWith(
+      s3.completeMultipartUpload(f.root, "big", "parts.bin", uploadId, [{
+        partNumber: 1,
+        etag: "0".repeat(32),
+      }]),
+      "InvalidPart",
+    );
+    const done = await s3.completeMultipartUpload(f.root, "big", "parts.bin", uploadId, [{
+      partNumber: 1,
+      etag: e1,
+    }, { partNumber: 2, etag: e2 }]);
     const expected = s3Md5Bytes(concat(Uint8Array.fromHex(e1), Uint8Array.fromHex(e2))) + "-2";
     assert.equal(done.etag, expected);
     const head = await s3.headObject(f.root, "big", "parts.bin");
@@ -130,7 +177,13 @@ Deno.test("objects: streamed upload of 20 MiB and multipart with the composite E
     const small = await s3.createMultipartUpload(f.root, "big", "small.bin");
     const s1 = await s3.uploadPart(f.root, "big", "small.bin", small, 1, new Uint8Array(10));
     const s2 = await s3.uploadPart(f.root, "big", "small.bin", small, 2, new Uint8Array(10));
-    await rejectsWith(s3.completeMultipartUpload(f.root, "big", "small.bin", small, [{ partNumber: 1, etag: s1 }, { partNumber: 2, etag: s2 }]), "EntityTooSmall");
+    await rejectsWith(
+      s3.completeMultipartUpload(f.root, "big", "small.bin", small, [{ partNumber: 1, etag: s1 }, {
+        partNumber: 2,
+        etag: s2,
+      }]),
+      "EntityTooSmall",
+    );
     await s3.abortMultipartUpload(f.root, "big", "small.bin", small);
     await rejectsWith(s3.listParts(f.root, "big", "small.bin", small), "NoSuchUpload");
   } finally {
@@ -159,7 +212,10 @@ Deno.test("listing: v2 with delimiter, pagination, start-after and metadata; ver
       token = page.isTruncated ? page.nextContinuationToken : undefined;
     } while (token);
     assert.deepEqual(seen, keys);
-    assert.deepEqual((await s3.listObjectsV2(f.root, "list", { startAfter: "b/c/3.txt" })).objects.map((o) => o.key), ["d.txt", "é/unicode.txt"]);
+    assert.deepEqual(
+      (await s3.listObjectsV2(f.root, "list", { startAfter: "b/c/3.txt" })).objects.map((o) => o.key),
+      ["d.txt", "é/unicode.txt"],
+    );
     const withMeta = await s3.listObjectsV2(f.root, "list", { prefix: "a", metadata: true });
     assert.equal(withMeta.objects[0].userMetadata?.["K"] ?? withMeta.objects[0].userMetadata?.["k"], "v");
 
@@ -171,11 +227,22 @@ Deno.test("listing: v2 with delimiter, pagination, start-after and metadata; ver
     assert.equal(versions.versions[0].isDeleteMarker, true);
     assert.equal(versions.versions[0].isLatest, true);
     assert.equal(versions.versions[2].versionId, "null");
-    assert.deepEqual((await s3.listObjectsV2(f.root, "list", { prefix: "a" })).objects, [], "a delete marker hides the key");
+    assert.deepEqual(
+      (await s3.listObjectsV2(f.root, "list", { prefix: "a" })).objects,
+      [],
+      "a delete marker hides the key",
+    );
     const v2 = versions.versions[1];
-    assert.equal(await (await s3.getObject(f.root, "list", "a.txt", { versionId: v2.versionId })).text(), "v2");
+    assert.equal(
+      await (await s3.getObject(f.root, "list", "a.txt", { versionId: v2.versionId })).text(),
+      "v2",
+    );
     await s3.deleteObject(f.root, "list", "a.txt", { versionId: versions.versions[0].versionId });
-    assert.equal(await (await s3.getObject(f.root, "list", "a.txt")).text(), "v2", "removing the marker restores the object");
+    assert.equal(
+      await (await s3.getObject(f.root, "list", "a.txt")).text(),
+      "v2",
+      "removing the marker restores the object",
+    );
   } finally {
     await f.close();
   }

@@ -38,10 +38,18 @@ function binaryBody(size: number): Uint8Array {
 }
 
 /** A multipart/form-data body with the fields, then the file part (as browsers must send it last). */
-function formBody(fields: Record<string, string>, file: Uint8Array, filename = "data.bin", tail = `\r\n--${BOUNDARY}--\r\n`): Uint8Array {
+function formBody(
+  fields: Record<string, string>,
+  file: Uint8Array,
+  filename = "data.bin",
+  tail = `\r\n--${BOUNDARY}--\r\n`,
+): Uint8Array {
   let head = "";
-  for (const [name, value] of Object.entries(fields)) head += `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  head += `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  for (const [name, value] of Object.entries(fields)) {
+    head += `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  }
+  head +=
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
   const parts = [enc.encode(head), file, enc.encode(tail)];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -69,9 +77,19 @@ Deno.test("PostObject: binary files of 0 B to 5 MiB arrive byte for byte, howeve
     forcePathStyle: true,
     credentials: { accessKeyId: f.storage.root.accessKey, secretAccessKey: f.storage.root.secretKey },
   });
-  const stored = async (key: string) => new Uint8Array(await (await sdk.send(new GetObjectCommand({ Bucket: "forms", Key: key }))).Body!.transformToByteArray());
+  const stored = async (key: string) =>
+    new Uint8Array(
+      await (await sdk.send(new GetObjectCommand({ Bucket: "forms", Key: key }))).Body!
+        .transformToByteArray(),
+    );
   const presign = (key: string, extra: Record<string, string> = {}) =>
-    createPresignedPost(sdk, { Bucket: "forms", Key: key, Fields: extra, Conditions: Object.entries(extra).map(([k, v]) => ["eq", `$${k}`, v]), Expires: 600 });
+    createPresignedPost(sdk, {
+      Bucket: "forms",
+      Key: key,
+      Fields: extra,
+      Conditions: Object.entries(extra).map(([k, v]) => ["eq", `$${k}`, v]),
+      Expires: 600,
+    });
   const post = (url: string, body: BodyInit, headers: Record<string, string> = {}) =>
     fetch(url, { method: "POST", body, headers, redirect: "manual" });
   const formType = { "content-type": `multipart/form-data; boundary=${BOUNDARY}` };
@@ -89,41 +107,57 @@ Deno.test("PostObject: binary files of 0 B to 5 MiB arrive byte for byte, howeve
       }
     });
 
-    await t.step("a form streamed in odd-sized pieces, so delimiters and look-alikes straddle reads", async () => {
-      for (const size of sizes) {
-        const file = binaryBody(size);
-        const { url, fields } = await presign(`streamed-${size}`);
-        const res = await post(url, inPieces(formBody(fields, file), 7919), formType);
-        assert.equal(res.status, 204, `${size} bytes: ${await res.text()}`);
-        sameBytes(await stored(`streamed-${size}`), file, `${size} bytes`);
-      }
-    });
-
-    await t.step("FormData encoded by the runtime, as a browser sends it, plain and SSE-S3 encrypted", async () => {
-      for (const size of sizes) {
-        const file = binaryBody(size);
-        for (const sse of [false, true]) {
-          const key = `formdata-${sse ? "sse-" : ""}${size}`;
-          const { url, fields } = await presign(key, sse ? { "x-amz-server-side-encryption": "AES256" } : {});
-          const form = new FormData();
-          for (const [name, value] of Object.entries(fields)) form.append(name, value);
-          form.append("file", new Blob([file as Uint8Array<ArrayBuffer>]), "data.bin");
-          const res = await post(url, form);
-          assert.equal(res.status, 204, `${key}: ${await res.text()}`);
-          sameBytes(await stored(key), file, key);
-          const head = await sdk.send(new HeadObjectCommand({ Bucket: "forms", Key: key }));
-          assert.equal(head.ContentLength, size);
-          assert.equal(head.ServerSideEncryption, sse ? "AES256" : undefined);
+    await t.step(
+      "a form streamed in odd-sized pieces, so delimiters and look-alikes straddle reads",
+      async () => {
+        for (const size of sizes) {
+          const file = binaryBody(size);
+          const { url, fields } = await presign(`streamed-${size}`);
+          const res = await post(url, inPieces(formBody(fields, file), 7919), formType);
+          assert.equal(res.status, 204, `${size} bytes: ${await res.text()}`);
+          sameBytes(await stored(`streamed-${size}`), file, `${size} bytes`);
         }
-      }
-    });
+      },
+    );
+
+    await t.step(
+      "FormData encoded by the runtime, as a browser sends it, plain and SSE-S3 encrypted",
+      async () => {
+        for (const size of sizes) {
+          const file = binaryBody(size);
+          for (const sse of [false, true]) {
+            const key = `formdata-${sse ? "sse-" : ""}${size}`;
+            const { url, fields } = await presign(
+              key,
+              sse ? { "x-amz-server-side-encryption": "AES256" } : {},
+            );
+            const form = new FormData();
+            for (const [name, value] of Object.entries(fields)) form.append(name, value);
+            form.append("file", new Blob([file as Uint8Array<ArrayBuffer>]), "data.bin");
+            const res = await post(url, form);
+            assert.equal(res.status, 204, `${key}: ${await res.text()}`);
+            sameBytes(await stored(key), file, key);
+            const head = await sdk.send(new HeadObjectCommand({ Bucket: "forms", Key: key }));
+            assert.equal(head.ContentLength, size);
+            assert.equal(head.ServerSideEncryption, sse ? "AES256" : undefined);
+          }
+        }
+      },
+    );
 
     await t.step("a form cut off inside the file is refused and stores nothing", async () => {
       const { url, fields } = await presign("cut");
-      const res = await post(url, inPieces(formBody(fields, binaryBody(300 * KiB), "data.bin", ""), 65536), formType);
+      const res = await post(
+        url,
+        inPieces(formBody(fields, binaryBody(300 * KiB), "data.bin", ""), 65536),
+        formType,
+      );
       assert.equal(res.status, 400);
       assert.match(await res.text(), /<Code>MalformedPOSTRequest<\/Code>/);
-      await assert.rejects(sdk.send(new HeadObjectCommand({ Bucket: "forms", Key: "cut" })), (error: Error) => error.name === "NotFound");
+      await assert.rejects(
+        sdk.send(new HeadObjectCommand({ Bucket: "forms", Key: "cut" })),
+        (error: Error) => error.name === "NotFound",
+      );
     });
   } finally {
     sdk.destroy();

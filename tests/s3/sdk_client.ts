@@ -10,7 +10,9 @@ export interface SdkStorageFixture extends StorageFixture {
   sdk: S3Client;
 }
 
-export async function startSdkStorage(options: Parameters<typeof startStorage>[0] = {}): Promise<SdkStorageFixture> {
+export async function startSdkStorage(
+  options: Parameters<typeof startStorage>[0] = {},
+): Promise<SdkStorageFixture> {
   const f = await startStorage(options);
   const sdk = new S3Client({
     endpoint: f.storage.url,
@@ -29,7 +31,11 @@ export async function startSdkStorage(options: Parameters<typeof startStorage>[0
 }
 
 /** Rejects with an S3 service error of this code (and HTTP status, if given); returns the error. */
-export async function failsWith(promise: Promise<unknown>, code: string, status?: number): Promise<S3ServiceException> {
+export async function failsWith(
+  promise: Promise<unknown>,
+  code: string,
+  status?: number,
+): Promise<S3ServiceException> {
   try {
     await promise;
   } catch (error) {

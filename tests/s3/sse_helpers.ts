@@ -21,7 +21,9 @@ export const KMS_KEY = `deck-test-key:${new Uint8Array(32).fill(7).toBase64()}`;
 /** Random bytes (no run of them appears anywhere by chance); `_seed` only names the call. */
 export function pattern(size: number, _seed = 1): Uint8Array {
   const out = new Uint8Array(size);
-  for (let at = 0; at < size; at += 65536) crypto.getRandomValues(out.subarray(at, Math.min(size, at + 65536)));
+  for (let at = 0; at < size; at += 65536) {
+    crypto.getRandomValues(out.subarray(at, Math.min(size, at + 65536)));
+  }
   return out;
 }
 
@@ -61,4 +63,3 @@ export function sameBytes(actual: Uint8Array, expected: Uint8Array, message?: st
   assert.equal(actual.length, expected.length, message ?? "the lengths differ");
   assert.ok(Buffer.from(actual).equals(Buffer.from(expected)), message ?? "the bytes differ");
 }
-

@@ -13,7 +13,10 @@ Deno.test("storage streams: every request is observed once its body is sent; obj
   try {
     await s3.makeBucket(f.root, "pics");
     await s3.putBucketVersioning(f.root, "pics", { status: "Enabled" });
-    const put = await s3.putObject(f.root, "pics", "2026/a b.jpg", "0123456789", { contentType: "image/jpeg", userMetadata: { camera: "x100" } });
+    const put = await s3.putObject(f.root, "pics", "2026/a b.jpg", "0123456789", {
+      contentType: "image/jpeg",
+      userMetadata: { camera: "x100" },
+    });
     const got = await s3.getObject(f.root, "pics", "2026/a b.jpg");
     assert.equal(got.headers.get("content-length"), "10", "an observed body keeps its declared length");
     assert.equal(await got.text(), "0123456789");
@@ -36,7 +39,11 @@ Deno.test("storage streams: every request is observed once its body is sent; obj
     assert.equal(missing.errorCode, "NoSuchKey");
     assert.ok(byApi("PutBucketVersioning").length === 1);
 
-    assert.deepEqual(events.map((e) => e.eventName), ["s3:ObjectCreated:Put", "s3:ObjectAccessed:Get", "s3:ObjectRemoved:DeleteMarkerCreated"]);
+    assert.deepEqual(events.map((e) => e.eventName), [
+      "s3:ObjectCreated:Put",
+      "s3:ObjectAccessed:Get",
+      "s3:ObjectRemoved:DeleteMarkerCreated",
+    ]);
     const created = events[0].record;
     assert.equal(created.eventSource, "minio:s3");
     assert.equal(created.s3.object.key, "2026/a b.jpg", "the raw key, as ListenBucketNotification sends it");
@@ -44,9 +51,16 @@ Deno.test("storage streams: every request is observed once its body is sent; obj
     assert.equal(created.s3.object.eTag, put.etag);
     assert.equal(created.s3.object.versionId, put.versionId);
     assert.equal(created.s3.object.contentType, "image/jpeg");
-    assert.deepEqual(created.s3.object.userMetadata, { "content-type": "image/jpeg", "X-Amz-Meta-Camera": "x100" });
+    assert.deepEqual(created.s3.object.userMetadata, {
+      "content-type": "image/jpeg",
+      "X-Amz-Meta-Camera": "x100",
+    });
     assert.equal(created.userIdentity.principalId, f.storage.root.accessKey);
-    assert.equal(created.responseElements["x-amz-request-id"], putRecord.requestId, "the request id the client saw");
+    assert.equal(
+      created.responseElements["x-amz-request-id"],
+      putRecord.requestId,
+      "the request id the client saw",
+    );
     const removed = events[2].record.s3.object;
     assert.equal(removed.size, undefined, "removals carry no size");
     assert.match(removed.versionId ?? "", /^[0-9a-f-]{36}$/, "the delete marker's version");

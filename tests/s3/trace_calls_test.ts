@@ -6,9 +6,16 @@
 import assert from "node:assert/strict";
 import * as s3 from "../../server/s3/mod.ts";
 import type { TraceInfo, TraceQuery } from "../../server/s3/admin/live.ts";
-import { type StorageFixture, startStorage } from "./fixture.ts";
+import { startStorage, type StorageFixture } from "./fixture.ts";
 
-const NONE: TraceQuery = { s3: false, internal: false, storage: false, os: false, errorsOnly: false, threshold: "0s" };
+const NONE: TraceQuery = {
+  s3: false,
+  internal: false,
+  storage: false,
+  os: false,
+  errorsOnly: false,
+  threshold: "0s",
+};
 
 async function eventually(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -22,7 +29,13 @@ async function eventually(check: () => boolean, what: string, timeoutMs = 10_000
  * Opens a trace, waits until the server subscribed to `hub`, runs `act`, and collects records until `last`
  * accepts one (returned last); closes the trace and waits for the subscription to end.
  */
-async function traceDuring(f: StorageFixture, query: TraceQuery, hub: { subscriberCount: number }, act: () => Promise<unknown>, last: (t: TraceInfo) => boolean): Promise<TraceInfo[]> {
+async function traceDuring(
+  f: StorageFixture,
+  query: TraceQuery,
+  hub: { subscriberCount: number },
+  act: () => Promise<unknown>,
+  last: (t: TraceInfo) => boolean,
+): Promise<TraceInfo[]> {
   const stop = new AbortController();
   const records: TraceInfo[] = [];
   const iterator = s3.serviceTrace(f.root, query, stop.signal);
@@ -30,7 +43,14 @@ async function traceDuring(f: StorageFixture, query: TraceQuery, hub: { subscrib
   first.catch(() => {});
   // A record that never comes fails the test instead of hanging it.
   let deadline: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => (deadline = setTimeout(() => reject(new Error(`no expected record within 60 s; got ${records.map((r) => r.funcname).join(", ")}`)), 60_000)));
+  const expired = new Promise<never>((
+    _,
+    reject,
+  ) => (deadline = setTimeout(
+    () =>
+      reject(new Error(`no expected record within 60 s; got ${records.map((r) => r.funcname).join(", ")}`)),
+    60_000,
+  )));
   expired.catch(() => {});
   try {
     await eventually(() => hub.subscriberCount > 0, "the server to subscribe");
@@ -41,11 +61,16 @@ async function traceDuring(f: StorageFixture, query: TraceQuery, hub: { subscrib
       if (last(next.value)) return records;
       next = await Promise.race([iterator.next(), expired]);
     }
-    throw new Error(`the stream ended before the expected record; got ${records.map((r) => r.funcname).join(", ")}`);
+    throw new Error(
+      `the stream ended before the expected record; got ${records.map((r) => r.funcname).join(", ")}`,
+    );
   } finally {
     clearTimeout(deadline);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([iterator.return(undefined).catch(() => {}), new Promise((r) => (timer = setTimeout(r, 2000)))]);
+    await Promise.race([
+      iterator.return(undefined).catch(() => {}),
+      new Promise((r) => (timer = setTimeout(r, 2000))),
+    ]);
     clearTimeout(timer);
     stop.abort();
     await eventually(() => hub.subscriberCount === 0, "the trace subscription to end after the client left");
@@ -62,7 +87,10 @@ Deno.test("storage trace: a PUT and a GET as MinIO's storage calls, with path bu
     await s3.makeBucket(f.root, "traced");
     const records = await traceDuring(f, { ...NONE, storage: true }, calls, async () => {
       await s3.putObject(f.root, "traced", "dir/a b.txt", "hello");
-      assert.equal(new TextDecoder().decode(await read(await s3.getObject(f.root, "traced", "dir/a b.txt"))), "hello");
+      assert.equal(
+        new TextDecoder().decode(await read(await s3.getObject(f.root, "traced", "dir/a b.txt"))),
+        "hello",
+      );
       await s3.putObject(f.root, "traced", "big.bin", new Uint8Array(BIG).fill(1));
       assert.equal((await read(await s3.getObject(f.root, "traced", "big.bin"))).length, BIG);
       await s3.listObjectsV2(f.root, "traced", { prefix: "dir/" });
@@ -75,7 +103,11 @@ Deno.test("storage trace: a PUT and a GET as MinIO's storage calls, with path bu
     const small = find("storage.WriteMetadata", "traced/dir/a b.txt");
     assert.equal(small.bytes, 5, "an inline version is written with its record");
     assert.equal(find("storage.ReadVersion", "traced/dir/a b.txt").bytes, 5);
-    assert.equal(find("storage.RenameData", "traced/big.bin").bytes, BIG, "a version with a data file is renamed into place");
+    assert.equal(
+      find("storage.RenameData", "traced/big.bin").bytes,
+      BIG,
+      "a version with a data file is renamed into place",
+    );
     assert.equal(find("storage.ReadFileStream", "traced/big.bin").bytes, BIG);
     find("storage.WalkDir", "traced/dir/");
     for (const t of records) {
@@ -106,16 +138,34 @@ Deno.test("os trace: the file-system calls of a durable write, records log appen
     }, (t) => t.funcname === "os.OpenFileR" && t.path.endsWith(".data"));
     const log = `${dataDir}/buckets/traced/records.log`;
     const names = records.map((t) => `${t.funcname} ${t.path}`);
-    for (const name of ["os.OpenFileW", "os.Write", "os.Fdatasync"]) assert.ok(names.includes(`${name} ${log}`), `${name} on the records log in ${names.join(", ")}`);
+    for (const name of ["os.OpenFileW", "os.Write", "os.Fdatasync"]) {
+      assert.ok(names.includes(`${name} ${log}`), `${name} on the records log in ${names.join(", ")}`);
+    }
     const append = records.find((t) => t.funcname === "os.Write" && t.path === log)!;
     assert.ok((append.bytes ?? 0) > 5, "an append writes the entry with the inline bytes");
     const rename = records.find((t) => t.funcname === "os.Rename");
     assert.ok(rename, `a rename in ${names.join(", ")}`);
     const [from, to] = rename.path.split(" -> ");
-    assert.ok(from.startsWith(`${dataDir}/.deck/tmp/`) && to.startsWith(`${dataDir}/buckets/traced/objects/`), rename.path);
-    assert.ok(records.some((t) => t.funcname === "os.OpenFileW" && t.path === from), "the temp file was created");
-    assert.equal(records.filter((t) => t.funcname === "os.Write" && t.path === from).reduce((n, t) => n + (t.bytes ?? 0), 0), BIG, "its writes add up to the body");
-    assert.ok(records.some((t) => t.funcname === "os.Sync" && t.path === from), "and synced before the rename");
+    assert.ok(
+      from.startsWith(`${dataDir}/.deck/tmp/`) && to.startsWith(`${dataDir}/buckets/traced/objects/`),
+      rename.path,
+    );
+    assert.ok(
+      records.some((t) => t.funcname === "os.OpenFileW" && t.path === from),
+      "the temp file was created",
+    );
+    assert.equal(
+      records.filter((t) => t.funcname === "os.Write" && t.path === from).reduce(
+        (n, t) => n + (t.bytes ?? 0),
+        0,
+      ),
+      BIG,
+      "its writes add up to the body",
+    );
+    assert.ok(
+      records.some((t) => t.funcname === "os.Sync" && t.path === from),
+      "and synced before the rename",
+    );
     for (const t of records) {
       assert.equal(t.type, 1, `${t.funcname}: the os type bit`);
       assert.match(t.funcname, /^os\./);
@@ -137,41 +187,70 @@ Deno.test("storage and os traces: an S3-only trace builds none; errors-only and 
       await s3.putObject(f.root, "traced", "a.txt", "hello");
       await read(await s3.getObject(f.root, "traced", "a.txt"));
     }, (t) => t.funcname === "s3.GetObject");
-    assert.deepEqual(s3Only.map((t) => t.type), s3Only.map(() => 4), `only S3 records: ${s3Only.map((t) => t.funcname).join(", ")}`);
+    assert.deepEqual(
+      s3Only.map((t) => t.type),
+      s3Only.map(() => 4),
+      `only S3 records: ${s3Only.map((t) => t.funcname).join(", ")}`,
+    );
 
     // Errors only: the PUT's successful call comes first and is left out; the refused bucket deletion shows.
-    const [failed] = await traceDuring(f, { ...NONE, storage: true, errorsOnly: true }, storageCalls, async () => {
-      await s3.putObject(f.root, "traced", "b.txt", "hello");
-      await s3.deleteBucket(f.root, "traced").then(() => assert.fail("a bucket with objects is not deleted"), () => {});
-    }, () => true);
+    const [failed] = await traceDuring(
+      f,
+      { ...NONE, storage: true, errorsOnly: true },
+      storageCalls,
+      async () => {
+        await s3.putObject(f.root, "traced", "b.txt", "hello");
+        await s3.deleteBucket(f.root, "traced").then(
+          () => assert.fail("a bucket with objects is not deleted"),
+          () => {},
+        );
+      },
+      () => true,
+    );
     assert.equal(failed.funcname, "storage.DeleteVol");
     assert.equal(failed.path, "traced");
     assert.equal(failed.error, "BucketNotEmpty");
 
     // Threshold 1s: the quick read is left out; a deletion held by its key's lock past the second shows.
-    const [slow] = await traceDuring(f, { ...NONE, storage: true, threshold: "1s" }, storageCalls, async () => {
-      await read(await s3.getObject(f.root, "traced", "a.txt"));
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const holding = new Promise<void>((resolve) => (locked = resolve));
-      const locks = f.storage.store.locks;
-      const lock = locks.run("traced/a.txt", () => (locked(), held));
-      await holding;
-      // The deletion's timing starts before it queues on the lock: once it has queued, holding the lock
-      // 1.5 s more makes it slower than the threshold however long the request took to arrive.
-      const run = locks.run.bind(locks);
-      let queuedAt = 0;
-      locks.run = (key, work) => ((key === "traced/a.txt" && !queuedAt && (queuedAt = performance.now())), run(key, work));
-      const deletion = s3.deleteObject(f.root, "traced", "a.txt");
-      await eventually(() => queuedAt > 0, "the deletion to queue on the key's lock", 60_000);
-      await eventually(() => performance.now() - queuedAt > 1500, "the deletion to wait past the threshold");
-      locks.run = run;
-      release();
-      await lock;
-      await deletion;
-    }, () => true);
-    assert.equal(slow.funcname, "storage.DeleteVersion", "the first record past the threshold is the slow deletion");
+    const [slow] = await traceDuring(
+      f,
+      { ...NONE, storage: true, threshold: "1s" },
+      storageCalls,
+      async () => {
+        await read(await s3.getObject(f.root, "traced", "a.txt"));
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let locked!: () => void;
+        const holding = new Promise<void>((resolve) => (locked = resolve));
+        const locks = f.storage.store.locks;
+        const lock = locks.run("traced/a.txt", () => (locked(), held));
+        await holding;
+        // The deletion's timing starts before it queues on the lock: once it has queued, holding the lock
+        // 1.5 s more makes it slower than the threshold however long the request took to arrive.
+        const run = locks.run.bind(locks);
+        let queuedAt = 0;
+        locks.run = (
+          key,
+          work,
+        ) => ((key === "traced/a.txt" && !queuedAt && (queuedAt = performance.now())), run(key, work));
+        const deletion = s3.deleteObject(f.root, "traced", "a.txt");
+        await eventually(() => queuedAt > 0, "the deletion to queue on the key's lock", 60_000);
+        await eventually(
+          () => performance.now() - queuedAt > 1500,
+          "the deletion to wait past the threshold",
+        );
+        locks.run = run;
+        release();
+        await lock;
+        await deletion;
+      },
+      () => true,
+    );
+    assert.equal(
+      slow.funcname,
+      "storage.DeleteVersion",
+      "the first record past the threshold is the slow deletion",
+    );
     assert.equal(slow.path, "traced/a.txt");
     assert.ok(slow.dur >= 1e9, `${slow.dur} ns`);
   } finally {

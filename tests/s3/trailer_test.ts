@@ -6,7 +6,14 @@
 import assert from "node:assert/strict";
 import { checksumOf } from "../../server/s3/checksums.ts";
 import { makeBucket } from "../../server/s3/mod.ts";
-import { chunkStringToSign, sha256Hex, signatureOf, signHeaders, STREAMING_PAYLOAD_TRAILER, trailerStringToSign } from "../../server/s3/sigv4.ts";
+import {
+  chunkStringToSign,
+  sha256Hex,
+  signatureOf,
+  signHeaders,
+  STREAMING_PAYLOAD_TRAILER,
+  trailerStringToSign,
+} from "../../server/s3/sigv4.ts";
 import { startStorage } from "./fixture.ts";
 
 interface TrailerPut {
@@ -17,7 +24,12 @@ interface TrailerPut {
 }
 
 /** PUTs `data` aws-chunked in 3 signed chunks with `trailer` ("name:value") signed after them. */
-async function putWithTrailer(endpoint: string, credentials: { accessKey: string; secretKey: string }, path: string, put: TrailerPut): Promise<Response> {
+async function putWithTrailer(
+  endpoint: string,
+  credentials: { accessKey: string; secretKey: string },
+  path: string,
+  put: TrailerPut,
+): Promise<Response> {
   const url = new URL(endpoint + path);
   const pieces = [put.data.subarray(0, 10), put.data.subarray(10, 20), put.data.subarray(20)];
   const signed = await signHeaders({
@@ -37,12 +49,20 @@ async function putWithTrailer(endpoint: string, credentials: { accessKey: string
   const parts: Uint8Array[] = [];
   let previous = signed.signature;
   for (const piece of [...pieces, new Uint8Array(0)]) {
-    previous = signatureOf(signed.signingKey, chunkStringToSign(signed.amzDate, signed.scope, previous, sha256Hex(piece)));
+    previous = signatureOf(
+      signed.signingKey,
+      chunkStringToSign(signed.amzDate, signed.scope, previous, sha256Hex(piece)),
+    );
     parts.push(enc.encode(`${piece.length.toString(16)};chunk-signature=${previous}\r\n`), piece);
     if (piece.length) parts.push(enc.encode("\r\n"));
   }
-  let trailerSignature = signatureOf(signed.signingKey, trailerStringToSign(signed.amzDate, signed.scope, previous, `${put.trailer}\n`));
-  if (put.breakTrailerSignature) trailerSignature = trailerSignature.replace(/^./, (c) => (c === "0" ? "1" : "0"));
+  let trailerSignature = signatureOf(
+    signed.signingKey,
+    trailerStringToSign(signed.amzDate, signed.scope, previous, `${put.trailer}\n`),
+  );
+  if (put.breakTrailerSignature) {
+    trailerSignature = trailerSignature.replace(/^./, (c) => (c === "0" ? "1" : "0"));
+  }
   parts.push(enc.encode(`${put.trailer}\r\nx-amz-trailer-signature:${trailerSignature}\r\n\r\n`));
   const body = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -56,21 +76,40 @@ Deno.test("signed trailers: the checksum after the chunks is verified, stored an
     await makeBucket(f.root, "trailers");
     const data = new TextEncoder().encode("signed chunks followed by a signed checksum trailer");
     const good = checksumOf("CRC32C", data);
-    const ok = await putWithTrailer(f.storage.url, f.storage.root, "/trailers/good", { data, trailer: `x-amz-checksum-crc32c:${good}` });
+    const ok = await putWithTrailer(f.storage.url, f.storage.root, "/trailers/good", {
+      data,
+      trailer: `x-amz-checksum-crc32c:${good}`,
+    });
     assert.equal(ok.status, 200, await ok.text());
     assert.equal(ok.headers.get("x-amz-checksum-crc32c"), good);
-    const head = await f.root.send({ method: "HEAD", bucket: "trailers", key: "good", headers: { "x-amz-checksum-mode": "ENABLED" } });
+    const head = await f.root.send({
+      method: "HEAD",
+      bucket: "trailers",
+      key: "good",
+      headers: { "x-amz-checksum-mode": "ENABLED" },
+    });
     assert.equal(head.headers.get("x-amz-checksum-crc32c"), good);
 
-    const wrong = await putWithTrailer(f.storage.url, f.storage.root, "/trailers/wrong", { data, trailer: `x-amz-checksum-crc32c:${checksumOf("CRC32C", "x")}` });
+    const wrong = await putWithTrailer(f.storage.url, f.storage.root, "/trailers/wrong", {
+      data,
+      trailer: `x-amz-checksum-crc32c:${checksumOf("CRC32C", "x")}`,
+    });
     assert.equal(wrong.status, 400);
     assert.match(await wrong.text(), /<Code>XAmzContentChecksumMismatch<\/Code>/);
 
-    const forged = await putWithTrailer(f.storage.url, f.storage.root, "/trailers/forged", { data, trailer: `x-amz-checksum-crc32c:${good}`, breakTrailerSignature: true });
+    const forged = await putWithTrailer(f.storage.url, f.storage.root, "/trailers/forged", {
+      data,
+      trailer: `x-amz-checksum-crc32c:${good}`,
+      breakTrailerSignature: true,
+    });
     assert.equal(forged.status, 403);
     assert.match(await forged.text(), /<Code>SignatureDoesNotMatch<\/Code>/);
 
-    const unannounced = await putWithTrailer(f.storage.url, f.storage.root, "/trailers/unannounced", { data, trailer: `x-amz-checksum-sha1:${checksumOf("SHA1", data)}`, announced: "x-amz-checksum-crc32" });
+    const unannounced = await putWithTrailer(f.storage.url, f.storage.root, "/trailers/unannounced", {
+      data,
+      trailer: `x-amz-checksum-sha1:${checksumOf("SHA1", data)}`,
+      announced: "x-amz-checksum-crc32",
+    });
     assert.equal(unannounced.status, 400);
     assert.match(await unannounced.text(), /<Code>BadRequest<\/Code>/);
 

@@ -11,16 +11,41 @@ const AWS = "/usr/bin/aws";
 
 Deno.test("AWS CLI: SSE-S3, SSE-KMS and SSE-C uploads and downloads", async () => {
   if (!(await Deno.stat(AWS).then(() => true, () => false))) {
-    throw new Error(`${AWS} is missing: install Debian's awscli package (deno task test does it on Debian as root)`);
+    throw new Error(
+      `${AWS} is missing: install Debian's awscli package (deno task test does it on Debian as root)`,
+    );
   }
   const f = await startStorage({ kmsSecretKey: KMS_KEY });
   const home = await Deno.makeTempDir({ prefix: "deck-aws-sse-" });
-  await Deno.writeTextFile(`${home}/config`, "[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n    multipart_threshold = 5MB\n    multipart_chunksize = 5MB\n");
-  await Deno.writeTextFile(`${home}/credentials`, `[default]\naws_access_key_id = ${f.storage.root.accessKey}\naws_secret_access_key = ${f.storage.root.secretKey}\n`);
-  const env = { AWS_CONFIG_FILE: `${home}/config`, AWS_SHARED_CREDENTIALS_FILE: `${home}/credentials`, AWS_EC2_METADATA_DISABLED: "true", AWS_PAGER: "", HOME: home, PATH: "/usr/bin:/bin" };
+  await Deno.writeTextFile(
+    `${home}/config`,
+    "[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n    multipart_threshold = 5MB\n    multipart_chunksize = 5MB\n",
+  );
+  await Deno.writeTextFile(
+    `${home}/credentials`,
+    `[default]\naws_access_key_id = ${f.storage.root.accessKey}\naws_secret_access_key = ${f.storage.root.secretKey}\n`,
+  );
+  const env = {
+    AWS_CONFIG_FILE: `${home}/config`,
+    AWS_SHARED_CREDENTIALS_FILE: `${home}/credentials`,
+    AWS_EC2_METADATA_DISABLED: "true",
+    AWS_PAGER: "",
+    HOME: home,
+    PATH: "/usr/bin:/bin",
+  };
   const run = async (...args: string[]) => {
-    const out = await new Deno.Command(AWS, { args: ["--endpoint-url", f.storage.url, "--output", "json", ...args], env, clearEnv: true, stdout: "piped", stderr: "piped" }).output();
-    return { ok: out.success, stdout: new TextDecoder().decode(out.stdout), stderr: new TextDecoder().decode(out.stderr) };
+    const out = await new Deno.Command(AWS, {
+      args: ["--endpoint-url", f.storage.url, "--output", "json", ...args],
+      env,
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return {
+      ok: out.success,
+      stdout: new TextDecoder().decode(out.stdout),
+      stderr: new TextDecoder().decode(out.stderr),
+    };
   };
   const aws = async (...args: string[]) => {
     const result = await run(...args);
@@ -42,18 +67,58 @@ Deno.test("AWS CLI: SSE-S3, SSE-KMS and SSE-C uploads and downloads", async () =
     await aws("s3", "cp", "s3://cli-sse/s3.bin", `${home}/s3.back`);
     sameBytes(await Deno.readFile(`${home}/s3.back`), body, "SSE-S3 round trip");
 
-    await aws("s3", "cp", `${home}/body.bin`, "s3://cli-sse/kms.bin", "--sse", "aws:kms", "--sse-kms-key-id", "deck-test-key");
+    await aws(
+      "s3",
+      "cp",
+      `${home}/body.bin`,
+      "s3://cli-sse/kms.bin",
+      "--sse",
+      "aws:kms",
+      "--sse-kms-key-id",
+      "deck-test-key",
+    );
     const kmsHead = await json("s3api", "head-object", "--bucket", "cli-sse", "--key", "kms.bin");
     assert.equal(kmsHead.ServerSideEncryption, "aws:kms");
     assert.equal(kmsHead.SSEKMSKeyId, "arn:aws:kms:deck-test-key");
-    const invented = await run("s3api", "put-object", "--bucket", "cli-sse", "--key", "nope.bin", "--body", `${home}/customer.key`, "--server-side-encryption", "aws:kms", "--ssekms-key-id", "invented-key");
+    const invented = await run(
+      "s3api",
+      "put-object",
+      "--bucket",
+      "cli-sse",
+      "--key",
+      "nope.bin",
+      "--body",
+      `${home}/customer.key`,
+      "--server-side-encryption",
+      "aws:kms",
+      "--ssekms-key-id",
+      "invented-key",
+    );
     assert.equal(invented.ok, false);
     assert.match(invented.stderr, /kms:KeyNotFound|key with given key ID does not exist/);
 
-    await aws("s3", "cp", `${home}/body.bin`, "s3://cli-sse/c.bin", "--sse-c", "AES256", "--sse-c-key", `fileb://${home}/customer.key`);
+    await aws(
+      "s3",
+      "cp",
+      `${home}/body.bin`,
+      "s3://cli-sse/c.bin",
+      "--sse-c",
+      "AES256",
+      "--sse-c-key",
+      `fileb://${home}/customer.key`,
+    );
     const noKey = await run("s3api", "head-object", "--bucket", "cli-sse", "--key", "c.bin");
     assert.equal(noKey.ok, false, "no customer key, no access");
-    await aws("s3", "cp", "s3://cli-sse/c.bin", `${home}/c.back`, "--sse-c", "AES256", "--sse-c-key", `fileb://${home}/customer.key`);
+    await aws(
+      "s3",
+      "cp",
+      "s3://cli-sse/c.bin",
+      `${home}/c.back`,
+      "--sse-c",
+      "AES256",
+      "--sse-c-key",
+      `fileb://${home}/customer.key`,
+    );
     sameBytes(await Deno.readFile(`${home}/c.back`), body, "SSE-C round trip");
   } finally {
     await f.close();

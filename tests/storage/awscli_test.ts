@@ -9,12 +9,20 @@ const AWS = "/usr/bin/aws";
 
 Deno.test("AWS CLI: buckets, objects, multipart, listing, versions, tags, policy, lifecycle, object lock, presign", async () => {
   if (!(await Deno.stat(AWS).then(() => true, () => false))) {
-    throw new Error(`${AWS} is missing: install Debian's awscli package (deno task test does it on Debian as root)`);
+    throw new Error(
+      `${AWS} is missing: install Debian's awscli package (deno task test does it on Debian as root)`,
+    );
   }
   const f = await startStorage();
   const home = await Deno.makeTempDir({ prefix: "deck-aws-" });
-  await Deno.writeTextFile(`${home}/config`, "[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n");
-  await Deno.writeTextFile(`${home}/credentials`, `[default]\naws_access_key_id = ${f.storage.root.accessKey}\naws_secret_access_key = ${f.storage.root.secretKey}\n`);
+  await Deno.writeTextFile(
+    `${home}/config`,
+    "[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n",
+  );
+  await Deno.writeTextFile(
+    `${home}/credentials`,
+    `[default]\naws_access_key_id = ${f.storage.root.accessKey}\naws_secret_access_key = ${f.storage.root.secretKey}\n`,
+  );
   const env = {
     AWS_CONFIG_FILE: `${home}/config`,
     AWS_SHARED_CREDENTIALS_FILE: `${home}/credentials`,
@@ -24,13 +32,27 @@ Deno.test("AWS CLI: buckets, objects, multipart, listing, versions, tags, policy
     PATH: "/usr/bin:/bin",
   };
   const aws = async (...args: string[]): Promise<string> => {
-    const out = await new Deno.Command(AWS, { args: ["--endpoint-url", f.storage.url, "--output", "json", ...args], env, clearEnv: true, stdout: "piped", stderr: "piped" }).output();
+    const out = await new Deno.Command(AWS, {
+      args: ["--endpoint-url", f.storage.url, "--output", "json", ...args],
+      env,
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
     const text = new TextDecoder().decode(out.stdout);
-    if (!out.success) throw new Error(`aws ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+    if (!out.success) {
+      throw new Error(`aws ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+    }
     return text;
   };
   const awsFails = async (...args: string[]): Promise<string> => {
-    const out = await new Deno.Command(AWS, { args: ["--endpoint-url", f.storage.url, ...args], env, clearEnv: true, stdout: "piped", stderr: "piped" }).output();
+    const out = await new Deno.Command(AWS, {
+      args: ["--endpoint-url", f.storage.url, ...args],
+      env,
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
     assert.equal(out.success, false, `aws ${args.join(" ")} should fail`);
     return new TextDecoder().decode(out.stderr);
   };
@@ -42,10 +64,23 @@ Deno.test("AWS CLI: buckets, objects, multipart, listing, versions, tags, policy
     await aws("s3", "cp", `${home}/small.txt`, "s3://cli-bucket/dir/small.txt");
     await aws("s3", "cp", "s3://cli-bucket/dir/small.txt", `${home}/back.txt`);
     assert.equal(await Deno.readTextFile(`${home}/back.txt`), "0123456789abcdef");
-    await aws("s3api", "get-object", "--bucket", "cli-bucket", "--key", "dir/small.txt", "--range", "bytes=2-5", `${home}/range.txt`);
+    await aws(
+      "s3api",
+      "get-object",
+      "--bucket",
+      "cli-bucket",
+      "--key",
+      "dir/small.txt",
+      "--range",
+      "bytes=2-5",
+      `${home}/range.txt`,
+    );
     assert.equal(await Deno.readTextFile(`${home}/range.txt`), "2345");
     await aws("s3", "cp", "s3://cli-bucket/dir/small.txt", "s3://cli-bucket/copy.txt");
-    assert.equal((await json("s3api", "head-object", "--bucket", "cli-bucket", "--key", "copy.txt")).ContentLength, 16);
+    assert.equal(
+      (await json("s3api", "head-object", "--bucket", "cli-bucket", "--key", "copy.txt")).ContentLength,
+      16,
+    );
 
     const big = new Uint8Array(20 * 1024 * 1024);
     for (let i = 0; i < big.length; i += 4096) big[i] = i % 251;
@@ -57,42 +92,202 @@ Deno.test("AWS CLI: buckets, objects, multipart, listing, versions, tags, policy
     await aws("s3", "cp", "s3://cli-bucket/big.bin", `${home}/big.back`);
     assert.deepEqual(await Deno.readFile(`${home}/big.back`), big);
 
-    for (let i = 0; i < 7; i++) await aws("s3api", "put-object", "--bucket", "cli-bucket", "--key", `page/${i}`, "--body", `${home}/small.txt`);
-    const paged = await json("s3api", "list-objects-v2", "--bucket", "cli-bucket", "--prefix", "page/", "--page-size", "2");
+    for (let i = 0; i < 7; i++) {
+      await aws(
+        "s3api",
+        "put-object",
+        "--bucket",
+        "cli-bucket",
+        "--key",
+        `page/${i}`,
+        "--body",
+        `${home}/small.txt`,
+      );
+    }
+    const paged = await json(
+      "s3api",
+      "list-objects-v2",
+      "--bucket",
+      "cli-bucket",
+      "--prefix",
+      "page/",
+      "--page-size",
+      "2",
+    );
     assert.equal(paged.Contents.length, 7, "the CLI followed continuation tokens");
     const grouped = await json("s3api", "list-objects-v2", "--bucket", "cli-bucket", "--delimiter", "/");
     assert.deepEqual(grouped.CommonPrefixes.map((p: { Prefix: string }) => p.Prefix), ["dir/", "page/"]);
 
-    await aws("s3api", "put-bucket-versioning", "--bucket", "cli-bucket", "--versioning-configuration", "Status=Enabled");
-    await aws("s3api", "put-object", "--bucket", "cli-bucket", "--key", "copy.txt", "--body", `${home}/big.bin`);
+    await aws(
+      "s3api",
+      "put-bucket-versioning",
+      "--bucket",
+      "cli-bucket",
+      "--versioning-configuration",
+      "Status=Enabled",
+    );
+    await aws(
+      "s3api",
+      "put-object",
+      "--bucket",
+      "cli-bucket",
+      "--key",
+      "copy.txt",
+      "--body",
+      `${home}/big.bin`,
+    );
     await aws("s3", "rm", "s3://cli-bucket/copy.txt");
-    const versions = await json("s3api", "list-object-versions", "--bucket", "cli-bucket", "--prefix", "copy.txt");
+    const versions = await json(
+      "s3api",
+      "list-object-versions",
+      "--bucket",
+      "cli-bucket",
+      "--prefix",
+      "copy.txt",
+    );
     assert.equal(versions.Versions.length, 2);
     assert.equal(versions.DeleteMarkers.length, 1);
 
-    await aws("s3api", "put-object-tagging", "--bucket", "cli-bucket", "--key", "dir/small.txt", "--tagging", "TagSet=[{Key=team,Value=ops}]");
-    assert.deepEqual((await json("s3api", "get-object-tagging", "--bucket", "cli-bucket", "--key", "dir/small.txt")).TagSet, [{ Key: "team", Value: "ops" }]);
-    await aws("s3api", "put-bucket-tagging", "--bucket", "cli-bucket", "--tagging", "TagSet=[{Key=env,Value=test}]");
-    assert.deepEqual((await json("s3api", "get-bucket-tagging", "--bucket", "cli-bucket")).TagSet, [{ Key: "env", Value: "test" }]);
+    await aws(
+      "s3api",
+      "put-object-tagging",
+      "--bucket",
+      "cli-bucket",
+      "--key",
+      "dir/small.txt",
+      "--tagging",
+      "TagSet=[{Key=team,Value=ops}]",
+    );
+    assert.deepEqual(
+      (await json("s3api", "get-object-tagging", "--bucket", "cli-bucket", "--key", "dir/small.txt")).TagSet,
+      [{ Key: "team", Value: "ops" }],
+    );
+    await aws(
+      "s3api",
+      "put-bucket-tagging",
+      "--bucket",
+      "cli-bucket",
+      "--tagging",
+      "TagSet=[{Key=env,Value=test}]",
+    );
+    assert.deepEqual((await json("s3api", "get-bucket-tagging", "--bucket", "cli-bucket")).TagSet, [{
+      Key: "env",
+      Value: "test",
+    }]);
 
     const anonymousUrl = `${f.storage.url}/cli-bucket/dir/small.txt`;
-    assert.equal((await fetch(anonymousUrl).then(async (r) => (await r.body?.cancel(), r.status))), 403);
-    const policy = JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Principal: { AWS: ["*"] }, Action: ["s3:GetObject"], Resource: ["arn:aws:s3:::cli-bucket/dir/*"] }] });
+    assert.equal(await fetch(anonymousUrl).then(async (r) => (await r.body?.cancel(), r.status)), 403);
+    const policy = JSON.stringify({
+      Version: "2012-10-17",
+      Statement: [{
+        Effect: "Allow",
+        Principal: { AWS: ["*"] },
+        Action: ["s3:GetObject"],
+        Resource: ["arn:aws:s3:::cli-bucket/dir/*"],
+      }],
+    });
     await aws("s3api", "put-bucket-policy", "--bucket", "cli-bucket", "--policy", policy);
     assert.equal(await (await fetch(anonymousUrl)).text(), "0123456789abcdef");
 
-    const lifecycle = JSON.stringify({ Rules: [{ ID: "expire-pages", Status: "Enabled", Filter: { Prefix: "page/" }, Expiration: { Days: 3 } }] });
-    await aws("s3api", "put-bucket-lifecycle-configuration", "--bucket", "cli-bucket", "--lifecycle-configuration", lifecycle);
-    assert.equal((await json("s3api", "get-bucket-lifecycle-configuration", "--bucket", "cli-bucket")).Rules[0].Expiration.Days, 3);
+    const lifecycle = JSON.stringify({
+      Rules: [{
+        ID: "expire-pages",
+        Status: "Enabled",
+        Filter: { Prefix: "page/" },
+        Expiration: { Days: 3 },
+      }],
+    });
+    await aws(
+      "s3api",
+      "put-bucket-lifecycle-configuration",
+      "--bucket",
+      "cli-bucket",
+      "--lifecycle-configuration",
+      lifecycle,
+    );
+    assert.equal(
+      (await json("s3api", "get-bucket-lifecycle-configuration", "--bucket", "cli-bucket")).Rules[0]
+        .Expiration.Days,
+      3,
+    );
 
     await aws("s3api", "create-bucket", "--bucket", "cli-locked", "--object-lock-enabled-for-bucket");
     const until = new Date(Date.now() + 3600_000).toISOString();
-    const locked = await json("s3api", "put-object", "--bucket", "cli-locked", "--key", "record", "--body", `${home}/small.txt`, "--object-lock-mode", "COMPLIANCE", "--object-lock-retain-until-date", until);
-    assert.match(await awsFails("s3api", "delete-object", "--bucket", "cli-locked", "--key", "record", "--version-id", locked.VersionId), /AccessDenied/);
-    const held = await json("s3api", "put-object", "--bucket", "cli-locked", "--key", "held", "--body", `${home}/small.txt`);
-    await aws("s3api", "put-object-legal-hold", "--bucket", "cli-locked", "--key", "held", "--version-id", held.VersionId, "--legal-hold", "Status=ON");
-    assert.equal((await json("s3api", "get-object-legal-hold", "--bucket", "cli-locked", "--key", "held", "--version-id", held.VersionId)).LegalHold.Status, "ON");
-    assert.match(await awsFails("s3api", "delete-object", "--bucket", "cli-locked", "--key", "held", "--version-id", held.VersionId), /AccessDenied/);
+    const locked = await json(
+      "s3api",
+      "put-object",
+      "--bucket",
+      "cli-locked",
+      "--key",
+      "record",
+      "--body",
+      `${home}/small.txt`,
+      "--object-lock-mode",
+      "COMPLIANCE",
+      "--object-lock-retain-until-date",
+      until,
+    );
+    assert.match(
+      await awsFails(
+        "s3api",
+        "delete-object",
+        "--bucket",
+        "cli-locked",
+        "--key",
+        "record",
+        "--version-id",
+        locked.VersionId,
+      ),
+      /AccessDenied/,
+    );
+    const held = await json(
+      "s3api",
+      "put-object",
+      "--bucket",
+      "cli-locked",
+      "--key",
+      "held",
+      "--body",
+      `${home}/small.txt`,
+    );
+    await aws(
+      "s3api",
+      "put-object-legal-hold",
+      "--bucket",
+      "cli-locked",
+      "--key",
+      "held",
+      "--version-id",
+      held.VersionId,
+      "--legal-hold",
+      "Status=ON",
+    );
+    assert.equal(
+      (await json(
+        "s3api",
+        "get-object-legal-hold",
+        "--bucket",
+        "cli-locked",
+        "--key",
+        "held",
+        "--version-id",
+        held.VersionId,
+      )).LegalHold.Status,
+      "ON",
+    );
+    assert.match(
+      await awsFails(
+        "s3api",
+        "delete-object",
+        "--bucket",
+        "cli-locked",
+        "--key",
+        "held",
+        "--version-id",
+        held.VersionId,
+      ),
+      /AccessDenied/,
+    );
 
     const presigned = (await aws("s3", "presign", "s3://cli-bucket/big.bin", "--expires-in", "300")).trim();
     const download = await fetch(presigned);
@@ -100,7 +295,10 @@ Deno.test("AWS CLI: buckets, objects, multipart, listing, versions, tags, policy
     assert.equal((await download.arrayBuffer()).byteLength, big.length);
 
     await aws("s3", "rm", "s3://cli-bucket/page/", "--recursive");
-    assert.equal((await json("s3api", "list-objects-v2", "--bucket", "cli-bucket", "--prefix", "page/")).Contents, undefined);
+    assert.equal(
+      (await json("s3api", "list-objects-v2", "--bucket", "cli-bucket", "--prefix", "page/")).Contents,
+      undefined,
+    );
   } finally {
     await f.close();
     await Deno.remove(home, { recursive: true });

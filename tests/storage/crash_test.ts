@@ -34,7 +34,11 @@ interface AfterKill {
 async function killDuringLoad(
   bucket: string,
   enough: number,
-  load: (client: S3Client, acknowledge: (key: string, etag: string) => void, killed: () => boolean) => Promise<void>[],
+  load: (
+    client: S3Client,
+    acknowledge: (key: string, etag: string) => void,
+    killed: () => boolean,
+  ) => Promise<void>[],
   check: (after: AfterKill) => Promise<void>,
 ) {
   const dataDir = await Deno.makeTempDir({ prefix: "deck-crash-" });
@@ -78,13 +82,20 @@ Deno.test("kill -9 during 50 concurrent uploads loses no acknowledged object and
   // Fifty uploads stay in flight until the kill: each writer starts its next upload as soon as one is
   // answered, so the kill always lands on uploads under way however fast or slow the machine is.
   let started = 0;
-  const uploads = (client: S3Client, acknowledge: (key: string, etag: string) => void, killed: () => boolean) =>
+  const uploads = (
+    client: S3Client,
+    acknowledge: (key: string, etag: string) => void,
+    killed: () => boolean,
+  ) =>
     Array.from({ length: 50 }, async (_, i) => {
       for (let n = 0; !killed(); n++) {
         const number = i + 50 * n;
         started++;
         try {
-          acknowledge(`obj-${number}`, (await putObject(client, "crash", `obj-${number}`, payload(number))).etag);
+          acknowledge(
+            `obj-${number}`,
+            (await putObject(client, "crash", `obj-${number}`, payload(number))).etag,
+          );
         } catch {
           // Interrupted by the kill: not acknowledged, so it may be absent, but never partial.
           return;
@@ -107,7 +118,9 @@ Deno.test("kill -9 during 50 concurrent uploads loses no acknowledged object and
       assert.equal(md5Hex(bytes), md5Hex(payload(i)), `${object.key} is complete`);
       assert.equal(object.etag, md5Hex(payload(i)));
     }
-    for (const key of acknowledged.keys()) assert.ok(listed.objects.some((o) => o.key === key), `${key} is listed`);
+    for (const key of acknowledged.keys()) {
+      assert.ok(listed.objects.some((o) => o.key === key), `${key} is listed`);
+    }
   });
 });
 
@@ -120,11 +133,18 @@ function smallPayload(writer: number, n: number): Uint8Array {
 
 Deno.test("kill -9 while small objects are written through group commits loses none acknowledged, and the log takes writes after restart", async () => {
   // Eight writers, each putting one object after another until the server dies under them.
-  const writers = (client: S3Client, acknowledge: (key: string, etag: string) => void, killed: () => boolean) =>
+  const writers = (
+    client: S3Client,
+    acknowledge: (key: string, etag: string) => void,
+    killed: () => boolean,
+  ) =>
     Array.from({ length: 8 }, async (_, w) => {
       for (let n = 0; !killed(); n++) {
         try {
-          acknowledge(`s-${w}-${n}`, (await putObject(client, "small", `s-${w}-${n}`, smallPayload(w, n))).etag);
+          acknowledge(
+            `s-${w}-${n}`,
+            (await putObject(client, "small", `s-${w}-${n}`, smallPayload(w, n))).etag,
+          );
         } catch {
           return;
         }
@@ -132,7 +152,12 @@ Deno.test("kill -9 while small objects are written through group commits loses n
     });
   await killDuringLoad("small", 300, writers, async ({ client: after, acknowledged, restart }) => {
     const listed = await listAllObjects(after, "small");
-    for (const [key, etag] of acknowledged) assert.ok(listed.objects.some((o) => o.key === key && o.etag === etag), `${key} is listed with its ETag`);
+    for (const [key, etag] of acknowledged) {
+      assert.ok(
+        listed.objects.some((o) => o.key === key && o.etag === etag),
+        `${key} is listed with its ETag`,
+      );
+    }
     for (const object of listed.objects) {
       const [, w, n] = object.key.split("-").map(Number);
       const bytes = new Uint8Array(await (await getObject(after, "small", object.key)).arrayBuffer());

@@ -9,7 +9,35 @@ import { EMPTY_SHA256, signHeaders } from "../../server/s3/sigv4.ts";
 import { getObject, makeBucket, putObject } from "../../server/s3/mod.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 
-const PIECES = ["..", ".", "/", "%2F", "%2e%2e", "\\", "a", "Z", "0", "-", "_", "é", "日本", "😀", " ", "~", "%00", "\u0000", "//", "../", "..\\", "etc", "passwd", "%", "+", "?", "#"];
+const PIECES = [
+  "..",
+  ".",
+  "/",
+  "%2F",
+  "%2e%2e",
+  "\\",
+  "a",
+  "Z",
+  "0",
+  "-",
+  "_",
+  "é",
+  "日本",
+  "😀",
+  " ",
+  "~",
+  "%00",
+  "\u0000",
+  "//",
+  "../",
+  "..\\",
+  "etc",
+  "passwd",
+  "%",
+  "+",
+  "?",
+  "#",
+];
 
 function random(seed: number): () => number {
   let s = seed >>> 0;
@@ -23,7 +51,11 @@ function generate(next: () => number, maxPieces: number): string {
   return out;
 }
 
-async function snapshot(dir: string, base = dir, out = new Map<string, number>()): Promise<Map<string, number>> {
+async function snapshot(
+  dir: string,
+  base = dir,
+  out = new Map<string, number>(),
+): Promise<Map<string, number>> {
   for await (const entry of Deno.readDir(dir)) {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory) await snapshot(path, base, out);
@@ -52,7 +84,15 @@ Deno.test("10,000 generated bucket names and keys stay inside the data directory
       tasks.push(async () => {
         // The bucket name goes into the path raw (fetch normalises dot segments, so encode what it would).
         const url = new URL(`${storage.url}/${encodeURIComponent(bucket)}`);
-        const signed = await signHeaders({ method: "PUT", url, headers: {}, payloadHash: EMPTY_SHA256, credentials: storage.root, region: "us-east-1", service: "s3" });
+        const signed = await signHeaders({
+          method: "PUT",
+          url,
+          headers: {},
+          payloadHash: EMPTY_SHA256,
+          credentials: storage.root,
+          region: "us-east-1",
+          service: "s3",
+        });
         const res = await fetch(url, { method: "PUT", headers: signed.headers });
         await res.body?.cancel();
         assert.ok(res.status < 500 || res.status === 501, `bucket ${JSON.stringify(bucket)}: ${res.status}`);
@@ -60,7 +100,11 @@ Deno.test("10,000 generated bucket names and keys stay inside the data directory
           await putObject(client, "fuzz", key, body);
           stored.set(key, body);
         } catch (error) {
-          assert.match((error as { code?: string }).code ?? "", /XMinioInvalidObjectName|XMinioInvalidResourceName|KeyTooLongError|InvalidURI|SignatureDoesNotMatch|InvalidArgument/, `key ${JSON.stringify(key)}`);
+          assert.match(
+            (error as { code?: string }).code ?? "",
+            /XMinioInvalidObjectName|XMinioInvalidResourceName|KeyTooLongError|InvalidURI|SignatureDoesNotMatch|InvalidArgument/,
+            `key ${JSON.stringify(key)}`,
+          );
         }
       });
     }
@@ -71,12 +115,18 @@ Deno.test("10,000 generated bucket names and keys stay inside the data directory
     }
     const after = await snapshot(sandbox);
     for (const [path, mtime] of after) {
-      if (!path.startsWith("/data/")) assert.equal(before.get(path), mtime, `${path} outside the data directory was touched`);
+      if (!path.startsWith("/data/")) {
+        assert.equal(before.get(path), mtime, `${path} outside the data directory was touched`);
+      }
     }
-    for (const path of before.keys()) if (!path.startsWith("/data/")) assert.ok(after.has(path), `${path} disappeared`);
+    for (const path of before.keys()) {
+      if (!path.startsWith("/data/")) assert.ok(after.has(path), `${path} disappeared`);
+    }
     assert.equal(await Deno.readTextFile(`${sandbox}/outside/etc/passwd`), "sentinel");
     const buckets = [...(await snapshot(`${sandbox}/data/buckets`)).keys()].map((p) => p.split("/")[1]);
-    for (const name of new Set(buckets)) assert.match(name, /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, `bucket directory ${name}`);
+    for (const name of new Set(buckets)) {
+      assert.match(name, /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, `bucket directory ${name}`);
+    }
   } finally {
     await storage.close();
     await Deno.remove(sandbox, { recursive: true });

@@ -7,16 +7,28 @@
  * The AWS SDK reads the same header as `Expiration`.
  */
 import assert from "node:assert/strict";
-import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, HeadObjectCommand, PutObjectCommand, S3Client as AwsS3Client, UploadPartCommand } from "@aws-sdk/client-s3";
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client as AwsS3Client,
+  UploadPartCommand,
+} from "@aws-sdk/client-s3";
 import * as s3 from "../../server/s3/mod.ts";
 import { type LifecycleRule, putBucketLifecycle } from "../../server/s3/ops/lifecycle.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { startStorage } from "../s3/fixture.ts";
 
 const DAY = 86_400_000;
-const rule = (id: string, fields: Partial<LifecycleRule>): LifecycleRule => ({ id, status: "Enabled", ...fields });
+const rule = (id: string, fields: Partial<LifecycleRule>): LifecycleRule => ({
+  id,
+  status: "Enabled",
+  ...fields,
+});
 /** MinIO's ExpectedExpiryTime: the first midnight UTC after `t` plus `days` days, as an HTTP date. */
-const midnightAfter = (t: number, days: number) => new Date(Math.floor((t + (days + 1) * DAY) / DAY) * DAY).toUTCString();
+const midnightAfter = (t: number, days: number) =>
+  new Date(Math.floor((t + (days + 1) * DAY) / DAY) * DAY).toUTCString();
 const expiration = (date: string, rule: string) => `expiry-date="${date}", rule-id="${rule}"`;
 const transition = (date: string, rule: string) => `transition-date="${date}", rule-id="${rule}"`;
 
@@ -25,19 +37,39 @@ Deno.test("GET, HEAD and PUT announce the next lifecycle action: x-amz-expiratio
   const dataDir = await Deno.makeTempDir({ prefix: "deck-lifecycle-headers-" });
   const source = await startEmbeddedStorage({ dataDir, port: 0, lifecycle: { intervalMs: 0 } });
   const root = new s3.S3Client({ endpoint: source.url, credentials: source.root });
-  const sdk = new AwsS3Client({ endpoint: source.url, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: source.root.accessKey, secretAccessKey: source.root.secretKey } });
+  const sdk = new AwsS3Client({
+    endpoint: source.url,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: source.root.accessKey, secretAccessKey: source.root.secretKey },
+  });
   /** The prediction headers of a GET and a HEAD, which must agree. */
   const predicted = async (key: string, versionId?: string) => {
     const head = await root.send({ method: "HEAD", bucket: "life", key, query: { versionId } });
     const get = await root.send({ method: "GET", bucket: "life", key, query: { versionId } });
     await get.body?.cancel();
-    const pick = (h: Headers) => ({ expiration: h.get("x-amz-expiration"), transition: h.get("x-minio-transition") });
+    const pick = (h: Headers) => ({
+      expiration: h.get("x-amz-expiration"),
+      transition: h.get("x-minio-transition"),
+    });
     assert.deepEqual(pick(get.headers), pick(head.headers), `GET and HEAD of ${key} agree`);
     return { ...pick(head.headers), modified: Date.parse(head.headers.get("last-modified")!) };
   };
   try {
     await s3.makeBucket(tier.root, "warm");
-    await s3.addTier(root, { Version: "v1", Type: "minio", Name: "WARM", MinIO: { Endpoint: tier.storage.url, AccessKey: tier.storage.root.accessKey, SecretKey: tier.storage.root.secretKey, Bucket: "warm", Prefix: "", Region: "" } });
+    await s3.addTier(root, {
+      Version: "v1",
+      Type: "minio",
+      Name: "WARM",
+      MinIO: {
+        Endpoint: tier.storage.url,
+        AccessKey: tier.storage.root.accessKey,
+        SecretKey: tier.storage.root.secretKey,
+        Bucket: "warm",
+        Prefix: "",
+        Region: "",
+      },
+    });
     await s3.makeBucket(root, "life");
     await s3.putBucketVersioning(root, "life", { status: "Enabled" });
     await s3.putObject(root, "life", "none/a", "no rule yet");
@@ -47,28 +79,45 @@ Deno.test("GET, HEAD and PUT announce the next lifecycle action: x-amz-expiratio
       rule("temp-tag", { tags: [{ key: "class", value: "temp" }], expiration: { days: 1 } }),
       rule("cool-down", { prefix: "cold/", transition: { days: 1, storageClass: "WARM" } }),
       rule("cold-expiry", { prefix: "cold/", expiration: { days: 30 } }),
-      rule("move-now", { prefix: "moved/", transition: { date: "2020-01-01T00:00:00Z", storageClass: "WARM" } }),
+      rule("move-now", {
+        prefix: "moved/",
+        transition: { date: "2020-01-01T00:00:00Z", storageClass: "WARM" },
+      }),
       rule("moved-expiry", { prefix: "moved/", expiration: { days: 10 } }),
       rule("old-versions", { prefix: "ver/", noncurrentExpiration: { noncurrentDays: 7 } }),
       rule("switched-off", { prefix: "none/", expiration: { days: 1 }, status: "Disabled" }),
     ]);
 
-    await t.step("an expiration by days or by date is announced on PUT, GET and HEAD; others say nothing", async () => {
-      const put = await root.send({ method: "PUT", bucket: "life", key: "logs/app.log", body: new TextEncoder().encode("line") });
-      const logs = await predicted("logs/app.log");
-      assert.equal(logs.expiration, expiration(midnightAfter(logs.modified, 3), "expire-logs"));
-      assert.equal(put.headers.get("x-amz-expiration"), logs.expiration);
-      assert.equal(logs.transition, null);
-      await s3.putObject(root, "life", "dated/report", "r");
-      assert.equal((await predicted("dated/report")).expiration, expiration("Tue, 01 Jan 2030 00:00:00 GMT", "dated"));
-      // No rule (a disabled one does not count), or a tag filter the object does not meet.
-      assert.deepEqual(await predicted("none/a").then(({ expiration, transition }) => [expiration, transition]), [null, null]);
-      await s3.putObject(root, "life", "tags/plain", "p", { tags: { class: "keep" } });
-      await s3.putObject(root, "life", "tags/temp", "t", { tags: { class: "temp" } });
-      assert.equal((await predicted("tags/plain")).expiration, null);
-      const temp = await predicted("tags/temp");
-      assert.equal(temp.expiration, expiration(midnightAfter(temp.modified, 1), "temp-tag"));
-    });
+    await t.step(
+      "an expiration by days or by date is announced on PUT, GET and HEAD; others say nothing",
+      async () => {
+        const put = await root.send({
+          method: "PUT",
+          bucket: "life",
+          key: "logs/app.log",
+          body: new TextEncoder().encode("line"),
+        });
+        const logs = await predicted("logs/app.log");
+        assert.equal(logs.expiration, expiration(midnightAfter(logs.modified, 3), "expire-logs"));
+        assert.equal(put.headers.get("x-amz-expiration"), logs.expiration);
+        assert.equal(logs.transition, null);
+        await s3.putObject(root, "life", "dated/report", "r");
+        assert.equal(
+          (await predicted("dated/report")).expiration,
+          expiration("Tue, 01 Jan 2030 00:00:00 GMT", "dated"),
+        );
+        // No rule (a disabled one does not count), or a tag filter the object does not meet.
+        assert.deepEqual(
+          await predicted("none/a").then(({ expiration, transition }) => [expiration, transition]),
+          [null, null],
+        );
+        await s3.putObject(root, "life", "tags/plain", "p", { tags: { class: "keep" } });
+        await s3.putObject(root, "life", "tags/temp", "t", { tags: { class: "temp" } });
+        assert.equal((await predicted("tags/plain")).expiration, null);
+        const temp = await predicted("tags/temp");
+        assert.equal(temp.expiration, expiration(midnightAfter(temp.modified, 1), "temp-tag"));
+      },
+    );
 
     await t.step("a transition due before the expiry is announced instead, as MinIO does", async () => {
       await s3.putObject(root, "life", "cold/data", "cold");
@@ -79,7 +128,10 @@ Deno.test("GET, HEAD and PUT announce the next lifecycle action: x-amz-expiratio
 
     await t.step("once transitioned, the expiry is what comes next", async () => {
       await s3.putObject(root, "life", "moved/data", "moving");
-      assert.equal((await predicted("moved/data")).transition, transition("Wed, 01 Jan 2020 00:00:00 GMT", "move-now"));
+      assert.equal(
+        (await predicted("moved/data")).transition,
+        transition("Wed, 01 Jan 2020 00:00:00 GMT", "move-now"),
+      );
       await source.lifecycle.scan();
       const moved = await s3.headObject(root, "life", "moved/data");
       assert.equal(moved.headers.get("x-amz-storage-class"), "WARM");
@@ -97,23 +149,47 @@ Deno.test("GET, HEAD and PUT announce the next lifecycle action: x-amz-expiratio
       assert.equal(noncurrent.expiration, expiration(midnightAfter(current.modified, 7), "old-versions"));
     });
 
-    await t.step("copies and completed multipart uploads announce it too; the AWS SDK reads it as Expiration", async () => {
-      const copied = await root.send({ method: "PUT", bucket: "life", key: "logs/copy.log", headers: { "x-amz-copy-source": "/life/logs/app.log" } });
-      await copied.body?.cancel();
-      const copy = await predicted("logs/copy.log");
-      assert.equal(copied.headers.get("x-amz-expiration"), copy.expiration);
-      assert.equal(copy.expiration, expiration(midnightAfter(copy.modified, 3), "expire-logs"));
+    await t.step(
+      "copies and completed multipart uploads announce it too; the AWS SDK reads it as Expiration",
+      async () => {
+        const copied = await root.send({
+          method: "PUT",
+          bucket: "life",
+          key: "logs/copy.log",
+          headers: { "x-amz-copy-source": "/life/logs/app.log" },
+        });
+        await copied.body?.cancel();
+        const copy = await predicted("logs/copy.log");
+        assert.equal(copied.headers.get("x-amz-expiration"), copy.expiration);
+        assert.equal(copy.expiration, expiration(midnightAfter(copy.modified, 3), "expire-logs"));
 
-      const put = await sdk.send(new PutObjectCommand({ Bucket: "life", Key: "logs/sdk.log", Body: "sdk" }));
-      const head = await sdk.send(new HeadObjectCommand({ Bucket: "life", Key: "logs/sdk.log" }));
-      assert.equal(head.Expiration, expiration(midnightAfter(head.LastModified!.getTime(), 3), "expire-logs"));
-      assert.equal(put.Expiration, head.Expiration);
+        const put = await sdk.send(
+          new PutObjectCommand({ Bucket: "life", Key: "logs/sdk.log", Body: "sdk" }),
+        );
+        const head = await sdk.send(new HeadObjectCommand({ Bucket: "life", Key: "logs/sdk.log" }));
+        assert.equal(
+          head.Expiration,
+          expiration(midnightAfter(head.LastModified!.getTime(), 3), "expire-logs"),
+        );
+        assert.equal(put.Expiration, head.Expiration);
 
-      const { UploadId } = await sdk.send(new CreateMultipartUploadCommand({ Bucket: "life", Key: "dated/big" }));
-      const part = await sdk.send(new UploadPartCommand({ Bucket: "life", Key: "dated/big", UploadId, PartNumber: 1, Body: "part" }));
-      const done = await sdk.send(new CompleteMultipartUploadCommand({ Bucket: "life", Key: "dated/big", UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } }));
-      assert.equal(done.Expiration, expiration("Tue, 01 Jan 2030 00:00:00 GMT", "dated"));
-    });
+        const { UploadId } = await sdk.send(
+          new CreateMultipartUploadCommand({ Bucket: "life", Key: "dated/big" }),
+        );
+        const part = await sdk.send(
+          new UploadPartCommand({ Bucket: "life", Key: "dated/big", UploadId, PartNumber: 1, Body: "part" }),
+        );
+        const done = await sdk.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: "life",
+            Key: "dated/big",
+            UploadId,
+            MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+          }),
+        );
+        assert.equal(done.Expiration, expiration("Tue, 01 Jan 2030 00:00:00 GMT", "dated"));
+      },
+    );
   } finally {
     sdk.destroy();
     await source.close();

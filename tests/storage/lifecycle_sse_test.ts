@@ -20,19 +20,44 @@ const ENCRYPTED: Record<string, Record<string, string>> = {
 Deno.test("a due transition moves the unencrypted object and leaves encrypted ones local and readable", async () => {
   const tierDir = await Deno.makeTempDir({ prefix: "deck-tier-" });
   const dataDir = await Deno.makeTempDir({ prefix: "deck-lifecycle-sse-" });
-  let tier: Awaited<ReturnType<typeof startEmbeddedStorage>> | null = await startEmbeddedStorage({ dataDir: tierDir, port: 0 });
+  let tier: Awaited<ReturnType<typeof startEmbeddedStorage>> | null = await startEmbeddedStorage({
+    dataDir: tierDir,
+    port: 0,
+  });
   const tierClient = new s3.S3Client({ endpoint: tier.url, credentials: tier.root });
   // No scans on a timer: each pass is started here, so the test knows when one has happened.
-  const source = await startEmbeddedStorage({ dataDir, port: 0, kmsSecretKey: KMS_KEY, lifecycle: { intervalMs: 0 } });
+  const source = await startEmbeddedStorage({
+    dataDir,
+    port: 0,
+    kmsSecretKey: KMS_KEY,
+    lifecycle: { intervalMs: 0 },
+  });
   const root = new s3.S3Client({ endpoint: source.url, credentials: source.root });
-  const put = (key: string, body: Uint8Array, headers: Record<string, string> = {}) => root.send({ method: "PUT", bucket: "mixed", key, body, headers });
+  const put = (key: string, body: Uint8Array, headers: Record<string, string> = {}) =>
+    root.send({ method: "PUT", bucket: "mixed", key, body, headers });
   const read = async (key: string, headers: Record<string, string> = {}) => {
     const res = await root.send({ method: "GET", bucket: "mixed", key, headers });
-    return { bytes: new Uint8Array(await res.arrayBuffer()), storageClass: res.headers.get("x-amz-storage-class"), sse: res.headers.get("x-amz-server-side-encryption") };
+    return {
+      bytes: new Uint8Array(await res.arrayBuffer()),
+      storageClass: res.headers.get("x-amz-storage-class"),
+      sse: res.headers.get("x-amz-server-side-encryption"),
+    };
   };
   try {
     await s3.makeBucket(tierClient, "warm");
-    await s3.addTier(root, { Version: "v1", Type: "minio", Name: "WARM", MinIO: { Endpoint: tier.url, AccessKey: tier.root.accessKey, SecretKey: tier.root.secretKey, Bucket: "warm", Prefix: "", Region: "" } });
+    await s3.addTier(root, {
+      Version: "v1",
+      Type: "minio",
+      Name: "WARM",
+      MinIO: {
+        Endpoint: tier.url,
+        AccessKey: tier.root.accessKey,
+        SecretKey: tier.root.secretKey,
+        Bucket: "warm",
+        Prefix: "",
+        Region: "",
+      },
+    });
     await s3.makeBucket(root, "mixed");
     const bodies: Record<string, Uint8Array> = { "t/plain": pattern(200 * 1024 + 3) };
     await put("t/plain", bodies["t/plain"]);
@@ -40,7 +65,12 @@ Deno.test("a due transition moves the unencrypted object and leaves encrypted on
       bodies[key] = pattern(200 * 1024 + 3);
       await put(key, bodies[key], headers);
     }
-    await putBucketLifecycle(root, "mixed", [{ id: "all-to-warm", status: "Enabled", prefix: "t/", transition: { date: "2020-01-01T00:00:00Z", storageClass: "WARM" } }]);
+    await putBucketLifecycle(root, "mixed", [{
+      id: "all-to-warm",
+      status: "Enabled",
+      prefix: "t/",
+      transition: { date: "2020-01-01T00:00:00Z", storageClass: "WARM" },
+    }]);
     await source.lifecycle.scan();
     await source.lifecycle.scan();
 
@@ -50,7 +80,10 @@ Deno.test("a due transition moves the unencrypted object and leaves encrypted on
     assert.equal(source.lifecycle.stats.failures, 0);
     const remote = (await s3.listObjectsV2(tierClient, "warm", { maxKeys: 1000 })).objects;
     assert.equal(remote.length, 1);
-    sameBytes(new Uint8Array(await (await s3.getObject(tierClient, "warm", remote[0].key)).arrayBuffer()), bodies["t/plain"]);
+    sameBytes(
+      new Uint8Array(await (await s3.getObject(tierClient, "warm", remote[0].key)).arrayBuffer()),
+      bodies["t/plain"],
+    );
     const plain = await read("t/plain");
     assert.equal(plain.storageClass, "WARM");
     sameBytes(plain.bytes, bodies["t/plain"]);
@@ -65,7 +98,12 @@ Deno.test("a due transition moves the unencrypted object and leaves encrypted on
       sameBytes(got.bytes, bodies[key], key);
     }
     const listed = await s3.listObjectsV2(root, "mixed", { maxKeys: 1000 });
-    assert.deepEqual(listed.objects.map((o) => [o.key, o.storageClass]), [["t/plain", "WARM"], ["t/sse-c", "STANDARD"], ["t/sse-kms", "STANDARD"], ["t/sse-s3", "STANDARD"]]);
+    assert.deepEqual(listed.objects.map((o) => [o.key, o.storageClass]), [
+      ["t/plain", "WARM"],
+      ["t/sse-c", "STANDARD"],
+      ["t/sse-kms", "STANDARD"],
+      ["t/sse-s3", "STANDARD"],
+    ]);
   } finally {
     await source.close();
     await tier?.close();

@@ -7,7 +7,11 @@ import { S3Client } from "../../server/s3/client.ts";
 import { putBucketVersioning } from "../../server/s3/ops/bucket_config.ts";
 import { makeBucket } from "../../server/s3/ops/buckets.ts";
 import { headObject, listObjectVersions } from "../../server/s3/ops/objects.ts";
-import { getBucketReplication, putBucketReplication, type ReplicationRule } from "../../server/s3/ops/replication.ts";
+import {
+  getBucketReplication,
+  putBucketReplication,
+  type ReplicationRule,
+} from "../../server/s3/ops/replication.ts";
 
 export const ROOT = { accessKey: "replication-root", secretKey: "replication-secret-key" };
 
@@ -34,7 +38,14 @@ export async function versionedBucket(c: S3Client, name: string): Promise<void> 
 }
 
 /** A remote target on `source` for `targetBucket` at `targetUrl`, and a rule sending to it. */
-export async function addRule(source: S3Client, bucket: string, targetUrl: string, targetBucket: string, rule: Partial<ReplicationRule>, sync = false): Promise<string> {
+export async function addRule(
+  source: S3Client,
+  bucket: string,
+  targetUrl: string,
+  targetBucket: string,
+  rule: Partial<ReplicationRule>,
+  sync = false,
+): Promise<string> {
   const arn = await setRemoteTarget(source, bucket, {
     sourcebucket: bucket,
     endpoint: new URL(targetUrl).host,
@@ -61,5 +72,7 @@ export async function addRule(source: S3Client, bucket: string, targetUrl: strin
   return arn;
 }
 
-export const statusOf = async (c: S3Client, bucket: string, key: string, versionId?: string) => (await headObject(c, bucket, key, { versionId })).headers.get("x-amz-replication-status");
-export const versionsOf = async (c: S3Client, bucket: string, key: string) => (await listObjectVersions(c, bucket, { prefix: key })).versions.filter((v) => v.key === key);
+export const statusOf = async (c: S3Client, bucket: string, key: string, versionId?: string) =>
+  (await headObject(c, bucket, key, { versionId })).headers.get("x-amz-replication-status");
+export const versionsOf = async (c: S3Client, bucket: string, key: string) =>
+  (await listObjectVersions(c, bucket, { prefix: key })).versions.filter((v) => v.key === key);

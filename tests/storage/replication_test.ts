@@ -9,18 +9,44 @@ import { addCannedPolicy, addUser, setPolicy } from "../../server/s3/admin/iam.t
 import { S3Client } from "../../server/s3/client.ts";
 import { makeBucket } from "../../server/s3/ops/buckets.ts";
 import { completeMultipartUpload, createMultipartUpload, uploadPart } from "../../server/s3/ops/multipart.ts";
-import { getObjectLegalHold, getObjectTagging, putObjectLegalHold, putObjectTagging } from "../../server/s3/ops/object_lock.ts";
+import {
+  getObjectLegalHold,
+  getObjectTagging,
+  putObjectLegalHold,
+  putObjectTagging,
+} from "../../server/s3/ops/object_lock.ts";
 import { deleteObject, getObject, headObject, putObject } from "../../server/s3/ops/objects.ts";
 import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 import { freePort, spawnStorage } from "../storage_process.ts";
 import { threadsAtNice } from "../threads.ts";
-import { addRule, client, ROOT, statusOf, until, versionedBucket, versionsOf } from "./replication_helpers.ts";
+import {
+  addRule,
+  client,
+  ROOT,
+  statusOf,
+  until,
+  versionedBucket,
+  versionsOf,
+} from "./replication_helpers.ts";
 
 Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach the target as each rule says", async () => {
-  const dirs = [await Deno.makeTempDir({ prefix: "deck-repl-" }), await Deno.makeTempDir({ prefix: "deck-repl-" })];
-  const target = await startEmbeddedStorage({ dataDir: dirs[0], port: 0, rootUser: ROOT.accessKey, rootPassword: ROOT.secretKey });
-  const source = await startEmbeddedStorage({ dataDir: dirs[1], port: 0, rootUser: ROOT.accessKey, rootPassword: ROOT.secretKey });
+  const dirs = [
+    await Deno.makeTempDir({ prefix: "deck-repl-" }),
+    await Deno.makeTempDir({ prefix: "deck-repl-" }),
+  ];
+  const target = await startEmbeddedStorage({
+    dataDir: dirs[0],
+    port: 0,
+    rootUser: ROOT.accessKey,
+    rootPassword: ROOT.secretKey,
+  });
+  const source = await startEmbeddedStorage({
+    dataDir: dirs[1],
+    port: 0,
+    rootUser: ROOT.accessKey,
+    rootPassword: ROOT.secretKey,
+  });
   const src = client(source.url), dst = client(target.url);
   try {
     await versionedBucket(dst, "copies");
@@ -29,16 +55,32 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     await versionedBucket(src, "tagged");
     await addRule(src, "docs", target.url, "copies", { prefix: "reports/" });
     // Tag filter, no delete-marker replication.
-    await addRule(src, "tagged", target.url, "tagged-copies", { tags: [{ key: "copy", value: "yes" }], deleteMarkerReplication: false });
+    await addRule(src, "tagged", target.url, "tagged-copies", {
+      tags: [{ key: "copy", value: "yes" }],
+      deleteMarkerReplication: false,
+    });
 
     // A put with metadata and tags arrives with its version id, as a REPLICA, and the source says COMPLETED.
     const backgroundBefore = threadsAtNice(Deno.pid, BACKGROUND_NICE);
-    const v1 = await putObject(src, "docs", "reports/q1.txt", "first", { contentType: "text/plain", userMetadata: { owner: "ann" }, tags: { team: "red" } });
-    await until("the first version on the target", async () => (await statusOf(src, "docs", "reports/q1.txt")) === "COMPLETED");
+    const v1 = await putObject(src, "docs", "reports/q1.txt", "first", {
+      contentType: "text/plain",
+      userMetadata: { owner: "ann" },
+      tags: { team: "red" },
+    });
+    await until(
+      "the first version on the target",
+      async () => (await statusOf(src, "docs", "reports/q1.txt")) === "COMPLETED",
+    );
     // Sending is background work: it went from a thread of its own at a lower priority than the one serving
     // S3 requests (what `ps -L -o tid,nice` shows an administrator).
-    assert.ok([...threadsAtNice(Deno.pid, BACKGROUND_NICE)].some((tid) => !backgroundBefore.has(tid)), "a send thread runs at the background priority");
-    assert.ok(!threadsAtNice(Deno.pid, BACKGROUND_NICE).has(String(Deno.pid)), "the thread serving requests keeps its priority");
+    assert.ok(
+      [...threadsAtNice(Deno.pid, BACKGROUND_NICE)].some((tid) => !backgroundBefore.has(tid)),
+      "a send thread runs at the background priority",
+    );
+    assert.ok(
+      !threadsAtNice(Deno.pid, BACKGROUND_NICE).has(String(Deno.pid)),
+      "the thread serving requests keeps its priority",
+    );
     const replica = await headObject(dst, "copies", "reports/q1.txt", { versionId: v1.versionId });
     assert.equal(replica.headers.get("x-amz-replication-status"), "REPLICA");
     assert.equal(replica.contentType, "text/plain");
@@ -52,21 +94,36 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
 
     // An overwrite is a second version there, in the same order with the same ids.
     const v2 = await putObject(src, "docs", "reports/q1.txt", "second");
-    await until("the overwrite on the target", async () => (await statusOf(src, "docs", "reports/q1.txt", v2.versionId)) === "COMPLETED");
-    assert.deepEqual((await versionsOf(dst, "copies", "reports/q1.txt")).map((v) => v.versionId), [v2.versionId, v1.versionId]);
+    await until(
+      "the overwrite on the target",
+      async () => (await statusOf(src, "docs", "reports/q1.txt", v2.versionId)) === "COMPLETED",
+    );
+    assert.deepEqual((await versionsOf(dst, "copies", "reports/q1.txt")).map((v) => v.versionId), [
+      v2.versionId,
+      v1.versionId,
+    ]);
     assert.equal(await (await getObject(dst, "copies", "reports/q1.txt")).text(), "second");
 
     // A tag change is sent again.
     await putObjectTagging(src, "docs", "reports/q1.txt", { team: "blue" }, v2.versionId);
-    await until("the new tags on the target", async () => (await getObjectTagging(dst, "copies", "reports/q1.txt", v2.versionId)).team === "blue");
+    await until(
+      "the new tags on the target",
+      async () => (await getObjectTagging(dst, "copies", "reports/q1.txt", v2.versionId)).team === "blue",
+    );
 
     // A multipart object keeps its composite ETag.
     const upload = await createMultipartUpload(src, "docs", "reports/big.bin");
     const part = new Uint8Array(5 * 1024 * 1024).fill(7);
     const p1 = await uploadPart(src, "docs", "reports/big.bin", upload, 1, part);
     const p2 = await uploadPart(src, "docs", "reports/big.bin", upload, 2, new Uint8Array([1, 2, 3]));
-    const mp = await completeMultipartUpload(src, "docs", "reports/big.bin", upload, [{ partNumber: 1, etag: p1 }, { partNumber: 2, etag: p2 }]);
-    await until("the multipart object on the target", async () => (await statusOf(src, "docs", "reports/big.bin")) === "COMPLETED");
+    const mp = await completeMultipartUpload(src, "docs", "reports/big.bin", upload, [{
+      partNumber: 1,
+      etag: p1,
+    }, { partNumber: 2, etag: p2 }]);
+    await until(
+      "the multipart object on the target",
+      async () => (await statusOf(src, "docs", "reports/big.bin")) === "COMPLETED",
+    );
     const big = await headObject(dst, "copies", "reports/big.bin");
     assert.equal(big.etag, mp.etag.replace(/"/g, ""));
     assert.equal(big.size, part.length + 3);
@@ -74,23 +131,36 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     // A delete marker is created there with the same version id.
     const marker = await deleteObject(src, "docs", "reports/q1.txt");
     assert.ok(marker.deleteMarker && marker.versionId);
-    await until("the delete marker on the target", async () => (await versionsOf(dst, "copies", "reports/q1.txt"))[0]?.versionId === marker.versionId);
+    await until(
+      "the delete marker on the target",
+      async () => (await versionsOf(dst, "copies", "reports/q1.txt"))[0]?.versionId === marker.versionId,
+    );
     assert.ok((await versionsOf(dst, "copies", "reports/q1.txt"))[0].isDeleteMarker);
 
     // Removing a version removes it there (DeleteReplication).
     await deleteObject(src, "docs", "reports/q1.txt", { versionId: v1.versionId });
-    await until("the version removed on the target", async () => !(await versionsOf(dst, "copies", "reports/q1.txt")).some((v) => v.versionId === v1.versionId));
+    await until(
+      "the version removed on the target",
+      async () =>
+        !(await versionsOf(dst, "copies", "reports/q1.txt")).some((v) => v.versionId === v1.versionId),
+    );
 
     // Tag filter: only the tagged object goes; its delete marker stays home (DeleteMarkerReplication off).
     await putObject(src, "tagged", "a.txt", "tagged", { tags: { copy: "yes" } });
     await putObject(src, "tagged", "b.txt", "untagged");
-    await until("the tagged object on the target", async () => (await statusOf(src, "tagged", "a.txt")) === "COMPLETED");
+    await until(
+      "the tagged object on the target",
+      async () => (await statusOf(src, "tagged", "a.txt")) === "COMPLETED",
+    );
     assert.equal(await statusOf(src, "tagged", "b.txt"), null);
-    assert.deepEqual((await versionsOf(dst, "tagged-copies", "b.txt")), []);
+    assert.deepEqual(await versionsOf(dst, "tagged-copies", "b.txt"), []);
     await deleteObject(src, "tagged", "a.txt");
     // Anything sent after the delete has arrived, so a replicated marker would have too.
     await putObject(src, "tagged", "c.txt", "later", { tags: { copy: "yes" } });
-    await until("a later object on the target", async () => (await statusOf(src, "tagged", "c.txt")) === "COMPLETED");
+    await until(
+      "a later object on the target",
+      async () => (await statusOf(src, "tagged", "c.txt")) === "COMPLETED",
+    );
     const after = await versionsOf(dst, "tagged-copies", "a.txt");
     assert.equal(after.length, 1);
     assert.equal(after[0].isDeleteMarker, false);
@@ -101,7 +171,10 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     const old = await putObject(src, "legacy", "old.txt", "from before");
     assert.equal(await statusOf(src, "legacy", "old.txt"), null);
     await addRule(src, "legacy", target.url, "legacy-copies", { existingObjectReplication: true });
-    await until("the existing object on the target", async () => (await statusOf(src, "legacy", "old.txt")) === "COMPLETED");
+    await until(
+      "the existing object on the target",
+      async () => (await statusOf(src, "legacy", "old.txt")) === "COMPLETED",
+    );
     assert.equal((await headObject(dst, "legacy-copies", "old.txt")).versionId, old.versionId);
 
     // Object lock: a legal hold set afterwards reaches the replica too.
@@ -109,25 +182,54 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     await makeBucket(src, "locked", { objectLock: true });
     await addRule(src, "locked", target.url, "locked-copies", {});
     const held = await putObject(src, "locked", "contract.pdf", "signed");
-    await until("the locked object on the target", async () => (await statusOf(src, "locked", "contract.pdf")) === "COMPLETED");
-    assert.equal(await getObjectLegalHold(dst, "locked-copies", "contract.pdf", held.versionId).catch(() => false), false);
+    await until(
+      "the locked object on the target",
+      async () => (await statusOf(src, "locked", "contract.pdf")) === "COMPLETED",
+    );
+    assert.equal(
+      await getObjectLegalHold(dst, "locked-copies", "contract.pdf", held.versionId).catch(() => false),
+      false,
+    );
     await putObjectLegalHold(src, "locked", "contract.pdf", true, held.versionId);
-    await until("the legal hold on the target", () => getObjectLegalHold(dst, "locked-copies", "contract.pdf", held.versionId));
+    await until(
+      "the legal hold on the target",
+      () => getObjectLegalHold(dst, "locked-copies", "contract.pdf", held.versionId),
+    );
     await putObjectLegalHold(src, "locked", "contract.pdf", false, held.versionId);
-    await until("the legal hold lifted on the target", async () => !(await getObjectLegalHold(dst, "locked-copies", "contract.pdf", held.versionId)));
+    await until(
+      "the legal hold lifted on the target",
+      async () => !(await getObjectLegalHold(dst, "locked-copies", "contract.pdf", held.versionId)),
+    );
 
     // The status as an independent client reads it, and the metrics.
-    const sdk = new SdkClient({ endpoint: source.url, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: ROOT.accessKey, secretAccessKey: ROOT.secretKey } });
+    const sdk = new SdkClient({
+      endpoint: source.url,
+      region: "us-east-1",
+      forcePathStyle: true,
+      credentials: { accessKeyId: ROOT.accessKey, secretAccessKey: ROOT.secretKey },
+    });
     const head = await sdk.send(new HeadObjectCommand({ Bucket: "docs", Key: "reports/big.bin" }));
     assert.equal(head.ReplicationStatus, "COMPLETED");
-    const onTarget = new SdkClient({ endpoint: target.url, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: ROOT.accessKey, secretAccessKey: ROOT.secretKey } });
-    assert.equal((await onTarget.send(new HeadObjectCommand({ Bucket: "copies", Key: "reports/big.bin" }))).ReplicationStatus, "REPLICA");
+    const onTarget = new SdkClient({
+      endpoint: target.url,
+      region: "us-east-1",
+      forcePathStyle: true,
+      credentials: { accessKeyId: ROOT.accessKey, secretAccessKey: ROOT.secretKey },
+    });
+    assert.equal(
+      (await onTarget.send(new HeadObjectCommand({ Bucket: "copies", Key: "reports/big.bin" })))
+        .ReplicationStatus,
+      "REPLICA",
+    );
     sdk.destroy();
     onTarget.destroy();
-    const metrics = await (await src.send({ method: "GET", bucket: "docs", query: { "replication-metrics": "" } })).json();
+    const metrics =
+      await (await src.send({ method: "GET", bucket: "docs", query: { "replication-metrics": "" } })).json();
     assert.equal(metrics.pendingReplicationCount, 0);
     assert.equal(metrics.failedReplicationCount, 0);
-    assert.ok(Object.values(metrics.Stats as Record<string, { replicatedCount: number }>)[0].replicatedCount >= 3);
+    assert.ok(
+      Object.values(metrics.Stats as Record<string, { replicatedCount: number }>)[0].replicatedCount >= 3,
+    );
   } finally {
     await source.close();
     await target.close();
@@ -137,31 +239,91 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
 
 Deno.test("replication: a replica header needs the replication permission; a plain write cannot choose a version id", async () => {
   const dir = await Deno.makeTempDir({ prefix: "deck-repl-" });
-  const storage = await startEmbeddedStorage({ dataDir: dir, port: 0, rootUser: ROOT.accessKey, rootPassword: ROOT.secretKey });
+  const storage = await startEmbeddedStorage({
+    dataDir: dir,
+    port: 0,
+    rootUser: ROOT.accessKey,
+    rootPassword: ROOT.secretKey,
+  });
   const c = client(storage.url);
   try {
     await versionedBucket(c, "perm-check");
     const id = crypto.randomUUID();
     const replica = { "x-amz-replication-status": "REPLICA", "x-minio-source-replication-request": "true" };
-    const plain = await c.empty({ method: "PUT", bucket: "perm-check", key: "k", query: { versionId: id }, body: "y" });
+    const plain = await c.empty({
+      method: "PUT",
+      bucket: "perm-check",
+      key: "k",
+      query: { versionId: id },
+      body: "y",
+    });
     assert.notEqual(plain.headers.get("x-amz-version-id"), id);
     assert.equal(await statusOf(c, "perm-check", "k"), null);
-    await assert.rejects(c.empty({ method: "PUT", bucket: "perm-check", key: "k", query: { versionId: "not-a-uuid" }, body: "y", headers: replica }), /Invalid version id/);
+    await assert.rejects(
+      c.empty({
+        method: "PUT",
+        bucket: "perm-check",
+        key: "k",
+        query: { versionId: "not-a-uuid" },
+        body: "y",
+        headers: replica,
+      }),
+      /Invalid version id/,
+    );
     // A user who may write but not replicate cannot pass a write off as a replica.
-    const policy = { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: ["s3:PutObject", "s3:GetObject", "s3:DeleteObject"], Resource: ["arn:aws:s3:::perm-check/*"] }] };
+    const policy = {
+      Version: "2012-10-17",
+      Statement: [{
+        Effect: "Allow",
+        Action: ["s3:PutObject", "s3:GetObject", "s3:DeleteObject"],
+        Resource: ["arn:aws:s3:::perm-check/*"],
+      }],
+    };
     await addUser(c, "writer", "writer-secret-1");
     await addCannedPolicy(c, "writer-only", JSON.stringify(policy));
     await setPolicy(c, ["writer-only"], "writer", false);
-    const writer = new S3Client({ endpoint: storage.url, credentials: { accessKey: "writer", secretKey: "writer-secret-1" } });
+    const writer = new S3Client({
+      endpoint: storage.url,
+      credentials: { accessKey: "writer", secretKey: "writer-secret-1" },
+    });
     await putObject(writer, "perm-check", "w", "ordinary");
-    await assert.rejects(writer.empty({ method: "PUT", bucket: "perm-check", key: "w", query: { versionId: id }, body: "y", headers: replica }), /Access Denied/);
-    await assert.rejects(writer.empty({ method: "DELETE", bucket: "perm-check", key: "w", query: { versionId: id }, headers: { ...replica, "x-minio-source-deletemarker": "true" } }), /Access Denied/);
+    await assert.rejects(
+      writer.empty({
+        method: "PUT",
+        bucket: "perm-check",
+        key: "w",
+        query: { versionId: id },
+        body: "y",
+        headers: replica,
+      }),
+      /Access Denied/,
+    );
+    await assert.rejects(
+      writer.empty({
+        method: "DELETE",
+        bucket: "perm-check",
+        key: "w",
+        query: { versionId: id },
+        headers: { ...replica, "x-minio-source-deletemarker": "true" },
+      }),
+      /Access Denied/,
+    );
     // Root may: the replica keeps the given id and says REPLICA.
-    const put = await c.empty({ method: "PUT", bucket: "perm-check", key: "w", query: { versionId: id }, body: "replica", headers: replica });
+    const put = await c.empty({
+      method: "PUT",
+      bucket: "perm-check",
+      key: "w",
+      query: { versionId: id },
+      body: "replica",
+      headers: replica,
+    });
     assert.equal(put.headers.get("x-amz-version-id"), id);
     assert.equal(await statusOf(c, "perm-check", "w", id), "REPLICA");
     // Resync is not done: refused as S3 refuses what it does not implement, not taken for another request.
-    await assert.rejects(c.empty({ method: "PUT", bucket: "perm-check", query: { "replication-reset": "", arn: "x" } }), (e: Error & { code?: string }) => e.code === "NotImplemented");
+    await assert.rejects(
+      c.empty({ method: "PUT", bucket: "perm-check", query: { "replication-reset": "", arn: "x" } }),
+      (e: Error & { code?: string }) => e.code === "NotImplemented",
+    );
   } finally {
     await storage.close();
     await Deno.remove(dir, { recursive: true });
@@ -169,9 +331,22 @@ Deno.test("replication: a replica header needs the replication permission; a pla
 });
 
 Deno.test("replication: sync mode answers only once the target has the version", async () => {
-  const dirs = [await Deno.makeTempDir({ prefix: "deck-repl-" }), await Deno.makeTempDir({ prefix: "deck-repl-" })];
-  const target = await startEmbeddedStorage({ dataDir: dirs[0], port: 0, rootUser: ROOT.accessKey, rootPassword: ROOT.secretKey });
-  const source = await startEmbeddedStorage({ dataDir: dirs[1], port: 0, rootUser: ROOT.accessKey, rootPassword: ROOT.secretKey });
+  const dirs = [
+    await Deno.makeTempDir({ prefix: "deck-repl-" }),
+    await Deno.makeTempDir({ prefix: "deck-repl-" }),
+  ];
+  const target = await startEmbeddedStorage({
+    dataDir: dirs[0],
+    port: 0,
+    rootUser: ROOT.accessKey,
+    rootPassword: ROOT.secretKey,
+  });
+  const source = await startEmbeddedStorage({
+    dataDir: dirs[1],
+    port: 0,
+    rootUser: ROOT.accessKey,
+    rootPassword: ROOT.secretKey,
+  });
   const src = client(source.url), dst = client(target.url);
   try {
     await versionedBucket(dst, "mirror");
@@ -180,7 +355,10 @@ Deno.test("replication: sync mode answers only once the target has the version",
     for (let i = 0; i < 5; i++) {
       const put = await putObject(src, "live", `k${i}`, `value ${i}`);
       // No waiting: acknowledged means already there.
-      assert.equal(await (await getObject(dst, "mirror", `k${i}`, { versionId: put.versionId })).text(), `value ${i}`);
+      assert.equal(
+        await (await getObject(dst, "mirror", `k${i}`, { versionId: put.versionId })).text(),
+        `value ${i}`,
+      );
       assert.equal(await statusOf(src, "live", `k${i}`), "COMPLETED");
     }
     const marker = await deleteObject(src, "live", "k0");
@@ -196,7 +374,13 @@ Deno.test("replication: a target outage and a source killed mid-queue lose nothi
   const targetDir = await Deno.makeTempDir({ prefix: "deck-repl-" });
   const sourceDir = await Deno.makeTempDir({ prefix: "deck-repl-" });
   const targetPort = await freePort();
-  const startTarget = () => startEmbeddedStorage({ dataDir: targetDir, port: targetPort, rootUser: ROOT.accessKey, rootPassword: ROOT.secretKey });
+  const startTarget = () =>
+    startEmbeddedStorage({
+      dataDir: targetDir,
+      port: targetPort,
+      rootUser: ROOT.accessKey,
+      rootPassword: ROOT.secretKey,
+    });
   let target: EmbeddedStorage | null = await startTarget();
   const sourcePort = await freePort();
   let source = await spawnStorage(sourceDir, sourcePort, ROOT);
@@ -211,9 +395,14 @@ Deno.test("replication: a target outage and a source killed mid-queue lose nothi
     await target.close();
     target = null;
     const written = new Map<string, string>();
-    for (let i = 0; i < 10; i++) written.set(`outage/${i}`, (await putObject(src, "data", `outage/${i}`, `o${i}`)).versionId!);
+    for (let i = 0; i < 10; i++) {
+      written.set(`outage/${i}`, (await putObject(src, "data", `outage/${i}`, `o${i}`)).versionId!);
+    }
     const removed = (await putObject(src, "data", "outage/removed", "soon gone")).versionId!;
-    await until("the first attempts to fail", async () => (await statusOf(src, "data", "outage/0")) === "FAILED");
+    await until(
+      "the first attempts to fail",
+      async () => (await statusOf(src, "data", "outage/0")) === "FAILED",
+    );
     target = await startTarget();
     await until("everything written during the outage", async () => {
       for (const key of written.keys()) if ((await statusOf(src, "data", key)) !== "COMPLETED") return false;
@@ -223,7 +412,9 @@ Deno.test("replication: a target outage and a source killed mid-queue lose nothi
     // The target goes away again, the source is killed with its queue full, both come back.
     await target.close();
     target = null;
-    for (let i = 0; i < 10; i++) written.set(`crash/${i}`, (await putObject(src, "data", `crash/${i}`, `c${i}`)).versionId!);
+    for (let i = 0; i < 10; i++) {
+      written.set(`crash/${i}`, (await putObject(src, "data", `crash/${i}`, `c${i}`)).versionId!);
+    }
     await deleteObject(src, "data", "outage/removed", { versionId: removed });
     source.child.kill("SIGKILL");
     await source.child.status;
@@ -238,7 +429,10 @@ Deno.test("replication: a target outage and a source killed mid-queue lose nothi
     for (const [key, versionId] of written) {
       const versions = await versionsOf(dst, "backup", key);
       assert.deepEqual(versions.map((v) => v.versionId), [versionId], key);
-      assert.equal(await (await getObject(dst, "backup", key)).text(), `${key.startsWith("crash") ? "c" : "o"}${key.split("/")[1]}`);
+      assert.equal(
+        await (await getObject(dst, "backup", key)).text(),
+        `${key.startsWith("crash") ? "c" : "o"}${key.split("/")[1]}`,
+      );
     }
   } finally {
     source.child.kill("SIGKILL");

@@ -22,11 +22,16 @@ async function openSocket(stack: TestStack, cookie: string, path: string): Promi
   // @ts-ignore: Deno's WebSocket takes headers
   const ws = new WebSocket(url, { headers: { cookie, origin: stack.consoleUrl } });
   const messages: Record<string, unknown>[] = [];
-  const waiting: { pick: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] = [];
+  const waiting: {
+    pick: (m: Record<string, unknown>) => boolean;
+    resolve: (m: Record<string, unknown>) => void;
+  }[] = [];
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
     messages.push(message);
-    for (const w of [...waiting]) if (w.pick(message)) (waiting.splice(waiting.indexOf(w), 1), w.resolve(message));
+    for (const w of [...waiting]) {
+      if (w.pick(message)) (waiting.splice(waiting.indexOf(w), 1), w.resolve(message));
+    }
   };
   const closed = new Promise<CloseEvent>((resolve) => (ws.onclose = resolve));
   await new Promise<void>((resolve, reject) => {
@@ -44,7 +49,12 @@ async function openSocket(stack: TestStack, cookie: string, path: string): Promi
   };
 }
 
-const upgradeHeaders = { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" };
+const upgradeHeaders = {
+  upgrade: "websocket",
+  connection: "Upgrade",
+  "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+  "sec-websocket-version": "13",
+};
 
 Deno.test("relays: session and Origin are checked before the upgrade; bad queries are refused", async () => {
   const stack = await startStack();
@@ -59,16 +69,29 @@ Deno.test("relays: session and Origin are checked before the upgrade; bad querie
     assert.equal(opened, false, "a WebSocket without a session never opens");
 
     const client = await signInAsRoot(stack);
-    const foreign = await fetch(`${stack.consoleUrl}/ws/trace`, { headers: { ...upgradeHeaders, cookie: client.cookie, origin: "https://evil.example" } });
+    const foreign = await fetch(`${stack.consoleUrl}/ws/trace`, {
+      headers: { ...upgradeHeaders, cookie: client.cookie, origin: "https://evil.example" },
+    });
     assert.equal(foreign.status, 403);
     await foreign.body?.cancel();
-    for (const path of ["/ws/trace?threshold=-5", "/ws/health-info?deadline=soon", "/ws/heal/some-bucket?recursive=maybe", "/ws/watch/some-bucket?events=put,explode"]) {
-      const res = await fetch(`${stack.consoleUrl}${path}`, { headers: { ...upgradeHeaders, cookie: client.cookie, origin: stack.consoleUrl } });
+    for (
+      const path of [
+        "/ws/trace?threshold=-5",
+        "/ws/health-info?deadline=soon",
+        "/ws/heal/some-bucket?recursive=maybe",
+        "/ws/watch/some-bucket?events=put,explode",
+      ]
+    ) {
+      const res = await fetch(`${stack.consoleUrl}${path}`, {
+        headers: { ...upgradeHeaders, cookie: client.cookie, origin: stack.consoleUrl },
+      });
       assert.equal(res.status, 400, path);
       const body = await res.json();
       assert.equal(typeof body.detailedMessage, "string");
     }
-    const impossible = await fetch(`${stack.consoleUrl}/ws/watch/a%2Fb`, { headers: { ...upgradeHeaders, cookie: client.cookie, origin: stack.consoleUrl } });
+    const impossible = await fetch(`${stack.consoleUrl}/ws/watch/a%2Fb`, {
+      headers: { ...upgradeHeaders, cookie: client.cookie, origin: stack.consoleUrl },
+    });
     assert.equal(impossible.status, 400, "a bucket name no bucket can have is refused before the upgrade");
     await impossible.body?.cancel();
   } finally {
@@ -85,28 +108,50 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
     const trace = await openSocket(stack, cookie, "/ws/trace?calls=s3&threshold=0&onlyErrors=no&path=live/");
     await s3.putObject(stack.admin, "live", "traced.txt", "12345");
     const put = await trace.next((m) => m.api === "s3.PutObject");
-    assert.deepEqual({ path: put.path, statusCode: put.statusCode, statusMsg: put.statusMsg }, { path: "/live/traced.txt", statusCode: 200, statusMsg: "OK" });
+    assert.deepEqual({ path: put.path, statusCode: put.statusCode, statusMsg: put.statusMsg }, {
+      path: "/live/traced.txt",
+      statusCode: 200,
+      statusMsg: "OK",
+    });
     assert.equal((put.callStats as { rx: number }).rx, 5);
     assert.match((put.callStats as { duration: string }).duration, /^[\d.]+(ns|µs|ms|s)$/);
-    assert.ok(trace.messages.every((m) => String(m.path).toLowerCase().includes("live/")), "the path filter applies");
+    assert.ok(
+      trace.messages.every((m) => String(m.path).toLowerCase().includes("live/")),
+      "the path filter applies",
+    );
     trace.close();
     assert.equal((await trace.closed).code, 1000);
 
     // Storage and os calls: no HTTP status (0 and no text), their bytes under Upload or Download.
     await s3.makeBucket(stack.admin, "calls");
-    const calls = await openSocket(stack, cookie, "/ws/trace?calls=storage,os&threshold=0&onlyErrors=no&path=calls/");
+    const calls = await openSocket(
+      stack,
+      cookie,
+      "/ws/trace?calls=storage,os&threshold=0&onlyErrors=no&path=calls/",
+    );
     const { storageCalls, osCalls } = stack.storage.streams;
-    for (const until = Date.now() + 30_000; storageCalls.subscriberCount === 0 || osCalls.subscriberCount === 0;) {
+    for (
+      const until = Date.now() + 30_000;
+      storageCalls.subscriberCount === 0 || osCalls.subscriberCount === 0;
+    ) {
       if (Date.now() > until) throw new Error("the relay never subscribed to storage and os calls");
       await new Promise((r) => setTimeout(r, 10));
     }
     await s3.putObject(stack.admin, "calls", "small.txt", "12345");
     await (await s3.getObject(stack.admin, "calls", "small.txt")).arrayBuffer();
     const written = await calls.next((m) => m.api === "storage.WriteMetadata");
-    assert.deepEqual({ path: written.path, statusCode: written.statusCode, statusMsg: written.statusMsg }, { path: "calls/small.txt", statusCode: 0, statusMsg: "" });
+    assert.deepEqual({ path: written.path, statusCode: written.statusCode, statusMsg: written.statusMsg }, {
+      path: "calls/small.txt",
+      statusCode: 0,
+      statusMsg: "",
+    });
     assert.equal((written.callStats as { rx: number }).rx, 5, "a write's bytes count as uploaded");
     const readBack = await calls.next((m) => m.api === "storage.ReadVersion");
-    assert.deepEqual({ rx: (readBack.callStats as { rx: number }).rx, tx: (readBack.callStats as { tx: number }).tx }, { rx: 0, tx: 5 }, "a read's as downloaded");
+    assert.deepEqual(
+      { rx: (readBack.callStats as { rx: number }).rx, tx: (readBack.callStats as { tx: number }).tx },
+      { rx: 0, tx: 5 },
+      "a read's as downloaded",
+    );
     const synced = await calls.next((m) => m.api === "os.Fdatasync");
     assert.match(String(synced.path), /\/buckets\/calls\/records\.log$/);
     assert.match((synced.callStats as { duration: string }).duration, /^[\d.]+(ns|µs|ms|s)$/);
@@ -122,7 +167,11 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
     await s3.putObject(stack.admin, "live", "out/skip.txt", "no");
     await s3.putObject(stack.admin, "live", "in/arrived.txt", "hello");
     const event = await watch.next();
-    assert.deepEqual({ Type: event.Type, Path: event.Path, Size: event.Size }, { Type: "ObjectCreated:Put", Path: "live/in/arrived.txt", Size: 5 });
+    assert.deepEqual({ Type: event.Type, Path: event.Path, Size: event.Size }, {
+      Type: "ObjectCreated:Put",
+      Path: "live/in/arrived.txt",
+      Size: 5,
+    });
     watch.close();
 
     const missing = await openSocket(stack, cookie, "/ws/watch/no-such-bucket");
@@ -132,7 +181,13 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
     assert.equal(missing.messages[0]?.type, "error", "the reason comes first as a message");
 
     const consoleLog = await openSocket(stack, cookie, "/ws/console");
-    stack.storage.streams.log.publish({ level: "ERROR", time: "2026-01-02T03:04:05Z", requestID: "REQ1", message: "boom", error: { message: "boom", source: ["a.ts:1"] } });
+    stack.storage.streams.log.publish({
+      level: "ERROR",
+      time: "2026-01-02T03:04:05Z",
+      requestID: "REQ1",
+      message: "boom",
+      error: { message: "boom", source: ["a.ts:1"] },
+    });
     const line = await consoleLog.next((m) => m.requestID === "REQ1");
     assert.equal(line.time, "03:04:05 UTC 01/02/2026", "the original console's time format");
     consoleLog.close();
@@ -142,7 +197,11 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
     assert.equal(closed.code, 1000, "a finished heal closes normally");
     const last = heal.messages.at(-1)!;
     assert.equal(last.objectsScanned, 3);
-    assert.deepEqual(last.healthAfterCols, { Green: 4, Yellow: 0, Red: 0, Grey: 0 }, "the bucket and its three objects are intact");
+    assert.deepEqual(
+      last.healthAfterCols,
+      { Green: 4, Yellow: 0, Red: 0, Grey: 0 },
+      "the bucket and its three objects are intact",
+    );
 
     const health = await openSocket(stack, cookie, "/ws/health-info?deadline=1h");
     assert.equal((await health.closed).code, 1000);
@@ -175,13 +234,35 @@ Deno.test("relays: a socket that stops reading keeps the console within its boun
     await conn.write(new TextEncoder().encode(request));
     const requests = stack.storage.streams.requests;
     const deadline = Date.now() + 10_000;
-    while (requests.subscriberCount === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (requests.subscriberCount === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     assert.equal(requests.subscriberCount, 1, "the relay subscribed upstream");
     const padding = "p".repeat(2000);
     const record = (n: number): RequestRecord => ({
-      kind: "s3", api: "GetObject", time: new Date(), method: "GET", path: `/bucket/${padding}/${n}`, rawQuery: "", host: "h", sourceIp: "127.0.0.1",
-      userAgent: "ua", requestId: String(n), bucket: "bucket", object: String(n), accessKey: "", parentUser: "", statusCode: 200, errorCode: "",
-      requestHeaders: new Headers(), responseHeaders: new Headers(), rx: 0, tx: 0, ttfbNs: 1, durationNs: 2, aborted: false,
+      kind: "s3",
+      api: "GetObject",
+      time: new Date(),
+      method: "GET",
+      path: `/bucket/${padding}/${n}`,
+      rawQuery: "",
+      host: "h",
+      sourceIp: "127.0.0.1",
+      userAgent: "ua",
+      requestId: String(n),
+      bucket: "bucket",
+      object: String(n),
+      accessKey: "",
+      parentUser: "",
+      statusCode: 200,
+      errorCode: "",
+      requestHeaders: new Headers(),
+      responseHeaders: new Headers(),
+      rx: 0,
+      tx: 0,
+      ttfbNs: 1,
+      durationNs: 2,
+      aborted: false,
     });
     let sent = 0;
     while ((relayStats()[0]?.dropped ?? 0) === 0 && sent < 200_000) {
@@ -195,7 +276,9 @@ Deno.test("relays: a socket that stops reading keeps the console within its boun
     assert.ok(stats.buffered <= SEND_HIGH_WATER + 16 * 1024, `socket buffer ${stats.buffered}`);
     conn.close();
     const gone = Date.now() + 10_000;
-    while ((relayStats().length > 0 || requests.subscriberCount > 0) && Date.now() < gone) await new Promise((r) => setTimeout(r, 20));
+    while ((relayStats().length > 0 || requests.subscriberCount > 0) && Date.now() < gone) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     assert.equal(relayStats().length, 0, "the relay ended when the socket closed");
     assert.equal(requests.subscriberCount, 0, "…and so did the upstream trace");
   } finally {

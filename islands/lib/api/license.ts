@@ -4,6 +4,7 @@ import { api } from "./request.ts";
 
 export const licenseApi = {
   info: () => api.get<SubscriptionInfo>("/api/v1/subscription/info"),
-  validate: (input: { license?: string; email?: string; password?: string }) => api.post<SubscriptionInfo>("/api/v1/subscription/validate", input),
+  validate: (input: { license?: string; email?: string; password?: string }) =>
+    api.post<SubscriptionInfo>("/api/v1/subscription/validate", input),
   refresh: () => api.post<SubscriptionInfo>("/api/v1/subscription/refresh", {}),
 };

@@ -7,6 +7,8 @@ export const policiesApi = {
   get: (name: string) => api.get<PolicySummary>(`/api/v1/policy?name=${encodeURIComponent(name)}`),
   save: (name: string, policy: string) => api.post<PolicySummary>("/api/v1/policies", { name, policy }),
   remove: (name: string) => api.delete(`/api/v1/policy?name=${encodeURIComponent(name)}`),
-  users: async (name: string) => (await api.get<string[] | null>(`/api/v1/policies/${segment(name)}/users`)) ?? [],
-  groups: async (name: string) => (await api.get<string[] | null>(`/api/v1/policies/${segment(name)}/groups`)) ?? [],
+  users: async (name: string) =>
+    (await api.get<string[] | null>(`/api/v1/policies/${segment(name)}/users`)) ?? [],
+  groups: async (name: string) =>
+    (await api.get<string[] | null>(`/api/v1/policies/${segment(name)}/groups`)) ?? [],
 };

@@ -7,7 +7,12 @@ import { trackRequest } from "../../ui/notify.ts";
 import { capitalize, detailBeside } from "../messages.ts";
 
 export class ApiClientError extends Error {
-  constructor(readonly status: number, message: string, readonly detail: string, readonly fields?: Record<string, string>) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly detail: string,
+    readonly fields?: Record<string, string>,
+  ) {
     super(message);
     this.name = "ApiClientError";
   }
@@ -39,7 +44,11 @@ export async function request<T = unknown>(method: string, path: string, body?: 
     }));
   } catch (error) {
     toLogin();
-    throw new ApiClientError(0, "The console cannot be reached", error instanceof Error ? error.message : String(error));
+    throw new ApiClientError(
+      0,
+      "The console cannot be reached",
+      error instanceof Error ? error.message : String(error),
+    );
   }
   const text = await res.text();
   let data: unknown = undefined;
@@ -55,7 +64,11 @@ export async function request<T = unknown>(method: string, path: string, body?: 
     localStorage.removeItem("userLoggedIn");
     toLogin();
   }
-  const error = (data ?? {}) as { message?: string; detailedMessage?: string; fields?: Record<string, string> };
+  const error = (data ?? {}) as {
+    message?: string;
+    detailedMessage?: string;
+    fields?: Record<string, string>;
+  };
   const message = capitalize(error.message || `Error ${res.status}`);
   const detail = detailBeside(message, error.detailedMessage ?? "");
   throw new ApiClientError(res.status, message, detail, error.fields);

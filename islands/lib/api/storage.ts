@@ -4,7 +4,12 @@ import { api } from "./request.ts";
 
 export const storageApi = {
   pvcs: async () => (await api.get<{ pvcs: PvcInfo[] | null }>("/api/v1/list-pvcs")).pvcs ?? [],
-  drives: async () => (await api.get<{ drives: DriveInfo[] | null }>("/api/v1/direct-csi/drives")).drives ?? [],
+  drives: async () =>
+    (await api.get<{ drives: DriveInfo[] | null }>("/api/v1/direct-csi/drives")).drives ?? [],
   format: async (drives: string[], force: boolean, confirm: string) =>
-    (await api.post<{ formatIssuesList: FormatIssue[] | null }>("/api/v1/direct-csi/drives/format", { drives, force, confirm })).formatIssuesList ?? [],
+    (await api.post<{ formatIssuesList: FormatIssue[] | null }>("/api/v1/direct-csi/drives/format", {
+      drives,
+      force,
+      confirm,
+    })).formatIssuesList ?? [],
 };

@@ -16,7 +16,9 @@ export const toolsApi = {
   /** One page of audit rows; filters are added only when non-empty (spec 3 §5). */
   searchLogs: async (search: AuditSearch) => {
     const params = new URLSearchParams({ q: "reqinfo" });
-    for (const [key, value] of Object.entries(search.filters)) if (value?.trim()) params.append("fp", `${key}:${value.trim()}`);
+    for (const [key, value] of Object.entries(search.filters)) {
+      if (value?.trim()) params.append("fp", `${key}:${value.trim()}`);
+    }
     params.set("pageSize", String(search.pageSize));
     params.set("pageNo", String(search.pageNo));
     params.set("order", search.order);

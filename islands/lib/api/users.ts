@@ -1,5 +1,11 @@
 /** Browser calls of the Users area (api-index §4). */
-import type { AccessCheck, AddUserInput, UpdateUserInput, User, UserList } from "../../../server/contract/users.ts";
+import type {
+  AccessCheck,
+  AddUserInput,
+  UpdateUserInput,
+  User,
+  UserList,
+} from "../../../server/contract/users.ts";
 import { api, segment } from "./request.ts";
 
 const q = encodeURIComponent;
@@ -14,6 +20,9 @@ export const usersApi = {
   setPolicies: (policies: string[], entityName: string, entityType: "user" | "group") =>
     api.put(`/api/v1/set-policy/${segment(policies.join(","))}`, { entityName, entityType }),
   checkAccess: (name: string, action: string, resource: string) =>
-    api.get<AccessCheck>(`/api/v1/user/access-check?name=${q(name)}&action=${q(action)}&resource=${q(resource)}`),
-  changePassword: (selectedUser: string, newSecretKey: string) => api.post("/api/v1/account/change-user-password", { selectedUser, newSecretKey }),
+    api.get<AccessCheck>(
+      `/api/v1/user/access-check?name=${q(name)}&action=${q(action)}&resource=${q(resource)}`,
+    ),
+  changePassword: (selectedUser: string, newSecretKey: string) =>
+    api.post("/api/v1/account/change-user-password", { selectedUser, newSecretKey }),
 };

@@ -111,7 +111,7 @@ function aggregate(node: Extract<Expr, { kind: "aggregate" }>, input: Sample[], 
     const labels = groupLabels(sample.labels);
     const key = labelKey(labels);
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { labels, samples: [] }));
+    if (!group) groups.set(key, group = { labels, samples: [] });
     group.samples.push(sample);
   }
   const out: Sample[] = [];
@@ -165,7 +165,9 @@ function evaluateAt(node: Expr, time: number, data: Prefetched, lookback: number
       const samples: Sample[] = [];
       for (const series of data.get(node) ?? []) {
         const i = lastAtOrBefore(series.points, time);
-        if (i >= 0 && series.points[i].t > time - lookback) samples.push({ labels: series.labels, value: series.points[i].v });
+        if (i >= 0 && series.points[i].t > time - lookback) {
+          samples.push({ labels: series.labels, value: series.points[i].v });
+        }
       }
       return { type: "vector", samples };
     }
@@ -183,20 +185,39 @@ function evaluateAt(node: Expr, time: number, data: Prefetched, lookback: number
       const input = evaluateAt(node.expr, time, data, lookback);
       if (input.type !== "vector") throw new Error(`${node.op}() needs a vector`);
       const param = node.param ? evaluateAt(node.param, time, data, lookback) : null;
-      return { type: "vector", samples: aggregate(node, input.samples, param?.type === "scalar" ? param.value : 1) };
+      return {
+        type: "vector",
+        samples: aggregate(node, input.samples, param?.type === "scalar" ? param.value : 1),
+      };
     }
     case "binary": {
       const lhs = evaluateAt(node.lhs, time, data, lookback);
       const rhs = evaluateAt(node.rhs, time, data, lookback);
-      if (lhs.type === "scalar" && rhs.type === "scalar") return { type: "scalar", value: arithmetic(node.op, lhs.value, rhs.value) };
+      if (lhs.type === "scalar" && rhs.type === "scalar") {
+        return { type: "scalar", value: arithmetic(node.op, lhs.value, rhs.value) };
+      }
       if (lhs.type === "scalar" && rhs.type === "vector") {
-        return { type: "vector", samples: rhs.samples.map((s) => ({ labels: withoutName(s.labels), value: arithmetic(node.op, lhs.value, s.value) })) };
+        return {
+          type: "vector",
+          samples: rhs.samples.map((s) => ({
+            labels: withoutName(s.labels),
+            value: arithmetic(node.op, lhs.value, s.value),
+          })),
+        };
       }
       if (lhs.type === "vector" && rhs.type === "scalar") {
-        return { type: "vector", samples: lhs.samples.map((s) => ({ labels: withoutName(s.labels), value: arithmetic(node.op, s.value, rhs.value) })) };
+        return {
+          type: "vector",
+          samples: lhs.samples.map((s) => ({
+            labels: withoutName(s.labels),
+            value: arithmetic(node.op, s.value, rhs.value),
+          })),
+        };
       }
       // Vector with vector: one-to-one on every label but the name.
-      const right = new Map((rhs as { samples: Sample[] }).samples.map((s) => [labelKey(withoutName(s.labels)), s.value]));
+      const right = new Map(
+        (rhs as { samples: Sample[] }).samples.map((s) => [labelKey(withoutName(s.labels)), s.value]),
+      );
       const samples: Sample[] = [];
       for (const s of (lhs as { samples: Sample[] }).samples) {
         const labels = withoutName(s.labels);
@@ -221,14 +242,22 @@ function collectSelectors(node: Expr, out: Extract<Expr, { kind: "selector" }>[]
 }
 
 /** Evaluates `expr` at start, start+step, … ≤ end (seconds); returns the matrix sorted by label set. */
-export function evaluateRange(expr: Expr, source: SeriesSource, start: number, end: number, step: number): MatrixSeries[] {
+export function evaluateRange(
+  expr: Expr,
+  source: SeriesSource,
+  start: number,
+  end: number,
+  step: number,
+): MatrixSeries[] {
   const selectors: Extract<Expr, { kind: "selector" }>[] = [];
   collectSelectors(expr, selectors);
   const data: Prefetched = new Map();
   for (const selector of selectors) {
     const window = selector.range ?? source.lookback;
     const matchers = selector.matchers.filter((m) => m.label !== "__name__" || m.op !== "=");
-    const name = selector.name || selector.matchers.find((m) => m.label === "__name__" && m.op === "=")?.value || "";
+    const name = selector.name || selector.matchers.find((m) =>
+      m.label === "__name__" && m.op === "="
+    )?.value || "";
     data.set(selector, source.select(name, matchers, start - window, end));
   }
   const rows = new Map<string, MatrixSeries>();
@@ -240,7 +269,7 @@ export function evaluateRange(expr: Expr, source: SeriesSource, start: number, e
     for (const sample of samples) {
       const key = labelKey(sample.labels);
       let row = rows.get(key);
-      if (!row) rows.set(key, (row = { metric: sample.labels, values: [] }));
+      if (!row) rows.set(key, row = { metric: sample.labels, values: [] });
       row.values.push([time, formatSampleValue(sample.value)]);
     }
   }

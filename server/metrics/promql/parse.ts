@@ -39,12 +39,22 @@ type Token = { type: "ident" | "number" | "string" | "duration" | "punct"; text:
 
 const AGGREGATES = new Set<string>(["sum", "max", "min", "avg", "count", "topk"]);
 const FUNCTIONS = new Set<string>(["rate", "increase", "time"]);
-const DURATION_UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400, w: 604800, y: 31536000 };
+const DURATION_UNITS: Record<string, number> = {
+  ms: 0.001,
+  s: 1,
+  m: 60,
+  h: 3600,
+  d: 86400,
+  w: 604800,
+  y: 31536000,
+};
 
 /** Parses `5m`, `240s`, `1h30m` into seconds. */
 export function parseDuration(text: string): number {
   const parts = [...text.matchAll(/(\d+)(ms|s|m|h|d|w|y)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join("") !== text) throw new PromQLError(`bad duration "${text}"`);
+  if (parts.length === 0 || parts.map((p) => p[0]).join("") !== text) {
+    throw new PromQLError(`bad duration "${text}"`);
+  }
   return parts.reduce((sum, p) => sum + Number(p[1]) * DURATION_UNITS[p[2]], 0);
 }
 
@@ -122,7 +132,9 @@ class Parser {
 
   expect(text: string): void {
     const token = this.next();
-    if (token.text !== text || token.type === "string") throw new PromQLError(`expected "${text}" at ${token.at}, found "${token.text}"`);
+    if (token.text !== text || token.type === "string") {
+      throw new PromQLError(`expected "${text}" at ${token.at}, found "${token.text}"`);
+    }
   }
 
   get done(): boolean {
@@ -148,7 +160,9 @@ class Parser {
   }
 
   unary(): Expr {
-    if (this.accept("-")) return { kind: "binary", op: "-", lhs: { kind: "number", value: 0 }, rhs: this.unary() };
+    if (this.accept("-")) {
+      return { kind: "binary", op: "-", lhs: { kind: "number", value: 0 }, rhs: this.unary() };
+    }
     if (this.accept("+")) return this.unary();
     return this.primary();
   }
@@ -181,8 +195,15 @@ class Parser {
       this.expect(")");
       return inner;
     }
-    if (token.type === "ident" && AGGREGATES.has(token.text) && (this.peek()?.text === "(" || this.peek()?.text === "by" || this.peek()?.text === "without")) {
-      const node: Extract<Expr, { kind: "aggregate" }> = { kind: "aggregate", op: token.text as AggregateOp, expr: { kind: "number", value: 0 } };
+    if (
+      token.type === "ident" && AGGREGATES.has(token.text) &&
+      (this.peek()?.text === "(" || this.peek()?.text === "by" || this.peek()?.text === "without")
+    ) {
+      const node: Extract<Expr, { kind: "aggregate" }> = {
+        kind: "aggregate",
+        op: token.text as AggregateOp,
+        expr: { kind: "number", value: 0 },
+      };
       this.grouping(node);
       this.expect("(");
       if (node.op === "topk") {
@@ -208,7 +229,9 @@ class Parser {
       const fn = token.text as "rate" | "increase" | "time";
       const arity = fn === "time" ? 0 : 1;
       if (args.length !== arity) throw new PromQLError(`${fn}() takes ${arity} argument(s)`);
-      if (fn !== "time" && (args[0].kind !== "selector" || args[0].range === undefined)) throw new PromQLError(`${fn}() needs a range selector such as name[5m]`);
+      if (fn !== "time" && (args[0].kind !== "selector" || args[0].range === undefined)) {
+        throw new PromQLError(`${fn}() needs a range selector such as name[5m]`);
+      }
       return { kind: "call", fn, args };
     }
     if (token.type === "ident" || (token.type === "punct" && token.text === "{")) return this.selector(token);
@@ -224,7 +247,9 @@ class Parser {
         const label = this.next();
         if (label.type !== "ident") throw new PromQLError(`expected a label name at ${label.at}`);
         const op = this.next();
-        if (!["=", "!=", "=~", "!~"].includes(op.text)) throw new PromQLError(`expected a matcher after ${label.text}`);
+        if (!["=", "!=", "=~", "!~"].includes(op.text)) {
+          throw new PromQLError(`expected a matcher after ${label.text}`);
+        }
         const value = this.next();
         if (value.type !== "string") throw new PromQLError(`expected a quoted value for ${label.text}`);
         matchers.push({ label: label.text, op: op.text as MatchOp, value: value.text });
@@ -234,7 +259,9 @@ class Parser {
         }
       }
     }
-    if (!name && !matchers.some((m) => m.label === "__name__")) throw new PromQLError("a selector needs a metric name");
+    if (!name && !matchers.some((m) => m.label === "__name__")) {
+      throw new PromQLError("a selector needs a metric name");
+    }
     const node: Extract<Expr, { kind: "selector" }> = { kind: "selector", name, matchers };
     if (this.accept("[")) {
       node.range = parseDuration(this.next().text);

@@ -8,7 +8,10 @@ const sourceOf = (series: Series[]): SeriesSource => ({
   lookback: 300,
   select: (name, matchers, from, to) =>
     series
-      .filter((s) => s.labels.__name__ === name && matchers.every((m) => (m.op === "=" ? s.labels[m.label] === m.value : true)))
+      .filter((s) =>
+        s.labels.__name__ === name &&
+        matchers.every((m) => (m.op === "=" ? s.labels[m.label] === m.value : true))
+      )
       .map((s) => ({ labels: s.labels, points: s.points.filter((p) => p.t >= from && p.t <= to) })),
 });
 
@@ -19,12 +22,17 @@ const counter = (labels: Record<string, string>, values: number[], every = 15, f
 
 Deno.test("promql: every widget expression parses once its placeholders are filled", () => {
   for (const widget of WIDGETS) {
-    for (const target of widget.targets) parsePromQL(expandExpr(target.expr, querySelector("minio-job", 'cluster="a"'), "240s"));
+    for (const target of widget.targets) {
+      parsePromQL(expandExpr(target.expr, querySelector("minio-job", 'cluster="a"'), "240s"));
+    }
   }
 });
 
 Deno.test("promql: unsupported syntax is refused with what is wrong", () => {
-  assert.throws(() => parsePromQL("histogram_quantile(0.9, x)"), (e) => e instanceof PromQLError && /histogram_quantile/.test(e.message));
+  assert.throws(
+    () => parsePromQL("histogram_quantile(0.9, x)"),
+    (e) => e instanceof PromQLError && /histogram_quantile/.test(e.message),
+  );
   assert.throws(() => parsePromQL("rate(x)"), /range selector/);
   assert.throws(() => parsePromQL('x{job="a"'), PromQLError);
   assert.throws(() => parsePromQL("x[5q]"), /duration/);
@@ -43,7 +51,10 @@ Deno.test("promql: rate over a counter with a reset, extrapolated as Prometheus 
   // Starting above zero, the window start is extrapolated half a sample spacing back: 45 × (52.5 / 45).
   const late = [counter({ __name__: "c_total", job: "j" }, [100, 115, 130, 145])];
   const extrapolated = evaluateRange(parsePromQL("increase(c_total[240s])"), sourceOf(late), 1045, 1045, 60);
-  assert.ok(Math.abs(Number(extrapolated[0].values[0][1]) - 45 * (52.5 / 45)) < 1e-9, extrapolated[0].values[0][1]);
+  assert.ok(
+    Math.abs(Number(extrapolated[0].values[0][1]) - 45 * (52.5 / 45)) < 1e-9,
+    extrapolated[0].values[0][1],
+  );
 });
 
 Deno.test("promql: aggregation, topk, time() and vector arithmetic keep Prometheus' labels", () => {
@@ -55,12 +66,19 @@ Deno.test("promql: aggregation, topk, time() and vector arithmetic keep Promethe
     counter({ __name__: "f", job: "j", instance: "i" }, [200, 300]),
   ];
   const src = sourceOf(series);
-  const at = (q: string) => evaluateRange(parsePromQL(q), src, 1015, 1015, 1).map((r) => [r.metric, r.values[0][1]]);
+  const at = (q: string) =>
+    evaluateRange(parsePromQL(q), src, 1015, 1015, 1).map((r) => [r.metric, r.values[0][1]]);
   assert.deepEqual(at("sum by (server) (m)"), [[{ server: "a" }, "22"], [{ server: "b" }, "200"]]);
-  assert.deepEqual(at("sum without (server,instance) (m)"), [[{ api: "get", job: "j" }, "2"], [{ api: "put", job: "j" }, "220"]]);
+  assert.deepEqual(at("sum without (server,instance) (m)"), [[{ api: "get", job: "j" }, "2"], [{
+    api: "put",
+    job: "j",
+  }, "220"]]);
   assert.deepEqual(at("count(count by (api) (m))"), [[{}, "2"]]);
   assert.deepEqual(at("topk(1, sum(m) by (server))"), [[{ server: "b" }, "200"]]);
-  assert.deepEqual(at("topk(1, sum(t) by (instance)) - topk(1, sum(f) by (instance))"), [[{ instance: "i" }, "200"]]);
+  assert.deepEqual(at("topk(1, sum(t) by (instance)) - topk(1, sum(f) by (instance))"), [[
+    { instance: "i" },
+    "200",
+  ]]);
   assert.deepEqual(at("time() - max(t)"), [[{}, "515"]]);
   assert.deepEqual(at('max by (api) (m{server!="b"})').map(([l]) => l), [{ api: "get" }, { api: "put" }]);
 });
@@ -68,7 +86,11 @@ Deno.test("promql: aggregation, topk, time() and vector arithmetic keep Promethe
 Deno.test("promql: a range query has one point per step and respects the 5-minute lookback", () => {
   const series = [counter({ __name__: "g", job: "j" }, [1, 2, 3], 15, 1000)];
   const [row] = evaluateRange(parsePromQL("g"), sourceOf(series), 1000, 1400, 100);
-  assert.deepEqual(row.values.map(([t]) => t), [1000, 1100, 1200, 1300], "1400 is more than 300 s after the last sample");
+  assert.deepEqual(
+    row.values.map(([t]) => t),
+    [1000, 1100, 1200, 1300],
+    "1400 is more than 300 s after the last sample",
+  );
   assert.deepEqual(row.values.map(([, v]) => v), ["1", "3", "3", "3"]);
   assert.deepEqual(row.metric, { __name__: "g", job: "j" }, "a plain selector keeps its name");
 });
@@ -97,5 +119,9 @@ Deno.test("history: rings keep an hour fine and a day coarse; memory is bounded 
   assert.ok(coarse[0].points.length >= 287, "a day of 5-minute points");
   const restored = new MetricsHistory();
   restored.restore(JSON.parse(JSON.stringify(history.toJSON())), end);
-  assert.deepEqual(restored.select("fine", "b", [], 0, end), history.select("fine", "b", [], 0, end), "the saved file round-trips");
+  assert.deepEqual(
+    restored.select("fine", "b", [], 0, end),
+    history.select("fine", "b", [], 0, end),
+    "the saved file round-trips",
+  );
 });

@@ -43,7 +43,9 @@ export function parseConfigText(text: string): ConfigEntry[] {
         value = rest.slice(eq + 1, end === -1 ? undefined : end);
         rest = end === -1 ? "" : rest.slice(end + 1);
       }
-      const envName = `MINIO_${subSystem.toUpperCase()}_${key.toUpperCase()}${entry.target ? `_${entry.target.toUpperCase()}` : ""}`;
+      const envName = `MINIO_${subSystem.toUpperCase()}_${key.toUpperCase()}${
+        entry.target ? `_${entry.target.toUpperCase()}` : ""
+      }`;
       const envOverride = overrides.find((o) => o.name === envName);
       entry.kv.push({ key, value, ...(envOverride ? { envOverride } : {}) });
     }
@@ -54,15 +56,23 @@ export function parseConfigText(text: string): ConfigEntry[] {
 }
 
 /** Formats one config line, quoting values that contain whitespace (values cannot contain `"`). */
-export function formatConfigLine(subSystem: string, target: string | undefined, kv: { key: string; value: string }[]): string {
+export function formatConfigLine(
+  subSystem: string,
+  target: string | undefined,
+  kv: { key: string; value: string }[],
+): string {
   const head = target && target !== "_" ? `${subSystem}:${target}` : subSystem;
-  const pairs = kv.map(({ key, value }) => (/\s/.test(value) || value === "" ? `${key}="${value}"` : `${key}=${value}`));
+  const pairs = kv.map((
+    { key, value },
+  ) => (/\s/.test(value) || value === "" ? `${key}="${value}"` : `${key}=${value}`));
   return [head, ...pairs].join(" ");
 }
 
 /** Config of a subsystem (all targets) or of `subsys:target`. */
 export async function getConfigKV(client: S3Client, key: string): Promise<ConfigEntry[]> {
-  return parseConfigText(await adminText(client, { method: "GET", op: "get-config-kv", query: { key }, decrypt: true }));
+  return parseConfigText(
+    await adminText(client, { method: "GET", op: "get-config-kv", query: { key }, decrypt: true }),
+  );
 }
 
 /** Applies config lines; returns whether the server needs a restart for them to take effect. */

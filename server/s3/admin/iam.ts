@@ -16,8 +16,19 @@ export function listUsers(client: S3Client): Promise<Record<string, UserInfo>> {
 }
 
 /** Creates a user or sets its secret (also used to change one's own password). */
-export async function addUser(client: S3Client, accessKey: string, secretKey: string, status: "enabled" | "disabled" = "enabled"): Promise<void> {
-  await adminDo(client, { method: "PUT", op: "add-user", query: { accessKey }, body: { secretKey, status }, encrypt: true });
+export async function addUser(
+  client: S3Client,
+  accessKey: string,
+  secretKey: string,
+  status: "enabled" | "disabled" = "enabled",
+): Promise<void> {
+  await adminDo(client, {
+    method: "PUT",
+    op: "add-user",
+    query: { accessKey },
+    body: { secretKey, status },
+    encrypt: true,
+  });
 }
 
 export async function removeUser(client: S3Client, accessKey: string): Promise<void> {
@@ -28,7 +39,11 @@ export function getUserInfo(client: S3Client, accessKey: string): Promise<UserIn
   return adminJson(client, { method: "GET", op: "user-info", query: { accessKey } });
 }
 
-export async function setUserStatus(client: S3Client, accessKey: string, status: "enabled" | "disabled"): Promise<void> {
+export async function setUserStatus(
+  client: S3Client,
+  accessKey: string,
+  status: "enabled" | "disabled",
+): Promise<void> {
   await adminDo(client, { method: "PUT", op: "set-user-status", query: { accessKey, status } });
 }
 
@@ -37,7 +52,10 @@ export async function setUserStatus(client: S3Client, accessKey: string, status:
  * later). No user: the signer's own, of its own token revoke type unless `fullRevoke`. With a user: all of
  * that user's (`fullRevoke`) or those of one `tokenRevokeType`; needs admin:RemoveServiceAccount.
  */
-export async function revokeTokens(client: S3Client, target: { user?: string; tokenRevokeType?: string; fullRevoke?: boolean } = {}): Promise<void> {
+export async function revokeTokens(
+  client: S3Client,
+  target: { user?: string; tokenRevokeType?: string; fullRevoke?: boolean } = {},
+): Promise<void> {
   const query: Record<string, string> = {};
   if (target.user) query.user = target.user;
   if (target.tokenRevokeType) query.tokenRevokeType = target.tokenRevokeType;
@@ -66,7 +84,11 @@ export async function changePolicyAssociation(
     await res.body?.cancel();
     return null;
   }
-  const answer = JSON.parse(new TextDecoder().decode(await decryptPayload(client.credentials.secretKey, new Uint8Array(await res.arrayBuffer())))) as {
+  const answer = JSON.parse(
+    new TextDecoder().decode(
+      await decryptPayload(client.credentials.secretKey, new Uint8Array(await res.arrayBuffer())),
+    ),
+  ) as {
     policiesAttached?: string[];
     policiesDetached?: string[];
   };
@@ -90,17 +112,31 @@ export function getGroupDescription(client: S3Client, group: string): Promise<Gr
 }
 
 /** Adds members (creating the group), removes members, or with isRemove and no members deletes the group. */
-export async function updateGroupMembers(client: S3Client, change: { group: string; members: string[]; isRemove: boolean; groupStatus?: string }): Promise<void> {
-  await adminDo(client, { method: "PUT", op: "update-group-members", body: { groupStatus: "enabled", ...change } });
+export async function updateGroupMembers(
+  client: S3Client,
+  change: { group: string; members: string[]; isRemove: boolean; groupStatus?: string },
+): Promise<void> {
+  await adminDo(client, {
+    method: "PUT",
+    op: "update-group-members",
+    body: { groupStatus: "enabled", ...change },
+  });
 }
 
-export async function setGroupStatus(client: S3Client, group: string, status: "enabled" | "disabled"): Promise<void> {
+export async function setGroupStatus(
+  client: S3Client,
+  group: string,
+  status: "enabled" | "disabled",
+): Promise<void> {
   await adminDo(client, { method: "PUT", op: "set-group-status", query: { group, status } });
 }
 
 /** All canned policies, name → document. */
 export async function listCannedPolicies(client: S3Client): Promise<Record<string, unknown>> {
-  return (await adminJson<Record<string, unknown> | null>(client, { method: "GET", op: "list-canned-policies" })) ?? {};
+  return (await adminJson<Record<string, unknown> | null>(client, {
+    method: "GET",
+    op: "list-canned-policies",
+  })) ?? {};
 }
 
 /** One policy document (as JSON text, pretty-printed by the server). */
@@ -118,7 +154,12 @@ export async function removeCannedPolicy(client: S3Client, name: string): Promis
 }
 
 /** Sets the policies of a user or group (comma-joined names; empty detaches all). */
-export async function setPolicy(client: S3Client, policyNames: string[], entity: string, isGroup: boolean): Promise<void> {
+export async function setPolicy(
+  client: S3Client,
+  policyNames: string[],
+  entity: string,
+  isGroup: boolean,
+): Promise<void> {
   await adminDo(client, {
     method: "PUT",
     op: "set-user-or-group-policy",

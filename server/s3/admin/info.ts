@@ -49,7 +49,9 @@ export function serverInfo(client: S3Client, signal?: AbortSignal): Promise<Info
   return adminJson<InfoMessage>(client, { method: "GET", op: "info", query: { metrics: "false" }, signal });
 }
 
-export function storageInfo(client: S3Client): Promise<{ Disks: DiskInfo[]; Backend: { Type: number; [name: string]: unknown } }> {
+export function storageInfo(
+  client: S3Client,
+): Promise<{ Disks: DiskInfo[]; Backend: { Type: number; [name: string]: unknown } }> {
   return adminJson(client, { method: "GET", op: "storageinfo" });
 }
 
@@ -58,11 +60,18 @@ export interface DataUsageInfo {
   objectsCount: number;
   objectsTotalSize: number;
   bucketsCount: number;
-  bucketsUsageInfo?: Record<string, { size: number; objectsCount: number; versionsCount?: number; deleteMarkersCount?: number }>;
+  bucketsUsageInfo?: Record<
+    string,
+    { size: number; objectsCount: number; versionsCount?: number; deleteMarkersCount?: number }
+  >;
 }
 
 export function dataUsageInfo(client: S3Client): Promise<DataUsageInfo> {
-  return adminJson<DataUsageInfo>(client, { method: "GET", op: "datausageinfo", query: { capacity: "true" } });
+  return adminJson<DataUsageInfo>(client, {
+    method: "GET",
+    op: "datausageinfo",
+    query: { capacity: "true" },
+  });
 }
 
 export interface AccountBucket {
@@ -71,7 +80,13 @@ export interface AccountBucket {
   objects?: number;
   created: string;
   access: { read: boolean; write: boolean };
-  details?: { versioning?: boolean; versioningSuspended?: boolean; locking?: boolean; replication?: boolean; quota?: { quota: number } | null };
+  details?: {
+    versioning?: boolean;
+    versioningSuspended?: boolean;
+    locking?: boolean;
+    replication?: boolean;
+    quota?: { quota: number } | null;
+  };
 }
 
 export interface AccountInfo {

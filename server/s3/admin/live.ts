@@ -8,7 +8,15 @@ import { jsonValues } from "../json_stream.ts";
 import { adminJson, adminSend } from "./request.ts";
 
 export interface TraceHttpInfo {
-  request: { time: string; proto: string; method: string; path: string; rawquery: string; headers: Record<string, string[]>; client: string };
+  request: {
+    time: string;
+    proto: string;
+    method: string;
+    path: string;
+    rawquery: string;
+    headers: Record<string, string[]>;
+    client: string;
+  };
   response: { time: string; headers: Record<string, string[]>; statuscode: number };
   stats: { inputbytes: number; outputbytes: number; latency: number; timetofirstbyte: number };
 }
@@ -37,11 +45,22 @@ export interface TraceQuery {
   threshold: string;
 }
 
-export async function* serviceTrace(client: S3Client, query: TraceQuery, signal: AbortSignal): AsyncGenerator<TraceInfo> {
+export async function* serviceTrace(
+  client: S3Client,
+  query: TraceQuery,
+  signal: AbortSignal,
+): AsyncGenerator<TraceInfo> {
   const res = await adminSend(client, {
     method: "GET",
     op: "trace",
-    query: { s3: query.s3, internal: query.internal, storage: query.storage, os: query.os, err: query.errorsOnly, threshold: query.threshold },
+    query: {
+      s3: query.s3,
+      internal: query.internal,
+      storage: query.storage,
+      os: query.os,
+      err: query.errorsOnly,
+      threshold: query.threshold,
+    },
     signal,
   });
   yield* jsonValues<TraceInfo>(res.body);
@@ -64,19 +83,44 @@ export interface LogInfo {
   node?: string;
 }
 
-export async function* consoleLog(client: S3Client, query: { node: string; limit: number; logType: string }, signal: AbortSignal): AsyncGenerator<LogInfo> {
-  const res = await adminSend(client, { method: "GET", op: "log", query: { node: query.node, limit: query.limit, logType: query.logType }, signal });
+export async function* consoleLog(
+  client: S3Client,
+  query: { node: string; limit: number; logType: string },
+  signal: AbortSignal,
+): AsyncGenerator<LogInfo> {
+  const res = await adminSend(client, {
+    method: "GET",
+    op: "log",
+    query: { node: query.node, limit: query.limit, logType: query.logType },
+    signal,
+  });
   yield* jsonValues<LogInfo>(res.body);
 }
 
 /** The data kinds madmin v3 asks health info for, each `true`. */
-const HEALTH_KINDS = ["minioinfo", "minioconfig", "syscpu", "sysdrivehw", "sysosinfo", "sysmem", "sysnet", "sysprocess", "syserrors", "sysservices", "sysconfig"];
+const HEALTH_KINDS = [
+  "minioinfo",
+  "minioconfig",
+  "syscpu",
+  "sysdrivehw",
+  "sysosinfo",
+  "sysmem",
+  "sysnet",
+  "sysprocess",
+  "syserrors",
+  "sysservices",
+  "sysconfig",
+];
 
 /**
  * Health info: reads the stream to its end and returns the last (most complete) report; fails when the
  * report carries an error or an unknown version, as madmin does.
  */
-export async function healthInfo(client: S3Client, deadline: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+export async function healthInfo(
+  client: S3Client,
+  deadline: string,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
   const res = await adminSend(client, {
     method: "GET",
     op: "healthinfo",
@@ -86,11 +130,15 @@ export async function healthInfo(client: S3Client, deadline: string, signal: Abo
   let last: Record<string, unknown> | null = null;
   for await (const report of jsonValues<Record<string, unknown>>(res.body)) {
     if (typeof report.Code === "string") throw new S3Error(report.Code, String(report.Message ?? ""), 500);
-    if (!["", "2", "3"].includes(String(report.version ?? ""))) throw new S3Error("HealthInfoVersion", `unsupported health info version ${report.version}`, 500);
+    if (!["", "2", "3"].includes(String(report.version ?? ""))) {
+      throw new S3Error("HealthInfoVersion", `unsupported health info version ${report.version}`, 500);
+    }
     if (report.error) throw new S3Error("HealthInfoError", String(report.error), 500);
     last = report;
   }
-  if (!last || !last.version) throw new S3Error("HealthInfoEmpty", "the storage server sent no health report before the deadline", 504);
+  if (!last || !last.version) {
+    throw new S3Error("HealthInfoEmpty", "the storage server sent no health report before the deadline", 504);
+  }
   return last;
 }
 
@@ -138,7 +186,10 @@ export interface HealTaskStatus {
   items: HealResultItem[] | null;
 }
 
-const healOp = (bucket: string, prefix: string) => `heal/${encodeURIComponent(bucket)}${bucket && prefix ? `/${prefix.split("/").map(encodeURIComponent).join("/")}` : ""}`;
+const healOp = (bucket: string, prefix: string) =>
+  `heal/${encodeURIComponent(bucket)}${
+    bucket && prefix ? `/${prefix.split("/").map(encodeURIComponent).join("/")}` : ""
+  }`;
 
 /** Skips the start's keep-alive spaces; an error written after streaming began comes back as JSON with a Code. */
 async function healAnswer<T>(res: Response): Promise<T> {
@@ -149,11 +200,21 @@ async function healAnswer<T>(res: Response): Promise<T> {
 }
 
 /** Starts (or force-starts / force-stops) a heal sequence on a path. */
-export async function healStart(client: S3Client, bucket: string, prefix: string, opts: HealOpts, flags: { forceStart?: boolean; forceStop?: boolean } = {}, signal?: AbortSignal): Promise<HealStartSuccess> {
+export async function healStart(
+  client: S3Client,
+  bucket: string,
+  prefix: string,
+  opts: HealOpts,
+  flags: { forceStart?: boolean; forceStop?: boolean } = {},
+  signal?: AbortSignal,
+): Promise<HealStartSuccess> {
   const res = await adminSend(client, {
     method: "POST",
     op: healOp(bucket, prefix),
-    query: { forceStart: flags.forceStart ? "true" : undefined, forceStop: flags.forceStop ? "true" : undefined },
+    query: {
+      forceStart: flags.forceStart ? "true" : undefined,
+      forceStop: flags.forceStop ? "true" : undefined,
+    },
     body: { recreate: false, updateParity: false, nolock: false, ...opts },
     signal,
   });
@@ -161,8 +222,19 @@ export async function healStart(client: S3Client, bucket: string, prefix: string
 }
 
 /** The results produced since the previous poll. */
-export async function healStatus(client: S3Client, bucket: string, prefix: string, clientToken: string, signal?: AbortSignal): Promise<HealTaskStatus> {
-  const res = await adminSend(client, { method: "POST", op: healOp(bucket, prefix), query: { clientToken }, signal });
+export async function healStatus(
+  client: S3Client,
+  bucket: string,
+  prefix: string,
+  clientToken: string,
+  signal?: AbortSignal,
+): Promise<HealTaskStatus> {
+  const res = await adminSend(client, {
+    method: "POST",
+    op: healOp(bucket, prefix),
+    query: { clientToken },
+    signal,
+  });
   return await healAnswer<HealTaskStatus>(res);
 }
 

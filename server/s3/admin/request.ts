@@ -52,7 +52,9 @@ export async function adminJson<T>(client: S3Client, call: AdminCall & { decrypt
 export async function adminText(client: S3Client, call: AdminCall & { decrypt?: boolean }): Promise<string> {
   const res = await adminSend(client, call);
   const bytes = new Uint8Array(await res.arrayBuffer());
-  return new TextDecoder().decode(call.decrypt ? await decryptPayload(client.credentials.secretKey, bytes) : bytes);
+  return new TextDecoder().decode(
+    call.decrypt ? await decryptPayload(client.credentials.secretKey, bytes) : bytes,
+  );
 }
 
 /** Admin call whose answer body is ignored. */

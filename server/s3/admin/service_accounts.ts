@@ -19,7 +19,10 @@ export interface ServiceAccountCredentials {
   expiration?: string;
 }
 
-export async function addServiceAccount(client: S3Client, request: NewServiceAccount): Promise<ServiceAccountCredentials> {
+export async function addServiceAccount(
+  client: S3Client,
+  request: NewServiceAccount,
+): Promise<ServiceAccountCredentials> {
   const res = await adminJson<{ credentials: ServiceAccountCredentials }>(client, {
     method: "PUT",
     op: "add-service-account",
@@ -62,15 +65,33 @@ export interface ServiceAccountInfo {
 }
 
 export function infoServiceAccount(client: S3Client, accessKey: string): Promise<ServiceAccountInfo> {
-  return adminJson(client, { method: "GET", op: "info-service-account", query: { accessKey }, decrypt: true });
+  return adminJson(client, {
+    method: "GET",
+    op: "info-service-account",
+    query: { accessKey },
+    decrypt: true,
+  });
 }
 
 export async function updateServiceAccount(
   client: S3Client,
   accessKey: string,
-  update: { newPolicy?: unknown; newSecretKey?: string; newStatus?: string; newName?: string; newDescription?: string; newExpiration?: string },
+  update: {
+    newPolicy?: unknown;
+    newSecretKey?: string;
+    newStatus?: string;
+    newName?: string;
+    newDescription?: string;
+    newExpiration?: string;
+  },
 ): Promise<void> {
-  await adminDo(client, { method: "POST", op: "update-service-account", query: { accessKey }, body: update, encrypt: true });
+  await adminDo(client, {
+    method: "POST",
+    op: "update-service-account",
+    query: { accessKey },
+    body: update,
+    encrypt: true,
+  });
 }
 
 export async function deleteServiceAccount(client: S3Client, accessKey: string): Promise<void> {

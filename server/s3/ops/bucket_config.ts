@@ -24,7 +24,11 @@ export async function getBucketVersioning(client: S3Client, bucket: string): Pro
   };
 }
 
-export async function putBucketVersioning(client: S3Client, bucket: string, config: VersioningConfig): Promise<void> {
+export async function putBucketVersioning(
+  client: S3Client,
+  bucket: string,
+  config: VersioningConfig,
+): Promise<void> {
   const body = buildXml("VersioningConfiguration", {
     Status: config.status,
     ExcludedPrefixes: config.excludedPrefixes?.map((p) => ({ Prefix: p })),
@@ -50,7 +54,11 @@ export async function getObjectLockConfig(client: S3Client, bucket: string): Pro
     return {
       enabled: childText(root, "ObjectLockEnabled") === "Enabled",
       defaultRetention: retention
-        ? { mode: childText(retention, "Mode") as RetentionMode, days: days ? Number(days) : undefined, years: years ? Number(years) : undefined }
+        ? {
+          mode: childText(retention, "Mode") as RetentionMode,
+          days: days ? Number(days) : undefined,
+          years: years ? Number(years) : undefined,
+        }
         : undefined,
     };
   } catch (error) {
@@ -59,13 +67,23 @@ export async function getObjectLockConfig(client: S3Client, bucket: string): Pro
   }
 }
 
-export async function putObjectLockConfig(client: S3Client, bucket: string, config: ObjectLockConfig): Promise<void> {
+export async function putObjectLockConfig(
+  client: S3Client,
+  bucket: string,
+  config: ObjectLockConfig,
+): Promise<void> {
   const r = config.defaultRetention;
   const body = buildXml("ObjectLockConfiguration", {
     ObjectLockEnabled: "Enabled",
     Rule: r ? { DefaultRetention: { Mode: r.mode, Days: r.days, Years: r.years } } : undefined,
   });
-  await client.empty({ method: "PUT", bucket, query: { "object-lock": "" }, body, headers: { "content-md5": await md5Base64(body) } });
+  await client.empty({
+    method: "PUT",
+    bucket,
+    query: { "object-lock": "" },
+    body,
+    headers: { "content-md5": await md5Base64(body) },
+  });
 }
 
 /** The bucket policy JSON text, or "" when the bucket has none. */
@@ -84,7 +102,13 @@ export async function putBucketPolicy(client: S3Client, bucket: string, policy: 
     await client.empty({ method: "DELETE", bucket, query: { policy: "" } });
     return;
   }
-  await client.empty({ method: "PUT", bucket, query: { policy: "" }, body: policy, headers: { "content-type": "application/json" } });
+  await client.empty({
+    method: "PUT",
+    bucket,
+    query: { policy: "" },
+    body: policy,
+    headers: { "content-type": "application/json" },
+  });
 }
 
 export interface EncryptionConfig {
@@ -93,7 +117,10 @@ export interface EncryptionConfig {
 }
 
 /** Default encryption, or null when none is configured. */
-export async function getBucketEncryption(client: S3Client, bucket: string): Promise<EncryptionConfig | null> {
+export async function getBucketEncryption(
+  client: S3Client,
+  bucket: string,
+): Promise<EncryptionConfig | null> {
   try {
     const root = parseXml(await client.text({ method: "GET", bucket, query: { encryption: "" } }));
     const rule = child(child(root, "Rule"), "ApplyServerSideEncryptionByDefault");
@@ -107,9 +134,18 @@ export async function getBucketEncryption(client: S3Client, bucket: string): Pro
   }
 }
 
-export async function putBucketEncryption(client: S3Client, bucket: string, config: EncryptionConfig): Promise<void> {
+export async function putBucketEncryption(
+  client: S3Client,
+  bucket: string,
+  config: EncryptionConfig,
+): Promise<void> {
   const body = buildXml("ServerSideEncryptionConfiguration", {
-    Rule: { ApplyServerSideEncryptionByDefault: { SSEAlgorithm: config.algorithm, KMSMasterKeyID: config.kmsMasterKeyId } },
+    Rule: {
+      ApplyServerSideEncryptionByDefault: {
+        SSEAlgorithm: config.algorithm,
+        KMSMasterKeyID: config.kmsMasterKeyId,
+      },
+    },
   });
   await client.empty({ method: "PUT", bucket, query: { encryption: "" }, body });
 }
@@ -121,12 +157,16 @@ export async function deleteBucketEncryption(client: S3Client, bucket: string): 
 export type Tags = Record<string, string>;
 
 export function tagsXml(tags: Tags): string {
-  return buildXml("Tagging", { TagSet: { Tag: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) } });
+  return buildXml("Tagging", {
+    TagSet: { Tag: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) },
+  });
 }
 
 export function parseTagsXml(text: string): Tags {
   const tags: Tags = {};
-  for (const tag of children(child(parseXml(text), "TagSet"), "Tag")) tags[childText(tag, "Key") ?? ""] = childText(tag, "Value") ?? "";
+  for (const tag of children(child(parseXml(text), "TagSet"), "Tag")) {
+    tags[childText(tag, "Key") ?? ""] = childText(tag, "Value") ?? "";
+  }
   return tags;
 }
 

@@ -16,7 +16,11 @@ export async function listBuckets(client: S3Client): Promise<BucketEntry[]> {
   }));
 }
 
-export async function makeBucket(client: S3Client, name: string, options: { objectLock?: boolean; location?: string } = {}): Promise<void> {
+export async function makeBucket(
+  client: S3Client,
+  name: string,
+  options: { objectLock?: boolean; location?: string } = {},
+): Promise<void> {
   const headers: Record<string, string> = {};
   if (options.objectLock) headers["x-amz-bucket-object-lock-enabled"] = "true";
   const body = options.location && options.location !== "us-east-1"
@@ -39,8 +43,16 @@ export async function getBucketLocation(client: S3Client, name: string): Promise
 }
 
 /** Deletes a bucket; `force` uses MinIO's x-minio-force-delete (needs s3:ForceDeleteBucket). */
-export async function deleteBucket(client: S3Client, name: string, options: { force?: boolean } = {}): Promise<void> {
-  await client.empty({ method: "DELETE", bucket: name, headers: options.force ? { "x-minio-force-delete": "true" } : {} });
+export async function deleteBucket(
+  client: S3Client,
+  name: string,
+  options: { force?: boolean } = {},
+): Promise<void> {
+  await client.empty({
+    method: "DELETE",
+    bucket: name,
+    headers: options.force ? { "x-minio-force-delete": "true" } : {},
+  });
 }
 
 /** Whether an error means "this configuration is not set" (any of S3's *NotFound codes for configs). */

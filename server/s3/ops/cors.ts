@@ -62,7 +62,13 @@ export async function getBucketCors(client: S3Client, bucket: string): Promise<C
 
 export async function putBucketCors(client: S3Client, bucket: string, rules: CorsRule[]): Promise<void> {
   const body = corsXml(rules);
-  await client.empty({ method: "PUT", bucket, query: { cors: "" }, body, headers: { "content-md5": await md5Base64(body) } });
+  await client.empty({
+    method: "PUT",
+    bucket,
+    query: { cors: "" },
+    body,
+    headers: { "content-md5": await md5Base64(body) },
+  });
 }
 
 export async function deleteBucketCors(client: S3Client, bucket: string): Promise<void> {

@@ -29,7 +29,9 @@ export interface LifecycleRule {
 
 const num = (text: string | undefined) => (text === undefined || text === "" ? undefined : Number(text));
 
-function parseFilter(rule: XmlNode): { prefix?: string; tags?: Tag[]; sizeGreaterThan?: number; sizeLessThan?: number } {
+function parseFilter(
+  rule: XmlNode,
+): { prefix?: string; tags?: Tag[]; sizeGreaterThan?: number; sizeLessThan?: number } {
   const filter = child(rule, "Filter");
   const and = child(filter, "And");
   const scope = and ?? filter;
@@ -46,10 +48,15 @@ function parseFilter(rule: XmlNode): { prefix?: string; tags?: Tag[]; sizeGreate
   };
 }
 
-export function filterXml(prefix: string | undefined, tags: Tag[] | undefined, size: { greater?: number; less?: number } = {}): XmlObject {
+export function filterXml(
+  prefix: string | undefined,
+  tags: Tag[] | undefined,
+  size: { greater?: number; less?: number } = {},
+): XmlObject {
   const tagList = (tags ?? []).map((t) => ({ Key: t.key, Value: t.value }));
   const sizes = { ObjectSizeGreaterThan: size.greater, ObjectSizeLessThan: size.less };
-  const conditions = tagList.length + (prefix ? 1 : 0) + (size.greater !== undefined ? 1 : 0) + (size.less !== undefined ? 1 : 0);
+  const conditions = tagList.length + (prefix ? 1 : 0) + (size.greater !== undefined ? 1 : 0) +
+    (size.less !== undefined ? 1 : 0);
   if (conditions === 0) return {};
   if (conditions === 1) return tagList.length ? { Tag: tagList[0] } : prefix ? { Prefix: prefix } : sizes;
   return { And: { Prefix: prefix || undefined, Tag: tagList.length ? tagList : undefined, ...sizes } };
@@ -57,7 +64,10 @@ export function filterXml(prefix: string | undefined, tags: Tag[] | undefined, s
 
 function noncurrentExpiration(node: XmlNode): LifecycleRule["noncurrentExpiration"] {
   const newer = num(childText(node, "NewerNoncurrentVersions"));
-  return { noncurrentDays: num(childText(node, "NoncurrentDays")) ?? 0, ...(newer !== undefined ? { newerNoncurrentVersions: newer } : {}) };
+  return {
+    noncurrentDays: num(childText(node, "NoncurrentDays")) ?? 0,
+    ...(newer !== undefined ? { newerNoncurrentVersions: newer } : {}),
+  };
 }
 
 /** Parses a LifecycleConfiguration document; throws XmlError on malformed XML. */
@@ -73,11 +83,26 @@ export function parseLifecycleXml(text: string): LifecycleRule[] {
       status: (childText(rule, "Status") ?? "") as LifecycleRule["status"],
       ...parseFilter(rule),
       expiration: exp
-        ? { days: num(childText(exp, "Days")), date: childText(exp, "Date") || undefined, expiredObjectDeleteMarker: childText(exp, "ExpiredObjectDeleteMarker") === "true" || undefined }
+        ? {
+          days: num(childText(exp, "Days")),
+          date: childText(exp, "Date") || undefined,
+          expiredObjectDeleteMarker: childText(exp, "ExpiredObjectDeleteMarker") === "true" || undefined,
+        }
         : undefined,
-      transition: tr ? { days: num(childText(tr, "Days")), date: childText(tr, "Date") || undefined, storageClass: childText(tr, "StorageClass") ?? "" } : undefined,
+      transition: tr
+        ? {
+          days: num(childText(tr, "Days")),
+          date: childText(tr, "Date") || undefined,
+          storageClass: childText(tr, "StorageClass") ?? "",
+        }
+        : undefined,
       noncurrentExpiration: nce ? noncurrentExpiration(nce) : undefined,
-      noncurrentTransition: nct ? { noncurrentDays: num(childText(nct, "NoncurrentDays")) ?? 0, storageClass: childText(nct, "StorageClass") ?? "" } : undefined,
+      noncurrentTransition: nct
+        ? {
+          noncurrentDays: num(childText(nct, "NoncurrentDays")) ?? 0,
+          storageClass: childText(nct, "StorageClass") ?? "",
+        }
+        : undefined,
       abortIncompleteMultipartUploadDays: num(childText(abort, "DaysAfterInitiation")),
     };
   });
@@ -90,16 +115,30 @@ export function lifecycleXml(rules: LifecycleRule[]): string {
       Status: r.status,
       Filter: filterXml(r.prefix, r.tags, { greater: r.sizeGreaterThan, less: r.sizeLessThan }),
       Expiration: r.expiration
-        ? { Days: r.expiration.days, Date: r.expiration.date, ExpiredObjectDeleteMarker: r.expiration.expiredObjectDeleteMarker ? "true" : undefined }
+        ? {
+          Days: r.expiration.days,
+          Date: r.expiration.date,
+          ExpiredObjectDeleteMarker: r.expiration.expiredObjectDeleteMarker ? "true" : undefined,
+        }
         : undefined,
-      Transition: r.transition ? { Days: r.transition.days, Date: r.transition.date, StorageClass: r.transition.storageClass } : undefined,
+      Transition: r.transition
+        ? { Days: r.transition.days, Date: r.transition.date, StorageClass: r.transition.storageClass }
+        : undefined,
       NoncurrentVersionExpiration: r.noncurrentExpiration
-        ? { NoncurrentDays: r.noncurrentExpiration.noncurrentDays, NewerNoncurrentVersions: r.noncurrentExpiration.newerNoncurrentVersions }
+        ? {
+          NoncurrentDays: r.noncurrentExpiration.noncurrentDays,
+          NewerNoncurrentVersions: r.noncurrentExpiration.newerNoncurrentVersions,
+        }
         : undefined,
       NoncurrentVersionTransition: r.noncurrentTransition
-        ? { NoncurrentDays: r.noncurrentTransition.noncurrentDays, StorageClass: r.noncurrentTransition.storageClass }
+        ? {
+          NoncurrentDays: r.noncurrentTransition.noncurrentDays,
+          StorageClass: r.noncurrentTransition.storageClass,
+        }
         : undefined,
-      AbortIncompleteMultipartUpload: r.abortIncompleteMultipartUploadDays !== undefined ? { DaysAfterInitiation: r.abortIncompleteMultipartUploadDays } : undefined,
+      AbortIncompleteMultipartUpload: r.abortIncompleteMultipartUploadDays !== undefined
+        ? { DaysAfterInitiation: r.abortIncompleteMultipartUploadDays }
+        : undefined,
     })),
   });
 }
@@ -115,11 +154,21 @@ export async function getBucketLifecycle(client: S3Client, bucket: string): Prom
 }
 
 /** Replaces the lifecycle configuration; an empty list deletes it. */
-export async function putBucketLifecycle(client: S3Client, bucket: string, rules: LifecycleRule[]): Promise<void> {
+export async function putBucketLifecycle(
+  client: S3Client,
+  bucket: string,
+  rules: LifecycleRule[],
+): Promise<void> {
   if (rules.length === 0) {
     await client.empty({ method: "DELETE", bucket, query: { lifecycle: "" } });
     return;
   }
   const body = lifecycleXml(rules);
-  await client.empty({ method: "PUT", bucket, query: { lifecycle: "" }, body, headers: { "content-md5": await md5Base64(body) } });
+  await client.empty({
+    method: "PUT",
+    bucket,
+    query: { lifecycle: "" },
+    body,
+    headers: { "content-md5": await md5Base64(body) },
+  });
 }

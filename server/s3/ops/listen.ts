@@ -11,7 +11,14 @@ export interface NotificationRecord {
   eventTime: string;
   s3: {
     bucket: { name: string };
-    object: { key: string; size?: number; eTag?: string; contentType?: string; userMetadata?: Record<string, string>; versionId?: string };
+    object: {
+      key: string;
+      size?: number;
+      eTag?: string;
+      contentType?: string;
+      userMetadata?: Record<string, string>;
+      versionId?: string;
+    };
   };
   source?: { host: string; port: string; userAgent: string };
 }
@@ -23,7 +30,12 @@ export interface ListenQuery {
   suffix: string;
 }
 
-export async function* listenBucketNotification(client: S3Client, bucket: string, query: ListenQuery, signal: AbortSignal): AsyncGenerator<NotificationRecord> {
+export async function* listenBucketNotification(
+  client: S3Client,
+  bucket: string,
+  query: ListenQuery,
+  signal: AbortSignal,
+): AsyncGenerator<NotificationRecord> {
   const res = await client.send({
     method: "GET",
     bucket: bucket || undefined,

@@ -3,10 +3,17 @@ import type { S3Client } from "../client.ts";
 import { buildXml, children, childText, parseXml } from "../xml.ts";
 import type { PutObjectOptions } from "./objects.ts";
 
-export async function createMultipartUpload(client: S3Client, bucket: string, key: string, options: Pick<PutObjectOptions, "contentType" | "userMetadata"> = {}): Promise<string> {
+export async function createMultipartUpload(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  options: Pick<PutObjectOptions, "contentType" | "userMetadata"> = {},
+): Promise<string> {
   const headers: Record<string, string> = {};
   if (options.contentType) headers["content-type"] = options.contentType;
-  for (const [k, v] of Object.entries(options.userMetadata ?? {})) headers[`x-amz-meta-${k.toLowerCase()}`] = v;
+  for (const [k, v] of Object.entries(options.userMetadata ?? {})) {
+    headers[`x-amz-meta-${k.toLowerCase()}`] = v;
+  }
   const root = parseXml(await client.text({ method: "POST", bucket, key, query: { uploads: "" }, headers }));
   return childText(root, "UploadId") ?? "";
 }
@@ -21,7 +28,15 @@ export async function uploadPart(
   size?: number,
   options: { unsignedPayload?: boolean; signal?: AbortSignal } = {},
 ): Promise<string> {
-  const res = await client.empty({ method: "PUT", bucket, key, query: { partNumber, uploadId }, body, contentLength: size, ...options });
+  const res = await client.empty({
+    method: "PUT",
+    bucket,
+    key,
+    query: { partNumber, uploadId },
+    body,
+    contentLength: size,
+    ...options,
+  });
   return (res.headers.get("etag") ?? "").replace(/"/g, "");
 }
 
@@ -32,44 +47,88 @@ export async function completeMultipartUpload(
   uploadId: string,
   parts: { partNumber: number; etag: string }[],
 ): Promise<{ etag: string; versionId?: string }> {
-  const body = buildXml("CompleteMultipartUpload", { Part: parts.map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.etag}"` })) });
+  const body = buildXml("CompleteMultipartUpload", {
+    Part: parts.map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.etag}"` })),
+  });
   const res = await client.send({ method: "POST", bucket, key, query: { uploadId }, body });
   const root = parseXml(await res.text());
-  return { etag: (childText(root, "ETag") ?? "").replace(/"/g, ""), versionId: res.headers.get("x-amz-version-id") ?? undefined };
+  return {
+    etag: (childText(root, "ETag") ?? "").replace(/"/g, ""),
+    versionId: res.headers.get("x-amz-version-id") ?? undefined,
+  };
 }
 
-export async function abortMultipartUpload(client: S3Client, bucket: string, key: string, uploadId: string): Promise<void> {
+export async function abortMultipartUpload(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  uploadId: string,
+): Promise<void> {
   await client.empty({ method: "DELETE", bucket, key, query: { uploadId } });
 }
 
 /** Every part of an upload (follows part-number markers past 1,000 parts). */
-export async function listParts(client: S3Client, bucket: string, key: string, uploadId: string): Promise<{ partNumber: number; etag: string; size: number }[]> {
+export async function listParts(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  uploadId: string,
+): Promise<{ partNumber: number; etag: string; size: number }[]> {
   const parts: { partNumber: number; etag: string; size: number }[] = [];
   let marker = 0;
   while (true) {
-    const root = parseXml(await client.text({ method: "GET", bucket, key, query: { uploadId, "part-number-marker": marker || undefined } }));
-    parts.push(...children(root, "Part").map((p) => ({
-      partNumber: Number(childText(p, "PartNumber")),
-      etag: (childText(p, "ETag") ?? "").replace(/"/g, ""),
-      size: Number(childText(p, "Size")),
-    })));
+    const root = parseXml(
+      await client.text({
+        method: "GET",
+        bucket,
+        key,
+        query: { uploadId, "part-number-marker": marker || undefined },
+      }),
+    );
+    parts.push(
+      ...children(root, "Part").map((p) => ({
+        partNumber: Number(childText(p, "PartNumber")),
+        etag: (childText(p, "ETag") ?? "").replace(/"/g, ""),
+        size: Number(childText(p, "Size")),
+      })),
+    );
     if (childText(root, "IsTruncated") !== "true") return parts;
     marker = Number(childText(root, "NextPartNumberMarker"));
   }
 }
 
 /** Unfinished uploads under a prefix (follows the key and upload-id markers). */
-export async function listMultipartUploads(client: S3Client, bucket: string, prefix = ""): Promise<{ key: string; uploadId: string; initiated: string }[]> {
+export async function listMultipartUploads(
+  client: S3Client,
+  bucket: string,
+  prefix = "",
+): Promise<{ key: string; uploadId: string; initiated: string }[]> {
   const uploads: { key: string; uploadId: string; initiated: string }[] = [];
   let markers: { keyMarker?: string; uploadIdMarker?: string } = {};
   while (true) {
-    const root = parseXml(await client.text({ method: "GET", bucket, query: { uploads: "", prefix, "key-marker": markers.keyMarker, "upload-id-marker": markers.uploadIdMarker } }));
-    uploads.push(...children(root, "Upload").map((u) => ({
-      key: childText(u, "Key") ?? "",
-      uploadId: childText(u, "UploadId") ?? "",
-      initiated: childText(u, "Initiated") ?? "",
-    })));
+    const root = parseXml(
+      await client.text({
+        method: "GET",
+        bucket,
+        query: {
+          uploads: "",
+          prefix,
+          "key-marker": markers.keyMarker,
+          "upload-id-marker": markers.uploadIdMarker,
+        },
+      }),
+    );
+    uploads.push(
+      ...children(root, "Upload").map((u) => ({
+        key: childText(u, "Key") ?? "",
+        uploadId: childText(u, "UploadId") ?? "",
+        initiated: childText(u, "Initiated") ?? "",
+      })),
+    );
     if (childText(root, "IsTruncated") !== "true") return uploads;
-    markers = { keyMarker: childText(root, "NextKeyMarker"), uploadIdMarker: childText(root, "NextUploadIdMarker") };
+    markers = {
+      keyMarker: childText(root, "NextKeyMarker"),
+      uploadIdMarker: childText(root, "NextUploadIdMarker"),
+    };
   }
 }

@@ -31,7 +31,12 @@ export function notificationXml(configs: QueueConfig[]): string {
         ...(q.prefix ? [{ Name: "prefix", Value: q.prefix }] : []),
         ...(q.suffix ? [{ Name: "suffix", Value: q.suffix }] : []),
       ];
-      return { Id: q.id, Queue: q.arn, Event: q.events, Filter: rules.length ? { S3Key: { FilterRule: rules } } : undefined };
+      return {
+        Id: q.id,
+        Queue: q.arn,
+        Event: q.events,
+        Filter: rules.length ? { S3Key: { FilterRule: rules } } : undefined,
+      };
     }),
   });
 }
@@ -40,6 +45,10 @@ export async function getBucketNotification(client: S3Client, bucket: string): P
   return parseNotificationXml(await client.text({ method: "GET", bucket, query: { notification: "" } }));
 }
 
-export async function putBucketNotification(client: S3Client, bucket: string, configs: QueueConfig[]): Promise<void> {
+export async function putBucketNotification(
+  client: S3Client,
+  bucket: string,
+  configs: QueueConfig[],
+): Promise<void> {
   await client.empty({ method: "PUT", bucket, query: { notification: "" }, body: notificationXml(configs) });
 }

@@ -58,22 +58,31 @@ function parseEntry(node: XmlNode, urlEncoded: boolean): ObjectEntry {
 export async function listObjectsV2(
   client: S3Client,
   bucket: string,
-  options: { prefix?: string; delimiter?: string; continuationToken?: string; startAfter?: string; maxKeys?: number; metadata?: boolean } = {},
+  options: {
+    prefix?: string;
+    delimiter?: string;
+    continuationToken?: string;
+    startAfter?: string;
+    maxKeys?: number;
+    metadata?: boolean;
+  } = {},
 ): Promise<ListObjectsPage> {
-  const root = parseXml(await client.text({
-    method: "GET",
-    bucket,
-    query: {
-      "list-type": 2,
-      prefix: options.prefix ?? "",
-      delimiter: options.delimiter,
-      "continuation-token": options.continuationToken,
-      "start-after": options.startAfter,
-      "max-keys": options.maxKeys,
-      "encoding-type": "url",
-      metadata: options.metadata ? "true" : undefined,
-    },
-  }));
+  const root = parseXml(
+    await client.text({
+      method: "GET",
+      bucket,
+      query: {
+        "list-type": 2,
+        prefix: options.prefix ?? "",
+        delimiter: options.delimiter,
+        "continuation-token": options.continuationToken,
+        "start-after": options.startAfter,
+        "max-keys": options.maxKeys,
+        "encoding-type": "url",
+        metadata: options.metadata ? "true" : undefined,
+      },
+    }),
+  );
   const urlEncoded = childText(root, "EncodingType") === "url";
   return {
     objects: children(root, "Contents").map((c) => parseEntry(c, urlEncoded)),
@@ -84,7 +93,11 @@ export async function listObjectsV2(
 }
 
 /** Every object under a prefix (follows continuation tokens). */
-export async function listAllObjects(client: S3Client, bucket: string, options: { prefix?: string; delimiter?: string; metadata?: boolean } = {}): Promise<ListObjectsPage> {
+export async function listAllObjects(
+  client: S3Client,
+  bucket: string,
+  options: { prefix?: string; delimiter?: string; metadata?: boolean } = {},
+): Promise<ListObjectsPage> {
   const all: ListObjectsPage = { objects: [], prefixes: [], isTruncated: false };
   let token: string | undefined;
   do {
@@ -113,22 +126,31 @@ export interface ListVersionsPage {
 export async function listObjectVersions(
   client: S3Client,
   bucket: string,
-  options: { prefix?: string; delimiter?: string; keyMarker?: string; versionIdMarker?: string; maxKeys?: number; metadata?: boolean } = {},
+  options: {
+    prefix?: string;
+    delimiter?: string;
+    keyMarker?: string;
+    versionIdMarker?: string;
+    maxKeys?: number;
+    metadata?: boolean;
+  } = {},
 ): Promise<ListVersionsPage> {
-  const root = parseXml(await client.text({
-    method: "GET",
-    bucket,
-    query: {
-      versions: "",
-      prefix: options.prefix ?? "",
-      delimiter: options.delimiter,
-      "key-marker": options.keyMarker,
-      "version-id-marker": options.versionIdMarker,
-      "max-keys": options.maxKeys,
-      "encoding-type": "url",
-      metadata: options.metadata ? "true" : undefined,
-    },
-  }));
+  const root = parseXml(
+    await client.text({
+      method: "GET",
+      bucket,
+      query: {
+        versions: "",
+        prefix: options.prefix ?? "",
+        delimiter: options.delimiter,
+        "key-marker": options.keyMarker,
+        "version-id-marker": options.versionIdMarker,
+        "max-keys": options.maxKeys,
+        "encoding-type": "url",
+        metadata: options.metadata ? "true" : undefined,
+      },
+    }),
+  );
   const urlEncoded = childText(root, "EncodingType") === "url";
   const versions = root.children
     .filter((n) => n.name === "Version" || n.name === "DeleteMarker")
@@ -165,13 +187,19 @@ export interface PutResult {
 function putHeaders(options: PutObjectOptions): Record<string, string> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.contentType) headers["content-type"] = options.contentType;
-  for (const [k, v] of Object.entries(options.userMetadata ?? {})) headers[`x-amz-meta-${k.toLowerCase()}`] = v;
-  if (options.tags && Object.keys(options.tags).length) headers["x-amz-tagging"] = new URLSearchParams(options.tags).toString();
+  for (const [k, v] of Object.entries(options.userMetadata ?? {})) {
+    headers[`x-amz-meta-${k.toLowerCase()}`] = v;
+  }
+  if (options.tags && Object.keys(options.tags).length) {
+    headers["x-amz-tagging"] = new URLSearchParams(options.tags).toString();
+  }
   if (options.retention) {
     headers["x-amz-object-lock-mode"] = options.retention.mode;
     headers["x-amz-object-lock-retain-until-date"] = options.retention.until;
   }
-  if (options.legalHold !== undefined) headers["x-amz-object-lock-legal-hold"] = options.legalHold ? "ON" : "OFF";
+  if (options.legalHold !== undefined) {
+    headers["x-amz-object-lock-legal-hold"] = options.legalHold ? "ON" : "OFF";
+  }
   return headers;
 }
 
@@ -183,8 +211,20 @@ export async function putObject(
   body: Uint8Array | string | ReadableStream<Uint8Array>,
   options: PutObjectOptions & { size?: number; unsignedPayload?: boolean; signal?: AbortSignal } = {},
 ): Promise<PutResult> {
-  const res = await client.empty({ method: "PUT", bucket, key, body, contentLength: options.size, headers: putHeaders(options), unsignedPayload: options.unsignedPayload, signal: options.signal });
-  return { etag: (res.headers.get("etag") ?? "").replace(/"/g, ""), versionId: res.headers.get("x-amz-version-id") ?? undefined };
+  const res = await client.empty({
+    method: "PUT",
+    bucket,
+    key,
+    body,
+    contentLength: options.size,
+    headers: putHeaders(options),
+    unsignedPayload: options.unsignedPayload,
+    signal: options.signal,
+  });
+  return {
+    etag: (res.headers.get("etag") ?? "").replace(/"/g, ""),
+    versionId: res.headers.get("x-amz-version-id") ?? undefined,
+  };
 }
 
 export interface ObjectInfo {
@@ -224,7 +264,12 @@ export function objectInfoFromHeaders(headers: Headers): ObjectInfo {
   };
 }
 
-export async function headObject(client: S3Client, bucket: string, key: string, options: { versionId?: string } = {}): Promise<ObjectInfo> {
+export async function headObject(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  options: { versionId?: string } = {},
+): Promise<ObjectInfo> {
   const res = await client.empty({ method: "HEAD", bucket, key, query: { versionId: options.versionId } });
   return objectInfoFromHeaders(res.headers);
 }
@@ -234,11 +279,23 @@ export async function getObject(
   client: S3Client,
   bucket: string,
   key: string,
-  options: { versionId?: string; range?: [number, number?]; headers?: Record<string, string>; signal?: AbortSignal } = {},
+  options: {
+    versionId?: string;
+    range?: [number, number?];
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.range) headers["range"] = `bytes=${options.range[0]}-${options.range[1] ?? ""}`;
-  return await client.send({ method: "GET", bucket, key, query: { versionId: options.versionId }, headers, signal: options.signal });
+  return await client.send({
+    method: "GET",
+    bucket,
+    key,
+    query: { versionId: options.versionId },
+    headers,
+    signal: options.signal,
+  });
 }
 
 export async function copyObject(
@@ -248,7 +305,9 @@ export async function copyObject(
   options: { metadataDirective?: "COPY" | "REPLACE"; replace?: PutObjectOptions } = {},
 ): Promise<PutResult> {
   const headers = options.replace ? putHeaders(options.replace) : {};
-  headers["x-amz-copy-source"] = `/${source.bucket}/${encodeURIComponent(source.key).replace(/%2F/g, "/")}${source.versionId ? `?versionId=${encodeURIComponent(source.versionId)}` : ""}`;
+  headers["x-amz-copy-source"] = `/${source.bucket}/${encodeURIComponent(source.key).replace(/%2F/g, "/")}${
+    source.versionId ? `?versionId=${encodeURIComponent(source.versionId)}` : ""
+  }`;
   if (options.metadataDirective) headers["x-amz-metadata-directive"] = options.metadataDirective;
   const text = await client.text({ method: "PUT", bucket: target.bucket, key: target.key, headers });
   return { etag: (childText(parseXml(text), "ETag") ?? "").replace(/"/g, "") };
@@ -260,9 +319,20 @@ export async function deleteObject(
   key: string,
   options: { versionId?: string; bypassGovernance?: boolean } = {},
 ): Promise<{ versionId?: string; deleteMarker: boolean }> {
-  const headers: Record<string, string> = options.bypassGovernance ? { "x-amz-bypass-governance-retention": "true" } : {};
-  const res = await client.empty({ method: "DELETE", bucket, key, query: { versionId: options.versionId }, headers });
-  return { versionId: res.headers.get("x-amz-version-id") ?? undefined, deleteMarker: res.headers.get("x-amz-delete-marker") === "true" };
+  const headers: Record<string, string> = options.bypassGovernance
+    ? { "x-amz-bypass-governance-retention": "true" }
+    : {};
+  const res = await client.empty({
+    method: "DELETE",
+    bucket,
+    key,
+    query: { versionId: options.versionId },
+    headers,
+  });
+  return {
+    versionId: res.headers.get("x-amz-version-id") ?? undefined,
+    deleteMarker: res.headers.get("x-amz-delete-marker") === "true",
+  };
 }
 
 export interface DeleteResult {

@@ -33,7 +33,10 @@ export function parseReplicationXml(text: string): ReplicationConfig {
     rules: children(root, "Rule").map((rule) => {
       const filter = child(rule, "Filter");
       const scope = child(filter, "And") ?? filter;
-      const tags = children(scope, "Tag").map((t) => ({ key: childText(t, "Key") ?? "", value: childText(t, "Value") ?? "" }));
+      const tags = children(scope, "Tag").map((t) => ({
+        key: childText(t, "Key") ?? "",
+        value: childText(t, "Value") ?? "",
+      }));
       const destination = child(rule, "Destination");
       return {
         id: childText(rule, "ID") ?? "",
@@ -82,7 +85,11 @@ export async function getBucketReplication(client: S3Client, bucket: string): Pr
 }
 
 /** Replaces the replication configuration; no rules deletes it. */
-export async function putBucketReplication(client: S3Client, bucket: string, config: ReplicationConfig): Promise<void> {
+export async function putBucketReplication(
+  client: S3Client,
+  bucket: string,
+  config: ReplicationConfig,
+): Promise<void> {
   if (config.rules.length === 0) {
     await client.empty({ method: "DELETE", bucket, query: { replication: "" } });
     return;
@@ -109,7 +116,10 @@ export interface ReplicationMetrics extends ReplicationCounts {
 }
 
 /** `GET /<bucket>?replication-metrics`; null when the bucket has no replication configuration. */
-export async function getReplicationMetrics(client: S3Client, bucket: string): Promise<ReplicationMetrics | null> {
+export async function getReplicationMetrics(
+  client: S3Client,
+  bucket: string,
+): Promise<ReplicationMetrics | null> {
   try {
     return JSON.parse(await client.text({ method: "GET", bucket, query: { "replication-metrics": "" } }));
   } catch (error) {

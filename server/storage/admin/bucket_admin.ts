@@ -4,10 +4,21 @@ import { S3Error } from "../../s3/errors.ts";
 import { getBucketVersioning } from "../../s3/ops/bucket_config.ts";
 import { headBucket } from "../../s3/ops/buckets.ts";
 import { parseReplicationXml } from "../../s3/ops/replication.ts";
-import { adminFail, type AdminContext, decryptJson, empty, json, plainJson, requireAction, requiredParam } from "./context.ts";
+import {
+  type AdminContext,
+  adminFail,
+  decryptJson,
+  empty,
+  json,
+  plainJson,
+  requireAction,
+  requiredParam,
+} from "./context.ts";
 
 async function requireBucket(ctx: AdminContext, bucket: string): Promise<void> {
-  if (!(await ctx.store.bucketExists(bucket))) throw adminFail("NoSuchBucket", "The specified bucket does not exist", 404);
+  if (!(await ctx.store.bucketExists(bucket))) {
+    throw adminFail("NoSuchBucket", "The specified bucket does not exist", 404);
+  }
 }
 
 export interface QuotaDoc {
@@ -23,7 +34,9 @@ export async function getBucketQuota(ctx: AdminContext): Promise<Response> {
   const bucket = requiredParam(ctx, "bucket");
   await requireBucket(ctx, bucket);
   const text = await ctx.store.getBucketDocument(bucket, "quota.json");
-  if (!text) throw adminFail("XMinioAdminNoSuchQuotaConfiguration", "The quota configuration does not exist", 404);
+  if (!text) {
+    throw adminFail("XMinioAdminNoSuchQuotaConfiguration", "The quota configuration does not exist", 404);
+  }
   return json(JSON.parse(text));
 }
 
@@ -33,13 +46,19 @@ export async function setBucketQuota(ctx: AdminContext): Promise<Response> {
   await requireBucket(ctx, bucket);
   const body = plainJson<Partial<QuotaDoc>>(ctx);
   const quota = Number(body.size || body.quota || 0);
-  if (!Number.isSafeInteger(quota) || quota < 0) throw adminFail("XMinioAdminInvalidArgument", "quota must be a whole number of bytes", 400);
+  if (!Number.isSafeInteger(quota) || quota < 0) {
+    throw adminFail("XMinioAdminInvalidArgument", "quota must be a whole number of bytes", 400);
+  }
   if (quota === 0) {
     await ctx.store.putBucketDocument(bucket, "quota.json", undefined);
     return empty();
   }
   if ((body.quotatype ?? "hard") !== "hard") {
-    throw adminFail("XMinioAdminInvalidArgument", `quota type ${body.quotatype} is not supported; only hard quotas are enforced`, 400);
+    throw adminFail(
+      "XMinioAdminInvalidArgument",
+      `quota type ${body.quotatype} is not supported; only hard quotas are enforced`,
+      400,
+    );
   }
   const doc: QuotaDoc = { quota, size: quota, rate: 0, requests: 0, quotatype: "hard" };
   await ctx.store.putBucketDocument(bucket, "quota.json", JSON.stringify(doc));
@@ -64,7 +83,10 @@ export interface BucketTargetDoc {
   isOnline?: boolean;
 }
 
-export async function readTargets(ctx: Pick<AdminContext, "store">, bucket: string): Promise<BucketTargetDoc[]> {
+export async function readTargets(
+  ctx: Pick<AdminContext, "store">,
+  bucket: string,
+): Promise<BucketTargetDoc[]> {
   const text = await ctx.store.getBucketDocument(bucket, "targets.json").catch(() => undefined);
   return text ? JSON.parse(text) : [];
 }
@@ -74,13 +96,17 @@ const redacted = (t: BucketTargetDoc) => ({ ...t, credentials: { accessKey: t.cr
 
 export async function listRemoteTargets(ctx: AdminContext): Promise<Response> {
   requireAction(ctx, "admin:GetBucketTarget");
-  if (!ctx.query.has("bucket") || !ctx.query.has("type")) throw adminFail("XMinioAdminInvalidArgument", "bucket and type are required", 400);
+  if (!ctx.query.has("bucket") || !ctx.query.has("type")) {
+    throw adminFail("XMinioAdminInvalidArgument", "bucket and type are required", 400);
+  }
   const bucket = ctx.query.get("bucket")!;
   const type = ctx.query.get("type")!;
   const buckets = bucket ? [bucket] : await ctx.store.listBucketNames();
   if (bucket) await requireBucket(ctx, bucket);
   const out = [];
-  for (const b of buckets) for (const t of await readTargets(ctx, b)) if (!type || t.type === type) out.push(redacted(t));
+  for (const b of buckets) {
+    for (const t of await readTargets(ctx, b)) if (!type || t.type === type) out.push(redacted(t));
+  }
   return json(out);
 }
 
@@ -89,33 +115,87 @@ export async function setRemoteTarget(ctx: AdminContext): Promise<Response> {
   const bucket = requiredParam(ctx, "bucket");
   await requireBucket(ctx, bucket);
   const body = await decryptJson<Partial<BucketTargetDoc> & { omitempty?: string }>(ctx);
-  if (body.type !== "replication") throw adminFail("XMinioAdminRemoteARNTypeInvalid", "Unsupported target type: only replication is supported", 400);
+  if (body.type !== "replication") {
+    throw adminFail(
+      "XMinioAdminRemoteARNTypeInvalid",
+      "Unsupported target type: only replication is supported",
+      400,
+    );
+  }
   if (!body.endpoint || !body.targetbucket || !body.credentials?.accessKey || !body.credentials?.secretKey) {
-    throw adminFail("XMinioAdminInvalidArgument", "endpoint, target bucket and credentials are required", 400);
+    throw adminFail(
+      "XMinioAdminInvalidArgument",
+      "endpoint, target bucket and credentials are required",
+      400,
+    );
   }
   const bandwidth = Number(body.bandwidthlimit ?? 0);
   if (bandwidth !== 0 && bandwidth < 100 * 1000 * 1000) {
-    throw adminFail("XMinioAdminReplicationBandwidthLimitError", "Bandwidth limit for remote target must be at least 100MBps", 400);
+    throw adminFail(
+      "XMinioAdminReplicationBandwidthLimitError",
+      "Bandwidth limit for remote target must be at least 100MBps",
+      400,
+    );
   }
   const details = await ctx.store.bucketDetails(bucket);
-  if (!details.versioning) throw adminFail("InvalidRequest", "Versioning must be 'Enabled' on the bucket to add a replication target", 400);
+  if (!details.versioning) {
+    throw adminFail(
+      "InvalidRequest",
+      "Versioning must be 'Enabled' on the bucket to add a replication target",
+      400,
+    );
+  }
   const endpoint = `${body.secure ? "https" : "http"}://${body.endpoint}`;
   if (body.endpoint === ctx.url.host && body.targetbucket === bucket) {
-    throw adminFail("XMinioAdminRemoteIdenticalToSource", "The remote target cannot be the same bucket on the same server", 400);
+    throw adminFail(
+      "XMinioAdminRemoteIdenticalToSource",
+      "The remote target cannot be the same bucket on the same server",
+      400,
+    );
   }
   const existing = await readTargets(ctx, bucket);
-  const same = existing.find((t) => t.endpoint === body.endpoint && t.targetbucket === body.targetbucket && t.credentials.accessKey === body.credentials!.accessKey);
+  const same = existing.find((t) =>
+    t.endpoint === body.endpoint && t.targetbucket === body.targetbucket &&
+    t.credentials.accessKey === body.credentials!.accessKey
+  );
   if (same && ctx.query.get("update") !== "true") return json(same.arn);
   // The remote must answer, with these credentials, for a versioned bucket.
-  const remote = new S3Client({ endpoint, region: body.region || body.omitempty || undefined, credentials: body.credentials, fetch: ctx.fetch });
+  const remote = new S3Client({
+    endpoint,
+    region: body.region || body.omitempty || undefined,
+    credentials: body.credentials,
+    fetch: ctx.fetch,
+  });
   try {
-    if (!(await headBucket(remote, body.targetbucket))) throw adminFail("XMinioAdminRemoteTargetNotFoundError", `The remote bucket ${body.targetbucket} does not exist`, 404);
+    if (!(await headBucket(remote, body.targetbucket))) {
+      throw adminFail(
+        "XMinioAdminRemoteTargetNotFoundError",
+        `The remote bucket ${body.targetbucket} does not exist`,
+        404,
+      );
+    }
     if ((await getBucketVersioning(remote, body.targetbucket)).status !== "Enabled") {
-      throw adminFail("XMinioAdminReplicationTargetNotVersionedError", "Versioning must be enabled on the remote bucket", 400);
+      throw adminFail(
+        "XMinioAdminReplicationTargetNotVersionedError",
+        "Versioning must be enabled on the remote bucket",
+        400,
+      );
     }
   } catch (error) {
-    if (error instanceof S3Error) throw adminFail("XMinioAdminReplicationRemoteConnectionError", `Remote service endpoint ${body.endpoint} refused the request: ${error.code}`, 503);
-    if (error instanceof TypeError) throw adminFail("XMinioAdminReplicationRemoteConnectionError", `Remote service endpoint ${body.endpoint} not available: ${error.message}`, 503);
+    if (error instanceof S3Error) {
+      throw adminFail(
+        "XMinioAdminReplicationRemoteConnectionError",
+        `Remote service endpoint ${body.endpoint} refused the request: ${error.code}`,
+        503,
+      );
+    }
+    if (error instanceof TypeError) {
+      throw adminFail(
+        "XMinioAdminReplicationRemoteConnectionError",
+        `Remote service endpoint ${body.endpoint} not available: ${error.message}`,
+        503,
+      );
+    }
     throw error;
   }
   const target: BucketTargetDoc = {
@@ -126,7 +206,8 @@ export async function setRemoteTarget(ctx: AdminContext): Promise<Response> {
     secure: !!body.secure,
     path: body.path ?? "",
     api: body.api ?? "s3v4",
-    arn: same?.arn ?? `arn:minio:replication:${ctx.config.region()}:${crypto.randomUUID()}:${body.targetbucket}`,
+    arn: same?.arn ??
+      `arn:minio:replication:${ctx.config.region()}:${crypto.randomUUID()}:${body.targetbucket}`,
     type: "replication",
     region: body.region || body.omitempty || "",
     bandwidthlimit: bandwidth,
@@ -135,7 +216,11 @@ export async function setRemoteTarget(ctx: AdminContext): Promise<Response> {
     healthCheckDuration: Number(body.healthCheckDuration ?? 60_000_000_000),
     isOnline: true,
   };
-  await ctx.store.putBucketDocument(bucket, "targets.json", JSON.stringify([...existing.filter((t) => t.arn !== target.arn), target]));
+  await ctx.store.putBucketDocument(
+    bucket,
+    "targets.json",
+    JSON.stringify([...existing.filter((t) => t.arn !== target.arn), target]),
+  );
   return json(target.arn);
 }
 
@@ -145,11 +230,21 @@ export async function removeRemoteTarget(ctx: AdminContext): Promise<Response> {
   const arn = requiredParam(ctx, "arn");
   await requireBucket(ctx, bucket);
   const targets = await readTargets(ctx, bucket);
-  if (!targets.some((t) => t.arn === arn)) throw adminFail("XMinioAdminRemoteTargetNotFoundError", "The remote target does not exist", 404);
+  if (!targets.some((t) => t.arn === arn)) {
+    throw adminFail("XMinioAdminRemoteTargetNotFoundError", "The remote target does not exist", 404);
+  }
   const replication = await ctx.store.getBucketDocument(bucket, "replication.xml");
   if (replication && parseReplicationXml(replication).rules.some((r) => r.destinationBucket === arn)) {
-    throw adminFail("XMinioAdminRemoteRemoveDisallowed", "Replication configuration exists with this ARN.", 400);
+    throw adminFail(
+      "XMinioAdminRemoteRemoveDisallowed",
+      "Replication configuration exists with this ARN.",
+      400,
+    );
   }
-  await ctx.store.putBucketDocument(bucket, "targets.json", JSON.stringify(targets.filter((t) => t.arn !== arn)));
+  await ctx.store.putBucketDocument(
+    bucket,
+    "targets.json",
+    JSON.stringify(targets.filter((t) => t.arn !== arn)),
+  );
   return empty(204);
 }

@@ -41,19 +41,26 @@ export interface AdminContext extends VerifiedRequest {
 
 export type AdminRoute = (ctx: AdminContext) => Promise<Response>;
 
-export const adminFail = (code: string, message: string, status: number) => new StoreError(code, message, status);
+export const adminFail = (code: string, message: string, status: number) =>
+  new StoreError(code, message, status);
 
 export function requireAction(ctx: AdminContext, action: string): void {
   if (!ctx.can(action)) throw adminFail("AccessDenied", "Access Denied.", 403);
 }
 
 export function json(value: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json", ...headers } });
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
 }
 
 /** Replies with JSON encrypted for the signer (PBKDF2 + AES-GCM, id 0x02; see payload_crypto.ts). */
 export async function encryptedJson(ctx: AdminContext, value: unknown): Promise<Response> {
-  const sealed = await encryptPayload(ctx.credential.secretKey, new TextEncoder().encode(JSON.stringify(value)));
+  const sealed = await encryptPayload(
+    ctx.credential.secretKey,
+    new TextEncoder().encode(JSON.stringify(value)),
+  );
   return new Response(sealed, { headers: { "content-type": "application/json" } });
 }
 
@@ -67,7 +74,11 @@ export async function decryptBody(ctx: AdminContext): Promise<string> {
   try {
     return new TextDecoder().decode(await decryptPayload(ctx.credential.secretKey, ctx.body));
   } catch {
-    throw adminFail("XMinioAdminConfigBadJSON", "Unable to decrypt the request body: it must be encrypted with the signer's secret key", 400);
+    throw adminFail(
+      "XMinioAdminConfigBadJSON",
+      "Unable to decrypt the request body: it must be encrypted with the signer's secret key",
+      400,
+    );
   }
 }
 
@@ -90,8 +101,11 @@ export function plainJson<T>(ctx: AdminContext): T {
 
 export function requiredParam(ctx: AdminContext, name: string): string {
   const value = ctx.query.get(name);
-  if (value === null || value === "") throw adminFail("XMinioAdminInvalidArgument", `Invalid arguments specified: ${name} is required`, 400);
+  if (value === null || value === "") {
+    throw adminFail("XMinioAdminInvalidArgument", `Invalid arguments specified: ${name} is required`, 400);
+  }
   return value;
 }
 
-export const empty = (status = 200, headers: Record<string, string> = {}) => new Response(null, { status, headers });
+export const empty = (status = 200, headers: Record<string, string> = {}) =>
+  new Response(null, { status, headers });

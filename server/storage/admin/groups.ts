@@ -1,5 +1,13 @@
 /** Groups (minio-protocol §3.5): list, describe, add/remove members (creating or deleting the group), status. */
-import { adminFail, type AdminContext, empty, json, plainJson, requireAction, requiredParam } from "./context.ts";
+import {
+  type AdminContext,
+  adminFail,
+  empty,
+  json,
+  plainJson,
+  requireAction,
+  requiredParam,
+} from "./context.ts";
 
 const noSuchGroup = () => adminFail("XMinioAdminNoSuchGroup", "The specified group does not exist.", 404);
 
@@ -12,22 +20,38 @@ export async function getGroup(ctx: AdminContext): Promise<Response> {
   requireAction(ctx, "admin:GetGroup");
   const group = ctx.iam.groups.get(requiredParam(ctx, "group"));
   if (!group) throw noSuchGroup();
-  return json({ name: group.name, status: group.status, members: group.members, policy: group.policies.join(","), updatedAt: group.updatedAt });
+  return json({
+    name: group.name,
+    status: group.status,
+    members: group.members,
+    policy: group.policies.join(","),
+    updatedAt: group.updatedAt,
+  });
 }
 
 export async function updateGroupMembers(ctx: AdminContext): Promise<Response> {
-  const body = plainJson<{ group?: string; members?: string[] | null; isRemove?: boolean; groupStatus?: string }>(ctx);
+  const body = plainJson<
+    { group?: string; members?: string[] | null; isRemove?: boolean; groupStatus?: string }
+  >(ctx);
   const name = (body.group ?? "").trim();
   const members = body.members ?? [];
   requireAction(ctx, body.isRemove ? "admin:RemoveUserFromGroup" : "admin:AddUserToGroup");
   // deno-lint-ignore no-control-regex -- control characters (NUL above all) are exactly what is refused
-  if (!name || name.includes(",") || name.length > 256 || /[\u0000-\u001f\u007f]/.test(name)) throw adminFail("XMinioAdminInvalidArgument", "Invalid group name", 400);
+  if (!name || name.includes(",") || name.length > 256 || /[\u0000-\u001f\u007f]/.test(name)) {
+    throw adminFail("XMinioAdminInvalidArgument", "Invalid group name", 400);
+  }
   const existing = ctx.iam.groups.get(name);
   const stamp = new Date(ctx.now()).toISOString();
   for (const member of members) {
     if (!ctx.iam.users.has(member)) {
-      if (ctx.iam.serviceAccounts.has(member) || ctx.iam.sessions.has(member) || ctx.authority.isRoot(member)) {
-        throw adminFail("XMinioIAMActionNotAllowed", `${member} is not a regular user and cannot be a group member`, 403);
+      if (
+        ctx.iam.serviceAccounts.has(member) || ctx.iam.sessions.has(member) || ctx.authority.isRoot(member)
+      ) {
+        throw adminFail(
+          "XMinioIAMActionNotAllowed",
+          `${member} is not a regular user and cannot be a group member`,
+          403,
+        );
       }
       throw adminFail("XMinioAdminNoSuchUser", `The specified user ${member} does not exist.`, 404);
     }
@@ -35,11 +59,21 @@ export async function updateGroupMembers(ctx: AdminContext): Promise<Response> {
   if (body.isRemove) {
     if (!existing) throw noSuchGroup();
     if (members.length === 0) {
-      if (existing.members.length > 0) throw adminFail("XMinioAdminGroupNotEmpty", "The specified group is not empty - cannot remove it.", 400);
+      if (existing.members.length > 0) {
+        throw adminFail(
+          "XMinioAdminGroupNotEmpty",
+          "The specified group is not empty - cannot remove it.",
+          400,
+        );
+      }
       await ctx.iam.removeGroup(name);
       return empty();
     }
-    await ctx.iam.putGroup({ ...existing, members: existing.members.filter((m) => !members.includes(m)), updatedAt: stamp });
+    await ctx.iam.putGroup({
+      ...existing,
+      members: existing.members.filter((m) => !members.includes(m)),
+      updatedAt: stamp,
+    });
     return empty();
   }
   const merged = [...new Set([...(existing?.members ?? []), ...members])];
@@ -56,7 +90,9 @@ export async function updateGroupMembers(ctx: AdminContext): Promise<Response> {
 export async function setGroupStatus(ctx: AdminContext): Promise<Response> {
   const name = requiredParam(ctx, "group");
   const status = requiredParam(ctx, "status");
-  if (status !== "enabled" && status !== "disabled") throw adminFail("XMinioAdminInvalidArgument", "status must be enabled or disabled", 400);
+  if (status !== "enabled" && status !== "disabled") {
+    throw adminFail("XMinioAdminInvalidArgument", "status must be enabled or disabled", 400);
+  }
   requireAction(ctx, status === "enabled" ? "admin:EnableGroup" : "admin:DisableGroup");
   const group = ctx.iam.groups.get(name);
   if (!group) throw noSuchGroup();

@@ -4,13 +4,19 @@
  * A server reporting the FS backend has no heal routes, as MinIO's FS mode.
  */
 import { defaultOpts, type HealOpts } from "../heal/sequences.ts";
-import { adminFail, type AdminContext, json, requireAction } from "./context.ts";
+import { type AdminContext, adminFail, json, requireAction } from "./context.ts";
 
 const isFlag = (query: URLSearchParams, name: string) => query.has(name) && query.get(name) !== "false";
 
 /** `heal/<bucket>/<prefix>` (the op path, trailing slash kept: it belongs to the prefix). */
 export function heal(ctx: AdminContext, op: string): Promise<Response> {
-  if (ctx.reportedBackend === "fs") throw adminFail("XMinioAdminVersionMismatch", "This 'admin' API is not supported by server in 'mode-server-fs'", 426);
+  if (ctx.reportedBackend === "fs") {
+    throw adminFail(
+      "XMinioAdminVersionMismatch",
+      "This 'admin' API is not supported by server in 'mode-server-fs'",
+      426,
+    );
+  }
   requireAction(ctx, "admin:Heal");
   const rest = op.slice("heal".length).replace(/^\//, "");
   const slash = rest.indexOf("/");
@@ -27,17 +33,29 @@ export function heal(ctx: AdminContext, op: string): Promise<Response> {
   const forceStart = isFlag(ctx.query, "forceStart");
   const forceStop = isFlag(ctx.query, "forceStop");
   if ((token && (forceStart || forceStop)) || (forceStart && forceStop)) {
-    throw adminFail("InvalidRequest", "Invalid Request: clientToken, forceStart and forceStop cannot be combined", 400);
+    throw adminFail(
+      "InvalidRequest",
+      "Invalid Request: clientToken, forceStart and forceStop cannot be combined",
+      400,
+    );
   }
   const sequences = ctx.live.heal;
   if (token) return Promise.resolve(json(sequences.status(bucket, prefix, token)));
   const settings = healOpts(ctx.body);
   if (forceStop) return Promise.resolve(json(sequences.stop(bucket, prefix, ctx.sourceIp)));
-  return Promise.resolve(json(sequences.start(bucket, prefix, settings, { forceStart, clientAddress: ctx.sourceIp })));
+  return Promise.resolve(
+    json(sequences.start(bucket, prefix, settings, { forceStart, clientAddress: ctx.sourceIp })),
+  );
 }
 
 export function backgroundHealStatus(ctx: AdminContext): Promise<Response> {
-  if (ctx.reportedBackend === "fs") throw adminFail("XMinioAdminVersionMismatch", "This 'admin' API is not supported by server in 'mode-server-fs'", 426);
+  if (ctx.reportedBackend === "fs") {
+    throw adminFail(
+      "XMinioAdminVersionMismatch",
+      "This 'admin' API is not supported by server in 'mode-server-fs'",
+      426,
+    );
+  }
   requireAction(ctx, "admin:Heal");
   return Promise.resolve(json(ctx.live.heal.background()));
 }
@@ -45,16 +63,34 @@ export function backgroundHealStatus(ctx: AdminContext): Promise<Response> {
 /** Every request without a client token carries HealOpts (madmin always sends them). */
 function healOpts(body: Uint8Array): HealOpts {
   const text = new TextDecoder().decode(body).trim();
-  if (!text) throw adminFail("XMinioRequestBodyParse", "The request body failed to parse: heal options are required", 400);
+  if (!text) {
+    throw adminFail(
+      "XMinioRequestBodyParse",
+      "The request body failed to parse: heal options are required",
+      400,
+    );
+  }
   let value: Partial<HealOpts>;
   try {
     value = JSON.parse(text);
   } catch {
-    throw adminFail("XMinioRequestBodyParse", "The request body failed to parse: heal options must be JSON", 400);
+    throw adminFail(
+      "XMinioRequestBodyParse",
+      "The request body failed to parse: heal options must be JSON",
+      400,
+    );
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw adminFail("XMinioRequestBodyParse", "The request body failed to parse: heal options must be a JSON object", 400);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw adminFail(
+      "XMinioRequestBodyParse",
+      "The request body failed to parse: heal options must be a JSON object",
+      400,
+    );
+  }
   const defaults = defaultOpts();
-  const flag = (key: keyof HealOpts) => (typeof value[key] === "boolean" ? value[key] as boolean : defaults[key] as boolean);
+  const flag = (
+    key: keyof HealOpts,
+  ) => (typeof value[key] === "boolean" ? value[key] as boolean : defaults[key] as boolean);
   const scanMode = Number(value.scanMode ?? 1);
   if (![0, 1, 2].includes(scanMode)) throw adminFail("InvalidArgument", "scanMode must be 0, 1 or 2", 400);
   return {

@@ -14,13 +14,36 @@ import { formatConfig } from "./server_config.ts";
 import type { AdminContext } from "./context.ts";
 import { subsystem } from "./subsystems.ts";
 import { drive, serverInfoDocument } from "./info.ts";
-import { cpuFacts, memoryFacts, networkFacts, osFacts, partitionFacts, processFacts, productFacts, systemConfig, systemErrors, systemServices } from "./host_facts.ts";
+import {
+  cpuFacts,
+  memoryFacts,
+  networkFacts,
+  osFacts,
+  partitionFacts,
+  processFacts,
+  productFacts,
+  systemConfig,
+  systemErrors,
+  systemServices,
+} from "./host_facts.ts";
 
 /** Bytes written and read back by the drive check: enough to see a sick disk, quick on a healthy one. */
 const DRIVE_CHECK_BYTES = 4 * 1024 * 1024;
 
 /** madmin's health data types (HealthDataTypesMap). */
-export const HEALTH_DATA_TYPES = ["minioinfo", "minioconfig", "syscpu", "sysdrivehw", "sysosinfo", "sysmem", "sysnet", "sysprocess", "syserrors", "sysservices", "sysconfig"] as const;
+export const HEALTH_DATA_TYPES = [
+  "minioinfo",
+  "minioconfig",
+  "syscpu",
+  "sysdrivehw",
+  "sysosinfo",
+  "sysmem",
+  "sysnet",
+  "sysprocess",
+  "syserrors",
+  "sysservices",
+  "sysconfig",
+] as const;
 export type HealthDataType = typeof HEALTH_DATA_TYPES[number];
 
 /** The types a request asks for: those set to true, or all when it names none. */
@@ -37,8 +60,12 @@ export function redactedConfig(ctx: AdminContext): string {
     const def = subsystem(name);
     for (const values of Object.values(targets)) {
       for (const [key, value] of Object.entries(values)) {
-        if (def?.keys.find((k) => k.key === key)?.secret || /password|secret|token|key$/.test(key)) values[key] = "*REDACTED*";
-        else values[key] = value.replace(/\/\/[^/@\s]+@/g, "//*REDACTED*@").replace(/([?&](token|auth|password|secret)[^=]*=)[^&\s]*/gi, "$1*REDACTED*");
+        if (def?.keys.find((k) => k.key === key)?.secret || /password|secret|token|key$/.test(key)) {
+          values[key] = "*REDACTED*";
+        } else {values[key] = value.replace(/\/\/[^/@\s]+@/g, "//*REDACTED*@").replace(
+            /([?&](token|auth|password|secret)[^=]*=)[^&\s]*/gi,
+            "$1*REDACTED*",
+          );}
       }
     }
   }
@@ -55,7 +82,9 @@ async function driveCheck(ctx: AdminContext, signal: AbortSignal) {
     let started = performance.now();
     const file = await Deno.open(path, { write: true, create: true, mode: 0o600 });
     try {
-      for (let written = 0; written < DRIVE_CHECK_BYTES && !signal.aborted; written += data.length) await file.write(data);
+      for (let written = 0; written < DRIVE_CHECK_BYTES && !signal.aborted; written += data.length) {
+        await file.write(data);
+      }
       await file.syncData();
     } finally {
       file.close();
@@ -64,9 +93,13 @@ async function driveCheck(ctx: AdminContext, signal: AbortSignal) {
     started = performance.now();
     const back = await Deno.readFile(path, { signal });
     result.readthroughput = Math.round(back.length / ((performance.now() - started) / 1000));
-    if (back.length !== DRIVE_CHECK_BYTES || back.subarray(0, data.length).some((b, i) => b !== data[i])) result.error = "the data read back differs from what was written";
+    if (back.length !== DRIVE_CHECK_BYTES || back.subarray(0, data.length).some((b, i) => b !== data[i])) {
+      result.error = "the data read back differs from what was written";
+    }
   } catch (error) {
-    result.error = signal.aborted ? "the deadline passed before the drive check finished" : `drive check failed: ${error instanceof Error ? error.message : error}`;
+    result.error = signal.aborted
+      ? "the deadline passed before the drive check finished"
+      : `drive check failed: ${error instanceof Error ? error.message : error}`;
   } finally {
     await Deno.remove(path).catch(() => {});
   }
@@ -76,7 +109,11 @@ async function driveCheck(ctx: AdminContext, signal: AbortSignal) {
 const isDocker = () => Deno.stat("/.dockerenv").then(() => true, () => false);
 
 /** Yields the report twice: quick facts first, then with the drive check; stops early when `signal` aborts. */
-export async function* healthReports(ctx: AdminContext, signal: AbortSignal, options: { anonymize: boolean; types: Set<HealthDataType> }): AsyncGenerator<unknown> {
+export async function* healthReports(
+  ctx: AdminContext,
+  signal: AbortSignal,
+  options: { anonymize: boolean; types: Set<HealthDataType> },
+): AsyncGenerator<unknown> {
   const addr = ctx.url.host;
   const wants = (type: HealthDataType) => options.types.has(type);
   const space = await ctx.store.diskSpace();
@@ -99,7 +136,10 @@ export async function* healthReports(ctx: AdminContext, signal: AbortSignal, opt
   yield report;
   if (signal.aborted || !server) return;
   const check = await driveCheck(ctx, signal);
-  Object.assign(server.drive, { writethroughput: check.writethroughput, readthroughput: check.readthroughput }, check.error ? { state: "faulty" } : {});
+  Object.assign(server.drive, {
+    writethroughput: check.writethroughput,
+    readthroughput: check.readthroughput,
+  }, check.error ? { state: "faulty" } : {});
   if (check.error) minio.error = `drive ${ctx.store.dataDir}: ${check.error}`;
   report.timestamp = new Date(ctx.now()).toISOString();
   yield report;
@@ -109,6 +149,17 @@ export async function* healthReports(ctx: AdminContext, signal: AbortSignal, opt
 async function serverFacts(ctx: AdminContext) {
   const disk: Record<string, unknown> = await drive(ctx);
   const info = await serverInfoDocument(ctx, disk);
-  Object.assign(info.servers[0], { num_cpu: navigator.hardwareConcurrency, runtime_version: `deno ${Deno.version.deno}` });
-  return { info: { ...info, tls: { tls_enabled: ctx.url.protocol === "https:" }, is_kubernetes: false, is_docker: await isDocker() }, drive: disk };
+  Object.assign(info.servers[0], {
+    num_cpu: navigator.hardwareConcurrency,
+    runtime_version: `deno ${Deno.version.deno}`,
+  });
+  return {
+    info: {
+      ...info,
+      tls: { tls_enabled: ctx.url.protocol === "https:" },
+      is_kubernetes: false,
+      is_docker: await isDocker(),
+    },
+    drive: disk,
+  };
 }

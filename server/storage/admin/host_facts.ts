@@ -49,13 +49,29 @@ export async function partitionFacts(addr: string, dataDir: string, space: { tot
     const parts = line.split(" ");
     if (parts.length < 4) continue;
     const point = parts[1].replace(/\\040/g, " ");
-    if ((real === point || real.startsWith(point.endsWith("/") ? point : `${point}/`)) && (!best || point.length > best[1].length)) best = [parts[0], point, parts[2], parts[3]];
+    if (
+      (real === point || real.startsWith(point.endsWith("/") ? point : `${point}/`)) &&
+      (!best || point.length > best[1].length)
+    ) best = [parts[0], point, parts[2], parts[3]];
   }
   if (!best) return { addr, error: `no mount found for ${dataDir}` };
   const [device, mountpoint, fsType, options] = best;
-  const partition: Record<string, unknown> = { device, mountpoint, fs_type: fsType, mount_options: options, mount_fs_type: fsType, space_total: space.total, space_free: space.free };
+  const partition: Record<string, unknown> = {
+    device,
+    mountpoint,
+    fs_type: fsType,
+    mount_options: options,
+    mount_fs_type: fsType,
+    space_total: space.total,
+    space_free: space.free,
+  };
   const stat = await Deno.stat(real).catch(() => null);
-  if (stat?.dev) Object.assign(partition, { major: Math.floor(stat.dev / 256) & 0xfff, minor: (stat.dev & 0xff) | ((stat.dev >> 12) & 0xfff00) });
+  if (stat?.dev) {
+    Object.assign(partition, {
+      major: Math.floor(stat.dev / 256) & 0xfff,
+      minor: (stat.dev & 0xff) | ((stat.dev >> 12) & 0xfff00),
+    });
+  }
   return { addr, partitions: [partition] };
 }
 
@@ -94,7 +110,8 @@ export async function memoryFacts(addr: string) {
   const m = Deno.systemMemoryInfo();
   const meminfo = (await readText("/proc/meminfo")) ?? "";
   const shared = Number(/^Shmem:\s+(\d+) kB/m.exec(meminfo)?.[1] ?? 0) * 1024;
-  const cgroup = ((await readText("/sys/fs/cgroup/memory.max")) ?? (await readText("/sys/fs/cgroup/memory/memory.limit_in_bytes")) ?? "").trim();
+  const cgroup = ((await readText("/sys/fs/cgroup/memory.max")) ??
+    (await readText("/sys/fs/cgroup/memory/memory.limit_in_bytes")) ?? "").trim();
   const limit = /^\d+$/.test(cgroup) && Number(cgroup) < m.total ? Number(cgroup) : m.total;
   return {
     addr,
@@ -127,7 +144,9 @@ export async function processFacts(addr: string) {
       name: field("Name"),
       status: field("State").split(" ")[0],
       // Arguments are not meant for secrets (Deck takes them from the environment), but one named like a secret is masked.
-      cmd_line: cmdline.map((arg) => arg.replace(/^(--?[\w-]*(password|secret|token|key)[\w-]*=).*$/i, "$1*REDACTED*")).join(" "),
+      cmd_line: cmdline.map((arg) =>
+        arg.replace(/^(--?[\w-]*(password|secret|token|key)[\w-]*=).*$/i, "$1*REDACTED*")
+      ).join(" "),
       exec_path: Deno.execPath(),
       cwd: Deno.cwd(),
       num_threads: Number(field("Threads")) || 0,
@@ -136,7 +155,11 @@ export async function processFacts(addr: string) {
       gids: field("Gid").split(/\s+/).filter(Boolean).map(Number),
       create_time: Math.round((Date.now() / 1000 - Deno.osUptime() + Number(stat[19]) / ticks) * 1000),
       times: { user: Number(stat[11]) / ticks, system: Number(stat[12]) / ticks },
-      mem_info: { rss: memory.rss, vms: (Number(field("VmSize").replace(/\D/g, "")) || 0) * 1024, hwm: (Number(field("VmHWM").replace(/\D/g, "")) || 0) * 1024 },
+      mem_info: {
+        rss: memory.rss,
+        vms: (Number(field("VmSize").replace(/\D/g, "")) || 0) * 1024,
+        hwm: (Number(field("VmHWM").replace(/\D/g, "")) || 0) * 1024,
+      },
     });
   } catch (error) {
     out.error = errorText(error);
@@ -146,10 +169,16 @@ export async function processFacts(addr: string) {
 
 /** Network interfaces with the driver behind each (madmin NetInfo); loopback left out. */
 export async function networkFacts(addr: string) {
-  const names = [...new Set(Deno.networkInterfaces().map((i) => i.name))].filter((name) => name !== "lo").sort();
+  const names = [...new Set(Deno.networkInterfaces().map((i) => i.name))].filter((name) => name !== "lo")
+    .sort();
   return await Promise.all(names.map(async (name) => {
-    const driver = await Deno.realPath(`/sys/class/net/${name}/device/driver`).then((p) => p.slice(p.lastIndexOf("/") + 1), () => "");
-    return driver ? { addr, interface: name, driver } : { addr, interface: name, error: "no device driver (a virtual interface)" };
+    const driver = await Deno.realPath(`/sys/class/net/${name}/device/driver`).then(
+      (p) => p.slice(p.lastIndexOf("/") + 1),
+      () => "",
+    );
+    return driver
+      ? { addr, interface: name, driver }
+      : { addr, interface: name, error: "no device driver (a virtual interface)" };
   }));
 }
 
@@ -167,7 +196,11 @@ export async function systemErrors(addr: string) {
       break;
     }
   }
-  return { addr, ...(errors.length ? { errors } : {}), ...(problems.length ? { error: problems.join(", ") } : {}) };
+  return {
+    addr,
+    ...(errors.length ? { errors } : {}),
+    ...(problems.length ? { error: problems.join(", ") } : {}),
+  };
 }
 
 async function kauditdRunning(): Promise<boolean> {
@@ -193,9 +226,18 @@ export async function systemConfig(addr: string) {
   const openFiles = limits && /^Max open files\s+(\S+)\s+(\S+)/m.exec(limits);
   if (openFiles) config["rlimit-max"] = openFiles[2] === "unlimited" ? -1 : Number(openFiles[2]);
   else problems.push("rlimit: /proc/self/limits cannot be read");
-  config["time-info"] = { current_time: new Date().toISOString(), roundtrip_duration: 0, time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+  config["time-info"] = {
+    current_time: new Date().toISOString(),
+    roundtrip_duration: 0,
+    time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  };
   const thp: Record<string, string> = {};
-  for (const [name, path] of [["enabled", "enabled"], ["defrag", "defrag"], ["max_ptes_none", "khugepaged/max_ptes_none"]]) {
+  for (
+    const [name, path] of [["enabled", "enabled"], ["defrag", "defrag"], [
+      "max_ptes_none",
+      "khugepaged/max_ptes_none",
+    ]]
+  ) {
     const value = await readText(`/sys/kernel/mm/transparent_hugepage/${path}`);
     if (value === null) thp[`${name}_error`] = `/sys/kernel/mm/transparent_hugepage/${path} cannot be read`;
     else thp[name] = value.trim();
@@ -209,7 +251,8 @@ export async function systemConfig(addr: string) {
 
 /** The machine's product identity from DMI ("unknown" where it cannot be read, as madmin). */
 export async function productFacts(addr: string, anonymize: boolean) {
-  const dmi = async (name: string) => ((await readText(`/sys/class/dmi/id/${name}`)) ?? "unknown").trim() || "unknown";
+  const dmi = async (name: string) =>
+    ((await readText(`/sys/class/dmi/id/${name}`)) ?? "unknown").trim() || "unknown";
   return {
     addr,
     family: await dmi("product_family"),

@@ -70,7 +70,15 @@ export async function serverInfoDocument(ctx: AdminContext, disk: Record<string,
     services: { ldap: {}, notifications: await ctx.notificationStatus() },
     // The embedded server supports versioning, locking, quota, replication and lifecycle configuration,
     // so it reports itself as an erasure-coded single node and the console shows those features.
-    backend: { backendType: ctx.reportedBackend === "fs" ? "FS" : "Erasure", onlineDisks: 1, offlineDisks: 0, standardSCParity: 0, rrSCParity: 0, totalSets: [1], totalDrivesPerSet: [1] },
+    backend: {
+      backendType: ctx.reportedBackend === "fs" ? "FS" : "Erasure",
+      onlineDisks: 1,
+      offlineDisks: 0,
+      standardSCParity: 0,
+      rrSCParity: 0,
+      totalSets: [1],
+      totalDrivesPerSet: [1],
+    },
     servers: [{
       state: "online",
       endpoint,
@@ -82,7 +90,14 @@ export async function serverInfoDocument(ctx: AdminContext, disk: Record<string,
       drives: [disk],
       poolNumber: 1,
       poolNumbers: [1],
-      mem_stats: { Alloc: memory.heapUsed, TotalAlloc: 0, Mallocs: 0, Frees: 0, HeapAlloc: memory.heapUsed, Sys: memory.rss },
+      mem_stats: {
+        Alloc: memory.heapUsed,
+        TotalAlloc: 0,
+        Mallocs: 0,
+        Frees: 0,
+        HeapAlloc: memory.heapUsed,
+        Sys: memory.rss,
+      },
       edition: "",
     }],
   };
@@ -99,7 +114,12 @@ export async function dataUsageInfo(ctx: AdminContext): Promise<Response> {
   const space = await ctx.store.diskSpace();
   const perBucket: Record<string, unknown> = {};
   for (const [name, b] of Object.entries(usage.perBucket)) {
-    perBucket[name] = { size: b.size, objectsCount: b.objects, versionsCount: b.versions, deleteMarkersCount: b.deleteMarkers };
+    perBucket[name] = {
+      size: b.size,
+      objectsCount: b.objects,
+      versionsCount: b.versions,
+      deleteMarkersCount: b.deleteMarkers,
+    };
   }
   return json({
     lastUpdate: new Date(ctx.now()).toISOString(),
@@ -138,7 +158,19 @@ export async function accountInfo(ctx: AdminContext): Promise<Response> {
     if (!read && !write && !can("s3:GetBucketLocation")) continue;
     const b = usage.perBucket[name];
     const details = await ctx.store.bucketDetails(name);
-    buckets.push({ name, size: b?.size ?? 0, objects: b?.objects ?? 0, created: b?.created ?? "", access: { read, write }, details });
+    buckets.push({
+      name,
+      size: b?.size ?? 0,
+      objects: b?.objects ?? 0,
+      created: b?.created ?? "",
+      access: { read, write },
+      details,
+    });
   }
-  return json({ AccountName: ctx.credential.parentUser, Server: backendInfo(ctx, 1), Policy: effectivePolicy(ctx), Buckets: buckets });
+  return json({
+    AccountName: ctx.credential.parentUser,
+    Server: backendInfo(ctx, 1),
+    Policy: effectivePolicy(ctx),
+    Buckets: buckets,
+  });
 }

@@ -5,8 +5,16 @@
 import { parseGoDuration } from "../../duration.ts";
 import { logInfoOf, logTypeFilter } from "../streams/console_log.ts";
 import { jsonLinesResponse, mapStream, mergeStreams } from "../streams/json_lines.ts";
-import { callTraceInfoOf, callWanted, parseTraceOptions, TRACE_TYPE, type TraceInfo, traceInfoOf, traceWanted } from "../streams/trace.ts";
-import { adminFail, type AdminContext, requireAction } from "./context.ts";
+import {
+  callTraceInfoOf,
+  callWanted,
+  parseTraceOptions,
+  TRACE_TYPE,
+  type TraceInfo,
+  traceInfoOf,
+  traceWanted,
+} from "../streams/trace.ts";
+import { type AdminContext, adminFail, requireAction } from "./context.ts";
 import { healthReports, requestedTypes } from "./health_report.ts";
 
 /** Records a slow trace reader may fall behind by before the oldest are dropped. */
@@ -26,16 +34,24 @@ export function trace(ctx: AdminContext): Promise<Response> {
   const sources: AsyncIterableIterator<TraceInfo>[] = [];
   const wants = (bits: number) => (options.types & bits) !== 0;
   if (wants(TRACE_TYPE.s3 | TRACE_TYPE.internal) || options.types === 0) {
-    const subscription = requests.subscribe({ capacity: TRACE_BACKLOG, filter: (record) => traceWanted(options, record) });
+    const subscription = requests.subscribe({
+      capacity: TRACE_BACKLOG,
+      filter: (record) => traceWanted(options, record),
+    });
     sources.push(mapStream(subscription, (record) => traceInfoOf(record, node)));
   }
   for (const [bit, hub] of [[TRACE_TYPE.storage, storageCalls], [TRACE_TYPE.os, osCalls]] as const) {
     if (!wants(bit)) continue;
-    const subscription = hub.subscribe({ capacity: TRACE_BACKLOG, filter: (record) => callWanted(options, record) });
+    const subscription = hub.subscribe({
+      capacity: TRACE_BACKLOG,
+      filter: (record) => callWanted(options, record),
+    });
     sources.push(mapStream(subscription, (record) => callTraceInfoOf(record, node)));
   }
   // MinIO writes a space about once a second while idle.
-  return Promise.resolve(jsonLinesResponse(sources.length === 1 ? sources[0] : mergeStreams(sources), { keepAliveMs: 1000 }));
+  return Promise.resolve(
+    jsonLinesResponse(sources.length === 1 ? sources[0] : mergeStreams(sources), { keepAliveMs: 1000 }),
+  );
 }
 
 export function consoleLog(ctx: AdminContext): Promise<Response> {
@@ -52,14 +68,25 @@ export function consoleLog(ctx: AdminContext): Promise<Response> {
   const filter = logTypeFilter(ctx.query.get("logType") ?? "all");
   const history = ctx.live.logHistory.last(limit, filter).map((entry) => logInfoOf(entry, node));
   const subscription = ctx.live.streams.log.subscribe({ capacity: LOG_BACKLOG, filter });
-  return Promise.resolve(jsonLinesResponse(mapStream(subscription, (entry) => logInfoOf(entry, node)), { keepAliveMs: 500, first: history }));
+  return Promise.resolve(
+    jsonLinesResponse(mapStream(subscription, (entry) => logInfoOf(entry, node)), {
+      keepAliveMs: 500,
+      first: history,
+    }),
+  );
 }
 
 export function healthInfo(ctx: AdminContext): Promise<Response> {
   requireAction(ctx, "admin:OBDInfo");
   const deadlineText = ctx.query.get("deadline") ?? "";
   const deadlineNs = deadlineText ? parseGoDuration(deadlineText) : HEALTH_DEFAULT_DEADLINE_NS;
-  if (deadlineNs === null || deadlineNs <= 0) throw adminFail("InvalidRequest", `Invalid Request: deadline '${deadlineText}' is not a duration such as 1h0m0s`, 400);
+  if (deadlineNs === null || deadlineNs <= 0) {
+    throw adminFail(
+      "InvalidRequest",
+      `Invalid Request: deadline '${deadlineText}' is not a duration such as 1h0m0s`,
+      400,
+    );
+  }
   const anonymize = ["standard", "strict"].includes(ctx.query.get("anonymize") ?? "");
   const types = requestedTypes(ctx.query);
   const stop = new AbortController();
@@ -68,5 +95,10 @@ export function healthInfo(ctx: AdminContext): Promise<Response> {
     clearTimeout(deadline);
     stop.abort();
   };
-  return Promise.resolve(jsonLinesResponse(healthReports(ctx, stop.signal, { anonymize, types }), { keepAliveMs: 5000, onEnd: end }));
+  return Promise.resolve(
+    jsonLinesResponse(healthReports(ctx, stop.signal, { anonymize, types }), {
+      keepAliveMs: 5000,
+      onEnd: end,
+    }),
+  );
 }

@@ -1,8 +1,9 @@
 /** Canned policies and their mapping to users and groups (minio-protocol §3.6). */
 import { checkPolicy } from "../../policy/validate.ts";
-import { adminFail, type AdminContext, empty, json, requireAction, requiredParam } from "./context.ts";
+import { type AdminContext, adminFail, empty, json, requireAction, requiredParam } from "./context.ts";
 
-const noSuchPolicy = (name: string) => adminFail("XMinioAdminNoSuchPolicy", `The canned policy ${name} does not exist.`, 404);
+const noSuchPolicy = (name: string) =>
+  adminFail("XMinioAdminNoSuchPolicy", `The canned policy ${name} does not exist.`, 404);
 
 /** Policy names: non-empty, no commas (they are joined with commas), no control characters. */
 export function policyNameProblem(name: string): string | null {
@@ -26,9 +27,20 @@ export async function infoCannedPolicy(ctx: AdminContext): Promise<Response> {
   const policy = ctx.iam.policies.get(name);
   if (!policy) throw noSuchPolicy(name);
   const version = ctx.query.get("v");
-  if (version === "2") return json({ PolicyName: name, Policy: policy.document, CreateDate: policy.createDate, UpdateDate: policy.updateDate });
-  if (version) throw adminFail("XMinioAdminInvalidArgument", "unsupported version of the policy info API", 400);
-  return new Response(JSON.stringify(policy.document, null, " "), { headers: { "content-type": "application/json" } });
+  if (version === "2") {
+    return json({
+      PolicyName: name,
+      Policy: policy.document,
+      CreateDate: policy.createDate,
+      UpdateDate: policy.updateDate,
+    });
+  }
+  if (version) {
+    throw adminFail("XMinioAdminInvalidArgument", "unsupported version of the policy info API", 400);
+  }
+  return new Response(JSON.stringify(policy.document, null, " "), {
+    headers: { "content-type": "application/json" },
+  });
 }
 
 export async function addCannedPolicy(ctx: AdminContext): Promise<Response> {
@@ -41,11 +53,20 @@ export async function addCannedPolicy(ctx: AdminContext): Promise<Response> {
   const { problems } = checkPolicy(text);
   if (problems.length) {
     const first = problems[0];
-    throw adminFail("XMinioMalformedIAMPolicy", `policy has an error at line ${first.line}, column ${first.column}: ${first.message}`, 400);
+    throw adminFail(
+      "XMinioMalformedIAMPolicy",
+      `policy has an error at line ${first.line}, column ${first.column}: ${first.message}`,
+      400,
+    );
   }
   const existing = ctx.iam.policies.get(name);
   const stamp = new Date(ctx.now()).toISOString();
-  await ctx.iam.putPolicy({ name, document: JSON.parse(text), createDate: existing?.createDate ?? stamp, updateDate: stamp });
+  await ctx.iam.putPolicy({
+    name,
+    document: JSON.parse(text),
+    createDate: existing?.createDate ?? stamp,
+    updateDate: stamp,
+  });
   return empty();
 }
 
@@ -56,10 +77,20 @@ export async function removeCannedPolicy(ctx: AdminContext): Promise<Response> {
   await ctx.iam.removePolicy(name);
   // Mappings to a deleted policy grant nothing; drop them so listings stay truthful.
   for (const user of ctx.iam.users.values()) {
-    if (user.policies.includes(name)) await ctx.iam.putUser({ ...user, policies: user.policies.filter((p) => p !== name) });
+    if (user.policies.includes(name)) {
+      await ctx.iam.putUser({
+        ...user,
+        policies: user.policies.filter((p) => p !== name),
+      });
+    }
   }
   for (const group of ctx.iam.groups.values()) {
-    if (group.policies.includes(name)) await ctx.iam.putGroup({ ...group, policies: group.policies.filter((p) => p !== name) });
+    if (group.policies.includes(name)) {
+      await ctx.iam.putGroup({
+        ...group,
+        policies: group.policies.filter((p) => p !== name),
+      });
+    }
   }
   return empty();
 }
@@ -77,7 +108,9 @@ export async function setPolicy(ctx: AdminContext): Promise<Response> {
     if (!group) throw adminFail("XMinioAdminNoSuchGroup", "The specified group does not exist.", 404);
     await ctx.iam.putGroup({ ...group, policies, updatedAt: stamp });
   } else {
-    if (ctx.authority.isRoot(entity)) throw adminFail("XMinioIAMActionNotAllowed", "Policies cannot be attached to the root user", 403);
+    if (ctx.authority.isRoot(entity)) {
+      throw adminFail("XMinioIAMActionNotAllowed", "Policies cannot be attached to the root user", 403);
+    }
     const user = ctx.iam.users.get(entity);
     if (!user) throw adminFail("XMinioAdminNoSuchUser", "The specified user does not exist.", 404);
     await ctx.iam.putUser({ ...user, policies, updatedAt: stamp });

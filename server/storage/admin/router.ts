@@ -1,7 +1,7 @@
 /** Dispatch of /minio/admin/v3/<op> to its handler (minio-protocol §3.2); errors in the admin JSON shape. */
 import * as buckets from "./bucket_admin.ts";
 import * as config from "./config_handlers.ts";
-import { adminFail, type AdminContext, type AdminRoute } from "./context.ts";
+import { type AdminContext, adminFail, type AdminRoute } from "./context.ts";
 import * as groups from "./groups.ts";
 import * as healing from "./heal.ts";
 import * as info from "./info.ts";
@@ -79,9 +79,18 @@ function revokeRoute(method: string, op: string): AdminRoute | null {
 export async function routeAdmin(ctx: AdminContext): Promise<Response> {
   const rawOp = ctx.url.pathname.slice("/minio/admin/v3/".length);
   // A heal path keeps its trailing slash: it is part of the object prefix.
-  if (ctx.request.method === "POST" && (rawOp === "heal" || rawOp.startsWith("heal/"))) return await healing.heal(ctx, rawOp);
+  if (ctx.request.method === "POST" && (rawOp === "heal" || rawOp.startsWith("heal/"))) {
+    return await healing.heal(ctx, rawOp);
+  }
   const op = rawOp.replace(/\/+$/, "");
-  const route = ROUTES[`${ctx.request.method} ${op}`] ?? tierRoute(ctx.request.method, op) ?? revokeRoute(ctx.request.method, op);
-  if (!route) throw adminFail("XMinioAdminVersionMismatch", "This 'admin' API is not supported by server in 'mode-server-xl'", 426);
+  const route = ROUTES[`${ctx.request.method} ${op}`] ?? tierRoute(ctx.request.method, op) ??
+    revokeRoute(ctx.request.method, op);
+  if (!route) {
+    throw adminFail(
+      "XMinioAdminVersionMismatch",
+      "This 'admin' API is not supported by server in 'mode-server-xl'",
+      426,
+    );
+  }
   return await route(ctx);
 }

@@ -41,14 +41,21 @@ export function parseConfigInput(text: string, options: { requireValues: boolean
       const positions: { key: string; at: number; valueAt: number }[] = [];
       for (const { key } of def.keys) {
         const re = new RegExp(`(^|\\s)${key}=`, "g");
-        for (const m of rest.matchAll(re)) positions.push({ key, at: m.index! + m[1].length, valueAt: m.index! + m[0].length });
+        for (const m of rest.matchAll(re)) {
+          positions.push({ key, at: m.index! + m[1].length, valueAt: m.index! + m[0].length });
+        }
       }
       positions.sort((a, b) => a.at - b.at);
-      const unknown = rest.replace(/"[^"]*"/g, "").match(/(^|\s)([A-Za-z_]+)=/g)?.map((m) => m.trim().slice(0, -1)).filter((key) => !def.keys.some((k) => k.key === key));
+      const unknown = rest.replace(/"[^"]*"/g, "").match(/(^|\s)([A-Za-z_]+)=/g)?.map((m) =>
+        m.trim().slice(0, -1)
+      ).filter((key) => !def.keys.some((k) => k.key === key));
       if (unknown?.length) throw bad(`found invalid keys (${unknown.join(", ")}) for '${name}' sub-system`);
       positions.forEach((p, i) => {
         const end = i + 1 < positions.length ? positions[i + 1].at : rest.length;
-        values[p.key] = rest.slice(p.valueAt, end).trim().replace(/^"(.*)"$/s, "$1").replace(/^'(.*)'$/s, "$1");
+        values[p.key] = rest.slice(p.valueAt, end).trim().replace(/^"(.*)"$/s, "$1").replace(
+          /^'(.*)'$/s,
+          "$1",
+        );
       });
     } else {
       for (const key of rest.split(/\s+/).filter(Boolean)) values[key] = "";
@@ -67,9 +74,13 @@ function validateTarget(name: string, values: Record<string, string>): void {
     const value = values[key.key];
     if (!key.optional && !value) throw bad(`'${key.key}' is required for sub-system '${name}'`);
     if (!value) continue;
-    if (key.type === "on|off" && value !== "on" && value !== "off") throw bad(`'${key.key}' must be 'on' or 'off'`);
+    if (key.type === "on|off" && value !== "on" && value !== "off") {
+      throw bad(`'${key.key}' must be 'on' or 'off'`);
+    }
     if (key.type === "number" && !/^\d+$/.test(value)) throw bad(`'${key.key}' must be a number`);
-    if (key.type === "url" && !/^[a-z][a-z0-9+.-]*:\/\/./i.test(value)) throw bad(`'${key.key}' must be a URL such as http://host:port`);
+    if (key.type === "url" && !/^[a-z][a-z0-9+.-]*:\/\/./i.test(value)) {
+      throw bad(`'${key.key}' must be a URL such as http://host:port`);
+    }
   }
   checkSubsystemValues(name, values);
 }
@@ -136,7 +147,13 @@ export class ServerConfig {
     const next = structuredClone(this.#tree);
     for (const line of lines) {
       const targets = next[line.subsystem];
-      if (!targets?.[line.target]) throw new StoreError("XMinioAdminNoSuchConfigTarget", `No such target ${line.subsystem}:${line.target}`, 400);
+      if (!targets?.[line.target]) {
+        throw new StoreError(
+          "XMinioAdminNoSuchConfigTarget",
+          `No such target ${line.subsystem}:${line.target}`,
+          400,
+        );
+      }
       const keys = Object.keys(line.values);
       if (keys.length === 0) delete targets[line.target];
       else for (const key of keys) delete targets[line.target][key];

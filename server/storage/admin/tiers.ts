@@ -7,10 +7,15 @@ import { S3Client } from "../../s3/client.ts";
 import { listObjectsV2 } from "../../s3/ops/objects.ts";
 import { writeFileDurable } from "../fs/durable.ts";
 import type { TierUsage } from "../tiers/usage.ts";
-import { adminFail, type AdminContext, decryptJson, empty, json, requireAction } from "./context.ts";
+import { type AdminContext, adminFail, decryptJson, empty, json, requireAction } from "./context.ts";
 
 type TierType = "s3" | "minio" | "gcs" | "azure";
-const SECTION: Record<TierType, "S3" | "MinIO" | "GCS" | "Azure"> = { s3: "S3", minio: "MinIO", gcs: "GCS", azure: "Azure" };
+const SECTION: Record<TierType, "S3" | "MinIO" | "GCS" | "Azure"> = {
+  s3: "S3",
+  minio: "MinIO",
+  gcs: "GCS",
+  azure: "Azure",
+};
 const SECRET_FIELDS = ["SecretKey", "AccountKey", "Creds"];
 
 export interface TierDoc {
@@ -24,7 +29,11 @@ export class TierStore {
   /** What the store keeps on a tier (set by server.ts; lifecycle transitions put versions there). */
   usage: (name: string) => TierUsage = () => ({ versions: 0, objects: 0, bytes: 0 });
 
-  private constructor(private readonly file: string, private readonly tmpDir: string, public tiers: TierDoc[]) {}
+  private constructor(
+    private readonly file: string,
+    private readonly tmpDir: string,
+    public tiers: TierDoc[],
+  ) {}
 
   static async open(dataDir: string): Promise<TierStore> {
     const file = `${dataDir}/.deck/tiers.json`;
@@ -57,19 +66,42 @@ interface BackendFields {
  */
 async function backendHasObjects(ctx: AdminContext, tier: TierDoc): Promise<boolean> {
   const b = tier[SECTION[tier.Type]] as BackendFields;
-  const client = new S3Client({ endpoint: b.Endpoint!, region: b.Region || undefined, credentials: { accessKey: b.AccessKey!, secretKey: b.SecretKey! }, fetch: ctx.fetch });
+  const client = new S3Client({
+    endpoint: b.Endpoint!,
+    region: b.Region || undefined,
+    credentials: { accessKey: b.AccessKey!, secretKey: b.SecretKey! },
+    fetch: ctx.fetch,
+  });
   try {
-    const page = await listObjectsV2(client, b.Bucket!, { prefix: b.Prefix ?? "", delimiter: "/", maxKeys: 1 });
+    const page = await listObjectsV2(client, b.Bucket!, {
+      prefix: b.Prefix ?? "",
+      delimiter: "/",
+      maxKeys: 1,
+    });
     return page.objects.length > 0 || page.prefixes.length > 0;
   } catch (error) {
     if (error instanceof Error && error.name === "S3Error") {
       const code = (error as Error & { code: string }).code;
       if (code === "InvalidAccessKeyId" || code === "SignatureDoesNotMatch" || code === "AccessDenied") {
-        throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are not valid or have insufficient permissions", 403);
+        throw adminFail(
+          "XMinioAdminTierMissingCredentials",
+          "Specified remote credentials are not valid or have insufficient permissions",
+          403,
+        );
       }
-      throw adminFail("XMinioAdminTierInvalidConfig", `Unable to setup remote tier, check tier configuration: the backend answered ${code}`, 400);
+      throw adminFail(
+        "XMinioAdminTierInvalidConfig",
+        `Unable to setup remote tier, check tier configuration: the backend answered ${code}`,
+        400,
+      );
     }
-    if (error instanceof TypeError) throw adminFail("XMinioAdminTierInvalidConfig", `Unable to setup remote tier, check tier configuration: ${b.Endpoint} cannot be reached`, 400);
+    if (error instanceof TypeError) {
+      throw adminFail(
+        "XMinioAdminTierInvalidConfig",
+        `Unable to setup remote tier, check tier configuration: ${b.Endpoint} cannot be reached`,
+        400,
+      );
+    }
     throw error;
   }
 }
@@ -77,39 +109,72 @@ async function backendHasObjects(ctx: AdminContext, tier: TierDoc): Promise<bool
 export async function addTier(ctx: AdminContext): Promise<Response> {
   requireAction(ctx, "admin:SetTier");
   const tier = await decryptJson<TierDoc>(ctx);
-  if (tier.Version !== "v1") throw adminFail("XMinioAdminInvalidArgument", "unsupported tier config version", 400);
-  if (!tier.Name || tier.Name !== tier.Name.toUpperCase()) throw adminFail("XMinioAdminTierNameNotUpperCase", "Tier name must be in uppercase", 400);
-  if (!/^[A-Z0-9_-]+$/.test(tier.Name)) throw adminFail("XMinioAdminInvalidArgument", "Tier name must hold only upper-case letters, digits, dashes and underscores", 400);
-  if (!(tier.Type in SECTION) || !tier[SECTION[tier.Type]]) throw adminFail("XMinioAdminTierTypeUnsupported", "Specified tier type is unsupported", 400);
-  if (ctx.tiers.names().includes(tier.Name)) throw adminFail("XMinioAdminTierAlreadyExists", "Specified remote tier already exists", 409);
+  if (tier.Version !== "v1") {
+    throw adminFail("XMinioAdminInvalidArgument", "unsupported tier config version", 400);
+  }
+  if (!tier.Name || tier.Name !== tier.Name.toUpperCase()) {
+    throw adminFail("XMinioAdminTierNameNotUpperCase", "Tier name must be in uppercase", 400);
+  }
+  if (!/^[A-Z0-9_-]+$/.test(tier.Name)) {
+    throw adminFail(
+      "XMinioAdminInvalidArgument",
+      "Tier name must hold only upper-case letters, digits, dashes and underscores",
+      400,
+    );
+  }
+  if (!(tier.Type in SECTION) || !tier[SECTION[tier.Type]]) {
+    throw adminFail("XMinioAdminTierTypeUnsupported", "Specified tier type is unsupported", 400);
+  }
+  if (ctx.tiers.names().includes(tier.Name)) {
+    throw adminFail("XMinioAdminTierAlreadyExists", "Specified remote tier already exists", 409);
+  }
   const section = tier[SECTION[tier.Type]] as BackendFields & Record<string, string>;
   if (tier.Type === "gcs" || tier.Type === "azure") {
     // Validated and stored; a lifecycle rule naming one is refused (the embedded storage has no GCS/Azure client).
     validateCloudTier(tier.Type, section);
-    await ctx.tiers.save([...ctx.tiers.tiers, { Version: "v1", Type: tier.Type, Name: tier.Name, [SECTION[tier.Type]]: section }]);
+    await ctx.tiers.save([...ctx.tiers.tiers, {
+      Version: "v1",
+      Type: tier.Type,
+      Name: tier.Name,
+      [SECTION[tier.Type]]: section,
+    }]);
     return empty(204);
   }
-  if (!section.Endpoint || !section.Bucket) throw adminFail("XMinioAdminInvalidArgument", "a tier needs an endpoint and a bucket", 400);
-  if (!section.AccessKey || !section.SecretKey) throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are empty", 403);
+  if (!section.Endpoint || !section.Bucket) {
+    throw adminFail("XMinioAdminInvalidArgument", "a tier needs an endpoint and a bucket", 400);
+  }
+  if (!section.AccessKey || !section.SecretKey) {
+    throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are empty", 403);
+  }
   const inUse = ctx.tiers.tiers.find((t) => {
     const other = t[SECTION[t.Type]] as BackendFields;
-    return other.Endpoint === section.Endpoint && other.Bucket === section.Bucket && (other.Prefix ?? "") === (section.Prefix ?? "");
+    return other.Endpoint === section.Endpoint && other.Bucket === section.Bucket &&
+      (other.Prefix ?? "") === (section.Prefix ?? "");
   });
   if (inUse) throw adminFail("XMinioAdminTierBackendInUse", "Specified remote tier is already in use", 409);
   if (await backendHasObjects(ctx, tier) && ctx.query.get("force") !== "true") {
     throw adminFail("XMinioAdminTierBackendInUse", "Specified remote tier is already in use", 409);
   }
-  await ctx.tiers.save([...ctx.tiers.tiers, { Version: "v1", Type: tier.Type, Name: tier.Name, [SECTION[tier.Type]]: section }]);
+  await ctx.tiers.save([...ctx.tiers.tiers, {
+    Version: "v1",
+    Type: tier.Type,
+    Name: tier.Name,
+    [SECTION[tier.Type]]: section,
+  }]);
   return empty(204);
 }
 
 function validateCloudTier(type: "gcs" | "azure", section: Record<string, string>): void {
   if (!section.Bucket) throw adminFail("XMinioAdminInvalidArgument", "a tier needs a bucket", 400);
   if (type === "azure") {
-    if (!section.AccountName || !section.AccountKey) throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are empty", 403);
+    if (!section.AccountName || !section.AccountKey) {
+      throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are empty", 403);
+    }
     return;
   }
-  if (!section.Creds) throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are empty", 403);
+  if (!section.Creds) {
+    throw adminFail("XMinioAdminTierMissingCredentials", "Specified remote credentials are empty", 403);
+  }
   let creds: unknown;
   try {
     creds = JSON.parse(atob(section.Creds));
@@ -117,7 +182,11 @@ function validateCloudTier(type: "gcs" | "azure", section: Record<string, string
     creds = null;
   }
   if (!creds || typeof creds !== "object" || Array.isArray(creds)) {
-    throw adminFail("XMinioAdminTierInvalidConfig", "Unable to setup remote tier, check tier configuration: the GCS credentials are not a base64 JSON credentials file", 400);
+    throw adminFail(
+      "XMinioAdminTierInvalidConfig",
+      "Unable to setup remote tier, check tier configuration: the GCS credentials are not a base64 JSON credentials file",
+      400,
+    );
   }
 }
 
@@ -142,14 +211,24 @@ export async function editTier(ctx: AdminContext, name: string): Promise<Respons
   const creds = await decryptJson<{ access?: string; secret?: string; creds?: string }>(ctx);
   const section = { ...(tier[SECTION[tier.Type]] as Record<string, unknown>) };
   if (tier.Type === "gcs") {
-    if (!creds.creds) throw adminFail("XMinioAdminTierMissingCredentials", "GCS tiers need a credentials file", 403);
+    if (!creds.creds) {
+      throw adminFail("XMinioAdminTierMissingCredentials", "GCS tiers need a credentials file", 403);
+    }
     section.Creds = creds.creds;
   } else if (tier.Type === "azure") {
-    if (!creds.access || !creds.secret) throw adminFail("XMinioAdminTierMissingCredentials", "Azure tiers need an account name and key", 403);
+    if (!creds.access || !creds.secret) {
+      throw adminFail("XMinioAdminTierMissingCredentials", "Azure tiers need an account name and key", 403);
+    }
     section.AccountName = creds.access;
     section.AccountKey = creds.secret;
   } else {
-    if (!creds.access || !creds.secret) throw adminFail("XMinioAdminTierMissingCredentials", "S3 tiers need an access key and a secret key", 403);
+    if (!creds.access || !creds.secret) {
+      throw adminFail(
+        "XMinioAdminTierMissingCredentials",
+        "S3 tiers need an access key and a secret key",
+        403,
+      );
+    }
     section.AccessKey = creds.access;
     section.SecretKey = creds.secret;
   }
@@ -165,10 +244,17 @@ export async function removeTier(ctx: AdminContext, name: string): Promise<Respo
   // Versions whose data lives on the tier would become unreadable: refused, force or not.
   const used = ctx.tiers.usage(name);
   if (used.versions > 0) {
-    throw adminFail("XMinioAdminTierBackendNotEmpty", `Specified remote tier is in use: ${used.versions} object version(s) have their data on tier ${name}`, 400);
+    throw adminFail(
+      "XMinioAdminTierBackendNotEmpty",
+      `Specified remote tier is in use: ${used.versions} object version(s) have their data on tier ${name}`,
+      400,
+    );
   }
   // Objects transitioned there would become unreadable: a backend still holding data is not let go.
-  if (ctx.query.get("force") !== "true" && (tier.Type === "s3" || tier.Type === "minio") && await backendHasObjects(ctx, tier)) {
+  if (
+    ctx.query.get("force") !== "true" && (tier.Type === "s3" || tier.Type === "minio") &&
+    await backendHasObjects(ctx, tier)
+  ) {
     throw adminFail("XMinioAdminTierBackendNotEmpty", "Specified remote backend is not empty", 400);
   }
   await ctx.tiers.save(ctx.tiers.tiers.filter((t) => t.Name !== name));
@@ -179,7 +265,13 @@ export async function verifyTier(ctx: AdminContext, name: string): Promise<Respo
   requireAction(ctx, "admin:ListTier");
   const tier = tierNamed(ctx, name);
   if (tier.Type === "gcs" || tier.Type === "azure") {
-    throw adminFail("NotImplemented", `The embedded storage cannot reach ${SECTION[tier.Type]} tiers; only S3 and MinIO tiers can be verified and used`, 501);
+    throw adminFail(
+      "NotImplemented",
+      `The embedded storage cannot reach ${
+        SECTION[tier.Type]
+      } tiers; only S3 and MinIO tiers can be verified and used`,
+      501,
+    );
   }
   await backendHasObjects(ctx, tier);
   return empty(204);
@@ -189,6 +281,10 @@ export async function tierStats(ctx: AdminContext): Promise<Response> {
   requireAction(ctx, "admin:ListTier");
   return json(ctx.tiers.tiers.map((t) => {
     const used = ctx.tiers.usage(t.Name);
-    return { Name: t.Name, Type: t.Type, Stats: { totalSize: used.bytes, numVersions: used.versions, numObjects: used.objects } };
+    return {
+      Name: t.Name,
+      Type: t.Type,
+      Stats: { totalSize: used.bytes, numVersions: used.versions, numObjects: used.objects },
+    };
   }));
 }

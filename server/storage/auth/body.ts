@@ -11,11 +11,20 @@ import { StoreError } from "../fs/store.ts";
 const MAX_CHUNK = 16 * 1024 * 1024;
 
 /** Passes bytes through and fails at the end when their SHA-256 or MD5 differs from what was declared. */
-export function verifyDigests(body: ReadableStream<Uint8Array>, expect: { sha256Hex?: string; md5Base64?: string }): ReadableStream<Uint8Array> {
-  return streamOfPieces({ pieces: () => digestedPieces(body, expect), cancel: (reason) => body.cancel(reason) });
+export function verifyDigests(
+  body: ReadableStream<Uint8Array>,
+  expect: { sha256Hex?: string; md5Base64?: string },
+): ReadableStream<Uint8Array> {
+  return streamOfPieces({
+    pieces: () => digestedPieces(body, expect),
+    cancel: (reason) => body.cancel(reason),
+  });
 }
 
-async function* digestedPieces(body: ReadableStream<Uint8Array>, expect: { sha256Hex?: string; md5Base64?: string }): AsyncGenerator<Uint8Array> {
+async function* digestedPieces(
+  body: ReadableStream<Uint8Array>,
+  expect: { sha256Hex?: string; md5Base64?: string },
+): AsyncGenerator<Uint8Array> {
   const sha = expect.sha256Hex ? createHash("sha256") : null;
   const md5 = expect.md5Base64 ? createHash("md5") : null;
   for await (const piece of piecesOf(body)) {
@@ -24,7 +33,11 @@ async function* digestedPieces(body: ReadableStream<Uint8Array>, expect: { sha25
     yield piece;
   }
   if (sha && sha.digest("hex") !== expect.sha256Hex) {
-    throw new StoreError("XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.", 400);
+    throw new StoreError(
+      "XAmzContentSHA256Mismatch",
+      "The provided 'x-amz-content-sha256' header does not match what was computed.",
+      400,
+    );
   }
   if (md5 && md5.digest("base64") !== expect.md5Base64) {
     throw new StoreError("BadDigest", "The Content-Md5 you specified did not match what we received.", 400);
@@ -81,7 +94,11 @@ class ByteReader {
     if (this.#done) return false;
     if (this.#byob) {
       this.#makeRoom(this.#readSize);
-      const view = new Uint8Array(this.#buf.buffer as ArrayBuffer, this.#end, Math.min(this.#readSize, this.#buf.length - this.#end));
+      const view = new Uint8Array(
+        this.#buf.buffer as ArrayBuffer,
+        this.#end,
+        Math.min(this.#readSize, this.#buf.length - this.#end),
+      );
       const { value, done } = await this.#byob.read(view);
       // The read transfers the buffer: keep working on the transferred one.
       if (value) this.#buf = new Uint8Array(value.buffer);
@@ -99,7 +116,9 @@ class ByteReader {
 
   /** Offset (from the unread start) of the first CRLF, or -1. */
   #findCrlf(): number {
-    for (let i = this.#start; i + 1 < this.#end; i++) if (this.#buf[i] === 13 && this.#buf[i + 1] === 10) return i - this.#start;
+    for (let i = this.#start; i + 1 < this.#end; i++) {
+      if (this.#buf[i] === 13 && this.#buf[i + 1] === 10) return i - this.#start;
+    }
     return -1;
   }
 
@@ -142,9 +161,20 @@ class ByteReader {
   }
 }
 
-const malformed = (detail: string) => new StoreError("IncompleteBody", `Malformed aws-chunked body: ${detail}`, 400);
-const incomplete = () => new StoreError("IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", 400);
-const badChunk = () => new StoreError("SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.", 403);
+const malformed = (detail: string) =>
+  new StoreError("IncompleteBody", `Malformed aws-chunked body: ${detail}`, 400);
+const incomplete = () =>
+  new StoreError(
+    "IncompleteBody",
+    "You did not provide the number of bytes specified by the Content-Length HTTP header.",
+    400,
+  );
+const badChunk = () =>
+  new StoreError(
+    "SignatureDoesNotMatch",
+    "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+    403,
+  );
 
 export interface ChunkSigning {
   signingKey: Uint8Array;
@@ -172,9 +202,15 @@ interface ChunkedOptions {
  * (and the trailer signature when `trailer`); without it, chunks are unsigned (STREAMING-UNSIGNED-PAYLOAD-TRAILER).
  * The decoded length must equal `decodedLength`.
  */
-export function decodeChunked(body: ReadableStream<Uint8Array>, options: ChunkedOptions): ReadableStream<Uint8Array> {
+export function decodeChunked(
+  body: ReadableStream<Uint8Array>,
+  options: ChunkedOptions,
+): ReadableStream<Uint8Array> {
   const input = new ByteReader(body);
-  return streamOfPieces({ pieces: () => chunkedPieces(input, options), cancel: (reason) => input.cancel(reason) });
+  return streamOfPieces({
+    pieces: () => chunkedPieces(input, options),
+    cancel: (reason) => input.cancel(reason),
+  });
 }
 
 /**
@@ -207,7 +243,10 @@ async function* chunkedPieces(input: ByteReader, options: ChunkedOptions): Async
         yield piece;
       }
       if (signing) {
-        const expected = signatureOf(signing.signingKey, chunkStringToSign(signing.amzDate, signing.scope, previous, hash!.digest("hex")));
+        const expected = signatureOf(
+          signing.signingKey,
+          chunkStringToSign(signing.amzDate, signing.scope, previous, hash!.digest("hex")),
+        );
         if (!constantTimeEqual(expected, declared)) throw badChunk();
         previous = expected;
       }
@@ -226,21 +265,30 @@ async function* chunkedPieces(input: ByteReader, options: ChunkedOptions): Async
  * Reads (and for signed bodies verifies) the trailer after the final chunk into `trailer.values`. A name the
  * request did not announce in X-Amz-Trailer is refused as MinIO does (minio-protocol-2 §8.2).
  */
-async function readTrailer(input: ByteReader, signing: ChunkSigning | undefined, previous: string, trailer: Trailer): Promise<void> {
+async function readTrailer(
+  input: ByteReader,
+  signing: ChunkSigning | undefined,
+  previous: string,
+  trailer: Trailer,
+): Promise<void> {
   const text = new TextDecoder().decode(await input.rest());
   const lines = text.split(/\r?\n/).filter((l) => l !== "");
   const signatureLine = lines.find((l) => l.startsWith("x-amz-trailer-signature:"));
   const trailerLines = lines.filter((l) => l !== signatureLine);
   if (signing) {
     const declared = signatureLine?.slice("x-amz-trailer-signature:".length).trim() ?? "";
-    const expected = signatureOf(signing.signingKey, trailerStringToSign(signing.amzDate, signing.scope, previous, trailerLines.join("\n") + "\n"));
+    const expected = signatureOf(
+      signing.signingKey,
+      trailerStringToSign(signing.amzDate, signing.scope, previous, trailerLines.join("\n") + "\n"),
+    );
     if (!constantTimeEqual(expected, declared)) throw badChunk();
   }
   for (const line of trailerLines) {
     const colon = line.indexOf(":");
     const name = line.slice(0, colon).trim().toLowerCase();
-    if (colon <= 0 || !trailer.announced.includes(name)) throw new StoreError("BadRequest", "malformed chunked encoding", 400);
+    if (colon <= 0 || !trailer.announced.includes(name)) {
+      throw new StoreError("BadRequest", "malformed chunked encoding", 400);
+    }
     trailer.values[name] = line.slice(colon + 1).trim();
   }
 }
-

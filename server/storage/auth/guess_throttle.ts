@@ -7,7 +7,7 @@
 import { FailureThrottle } from "../../failure_throttle.ts";
 import type { IdentityAuthority } from "../contracts.ts";
 import { StoreError } from "../fs/store.ts";
-import { type Authenticated, authenticate } from "./verify.ts";
+import { authenticate, type Authenticated } from "./verify.ts";
 
 /**
  * Answers that mean a guessed secret was wrong. An unknown, expired or revoked key (InvalidAccessKeyId) is not
@@ -29,7 +29,10 @@ export type Authenticator = (
 ) => Promise<Authenticated>;
 
 /** `authenticate` behind the throttle; `now` is the clock the waits are measured with. */
-export function throttledAuthenticate(authority: IdentityAuthority, now: () => number = Date.now): Authenticator {
+export function throttledAuthenticate(
+  authority: IdentityAuthority,
+  now: () => number = Date.now,
+): Authenticator {
   const throttle = new FailureThrottle({ freeFailures: 5, firstDelayMs: 250, maxDelayMs: 30_000 }, now);
   return async (request, url, sourceIp, options) => {
     const accessKey = claimedAccessKey(request, url);
@@ -37,9 +40,14 @@ export function throttledAuthenticate(authority: IdentityAuthority, now: () => n
     const pair = `${accessKey}\u0000${sourceIp}`;
     const wait = throttle.waitFor(pair);
     if (wait > 0) {
-      throw new StoreError("SlowDown", "Please reduce your request rate: too many failed signatures for this access key.", 503, {
-        "retry-after": String(Math.ceil(wait / 1000)),
-      });
+      throw new StoreError(
+        "SlowDown",
+        "Please reduce your request rate: too many failed signatures for this access key.",
+        503,
+        {
+          "retry-after": String(Math.ceil(wait / 1000)),
+        },
+      );
     }
     try {
       const auth = await authenticate(request, url, authority, options);

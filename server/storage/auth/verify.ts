@@ -41,7 +41,8 @@ export interface Authenticated {
 
 /** The trailer a request announces in X-Amz-Trailer (one name per value, comma-separated). */
 function announcedTrailer(request: Request): Trailer {
-  const names = (request.headers.get("x-amz-trailer") ?? "").split(",").map((n) => n.trim().toLowerCase()).filter((n) => n !== "");
+  const names = (request.headers.get("x-amz-trailer") ?? "").split(",").map((n) => n.trim().toLowerCase())
+    .filter((n) => n !== "");
   return { announced: names, values: {} };
 }
 
@@ -66,11 +67,17 @@ export interface Scope {
 export function parseCredential(text: string): Scope {
   const parts = text.split("/");
   if (parts.length < 5 || parts[parts.length - 1] !== "aws4_request") {
-    throw denied("AuthorizationHeaderMalformed", "The authorization header is malformed; the Credential is mal-formed.", 400);
+    throw denied(
+      "AuthorizationHeaderMalformed",
+      "The authorization header is malformed; the Credential is mal-formed.",
+      400,
+    );
   }
   const [date, region, service] = parts.slice(-4, -1);
   const accessKey = parts.slice(0, -4).join("/");
-  if (accessKey.length < 3) throw denied("InvalidAccessKeyId", "The Access Key Id you provided does not exist in our records.");
+  if (accessKey.length < 3) {
+    throw denied("InvalidAccessKeyId", "The Access Key Id you provided does not exist in our records.");
+  }
   return { accessKey, date, region, service, scope: `${date}/${region}/${service}/aws4_request` };
 }
 
@@ -83,17 +90,35 @@ function checkRegion(requestRegion: string, configured: string | undefined): voi
   if (!configured) return;
   const want = configured === "US" ? "us-east-1" : configured;
   if ((requestRegion === "US" ? "us-east-1" : requestRegion) === want) return;
-  throw new StoreError("AuthorizationHeaderMalformed", `The authorization header is malformed; the region '${requestRegion}' is wrong; expecting '${want}'.`, 400, { "x-amz-bucket-region": want });
+  throw new StoreError(
+    "AuthorizationHeaderMalformed",
+    `The authorization header is malformed; the region '${requestRegion}' is wrong; expecting '${want}'.`,
+    400,
+    { "x-amz-bucket-region": want },
+  );
 }
 
 /** Looks up a key and checks it is enabled, unexpired and used with the right session token. */
-export function checkCredential(authority: IdentityAuthority, accessKey: string, token: string | null, now: number): Credential {
+export function checkCredential(
+  authority: IdentityAuthority,
+  accessKey: string,
+  token: string | null,
+  now: number,
+): Credential {
   const cred = authority.lookupCredential(accessKey);
-  if (!cred) throw denied("InvalidAccessKeyId", "The Access Key Id you provided does not exist in our records.");
-  if (!cred.enabled) throw denied("InvalidAccessKeyId", "Your account is disabled; please contact your administrator.");
-  if (cred.expiresAt !== undefined && cred.expiresAt <= now) throw denied("InvalidAccessKeyId", "The access key ID you provided has expired.");
+  if (!cred) {
+    throw denied("InvalidAccessKeyId", "The Access Key Id you provided does not exist in our records.");
+  }
+  if (!cred.enabled) {
+    throw denied("InvalidAccessKeyId", "Your account is disabled; please contact your administrator.");
+  }
+  if (cred.expiresAt !== undefined && cred.expiresAt <= now) {
+    throw denied("InvalidAccessKeyId", "The access key ID you provided has expired.");
+  }
   if (cred.kind === "sts") {
-    if (!token || !constantTimeEqual(token, cred.sessionToken ?? "")) throw denied("InvalidTokenId", "The security token included in the request is invalid");
+    if (!token || !constantTimeEqual(token, cred.sessionToken ?? "")) {
+      throw denied("InvalidTokenId", "The security token included in the request is invalid");
+    }
   } else if (token) {
     throw denied("InvalidTokenId", "The security token included in the request is invalid");
   }
@@ -102,7 +127,9 @@ export function checkCredential(authority: IdentityAuthority, accessKey: string,
 
 /** Values of the signed headers, rebuilt as MinIO does (extractSignedHeaders). */
 function signedHeaderValues(request: Request, url: URL, names: string[]): Record<string, string> {
-  if (!names.includes("host")) throw denied("AccessDenied", "There were headers present in the request which were not signed", 400);
+  if (!names.includes("host")) {
+    throw denied("AccessDenied", "There were headers present in the request which were not signed", 400);
+  }
   const out: Record<string, string> = {};
   for (const name of names) {
     const value = request.headers.get(name) ?? url.searchParams.get(name);
@@ -131,9 +158,28 @@ export async function authenticate(
 ): Promise<Authenticated> {
   const now = options.now ?? Date.now();
   const authorization = request.headers.get("authorization") ?? "";
-  if (authorization.startsWith("AWS ")) throw denied("AccessDenied", "Signature Version 2 is not supported; sign requests with AWS Signature Version 4.", 400);
-  if (authorization.startsWith(ALGORITHM)) return await headerAuth(request, url, authority, authorization, options.service, now, options.bodyHash, options.region);
-  if (url.searchParams.has("X-Amz-Credential")) return await presignedAuth(request, url, authority, now, options.region);
+  if (authorization.startsWith("AWS ")) {
+    throw denied(
+      "AccessDenied",
+      "Signature Version 2 is not supported; sign requests with AWS Signature Version 4.",
+      400,
+    );
+  }
+  if (authorization.startsWith(ALGORITHM)) {
+    return await headerAuth(
+      request,
+      url,
+      authority,
+      authorization,
+      options.service,
+      now,
+      options.bodyHash,
+      options.region,
+    );
+  }
+  if (url.searchParams.has("X-Amz-Credential")) {
+    return await presignedAuth(request, url, authority, now, options.region);
+  }
   if (authorization) throw denied("AccessDenied", "Unsupported Authorization type", 400);
   return anonymousBody(request);
 }
@@ -145,9 +191,17 @@ function anonymousBody(request: Request): Authenticated {
   const length = request.headers.get("content-length");
   if (mode === STREAMING_UNSIGNED_TRAILER && body) {
     const decoded = Number(request.headers.get("x-amz-decoded-content-length"));
-    if (!Number.isFinite(decoded)) throw denied("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
+    if (!Number.isFinite(decoded)) {
+      throw denied("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
+    }
     const trailer = announcedTrailer(request);
-    return { credential: null, authType: "anonymous", body: decodeChunked(body, { trailer, decodedLength: decoded }), contentLength: decoded, trailer };
+    return {
+      credential: null,
+      authType: "anonymous",
+      body: decodeChunked(body, { trailer, decodedLength: decoded }),
+      contentLength: decoded,
+      trailer,
+    };
   }
   return {
     credential: null,
@@ -174,23 +228,53 @@ async function headerAuth(
   }
   if (!fields.Credential) throw denied("MissingFields", "Missing fields in request.", 400);
   if (!fields.Signature) throw denied("AccessDenied", "Signature header missing Signature field.", 400);
-  if (!fields.SignedHeaders) throw denied("InvalidArgument", "Signature header missing SignedHeaders field.", 400);
+  if (!fields.SignedHeaders) {
+    throw denied("InvalidArgument", "Signature header missing SignedHeaders field.", 400);
+  }
   const amzDateText = request.headers.get("x-amz-date");
   const date = parseAmzDate(amzDateText);
-  if (!amzDateText) throw denied("AccessDenied", "AWS authentication requires a valid Date or x-amz-date header", 400);
-  if (!date) throw denied("MalformedDate", "Invalid date format header, expected to be in ISO8601, RFC1123 or RFC1123Z time format.", 400);
+  if (!amzDateText) {
+    throw denied("AccessDenied", "AWS authentication requires a valid Date or x-amz-date header", 400);
+  }
+  if (!date) {
+    throw denied(
+      "MalformedDate",
+      "Invalid date format header, expected to be in ISO8601, RFC1123 or RFC1123Z time format.",
+      400,
+    );
+  }
   if (Math.abs(now - date.getTime()) > MAX_SKEW_MS) {
-    throw denied("RequestTimeTooSkewed", "The difference between the request time and the server's time is too large.");
+    throw denied(
+      "RequestTimeTooSkewed",
+      "The difference between the request time and the server's time is too large.",
+    );
   }
   const scope = parseCredential(fields.Credential);
-  if (scope.date !== amzDateText!.slice(0, 8)) throw denied("AuthorizationHeaderMalformed", "The authorization header is malformed; the date in the credential scope does not match the request date.", 400);
-  if (scope.service !== service) throw denied("AuthorizationHeaderMalformed", `The authorization header is malformed; expected service '${service}'.`, 400);
+  if (scope.date !== amzDateText!.slice(0, 8)) {
+    throw denied(
+      "AuthorizationHeaderMalformed",
+      "The authorization header is malformed; the date in the credential scope does not match the request date.",
+      400,
+    );
+  }
+  if (scope.service !== service) {
+    throw denied(
+      "AuthorizationHeaderMalformed",
+      `The authorization header is malformed; expected service '${service}'.`,
+      400,
+    );
+  }
   checkRegion(scope.region, region);
   const cred = checkCredential(authority, scope.accessKey, request.headers.get("x-amz-security-token"), now);
   const mode = request.headers.get("x-amz-content-sha256") ?? EMPTY_SHA256;
-  const streaming = request.method === "PUT" && (mode === STREAMING_PAYLOAD || mode === STREAMING_PAYLOAD_TRAILER || mode === STREAMING_UNSIGNED_TRAILER);
+  const streaming = request.method === "PUT" &&
+    (mode === STREAMING_PAYLOAD || mode === STREAMING_PAYLOAD_TRAILER || mode === STREAMING_UNSIGNED_TRAILER);
   if (!streaming && mode !== UNSIGNED_PAYLOAD && !/^[0-9a-f]{64}$/.test(mode)) {
-    throw denied("XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.", 400);
+    throw denied(
+      "XAmzContentSHA256Mismatch",
+      "The provided 'x-amz-content-sha256' header does not match what was computed.",
+      400,
+    );
   }
   const names = fields.SignedHeaders.toLowerCase().split(";");
   const canonical = canonicalRequest({
@@ -204,46 +288,110 @@ async function headerAuth(
   const key = await signingKey(cred.secretKey, amzDateText!, scope.region, scope.service);
   const expected = await signatureOf(key, await stringToSign(amzDateText!, scope.scope, canonical));
   if (!constantTimeEqual(expected, fields.Signature)) {
-    throw denied("SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.");
+    throw denied(
+      "SignatureDoesNotMatch",
+      "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+    );
   }
   const md5 = request.headers.get("content-md5") ?? undefined;
   const raw = requestBody(request);
   const age = Math.round((now - date.getTime()) / 1000);
   if (streaming) {
     const decodedText = request.headers.get("x-amz-decoded-content-length");
-    if (!decodedText || !/^\d+$/.test(decodedText)) throw denied("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
+    if (!decodedText || !/^\d+$/.test(decodedText)) {
+      throw denied("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
+    }
     const decodedLength = Number(decodedText);
-    const signing = mode === STREAMING_UNSIGNED_TRAILER ? undefined : { signingKey: key, amzDate: amzDateText!, scope: scope.scope, seedSignature: expected };
+    const signing = mode === STREAMING_UNSIGNED_TRAILER
+      ? undefined
+      : { signingKey: key, amzDate: amzDateText!, scope: scope.scope, seedSignature: expected };
     const trailer = mode !== STREAMING_PAYLOAD ? announcedTrailer(request) : undefined;
     let body = raw ? decodeChunked(raw, { signing, trailer, decodedLength }) : null;
     if (body && md5) body = verifyDigests(body, { md5Base64: md5 });
-    return { credential: cred, authType: "streaming", body, contentLength: decodedLength, signatureAgeSeconds: age, trailer };
+    return {
+      credential: cred,
+      authType: "streaming",
+      body,
+      contentLength: decodedLength,
+      signatureAgeSeconds: age,
+      trailer,
+    };
   }
-  const verify = { sha256Hex: /^[0-9a-f]{64}$/.test(mode) && mode !== EMPTY_SHA256 ? mode : undefined, md5Base64: md5 };
+  const verify = {
+    sha256Hex: /^[0-9a-f]{64}$/.test(mode) && mode !== EMPTY_SHA256 ? mode : undefined,
+    md5Base64: md5,
+  };
   const length = request.headers.get("content-length");
   // The empty-body hash over a non-empty body is not checked (MinIO's non-strict behaviour, §1.4).
   let body = raw;
   if (body && (verify.sha256Hex || verify.md5Base64)) body = verifyDigests(body, verify);
-  return { credential: cred, authType: "header", body, contentLength: length ? Number(length) : undefined, signatureAgeSeconds: age };
+  return {
+    credential: cred,
+    authType: "header",
+    body,
+    contentLength: length ? Number(length) : undefined,
+    signatureAgeSeconds: age,
+  };
 }
 
-async function presignedAuth(request: Request, url: URL, authority: IdentityAuthority, now: number, region?: string): Promise<Authenticated> {
+async function presignedAuth(
+  request: Request,
+  url: URL,
+  authority: IdentityAuthority,
+  now: number,
+  region?: string,
+): Promise<Authenticated> {
   const q = url.searchParams;
-  for (const name of ["X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders", "X-Amz-Signature"]) {
-    if (!q.get(name)) throw denied("AuthorizationQueryParametersError", `Query-string authentication requires ${name}.`, 400);
+  for (
+    const name of [
+      "X-Amz-Algorithm",
+      "X-Amz-Credential",
+      "X-Amz-Date",
+      "X-Amz-Expires",
+      "X-Amz-SignedHeaders",
+      "X-Amz-Signature",
+    ]
+  ) {
+    if (!q.get(name)) {
+      throw denied("AuthorizationQueryParametersError", `Query-string authentication requires ${name}.`, 400);
+    }
   }
-  if (q.get("X-Amz-Algorithm") !== ALGORITHM) throw denied("AuthorizationQueryParametersError", "X-Amz-Algorithm only supports \"AWS4-HMAC-SHA256\"", 400);
+  if (q.get("X-Amz-Algorithm") !== ALGORITHM) {
+    throw denied(
+      "AuthorizationQueryParametersError",
+      'X-Amz-Algorithm only supports "AWS4-HMAC-SHA256"',
+      400,
+    );
+  }
   const expiresText = q.get("X-Amz-Expires")!;
-  if (!/^-?\d+$/.test(expiresText)) throw denied("AuthorizationQueryParametersError", "X-Amz-Expires should be a number", 400);
+  if (!/^-?\d+$/.test(expiresText)) {
+    throw denied("AuthorizationQueryParametersError", "X-Amz-Expires should be a number", 400);
+  }
   const expires = Number(expiresText);
-  if (expires < 0) throw denied("AuthorizationQueryParametersError", "X-Amz-Expires must be non-negative", 400);
-  if (expires > MAX_PRESIGN_SECONDS) throw denied("AuthorizationQueryParametersError", "X-Amz-Expires must be less than a week (in seconds) that is 604800", 400);
+  if (expires < 0) {
+    throw denied("AuthorizationQueryParametersError", "X-Amz-Expires must be non-negative", 400);
+  }
+  if (expires > MAX_PRESIGN_SECONDS) {
+    throw denied(
+      "AuthorizationQueryParametersError",
+      "X-Amz-Expires must be less than a week (in seconds) that is 604800",
+      400,
+    );
+  }
   const date = parseAmzDate(q.get("X-Amz-Date"));
-  if (!date) throw denied("MalformedDate", "Invalid date format header, expected to be in ISO8601, RFC1123 or RFC1123Z time format.", 400);
+  if (!date) {
+    throw denied(
+      "MalformedDate",
+      "Invalid date format header, expected to be in ISO8601, RFC1123 or RFC1123Z time format.",
+      400,
+    );
+  }
   if (date.getTime() - now > MAX_SKEW_MS) throw denied("AccessDenied", "Request is not valid yet");
   if (now - date.getTime() > expires * 1000) throw denied("AccessDenied", "Request has expired");
   const scope = parseCredential(q.get("X-Amz-Credential")!);
-  if (scope.service !== "s3") throw denied("AuthorizationQueryParametersError", "Presigned requests must use service s3", 400);
+  if (scope.service !== "s3") {
+    throw denied("AuthorizationQueryParametersError", "Presigned requests must use service s3", 400);
+  }
   checkRegion(scope.region, region);
   const cred = checkCredential(authority, scope.accessKey, q.get("X-Amz-Security-Token"), now);
   const names = q.get("X-Amz-SignedHeaders")!.toLowerCase().split(";");
@@ -257,7 +405,10 @@ async function presignedAuth(request: Request, url: URL, authority: IdentityAuth
   const key = await signingKey(cred.secretKey, q.get("X-Amz-Date")!, scope.region, scope.service);
   const expected = await signatureOf(key, await stringToSign(q.get("X-Amz-Date")!, scope.scope, canonical));
   if (!constantTimeEqual(expected, q.get("X-Amz-Signature")!)) {
-    throw denied("SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.");
+    throw denied(
+      "SignatureDoesNotMatch",
+      "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+    );
   }
   const body = requestBody(request);
   const length = request.headers.get("content-length");

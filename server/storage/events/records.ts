@@ -67,21 +67,33 @@ export interface EventObject {
 }
 
 /** Removal events carry no size, ETag, content type or metadata (§1.1 rules). */
-const REMOVALS = new Set(["s3:ObjectRemoved:Delete", "s3:ObjectRemoved:DeleteMarkerCreated", "s3:ObjectRemoved:NoOP"]);
+const REMOVALS = new Set([
+  "s3:ObjectRemoved:Delete",
+  "s3:ObjectRemoved:DeleteMarkerCreated",
+  "s3:ObjectRemoved:NoOP",
+]);
 
 /** Uppercase hex of a nanosecond Unix time. */
 function sequencer(epochMs: number): string {
   return (BigInt(Math.round(epochMs)) * 1_000_000n).toString(16).toUpperCase();
 }
 
-export function buildEventRecord(eventName: string, bucket: string, object: EventObject, request: EventRequestContext, now = new Date()): EventRecord {
+export function buildEventRecord(
+  eventName: string,
+  bucket: string,
+  object: EventObject,
+  request: EventRequestContext,
+  now = new Date(),
+): EventRecord {
   const version = object.version;
   const removal = REMOVALS.has(eventName);
   const versionId = object.versioned ? (object.versionId ?? version?.versionId) : undefined;
   const userMetadata: Record<string, string> = {};
   if (version && !removal) {
     if (version.contentType) userMetadata["content-type"] = version.contentType;
-    for (const [name, value] of Object.entries(version.userMetadata)) userMetadata[`X-Amz-Meta-${canonical(name)}`] = value;
+    for (const [name, value] of Object.entries(version.userMetadata)) {
+      userMetadata[`X-Amz-Meta-${canonical(name)}`] = value;
+    }
   }
   return {
     eventVersion: "2.0",
@@ -105,7 +117,11 @@ export function buildEventRecord(eventName: string, bucket: string, object: Even
     s3: {
       s3SchemaVersion: "1.0",
       configurationId: "Config",
-      bucket: { name: bucket, ownerIdentity: { principalId: request.principalId }, arn: `arn:aws:s3:::${bucket}` },
+      bucket: {
+        name: bucket,
+        ownerIdentity: { principalId: request.principalId },
+        arn: `arn:aws:s3:::${bucket}`,
+      },
       object: {
         key: object.key,
         ...(version && !removal
@@ -126,17 +142,24 @@ export function buildEventRecord(eventName: string, bucket: string, object: Even
 
 /** `Content-Type` → `Content-Type`, `foo-bar` → `Foo-Bar` (Go's canonical header form, as MinIO stores keys). */
 function canonical(name: string): string {
-  return name.split("-").map((part) => part ? part[0].toUpperCase() + part.slice(1).toLowerCase() : part).join("-");
+  return name.split("-").map((part) => part ? part[0].toUpperCase() + part.slice(1).toLowerCase() : part)
+    .join("-");
 }
 
 /** Go's url.QueryEscape: what targets receive as the key (space → `+`, `/` → `%2F`). */
 export function queryEscape(text: string): string {
-  return encodeURIComponent(text).replace(/%20/g, "+").replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(text).replace(/%20/g, "+").replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /** The record as configured targets receive it: the key query-escaped (§1.1). */
 export function targetRecord(record: EventRecord): EventRecord {
-  return { ...record, s3: { ...record.s3, object: { ...record.s3.object, key: queryEscape(record.s3.object.key) } } };
+  return {
+    ...record,
+    s3: { ...record.s3, object: { ...record.s3.object, key: queryEscape(record.s3.object.key) } },
+  };
 }
 
 /** Whether an event name matches a configured pattern such as `s3:ObjectCreated:*` (or `s3:ObjectCreated:Put`). */

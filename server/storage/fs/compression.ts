@@ -18,25 +18,59 @@ export interface CompressionRule {
 export const COMPRESSED = "gzip";
 
 /** MinIO's standard exclusions (cmd/object-api-utils.go): already compressed content. */
-const EXCLUDED_EXTENSIONS = [".gz", ".bz2", ".rar", ".zip", ".7z", ".xz", ".mp4", ".mkv", ".mov", ".jpg", ".png", ".gif"];
-const EXCLUDED_TYPES = ["video/*", "audio/*", "application/zip", "application/x-gzip", "application/x-zip-compressed", "application/x-compress", "application/x-spoon"];
+const EXCLUDED_EXTENSIONS = [
+  ".gz",
+  ".bz2",
+  ".rar",
+  ".zip",
+  ".7z",
+  ".xz",
+  ".mp4",
+  ".mkv",
+  ".mov",
+  ".jpg",
+  ".png",
+  ".gif",
+];
+const EXCLUDED_TYPES = [
+  "video/*",
+  "audio/*",
+  "application/zip",
+  "application/x-gzip",
+  "application/x-zip-compressed",
+  "application/x-compress",
+  "application/x-spoon",
+];
 
-const matchesType = (pattern: string, type: string) => (pattern.endsWith("*") ? type.startsWith(pattern.slice(0, -1)) : type === pattern);
+const matchesType = (
+  pattern: string,
+  type: string,
+) => (pattern.endsWith("*") ? type.startsWith(pattern.slice(0, -1)) : type === pattern);
 
 /** Parses the subsystem's values: null when compression is off or not configured. */
 export function compressionRule(values: Record<string, string> | undefined): CompressionRule | null {
   if (!values || values.enable === "off") return null;
   const list = (text = "") => text.split(",").map((v) => v.trim().toLowerCase()).filter(Boolean);
-  return { extensions: list(values.extensions).map((e) => (e.startsWith(".") ? e : `.${e}`)), mimeTypes: list(values.mime_types) };
+  return {
+    extensions: list(values.extensions).map((e) => (e.startsWith(".") ? e : `.${e}`)),
+    mimeTypes: list(values.mime_types),
+  };
 }
 
-export function isCompressible(key: string, contentType: string | undefined, rule: CompressionRule | null): boolean {
+export function isCompressible(
+  key: string,
+  contentType: string | undefined,
+  rule: CompressionRule | null,
+): boolean {
   if (!rule) return false;
   const name = key.toLowerCase();
   const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
-  if (EXCLUDED_EXTENSIONS.some((ext) => name.endsWith(ext)) || EXCLUDED_TYPES.some((p) => matchesType(p, type))) return false;
+  if (
+    EXCLUDED_EXTENSIONS.some((ext) => name.endsWith(ext)) || EXCLUDED_TYPES.some((p) => matchesType(p, type))
+  ) return false;
   if (rule.extensions.length === 0 && rule.mimeTypes.length === 0) return true;
-  return rule.extensions.some((ext) => name.endsWith(ext)) || rule.mimeTypes.some((p) => matchesType(p, type));
+  return rule.extensions.some((ext) => name.endsWith(ext)) ||
+    rule.mimeTypes.some((p) => matchesType(p, type));
 }
 
 async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
@@ -44,9 +78,16 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 }
 
 /** The staged bytes compressed (same original size and MD5), and how many bytes are stored. */
-export async function compressStaged(tmpDir: string, staged: StagedData): Promise<{ staged: StagedData; storedSize: number }> {
+export async function compressStaged(
+  tmpDir: string,
+  staged: StagedData,
+): Promise<{ staged: StagedData; storedSize: number }> {
   if (staged.inline) {
-    const inline = await collect(new Blob([staged.inline as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream(COMPRESSED)));
+    const inline = await collect(
+      new Blob([staged.inline as Uint8Array<ArrayBuffer>]).stream().pipeThrough(
+        new CompressionStream(COMPRESSED),
+      ),
+    );
     return { staged: { ...staged, inline }, storedSize: inline.length };
   }
   const source = staged.temp!;
@@ -69,10 +110,16 @@ export async function compressStaged(tmpDir: string, staged: StagedData): Promis
 }
 
 /** Decompresses stored bytes and gives `length` bytes from `start` of the original. */
-export function decompressedSlice(stored: ReadableStream<Uint8Array>, start: number, length: number): ReadableStream<Uint8Array> {
+export function decompressedSlice(
+  stored: ReadableStream<Uint8Array>,
+  start: number,
+  length: number,
+): ReadableStream<Uint8Array> {
   let skip = start;
   let left = length;
-  const reader = (stored as ReadableStream<Uint8Array<ArrayBuffer>>).pipeThrough(new DecompressionStream(COMPRESSED)).getReader();
+  const reader = (stored as ReadableStream<Uint8Array<ArrayBuffer>>).pipeThrough(
+    new DecompressionStream(COMPRESSED),
+  ).getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       while (true) {
@@ -81,7 +128,11 @@ export function decompressedSlice(stored: ReadableStream<Uint8Array>, start: num
           return controller.close();
         }
         const { value, done } = await reader.read();
-        if (done) return left > 0 ? controller.error(new Error("compressed object data ended early")) : controller.close();
+        if (done) {
+          return left > 0
+            ? controller.error(new Error("compressed object data ended early"))
+            : controller.close();
+        }
         let piece = value;
         if (skip > 0) {
           if (piece.length <= skip) {
@@ -130,13 +181,16 @@ export async function decompressedParts(
   for (const [index, size] of plainSizes.entries()) {
     const from = Math.max(start, plainAt);
     const to = Math.min(end, plainAt + size);
-    if (to > from) pieces.push({ storedAt, storedSize: storedSizes[index], skip: from - plainAt, take: to - from });
+    if (to > from) {
+      pieces.push({ storedAt, storedSize: storedSizes[index], skip: from - plainAt, take: to - from });
+    }
     plainAt += size;
     storedAt += storedSizes[index];
   }
   const open = async (at: number) => {
     const piece = pieces[at];
-    return decompressedSlice(await storedRange(piece.storedAt, piece.storedSize), piece.skip, piece.take).getReader();
+    return decompressedSlice(await storedRange(piece.storedAt, piece.storedSize), piece.skip, piece.take)
+      .getReader();
   };
   let index = 0;
   let reader = pieces.length ? await open(0) : null;

@@ -82,7 +82,11 @@ export class TempFile {
 
   static async create(tmpDir: string): Promise<TempFile> {
     const path = `${tmpDir}/${crypto.randomUUID()}.tmp`;
-    const file = await osCall("OpenFileW", path, () => Deno.open(path, { write: true, createNew: true, mode: 0o600 }));
+    const file = await osCall(
+      "OpenFileW",
+      path,
+      () => Deno.open(path, { write: true, createNew: true, mode: 0o600 }),
+    );
     return new TempFile(path, file);
   }
 
@@ -131,7 +135,11 @@ export class TempFile {
 }
 
 /** Writes a small file atomically (temp + fsync + rename + dir fsync). */
-export async function writeFileDurable(tmpDir: string, target: string, data: Uint8Array | string): Promise<void> {
+export async function writeFileDurable(
+  tmpDir: string,
+  target: string,
+  data: Uint8Array | string,
+): Promise<void> {
   const temp = await TempFile.create(tmpDir);
   try {
     await temp.write(typeof data === "string" ? new TextEncoder().encode(data) : data);

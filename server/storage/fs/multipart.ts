@@ -9,10 +9,23 @@ import { type ChecksumAlgorithm, compositeChecksum, createChecksum } from "../..
 import { Md5 } from "../../s3/md5.ts";
 import { mkdirDurable, TempFile, writeFileDurable } from "./durable.ts";
 import { compressStaged, decompressedFile } from "./compression.ts";
-import { commitStagedTo, commitVersion, discardStaged, type StagedData, type WriteOptions } from "./objects.ts";
+import {
+  commitStagedTo,
+  commitVersion,
+  discardStaged,
+  type StagedData,
+  type WriteOptions,
+} from "./objects.ts";
 import type { UploadSse } from "../sse/request.ts";
 import { EncryptedJoin } from "../sse/stored.ts";
-import { type BucketState, compareKeys, type Store, StoreError, type StoredChecksum, type VersionRecord } from "./store.ts";
+import {
+  type BucketState,
+  compareKeys,
+  type Store,
+  type StoredChecksum,
+  StoreError,
+  type VersionRecord,
+} from "./store.ts";
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;
 const MAX_PARTS = 10000;
@@ -46,10 +59,13 @@ export interface RequestedPart {
   checksums?: Partial<Record<ChecksumAlgorithm, string>>;
 }
 
-const uploadDir = (store: Store, bucket: string, uploadId: string) => `${store.bucketDir(bucket)}/uploads/${uploadId}`;
+const uploadDir = (store: Store, bucket: string, uploadId: string) =>
+  `${store.bucketDir(bucket)}/uploads/${uploadId}`;
 
 function checkUploadId(uploadId: string): void {
-  if (!/^[0-9a-f-]{36}$/.test(uploadId)) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
+  if (!/^[0-9a-f-]{36}$/.test(uploadId)) {
+    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
+  }
 }
 
 export async function readUpload(store: Store, bucket: string, uploadId: string): Promise<UploadInfo> {
@@ -57,12 +73,31 @@ export async function readUpload(store: Store, bucket: string, uploadId: string)
   try {
     return JSON.parse(await Deno.readTextFile(`${uploadDir(store, bucket, uploadId)}/upload.json`));
   } catch {
-    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.", 404);
+    throw new StoreError(
+      "NoSuchUpload",
+      "The specified multipart upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.",
+      404,
+    );
   }
 }
 
-export async function initiateUpload(store: Store, state: BucketState, key: string, options: UploadInfo["options"], checksum?: UploadInfo["checksum"], sse?: UploadSse, compress = false): Promise<UploadInfo> {
-  const info: UploadInfo = { uploadId: crypto.randomUUID(), key, initiated: new Date().toISOString(), options, checksum, ...(sse ? { sse } : compress ? { compress } : {}) };
+export async function initiateUpload(
+  store: Store,
+  state: BucketState,
+  key: string,
+  options: UploadInfo["options"],
+  checksum?: UploadInfo["checksum"],
+  sse?: UploadSse,
+  compress = false,
+): Promise<UploadInfo> {
+  const info: UploadInfo = {
+    uploadId: crypto.randomUUID(),
+    key,
+    initiated: new Date().toISOString(),
+    options,
+    checksum,
+    ...(sse ? { sse } : compress ? { compress } : {}),
+  };
   const dir = uploadDir(store, state.name, info.uploadId);
   await mkdirDurable(dir);
   await writeFileDurable(store.tmpDir, `${dir}/upload.json`, JSON.stringify(info));
@@ -70,10 +105,21 @@ export async function initiateUpload(store: Store, state: BucketState, key: stri
 }
 
 /** Stores a part durably (replacing an earlier upload of the same part number). */
-export async function storePart(store: Store, bucket: string, uploadId: string, partNumber: number, staged: StagedData, checksum?: PartInfo["checksum"]): Promise<PartInfo> {
+export async function storePart(
+  store: Store,
+  bucket: string,
+  uploadId: string,
+  partNumber: number,
+  staged: StagedData,
+  checksum?: PartInfo["checksum"],
+): Promise<PartInfo> {
   if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PARTS) {
     await discardStaged(staged);
-    throw new StoreError("InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", 400);
+    throw new StoreError(
+      "InvalidArgument",
+      "Part number must be an integer between 1 and 10000, inclusive",
+      400,
+    );
   }
   let upload: UploadInfo;
   try {
@@ -83,7 +129,13 @@ export async function storePart(store: Store, bucket: string, uploadId: string, 
     throw error;
   }
   const dir = uploadDir(store, bucket, uploadId);
-  const part: PartInfo = { partNumber, etag: staged.md5Hex, size: staged.size, lastModified: new Date().toISOString(), checksum };
+  const part: PartInfo = {
+    partNumber,
+    etag: staged.md5Hex,
+    size: staged.size,
+    lastModified: new Date().toISOString(),
+    checksum,
+  };
   // The part's size and ETag stay those of the bytes sent; what is stored is their gzip member.
   if (upload.compress && !upload.sse) staged = (await compressStaged(store.tmpDir, staged)).staged;
   await store.locks.run(`upload:${uploadId}:${partNumber}`, async () => {
@@ -125,7 +177,11 @@ export async function abortUpload(store: Store, bucket: string, uploadId: string
 }
 
 const invalidPart = () =>
-  new StoreError("InvalidPart", "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.", 400);
+  new StoreError(
+    "InvalidPart",
+    "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.",
+    400,
+  );
 
 /**
  * Completes an upload from the listed parts; validates order, ETags, part checksums and minimum part sizes.
@@ -136,7 +192,10 @@ export async function completeUpload(
   state: BucketState,
   uploadId: string,
   requested: RequestedPart[],
-  options: Pick<WriteOptions, "beforeCommit" | "replication"> & { expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string }; sse?: EncryptedJoin } = {},
+  options: Pick<WriteOptions, "beforeCommit" | "replication"> & {
+    expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string };
+    sse?: EncryptedJoin;
+  } = {},
 ): Promise<{ key: string; version: VersionRecord }> {
   const upload = await readUpload(store, state.name, uploadId);
   if (requested.length === 0) throw new StoreError("MalformedXML", "You must specify at least one part", 400);
@@ -144,7 +203,11 @@ export async function completeUpload(
   const parts: PartInfo[] = [];
   requested.forEach((want, index) => {
     if (index > 0 && want.partNumber <= requested[index - 1].partNumber) {
-      throw new StoreError("InvalidPartOrder", "The list of parts was not in ascending order. The parts list must be specified in order by part number.", 400);
+      throw new StoreError(
+        "InvalidPartOrder",
+        "The list of parts was not in ascending order. The parts list must be specified in order by part number.",
+        400,
+      );
     }
   });
   for (const [index, want] of requested.entries()) {
@@ -152,16 +215,26 @@ export async function completeUpload(
     if (!part || part.etag !== want.etag.replace(/"/g, "")) throw invalidPart();
     // A part's checksum element, when given, must be the one verified at upload (minio-protocol-2 §8.4).
     for (const [algorithm, value] of Object.entries(want.checksums ?? {})) {
-      if (part.checksum?.algorithm === algorithm ? part.checksum.value !== value : !!upload.checksum) throw invalidPart();
+      if (part.checksum?.algorithm === algorithm ? part.checksum.value !== value : !!upload.checksum) {
+        throw invalidPart();
+      }
     }
     if (index < requested.length - 1 && part.size < MIN_PART_SIZE) {
-      throw new StoreError("EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.", 400);
+      throw new StoreError(
+        "EntityTooSmall",
+        "Your proposed upload is smaller than the minimum allowed object size.",
+        400,
+      );
     }
     parts.push(part);
   }
   const wanted = upload.checksum;
   if (options.expectedChecksum && wanted && options.expectedChecksum.algorithm !== wanted.algorithm) {
-    throw new StoreError("InvalidArgument", `checksum type mismatch: the upload uses ${wanted.algorithm}`, 400);
+    throw new StoreError(
+      "InvalidArgument",
+      `checksum type mismatch: the upload uses ${wanted.algorithm}`,
+      400,
+    );
   }
   // A whole-object checksum is computed over the bytes as they are joined; a composite one from the parts'.
   const whole = wanted?.type === "FULL_OBJECT" ? createChecksum(wanted.algorithm) : null;
@@ -186,9 +259,9 @@ export async function completeUpload(
         await temp.write(chunk);
       }
       storedPartSizes.push(size - before);
-      if (sse && whole) for await (const chunk of sse.plaintext(path, part.size)) whole.update(chunk);
+      if (sse && whole) { for await (const chunk of sse.plaintext(path, part.size)) whole.update(chunk); }
       // Compressed parts are joined as stored too; a full-object checksum is taken over what they hold.
-      if (compressed && whole) for await (const chunk of decompressedFile(path)) whole.update(chunk);
+      if (compressed && whole) { for await (const chunk of decompressedFile(path)) whole.update(chunk); }
     }
     await temp.finish();
   } catch (error) {
@@ -199,7 +272,11 @@ export async function completeUpload(
   try {
     checksum = wanted && objectChecksum(wanted, parts, whole);
     if (options.expectedChecksum && checksum && options.expectedChecksum.value !== checksum.value) {
-      throw new StoreError("XAmzContentChecksumMismatch", "The provided 'x-amz-checksum' header does not match what was computed.", 400);
+      throw new StoreError(
+        "XAmzContentChecksumMismatch",
+        "The provided 'x-amz-checksum' header does not match what was computed.",
+        400,
+      );
     }
   } catch (error) {
     await temp.discard();
@@ -223,11 +300,19 @@ export async function completeUpload(
 }
 
 /** The completed object's checksum: combined from the parts' (composite) or computed over the whole. */
-function objectChecksum(wanted: NonNullable<UploadInfo["checksum"]>, parts: PartInfo[], whole: ReturnType<typeof createChecksum> | null): StoredChecksum {
+function objectChecksum(
+  wanted: NonNullable<UploadInfo["checksum"]>,
+  parts: PartInfo[],
+  whole: ReturnType<typeof createChecksum> | null,
+): StoredChecksum {
   if (whole) return { algorithm: wanted.algorithm, value: whole.digest().toBase64(), type: "FULL_OBJECT" };
   const values = parts.map((p) => {
     if (p.checksum?.algorithm !== wanted.algorithm) throw invalidPart();
     return p.checksum.value;
   });
-  return { algorithm: wanted.algorithm, value: compositeChecksum(wanted.algorithm, values), type: "COMPOSITE" };
+  return {
+    algorithm: wanted.algorithm,
+    value: compositeChecksum(wanted.algorithm, values),
+    type: "COMPOSITE",
+  };
 }

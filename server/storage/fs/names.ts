@@ -17,7 +17,9 @@ export function objectKeyProblem(key: string): string | null {
   if (key.startsWith("/")) return "Object name must not start with /";
   if (key.includes("\u0000")) return "Object name contains a NUL character";
   // As MinIO: "." and ".." path components are refused (they also cannot survive URL normalisation).
-  if (key.split("/").some((part) => part === "." || part === "..")) return "Object name contains unsupported characters.";
+  if (key.split("/").some((part) => part === "." || part === "..")) {
+    return "Object name contains unsupported characters.";
+  }
   return null;
 }
 

@@ -4,7 +4,14 @@
  */
 import { COMPRESSED, compressStaged, decompressedParts, decompressedSlice } from "./compression.ts";
 import { removeDurable } from "./durable.ts";
-import { type BucketState, type ObjectRecord, type Store, StoreError, type StoredChecksum, type VersionRecord } from "./store.ts";
+import {
+  type BucketState,
+  type ObjectRecord,
+  type Store,
+  type StoredChecksum,
+  StoreError,
+  type VersionRecord,
+} from "./store.ts";
 import { encryptForCommit, readDecrypted, type SseWrite } from "../sse/stored.ts";
 import { osCall } from "../streams/calls.ts";
 
@@ -43,7 +50,7 @@ export interface WriteOptions {
 }
 
 // Staging (receiving a body before it is committed) lives in staging.ts.
-export { commitStagedTo, discardStaged, INLINE_LIMIT, type StagedData, stageData } from "./staging.ts";
+export { commitStagedTo, discardStaged, INLINE_LIMIT, stageData, type StagedData } from "./staging.ts";
 import { discardStaged, type StagedData } from "./staging.ts";
 
 function isExcluded(state: BucketState, key: string): boolean {
@@ -57,10 +64,20 @@ function newVersionId(state: BucketState, key: string): string {
 }
 
 /** Commits staged data as the newest version of `key`; returns the new version. */
-export async function commitVersion(store: Store, state: BucketState, key: string, staged: StagedData, options: WriteOptions = {}): Promise<VersionRecord> {
+export async function commitVersion(
+  store: Store,
+  state: BucketState,
+  key: string,
+  staged: StagedData,
+  options: WriteOptions = {},
+): Promise<VersionRecord> {
   try {
     if (options.expectedSize !== undefined && staged.size !== options.expectedSize) {
-      throw new StoreError("IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", 400);
+      throw new StoreError(
+        "IncompleteBody",
+        "You did not provide the number of bytes specified by the Content-Length HTTP header.",
+        400,
+      );
     }
     if (options.beforeCommit) await options.beforeCommit(staged.size);
   } catch (error) {
@@ -69,15 +86,27 @@ export async function commitVersion(store: Store, state: BucketState, key: strin
   }
   let storedSize = options.compressedParts?.reduce((sum, n) => sum + n, 0);
   // Encrypted objects are not compressed (MinIO without compression allow_encryption).
-  if (options.compress && staged.size > 0 && !options.sse) ({ staged, storedSize } = await compressStaged(store.tmpDir, staged));
+  if (options.compress && staged.size > 0 && !options.sse) {
+    ({ staged, storedSize } = await compressStaged(store.tmpDir, staged));
+  }
   // SSE hook: encrypt the staged bytes; the ETag and checksum are kept sealed (server/storage/sse).
   let etag = options.etag ?? staged.md5Hex;
   let sse: VersionRecord["sse"];
-  if (options.sse) ({ staged, sse, etag } = await encryptForCommit(store.tmpDir, staged, options.sse, { etag, checksum: options.checksum }));
+  if (options.sse) {
+    ({ staged, sse, etag } = await encryptForCommit(store.tmpDir, staged, options.sse, {
+      etag,
+      checksum: options.checksum,
+    }));
+  }
   // Traced under StorageAPI names for what happens here: a data file renamed into place with its record
   // (RenameData), or a record carrying the bytes inline, one log append (WriteMetadata).
   const committed = staged;
-  return await store.traced(staged.temp ? "RenameData" : "WriteMetadata", `${state.name}/${key}`, () => commitLocked(store, state, key, committed, options, { etag, sse, storedSize }), staged.size);
+  return await store.traced(
+    staged.temp ? "RenameData" : "WriteMetadata",
+    `${state.name}/${key}`,
+    () => commitLocked(store, state, key, committed, options, { etag, sse, storedSize }),
+    staged.size,
+  );
 }
 
 async function commitLocked(
@@ -122,9 +151,22 @@ async function commitLocked(
       ...(sse ? { sse } : {}),
     };
     const previous = state.objects.get(key);
-    const replaced = version.versionId === "null" || options.versionId ? previous?.versions.find((v) => v.versionId === version.versionId) : undefined;
-    const record: ObjectRecord = { key, versions: placeVersion(previous?.versions.filter((v) => v !== replaced) ?? [], version, !!options.versionId) };
-    await store.saveRecord(state, record, staged.inline ? { versionId: version.versionId, data: staged.inline } : undefined);
+    const replaced = version.versionId === "null" || options.versionId
+      ? previous?.versions.find((v) => v.versionId === version.versionId)
+      : undefined;
+    const record: ObjectRecord = {
+      key,
+      versions: placeVersion(
+        previous?.versions.filter((v) => v !== replaced) ?? [],
+        version,
+        !!options.versionId,
+      ),
+    };
+    await store.saveRecord(
+      state,
+      record,
+      staged.inline ? { versionId: version.versionId, data: staged.inline } : undefined,
+    );
     if (replaced?.dataFile) await removeDurable(store.dataPath(state.name, key, replaced.dataFile));
     if (replaced?.transition) store.tiered?.forget(replaced); // lifecycle hook: the tier's copy goes too
     return version;
@@ -147,14 +189,18 @@ export function findVersion(state: BucketState, key: string, versionId?: string)
   if (versionId) {
     const version = record?.versions.find((v) => v.versionId === versionId);
     if (!version) {
-      if (!/^(null|[0-9a-f-]{36})$/.test(versionId)) throw new StoreError("InvalidArgument", "Invalid version id specified", 400);
+      if (!/^(null|[0-9a-f-]{36})$/.test(versionId)) {
+        throw new StoreError("InvalidArgument", "Invalid version id specified", 400);
+      }
       throw new StoreError("NoSuchVersion", "The specified version does not exist.", 404);
     }
     return version;
   }
   const latest = record?.versions[0];
   if (!latest || latest.deleteMarker) {
-    const headers: Record<string, string> = latest ? { "x-amz-delete-marker": "true", "x-amz-version-id": latest.versionId } : {};
+    const headers: Record<string, string> = latest
+      ? { "x-amz-delete-marker": "true", "x-amz-version-id": latest.versionId }
+      : {};
     throw new StoreError("NoSuchKey", "The specified key does not exist.", 404, headers);
   }
   return latest;
@@ -164,20 +210,49 @@ export function findVersion(state: BucketState, key: string, versionId?: string)
  * A version's bytes from `start` for `length` bytes, streamed from its file or from its inline copy. An
  * encrypted version needs its object key (sse/request.ts objectKeyForRead).
  */
-export async function readVersion(store: Store, bucket: string, key: string, version: VersionRecord, start = 0, length = version.size, objectKey?: Uint8Array): Promise<ReadableStream<Uint8Array>> {
+export async function readVersion(
+  store: Store,
+  bucket: string,
+  key: string,
+  version: VersionRecord,
+  start = 0,
+  length = version.size,
+  objectKey?: Uint8Array,
+): Promise<ReadableStream<Uint8Array>> {
   // Lifecycle hook: a transitioned version's bytes are read through from its tier (encrypted versions stay local).
   if (version.transition) return await store.tiered!.read(version, start, length);
   // MinIO's names: inline data comes with the version's record (ReadVersion), a data file is opened (ReadFileStream).
   const read = () => readLocal(store, bucket, key, version, start, length, objectKey);
-  return await store.traced(version.inline ? "ReadVersion" : "ReadFileStream", `${bucket}/${key}`, read, length);
+  return await store.traced(
+    version.inline ? "ReadVersion" : "ReadFileStream",
+    `${bucket}/${key}`,
+    read,
+    length,
+  );
 }
 
-async function readLocal(store: Store, bucket: string, key: string, version: VersionRecord, start: number, length: number, objectKey?: Uint8Array): Promise<ReadableStream<Uint8Array>> {
+async function readLocal(
+  store: Store,
+  bucket: string,
+  key: string,
+  version: VersionRecord,
+  start: number,
+  length: number,
+  objectKey?: Uint8Array,
+): Promise<ReadableStream<Uint8Array>> {
   if (version.compression) {
-    const raw: VersionRecord = { ...version, compression: undefined, storedPartSizes: undefined, size: version.storedSize ?? 0 };
-    const storedRange = (offset: number, bytes: number) => readLocal(store, bucket, key, raw, offset, bytes, objectKey);
+    const raw: VersionRecord = {
+      ...version,
+      compression: undefined,
+      storedPartSizes: undefined,
+      size: version.storedSize ?? 0,
+    };
+    const storedRange = (offset: number, bytes: number) =>
+      readLocal(store, bucket, key, raw, offset, bytes, objectKey);
     // A multipart object's parts were compressed each on its own: a range reads only the parts it touches.
-    if (version.storedPartSizes && version.partSizes) return await decompressedParts(storedRange, version.partSizes, version.storedPartSizes, start, length);
+    if (version.storedPartSizes && version.partSizes) {
+      return await decompressedParts(storedRange, version.partSizes, version.storedPartSizes, start, length);
+    }
     return decompressedSlice(await storedRange(0, version.storedSize ?? 0), start, length);
   }
   // SSE hook: decrypt only the packages the range touches.
@@ -227,11 +302,16 @@ function fileSlice(file: Deno.FsFile, start: number, length: number): ReadableSt
 }
 
 /** Whether object lock forbids removing this version now. */
-export function lockProblem(version: VersionRecord, options: { bypassGovernance: boolean; now: Date }): string | null {
+export function lockProblem(
+  version: VersionRecord,
+  options: { bypassGovernance: boolean; now: Date },
+): string | null {
   if (version.legalHold) return "Object is WORM protected and cannot be overwritten or deleted (legal hold)";
   const r = version.retention;
   if (r && Date.parse(r.until) > options.now.getTime()) {
-    if (r.mode === "COMPLIANCE" || !options.bypassGovernance) return "Object is WORM protected and cannot be overwritten or deleted";
+    if (r.mode === "COMPLIANCE" || !options.bypassGovernance) {
+      return "Object is WORM protected and cannot be overwritten or deleted";
+    }
   }
   return null;
 }
@@ -259,56 +339,87 @@ export async function deleteVersion(
   } = {},
 ): Promise<DeleteOutcome> {
   const now = options.now ?? new Date();
-  return await store.traced("DeleteVersion", `${state.name}/${key}`, () => store.locks.run(`${state.name}/${key}`, async () => {
-    const record = state.objects.get(key) ?? { key, versions: [] };
-    // Lifecycle hook: the scanner deletes only while the key still looks as it did when evaluated.
-    if (options.onlyIf && !options.onlyIf(record)) return { deleteMarker: false };
-    if (options.replicaMarker && options.versionId) {
-      const marker: VersionRecord = { versionId: options.versionId, deleteMarker: true, size: 0, etag: "", lastModified: now.toISOString(), userMetadata: {}, replica: true };
-      await store.saveRecord(state, { key, versions: placeVersion(record.versions.filter((v) => v.versionId !== marker.versionId), marker, true) });
-      return { versionId: marker.versionId, deleteMarker: true };
-    }
-    if (options.versionId) {
-      const target = record.versions.find((v) => v.versionId === options.versionId);
-      if (!target) {
-        if (!/^(null|[0-9a-f-]{36})$/.test(options.versionId)) throw new StoreError("InvalidArgument", "Invalid version id specified", 400);
-        return { versionId: options.versionId, deleteMarker: false };
-      }
-      const problem = lockProblem(target, { bypassGovernance: !!options.bypassGovernance, now });
-      if (problem) throw new StoreError("AccessDenied", problem, 403);
-      await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== target) });
-      if (target.dataFile) await removeDurable(store.dataPath(state.name, key, target.dataFile));
-      if (target.transition) store.tiered?.forget(target); // lifecycle hook
-      return { versionId: target.versionId, deleteMarker: !!target.deleteMarker };
-    }
-    const versioning = isExcluded(state, key) ? "" : state.meta.versioning;
-    if (versioning === "") {
-      // Unversioned: the null version goes away.
-      const nullVersion = record.versions.find((v) => v.versionId === "null");
-      if (!nullVersion) return { deleteMarker: false };
-      const problem = lockProblem(nullVersion, { bypassGovernance: !!options.bypassGovernance, now });
-      if (problem) throw new StoreError("AccessDenied", problem, 403);
-      await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== nullVersion) });
-      if (nullVersion.dataFile) await removeDurable(store.dataPath(state.name, key, nullVersion.dataFile));
-      if (nullVersion.transition) store.tiered?.forget(nullVersion); // lifecycle hook
-      return { deleteMarker: false };
-    }
-    if (record.versions.length === 0) return { deleteMarker: false };
-    const marker: VersionRecord = {
-      versionId: versioning === "Enabled" ? crypto.randomUUID() : "null",
-      deleteMarker: true,
-      size: 0,
-      etag: "",
-      lastModified: now.toISOString(),
-      userMetadata: {},
-      replication: options.replication,
-    };
-    const replaced = marker.versionId === "null" ? record.versions.find((v) => v.versionId === "null") : undefined;
-    await store.saveRecord(state, { key, versions: [marker, ...record.versions.filter((v) => v !== replaced)] });
-    if (replaced?.dataFile) await removeDurable(store.dataPath(state.name, key, replaced.dataFile));
-    if (replaced?.transition) store.tiered?.forget(replaced); // lifecycle hook
-    return { versionId: marker.versionId, deleteMarker: true };
-  }));
+  return await store.traced(
+    "DeleteVersion",
+    `${state.name}/${key}`,
+    () =>
+      store.locks.run(`${state.name}/${key}`, async () => {
+        const record = state.objects.get(key) ?? { key, versions: [] };
+        // Lifecycle hook: the scanner deletes only while the key still looks as it did when evaluated.
+        if (options.onlyIf && !options.onlyIf(record)) return { deleteMarker: false };
+        if (options.replicaMarker && options.versionId) {
+          const marker: VersionRecord = {
+            versionId: options.versionId,
+            deleteMarker: true,
+            size: 0,
+            etag: "",
+            lastModified: now.toISOString(),
+            userMetadata: {},
+            replica: true,
+          };
+          await store.saveRecord(state, {
+            key,
+            versions: placeVersion(
+              record.versions.filter((v) => v.versionId !== marker.versionId),
+              marker,
+              true,
+            ),
+          });
+          return { versionId: marker.versionId, deleteMarker: true };
+        }
+        if (options.versionId) {
+          const target = record.versions.find((v) => v.versionId === options.versionId);
+          if (!target) {
+            if (!/^(null|[0-9a-f-]{36})$/.test(options.versionId)) {
+              throw new StoreError("InvalidArgument", "Invalid version id specified", 400);
+            }
+            return { versionId: options.versionId, deleteMarker: false };
+          }
+          const problem = lockProblem(target, { bypassGovernance: !!options.bypassGovernance, now });
+          if (problem) {
+            throw new StoreError("AccessDenied", problem, 403);
+          }
+          await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== target) });
+          if (target.dataFile) await removeDurable(store.dataPath(state.name, key, target.dataFile));
+          if (target.transition) store.tiered?.forget(target); // lifecycle hook
+          return { versionId: target.versionId, deleteMarker: !!target.deleteMarker };
+        }
+        const versioning = isExcluded(state, key) ? "" : state.meta.versioning;
+        if (versioning === "") {
+          // Unversioned: the null version goes away.
+          const nullVersion = record.versions.find((v) => v.versionId === "null");
+          if (!nullVersion) return { deleteMarker: false };
+          const problem = lockProblem(nullVersion, { bypassGovernance: !!options.bypassGovernance, now });
+          if (problem) throw new StoreError("AccessDenied", problem, 403);
+          await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== nullVersion) });
+          if (nullVersion.dataFile) {
+            await removeDurable(store.dataPath(state.name, key, nullVersion.dataFile));
+          }
+          if (nullVersion.transition) store.tiered?.forget(nullVersion); // lifecycle hook
+          return { deleteMarker: false };
+        }
+        if (record.versions.length === 0) return { deleteMarker: false };
+        const marker: VersionRecord = {
+          versionId: versioning === "Enabled" ? crypto.randomUUID() : "null",
+          deleteMarker: true,
+          size: 0,
+          etag: "",
+          lastModified: now.toISOString(),
+          userMetadata: {},
+          replication: options.replication,
+        };
+        const replaced = marker.versionId === "null"
+          ? record.versions.find((v) => v.versionId === "null")
+          : undefined;
+        await store.saveRecord(state, {
+          key,
+          versions: [marker, ...record.versions.filter((v) => v !== replaced)],
+        });
+        if (replaced?.dataFile) await removeDurable(store.dataPath(state.name, key, replaced.dataFile));
+        if (replaced?.transition) store.tiered?.forget(replaced); // lifecycle hook
+        return { versionId: marker.versionId, deleteMarker: true };
+      }),
+  );
 }
 
 /** Applies a change to one version's metadata (tags, retention, legal hold) and persists it. */
@@ -319,13 +430,27 @@ export async function updateVersion(
   versionId: string | undefined,
   change: (version: VersionRecord) => void,
 ): Promise<VersionRecord> {
-  return await store.traced("UpdateMetadata", `${state.name}/${key}`, () => store.locks.run(`${state.name}/${key}`, async () => {
-    const version = findVersion(state, key, versionId);
-    if (version.deleteMarker) throw new StoreError("MethodNotAllowed", "The specified method is not allowed against this resource.", 405);
-    const record = state.objects.get(key)!;
-    const updated = { ...version };
-    change(updated);
-    await store.saveRecord(state, { key, versions: record.versions.map((v) => (v === version ? updated : v)) });
-    return updated;
-  }));
+  return await store.traced(
+    "UpdateMetadata",
+    `${state.name}/${key}`,
+    () =>
+      store.locks.run(`${state.name}/${key}`, async () => {
+        const version = findVersion(state, key, versionId);
+        if (version.deleteMarker) {
+          throw new StoreError(
+            "MethodNotAllowed",
+            "The specified method is not allowed against this resource.",
+            405,
+          );
+        }
+        const record = state.objects.get(key)!;
+        const updated = { ...version };
+        change(updated);
+        await store.saveRecord(state, {
+          key,
+          versions: record.versions.map((v) => (v === version ? updated : v)),
+        });
+        return updated;
+      }),
+  );
 }

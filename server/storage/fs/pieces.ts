@@ -61,7 +61,9 @@ export function requestBody(request: Request): ReadableStream<Uint8Array> | null
     ? Math.min(1024 * 1024, length)
     : DEFAULT_READ_BYTES;
   readSizes.set(body, size);
-  if (Number.isSafeInteger(length) && length <= WHOLE_READ_BYTES && !request.headers.get("transfer-encoding")) readWhole.add(body);
+  if (
+    Number.isSafeInteger(length) && length <= WHOLE_READ_BYTES && !request.headers.get("transfer-encoding")
+  ) readWhole.add(body);
   return body;
 }
 

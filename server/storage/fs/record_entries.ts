@@ -15,8 +15,13 @@ export interface Located {
 }
 
 /** One framed entry, and where each version's bytes are within it. */
-export function encodeEntry(record: ObjectRecord, data: Map<string, Uint8Array>): { bytes: Uint8Array; located: Map<string, Located> } {
-  const json = new TextEncoder().encode(JSON.stringify({ ...record, data: data.size ? [...data].map(([id, d]) => [id, d.length]) : undefined }));
+export function encodeEntry(
+  record: ObjectRecord,
+  data: Map<string, Uint8Array>,
+): { bytes: Uint8Array; located: Map<string, Located> } {
+  const json = new TextEncoder().encode(
+    JSON.stringify({ ...record, data: data.size ? [...data].map(([id, d]) => [id, d.length]) : undefined }),
+  );
   const dataBytes = totalLength(data.values());
   const bytes = new Uint8Array(HEADER + 4 + json.length + dataBytes);
   const view = new DataView(bytes.buffer);
@@ -38,18 +43,26 @@ export function encodeEntry(record: ObjectRecord, data: Map<string, Uint8Array>)
  * An entry's record and where its bytes are in the file (`payloadOffset`: the payload's file offset); null
  * when the payload does not match its checksum or is not a whole entry.
  */
-export function decodePayload(payload: Uint8Array, checksum: number, payloadOffset: number): { record: ObjectRecord; data: Map<string, Located>; dataBytes: number } | null {
+export function decodePayload(
+  payload: Uint8Array,
+  checksum: number,
+  payloadOffset: number,
+): { record: ObjectRecord; data: Map<string, Located>; dataBytes: number } | null {
   if (crc32(payload) !== checksum) return null;
   try {
     const jsonLength = new DataView(payload.buffer, payload.byteOffset).getUint32(0);
-    const parsed = JSON.parse(new TextDecoder().decode(payload.subarray(4, 4 + jsonLength))) as ObjectRecord & { data?: [string, number][] };
+    const parsed = JSON.parse(new TextDecoder().decode(payload.subarray(4, 4 + jsonLength))) as
+      & ObjectRecord
+      & { data?: [string, number][] };
     const data = new Map<string, Located>();
     let at = 4 + jsonLength;
     for (const [id, length] of parsed.data ?? []) {
       data.set(id, { offset: payloadOffset + at, length });
       at += length;
     }
-    if (at !== payload.length || typeof parsed.key !== "string" || !Array.isArray(parsed.versions)) return null;
+    if (at !== payload.length || typeof parsed.key !== "string" || !Array.isArray(parsed.versions)) {
+      return null;
+    }
     return { record: { key: parsed.key, versions: parsed.versions }, data, dataBytes: at - 4 - jsonLength };
   } catch {
     return null;

@@ -51,8 +51,12 @@ export async function scanFanDir(fanDir: string): Promise<FanDirContents> {
 
 async function readRecordFile(path: string): Promise<RecordWithData | null> {
   try {
-    const parsed = JSON.parse(await Deno.readTextFile(path)) as ObjectRecord & { data?: Record<string, string> };
-    const data = new Map(Object.entries(parsed.data ?? {}).map(([id, base64]) => [id, Uint8Array.fromBase64(base64)]));
+    const parsed = JSON.parse(await Deno.readTextFile(path)) as ObjectRecord & {
+      data?: Record<string, string>;
+    };
+    const data = new Map(
+      Object.entries(parsed.data ?? {}).map(([id, base64]) => [id, Uint8Array.fromBase64(base64)]),
+    );
     return { record: { key: parsed.key, versions: parsed.versions }, data };
   } catch {
     return null;
@@ -71,9 +75,11 @@ async function migrateKeyDir(fanDir: string, hash: string): Promise<void> {
     const record = JSON.parse(text) as ObjectRecord;
     for (const version of record.versions) {
       if (!version.dataFile) continue;
-      await Deno.rename(`${dir}/${version.dataFile}`, `${fanDir}/${hash}.${version.dataFile}`).catch((error) => {
-        if (!(error instanceof Deno.errors.NotFound)) throw error;
-      });
+      await Deno.rename(`${dir}/${version.dataFile}`, `${fanDir}/${hash}.${version.dataFile}`).catch(
+        (error) => {
+          if (!(error instanceof Deno.errors.NotFound)) throw error;
+        },
+      );
     }
     await writeFileDurable(fanDir, `${fanDir}/${hash}.json`, text);
   }

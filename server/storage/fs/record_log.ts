@@ -83,7 +83,9 @@ export class RecordLog {
     }
     // Temp files of a rewrite that a crash interrupted (the log itself was not touched by it).
     for await (const entry of Deno.readDir(bucketDir)) {
-      if (entry.name.startsWith("records.log.") && entry.name.endsWith(".tmp")) await Deno.remove(`${bucketDir}/${entry.name}`);
+      if (entry.name.startsWith("records.log.") && entry.name.endsWith(".tmp")) {
+        await Deno.remove(`${bucketDir}/${entry.name}`);
+      }
     }
     const log = new RecordLog(path);
     const file = await Deno.open(path, { read: true, write: true });
@@ -149,7 +151,11 @@ export class RecordLog {
     } finally {
       copy.close();
     }
-    console.error(`records: ${this.#path} ends in ${fileSize - offset} unreadable bytes (a write torn by a crash, or damage); they are kept in ${copyPath} and cut off`);
+    console.error(
+      `records: ${this.#path} ends in ${
+        fileSize - offset
+      } unreadable bytes (a write torn by a crash, or damage); they are kept in ${copyPath} and cut off`,
+    );
     await file.truncate(offset);
     await file.sync();
   }
@@ -179,7 +185,12 @@ export class RecordLog {
     if (added) data.set(added.versionId, added.data);
     const { bytes, located } = encodeEntry(record, data);
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ record, bytes, data: located, settle: (error) => (error ? reject(error) : resolve()) });
+      this.#queue.push({
+        record,
+        bytes,
+        data: located,
+        settle: (error) => (error ? reject(error) : resolve()),
+      });
       if (!this.#draining) void this.#drain();
     });
   }
@@ -200,7 +211,9 @@ export class RecordLog {
         for (const pending of batch) pending.settle(error);
       }
       if (this.#size > COMPACT_MIN_BYTES && this.#size > 2 * this.#liveBytes) {
-        await this.#compact([]).catch((error) => console.error(`records: compaction of ${this.#path} failed: ${error}`));
+        await this.#compact([]).catch((error) =>
+          console.error(`records: compaction of ${this.#path} failed: ${error}`)
+        );
       }
     }
   }
@@ -228,7 +241,9 @@ export class RecordLog {
       } catch (error) {
         // After a failed fsync the kernel may have dropped the dirty pages: nothing written since can be
         // trusted to be durable, so the log refuses further writes until the server restarts.
-        this.#broken = new RecordLogError(`records of this bucket cannot be made durable: ${error instanceof Error ? error.message : error}`);
+        this.#broken = new RecordLogError(
+          `records of this bucket cannot be made durable: ${error instanceof Error ? error.message : error}`,
+        );
         throw this.#broken;
       }
     } finally {
@@ -237,7 +252,11 @@ export class RecordLog {
     this.#size = start + bytes.length;
     let at = start;
     for (const pending of batch) {
-      this.#apply(pending.record, pending.bytes.length - totalLength(pending.data.values()), shifted(pending.data, at));
+      this.#apply(
+        pending.record,
+        pending.bytes.length - totalLength(pending.data.values()),
+        shifted(pending.data, at),
+      );
       at += pending.bytes.length;
     }
   }
@@ -287,7 +306,11 @@ export class RecordLog {
       };
       const add = async (record: ObjectRecord, data: Map<string, Uint8Array>) => {
         const { bytes, located } = encodeEntry(record, data);
-        keys.set(record.key, { record, entryBytes: bytes.length - totalLength(located.values()), data: shifted(located, size) });
+        keys.set(record.key, {
+          record,
+          entryBytes: bytes.length - totalLength(located.values()),
+          data: shifted(located, size),
+        });
         size += bytes.length;
         pieces.push(bytes);
         buffered += bytes.length;
@@ -320,7 +343,11 @@ export class RecordLog {
       await syncDir(bucketDir);
     } catch (error) {
       // The rename may not survive a crash, and the old log lacks what is appended from now on.
-      this.#broken = new RecordLogError(`the rewritten records log of this bucket cannot be made durable: ${error instanceof Error ? error.message : error}`);
+      this.#broken = new RecordLogError(
+        `the rewritten records log of this bucket cannot be made durable: ${
+          error instanceof Error ? error.message : error
+        }`,
+      );
       throw this.#broken;
     }
   }

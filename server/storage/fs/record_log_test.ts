@@ -25,13 +25,28 @@ async function withDir(run: (dir: string) => Promise<void>) {
 Deno.test("concurrent appends share syncs and all read back after reopening, with overwrites, removals and older versions' bytes", async () => {
   await withDir(async (dir) => {
     const { log } = await RecordLog.open(dir);
-    await Promise.all(Array.from({ length: 200 }, (_, i) => log.append({ key: `k${i}`, versions: [inlineVersion("null", 4)] }, { versionId: "null", data: bytes(`v${String(i).padStart(3, "0")}`) })));
+    await Promise.all(
+      Array.from(
+        { length: 200 },
+        (_, i) =>
+          log.append({ key: `k${i}`, versions: [inlineVersion("null", 4)] }, {
+            versionId: "null",
+            data: bytes(`v${String(i).padStart(3, "0")}`),
+          }),
+      ),
+    );
     // A versioned key: the second version's entry carries only its own bytes; the first keeps its earlier ones.
     const first: ObjectRecord = { key: "doc", versions: [inlineVersion("a", 5)] };
     await log.append(first, { versionId: "a", data: bytes("first") });
-    await log.append({ key: "doc", versions: [inlineVersion("b", 6), first.versions[0]] }, { versionId: "b", data: bytes("second") });
+    await log.append({ key: "doc", versions: [inlineVersion("b", 6), first.versions[0]] }, {
+      versionId: "b",
+      data: bytes("second"),
+    });
     await log.append({ key: "k1", versions: [] });
-    await log.append({ key: "k2", versions: [inlineVersion("null", 3)] }, { versionId: "null", data: bytes("new") });
+    await log.append({ key: "k2", versions: [inlineVersion("null", 3)] }, {
+      versionId: "null",
+      data: bytes("new"),
+    });
     log.close();
 
     const { log: reopened, records } = await RecordLog.open(dir);
@@ -54,24 +69,40 @@ Deno.test("concurrent appends share syncs and all read back after reopening, wit
 Deno.test("a torn last write (crash mid-append) is cut off and kept aside; what came before and what comes after survive", async () => {
   await withDir(async (dir) => {
     const { log } = await RecordLog.open(dir);
-    await log.append({ key: "kept", versions: [inlineVersion("null", 4)] }, { versionId: "null", data: bytes("safe") });
+    await log.append({ key: "kept", versions: [inlineVersion("null", 4)] }, {
+      versionId: "null",
+      data: bytes("safe"),
+    });
     log.close();
     const whole = await Deno.readFile(`${dir}/records.log`);
     // A second entry cut half-way, as a crash during its write leaves it.
     const { log: other } = await RecordLog.open(await Deno.makeTempDir({ dir }));
-    await other.append({ key: "torn", versions: [inlineVersion("null", 4)] }, { versionId: "null", data: bytes("lost") });
+    await other.append({ key: "torn", versions: [inlineVersion("null", 4)] }, {
+      versionId: "null",
+      data: bytes("lost"),
+    });
     other.close();
     const second = [...Deno.readDirSync(dir)].find((e) => e.isDirectory)!.name;
     const torn = await Deno.readFile(`${dir}/${second}/records.log`);
-    await Deno.writeFile(`${dir}/records.log`, new Uint8Array([...whole, ...torn.subarray(0, torn.length - 3)]));
+    await Deno.writeFile(
+      `${dir}/records.log`,
+      new Uint8Array([...whole, ...torn.subarray(0, torn.length - 3)]),
+    );
 
     const { log: reopened, records } = await RecordLog.open(dir);
     assert.deepEqual([...records.keys()], ["kept"]);
     assert.equal((await Deno.stat(`${dir}/records.log`)).size, whole.length);
     const damaged = [...Deno.readDirSync(dir)].filter((e) => e.name.startsWith("records.log.damaged-"));
     assert.equal(damaged.length, 1);
-    assert.deepEqual(await Deno.readFile(`${dir}/${damaged[0].name}`), torn.subarray(0, torn.length - 3), "the cut bytes are kept");
-    await reopened.append({ key: "after", versions: [inlineVersion("null", 5)] }, { versionId: "null", data: bytes("later") });
+    assert.deepEqual(
+      await Deno.readFile(`${dir}/${damaged[0].name}`),
+      torn.subarray(0, torn.length - 3),
+      "the cut bytes are kept",
+    );
+    await reopened.append({ key: "after", versions: [inlineVersion("null", 5)] }, {
+      versionId: "null",
+      data: bytes("later"),
+    });
     reopened.close();
 
     const { log: last, records: finalRecords } = await RecordLog.open(dir);
@@ -92,9 +123,15 @@ Deno.test("a log mostly of overwritten entries is rewritten to its live records,
     // 250 overwrites of 100 KiB pass the 16 MiB threshold with almost nothing live.
     for (let round = 0; round < 250; round++) {
       big.fill(round % 251);
-      await log.append({ key: "hot", versions: [inlineVersion("null", big.length)] }, { versionId: "null", data: big });
+      await log.append({ key: "hot", versions: [inlineVersion("null", big.length)] }, {
+        versionId: "null",
+        data: big,
+      });
     }
-    await log.append({ key: "cold", versions: [inlineVersion("null", 4)] }, { versionId: "null", data: bytes("cold") });
+    await log.append({ key: "cold", versions: [inlineVersion("null", 4)] }, {
+      versionId: "null",
+      data: bytes("cold"),
+    });
     const size = (await Deno.stat(`${dir}/records.log`)).size;
     // 25 MiB were appended; the rewrite at 16 MiB left one entry, and 85 more followed it.
     assert.ok(size < 9 * 1024 * 1024, `log is ${size} bytes after compaction`);
@@ -121,7 +158,10 @@ Deno.test("appends to a closed log are refused, not acknowledged", async () => {
   await withDir(async (dir) => {
     const { log } = await RecordLog.open(dir);
     log.close();
-    await assert.rejects(log.append({ key: "k", versions: [inlineVersion("null", 1)] }, { versionId: "null", data: bytes("x") }), /closed/);
+    await assert.rejects(
+      log.append({ key: "k", versions: [inlineVersion("null", 1)] }, { versionId: "null", data: bytes("x") }),
+      /closed/,
+    );
   });
 });
 
@@ -133,7 +173,10 @@ Deno.test("open logs hold no file descriptors, so thousands of buckets stay with
     for (let i = 0; i < 300; i++) {
       await Deno.mkdir(`${dir}/b${i}`);
       const { log } = await RecordLog.open(`${dir}/b${i}`);
-      await log.append({ key: "k", versions: [inlineVersion("null", 1)] }, { versionId: "null", data: bytes("x") });
+      await log.append({ key: "k", versions: [inlineVersion("null", 1)] }, {
+        versionId: "null",
+        data: bytes("x"),
+      });
       logs.push(log);
     }
     assert.ok(openFds() - before < 10, `${openFds() - before} descriptors opened by 300 logs`);

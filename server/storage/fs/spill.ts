@@ -73,9 +73,24 @@ export class SpillWriters {
     const id = this.#nextId++;
     // Shared memory is reserved, not touched: a small upload makes resident only the pages it fills.
     const ring = new SharedArrayBuffer(this.#slots * BATCH_BYTES + 4);
-    const hasher = new WorkerMd5(id, ring, this.#slots, (request) => worker.postMessage(request), () => this.#hashers.delete(id));
+    const hasher = new WorkerMd5(
+      id,
+      ring,
+      this.#slots,
+      (request) => worker.postMessage(request),
+      () => this.#hashers.delete(id),
+    );
     this.#hashers.set(id, hasher);
-    worker.postMessage({ id, op: "open", path: temp.path, ring, slots: this.#slots, batchBytes: BATCH_BYTES } satisfies HashRequest);
+    worker.postMessage(
+      {
+        id,
+        op: "open",
+        path: temp.path,
+        ring,
+        slots: this.#slots,
+        batchBytes: BATCH_BYTES,
+      } satisfies HashRequest,
+    );
     return new Spill(temp, hasher);
   }
 
@@ -183,8 +198,9 @@ class WorkerMd5 implements Md5Hasher {
 
   written(length: number, total: number): void {
     if (this.#error) return;
-    if (this.#inSlot) this.post({ id: this.id, op: "slot", slot: this.#handed++ % this.#slots.length, length });
-    else this.post({ id: this.id, op: "file", total });
+    if (this.#inSlot) {
+      this.post({ id: this.id, op: "slot", slot: this.#handed++ % this.#slots.length, length });
+    } else this.post({ id: this.id, op: "file", total });
   }
 
   async digest(total: number): Promise<string> {
@@ -216,7 +232,9 @@ async function md5OfFile(path: string): Promise<string> {
   const file = await Deno.open(path, { read: true });
   try {
     const buffer = new Uint8Array(BATCH_BYTES);
-    for (let n = await file.read(buffer); n !== null; n = await file.read(buffer)) md5.update(buffer.subarray(0, n));
+    for (let n = await file.read(buffer); n !== null; n = await file.read(buffer)) {
+      md5.update(buffer.subarray(0, n));
+    }
   } finally {
     file.close();
   }

@@ -9,7 +9,9 @@ const SIZE = 20.5 * MiB;
 function pieces(): Uint8Array[] {
   const all = new Uint8Array(SIZE).map((_, i) => (i * 31 + (i >> 20)) & 0xff);
   const out: Uint8Array[] = [];
-  for (let at = 0, n = 1; at < all.length; at += n, n = (n * 7 + 4093) % 300_000 + 1) out.push(all.subarray(at, at + n));
+  for (let at = 0, n = 1; at < all.length; at += n, n = (n * 7 + 4093) % 300_000 + 1) {
+    out.push(all.subarray(at, at + n));
+  }
   return out;
 }
 

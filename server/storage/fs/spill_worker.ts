@@ -46,7 +46,10 @@ function handle(data: HashRequest): void {
   if (data.op === "open") {
     const { ring, batchBytes } = data;
     if (buffer.length < batchBytes) buffer = new Uint8Array(batchBytes);
-    const slots = Array.from({ length: data.slots }, (_, i) => new Uint8Array(ring, i * batchBytes, batchBytes));
+    const slots = Array.from(
+      { length: data.slots },
+      (_, i) => new Uint8Array(ring, i * batchBytes, batchBytes),
+    );
     const hashedSlots = new Int32Array(ring, data.slots * batchBytes, 1);
     open.set(data.id, { path: data.path, file: null, slots, hashedSlots, md5: createHash("md5"), hashed: 0 });
     return;
@@ -77,6 +80,10 @@ port.onmessage = ({ data }) => {
     handle(data);
   } catch (error) {
     close(data.id);
-    port.postMessage({ id: data.id, op: "failed", message: error instanceof Error ? error.message : String(error) });
+    port.postMessage({
+      id: data.id,
+      op: "failed",
+      message: error instanceof Error ? error.message : String(error),
+    });
   }
 };

@@ -38,7 +38,11 @@ export async function commitStagedTo(store: Store, staged: StagedData, target: s
  * Receives a body, computing MD5 and size: kept in memory while it fits the inline limit, spilled to a
  * temp file beyond it; nothing is visible until committed.
  */
-export async function stageData(store: Store, body: ReadableStream<Uint8Array> | null, maxSize = Infinity): Promise<StagedData> {
+export async function stageData(
+  store: Store,
+  body: ReadableStream<Uint8Array> | null,
+  maxSize = Infinity,
+): Promise<StagedData> {
   // MD5 is computed here only while the body fits inline; a spilled body is hashed from its start by the spill.
   const md5 = new Md5();
   const buffered: Uint8Array[] = [];
@@ -48,7 +52,13 @@ export async function stageData(store: Store, body: ReadableStream<Uint8Array> |
     if (body) {
       for await (const chunk of piecesOf(body)) {
         size += chunk.length;
-        if (size > maxSize) throw new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", 400);
+        if (size > maxSize) {
+          throw new StoreError(
+            "EntityTooLarge",
+            "Your proposed upload exceeds the maximum allowed object size.",
+            400,
+          );
+        }
         if (!spill && size <= INLINE_LIMIT) {
           md5.update(chunk);
           buffered.push(chunk.slice());

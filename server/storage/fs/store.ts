@@ -22,11 +22,26 @@ import type { Hub } from "../streams/hub.ts";
 import { type CallRecord, STORAGE_CALL, traceCall } from "../streams/calls.ts";
 
 import type { BucketMeta, BucketState, LifecyclePredictions, ObjectRecord, TieredData } from "./records.ts";
-export type { VersioningState, BucketMeta, StoredChecksum, VersionRecord, TransitionRef, TieredData, LifecyclePredictions, ObjectRecord, BucketState } from "./records.ts";
+export type {
+  BucketMeta,
+  BucketState,
+  LifecyclePredictions,
+  ObjectRecord,
+  StoredChecksum,
+  TieredData,
+  TransitionRef,
+  VersioningState,
+  VersionRecord,
+} from "./records.ts";
 
 /** An S3 error raised by the store; the front turns it into error XML with `headers` added. */
 export class StoreError extends Error {
-  constructor(readonly code: string, message: string, readonly status: number, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = "StoreError";
   }
@@ -84,7 +99,9 @@ export class Store {
     const store = new Store(root.replace(/\/+$/, ""));
     await Deno.mkdir(store.tmpDir, { recursive: true, mode: 0o700 });
     await Deno.mkdir(`${store.root}/buckets`, { recursive: true, mode: 0o700 });
-    for await (const entry of Deno.readDir(store.tmpDir)) await Deno.remove(`${store.tmpDir}/${entry.name}`, { recursive: true });
+    for await (const entry of Deno.readDir(store.tmpDir)) {
+      await Deno.remove(`${store.tmpDir}/${entry.name}`, { recursive: true });
+    }
     for await (const entry of Deno.readDir(`${store.root}/buckets`)) {
       if (entry.isDirectory) await store.#loadBucket(entry.name);
     }
@@ -134,8 +151,10 @@ export class Store {
     }
     // Record files of earlier versions join the log first; only then do they go.
     const legacy = [...fans.values()].flatMap((contents) => contents.legacy);
-    if (legacy.length) for (const record of await log.adopt(legacy)) records.set(record.key, record);
-    const referenced = new Set([...records.values()].flatMap((r) => r.versions.map((v) => v.dataFile).filter((f) => f !== undefined)));
+    if (legacy.length) { for (const record of await log.adopt(legacy)) records.set(record.key, record); }
+    const referenced = new Set(
+      [...records.values()].flatMap((r) => r.versions.map((v) => v.dataFile).filter((f) => f !== undefined)),
+    );
     for (const [fanDir, contents] of fans) {
       const unreferenced = contents.dataFiles.filter((d) => !referenced.has(d.dataFile)).map((d) => d.path);
       const leftovers = [...contents.legacyFiles, ...contents.junk, ...unreferenced];
@@ -166,7 +185,13 @@ export class Store {
 
   async #createBucket(name: string, options: { objectLock?: boolean; now?: Date }): Promise<BucketState> {
     return await this.locks.run(`bucket:${name}`, async () => {
-      if (this.buckets.has(name)) throw new StoreError("BucketAlreadyOwnedByYou", "Your previous request to create the named bucket succeeded and you already own it.", 409);
+      if (this.buckets.has(name)) {
+        throw new StoreError(
+          "BucketAlreadyOwnedByYou",
+          "Your previous request to create the named bucket succeeded and you already own it.",
+          409,
+        );
+      }
       const dir = this.bucketDir(name);
       // What a deletion interrupted by a crash left (it removes bucket.json first) must not come back.
       if (await Deno.stat(dir).then(() => true, () => false)) {
@@ -191,7 +216,16 @@ export class Store {
   }
 
   async saveBucketMeta(state: BucketState): Promise<void> {
-    await this.traced("WriteAll", `${state.name}/bucket.json`, () => writeFileDurable(this.tmpDir, `${this.bucketDir(state.name)}/bucket.json`, JSON.stringify(state.meta)));
+    await this.traced(
+      "WriteAll",
+      `${state.name}/bucket.json`,
+      () =>
+        writeFileDurable(
+          this.tmpDir,
+          `${this.bucketDir(state.name)}/bucket.json`,
+          JSON.stringify(state.meta),
+        ),
+    );
   }
 
   /** Deletes a bucket; without `force` it must hold no versions and no uploads. */
@@ -204,20 +238,28 @@ export class Store {
       const state = this.bucket(name);
       if (!options.force) {
         if (state.objects.size > 0) {
-          const onlyMarkers = [...state.objects.values()].every((o) => o.versions.every((v) => v.deleteMarker));
+          const onlyMarkers = [...state.objects.values()].every((o) =>
+            o.versions.every((v) => v.deleteMarker)
+          );
           throw new StoreError(
             "BucketNotEmpty",
-            onlyMarkers || state.meta.versioning ? "The bucket you tried to delete is not empty. You must delete all versions in the bucket." : "The bucket you tried to delete is not empty",
+            onlyMarkers || state.meta.versioning
+              ? "The bucket you tried to delete is not empty. You must delete all versions in the bucket."
+              : "The bucket you tried to delete is not empty",
             409,
           );
         }
       }
       this.buckets.delete(name);
       // Lifecycle hook: a forced deletion lets go of the remote copies of transitioned versions.
-      for (const record of state.objects.values()) for (const v of record.versions) if (v.transition) this.tiered?.forget(v);
+      for (const record of state.objects.values()) {
+        for (const v of record.versions) if (v.transition) this.tiered?.forget(v);
+      }
       this.#documentWrites++;
       for (const key of this.#documents.keys()) if (key.startsWith(`${name}/`)) this.#documents.delete(key);
-      for (const fan of this.#fans.keys()) if (fan.startsWith(`${this.bucketDir(name)}/`)) this.#fans.delete(fan);
+      for (const fan of this.#fans.keys()) {
+        if (fan.startsWith(`${this.bucketDir(name)}/`)) this.#fans.delete(fan);
+      }
       this.#logs.get(name)?.close();
       this.#logs.delete(name);
       // Remove bucket.json first so a crash mid-delete leaves no half-visible bucket.
@@ -239,7 +281,8 @@ export class Store {
     const cacheKey = `${bucket}/${safeDocName(name)}`;
     if (this.#documents.has(cacheKey)) return this.#documents.get(cacheKey);
     const writes = this.#documentWrites;
-    const read = () => Deno.readTextFile(`${this.bucketDir(bucket)}/config/${safeDocName(name)}`).catch(() => undefined);
+    const read = () =>
+      Deno.readTextFile(`${this.bucketDir(bucket)}/config/${safeDocName(name)}`).catch(() => undefined);
     const value = await this.traced("ReadAll", `${bucket}/config/${name}`, read, (text) => text?.length ?? 0);
     // A write or a bucket deletion while reading must not leave a stale entry behind.
     if (writes === this.#documentWrites && this.buckets.has(bucket)) this.#documents.set(cacheKey, value);
@@ -253,8 +296,10 @@ export class Store {
     this.#documentWrites++;
     this.#documents.delete(cacheKey);
     try {
-      if (value === undefined) await this.traced("Delete", `${bucket}/config/${name}`, () => removeDurable(path));
-      else await this.traced("WriteAll", `${bucket}/config/${name}`, () => writeFileDurable(this.tmpDir, path, value), value.length);
+      if (value === undefined) {
+        await this.traced("Delete", `${bucket}/config/${name}`, () => removeDurable(path));
+      } else {await this.traced("WriteAll", `${bucket}/config/${name}`, () =>
+          writeFileDurable(this.tmpDir, path, value), value.length);}
     } finally {
       this.#documentWrites++;
       this.#documents.delete(cacheKey);
@@ -296,7 +341,11 @@ export class Store {
    * Persists one key's record (or removes it when no versions remain) and updates the index once durable.
    * Inline versions kept from before keep their bytes; `added` brings the new version's.
    */
-  async saveRecord(state: BucketState, record: ObjectRecord, added?: { versionId: string; data: Uint8Array }): Promise<void> {
+  async saveRecord(
+    state: BucketState,
+    record: ObjectRecord,
+    added?: { versionId: string; data: Uint8Array },
+  ): Promise<void> {
     await this.#log(state.name).append(record, added);
     if (record.versions.length === 0) {
       if (state.objects.delete(record.key)) state.keys.splice(lowerBound(state.keys, record.key), 1);
@@ -308,7 +357,9 @@ export class Store {
 }
 
 function safeDocName(name: string): string {
-  if (!/^[a-z][a-z0-9_.-]*$/.test(name) || name.includes("..")) throw new Error(`invalid bucket document name ${name}`);
+  if (!/^[a-z][a-z0-9_.-]*$/.test(name) || name.includes("..")) {
+    throw new Error(`invalid bucket document name ${name}`);
+  }
   return name;
 }
 

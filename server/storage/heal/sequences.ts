@@ -97,10 +97,22 @@ export class HealSequences {
   ) {}
 
   /** Starts a sequence (or returns the running one's start while it has results waiting). */
-  start(bucket: string, prefix: string, settings: HealOpts, options: { forceStart: boolean; clientAddress: string }): HealStartSuccess {
+  start(
+    bucket: string,
+    prefix: string,
+    settings: HealOpts,
+    options: { forceStart: boolean; clientAddress: string },
+  ): HealStartSuccess {
     this.#prune();
-    if (prefix && !bucket) throw fail("XMinioHealMissingBucket", "A heal start request with a non-empty object-prefix parameter requires a bucket to be specified.");
-    if (bucket && !this.store.buckets.has(bucket) && !this.#onDisk(bucket)) throw fail("NoSuchBucket", "The specified bucket does not exist", 404);
+    if (prefix && !bucket) {
+      throw fail(
+        "XMinioHealMissingBucket",
+        "A heal start request with a non-empty object-prefix parameter requires a bucket to be specified.",
+      );
+    }
+    if (bucket && !this.store.buckets.has(bucket) && !this.#onDisk(bucket)) {
+      throw fail("NoSuchBucket", "The specified bucket does not exist", 404);
+    }
     const path = healPath(bucket, prefix);
     const existing = this.#sequences.get(path);
     if (existing && existing.endedAt === null) {
@@ -115,7 +127,10 @@ export class HealSequences {
     }
     for (const other of this.#sequences.values()) {
       if (other.endedAt === null && other.path !== path && overlaps(other, { bucket, prefix })) {
-        throw fail("XMinioHealOverlappingPaths", `The provided heal sequence path overlaps with an existing heal path: ${other.path || "/"}`);
+        throw fail(
+          "XMinioHealOverlappingPaths",
+          `The provided heal sequence path overlaps with an existing heal path: ${other.path || "/"}`,
+        );
       }
     }
     const sequence: Sequence = {
@@ -142,7 +157,9 @@ export class HealSequences {
   /** Stops the sequence on the path; the token is "unknown" when none ran. */
   stop(bucket: string, prefix: string, clientAddress: string): HealStartSuccess {
     const sequence = this.#sequences.get(healPath(bucket, prefix));
-    if (!sequence || sequence.endedAt !== null) return { clientToken: "unknown", clientAddress, startTime: new Date(this.now()).toISOString() };
+    if (!sequence || sequence.endedAt !== null) {
+      return { clientToken: "unknown", clientAddress, startTime: new Date(this.now()).toISOString() };
+    }
     this.#end(sequence, "stopped", "stopped by a force-stop");
     return startOf(sequence);
   }
@@ -151,12 +168,26 @@ export class HealSequences {
   status(bucket: string, prefix: string, token: string): HealTaskStatus {
     this.#prune();
     const sequence = this.#sequences.get(healPath(bucket, prefix));
-    if (!sequence) return { summary: "finished", detail: "", startTime: new Date(this.now()).toISOString(), settings: defaultOpts(), items: [] };
+    if (!sequence) {
+      return {
+        summary: "finished",
+        detail: "",
+        startTime: new Date(this.now()).toISOString(),
+        settings: defaultOpts(),
+        items: [],
+      };
+    }
     if (sequence.token !== token) throw fail("XMinioHealInvalidClientToken", "Client token mismatch");
     const items = sequence.items;
     sequence.items = [];
     sequence.wake?.();
-    return { summary: sequence.summary, detail: sequence.detail, startTime: sequence.startTime.toISOString(), settings: sequence.settings, items };
+    return {
+      summary: sequence.summary,
+      detail: sequence.detail,
+      startTime: sequence.startTime.toISOString(),
+      settings: sequence.settings,
+      items,
+    };
   }
 
   /** BackgroundHealStatus (minio-protocol §3.13): one set of one drive. */
@@ -166,7 +197,15 @@ export class HealSequences {
       offline_nodes: [],
       ScannedItemsCount: this.#scanned,
       HealDisks: [],
-      sets: [{ id: "0", pool_index: 0, set_index: 0, heal_status: running ? "running" : "finished", heal_priority: "", total_objects: 0, disks: [{ endpoint: this.drive.endpoint, uuid: this.drive.uuid, state: "ok" }] }],
+      sets: [{
+        id: "0",
+        pool_index: 0,
+        set_index: 0,
+        heal_status: running ? "running" : "finished",
+        heal_priority: "",
+        total_objects: 0,
+        disks: [{ endpoint: this.drive.endpoint, uuid: this.drive.uuid, state: "ok" }],
+      }],
       mrf: {},
       sc_parity: { STANDARD: 0 },
     };
@@ -174,7 +213,9 @@ export class HealSequences {
 
   /** Stops everything (server shutdown). */
   close(): void {
-    for (const sequence of this.#sequences.values()) if (sequence.endedAt === null) this.#end(sequence, "stopped", "the server is shutting down");
+    for (const sequence of this.#sequences.values()) {
+      if (sequence.endedAt === null) this.#end(sequence, "stopped", "the server is shutting down");
+    }
   }
 
   #onDisk(bucket: string): boolean {
@@ -193,13 +234,23 @@ export class HealSequences {
       for await (const finding of healScope(this.store, scope, signal)) {
         if (signal.aborted) return;
         this.#scanned++;
-        if (finding.removed) this.audit({ event: "DeleteDanglingObject", bucket: finding.bucket, object: finding.object, versionId: finding.versionId || undefined, error: finding.detail });
+        if (finding.removed) {
+          this.audit({
+            event: "DeleteDanglingObject",
+            bucket: finding.bucket,
+            object: finding.object,
+            versionId: finding.versionId || undefined,
+            error: finding.detail,
+          });
+        }
         sequence.items.push(this.#item(finding, ++sequence.nextId));
         if (sequence.items.length >= MAX_UNCONSUMED) await this.#waitForRoom(sequence);
       }
       if (!signal.aborted) this.#end(sequence, "finished", "");
     } catch (error) {
-      if (!signal.aborted) this.#end(sequence, "stopped", error instanceof Error ? error.message : String(error));
+      if (!signal.aborted) {
+        this.#end(sequence, "stopped", error instanceof Error ? error.message : String(error));
+      }
     }
   }
 
@@ -247,7 +298,11 @@ export class HealSequences {
   #prune(): void {
     const now = this.now();
     for (const [path, sequence] of this.#sequences) {
-      if (sequence.endedAt !== null && (sequence.items.length === 0 && now - sequence.endedAt > 1000 || now - sequence.endedAt > KEEP_ENDED_MS)) this.#sequences.delete(path);
+      if (
+        sequence.endedAt !== null &&
+        (sequence.items.length === 0 && now - sequence.endedAt > 1000 ||
+          now - sequence.endedAt > KEEP_ENDED_MS)
+      ) this.#sequences.delete(path);
     }
   }
 }
@@ -261,9 +316,21 @@ function overlaps(a: { bucket: string; prefix: string }, b: { bucket: string; pr
 export const healPath = (bucket: string, prefix: string) => (prefix ? `${bucket}/${prefix}` : bucket);
 
 function startOf(sequence: Sequence): HealStartSuccess {
-  return { clientToken: sequence.token, clientAddress: sequence.clientAddress, startTime: sequence.startTime.toISOString() };
+  return {
+    clientToken: sequence.token,
+    clientAddress: sequence.clientAddress,
+    startTime: sequence.startTime.toISOString(),
+  };
 }
 
 export function defaultOpts(): HealOpts {
-  return { recursive: false, dryRun: false, remove: false, recreate: false, scanMode: 1, updateParity: false, nolock: false };
+  return {
+    recursive: false,
+    dryRun: false,
+    remove: false,
+    recreate: false,
+    scanMode: 1,
+    updateParity: false,
+    nolock: false,
+  };
 }

@@ -64,7 +64,11 @@ export interface HealScope {
 const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 
 /** Yields one finding per item under the scope; stops between items once `signal` aborts. */
-export async function* healScope(store: Store, scope: HealScope, signal: AbortSignal): AsyncGenerator<HealFinding> {
+export async function* healScope(
+  store: Store,
+  scope: HealScope,
+  signal: AbortSignal,
+): AsyncGenerator<HealFinding> {
   if (!scope.bucket) {
     yield* systemMetadata(store);
     for (const name of await bucketDirs(store)) {
@@ -78,37 +82,73 @@ export async function* healScope(store: Store, scope: HealScope, signal: AbortSi
 
 async function bucketDirs(store: Store): Promise<string[]> {
   const names: string[] = [];
-  for await (const entry of Deno.readDir(`${store.root}/buckets`)) if (entry.isDirectory) names.push(entry.name);
+  for await (const entry of Deno.readDir(`${store.root}/buckets`)) {
+    if (entry.isDirectory) names.push(entry.name);
+  }
   return names.sort();
 }
 
 async function* systemMetadata(store: Store): AsyncGenerator<HealFinding> {
   const dir = `${store.root}/.deck`;
   const files: string[] = [];
-  for await (const entry of Deno.readDir(dir)) if (entry.isFile && entry.name.endsWith(".json")) files.push(entry.name);
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isFile && entry.name.endsWith(".json")) files.push(entry.name);
+  }
   for (const name of files.sort()) {
-    const state = await Deno.readTextFile(`${dir}/${name}`).then((text) => (JSON.parse(text), "ok" as const), () => "corrupt" as const);
-    yield { type: "metadata", bucket: "", object: "", versionId: "", detail: name, before: state, after: state, objectSize: -1 };
+    const state = await Deno.readTextFile(`${dir}/${name}`).then(
+      (text) => (JSON.parse(text), "ok" as const),
+      () => "corrupt" as const,
+    );
+    yield {
+      type: "metadata",
+      bucket: "",
+      object: "",
+      versionId: "",
+      detail: name,
+      before: state,
+      after: state,
+      objectSize: -1,
+    };
   }
 }
 
 /** The bucket item, then its metadata documents, then its objects. */
-async function* healBucket(store: Store, name: string, scope: HealScope, signal: AbortSignal): AsyncGenerator<HealFinding> {
+async function* healBucket(
+  store: Store,
+  name: string,
+  scope: HealScope,
+  signal: AbortSignal,
+): AsyncGenerator<HealFinding> {
   const bucket = await healBucketDirectory(store, name, scope.dryRun);
   yield bucket;
   if (!store.buckets.has(name)) return;
   yield* bucketMetadata(store, name);
   const state = store.buckets.get(name)!;
-  const keys = scope.recursive ? state.keys.filter((k) => k.startsWith(scope.prefix)) : scope.prefix && state.objects.has(scope.prefix) ? [scope.prefix] : [];
+  const keys = scope.recursive
+    ? state.keys.filter((k) => k.startsWith(scope.prefix))
+    : scope.prefix && state.objects.has(scope.prefix)
+    ? [scope.prefix]
+    : [];
   for (const key of keys) {
     if (signal.aborted) return;
     // The key may have changed since the snapshot: verify what it holds now.
     for (const version of state.objects.get(key)?.versions ?? []) {
       const { state: found, detail } = await verifyVersion(store, name, key, version);
-      const finding: HealFinding = { type: "object", bucket: name, object: key, versionId: version.versionId === "null" ? "" : version.versionId, detail, before: found, after: found, objectSize: version.deleteMarker ? 0 : version.size };
+      const finding: HealFinding = {
+        type: "object",
+        bucket: name,
+        object: key,
+        versionId: version.versionId === "null" ? "" : version.versionId,
+        detail,
+        before: found,
+        after: found,
+        objectSize: version.deleteMarker ? 0 : version.size,
+      };
       if (found !== "ok" && scope.remove) {
         if (scope.dryRun) finding.detail = `would be removed (dry run): ${detail}`;
-        else if (await removeDangling(store, state, key, version)) Object.assign(finding, { after: "missing", detail: `removed: ${detail}`, removed: true });
+        else if (await removeDangling(store, state, key, version)) {
+          Object.assign(finding, { after: "missing", detail: `removed: ${detail}`, removed: true });
+        }
       }
       yield finding;
     }
@@ -117,21 +157,34 @@ async function* healBucket(store: Store, name: string, scope: HealScope, signal:
 }
 
 /** Removes one dangling version, if the key still holds it; true when removed. */
-function removeDangling(store: Store, state: BucketState, key: string, version: VersionRecord): Promise<boolean> {
+function removeDangling(
+  store: Store,
+  state: BucketState,
+  key: string,
+  version: VersionRecord,
+): Promise<boolean> {
   return store.locks.run(`${state.name}/${key}`, async () => {
     const record = state.objects.get(key);
     if (!record?.versions.includes(version)) return false;
     await store.saveRecord(state, { key, versions: record.versions.filter((v) => v !== version) });
-    if (version.dataFile) await removeDurable(store.dataPath(state.name, key, version.dataFile)).catch(() => {});
+    if (version.dataFile) {
+      await removeDurable(store.dataPath(state.name, key, version.dataFile)).catch(() => {});
+    }
     return true;
   });
 }
 
 /** Data files no version points at: reported, and removed with `remove` once old enough. */
-async function* unreferencedDataFiles(store: Store, state: BucketState, scope: HealScope): AsyncGenerator<HealFinding> {
+async function* unreferencedDataFiles(
+  store: Store,
+  state: BucketState,
+  scope: HealScope,
+): AsyncGenerator<HealFinding> {
   const objectsDir = `${store.bucketDir(state.name)}/objects`;
   const referenced = new Set<string>();
-  for (const record of state.objects.values()) for (const v of record.versions) if (v.dataFile) referenced.add(v.dataFile);
+  for (const record of state.objects.values()) {
+    for (const v of record.versions) if (v.dataFile) referenced.add(v.dataFile);
+  }
   let keyOfStem: Map<string, string> | null = null;
   const fans: string[] = [];
   for await (const entry of Deno.readDir(objectsDir)) if (entry.isDirectory) fans.push(entry.name);
@@ -147,11 +200,23 @@ async function* unreferencedDataFiles(store: Store, state: BucketState, scope: H
       const key = keyOfStem.get(stem) ?? "";
       const mtime = (await Deno.stat(path).catch(() => null))?.mtime?.getTime();
       if (mtime === undefined) continue; // gone meanwhile
-      const finding: HealFinding = { type: "object", bucket: state.name, object: key, versionId: "", detail: `data file objects/${fan}/${name} belongs to no object version`, before: "corrupt", after: "corrupt", objectSize: -1 };
+      const finding: HealFinding = {
+        type: "object",
+        bucket: state.name,
+        object: key,
+        versionId: "",
+        detail: `data file objects/${fan}/${name} belongs to no object version`,
+        before: "corrupt",
+        after: "corrupt",
+        objectSize: -1,
+      };
       if (scope.remove) {
-        if (Date.now() - mtime < ORPHAN_MIN_AGE_MS) finding.detail += "; left in place: it is too recent to rule out a write in progress";
-        else if (scope.dryRun) finding.detail = `would be removed (dry run): ${finding.detail}`;
-        else if (await removeUnreferenced(store, state, key, path, dataFile)) Object.assign(finding, { after: "missing", detail: `removed: ${finding.detail}` });
+        if (Date.now() - mtime < ORPHAN_MIN_AGE_MS) {
+          finding.detail += "; left in place: it is too recent to rule out a write in progress";
+        } else if (scope.dryRun) finding.detail = `would be removed (dry run): ${finding.detail}`;
+        else if (await removeUnreferenced(store, state, key, path, dataFile)) {
+          Object.assign(finding, { after: "missing", detail: `removed: ${finding.detail}` });
+        }
       }
       yield finding;
     }
@@ -159,7 +224,13 @@ async function* unreferencedDataFiles(store: Store, state: BucketState, scope: H
 }
 
 /** Removes an unreferenced data file, checked again under its key's lock; true when removed. */
-function removeUnreferenced(store: Store, state: BucketState, key: string, path: string, dataFile: string): Promise<boolean> {
+function removeUnreferenced(
+  store: Store,
+  state: BucketState,
+  key: string,
+  path: string,
+  dataFile: string,
+): Promise<boolean> {
   const remove = async () => {
     if (key && state.objects.get(key)?.versions.some((v) => v.dataFile === dataFile)) return false;
     await Deno.remove(path);
@@ -171,19 +242,35 @@ function removeUnreferenced(store: Store, state: BucketState, key: string, path:
 
 async function healBucketDirectory(store: Store, name: string, dryRun: boolean): Promise<HealFinding> {
   const dir = store.bucketDir(name);
-  const item = (before: DriveState, after: DriveState, detail: string): HealFinding => ({ type: "bucket", bucket: name, object: "", versionId: "", detail, before, after, objectSize: -1 });
+  const item = (before: DriveState, after: DriveState, detail: string): HealFinding => ({
+    type: "bucket",
+    bucket: name,
+    object: "",
+    versionId: "",
+    detail,
+    before,
+    after,
+    objectSize: -1,
+  });
   if (!(await exists(dir))) return item("missing", "missing", "the bucket's directory does not exist");
   const problems: string[] = [];
   const missingDirs = [];
   for (const sub of ["objects", "config"]) if (!(await exists(`${dir}/${sub}`))) missingDirs.push(sub);
-  if (missingDirs.length) problems.push(`missing ${missingDirs.join(" and ")} director${missingDirs.length > 1 ? "ies" : "y"}`);
-  const metaReadable = await Deno.readTextFile(`${dir}/bucket.json`).then((t) => (JSON.parse(t), true), () => false);
+  if (missingDirs.length) {
+    problems.push(`missing ${missingDirs.join(" and ")} director${missingDirs.length > 1 ? "ies" : "y"}`);
+  }
+  const metaReadable = await Deno.readTextFile(`${dir}/bucket.json`).then(
+    (t) => (JSON.parse(t), true),
+    () => false,
+  );
   if (!metaReadable) problems.push("bucket.json is missing or unreadable");
   if (problems.length === 0) return item("ok", "ok", "");
   if (dryRun) return item("corrupt", "corrupt", problems.join("; "));
   for (const sub of missingDirs) await mkdirDurable(`${dir}/${sub}`);
   if (!metaReadable) {
-    if (!(await exists(`${dir}/records.log`))) return item("corrupt", "corrupt", `${problems.join("; ")}; no records log to rebuild it from`);
+    if (!(await exists(`${dir}/records.log`))) {
+      return item("corrupt", "corrupt", `${problems.join("; ")}; no records log to rebuild it from`);
+    }
     await rebuildBucketMeta(store, name);
   }
   return item("corrupt", "ok", `restored: ${problems.join("; ")}`);
@@ -206,17 +293,34 @@ async function rebuildBucketMeta(store: Store, name: string): Promise<void> {
 
 async function* bucketMetadata(store: Store, name: string): AsyncGenerator<HealFinding> {
   const dir = store.bucketDir(name);
-  const item = (state: DriveState, object: string, detail: string): HealFinding => ({ type: "bucket-metadata", bucket: name, object, versionId: "", detail, before: state, after: state, objectSize: -1 });
+  const item = (state: DriveState, object: string, detail: string): HealFinding => ({
+    type: "bucket-metadata",
+    bucket: name,
+    object,
+    versionId: "",
+    detail,
+    before: state,
+    after: state,
+    objectSize: -1,
+  });
   const documents: string[] = [];
   for await (const entry of Deno.readDir(`${dir}/config`)) if (entry.isFile) documents.push(entry.name);
   for (const document of documents.sort()) {
     const text = await Deno.readTextFile(`${dir}/config/${document}`).catch(() => null);
-    yield item(text !== null && parses(document, text) ? "ok" : "corrupt", document, text === null ? "unreadable" : "");
+    yield item(
+      text !== null && parses(document, text) ? "ok" : "corrupt",
+      document,
+      text === null ? "unreadable" : "",
+    );
   }
   for await (const entry of Deno.readDir(dir)) {
     if (!entry.name.startsWith("records.log.damaged-")) continue;
     const size = (await Deno.stat(`${dir}/${entry.name}`)).size;
-    yield item("corrupt", "records.log", `at start the records log was cut at a damaged entry; ${size} bytes after it are kept in ${entry.name}`);
+    yield item(
+      "corrupt",
+      "records.log",
+      `at start the records log was cut at a damaged entry; ${size} bytes after it are kept in ${entry.name}`,
+    );
   }
 }
 
@@ -231,7 +335,12 @@ function parses(document: string, text: string): boolean {
 }
 
 /** Checks one version's bytes against its record. */
-export async function verifyVersion(store: Store, bucket: string, key: string, version: VersionRecord): Promise<{ state: DriveState; detail: string }> {
+export async function verifyVersion(
+  store: Store,
+  bucket: string,
+  key: string,
+  version: VersionRecord,
+): Promise<{ state: DriveState; detail: string }> {
   if (version.deleteMarker) return { state: "ok", detail: "" };
   // Lifecycle: a transitioned version's bytes are on its tier; no local data is what it should have.
   if (version.transition) return { state: "ok", detail: `data on tier ${version.transition.tier}` };
@@ -254,8 +363,15 @@ export async function verifyVersion(store: Store, bucket: string, key: string, v
   try {
     file = await Deno.open(path, { read: true });
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { state: "missing", detail: `data file ${version.dataFile} is missing` };
-    return { state: "corrupt", detail: `data file ${version.dataFile} cannot be read: ${error instanceof Error ? error.message : error}` };
+    if (error instanceof Deno.errors.NotFound) {
+      return { state: "missing", detail: `data file ${version.dataFile} is missing` };
+    }
+    return {
+      state: "corrupt",
+      detail: `data file ${version.dataFile} cannot be read: ${
+        error instanceof Error ? error.message : error
+      }`,
+    };
   }
   const checker = etagChecker(version);
   let size = 0;
@@ -265,13 +381,23 @@ export async function verifyVersion(store: Store, bucket: string, key: string, v
       checker.update(chunk);
     }
   } catch (error) {
-    return { state: "corrupt", detail: `reading data file ${version.dataFile} failed: ${error instanceof Error ? error.message : error}` };
+    return {
+      state: "corrupt",
+      detail: `reading data file ${version.dataFile} failed: ${
+        error instanceof Error ? error.message : error
+      }`,
+    };
   }
   return judge(size, version, checker);
 }
 
 /** Hashes what a client would read (decrypted, decompressed) against the ETag. */
-async function verifyDecoded(store: Store, bucket: string, key: string, version: VersionRecord): Promise<{ state: DriveState; detail: string }> {
+async function verifyDecoded(
+  store: Store,
+  bucket: string,
+  key: string,
+  version: VersionRecord,
+): Promise<{ state: DriveState; detail: string }> {
   let objectKey: Uint8Array | undefined;
   let etag = version.etag;
   if (version.sse) {
@@ -287,17 +413,38 @@ async function verifyDecoded(store: Store, bucket: string, key: string, version:
       checker.update(chunk);
     }
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { state: "missing", detail: `data file ${version.dataFile} is missing` };
-    return { state: "corrupt", detail: `reading the ${version.sse ? "encrypted" : "compressed"} data failed: ${error instanceof Error ? error.message : error}` };
+    if (error instanceof Deno.errors.NotFound) {
+      return { state: "missing", detail: `data file ${version.dataFile} is missing` };
+    }
+    return {
+      state: "corrupt",
+      detail: `reading the ${version.sse ? "encrypted" : "compressed"} data failed: ${
+        error instanceof Error ? error.message : error
+      }`,
+    };
   }
   return judge(size, version, checker);
 }
 
-function judge(size: number, version: VersionRecord, checker: EtagChecker): { state: DriveState; detail: string } {
-  if (size !== version.size) return { state: "corrupt", detail: `holds ${size} bytes, ${version.size} were written` };
+function judge(
+  size: number,
+  version: VersionRecord,
+  checker: EtagChecker,
+): { state: DriveState; detail: string } {
+  if (size !== version.size) {
+    return { state: "corrupt", detail: `holds ${size} bytes, ${version.size} were written` };
+  }
   const verdict = checker.verdict();
-  if (verdict === "mismatch") return { state: "corrupt", detail: "the data does not match its recorded checksum" };
-  if (verdict === "unverifiable") return { state: "ok", detail: "size matches; the checksum cannot be checked (multipart upload recorded without its part sizes)" };
+  if (verdict === "mismatch") {
+    return { state: "corrupt", detail: "the data does not match its recorded checksum" };
+  }
+  if (verdict === "unverifiable") {
+    return {
+      state: "ok",
+      detail:
+        "size matches; the checksum cannot be checked (multipart upload recorded without its part sizes)",
+    };
+  }
   return { state: "ok", detail: "" };
 }
 
@@ -311,10 +458,18 @@ function etagChecker(version: VersionRecord): EtagChecker {
   const multipart = /^([0-9a-f]{32})-(\d+)$/.exec(version.etag);
   if (!multipart) {
     const md5 = new Md5();
-    return { update: (chunk) => void md5.update(chunk), verdict: () => (md5.digestHex() === version.etag ? "match" : "mismatch") };
+    return {
+      update: (chunk) => void md5.update(chunk),
+      verdict: () => (md5.digestHex() === version.etag ? "match" : "mismatch"),
+    };
   }
   const sizes = version.partSizes;
-  if (!sizes || sizes.length !== Number(multipart[2])) return { update: () => {}, verdict: () => "unverifiable" };
+  if (!sizes || sizes.length !== Number(multipart[2])) {
+    return {
+      update: () => {},
+      verdict: () => "unverifiable",
+    };
+  }
   const partHashes = new Md5();
   let part = 0;
   let left = sizes[0];

@@ -14,7 +14,11 @@ export interface RootCredentials {
 }
 
 export class Authority implements IdentityAuthority {
-  constructor(private readonly iam: IamStore, readonly root: RootCredentials, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly iam: IamStore,
+    readonly root: RootCredentials,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   isRoot(user: string): boolean {
     return user === this.root.accessKey;
@@ -28,14 +32,37 @@ export class Authority implements IdentityAuthority {
 
   lookupCredential(accessKey: string): Credential | undefined {
     if (accessKey === this.root.accessKey) {
-      return { accessKey, secretKey: this.root.secretKey, kind: "root", parentUser: accessKey, enabled: true };
+      return {
+        accessKey,
+        secretKey: this.root.secretKey,
+        kind: "root",
+        parentUser: accessKey,
+        enabled: true,
+      };
     }
     const user = this.iam.users.get(accessKey);
-    if (user) return { accessKey, secretKey: user.secretKey, kind: "user", parentUser: accessKey, enabled: user.status === "enabled" };
+    if (user) {
+      return {
+        accessKey,
+        secretKey: user.secretKey,
+        kind: "user",
+        parentUser: accessKey,
+        enabled: user.status === "enabled",
+      };
+    }
     const sa = this.iam.serviceAccounts.get(accessKey);
     if (sa) {
-      const expires = sa.expiration && !sa.expiration.startsWith("1970") ? Date.parse(sa.expiration) : undefined;
-      return { accessKey, secretKey: sa.secretKey, kind: "serviceAccount", parentUser: sa.parentUser, enabled: sa.status === "on" && this.userEnabled(sa.parentUser), expiresAt: expires };
+      const expires = sa.expiration && !sa.expiration.startsWith("1970")
+        ? Date.parse(sa.expiration)
+        : undefined;
+      return {
+        accessKey,
+        secretKey: sa.secretKey,
+        kind: "serviceAccount",
+        parentUser: sa.parentUser,
+        enabled: sa.status === "on" && this.userEnabled(sa.parentUser),
+        expiresAt: expires,
+      };
     }
     const session = this.iam.sessions.get(accessKey);
     if (session) {
@@ -97,11 +124,21 @@ export class Authority implements IdentityAuthority {
   }
 
   /** Full decision with the deciding statement (used by admin account info and the console's access check). */
-  decide(cred: Credential, action: string, bucket: string, key: string, conditions: ConditionValues = {}): Decision {
+  decide(
+    cred: Credential,
+    action: string,
+    bucket: string,
+    key: string,
+    conditions: ConditionValues = {},
+  ): Decision {
     const request = { action, bucket, key, conditions };
     const restriction = this.restrictionOf(cred);
     const federated = this.federatedPolicies(cred);
-    if (federated) return restriction ? evaluateIntersection([federated, [restriction]], request) : evaluate(federated, request);
+    if (federated) {
+      return restriction
+        ? evaluateIntersection([federated, [restriction]], request)
+        : evaluate(federated, request);
+    }
     if (this.isRoot(cred.parentUser)) {
       // Root may do everything, so a restricted root credential may do exactly what its restriction allows.
       return restriction ? evaluate([restriction], request) : evaluate([], { ...request, isOwner: true });
@@ -110,7 +147,13 @@ export class Authority implements IdentityAuthority {
     return restriction ? evaluateIntersection([parent, [restriction]], request) : evaluate(parent, request);
   }
 
-  isAllowed(cred: Credential, action: string, bucket: string, key: string, conditions: ConditionValues): boolean {
+  isAllowed(
+    cred: Credential,
+    action: string,
+    bucket: string,
+    key: string,
+    conditions: ConditionValues,
+  ): boolean {
     if (!cred.enabled) return false;
     if (cred.expiresAt !== undefined && cred.expiresAt <= this.now()) return false;
     return this.decide(cred, action, bucket, key, conditions).allowed;

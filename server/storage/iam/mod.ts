@@ -2,12 +2,19 @@
  * The identity side of the embedded server in one call: identity store, authority, admin API v3 handler,
  * STS handler and the server facts the S3 front validates configurations against.
  */
-import { adminFail, type AdminContext, type LiveServices } from "../admin/context.ts";
+import { type AdminContext, adminFail, type LiveServices } from "../admin/context.ts";
 import { readTargets } from "../admin/bucket_admin.ts";
 import { routeAdmin } from "../admin/router.ts";
 import { type ConfigTree, ServerConfig } from "../admin/server_config.ts";
 import { TierStore } from "../admin/tiers.ts";
-import type { AdminHandler, IdentityAuthority, ServerFacts, StoreFacts, StsHandler, VerifiedRequest } from "../contracts.ts";
+import type {
+  AdminHandler,
+  IdentityAuthority,
+  ServerFacts,
+  StoreFacts,
+  StsHandler,
+  VerifiedRequest,
+} from "../contracts.ts";
 import { compressionRule } from "../fs/compression.ts";
 import { openIdSettings } from "./openid.ts";
 import { StoreError } from "../fs/store.ts";
@@ -27,7 +34,13 @@ export interface Identity {
 
 function adminErrorResponse(error: StoreError, req: VerifiedRequest): Response {
   return Response.json(
-    { Code: error.code, Message: error.message, Resource: req.url.pathname, RequestId: req.requestId, HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8" },
+    {
+      Code: error.code,
+      Message: error.message,
+      Resource: req.url.pathname,
+      RequestId: req.requestId,
+      HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8",
+    },
     { status: error.status, headers: { "x-amz-request-id": req.requestId } },
   );
 }
@@ -76,7 +89,8 @@ export async function createIdentity(options: {
         now,
         fetch: options.fetch ?? globalThis.fetch,
         live: options.live,
-        can: (action, bucket = "") => authority.isAllowed(credential, action, bucket, "", { "aws:SourceIp": [req.sourceIp] }),
+        can: (action, bucket = "") =>
+          authority.isAllowed(credential, action, bucket, "", { "aws:SourceIp": [req.sourceIp] }),
         restart: async () => {
           config.applyStored();
           await applyConfig(config.applied);
@@ -94,7 +108,8 @@ export async function createIdentity(options: {
     notificationArns: () => config.notificationArns(),
     tierNames: () => tiers.names(),
     tierType: (name) => tiers.tiers.find((t) => t.Name === name)?.Type,
-    remoteTargetArns: async (bucket) => (await readTargets({ store: options.store }, bucket)).map((t) => t.arn),
+    remoteTargetArns: async (bucket) =>
+      (await readTargets({ store: options.store }, bucket)).map((t) => t.arn),
     bucketQuota: async (bucket) => {
       const text = await options.store.getBucketDocument(bucket, "quota.json");
       return text ? Number(JSON.parse(text).quota ?? 0) : 0;

@@ -31,12 +31,23 @@ export class WebIdentityError extends Error {
 /** Settings from the identity_openid values; null when no provider is configured. */
 export function openIdSettings(values: Record<string, string> | undefined): OpenIdSettings | null {
   if (!values?.config_url || values.enable === "off") return null;
-  return { configUrl: values.config_url, clientId: values.client_id ?? "", claimName: values.claim_name || "policy", claimPrefix: values.claim_prefix ?? "" };
+  return {
+    configUrl: values.config_url,
+    clientId: values.client_id ?? "",
+    claimName: values.claim_name || "policy",
+    claimPrefix: values.claim_prefix ?? "",
+  };
 }
 
 type Jwk = JsonWebKey & { kid?: string; alg?: string };
 
-const ALGORITHMS: Record<string, { import: RsaHashedImportParams | EcKeyImportParams; verify: AlgorithmIdentifier | RsaPssParams | EcdsaParams }> = {
+const ALGORITHMS: Record<
+  string,
+  {
+    import: RsaHashedImportParams | EcKeyImportParams;
+    verify: AlgorithmIdentifier | RsaPssParams | EcdsaParams;
+  }
+> = {
   RS256: { import: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, verify: { name: "RSASSA-PKCS1-v1_5" } },
   RS384: { import: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-384" }, verify: { name: "RSASSA-PKCS1-v1_5" } },
   RS512: { import: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-512" }, verify: { name: "RSASSA-PKCS1-v1_5" } },
@@ -66,7 +77,11 @@ function decodeJson(part: string): Record<string, unknown> {
 const cache = new Map<string, { at: number; issuer: string; keys: Jwk[] }>();
 const CACHE_MS = 5 * 60_000;
 
-async function providerKeys(settings: OpenIdSettings, fetcher: typeof fetch, refresh: boolean): Promise<{ issuer: string; keys: Jwk[] }> {
+async function providerKeys(
+  settings: OpenIdSettings,
+  fetcher: typeof fetch,
+  refresh: boolean,
+): Promise<{ issuer: string; keys: Jwk[] }> {
   const cached = cache.get(settings.configUrl);
   if (cached && !refresh && Date.now() - cached.at < CACHE_MS) return cached;
   const getJson = async (url: string) => {
@@ -76,33 +91,58 @@ async function providerKeys(settings: OpenIdSettings, fetcher: typeof fetch, ref
   };
   try {
     const discovery = await getJson(settings.configUrl) as { issuer?: string; jwks_uri?: string };
-    if (!discovery.issuer || !discovery.jwks_uri) throw new Error("the discovery document has no issuer or jwks_uri");
+    if (!discovery.issuer || !discovery.jwks_uri) {
+      throw new Error("the discovery document has no issuer or jwks_uri");
+    }
     const jwks = await getJson(discovery.jwks_uri) as { keys?: Jwk[] };
     const entry = { at: Date.now(), issuer: discovery.issuer, keys: jwks.keys ?? [] };
     cache.set(settings.configUrl, entry);
     return entry;
   } catch (error) {
-    throw new WebIdentityError("AccessDenied", `the OpenID provider cannot be reached: ${error instanceof Error ? error.message : error}`);
+    throw new WebIdentityError(
+      "AccessDenied",
+      `the OpenID provider cannot be reached: ${error instanceof Error ? error.message : error}`,
+    );
   }
 }
 
-async function verifySignature(token: string, header: Record<string, unknown>, keys: Jwk[]): Promise<boolean> {
+async function verifySignature(
+  token: string,
+  header: Record<string, unknown>,
+  keys: Jwk[],
+): Promise<boolean> {
   const alg = String(header.alg ?? "");
   const spec = ALGORITHMS[alg];
   if (!spec) throw invalid(`unsupported token algorithm '${alg}'`);
   const [h, p, s] = token.split(".");
-  const candidates = keys.filter((k) => (!header.kid || k.kid === header.kid) && (!k.alg || k.alg === alg) && (k.kty === "RSA" ? !alg.startsWith("ES") : alg.startsWith("ES")));
+  const candidates = keys.filter((k) =>
+    (!header.kid || k.kid === header.kid) && (!k.alg || k.alg === alg) &&
+    (k.kty === "RSA" ? !alg.startsWith("ES") : alg.startsWith("ES"))
+  );
   for (const jwk of candidates) {
     try {
-      const key = await crypto.subtle.importKey("jwk", { ...jwk, alg: undefined, key_ops: undefined, use: undefined } as JsonWebKey, spec.import, false, ["verify"]);
-      if (await crypto.subtle.verify(spec.verify, key, base64url(s), new TextEncoder().encode(`${h}.${p}`))) return true;
+      const key = await crypto.subtle.importKey(
+        "jwk",
+        { ...jwk, alg: undefined, key_ops: undefined, use: undefined } as JsonWebKey,
+        spec.import,
+        false,
+        ["verify"],
+      );
+      if (await crypto.subtle.verify(spec.verify, key, base64url(s), new TextEncoder().encode(`${h}.${p}`))) {
+        return true;
+      }
     } catch { /* not this key */ }
   }
   return false;
 }
 
 /** Verifies a token; throws WebIdentityError saying why it is refused. */
-export async function verifyWebIdentity(settings: OpenIdSettings, token: string, now: number, fetcher: typeof fetch = fetch): Promise<WebIdentity> {
+export async function verifyWebIdentity(
+  settings: OpenIdSettings,
+  token: string,
+  now: number,
+  fetcher: typeof fetch = fetch,
+): Promise<WebIdentity> {
   const parts = token.split(".");
   if (parts.length !== 3) throw invalid("the web identity token is not a JWT");
   const header = decodeJson(parts[0]);
@@ -115,16 +155,32 @@ export async function verifyWebIdentity(settings: OpenIdSettings, token: string,
     verified = await verifySignature(token, header, provider.keys);
   }
   if (!verified) throw invalid("the web identity token's signature does not verify with the provider's keys");
-  if (claims.iss !== provider.issuer) throw invalid(`the token was issued by '${claims.iss}', not by '${provider.issuer}'`);
-  const audiences = Array.isArray(claims.aud) ? claims.aud.map(String) : claims.aud === undefined ? [] : [String(claims.aud)];
+  if (claims.iss !== provider.issuer) {
+    throw invalid(`the token was issued by '${claims.iss}', not by '${provider.issuer}'`);
+  }
+  const audiences = Array.isArray(claims.aud)
+    ? claims.aud.map(String)
+    : claims.aud === undefined
+    ? []
+    : [String(claims.aud)];
   if (settings.clientId && !audiences.includes(settings.clientId) && claims.azp !== settings.clientId) {
     throw invalid(`the token is not meant for client '${settings.clientId}'`);
   }
   const seconds = Math.floor(now / 1000);
   if (typeof claims.exp !== "number") throw invalid("the token has no expiry");
   if (claims.exp <= seconds) throw new WebIdentityError("ExpiredToken", "the web identity token has expired");
-  if (typeof claims.nbf === "number" && claims.nbf > seconds + 60) throw invalid("the web identity token is not valid yet");
+  if (typeof claims.nbf === "number" && claims.nbf > seconds + 60) {
+    throw invalid("the web identity token is not valid yet");
+  }
   const raw = claims[`${settings.claimPrefix}${settings.claimName}`];
-  const policies = (Array.isArray(raw) ? raw.map(String) : typeof raw === "string" ? raw.split(",") : []).map((p) => p.trim()).filter(Boolean);
-  return { subject: String(claims.sub ?? ""), issuer: provider.issuer, audience: settings.clientId, policies, expiresAt: claims.exp };
+  const policies = (Array.isArray(raw) ? raw.map(String) : typeof raw === "string" ? raw.split(",") : []).map(
+    (p) => p.trim(),
+  ).filter(Boolean);
+  return {
+    subject: String(claims.sub ?? ""),
+    issuer: provider.issuer,
+    audience: settings.clientId,
+    policies,
+    expiresAt: claims.exp,
+  };
 }

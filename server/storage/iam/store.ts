@@ -102,7 +102,9 @@ export class IamStore {
     for (const group of store.groups.values()) store.#index(group);
     const stamp = new Date(now).toISOString();
     for (const [name, document] of Object.entries(CANNED_POLICIES)) {
-      if (!store.policies.has(name)) await store.putPolicy({ name, document, createDate: stamp, updateDate: stamp });
+      if (!store.policies.has(name)) {
+        await store.putPolicy({ name, document, createDate: stamp, updateDate: stamp });
+      }
     }
     return store;
   }
@@ -142,8 +144,12 @@ export class IamStore {
       const group = this.groups.get(name)!;
       await this.putGroup({ ...group, members: group.members.filter((m) => m !== accessKey) });
     }
-    for (const sa of [...this.serviceAccounts.values()].filter((s) => s.parentUser === accessKey)) await this.removeServiceAccount(sa.accessKey);
-    for (const st of [...this.sessions.values()].filter((s) => s.parentUser === accessKey)) await this.removeSession(st.accessKey);
+    for (const sa of [...this.serviceAccounts.values()].filter((s) => s.parentUser === accessKey)) {
+      await this.removeServiceAccount(sa.accessKey);
+    }
+    for (const st of [...this.sessions.values()].filter((s) => s.parentUser === accessKey)) {
+      await this.removeSession(st.accessKey);
+    }
     await this.#remove("users", accessKey);
     this.users.delete(accessKey);
     this.memberships.delete(accessKey);
@@ -199,14 +205,18 @@ export class IamStore {
    * `revokeType`. Later requests signed with them fail as unknown keys (minio-protocol-2 §13.1).
    */
   async revokeSessions(parentUser: string, revokeType?: string): Promise<number> {
-    const matching = [...this.sessions.values()].filter((s) => s.parentUser === parentUser && (revokeType === undefined || s.revokeType === revokeType));
+    const matching = [...this.sessions.values()].filter((s) =>
+      s.parentUser === parentUser && (revokeType === undefined || s.revokeType === revokeType)
+    );
     for (const session of matching) await this.removeSession(session.accessKey);
     return matching.length;
   }
 
   /** Drops expired sessions (called periodically). */
   async pruneSessions(now: number): Promise<void> {
-    for (const session of [...this.sessions.values()]) if (session.expiresAt <= now) await this.removeSession(session.accessKey);
+    for (const session of [...this.sessions.values()]) {
+      if (session.expiresAt <= now) await this.removeSession(session.accessKey);
+    }
   }
 }
 

@@ -38,14 +38,40 @@ export async function openLifecycle(options: {
 }): Promise<Lifecycle> {
   const { store, streams } = options;
   const tiers = await TierStore.open(options.dataDir);
-  const backends = await TierBackends.open({ tiers, deploymentId: options.deploymentId, dataDir: options.dataDir, log: options.log });
+  const backends = await TierBackends.open({
+    tiers,
+    deploymentId: options.deploymentId,
+    dataDir: options.dataDir,
+    log: options.log,
+  });
   store.tiered = backends;
   tiers.usage = (name) => tierUsage(store, name);
-  const scanner = new LifecycleScanner(store, backends, tiers, options.settings ?? DEFAULT_LIFECYCLE, options.now, options.log, (name, object) => {
-    if (!streams.events.active) return;
-    const context = { principalId: "", sourceIp: "", userAgent: "Internal: [ILM]", requestId: "", region: options.region(), deploymentId: options.deploymentId, originEndpoint: "" };
-    streams.events.publish({ bucket: object.bucket, key: object.key, eventName: name, record: buildEventRecord(name, object.bucket, object, context) });
-  });
+  const scanner = new LifecycleScanner(
+    store,
+    backends,
+    tiers,
+    options.settings ?? DEFAULT_LIFECYCLE,
+    options.now,
+    options.log,
+    (name, object) => {
+      if (!streams.events.active) return;
+      const context = {
+        principalId: "",
+        sourceIp: "",
+        userAgent: "Internal: [ILM]",
+        requestId: "",
+        region: options.region(),
+        deploymentId: options.deploymentId,
+        originEndpoint: "",
+      };
+      streams.events.publish({
+        bucket: object.bucket,
+        key: object.key,
+        eventName: name,
+        record: buildEventRecord(name, object.bucket, object, context),
+      });
+    },
+  );
   store.lifecycle = lifecyclePredictions(scanner);
   return { tiers, backends, scanner, families: (server) => lifecycleFamilies(scanner, backends, server) };
 }

@@ -34,7 +34,12 @@ export function ruleApplies(rule: LifecycleRule, key: string, version: VersionRe
 const time = (iso: string) => Date.parse(iso);
 
 /** The actions due now for one key's versions (at most one per version). */
-export function dueActions(record: ObjectRecord, rules: LifecycleRule[], now: number, dayMs = DAY_MS): LifecycleAction[] {
+export function dueActions(
+  record: ObjectRecord,
+  rules: LifecycleRule[],
+  now: number,
+  dayMs = DAY_MS,
+): LifecycleAction[] {
   const actions: LifecycleAction[] = [];
   const versions = record.versions;
   const latest = versions[0];
@@ -45,7 +50,11 @@ export function dueActions(record: ObjectRecord, rules: LifecycleRule[], now: nu
       for (const rule of rules) {
         if (!ruleApplies(rule, record.key, latest) || !rule.expiration) continue;
         const e = rule.expiration;
-        const due = e.expiredObjectDeleteMarker ? now : e.days !== undefined ? dueAfterDays(time(latest.lastModified), e.days, dayMs) : Infinity;
+        const due = e.expiredObjectDeleteMarker
+          ? now
+          : e.days !== undefined
+          ? dueAfterDays(time(latest.lastModified), e.days, dayMs)
+          : Infinity;
         if (due <= now) {
           actions.push({ kind: "expire-version", version: latest, rule: rule.id, reason: "delete-marker" });
           break;
@@ -58,19 +67,33 @@ export function dueActions(record: ObjectRecord, rules: LifecycleRule[], now: nu
     for (const rule of rules) {
       if (!ruleApplies(rule, record.key, latest)) continue;
       const e = rule.expiration;
-      for (const due of [e?.date ? time(e.date) : Infinity, e?.days !== undefined ? dueAfterDays(time(latest.lastModified), e.days, dayMs) : Infinity]) {
+      for (
+        const due of [
+          e?.date ? time(e.date) : Infinity,
+          e?.days !== undefined ? dueAfterDays(time(latest.lastModified), e.days, dayMs) : Infinity,
+        ]
+      ) {
         if (due <= now && (!expiry || due < expiry.due)) expiry = { due, rule: rule.id };
       }
       const t = rule.transition;
       if (t && !latest.transition) {
-        for (const due of [t.date ? time(t.date) : Infinity, t.days !== undefined ? dueAfterDays(time(latest.lastModified), t.days, dayMs) : Infinity]) {
-          if (due <= now && (!transition || due < transition.due)) transition = { due, rule: rule.id, tier: t.storageClass };
+        for (
+          const due of [
+            t.date ? time(t.date) : Infinity,
+            t.days !== undefined ? dueAfterDays(time(latest.lastModified), t.days, dayMs) : Infinity,
+          ]
+        ) {
+          if (due <= now && (!transition || due < transition.due)) {
+            transition = { due, rule: rule.id, tier: t.storageClass };
+          }
         }
       }
     }
     // Expiration wins over a transition that is due as well.
     if (expiry) actions.push({ kind: "expire-current", version: latest, rule: expiry.rule });
-    else if (transition) actions.push({ kind: "transition", version: latest, tier: transition.tier, rule: transition.rule });
+    else if (transition) {
+      actions.push({ kind: "transition", version: latest, tier: transition.tier, rule: transition.rule });
+    }
   }
   // Noncurrent versions, newest first: each one kept counts towards NewerNoncurrentVersions.
   let kept = 0;
@@ -82,9 +105,15 @@ export function dueActions(record: ObjectRecord, rules: LifecycleRule[], now: nu
     for (const rule of rules) {
       if (!ruleApplies(rule, record.key, version)) continue;
       const nce = rule.noncurrentExpiration;
-      if (nce && !expire && dueAfterDays(noncurrentSince, nce.noncurrentDays, dayMs) <= now && kept >= (nce.newerNoncurrentVersions ?? 0)) expire = rule.id;
+      if (
+        nce && !expire && dueAfterDays(noncurrentSince, nce.noncurrentDays, dayMs) <= now &&
+        kept >= (nce.newerNoncurrentVersions ?? 0)
+      ) expire = rule.id;
       const nct = rule.noncurrentTransition;
-      if (nct && !transition && !version.deleteMarker && !version.transition && dueAfterDays(noncurrentSince, nct.noncurrentDays, dayMs) <= now) {
+      if (
+        nct && !transition && !version.deleteMarker && !version.transition &&
+        dueAfterDays(noncurrentSince, nct.noncurrentDays, dayMs) <= now
+      ) {
         transition = { rule: rule.id, tier: nct.storageClass };
       }
     }
@@ -93,15 +122,25 @@ export function dueActions(record: ObjectRecord, rules: LifecycleRule[], now: nu
       continue;
     }
     kept++;
-    if (transition) actions.push({ kind: "transition", version, tier: transition.tier, rule: transition.rule });
+    if (transition) {
+      actions.push({ kind: "transition", version, tier: transition.tier, rule: transition.rule });
+    }
   }
   return actions;
 }
 
 /** Whether an incomplete multipart upload of `key` started at `initiated` is due for abort. */
-export function uploadAbortDue(rules: LifecycleRule[], key: string, initiated: number, now: number, dayMs = DAY_MS): string | null {
+export function uploadAbortDue(
+  rules: LifecycleRule[],
+  key: string,
+  initiated: number,
+  now: number,
+  dayMs = DAY_MS,
+): string | null {
   for (const rule of rules) {
-    if (rule.status !== "Enabled" || rule.abortIncompleteMultipartUploadDays === undefined || rule.tags?.length) continue;
+    if (
+      rule.status !== "Enabled" || rule.abortIncompleteMultipartUploadDays === undefined || rule.tags?.length
+    ) continue;
     if (rule.sizeGreaterThan !== undefined || rule.sizeLessThan !== undefined) continue;
     if (rule.prefix && !key.startsWith(rule.prefix)) continue;
     if (dueAfterDays(initiated, rule.abortIncompleteMultipartUploadDays, dayMs) <= now) return rule.id;
@@ -123,7 +162,12 @@ export interface UpcomingAction {
  * that keeps NewerNoncurrentVersions depends on the other versions and predicts nothing, as in MinIO.
  * Encrypted versions are never transitioned here (actions.ts), so no transition is predicted for them.
  */
-export function upcomingAction(record: ObjectRecord, version: VersionRecord, rules: LifecycleRule[], dayMs = DAY_MS): UpcomingAction | null {
+export function upcomingAction(
+  record: ObjectRecord,
+  version: VersionRecord,
+  rules: LifecycleRule[],
+  dayMs = DAY_MS,
+): UpcomingAction | null {
   const index = record.versions.indexOf(version);
   if (index === -1 || version.deleteMarker) return null;
   const movable = !version.transition && !version.sse;
@@ -136,20 +180,37 @@ export function upcomingAction(record: ObjectRecord, version: VersionRecord, rul
     if (index === 0) {
       const modified = time(version.lastModified);
       const e = rule.expiration;
-      add("expiration", e?.date ? time(e.date) : e?.days !== undefined ? dueAfterDays(modified, e.days, dayMs) : undefined, rule.id);
+      add(
+        "expiration",
+        e?.date ? time(e.date) : e?.days !== undefined ? dueAfterDays(modified, e.days, dayMs) : undefined,
+        rule.id,
+      );
       const t = rule.transition;
-      if (t && movable) add("transition", t.date ? time(t.date) : t.days !== undefined ? dueAfterDays(modified, t.days, dayMs) : undefined, rule.id);
+      if (t && movable) {
+        add(
+          "transition",
+          t.date ? time(t.date) : t.days !== undefined ? dueAfterDays(modified, t.days, dayMs) : undefined,
+          rule.id,
+        );
+      }
     } else {
       const noncurrentSince = time(record.versions[index - 1].lastModified);
       const nce = rule.noncurrentExpiration;
-      if (nce && !nce.newerNoncurrentVersions) add("expiration", dueAfterDays(noncurrentSince, nce.noncurrentDays, dayMs), rule.id);
+      if (nce && !nce.newerNoncurrentVersions) {
+        add("expiration", dueAfterDays(noncurrentSince, nce.noncurrentDays, dayMs), rule.id);
+      }
       const nct = rule.noncurrentTransition;
-      if (nct && movable) add("transition", dueAfterDays(noncurrentSince, nct.noncurrentDays, dayMs), rule.id);
+      if (nct && movable) {
+        add("transition", dueAfterDays(noncurrentSince, nct.noncurrentDays, dayMs), rule.id);
+      }
     }
   }
   let next: UpcomingAction | null = null;
   for (const c of candidates) {
-    if (!next || c.due < next.due || (c.due === next.due && c.kind === "expiration" && next.kind === "transition")) next = c;
+    if (
+      !next || c.due < next.due ||
+      (c.due === next.due && c.kind === "expiration" && next.kind === "transition")
+    ) next = c;
   }
   return next;
 }

@@ -11,7 +11,7 @@ import { type LifecycleRule, parseLifecycleXml } from "../../s3/ops/lifecycle.ts
 import { abortUpload, listUploads } from "../fs/multipart.ts";
 import type { BucketState, Store } from "../fs/store.ts";
 import type { EventObject } from "../events/records.ts";
-import { tierProblem, type TierBackends } from "../tiers/remote.ts";
+import { type TierBackends, tierProblem } from "../tiers/remote.ts";
 import type { TierStore } from "../admin/tiers.ts";
 import { expireCurrent, expireVersion, transitionVersion } from "./actions.ts";
 import { DAY_MS, dueActions, type LifecycleAction, uploadAbortDue } from "./rules.ts";
@@ -42,7 +42,8 @@ export interface LifecycleStats {
   lastScanSeconds: number;
 }
 
-const rest = (ms: number) => new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+const rest = (ms: number) =>
+  new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
 
 /** Measures work and rests in proportion, checking the clock only every few calls. */
 class Pacer {
@@ -60,7 +61,17 @@ class Pacer {
 }
 
 export class LifecycleScanner {
-  readonly stats: LifecycleStats = { scans: 0, objectsScanned: 0, versionsScanned: 0, expired: 0, deleteMarkersRemoved: 0, transitioned: 0, uploadsAborted: 0, failures: 0, lastScanSeconds: 0 };
+  readonly stats: LifecycleStats = {
+    scans: 0,
+    objectsScanned: 0,
+    versionsScanned: 0,
+    expired: 0,
+    deleteMarkersRemoved: 0,
+    transitioned: 0,
+    uploadsAborted: 0,
+    failures: 0,
+    lastScanSeconds: 0,
+  };
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
   /** Ends an upload to a tier under way when the server closes. */
@@ -89,7 +100,9 @@ export class LifecycleScanner {
   #schedule(): void {
     if (this.#closed) return;
     this.#timer = setTimeout(() => {
-      this.#running = this.scan().catch((error) => this.log?.warn("lifecycle scan failed", { error: String(error) })).finally(() => {
+      this.#running = this.scan().catch((error) =>
+        this.log?.warn("lifecycle scan failed", { error: String(error) })
+      ).finally(() => {
         this.#running = null;
         this.#schedule();
       });
@@ -114,7 +127,9 @@ export class LifecycleScanner {
       const rules = await this.rules(state.name);
       if (rules.length === 0) continue;
       await this.#scanBucket(state, rules, pacer);
-      if (rules.some((r) => r.abortIncompleteMultipartUploadDays !== undefined)) await this.#abortUploads(state, rules, pacer);
+      if (rules.some((r) => r.abortIncompleteMultipartUploadDays !== undefined)) {
+        await this.#abortUploads(state, rules, pacer);
+      }
     }
     this.stats.scans++;
     this.stats.lastScanSeconds = (performance.now() - started) / 1000;
@@ -160,7 +175,14 @@ export class LifecycleScanner {
 
   async #act(state: BucketState, key: string, action: LifecycleAction): Promise<void> {
     const now = new Date(this.now());
-    const event = (name: string, versionId?: string) => this.events(name, { bucket: state.name, key, version: action.version, versionId, versioned: !!state.meta.versioning });
+    const event = (name: string, versionId?: string) =>
+      this.events(name, {
+        bucket: state.name,
+        key,
+        version: action.version,
+        versionId,
+        versioned: !!state.meta.versioning,
+      });
     try {
       if (action.kind === "expire-current") {
         const outcome = await expireCurrent(this.store, state, key, action.version, now);
@@ -176,7 +198,17 @@ export class LifecycleScanner {
       } else {
         const problem = tierProblem(this.tiers.tiers.find((t) => t.Name === action.tier), action.tier);
         if (problem) throw new Error(problem);
-        if (!(await transitionVersion(this.store, this.backends, state, key, action.version, action.tier, this.#abort.signal))) return;
+        if (
+          !(await transitionVersion(
+            this.store,
+            this.backends,
+            state,
+            key,
+            action.version,
+            action.tier,
+            this.#abort.signal,
+          ))
+        ) return;
         this.stats.transitioned++;
         event("s3:ObjectTransition:Complete", action.version.versionId);
       }
@@ -184,7 +216,12 @@ export class LifecycleScanner {
       // Object lock, an unreachable tier: the version stays as it is and the next scan tries again.
       this.stats.failures++;
       if (action.kind === "transition") event("s3:ObjectTransition:Failed", action.version.versionId);
-      this.log?.debug("lifecycle action not carried out", { bucket: state.name, key, action: action.kind, error: String(error) });
+      this.log?.debug("lifecycle action not carried out", {
+        bucket: state.name,
+        key,
+        action: action.kind,
+        error: String(error),
+      });
     }
   }
 

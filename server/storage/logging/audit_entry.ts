@@ -54,7 +54,11 @@ export interface InternalAuditEvent {
 }
 
 /** An internal event's audit entry, as MinIO's auditLogInternal builds it: no request or response parts. */
-export function internalAuditEntry(event: InternalAuditEvent, deploymentId: string, now = new Date()): AuditEntry {
+export function internalAuditEntry(
+  event: InternalAuditEvent,
+  deploymentId: string,
+  now = new Date(),
+): AuditEntry {
   return {
     version: "1",
     deploymentid: deploymentId || undefined,
@@ -76,7 +80,8 @@ export function internalAuditEntry(event: InternalAuditEvent, deploymentId: stri
   };
 }
 
-const canonical = (name: string) => name.split("-").map((p) => (p ? p[0].toUpperCase() + p.slice(1) : p)).join("-");
+const canonical = (name: string) =>
+  name.split("-").map((p) => (p ? p[0].toUpperCase() + p.slice(1) : p)).join("-");
 
 function headerMap(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
@@ -86,11 +91,15 @@ function headerMap(headers: Headers): Record<string, string> {
 
 export function auditEntryOf(record: RequestRecord, deploymentId: string): AuditEntry {
   const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(record.rawQuery)) query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
+  for (const [name, value] of new URLSearchParams(record.rawQuery)) {
+    query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
+  }
   const responseHeader = headerMap(record.responseHeaders);
   if (responseHeader.ETag) responseHeader.ETag = responseHeader.ETag.replace(/"/g, "");
   // Streamed bodies carry no Content-Length header; the bytes actually sent are what log search records.
-  if (responseHeader["Content-Length"] === undefined && !record.aborted) responseHeader["Content-Length"] = String(record.tx);
+  if (responseHeader["Content-Length"] === undefined && !record.aborted) {
+    responseHeader["Content-Length"] = String(record.tx);
+  }
   let path = record.path;
   try {
     path = decodeURIComponent(record.path);
@@ -109,7 +118,9 @@ export function auditEntryOf(record: RequestRecord, deploymentId: string): Audit
       statusCode: record.statusCode,
       rx: record.rx,
       tx: record.tx,
-      ...(record.ttfbNs > 0 ? { timeToFirstByte: `${record.ttfbNs}ns`, timeToFirstByteInNS: String(record.ttfbNs) } : {}),
+      ...(record.ttfbNs > 0
+        ? { timeToFirstByte: `${record.ttfbNs}ns`, timeToFirstByteInNS: String(record.ttfbNs) }
+        : {}),
       timeToResponse: `${record.durationNs}ns`,
       timeToResponseInNS: String(record.durationNs),
     },

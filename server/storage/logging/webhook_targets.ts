@@ -21,7 +21,7 @@ import { QueueStore } from "../notify/queue_store.ts";
 import { lazyDelivery, TargetRunner } from "../notify/runner.ts";
 import { canConnect, type Delivery, DeliveryError, durationSeconds, type Target } from "../notify/target.ts";
 import type { LogEntry, StorageStreams } from "../streams/mod.ts";
-import { auditEntryOf, type InternalAuditEvent, internalAuditEntry } from "./audit_entry.ts";
+import { auditEntryOf, internalAuditEntry, type InternalAuditEvent } from "./audit_entry.ts";
 
 type Kind = "audit_webhook" | "logger_webhook";
 
@@ -50,8 +50,14 @@ const DEFAULT_HTTP_TIMEOUT_MS = 5000;
 const PARTIAL_BATCH_WAIT_MS = 1000;
 const USER_AGENT = "MinIO (linux; amd64) deck-embedded";
 
-const positive = (value: string | undefined, fallback: number) => (Number(value) > 0 ? Math.floor(Number(value)) : fallback);
-const millis = (value: string | undefined, fallback: number) => (durationSeconds(value) > 0 ? Math.round(durationSeconds(value) * 1000) : fallback);
+const positive = (
+  value: string | undefined,
+  fallback: number,
+) => (Number(value) > 0 ? Math.floor(Number(value)) : fallback);
+const millis = (
+  value: string | undefined,
+  fallback: number,
+) => (durationSeconds(value) > 0 ? Math.round(durationSeconds(value) * 1000) : fallback);
 
 /** The targets of one kind the stored configuration enables. */
 export function targetsOf(tree: ConfigTree, kind: Kind): WebhookTargetConfig[] {
@@ -76,7 +82,12 @@ export function targetsOf(tree: ConfigTree, kind: Kind): WebhookTargetConfig[] {
 
 /** The directory of one target's disk queue: a name of safe characters only, so no name can leave queue_dir. */
 export function queueDirOf(config: WebhookTargetConfig): string {
-  const name = config.name === "_" ? "default" : config.name.replace(/[^A-Za-z0-9_.-]/g, (ch) => `%${ch.charCodeAt(0).toString(16)}`).replace(/^\.+/, (dots) => "%2e".repeat(dots.length));
+  const name = config.name === "_"
+    ? "default"
+    : config.name.replace(/[^A-Za-z0-9_.-]/g, (ch) => `%${ch.charCodeAt(0).toString(16)}`).replace(
+      /^\.+/,
+      (dots) => "%2e".repeat(dots.length),
+    );
   return `${config.queueDir.replace(/\/+$/, "")}/${config.kind}-${name}`;
 }
 
@@ -93,7 +104,12 @@ export class WebhookEndpoint implements Target {
     this.id = config.name;
     try {
       const options: Deno.CreateHttpClientOptions = {};
-      if (config.clientCert && config.clientKey) Object.assign(options, { cert: Deno.readTextFileSync(config.clientCert), key: Deno.readTextFileSync(config.clientKey) });
+      if (config.clientCert && config.clientKey) {
+        Object.assign(options, {
+          cert: Deno.readTextFileSync(config.clientCert),
+          key: Deno.readTextFileSync(config.clientKey),
+        });
+      }
       if (config.proxy) options.proxy = { url: config.proxy };
       if (Object.keys(options).length) this.#client = Deno.createHttpClient(options);
     } catch (error) {
@@ -139,7 +155,9 @@ export class WebhookEndpoint implements Target {
         ...(this.#client ? { client: this.#client } : {}),
       } as RequestInit);
       await res.body?.cancel();
-      return res.ok ? null : `offline: ${endpointName(this.config.endpoint)} answered ${res.status} ${res.statusText}`;
+      return res.ok
+        ? null
+        : `offline: ${endpointName(this.config.endpoint)} answered ${res.status} ${res.statusText}`;
     } catch (error) {
       return `offline: POST ${endpointName(this.config.endpoint)}: ${errorMessage(error)}`;
     }
@@ -147,7 +165,10 @@ export class WebhookEndpoint implements Target {
 
   isActive(): Promise<boolean> {
     const url = new URL(this.config.endpoint);
-    return canConnect(url.hostname.replace(/^\[|\]$/g, ""), Number(url.port) || (url.protocol === "https:" ? 443 : 80));
+    return canConnect(
+      url.hostname.replace(/^\[|\]$/g, ""),
+      Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+    );
   }
 
   close(): Promise<void> {
@@ -174,7 +195,12 @@ export class WebhookTarget {
   #stopped = false;
   readonly ready: Promise<void>;
 
-  constructor(readonly config: WebhookTargetConfig, deploymentId: string, log: Log, previous?: WebhookTarget) {
+  constructor(
+    readonly config: WebhookTargetConfig,
+    deploymentId: string,
+    log: Log,
+    previous?: WebhookTarget,
+  ) {
     this.ready = this.#start(deploymentId, log, previous);
   }
 
@@ -190,7 +216,11 @@ export class WebhookTarget {
       store = config.queueDir ? await QueueStore.open(queueDirOf(config), config.queueSize) : undefined;
     } catch (error) {
       // Still running from memory (and counting what it drops), so the problem is seen in the log, not hidden.
-      log("ERROR", `${label}: queue_dir cannot be used (${errorMessage(error)}); entries wait in memory only`, config.kind);
+      log(
+        "ERROR",
+        `${label}: queue_dir cannot be used (${errorMessage(error)}); entries wait in memory only`,
+        config.kind,
+      );
     }
     this.#runner = new TargetRunner(endpoint, {
       store,
@@ -244,14 +274,20 @@ export class WebhookLoggers {
   /** Stops of removed targets still running. */
   readonly #stopping = new Set<Promise<unknown>>();
 
-  constructor(config: ServerConfig, private readonly streams: StorageStreams, private readonly options: { deploymentId: string }) {
+  constructor(
+    config: ServerConfig,
+    private readonly streams: StorageStreams,
+    private readonly options: { deploymentId: string },
+  ) {
     this.#log = (level, message, about) => {
       const entry: LogEntry = {
         deploymentid: options.deploymentId,
         level,
         time: new Date().toISOString(),
         message,
-        ...(level === "ERROR" ? { error: { message, source: ["server/storage/logging/webhook_targets.ts"] } } : {}),
+        ...(level === "ERROR"
+          ? { error: { message, source: ["server/storage/logging/webhook_targets.ts"] } }
+          : {}),
       };
       if (about === "logger_webhook") this.#own.add(entry);
       streams.log.publish(entry);
@@ -281,7 +317,13 @@ export class WebhookLoggers {
     for (const [id, target] of [...this.#targets]) {
       this.#targets.delete(id);
       const left = await target.stop();
-      if (left.length) this.#log("ERROR", `${target.config.kind} target "${target.config.name}": ${left.length} entries not delivered at shutdown`, target.config.kind);
+      if (left.length) {
+        this.#log(
+          "ERROR",
+          `${target.config.kind} target "${target.config.name}": ${left.length} entries not delivered at shutdown`,
+          target.config.kind,
+        );
+      }
     }
     await Promise.all(this.#stopping);
   }
@@ -301,7 +343,13 @@ export class WebhookLoggers {
       if (keep.has(id)) continue;
       this.#targets.delete(id);
       const stopped = target.stop().then((left) => {
-        if (left.length) this.#log("ERROR", `${target.config.kind} target "${target.config.name}": ${left.length} entries dropped: the target was removed`, target.config.kind);
+        if (left.length) {
+          this.#log(
+            "ERROR",
+            `${target.config.kind} target "${target.config.name}": ${left.length} entries dropped: the target was removed`,
+            target.config.kind,
+          );
+        }
       }).finally(() => this.#stopping.delete(stopped));
       this.#stopping.add(stopped);
     }

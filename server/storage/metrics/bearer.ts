@@ -29,7 +29,11 @@ function parseJson(bytes: Uint8Array | null): Record<string, unknown> | null {
 /**
  * Returns the credential a valid token speaks for (allowed to read metrics), or null. `now` is epoch ms.
  */
-export async function verifyMetricsBearer(authorization: string | null, authority: IdentityAuthority, now: number): Promise<Credential | null> {
+export async function verifyMetricsBearer(
+  authorization: string | null,
+  authority: IdentityAuthority,
+  now: number,
+): Promise<Credential | null> {
   const match = /^Bearer\s+([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(authorization ?? "");
   if (!match) return null;
   const [, headerPart, payloadPart, signaturePart] = match;
@@ -38,16 +42,30 @@ export async function verifyMetricsBearer(authorization: string | null, authorit
   const signature = decodeSegment(signaturePart);
   const hash = typeof header?.alg === "string" ? HASHES[header.alg] : undefined;
   if (!header || !claims || !signature || !hash) return null;
-  const accessKey = typeof claims.accessKey === "string" ? claims.accessKey : typeof claims.sub === "string" ? claims.sub : "";
+  const accessKey = typeof claims.accessKey === "string"
+    ? claims.accessKey
+    : typeof claims.sub === "string"
+    ? claims.sub
+    : "";
   const credential = accessKey ? authority.lookupCredential(accessKey) : undefined;
-  if (!credential || !credential.enabled || (credential.expiresAt !== undefined && credential.expiresAt <= now)) return null;
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(credential.secretKey), { name: "HMAC", hash }, false, ["verify"]);
+  if (
+    !credential || !credential.enabled || (credential.expiresAt !== undefined && credential.expiresAt <= now)
+  ) return null;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(credential.secretKey),
+    { name: "HMAC", hash },
+    false,
+    ["verify"],
+  );
   const signed = new TextEncoder().encode(`${headerPart}.${payloadPart}`);
   if (!(await crypto.subtle.verify("HMAC", key, signature as Uint8Array<ArrayBuffer>, signed))) return null;
   const seconds = now / 1000;
   if (typeof claims.exp === "number" && claims.exp <= seconds) return null;
   if (typeof claims.nbf === "number" && claims.nbf > seconds) return null;
   if (claims.iss !== "prometheus") return null;
-  if (credential.kind !== "root" && !authority.isAllowed(credential, "admin:Prometheus", "", "", {})) return null;
+  if (credential.kind !== "root" && !authority.isAllowed(credential, "admin:Prometheus", "", "", {})) {
+    return null;
+  }
   return credential;
 }

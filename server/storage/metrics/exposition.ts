@@ -38,7 +38,9 @@ export function renderExposition(families: MetricFamily[]): string {
     if (family.samples.length === 0) continue;
     lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
     for (const sample of family.samples) {
-      const labels = Object.entries(sample.labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(",");
+      const labels = Object.entries(sample.labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map((
+        [k, v],
+      ) => `${k}="${escapeLabel(v)}"`).join(",");
       lines.push(`${family.name}${labels ? `{${labels}}` : ""} ${formatValue(sample.value)}`);
     }
   }
@@ -46,8 +48,19 @@ export function renderExposition(families: MetricFamily[]): string {
 }
 
 /** Builds a family; `server` is added to every sample's labels as MinIO's ReportMetrics does (part 2 §4.2). */
-export function family(name: string, type: MetricType, help: string, samples: Sample[], server: string): MetricFamily {
-  return { name, type, help, samples: samples.map((s) => ({ labels: { ...s.labels, server }, value: s.value })) };
+export function family(
+  name: string,
+  type: MetricType,
+  help: string,
+  samples: Sample[],
+  server: string,
+): MetricFamily {
+  return {
+    name,
+    type,
+    help,
+    samples: samples.map((s) => ({ labels: { ...s.labels, server }, value: s.value })),
+  };
 }
 
 /** One unlabelled sample. */

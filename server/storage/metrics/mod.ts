@@ -14,7 +14,13 @@ import type { Hub } from "../streams/hub.ts";
 import type { RequestRecord } from "../streams/requests.ts";
 import { verifyMetricsBearer } from "./bearer.ts";
 import { EXPOSITION_CONTENT_TYPE, type MetricFamily, renderExposition } from "./exposition.ts";
-import { bucketFamilies, clusterFamilies, type DriveFigures, type MetricsInputs, nodeFamilies } from "./families.ts";
+import {
+  bucketFamilies,
+  clusterFamilies,
+  type DriveFigures,
+  type MetricsInputs,
+  nodeFamilies,
+} from "./families.ts";
 import { readProcessStats } from "./process_stats.ts";
 import { RequestCounters } from "./request_counters.ts";
 import { cachedUsage } from "./usage_scan.ts";
@@ -48,7 +54,14 @@ const MUTATING = new Set(["PUT", "POST", "DELETE"]);
 async function driveFigures(path: string): Promise<DriveFigures> {
   const s = await statfs(path);
   const total = s.blocks * s.bsize;
-  return { path, total, free: s.bavail * s.bsize, used: total - s.bfree * s.bsize, freeInodes: s.ffree, totalInodes: s.files };
+  return {
+    path,
+    total,
+    free: s.bavail * s.bsize,
+    used: total - s.bfree * s.bsize,
+    freeInodes: s.ffree,
+    totalInodes: s.files,
+  };
 }
 
 async function quotasOf(store: Store, buckets: Iterable<string>): Promise<Map<string, number>> {
@@ -77,8 +90,13 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
     close: () => void stopSink(),
     async handle(request, url) {
       const kind = url.pathname.slice(METRICS_PATH_PREFIX.length).replace(/\/+$/, "");
-      if (kind !== "cluster" && kind !== "node" && kind !== "bucket") return new Response("404 page not found\n", { status: 404 });
-      if (options.authType === "jwt" && !(await verifyMetricsBearer(request.headers.get("authorization"), options.authority, now()))) return null;
+      if (kind !== "cluster" && kind !== "node" && kind !== "bucket") {
+        return new Response("404 page not found\n", { status: 404 });
+      }
+      if (
+        options.authType === "jwt" &&
+        !(await verifyMetricsBearer(request.headers.get("authorization"), options.authority, now()))
+      ) return null;
       counters.prune();
       const snapshot = usage.read();
       const inputs: MetricsInputs = {
@@ -92,9 +110,15 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
         process: await readProcessStats(),
         quotas: kind === "bucket" ? await quotasOf(options.store, snapshot.buckets.keys()) : new Map(),
       };
-      const families = kind === "cluster" ? clusterFamilies(inputs) : kind === "node" ? nodeFamilies(inputs) : bucketFamilies(inputs);
+      const families = kind === "cluster"
+        ? clusterFamilies(inputs)
+        : kind === "node"
+        ? nodeFamilies(inputs)
+        : bucketFamilies(inputs);
       if (kind !== "bucket" && options.extraFamilies) families.push(...options.extraFamilies(inputs.server));
-      return new Response(request.method === "HEAD" ? null : renderExposition(families), { headers: { "content-type": EXPOSITION_CONTENT_TYPE } });
+      return new Response(request.method === "HEAD" ? null : renderExposition(families), {
+        headers: { "content-type": EXPOSITION_CONTENT_TYPE },
+      });
     },
   };
 }

@@ -51,7 +51,9 @@ export async function readProcessStats(): Promise<ProcessStats> {
     const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const utime = Number(rest[11]);
     const stime = Number(rest[12]);
-    if (Number.isFinite(utime) && Number.isFinite(stime)) stats.cpuSeconds = (utime + stime) / TICKS_PER_SECOND;
+    if (Number.isFinite(utime) && Number.isFinite(stime)) {
+      stats.cpuSeconds = (utime + stime) / TICKS_PER_SECOND;
+    }
   }
   if (status) {
     const rss = field(status, "VmRSS");
@@ -62,7 +64,14 @@ export async function readProcessStats(): Promise<ProcessStats> {
   }
   if (io) {
     const get = (name: string) => field(io, name) ?? 0;
-    stats.io = { syscr: get("syscr"), syscw: get("syscw"), rchar: get("rchar"), wchar: get("wchar"), readBytes: get("read_bytes"), writeBytes: get("write_bytes") };
+    stats.io = {
+      syscr: get("syscr"),
+      syscw: get("syscw"),
+      rchar: get("rchar"),
+      wchar: get("wchar"),
+      readBytes: get("read_bytes"),
+      writeBytes: get("write_bytes"),
+    };
   }
   if (limits) {
     const match = /^Max open files\s+(\d+|unlimited)/m.exec(limits);

@@ -41,7 +41,7 @@ export class ApiCounters {
   cumulativeTtfb(): number[] {
     const out: number[] = [];
     let sum = 0;
-    for (const count of this.ttfb) out.push((sum += count));
+    for (const count of this.ttfb) out.push(sum += count);
     return out;
   }
 }
@@ -53,7 +53,14 @@ export class BucketCounters {
 }
 
 /** Error codes of requests refused before any handler ran, by MinIO's rejection counters. */
-const AUTH_REJECTIONS = new Set(["SignatureDoesNotMatch", "InvalidAccessKeyId", "ExpiredToken", "InvalidToken", "AuthorizationHeaderMalformed", "MissingSecurityHeader"]);
+const AUTH_REJECTIONS = new Set([
+  "SignatureDoesNotMatch",
+  "InvalidAccessKeyId",
+  "ExpiredToken",
+  "InvalidToken",
+  "AuthorizationHeaderMalformed",
+  "MissingSecurityHeader",
+]);
 const TIMESTAMP_REJECTIONS = new Set(["RequestTimeTooSkewed", "AccessDenied.RequestExpired"]);
 
 /** Handler names are plain identifiers; anything else is a request no operation matched. */
@@ -86,7 +93,7 @@ export class RequestCounters {
     counterFor(this.apis, api).add(record);
     if (record.bucket && this.bucketExists(record.bucket)) {
       let bucket = this.buckets.get(record.bucket);
-      if (!bucket) this.buckets.set(record.bucket, (bucket = new BucketCounters()));
+      if (!bucket) this.buckets.set(record.bucket, bucket = new BucketCounters());
       bucket.received += received;
       bucket.sent += record.tx;
       counterFor(bucket.apis, api).add(record);
@@ -101,6 +108,6 @@ export class RequestCounters {
 
 function counterFor(map: Map<string, ApiCounters>, api: string): ApiCounters {
   let counters = map.get(api);
-  if (!counters) map.set(api, (counters = new ApiCounters()));
+  if (!counters) map.set(api, counters = new ApiCounters());
   return counters;
 }

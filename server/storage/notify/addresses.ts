@@ -50,7 +50,15 @@ export function parseDsn(dsn: string): MysqlDsn | null {
 /** MinIO brokers are `tcp://`, `ssl://`, `tls://`, `ws://` or `wss://` URIs. */
 export function brokerUrl(broker: string): string {
   const url = new URL(broker);
-  const scheme = { "tcp:": "mqtt:", "mqtt:": "mqtt:", "ssl:": "mqtts:", "tls:": "mqtts:", "mqtts:": "mqtts:", "ws:": "ws:", "wss:": "wss:" }[url.protocol];
+  const scheme = {
+    "tcp:": "mqtt:",
+    "mqtt:": "mqtt:",
+    "ssl:": "mqtts:",
+    "tls:": "mqtts:",
+    "mqtts:": "mqtts:",
+    "ws:": "ws:",
+    "wss:": "wss:",
+  }[url.protocol];
   if (!scheme) throw new Error(`unsupported MQTT broker scheme ${url.protocol}`);
   return `${scheme}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
 }

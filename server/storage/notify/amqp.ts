@@ -7,7 +7,17 @@
  */
 import { Buffer } from "node:buffer";
 import amqp from "amqplib";
-import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, isOn, type Target, type TargetConfig, checkPasses, withDeadline } from "./target.ts";
+import {
+  BATCH_LINGER_MS,
+  checkPasses,
+  type Delivery,
+  DeliveryError,
+  describe,
+  isOn,
+  type Target,
+  type TargetConfig,
+  withDeadline,
+} from "./target.ts";
 
 interface Link {
   connection: amqp.ChannelModel;
@@ -23,7 +33,9 @@ export class AmqpTarget implements Target {
 
   constructor(readonly id: string, private readonly config: TargetConfig) {
     const url = new URL(config.url);
-    if (url.protocol !== "amqp:" && url.protocol !== "amqps:") throw new Error("the AMQP url must start with amqp:// or amqps://");
+    if (url.protocol !== "amqp:" && url.protocol !== "amqps:") {
+      throw new Error("the AMQP url must start with amqp:// or amqps://");
+    }
     this.#secrets = [decodeURIComponent(url.password), config.url];
   }
 

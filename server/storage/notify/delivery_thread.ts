@@ -134,7 +134,8 @@ export class DeliveryThread implements EventDelivery {
 
   async stats(): Promise<Record<string, RunnerStats>> {
     if (this.#fallback) return await this.#fallback.stats();
-    return (await this.#call<Record<string, RunnerStats> | undefined>({ op: "stats", id: this.#nextId++ })) ?? {};
+    return (await this.#call<Record<string, RunnerStats> | undefined>({ op: "stats", id: this.#nextId++ })) ??
+      {};
   }
 
   async close(): Promise<void> {

@@ -20,7 +20,9 @@ Deno.test("delivery thread: a thread that dies leaves delivery to the calling th
   const delivery: DeliveryThread = new DeliveryThread((level, message) => {
     logs.push(`${level} ${message}`);
     // Events matched at the very moment the thread is reported dead: gathered, never handed to it.
-    if (message.includes("delivery thread stopped")) for (const key of keys.slice(0, 10)) delivery.deliver(["_:webhook"], event(key));
+    if (message.includes("delivery thread stopped")) {
+      for (const key of keys.slice(0, 10)) delivery.deliver(["_:webhook"], event(key));
+    }
   }, new URL(`data:text/javascript,${encodeURIComponent("throw new Error('boom');")}`));
   try {
     const endpoint = `http://127.0.0.1:${(receiver.addr as Deno.NetAddr).port}/events`;
@@ -28,7 +30,13 @@ Deno.test("delivery thread: a thread that dies leaves delivery to the calling th
     assert.ok(logs.some((l) => l.startsWith("ERROR notification delivery thread stopped")), logs.join("\n"));
     for (const key of keys.slice(10)) delivery.deliver(["_:webhook"], event(key));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`only ${received.length} of 40 events arrived: ${received.join(" ")}`)), 10_000)));
+    const late = new Promise((
+      _,
+      reject,
+    ) => (timer = setTimeout(
+      () => reject(new Error(`only ${received.length} of 40 events arrived: ${received.join(" ")}`)),
+      10_000,
+    )));
     await Promise.race([arrived, late]).finally(() => clearTimeout(timer));
     assert.deepEqual(received, keys, "every event, in order, once");
     const stats = await delivery.stats();

@@ -60,7 +60,10 @@ export class DeliveryHost {
         (await this.#start(next)).adopt(left);
         wanted.delete(key);
       } else if (left.length) {
-        this.log("ERROR", `notification target ${key}: ${left.length} pending event(s) dropped: the target was removed`);
+        this.log(
+          "ERROR",
+          `notification target ${key}: ${left.length} pending event(s) dropped: the target was removed`,
+        );
       }
     }
     for (const spec of wanted.values()) await this.#start(spec);
@@ -72,8 +75,14 @@ export class DeliveryHost {
     const log: HostLog = (level, message) => this.log(level, `notification target ${key}: ${message}`);
     let runner: TargetRunner;
     try {
-      const store = values.queue_dir ? await QueueStore.open(`${values.queue_dir}/minio-${type}-${id}`, limit) : undefined;
-      runner = new TargetRunner(await createTarget(subsystem, id, values), { store, memoryLimit: limit, log });
+      const store = values.queue_dir
+        ? await QueueStore.open(`${values.queue_dir}/minio-${type}-${id}`, limit)
+        : undefined;
+      runner = new TargetRunner(await createTarget(subsystem, id, values), {
+        store,
+        memoryLimit: limit,
+        log,
+      });
     } catch (error) {
       // Still listed (Offline) and still counting what it drops: a target that cannot start is not hidden.
       const reason = `cannot start: ${error instanceof Error ? error.message : error}`;
@@ -96,7 +105,9 @@ export class DeliveryHost {
     const checks = [...this.#running.values()].map(async (r) => {
       const check = r.runner.isOnline().then((online) => (r.lastOnline = online));
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(r.lastOnline ?? false), STATUS_WAIT_MS)));
+      const late = new Promise<boolean>((
+        resolve,
+      ) => (timer = setTimeout(() => resolve(r.lastOnline ?? false), STATUS_WAIT_MS)));
       const online = await Promise.race([check, late]).finally(() => clearTimeout(timer));
       return { r, online };
     });
@@ -119,7 +130,9 @@ export class DeliveryHost {
     for (const [key, running] of [...this.#running]) {
       this.#running.delete(key);
       const left = await running.runner.stop();
-      if (left.length) this.log("ERROR", `notification target ${key}: ${left.length} pending event(s) dropped at shutdown`);
+      if (left.length) {
+        this.log("ERROR", `notification target ${key}: ${left.length} pending event(s) dropped at shutdown`);
+      }
     }
   }
 }

@@ -6,7 +6,16 @@
  */
 import mqtt from "mqtt";
 import { brokerUrl } from "./addresses.ts";
-import { type Delivery, DeliveryError, describe, durationSeconds, type Target, type TargetConfig, checkPasses, withDeadline } from "./target.ts";
+import {
+  checkPasses,
+  type Delivery,
+  DeliveryError,
+  describe,
+  durationSeconds,
+  type Target,
+  type TargetConfig,
+  withDeadline,
+} from "./target.ts";
 
 export class MqttTarget implements Target {
   readonly type = "mqtt" as const;
@@ -51,7 +60,11 @@ export class MqttTarget implements Target {
     for (let i = 0; i < batch.length; i++) {
       try {
         const client = await this.#connect();
-        await withDeadline(client.publishAsync(this.config.topic, batch[i].line, { qos: this.#qos, retain: false }), 10_000, "publish");
+        await withDeadline(
+          client.publishAsync(this.config.topic, batch[i].line, { qos: this.#qos, retain: false }),
+          10_000,
+          "publish",
+        );
       } catch (error) {
         await this.#drop();
         throw new DeliveryError(`mqtt: ${describe(error, [this.config.password])}`, i);

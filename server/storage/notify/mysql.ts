@@ -6,7 +6,19 @@
  */
 import mysql from "mysql2/promise";
 import { MYSQL_TABLE, parseDsn } from "./addresses.ts";
-import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, formatOf, planSteps, recordsDocument, type Step, type Target, type TargetConfig, checkPasses } from "./target.ts";
+import {
+  BATCH_LINGER_MS,
+  checkPasses,
+  type Delivery,
+  DeliveryError,
+  describe,
+  formatOf,
+  planSteps,
+  recordsDocument,
+  type Step,
+  type Target,
+  type TargetConfig,
+} from "./target.ts";
 
 export class MysqlTarget implements Target {
   readonly type = "mysql" as const;
@@ -19,7 +31,13 @@ export class MysqlTarget implements Target {
 
   constructor(readonly id: string, config: TargetConfig) {
     const dsn = parseDsn(config.dsn_string ?? "") ??
-      { user: config.username ?? "", password: config.password ?? "", host: config.host ?? "127.0.0.1", port: Number(config.port ?? 3306), database: config.database ?? "" };
+      {
+        user: config.username ?? "",
+        password: config.password ?? "",
+        host: config.host ?? "127.0.0.1",
+        port: Number(config.port ?? 3306),
+        database: config.database ?? "",
+      };
     if (!MYSQL_TABLE.test(config.table ?? "")) throw new Error(`invalid table name '${config.table}'`);
     this.#table = config.table;
     this.#format = formatOf(config);
@@ -42,15 +60,21 @@ export class MysqlTarget implements Target {
         await this.#pool.query(`SELECT 1 FROM ${this.#table} LIMIT 0`);
       } catch {
         if (this.#format === "access") {
-          await this.#pool.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (event_time DATETIME NOT NULL, event_data JSON) ROW_FORMAT = Dynamic`);
+          await this.#pool.query(
+            `CREATE TABLE IF NOT EXISTS ${this.#table} (event_time DATETIME NOT NULL, event_data JSON) ROW_FORMAT = Dynamic`,
+          );
           return;
         }
         const tail = "CHARACTER SET = utf8mb4 COLLATE = utf8mb4_bin ROW_FORMAT = Dynamic";
         try {
-          await this.#pool.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (key_name VARCHAR(3072) NOT NULL, key_hash CHAR(64) GENERATED ALWAYS AS (SHA2(key_name, 256)) STORED NOT NULL PRIMARY KEY, value JSON) ${tail}`);
+          await this.#pool.query(
+            `CREATE TABLE IF NOT EXISTS ${this.#table} (key_name VARCHAR(3072) NOT NULL, key_hash CHAR(64) GENERATED ALWAYS AS (SHA2(key_name, 256)) STORED NOT NULL PRIMARY KEY, value JSON) ${tail}`,
+          );
         } catch (error) {
           if ((error as { code?: string }).code !== "ER_PARSE_ERROR") throw error;
-          await this.#pool.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (key_name VARCHAR(3072) NOT NULL, key_hash CHAR(64) AS (SHA2(key_name, 256)) PERSISTENT, value JSON, UNIQUE KEY (key_hash)) ${tail}`);
+          await this.#pool.query(
+            `CREATE TABLE IF NOT EXISTS ${this.#table} (key_name VARCHAR(3072) NOT NULL, key_hash CHAR(64) AS (SHA2(key_name, 256)) PERSISTENT, value JSON, UNIQUE KEY (key_hash)) ${tail}`,
+          );
         }
       }
     })().catch((error) => {
@@ -64,9 +88,22 @@ export class MysqlTarget implements Target {
   #statement(conn: mysql.PoolConnection, step: Step) {
     const t = this.#table;
     const rows = step.events.map(() => "(?, ?)").join(", ");
-    if (step.kind === "append") return conn.query(`INSERT INTO ${t} (event_time, event_data) VALUES ${rows}`, step.events.flatMap((e) => [new Date(e.Records[0].eventTime), recordsDocument(e)]));
-    if (step.kind === "delete") return conn.query(`DELETE FROM ${t} WHERE key_hash IN (${step.events.map(() => "SHA2(?, 256)").join(", ")})`, step.events.map((e) => e.Key));
-    return conn.query(`INSERT INTO ${t} (key_name, value) VALUES ${rows} ON DUPLICATE KEY UPDATE value=VALUES(value)`, step.events.flatMap((e) => [e.Key, recordsDocument(e)]));
+    if (step.kind === "append") {
+      return conn.query(
+        `INSERT INTO ${t} (event_time, event_data) VALUES ${rows}`,
+        step.events.flatMap((e) => [new Date(e.Records[0].eventTime), recordsDocument(e)]),
+      );
+    }
+    if (step.kind === "delete") {
+      return conn.query(
+        `DELETE FROM ${t} WHERE key_hash IN (${step.events.map(() => "SHA2(?, 256)").join(", ")})`,
+        step.events.map((e) => e.Key),
+      );
+    }
+    return conn.query(
+      `INSERT INTO ${t} (key_name, value) VALUES ${rows} ON DUPLICATE KEY UPDATE value=VALUES(value)`,
+      step.events.flatMap((e) => [e.Key, recordsDocument(e)]),
+    );
   }
 
   async send(batch: Delivery[]): Promise<void> {

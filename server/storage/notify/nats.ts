@@ -4,7 +4,18 @@
  * (`streaming=on`) is refused when the target is configured. Online means the connection is up (§1.8).
  */
 import { connect, type NatsConnection } from "nats";
-import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, durationSeconds, isOn, type Target, type TargetConfig, checkPasses, withDeadline } from "./target.ts";
+import {
+  BATCH_LINGER_MS,
+  checkPasses,
+  type Delivery,
+  DeliveryError,
+  describe,
+  durationSeconds,
+  isOn,
+  type Target,
+  type TargetConfig,
+  withDeadline,
+} from "./target.ts";
 
 const encoder = new TextEncoder();
 
@@ -15,14 +26,20 @@ export class NatsTarget implements Target {
   #connecting: Promise<NatsConnection> | null = null;
 
   constructor(readonly id: string, private readonly config: TargetConfig) {
-    if (isOn(config.streaming)) throw new Error("NATS Streaming is not supported by this server: set streaming=off");
+    if (isOn(config.streaming)) {
+      throw new Error("NATS Streaming is not supported by this server: set streaming=off");
+    }
   }
 
   #connect(): Promise<NatsConnection> {
     if (this.#conn && !this.#conn.isClosed()) return Promise.resolve(this.#conn);
     this.#connecting ??= (async () => {
       const tls = isOn(this.config.tls) || this.config.client_cert || this.config.cert_authority
-        ? { caFile: this.config.cert_authority || undefined, certFile: this.config.client_cert || undefined, keyFile: this.config.client_key || undefined }
+        ? {
+          caFile: this.config.cert_authority || undefined,
+          certFile: this.config.client_cert || undefined,
+          keyFile: this.config.client_key || undefined,
+        }
         : undefined;
       const conn = await connect({
         servers: this.config.address,
@@ -59,9 +76,11 @@ export class NatsTarget implements Target {
   }
 
   isActive(): Promise<boolean> {
-    return checkPasses(this.#connect().then((conn) => {
-      if (conn.isClosed()) throw new Error("connection closed");
-    }));
+    return checkPasses(
+      this.#connect().then((conn) => {
+        if (conn.isClosed()) throw new Error("connection closed");
+      }),
+    );
   }
 
   async close(): Promise<void> {

@@ -71,10 +71,14 @@ export class Notifier {
       for (const [subsystem, targets] of Object.entries(tree)) {
         if (!TARGET_TYPES[subsystem]) continue;
         for (const [id, values] of Object.entries(targets)) {
-          if (values.enable !== "off") specs.push({ key: `${id}:${TARGET_TYPES[subsystem]}`, subsystem, id, values });
+          if (values.enable !== "off") {
+            specs.push({ key: `${id}:${TARGET_TYPES[subsystem]}`, subsystem, id, values });
+          }
         }
       }
-      if (specs.length && !this.#delivery) this.#delivery = new DeliveryThread((level, message) => this.#log(level, message));
+      if (specs.length && !this.#delivery) {
+        this.#delivery = new DeliveryThread((level, message) => this.#log(level, message));
+      }
       await this.#delivery?.apply(specs);
       this.#targets = new Set(specs.map((s) => s.key));
       this.#status = null;
@@ -87,7 +91,9 @@ export class Notifier {
     if (this.#targets.size > 0 && !this.#unsink) {
       this.#unsink = this.options.events.sink((event) => {
         if (this.#inbox.length >= INBOX_LIMIT) {
-          if (this.#inboxDropped++ % 1000 === 0) this.#log("ERROR", `notification dispatch is behind: ${this.#inboxDropped} event(s) dropped`);
+          if (this.#inboxDropped++ % 1000 === 0) {
+            this.#log("ERROR", `notification dispatch is behind: ${this.#inboxDropped} event(s) dropped`);
+          }
           return;
         }
         this.#inbox.push(event);
@@ -108,7 +114,9 @@ export class Notifier {
         this.#inbox = [];
         for (const event of events) await this.#route(event);
       }
-    }).catch((error) => this.#log("ERROR", `notification dispatch failed: ${error instanceof Error ? error.message : error}`))
+    }).catch((error) =>
+      this.#log("ERROR", `notification dispatch failed: ${error instanceof Error ? error.message : error}`)
+    )
       .finally(() => {
         this.#dispatching = false;
         if (this.#inbox.length) this.#dispatch();
@@ -119,7 +127,11 @@ export class Notifier {
     const targets = matchTargets(await this.#bucketRules(event.bucket), event.eventName, event.key);
     const keys = [...targets].filter((key) => this.#targets.has(key));
     if (keys.length === 0 || !this.#delivery) return;
-    const envelope: NotifyEvent = { EventName: event.eventName, Key: `${event.bucket}/${event.key}`, Records: [targetRecord(event.record)] };
+    const envelope: NotifyEvent = {
+      EventName: event.eventName,
+      Key: `${event.bucket}/${event.key}`,
+      Records: [targetRecord(event.record)],
+    };
     this.#delivery.deliver(keys, JSON.stringify(envelope));
   }
 
@@ -168,7 +180,12 @@ export class Notifier {
   }
 
   #log(level: LogEntry["level"], message: string): void {
-    this.options.log.publish({ deploymentid: this.options.deploymentId, level, time: new Date().toISOString(), message });
+    this.options.log.publish({
+      deploymentid: this.options.deploymentId,
+      level,
+      time: new Date().toISOString(),
+      message,
+    });
   }
 
   #exclusive<T>(work: () => Promise<T>): Promise<T> {

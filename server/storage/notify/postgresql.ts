@@ -5,11 +5,30 @@
  */
 import postgres from "postgres";
 import { parseConnectionString, SQL_TABLE } from "./addresses.ts";
-import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, formatOf, planSteps, type RowParts, rowParts, type Step, type Target, type TargetConfig, checkPasses } from "./target.ts";
+import {
+  BATCH_LINGER_MS,
+  checkPasses,
+  type Delivery,
+  DeliveryError,
+  describe,
+  formatOf,
+  planSteps,
+  type RowParts,
+  rowParts,
+  type Step,
+  type Target,
+  type TargetConfig,
+} from "./target.ts";
 
 function clientOptions(config: TargetConfig) {
   const kv = parseConnectionString(config.connection_string ?? "");
-  const ssl = kv.sslmode === "disable" ? false : kv.sslmode === "require" ? "require" : kv.sslmode?.startsWith("verify") ? "verify-full" : "prefer";
+  const ssl = kv.sslmode === "disable"
+    ? false
+    : kv.sslmode === "require"
+    ? "require"
+    : kv.sslmode?.startsWith("verify")
+    ? "verify-full"
+    : "prefer";
   return {
     host: kv.host ?? config.host ?? "localhost",
     port: Number(kv.port ?? config.port ?? 5432),
@@ -65,12 +84,25 @@ export class PostgresTarget implements Target {
    */
   #statement(sql: postgres.Sql | postgres.TransactionSql, step: Step<RowParts>) {
     const t = this.#table;
-    const rows = (casts: string[]) => step.events.map((_, i) => `(${casts.map((cast, j) => `$${i * casts.length + j + 1}${cast}`).join(", ")})`).join(", ");
+    const rows = (casts: string[]) =>
+      step.events.map((_, i) =>
+        `(${casts.map((cast, j) => `$${i * casts.length + j + 1}${cast}`).join(", ")})`
+      ).join(", ");
     if (step.kind === "append") {
-      return sql.unsafe(`INSERT INTO ${t} (event_time, event_data) VALUES ${rows(["", "::text::jsonb"])}`, step.events.flatMap((e) => [e.eventTime, e.records]));
+      return sql.unsafe(
+        `INSERT INTO ${t} (event_time, event_data) VALUES ${rows(["", "::text::jsonb"])}`,
+        step.events.flatMap((e) => [e.eventTime, e.records]),
+      );
     }
-    if (step.kind === "delete") return sql.unsafe(`DELETE FROM ${t} WHERE key = ANY($1)`, [step.events.map((e) => e.Key)]);
-    return sql.unsafe(`INSERT INTO ${t} (key, value) VALUES ${rows(["", "::text::jsonb"])} ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, step.events.flatMap((e) => [e.Key, e.records]));
+    if (step.kind === "delete") {
+      return sql.unsafe(`DELETE FROM ${t} WHERE key = ANY($1)`, [step.events.map((e) => e.Key)]);
+    }
+    return sql.unsafe(
+      `INSERT INTO ${t} (key, value) VALUES ${
+        rows(["", "::text::jsonb"])
+      } ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+      step.events.flatMap((e) => [e.Key, e.records]),
+    );
   }
 
   async send(batch: Delivery[]): Promise<void> {
@@ -81,7 +113,10 @@ export class PostgresTarget implements Target {
       if (steps.length === 1) await this.#statement(this.#sql, steps[0]);
       else await this.#sql.begin((tx) => Promise.all(steps.map((step) => this.#statement(tx, step))));
     } catch (error) {
-      throw new DeliveryError(`postgresql: ${describe(error, [this.config.connection_string, this.config.password])}`, 0);
+      throw new DeliveryError(
+        `postgresql: ${describe(error, [this.config.connection_string, this.config.password])}`,
+        0,
+      );
     }
   }
 

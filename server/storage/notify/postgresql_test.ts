@@ -5,8 +5,18 @@ import { PostgresTarget } from "./postgresql.ts";
 import { lazyDelivery } from "./runner.ts";
 
 const line = (eventName: string, key: string) => {
-  const context = { principalId: "u", sourceIp: "127.0.0.1", userAgent: "ua", requestId: "r", region: "us-east-1", deploymentId: "d", originEndpoint: "http://x" };
-  const record = targetRecord(buildEventRecord(eventName, "bk", { bucket: "bk", key, versioned: false }, context));
+  const context = {
+    principalId: "u",
+    sourceIp: "127.0.0.1",
+    userAgent: "ua",
+    requestId: "r",
+    region: "us-east-1",
+    deploymentId: "d",
+    originEndpoint: "http://x",
+  };
+  const record = targetRecord(
+    buildEventRecord(eventName, "bk", { bucket: "bk", key, versioned: false }, context),
+  );
   return JSON.stringify({ EventName: eventName, Key: `bk/${key}`, Records: [record] });
 };
 
@@ -17,7 +27,11 @@ Deno.test("postgresql target: rows hold the records as JSON objects, in namespac
     const reader = await postgresReader(table);
     const target = new PostgresTarget("_", { connection_string: SERVICES.postgres, table, format });
     try {
-      const lines = [line("s3:ObjectCreated:Put", "a b"), line("s3:ObjectCreated:Put", 'q"uote'), line("s3:ObjectRemoved:Delete", "a b")];
+      const lines = [
+        line("s3:ObjectCreated:Put", "a b"),
+        line("s3:ObjectCreated:Put", 'q"uote'),
+        line("s3:ObjectRemoved:Delete", "a b"),
+      ];
       await target.send(lines.map(lazyDelivery));
       const rows = await reader.rows();
       if (format === "namespace") {
@@ -25,9 +39,20 @@ Deno.test("postgresql target: rows hold the records as JSON objects, in namespac
         assert.deepEqual(rows[0].value, { Records: lazyDelivery(lines[1]).event.Records });
       } else {
         assert.equal(rows.length, 3);
-        const stored = rows.map((r) => r.event_data as { Records: { eventName: string; eventTime: string }[] });
-        assert.deepEqual(stored.map((d) => d.Records[0].eventName).sort(), ["s3:ObjectCreated:Put", "s3:ObjectCreated:Put", "s3:ObjectRemoved:Delete"]);
-        for (const r of rows) assert.equal((r.event_time as Date).toISOString(), (r.event_data as { Records: { eventTime: string }[] }).Records[0].eventTime);
+        const stored = rows.map((r) =>
+          r.event_data as { Records: { eventName: string; eventTime: string }[] }
+        );
+        assert.deepEqual(stored.map((d) => d.Records[0].eventName).sort(), [
+          "s3:ObjectCreated:Put",
+          "s3:ObjectCreated:Put",
+          "s3:ObjectRemoved:Delete",
+        ]);
+        for (const r of rows) {
+          assert.equal(
+            (r.event_time as Date).toISOString(),
+            (r.event_data as { Records: { eventTime: string }[] }).Records[0].eventTime,
+          );
+        }
       }
     } finally {
       await target.close();

@@ -66,7 +66,9 @@ export class QueueStore {
       if (entry.isFile && m) segments.push(Number(m[1]));
     }
     segments.sort((a, b) => a - b);
-    const startSegment = Number.isFinite(cursorSegment) && cursorSegment > 0 ? cursorSegment : (segments[0] ?? 1);
+    const startSegment = Number.isFinite(cursorSegment) && cursorSegment > 0
+      ? cursorSegment
+      : (segments[0] ?? 1);
     const entries: Entry[] = [];
     let last = startSegment;
     let lastSize = 0;
@@ -118,7 +120,11 @@ export class QueueStore {
       let at = 0;
       for (let i = 0; i < parts.length; i++) {
         buffer.set(parts[i], at);
-        const entry: Entry = { segment: this.#segment, offset: this.#segmentSize + at, length: parts[i].length - 1 };
+        const entry: Entry = {
+          segment: this.#segment,
+          offset: this.#segmentSize + at,
+          length: parts[i].length - 1,
+        };
         if (this.#cachedBytes < TAIL_CACHE_BYTES) {
           entry.line = texts[i];
           this.#cachedBytes += entry.length;
@@ -148,7 +154,10 @@ export class QueueStore {
       }
       // Read each run of lines from one segment with a single read.
       let j = i;
-      while (j + 1 < wanted.length && wanted[j + 1].segment === wanted[i].segment && wanted[j + 1].line === undefined) j++;
+      while (
+        j + 1 < wanted.length && wanted[j + 1].segment === wanted[i].segment &&
+        wanted[j + 1].line === undefined
+      ) j++;
       const from = wanted[i].offset;
       const to = wanted[j].offset + wanted[j].length;
       const file = await Deno.open(`${this.dir}/${segmentName(wanted[i].segment)}`, { read: true });
@@ -161,7 +170,13 @@ export class QueueStore {
           if (n === null) throw new Error(`queue segment ${wanted[i].segment} is shorter than its index`);
           read += n;
         }
-        for (let k = i; k <= j; k++) out.push(decoder.decode(bytes.subarray(wanted[k].offset - from, wanted[k].offset - from + wanted[k].length)));
+        for (let k = i; k <= j; k++) {
+          out.push(
+            decoder.decode(
+              bytes.subarray(wanted[k].offset - from, wanted[k].offset - from + wanted[k].length),
+            ),
+          );
+        }
       } finally {
         file.close();
       }
@@ -179,7 +194,9 @@ export class QueueStore {
       const lastAcked = acked[acked.length - 1];
       this.#head += acked.length;
       const next = this.#entries[this.#head];
-      const cursor = next ? `${next.segment} ${next.offset}` : `${lastAcked.segment} ${lastAcked.offset + lastAcked.length + 1}`;
+      const cursor = next
+        ? `${next.segment} ${next.offset}`
+        : `${lastAcked.segment} ${lastAcked.offset + lastAcked.length + 1}`;
       await this.#writeCursor(cursor);
       // Segments wholly behind the cursor are no longer needed.
       const keepFrom = next ? next.segment : this.#segment;
@@ -233,7 +250,13 @@ export class QueueStore {
   }
 
   async #currentFile(): Promise<Deno.FsFile> {
-    if (!this.#file) this.#file = await Deno.open(`${this.dir}/${segmentName(this.#segment)}`, { create: true, append: true, mode: 0o600 });
+    if (!this.#file) {
+      this.#file = await Deno.open(`${this.dir}/${segmentName(this.#segment)}`, {
+        create: true,
+        append: true,
+        mode: 0o600,
+      });
+    }
     return this.#file;
   }
 
@@ -256,7 +279,12 @@ export class QueueStore {
   /** The cursor is one short line rewritten in place (fixed width, so a rewrite never leaves old bytes). */
   async #writeCursor(text: string): Promise<void> {
     if (!this.#cursorFile) {
-      this.#cursorFile = await Deno.open(`${this.dir}/${CURSOR}`, { create: true, write: true, read: true, mode: 0o600 });
+      this.#cursorFile = await Deno.open(`${this.dir}/${CURSOR}`, {
+        create: true,
+        write: true,
+        read: true,
+        mode: 0o600,
+      });
       await syncPath(this.dir);
     }
     const line = encoder.encode(text.padEnd(31, " ") + "\n");

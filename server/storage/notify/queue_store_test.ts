@@ -17,7 +17,11 @@ Deno.test("queue store: events come back in order, survive a reopen, and leave o
     await reopened.ack(2);
     assert.equal(reopened.length, 0);
     await reopened.close();
-    assert.equal((await QueueStore.open(dir, 100).then(async (s) => (await s.close(), s))).length, 0, "nothing is delivered twice after a reopen");
+    assert.equal(
+      (await QueueStore.open(dir, 100).then(async (s) => (await s.close(), s))).length,
+      0,
+      "nothing is delivered twice after a reopen",
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -5,7 +5,20 @@
  * one MULTI/EXEC. The connection is ours to manage: no offline queue, so a lost server fails fast.
  */
 import { createClient } from "redis";
-import { BATCH_LINGER_MS, type Delivery, DeliveryError, describe, formatOf, hostPort, isRemoval, recordsDocument, type Target, type TargetConfig, checkPasses, withDeadline } from "./target.ts";
+import {
+  BATCH_LINGER_MS,
+  checkPasses,
+  type Delivery,
+  DeliveryError,
+  describe,
+  formatOf,
+  hostPort,
+  isRemoval,
+  recordsDocument,
+  type Target,
+  type TargetConfig,
+  withDeadline,
+} from "./target.ts";
 
 const newClient = (options: Parameters<typeof createClient>[0]) => createClient(options);
 type Client = ReturnType<typeof newClient>;
@@ -38,7 +51,9 @@ export class RedisTarget implements Target {
         await client.connect();
         const type = await client.type(this.config.key);
         const expected = this.#format === "namespace" ? "hash" : "list";
-        if (type !== "none" && type !== expected) throw new Error(`expected type ${expected} does not match with available type ${type}`);
+        if (type !== "none" && type !== expected) {
+          throw new Error(`expected type ${expected} does not match with available type ${type}`);
+        }
       } catch (error) {
         client.destroy();
         throw error;
@@ -64,8 +79,9 @@ export class RedisTarget implements Target {
       const multi = client.multi();
       for (const { event } of batch) {
         const time = event.Records[0].eventTime;
-        if (this.#format === "access") multi.rPush(this.config.key, JSON.stringify([{ Event: event.Records, EventTime: time }]));
-        else if (isRemoval(event)) multi.hDel(this.config.key, event.Key);
+        if (this.#format === "access") {
+          multi.rPush(this.config.key, JSON.stringify([{ Event: event.Records, EventTime: time }]));
+        } else if (isRemoval(event)) multi.hDel(this.config.key, event.Key);
         else multi.hSet(this.config.key, event.Key, recordsDocument(event));
       }
       await withDeadline(multi.exec(), 10_000, "redis transaction");

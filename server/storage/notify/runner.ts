@@ -74,7 +74,9 @@ export class TargetRunner {
   readonly #loops: Promise<void>[];
 
   constructor(readonly target: Target, private readonly options: RunnerOptions) {
-    this.#loops = options.store ? [this.#appendLoop(options.store), this.#storeSendLoop(options.store)] : [this.#memorySendLoop()];
+    this.#loops = options.store
+      ? [this.#appendLoop(options.store), this.#storeSendLoop(options.store)]
+      : [this.#memorySendLoop()];
   }
 
   get stats(): RunnerStats {
@@ -136,7 +138,10 @@ export class TargetRunner {
         const refused = await store.append(batch.map((b) => b.line));
         if (refused > 0) this.#drop(refused, `the queue store limit (${store.limit}) is reached`);
       } catch (error) {
-        this.#drop(batch.length, `the queue store cannot be written: ${error instanceof Error ? error.message : error}`);
+        this.#drop(
+          batch.length,
+          `the queue store cannot be written: ${error instanceof Error ? error.message : error}`,
+        );
       }
       this.#senderWake.wake();
     }
@@ -176,7 +181,9 @@ export class TargetRunner {
   async #backoff(ms: number): Promise<void> {
     const retryAt = Date.now() + ms;
     this.#retryNow = false;
-    while (!this.#stopping && !this.#retryNow && Date.now() < retryAt) await this.#senderWake.wait(retryAt - Date.now());
+    while (!this.#stopping && !this.#retryNow && Date.now() < retryAt) {
+      await this.#senderWake.wait(retryAt - Date.now());
+    }
   }
 
   async #memorySendLoop(): Promise<void> {
@@ -248,7 +255,10 @@ export class TargetRunner {
 
   #drop(count: number, why: string): void {
     this.#stats.dropped += count;
-    this.#log("ERROR", `${count} ${this.options.noun ?? "event(s)"} dropped: ${why} (${this.#stats.dropped} dropped so far)`);
+    this.#log(
+      "ERROR",
+      `${count} ${this.options.noun ?? "event(s)"} dropped: ${why} (${this.#stats.dropped} dropped so far)`,
+    );
   }
 
   /** Logs, but the same message at most once per 10 s so an outage does not flood the log. */

@@ -6,7 +6,17 @@
 import type { EventRecord } from "../events/records.ts";
 
 /** ARN types (the `<type>` of arn:minio:sqs:<region>:<id>:<type>). */
-export type TargetType = "webhook" | "postgresql" | "mysql" | "redis" | "amqp" | "mqtt" | "nats" | "kafka" | "elasticsearch" | "nsq";
+export type TargetType =
+  | "webhook"
+  | "postgresql"
+  | "mysql"
+  | "redis"
+  | "amqp"
+  | "mqtt"
+  | "nats"
+  | "kafka"
+  | "elasticsearch"
+  | "nsq";
 
 /** The envelope every target receives or derives its rows from (§1.3: capitalised keys, one record). */
 export interface NotifyEvent {
@@ -63,7 +73,9 @@ export const recordsDocument = (event: NotifyEvent) => JSON.stringify({ Records:
 export const isRemoval = (event: Keyed) => event.EventName === "s3:ObjectRemoved:Delete";
 
 export type Format = "namespace" | "access";
-export const formatOf = (config: TargetConfig): Format => (config.format === "access" ? "access" : "namespace");
+export const formatOf = (
+  config: TargetConfig,
+): Format => (config.format === "access" ? "access" : "namespace");
 
 /** Parses MinIO durations: "10s", "5m", "1h", "2d" or a bare number of seconds; 0 when empty. */
 export function durationSeconds(value: string | undefined): number {
@@ -71,7 +83,15 @@ export function durationSeconds(value: string | undefined): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(value.trim());
   if (!m) return 0;
   const n = Number(m[1]);
-  return m[2] === "ms" ? n / 1000 : m[2] === "m" ? n * 60 : m[2] === "h" ? n * 3600 : m[2] === "d" ? n * 86400 : n;
+  return m[2] === "ms"
+    ? n / 1000
+    : m[2] === "m"
+    ? n * 60
+    : m[2] === "h"
+    ? n * 3600
+    : m[2] === "d"
+    ? n * 86400
+    : n;
 }
 
 /** `host:port` → parts; the port is required. */
@@ -86,7 +106,13 @@ export function hostPort(address: string, defaultPort?: number): { host: string;
 export async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      work,
+      new Promise<never>((
+        _,
+        reject,
+      ) => (timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -113,7 +139,9 @@ export function canConnect(host: string, port: number, ms = CHECK_DEADLINE_MS): 
 /** An error's message for logs, with the target's secrets cut out. */
 export function describe(error: unknown, secrets: (string | undefined)[]): string {
   let text = error instanceof Error ? error.message : String(error);
-  for (const secret of secrets) if (secret && secret.length >= 3) text = text.split(secret).join("*REDACTED*");
+  for (const secret of secrets) {
+    if (secret && secret.length >= 3) text = text.split(secret).join("*REDACTED*");
+  }
   return text;
 }
 
@@ -149,7 +177,12 @@ export function rowParts(delivery: Delivery): RowParts {
   const time = at < 0 ? null : /"eventTime":"([^"\\]*)"/.exec(line.slice(at, at + 400));
   if (at < 0 || !time) {
     const event = delivery.event;
-    return { EventName: event.EventName, Key: event.Key, eventTime: event.Records[0].eventTime, records: recordsDocument(event) };
+    return {
+      EventName: event.EventName,
+      Key: event.Key,
+      eventTime: event.Records[0].eventTime,
+      records: recordsDocument(event),
+    };
   }
   const head = JSON.parse(line.slice(0, at) + "}") as Keyed;
   return { EventName: head.EventName, Key: head.Key, eventTime: time[1], records: `{${line.slice(at + 1)}` };

@@ -86,11 +86,17 @@ export function validateTargetConfig(subsystem: string, config: TargetConfig): v
       return;
     case "postgresql":
       check(SQL_TABLE.test(config.table ?? ""), "table must be a valid SQL identifier");
-      check(/\b(host|dbname|user)\s*=/.test(config.connection_string ?? "") || !!config.host, "connection_string must be of the form 'host=… port=… user=… password=… dbname=… sslmode=…'");
+      check(
+        /\b(host|dbname|user)\s*=/.test(config.connection_string ?? "") || !!config.host,
+        "connection_string must be of the form 'host=… port=… user=… password=… dbname=… sslmode=…'",
+      );
       return;
     case "mysql":
       check(MYSQL_TABLE.test(config.table ?? ""), "table must be a valid SQL identifier");
-      check(!!parseDsn(config.dsn_string ?? "") || !!config.host, "dsn_string must be of the form '<user>:<password>@tcp(<host>:<port>)/<database>'");
+      check(
+        !!parseDsn(config.dsn_string ?? "") || !!config.host,
+        "dsn_string must be of the form '<user>:<password>@tcp(<host>:<port>)/<database>'",
+      );
       return;
     case "redis":
       check(isHostPort(config.address), "address must be host:port");
@@ -98,8 +104,14 @@ export function validateTargetConfig(subsystem: string, config: TargetConfig): v
       return;
     case "amqp":
       check(isUrl(config.url, ["amqp:", "amqps:"]), "url must be an amqp:// or amqps:// URL");
-      check(!config.delivery_mode || ["0", "1", "2"].includes(config.delivery_mode), "delivery_mode must be 1 (non-persistent) or 2 (persistent)");
-      check(!config.exchange_type || ["direct", "fanout", "topic", "headers"].includes(config.exchange_type), "exchange_type must be direct, fanout, topic or headers");
+      check(
+        !config.delivery_mode || ["0", "1", "2"].includes(config.delivery_mode),
+        "delivery_mode must be 1 (non-persistent) or 2 (persistent)",
+      );
+      check(
+        !config.exchange_type || ["direct", "fanout", "topic", "headers"].includes(config.exchange_type),
+        "exchange_type must be direct, fanout, topic or headers",
+      );
       return;
     case "mqtt":
       try {
@@ -114,7 +126,10 @@ export function validateTargetConfig(subsystem: string, config: TargetConfig): v
       check(!isOn(config.streaming), "NATS Streaming is not supported by this server: set streaming=off");
       return;
     case "kafka":
-      check((config.brokers ?? "").split(",").every(isHostPort), "brokers must be a comma-separated list of host:port");
+      check(
+        (config.brokers ?? "").split(",").every(isHostPort),
+        "brokers must be a comma-separated list of host:port",
+      );
       return;
     case "elasticsearch":
       check(isUrl(config.url, ["http:", "https:"]), "url must be an http:// or https:// URL");

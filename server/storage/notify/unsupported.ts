@@ -8,7 +8,11 @@
 import { type Delivery, DeliveryError, type Target, type TargetType } from "./target.ts";
 
 export class UnsupportedTarget implements Target {
-  constructor(readonly type: TargetType, readonly id: string, private readonly reason = `delivery to ${type} targets is not available in the embedded storage`) {}
+  constructor(
+    readonly type: TargetType,
+    readonly id: string,
+    private readonly reason = `delivery to ${type} targets is not available in the embedded storage`,
+  ) {}
 
   send(_batch: Delivery[]): Promise<void> {
     return Promise.reject(new DeliveryError(this.reason, 0));

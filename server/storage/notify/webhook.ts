@@ -22,12 +22,19 @@ export class WebhookTarget implements Target {
   constructor(readonly id: string, private readonly config: TargetConfig) {
     this.#url = new URL(config.endpoint);
     const auth = authorizationHeader(config.auth_token);
-    this.#headers = { "content-type": "application/json", "user-agent": "MinIO (Deck embedded storage)", ...(auth ? { authorization: auth } : {}) };
+    this.#headers = {
+      "content-type": "application/json",
+      "user-agent": "MinIO (Deck embedded storage)",
+      ...(auth ? { authorization: auth } : {}),
+    };
   }
 
   async #httpClient(): Promise<Deno.HttpClient | undefined> {
     if (!this.config.client_cert || this.#client) return this.#client;
-    const [cert, key] = await Promise.all([Deno.readTextFile(this.config.client_cert), Deno.readTextFile(this.config.client_key)]);
+    const [cert, key] = await Promise.all([
+      Deno.readTextFile(this.config.client_cert),
+      Deno.readTextFile(this.config.client_key),
+    ]);
     this.#client = Deno.createHttpClient({ cert, key });
     return this.#client;
   }
@@ -37,13 +44,29 @@ export class WebhookTarget implements Target {
     for (let i = 0; i < batch.length; i++) {
       let res: Response;
       try {
-        res = await fetch(this.#url, { method: "POST", headers: this.#headers, body: batch[i].line, signal: AbortSignal.timeout(SEND_TIMEOUT_MS), ...(client ? { client } : {}) });
+        res = await fetch(this.#url, {
+          method: "POST",
+          headers: this.#headers,
+          body: batch[i].line,
+          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+          ...(client ? { client } : {}),
+        });
         await res.body?.cancel();
       } catch (error) {
-        throw new DeliveryError(`webhook ${this.#url.host} cannot be reached: ${error instanceof Error ? error.message : error}`, i);
+        throw new DeliveryError(
+          `webhook ${this.#url.host} cannot be reached: ${error instanceof Error ? error.message : error}`,
+          i,
+        );
       }
-      if (res.status === 403) throw new DeliveryError(`webhook ${this.#url.host} answered 403: please check if your auth token is correctly set`, i);
-      if (res.status < 200 || res.status > 299) throw new DeliveryError(`webhook ${this.#url.host} answered ${res.status}`, i);
+      if (res.status === 403) {
+        throw new DeliveryError(
+          `webhook ${this.#url.host} answered 403: please check if your auth token is correctly set`,
+          i,
+        );
+      }
+      if (res.status < 200 || res.status > 299) {
+        throw new DeliveryError(`webhook ${this.#url.host} answered ${res.status}`, i);
+      }
     }
   }
 

@@ -10,7 +10,8 @@ export class BandwidthLimit {
   constructor(
     readonly bytesPerSecond: number,
     private readonly clock: () => number = performance.now.bind(performance),
-    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly sleep: (ms: number) => Promise<void> = (ms) =>
+      new Promise((resolve) => setTimeout(resolve, ms)),
   ) {
     this.#available = bytesPerSecond;
     this.#last = clock();
@@ -33,17 +34,22 @@ export class BandwidthLimit {
 
   #refill(): void {
     const now = this.clock();
-    this.#available = Math.min(this.bytesPerSecond, this.#available + ((now - this.#last) / 1000) * this.bytesPerSecond);
+    this.#available = Math.min(
+      this.bytesPerSecond,
+      this.#available + ((now - this.#last) / 1000) * this.bytesPerSecond,
+    );
     this.#last = now;
   }
 
   /** The stream passed through this limit: each piece waits for its share. */
   throttle(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-    return body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-      transform: async (chunk, controller) => {
-        await this.take(chunk.length);
-        controller.enqueue(chunk);
-      },
-    }));
+    return body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform: async (chunk, controller) => {
+          await this.take(chunk.length);
+          controller.enqueue(chunk);
+        },
+      }),
+    );
   }
 }

@@ -32,7 +32,12 @@ Deno.test("bandwidth limit: a stream passed through it is paced and arrives whol
   const time = fakeTime();
   const limit = new BandwidthLimit(100, time.clock, time.sleep);
   const pieces = Array.from({ length: 5 }, (_, i) => new Uint8Array(100).fill(i));
-  const body = new ReadableStream<Uint8Array>({ start(c) { for (const p of pieces) c.enqueue(p); c.close(); } });
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (const p of pieces) c.enqueue(p);
+      c.close();
+    },
+  });
   const received: number[] = [];
   for await (const chunk of limit.throttle(body)) received.push(...chunk);
   assert.equal(received.length, 500);

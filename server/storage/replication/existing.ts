@@ -18,12 +18,16 @@ export async function queueExisting(store: Store, replicator: Replicator, bucket
     for (const version of record.versions) {
       if (version.replica) continue;
       const arns = [...matchingRules({ ...config, rules }, record.key, version.tags)]
-        .filter(([arn, rule]) => !(arn in (version.replication ?? {})) && (!version.deleteMarker || rule.deleteMarkerReplication))
+        .filter(([arn, rule]) =>
+          !(arn in (version.replication ?? {})) && (!version.deleteMarker || rule.deleteMarkerReplication)
+        )
         .map(([arn]) => arn);
       if (arns.length === 0) continue;
       await changeStatus(store, bucket, record.key, version.versionId, (statuses) => {
         const missing = arns.filter((arn) => !(arn in statuses));
-        return missing.length ? { ...statuses, ...Object.fromEntries(missing.map((arn) => [arn, "PENDING" as const])) } : null;
+        return missing.length
+          ? { ...statuses, ...Object.fromEntries(missing.map((arn) => [arn, "PENDING" as const])) }
+          : null;
       });
       replicator.sendVersion(bucket, record.key, version.versionId, arns);
     }

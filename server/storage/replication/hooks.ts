@@ -20,21 +20,30 @@ import { bucketReplication, compositeStatus, matchingRules, pendingStatus } from
 const VERSION_ID = /^(null|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 /** Whether the request comes from a replicating source. */
-export const isReplicaRequest = (ctx: S3Request) => ctx.request.headers.get("x-amz-replication-status")?.toUpperCase() === "REPLICA";
+export const isReplicaRequest = (ctx: S3Request) =>
+  ctx.request.headers.get("x-amz-replication-status")?.toUpperCase() === "REPLICA";
 
 function sourceTime(ctx: S3Request): Date | undefined {
   const text = ctx.request.headers.get("x-minio-source-mtime");
   if (!text) return undefined;
   const time = new Date(text);
-  if (Number.isNaN(time.getTime())) throw new StoreError("InvalidArgument", "x-minio-source-mtime is not a valid time", 400);
+  if (Number.isNaN(time.getTime())) {
+    throw new StoreError("InvalidArgument", "x-minio-source-mtime is not a valid time", 400);
+  }
   return time;
 }
 
 function replicaVersionId(ctx: S3Request): string {
   const versionId = ctx.query.get("versionId") ?? "";
-  if (!VERSION_ID.test(versionId)) throw new StoreError("InvalidArgument", "Invalid version id specified", 400);
+  if (!VERSION_ID.test(versionId)) {
+    throw new StoreError("InvalidArgument", "Invalid version id specified", 400);
+  }
   if (ctx.store.bucket(ctx.bucket).meta.versioning !== "Enabled") {
-    throw new StoreError("InvalidArgument", `VersionID specified ${versionId}, but versioning not enabled on bucket ${ctx.bucket}`, 400);
+    throw new StoreError(
+      "InvalidArgument",
+      `VersionID specified ${versionId}, but versioning not enabled on bucket ${ctx.bucket}`,
+      400,
+    );
   }
   return versionId;
 }
@@ -43,22 +52,35 @@ function replicaVersionId(ctx: S3Request): string {
 export function replicaWriteOptions(ctx: S3Request): Partial<WriteOptions> {
   // A version id on an ordinary PUT is ignored, as before: only a replicating source chooses it.
   if (!isReplicaRequest(ctx)) return {};
-  if (!ctx.allowed("s3:ReplicateObject", ctx.bucket, ctx.key)) throw new StoreError("AccessDenied", "Access Denied.", 403);
+  if (!ctx.allowed("s3:ReplicateObject", ctx.bucket, ctx.key)) {
+    throw new StoreError("AccessDenied", "Access Denied.", 403);
+  }
   const etag = ctx.request.headers.get("x-minio-source-etag")?.replace(/"/g, "");
-  return { versionId: replicaVersionId(ctx), replica: true, now: sourceTime(ctx), ...(etag && /^[0-9a-f]{32}(-\d+)?$/.test(etag) ? { etag } : {}) };
+  return {
+    versionId: replicaVersionId(ctx),
+    replica: true,
+    now: sourceTime(ctx),
+    ...(etag && /^[0-9a-f]{32}(-\d+)?$/.test(etag) ? { etag } : {}),
+  };
 }
 
 /** Target side of a DELETE: a replicated delete marker is created with the source's version id and mtime. */
 export function replicaDeleteOptions(ctx: S3Request): { replicaMarker?: boolean; now?: Date } {
   if (!isReplicaRequest(ctx)) return {};
-  if (!ctx.allowed("s3:ReplicateDelete", ctx.bucket, ctx.key)) throw new StoreError("AccessDenied", "Access Denied.", 403);
+  if (!ctx.allowed("s3:ReplicateDelete", ctx.bucket, ctx.key)) {
+    throw new StoreError("AccessDenied", "Access Denied.", 403);
+  }
   if (ctx.request.headers.get("x-minio-source-deletemarker") !== "true") return {};
   replicaVersionId(ctx);
   return { replicaMarker: true, now: sourceTime(ctx) };
 }
 
 /** Source side, before a write commits: the status the new version starts with (undefined: not replicated). */
-export async function replicationOnWrite(ctx: S3Request, key: string, tags: Record<string, string> | undefined): Promise<VersionRecord["replication"]> {
+export async function replicationOnWrite(
+  ctx: S3Request,
+  key: string,
+  tags: Record<string, string> | undefined,
+): Promise<VersionRecord["replication"]> {
   if (isReplicaRequest(ctx)) return undefined;
   // SSE-C: the server cannot read the object without the customer's key, so it is not queued (docs/notes.md).
   if (ctx.request.headers.has("x-amz-server-side-encryption-customer-algorithm")) return undefined;
@@ -67,8 +89,14 @@ export async function replicationOnWrite(ctx: S3Request, key: string, tags: Reco
 }
 
 /** Source side, once committed: queues the version; in sync mode waits for the first attempt to finish. */
-export async function replicateAfterWrite(ctx: S3Request, key: string, version: VersionRecord): Promise<void> {
-  const arns = Object.entries(version.replication ?? {}).filter(([, status]) => status === "PENDING").map(([arn]) => arn);
+export async function replicateAfterWrite(
+  ctx: S3Request,
+  key: string,
+  version: VersionRecord,
+): Promise<void> {
+  const arns = Object.entries(version.replication ?? {}).filter(([, status]) => status === "PENDING").map((
+    [arn],
+  ) => arn);
   const replicator = replicatorOf(ctx.store);
   if (arns.length === 0 || !replicator) return;
   const sent = replicator.sendVersion(ctx.bucket, key, version.versionId, arns);
@@ -77,7 +105,11 @@ export async function replicateAfterWrite(ctx: S3Request, key: string, version: 
 }
 
 /** Source side, before a delete: what a new delete marker starts with (rules with DeleteMarkerReplication). */
-export async function replicationOnDelete(ctx: S3Request, key: string, versionId: string | undefined): Promise<VersionRecord["replication"]> {
+export async function replicationOnDelete(
+  ctx: S3Request,
+  key: string,
+  versionId: string | undefined,
+): Promise<VersionRecord["replication"]> {
   if (versionId || isReplicaRequest(ctx)) return undefined;
   const config = await bucketReplication(ctx.store, ctx.bucket);
   if (!config) return undefined;
@@ -88,19 +120,36 @@ export async function replicationOnDelete(ctx: S3Request, key: string, versionId
 }
 
 /** Source side, after a delete: sends the new delete marker, or the removal of a version (DeleteReplication). */
-export async function replicateAfterDelete(ctx: S3Request, key: string, requested: string | undefined, outcome: { versionId?: string; deleteMarker: boolean }, marker: VersionRecord["replication"]): Promise<void> {
+export async function replicateAfterDelete(
+  ctx: S3Request,
+  key: string,
+  requested: string | undefined,
+  outcome: { versionId?: string; deleteMarker: boolean },
+  marker: VersionRecord["replication"],
+): Promise<void> {
   const replicator = replicatorOf(ctx.store);
   if (!replicator || isReplicaRequest(ctx)) return;
   if (!requested) {
-    if (outcome.deleteMarker && outcome.versionId && marker) await replicateAfterWrite(ctx, key, { versionId: outcome.versionId, replication: marker } as VersionRecord);
+    if (outcome.deleteMarker && outcome.versionId && marker) {
+      await replicateAfterWrite(
+        ctx,
+        key,
+        { versionId: outcome.versionId, replication: marker } as VersionRecord,
+      );
+    }
     return;
   }
   const config = await bucketReplication(ctx.store, ctx.bucket);
   if (!config) return;
-  const arns = [...matchingRules(config, key, undefined).entries()].filter(([, rule]) => rule.deleteReplication && !rule.tags?.length).map(([arn]) => arn);
+  const arns = [...matchingRules(config, key, undefined).entries()].filter(([, rule]) =>
+    rule.deleteReplication && !rule.tags?.length
+  ).map(([arn]) => arn);
   // Rules with a tag filter: the removed version's tags are gone, so any rule for the key's prefix counts.
   for (const rule of config.rules) {
-    if (rule.status === "Enabled" && rule.deleteReplication && rule.tags?.length && (!rule.prefix || key.startsWith(rule.prefix)) && !arns.includes(rule.destinationBucket)) arns.push(rule.destinationBucket);
+    if (
+      rule.status === "Enabled" && rule.deleteReplication && rule.tags?.length &&
+      (!rule.prefix || key.startsWith(rule.prefix)) && !arns.includes(rule.destinationBucket)
+    ) arns.push(rule.destinationBucket);
   }
   if (arns.length === 0) return;
   const sent = replicator.sendPurge(ctx.bucket, key, requested, arns);
@@ -134,7 +183,9 @@ export async function replicationOnMetadata(
   return (version) => {
     if (!config) return version.replication;
     const rules = matchingRules(config, key, tags === "unchanged" ? version.tags : tags);
-    for (const [arn, rule] of rules) if ((version.replica && !rule.replicaModifications) || version.deleteMarker) rules.delete(arn);
+    for (const [arn, rule] of rules) {
+      if ((version.replica && !rule.replicaModifications) || version.deleteMarker) rules.delete(arn);
+    }
     return rules.size ? { ...version.replication, ...pendingStatus(rules) } : version.replication;
   };
 }

@@ -24,12 +24,26 @@ interface Counts {
   replicatedCount: number;
 }
 
-const zero = (): Counts => ({ pendingReplicationSize: 0, completedReplicationSize: 0, failedReplicationSize: 0, replicaSize: 0, pendingReplicationCount: 0, failedReplicationCount: 0, replicatedCount: 0 });
+const zero = (): Counts => ({
+  pendingReplicationSize: 0,
+  completedReplicationSize: 0,
+  failedReplicationSize: 0,
+  replicaSize: 0,
+  pendingReplicationCount: 0,
+  failedReplicationCount: 0,
+  replicatedCount: 0,
+});
 
 export async function getBucketReplicationMetrics(ctx: S3Request): Promise<Response> {
   const state = bucketOf(ctx);
   const config = await bucketReplication(ctx.store, ctx.bucket);
-  if (!config) throw new StoreError("ReplicationConfigurationNotFoundError", "The replication configuration was not found", 404);
+  if (!config) {
+    throw new StoreError(
+      "ReplicationConfigurationNotFoundError",
+      "The replication configuration was not found",
+      404,
+    );
+  }
   const perTarget = new Map<string, Counts>();
   const counts = (arn: string) => perTarget.get(arn) ?? perTarget.set(arn, zero()).get(arn)!;
   for (const arn of new Set(config.rules.map((r) => r.destinationBucket))) counts(arn);
@@ -49,7 +63,9 @@ export async function getBucketReplicationMetrics(ctx: S3Request): Promise<Respo
     }
   }
   const replicator = replicatorOf(ctx.store);
-  for (const [arn, pending] of replicator?.pendingPurges(ctx.bucket) ?? []) counts(arn).pendingReplicationCount += pending;
+  for (const [arn, pending] of replicator?.pendingPurges(ctx.bucket) ?? []) {
+    counts(arn).pendingReplicationCount += pending;
+  }
   const total = zero();
   const Stats: Record<string, unknown> = {};
   for (const [arn, c] of perTarget) {
@@ -64,7 +80,11 @@ export async function getBucketReplicationMetrics(ctx: S3Request): Promise<Respo
       currentBandwidth: 0,
       lastError: activity?.lastError ?? "",
       lastErrorTime: activity?.lastErrorTime ?? "",
-      latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), samples: latencies.length },
+      latencyMs: {
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        samples: latencies.length,
+      },
     };
   }
   return Response.json({ ...(perTarget.size ? { Stats } : {}), ...total, replicaSize, replicaCount });

@@ -104,33 +104,48 @@ export class Replicator {
     await Deno.mkdir(options.deckDir, { recursive: true, mode: 0o700 });
     const db = new DatabaseSync(`${options.deckDir}/replication.db`);
     db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;");
-    db.exec("CREATE TABLE IF NOT EXISTS purges (bucket TEXT NOT NULL, key TEXT NOT NULL, version_id TEXT NOT NULL, arn TEXT NOT NULL, PRIMARY KEY (bucket, key, version_id, arn))");
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS purges (bucket TEXT NOT NULL, key TEXT NOT NULL, version_id TEXT NOT NULL, arn TEXT NOT NULL, PRIMARY KEY (bucket, key, version_id, arn))",
+    );
     const replicator = new Replicator(options, db);
     registry.set(options.store, replicator);
     for (const state of options.store.buckets.values()) {
       for (const record of state.objects.values()) {
         for (const version of record.versions) {
           for (const [arn, status] of Object.entries(version.replication ?? {})) {
-            if (status !== "COMPLETED") replicator.#enqueue("version", state.name, record.key, version.versionId, arn);
+            if (status !== "COMPLETED") {
+              replicator.#enqueue("version", state.name, record.key, version.versionId, arn);
+            }
           }
         }
       }
     }
-    const rows = db.prepare("SELECT bucket, key, version_id, arn FROM purges").all() as { bucket: string; key: string; version_id: string; arn: string }[];
+    const rows = db.prepare("SELECT bucket, key, version_id, arn FROM purges").all() as {
+      bucket: string;
+      key: string;
+      version_id: string;
+      arn: string;
+    }[];
     for (const row of rows) replicator.#enqueue("purge", row.bucket, row.key, row.version_id, row.arn);
     // Rules with ExistingObjectReplication whose marking a stop interrupted finish now.
-    for (const bucket of options.store.buckets.keys()) queueExisting(options.store, replicator, bucket).catch(() => {});
+    for (const bucket of options.store.buckets.keys()) {
+      queueExisting(options.store, replicator, bucket).catch(() => {});
+    }
     return replicator;
   }
 
   /** Queues a version for the given targets; resolves after each has had one attempt. */
   sendVersion(bucket: string, key: string, versionId: string, arns: string[]): Promise<void> {
-    return Promise.all(arns.map((arn) => this.#enqueue("version", bucket, key, versionId, arn))).then(() => {});
+    return Promise.all(arns.map((arn) => this.#enqueue("version", bucket, key, versionId, arn))).then(
+      () => {},
+    );
   }
 
   /** Records (durably) and queues the removal of a version on the given targets. */
   sendPurge(bucket: string, key: string, versionId: string, arns: string[]): Promise<void> {
-    const insert = this.#db.prepare("INSERT OR IGNORE INTO purges (bucket, key, version_id, arn) VALUES (?, ?, ?, ?)");
+    const insert = this.#db.prepare(
+      "INSERT OR IGNORE INTO purges (bucket, key, version_id, arn) VALUES (?, ?, ?, ?)",
+    );
     for (const arn of arns) insert.run(bucket, key, versionId, arn);
     return Promise.all(arns.map((arn) => this.#enqueue("purge", bucket, key, versionId, arn))).then(() => {});
   }
@@ -138,13 +153,19 @@ export class Replicator {
   /** Removals of a bucket's versions not yet done on the target, by ARN. */
   pendingPurges(bucket: string): Map<string, number> {
     const counts = new Map<string, number>();
-    for (const task of this.#tasks.values()) if (task.kind === "purge" && task.bucket === bucket) counts.set(task.arn, (counts.get(task.arn) ?? 0) + 1);
+    for (const task of this.#tasks.values()) {
+      if (task.kind === "purge" && task.bucket === bucket) {
+        counts.set(task.arn, (counts.get(task.arn) ?? 0) + 1);
+      }
+    }
     return counts;
   }
 
   activity(arn: string): TargetActivity {
     let activity = this.#activity.get(arn);
-    if (!activity) this.#activity.set(arn, activity = { sentBytes: 0, sentCount: 0, failedAttempts: 0, latencies: [] });
+    if (!activity) {
+      this.#activity.set(arn, activity = { sentBytes: 0, sentCount: 0, failedAttempts: 0, latencies: [] });
+    }
     return activity;
   }
 
@@ -177,7 +198,19 @@ export class Replicator {
         if (task.running) task.rerun = true;
         return;
       }
-      task = { id, kind, bucket, key, versionId, arn, attempts: 0, queuedAt: performance.now(), running: false, rerun: false, waiters: [resolve] };
+      task = {
+        id,
+        kind,
+        bucket,
+        key,
+        versionId,
+        arn,
+        attempts: 0,
+        queuedAt: performance.now(),
+        running: false,
+        rerun: false,
+        waiters: [resolve],
+      };
       this.#tasks.set(id, task);
       this.#ready.push(task);
     });
@@ -231,7 +264,9 @@ export class Replicator {
       outcome = this.#closed ? "drop" : "retry";
       this.#failed(task, error);
       // Not an S3 answer: the target is unreachable for now.
-      if (!(error instanceof S3Error)) this.#down.set(task.arn, performance.now() + this.#backoff(task.attempts));
+      if (!(error instanceof S3Error)) {
+        this.#down.set(task.arn, performance.now() + this.#backoff(task.attempts));
+      }
     }
     task.running = false;
     for (const wake of waiters) wake();
@@ -247,7 +282,14 @@ export class Replicator {
     }
     this.#tasks.delete(task.id);
     if (outcome === "done") this.#down.delete(task.arn);
-    if (task.kind === "purge") this.#db.prepare("DELETE FROM purges WHERE bucket = ? AND key = ? AND version_id = ? AND arn = ?").run(task.bucket, task.key, task.versionId, task.arn);
+    if (task.kind === "purge") {
+      this.#db.prepare("DELETE FROM purges WHERE bucket = ? AND key = ? AND version_id = ? AND arn = ?").run(
+        task.bucket,
+        task.key,
+        task.versionId,
+        task.arn,
+      );
+    }
     if (outcome === "done" && task.attempts > 1) this.#wake(task.arn);
   }
 
@@ -292,7 +334,9 @@ export class Replicator {
 
   #limit(doc: BucketTargetDoc): BandwidthLimit {
     let limit = this.#limits.get(doc.arn);
-    if (!limit || limit.bytesPerSecond !== doc.bandwidthlimit) this.#limits.set(doc.arn, limit = new BandwidthLimit(doc.bandwidthlimit));
+    if (!limit || limit.bytesPerSecond !== doc.bandwidthlimit) {
+      this.#limits.set(doc.arn, limit = new BandwidthLimit(doc.bandwidthlimit));
+    }
     return limit;
   }
 
@@ -301,7 +345,10 @@ export class Replicator {
     const doc = config?.targets.find((t) => t.arn === task.arn);
     if (!config || !doc) {
       // Replication was switched off or the target removed: nothing to send to; the version says FAILED.
-      this.#failed(task, new Error(`the remote target ${task.arn} is no longer configured for bucket ${task.bucket}`));
+      this.#failed(
+        task,
+        new Error(`the remote target ${task.arn} is no longer configured for bucket ${task.bucket}`),
+      );
       return "drop";
     }
     const client = this.#target(doc);
@@ -315,7 +362,18 @@ export class Replicator {
     // Gone (removed since, or its bucket deleted): nothing left to send; a removal has its own task.
     if (!version || !version.replication?.[task.arn]) return "drop";
     const rule = matchingRules(config, task.key, version.tags).get(task.arn);
-    const sent = await sendVersion(this.#store, client, this.#sends, doc, task.bucket, task.key, version, rule, this.#limit(doc), this.#abort.signal);
+    const sent = await sendVersion(
+      this.#store,
+      client,
+      this.#sends,
+      doc,
+      task.bucket,
+      task.key,
+      version,
+      rule,
+      this.#limit(doc),
+      this.#abort.signal,
+    );
     activity.sentBytes += sent;
     activity.sentCount++;
     if (activity.latencies.length >= 10_000) activity.latencies.splice(0, 5_000);
@@ -329,6 +387,8 @@ export class Replicator {
   }
 
   #version(task: Task): VersionRecord | undefined {
-    return this.#store.buckets.get(task.bucket)?.objects.get(task.key)?.versions.find((v) => v.versionId === task.versionId);
+    return this.#store.buckets.get(task.bucket)?.objects.get(task.key)?.versions.find((v) =>
+      v.versionId === task.versionId
+    );
   }
 }

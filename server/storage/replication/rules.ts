@@ -33,7 +33,11 @@ export async function bucketReplication(store: Store, bucket: string): Promise<B
 }
 
 /** The rule deciding for each ARN that an enabled rule matching `key` and `tags` names, by ARN. */
-export function matchingRules(config: BucketReplication, key: string, tags: Record<string, string> | undefined): Map<string, ReplicationRule> {
+export function matchingRules(
+  config: BucketReplication,
+  key: string,
+  tags: Record<string, string> | undefined,
+): Map<string, ReplicationRule> {
   const chosen = new Map<string, ReplicationRule>();
   const ordered = [...config.rules].sort((a, b) => b.priority - a.priority);
   for (const rule of ordered) {
@@ -47,13 +51,17 @@ export function matchingRules(config: BucketReplication, key: string, tags: Reco
 }
 
 /** What a new version starts with: PENDING for each target a rule sends it to; undefined for none. */
-export function pendingStatus(rules: Map<string, ReplicationRule>): Record<string, ReplicationStatus> | undefined {
+export function pendingStatus(
+  rules: Map<string, ReplicationRule>,
+): Record<string, ReplicationStatus> | undefined {
   if (rules.size === 0) return undefined;
   return Object.fromEntries([...rules.keys()].map((arn) => [arn, "PENDING" as const]));
 }
 
 /** S3's one status for a version from its per-target ones: any FAILED, all COMPLETED, else PENDING (§5.1). */
-export function compositeStatus(statuses: Record<string, ReplicationStatus> | undefined): ReplicationStatus | undefined {
+export function compositeStatus(
+  statuses: Record<string, ReplicationStatus> | undefined,
+): ReplicationStatus | undefined {
   const values = Object.values(statuses ?? {});
   if (values.length === 0) return undefined;
   if (values.includes("FAILED")) return "FAILED";

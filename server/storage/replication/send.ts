@@ -41,18 +41,25 @@ function versionHeaders(version: VersionRecord, rule: ReplicationRule | undefine
     ...(version.headers ?? {}),
   };
   for (const [name, value] of Object.entries(version.userMetadata)) headers[`x-amz-meta-${name}`] = value;
-  if (version.tags && Object.keys(version.tags).length) headers["x-amz-tagging"] = new URLSearchParams(version.tags).toString();
+  if (version.tags && Object.keys(version.tags).length) {
+    headers["x-amz-tagging"] = new URLSearchParams(version.tags).toString();
+  }
   if (version.retention) {
     headers["x-amz-object-lock-mode"] = version.retention.mode;
     headers["x-amz-object-lock-retain-until-date"] = version.retention.until;
   }
-  if (version.legalHold !== undefined) headers["x-amz-object-lock-legal-hold"] = version.legalHold ? "ON" : "OFF";
+  if (version.legalHold !== undefined) {
+    headers["x-amz-object-lock-legal-hold"] = version.legalHold ? "ON" : "OFF";
+  }
   const storageClass = rule?.storageClass || version.storageClass;
   if (storageClass) headers["x-amz-storage-class"] = storageClass;
   return headers;
 }
 
-async function readAllBytes(stream: ReadableStream<Uint8Array>, size: number): Promise<Uint8Array<ArrayBuffer>> {
+async function readAllBytes(
+  stream: ReadableStream<Uint8Array>,
+  size: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   const out = new Uint8Array(size);
   let at = 0;
   for await (const chunk of stream) {
@@ -81,27 +88,70 @@ export async function sendVersion(
       bucket: target.targetbucket,
       key,
       query: { versionId: version.versionId },
-      headers: { ...REPLICA_HEADERS, "x-minio-source-deletemarker": "true", "x-minio-source-mtime": version.lastModified },
+      headers: {
+        ...REPLICA_HEADERS,
+        "x-minio-source-deletemarker": "true",
+        "x-minio-source-mtime": version.lastModified,
+      },
     }, signal);
     return 0;
   }
   // SSE-S3/KMS versions go out decrypted, with the same encryption asked of the target (which seals them with
   // its own key store); SSE-C versions only their customer's key opens, so the embedded storage cannot send them.
-  if (version.sse?.type === "SSE-C") throw new Error("SSE-C objects are not replicated by the embedded storage (only the customer's key opens them)");
+  if (version.sse?.type === "SSE-C") {
+    throw new Error(
+      "SSE-C objects are not replicated by the embedded storage (only the customer's key opens them)",
+    );
+  }
   const headers = { ...versionHeaders(version, rule), ...sseRequestHeaders(version.sse) };
-  const stream = await readVersion(store, bucket, key, version, 0, version.size, await serverObjectKey(store, bucket, key, version));
+  const stream = await readVersion(
+    store,
+    bucket,
+    key,
+    version,
+    0,
+    version.size,
+    await serverObjectKey(store, bucket, key, version),
+  );
   const query = { versionId: version.versionId };
   if (version.size <= WHOLE_BODY_LIMIT) {
     const bytes = await readAllBytes(stream, version.size);
     await limit.take(bytes.length);
-    await sends.send(client, { method: "PUT", bucket: target.targetbucket, key, query, headers, body: bytes }, signal);
+    await sends.send(
+      client,
+      { method: "PUT", bucket: target.targetbucket, key, query, headers, body: bytes },
+      signal,
+    );
   } else {
-    await client.empty({ method: "PUT", bucket: target.targetbucket, key, query, headers, body: limit.throttle(stream), contentLength: version.size, unsignedPayload: true, signal });
+    await client.empty({
+      method: "PUT",
+      bucket: target.targetbucket,
+      key,
+      query,
+      headers,
+      body: limit.throttle(stream),
+      contentLength: version.size,
+      unsignedPayload: true,
+      signal,
+    });
   }
   return version.size;
 }
 
 /** Removes one version on the target (a replicated versioned delete, MinIO's DeleteReplication). */
-export async function sendPurge(client: S3Client, sends: SendThread, target: BucketTargetDoc, key: string, versionId: string, signal: AbortSignal): Promise<void> {
-  await sends.send(client, { method: "DELETE", bucket: target.targetbucket, key, query: { versionId }, headers: REPLICA_HEADERS }, signal);
+export async function sendPurge(
+  client: S3Client,
+  sends: SendThread,
+  target: BucketTargetDoc,
+  key: string,
+  versionId: string,
+  signal: AbortSignal,
+): Promise<void> {
+  await sends.send(client, {
+    method: "DELETE",
+    bucket: target.targetbucket,
+    key,
+    query: { versionId },
+    headers: REPLICA_HEADERS,
+  }, signal);
 }

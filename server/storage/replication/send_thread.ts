@@ -37,7 +37,16 @@ export interface WholeRequest {
 
 /** An error as it crosses back: the target's S3 error, or another error's name and message (and its cause's). */
 export type SendFailure =
-  | { kind: "s3"; code: string; message: string; status: number; requestId: string; resource: string; bucket: string; key: string }
+  | {
+    kind: "s3";
+    code: string;
+    message: string;
+    status: number;
+    requestId: string;
+    resource: string;
+    bucket: string;
+    key: string;
+  }
   | { kind: "other"; name: string; message: string; cause?: string };
 
 /** How long sends (and their answers) gather before they are handed to the other thread. */
@@ -61,12 +70,27 @@ export function toFailure(error: unknown): SendFailure {
     return { kind: "s3", code, message, status, requestId, resource, bucket, key };
   }
   if (!(error instanceof Error)) return { kind: "other", name: "Error", message: String(error) };
-  return { kind: "other", name: error.name, message: error.message, cause: error.cause instanceof Error ? error.cause.message : undefined };
+  return {
+    kind: "other",
+    name: error.name,
+    message: error.message,
+    cause: error.cause instanceof Error ? error.cause.message : undefined,
+  };
 }
 
 /** The error again, of the class the queue tells apart (S3Error: the target answered; TypeError: unreachable). */
 function fromFailure(failure: SendFailure): Error {
-  if (failure.kind === "s3") return new S3Error(failure.code, failure.message, failure.status, failure.requestId, failure.resource, failure.bucket, failure.key);
+  if (failure.kind === "s3") {
+    return new S3Error(
+      failure.code,
+      failure.message,
+      failure.status,
+      failure.requestId,
+      failure.resource,
+      failure.bucket,
+      failure.key,
+    );
+  }
   const options = failure.cause === undefined ? undefined : { cause: new Error(failure.cause) };
   if (failure.name === "TypeError") return new TypeError(failure.message, options);
   if (failure.name === "AbortError") return new DOMException(failure.message, "AbortError");
@@ -84,7 +108,10 @@ export class SendThread {
   #inThread = false;
   #pending = new Map<number, Pending>();
   #nextId = 1;
-  readonly #orders = new Handover<SendOrder>(HANDOVER_MS, (batch, bodies) => this.#worker?.postMessage({ op: "send", batch } satisfies ToSendWorker, bodies));
+  readonly #orders = new Handover<SendOrder>(
+    HANDOVER_MS,
+    (batch, bodies) => this.#worker?.postMessage({ op: "send", batch } satisfies ToSendWorker, bodies),
+  );
 
   /** Sends `request` to the target `client` addresses; rejects as `client.empty` would. */
   send(client: S3Client, request: WholeRequest, signal: AbortSignal): Promise<void> {
@@ -100,7 +127,10 @@ export class SendThread {
     };
     signal.addEventListener("abort", onAbort, { once: true });
     const settled = () => signal.removeEventListener("abort", onAbort);
-    this.#pending.set(id, { resolve: () => (settled(), resolve()), reject: (error) => (settled(), reject(error)) });
+    this.#pending.set(id, {
+      resolve: () => (settled(), resolve()),
+      reject: (error) => (settled(), reject(error)),
+    });
     const target = { endpoint: client.endpoint, region: client.region, credentials: client.credentials };
     this.#orders.push({ id, target, request }, request.body?.buffer);
     return promise;

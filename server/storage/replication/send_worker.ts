@@ -6,7 +6,14 @@
 /// <reference lib="deno.worker" />
 import { S3Client } from "../../s3/client.ts";
 import { Handover, lowerThisThreadsPriority } from "../background_thread.ts";
-import { HANDOVER_MS, type SendOrder, type SendResult, type TargetAddress, toFailure, type ToSendWorker } from "./send_thread.ts";
+import {
+  HANDOVER_MS,
+  type SendOrder,
+  type SendResult,
+  type TargetAddress,
+  toFailure,
+  type ToSendWorker,
+} from "./send_thread.ts";
 
 lowerThisThreadsPriority();
 

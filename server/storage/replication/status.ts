@@ -7,7 +7,13 @@ type Statuses = NonNullable<VersionRecord["replication"]>;
  * Applies `change` to one version's statuses under the key's lock (like every write of its record); nothing
  * is written when the version is gone or `change` returns null (no change).
  */
-export async function changeStatus(store: Store, bucket: string, key: string, versionId: string, change: (statuses: Statuses, version: VersionRecord) => Statuses | null): Promise<void> {
+export async function changeStatus(
+  store: Store,
+  bucket: string,
+  key: string,
+  versionId: string,
+  change: (statuses: Statuses, version: VersionRecord) => Statuses | null,
+): Promise<void> {
   const state = store.buckets.get(bucket);
   if (!state) return;
   await store.locks.run(`${state.name}/${key}`, async () => {
@@ -17,6 +23,9 @@ export async function changeStatus(store: Store, bucket: string, key: string, ve
     const next = change({ ...(version.replication ?? {}) }, version);
     if (!next) return;
     const updated: VersionRecord = { ...version, replication: next };
-    await store.saveRecord(state, { key, versions: record.versions.map((v) => (v === version ? updated : v)) });
+    await store.saveRecord(state, {
+      key,
+      versions: record.versions.map((v) => (v === version ? updated : v)),
+    });
   });
 }

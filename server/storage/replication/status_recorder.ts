@@ -44,7 +44,9 @@ export class StatusRecorder {
    */
   completeLater(send: VersionSend): void {
     this.#completions.push(send);
-    this.#flush ??= new Promise<void>((resolve) => setTimeout(resolve, 100)).then(() => this.#flushCompletions());
+    this.#flush ??= new Promise<void>((resolve) => setTimeout(resolve, 100)).then(() =>
+      this.#flushCompletions()
+    );
   }
 
   /** Resolves when the batch of COMPLETED waiting to be recorded, if any, has been. */
@@ -57,6 +59,8 @@ export class StatusRecorder {
     this.#completions = [];
     this.#flush = null;
     // A version queued again meanwhile (its tags changed) is not complete: its new task records the outcome.
-    await Promise.allSettled(batch.filter((send) => !this.#queued(send.id)).map((send) => this.record(send, "COMPLETED")));
+    await Promise.allSettled(
+      batch.filter((send) => !this.#queued(send.id)).map((send) => this.record(send, "COMPLETED")),
+    );
   }
 }

@@ -12,7 +12,15 @@ import type { Store } from "../fs/store.ts";
 import { listingConditions } from "./listing.ts";
 
 /** The condition keys a policy may test for this request: who, from where, when, how signed, SSE, listing. */
-export function requestConditions(request: Request, url: URL, sourceIp: string, now: number, auth: Authenticated, operation: string, bucket: string): ConditionValues {
+export function requestConditions(
+  request: Request,
+  url: URL,
+  sourceIp: string,
+  now: number,
+  auth: Authenticated,
+  operation: string,
+  bucket: string,
+): ConditionValues {
   const cred = auth.credential;
   const header = (name: string) => request.headers.get(name);
   return {
@@ -24,12 +32,24 @@ export function requestConditions(request: Request, url: URL, sourceIp: string, 
     "aws:Referer": [header("referer") ?? ""],
     "s3:signatureversion": ["AWS4-HMAC-SHA256"],
     "s3:authType": [auth.authType === "presigned" ? "REST-QUERY-STRING" : "REST-HEADER"],
-    ...(cred ? { "aws:username": [cred.parentUser], "aws:userid": [cred.parentUser], "aws:principaltype": [cred.kind === "root" ? "Account" : "User"] } : {}),
+    ...(cred
+      ? {
+        "aws:username": [cred.parentUser],
+        "aws:userid": [cred.parentUser],
+        "aws:principaltype": [cred.kind === "root" ? "Account" : "User"],
+      }
+      : {}),
     ...(url.searchParams.get("versionId") ? { "s3:versionid": [url.searchParams.get("versionId")!] } : {}),
     // SSE: policies may require encryption ("deny PUT unless x-amz-server-side-encryption is AES256").
-    ...(header("x-amz-server-side-encryption") !== null ? { "s3:x-amz-server-side-encryption": [header("x-amz-server-side-encryption")!] } : {}),
+    ...(header("x-amz-server-side-encryption") !== null
+      ? { "s3:x-amz-server-side-encryption": [header("x-amz-server-side-encryption")!] }
+      : {}),
     ...(header("x-amz-server-side-encryption-aws-kms-key-id") !== null
-      ? { "s3:x-amz-server-side-encryption-aws-kms-key-id": [header("x-amz-server-side-encryption-aws-kms-key-id")!] }
+      ? {
+        "s3:x-amz-server-side-encryption-aws-kms-key-id": [
+          header("x-amz-server-side-encryption-aws-kms-key-id")!,
+        ],
+      }
       : {}),
     ...(operation.startsWith("List") && bucket ? listingConditions(url.searchParams) : {}),
   };
@@ -39,7 +59,12 @@ export function requestConditions(request: Request, url: URL, sourceIp: string, 
  * The access check of one request. An anonymous request is judged by bucket policies, which must be loaded
  * (`loadBucketPolicy`) for each bucket it touches before `allowed` is asked about that bucket.
  */
-export function accessCheck(store: Store, authority: IdentityAuthority, credential: Credential | null, conditions: ConditionValues) {
+export function accessCheck(
+  store: Store,
+  authority: IdentityAuthority,
+  credential: Credential | null,
+  conditions: ConditionValues,
+) {
   const policies = new Map<string, ReturnType<typeof normalizePolicy> | null>();
   return {
     async loadBucketPolicy(bucket: string): Promise<void> {
@@ -51,7 +76,8 @@ export function accessCheck(store: Store, authority: IdentityAuthority, credenti
       const all = { ...conditions, ...extra };
       if (credential) return authority.isAllowed(credential, action, bucket, key, all);
       const policy = policies.get(bucket);
-      return !!policy && evaluate([{ name: "bucket", policy }], { action, bucket, key, conditions: all }).allowed;
+      return !!policy &&
+        evaluate([{ name: "bucket", policy }], { action, bucket, key, conditions: all }).allowed;
     },
   };
 }

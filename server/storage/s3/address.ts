@@ -7,7 +7,12 @@
 import { StoreError } from "../fs/store.ts";
 
 const invalidUri = () => new StoreError("InvalidURI", "Couldn't parse the specified URI.", 400);
-const badComponents = () => new StoreError("XMinioInvalidResourceName", 'Resource name contains bad components such as ".." or ".".', 400);
+const badComponents = () =>
+  new StoreError(
+    "XMinioInvalidResourceName",
+    'Resource name contains bad components such as ".." or ".".',
+    400,
+  );
 
 function decode(text: string): string {
   try {
@@ -48,7 +53,9 @@ export function checkTarget(target: string): string {
       const eq = pair.indexOf("=");
       if (eq === -1) continue;
       const name = decode(pair.slice(0, eq).replace(/\+/g, " "));
-      if (name !== "delimiter" && hasBadPathComponent(decode(pair.slice(eq + 1).replace(/\+/g, " ")))) throw badComponents();
+      if (name !== "delimiter" && hasBadPathComponent(decode(pair.slice(eq + 1).replace(/\+/g, " ")))) {
+        throw badComponents();
+      }
     }
   }
   return rawPath;

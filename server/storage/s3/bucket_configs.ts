@@ -10,9 +10,21 @@ import { child, childText, XmlError } from "../../s3/xml.ts";
 import { StoreError } from "../fs/store.ts";
 import { replicateExistingObjects } from "../replication/hooks.ts";
 import { checkBucketEncryption } from "../sse/request.ts";
-import { bucketOf, emptyResponse, readSmallBody, readXmlBody, requireContentMd5, type S3Request } from "./context.ts";
+import {
+  bucketOf,
+  emptyResponse,
+  readSmallBody,
+  readXmlBody,
+  requireContentMd5,
+  type S3Request,
+} from "./context.ts";
 
-const malformed = () => new StoreError("MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema.", 400);
+const malformed = () =>
+  new StoreError(
+    "MalformedXML",
+    "The XML you provided was not well-formed or did not validate against our published schema.",
+    400,
+  );
 
 function parseOr<T>(parse: () => T): T {
   try {
@@ -23,7 +35,13 @@ function parseOr<T>(parse: () => T): T {
   }
 }
 
-async function getDocumentOr404(ctx: S3Request, name: string, code: string, message: string, type = "application/xml"): Promise<Response> {
+async function getDocumentOr404(
+  ctx: S3Request,
+  name: string,
+  code: string,
+  message: string,
+  type = "application/xml",
+): Promise<Response> {
   bucketOf(ctx);
   const text = await ctx.store.getDocument(ctx.bucket, name);
   if (!text) throw new StoreError(code, message, 404);
@@ -31,14 +49,28 @@ async function getDocumentOr404(ctx: S3Request, name: string, code: string, mess
 }
 
 export const getBucketPolicy = (ctx: S3Request) =>
-  getDocumentOr404(ctx, "policy.json", "NoSuchBucketPolicy", "The bucket policy does not exist", "application/json");
+  getDocumentOr404(
+    ctx,
+    "policy.json",
+    "NoSuchBucketPolicy",
+    "The bucket policy does not exist",
+    "application/json",
+  );
 
 export async function putBucketPolicy(ctx: S3Request): Promise<Response> {
   bucketOf(ctx);
   const text = await readSmallBody(ctx, 20 * 1024 + 1);
-  if (text.length > 20 * 1024) throw new StoreError("PolicyTooLarge", "Policy exceeds the maximum allowed document size.", 400);
+  if (text.length > 20 * 1024) {
+    throw new StoreError("PolicyTooLarge", "Policy exceeds the maximum allowed document size.", 400);
+  }
   const { problems } = checkPolicy(text, { bucketPolicy: true, bucket: ctx.bucket });
-  if (problems.length) throw new StoreError("MalformedPolicy", `Policy has invalid resource or syntax: line ${problems[0].line}: ${problems[0].message}`, 400);
+  if (problems.length) {
+    throw new StoreError(
+      "MalformedPolicy",
+      `Policy has invalid resource or syntax: line ${problems[0].line}: ${problems[0].message}`,
+      400,
+    );
+  }
   await ctx.store.putDocument(ctx.bucket, "policy.json", text);
   return emptyResponse(204);
 }
@@ -50,23 +82,35 @@ export async function deleteBucketPolicy(ctx: S3Request): Promise<Response> {
 }
 
 export const getBucketEncryption = (ctx: S3Request) =>
-  getDocumentOr404(ctx, "encryption.xml", "ServerSideEncryptionConfigurationNotFoundError", "The server side encryption configuration was not found");
+  getDocumentOr404(
+    ctx,
+    "encryption.xml",
+    "ServerSideEncryptionConfigurationNotFoundError",
+    "The server side encryption configuration was not found",
+  );
 
 export async function putBucketEncryption(ctx: S3Request): Promise<Response> {
   bucketOf(ctx);
   const root = await readXmlBody(ctx, "ServerSideEncryptionConfiguration");
   const rules = root.children.filter((c) => c.name === "Rule");
-  if (rules.length !== 1) throw new StoreError("MalformedXML", "Exactly one encryption rule is required", 400);
+  if (rules.length !== 1) {
+    throw new StoreError("MalformedXML", "Exactly one encryption rule is required", 400);
+  }
   const apply = child(rules[0], "ApplyServerSideEncryptionByDefault");
   const algorithm = childText(apply, "SSEAlgorithm");
   const keyId = childText(apply, "KMSMasterKeyID");
-  if (algorithm !== "AES256" && algorithm !== "aws:kms") throw new StoreError("MalformedXML", "Unknown SSE algorithm", 400);
-  if (algorithm === "AES256" && keyId) throw new StoreError("InvalidArgument", "KMSMasterKeyID is only allowed with aws:kms", 400);
+  if (algorithm !== "AES256" && algorithm !== "aws:kms") {
+    throw new StoreError("MalformedXML", "Unknown SSE algorithm", 400);
+  }
+  if (algorithm === "AES256" && keyId) {
+    throw new StoreError("InvalidArgument", "KMSMasterKeyID is only allowed with aws:kms", 400);
+  }
   // SSE hook (server/storage/sse): refused without a key store or for a key it does not have.
   checkBucketEncryption(ctx, keyId);
-  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<ServerSideEncryptionConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Rule><ApplyServerSideEncryptionByDefault><SSEAlgorithm>${algorithm}</SSEAlgorithm>${
-    keyId ? `<KMSMasterKeyID>${keyId.replace(/[<&>]/g, "")}</KMSMasterKeyID>` : ""
-  }</ApplyServerSideEncryptionByDefault></Rule></ServerSideEncryptionConfiguration>`;
+  const xml =
+    `<?xml version="1.0" encoding="UTF-8"?>\n<ServerSideEncryptionConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Rule><ApplyServerSideEncryptionByDefault><SSEAlgorithm>${algorithm}</SSEAlgorithm>${
+      keyId ? `<KMSMasterKeyID>${keyId.replace(/[<&>]/g, "")}</KMSMasterKeyID>` : ""
+    }</ApplyServerSideEncryptionByDefault></Rule></ServerSideEncryptionConfiguration>`;
   await ctx.store.putDocument(ctx.bucket, "encryption.xml", xml);
   return emptyResponse(200);
 }
@@ -78,7 +122,12 @@ export async function deleteBucketEncryption(ctx: S3Request): Promise<Response> 
 }
 
 export const getBucketLifecycle = (ctx: S3Request) =>
-  getDocumentOr404(ctx, "lifecycle.xml", "NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist");
+  getDocumentOr404(
+    ctx,
+    "lifecycle.xml",
+    "NoSuchLifecycleConfiguration",
+    "The lifecycle configuration does not exist",
+  );
 
 const validDate = (text: string | undefined) => text === undefined || !Number.isNaN(Date.parse(text));
 
@@ -87,41 +136,99 @@ export async function putBucketLifecycle(ctx: S3Request): Promise<Response> {
   requireContentMd5(ctx);
   const text = await readSmallBody(ctx);
   const list = parseOr(() => parseLifecycleXml(text));
-  if (list.length === 0 || list.length > 1000) throw new StoreError("MalformedXML", "A lifecycle configuration needs 1 to 1000 rules", 400);
+  if (list.length === 0 || list.length > 1000) {
+    throw new StoreError("MalformedXML", "A lifecycle configuration needs 1 to 1000 rules", 400);
+  }
   const ids = new Set<string>();
   const tiers = ctx.facts.tierNames();
   for (const rule of list) {
     if (!rule.id) rule.id = crypto.randomUUID().replace(/-/g, "").slice(0, 20);
-    if (rule.id.length > 255) throw new StoreError("InvalidArgument", "ID length is limited to 255 characters", 400);
-    if (ids.has(rule.id)) throw new StoreError("InvalidArgument", "Rule ID must be unique. Found same ID for more than one rule", 400);
+    if (rule.id.length > 255) {
+      throw new StoreError("InvalidArgument", "ID length is limited to 255 characters", 400);
+    }
+    if (ids.has(rule.id)) {
+      throw new StoreError(
+        "InvalidArgument",
+        "Rule ID must be unique. Found same ID for more than one rule",
+        400,
+      );
+    }
     ids.add(rule.id);
-    if (rule.status !== "Enabled" && rule.status !== "Disabled") throw new StoreError("MalformedXML", "Rule status must be Enabled or Disabled", 400);
+    if (rule.status !== "Enabled" && rule.status !== "Disabled") {
+      throw new StoreError("MalformedXML", "Rule status must be Enabled or Disabled", 400);
+    }
     for (const size of [rule.sizeGreaterThan, rule.sizeLessThan]) {
-      if (size !== undefined && (!Number.isInteger(size) || size < 0)) throw new StoreError("InvalidArgument", "Object size filters must be non-negative integers", 400);
-    }
-    if (rule.sizeGreaterThan !== undefined && rule.sizeLessThan !== undefined && rule.sizeGreaterThan >= rule.sizeLessThan) {
-      throw new StoreError("InvalidArgument", "ObjectSizeGreaterThan must be less than ObjectSizeLessThan", 400);
-    }
-    if (rule.abortIncompleteMultipartUploadDays !== undefined && (rule.tags?.length || rule.sizeGreaterThan !== undefined || rule.sizeLessThan !== undefined)) {
-      throw new StoreError("InvalidRequest", "AbortIncompleteMultipartUpload cannot be specified with Tags or object size filters", 400);
-    }
-    const hasAction = rule.expiration || rule.transition || rule.noncurrentExpiration || rule.noncurrentTransition || rule.abortIncompleteMultipartUploadDays !== undefined;
-    if (!hasAction) throw new StoreError("InvalidRequest", "At least one action needs to be specified in a rule", 400);
-    for (const days of [rule.expiration?.days, rule.transition?.days, rule.noncurrentExpiration?.noncurrentDays, rule.noncurrentTransition?.noncurrentDays]) {
-      if (days !== undefined && (!Number.isInteger(days) || days < 0 || (days === 0 && rule.noncurrentExpiration === undefined))) {
-        throw new StoreError("InvalidArgument", "'Days' for Expiration action must be a positive integer", 400);
+      if (size !== undefined && (!Number.isInteger(size) || size < 0)) {
+        throw new StoreError("InvalidArgument", "Object size filters must be non-negative integers", 400);
       }
     }
-    if (rule.expiration && rule.expiration.days === undefined && !rule.expiration.date && !rule.expiration.expiredObjectDeleteMarker) {
+    if (
+      rule.sizeGreaterThan !== undefined && rule.sizeLessThan !== undefined &&
+      rule.sizeGreaterThan >= rule.sizeLessThan
+    ) {
+      throw new StoreError(
+        "InvalidArgument",
+        "ObjectSizeGreaterThan must be less than ObjectSizeLessThan",
+        400,
+      );
+    }
+    if (
+      rule.abortIncompleteMultipartUploadDays !== undefined &&
+      (rule.tags?.length || rule.sizeGreaterThan !== undefined || rule.sizeLessThan !== undefined)
+    ) {
+      throw new StoreError(
+        "InvalidRequest",
+        "AbortIncompleteMultipartUpload cannot be specified with Tags or object size filters",
+        400,
+      );
+    }
+    const hasAction = rule.expiration || rule.transition || rule.noncurrentExpiration ||
+      rule.noncurrentTransition || rule.abortIncompleteMultipartUploadDays !== undefined;
+    if (!hasAction) {
+      throw new StoreError("InvalidRequest", "At least one action needs to be specified in a rule", 400);
+    }
+    for (
+      const days of [
+        rule.expiration?.days,
+        rule.transition?.days,
+        rule.noncurrentExpiration?.noncurrentDays,
+        rule.noncurrentTransition?.noncurrentDays,
+      ]
+    ) {
+      if (
+        days !== undefined &&
+        (!Number.isInteger(days) || days < 0 || (days === 0 && rule.noncurrentExpiration === undefined))
+      ) {
+        throw new StoreError(
+          "InvalidArgument",
+          "'Days' for Expiration action must be a positive integer",
+          400,
+        );
+      }
+    }
+    if (
+      rule.expiration && rule.expiration.days === undefined && !rule.expiration.date &&
+      !rule.expiration.expiredObjectDeleteMarker
+    ) {
       throw new StoreError("MalformedXML", "Expiration needs Days, Date or ExpiredObjectDeleteMarker", 400);
     }
-    if (!validDate(rule.expiration?.date) || !validDate(rule.transition?.date)) throw new StoreError("InvalidArgument", "Date must be provided in ISO 8601 format", 400);
+    if (!validDate(rule.expiration?.date) || !validDate(rule.transition?.date)) {
+      throw new StoreError("InvalidArgument", "Date must be provided in ISO 8601 format", 400);
+    }
     for (const storageClass of [rule.transition?.storageClass, rule.noncurrentTransition?.storageClass]) {
-      if (storageClass !== undefined && !tiers.includes(storageClass)) throw new StoreError("InvalidStorageClass", "Invalid storage class.", 400);
+      if (storageClass !== undefined && !tiers.includes(storageClass)) {
+        throw new StoreError("InvalidStorageClass", "Invalid storage class.", 400);
+      }
       // Lifecycle: the embedded storage moves data only to S3-compatible tiers.
       const type = storageClass === undefined ? undefined : ctx.facts.tierType(storageClass);
       if (type === "gcs" || type === "azure") {
-        throw new StoreError("NotImplemented", `Tier ${storageClass} is a ${type === "gcs" ? "GCS" : "Azure"} tier: the embedded storage transitions objects only to S3 and MinIO tiers`, 501);
+        throw new StoreError(
+          "NotImplemented",
+          `Tier ${storageClass} is a ${
+            type === "gcs" ? "GCS" : "Azure"
+          } tier: the embedded storage transitions objects only to S3 and MinIO tiers`,
+          501,
+        );
       }
     }
   }
@@ -136,16 +243,27 @@ export async function deleteBucketLifecycle(ctx: S3Request): Promise<Response> {
 }
 
 export const getBucketReplication = (ctx: S3Request) =>
-  getDocumentOr404(ctx, "replication.xml", "ReplicationConfigurationNotFoundError", "The replication configuration was not found");
+  getDocumentOr404(
+    ctx,
+    "replication.xml",
+    "ReplicationConfigurationNotFoundError",
+    "The replication configuration was not found",
+  );
 
 export async function putBucketReplication(ctx: S3Request): Promise<Response> {
   const state = bucketOf(ctx);
   const text = await readSmallBody(ctx);
   const parsed = parseOr(() => parseReplicationXml(text));
   if (state.meta.versioning !== "Enabled") {
-    throw new StoreError("InvalidRequest", "Versioning must be 'Enabled' on the bucket to apply a replication configuration", 400);
+    throw new StoreError(
+      "InvalidRequest",
+      "Versioning must be 'Enabled' on the bucket to apply a replication configuration",
+      400,
+    );
   }
-  if (parsed.rules.length === 0) throw new StoreError("MalformedXML", "A replication configuration needs at least one rule", 400);
+  if (parsed.rules.length === 0) {
+    throw new StoreError("MalformedXML", "A replication configuration needs at least one rule", 400);
+  }
   const targets = await ctx.facts.remoteTargetArns(ctx.bucket);
   const ids = new Set<string>();
   const priorities = new Set<number>();
@@ -153,17 +271,31 @@ export async function putBucketReplication(ctx: S3Request): Promise<Response> {
     if (!rule.id) rule.id = crypto.randomUUID().replace(/-/g, "").slice(0, 20);
     if (ids.has(rule.id)) throw new StoreError("InvalidArgument", "Rule ID must be unique", 400);
     ids.add(rule.id);
-    if (priorities.has(rule.priority)) throw new StoreError("InvalidArgument", "Rule priority must be unique", 400);
+    if (priorities.has(rule.priority)) {
+      throw new StoreError("InvalidArgument", "Rule priority must be unique", 400);
+    }
     priorities.add(rule.priority);
-    if (rule.status !== "Enabled" && rule.status !== "Disabled") throw new StoreError("MalformedXML", "Rule status must be Enabled or Disabled", 400);
+    if (rule.status !== "Enabled" && rule.status !== "Disabled") {
+      throw new StoreError("MalformedXML", "Rule status must be Enabled or Disabled", 400);
+    }
     // Newer style: the destination is the remote-target ARN; legacy style: Role holds it (§5.9).
-    const arn = rule.destinationBucket.startsWith("arn:minio:replication:") ? rule.destinationBucket : parsed.role;
+    const arn = rule.destinationBucket.startsWith("arn:minio:replication:")
+      ? rule.destinationBucket
+      : parsed.role;
     if (!targets.includes(arn)) {
-      throw new StoreError("InvalidArgument", "The destination ARN is not a remote target configured for this bucket", 400);
+      throw new StoreError(
+        "InvalidArgument",
+        "The destination ARN is not a remote target configured for this bucket",
+        400,
+      );
     }
     if (arn === parsed.role && parsed.role) rule.destinationBucket = arn;
   }
-  await ctx.store.putDocument(ctx.bucket, "replication.xml", replicationXml({ role: "", rules: parsed.rules }));
+  await ctx.store.putDocument(
+    ctx.bucket,
+    "replication.xml",
+    replicationXml({ role: "", rules: parsed.rules }),
+  );
   replicateExistingObjects(ctx); // replication hook: ExistingObjectReplication
   return emptyResponse(200);
 }
@@ -191,7 +323,11 @@ export async function putBucketNotification(ctx: S3Request): Promise<Response> {
   const arns = ctx.facts.notificationArns();
   for (const config of root) {
     if (!arns.includes(config.arn)) {
-      throw new StoreError("InvalidArgument", "A specified destination ARN does not exist or is not well-formed. Verify the destination ARN.", 400);
+      throw new StoreError(
+        "InvalidArgument",
+        "A specified destination ARN does not exist or is not well-formed. Verify the destination ARN.",
+        400,
+      );
     }
     if (config.events.length === 0 || !config.events.every((e) => EVENT_PATTERN.test(e))) {
       throw new StoreError("InvalidArgument", "A specified event is not supported for notifications.", 400);
@@ -203,10 +339,18 @@ export async function putBucketNotification(ctx: S3Request): Promise<Response> {
       const a = root[i], b = root[j];
       const sameFilter = (a.prefix ?? "") === (b.prefix ?? "") && (a.suffix ?? "") === (b.suffix ?? "");
       if (a.arn === b.arn && sameFilter && a.events.some((e) => b.events.includes(e))) {
-        throw new StoreError("InvalidArgument", "Configurations overlap. Configurations on the same bucket cannot share a common event type.", 400);
+        throw new StoreError(
+          "InvalidArgument",
+          "Configurations overlap. Configurations on the same bucket cannot share a common event type.",
+          400,
+        );
       }
     }
   }
-  await ctx.store.putDocument(ctx.bucket, "notification.xml", root.length ? notificationXml(root) : undefined);
+  await ctx.store.putDocument(
+    ctx.bucket,
+    "notification.xml",
+    root.length ? notificationXml(root) : undefined,
+  );
   return emptyResponse(200);
 }

@@ -14,10 +14,15 @@ import {
 } from "../../s3/checksums.ts";
 import type { Trailer } from "../auth/body.ts";
 import { piecesOf, streamOfPieces } from "../fs/pieces.ts";
-import { StoreError, type StoredChecksum } from "../fs/store.ts";
+import { type StoredChecksum, StoreError } from "../fs/store.ts";
 
 export const invalidChecksum = () => new StoreError("InvalidArgument", "Invalid checksum provided.", 400);
-export const checksumMismatch = () => new StoreError("XAmzContentChecksumMismatch", "The provided 'x-amz-checksum' header does not match what was computed.", 400);
+export const checksumMismatch = () =>
+  new StoreError(
+    "XAmzContentChecksumMismatch",
+    "The provided 'x-amz-checksum' header does not match what was computed.",
+    400,
+  );
 
 /** Where a write's expected checksum comes from. */
 export interface ChecksumSpec {
@@ -62,7 +67,12 @@ export interface ChecksummedBody {
  * Computes `algorithm` over the body (the declared one, else `compute` when the caller needs a value anyway,
  * such as a part of an upload created with an algorithm) and compares it at the end with the declared value.
  */
-export function checksummedBody(body: ReadableStream<Uint8Array> | null, spec: ChecksumSpec | null, trailer?: Trailer, compute?: ChecksumAlgorithm): ChecksummedBody {
+export function checksummedBody(
+  body: ReadableStream<Uint8Array> | null,
+  spec: ChecksumSpec | null,
+  trailer?: Trailer,
+  compute?: ChecksumAlgorithm,
+): ChecksummedBody {
   const algorithm = spec?.algorithm ?? compute;
   if (!algorithm) return { body, value: () => undefined };
   let result: string | undefined;
@@ -97,6 +107,8 @@ export function checksumHeaders(checksum: StoredChecksum | undefined): Record<st
 }
 
 /** The XML element carrying a checksum (ListParts, CompleteMultipartUpload results). */
-export function checksumXml(checksum: Pick<StoredChecksum, "algorithm" | "value"> | undefined): Record<string, string> {
+export function checksumXml(
+  checksum: Pick<StoredChecksum, "algorithm" | "value"> | undefined,
+): Record<string, string> {
   return checksum ? { [checksumElement(checksum.algorithm)]: checksum.value } : {};
 }

@@ -41,9 +41,16 @@ export interface S3Request {
 
 export type S3Handler = (ctx: S3Request) => Promise<Response>;
 
-export const OWNER = { ID: "02d6176db174dc93cb1b899f7c6078f08654445fe8cf1b6ce98d8855f66bdbf4", DisplayName: "minio" };
+export const OWNER = {
+  ID: "02d6176db174dc93cb1b899f7c6078f08654445fe8cf1b6ce98d8855f66bdbf4",
+  DisplayName: "minio",
+};
 
-export function xmlResponse(root: string, body: XmlObject, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+export function xmlResponse(
+  root: string,
+  body: XmlObject,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
   return new Response(buildXml(root, body), {
     status: init.status ?? 200,
     headers: { "content-type": "application/xml", ...(init.headers ?? {}) },
@@ -58,7 +65,10 @@ export function emptyResponse(status = 200, headers: Record<string, string> = {}
 export function s3ErrorResponse(error: StoreError, request: Request, url: URL, requestId: string): Response {
   const headers: Record<string, string> = { "x-amz-request-id": requestId, ...error.headers };
   if (request.method === "HEAD") {
-    return new Response(null, { status: error.status, headers: { ...headers, "x-minio-error-code": error.code, "x-minio-error-desc": error.message } });
+    return new Response(null, {
+      status: error.status,
+      headers: { ...headers, "x-minio-error-code": error.code, "x-minio-error-desc": error.message },
+    });
   }
   const [bucket, ...rest] = decodeForDisplay(url.pathname).slice(1).split("/");
   const body = buildXml("Error", {
@@ -70,13 +80,23 @@ export function s3ErrorResponse(error: StoreError, request: Request, url: URL, r
     RequestId: requestId,
     HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8",
   }, { namespace: null });
-  return new Response(body, { status: error.status, headers: { ...headers, "content-type": "application/xml" } });
+  return new Response(body, {
+    status: error.status,
+    headers: { ...headers, "content-type": "application/xml" },
+  });
 }
 
 /** Reads a small request body (configuration documents) with a size limit, verifying a declared checksum. */
 export async function readSmallBody(ctx: S3Request, limit = 1024 * 1024): Promise<string> {
-  const body = checksummedBody(ctx.auth.body, declaredChecksum(ctx.request.headers, ctx.auth.trailer), ctx.auth.trailer).body;
-  const tooLarge = () => new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed size for this request.", 400);
+  const body =
+    checksummedBody(ctx.auth.body, declaredChecksum(ctx.request.headers, ctx.auth.trailer), ctx.auth.trailer)
+      .body;
+  const tooLarge = () =>
+    new StoreError(
+      "EntityTooLarge",
+      "Your proposed upload exceeds the maximum allowed size for this request.",
+      400,
+    );
   return new TextDecoder().decode(await readAll(body, null, limit, tooLarge));
 }
 
@@ -88,13 +108,19 @@ export async function readXmlBody(ctx: S3Request, expectedRoot?: string): Promis
     if (expectedRoot && root.name !== expectedRoot) throw new Error(`expected <${expectedRoot}>`);
     return root;
   } catch {
-    throw new StoreError("MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema.", 400);
+    throw new StoreError(
+      "MalformedXML",
+      "The XML you provided was not well-formed or did not validate against our published schema.",
+      400,
+    );
   }
 }
 
 export function requireContentMd5(ctx: S3Request): void {
   // A flexible checksum satisfies the rule too (minio-protocol-2 §8.2).
-  const hasChecksum = [...ctx.request.headers.keys()].some((name) => name.startsWith("x-amz-checksum-") && name !== "x-amz-checksum-mode");
+  const hasChecksum = [...ctx.request.headers.keys()].some((name) =>
+    name.startsWith("x-amz-checksum-") && name !== "x-amz-checksum-mode"
+  );
   if (!ctx.request.headers.get("content-md5") && !hasChecksum) {
     throw new StoreError("MissingContentMD5", "Missing required header for this request: Content-Md5.", 400);
   }
@@ -105,13 +131,30 @@ export function bucketOf(ctx: S3Request): BucketState {
 }
 
 /** Reports an event about a version of `key` in the request's bucket (version ids only when versioned). */
-export function notifyObject(ctx: S3Request, eventName: string, key: string, version?: VersionRecord, versionId?: string): void {
-  ctx.notify(eventName, { bucket: ctx.bucket, key, version, versionId, versioned: !!bucketOf(ctx).meta.versioning });
+export function notifyObject(
+  ctx: S3Request,
+  eventName: string,
+  key: string,
+  version?: VersionRecord,
+  versionId?: string,
+): void {
+  ctx.notify(eventName, {
+    bucket: ctx.bucket,
+    key,
+    version,
+    versionId,
+    versioned: !!bucketOf(ctx).meta.versioning,
+  });
 }
 
 /** The event a delete caused: a delete marker created, or data (a version) removed (minio-protocol-2 §1.2). */
-export function deleteEventName(requestedVersion: string | undefined, outcome: { deleteMarker: boolean }): string {
-  return outcome.deleteMarker && !requestedVersion ? "s3:ObjectRemoved:DeleteMarkerCreated" : "s3:ObjectRemoved:Delete";
+export function deleteEventName(
+  requestedVersion: string | undefined,
+  outcome: { deleteMarker: boolean },
+): string {
+  return outcome.deleteMarker && !requestedVersion
+    ? "s3:ObjectRemoved:DeleteMarkerCreated"
+    : "s3:ObjectRemoved:Delete";
 }
 
 /** XML timestamps: milliseconds, UTC. */

@@ -12,10 +12,16 @@ import { bucketOf, emptyResponse, readSmallBody, requireContentMd5, type S3Reque
 const DOCUMENT = "cors.json";
 const METHODS = ["GET", "PUT", "HEAD", "POST", "DELETE"];
 /** What MinIO's global CORS exposes to scripts (its configured list, canonicalised). */
-const GLOBAL_EXPOSE = "Date, Etag, Server, Connection, Accept-Ranges, Content-Range, Content-Encoding, Content-Length, Content-Type, Content-Disposition, Last-Modified, Content-Language, Cache-Control, Retry-After, X-Amz-Bucket-Region, Expires, X-Amz*, X-Amz*, *";
+const GLOBAL_EXPOSE =
+  "Date, Etag, Server, Connection, Accept-Ranges, Content-Range, Content-Encoding, Content-Length, Content-Type, Content-Disposition, Last-Modified, Content-Language, Cache-Control, Retry-After, X-Amz-Bucket-Region, Expires, X-Amz*, X-Amz*, *";
 const GLOBAL_METHODS = ["GET", "PUT", "HEAD", "POST", "DELETE", "OPTIONS", "PATCH"];
 
-const malformed = (detail: string) => new StoreError("MalformedXML", `The XML you provided was not well-formed or did not validate against our published schema. (${detail})`, 400);
+const malformed = (detail: string) =>
+  new StoreError(
+    "MalformedXML",
+    `The XML you provided was not well-formed or did not validate against our published schema. (${detail})`,
+    400,
+  );
 
 /** `*` matches any run of characters; everything else literally (case-insensitive for headers). */
 function wildcardMatch(pattern: string, value: string, ignoreCase = false): boolean {
@@ -27,17 +33,39 @@ function validate(rules: CorsRule[]): void {
   if (rules.length === 0) throw malformed("at least one CORSRule is required");
   if (rules.length > 100) throw malformed("at most 100 CORSRules are allowed");
   for (const rule of rules) {
-    if (!rule.allowedOrigins.length || !rule.allowedMethods.length) throw malformed("each CORSRule needs an AllowedOrigin and an AllowedMethod");
+    if (!rule.allowedOrigins.length || !rule.allowedMethods.length) {
+      throw malformed("each CORSRule needs an AllowedOrigin and an AllowedMethod");
+    }
     for (const method of rule.allowedMethods) {
-      if (!METHODS.includes(method)) throw new StoreError("InvalidRequest", `Found unsupported HTTP method in CORS config. Unsupported method is ${method}`, 400);
+      if (!METHODS.includes(method)) {
+        throw new StoreError(
+          "InvalidRequest",
+          `Found unsupported HTTP method in CORS config. Unsupported method is ${method}`,
+          400,
+        );
+      }
     }
     for (const origin of rule.allowedOrigins) {
-      if (origin.split("*").length > 2) throw new StoreError("InvalidRequest", `AllowedOrigin "${origin}" can not have more than one wildcard.`, 400);
+      if (origin.split("*").length > 2) {
+        throw new StoreError(
+          "InvalidRequest",
+          `AllowedOrigin "${origin}" can not have more than one wildcard.`,
+          400,
+        );
+      }
     }
     for (const header of rule.allowedHeaders) {
-      if (header.split("*").length > 2) throw new StoreError("InvalidRequest", `AllowedHeader "${header}" can not have more than one wildcard.`, 400);
+      if (header.split("*").length > 2) {
+        throw new StoreError(
+          "InvalidRequest",
+          `AllowedHeader "${header}" can not have more than one wildcard.`,
+          400,
+        );
+      }
     }
-    if (rule.maxAgeSeconds !== undefined && (!Number.isInteger(rule.maxAgeSeconds) || rule.maxAgeSeconds < 0)) throw malformed("MaxAgeSeconds must be a whole number");
+    if (
+      rule.maxAgeSeconds !== undefined && (!Number.isInteger(rule.maxAgeSeconds) || rule.maxAgeSeconds < 0)
+    ) throw malformed("MaxAgeSeconds must be a whole number");
   }
 }
 
@@ -76,7 +104,12 @@ async function bucketRules(store: Store, bucket: string): Promise<CorsRule[] | n
   return text ? JSON.parse(text) : null;
 }
 
-function matchingRule(rules: CorsRule[], origin: string, method: string, requestHeaders: string[]): CorsRule | undefined {
+function matchingRule(
+  rules: CorsRule[],
+  origin: string,
+  method: string,
+  requestHeaders: string[],
+): CorsRule | undefined {
   return rules.find((rule) =>
     rule.allowedOrigins.some((o) => wildcardMatch(o, origin)) &&
     rule.allowedMethods.includes(method) &&
@@ -84,19 +117,31 @@ function matchingRule(rules: CorsRule[], origin: string, method: string, request
   );
 }
 
-const globalAllows = (facts: ServerFacts, origin: string) => facts.corsAllowOrigins().some((o) => wildcardMatch(o, origin));
+const globalAllows = (facts: ServerFacts, origin: string) =>
+  facts.corsAllowOrigins().some((o) => wildcardMatch(o, origin));
 
 /** Answers an OPTIONS preflight for `bucket` ("" outside buckets). */
-export async function preflight(request: Request, store: Store, facts: ServerFacts, bucket: string): Promise<Response> {
+export async function preflight(
+  request: Request,
+  store: Store,
+  facts: ServerFacts,
+  bucket: string,
+): Promise<Response> {
   const origin = request.headers.get("origin") ?? "";
   const method = (request.headers.get("access-control-request-method") ?? "").toUpperCase();
-  const requested = (request.headers.get("access-control-request-headers") ?? "").split(",").map((h) => h.trim()).filter((h) => h !== "");
+  const requested = (request.headers.get("access-control-request-headers") ?? "").split(",").map((h) =>
+    h.trim()
+  ).filter((h) => h !== "");
   const vary = "Origin, Access-Control-Request-Method, Access-Control-Request-Headers";
   const rules = await bucketRules(store, bucket);
   if (rules) {
     const rule = origin ? matchingRule(rules, origin, method, requested) : undefined;
     if (!rule) {
-      throw new StoreError("AccessForbidden", "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec.", 403);
+      throw new StoreError(
+        "AccessForbidden",
+        "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec.",
+        403,
+      );
     }
     const headers: Record<string, string> = {
       "access-control-allow-origin": rule.allowedOrigins.includes("*") ? "*" : origin,
@@ -121,7 +166,13 @@ export async function preflight(request: Request, store: Store, facts: ServerFac
 }
 
 /** Adds the CORS headers an actual (non-preflight) cross-origin request gets. */
-export async function addCorsHeaders(request: Request, response: Response, store: Store, facts: ServerFacts, bucket: string): Promise<Response> {
+export async function addCorsHeaders(
+  request: Request,
+  response: Response,
+  store: Store,
+  facts: ServerFacts,
+  bucket: string,
+): Promise<Response> {
   const origin = request.headers.get("origin");
   if (!origin) return response;
   const rules = await bucketRules(store, bucket);
@@ -131,9 +182,13 @@ export async function addCorsHeaders(request: Request, response: Response, store
     if (!rule) return response;
     headers.set("access-control-allow-origin", rule.allowedOrigins.includes("*") ? "*" : origin);
     if (!rule.allowedOrigins.includes("*")) headers.set("access-control-allow-credentials", "true");
-    if (rule.exposeHeaders.length) headers.set("access-control-expose-headers", rule.exposeHeaders.join(", "));
+    if (rule.exposeHeaders.length) {
+      headers.set("access-control-expose-headers", rule.exposeHeaders.join(", "));
+    }
   } else {
-    if (!globalAllows(facts, origin) || !GLOBAL_METHODS.includes(request.method.toUpperCase())) return response;
+    if (!globalAllows(facts, origin) || !GLOBAL_METHODS.includes(request.method.toUpperCase())) {
+      return response;
+    }
     headers.set("access-control-allow-origin", origin);
     headers.set("access-control-allow-credentials", "true");
     headers.set("access-control-expose-headers", GLOBAL_EXPOSE);

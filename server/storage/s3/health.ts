@@ -14,4 +14,3 @@ export function healthCheck(request: Request, url: URL): Response | null {
   if (!headers || (request.method !== "GET" && request.method !== "HEAD")) return null;
   return new Response(null, { status: 200, headers });
 }
-

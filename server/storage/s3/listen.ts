@@ -20,14 +20,20 @@ function oneRule(query: URLSearchParams, name: "prefix" | "suffix"): string {
   const values = query.getAll(name);
   if (values.length > 1) throw invalid(`Cannot specify more than one ${name} rule in a filter.`);
   const value = values[0] ?? "";
-  if (new TextEncoder().encode(value).length > MAX_RULE_BYTES) throw invalid("Size of filter rule value cannot exceed 1024 bytes in UTF-8 representation");
+  if (new TextEncoder().encode(value).length > MAX_RULE_BYTES) {
+    throw invalid("Size of filter rule value cannot exceed 1024 bytes in UTF-8 representation");
+  }
   return value;
 }
 
 export function listenBucketNotification(ctx: S3Request): Promise<Response> {
   if (ctx.bucket) bucketOf(ctx);
   const patterns = ctx.query.getAll("events");
-  for (const pattern of patterns) if (!EVENT_PATTERN.test(pattern)) throw invalid(`A specified event is not supported for notifications: ${pattern}`);
+  for (const pattern of patterns) {
+    if (!EVENT_PATTERN.test(pattern)) {
+      throw invalid(`A specified event is not supported for notifications: ${pattern}`);
+    }
+  }
   const prefix = oneRule(ctx.query, "prefix");
   const suffix = oneRule(ctx.query, "suffix");
   const ping = Number(ctx.query.get("ping") ?? "0");
@@ -37,6 +43,10 @@ export function listenBucketNotification(ctx: S3Request): Promise<Response> {
     event.key.endsWith(suffix) &&
     patterns.some((pattern) => eventNameMatches(pattern, event.eventName));
   const subscription = ctx.streams.events.subscribe({ capacity: LISTEN_BACKLOG, filter: wanted });
-  const keepAlive = Number.isInteger(ping) && ping >= 1 ? { keepAliveMs: ping * 1000, keepAlive: '{"Records":null}\n' } : { keepAliveMs: 500, keepAlive: " " };
-  return Promise.resolve(jsonLinesResponse(mapStream(subscription, (event) => ({ Records: [event.record] })), keepAlive));
+  const keepAlive = Number.isInteger(ping) && ping >= 1
+    ? { keepAliveMs: ping * 1000, keepAlive: '{"Records":null}\n' }
+    : { keepAliveMs: 500, keepAlive: " " };
+  return Promise.resolve(
+    jsonLinesResponse(mapStream(subscription, (event) => ({ Records: [event.record] })), keepAlive),
+  );
 }

@@ -9,7 +9,9 @@ import { bucketOf, invalidArgument, OWNER, type S3Request, xmlResponse, xmlTime 
 function maxKeysOf(ctx: S3Request): number {
   const text = ctx.query.get("max-keys");
   if (text === null || text === "") return 1000;
-  if (!/^-?\d+$/.test(text) || Number(text) < 0) throw invalidArgument("Argument maxKeys must be an integer between 0 and 2147483647");
+  if (!/^-?\d+$/.test(text) || Number(text) < 0) {
+    throw invalidArgument("Argument maxKeys must be an integer between 0 and 2147483647");
+  }
   return Math.min(Number(text), 1000);
 }
 
@@ -22,15 +24,24 @@ function encoder(ctx: S3Request): (text: string) => string {
 /** MinIO's metadata=true extension: user metadata, content type and tags per entry. */
 function metadataOf(version: VersionRecord): XmlObject {
   const meta: XmlObject = {};
-  for (const [k, v] of Object.entries(version.userMetadata)) meta[`X-Amz-Meta-${k.replace(/(^|-)([a-z])/g, (_, d, c) => d + c.toUpperCase())}`] = v;
+  for (const [k, v] of Object.entries(version.userMetadata)) {
+    meta[`X-Amz-Meta-${k.replace(/(^|-)([a-z])/g, (_, d, c) => d + c.toUpperCase())}`] = v;
+  }
   if (version.contentType) meta["content-type"] = version.contentType;
   // SSE hook: MinIO reports an object's encryption among its listed metadata (minio-protocol-2 §7.2).
   if (version.sse?.type === "SSE-C") meta["X-Amz-Server-Side-Encryption-Customer-Algorithm"] = "AES256";
-  else if (version.sse) meta["X-Amz-Server-Side-Encryption"] = version.sse.type === "SSE-S3" ? "AES256" : "aws:kms";
+  else if (version.sse) {
+    meta["X-Amz-Server-Side-Encryption"] = version.sse.type === "SSE-S3" ? "AES256" : "aws:kms";
+  }
   return meta;
 }
 
-function entry(key: string, version: VersionRecord, encode: (t: string) => string, withMetadata: boolean): XmlObject {
+function entry(
+  key: string,
+  version: VersionRecord,
+  encode: (t: string) => string,
+  withMetadata: boolean,
+): XmlObject {
   return {
     Key: encode(key),
     LastModified: xmlTime(version.lastModified),
@@ -62,7 +73,9 @@ function decodeToken(token: string): string {
   try {
     const bytes = Uint8Array.fromBase64(token, { alphabet: "base64url" });
     const key = bytes.subarray(4);
-    if (bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset).getUint32(0) === crc32(key)) return new TextDecoder("utf-8", { fatal: true }).decode(key);
+    if (bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset).getUint32(0) === crc32(key)) {
+      return new TextDecoder("utf-8", { fatal: true }).decode(key);
+    }
   } catch { /* below */ }
   throw invalidArgument("The continuation token provided is incorrect");
 }
@@ -77,7 +90,11 @@ export async function listObjectsV2(ctx: S3Request): Promise<Response> {
   if (token !== null) after = decodeToken(token);
   const maxKeys = maxKeysOf(ctx);
   const withMetadata = ctx.query.get("metadata") === "true";
-  const out = ctx.store.traced("WalkDir", `${ctx.bucket}/${prefix}`, () => listObjects(state, { prefix, delimiter, after, maxKeys }));
+  const out = ctx.store.traced(
+    "WalkDir",
+    `${ctx.bucket}/${prefix}`,
+    () => listObjects(state, { prefix, delimiter, after, maxKeys }),
+  );
   return xmlResponse("ListBucketResult", {
     Name: ctx.bucket,
     Prefix: encode(prefix),
@@ -105,7 +122,11 @@ export async function listObjectsV1(ctx: S3Request): Promise<Response> {
   const delimiter = ctx.query.get("delimiter") ?? "";
   const marker = ctx.query.get("marker") ?? "";
   const maxKeys = maxKeysOf(ctx);
-  const out = ctx.store.traced("WalkDir", `${ctx.bucket}/${prefix}`, () => listObjects(state, { prefix, delimiter, after: marker, maxKeys }));
+  const out = ctx.store.traced(
+    "WalkDir",
+    `${ctx.bucket}/${prefix}`,
+    () => listObjects(state, { prefix, delimiter, after: marker, maxKeys }),
+  );
   return xmlResponse("ListBucketResult", {
     Name: ctx.bucket,
     Prefix: encode(prefix),
@@ -127,10 +148,16 @@ export async function listObjectVersions(ctx: S3Request): Promise<Response> {
   const delimiter = ctx.query.get("delimiter") ?? "";
   const keyMarker = ctx.query.get("key-marker") ?? "";
   const versionIdMarker = ctx.query.get("version-id-marker") ?? "";
-  if (versionIdMarker && !keyMarker) throw invalidArgument("A version-id marker cannot be specified without a key marker.");
+  if (versionIdMarker && !keyMarker) {
+    throw invalidArgument("A version-id marker cannot be specified without a key marker.");
+  }
   const maxKeys = maxKeysOf(ctx);
   const withMetadata = ctx.query.get("metadata") === "true";
-  const out = ctx.store.traced("WalkDir", `${ctx.bucket}/${prefix}`, () => listVersions(state, { prefix, delimiter, keyMarker, versionIdMarker, maxKeys }));
+  const out = ctx.store.traced(
+    "WalkDir",
+    `${ctx.bucket}/${prefix}`,
+    () => listVersions(state, { prefix, delimiter, keyMarker, versionIdMarker, maxKeys }),
+  );
   const body: XmlObject = {
     Name: ctx.bucket,
     Prefix: encode(prefix),
@@ -145,13 +172,24 @@ export async function listObjectVersions(ctx: S3Request): Promise<Response> {
   };
   const xmlEntries = out.versions.map((v) => ({
     name: v.version.deleteMarker ? "DeleteMarker" : "Version",
-    value: { ...entry(v.key, v.version, encode, withMetadata), VersionId: v.version.versionId, IsLatest: v.isLatest },
+    value: {
+      ...entry(v.key, v.version, encode, withMetadata),
+      VersionId: v.version.versionId,
+      IsLatest: v.isLatest,
+    },
   }));
   // Versions and delete markers interleave in key order, so the body is assembled by hand.
   const head = buildXml("ListVersionsResult", body);
-  const inner = xmlEntries.map((e) => buildXml(e.name, e.value as XmlObject, { namespace: null, prologue: false })).join("") +
-    out.prefixes.map((p) => buildXml("CommonPrefixes", { Prefix: encode(p) }, { namespace: null, prologue: false })).join("");
-  return new Response(head.replace("</ListVersionsResult>", `${inner}</ListVersionsResult>`), { headers: { "content-type": "application/xml" } });
+  const inner =
+    xmlEntries.map((e) => buildXml(e.name, e.value as XmlObject, { namespace: null, prologue: false })).join(
+      "",
+    ) +
+    out.prefixes.map((p) =>
+      buildXml("CommonPrefixes", { Prefix: encode(p) }, { namespace: null, prologue: false })
+    ).join("");
+  return new Response(head.replace("</ListVersionsResult>", `${inner}</ListVersionsResult>`), {
+    headers: { "content-type": "application/xml" },
+  });
 }
 
 export async function listMultipartUploads(ctx: S3Request): Promise<Response> {
@@ -162,7 +200,8 @@ export async function listMultipartUploads(ctx: S3Request): Promise<Response> {
   const maxUploads = Math.min(Number(ctx.query.get("max-uploads") ?? 1000) || 1000, 1000);
   // Uploads after the markers: later keys, or the marker key's uploads after the marker upload id.
   const after = (await listUploads(ctx.store, ctx.bucket, prefix)).filter((u) =>
-    !keyMarker || compareKeys(u.key, keyMarker) > 0 || (u.key === keyMarker && uploadIdMarker !== "" && u.uploadId > uploadIdMarker)
+    !keyMarker || compareKeys(u.key, keyMarker) > 0 ||
+    (u.key === keyMarker && uploadIdMarker !== "" && u.uploadId > uploadIdMarker)
   );
   const page = after.slice(0, maxUploads);
   const isTruncated = after.length > maxUploads;

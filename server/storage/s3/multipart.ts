@@ -1,16 +1,50 @@
 /** Multipart upload handlers (minio-protocol §5.16). */
-import { CHECKSUM_ALGORITHMS, checksumAlgorithmOf, checksumElement, checksumHeader, isChecksumValue } from "../../s3/checksums.ts";
+import {
+  CHECKSUM_ALGORITHMS,
+  checksumAlgorithmOf,
+  checksumElement,
+  checksumHeader,
+  isChecksumValue,
+} from "../../s3/checksums.ts";
 import { children, childText } from "../../s3/xml.ts";
 import { discardStaged, stageData } from "../fs/objects.ts";
-import { abortUpload, completeUpload, initiateUpload, listParts, readUpload, storePart } from "../fs/multipart.ts";
+import {
+  abortUpload,
+  completeUpload,
+  initiateUpload,
+  listParts,
+  readUpload,
+  storePart,
+} from "../fs/multipart.ts";
 import { isCompressible } from "../fs/compression.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { StoreError } from "../fs/store.ts";
-import { checksumHeaders, checksummedBody, checksumXml, declaredChecksum, invalidChecksum } from "./checksums.ts";
-import { bucketOf, emptyResponse, notifyObject, OWNER, readXmlBody, type S3Request, xmlResponse, xmlTime } from "./context.ts";
+import {
+  checksumHeaders,
+  checksummedBody,
+  checksumXml,
+  declaredChecksum,
+  invalidChecksum,
+} from "./checksums.ts";
+import {
+  bucketOf,
+  emptyResponse,
+  notifyObject,
+  OWNER,
+  readXmlBody,
+  type S3Request,
+  xmlResponse,
+  xmlTime,
+} from "./context.ts";
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
 import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
-import { sseForCompletion, sseForPart, sseForWrite, sseResponseHeaders, uploadSseOf } from "../sse/request.ts";
+import {
+  sseForCompletion,
+  sseForPart,
+  sseForWrite,
+  sseResponseHeaders,
+  uploadSseOf,
+} from "../sse/request.ts";
 import { openMeta } from "../sse/seal.ts";
 import { EncryptedJoin } from "../sse/stored.ts";
 import { stageEncrypted } from "../sse/staging.ts";
@@ -21,19 +55,38 @@ export async function createMultipartUpload(ctx: S3Request): Promise<Response> {
   const problem = objectKeyProblem(ctx.key);
   if (problem) throw new StoreError("KeyTooLongError", problem, 400);
   const state = bucketOf(ctx);
-  const { beforeCommit: _b, expectedSize: _e, etag: _t, now: _n, checksum: _c, ...options } = await writeOptionsFromHeaders(ctx, state, ctx.request.headers);
+  const { beforeCommit: _b, expectedSize: _e, etag: _t, now: _n, checksum: _c, ...options } =
+    await writeOptionsFromHeaders(ctx, state, ctx.request.headers);
   const checksum = uploadChecksum(ctx.request.headers);
   // SSE hook (server/storage/sse): the upload's object key, sealed; every part is encrypted with it.
   const sse = await sseForWrite(ctx, ctx.request.headers);
   if (sse?.write.key.type === "SSE-C" && checksum?.type === "FULL_OBJECT") {
-    throw new StoreError("NotImplemented", "Full-object checksums are not supported for multipart uploads with customer-provided keys", 501);
+    throw new StoreError(
+      "NotImplemented",
+      "Full-object checksums are not supported for multipart uploads with customer-provided keys",
+      501,
+    );
   }
   // Compression (fs/compression.ts) is decided here, on the key and content type; encrypted objects never are.
   const compress = !sse && isCompressible(ctx.key, options.contentType, ctx.facts.compression());
-  const upload = await initiateUpload(ctx.store, state, ctx.key, options, checksum, sse ? uploadSseOf(sse.write) : undefined, compress);
-  const headers: Record<string, string> = checksum ? { "x-amz-checksum-algorithm": checksum.algorithm, "x-amz-checksum-type": checksum.type } : {};
+  const upload = await initiateUpload(
+    ctx.store,
+    state,
+    ctx.key,
+    options,
+    checksum,
+    sse ? uploadSseOf(sse.write) : undefined,
+    compress,
+  );
+  const headers: Record<string, string> = checksum
+    ? { "x-amz-checksum-algorithm": checksum.algorithm, "x-amz-checksum-type": checksum.type }
+    : {};
   Object.assign(headers, sse?.headers);
-  return xmlResponse("InitiateMultipartUploadResult", { Bucket: ctx.bucket, Key: ctx.key, UploadId: upload.uploadId }, { headers });
+  return xmlResponse("InitiateMultipartUploadResult", {
+    Bucket: ctx.bucket,
+    Key: ctx.key,
+    UploadId: upload.uploadId,
+  }, { headers });
 }
 
 /**
@@ -48,33 +101,53 @@ function uploadChecksum(headers: Headers) {
     return undefined;
   }
   const algorithm = checksumAlgorithmOf(text);
-  if (!algorithm || (typeText && typeText !== "COMPOSITE" && typeText !== "FULL_OBJECT")) throw invalidChecksum();
+  if (!algorithm || (typeText && typeText !== "COMPOSITE" && typeText !== "FULL_OBJECT")) {
+    throw invalidChecksum();
+  }
   const isCrc = algorithm.startsWith("CRC");
   if (typeText === "FULL_OBJECT" && !isCrc) throw invalidChecksum();
   if (typeText === "COMPOSITE" && algorithm === "CRC64NVME") throw invalidChecksum();
-  const type = algorithm === "CRC64NVME" || typeText === "FULL_OBJECT" ? "FULL_OBJECT" as const : "COMPOSITE" as const;
+  const type = algorithm === "CRC64NVME" || typeText === "FULL_OBJECT"
+    ? "FULL_OBJECT" as const
+    : "COMPOSITE" as const;
   return { algorithm, type };
 }
 
 export async function uploadPart(ctx: S3Request): Promise<Response> {
   bucketOf(ctx);
   const length = ctx.auth.contentLength;
-  if (length === undefined) throw new StoreError("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
-  if (length > MAX_PART_SIZE) throw new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", 400);
+  if (length === undefined) {
+    throw new StoreError("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
+  }
+  if (length > MAX_PART_SIZE) {
+    throw new StoreError(
+      "EntityTooLarge",
+      "Your proposed upload exceeds the maximum allowed object size.",
+      400,
+    );
+  }
   const partNumber = Number(ctx.query.get("partNumber"));
   const uploadId = ctx.query.get("uploadId")!;
   const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
-  if (upload.key !== ctx.key) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
+  if (upload.key !== ctx.key) {
+    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
+  }
   const spec = declaredChecksum(ctx.request.headers, ctx.auth.trailer);
   if (spec && upload.checksum && spec.algorithm !== upload.checksum.algorithm) throw invalidChecksum();
   const sse = await sseForPart(ctx, upload.sse);
   // Parts of an upload created with an algorithm get its checksum even when the client sent none.
   const checksum = checksummedBody(ctx.auth.body, spec, ctx.auth.trailer, upload.checksum?.algorithm);
   // SSE hook: the part is sealed as it arrives (its size and ETag stay the plaintext's).
-  const staged = sse.objectKey ? (await stageEncrypted(ctx.store, checksum.body, sse.objectKey, length)).staged : await stageData(ctx.store, checksum.body, length);
+  const staged = sse.objectKey
+    ? (await stageEncrypted(ctx.store, checksum.body, sse.objectKey, length)).staged
+    : await stageData(ctx.store, checksum.body, length);
   if (staged.size !== length) {
     await discardStaged(staged);
-    throw new StoreError("IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", 400);
+    throw new StoreError(
+      "IncompleteBody",
+      "You did not provide the number of bytes specified by the Content-Length HTTP header.",
+      400,
+    );
   }
   const algorithm = spec?.algorithm ?? upload.checksum?.algorithm;
   const partChecksum = algorithm ? { algorithm, value: checksum.value()! } : undefined;
@@ -97,16 +170,27 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
   });
   const uploadId = ctx.query.get("uploadId")!;
   const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
-  if (upload.key !== ctx.key) throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
+  if (upload.key !== ctx.key) {
+    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
+  }
   // SSE hook: encrypted parts are joined as stored.
   const completion = upload.sse ? await sseForCompletion(ctx, upload.sse) : undefined;
   const sse = completion ? new EncryptedJoin(completion.write, completion.objectKey) : undefined;
   const replication = await replicationOnWrite(ctx, ctx.key, upload.options.tags); // replication hook
-  const { version } = await completeUpload(ctx.store, state, uploadId, parts, { beforeCommit: quotaGuard(ctx, state), expectedChecksum: expectedObjectChecksum(ctx.request.headers), replication, sse });
+  const { version } = await completeUpload(ctx.store, state, uploadId, parts, {
+    beforeCommit: quotaGuard(ctx, state),
+    expectedChecksum: expectedObjectChecksum(ctx.request.headers),
+    replication,
+    sse,
+  });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:CompleteMultipartUpload", ctx.key, version);
-  const sealedChecksum = version.sse && completion ? (await openMeta(completion.write.metaKey, version.sse.sealedMeta)).checksum : undefined;
-  const headers: Record<string, string> = state.meta.versioning ? { "x-amz-version-id": version.versionId } : {};
+  const sealedChecksum = version.sse && completion
+    ? (await openMeta(completion.write.metaKey, version.sse.sealedMeta)).checksum
+    : undefined;
+  const headers: Record<string, string> = state.meta.versioning
+    ? { "x-amz-version-id": version.versionId }
+    : {};
   Object.assign(headers, await ctx.store.lifecycle?.headers(state, ctx.key, version)); // lifecycle hook
   return xmlResponse("CompleteMultipartUploadResult", {
     Location: `${ctx.url.origin}/${ctx.bucket}/${ctx.key}`,
@@ -114,7 +198,13 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
     Key: ctx.key,
     ETag: `"${version.etag}"`,
     ...checksumXml(version.checksum ?? sealedChecksum),
-  }, { headers: { ...headers, ...checksumHeaders(version.checksum ?? sealedChecksum), ...sseResponseHeaders(version.sse) } });
+  }, {
+    headers: {
+      ...headers,
+      ...checksumHeaders(version.checksum ?? sealedChecksum),
+      ...sseResponseHeaders(version.sse),
+    },
+  });
 }
 
 /** A whole-object value sent with CompleteMultipartUpload (composite form "<base64>-<N>" allowed). */
@@ -154,6 +244,12 @@ export async function listPartsHandler(ctx: S3Request): Promise<Response> {
     MaxParts: maxParts,
     IsTruncated: after.length > maxParts,
     ChecksumAlgorithm: (await readUpload(ctx.store, ctx.bucket, uploadId)).checksum?.algorithm,
-    Part: page.map((p) => ({ PartNumber: p.partNumber, LastModified: xmlTime(p.lastModified), ETag: `"${p.etag}"`, Size: p.size, ...checksumXml(p.checksum) })),
+    Part: page.map((p) => ({
+      PartNumber: p.partNumber,
+      LastModified: xmlTime(p.lastModified),
+      ETag: `"${p.etag}"`,
+      Size: p.size,
+      ...checksumXml(p.checksum),
+    })),
   });
 }

@@ -3,9 +3,25 @@ import { children, childText, type XmlObject } from "../../s3/xml.ts";
 import { deleteVersion, findVersion, updateVersion } from "../fs/objects.ts";
 import { StoreError } from "../fs/store.ts";
 import { parseTagging, taggingXml } from "./buckets.ts";
-import { bucketOf, deleteEventName, emptyResponse, invalidArgument, notifyObject, OWNER, readXmlBody, requireContentMd5, type S3Request, xmlResponse } from "./context.ts";
+import {
+  bucketOf,
+  deleteEventName,
+  emptyResponse,
+  invalidArgument,
+  notifyObject,
+  OWNER,
+  readXmlBody,
+  requireContentMd5,
+  type S3Request,
+  xmlResponse,
+} from "./context.ts";
 import { bypassGovernance } from "./objects.ts";
-import { replicateAfterDelete, replicateAfterWrite, replicationOnDelete, replicationOnMetadata } from "../replication/hooks.ts"; // replication hooks
+import {
+  replicateAfterDelete,
+  replicateAfterWrite,
+  replicationOnDelete,
+  replicationOnMetadata,
+} from "../replication/hooks.ts"; // replication hooks
 
 const versionOf = (ctx: S3Request) => ctx.query.get("versionId") || undefined;
 
@@ -15,7 +31,13 @@ function versionHeader(ctx: S3Request, versionId: string): Record<string, string
 
 export async function getObjectTagging(ctx: S3Request): Promise<Response> {
   const version = findVersion(bucketOf(ctx), ctx.key, versionOf(ctx));
-  if (version.deleteMarker) throw new StoreError("MethodNotAllowed", "The specified method is not allowed against this resource.", 405);
+  if (version.deleteMarker) {
+    throw new StoreError(
+      "MethodNotAllowed",
+      "The specified method is not allowed against this resource.",
+      405,
+    );
+  }
   const response = taggingXml(version.tags ?? {});
   for (const [k, v] of Object.entries(versionHeader(ctx, version.versionId))) response.headers.set(k, v);
   return response;
@@ -45,13 +67,21 @@ export async function deleteObjectTagging(ctx: S3Request): Promise<Response> {
 }
 
 function requireLockBucket(ctx: S3Request): void {
-  if (!bucketOf(ctx).meta.objectLock) throw new StoreError("InvalidRequest", "Bucket is missing ObjectLockConfiguration", 400);
+  if (!bucketOf(ctx).meta.objectLock) {
+    throw new StoreError("InvalidRequest", "Bucket is missing ObjectLockConfiguration", 400);
+  }
 }
 
 export async function getObjectRetention(ctx: S3Request): Promise<Response> {
   requireLockBucket(ctx);
   const version = findVersion(bucketOf(ctx), ctx.key, versionOf(ctx));
-  if (!version.retention) throw new StoreError("NoSuchObjectLockConfiguration", "The specified object does not have a ObjectLock configuration", 404);
+  if (!version.retention) {
+    throw new StoreError(
+      "NoSuchObjectLockConfiguration",
+      "The specified object does not have a ObjectLock configuration",
+      404,
+    );
+  }
   notifyObject(ctx, "s3:ObjectAccessed:GetRetention", ctx.key, version);
   return xmlResponse("Retention", { Mode: version.retention.mode, RetainUntilDate: version.retention.until });
 }
@@ -62,21 +92,30 @@ export async function putObjectRetention(ctx: S3Request): Promise<Response> {
   const root = await readXmlBody(ctx, "Retention");
   const mode = childText(root, "Mode");
   const until = childText(root, "RetainUntilDate");
-  if ((mode === undefined) !== (until === undefined)) throw new StoreError("MalformedXML", "Mode and RetainUntilDate go together", 400);
-  if (mode && mode !== "GOVERNANCE" && mode !== "COMPLIANCE") throw new StoreError("MalformedXML", "Unknown retention mode", 400);
-  if (until && (Number.isNaN(Date.parse(until)) || Date.parse(until) <= ctx.now.getTime())) throw new StoreError("InvalidArgument", "The retain until date must be in the future", 400);
+  if ((mode === undefined) !== (until === undefined)) {
+    throw new StoreError("MalformedXML", "Mode and RetainUntilDate go together", 400);
+  }
+  if (mode && mode !== "GOVERNANCE" && mode !== "COMPLIANCE") {
+    throw new StoreError("MalformedXML", "Unknown retention mode", 400);
+  }
+  if (until && (Number.isNaN(Date.parse(until)) || Date.parse(until) <= ctx.now.getTime())) {
+    throw new StoreError("InvalidArgument", "The retain until date must be in the future", 400);
+  }
   const bypass = bypassGovernance(ctx, ctx.key);
   const replication = await replicationOnMetadata(ctx, ctx.key, "unchanged"); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     const current = v.retention;
     const active = current && Date.parse(current.until) > ctx.now.getTime();
     if (active) {
-      const weaker = !mode || Date.parse(until!) < Date.parse(current.until) || (current.mode === "COMPLIANCE" && mode !== "COMPLIANCE");
+      const weaker = !mode || Date.parse(until!) < Date.parse(current.until) ||
+        (current.mode === "COMPLIANCE" && mode !== "COMPLIANCE");
       if (weaker && (current.mode === "COMPLIANCE" || !bypass)) {
         throw new StoreError("AccessDenied", "Object is WORM protected and cannot be overwritten", 403);
       }
     }
-    v.retention = mode ? { mode: mode as "GOVERNANCE" | "COMPLIANCE", until: new Date(until!).toISOString() } : undefined;
+    v.retention = mode
+      ? { mode: mode as "GOVERNANCE" | "COMPLIANCE", until: new Date(until!).toISOString() }
+      : undefined;
     v.replication = replication(v); // replication hook
   });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
@@ -87,7 +126,13 @@ export async function putObjectRetention(ctx: S3Request): Promise<Response> {
 export async function getObjectLegalHold(ctx: S3Request): Promise<Response> {
   requireLockBucket(ctx);
   const version = findVersion(bucketOf(ctx), ctx.key, versionOf(ctx));
-  if (version.legalHold === undefined) throw new StoreError("NoSuchObjectLockConfiguration", "The specified object does not have a ObjectLock configuration", 404);
+  if (version.legalHold === undefined) {
+    throw new StoreError(
+      "NoSuchObjectLockConfiguration",
+      "The specified object does not have a ObjectLock configuration",
+      404,
+    );
+  }
   notifyObject(ctx, "s3:ObjectAccessed:GetLegalHold", ctx.key, version);
   return xmlResponse("LegalHold", { Status: version.legalHold ? "ON" : "OFF" });
 }
@@ -96,7 +141,9 @@ export async function putObjectLegalHold(ctx: S3Request): Promise<Response> {
   requireLockBucket(ctx);
   requireContentMd5(ctx);
   const status = childText(await readXmlBody(ctx, "LegalHold"), "Status");
-  if (status !== "ON" && status !== "OFF") throw new StoreError("MalformedXML", "Legal hold status must be ON or OFF", 400);
+  if (status !== "ON" && status !== "OFF") {
+    throw new StoreError("MalformedXML", "Legal hold status must be ON or OFF", 400);
+  }
   const replication = await replicationOnMetadata(ctx, ctx.key, "unchanged"); // replication hook
   const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
     v.legalHold = status === "ON";
@@ -122,14 +169,21 @@ export async function deleteObjects(ctx: S3Request): Promise<Response> {
   requireContentMd5(ctx);
   const root = await readXmlBody(ctx, "Delete");
   const quiet = childText(root, "Quiet") === "true";
-  const objects = children(root, "Object").map((o) => ({ key: childText(o, "Key") ?? "", versionId: childText(o, "VersionId") || undefined }));
-  if (objects.length === 0 || objects.length > 1000) throw new StoreError("MalformedXML", "A delete request lists 1 to 1000 objects", 400);
+  const objects = children(root, "Object").map((o) => ({
+    key: childText(o, "Key") ?? "",
+    versionId: childText(o, "VersionId") || undefined,
+  }));
+  if (objects.length === 0 || objects.length > 1000) {
+    throw new StoreError("MalformedXML", "A delete request lists 1 to 1000 objects", 400);
+  }
   const deleted: XmlObject[] = [];
   const errors: XmlObject[] = [];
   for (const object of objects) {
     try {
       if (!object.key) throw invalidArgument("Object name must not be empty");
-      if (!ctx.allowed("s3:DeleteObject", ctx.bucket, object.key)) throw new StoreError("AccessDenied", "Access Denied.", 403);
+      if (!ctx.allowed("s3:DeleteObject", ctx.bucket, object.key)) {
+        throw new StoreError("AccessDenied", "Access Denied.", 403);
+      }
       const replication = await replicationOnDelete(ctx, object.key, object.versionId); // replication hook
       const outcome = await deleteVersion(ctx.store, state, object.key, {
         versionId: object.versionId,
@@ -154,4 +208,3 @@ export async function deleteObjects(ctx: S3Request): Promise<Response> {
   }
   return xmlResponse("DeleteResult", { Deleted: deleted, Error: errors });
 }
-

@@ -15,7 +15,8 @@ import { sseForWrite } from "../sse/request.ts";
 import { malformed, type PostForm } from "./post_policy.ts";
 
 /** Form fields that act as the PutObject request headers of the same name. */
-const HEADER_FIELDS = /^(content-type|cache-control|content-disposition|content-encoding|content-language|expires|x-amz-meta-.+|x-amz-storage-class|x-amz-checksum-.+|x-amz-object-lock-.+|x-amz-server-side-encryption.*)$/;
+const HEADER_FIELDS =
+  /^(content-type|cache-control|content-disposition|content-encoding|content-language|expires|x-amz-meta-.+|x-amz-storage-class|x-amz-checksum-.+|x-amz-object-lock-.+|x-amz-server-side-encryption.*)$/;
 
 /** The form's `tagging` field: S3 Tagging XML, turned into the x-amz-tagging query form. */
 function taggingOf(xml: string): string {
@@ -23,7 +24,9 @@ function taggingOf(xml: string): string {
     const root = parseXml(xml);
     const set = root.name === "Tagging" ? children(root, "TagSet")[0] : undefined;
     if (!set) throw new Error("no TagSet");
-    return new URLSearchParams(children(set, "Tag").map((t) => [childText(t, "Key") ?? "", childText(t, "Value") ?? ""])).toString();
+    return new URLSearchParams(
+      children(set, "Tag").map((t) => [childText(t, "Key") ?? "", childText(t, "Value") ?? ""]),
+    ).toString();
   } catch {
     throw malformed("the tagging field is not S3 Tagging XML");
   }
@@ -31,7 +34,13 @@ function taggingOf(xml: string): string {
 
 export async function postObject(ctx: S3Request & { form: PostForm }): Promise<Response> {
   const problem = objectKeyProblem(ctx.key);
-  if (problem) throw new StoreError(problem.includes("1024") ? "KeyTooLongError" : "XMinioInvalidObjectName", problem, 400);
+  if (problem) {
+    throw new StoreError(
+      problem.includes("1024") ? "KeyTooLongError" : "XMinioInvalidObjectName",
+      problem,
+      400,
+    );
+  }
   const state = bucketOf(ctx);
   const { form } = ctx;
   const headers = new Headers();
@@ -44,21 +53,40 @@ export async function postObject(ctx: S3Request & { form: PostForm }): Promise<R
   const sse = await sseForWrite(ctx, headers);
   const spec = declaredChecksum(headers);
   const md5 = form.fields.get("content-md5");
-  const checksum = checksummedBody(ctx.auth.body && md5 ? verifyDigests(ctx.auth.body, { md5Base64: md5 }) : ctx.auth.body, spec);
+  const checksum = checksummedBody(
+    ctx.auth.body && md5 ? verifyDigests(ctx.auth.body, { md5Base64: md5 }) : ctx.auth.body,
+    spec,
+  );
   const staged = await stageData(ctx.store, checksum.body);
-  const stored = spec ? { algorithm: spec.algorithm, value: checksum.value()!, type: "FULL_OBJECT" as const } : undefined;
+  const stored = spec
+    ? { algorithm: spec.algorithm, value: checksum.value()!, type: "FULL_OBJECT" as const }
+    : undefined;
   const replication = await replicationOnWrite(ctx, ctx.key, options.tags); // replication hook
-  const version = await commitVersion(ctx.store, state, ctx.key, staged, { ...options, checksum: stored, beforeCommit: quotaGuard(ctx, state), replication, sse: sse?.write });
+  const version = await commitVersion(ctx.store, state, ctx.key, staged, {
+    ...options,
+    checksum: stored,
+    beforeCommit: quotaGuard(ctx, state),
+    replication,
+    sse: sse?.write,
+  });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:Post", ctx.key, version);
-  const location = `${ctx.url.origin}/${encodeURIComponent(ctx.bucket)}/${ctx.key.split("/").map(encodeURIComponent).join("/")}`;
+  const location = `${ctx.url.origin}/${encodeURIComponent(ctx.bucket)}/${
+    ctx.key.split("/").map(encodeURIComponent).join("/")
+  }`;
   const extra: Record<string, string> = { ...checksumHeaders(version.checksum ?? stored), ...sse?.headers };
   if (state.meta.versioning) extra["x-amz-version-id"] = version.versionId;
   return postResponse(form, ctx.bucket, location, version.etag, extra);
 }
 
 /** The answer to a successful form upload: redirect, 201 with XML, 200, or 204 (minio-protocol-2 §9.4). */
-function postResponse(form: PostForm, bucket: string, location: string, etag: string, extra: Record<string, string>): Response {
+function postResponse(
+  form: PostForm,
+  bucket: string,
+  location: string,
+  etag: string,
+  extra: Record<string, string>,
+): Response {
   const redirect = form.fields.get("success_action_redirect") ?? form.fields.get("redirect");
   const headers = { etag: `"${etag}"`, location, ...extra };
   if (redirect) {
@@ -75,7 +103,12 @@ function postResponse(form: PostForm, bucket: string, location: string, etag: st
   }
   const status = form.fields.get("success_action_status");
   if (status === "201") {
-    const body = buildXml("PostResponse", { Bucket: bucket, Key: form.key, ETag: `"${etag}"`, Location: location }, { namespace: null });
+    const body = buildXml("PostResponse", {
+      Bucket: bucket,
+      Key: form.key,
+      ETag: `"${etag}"`,
+      Location: location,
+    }, { namespace: null });
     return new Response(body, { status: 201, headers: { ...headers, "content-type": "application/xml" } });
   }
   return new Response(null, { status: status === "200" ? 200 : 204, headers });

@@ -16,10 +16,23 @@ const MAX_FIELDS = 1000;
 const MAX_OBJECT_SIZE = 5 * 1024 ** 4;
 
 export const malformed = (detail?: string) =>
-  new StoreError("MalformedPOSTRequest", `The body of your POST request is not well-formed multipart/form-data.${detail ? ` (${detail})` : ""}`, 400);
+  new StoreError(
+    "MalformedPOSTRequest",
+    `The body of your POST request is not well-formed multipart/form-data.${detail ? ` (${detail})` : ""}`,
+    400,
+  );
 const conditionFailed = (condition?: string) =>
-  new StoreError("AccessDenied", `Invalid according to Policy: Policy Condition failed${condition ? `: ${condition}` : ""}`, 403);
-const badPolicy = (detail: string) => new StoreError("PostPolicyInvalidKeyName", `Invalid according to Policy: Policy Condition failed '(${detail})'`, 403);
+  new StoreError(
+    "AccessDenied",
+    `Invalid according to Policy: Policy Condition failed${condition ? `: ${condition}` : ""}`,
+    403,
+  );
+const badPolicy = (detail: string) =>
+  new StoreError(
+    "PostPolicyInvalidKeyName",
+    `Invalid according to Policy: Policy Condition failed '(${detail})'`,
+    403,
+  );
 
 /** The form of a POST policy upload once its fields are read and its signature checked. */
 export interface PostForm {
@@ -59,13 +72,21 @@ export async function readPostForm(
         file = part;
         break;
       }
-      if (fields.has(name)) throw new StoreError("AccessDenied", `Invalid according to Policy: "${canonicalName(name)}" was given more than once.`, 403);
+      if (fields.has(name)) {
+        throw new StoreError(
+          "AccessDenied",
+          `Invalid according to Policy: "${canonicalName(name)}" was given more than once.`,
+          403,
+        );
+      }
       if (fields.size >= MAX_FIELDS) throw malformed("too many form fields");
       fields.set(name, await part.text(MAX_FIELD_BYTES));
     }
   } catch (error) {
     await parts.return(undefined);
-    if (error instanceof FormError) throw malformed(/larger than/.test(error.message) ? "multipart: message too large" : undefined);
+    if (error instanceof FormError) {
+      throw malformed(/larger than/.test(error.message) ? "multipart: message too large" : undefined);
+    }
     throw error;
   }
   if (!file) {
@@ -93,18 +114,46 @@ export async function readPostForm(
 
 /** Checks the policy's V4 signature (over the base64 policy text as sent) and decodes the policy. */
 function authenticateForm(fields: Map<string, string>, authority: IdentityAuthority, now: number) {
-  if (fields.has("awsaccesskeyid") || fields.has("signature")) throw new StoreError("AccessDenied", "Signature Version 2 is not supported; sign POST policies with AWS Signature Version 4.", 403);
-  if (fields.get("x-amz-algorithm") !== "AWS4-HMAC-SHA256") throw new StoreError("AccessDenied", "X-Amz-Algorithm only supports \"AWS4-HMAC-SHA256\"", 403);
+  if (fields.has("awsaccesskeyid") || fields.has("signature")) {
+    throw new StoreError(
+      "AccessDenied",
+      "Signature Version 2 is not supported; sign POST policies with AWS Signature Version 4.",
+      403,
+    );
+  }
+  if (fields.get("x-amz-algorithm") !== "AWS4-HMAC-SHA256") {
+    throw new StoreError("AccessDenied", 'X-Amz-Algorithm only supports "AWS4-HMAC-SHA256"', 403);
+  }
   const credentialText = fields.get("x-amz-credential");
   const signature = fields.get("x-amz-signature");
   const policyText = fields.get("policy");
-  if (!credentialText || !signature || policyText === undefined) throw new StoreError("AccessDenied", "Access Denied.", 403);
+  if (!credentialText || !signature || policyText === undefined) {
+    throw new StoreError("AccessDenied", "Access Denied.", 403);
+  }
   const scope = parseCredential(credentialText);
-  if (scope.service !== "s3") throw new StoreError("AuthorizationHeaderMalformed", "The authorization header is malformed; expected service 's3'.", 400);
-  const credential = checkCredential(authority, scope.accessKey, fields.get("x-amz-security-token") ?? null, now);
-  const expected = signatureOf(signingKey(credential.secretKey, scope.date, scope.region, scope.service), policyText);
+  if (scope.service !== "s3") {
+    throw new StoreError(
+      "AuthorizationHeaderMalformed",
+      "The authorization header is malformed; expected service 's3'.",
+      400,
+    );
+  }
+  const credential = checkCredential(
+    authority,
+    scope.accessKey,
+    fields.get("x-amz-security-token") ?? null,
+    now,
+  );
+  const expected = signatureOf(
+    signingKey(credential.secretKey, scope.date, scope.region, scope.service),
+    policyText,
+  );
   if (expected !== signature.toLowerCase()) {
-    throw new StoreError("SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.", 403);
+    throw new StoreError(
+      "SignatureDoesNotMatch",
+      "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+      403,
+    );
   }
   let policy: unknown = null;
   if (policyText !== "") {
@@ -134,7 +183,9 @@ function checkConditions(policy: unknown, fields: Map<string, string>, now: numb
   if (Object.keys(rest).length) throw badPolicy(`unknown policy field ${Object.keys(rest)[0]}`);
   const expires = typeof expiration === "string" ? Date.parse(expiration) : NaN;
   if (Number.isNaN(expires)) throw badPolicy("expiration is not a date");
-  if (expires <= now) throw new StoreError("AccessDenied", "Invalid according to Policy: Policy expired", 403);
+  if (expires <= now) {
+    throw new StoreError("AccessDenied", "Invalid according to Policy: Policy expired", 403);
+  }
   if (!Array.isArray(conditions)) throw badPolicy("conditions must be a list");
   const covered = new Set<string>();
   for (const condition of conditions) {
@@ -148,36 +199,55 @@ function checkConditions(policy: unknown, fields: Map<string, string>, now: numb
     const value = fields.get(parsed.field) ?? "";
     const shown = JSON.stringify([parsed.op, `$${parsed.field}`, parsed.value]);
     if (parsed.op === "starts-with") {
-      if (!startsWithAllowed(parsed.field)) throw badPolicy(`starts-with is not allowed for $${parsed.field}`);
+      if (!startsWithAllowed(parsed.field)) {
+        throw badPolicy(`starts-with is not allowed for $${parsed.field}`);
+      }
       if (!value.startsWith(parsed.value)) throw conditionFailed(shown);
     } else if (value !== parsed.value) {
       throw conditionFailed(shown);
     }
   }
   const exempt = (name: string) =>
-    name === "x-amz-signature" || name === "file" || name === "policy" || name === "bucket" || name.startsWith("x-ignore-") ||
+    name === "x-amz-signature" || name === "file" || name === "policy" || name === "bucket" ||
+    name.startsWith("x-ignore-") ||
     name.startsWith("x-amz-server-side-encryption-customer-");
   for (const name of fields.keys()) {
     if (!exempt(name) && !covered.has(name)) {
-      throw new StoreError("AccessDenied", `Each form field that you specify in a form must appear in the list of policy conditions. "${canonicalName(name)}" not specified in the policy.`, 403);
+      throw new StoreError(
+        "AccessDenied",
+        `Each form field that you specify in a form must appear in the list of policy conditions. "${
+          canonicalName(name)
+        }" not specified in the policy.`,
+        403,
+      );
     }
   }
   return limits;
 }
 
-type Condition = { op: "eq" | "starts-with"; field: string; value: string } | { op: "content-length-range"; min: number; max: number };
+type Condition = { op: "eq" | "starts-with"; field: string; value: string } | {
+  op: "content-length-range";
+  min: number;
+  max: number;
+};
 
 function parseCondition(condition: unknown): Condition {
   if (condition && typeof condition === "object" && !Array.isArray(condition)) {
     const entries = Object.entries(condition);
-    if (entries.length !== 1 || typeof entries[0][1] !== "string") throw badPolicy("a condition object must have one string value");
+    if (entries.length !== 1 || typeof entries[0][1] !== "string") {
+      throw badPolicy("a condition object must have one string value");
+    }
     return { op: "eq", field: entries[0][0].toLowerCase().replace(/^\$/, ""), value: entries[0][1] };
   }
-  if (!Array.isArray(condition) || condition.length !== 3) throw badPolicy("a condition must be an object or a list of three");
+  if (!Array.isArray(condition) || condition.length !== 3) {
+    throw badPolicy("a condition must be an object or a list of three");
+  }
   const op = String(condition[0]).toLowerCase();
   if (op === "content-length-range") {
     const [min, max] = [Number(condition[1]), Number(condition[2])];
-    if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < min) throw badPolicy("content-length-range needs two sizes");
+    if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < min) {
+      throw badPolicy("content-length-range needs two sizes");
+    }
     return { op, min, max };
   }
   if (op !== "eq" && op !== "starts-with") throw badPolicy(`unknown condition ${op}`);
@@ -189,22 +259,39 @@ function parseCondition(condition: unknown): Condition {
 
 /** Fields that may be matched by prefix (the rest only exactly). */
 function startsWithAllowed(field: string): boolean {
-  if (["bucket", "x-amz-algorithm", "x-amz-credential", "x-amz-date", "tagging"].includes(field)) return false;
+  if (["bucket", "x-amz-algorithm", "x-amz-credential", "x-amz-date", "tagging"].includes(field)) {
+    return false;
+  }
   return true;
 }
 
 /** Passes the file's bytes through, failing past the range's maximum and, at the end, under its minimum. */
-async function* sizeChecked(data: AsyncGenerator<Uint8Array>, limits: SizeLimits): AsyncGenerator<Uint8Array> {
+async function* sizeChecked(
+  data: AsyncGenerator<Uint8Array>,
+  limits: SizeLimits,
+): AsyncGenerator<Uint8Array> {
   let size = 0;
   try {
     for await (const piece of data) {
       size += piece.length;
-      if (size > limits.max) throw new StoreError("EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", 400);
+      if (size > limits.max) {
+        throw new StoreError(
+          "EntityTooLarge",
+          "Your proposed upload exceeds the maximum allowed object size.",
+          400,
+        );
+      }
       yield piece;
     }
   } catch (error) {
     if (error instanceof FormError) throw malformed();
     throw error;
   }
-  if (size < limits.min) throw new StoreError("EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.", 400);
+  if (size < limits.min) {
+    throw new StoreError(
+      "EntityTooSmall",
+      "Your proposed upload is smaller than the minimum allowed object size.",
+      400,
+    );
+  }
 }

@@ -11,10 +11,33 @@ export interface Operation {
 const op = (name: string, action: string): Operation => ({ name, action });
 
 /** Sub-resources we do not implement; S3 clients get NotImplemented for them. */
-const UNSUPPORTED = ["replication-reset", "replication-reset-status", "website", "logging", "accelerate", "requestPayment", "analytics", "inventory", "metrics", "ownershipControls", "publicAccessBlock", "intelligent-tiering", "select", "restore", "torrent", "attributes"];
+const UNSUPPORTED = [
+  "replication-reset",
+  "replication-reset-status",
+  "website",
+  "logging",
+  "accelerate",
+  "requestPayment",
+  "analytics",
+  "inventory",
+  "metrics",
+  "ownershipControls",
+  "publicAccessBlock",
+  "intelligent-tiering",
+  "select",
+  "restore",
+  "torrent",
+  "attributes",
+];
 
 /** Resolves the operation; null for "not implemented". */
-export function resolveOperation(method: string, bucket: string, key: string, query: URLSearchParams, headers: Headers): Operation | null {
+export function resolveOperation(
+  method: string,
+  bucket: string,
+  key: string,
+  query: URLSearchParams,
+  headers: Headers,
+): Operation | null {
   const has = (name: string) => query.has(name);
   if (UNSUPPORTED.some(has)) return null;
   if (!bucket) {
@@ -41,15 +64,23 @@ export function resolveOperation(method: string, bucket: string, key: string, qu
       } as Record<string, Operation>)[method] ?? null;
     }
     if (has("retention")) {
-      return ({ GET: op("GetObjectRetention", "s3:GetObjectRetention"), PUT: op("PutObjectRetention", "s3:PutObjectRetention") } as Record<string, Operation>)[method] ?? null;
+      return ({
+        GET: op("GetObjectRetention", "s3:GetObjectRetention"),
+        PUT: op("PutObjectRetention", "s3:PutObjectRetention"),
+      } as Record<string, Operation>)[method] ?? null;
     }
     if (has("legal-hold")) {
-      return ({ GET: op("GetObjectLegalHold", "s3:GetObjectLegalHold"), PUT: op("PutObjectLegalHold", "s3:PutObjectLegalHold") } as Record<string, Operation>)[method] ?? null;
+      return ({
+        GET: op("GetObjectLegalHold", "s3:GetObjectLegalHold"),
+        PUT: op("PutObjectLegalHold", "s3:PutObjectLegalHold"),
+      } as Record<string, Operation>)[method] ?? null;
     }
     if (has("acl")) return method === "GET" ? op("GetObjectAcl", "s3:GetObject") : null;
     switch (method) {
       case "PUT":
-        return headers.has("x-amz-copy-source") ? op("CopyObject", "s3:PutObject") : op("PutObject", "s3:PutObject");
+        return headers.has("x-amz-copy-source")
+          ? op("CopyObject", "s3:PutObject")
+          : op("PutObject", "s3:PutObject");
       case "GET":
         return op("GetObject", "s3:GetObject");
       case "HEAD":
@@ -62,21 +93,56 @@ export function resolveOperation(method: string, bucket: string, key: string, qu
     return null;
   }
   // MinIO's listen extension (minio-protocol §5.20) routes on the presence of `events`.
-  if (has("events")) return method === "GET" ? op("ListenBucketNotification", "s3:ListenBucketNotification") : null;
+  if (has("events")) {
+    return method === "GET" ? op("ListenBucketNotification", "s3:ListenBucketNotification") : null;
+  }
   const sub: [string, Record<string, Operation>][] = [
     ["location", { GET: op("GetBucketLocation", "s3:GetBucketLocation") }],
-    ["policy", { GET: op("GetBucketPolicy", "s3:GetBucketPolicy"), PUT: op("PutBucketPolicy", "s3:PutBucketPolicy"), DELETE: op("DeleteBucketPolicy", "s3:DeleteBucketPolicy") }],
-    ["lifecycle", { GET: op("GetBucketLifecycle", "s3:GetLifecycleConfiguration"), PUT: op("PutBucketLifecycle", "s3:PutLifecycleConfiguration"), DELETE: op("DeleteBucketLifecycle", "s3:PutLifecycleConfiguration") }],
-    ["encryption", { GET: op("GetBucketEncryption", "s3:GetEncryptionConfiguration"), PUT: op("PutBucketEncryption", "s3:PutEncryptionConfiguration"), DELETE: op("DeleteBucketEncryption", "s3:PutEncryptionConfiguration") }],
-    ["object-lock", { GET: op("GetObjectLockConfiguration", "s3:GetBucketObjectLockConfiguration"), PUT: op("PutObjectLockConfiguration", "s3:PutBucketObjectLockConfiguration") }],
+    ["policy", {
+      GET: op("GetBucketPolicy", "s3:GetBucketPolicy"),
+      PUT: op("PutBucketPolicy", "s3:PutBucketPolicy"),
+      DELETE: op("DeleteBucketPolicy", "s3:DeleteBucketPolicy"),
+    }],
+    ["lifecycle", {
+      GET: op("GetBucketLifecycle", "s3:GetLifecycleConfiguration"),
+      PUT: op("PutBucketLifecycle", "s3:PutLifecycleConfiguration"),
+      DELETE: op("DeleteBucketLifecycle", "s3:PutLifecycleConfiguration"),
+    }],
+    ["encryption", {
+      GET: op("GetBucketEncryption", "s3:GetEncryptionConfiguration"),
+      PUT: op("PutBucketEncryption", "s3:PutEncryptionConfiguration"),
+      DELETE: op("DeleteBucketEncryption", "s3:PutEncryptionConfiguration"),
+    }],
+    ["object-lock", {
+      GET: op("GetObjectLockConfiguration", "s3:GetBucketObjectLockConfiguration"),
+      PUT: op("PutObjectLockConfiguration", "s3:PutBucketObjectLockConfiguration"),
+    }],
     ["replication-metrics", { GET: op("GetBucketReplicationMetrics", "s3:GetReplicationConfiguration") }],
-    ["replication", { GET: op("GetBucketReplication", "s3:GetReplicationConfiguration"), PUT: op("PutBucketReplication", "s3:PutReplicationConfiguration"), DELETE: op("DeleteBucketReplication", "s3:PutReplicationConfiguration") }],
-    ["versioning", { GET: op("GetBucketVersioning", "s3:GetBucketVersioning"), PUT: op("PutBucketVersioning", "s3:PutBucketVersioning") }],
-    ["notification", { GET: op("GetBucketNotification", "s3:GetBucketNotification"), PUT: op("PutBucketNotification", "s3:PutBucketNotification") }],
-    ["tagging", { GET: op("GetBucketTagging", "s3:GetBucketTagging"), PUT: op("PutBucketTagging", "s3:PutBucketTagging"), DELETE: op("DeleteBucketTagging", "s3:PutBucketTagging") }],
+    ["replication", {
+      GET: op("GetBucketReplication", "s3:GetReplicationConfiguration"),
+      PUT: op("PutBucketReplication", "s3:PutReplicationConfiguration"),
+      DELETE: op("DeleteBucketReplication", "s3:PutReplicationConfiguration"),
+    }],
+    ["versioning", {
+      GET: op("GetBucketVersioning", "s3:GetBucketVersioning"),
+      PUT: op("PutBucketVersioning", "s3:PutBucketVersioning"),
+    }],
+    ["notification", {
+      GET: op("GetBucketNotification", "s3:GetBucketNotification"),
+      PUT: op("PutBucketNotification", "s3:PutBucketNotification"),
+    }],
+    ["tagging", {
+      GET: op("GetBucketTagging", "s3:GetBucketTagging"),
+      PUT: op("PutBucketTagging", "s3:PutBucketTagging"),
+      DELETE: op("DeleteBucketTagging", "s3:PutBucketTagging"),
+    }],
     ["uploads", { GET: op("ListMultipartUploads", "s3:ListBucketMultipartUploads") }],
     // AWS authorises DeleteBucketCors with s3:PutBucketCORS.
-    ["cors", { GET: op("GetBucketCors", "s3:GetBucketCors"), PUT: op("PutBucketCors", "s3:PutBucketCors"), DELETE: op("DeleteBucketCors", "s3:PutBucketCors") }],
+    ["cors", {
+      GET: op("GetBucketCors", "s3:GetBucketCors"),
+      PUT: op("PutBucketCors", "s3:PutBucketCors"),
+      DELETE: op("DeleteBucketCors", "s3:PutBucketCors"),
+    }],
     ["versions", { GET: op("ListObjectVersions", "s3:ListBucketVersions") }],
     ["delete", { POST: op("DeleteObjects", "s3:DeleteObject") }],
     ["acl", { GET: op("GetBucketAcl", "s3:GetBucketPolicy") }],
@@ -88,12 +154,16 @@ export function resolveOperation(method: string, bucket: string, key: string, qu
     case "HEAD":
       return op("HeadBucket", "s3:ListBucket");
     case "DELETE":
-      return headers.get("x-minio-force-delete") === "true" ? op("DeleteBucket", "s3:ForceDeleteBucket") : op("DeleteBucket", "s3:DeleteBucket");
+      return headers.get("x-minio-force-delete") === "true"
+        ? op("DeleteBucket", "s3:ForceDeleteBucket")
+        : op("DeleteBucket", "s3:DeleteBucket");
     case "GET":
       return op(query.get("list-type") === "2" ? "ListObjectsV2" : "ListObjects", "s3:ListBucket");
     case "POST":
       // A browser form upload (POST policy): authenticated by the signed policy in the form.
-      return /^multipart\/form-data/i.test(headers.get("content-type") ?? "") ? op("PostObject", "s3:PutObject") : null;
+      return /^multipart\/form-data/i.test(headers.get("content-type") ?? "")
+        ? op("PostObject", "s3:PutObject")
+        : null;
   }
   return null;
 }

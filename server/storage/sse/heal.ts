@@ -16,27 +16,49 @@ export type EncryptedCheck =
   /** Decided without the plaintext. */
   | { kind: "verdict"; state: "ok" | "corrupt" | "missing"; detail: string };
 
-export async function checkEncrypted(store: Store, bucket: string, key: string, version: VersionRecord): Promise<EncryptedCheck> {
+export async function checkEncrypted(
+  store: Store,
+  bucket: string,
+  key: string,
+  version: VersionRecord,
+): Promise<EncryptedCheck> {
   const sse = version.sse!;
   if (sse.type === "SSE-C") return await checkStoredDigest(store, bucket, key, version);
   const keys = keyStoreOf(store);
-  if (!keys) return { kind: "verdict", state: "corrupt", detail: `encrypted with ${sse.type}, but no key store is configured to check it` };
+  if (!keys) {
+    return {
+      kind: "verdict",
+      state: "corrupt",
+      detail: `encrypted with ${sse.type}, but no key store is configured to check it`,
+    };
+  }
   try {
     const objectKey = await openObjectKey(sse, keys, bucket, key);
     const meta = await openMeta(await metaKeyOf(objectKey), sse.sealedMeta);
     return { kind: "plaintext", objectKey, etag: meta.etag };
   } catch (error) {
-    return { kind: "verdict", state: "corrupt", detail: `the object key cannot be unsealed: ${error instanceof Error ? error.message : error}` };
+    return {
+      kind: "verdict",
+      state: "corrupt",
+      detail: `the object key cannot be unsealed: ${error instanceof Error ? error.message : error}`,
+    };
   }
 }
 
-async function checkStoredDigest(store: Store, bucket: string, key: string, version: VersionRecord): Promise<EncryptedCheck> {
+async function checkStoredDigest(
+  store: Store,
+  bucket: string,
+  key: string,
+  version: VersionRecord,
+): Promise<EncryptedCheck> {
   const sse = version.sse!;
   let stored;
   try {
     stored = await storedBytesOf(store, bucket, key, version);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { kind: "verdict", state: "missing", detail: `data file ${version.dataFile} is missing` };
+    if (error instanceof Deno.errors.NotFound) {
+      return { kind: "verdict", state: "missing", detail: `data file ${version.dataFile} is missing` };
+    }
     return { kind: "verdict", state: "missing", detail: "the stored bytes cannot be read" };
   }
   const hash = createHash("sha256");
@@ -48,11 +70,32 @@ async function checkStoredDigest(store: Store, bucket: string, key: string, vers
       size += piece.length;
     }
   } catch {
-    return { kind: "verdict", state: "corrupt", detail: `holds fewer than the ${sse.storedSize} encrypted bytes written` };
+    return {
+      kind: "verdict",
+      state: "corrupt",
+      detail: `holds fewer than the ${sse.storedSize} encrypted bytes written`,
+    };
   } finally {
     stored.close();
   }
-  if (!sse.storedDigest) return { kind: "verdict", state: "ok", detail: "encrypted with a customer key (SSE-C); size matches, no digest was recorded" };
-  if (hash.digest("hex") !== sse.storedDigest || size !== sse.storedSize) return { kind: "verdict", state: "corrupt", detail: "the encrypted data does not match its recorded digest" };
-  return { kind: "verdict", state: "ok", detail: "encrypted with a customer key (SSE-C): the encrypted packages match their recorded digest; the plaintext needs the key" };
+  if (!sse.storedDigest) {
+    return {
+      kind: "verdict",
+      state: "ok",
+      detail: "encrypted with a customer key (SSE-C); size matches, no digest was recorded",
+    };
+  }
+  if (hash.digest("hex") !== sse.storedDigest || size !== sse.storedSize) {
+    return {
+      kind: "verdict",
+      state: "corrupt",
+      detail: "the encrypted data does not match its recorded digest",
+    };
+  }
+  return {
+    kind: "verdict",
+    state: "ok",
+    detail:
+      "encrypted with a customer key (SSE-C): the encrypted packages match their recorded digest; the plaintext needs the key",
+  };
 }

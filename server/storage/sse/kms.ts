@@ -6,8 +6,10 @@
 import { StoreError } from "../fs/store.ts";
 
 /** MinIO's answers when the key store cannot serve a request (minio-protocol-2 §7.3). */
-export const kmsNotConfigured = () => new StoreError("NotImplemented", "Server side encryption specified but KMS is not configured", 501);
-export const kmsKeyNotFound = () => new StoreError("kms:KeyNotFound", "key with given key ID does not exist", 404);
+export const kmsNotConfigured = () =>
+  new StoreError("NotImplemented", "Server side encryption specified but KMS is not configured", 501);
+export const kmsKeyNotFound = () =>
+  new StoreError("kms:KeyNotFound", "key with given key ID does not exist", 404);
 export const kmsInvalidKeyId = () => new StoreError("KMS.NotFoundException", "Invalid keyId", 400);
 
 export class KeyStore {
@@ -35,8 +37,18 @@ export class KeyStore {
 
   async #kek(name: string): Promise<CryptoKey> {
     if (!this.has(name)) throw kmsKeyNotFound();
-    const hmac = await crypto.subtle.importKey("raw", this.master as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    const derived = await crypto.subtle.sign("HMAC", hmac, new TextEncoder().encode(`deck-kms-static/v1/${name}`));
+    const hmac = await crypto.subtle.importKey(
+      "raw",
+      this.master as Uint8Array<ArrayBuffer>,
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    const derived = await crypto.subtle.sign(
+      "HMAC",
+      hmac,
+      new TextEncoder().encode(`deck-kms-static/v1/${name}`),
+    );
     return await crypto.subtle.importKey("raw", derived, "AES-GCM", false, ["encrypt", "decrypt"]);
   }
 
@@ -44,7 +56,13 @@ export class KeyStore {
   async seal(name: string, plaintext: Uint8Array, context: Record<string, string>): Promise<Uint8Array> {
     const kek = await this.#kek(name);
     const nonce = crypto.getRandomValues(new Uint8Array(12));
-    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv: nonce, additionalData: contextBytes(context) }, kek, plaintext as Uint8Array<ArrayBuffer>));
+    const sealed = new Uint8Array(
+      await crypto.subtle.encrypt(
+        { name: "AES-GCM", iv: nonce, additionalData: contextBytes(context) },
+        kek,
+        plaintext as Uint8Array<ArrayBuffer>,
+      ),
+    );
     const out = new Uint8Array(12 + sealed.length);
     out.set(nonce);
     out.set(sealed, 12);
@@ -54,7 +72,17 @@ export class KeyStore {
   /** Opens what seal() produced; throws when the key, the context or the bytes differ. */
   async unseal(name: string, sealed: Uint8Array, context: Record<string, string>): Promise<Uint8Array> {
     const kek = await this.#kek(name);
-    return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv: sealed.subarray(0, 12) as Uint8Array<ArrayBuffer>, additionalData: contextBytes(context) }, kek, sealed.subarray(12) as Uint8Array<ArrayBuffer>));
+    return new Uint8Array(
+      await crypto.subtle.decrypt(
+        {
+          name: "AES-GCM",
+          iv: sealed.subarray(0, 12) as Uint8Array<ArrayBuffer>,
+          additionalData: contextBytes(context),
+        },
+        kek,
+        sealed.subarray(12) as Uint8Array<ArrayBuffer>,
+      ),
+    );
   }
 }
 

@@ -31,7 +31,13 @@ function nonce(sequence: number, final: boolean): Uint8Array<ArrayBuffer> {
 }
 
 async function streamKey(objectKey: Uint8Array, salt: Uint8Array): Promise<CryptoKey> {
-  const hmac = await crypto.subtle.importKey("raw", objectKey as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const hmac = await crypto.subtle.importKey(
+    "raw",
+    objectKey as Uint8Array<ArrayBuffer>,
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const raw = await crypto.subtle.sign("HMAC", hmac, salt as Uint8Array<ArrayBuffer>);
   return await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
@@ -39,7 +45,11 @@ async function streamKey(objectKey: Uint8Array, salt: Uint8Array): Promise<Crypt
 /** Encrypts one stream whose plaintext arrives in pieces that are whole packages except the last. */
 export class StreamSealer {
   #sequence = 0;
-  private constructor(private readonly key: CryptoKey, readonly salt: Uint8Array, private readonly total: number) {}
+  private constructor(
+    private readonly key: CryptoKey,
+    readonly salt: Uint8Array,
+    private readonly total: number,
+  ) {}
 
   static async create(objectKey: Uint8Array, total: number): Promise<StreamSealer> {
     const salt = crypto.getRandomValues(new Uint8Array(SALT));
@@ -52,7 +62,13 @@ export class StreamSealer {
     const jobs: Promise<ArrayBuffer>[] = [];
     for (let at = 0; at < plain.length || (plain.length === 0 && jobs.length === 0); at += PACKAGE_SIZE) {
       const sequence = this.#sequence++;
-      jobs.push(crypto.subtle.encrypt({ name: "AES-GCM", iv: nonce(sequence, sequence === count - 1) }, this.key, plain.subarray(at, at + PACKAGE_SIZE) as Uint8Array<ArrayBuffer>));
+      jobs.push(
+        crypto.subtle.encrypt(
+          { name: "AES-GCM", iv: nonce(sequence, sequence === count - 1) },
+          this.key,
+          plain.subarray(at, at + PACKAGE_SIZE) as Uint8Array<ArrayBuffer>,
+        ),
+      );
       if (plain.length === 0) break;
     }
     const sealed = await Promise.all(jobs);
@@ -91,7 +107,13 @@ export async function encryptBytes(objectKey: Uint8Array, plain: Uint8Array): Pr
  * Encrypts the `size` bytes of the file at `path` into a new temp file (made durable by the caller's
  * commit), feeding each stored piece to `observe` (a digest of the stored bytes). Returns the stored size.
  */
-export async function encryptFile(objectKey: Uint8Array, path: string, size: number, temp: TempFile, observe?: (stored: Uint8Array) => void): Promise<number> {
+export async function encryptFile(
+  objectKey: Uint8Array,
+  path: string,
+  size: number,
+  temp: TempFile,
+  observe?: (stored: Uint8Array) => void,
+): Promise<number> {
   const sealer = await StreamSealer.create(objectKey, size);
   const file = await Deno.open(path, { read: true });
   let stored = 0;
@@ -144,7 +166,13 @@ export class TamperedError extends Error {
  * The plaintext bytes [start, start+length) of stored streams (one per segment), decrypting only the
  * packages the range touches. The stream errors with TamperedError when a package fails authentication.
  */
-export function decryptedRange(stored: StoredBytes, segments: number[], objectKey: Uint8Array, start: number, length: number): ReadableStream<Uint8Array> {
+export function decryptedRange(
+  stored: StoredBytes,
+  segments: number[],
+  objectKey: Uint8Array,
+  start: number,
+  length: number,
+): ReadableStream<Uint8Array> {
   async function* pieces(): AsyncGenerator<Uint8Array> {
     let plainOffset = 0;
     let storedOffset = 0;
@@ -152,7 +180,14 @@ export function decryptedRange(stored: StoredBytes, segments: number[], objectKe
     for (const segment of segments) {
       const segmentEnd = plainOffset + segment;
       if (segmentEnd > start && plainOffset < end) {
-        yield* segmentPieces(stored, storedOffset, segment, objectKey, Math.max(start, plainOffset) - plainOffset, Math.min(end, segmentEnd) - plainOffset);
+        yield* segmentPieces(
+          stored,
+          storedOffset,
+          segment,
+          objectKey,
+          Math.max(start, plainOffset) - plainOffset,
+          Math.min(end, segmentEnd) - plainOffset,
+        );
       }
       if (segmentEnd >= end) return;
       plainOffset = segmentEnd;
@@ -184,7 +219,14 @@ export function decryptedRange(stored: StoredBytes, segments: number[], objectKe
 const READ_AHEAD = 3;
 
 /** Plaintext [from, to) of one stream that starts at `base` and holds `plain` bytes. */
-async function* segmentPieces(stored: StoredBytes, base: number, plain: number, objectKey: Uint8Array, from: number, to: number): AsyncGenerator<Uint8Array> {
+async function* segmentPieces(
+  stored: StoredBytes,
+  base: number,
+  plain: number,
+  objectKey: Uint8Array,
+  from: number,
+  to: number,
+): AsyncGenerator<Uint8Array> {
   if (from >= to) return;
   const key = await streamKey(objectKey, await stored.read(base, SALT));
   const count = packagesOf(plain);
@@ -202,7 +244,13 @@ async function* segmentPieces(stored: StoredBytes, base: number, plain: number, 
     for (let p = batch; p <= upTo; p++) {
       const at = (p - batch) * (PACKAGE_SIZE + TAG);
       const size = Math.min(PACKAGE_SIZE, plain - p * PACKAGE_SIZE) + TAG;
-      jobs.push(crypto.subtle.decrypt({ name: "AES-GCM", iv: nonce(p, p === count - 1) }, key, bytes.subarray(at, at + size) as Uint8Array<ArrayBuffer>));
+      jobs.push(
+        crypto.subtle.decrypt(
+          { name: "AES-GCM", iv: nonce(p, p === count - 1) },
+          key,
+          bytes.subarray(at, at + size) as Uint8Array<ArrayBuffer>,
+        ),
+      );
     }
     let opened: ArrayBuffer[];
     try {
@@ -216,7 +264,10 @@ async function* segmentPieces(stored: StoredBytes, base: number, plain: number, 
     const pieces: Uint8Array[] = [];
     for (const [i, plaintext] of opened.entries()) {
       const packageStart = (batch + i) * PACKAGE_SIZE;
-      const piece = new Uint8Array(plaintext).subarray(Math.max(0, from - packageStart), Math.min(plaintext.byteLength, to - packageStart));
+      const piece = new Uint8Array(plaintext).subarray(
+        Math.max(0, from - packageStart),
+        Math.min(plaintext.byteLength, to - packageStart),
+      );
       if (piece.length) pieces.push(piece);
     }
     return pieces;

@@ -47,13 +47,25 @@ const enc = new TextEncoder();
 const objectPath = (bucket: string, key: string) => `${bucket}/${key}`;
 
 /** The KMS context sealing binds an object key to (MinIO uses the object's path; the client's is added). */
-function kmsContext(record: Pick<SseKeyRecord, "context">, bucket: string, key: string): Record<string, string> {
-  const context: Record<string, string> = record.context ? JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(record.context))) : {};
+function kmsContext(
+  record: Pick<SseKeyRecord, "context">,
+  bucket: string,
+  key: string,
+): Record<string, string> {
+  const context: Record<string, string> = record.context
+    ? JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(record.context)))
+    : {};
   return { ...context, "x-deck-object": objectPath(bucket, key) };
 }
 
 async function hmac(key: Uint8Array, ...parts: (Uint8Array | string)[]): Promise<Uint8Array<ArrayBuffer>> {
-  const k = await crypto.subtle.importKey("raw", key as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const k = await crypto.subtle.importKey(
+    "raw",
+    key as Uint8Array<ArrayBuffer>,
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const data = parts.map((p) => (typeof p === "string" ? enc.encode(p) : p));
   const all = new Uint8Array(data.reduce((n, d) => n + d.length, 0));
   let at = 0;
@@ -68,22 +80,40 @@ async function aesKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   return await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 
-async function customerKek(customerKey: Uint8Array, iv: Uint8Array, bucket: string, key: string): Promise<CryptoKey> {
+async function customerKek(
+  customerKey: Uint8Array,
+  iv: Uint8Array,
+  bucket: string,
+  key: string,
+): Promise<CryptoKey> {
   return await aesKey(await hmac(customerKey, iv, "deck-sse-c/v1/", objectPath(bucket, key)));
 }
 
 /** A fresh object key and how to find it again. */
-export async function newObjectKey(params: SseParams, keys: KeyStore | null, bucket: string, key: string): Promise<{ objectKey: Uint8Array; record: SseKeyRecord }> {
+export async function newObjectKey(
+  params: SseParams,
+  keys: KeyStore | null,
+  bucket: string,
+  key: string,
+): Promise<{ objectKey: Uint8Array; record: SseKeyRecord }> {
   const objectKey = crypto.getRandomValues(new Uint8Array(32));
   if (params.type === "SSE-C") {
     const iv = crypto.getRandomValues(new Uint8Array(32));
     const kek = await customerKek(params.customerKey, iv, bucket, key);
     // The key-encryption key is unique per IV: a fixed nonce is safe.
     const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv: new Uint8Array(12) }, kek, objectKey);
-    return { objectKey, record: { type: "SSE-C", iv: iv.toBase64(), sealedKey: new Uint8Array(sealed).toBase64() } };
+    return {
+      objectKey,
+      record: { type: "SSE-C", iv: iv.toBase64(), sealedKey: new Uint8Array(sealed).toBase64() },
+    };
   }
   if (!keys) throw kmsNotConfigured();
-  const record: SseKeyRecord = { type: params.type, keyId: params.keyId, sealedKey: "", ...(params.context ? { context: params.context } : {}) };
+  const record: SseKeyRecord = {
+    type: params.type,
+    keyId: params.keyId,
+    sealedKey: "",
+    ...(params.context ? { context: params.context } : {}),
+  };
   record.sealedKey = (await keys.seal(params.keyId, objectKey, kmsContext(record, bucket, key))).toBase64();
   return { objectKey, record };
 }
@@ -92,13 +122,21 @@ export async function newObjectKey(params: SseParams, keys: KeyStore | null, buc
 export class WrongKeyError extends Error {}
 
 /** The object key of an encrypted version or upload; SSE-C needs the customer's key. */
-export async function openObjectKey(record: SseKeyRecord, keys: KeyStore | null, bucket: string, key: string, customerKey?: Uint8Array): Promise<Uint8Array> {
+export async function openObjectKey(
+  record: SseKeyRecord,
+  keys: KeyStore | null,
+  bucket: string,
+  key: string,
+  customerKey?: Uint8Array,
+): Promise<Uint8Array> {
   const sealed = Uint8Array.fromBase64(record.sealedKey);
   if (record.type === "SSE-C") {
     if (!customerKey) throw new WrongKeyError("no customer key");
     const kek = await customerKek(customerKey, Uint8Array.fromBase64(record.iv!), bucket, key);
     try {
-      return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv: new Uint8Array(12) }, kek, sealed));
+      return new Uint8Array(
+        await crypto.subtle.decrypt({ name: "AES-GCM", iv: new Uint8Array(12) }, kek, sealed),
+      );
     } catch {
       throw new WrongKeyError("the customer key does not open the object key");
     }
@@ -114,7 +152,13 @@ export async function metaKeyOf(objectKey: Uint8Array): Promise<Uint8Array> {
 
 export async function sealMeta(metaKey: Uint8Array, meta: SealedMeta): Promise<string> {
   const nonce = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv: nonce }, await aesKey(metaKey as Uint8Array<ArrayBuffer>), enc.encode(JSON.stringify(meta))));
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv: nonce },
+      await aesKey(metaKey as Uint8Array<ArrayBuffer>),
+      enc.encode(JSON.stringify(meta)),
+    ),
+  );
   const out = new Uint8Array(12 + sealed.length);
   out.set(nonce);
   out.set(sealed, 12);
@@ -123,6 +167,10 @@ export async function sealMeta(metaKey: Uint8Array, meta: SealedMeta): Promise<s
 
 export async function openMeta(metaKey: Uint8Array, sealedMeta: string): Promise<SealedMeta> {
   const bytes = Uint8Array.fromBase64(sealedMeta);
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes.subarray(0, 12) }, await aesKey(metaKey as Uint8Array<ArrayBuffer>), bytes.subarray(12));
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: bytes.subarray(0, 12) },
+    await aesKey(metaKey as Uint8Array<ArrayBuffer>),
+    bytes.subarray(12),
+  );
   return JSON.parse(new TextDecoder().decode(plain));
 }

@@ -15,7 +15,12 @@ import type { SseWrite } from "./stored.ts";
 const BATCH = 16 * PACKAGE_SIZE;
 const IN_FLIGHT = 4;
 
-const incomplete = () => new StoreError("IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", 400);
+const incomplete = () =>
+  new StoreError(
+    "IncompleteBody",
+    "You did not provide the number of bytes specified by the Content-Length HTTP header.",
+    400,
+  );
 
 /** Stages `total` bytes of `body` encrypted with `objectKey`; `stored` describes what was written. */
 export async function stageEncrypted(
@@ -45,7 +50,10 @@ export async function stageEncrypted(
     if (size !== total) throw incomplete();
     const inline = await encryptBytes(objectKey, plain);
     digest?.update(inline);
-    return { staged: { temp: null, inline, size, md5Hex: md5.digest("hex") }, stored: { size: inline.length, digest: digest?.digest("hex") } };
+    return {
+      staged: { temp: null, inline, size, md5Hex: md5.digest("hex") },
+      stored: { size: inline.length, digest: digest?.digest("hex") },
+    };
   }
   const temp = await TempFile.create(store.tmpDir);
   let storedSize = 0;
@@ -87,12 +95,22 @@ export async function stageEncrypted(
     await temp.discard();
     throw error;
   }
-  return { staged: { temp, inline: null, size, md5Hex: md5.digest("hex") }, stored: { size: storedSize, digest: digest?.digest("hex") } };
+  return {
+    staged: { temp, inline: null, size, md5Hex: md5.digest("hex") },
+    stored: { size: storedSize, digest: digest?.digest("hex") },
+  };
 }
 
 /** PutObject's hook: stages the body encrypted and notes on `write` that it is stored already. */
-export async function stageForWrite(store: Store, body: ReadableStream<Uint8Array> | null, write: SseWrite, total: number): Promise<StagedData> {
-  const { staged, stored } = await stageEncrypted(store, body, write.objectKey!, total, { digest: write.key.type === "SSE-C" });
+export async function stageForWrite(
+  store: Store,
+  body: ReadableStream<Uint8Array> | null,
+  write: SseWrite,
+  total: number,
+): Promise<StagedData> {
+  const { staged, stored } = await stageEncrypted(store, body, write.objectKey!, total, {
+    digest: write.key.type === "SSE-C",
+  });
   write.stored = stored;
   return staged;
 }

@@ -23,7 +23,12 @@ export interface SseWrite {
 }
 
 /** Encrypts staged plaintext (the object key's stream), keeping its plaintext size and MD5. */
-export async function encryptStaged(tmpDir: string, staged: StagedData, objectKey: Uint8Array, digest = false): Promise<{ staged: StagedData; storedSize: number; storedDigest?: string }> {
+export async function encryptStaged(
+  tmpDir: string,
+  staged: StagedData,
+  objectKey: Uint8Array,
+  digest = false,
+): Promise<{ staged: StagedData; storedSize: number; storedDigest?: string }> {
   const hash = digest ? createHash("sha256") : null;
   if (!staged.temp) {
     const inline = await encryptBytes(objectKey, staged.inline ?? new Uint8Array(0));
@@ -34,7 +39,13 @@ export async function encryptStaged(tmpDir: string, staged: StagedData, objectKe
   await source.finish();
   const temp = await TempFile.create(tmpDir);
   try {
-    const storedSize = await encryptFile(objectKey, source.path, staged.size, temp, hash ? (piece) => hash.update(piece) : undefined);
+    const storedSize = await encryptFile(
+      objectKey,
+      source.path,
+      staged.size,
+      temp,
+      hash ? (piece) => hash.update(piece) : undefined,
+    );
     return { staged: { ...staged, temp }, storedSize, storedDigest: hash?.digest("hex") };
   } catch (error) {
     await temp.discard();
@@ -45,30 +56,58 @@ export async function encryptStaged(tmpDir: string, staged: StagedData, objectKe
 }
 
 /** commitVersion's hook: the staged bytes in stored form, the version's record and the ETag it shows. */
-export async function encryptForCommit(tmpDir: string, staged: StagedData, write: SseWrite, meta: SealedMeta): Promise<{ staged: StagedData; sse: SseRecord; etag: string }> {
+export async function encryptForCommit(
+  tmpDir: string,
+  staged: StagedData,
+  write: SseWrite,
+  meta: SealedMeta,
+): Promise<{ staged: StagedData; sse: SseRecord; etag: string }> {
   let stored = write.stored;
   if (!stored) {
     const encrypted = await encryptStaged(tmpDir, staged, write.objectKey!, write.key.type === "SSE-C");
     staged = encrypted.staged;
     stored = { size: encrypted.storedSize, digest: encrypted.storedDigest };
   }
-  const sse: SseRecord = { ...write.key, sealedMeta: await sealMeta(write.metaKey, meta), storedSize: stored.size, ...(stored.digest ? { storedDigest: stored.digest } : {}) };
+  const sse: SseRecord = {
+    ...write.key,
+    sealedMeta: await sealMeta(write.metaKey, meta),
+    storedSize: stored.size,
+    ...(stored.digest ? { storedDigest: stored.digest } : {}),
+  };
   // MinIO shows a random ETag for SSE-KMS and SSE-C single-part objects (minio-protocol-2 §7.2).
-  const etag = write.plainEtag || meta.etag.includes("-") ? meta.etag : crypto.getRandomValues(new Uint8Array(16)).toHex();
+  const etag = write.plainEtag || meta.etag.includes("-")
+    ? meta.etag
+    : crypto.getRandomValues(new Uint8Array(16)).toHex();
   return { staged, sse, etag };
 }
 
 /** Random access to a version's stored bytes (its data file, or its inline copy). */
-export async function storedBytesOf(store: Store, bucket: string, key: string, version: VersionRecord): Promise<StoredBytes> {
+export async function storedBytesOf(
+  store: Store,
+  bucket: string,
+  key: string,
+  version: VersionRecord,
+): Promise<StoredBytes> {
   if (version.inline) {
     const data = await store.readInline(bucket, key, version.versionId);
-    return { read: (offset, length) => Promise.resolve(data.subarray(offset, offset + length)), close: () => {} };
+    return {
+      read: (offset, length) => Promise.resolve(data.subarray(offset, offset + length)),
+      close: () => {},
+    };
   }
   return await fileBytes(store.dataPath(bucket, key, version.dataFile!));
 }
 
 /** readVersion's hook: the plaintext range of an encrypted version, given its object key. */
-export async function readDecrypted(store: Store, bucket: string, key: string, version: VersionRecord, objectKey: Uint8Array, start: number, length: number): Promise<ReadableStream<Uint8Array>> {
+export async function readDecrypted(
+  store: Store,
+  bucket: string,
+  key: string,
+  version: VersionRecord,
+  objectKey: Uint8Array,
+  start: number,
+  length: number,
+): Promise<ReadableStream<Uint8Array>> {
   const segments = version.partSizes?.length ? version.partSizes : [version.size];
   return decryptedRange(await storedBytesOf(store, bucket, key, version), segments, objectKey, start, length);
 }
@@ -129,8 +168,15 @@ export class EncryptedJoin {
  * the server itself): pass it to readVersion. Undefined for unencrypted versions; SSE-C versions throw, since
  * only the customer's key opens them.
  */
-export async function serverObjectKey(store: Store, bucket: string, key: string, version: VersionRecord): Promise<Uint8Array | undefined> {
+export async function serverObjectKey(
+  store: Store,
+  bucket: string,
+  key: string,
+  version: VersionRecord,
+): Promise<Uint8Array | undefined> {
   if (!version.sse) return undefined;
-  if (version.sse.type === "SSE-C") throw new Error("an SSE-C object can only be read with the customer's key");
+  if (version.sse.type === "SSE-C") {
+    throw new Error("an SSE-C object can only be read with the customer's key");
+  }
   return await openObjectKey(version.sse, keyStoreOf(store), bucket, key);
 }

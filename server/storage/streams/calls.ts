@@ -30,7 +30,9 @@ export interface CallRecord {
 
 /** The text a failed call shows: the S3 error code of a store refusal, else the system's message. */
 function errorText(error: unknown): string {
-  if (error instanceof Error && error.name === "StoreError" && "code" in error && typeof error.code === "string") return error.code;
+  if (
+    error instanceof Error && error.name === "StoreError" && "code" in error && typeof error.code === "string"
+  ) return error.code;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -38,7 +40,14 @@ function errorText(error: unknown): string {
  * Runs `work` (sync or async) as one traced call: when `hub` has listeners, publishes its record once it
  * settles; otherwise only runs it. `bytes` is a count, or computed from the result.
  */
-export function traceCall<T>(hub: Hub<CallRecord> | null | undefined, type: CallType, funcname: string, path: string, work: () => T, bytes?: number | ((result: Awaited<T>) => number)): T {
+export function traceCall<T>(
+  hub: Hub<CallRecord> | null | undefined,
+  type: CallType,
+  funcname: string,
+  path: string,
+  work: () => T,
+  bytes?: number | ((result: Awaited<T>) => number),
+): T {
   if (!hub?.active) return work();
   const time = new Date();
   const start = performance.now();
@@ -50,7 +59,15 @@ export function traceCall<T>(hub: Hub<CallRecord> | null | undefined, type: Call
         count = bytes(result as Awaited<T>);
       } catch { /* a count is best effort */ }
     }
-    hub.publish({ type, funcname, time, durationNs: Math.round((performance.now() - start) * 1e6), path, bytes: count, error: error === null ? "" : errorText(error) });
+    hub.publish({
+      type,
+      funcname,
+      time,
+      durationNs: Math.round((performance.now() - start) * 1e6),
+      path,
+      bytes: count,
+      error: error === null ? "" : errorText(error),
+    });
   };
   let result: T;
   try {
@@ -91,7 +108,13 @@ function osHubFor(path: string): Hub<CallRecord> | null {
 }
 
 /** One traced file-system call on `path` (`os.<name>`); `shown` is the path the record shows (a rename's both ends). */
-export function osCall<T>(name: string, path: string, work: () => T, bytes?: number | ((result: Awaited<T>) => number), shown = path): T {
+export function osCall<T>(
+  name: string,
+  path: string,
+  work: () => T,
+  bytes?: number | ((result: Awaited<T>) => number),
+  shown = path,
+): T {
   if (osHubs.size === 0) return work();
   return traceCall(osHubFor(path), OS_CALL, `os.${name}`, shown, work, bytes);
 }

@@ -26,7 +26,9 @@ export class LogHistory {
 
   /** The newest `count` entries that pass `filter`, oldest first. */
   last(count: number, filter: (entry: LogEntry) => boolean = () => true): LogEntry[] {
-    const ordered = this.#ring.length < this.size ? this.#ring : [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)];
+    const ordered = this.#ring.length < this.size
+      ? this.#ring
+      : [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)];
     const wanted = ordered.filter(filter);
     return count <= 0 ? [] : wanted.slice(-count);
   }
@@ -48,7 +50,9 @@ export function logInfoOf(entry: LogEntry, node: string): LogInfo {
  */
 export function logTypeFilter(logType: string): (entry: LogEntry) => boolean {
   const kind = logType.toLowerCase();
-  if (["fatal", "warning", "error", "event", "info"].includes(kind)) return (entry) => entry.level.toLowerCase() === kind;
+  if (["fatal", "warning", "error", "event", "info"].includes(kind)) {
+    return (entry) => entry.level.toLowerCase() === kind;
+  }
   if (kind === "minio") return (entry) => (entry.errKind ?? "MINIO") === "MINIO";
   if (kind === "application") return (entry) => entry.errKind === "APPLICATION";
   return () => true;

@@ -35,7 +35,10 @@ export class Hub<T> {
   #subscribers = new Set<Queue<T>>();
   #closed = false;
 
-  constructor(private readonly onSinkError: (error: unknown) => void = (error) => console.error("stream sink failed:", error)) {}
+  constructor(
+    private readonly onSinkError: (error: unknown) => void = (error) =>
+      console.error("stream sink failed:", error),
+  ) {}
 
   /** Whether anyone listens: build costly items only then. */
   get active(): boolean {
@@ -74,7 +77,11 @@ export class Hub<T> {
   }
 
   subscribe(options: SubscribeOptions<T> = {}): Subscription<T> {
-    const queue = new Queue<T>(options.capacity ?? 1000, options.filter, () => this.#subscribers.delete(queue));
+    const queue = new Queue<T>(
+      options.capacity ?? 1000,
+      options.filter,
+      () => this.#subscribers.delete(queue),
+    );
     if (this.#closed) {
       queue.close();
       return queue;
@@ -95,7 +102,11 @@ class Queue<T> implements Subscription<T> {
   #closed = false;
   #waiting: ((result: IteratorResult<T>) => void) | null = null;
 
-  constructor(private readonly capacity: number, private readonly filter: ((item: T) => boolean) | undefined, private readonly onClose: () => void) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly filter: ((item: T) => boolean) | undefined,
+    private readonly onClose: () => void,
+  ) {}
 
   offer(item: T): void {
     if (this.#closed || (this.filter && !this.filter(item))) return;

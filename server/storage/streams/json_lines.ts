@@ -29,14 +29,26 @@ const TIMEOUT = Symbol("timeout");
 export const jsonLine = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`);
 
 /** A `text/event-stream` response streaming the source's values as JSON lines. */
-export function jsonLinesResponse(source: AsyncIterable<unknown>, options: JsonLinesOptions, headers: Record<string, string> = {}): Response {
+export function jsonLinesResponse(
+  source: AsyncIterable<unknown>,
+  options: JsonLinesOptions,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(jsonLinesBody(source, options), {
     status: 200,
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no", ...headers },
+    headers: {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+      ...headers,
+    },
   });
 }
 
-export function jsonLinesBody(source: AsyncIterable<unknown>, options: JsonLinesOptions): ReadableStream<Uint8Array> {
+export function jsonLinesBody(
+  source: AsyncIterable<unknown>,
+  options: JsonLinesOptions,
+): ReadableStream<Uint8Array> {
   const iterator = source[Symbol.asyncIterator]();
   const keepAlive = encoder.encode(options.keepAlive ?? " ");
   const first = [...(options.first ?? [])];
@@ -58,7 +70,9 @@ export function jsonLinesBody(source: AsyncIterable<unknown>, options: JsonLines
       }
       pending ??= iterator.next();
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const idle = new Promise<typeof TIMEOUT>((resolve) => (timer = setTimeout(() => resolve(TIMEOUT), options.keepAliveMs)));
+      const idle = new Promise<typeof TIMEOUT>((
+        resolve,
+      ) => (timer = setTimeout(() => resolve(TIMEOUT), options.keepAliveMs)));
       try {
         const next = await Promise.race([pending, idle]);
         if (next === TIMEOUT) return controller.enqueue(keepAlive);
@@ -82,9 +96,11 @@ export function jsonLinesBody(source: AsyncIterable<unknown>, options: JsonLines
   }, { highWaterMark: 0 });
 }
 
-
 /** Maps an async iterable lazily; returning the mapped iterator returns the source (so a cancel ends it). */
-export function mapStream<T, U>(source: AsyncIterableIterator<T>, fn: (item: T) => U): AsyncIterableIterator<U> {
+export function mapStream<T, U>(
+  source: AsyncIterableIterator<T>,
+  fn: (item: T) => U,
+): AsyncIterableIterator<U> {
   const mapped: AsyncIterableIterator<U> = {
     async next() {
       const next = await source.next();
@@ -107,7 +123,8 @@ export function mapStream<T, U>(source: AsyncIterableIterator<T>, fn: (item: T) 
 export function mergeStreams<T>(sources: AsyncIterableIterator<T>[]): AsyncIterableIterator<T> {
   type Settled = { index: number; result: IteratorResult<T> };
   const pending = new Map<number, Promise<Settled>>();
-  const arm = (index: number) => pending.set(index, sources[index].next().then((result) => ({ index, result })));
+  const arm = (index: number) =>
+    pending.set(index, sources[index].next().then((result) => ({ index, result })));
   sources.forEach((_, index) => arm(index));
   let turn = 0;
   let ended = false;

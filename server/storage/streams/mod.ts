@@ -15,7 +15,10 @@ export interface LogEntry {
   errKind?: string;
   /** RFC 3339, UTC. */
   time: string;
-  api?: { name: string; args?: { bucket?: string; object?: string; versionId?: string; metadata?: Record<string, string> } };
+  api?: {
+    name: string;
+    args?: { bucket?: string; object?: string; versionId?: string; metadata?: Record<string, string> };
+  };
   remotehost?: string;
   host?: string;
   requestID?: string;
@@ -49,5 +52,11 @@ export function closeStorageStreams(streams: StorageStreams): void {
 }
 
 export function createStorageStreams(): StorageStreams {
-  return { requests: new Hub(), events: new Hub(), log: new Hub(), storageCalls: new Hub(), osCalls: new Hub() };
+  return {
+    requests: new Hub(),
+    events: new Hub(),
+    log: new Hub(),
+    storageCalls: new Hub(),
+    osCalls: new Hub(),
+  };
 }

@@ -45,16 +45,34 @@ export interface RequestRecord {
 }
 
 /** The fields the front fills in while it handles a request; the rest come from the response. */
-export type RequestFacts = Pick<RequestRecord, "kind" | "api" | "bucket" | "object" | "accessKey" | "parentUser" | "errorCode" | "rx">;
+export type RequestFacts = Pick<
+  RequestRecord,
+  "kind" | "api" | "bucket" | "object" | "accessKey" | "parentUser" | "errorCode" | "rx"
+>;
 
 const nowNs = () => Math.round(performance.now() * 1e6);
 
 /** Starts observing a request; `finish(response)` returns the response to send (with its body counted). */
-export function observeRequest(hub: Hub<RequestRecord>, request: Request, url: URL, sourceIp: string, requestId: string) {
+export function observeRequest(
+  hub: Hub<RequestRecord>,
+  request: Request,
+  url: URL,
+  sourceIp: string,
+  requestId: string,
+) {
   const startNs = nowNs();
   const time = new Date();
   const declared = Number(request.headers.get("content-length") ?? "-1");
-  const facts: RequestFacts = { kind: "s3", api: "", bucket: "", object: "", accessKey: "", parentUser: "", errorCode: "", rx: Number.isFinite(declared) ? declared : -1 };
+  const facts: RequestFacts = {
+    kind: "s3",
+    api: "",
+    bucket: "",
+    object: "",
+    accessKey: "",
+    parentUser: "",
+    errorCode: "",
+    rx: Number.isFinite(declared) ? declared : -1,
+  };
 
   function finish(response: Response): Response {
     if (!hub.active) return response;
@@ -112,7 +130,11 @@ export function observeRequest(hub: Hub<RequestRecord>, request: Request, url: U
         return reader.cancel(reason);
       },
     }, { highWaterMark: 0 });
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   }
 
   return { facts, finish };

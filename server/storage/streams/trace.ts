@@ -30,14 +30,18 @@ export function parseTraceOptions(query: URLSearchParams): TraceOptionsResult {
   let thresholdNs = 0;
   if (threshold !== "") {
     const parsed = parseGoDuration(threshold);
-    if (parsed === null || parsed < 0) return { ok: false, message: `threshold '${threshold}' is not a duration such as 100ms` };
+    if (parsed === null || parsed < 0) {
+      return { ok: false, message: `threshold '${threshold}' is not a duration such as 100ms` };
+    }
     thresholdNs = parsed;
   }
   return { ok: true, options: { types, errorsOnly: on("err"), thresholdNs } };
 }
 
 /** S3 calls are S3; admin and STS calls are what madmin calls internal (funcname not starting with `s3.`). */
-export const traceTypeOf = (record: RequestRecord) => (record.kind === "s3" ? TRACE_TYPE.s3 : TRACE_TYPE.internal);
+export const traceTypeOf = (
+  record: RequestRecord,
+) => (record.kind === "s3" ? TRACE_TYPE.s3 : TRACE_TYPE.internal);
 
 export function traceWanted(options: TraceOptions, record: RequestRecord): boolean {
   if ((options.types & traceTypeOf(record)) === 0) return false;
@@ -68,7 +72,10 @@ export function callTraceInfoOf(record: CallRecord, node: string): TraceInfo {
 }
 
 /** Header values a trace may show: signatures and session tokens are credentials and never leave the server. */
-export function redactedHeaders(headers: Headers, extra: Record<string, string> = {}): Record<string, string[]> {
+export function redactedHeaders(
+  headers: Headers,
+  extra: Record<string, string> = {},
+): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [name, value] of headers) {
     const canonical = name.split("-").map((p) => (p ? p[0].toUpperCase() + p.slice(1) : p)).join("-");
@@ -91,7 +98,9 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 export function rfc3339Nano(date: Date, extraNs = 0): string {
   const ms = date.getUTCMilliseconds();
   const frac = `${pad(ms, 3)}${pad(extraNs % 1_000_000, 6)}`.replace(/0+$/, "");
-  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}${frac ? `.${frac}` : ""}Z`;
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T${
+    pad(date.getUTCHours())
+  }:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}${frac ? `.${frac}` : ""}Z`;
 }
 
 export interface TraceInfo {
@@ -106,7 +115,15 @@ export interface TraceInfo {
   error: string;
   /** Requests only (S3, admin, STS); storage and os calls have none. */
   http?: {
-    request: { time: string; proto: string; method: string; path: string; rawquery: string; headers: Record<string, string[]>; client: string };
+    request: {
+      time: string;
+      proto: string;
+      method: string;
+      path: string;
+      rawquery: string;
+      headers: Record<string, string[]>;
+      client: string;
+    };
     response: { time: string; headers: Record<string, string[]>; statuscode: number };
     stats: { inputbytes: number; outputbytes: number; latency: number; timetofirstbyte: number };
   };
@@ -137,8 +154,17 @@ export function traceInfoOf(record: RequestRecord, node: string): TraceInfo {
         headers: redactedHeaders(record.requestHeaders, { Host: record.host }),
         client: record.sourceIp,
       },
-      response: { time: ended, headers: redactedHeaders(record.responseHeaders), statuscode: record.statusCode },
-      stats: { inputbytes: Math.max(0, record.rx), outputbytes: record.tx, latency: record.durationNs, timetofirstbyte: record.ttfbNs },
+      response: {
+        time: ended,
+        headers: redactedHeaders(record.responseHeaders),
+        statuscode: record.statusCode,
+      },
+      stats: {
+        inputbytes: Math.max(0, record.rx),
+        outputbytes: record.tx,
+        latency: record.durationNs,
+        timetofirstbyte: record.ttfbNs,
+      },
     },
   };
 }

@@ -24,7 +24,9 @@ interface Backend {
 export function tierProblem(tier: TierDoc | undefined, name: string): string | null {
   if (!tier) return `The tier ${name} does not exist`;
   if (tier.Type !== "s3" && tier.Type !== "minio") {
-    return `The tier ${name} is a ${SECTION[tier.Type]} tier: the embedded storage transitions only to S3 and MinIO tiers`;
+    return `The tier ${name} is a ${
+      SECTION[tier.Type]
+    } tier: the embedded storage transitions only to S3 and MinIO tiers`;
   }
   return null;
 }
@@ -45,9 +47,20 @@ export class TierBackends implements TieredData {
     this.#tmpDir = `${dataDir}/.deck/tmp`;
   }
 
-  static async open(options: { tiers: TierStore; deploymentId: string; dataDir: string; fetch?: typeof fetch; log?: Logger }): Promise<TierBackends> {
-    const backends = new TierBackends(options.tiers, options.deploymentId, options.dataDir, options.fetch ?? globalThis.fetch, options.log);
-    backends.#pending = await Deno.readTextFile(backends.#pendingFile).then((t) => JSON.parse(t) as TransitionRef[], () => []);
+  static async open(
+    options: { tiers: TierStore; deploymentId: string; dataDir: string; fetch?: typeof fetch; log?: Logger },
+  ): Promise<TierBackends> {
+    const backends = new TierBackends(
+      options.tiers,
+      options.deploymentId,
+      options.dataDir,
+      options.fetch ?? globalThis.fetch,
+      options.log,
+    );
+    backends.#pending = await Deno.readTextFile(backends.#pendingFile).then(
+      (t) => JSON.parse(t) as TransitionRef[],
+      () => [],
+    );
     return backends;
   }
 
@@ -55,21 +68,60 @@ export class TierBackends implements TieredData {
     const tier = this.tiers.tiers.find((t) => t.Name === name);
     const problem = tierProblem(tier, name);
     if (problem) throw new StoreError("InvalidObjectState", problem, 503);
-    const b = tier![SECTION[tier!.Type]] as { Endpoint: string; AccessKey: string; SecretKey: string; Bucket: string; Prefix?: string; Region?: string; StorageClass?: string };
-    const client = new S3Client({ endpoint: b.Endpoint, region: b.Region || undefined, credentials: { accessKey: b.AccessKey, secretKey: b.SecretKey }, fetch: this.fetchImpl });
-    return { client, bucket: b.Bucket, prefix: (b.Prefix ?? "").replace(/^\/+|\/+$/g, ""), storageClass: b.StorageClass || undefined };
+    const b = tier![SECTION[tier!.Type]] as {
+      Endpoint: string;
+      AccessKey: string;
+      SecretKey: string;
+      Bucket: string;
+      Prefix?: string;
+      Region?: string;
+      StorageClass?: string;
+    };
+    const client = new S3Client({
+      endpoint: b.Endpoint,
+      region: b.Region || undefined,
+      credentials: { accessKey: b.AccessKey, secretKey: b.SecretKey },
+      fetch: this.fetchImpl,
+    });
+    return {
+      client,
+      bucket: b.Bucket,
+      prefix: (b.Prefix ?? "").replace(/^\/+|\/+$/g, ""),
+      storageClass: b.StorageClass || undefined,
+    };
   }
 
   /** Copies `size` bytes to the tier under a new name (`<prefix>/<deployment>/<bucket>/<u[0:2]>/<u[2:4]>/<u>`). */
-  async upload(tierName: string, bucket: string, body: ReadableStream<Uint8Array>, size: number, signal?: AbortSignal): Promise<TransitionRef & { etag?: string }> {
+  async upload(
+    tierName: string,
+    bucket: string,
+    body: ReadableStream<Uint8Array>,
+    size: number,
+    signal?: AbortSignal,
+  ): Promise<TransitionRef & { etag?: string }> {
     const backend = this.#backend(tierName);
     const uuid = crypto.randomUUID();
-    const name = [backend.prefix, this.deploymentId, bucket, uuid.slice(0, 2), uuid.slice(2, 4), uuid].filter((p) => p !== "").join("/");
+    const name = [backend.prefix, this.deploymentId, bucket, uuid.slice(0, 2), uuid.slice(2, 4), uuid].filter(
+      (p) => p !== "",
+    ).join("/");
     const headers: Record<string, string> = { "content-type": "application/octet-stream" };
     if (backend.storageClass) headers["x-amz-storage-class"] = backend.storageClass;
-    const res = await backend.client.empty({ method: "PUT", bucket: backend.bucket, key: name, body, contentLength: size, headers, signal });
+    const res = await backend.client.empty({
+      method: "PUT",
+      bucket: backend.bucket,
+      key: name,
+      body,
+      contentLength: size,
+      headers,
+      signal,
+    });
     const etag = res.headers.get("etag")?.replace(/"/g, "");
-    return { tier: tierName, object: name, remoteVersionId: res.headers.get("x-amz-version-id") ?? undefined, etag };
+    return {
+      tier: tierName,
+      object: name,
+      remoteVersionId: res.headers.get("x-amz-version-id") ?? undefined,
+      etag,
+    };
   }
 
   async read(version: VersionRecord, start: number, length: number): Promise<ReadableStream<Uint8Array>> {
@@ -88,8 +140,15 @@ export class TierBackends implements TieredData {
       return res.body;
     } catch (error) {
       if (error instanceof StoreError) throw error;
-      this.log?.warn("reading a transitioned object from its tier failed", { tier: ref.tier, error: String(error) });
-      throw new StoreError("InternalError", `The object's data is on tier ${ref.tier}, which cannot be read now`, 503);
+      this.log?.warn("reading a transitioned object from its tier failed", {
+        tier: ref.tier,
+        error: String(error),
+      });
+      throw new StoreError(
+        "InternalError",
+        `The object's data is on tier ${ref.tier}, which cannot be read now`,
+        503,
+      );
     }
   }
 
@@ -99,10 +158,20 @@ export class TierBackends implements TieredData {
       const backend = this.#backend(ref.tier);
       // A tier that does not answer must not hold up the scan that retries removals.
       const signal = AbortSignal.timeout(REMOVE_TIMEOUT_MS);
-      await backend.client.empty({ method: "DELETE", bucket: backend.bucket, key: ref.object, query: { versionId: ref.remoteVersionId }, allow: [404], signal });
+      await backend.client.empty({
+        method: "DELETE",
+        bucket: backend.bucket,
+        key: ref.object,
+        query: { versionId: ref.remoteVersionId },
+        allow: [404],
+        signal,
+      });
       return true;
     } catch (error) {
-      this.log?.warn("removing a transitioned object's remote copy failed; it is retried", { tier: ref.tier, error: String(error) });
+      this.log?.warn("removing a transitioned object's remote copy failed; it is retried", {
+        tier: ref.tier,
+        error: String(error),
+      });
       return false;
     }
   }
