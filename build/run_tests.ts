@@ -1,6 +1,6 @@
 /**
  * `deno task test`: everything CI runs. Installs what the suite needs (Chromium, AWS CLI, kubectl, Prometheus), builds the assets,
- * type-checks and lints every module, runs every test, and ends with the line CI reads: `tests: N passed, N failed`.
+ * type-checks, lints and checks the formatting of every module, runs every test, and ends with the line CI reads: `tests: N passed, N failed`.
  * Exits non-zero on any failure, including type errors and a run that found no tests.
  */
 import { build } from "./build.ts";
@@ -58,6 +58,12 @@ if (!(await run(["check", ...CHECK_ROOTS]))) {
 
 if (!(await run(["lint"]))) {
   console.error("lint failed");
+  finish(0, 1);
+}
+
+// Sizes are judged on formatted code, so unformatted code fails the run like a lint error.
+if (!(await run(["fmt", "--check"]))) {
+  console.error("formatting check failed: run `npx -y deno@2.9.6 fmt`");
   finish(0, 1);
 }
 
