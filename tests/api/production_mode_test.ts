@@ -8,7 +8,7 @@ Deno.test("main.ts loads React's production build (the development build made pa
   `;
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["eval", "--ext=ts", probe],
-    cwd: new URL("../", import.meta.url).pathname,
+    cwd: new URL("../../", import.meta.url).pathname,
     env: { NODE_ENV: "" },
     stdout: "piped",
     stderr: "piped",
