@@ -57,10 +57,9 @@ async function openTrace(
   path = "/ws/trace?calls=s3&onlyErrors=no",
 ): Promise<{ arrivals: Map<string, number>; close(): void }> {
   const arrivals = new Map<string, number>();
-  // @ts-ignore: Deno's WebSocket takes headers
-  const ws = new WebSocket(stack.consoleUrl.replace(/^http/, "ws") + path, {
-    headers: { cookie, origin: stack.consoleUrl },
-  });
+  const url = stack.consoleUrl.replace(/^http/, "ws") + path;
+  // @ts-ignore: Deno's WebSocket takes headers (one line, so the directive covers the whole call)
+  const ws = new WebSocket(url, { headers: { cookie, origin: stack.consoleUrl } });
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.path) arrivals.set(message.path, performance.now());
