@@ -37,12 +37,12 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
     // deno-lint-ignore no-explicit-any
     const axe = (globalThis as any).axe;
     const result = await axe.run(document, { resultTypes: ["violations"] });
-    // deno-lint-ignore no-explicit-any
-    return result.violations.map((v: any) => ({
+    type Found = { id: string; impact: string; help: string; nodes: { target: string[] }[] };
+    return (result.violations as Found[]).map((v) => ({
       id: v.id,
       impact: v.impact,
       help: v.help,
-      targets: v.nodes.map((n: any) => n.target.join(" ")),
+      targets: v.nodes.map((n) => n.target.join(" ")),
     }));
   }) as Violation[];
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
