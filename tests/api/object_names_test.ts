@@ -9,7 +9,7 @@ import { HeadObjectCommand, S3Client as SdkClient } from "@aws-sdk/client-s3";
 import type { ObjectDetail, ObjectList } from "../../server/contract/objects.ts";
 import { headObject, listMultipartUploads, makeBucket, putObject } from "../../server/s3/mod.ts";
 import { type ConsoleClient, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
-import { contentOf, dispositionNames, WORLD_FOLDER, WORLD_NAMES } from "../names.ts";
+import { contentOf, dispositionNames, WORLD_FOLDER, WORLD_NAMES, zipEntries } from "../names.ts";
 
 const BUCKET = "names";
 const q = encodeURIComponent;
@@ -46,24 +46,6 @@ async function rawFormUpload(client: ConsoleClient, disposition: Uint8Array): Pr
       "content-type": "multipart/form-data; boundary=XyZ",
     },
   });
-}
-
-/** The entries of a zip's central directory: name bytes decoded as UTF-8 and the general purpose flags. */
-function zipEntries(zip: Uint8Array): { name: string; flags: number }[] {
-  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
-  const end = zip.length - 22;
-  assert.equal(view.getUint32(end, true), 0x06054b50, "an end of central directory record without comment");
-  const out: { name: string; flags: number }[] = [];
-  for (let at = view.getUint32(end + 16, true); view.getUint32(at, true) === 0x02014b50;) {
-    const nameLength = view.getUint16(at + 28, true);
-    const skip = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-    const name = new TextDecoder("utf-8", { fatal: true }).decode(
-      zip.subarray(at + 46, at + 46 + nameLength),
-    );
-    out.push({ name, flags: view.getUint16(at + 8, true) });
-    at += 46 + skip;
-  }
-  return out;
 }
 
 async function formAndDownload(t: Deno.TestContext, root: ConsoleClient) {

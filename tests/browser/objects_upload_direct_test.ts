@@ -6,12 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import { getObject, listMultipartUploads, makeBucket } from "../../server/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
-
-const MIB = 1024 * 1024;
+import { MIB, randomFile, storedDigest } from "./upload_files.ts";
 
 Deno.test("browser: with a public storage address, parts go straight to storage", async () => {
   const stack = await startStack({ publicStorage: true });
@@ -23,14 +21,10 @@ Deno.test("browser: with a public storage address, parts go straight to storage"
     await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
     await page.goto("/object-browser/direct/");
 
-    const data = new Uint8Array(20 * MIB + 12345); // two parts of 16 MiB
-    for (let at = 0; at < data.length; at += 65536) {
-      crypto.getRandomValues(data.subarray(at, Math.min(data.length, at + 65536)));
-    }
-    await Deno.writeFile(`${dir}/direct.bin`, data);
+    const file = await randomFile(dir, "direct.bin", 20 * MIB + 12345); // two parts of 16 MiB
     const partPuts: string[] = [];
     page.on("request", (r) => r.method() === "PUT" && partPuts.push(r.url()));
-    await page.getByLabel("Files to upload").setInputFiles(`${dir}/direct.bin`);
+    await page.getByLabel("Files to upload").setInputFiles(file.path);
     await page.getByText("Object(s) uploaded successfully.").waitFor();
     await page.locator('tr[data-row="direct.bin"]').waitFor();
 
@@ -45,17 +39,7 @@ Deno.test("browser: with a public storage address, parts go straight to storage"
       assert.match(url, /[?&]partNumber=\d/);
       assert.match(url, /X-Amz-Signature=/, "on a presigned URL: no credentials in the browser");
     }
-    const stored = await getObject(stack.admin, "direct", "direct.bin");
-    const hash = createHash("sha256");
-    let size = 0;
-    for await (const chunk of stored.body!) {
-      hash.update(chunk);
-      size += chunk.length;
-    }
-    assert.deepEqual({ size, hash: hash.digest("hex") }, {
-      size: data.length,
-      hash: createHash("sha256").update(data).digest("hex"),
-    });
+    assert.deepEqual(await storedDigest(stack, "direct", "direct.bin"), { size: file.size, hash: file.hash });
     assert.deepEqual(await listMultipartUploads(stack.admin, "direct"), []);
 
     // A small file is still sent in the console's form upload.
