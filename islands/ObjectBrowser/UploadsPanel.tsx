@@ -163,7 +163,7 @@ export function UploadsPanel({ uploads }: { uploads: ReturnType<typeof useUpload
   if (uploads.rows.length === 0 && !uploads.unfinished.items.some((i) => !running.has(i.key))) return null;
   const total = uploads.rows.reduce((n, r) => n + r.task.file.size, 0);
   const sent = uploads.rows.reduce(
-    (n, r) => n + (r.status === "cancelled" ? r.task.file.size : r.progress.sent),
+    (n, r) => n + (r.status === "cancelled" || r.status === "failed" ? r.task.file.size : r.progress.sent),
     0,
   );
   const overall = total ? Math.floor((sent / total) * 100) : 100;

@@ -13,7 +13,9 @@ import { createMultipartUpload, uploadPart } from "../../server/s3/ops/multipart
 import { getObject, listMultipartUploads, makeBucket } from "../../server/s3/mod.ts";
 import { startStack, type TestStack } from "../helpers.ts";
 import { contentOf, WORLD_NAMES, zipEntries } from "../names.ts";
+import { assertAccessible } from "./a11y.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
+import { assertNarrowLayout } from "./layout.ts";
 import { MIB, randomFile, storedDigest } from "./upload_files.ts";
 
 /** A name the form upload's field would change ("%22" reads as a quote there): it must go in parts. */
@@ -98,6 +100,7 @@ Deno.test("browser: names in every script upload, list and download", async (t) 
       const line = page.locator('[data-upload="too big ✓.bin"]');
       await line.getByText("Failed", { exact: true }).waitFor();
       assert.equal(await line.getByTestId("upload-error").innerText(), "Bucket quota exceeded");
+      await assertAccessible(page, "uploads panel with a refused file");
     });
   } finally {
     await browser.close();
@@ -143,11 +146,16 @@ Deno.test("browser: unfinished uploads are listed after a reload, to resume or a
         (await Deno.readFile(other.path)).subarray(0, 5 * MIB),
       );
       await createMultipartUpload(stack.admin, "inbox", "abandoned ✗.bin");
+      // The list is checked where it is most cramped: the dark theme in an 800 px window.
+      await page.context().addCookies([{ name: "theme", value: "dark", url: stack.consoleUrl }]);
+      await page.setViewportSize({ width: 800, height: 900 });
       await page.reload();
       const list = page.getByTestId("unfinished-uploads");
       await list.getByText("Unfinished uploads").waitFor();
       assert.match(await list.locator('[data-unfinished="報告書 ✓.bin"]').innerText(), /40 MiB/);
       assert.match(await list.locator('[data-unfinished="from the CLI.bin"]').innerText(), /another client/);
+      await assertAccessible(page, "unfinished uploads, dark");
+      await assertNarrowLayout(page, "unfinished uploads, dark, 800 px");
     });
 
     await t.step("resuming with another file is refused and says which file it needs", async () => {
