@@ -57,7 +57,7 @@ export function FolderView(props: FolderViewProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const reload = useCallback(() => (setSelected([]), listing.reload()), [listing.reload]);
-  const uploads = useUploads(reload);
+  const uploads = useUploads({ bucket, direct: props.direct }, reload);
   // A selection, a filter or a search belongs to the folder it was made in.
   useEffect(() => {
     setSelected([]);

@@ -1,10 +1,13 @@
 /**
- * The uploads in progress: per-file and overall progress, cancel and retry (spec 3 §4 upload messages:
- * 'Object(s) uploaded successfully.', 'An error occurred while uploading the file(s).').
+ * The uploads in progress: per-file and overall progress, cancel and retry, a failed file's reason as the
+ * server gave it (spec 3 §4 upload messages: 'Object(s) uploaded successfully.', 'An error occurred while
+ * uploading the file(s).'), and the bucket's unfinished uploads to resume or abort, also after a reload.
  */
 import { useRef, useState } from "react";
+import { ApiClientError } from "../lib/api/request.ts";
 import { formatBytes } from "../lib/format.ts";
 import { showSnackbar } from "../ui/notify.ts";
+import { UnfinishedList, useUnfinishedUploads } from "./UnfinishedUploads.tsx";
 import { abandonUpload, type Progress, uploadFile, type UploadTask } from "./uploads.ts";
 
 export interface UploadRow {
@@ -15,9 +18,13 @@ export interface UploadRow {
   error?: string;
 }
 
-/** Runs uploads and keeps their rows; `onSettled` runs when a batch has finished (to refresh the listing). */
-export function useUploads(onSettled: () => void) {
+/**
+ * Runs uploads into `bucket` and keeps their rows; `onSettled` runs when a batch has finished (to refresh
+ * the listing).
+ */
+export function useUploads(place: { bucket: string; direct: boolean }, onSettled: () => void) {
   const [rows, setRows] = useState<UploadRow[]>([]);
+  const unfinished = useUnfinishedUploads(place.bucket, place.direct);
   const controllers = useRef(new Map<string, AbortController>());
   const update = (id: string, change: Partial<UploadRow>) =>
     setRows((all) => all.map((r) => (r.id === id ? { ...r, ...change } : r)));
@@ -38,7 +45,7 @@ export function useUploads(onSettled: () => void) {
       return "done";
     } catch (error) {
       if (controller.signal.aborted) return "cancelled";
-      update(row.id, { status: "failed", error: error instanceof Error ? error.message : String(error) });
+      update(row.id, { status: "failed", error: reasonOf(error) });
       return "failed";
     } finally {
       controllers.current.delete(row.id);
@@ -55,10 +62,12 @@ export function useUploads(onSettled: () => void) {
     if (outcomes.includes("failed")) showSnackbar("An error occurred while uploading the file(s).", "error");
     else if (outcomes.includes("done")) showSnackbar("Object(s) uploaded successfully.");
     onSettled();
+    void unfinished.reload();
   }
 
   return {
     rows,
+    unfinished,
     start(tasks: UploadTask[]) {
       const batch = tasks.map((task): UploadRow => ({
         id: crypto.randomUUID(),
@@ -72,7 +81,7 @@ export function useUploads(onSettled: () => void) {
     cancel(row: UploadRow) {
       controllers.current.get(row.id)?.abort();
       update(row.id, { status: "cancelled" });
-      void abandonUpload(row.task);
+      void abandonUpload(row.task).then(unfinished.reload);
     },
     retry(row: UploadRow) {
       const again: UploadRow = { ...row, status: "uploading", error: undefined };
@@ -85,83 +94,106 @@ export function useUploads(onSettled: () => void) {
   };
 }
 
+/** What the user reads when a file failed: the server's message, and its detail when that adds to it. */
+function reasonOf(error: unknown): string {
+  if (error instanceof ApiClientError) {
+    return error.detail ? `${error.message}: ${error.detail}` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 const percent = (
   row: UploadRow,
 ) => (row.task.file.size ? Math.floor((row.progress.sent / row.task.file.size) * 100) : 100);
 
+/** One file's line: its name (and why it failed), its state, its size, and what can be done with it. */
+function UploadLine({ row, uploads }: { row: UploadRow; uploads: ReturnType<typeof useUploads> }) {
+  return (
+    <li className="flex items-center gap-2 py-1" data-upload={row.task.key}>
+      <span className="flex-1 min-w-0">
+        <span className="block truncate" title={row.task.key}>{row.task.key}</span>
+        {row.status === "failed" && row.error
+          ? (
+            <span className="block text-xs text-error wrap-anywhere" data-testid="upload-error">
+              {row.error}
+            </span>
+          )
+          : null}
+      </span>
+      <span className="w-40 shrink-0">
+        {row.status === "uploading"
+          ? (
+            <progress
+              className="progress w-full"
+              value={percent(row)}
+              max={100}
+              aria-label={`Progress of ${row.task.key}`}
+            />
+          )
+          : null}
+        {row.status === "done" ? <span className="text-success">Done</span> : null}
+        {row.status === "cancelled" ? <span className="text-base-content/60">Cancelled</span> : null}
+        {row.status === "failed" ? <span className="text-error">Failed</span> : null}
+      </span>
+      <span className="w-32 shrink-0 text-right tabular-nums text-base-content/70">
+        {row.status === "uploading"
+          ? `${percent(row)}% of ${formatBytes(row.task.file.size)}`
+          : formatBytes(row.task.file.size)}
+        {row.progress.resumed ? <span className="block text-xs">resumed</span> : null}
+      </span>
+      {row.status === "uploading"
+        ? <button type="button" className="btn btn-xs" onClick={() => uploads.cancel(row)}>Cancel</button>
+        : null}
+      {row.status === "failed"
+        ? <button type="button" className="btn btn-xs" onClick={() => uploads.retry(row)}>Retry</button>
+        : null}
+    </li>
+  );
+}
+
 export function UploadsPanel({ uploads }: { uploads: ReturnType<typeof useUploads> }) {
-  if (uploads.rows.length === 0) return null;
+  const running = new Set(uploads.rows.filter((r) => r.status === "uploading").map((r) => r.task.key));
+  const unfinished = (
+    <UnfinishedList
+      unfinished={uploads.unfinished}
+      hidden={running}
+      onResume={(task) => uploads.start([task])}
+    />
+  );
+  if (uploads.rows.length === 0 && !uploads.unfinished.items.some((i) => !running.has(i.key))) return null;
   const total = uploads.rows.reduce((n, r) => n + r.task.file.size, 0);
   const sent = uploads.rows.reduce(
-    (n, r) => n + (r.status === "cancelled" ? r.task.file.size : r.progress.sent),
+    (n, r) => n + (r.status === "cancelled" || r.status === "failed" ? r.task.file.size : r.progress.sent),
     0,
   );
   const overall = total ? Math.floor((sent / total) * 100) : 100;
   const busy = uploads.rows.some((r) => r.status === "uploading");
   return (
     <section className="card bg-base-100 shadow-sm mb-4 p-3" aria-label="Uploads" data-testid="uploads">
-      <div className="flex items-center justify-between gap-2 mb-2">
-        <h2 className="font-bold text-sm">{busy ? `Uploading: ${overall}%` : "Uploads"}</h2>
-        {busy
-          ? null
-          : <button type="button" className="btn btn-xs btn-ghost" onClick={uploads.clear}>Clear</button>}
-      </div>
-      <progress
-        className="progress progress-primary w-full mb-2"
-        value={overall}
-        max={100}
-        aria-label="Overall upload progress"
-      />
-      <ul className="max-h-56 overflow-y-auto text-sm">
-        {uploads.rows.map((row) => (
-          <li key={row.id} className="flex items-center gap-2 py-1" data-upload={row.task.key}>
-            <span className="flex-1 min-w-0 truncate" title={row.task.key}>{row.task.key}</span>
-            <span className="w-40 shrink-0">
-              {row.status === "uploading"
-                ? (
-                  <progress
-                    className="progress w-full"
-                    value={percent(row)}
-                    max={100}
-                    aria-label={`Progress of ${row.task.key}`}
-                  />
-                )
-                : null}
-              {row.status === "done" ? <span className="text-success">Done</span> : null}
-              {row.status === "cancelled" ? <span className="text-base-content/60">Cancelled</span> : null}
-              {row.status === "failed" ? <span className="text-error" title={row.error}>Failed</span> : null}
-            </span>
-            <span className="w-32 shrink-0 text-right tabular-nums text-base-content/70">
-              {row.status === "uploading"
-                ? `${percent(row)}% of ${formatBytes(row.task.file.size)}`
-                : formatBytes(row.task.file.size)}
-              {row.progress.resumed ? <span className="block text-xs">resumed</span> : null}
-            </span>
-            {row.status === "uploading"
-              ? (
-                <button
-                  type="button"
-                  className="btn btn-xs"
-                  onClick={() => uploads.cancel(row)}
-                >
-                  Cancel
+      {uploads.rows.length
+        ? (
+          <>
+            <div className="flex items-center justify-between gap-2 mb-2">
+              <h2 className="font-bold text-sm">{busy ? `Uploading: ${overall}%` : "Uploads"}</h2>
+              {busy ? null : (
+                <button type="button" className="btn btn-xs btn-ghost" onClick={uploads.clear}>
+                  Clear
                 </button>
-              )
-              : null}
-            {row.status === "failed"
-              ? (
-                <button
-                  type="button"
-                  className="btn btn-xs"
-                  onClick={() => uploads.retry(row)}
-                >
-                  Retry
-                </button>
-              )
-              : null}
-          </li>
-        ))}
-      </ul>
+              )}
+            </div>
+            <progress
+              className="progress progress-primary w-full mb-2"
+              value={overall}
+              max={100}
+              aria-label="Overall upload progress"
+            />
+            <ul className="max-h-56 overflow-y-auto text-sm">
+              {uploads.rows.map((row) => <UploadLine key={row.id} row={row} uploads={uploads} />)}
+            </ul>
+          </>
+        )
+        : null}
+      {unfinished}
     </section>
   );
 }

@@ -3,10 +3,12 @@
  * multipart uploads with several parts in flight, one request per part (through the console, or straight
  * to storage on presigned URLs). The upload id is remembered in localStorage under the file's identity, so
  * after a reload or a new sign-in the same file chosen again resumes: the server says which parts exist and
- * only the rest are sent. Cancel aborts the upload, so no parts stay behind.
+ * only the rest are sent. Cancel aborts the upload, so no parts stay behind. Errors carry the server's
+ * reason (the console's JSON message, or the storage's own XML one for parts sent straight to it).
  */
 import { ApiClientError } from "../lib/api/request.ts";
 import { objectsApi, objectUrls } from "../lib/api/objects.ts";
+import { capitalize, detailBeside } from "../lib/messages.ts";
 
 /** Files above this go up in parts. */
 export const MULTIPART_THRESHOLD = 16 * 1024 * 1024;
@@ -27,13 +29,55 @@ export interface Progress {
   resumed: number;
 }
 
+const MEMORY_PREFIX = "deck.upload\n";
+
 /** What a file's upload is remembered by: the same file chosen again for the same object resumes. */
 export const resumeKey = (task: Pick<UploadTask, "bucket" | "key" | "file">) =>
-  `deck.upload\n${task.bucket}\n${task.key}\n${task.file.size}\n${task.file.lastModified}`;
+  memoryKey(task.bucket, task.key, task.file);
+
+const memoryKey = (bucket: string, key: string, file: { size: number; lastModified: number }) =>
+  `${MEMORY_PREFIX}${bucket}\n${key}\n${file.size}\n${file.lastModified}`;
 
 interface SavedUpload {
   uploadId: string;
+  /** 0 for an upload this browser did not start: found from its stored parts when it resumes. */
   partSize: number;
+}
+
+/** An upload this browser remembers: the object, the file it was started with, and its upload id. */
+export interface RememberedUpload extends SavedUpload {
+  key: string;
+  size: number;
+  lastModified: number;
+}
+
+/** The uploads this browser started in `bucket` and has not finished (read back from localStorage). */
+export function rememberedUploads(bucket: string): RememberedUpload[] {
+  const found: RememberedUpload[] = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const memory = localStorage.key(i) ?? "";
+    if (!memory.startsWith(`${MEMORY_PREFIX}${bucket}\n`)) continue;
+    // Keys may hold line breaks; bucket, size and date never do.
+    const fields = memory.slice(MEMORY_PREFIX.length + bucket.length + 1).split("\n");
+    const saved = loadSaved(memory);
+    if (!saved || fields.length < 3) continue;
+    const lastModified = Number(fields.pop()), size = Number(fields.pop());
+    found.push({ ...saved, key: fields.join("\n"), size, lastModified });
+  }
+  return found;
+}
+
+/** Forgets every remembered file of an upload (after it was aborted). */
+export function forgetUpload(bucket: string, uploadId: string): void {
+  for (const upload of rememberedUploads(bucket)) {
+    if (upload.uploadId !== uploadId) continue;
+    localStorage.removeItem(memoryKey(bucket, upload.key, upload));
+  }
+}
+
+/** Makes `task` continue an unfinished upload (`partSize` 0 when another client started it). */
+export function adoptUpload(task: UploadTask, uploadId: string, partSize: number): void {
+  localStorage.setItem(resumeKey(task), JSON.stringify({ uploadId, partSize }));
 }
 
 /** An XMLHttpRequest as a promise, for its upload progress events (fetch has none). */
@@ -57,14 +101,19 @@ function sendXhr(
   });
 }
 
+/** The reason of a refused request: the console's JSON error, or the storage's XML one (direct parts). */
 function xhrError(xhr: XMLHttpRequest): ApiClientError {
   let message = `Error ${xhr.status}`, detail = "";
   try {
     const body = JSON.parse(xhr.responseText);
-    message = body.message ?? message;
+    message = body.message || message;
     detail = body.detailedMessage ?? "";
-  } catch { /* storage XML or empty */ }
-  return new ApiClientError(xhr.status, message, detail);
+  } catch {
+    const xml = /<Message>([^<]*)<\/Message>/.exec(xhr.responseText)?.[1];
+    if (xml) message = new DOMParser().parseFromString(xml, "text/html").body.textContent ?? message;
+  }
+  message = capitalize(message);
+  return new ApiClientError(xhr.status, message, detailBeside(message, detail));
 }
 
 /** Uploads one small file through the form endpoint (its field name is the key, relative to nothing). */
@@ -88,10 +137,21 @@ async function uploadSmall(
 function loadSaved(key: string): SavedUpload | null {
   try {
     const saved = JSON.parse(localStorage.getItem(key) ?? "null");
-    return saved && typeof saved.uploadId === "string" && saved.partSize > 0 ? saved : null;
+    return saved && typeof saved.uploadId === "string" && saved.partSize >= 0 ? saved : null;
   } catch {
     return null;
   }
+}
+
+const partCountOf = (size: number, partSize: number) => Math.max(1, Math.ceil(size / partSize));
+
+/**
+ * The part size of an upload another client started, read from its stored parts (every part but the last
+ * has it); null when nothing usable is stored (S3's 5 MiB minimum, 10,000 parts at most).
+ */
+function storedPartSize(parts: { size: number }[], fileSize: number): number | null {
+  const size = Math.max(0, ...parts.map((p) => p.size));
+  return size >= 5 * 1024 * 1024 && partCountOf(fileSize, size) <= 10_000 ? size : null;
 }
 
 /** The upload to continue (with the parts the storage holds) or a new one. */
@@ -103,17 +163,23 @@ async function openUpload(
   if (saved) {
     try {
       const parts = await objectsApi.uploadedParts(task.bucket, task.key, saved.uploadId);
-      const partCount = Math.ceil(task.file.size / saved.partSize);
-      const expected = (
-        n: number,
-      ) => (n < partCount ? saved.partSize : task.file.size - saved.partSize * (partCount - 1));
-      // Only parts of the expected size count; anything else is sent again.
-      const done = new Map(
-        parts.filter((p) => p.part_number <= partCount && p.size === expected(p.part_number)).map((
-          p,
-        ) => [p.part_number, p.etag]),
-      );
-      return { saved, done };
+      const partSize = saved.partSize || storedPartSize(parts, task.file.size);
+      if (partSize) {
+        const partCount = partCountOf(task.file.size, partSize);
+        const expected = (
+          n: number,
+        ) => (n < partCount ? partSize : task.file.size - partSize * (partCount - 1));
+        // Only parts of the expected size count; anything else is sent again.
+        const done = new Map(
+          parts.filter((p) => p.part_number <= partCount && p.size === expected(p.part_number)).map((
+            p,
+          ) => [p.part_number, p.etag]),
+        );
+        return { saved: { uploadId: saved.uploadId, partSize }, done };
+      }
+      // Another client's upload with nothing this file can reuse: replaced by a fresh one.
+      await objectsApi.abortUpload(task.bucket, task.key, saved.uploadId);
+      localStorage.removeItem(memory);
     } catch (error) {
       if (!(error instanceof ApiClientError && error.status === 404)) throw error;
       localStorage.removeItem(memory); // completed or aborted elsewhere: start over
@@ -133,7 +199,7 @@ async function uploadLarge(
 ): Promise<void> {
   const memory = resumeKey(task);
   const { saved, done } = await openUpload(task, memory);
-  const partCount = Math.ceil(task.file.size / saved.partSize);
+  const partCount = partCountOf(task.file.size, saved.partSize);
   const partBytes = (n: number) => Math.min(saved.partSize, task.file.size - (n - 1) * saved.partSize);
   const resumed = [...done.keys()].reduce((sum, n) => sum + partBytes(n), 0);
   const inFlight = new Map<number, number>();
@@ -171,15 +237,21 @@ async function uploadLarge(
   localStorage.removeItem(memory);
 }
 
+/**
+ * Whether the form upload stores `key` exactly: its field name carries the key, and browsers write `"`, CR
+ * and LF in it as %22, %0D and %0A, so a key holding those very sequences would come out changed.
+ */
+const formKeepsName = (key: string) => !/%(22|0d|0a)/i.test(key);
+
 /** Uploads a file, resuming when it can; rejects with AbortError when `signal` aborts. */
 export function uploadFile(
   task: UploadTask,
   onProgress: (p: Progress) => void,
   signal: AbortSignal,
 ): Promise<void> {
-  return task.file.size > MULTIPART_THRESHOLD
-    ? uploadLarge(task, onProgress, signal)
-    : uploadSmall(task, onProgress, signal);
+  const inParts = task.file.size > MULTIPART_THRESHOLD || !formKeepsName(task.key) ||
+    loadSaved(resumeKey(task)) !== null;
+  return inParts ? uploadLarge(task, onProgress, signal) : uploadSmall(task, onProgress, signal);
 }
 
 /** Cancels a file's upload for good: a remembered multipart upload is aborted so no parts stay behind. */

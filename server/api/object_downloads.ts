@@ -7,19 +7,10 @@ import type { Context } from "hono";
 import { previewContentType } from "../contract/content_types.ts";
 import type { AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
+import { contentDisposition } from "../formats/content_disposition.ts";
 import { boundaryOf, FormError } from "../formats/multipart_form.ts";
 import type { S3Client } from "../s3/client.ts";
 import { openDownload, uploadForm, validRange, zipObjects } from "../services/object_transfer.ts";
-
-/** Content-Disposition with an ASCII fallback and the exact UTF-8 name (RFC 6266, RFC 5987). */
-export function contentDisposition(kind: "attachment" | "inline", name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  const encoded = encodeURIComponent(name).replace(
-    /['()*]/g,
-    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
 
 const baseName = (key: string) => key.replace(/\/+$/, "").split("/").pop() || key;
 

@@ -18,7 +18,8 @@ export interface FormPart {
   filename?: string;
   /** The part's own Content-Type, when it has one. */
   contentType?: string;
-  headers: Headers;
+  /** The part's headers by lower-case name (the last of repeated ones). */
+  headers: Map<string, string>;
   /** The part's bytes as they arrive: views valid until the next one is asked for. */
   data(): AsyncGenerator<Uint8Array>;
   /** The whole part as UTF-8 text; throws FormError when it is longer than `limit` bytes. */
@@ -120,12 +121,23 @@ class Input {
   }
 }
 
-function parseHeaders(text: string): Headers {
-  const headers = new Headers();
+/**
+ * A part's header block. Browsers send names in it as raw UTF-8 (RFC 7578 §5.1), which a fetch Headers
+ * object cannot hold (it takes bytes as Latin-1 and refuses anything above): the block is decoded as
+ * UTF-8, strictly, into a plain map.
+ */
+function parseHeaders(bytes: Uint8Array): Map<string, string> {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new FormError("a part's headers are not valid UTF-8 (send names as UTF-8)");
+  }
+  const headers = new Map<string, string>();
   for (const line of text.split("\r\n")) {
     const colon = line.indexOf(":");
     if (colon <= 0) throw new FormError("malformed part header");
-    headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   return headers;
 }
@@ -143,7 +155,11 @@ function dispositionOf(value: string | null): { name: string; filename?: string 
   const extended = params["filename*"];
   if (extended) {
     const m = /^UTF-8''(.*)$/i.exec(extended);
-    if (m) filename = decodeURIComponent(m[1]);
+    try {
+      if (m) filename = decodeURIComponent(m[1]);
+    } catch {
+      throw new FormError("a part's filename* is not percent-encoded UTF-8");
+    }
   }
   return { name: unescapeFormName(params.name), filename };
 }
@@ -223,9 +239,9 @@ export async function* formParts(
           throw new FormError("part headers too long or cut off");
         }
       }
-      const headers = parseHeaders(new TextDecoder().decode(input.take(end)));
+      const headers = parseHeaders(input.take(end));
       input.take(4);
-      const { name, filename } = dispositionOf(headers.get("content-disposition"));
+      const { name, filename } = dispositionOf(headers.get("content-disposition") ?? null);
       let consumed = false;
       const data = () => {
         if (consumed) throw new FormError("part data already read");

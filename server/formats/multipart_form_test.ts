@@ -63,3 +63,25 @@ Deno.test("multipart form: skipped parts, limits and malformed bodies", async ()
   assert.equal(boundaryOf("application/json"), null);
   assert.equal(boundaryOf('multipart/form-data; boundary="abc def"'), "abc def");
 });
+
+Deno.test("multipart form: names in any script come back whole; headers that are not UTF-8 are refused", async () => {
+  const form = new FormData();
+  const names = ["报告 2026.pdf", "Ελληνικά.md", "ｶﾀｶﾅ.txt", "🎉 ✓.txt"];
+  for (const name of names) form.append(`docs/${name}`, new File([name], name));
+  const { body, type } = await encode(form);
+  const seen: string[] = [];
+  for await (const part of formParts(inPieces(body, 5), boundaryOf(type)!)) {
+    assert.equal(part.filename, part.name.slice(5));
+    assert.equal(await part.text(100), part.filename);
+    seen.push(part.name);
+  }
+  assert.deepEqual(seen, names.map((n) => `docs/${n}`));
+  const latin1 = new Uint8Array([
+    ...new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="caf'),
+    0xe9,
+    ...new TextEncoder().encode('"\r\n\r\nx\r\n--b--\r\n'),
+  ]);
+  await assert.rejects(async () => {
+    for await (const _ of formParts(inPieces(latin1, 8), "b"));
+  }, FormError);
+});

@@ -62,11 +62,27 @@ function dosDateTime(date: Date): { time: number; date: number } {
   };
 }
 
-/** A path that cannot climb out of the folder it is extracted into: no "..", ".", empty or leading "/" segments. */
+/**
+ * A relative path that extracts inside the folder it is extracted into, on any system: backslashes are
+ * separators too (Windows tools read them so), and no segment is empty, a drive ("C:"), or made only of
+ * dots and spaces (Windows drops trailing dots and spaces, so ".. " would climb out there).
+ */
 export function safeEntryName(name: string): string {
-  const isDir = name.endsWith("/");
-  const parts = name.split("/").filter((p) => p !== "" && p !== "." && p !== "..");
+  const isDir = /[/\\]$/.test(name);
+  const parts = name.replace(/^[A-Za-z]:/, "").split(/[/\\]/).filter((p) =>
+    !/^[. ]*$/.test(p) && !/^[A-Za-z]:$/.test(p)
+  );
   return parts.join("/") + (isDir && parts.length ? "/" : "");
+}
+
+/** `name`, or when an earlier entry took it, "name (2).ext", "name (3).ext"…: no entry hides another. */
+function uniqueName(name: string, taken: Set<string>): string {
+  let unique = name;
+  const dot = name.lastIndexOf(".");
+  const cut = dot > name.lastIndexOf("/") + 1 ? dot : name.length;
+  for (let n = 2; taken.has(unique); n++) unique = `${name.slice(0, cut)} (${n})${name.slice(cut)}`;
+  taken.add(unique);
+  return unique;
 }
 
 interface Written {
@@ -149,6 +165,7 @@ export function zipStream(
   const encoder = new TextEncoder();
   const iterator = entries[Symbol.asyncIterator]();
   const written: Written[] = [];
+  const names = new Set<string>();
   let offset = 0;
   let current: {
     entry: Written;
@@ -192,8 +209,10 @@ export function zipStream(
         done = true;
         return;
       }
-      const name = safeEntryName(next.value.name);
-      if (!name) return; // nothing left of the name: skipped
+      const safe = safeEntryName(next.value.name);
+      // Nothing left of the name, or a folder already there: skipped.
+      if (!safe || (safe.endsWith("/") && names.has(safe))) return;
+      const name = uniqueName(safe, names);
       const { size, body } = await next.value.open();
       const entry: Written = {
         name: encoder.encode(name),

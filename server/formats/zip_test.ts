@@ -95,3 +95,34 @@ Deno.test("zip: names cannot climb out of the extraction folder", () => {
   assert.equal(safeEntryName("folder/"), "folder/");
   assert.equal(safeEntryName(".."), "");
 });
+
+Deno.test("zip: drive letters, backslashes and Windows' dot-space names become safe relative paths", () => {
+  assert.equal(safeEntryName("C:/Windows/win.ini"), "Windows/win.ini");
+  assert.equal(safeEntryName("C:\\Windows\\System32\\x.dll"), "Windows/System32/x.dll");
+  assert.equal(safeEntryName("c:relative.txt"), "relative.txt");
+  assert.equal(safeEntryName("\\\\server\\share\\f.txt"), "server/share/f.txt");
+  assert.equal(safeEntryName("a\\..\\..\\b.txt"), "a/b.txt");
+  assert.equal(safeEntryName("docs/.. /. ./x.txt"), "docs/x.txt");
+  assert.equal(safeEntryName("keep/D:/inside"), "keep/inside");
+  assert.equal(safeEntryName("time 10:30/ünï ✓.txt"), "time 10:30/ünï ✓.txt", "a colon elsewhere stays");
+  assert.equal(safeEntryName("dir\\"), "dir/");
+});
+
+Deno.test("zip: names that end up the same are kept apart, so no entry hides another", async () => {
+  const zip = new Uint8Array(
+    await new Response(zipStream(entries([
+      { name: "C:/x/report.txt", data: bytes("one") },
+      { name: "x\\report.txt", data: bytes("two") },
+      { name: "x/report.txt", data: bytes("three") },
+      { name: "x/.env", data: bytes("four") },
+      { name: "x\\.env", data: bytes("five") },
+    ]))).arrayBuffer(),
+  );
+  assert.deepEqual(await unzipAll(zip), {
+    "x/report.txt": "one",
+    "x/report (2).txt": "two",
+    "x/report (3).txt": "three",
+    "x/.env": "four",
+    "x/.env (2)": "five",
+  });
+});

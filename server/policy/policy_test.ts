@@ -44,6 +44,24 @@ Deno.test("bucket policies need a Principal and resources inside the bucket", ()
   assert.equal(checkPolicy(ok).problems.length, 1, "Principal is not allowed in IAM policies");
 });
 
+Deno.test("resources name objects in any script, spaces included; a bucket name has no spaces", () => {
+  const policy = (resource: string) =>
+    JSON.stringify({
+      Version: "2012-10-17",
+      Statement: [{ Effect: "Allow", Action: "s3:GetObject", Resource: resource }],
+    });
+  assert.deepEqual(checkPolicy(policy("arn:aws:s3:::b/Документы/héllo wörld ✓.txt")).problems, []);
+  assert.equal(
+    evaluate([named("one", JSON.parse(policy("arn:aws:s3:::b/报告 2026.pdf")))], {
+      action: "s3:GetObject",
+      bucket: "b",
+      key: "报告 2026.pdf",
+    }).allowed,
+    true,
+  );
+  assert.equal(checkPolicy(policy("arn:aws:s3:::my bucket/x")).problems.length, 1);
+});
+
 Deno.test("Deny wins, root is allowed unless denied, wildcards and the bucket-level quirk", () => {
   const policies = [
     named("rw", {

@@ -187,7 +187,8 @@ function checkStatement(
         if (!resources) break;
         const items = value.kind === "array" ? value.items : [value];
         resources.forEach((r, i) => {
-          if (r !== "*" && !/^arn:aws:s3:::[^\s]*$/.test(r)) {
+          // Object names may hold spaces (MinIO takes any pattern); a bucket name never does.
+          if (r !== "*" && !/^arn:aws:s3:::[^\s/]*(\/[^\r\n]*)?$/.test(r)) {
             c.add(items[i].at, `invalid resource "${r}": expected arn:aws:s3:::bucket[/key]`);
           } else if (r.startsWith("arn:aws:s3:::") && r.length === 13) {
             c.add(items[i].at, `invalid resource "${r}": bucket name missing`);

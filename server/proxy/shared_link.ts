@@ -7,6 +7,7 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
+import { contentDisposition } from "../formats/content_disposition.ts";
 import { renderErrorPage } from "../render/error_page.tsx";
 import { SHARED_ROUTE } from "../services/share_links.ts";
 
@@ -29,6 +30,16 @@ const FORWARDED_RESPONSE = [
   "accept-ranges",
   "content-disposition",
 ];
+
+/** The object's own name from the link's path (its last segment, as S3 percent-encoded it). */
+function fileNameOf(path: string): string {
+  const last = path.split("/").pop() || "download";
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
 
 export function sharedLinkProxy(deps: AppDeps) {
   return new Hono<AppEnv>().on(["GET", "HEAD"], `/${SHARED_ROUTE}/*`, async (c) => {
@@ -72,8 +83,7 @@ export function sharedLinkProxy(deps: AppDeps) {
     }
     // Served from the console's origin: always a download, never a page that could run script here.
     if (!out.get("content-disposition")?.startsWith("attachment")) {
-      const name = decodeURIComponent(path.split("/").pop() ?? "download");
-      out.set("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(name)}`);
+      out.set("content-disposition", contentDisposition("attachment", fileNameOf(path)));
     }
     out.set("x-content-type-options", "nosniff");
     out.set("content-security-policy", "sandbox; default-src 'none'");

@@ -14,6 +14,7 @@ import {
   listObjectsV2,
   listObjectVersions,
   type ObjectEntry,
+  type ObjectInfo,
   type ObjectVersionEntry,
 } from "../s3/ops/objects.ts";
 
@@ -80,6 +81,49 @@ function decodeMarker(token: string): { key: string; version?: string } {
   );
 }
 
+/** Retention and legal hold as the contract spells them, from a HEAD's headers. */
+function lockStateOf(info: ObjectInfo): Pick<ObjectItem, LockField> {
+  return {
+    legal_hold_status: info.legalHold === undefined ? undefined : info.legalHold ? "ON" : "OFF",
+    retention_mode: lowerMode(info.retentionMode),
+    retention_until_date: info.retainUntil,
+  };
+}
+
+type LockField = "legal_hold_status" | "retention_mode" | "retention_until_date";
+
+/** HEADs in flight at once when a listing names one object's many versions. */
+const LOCK_LOOKUPS = 8;
+
+/**
+ * A listing whose prefix names one object (spec 3's Object model, as the original console's ListObjects
+ * does) carries that object's legal hold, retention and tags, for every version listed: scripts read them
+ * there. What the caller may not read is left out, as the original did, rather than failing the listing.
+ */
+async function addLockStateAndTags(
+  client: S3Client,
+  bucket: string,
+  prefix: string,
+  items: ObjectItem[],
+): Promise<void> {
+  if (!prefix || prefix.endsWith("/")) return;
+  const named = items.filter((item) => item.name === prefix && !item.is_delete_marker);
+  for (let at = 0; at < named.length; at += LOCK_LOOKUPS) {
+    await Promise.all(
+      named.slice(at, at + LOCK_LOOKUPS).map(async (item) => {
+        const versionId = item.version_id ?? undefined;
+        try {
+          const info = await headObject(client, bucket, item.name, { versionId });
+          Object.assign(item, lockStateOf(info));
+          item.tags = info.tagCount > 0 ? await getObjectTagging(client, bucket, item.name, versionId) : {};
+        } catch (error) {
+          if (!(error instanceof S3Error)) throw error;
+        }
+      }),
+    );
+  }
+}
+
 /** One page of a folder: its objects (and versions or metadata when asked) and its sub-folders. */
 export async function listPage(client: S3Client, bucket: string, options: ListOptions): Promise<ObjectList> {
   const delimiter = options.recursive ? undefined : "/";
@@ -94,6 +138,7 @@ export async function listPage(client: S3Client, bucket: string, options: ListOp
       metadata: options.withMetadata,
     });
     const objects = [...page.prefixes.map(folderItem), ...page.versions.map(versionItemOf)];
+    await addLockStateAndTags(client, bucket, options.prefix, objects);
     const next = page.isTruncated && page.nextKeyMarker
       ? encodeMarker({ key: page.nextKeyMarker, version: page.nextVersionIdMarker })
       : undefined;
@@ -107,6 +152,7 @@ export async function listPage(client: S3Client, bucket: string, options: ListOp
     metadata: options.withMetadata,
   });
   const objects = [...page.prefixes.map(folderItem), ...page.objects.map(itemOf)];
+  await addLockStateAndTags(client, bucket, options.prefix, objects);
   return {
     objects,
     total: objects.length,
@@ -276,9 +322,7 @@ export async function objectDetail(
     etag: info.etag,
     version_id: info.versionId ?? null,
     is_delete_marker: false,
-    legal_hold_status: info.legalHold === undefined ? undefined : info.legalHold ? "ON" : "OFF",
-    retention_mode: lowerMode(info.retentionMode),
-    retention_until_date: info.retainUntil,
+    ...lockStateOf(info),
     tags,
     user_metadata: info.userMetadata,
     ...bucketFacts,

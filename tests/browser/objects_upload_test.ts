@@ -5,38 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import { getObject, listMultipartUploads, makeBucket } from "../../server/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
-
-const MIB = 1024 * 1024;
-
-async function sha256OfObject(
-  stack: Awaited<ReturnType<typeof startStack>>,
-  bucket: string,
-  key: string,
-): Promise<{ size: number; hash: string }> {
-  const res = await getObject(stack.admin, bucket, key);
-  const hash = createHash("sha256");
-  let size = 0;
-  for await (const chunk of res.body!) {
-    hash.update(chunk);
-    size += chunk.length;
-  }
-  return { size, hash: hash.digest("hex") };
-}
-
-/** A file of `size` pseudo-random bytes on disk (so the browser reads it like a user's file). */
-async function bigFile(dir: string, name: string, size: number): Promise<{ path: string; hash: string }> {
-  const data = new Uint8Array(size);
-  for (let at = 0; at < size; at += 65536) {
-    crypto.getRandomValues(data.subarray(at, Math.min(size, at + 65536)));
-  }
-  const path = `${dir}/${name}`;
-  await Deno.writeFile(path, data);
-  return { path, hash: createHash("sha256").update(data).digest("hex") };
-}
+import { MIB, randomFile, storedDigest } from "./upload_files.ts";
 
 Deno.test("browser: uploads that survive a reload, cancel and retry", async (t) => {
   const stack = await startStack();
@@ -81,7 +53,7 @@ Deno.test("browser: uploads that survive a reload, cancel and retry", async (t) 
     await t.step(
       "a large file interrupted by a reload and a new sign-in resumes with only its missing parts",
       async () => {
-        const file = await bigFile(dir, "big.bin", 40 * MIB); // three parts of 16 MiB
+        const file = await randomFile(dir, "big.bin", 40 * MIB); // three parts of 16 MiB
         // Part 3 never gets through: it is held, then dropped as the page is reloaded.
         const held = Promise.withResolvers<import("playwright-core").Route>();
         await page.route(/\/uploads\/[^/]+\/parts\/3\?/, (route) => held.resolve(route));
@@ -111,7 +83,7 @@ Deno.test("browser: uploads that survive a reload, cancel and retry", async (t) 
           `only the missing part was sent again (sent: ${sent})`,
         );
         await page.getByTestId("uploads").getByText("resumed").waitFor();
-        assert.deepEqual(await sha256OfObject(stack, "inbox", "big.bin"), {
+        assert.deepEqual(await storedDigest(stack, "inbox", "big.bin"), {
           size: 40 * MIB,
           hash: file.hash,
         });
@@ -120,7 +92,7 @@ Deno.test("browser: uploads that survive a reload, cancel and retry", async (t) 
     );
 
     await t.step("cancel aborts the upload: no object and no stray parts", async () => {
-      const file = await bigFile(dir, "cancelled.bin", 20 * MIB);
+      const file = await randomFile(dir, "cancelled.bin", 20 * MIB);
       await page.route(/\/uploads\/[^/]+\/parts\/2\?/, () => {});
       const firstPart = page.waitForResponse((r) => /\/parts\/1\?/.test(r.url()) && r.status() === 200);
       await page.getByLabel("Files to upload").setInputFiles(file.path);

@@ -3,6 +3,7 @@ import type {
   ObjectDetail,
   ObjectItem,
   ObjectList,
+  PendingUpload,
   RewindList,
   SearchEvent,
   ShareLink,
@@ -91,6 +92,8 @@ export const objectsApi = {
     uploadId: string,
     parts: { part_number: number; etag: string }[],
   ) => api.post<{ etag: string }>(`${b(bucket)}/uploads/${segment(uploadId)}/complete`, { key, parts }),
+  pendingUploads: async (bucket: string) =>
+    (await api.get<{ uploads: PendingUpload[] | null }>(`${b(bucket)}/uploads`)).uploads ?? [],
   abortUpload: (bucket: string, key: string, uploadId: string) =>
     api.delete(`${b(bucket)}/uploads/${segment(uploadId)}?${q({ key })}`),
 };

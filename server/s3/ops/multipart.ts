@@ -1,7 +1,7 @@
 /** Multipart upload (minio-protocol §5.16). */
 import type { S3Client } from "../client.ts";
 import { buildXml, children, childText, parseXml } from "../xml.ts";
-import type { PutObjectOptions } from "./objects.ts";
+import { type PutObjectOptions, userMetadataHeaders } from "./objects.ts";
 
 export async function createMultipartUpload(
   client: S3Client,
@@ -11,9 +11,7 @@ export async function createMultipartUpload(
 ): Promise<string> {
   const headers: Record<string, string> = {};
   if (options.contentType) headers["content-type"] = options.contentType;
-  for (const [k, v] of Object.entries(options.userMetadata ?? {})) {
-    headers[`x-amz-meta-${k.toLowerCase()}`] = v;
-  }
+  Object.assign(headers, userMetadataHeaders(options.userMetadata));
   const root = parseXml(await client.text({ method: "POST", bucket, key, query: { uploads: "" }, headers }));
   return childText(root, "UploadId") ?? "";
 }

@@ -3,6 +3,7 @@
  * (minio-protocol §5.12–5.15).
  */
 import type { S3Client } from "../client.ts";
+import { decodeHeaderText, encodeHeaderText } from "../header_text.ts";
 import { md5Base64 } from "../md5.ts";
 import { buildXml, child, children, childText, parseXml, type XmlNode } from "../xml.ts";
 import { type Tags } from "./bucket_config.ts";
@@ -39,7 +40,7 @@ function parseEntry(node: XmlNode, urlEncoded: boolean): ObjectEntry {
     userMetadata = {};
     for (const m of metaNode.children) {
       if (m.name.toLowerCase() === "content-type") contentType = m.text;
-      else userMetadata[m.name.replace(/^X-Amz-Meta-/i, "")] = m.text;
+      else userMetadata[m.name.replace(/^X-Amz-Meta-/i, "")] = decodeHeaderText(m.text);
     }
   }
   return {
@@ -184,12 +185,17 @@ export interface PutResult {
   versionId?: string;
 }
 
+/** User metadata as `x-amz-meta-*` headers, values that are not ASCII as RFC 2047 words. */
+export function userMetadataHeaders(metadata: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(metadata).map(([k, v]) => [`x-amz-meta-${k.toLowerCase()}`, encodeHeaderText(v)]),
+  );
+}
+
 function putHeaders(options: PutObjectOptions): Record<string, string> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.contentType) headers["content-type"] = options.contentType;
-  for (const [k, v] of Object.entries(options.userMetadata ?? {})) {
-    headers[`x-amz-meta-${k.toLowerCase()}`] = v;
-  }
+  Object.assign(headers, userMetadataHeaders(options.userMetadata));
   if (options.tags && Object.keys(options.tags).length) {
     headers["x-amz-tagging"] = new URLSearchParams(options.tags).toString();
   }
@@ -245,7 +251,7 @@ export interface ObjectInfo {
 export function objectInfoFromHeaders(headers: Headers): ObjectInfo {
   const userMetadata: Record<string, string> = {};
   headers.forEach((value, name) => {
-    if (name.startsWith("x-amz-meta-")) userMetadata[name.slice(11)] = value;
+    if (name.startsWith("x-amz-meta-")) userMetadata[name.slice(11)] = decodeHeaderText(value);
   });
   const hold = headers.get("x-amz-object-lock-legal-hold");
   return {
