@@ -37,6 +37,17 @@ export function cookieSettings(deps: AppDeps): CookieSettings {
   return { path: deps.config.subpath, secure: deps.config.tls !== null };
 }
 
+/**
+ * Sign-out, one function for `POST /api/v1/logout` and the sidebar's Logout form: the session's credentials
+ * are revoked on the storage server (so a copy of the cookie stops working everywhere), then the cookie is
+ * expired. A failed revocation throws and leaves the cookie: the user must not believe the session ended.
+ */
+export async function logout(deps: AppDeps, c: Context<AppEnv>): Promise<void> {
+  const session = c.get("session");
+  if (session) await sessions.signOut(deps, session);
+  clearSessionCookie(c, cookieSettings(deps));
+}
+
 export function sessionApi(deps: AppDeps) {
   const cookie = cookieSettings(deps);
   /** Runs a sign-in, slowing down an address after repeated refusals. */
@@ -95,8 +106,8 @@ export function sessionApi(deps: AppDeps) {
       return c.json({}, 201);
     })
     .post("/logout", async (c) => {
-      await sessions.signOut(deps, requireSession(c));
-      clearSessionCookie(c, cookie);
+      requireSession(c);
+      await logout(deps, c);
       return c.json({}, 200);
     })
     .get("/session", async (c) => c.json(await sessions.sessionInfo(deps, requireSession(c))));
