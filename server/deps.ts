@@ -10,6 +10,7 @@ import type { LicenseStore } from "./services/license.ts";
 import type { PageRenderer } from "./render/page.tsx";
 import type { LoginThrottle } from "./session/login_throttle.ts";
 import type { SessionData } from "./session/token.ts";
+import type { LiveAccess } from "./session/live_access.ts";
 
 /** Where the storage server (external MinIO or the embedded one) is reached, always over HTTP. */
 export interface StorageEndpoint {
@@ -67,5 +68,7 @@ export interface AppEnv {
     requestId: string;
     /** The signed-in session, or null; set by loadSession for every request. */
     session: SessionData | null;
+    /** What the session may do now (server/session/live_access.ts); set by the page guard for pages. */
+    access?: LiveAccess;
   };
 }
