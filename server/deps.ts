@@ -20,6 +20,11 @@ export interface StorageEndpoint {
   region: string;
   /** The console started this storage itself (Deck's embedded storage): screens say what it does not do yet. */
   embedded?: boolean;
+  /**
+   * Key to vouch for the client address of a sign-in (server/s3/forwarded_client.ts); known when the console
+   * started the storage. Without it the storage sees every sign-in as coming from the console.
+   */
+  forwardingKey?: string;
 }
 
 /** The audit log search the console queries (Log Search API, minio-protocol-2 §3.4). */

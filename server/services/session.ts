@@ -8,6 +8,7 @@ import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { accountInfo } from "../s3/admin/info.ts";
 import { S3Error } from "../s3/errors.ts";
+import { forwardedHeaders } from "../s3/forwarded_client.ts";
 import { assumeRole, assumeRoleWithWebIdentity, type TemporaryCredentials } from "../s3/sts.ts";
 import { authorizationUrl, exchangeCode } from "../session/oidc.ts";
 import { accessFrom, liveAccess, rememberAccess } from "../session/live_access.ts";
@@ -65,13 +66,19 @@ async function sessionFrom(
   return base;
 }
 
-/** Form sign-in. Wrong keys → 401 "invalid Login"; an unreachable storage server → 503. */
-export async function signIn(deps: AppDeps, input: LoginInput): Promise<SessionData> {
+/**
+ * Form sign-in from `clientAddress`, which the console vouches for to a storage it started, so the storage
+ * slows a guesser's attempts and not everyone's. Wrong keys → 401 "invalid Login"; an unreachable storage
+ * server → 503.
+ */
+export async function signIn(deps: AppDeps, input: LoginInput, clientAddress: string): Promise<SessionData> {
+  const key = deps.storage.forwardingKey;
   let creds: TemporaryCredentials;
   try {
     creds = await assumeRole(clientWithKeys(deps, input.accessKey, input.secretKey), {
       durationSeconds: deps.config.sessionSeconds,
       tokenRevokeType: newSessionRevokeType(),
+      headers: key ? await forwardedHeaders(key, clientAddress) : undefined,
     });
   } catch (error) {
     if (error instanceof S3Error) {
