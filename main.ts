@@ -21,6 +21,7 @@ import {
 } from "./server/services/log_search_setup.ts";
 import { createMetricsService } from "./server/metrics/mod.ts";
 import { prometheusBearerToken } from "./server/s3/prometheus_token.ts";
+import { forwardingKey } from "./server/s3/forwarded_client.ts";
 import { LicenseStore } from "./server/services/license.ts";
 import { listen } from "./server/http_server.ts";
 
@@ -81,7 +82,13 @@ export async function main(args: string[]): Promise<void> {
     embeddedStorage = embedded;
     const token = prometheusBearerToken(embedded.root);
     metricsToken = () => token;
-    storage = { url: embedded.url, region: config.minioRegion, embedded: true };
+    // The console vouches for each sign-in's client address to the storage it started (forwarded_client.ts).
+    storage = {
+      url: embedded.url,
+      region: config.minioRegion,
+      embedded: true,
+      forwardingKey: await forwardingKey(embedded.root),
+    };
     if (config.root) {
       credentialsHint = "Sign in with MINIO_ROOT_USER and MINIO_ROOT_PASSWORD.";
     } else if (embedded.generatedRoot) {

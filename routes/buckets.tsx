@@ -361,7 +361,7 @@ export function bucketPages(deps: AppDeps) {
       };
     }
     if (id === "access") {
-      const showUsers = isPathAllowed(pagesOf(session), "/users");
+      const showUsers = isPathAllowed(pagesOf(c), "/users");
       const { data, error, failed } = await loadAll<{ policies: string[]; users: string[] }>(deps, session, {
         policies: [
           async (client) => (await policiesForBucket(client, bucket)).policies.map((p) => p.name),

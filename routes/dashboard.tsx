@@ -247,7 +247,7 @@ export function dashboardPages(deps: AppDeps) {
     } catch (e) {
       error = e;
     }
-    const metricsAllowed = canReadMetrics(session);
+    const metricsAllowed = canReadMetrics(c.get("access")!);
     const state = metricsAllowed ? deps.metrics.state() : null;
     const widgets = info.widgets && c.req.query("view") !== "basic" ? info.widgets : null;
     const here = deps.render.href(c.req.path);

@@ -214,7 +214,7 @@ export function iamPages(deps: AppDeps) {
                 users: data.users,
                 groups: data.groups,
                 unavailable: { users: failed.users, groups: failed.groups },
-                canViewUsers: isPathAllowed(pagesOf(session), "/users"),
+                canViewUsers: isPathAllowed(pagesOf(c), "/users"),
                 base,
               }}
             />

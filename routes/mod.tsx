@@ -46,7 +46,7 @@ export function pageRoutes(deps: AppDeps) {
   app.use("*", pageGuard(deps));
   app.get("/", (c) => {
     const session = c.get("session")!;
-    const first = firstAllowedRoute(pagesOf(session), session.distributed);
+    const first = firstAllowedRoute(pagesOf(c), session.distributed);
     if (first) return c.redirect(deps.render.href(first), 302);
     return renderInShell(deps, c, {
       title: "Deck",

@@ -11,7 +11,7 @@ import { serveBuiltAssets } from "./render/static_assets.ts";
 import { renderErrorPage } from "./render/error_page.tsx";
 import { cookieSettings, sessionApi } from "./api/session.ts";
 import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "./session/middleware.ts";
-import { sessionPages } from "./session/pages.ts";
+import { liveAccess } from "./session/live_access.ts";
 import { accountApi } from "./api/account.ts";
 import { bucketNamesInPaths } from "./api/bucket_paths.ts";
 import { bucketFeaturesApi } from "./api/bucket_features.ts";
@@ -59,7 +59,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.use(noStore()); // everything below is per session: never cached by browsers or proxies
   app.use(
-    loadSession(deps.sessionKey, deps.now),
+    loadSession(deps.sessionKey, () => deps.now()), // read per request: tests move the clock
     originCheck({ trustForwarded: deps.config.trustForwarded }),
   );
   if (deps.operator) app.all("/api/proxy/*", tenantProxy(deps)); // before the body limits: it streams any size
@@ -103,10 +103,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", pageRoutes(deps)); // server-rendered pages: sign-in, then the signed-in shell
 
   // Unknown pages: signed in → the first page the session may see (spec 1 §2); otherwise sign in first.
-  app.notFound((c) => {
+  app.notFound(async (c) => {
     const session = c.get("session");
     if (!session) return c.redirect(deps.render.href("/login"), 302);
-    const first = firstAllowedRoute(sessionPages(session), session.distributed);
+    const first = firstAllowedRoute((await liveAccess(deps, session)).pages, session.distributed);
     return first ? c.redirect(deps.render.href(first), 302) : renderErrorPage(deps, c, ApiError.notFound());
   });
   app.onError(createErrorHandler({

@@ -139,7 +139,7 @@ export const SETTINGS = {
     flag: "--trust-forwarded",
     default: "off",
     description:
-      "on when the console sits behind a reverse proxy that sets X-Forwarded-Host: the same-origin check then uses that host. off: forwarded headers are ignored (anyone could send them).",
+      "on when the console sits behind a reverse proxy that sets X-Forwarded-Host and X-Forwarded-For: the same-origin check then uses that host, and sign-in throttling the client address the proxy added. off: forwarded headers are ignored (anyone could send them).",
   },
   headerTimeout: {
     env: "CONSOLE_HEADER_TIMEOUT",

@@ -10,6 +10,7 @@ import type { LicenseStore } from "./services/license.ts";
 import type { PageRenderer } from "./render/page.tsx";
 import type { LoginThrottle } from "./session/login_throttle.ts";
 import type { SessionData } from "./session/token.ts";
+import type { LiveAccess } from "./session/live_access.ts";
 
 /** Where the storage server (external MinIO or the embedded one) is reached, always over HTTP. */
 export interface StorageEndpoint {
@@ -19,6 +20,11 @@ export interface StorageEndpoint {
   region: string;
   /** The console started this storage itself (Deck's embedded storage): screens say what it does not do yet. */
   embedded?: boolean;
+  /**
+   * Key to vouch for the client address of a sign-in (server/s3/forwarded_client.ts); known when the console
+   * started the storage. Without it the storage sees every sign-in as coming from the console.
+   */
+  forwardingKey?: string;
 }
 
 /** The audit log search the console queries (Log Search API, minio-protocol-2 §3.4). */
@@ -67,5 +73,7 @@ export interface AppEnv {
     requestId: string;
     /** The signed-in session, or null; set by loadSession for every request. */
     session: SessionData | null;
+    /** What the session may do now (server/session/live_access.ts); set by the page guard for pages. */
+    access?: LiveAccess;
   };
 }

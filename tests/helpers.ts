@@ -18,6 +18,7 @@ import { type EmbeddedStorage, startEmbeddedStorage } from "../server/storage/se
 import { connectStorageAudit, startBuiltinLogSearch } from "../server/services/log_search_setup.ts";
 import { createMetricsService } from "../server/metrics/mod.ts";
 import { prometheusBearerToken } from "../server/s3/prometheus_token.ts";
+import { forwardingKey } from "../server/s3/forwarded_client.ts";
 import { LicenseStore } from "../server/services/license.ts";
 
 export interface TestStack {
@@ -84,7 +85,12 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     config,
     log: silentLogger,
     render: createPageRenderer({ subpath: config.subpath }),
-    storage: { url: options.storageUrl ?? storage.url, region: "", embedded: !options.storageUrl },
+    storage: {
+      url: options.storageUrl ?? storage.url,
+      region: "",
+      embedded: !options.storageUrl,
+      forwardingKey: await forwardingKey(storage.root),
+    },
     fetch: globalThis.fetch,
     now: Date.now,
     sessionKey: await createSessionKey(null),

@@ -25,7 +25,7 @@ import * as sessions from "../services/session.ts";
 import { clientFor, clientWithKeys } from "../services/storage_clients.ts";
 import { issueSessionCookie, requireSession } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
-import { cookieSettings } from "./session.ts";
+import { clientAddress, cookieSettings } from "./session.ts";
 import { S3Error } from "../s3/errors.ts";
 
 /** New credentials: 201 (the app marks every API answer no-store, so the secret never lingers in a cache). */
@@ -110,7 +110,7 @@ export function accountApi(deps: AppDeps) {
       const renewed = await sessions.signIn(deps, {
         accessKey: session.account,
         secretKey: input.new_secret_key,
-      });
+      }, clientAddress(c, deps.config.trustForwarded));
       await issueSessionCookie(c, deps.sessionKey, renewed, cookie, deps.now());
       return c.json({}, 201);
     })

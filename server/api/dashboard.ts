@@ -8,15 +8,15 @@ import { type Context, Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { parseWidgetRange } from "../metrics/mod.ts";
-import { adminInfo, canReadMetrics } from "../services/dashboard.ts";
+import { adminInfo, METRICS_ACTION } from "../services/dashboard.ts";
+import { requireAction } from "../session/live_access.ts";
 import { requireSession } from "../session/middleware.ts";
 
 export function dashboardApi(deps: AppDeps) {
   const widget = async (c: Context<AppEnv>) => {
-    const session = requireSession(c);
-    if (!canReadMetrics(session)) {
-      throw ApiError.forbidden("access denied", "reading metrics needs admin:Prometheus");
-    }
+    // Checked with the session's own credentials every time (a few seconds' cache): a signed-out, disabled or
+    // deleted account, or one whose permission was removed, reads no metrics.
+    await requireAction(deps, requireSession(c), METRICS_ACTION, "reading metrics");
     const id = c.req.param("id") ?? "";
     if (!/^\d{1,9}$/.test(id)) throw ApiError.badRequest("invalid widget id", `"${id}" is not a number`);
     return c.json(await deps.metrics.widgetDetails(Number(id), parseWidgetRange(c.req.query())));

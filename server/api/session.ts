@@ -23,9 +23,18 @@ import {
   requireSession,
 } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
+import { isForwardableAddress } from "../s3/forwarded_client.ts";
 
-/** The caller's address for throttling; the direct peer only, since forwarded headers can be forged. */
-export function clientAddress(c: Context): string {
+/**
+ * The caller's address, for throttling sign-in: the direct peer; behind a reverse proxy
+ * (CONSOLE_TRUST_FORWARDED=on) the last X-Forwarded-For entry, the one that proxy added. Forwarded headers
+ * are ignored otherwise: any client could name any address there.
+ */
+export function clientAddress(c: Context, trustForwarded: boolean): string {
+  if (trustForwarded) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim() ?? "";
+    if (isForwardableAddress(forwarded)) return forwarded;
+  }
   try {
     return getConnInfo(c).remote.address ?? "unknown";
   } catch {
@@ -37,11 +46,22 @@ export function cookieSettings(deps: AppDeps): CookieSettings {
   return { path: deps.config.subpath, secure: deps.config.tls !== null };
 }
 
+/**
+ * Sign-out, one function for `POST /api/v1/logout` and the sidebar's Logout form: the session's credentials
+ * are revoked on the storage server (so a copy of the cookie stops working everywhere), then the cookie is
+ * expired. A failed revocation throws and leaves the cookie: the user must not believe the session ended.
+ */
+export async function logout(deps: AppDeps, c: Context<AppEnv>): Promise<void> {
+  const session = c.get("session");
+  if (session) await sessions.signOut(deps, session);
+  clearSessionCookie(c, cookieSettings(deps));
+}
+
 export function sessionApi(deps: AppDeps) {
   const cookie = cookieSettings(deps);
   /** Runs a sign-in, slowing down an address after repeated refusals. */
-  async function throttled<T>(c: Context, signIn: () => Promise<T>): Promise<T> {
-    const address = clientAddress(c);
+  async function throttled<T>(c: Context, signIn: (address: string) => Promise<T>): Promise<T> {
+    const address = clientAddress(c, deps.config.trustForwarded);
     const wait = deps.loginThrottle.waitFor(address);
     if (wait > 0) {
       c.header("retry-after", String(Math.ceil(wait / 1000)));
@@ -50,7 +70,7 @@ export function sessionApi(deps: AppDeps) {
       });
     }
     try {
-      const session = await signIn();
+      const session = await signIn(address);
       deps.loginThrottle.recordSuccess(address);
       return session;
     } catch (error) {
@@ -68,7 +88,7 @@ export function sessionApi(deps: AppDeps) {
         );
       }
       const input = await readJson(c, LoginInput);
-      const session = await throttled(c, () => sessions.signIn(deps, input));
+      const session = await throttled(c, (address) => sessions.signIn(deps, input, address));
       await issueSessionCookie(c, deps.sessionKey, session, cookie, deps.now());
       return c.json({}, 201);
     })
@@ -95,8 +115,8 @@ export function sessionApi(deps: AppDeps) {
       return c.json({}, 201);
     })
     .post("/logout", async (c) => {
-      await sessions.signOut(deps, requireSession(c));
-      clearSessionCookie(c, cookie);
+      requireSession(c);
+      await logout(deps, c);
       return c.json({}, 200);
     })
     .get("/session", async (c) => c.json(await sessions.sessionInfo(deps, requireSession(c))));

@@ -87,6 +87,13 @@ export type RelayNotice = { type: "dropped"; count: number } | {
   detail: string;
 };
 
+/**
+ * Close codes of a live stream that ended with its session (WebSocket application codes, RFC 6455 §7.4.2):
+ * the session expired or the storage no longer accepts it (signed out, account disabled or deleted), or the
+ * account's current policy no longer allows the stream.
+ */
+export const STREAM_CLOSE = { sessionEnded: 4001, accessRemoved: 4003 } as const;
+
 /** One audit row of the log search (api-index §8, minio-protocol-2 §3.6). */
 export interface AuditRow {
   time: string;

@@ -29,7 +29,13 @@ function parseCredentials(text: string): TemporaryCredentials {
 /** AssumeRole signed by the client's own (long-term) credentials; the form body goes to POST /. */
 export async function assumeRole(
   client: S3Client,
-  options: { durationSeconds?: number; policy?: string; tokenRevokeType?: string } = {},
+  options: {
+    durationSeconds?: number;
+    policy?: string;
+    tokenRevokeType?: string;
+    /** Extra headers, e.g. the client address a console vouches for (forwarded_client.ts). */
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<TemporaryCredentials> {
   const form = new URLSearchParams({
     Action: "AssumeRole",
@@ -44,7 +50,7 @@ export async function assumeRole(
     path: "/",
     service: "sts",
     body: form.toString(),
-    headers: { "content-type": "application/x-www-form-urlencoded" },
+    headers: { ...options.headers, "content-type": "application/x-www-form-urlencoded" },
     omitContentSha: true,
   });
   return parseCredentials(text);

@@ -5,22 +5,26 @@
 import type { AdminInfo, AdminInfoWithWidgets } from "../contract/dashboard.ts";
 import type { AppDeps } from "../deps.ts";
 import { serverInfo } from "../s3/admin/info.ts";
+import { allows, type LiveAccess, liveAccess } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
 import { clientFor } from "./storage_clients.ts";
 
 /**
- * Metrics are for sessions whose policy allows `admin:Prometheus` (what MinIO demands of a metrics token)
- * or every admin action. The numbers come from Deck's own history or Prometheus, not from a storage call
- * made as the user, so this check is where the console enforces it.
+ * Metrics are for sessions whose policy allows `admin:Prometheus` (what MinIO demands of a metrics token), by
+ * name or by a wildcard such as `admin:*`, unless a Deny says otherwise. The numbers come from Deck's own
+ * history or Prometheus, not from a storage call made as the user, so this check is where the console
+ * enforces it, against the account's current policy (server/session/live_access.ts).
  */
-export function canReadMetrics(session: SessionData): boolean {
-  return session.actions.includes("admin:*") || session.actions.includes("admin:Prometheus");
+export const METRICS_ACTION = "admin:Prometheus";
+
+export function canReadMetrics(access: LiveAccess): boolean {
+  return allows(access, METRICS_ACTION);
 }
 
 /** GET /api/v1/admin/info: the basic fields, and `widgets` with their source when the session may see them. */
 export async function adminInfo(deps: AppDeps, session: SessionData): Promise<AdminInfoWithWidgets> {
   const info: AdminInfoWithWidgets = await basicInfo(deps, session);
-  if (canReadMetrics(session) && deps.metrics.state().ok) {
+  if (canReadMetrics(await liveAccess(deps, session)) && deps.metrics.state().ok) {
     info.widgets = deps.metrics.widgetList();
     info.metricsSource = deps.metrics.info();
   }

@@ -44,7 +44,6 @@ export async function signInOperator(
     secretKey: "",
     sessionToken: "",
     account: tokenSubject(token) || "operator",
-    actions: [],
     distributed: false,
     sso: false,
     expiresAt,

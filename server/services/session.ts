@@ -8,9 +8,10 @@ import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { accountInfo } from "../s3/admin/info.ts";
 import { S3Error } from "../s3/errors.ts";
+import { forwardedHeaders } from "../s3/forwarded_client.ts";
 import { assumeRole, assumeRoleWithWebIdentity, type TemporaryCredentials } from "../s3/sts.ts";
 import { authorizationUrl, exchangeCode } from "../session/oidc.ts";
-import { allowActionsOf, allowedPages } from "../session/pages.ts";
+import { accessFrom, liveAccess, rememberAccess } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
 import { operatorSessionInfo, signInOperator } from "./operator_session.ts";
 import { clientFor, clientWithKeys } from "./storage_clients.ts";
@@ -28,7 +29,10 @@ export async function loginStrategy(deps: AppDeps): Promise<LoginStrategy> {
 
 const invalidLogin = (detail: string) => ApiError.unauthorized("invalid Login", detail);
 
-/** Builds the session from temporary credentials: account policy → actions; backend type → distributed mode. */
+/**
+ * Builds the session from temporary credentials: the backend type gives distributed mode; the account's
+ * policy read here is remembered as the session's first live answer (its permissions are never sealed in).
+ */
 async function sessionFrom(
   deps: AppDeps,
   creds: TemporaryCredentials,
@@ -41,7 +45,6 @@ async function sessionFrom(
     secretKey: creds.secretKey,
     sessionToken: creds.sessionToken,
     account,
-    actions: [],
     distributed: true,
     sso,
     expiresAt: Math.min(
@@ -51,8 +54,8 @@ async function sessionFrom(
   };
   try {
     const info = await accountInfo(clientFor(deps, base));
-    base.actions = allowActionsOf(info.Policy);
     base.distributed = info.Server?.Type === 2;
+    rememberAccess(deps, base, accessFrom(info, sso));
   } catch (error) {
     // As the original console: without account info the session still works, with the legacy default
     // of distributed mode and no admin pages (api-index §13.7).
@@ -63,13 +66,19 @@ async function sessionFrom(
   return base;
 }
 
-/** Form sign-in. Wrong keys → 401 "invalid Login"; an unreachable storage server → 503. */
-export async function signIn(deps: AppDeps, input: LoginInput): Promise<SessionData> {
+/**
+ * Form sign-in from `clientAddress`, which the console vouches for to a storage it started, so the storage
+ * slows a guesser's attempts and not everyone's. Wrong keys → 401 "invalid Login"; an unreachable storage
+ * server → 503.
+ */
+export async function signIn(deps: AppDeps, input: LoginInput, clientAddress: string): Promise<SessionData> {
+  const key = deps.storage.forwardingKey;
   let creds: TemporaryCredentials;
   try {
     creds = await assumeRole(clientWithKeys(deps, input.accessKey, input.secretKey), {
       durationSeconds: deps.config.sessionSeconds,
       tokenRevokeType: newSessionRevokeType(),
+      headers: key ? await forwardedHeaders(key, clientAddress) : undefined,
     });
   } catch (error) {
     if (error instanceof S3Error) {
@@ -123,19 +132,20 @@ export async function signInWithIdp(deps: AppDeps, input: OAuthCallbackInput): P
 }
 
 /**
- * GET /api/v1/session (features: ["log-search"] when an audit log search is available, api-index §13.6). Asks the storage server for the account, as the original console did: a session whose
- * credentials the storage server no longer accepts (signed out elsewhere, user disabled or deleted) is a 401
- * here too, and the pages follow the account's current policy.
+ * GET /api/v1/session. Asks the storage server for the account every time, as the original console did: a
+ * session whose credentials the storage server no longer accepts (signed out elsewhere, user disabled or
+ * deleted) is a 401 here too. Pages and features come from the same live answer the pages use
+ * (server/session/live_access.ts), so the menu and the pages agree; `log-search` is listed when a log search
+ * is available and the account may search it (api-index §13.6 listed it for every session).
  */
 export async function sessionInfo(deps: AppDeps, session: SessionData): Promise<SessionInfo> {
   if (session.k8sToken) return operatorSessionInfo();
-  const info = await accountInfo(clientFor(deps, session));
-  const actions = allowActionsOf(info.Policy);
+  const access = await liveAccess(deps, session, { fresh: true });
   return {
     status: "ok",
-    pages: allowedPages(actions, { sso: session.sso }),
-    features: sessionFeatures(deps),
-    distributedMode: info.Server?.Type === 2,
+    pages: access.pages,
+    features: sessionFeatures(deps, access),
+    distributedMode: access.distributed,
   };
 }
 

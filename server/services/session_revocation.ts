@@ -7,6 +7,7 @@
 import * as iam from "../s3/admin/iam.ts";
 import type { S3Client } from "../s3/client.ts";
 import { S3Error } from "../s3/errors.ts";
+import { forgetAccess } from "../session/live_access.ts";
 
 /** A fresh TokenRevokeType per sign-in, so signing out ends this session and not the user's others. */
 export function newSessionRevokeType(): string {
@@ -29,13 +30,15 @@ const ALREADY_ENDED = new Set(["InvalidAccessKeyId", "InvalidTokenId", "ExpiredT
 
 /**
  * Revokes STS credentials: `{}` the signer's own session (its own revoke type), `{ user, fullRevoke }` every
- * session of a user, `{ fullRevoke }` every session of the signer's user. Resolves false when the storage
- * server cannot do it (see CANNOT_REVOKE); other failures throw.
+ * session of a user, `{ fullRevoke }` every session of the signer's user (signed with its own keys). Resolves
+ * false when the storage server cannot do it (see CANNOT_REVOKE); other failures throw. The sessions' live
+ * access answers are forgotten either way, so this replica asks the storage again at once.
  */
 export async function endSessions(
   client: S3Client,
   target: { user?: string; fullRevoke?: boolean } = {},
 ): Promise<boolean> {
+  const signer = client.credentials.accessKey;
   try {
     await iam.revokeTokens(client, target);
     return true;
@@ -44,5 +47,14 @@ export async function endSessions(
     if (ALREADY_ENDED.has(error.code) && !target.user) return true;
     if (CANNOT_REVOKE.has(error.code)) return false;
     throw error;
+  } finally {
+    forgetAccess(
+      client.endpoint,
+      target.user
+        ? { account: target.user }
+        : target.fullRevoke
+        ? { account: signer }
+        : { accessKey: signer },
+    );
   }
 }

@@ -10,6 +10,8 @@ import {
 } from "../contract/tools.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
+import { allows, type LiveAccess, requireAction } from "../session/live_access.ts";
+import type { SessionData } from "../session/token.ts";
 
 export interface AuditSearchInput {
   filters: { key: AuditFilterKey; value: string }[];
@@ -20,9 +22,27 @@ export interface AuditSearchInput {
   timeEnd: string;
 }
 
-/** The session's features (api-index §13.6): log-search when a log search is available. */
-export function sessionFeatures(deps: Pick<AppDeps, "logSearch">): string[] {
-  return deps.logSearch ? ["log-search"] : [];
+/**
+ * What searching the audit log asks of the account: MinIO's console shows its Audit Logs only to policies
+ * allowing admin:OBDInfo (the health-info scope), since the log holds every user's requests.
+ */
+export const AUDIT_SEARCH_ACTION = "admin:OBDInfo";
+
+/** Whether the session may search the audit log now: "yes", or why not. */
+export function auditSearchState(
+  deps: Pick<AppDeps, "logSearch">,
+  access: LiveAccess,
+): "yes" | "no-service" | "forbidden" {
+  if (!deps.logSearch) return "no-service";
+  return allows(access, AUDIT_SEARCH_ACTION) ? "yes" : "forbidden";
+}
+
+/**
+ * The session's features (api-index §13.6): log-search when a log search is available and the account may
+ * search it now (the original listed it for every session and let anyone search).
+ */
+export function sessionFeatures(deps: Pick<AppDeps, "logSearch">, access: LiveAccess): string[] {
+  return auditSearchState(deps, access) === "yes" ? ["log-search"] : [];
 }
 
 const RFC3339 = /^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d))?$/i;
@@ -73,11 +93,16 @@ export function parseAuditSearch(query: URLSearchParams): AuditSearchInput {
   };
 }
 
-/** Asks the log search for one page of audit rows. */
+/**
+ * Asks the log search for one page of audit rows, with the console's token, for a session whose account may
+ * search it now (checked with its own credentials: a signed-out, disabled or deleted account reads nothing).
+ */
 export async function searchAuditLog(
-  deps: Pick<AppDeps, "logSearch">,
+  deps: Pick<AppDeps, "logSearch" | "storage" | "fetch" | "now">,
+  session: SessionData,
   input: AuditSearchInput,
 ): Promise<LogSearchResponse> {
+  await requireAction(deps, session, AUDIT_SEARCH_ACTION, "searching the audit log");
   const endpoint = deps.logSearch;
   if (!endpoint) {
     throw new ApiError(500, "Log Search API not available.", { detail: "no log search is configured" });

@@ -1,9 +1,9 @@
 /**
- * Which console routes a session may see, computed from the Allow actions of the account's policy at sign-in,
- * exactly as the original console did (api-index §13): a route is granted when the actions contain every
- * string of its wildcard list or every string of its specific list. Matching is literal set membership; only
- * the exact strings `admin:*` and `s3:*` act as wildcards. The page list shapes the UI only: the storage
- * server enforces IAM on every call.
+ * Which console routes a session may see, computed from the Allow actions of the account's current policy
+ * (server/session/live_access.ts; the original read it once, at sign-in) with the original console's rules
+ * (api-index §13): a route is granted when the actions contain every string of its wildcard list or every
+ * string of its specific list. Matching is literal set membership; only the exact strings `admin:*` and
+ * `s3:*` act as wildcards. The page list shapes the UI only: the storage server enforces IAM on every call.
  */
 
 interface PageRule {
@@ -107,21 +107,6 @@ export const OPERATOR_PAGES = [
   "/storage/drives",
   "/license",
 ];
-
-/** The pages of a session: operator sessions get the operator pages, others those their policy grants. */
-export function sessionPages(session: { actions: string[]; sso: boolean; k8sToken?: string }): string[] {
-  // Asked several times per page (guard, sidebar, links); an opened session is one object for as long as
-  // it is in use (server/session/token.ts), and its actions never change, so its pages are kept with it.
-  let pages = pagesBySession.get(session);
-  if (!pages) {
-    pagesBySession.set(
-      session,
-      pages = session.k8sToken ? OPERATOR_PAGES : allowedPages(session.actions, { sso: session.sso }),
-    );
-  }
-  return pages;
-}
-const pagesBySession = new WeakMap<object, string[]>();
 
 /** Route patterns granted to a session with these Allow actions, in sidebar order. */
 export function allowedPages(actions: Iterable<string>, options: { sso?: boolean } = {}): string[] {

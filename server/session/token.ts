@@ -1,6 +1,6 @@
 /**
- * The session token: the signed-in user's temporary storage credentials and what the console derived at
- * sign-in, sealed with AES-256-GCM so the browser holds it but can neither read nor alter it. Stateless, so a
+ * The session token: the signed-in user's temporary storage credentials and facts of the sign-in (never the
+ * account's permissions, which are read live: server/session/live_access.ts), sealed with AES-256-GCM so the browser holds it but can neither read nor alter it. Stateless, so a
  * restart with the same CONSOLE_PBKDF_* settings or a second replica keeps sessions.
  *
  * Wire form: base64url( version(1) ‖ iv(12) ‖ AES-256-GCM(deflate(JSON)) ‖ tag(16) ), with the version and
@@ -15,8 +15,6 @@ export interface SessionData {
   sessionToken: string;
   /** The name typed at sign-in ("" for SSO sessions); used for self-service calls such as change password. */
   account: string;
-  /** Allow actions of the account's effective policy at sign-in (api-index §13). */
-  actions: string[];
   /** Whether the storage server runs erasure-coded (distributed) mode. */
   distributed: boolean;
   /** True when signed in through an external identity provider. */
@@ -131,9 +129,7 @@ export async function openSession(key: CryptoKey, token: string, now: number): P
   else {
     data = await openJson(key, "session", token) as SessionData | null;
     if (typeof data?.expiresAt !== "number") return null;
-    if (
-      typeof data.accessKey !== "string" || typeof data.secretKey !== "string" || !Array.isArray(data.actions)
-    ) return null;
+    if (typeof data.accessKey !== "string" || typeof data.secretKey !== "string") return null;
   }
   if (data.expiresAt <= now) return null;
   cache.set(token, data);

@@ -6,7 +6,6 @@ const data = (expiresAt: number): SessionData => ({
   secretKey: "tempsecret",
   sessionToken: "tok",
   account: "alice",
-  actions: ["s3:*"],
   distributed: true,
   sso: false,
   expiresAt,

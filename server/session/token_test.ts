@@ -6,7 +6,6 @@ const data: SessionData = {
   secretKey: "tempsecret",
   sessionToken: "tok",
   account: "alice",
-  actions: ["admin:*", "s3:*"],
   distributed: true,
   sso: false,
   expiresAt: 2_000_000_000_000,

@@ -3,6 +3,7 @@
  * SigV4, authorises with IAM (or the bucket policy for anonymous requests) and dispatches. It knows nothing
  * about the console; the console reaches it over HTTP like any MinIO.
  */
+import { FORWARDED_PROOF_HEADER, vouchedAddress } from "../s3/forwarded_client.ts";
 import { sha256Hex } from "../s3/sigv4.ts";
 import { buildXml } from "../s3/xml.ts";
 import { throttledAuthenticate } from "./auth/guess_throttle.ts";
@@ -41,6 +42,11 @@ export interface FrontOptions {
   deploymentId?: string;
   /** The Prometheus endpoints under /minio/v2/metrics/ (absent: those paths are S3 paths like any other). */
   metrics?: MetricsEndpoint;
+  /**
+   * Key of the console that started this server (server/s3/forwarded_client.ts): a request vouched for with it
+   * counts as coming from the client address it names (sign-ins through the console are throttled per person).
+   */
+  forwardingKey?: string;
 }
 
 let requestCounter = 0;
@@ -426,7 +432,10 @@ export function createS3Server(
         throw error;
       }
     }
-    const sourceIp = info && "hostname" in info.remoteAddr ? info.remoteAddr.hostname : "127.0.0.1";
+    const peer = info && "hostname" in info.remoteAddr ? info.remoteAddr.hostname : "127.0.0.1";
+    const sourceIp = options.forwardingKey && request.headers.has(FORWARDED_PROOF_HEADER)
+      ? await vouchedAddress(options.forwardingKey, request.headers, clock()) ?? peer
+      : peer;
     const observed = observeRequest(streams.requests, request, url, sourceIp, requestId);
     const response = observed.finish(await route(request, url, sourceIp, requestId, observed.facts));
     return request.headers.has("origin")

@@ -11,6 +11,7 @@ import { generateCredentials } from "./iam/store.ts";
 import { createIdentity } from "./iam/mod.ts";
 import { Notifier } from "./notify/notifier.ts";
 import { createS3Server } from "./s3_server.ts";
+import { forwardingKey } from "../s3/forwarded_client.ts";
 import { storeFacts } from "./store_facts.ts";
 import { HealSequences } from "./heal/sequences.ts";
 import type { InternalAuditEvent } from "./logging/audit_entry.ts";
@@ -186,6 +187,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     streams,
     deploymentId: state.deploymentId,
     metrics,
+    forwardingKey: await forwardingKey(root),
   });
   const close = async () => {
     await lifecycle.scanner.close();

@@ -31,6 +31,7 @@ export function consoleMessage(info: LogInfo): ConsoleMessage {
 export const consoleRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: () => null,
+    permission: () => ({ action: "admin:ConsoleLog" }),
     async *open({ client, signal }) {
       for await (
         const info of consoleLog(client, { node: "", limit: LINES, logType: "all" }, signal)

@@ -151,6 +151,7 @@ export class HealTotals {
 export const healRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: parseHealInput,
+    permission: () => ({ action: "admin:Heal" }),
     async *open({ client, input, signal }) {
       const started = await healStart(client, input.bucket, input.prefix, input.opts, {
         forceStart: input.forceStart,

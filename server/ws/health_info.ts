@@ -25,6 +25,7 @@ export function parseDeadline(c: Context<AppEnv>): string {
 export const healthInfoRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: parseDeadline,
+    permission: () => ({ action: "admin:OBDInfo" }),
     async *open({ client, input, signal }) {
       yield await healthInfo(client, input, signal);
     },

@@ -11,7 +11,8 @@
  *   A browser that stops reading therefore costs at most those bounds: the oldest queued messages are dropped
  *   and the browser is told how many (`{type: "dropped", count}`) once it reads again.
  * - Ends: 1000 when the source ends; on an error the browser first gets `{type: "error", message, detail}`,
- *   then close 1008 for a timeout, 1011 "an error occurred, please try again" otherwise.
+ *   then close 1008 for a timeout, 1011 "an error occurred, please try again" otherwise; 4001 when the
+ *   session ends and 4003 when the account may no longer read the stream (server/ws/session_watch.ts).
  */
 import type { Context, Handler } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
@@ -19,7 +20,10 @@ import type { ServeInfo } from "../http_server.ts";
 import { ApiError, toApiError } from "../errors.ts";
 import type { S3Client } from "../s3/client.ts";
 import { clientFor } from "../services/storage_clients.ts";
+import { liveAccess } from "../session/live_access.ts";
+import { sameOrigin } from "../session/middleware.ts";
 import type { SessionData } from "../session/token.ts";
+import { type StreamPermission, watchSession } from "./session_watch.ts";
 
 export const QUEUE_LIMIT = 1000;
 export const QUEUE_BYTES = 4 * 1024 * 1024;
@@ -45,6 +49,8 @@ export interface RelayArgs<Q> {
 export interface RelayOptions<Q> {
   /** Validates the request (query, path) before the upgrade; throw ApiError(400) to refuse it. */
   parse: (c: Context<AppEnv>) => Q;
+  /** The storage action the stream is served under; the stream ends when the account loses it. */
+  permission: (input: Q) => StreamPermission;
   /** The messages to send, in order. */
   open: (args: RelayArgs<Q>) => AsyncIterable<unknown>;
 }
@@ -63,24 +69,13 @@ function refuse(c: Context<AppEnv>, error: ApiError): Response {
   return c.json(error.toBody(), error.status as 400);
 }
 
-/** A cross-site page must not open a socket with the user's cookie; browsers always send Origin on upgrades. */
-function sameOrigin(c: Context<AppEnv>): boolean {
-  const origin = c.req.header("origin");
-  if (origin === undefined) return true;
-  const host = c.req.header("x-forwarded-host") ?? c.req.header("host") ?? new URL(c.req.url).host;
-  try {
-    return origin !== "null" && new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
 /** Builds the route handler for one stream. */
 export function relay<Q>(deps: AppDeps, options: RelayOptions<Q>): Handler<AppEnv> {
-  return (c) => {
+  return async (c) => {
     const session = c.get("session");
     if (!session) return refuse(c, ApiError.unauthorized());
-    if (!sameOrigin(c)) {
+    // A cross-site page must not open a socket with the user's cookie; browsers always send Origin on upgrades.
+    if (!sameOrigin(c, deps.config.trustForwarded)) {
       return refuse(
         c,
         ApiError.forbidden(
@@ -95,6 +90,8 @@ export function relay<Q>(deps: AppDeps, options: RelayOptions<Q>): Handler<AppEn
     let input: Q;
     try {
       input = options.parse(c);
+      // A session the storage no longer accepts is refused here (401), not after an upgrade.
+      await liveAccess(deps, session);
     } catch (error) {
       return refuse(c, toApiError(error));
     }
@@ -109,11 +106,18 @@ export function relay<Q>(deps: AppDeps, options: RelayOptions<Q>): Handler<AppEn
     const pump = new SocketPump(socket);
     socket.onopen = () => {
       active.add(pump);
+      watchSession(deps, session, options.permission(input), stop.signal, ({ code, reason }) => {
+        stop.abort();
+        pump.end(code, reason);
+      });
       pump.run(
         options.open({ client: clientFor(deps, session), session, input, signal: stop.signal }),
         stop.signal,
       )
-        .finally(() => active.delete(pump));
+        .finally(() => {
+          active.delete(pump);
+          stop.abort(); // the source is done: stop watching the session too
+        });
     };
     socket.onclose = () => {
       stop.abort();
@@ -150,6 +154,12 @@ class SocketPump {
     this.#queue = [];
     this.#queuedBytes = 0;
     this.#drained?.();
+  }
+
+  /** Closes the socket now with `code`, dropping what is queued: nothing more is due to this browser. */
+  end(code: number, reason: string): void {
+    this.stop();
+    this.#close(code, reason);
   }
 
   async run(source: AsyncIterable<unknown>, signal: AbortSignal): Promise<void> {

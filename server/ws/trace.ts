@@ -81,6 +81,7 @@ export function shortTrace(info: TraceInfo): TraceMessage {
 export const traceRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: parseTraceInput,
+    permission: () => ({ action: "admin:ServerTrace" }),
     async *open({ client, input, signal }) {
       const query = {
         s3: true,

@@ -55,6 +55,7 @@ export function watchMessage(record: NotificationRecord): WatchMessage {
 export const watchRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: parseWatchInput,
+    permission: (input) => ({ action: "s3:ListenBucketNotification", bucket: input.bucket }),
     async *open({ client, input, signal }) {
       for await (
         const record of listenBucketNotification(client, input.bucket, input, signal)

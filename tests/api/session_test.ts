@@ -109,7 +109,6 @@ Deno.test("sign-in, session and sign-out against the embedded storage server", a
         secretKey: "Y",
         sessionToken: "Z",
         account: "root",
-        actions: ["admin:*"],
         distributed: true,
         sso: false,
         expiresAt: Date.now() - 1000,
