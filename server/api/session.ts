@@ -10,10 +10,10 @@
  *   GET  /session             status, allowed pages, features, distributedMode
  */
 import { type Context, Hono } from "hono";
-import { getConnInfo } from "hono/deno";
 import { LoginInput, OAuthCallbackInput, OperatorLoginInput } from "../contract/session.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
+import { clientAddress as senderAddress } from "../forwarded.ts";
 import * as sessions from "../services/session.ts";
 import { signInOperator } from "../services/operator_session.ts";
 import {
@@ -26,11 +26,7 @@ import { readJson } from "./input.ts";
 
 /** The caller's address for throttling; the direct peer only, since forwarded headers can be forged. */
 export function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? "unknown";
-  } catch {
-    return "unknown";
-  }
+  return senderAddress(c, false);
 }
 
 export function cookieSettings(deps: AppDeps): CookieSettings {

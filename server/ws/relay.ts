@@ -17,6 +17,7 @@ import type { Context, Handler } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import type { ServeInfo } from "../http_server.ts";
 import { ApiError, toApiError } from "../errors.ts";
+import { isSameOrigin } from "../forwarded.ts";
 import type { S3Client } from "../s3/client.ts";
 import { clientFor } from "../services/storage_clients.ts";
 import type { SessionData } from "../session/token.ts";
@@ -63,24 +64,13 @@ function refuse(c: Context<AppEnv>, error: ApiError): Response {
   return c.json(error.toBody(), error.status as 400);
 }
 
-/** A cross-site page must not open a socket with the user's cookie; browsers always send Origin on upgrades. */
-function sameOrigin(c: Context<AppEnv>): boolean {
-  const origin = c.req.header("origin");
-  if (origin === undefined) return true;
-  const host = c.req.header("x-forwarded-host") ?? c.req.header("host") ?? new URL(c.req.url).host;
-  try {
-    return origin !== "null" && new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
 /** Builds the route handler for one stream. */
 export function relay<Q>(deps: AppDeps, options: RelayOptions<Q>): Handler<AppEnv> {
   return (c) => {
     const session = c.get("session");
     if (!session) return refuse(c, ApiError.unauthorized());
-    if (!sameOrigin(c)) {
+    // A cross-site page must not open a socket with the user's cookie: the rule of state-changing requests.
+    if (!isSameOrigin(c.req, deps.config.trustForwarded)) {
       return refuse(
         c,
         ApiError.forbidden(
