@@ -111,6 +111,7 @@ export async function addServiceAccount(ctx: AdminContext): Promise<Response> {
     description: body.description || undefined,
     expiration: validateExpiration(body.expiration, ctx.now()),
     status: "on",
+    ...(body.secretKey ? {} : { generatedSecret: true }),
   };
   await ctx.iam.putServiceAccount(record);
   return await encryptedJson(ctx, {
