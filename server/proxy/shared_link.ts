@@ -58,11 +58,12 @@ export function sharedLinkProxy(deps: AppDeps) {
     const wait = wrongSignatures.waitFor(sender);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
+      const after = seconds === 1 ? "1 second" : `${seconds} seconds`;
       const page = renderErrorPage(
         deps,
         c,
         new ApiError(429, "Too many attempts with a wrong link", {
-          detail: `Check that the link was copied whole, then try again in ${seconds} seconds.`,
+          detail: `Check that the link was copied whole, then try again in ${after}.`,
         }),
       );
       page.headers.set("retry-after", String(seconds));
