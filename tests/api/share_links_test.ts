@@ -2,9 +2,11 @@
  * Share links against the people who hold them: resending a link with a wrong signature slows down that
  * sender only, never the link for its other recipients (who all reach the storage through the console's one
  * address), and the host a link names comes from X-Forwarded-Host only when the console trusts its proxy.
+ * And a link chosen to end on a day ends at its last second, however long the request took to arrive.
  */
 import assert from "node:assert/strict";
 import { makeBucket, putObject } from "../../server/s3/mod.ts";
+import { createShareLink, listShareLinks } from "../../server/services/share_links.ts";
 import { signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 
 const KEY = "reports/Q3 résumé 🎉 + % # ?.txt";
@@ -83,4 +85,31 @@ Deno.test("share link: the host it names comes from X-Forwarded-Host only behind
       await stack.close();
     }
   });
+});
+
+Deno.test("share link: one chosen to end on a day ends at 23:59:59 of it, however long the request took", async () => {
+  const stack = await seeded();
+  try {
+    const end = new Date();
+    end.setDate(end.getDate() + 2);
+    end.setHours(23, 59, 59, 0);
+    // The browser measures the duration on its clock; the request reaches the console almost a second later.
+    const measured = Date.now();
+    const arrived = measured + 999;
+    await createShareLink(
+      stack.admin,
+      {
+        internal: stack.storage.url,
+        public: stack.storage.url,
+        consoleBase: `${stack.consoleUrl}/`,
+        region: "",
+      },
+      { bucket: "files", key: KEY, expiresMs: end.getTime() - measured, viaConsole: true },
+      arrived,
+    );
+    const [link] = await listShareLinks(stack.admin);
+    assert.equal(link.expires, end.toISOString());
+  } finally {
+    await stack.close();
+  }
 });
