@@ -139,7 +139,7 @@ export const SETTINGS = {
     flag: "--trust-forwarded",
     default: "off",
     description:
-      "on when the console sits behind a reverse proxy that sets X-Forwarded-Host and X-Forwarded-For: the same-origin check then uses that host, and sign-in throttling the client address the proxy added. off: forwarded headers are ignored (anyone could send them).",
+      "on behind a reverse proxy setting X-Forwarded-Host/-Proto/-For: origin checks and share links use its host and scheme, sign-in throttling and per-sender limits its address. off: ignored (anyone can send them).",
   },
   headerTimeout: {
     env: "CONSOLE_HEADER_TIMEOUT",

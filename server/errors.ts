@@ -111,6 +111,7 @@ const STORAGE_CODE_STATUS: Record<string, [number, string]> = {
   InvalidBucketState: [400, "invalid bucket state"],
   InvalidStorageClass: [400, "invalid storage class"],
   XMinioAdminInvalidArgument: [400, "invalid request"],
+  XMinioInvalidResourceName: [400, "invalid name"],
   XMinioAdminGroupNotEmpty: [400, "group is not empty"],
   XMinioAdminConfigBadJSON: [400, "invalid configuration"],
   XMinioAdminInvalidAccessKey: [400, "invalid access key"],

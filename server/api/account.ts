@@ -25,7 +25,8 @@ import * as sessions from "../services/session.ts";
 import { clientFor, clientWithKeys } from "../services/storage_clients.ts";
 import { issueSessionCookie, requireSession } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
-import { clientAddress, cookieSettings } from "./session.ts";
+import { clientAddress } from "../forwarded.ts";
+import { cookieSettings } from "./session.ts";
 import { S3Error } from "../s3/errors.ts";
 
 /** New credentials: 201 (the app marks every API answer no-store, so the secret never lingers in a cache). */

@@ -34,6 +34,7 @@ import { searchObjects } from "../services/object_search.ts";
 import * as objects from "../services/objects.ts";
 import * as shares from "../services/share_links.ts";
 import { clientFor } from "../services/storage_clients.ts";
+import { publicHost, publicProtocol } from "../forwarded.ts";
 import { requireSession } from "../session/middleware.ts";
 import { downloadResponse, formUpload, zipResponse } from "./object_downloads.ts";
 import { readJson, requiredQuery } from "./input.ts";
@@ -51,12 +52,13 @@ function pageSize(c: Context): number | null {
 
 const flag = (c: Context, name: string) => c.req.query(name) === "true";
 
-/** The console's own public base URL, as the browser reached it (share links through the console). */
-function consoleBase(c: Context, subpath: string): string {
-  const url = new URL(c.req.url);
-  const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim() || url.protocol.replace(":", "");
-  const host = c.req.header("x-forwarded-host")?.split(",")[0].trim() || c.req.header("host") || url.host;
-  return `${proto}://${host}${subpath}`;
+/**
+ * The console's own public base URL, as the browser reached it (share links through the console); a
+ * forwarded host only from a trusted proxy, or anyone could have links minted for a host of their choosing.
+ */
+function consoleBase(c: Context, config: { subpath: string; trustForwarded: boolean }): string {
+  const host = publicHost(c.req, config.trustForwarded);
+  return `${publicProtocol(c.req, config.trustForwarded)}://${host}${config.subpath}`;
 }
 
 export function objectsApi(deps: AppDeps) {
@@ -185,7 +187,7 @@ export function objectsApi(deps: AppDeps) {
       const url = await shares.createShareLink(client(c), {
         internal: deps.storage.url,
         public: deps.config.storagePublicUrl ?? deps.storage.url,
-        consoleBase: consoleBase(c, deps.config.subpath),
+        consoleBase: consoleBase(c, deps.config),
         region: deps.storage.region,
       }, {
         bucket,

@@ -10,10 +10,10 @@
  *   GET  /session             status, allowed pages, features, distributedMode
  */
 import { type Context, Hono } from "hono";
-import { getConnInfo } from "hono/deno";
 import { LoginInput, OAuthCallbackInput, OperatorLoginInput } from "../contract/session.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
+import { clientAddress } from "../forwarded.ts";
 import * as sessions from "../services/session.ts";
 import { signInOperator } from "../services/operator_session.ts";
 import {
@@ -23,24 +23,6 @@ import {
   requireSession,
 } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
-import { isForwardableAddress } from "../s3/forwarded_client.ts";
-
-/**
- * The caller's address, for throttling sign-in: the direct peer; behind a reverse proxy
- * (CONSOLE_TRUST_FORWARDED=on) the last X-Forwarded-For entry, the one that proxy added. Forwarded headers
- * are ignored otherwise: any client could name any address there.
- */
-export function clientAddress(c: Context, trustForwarded: boolean): string {
-  if (trustForwarded) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim() ?? "";
-    if (isForwardableAddress(forwarded)) return forwarded;
-  }
-  try {
-    return getConnInfo(c).remote.address ?? "unknown";
-  } catch {
-    return "unknown";
-  }
-}
 
 export function cookieSettings(deps: AppDeps): CookieSettings {
   return { path: deps.config.subpath, secure: deps.config.tls !== null };

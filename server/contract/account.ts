@@ -1,4 +1,5 @@
 /** Wire types and input schemas of the Account area: own password and service accounts (api-index §4). */
+import { iamNameProblem } from "./iam_names.ts";
 import * as s from "./schema.ts";
 
 /** Secret keys hold 8 to 40 characters (MinIO's rule); the spec words the short case, Deck the long one alike. */
@@ -38,6 +39,7 @@ export const CreateServiceAccountCredentialsInput = s.object({
     max: 20,
     pattern: /^[^=,\s]+$/,
     message: "the access key must hold 3 to 20 characters without =, comma or spaces",
+    problem: (key) => iamNameProblem(key, "Access key"),
   }),
   secretKey: s.string({
     min: MIN_PASSWORD,

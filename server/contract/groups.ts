@@ -1,4 +1,5 @@
 /** Wire types and input schemas of the Groups area (api-index §4). */
+import { iamNameProblem } from "./iam_names.ts";
 import * as s from "./schema.ts";
 import type { EntityStatus } from "./users.ts";
 
@@ -25,6 +26,7 @@ export const AddGroupInput = s.object({
     trim: true,
     pattern: /^[^,]+$/,
     message: "the group name must not be blank or contain commas",
+    problem: (name) => iamNameProblem(name, "Group name"),
   }),
   members,
 });

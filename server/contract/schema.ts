@@ -49,6 +49,8 @@ export function string(
     trim?: boolean;
     message?: string;
     maxMessage?: string;
+    /** A further check of the (trimmed) text: its message, or "" when the text is fine. */
+    problem?: (text: string) => string;
   } = {},
 ): Schema<string> {
   return {
@@ -73,6 +75,8 @@ export function string(
       if (options.pattern && !options.pattern.test(text)) {
         return void issues.push({ path, message: options.message ?? "has an invalid format" });
       }
+      const problem = options.problem?.(text);
+      if (problem) return void issues.push({ path, message: problem });
       return text;
     },
   };

@@ -1,5 +1,6 @@
 /** Wire types and input schemas of the Users area (api-index §4). Imported by the server and islands. */
 import { newSecret } from "./account.ts";
+import { iamNameProblem } from "./iam_names.ts";
 import * as s from "./schema.ts";
 
 export type EntityStatus = "enabled" | "disabled";
@@ -18,7 +19,13 @@ export interface UserList {
   users: User[];
 }
 
-const accessKey = s.string({ min: 1, max: 128, trim: true, message: "the access key must not be blank" });
+const accessKey = s.string({
+  min: 1,
+  max: 128,
+  trim: true,
+  message: "the access key must not be blank",
+  problem: (key) => iamNameProblem(key, "Access key"),
+});
 const names = s.optional(s.array(s.string({ min: 1, max: 256 }), { max: 1000 }), []);
 
 /** POST /api/v1/users */

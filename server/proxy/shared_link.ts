@@ -3,11 +3,17 @@
  * reach the storage server opens the link here and the console streams the object from storage. The
  * console proves nothing itself: it forwards the presigned request as it came (path and signature
  * untouched, no cookie), and the storage server decides, so an expired or revoked link fails at once.
+ *
+ * Everyone's link requests reach the storage from the console's one address, so the console slows down
+ * wrong signatures itself, per sender: an address that keeps sending them waits before its next try, while
+ * the link keeps working for everyone else (the storage does not throttle the link's generated key).
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { contentDisposition } from "../formats/content_disposition.ts";
+import { FailureThrottle } from "../failure_throttle.ts";
+import { clientAddress } from "../forwarded.ts";
 import { renderErrorPage } from "../render/error_page.tsx";
 import { SHARED_ROUTE } from "../services/share_links.ts";
 
@@ -41,7 +47,15 @@ function fileNameOf(path: string): string {
   }
 }
 
+/** The storage's code in an S3 error body (XML), or "". */
+async function errorCode(response: Response): Promise<string> {
+  const text = await response.text().catch(() => "");
+  return /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? "";
+}
+
 export function sharedLinkProxy(deps: AppDeps) {
+  // As for sign-in guesses: a few free mistakes, then 1 s, doubling up to a minute; one success clears it.
+  const wrongSignatures = new FailureThrottle({ freeFailures: 3, firstDelayMs: 1000, maxDelayMs: 60_000 });
   return new Hono<AppEnv>().on(["GET", "HEAD"], `/${SHARED_ROUTE}/*`, async (c) => {
     const url = new URL(c.req.url);
     const path = url.pathname.slice(SHARED_ROUTE.length + 1);
@@ -50,6 +64,21 @@ export function sharedLinkProxy(deps: AppDeps) {
       !/^\/[^/]+\/./.test(path)
     ) {
       return renderErrorPage(deps, c, ApiError.notFound());
+    }
+    const sender = clientAddress(c, deps.config.trustForwarded);
+    const wait = wrongSignatures.waitFor(sender);
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      const after = seconds === 1 ? "1 second" : `${seconds} seconds`;
+      const page = renderErrorPage(
+        deps,
+        c,
+        new ApiError(429, "Too many attempts with a wrong link", {
+          detail: `Check that the link was copied whole, then try again in ${after}.`,
+        }),
+      );
+      page.headers.set("retry-after", String(seconds));
+      return page;
     }
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_REQUEST) {
@@ -63,7 +92,7 @@ export function sharedLinkProxy(deps: AppDeps) {
       signal: c.req.raw.signal,
     });
     if (!upstream.ok && upstream.status !== 304) {
-      await upstream.body?.cancel();
+      if ((await errorCode(upstream)) === "SignatureDoesNotMatch") wrongSignatures.recordFailure(sender);
       const gone = upstream.status === 403 || upstream.status === 400;
       const error = gone
         ? new ApiError(403, "This link has expired or was revoked", {
@@ -76,6 +105,7 @@ export function sharedLinkProxy(deps: AppDeps) {
         });
       return renderErrorPage(deps, c, error);
     }
+    wrongSignatures.recordSuccess(sender);
     const out = new Headers();
     for (const name of FORWARDED_RESPONSE) {
       const value = upstream.headers.get(name);

@@ -19,6 +19,7 @@ import {
   type SetCookie,
 } from "./headers.ts";
 import { relayWebSocket } from "./websocket.ts";
+import { isSameOrigin } from "../forwarded.ts";
 import type { ServeInfo } from "../http_server.ts";
 
 /** Bodies rewritten so root-relative links stay under the proxy path; larger ones stream untouched. */
@@ -35,6 +36,38 @@ interface Upstream {
   /** scheme://host:port of the tenant's console. */
   origin: string;
   client?: Deno.HttpClient;
+}
+
+/**
+ * The address on the tenant's console for the path after the proxy prefix. It is built from the tenant's
+ * origin and never resolved from the path: as a reference, `//host:port/x`, `/\\host:port/x` or
+ * `//user@host:port/x` would name another host, which would then get the tenant's root session. The path
+ * stays as sent (still percent-encoded, so `%2F` and `%5C` remain characters of a segment) with its dot
+ * segments resolved and leading slashes made one.
+ */
+export function tenantUrl(origin: string, rawPath: string, search: string): URL {
+  const url = new URL(origin);
+  url.pathname = rawPath.replace(/^[/\\]+/, "/");
+  url.search = search;
+  return url;
+}
+
+/**
+ * Cookies the tenant's console sets are kept in the browser under names of their own (`token-<hash>` for its
+ * session, `token-<hash>.<name>` for the others), so that only those go back upstream: Deck's own cookies
+ * (its session, other tenants', theme, download markers) share the browser's jar but never leave.
+ */
+function browserCookieName(tenantCookie: string, upstreamName: string): string {
+  return upstreamName === SESSION_COOKIE ? tenantCookie : `${tenantCookie}.${upstreamName}`;
+}
+
+/** The tenant's own cookies out of the browser's Cookie header, under their upstream names. */
+function upstreamCookies(header: string | null, tenantCookie: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [name, value] of parseCookieHeader(header)) {
+    if (name.startsWith(`${tenantCookie}.`)) out.push([name.slice(tenantCookie.length + 1), value]);
+  }
+  return out.filter(([name]) => name !== SESSION_COOKIE);
 }
 
 /** Rewrites root-relative URLs of an HTML or CSS body so they stay under the proxy path. */
@@ -104,7 +137,7 @@ export function tenantProxy(deps: AppDeps) {
     c: Context<AppEnv>,
     upstream: Upstream,
     path: string,
-    tenantToken: string,
+    tenant: { cookie: string; token: string },
     body: BodyInit | null,
   ): Promise<Response> {
     const incoming = c.req.raw;
@@ -121,19 +154,16 @@ export function tenantProxy(deps: AppDeps) {
         "forwarded",
       ]
     ) headers.delete(name);
+    const url = tenantUrl(upstream.origin, path, new URL(incoming.url).search);
     // The operator console already refused cross-origin writes (originCheck); upstream sees its own origin.
     if (headers.has("origin")) headers.set("origin", upstream.origin);
-    if (headers.has("referer")) headers.set("referer", `${upstream.origin}${path}`);
+    if (headers.has("referer")) headers.set("referer", url.href);
     headers.set("accept-encoding", "identity");
-    const kept = parseCookieHeader(incoming.headers.get("cookie")).filter(([name]) =>
-      name !== SESSION_COOKIE && !name.startsWith("token-")
-    );
+    const kept = upstreamCookies(incoming.headers.get("cookie"), tenant.cookie);
     headers.set(
       "cookie",
-      [...kept.map(([n, v]) => `${n}=${v}`), `${SESSION_COOKIE}=${tenantToken}`].join("; "),
+      [...kept.map(([n, v]) => `${n}=${v}`), `${SESSION_COOKIE}=${tenant.token}`].join("; "),
     );
-    const url = new URL(path, upstream.origin);
-    url.search = new URL(incoming.url).search;
     try {
       return await fetch(url, {
         method: incoming.method,
@@ -162,7 +192,7 @@ export function tenantProxy(deps: AppDeps) {
     const headers = dropHopByHop(new Headers(res.headers));
     headers.delete("set-cookie");
     for (const cookie of [...res.headers.getSetCookie().map(parseSetCookie), ...(issued ? [issued] : [])]) {
-      const renamed = cookie.name === SESSION_COOKIE ? { ...cookie, name: cookieName } : cookie;
+      const renamed = { ...cookie, name: browserCookieName(cookieName, cookie.name) };
       headers.append("set-cookie", formatSetCookie(renamed, prefix, secure));
     }
     headers.set("x-frame-options", "SAMEORIGIN");
@@ -198,9 +228,15 @@ export function tenantProxy(deps: AppDeps) {
     const op = deps.operator;
     if (!op || !session?.k8sToken) throw ApiError.unauthorized();
     const token = session.k8sToken;
-    const match = /^\/api\/proxy\/([^/]+)\/([^/]+)(\/.*)?$/.exec(c.req.path);
+    // The path as sent (Hono's c.req.path is decoded, which would turn %5C into a backslash).
+    const match = /^\/api\/proxy\/([^/]+)\/([^/]+)(\/.*)?$/.exec(new URL(c.req.url).pathname);
     if (!match) throw ApiError.notFound("not found", "the proxy path is /api/proxy/{namespace}/{tenant}/...");
-    const [namespace, name] = [decodeURIComponent(match[1]), decodeURIComponent(match[2])];
+    let namespace: string, name: string;
+    try {
+      [namespace, name] = [decodeURIComponent(match[1]), decodeURIComponent(match[2])];
+    } catch {
+      throw ApiError.notFound("not found", "the namespace or tenant name is not validly percent-encoded");
+    }
     const prefix = `${deps.config.subpath}api/proxy/${match[1]}/${match[2]}/`;
     if (!match[3]) return c.redirect(prefix + new URL(c.req.url).search, 302);
     const path = match[3];
@@ -213,18 +249,19 @@ export function tenantProxy(deps: AppDeps) {
       ?.[1];
 
     if (c.req.header("upgrade")?.toLowerCase() === "websocket") {
-      const origin = c.req.header("origin");
-      const host = c.req.header("host") ?? new URL(c.req.url).host;
-      if (!origin || new URL(origin).host !== host) {
-        throw ApiError.forbidden("cross-origin WebSocket refused");
+      if (!isSameOrigin(c.req, deps.config.trustForwarded)) {
+        throw ApiError.forbidden(
+          "cross-origin WebSocket refused",
+          "the tenant's live views open only from this console",
+        );
       }
       const tenantToken = browserToken ?? (await signIn(op, token, tenant, upstream)).value;
-      return relayWebSocket(
-        c.req.raw,
-        (c.env as ServeInfo | undefined)?.upgrade,
-        `${upstream.origin.replace(/^http/, "ws")}${path}${new URL(c.req.url).search}`,
-        { cookie: `${SESSION_COOKIE}=${tenantToken}`, origin: upstream.origin },
-      );
+      const target = tenantUrl(upstream.origin, path, new URL(c.req.url).search);
+      target.protocol = target.protocol === "https:" ? "wss:" : "ws:";
+      return relayWebSocket(c.req.raw, (c.env as ServeInfo | undefined)?.upgrade, target.href, {
+        cookie: `${SESSION_COOKIE}=${tenantToken}`,
+        origin: upstream.origin,
+      });
     }
 
     let issued = browserToken ? null : await signIn(op, token, tenant, upstream);
@@ -233,7 +270,7 @@ export function tenantProxy(deps: AppDeps) {
       c,
       upstream,
       path,
-      browserToken ?? issued!.value,
+      { cookie: cookieName, token: browserToken ?? issued!.value },
       bodiless ? null : c.req.raw.body,
     );
     // A stale tenant session (its console restarted, or it expired): sign in again and retry once when the
@@ -243,7 +280,7 @@ export function tenantProxy(deps: AppDeps) {
     if (browserToken && bodiless && signedOut) {
       await res.body?.cancel();
       issued = await signIn(op, token, tenant, upstream);
-      res = await forward(c, upstream, path, issued.value, null);
+      res = await forward(c, upstream, path, { cookie: cookieName, token: issued.value }, null);
     }
     return await respond(res, prefix, upstream, cookieName, issued);
   };

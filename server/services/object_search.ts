@@ -3,11 +3,17 @@
  * matching each key (relative to the prefix) by substring or glob. Hits and progress are yielded as they
  * are found, so the browser sees the first hit after the first page; the scan stops when the caller's
  * signal aborts (the user cancels or leaves).
+ *
+ * The console serves everyone from one thread, so a search never holds it for long: matching runs in slices
+ * of a few milliseconds and gives the event loop back between them (and between pages), and a glob's
+ * length is bounded, which bounds the work per key (glob_match.ts).
  */
+import { setImmediate } from "node:timers";
 import type { SearchEvent } from "../contract/objects.ts";
 import { ApiError } from "../errors.ts";
 import type { S3Client } from "../s3/client.ts";
 import { listObjectsV2 } from "../s3/ops/objects.ts";
+import { globMatcher, MAX_GLOB_LENGTH } from "./glob_match.ts";
 
 export interface SearchInput {
   prefix: string;
@@ -27,12 +33,18 @@ export function keyMatcher(input: Pick<SearchInput, "query" | "mode">): (relativ
     const needle = input.query.toLowerCase();
     return (key) => key.toLowerCase().includes(needle);
   }
-  const pattern = input.query.split("").map((
-    c,
-  ) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\/]/g, "\\$&"))).join("");
-  const re = new RegExp(`^${pattern}$`, "is");
-  return (key) => re.test(key);
+  if (input.query.length > MAX_GLOB_LENGTH) {
+    throw ApiError.badRequest(
+      `A glob pattern must be at most ${MAX_GLOB_LENGTH} characters`,
+      `the pattern holds ${input.query.length} characters`,
+    );
+  }
+  return globMatcher(input.query);
 }
+
+/** Matching time after which the scan lets other requests run. */
+const SLICE_MS = 5;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Scans and yields hits, a progress event per storage page, and a final summary. */
 export async function* searchObjects(
@@ -48,7 +60,13 @@ export async function* searchObjects(
   do {
     if (signal.aborted) return;
     const page = await listObjectsV2(client, bucket, { prefix: input.prefix, continuationToken: token });
+    let sliceStart = performance.now();
     for (const object of page.objects) {
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await nextTurn();
+        if (signal.aborted) return;
+        sliceStart = performance.now();
+      }
       scanned++;
       if (!matches(object.key.slice(input.prefix.length))) continue;
       hits++;
@@ -69,6 +87,7 @@ export async function* searchObjects(
     }
     yield { type: "progress", scanned };
     token = page.isTruncated ? page.nextContinuationToken : undefined;
+    if (token) await nextTurn();
   } while (token);
   yield { type: "done", scanned, hits };
 }

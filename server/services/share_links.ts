@@ -74,8 +74,13 @@ export async function createShareLink(
   if (request.expiresMs > MAX_SHARE_MS) {
     throw ApiError.badRequest("You can share a file only for less than 7 days.");
   }
-  const seconds = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.ceil(request.expiresMs / 1000)));
-  const expiration = new Date(now + seconds * 1000).toISOString();
+  // The link ends on the whole second asked for (the end of a chosen day is 23:59:59): the duration was
+  // measured on the browser's clock, and rounding up the time the request took on its way here carried links
+  // into the next second, past midnight.
+  const second = (ms: number) => Math.floor(ms / 1000) * 1000;
+  const expiresAt = Math.max(second(now + request.expiresMs), second(now) + 1000);
+  const seconds = Math.min(MAX_PRESIGN_SECONDS, (expiresAt - second(now)) / 1000);
+  const expiration = new Date(expiresAt).toISOString();
   const via = request.viaConsole ? VIA_CONSOLE : VIA_STORAGE;
   const credentials = await addServiceAccount(client, {
     policy: linkPolicy(request.bucket, request.key, request.versionId),

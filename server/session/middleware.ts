@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
+import { isSameOrigin } from "../forwarded.ts";
 import { openSession, sealSession, type SessionData } from "./token.ts";
 
 /** The cookie's name is the original console's, so tools that look for it keep working. */
@@ -76,36 +77,12 @@ export function sessionGuard(settings: CookieSettings): MiddlewareHandler<AppEnv
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Whether a request comes from the console's own pages: its Origin names the console's host, or (without
- * Origin) the browser marks it same-origin or user-initiated (Sec-Fetch-Site). Non-browser clients that send
- * neither are not cross-site vectors. The console's host is the Host header; X-Forwarded-Host counts only
- * when `trustForwarded` says a reverse proxy in front sets it (CONSOLE_TRUST_FORWARDED), since any client can
- * send it.
- */
-export function sameOrigin(c: Context, trustForwarded: boolean): boolean {
-  const origin = c.req.header("origin");
-  const fetchSite = c.req.header("sec-fetch-site");
-  // A proxy may list several hosts ("a, b"): the first is the one the browser used.
-  const forwarded = trustForwarded ? c.req.header("x-forwarded-host")?.split(",")[0].trim() : undefined;
-  const host = forwarded || (c.req.header("host") ?? new URL(c.req.url).host);
-  if (origin !== undefined) {
-    try {
-      return origin !== "null" && new URL(origin).host === host;
-    } catch {
-      return false;
-    }
-  }
-  if (fetchSite !== undefined) return fetchSite === "same-origin" || fetchSite === "none";
-  return true;
-}
-
-/**
  * Cross-site request forgery defence: a state-changing request must come from the console's own origin
- * (sameOrigin). Browsers always send Origin on such requests (and Sec-Fetch-Site).
+ * (the rule, shared with WebSocket upgrades, is in forwarded.ts).
  */
 export function originCheck(options: { trustForwarded: boolean }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!SAFE_METHODS.has(c.req.method) && !sameOrigin(c, options.trustForwarded)) {
+    if (!SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req, options.trustForwarded)) {
       throw ApiError.forbidden(
         "cross-origin request refused",
         "state-changing requests must come from the console's own pages",

@@ -18,10 +18,10 @@ import type { Context, Handler } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import type { ServeInfo } from "../http_server.ts";
 import { ApiError, toApiError } from "../errors.ts";
+import { isSameOrigin } from "../forwarded.ts";
 import type { S3Client } from "../s3/client.ts";
 import { clientFor } from "../services/storage_clients.ts";
 import { liveAccess } from "../session/live_access.ts";
-import { sameOrigin } from "../session/middleware.ts";
 import type { SessionData } from "../session/token.ts";
 import { type StreamPermission, watchSession } from "./session_watch.ts";
 
@@ -74,8 +74,8 @@ export function relay<Q>(deps: AppDeps, options: RelayOptions<Q>): Handler<AppEn
   return async (c) => {
     const session = c.get("session");
     if (!session) return refuse(c, ApiError.unauthorized());
-    // A cross-site page must not open a socket with the user's cookie; browsers always send Origin on upgrades.
-    if (!sameOrigin(c, deps.config.trustForwarded)) {
+    // A cross-site page must not open a socket with the user's cookie: the rule of state-changing requests.
+    if (!isSameOrigin(c.req, deps.config.trustForwarded)) {
       return refuse(
         c,
         ApiError.forbidden(

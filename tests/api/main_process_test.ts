@@ -15,6 +15,7 @@ import { eventually, webhookReceiver } from "../notify_services.ts";
 import { threadNice, threadsAtNice } from "../threads.ts";
 import { freePort } from "../storage_process.ts";
 import { ConsoleClient } from "../helpers.ts";
+import { searchKeepsConsoleServing } from "./search_responsiveness.ts";
 
 const ROOT = { accessKey: "processadmin", secretKey: "process-secret-123456" };
 const MIB = 1024 * 1024;
@@ -142,6 +143,11 @@ Deno.test({
       assert.equal(text.status, 200);
       assert.equal(await text.text(), "written before SIGTERM");
     });
+
+    await t.step(
+      "a glob search that would backtrack for years finishes, and /healthz answers while it runs",
+      () => searchKeepsConsoleServing(deck.consoleUrl, deck.storageUrl, ROOT),
+    );
 
     await t.step("the storage's work runs on a worker thread, not the console's", async () => {
       const admin = new S3Client({ endpoint: deck.storageUrl, credentials: ROOT });

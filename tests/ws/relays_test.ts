@@ -35,6 +35,19 @@ Deno.test("relays: session and Origin are checked before the upgrade; bad querie
     });
     assert.equal(foreign.status, 403);
     await foreign.body?.cancel();
+    // X-Forwarded-Host is anyone's to send while CONSOLE_TRUST_FORWARDED is off; null and junk are no origin.
+    const forged: Record<string, string>[] = [
+      { origin: "https://evil.example", "x-forwarded-host": "evil.example" },
+      { origin: "null" },
+      { origin: "not a url" },
+    ];
+    for (const headers of forged) {
+      const res = await fetch(`${stack.consoleUrl}/ws/trace`, {
+        headers: { ...upgradeHeaders, cookie: client.cookie, ...headers },
+      });
+      assert.equal(res.status, 403, JSON.stringify(headers));
+      assert.equal((await res.json()).message, "cross-origin WebSocket refused");
+    }
     for (
       const path of [
         "/ws/trace?threshold=-5",

@@ -36,7 +36,12 @@ export function throttledAuthenticate(
   const throttle = new FailureThrottle({ freeFailures: 5, firstDelayMs: 250, maxDelayMs: 30_000 }, now);
   return async (request, url, sourceIp, options) => {
     const accessKey = claimedAccessKey(request, url);
-    if (!accessKey) return await authenticate(request, url, authority, options); // anonymous: nothing to guess
+    // Anonymous: nothing to guess. A generated secret cannot be guessed either, and its access key is often
+    // public (a share link carries it): refusing early would only let anyone lock the key out for everyone
+    // behind the same address, e.g. all recipients of a link opened through the console.
+    if (!accessKey || authority.lookupCredential(accessKey)?.generatedSecret) {
+      return await authenticate(request, url, authority, options);
+    }
     const pair = `${accessKey}\u0000${sourceIp}`;
     const wait = throttle.waitFor(pair);
     if (wait > 0) {

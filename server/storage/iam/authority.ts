@@ -62,6 +62,7 @@ export class Authority implements IdentityAuthority {
         parentUser: sa.parentUser,
         enabled: sa.status === "on" && this.userEnabled(sa.parentUser),
         expiresAt: expires,
+        generatedSecret: sa.generatedSecret === true,
       };
     }
     const session = this.iam.sessions.get(accessKey);
@@ -75,6 +76,7 @@ export class Authority implements IdentityAuthority {
         expiresAt: session.expiresAt,
         // A federated session has no long-term user behind it; its provider vouched for it until expiry.
         enabled: session.policies ? true : this.userEnabled(session.parentUser),
+        generatedSecret: true,
       };
     }
     return undefined;

@@ -42,6 +42,8 @@ export interface ServiceAccountRecord {
   description?: string;
   expiration?: string;
   status: "on" | "off";
+  /** The server generated the secret (none was given at creation). */
+  generatedSecret?: boolean;
 }
 
 export interface StsRecord {
