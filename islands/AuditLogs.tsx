@@ -47,6 +47,7 @@ export default function AuditLogs() {
   const [rows, setRows] = useState<AuditRow[]>([]);
   const [searched, setSearched] = useState(false);
   const [advanced, setAdvanced] = useState(false);
+  const [order, setOrder] = useState<AuditSearch["order"]>("timeDesc");
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState("");
   const paging = useRef<{ search: AuditSearch | null; done: boolean; busy: boolean; generation: number }>({
@@ -83,7 +84,7 @@ export default function AuditLogs() {
     }
   }
 
-  const search = (order: AuditSearch["order"] = "timeDesc") => {
+  const search = (order: AuditSearch["order"]) => {
     setSearched(true);
     void load({
       filters,
@@ -166,7 +167,7 @@ export default function AuditLogs() {
               type="button"
               className="btn btn-sm btn-primary"
               disabled={loading && !paging.current.search}
-              onClick={() => search()}
+              onClick={() => search(order)}
             >
               Get Information
             </button>
@@ -187,7 +188,11 @@ export default function AuditLogs() {
         hiddenColumns={HIDDEN}
         initialSort={{ id: "time", desc: true }}
         manualSorting
-        onSortChange={(sort) => searched && search(sort && !sort.desc ? "timeAsc" : "timeDesc")}
+        onSortChange={(sort) => {
+          const next = sort && !sort.desc ? "timeAsc" : "timeDesc";
+          setOrder(next);
+          if (searched) search(next);
+        }}
         onEndReached={nextPage}
         columns={[
           {
