@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from "react";
 import RestartBanner from "../../islands/RestartBanner.tsx";
-import { ErrorBanner } from "../../islands/ui/ErrorBanner.tsx";
+import { BannerArea } from "../../islands/ui/ErrorBanner.tsx";
 import { Island } from "../../server/render/island.tsx";
 import type { Theme } from "../../server/render/page.tsx";
 import { DOCUMENTATION_URL, visibleMenu } from "./menu.ts";
@@ -110,13 +110,7 @@ export function Shell(props: ShellProps) {
     <div className="min-h-screen flex bg-base-200 text-base-content">
       {hideSidebar ? null : <Sidebar {...props} />}
       <main className="flex-1 min-w-0 p-6">
-        {props.error
-          ? (
-            <div className="fixed top-2 left-1/2 -translate-x-1/2 z-50 w-[min(90vw,48rem)] pointer-events-none">
-              <ErrorBanner message={props.error.message} detail={props.error.detail} />
-            </div>
-          )
-          : null}
+        <BannerArea error={props.error} />
         {props.restart && (props.restart.needed || props.restart.mounted)
           ? (
             <Island
