@@ -74,7 +74,9 @@ export function ErrorBanner({ message, detail, onClose, id }: ErrorBannerProps) 
         role="alert"
         className={`${live ? "" : "deck-banner-timed "}alert alert-error shadow-lg flex items-start gap-3`}
         data-testid="error-banner"
-        onMouseEnter={() => hold("pointer", true)}
+        // Held by a pointer moving over it, not by one it appeared under (it pushes the content down, often
+        // under the pointer that clicked): the 10 s then run until the pointer is put on it.
+        onMouseMove={() => hold("pointer", true)}
         onMouseLeave={() => hold("pointer", false)}
         onFocus={() => hold("focus", true)}
         onBlur={(e) => hold("focus", e.currentTarget.contains(e.relatedTarget as Node | null))}
