@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useState } from "react";
 import type { ConsoleMessage } from "../server/contract/tools.ts";
+import { formatDateTime } from "./lib/format.ts";
 import { messageId, useLiveSocket } from "./lib/live_socket.ts";
 import { cleanLogLines } from "./lib/pod_logs.ts";
 import { SearchBox } from "./ui/fields.tsx";
@@ -18,12 +19,12 @@ const isProblem = (entry: ConsoleMessage) =>
 export function logEntryLines(entry: ConsoleMessage): string[] {
   if (!isProblem(entry)) {
     const text = entry.ConsoleMsg || entry.message || "";
-    return cleanLogLines(entry.time ? `${entry.time}  ${text}` : text);
+    return cleanLogLines(entry.time ? `${formatDateTime(entry.time)}  ${text}` : text);
   }
   const field = (label: string, value: string | undefined) => (value ? [`${label}: ${value}`] : []);
   return [
     ...field("API", entry.api?.name),
-    ...field("Time", entry.time),
+    ...field("Time", formatDateTime(entry.time)),
     ...field("DeploymentID", entry.deploymentid),
     ...field("RequestID", entry.requestID),
     ...field("RemoteHost", entry.remotehost),

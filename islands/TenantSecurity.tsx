@@ -6,6 +6,7 @@
 import { useState } from "react";
 import type { CertificateInfo, TenantSecurity as SecurityInfo } from "../server/contract/operator.ts";
 import { operatorApi } from "./lib/api/operator.ts";
+import { formatDateTime } from "./lib/format.ts";
 import { FileField } from "./tenant_wizard/controls.tsx";
 import { type FileValue, NO_FILE } from "./tenant_wizard/state.ts";
 import { ConfirmDialog } from "./ui/Dialog.tsx";
@@ -34,7 +35,7 @@ function CertificateList(
             <div className="min-w-0">
               <div className="font-bold wrap-anywhere">{c.name}</div>
               <div className="wrap-anywhere">{c.domains.join(", ")}</div>
-              <div className="text-xs opacity-70">Expiry: {c.expiry}</div>
+              <div className="text-xs opacity-70">Expiry: {formatDateTime(c.expiry)}</div>
             </div>
             <button
               type="button"

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef } from "react";
 import { CHART_PALETTE } from "../../server/contract/dashboard.ts";
+import { formatDateTime, formatTimeOfDay } from "../lib/format.ts";
 
 interface FrappeChart {
   destroy?: () => void;
@@ -61,11 +62,9 @@ function Chart(
   return <div ref={ref} className="deck-chart" data-testid={testId} />;
 }
 
-const timeLabel = (seconds: number, long: boolean) => {
-  const d = new Date(seconds * 1000);
-  const hm = d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
-  return long ? `${d.toLocaleDateString("en-CA").slice(5)} ${hm}` : hm;
-};
+/** `14:05`, or `03-07 14:05` over a range longer than a day: the console's date format, cut short. */
+const timeLabel = (seconds: number, long: boolean) =>
+  long ? formatDateTime(seconds * 1000).slice(5, 16) : formatTimeOfDay(seconds * 1000);
 
 export interface LineChartProps {
   times: number[];
