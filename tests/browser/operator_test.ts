@@ -356,7 +356,13 @@ Deno.test("browser: operator mode end to end", async (t) => {
     await t.step("volumes: case-sensitive search, a row opens its tenant", async () => {
       await page.goto("/storage");
       await page.waitForURL("**/storage/volumes");
-      await page.locator('tr[data-row="tenant-lite/data0-storage-lite-pool-0-0"]').waitFor();
+      const claim = page.locator('tr[data-row="tenant-lite/data0-storage-lite-pool-0-0"]');
+      await claim.waitFor();
+      assert.equal(
+        await claim.locator("td:nth-child(5)").innerText(),
+        "2 GiB",
+        "the size formatter, not bytes",
+      );
       await page.getByPlaceholder("Search Volumes (PVCs)").fill("DATA0");
       await page.getByText("No volumes match your filter.").waitFor();
       await page.getByPlaceholder("Search Volumes (PVCs)").fill("storage-lite-pool-0-3");
