@@ -7,7 +7,7 @@ import RestartBanner from "../../islands/RestartBanner.tsx";
 import { BannerArea } from "../../islands/ui/ErrorBanner.tsx";
 import { Island } from "../../server/render/island.tsx";
 import type { Theme } from "../../server/render/page.tsx";
-import { DOCUMENTATION_URL, visibleMenu } from "./menu.ts";
+import { documentationUrl, visibleMenu } from "./menu.ts";
 
 export interface ShellProps {
   href: (path: string) => string;
@@ -71,7 +71,9 @@ function Sidebar(
         })}
         <ul className="menu menu-sm w-full">
           <li>
-            <a href={DOCUMENTATION_URL} target="_blank" rel="noopener noreferrer">Documentation</a>
+            <a href={documentationUrl(!!operator)} target="_blank" rel="noopener noreferrer">
+              Documentation
+            </a>
           </li>
         </ul>
       </nav>

@@ -54,6 +54,10 @@ Deno.test("browser: operator mode end to end", async (t) => {
         await signInOperator(page, stack.cluster.operatorToken);
         assert.match(await page.title(), /Tenants \| Deck Operator/);
         await page.getByTestId("logo").getByText("Deck Operator").waitFor();
+        const docs = page.getByRole("navigation", { name: "Main menu" }).getByRole("link", {
+          name: "Documentation",
+        });
+        assert.match((await docs.getAttribute("href"))!, /kubernetes.*[?&]ref=op$/, "the operator's docs");
         const row = page.locator('tr[data-row="tenant-lite/storage-lite"]');
         assert.match(await row.innerText(), /storage-lite\s+tenant-lite\s+8 GiB\s+1\s+Initialized/);
         assert.equal(await row.locator("[data-health]").getAttribute("data-health"), "green");
