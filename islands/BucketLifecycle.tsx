@@ -42,7 +42,8 @@ function AddRuleDialog(
 ) {
   const [kind, setKind] = useState<Kind>("expiry");
   const [useDate, setUseDate] = useState(false);
-  const [days, setDays] = useState("1");
+  // The switch reads "Default (7 Days)" (spec 2 §9): the field starts at what it promises.
+  const [days, setDays] = useState("7");
   const [date, setDate] = useState("");
   const [storageClass, setStorageClass] = useState(tiers[0] ?? "");
   const [noncurrentDays, setNoncurrentDays] = useState("0");
