@@ -35,10 +35,8 @@ export default function StorageVolumes({ pvcs, base }: StorageVolumesProps) {
           {
             id: "capacity",
             label: "Capacity",
-            // The claim's quantity ("2Gi", "107374182400") in the console's size format, sorted by bytes.
-            value: (p) => parseQuantity(p.capacity) ?? 0,
-            render: (p) => formatBytes(parseQuantity(p.capacity) ?? 0),
-            sortable: true,
+            // The claim's quantity ("2Gi", "107374182400") in the console's size format.
+            value: (p) => formatBytes(parseQuantity(p.capacity) ?? 0),
             align: "right",
           },
           { id: "storageClass", label: "Storage Class", value: (p) => p.storageClass },
