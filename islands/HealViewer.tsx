@@ -141,7 +141,9 @@ export default function HealViewer({ buckets }: HealViewerProps) {
                         {item.after.color}
                       </span>
                       {item.name}
-                      {item.detail ? <span className="text-base-content/70">— {item.detail}</span> : null}
+                      {item.detail
+                        ? <span className="text-base-content/70">{" "}— {item.detail}</span>
+                        : null}
                     </li>
                   ))}
                 </ul>
