@@ -142,7 +142,7 @@ export default function HealViewer({ buckets }: HealViewerProps) {
                       </span>
                       {item.name}
                       {item.detail
-                        ? <span className="text-base-content/70">{" "}— {item.detail}</span>
+                        ? <span className="text-base-content/70">{` — ${item.detail}`}</span>
                         : null}
                     </li>
                   ))}
