@@ -1,9 +1,11 @@
 /**
  * Volumes (spec 3 §2.7): 'Search Volumes (PVCs)' (case-sensitive, on the name) and the table Name,
- * Namespace, Status, Tenant, Capacity, Storage Class; a row opens its tenant.
+ * Namespace, Status, Tenant, Capacity (in binary units, as every size), Storage Class; a row opens its tenant.
  */
 import { useState } from "react";
 import type { PvcInfo } from "../server/contract/storage.ts";
+import { parseQuantity } from "../server/k8s/quantity.ts";
+import { formatBytes } from "./lib/format.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
 
@@ -30,7 +32,13 @@ export default function StorageVolumes({ pvcs, base }: StorageVolumesProps) {
           { id: "namespace", label: "Namespace", value: (p) => p.namespace, sortable: true },
           { id: "status", label: "Status", value: (p) => p.status },
           { id: "tenant", label: "Tenant", value: (p) => `${p.namespace}/${p.tenant}`, sortable: true },
-          { id: "capacity", label: "Capacity", value: (p) => p.capacity, align: "right" },
+          {
+            id: "capacity",
+            label: "Capacity",
+            // The claim's quantity ("2Gi", "107374182400") in the console's size format.
+            value: (p) => formatBytes(parseQuantity(p.capacity) ?? 0),
+            align: "right",
+          },
           { id: "storageClass", label: "Storage Class", value: (p) => p.storageClass },
         ]}
         initialSort={{ id: "name" }}

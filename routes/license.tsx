@@ -7,7 +7,7 @@
  */
 import { type Context, Hono } from "hono";
 import LicenseActions from "../islands/LicenseActions.tsx";
-import { formatBytes } from "../islands/lib/format.ts";
+import { formatBytes, formatDate } from "../islands/lib/format.ts";
 import { currentPlan, type PlanName, type SubscriptionInfo, TIB } from "../server/contract/license.ts";
 import type { AppDeps, AppEnv } from "../server/deps.ts";
 import { Island } from "../server/render/island.tsx";
@@ -62,7 +62,7 @@ function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
           value={formatBytes(info.storage_capacity * TIB)}
           testId="license-capacity"
         />
-        <Field label="Expiry Date" value={info.expires_at.slice(0, 10)} testId="license-expiry" />
+        <Field label="Expiry Date" value={formatDate(info.expires_at)} testId="license-expiry" />
         <Field label="Subscription Plan" value={info.plan} testId="license-plan" />
         <Field label="Requester" value={info.email} testId="license-requester" />
       </dl>

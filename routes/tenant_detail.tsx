@@ -13,7 +13,7 @@ import TenantPods from "../islands/TenantPods.tsx";
 import TenantPools from "../islands/TenantPools.tsx";
 import TenantSecurity from "../islands/TenantSecurity.tsx";
 import TenantSummary from "../islands/TenantSummary.tsx";
-import { formatBytes } from "../islands/lib/format.ts";
+import { formatBytes, formatDate } from "../islands/lib/format.ts";
 import { HealthDot } from "../islands/tenant/parts.tsx";
 import type { PodEvent, PodInfo, TenantInfo } from "../server/contract/operator.ts";
 import { storageClassesFromQuota } from "../server/contract/operator_rules.ts";
@@ -135,7 +135,7 @@ function LicenseTab(
         <dt className="font-bold">Registered Capacity</dt>
         <dd>{formatBytes((licence.storage_capacity ?? 0) * 1099511627776)}</dd>
         <dt className="font-bold">Expiry Date</dt>
-        <dd>{licence.expires_at ? new Date(licence.expires_at).toISOString().slice(0, 10) : ""}</dd>
+        <dd>{formatDate(licence.expires_at)}</dd>
         <dt className="font-bold">Plan</dt>
         <dd>{licence.plan}</dd>
         <dt className="font-bold">Requester</dt>

@@ -7,7 +7,7 @@ import {
   parityOf,
 } from "../../server/contract/operator_rules.ts";
 import type { SizeComputation } from "./rules.ts";
-import type { FileValue, WizardState } from "./state.ts";
+import { completePairs, type FileValue, type WizardState } from "./state.ts";
 
 const file = (f: FileValue) => f.value;
 
@@ -73,10 +73,7 @@ export function buildPayload(s: WizardState, size: SizeComputation): CreateTenan
   }
   if (s.security.enableTLS && s.security.customCerts) {
     payload.tls = {
-      minio: s.security.minioCerts.filter((p) => p.key.value && p.cert.value).map((p) => ({
-        crt: file(p.cert),
-        key: file(p.key),
-      })),
+      minio: completePairs(s.security.minioCerts),
       ca_certificates: s.security.caCerts.map((c) => file(c.cert)).filter(Boolean),
       console_ca_certificates: [],
     };

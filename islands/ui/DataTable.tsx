@@ -124,6 +124,9 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     enableMultiRowSelection: selection === "checkbox",
     state: { sorting, columnVisibility: visibility, rowSelection },
     manualSorting: !!props.manualSorting,
+    // Each click on a sorted column flips its order; TanStack's default third state (no sort) made a column
+    // sorted newest first ask again for newest first on the first click.
+    enableSortingRemoval: false,
     onSortingChange: (updater: SortingState | ((old: SortingState) => SortingState)) => {
       const next = typeof updater === "function" ? updater(sorting) : updater;
       setSorting(next);

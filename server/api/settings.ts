@@ -13,8 +13,9 @@
  *   PUT  /admin/tiers/{type}/{name}/credentials     access_key, secret_key | creds
  *   POST /service/restart                           → 204
  *
- * A save that needs a restart sets the restart flag (a cookie the pages read to show the restart banner on
- * every page, spec 3 §4); a successful restart clears it.
+ * Every configuration or notification-target save sets the restart flag (spec 2 §4; a cookie the pages read
+ * to show the restart banner on every page, spec 3 §4), also one the server applied at once (its answer's
+ * `restart` says which); a successful restart clears it.
  */
 import { type Context, Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
@@ -43,9 +44,8 @@ export function settingsApi(deps: AppDeps) {
     httpOnly: true,
     secure: deps.config.tls !== null,
   };
-  const flagRestart = (c: Context<AppEnv>, restart: boolean) => {
-    if (restart) setCookie(c, RESTART_COOKIE, "1", { ...cookie, maxAge: 30 * 86400 });
-  };
+  const flagRestart = (c: Context<AppEnv>) =>
+    setCookie(c, RESTART_COOKIE, "1", { ...cookie, maxAge: 30 * 86400 });
   return new Hono<AppEnv>()
     .get(
       "/configs",
@@ -65,7 +65,7 @@ export function settingsApi(deps: AppDeps) {
         c.req.param("name"),
         await readJson(c, SetConfigInput),
       );
-      flagRestart(c, result.restart);
+      flagRestart(c);
       return c.json(result);
     })
     .get(
@@ -79,7 +79,7 @@ export function settingsApi(deps: AppDeps) {
         key_values,
         arn_resource_id: input.account_id,
       });
-      flagRestart(c, restart);
+      flagRestart(c);
       return c.json({ service: input.service, account_id: input.account_id, restart }, 201);
     })
     .get("/admin/arns", async (c) => c.json({ arns: await notificationArns(client(c)) }))

@@ -133,20 +133,25 @@ export class S3Client {
       if (spec.body instanceof ReadableStream) throw error.cause;
       // No usable region in the refusal (MinIO's message always says 'us-east-1'): ask the bucket where it is,
       // which works signed for any region (minio-protocol §1.7), as minio-go does.
-      if (!error.learned && spec.bucket) {
-        const located = await this.#sendOnce({
-          method: "GET",
-          bucket: spec.bucket,
-          query: { location: "" },
-          region: "us-east-1",
-        }).then((r) => r.text()).catch(() => "");
-        const region = /<LocationConstraint[^>]*>([^<]+)</.exec(located)?.[1];
-        if (!region || region === this.signingRegion) throw error.cause;
-        learnedRegions.set(this.endpoint, region);
-      }
-      if (!error.learned && !spec.bucket) throw error.cause;
-      return await this.#sendOnce(spec);
+      const named = error.hint !== error.signedWith ? error.hint : undefined;
+      const region = named ?? (spec.bucket ? await this.#locate(spec.bucket) : undefined);
+      // Compared with the region this request was signed for, not the one learned since: requests sent
+      // together right after a region change are each refused, and each must be signed again.
+      if (!region || region === error.signedWith) throw error.cause;
+      learnedRegions.set(this.endpoint, region);
+      return await this.#sendOnce({ ...spec, region });
     }
+  }
+
+  async #locate(bucket: string): Promise<string | undefined> {
+    const located = await this.#sendOnce({
+      method: "GET",
+      bucket,
+      query: { location: "" },
+      region: "us-east-1",
+    })
+      .then((r) => r.text()).catch(() => "");
+    return /<LocationConstraint[^>]*>([^<]+)</.exec(located)?.[1];
   }
 
   async #sendOnce(spec: RequestSpec): Promise<Response> {
@@ -173,13 +178,14 @@ export class S3Client {
         : "aws-chunked";
       headers["x-amz-decoded-content-length"] = String(spec.contentLength);
     }
+    const region = spec.region ?? this.signingRegion;
     const signed = await signHeaders({
       method: spec.method,
       url,
       headers,
       payloadHash,
       credentials: this.credentials,
-      region: spec.region ?? this.signingRegion,
+      region,
       service: spec.service ?? "s3",
       sendContentSha: !spec.omitContentSha,
     });
@@ -213,10 +219,7 @@ export class S3Client {
       spec.region === undefined && error.code === "AuthorizationHeaderMalformed" &&
       /region/i.test(error.message)
     ) {
-      const hint = regionHint(res, error);
-      const learned = !!hint && hint !== this.signingRegion;
-      if (learned) learnedRegions.set(this.endpoint, hint);
-      throw new RegionRetry(error, learned);
+      throw new RegionRetry(error, region, regionHint(res, error));
     }
     throw error;
   }
@@ -251,10 +254,9 @@ export class S3Client {
   }
 }
 
-/** A wrong-region refusal whose request can be signed again for the region the server named. */
+/** A wrong-region refusal, with the region the request was signed for and the one the server named, if any. */
 class RegionRetry extends Error {
-  /** `learned`: the refusal named a new region, already recorded. */
-  constructor(override readonly cause: S3Error, readonly learned: boolean) {
+  constructor(override readonly cause: S3Error, readonly signedWith: string, readonly hint?: string) {
     super(cause.message);
   }
 }

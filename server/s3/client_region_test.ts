@@ -70,3 +70,42 @@ Deno.test("client: a refusal that names the region is signed again for it; admin
   await client.text({ method: "GET", path: "/minio/admin/v3/info", region: "" });
   assert.deepEqual(seen, ["us-east-1", "eu-west-1", ""]);
 });
+
+Deno.test("client: requests refused together after a region change are each signed again for the new one", async () => {
+  const seen: string[] = [];
+  let region = "eu-central-1";
+  let hold = false;
+  // Both requests are answered only once both have arrived, as when a page loads its sections at once.
+  const arrived: (() => void)[] = [];
+  const fetcher = async (_input: string | URL | Request, init?: RequestInit) => {
+    const scope =
+      /Credential=[^/]+\/\d+\/([^/]*)\//.exec(new Headers(init?.headers).get("authorization") ?? "")?.[1] ??
+        "";
+    seen.push(scope);
+    if (hold && seen.length <= 2) {
+      await new Promise<void>((resolve) => {
+        arrived.push(resolve);
+        if (arrived.length === 2) arrived.forEach((go) => go());
+      });
+    }
+    return scope === region ? new Response("ok") : refusal(
+      `the region '${scope}' is wrong; expecting '${region}'.`,
+      { "x-amz-bucket-region": region },
+    );
+  };
+  const client = new S3Client({
+    endpoint: "http://changed.test:9000",
+    credentials: { accessKey: "AKIA0000", secretKey: "secret" },
+    fetch: fetcher as typeof fetch,
+  });
+  assert.equal(await client.text({ method: "GET", bucket: "b", key: "first" }), "ok");
+  seen.length = 0;
+  region = "eu-west-1";
+  hold = true;
+  const answers = await Promise.all([
+    client.text({ method: "GET", bucket: "b", key: "a" }),
+    client.text({ method: "GET", bucket: "b", key: "b" }),
+  ]);
+  assert.deepEqual(answers, ["ok", "ok"]);
+  assert.deepEqual(seen, ["eu-central-1", "eu-central-1", "eu-west-1", "eu-west-1"]);
+});

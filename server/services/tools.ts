@@ -10,6 +10,7 @@ import {
 } from "../contract/tools.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
+import { statusText } from "../http_status.ts";
 import { allows, type LiveAccess, requireAction } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
 
@@ -47,6 +48,23 @@ export function sessionFeatures(deps: Pick<AppDeps, "logSearch">, access: LiveAc
 
 const RFC3339 = /^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d))?$/i;
 
+/**
+ * The log search keeps the status as text ("Not Found", minio-protocol-2 §3.5) while the table shows the code
+ * beside it: a code ("404") or what the table shows ("404 Not Found") searches by the text. A code with
+ * wildcards ("4*") cannot be matched against text, so it is refused rather than finding nothing.
+ */
+export function statusFilter(value: string): string {
+  const shown = /^(\d{3})(?:\s+(.*))?$/.exec(value.trim());
+  if (shown) return shown[2] || statusText(Number(shown[1])) || value;
+  if (/^[\d*.]+$/.test(value) && /\d/.test(value)) {
+    throw ApiError.badRequest(
+      "Response Status takes a code such as 404 or a text such as Not Found",
+      `the log search matches the status text, so "${value}" cannot match a range of codes`,
+    );
+  }
+  return value;
+}
+
 /** Reads GET /api/v1/logs/search's query; 400 naming the bad parameter. */
 export function parseAuditSearch(query: URLSearchParams): AuditSearchInput {
   const filters = query.getAll("fp").map((fp) => {
@@ -58,7 +76,8 @@ export function parseAuditSearch(query: URLSearchParams): AuditSearchInput {
         `fp must be one of ${AUDIT_FILTER_KEYS.join(", ")} followed by ":" and a value; got "${fp}"`,
       );
     }
-    return { key, value: fp.slice(colon + 1) };
+    const value = fp.slice(colon + 1);
+    return { key, value: key === "response_status" ? statusFilter(value) : value };
   }).filter((f) => f.value !== "");
   const integer = (name: string, fallback: number, min: number, max: number) => {
     const text = query.get(name);

@@ -24,6 +24,7 @@ import { addressOf, checkTarget } from "./s3/address.ts";
 import { buildEventRecord, type EventObject } from "./events/records.ts";
 import { createStorageStreams, type StorageStreams } from "./streams/mod.ts";
 import { adminApiName } from "./streams/api_names.ts";
+import { sourceLines } from "./streams/log_entry.ts";
 import { observeRequest, type RequestFacts } from "./streams/requests.ts";
 import { METRICS_PATH_PREFIX, type MetricsEndpoint } from "./metrics/mod.ts";
 
@@ -389,9 +390,7 @@ export function createS3Server(
         message,
         error: {
           message,
-          source: error instanceof Error && error.stack
-            ? error.stack.split("\n").slice(1).map((line) => line.trim())
-            : [],
+          source: sourceLines(error),
         },
       });
       return s3ErrorResponse(

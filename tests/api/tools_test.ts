@@ -57,6 +57,13 @@ Deno.test("logs search: the session's log-search feature, the auth matrix, and a
         status: 400,
       },
       {
+        name: "a range of status codes (the service matches the status text)",
+        as: "root",
+        method: "GET",
+        path: `/api/v1/logs/search?${fp("response_status", "4*")}`,
+        status: 400,
+      },
+      {
         name: "bad order",
         as: "root",
         method: "GET",

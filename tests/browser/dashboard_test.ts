@@ -42,6 +42,26 @@ Deno.test("browser: widget dashboard with zero setup", async (t) => {
       );
     });
 
+    await t.step("chart axes carry their unit at the scale of the values", async () => {
+      const labels = (id: number) =>
+        page.locator(`${panel(id)} .y.axis text`).evaluateAll((texts) =>
+          texts.map((t) => t.textContent ?? "")
+        );
+      // 9,000 bytes of objects: kibibytes, never frappe's bare "9K".
+      const usage = await labels(68);
+      assert.ok(usage.length > 1 && usage.every((l) => /^\d+(\.\d+)? KiB$/.test(l)), usage.join(" | "));
+      await page.getByRole("tab", { name: "Resources" }).click();
+      await page.locator(`${panel(76)} [data-testid="line-chart"] svg .dataset-0`).waitFor({
+        timeout: 30_000,
+      });
+      const memory = await labels(76);
+      assert.ok(
+        memory.length > 1 && memory.every((l) => /^\d+(\.\d+)? (MiB|GiB)$/.test(l)),
+        memory.join(" | "),
+      );
+      await page.getByRole("tab", { name: "Summary" }).click();
+    });
+
     await t.step("traffic shows up on the Traffic tab's request rate, one line per API", async () => {
       for (let i = 3; i < 8; i++) await putObject(stack.admin, "charts", `o${i}`, new Uint8Array(100));
       await page.getByRole("tab", { name: "Traffic" }).click();

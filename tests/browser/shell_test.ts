@@ -49,6 +49,14 @@ Deno.test("browser: sign-in, dashboard, unknown route, theme and sign-out", asyn
       assert.equal(localUser, btoa(stack.storage.root.accessKey));
     });
 
+    await t.step("Documentation opens the console's documentation in a new tab", async () => {
+      const docs = page.getByRole("navigation", { name: "Main menu" }).getByRole("link", {
+        name: "Documentation",
+      });
+      assert.match((await docs.getAttribute("href"))!, /minio-console\.html\?ref=con$/);
+      assert.equal(await docs.getAttribute("target"), "_blank");
+    });
+
     await t.step("the basic view ships no script", async () => {
       const scripts = await page.locator("script[src]").count();
       assert.equal(scripts, 0);
