@@ -79,7 +79,7 @@ export function formBody(
   boundary: string,
   fields: [string, string][],
   file?: { field?: string; filename: string; bytes: Uint8Array },
-): Uint8Array {
+): Uint8Array<ArrayBuffer> {
   let text = "";
   for (const [name, value] of fields) {
     text += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
