@@ -189,7 +189,10 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
     socket.on("error", () => socket.destroy());
     upgraded.add(socket);
     socket.once("close", () => upgraded.delete(socket));
-    const task = serveUpgrade(req, socket, head).finally(() => pending.delete(task));
+    const task = serveUpgrade(req, socket, head).catch((error) => {
+      console.error(`http: upgrade failed: ${error instanceof Error ? error.stack : error}`);
+      socket.destroy();
+    }).finally(() => pending.delete(task));
     pending.add(task);
   });
 
