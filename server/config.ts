@@ -291,7 +291,10 @@ function parseLogSearch(raw: Record<SettingName, string>): AppConfig["logSearch"
     queryToken: raw.logQueryToken,
     builtin: queryUrl || raw.logSearch === "off" ? null : Object.freeze({
       databaseUrl: raw.logSearchDatabaseUrl,
-      address: parseAddress(SETTINGS.logSearchAddress.env, raw.logSearchAddress),
+      // Unset: any free port; Deck points its own storage at whichever it gets.
+      address: raw.logSearchAddress
+        ? parseAddress(SETTINGS.logSearchAddress.env, raw.logSearchAddress)
+        : { hostname: "127.0.0.1", port: 0 },
       auditToken: raw.logSearchAuditToken,
       retentionSeconds,
     }),

@@ -146,21 +146,21 @@ export const SETTINGS = {
     flag: "--header-timeout",
     default: "30s",
     description:
-      "How long a client may take to send a request's headers, on the console and the embedded storage listener (0 disables).",
+      "How long a client may take to send a request's headers, on every listener: console, embedded storage, log search (0 disables).",
   },
   idleTimeout: {
     env: "CONSOLE_IDLE_TIMEOUT",
     flag: "--idle-timeout",
     default: "30s",
     description:
-      "How long a kept-alive connection may wait for its next request, on both listeners (0 disables).",
+      "How long a kept-alive connection may wait for its next request, on every listener (0 disables).",
   },
   bodyTimeout: {
     env: "CONSOLE_BODY_TIMEOUT",
     flag: "--body-timeout",
     default: "30s",
     description:
-      "How long a request body may send nothing, or a response wait on a client that reads nothing, on both listeners (0 disables).",
+      "How long a request body may send nothing, or a response wait on a client that reads nothing, on every listener (0 disables).",
   },
   logLevel: {
     env: "CONSOLE_LOG_LEVEL",
@@ -197,8 +197,9 @@ export const SETTINGS = {
   logSearchAddress: {
     env: "CONSOLE_LOG_SEARCH_ADDRESS",
     flag: "--log-search-address",
-    default: "127.0.0.1:9091",
-    description: "host:port where the built-in log search receives audit webhooks (/api/ingest).",
+    default: "",
+    description:
+      "host:port where the built-in log search receives audit webhooks (/api/ingest). Unset: a free port on 127.0.0.1 (the embedded storage is told which); set it for an external MinIO.",
   },
   logSearchAuditToken: {
     env: "CONSOLE_LOG_SEARCH_AUDIT_TOKEN",

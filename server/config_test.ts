@@ -65,7 +65,11 @@ Deno.test("Go-style durations", () => {
 Deno.test("log search: built-in by default, external when CONSOLE_LOG_QUERY_URL is set, off on request", () => {
   const builtin = loadConfig({}).logSearch;
   assert.equal(builtin.queryUrl, null);
-  assert.deepEqual(builtin.builtin?.address, { hostname: "127.0.0.1", port: 9091 });
+  assert.deepEqual(builtin.builtin?.address, { hostname: "127.0.0.1", port: 0 }, "a free port by default");
+  assert.deepEqual(
+    loadConfig({ CONSOLE_LOG_SEARCH_ADDRESS: "0.0.0.0:9091" }).logSearch.builtin?.address,
+    { hostname: "0.0.0.0", port: 9091 },
+  );
   assert.equal(builtin.builtin?.retentionSeconds, 30 * 86400);
   const external =
     loadConfig({ CONSOLE_LOG_QUERY_URL: "http://logsearch:8080/", CONSOLE_LOG_QUERY_AUTH_TOKEN: "t" })

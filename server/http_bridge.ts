@@ -27,34 +27,77 @@ export class ClientGoneError extends Error {
   }
 }
 
-/** A byte stream over a node request body, with backpressure: reading stops while the consumer is behind. */
+/** How to end a request body stream nobody will read any more (see abandonBody). */
+const abandons = new WeakMap<http.IncomingMessage, () => void>();
+
+/**
+ * A byte stream over a node request body, with backpressure: reading stops while the consumer is behind.
+ *
+ * The stream ends once, closed, errored or cancelled (a handler that refuses a request cancels its body);
+ * node events that still arrive afterwards (the rest of the body, its end, an error) must then do nothing:
+ * the controller throws on a stream that is no longer readable, and a throw in a node event handler is
+ * uncaught, which once ended the whole program on a refused upload.
+ */
 function bodyStream(req: http.IncomingMessage): ReadableStream<Uint8Array> {
+  let open = true;
+  const onData = (chunk: Uint8Array) => {
+    if (!open) return;
+    // enqueue() takes over the chunk's memory: copy views into a larger (possibly pooled) buffer.
+    const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
+    try {
+      controller.enqueue(
+        whole ? new Uint8Array(chunk.buffer as ArrayBuffer, 0, chunk.byteLength) : chunk.slice(),
+      );
+    } catch (error) {
+      return settle(() => controller.error(error));
+    }
+    if ((controller.desiredSize ?? 0) <= 0) req.pause();
+  };
+  /** Ends the stream (at most once) and stops listening for more of the body. */
+  const settle = (end: () => void) => {
+    if (!open) return;
+    open = false;
+    req.off("data", onData);
+    try {
+      end();
+    } catch { /* the stream ended meanwhile: nothing left to tell it */ }
+  };
+  let controller!: ReadableByteStreamController;
+  abandons.set(req, () => {
+    settle(() => controller.error(new Error("the response was sent before the request body was read")));
+  });
   return new ReadableStream({
     type: "bytes",
-    start(controller: ReadableByteStreamController) {
-      req.on("data", (chunk: Uint8Array) => {
-        // enqueue() takes over the chunk's memory: copy views into a larger (possibly pooled) buffer.
-        const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
-        controller.enqueue(
-          whole ? new Uint8Array(chunk.buffer as ArrayBuffer, 0, chunk.byteLength) : chunk.slice(),
-        );
-        if ((controller.desiredSize ?? 0) <= 0) req.pause();
-      });
-      req.once("end", () => {
-        controller.close();
-        controller.byobRequest?.respond(0);
-      });
-      req.once("error", (error) => controller.error(error));
-      req.once("aborted", () => controller.error(new ClientGoneError()));
+    start(c: ReadableByteStreamController) {
+      controller = c;
+      req.on("data", onData);
+      req.once("end", () =>
+        settle(() => {
+          c.close();
+          c.byobRequest?.respond(0);
+        }));
+      // `on`, not `once`: a second error event with no listener would itself be thrown.
+      req.on("error", (error) => settle(() => c.error(error)));
+      req.once("aborted", () => settle(() => c.error(new ClientGoneError())));
     },
     pull() {
-      req.resume();
+      if (open) req.resume();
     },
     cancel() {
       // Nobody will read the rest: the response will close the connection (see writeResponse).
+      settle(() => {});
       req.pause();
     },
   }, { highWaterMark: 1024 * 1024 });
+}
+
+/**
+ * Ends the body stream of a request that was answered before its body was read: whoever still holds the
+ * stream sees it fail, and the bytes still to come are no longer handed to it (the listener decides what
+ * becomes of them).
+ */
+export function abandonBody(req: http.IncomingMessage): void {
+  abandons.get(req)?.();
 }
 
 export function toRequest(req: http.IncomingMessage, scheme: string, withBody: boolean): Request {

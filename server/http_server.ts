@@ -16,7 +16,7 @@ import https from "node:https";
 import type { Socket } from "node:net";
 import type { Context } from "hono";
 import { defineWebSocketHelper, WSContext } from "hono/ws";
-import { ClientGoneError, toRequest, writeResponse } from "./http_bridge.ts";
+import { abandonBody, ClientGoneError, toRequest, writeResponse } from "./http_bridge.ts";
 
 export { ClientGoneError, rawRequestTarget } from "./http_bridge.ts";
 
@@ -61,8 +61,55 @@ export interface Listener {
   shutdown(): Promise<void>;
 }
 
-/** After a response to a request whose body was not read, how long the connection may still drain. */
+/** After a response to a request whose body was not read, how long and how much the connection may still drain. */
 const LINGER_MS = 2000;
+const LINGER_BYTES = 8 * 1024 * 1024;
+
+/** The listener could not take its address: in use, not permitted, or not an address of this machine. */
+export class ListenError extends Error {
+  constructor(readonly address: string, readonly reason: string) {
+    super(`${address} ${reason}`);
+    this.name = "ListenError";
+  }
+}
+
+function listenError(hostname: string, port: number, error: Error & { code?: string }): ListenError {
+  const address = `${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+  const reason = error.code === "EADDRINUSE"
+    ? "is already in use"
+    : error.code === "EACCES"
+    ? "may not be used: permission denied"
+    : error.code === "EADDRNOTAVAIL"
+    ? "is not an address of this machine"
+    : `cannot be listened on: ${error.message}`;
+  return new ListenError(address, reason);
+}
+
+/**
+ * Lingering close (RFC 9112 §9.6) for a connection answered before its request body arrived: the answer goes
+ * out with `Connection: close`, then the listener half-closes and keeps reading (and dropping) what the
+ * client still sends until the body ends, the client leaves, or LINGER_MS or LINGER_BYTES run out. Closing at
+ * once would reset the connection while the client is still sending, and the reset makes the client's system
+ * throw away the answer it has not read yet: a part refused with NoSuchUpload reached the console as a
+ * broken pipe (500). The bounds keep a client from holding the connection by sending a body nobody reads.
+ */
+function lingerAfterAnswer(req: http.IncomingMessage, socket: Socket): void {
+  const destroySoon = socket.destroySoon.bind(socket);
+  // Node calls destroySoon() once a `Connection: close` answer is written.
+  socket.destroySoon = () => {
+    if (req.complete) return destroySoon();
+    if (socket.writable) socket.end();
+    abandonBody(req);
+    let left = LINGER_BYTES;
+    req.on("data", (chunk: Uint8Array) => {
+      if ((left -= chunk.byteLength) < 0) socket.destroy();
+    });
+    req.once("end", destroySoon); // all read: close once the answer is flushed
+    req.resume();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once("close", () => clearTimeout(timer));
+  };
+}
 
 function remoteAddrOf(socket: Socket): Deno.NetAddr {
   const hostname = (socket.remoteAddress ?? "").replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
@@ -127,7 +174,11 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
 
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     inFlight.set(req.socket, { req, res });
-    const task = serveOne(req, res).finally(() => pending.delete(task));
+    const task = serveOne(req, res).catch((error) => {
+      // Nothing a request does may end the process: this one is logged and its connection dropped.
+      console.error(`http: ${req.method} request failed: ${error instanceof Error ? error.stack : error}`);
+      res.destroy();
+    }).finally(() => pending.delete(task));
     pending.add(task);
   });
 
@@ -138,7 +189,10 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
     socket.on("error", () => socket.destroy());
     upgraded.add(socket);
     socket.once("close", () => upgraded.delete(socket));
-    const task = serveUpgrade(req, socket, head).finally(() => pending.delete(task));
+    const task = serveUpgrade(req, socket, head).catch((error) => {
+      console.error(`http: upgrade failed: ${error instanceof Error ? error.stack : error}`);
+      socket.destroy();
+    }).finally(() => pending.delete(task));
     pending.add(task);
   });
 
@@ -158,11 +212,7 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
   async function serveOne(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const socket = req.socket;
     // One listener per request (each costs): the response is done, sent in full or not.
-    res.once("close", () => {
-      inFlight.delete(socket);
-      // Answered before its body arrived (413, 401…): let the rest drain briefly, then drop the connection.
-      if (res.writableFinished && !req.complete) setTimeout(() => socket.destroy(), LINGER_MS).unref?.();
-    });
+    res.once("close", () => inFlight.delete(socket));
     let response: Response;
     try {
       response = await handler(toRequest(req, scheme, true), new RequestInfo(req, res));
@@ -179,7 +229,17 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
       await response.body?.cancel().catch(() => {});
       return;
     }
-    await writeResponse(req, res, response);
+    // Answered before its body arrived (413, 401, a refused form…): see lingerAfterAnswer.
+    if (!req.complete && req.method !== "GET" && req.method !== "HEAD") lingerAfterAnswer(req, socket);
+    try {
+      await writeResponse(req, res, response);
+    } catch (error) {
+      console.error(`http: ${req.method} answer failed: ${error instanceof Error ? error.stack : error}`);
+      await response.body?.cancel().catch(() => {});
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(500, { "content-length": "21", "content-type": "text/plain" });
+      res.end("Internal Server Error");
+    }
   }
 
   async function serveUpgrade(req: http.IncomingMessage, socket: Socket, head: Uint8Array): Promise<void> {
@@ -211,12 +271,16 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const refused = (error: Error) => reject(listenError(options.hostname, options.port, error));
+    server.once("error", refused);
     server.listen(options.port, options.hostname, () => {
-      server.off("error", reject);
+      server.off("error", refused);
       resolve();
     });
   });
+  // Errors of the running server (accepting a connection when out of file descriptors, say) are logged: left
+  // without a listener, node would throw them and end the process.
+  server.on("error", (error) => console.error(`http: listener error: ${error.message}`));
   const address = server.address() as { address: string; port: number };
   return {
     addr: { transport: "tcp", hostname: address.address, port: address.port },

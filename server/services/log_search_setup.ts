@@ -4,6 +4,7 @@
  * storage's admin API; the log search and the storage know nothing of each other or of the console.
  */
 import type { AppConfig } from "../config.ts";
+import type { ListenerTimeouts } from "../http_server.ts";
 import type { LogSearchEndpoint } from "../deps.ts";
 import { type LogSearchServer, startLogSearch } from "../logsearch/server.ts";
 import { delConfigKV, setConfigKV } from "../s3/admin/config_kv.ts";
@@ -21,10 +22,14 @@ export interface BuiltinLogSearch {
   close(): Promise<void>;
 }
 
-/** Starts the built-in service (SQLite under the data directory unless a database URL is set). */
+/**
+ * Starts the built-in service (SQLite under the data directory unless a database URL is set), its listener
+ * with the console's timeouts. Rejects with a ListenError when its address is taken.
+ */
 export async function startBuiltinLogSearch(
   settings: NonNullable<AppConfig["logSearch"]["builtin"]>,
   dataDir: string,
+  timeouts?: ListenerTimeouts,
 ): Promise<BuiltinLogSearch> {
   const queryToken = randomToken();
   const server = await startLogSearch({
@@ -35,6 +40,7 @@ export async function startBuiltinLogSearch(
     auditToken: settings.auditToken || randomToken(),
     queryToken,
     retentionMs: settings.retentionSeconds * 1000,
+    timeouts,
   });
   // The console queries in-process: the same handler, no socket.
   const inProcess: typeof fetch = (input, init) => server.service.fetch(new Request(input, init));

@@ -6,7 +6,7 @@
 import { FORWARDED_PROOF_HEADER, vouchedAddress } from "../s3/forwarded_client.ts";
 import { sha256Hex } from "../s3/sigv4.ts";
 import { buildXml } from "../s3/xml.ts";
-import { throttledAuthenticate } from "./auth/guess_throttle.ts";
+import { GuessThrottle, throttledAuthenticate } from "./auth/guess_throttle.ts";
 import { adminTooLarge, MAX_ADMIN_BODY, MAX_STS_BODY, readAll, stsTooLarge } from "./bounded_body.ts";
 import { accessCheck, requestConditions } from "./s3/access.ts";
 import { healthCheck } from "./s3/health.ts";
@@ -93,7 +93,8 @@ export function createS3Server(
 ): (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
   const clock = options.now ?? Date.now;
   const streams = options.streams ?? createStorageStreams();
-  const verify = throttledAuthenticate(options.authority, clock);
+  const guesses = new GuessThrottle(clock);
+  const verify = throttledAuthenticate(options.authority, guesses);
 
   async function admin(
     request: Request,
@@ -219,7 +220,14 @@ export function createS3Server(
         options.store.bucket(bucket);
         const boundary = boundaryOf(request.headers.get("content-type"));
         if (!boundary) throw malformed();
-        form = await readPostForm(request, bucket, boundary, options.authority, now);
+        form = await readPostForm(
+          request,
+          bucket,
+          boundary,
+          options.authority,
+          now,
+          (key, check) => guesses.guard(key, sourceIp, check),
+        );
         auth = form.auth;
         key = form.key;
         facts.object = key;

@@ -225,7 +225,10 @@ export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Pro
     hostname: options.hostname ?? "127.0.0.1",
     port: options.port ?? 9000,
     timeouts: options.timeouts ?? DEFAULT_LISTENER_TIMEOUTS,
-  }, opened.handler);
+  }, opened.handler).catch(async (error) => {
+    await opened.close(); // its address is taken: nothing may be left running
+    throw error;
+  });
   const address = server.addr as Deno.NetAddr;
   const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
   opened.metrics.setServerName(`${host}:${address.port}`);

@@ -59,26 +59,38 @@ export interface RequestedPart {
   checksums?: Partial<Record<ChecksumAlgorithm, string>>;
 }
 
-const uploadDir = (store: Store, bucket: string, uploadId: string) =>
-  `${store.bucketDir(bucket)}/uploads/${uploadId}`;
-
-function checkUploadId(uploadId: string): void {
-  if (!/^[0-9a-f-]{36}$/.test(uploadId)) {
-    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
-  }
+/**
+ * An upload as a request names it. The id alone is not enough: an upload belongs to one bucket (its directory
+ * is under the bucket's) and one key, and a request naming another key gets NoSuchUpload like an unknown id;
+ * otherwise a user allowed one prefix could list or abort the uploads of any other key whose id it learned.
+ */
+export interface UploadRef {
+  bucket: string;
+  key: string;
+  uploadId: string;
 }
 
-export async function readUpload(store: Store, bucket: string, uploadId: string): Promise<UploadInfo> {
-  checkUploadId(uploadId);
+const uploadDir = (store: Store, { bucket, uploadId }: Pick<UploadRef, "bucket" | "uploadId">) =>
+  `${store.bucketDir(bucket)}/uploads/${uploadId}`;
+
+const noSuchUpload = () =>
+  new StoreError(
+    "NoSuchUpload",
+    "The specified multipart upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.",
+    404,
+  );
+
+/** The upload's record, when the upload exists in that bucket for that key; NoSuchUpload otherwise. */
+export async function readUpload(store: Store, ref: UploadRef): Promise<UploadInfo> {
+  if (!/^[0-9a-f-]{36}$/.test(ref.uploadId)) throw noSuchUpload();
+  let upload: UploadInfo;
   try {
-    return JSON.parse(await Deno.readTextFile(`${uploadDir(store, bucket, uploadId)}/upload.json`));
+    upload = JSON.parse(await Deno.readTextFile(`${uploadDir(store, ref)}/upload.json`));
   } catch {
-    throw new StoreError(
-      "NoSuchUpload",
-      "The specified multipart upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.",
-      404,
-    );
+    throw noSuchUpload();
   }
+  if (upload.key !== ref.key) throw noSuchUpload();
+  return upload;
 }
 
 export async function initiateUpload(
@@ -98,7 +110,7 @@ export async function initiateUpload(
     checksum,
     ...(sse ? { sse } : compress ? { compress } : {}),
   };
-  const dir = uploadDir(store, state.name, info.uploadId);
+  const dir = uploadDir(store, { bucket: state.name, uploadId: info.uploadId });
   await mkdirDurable(dir);
   await writeFileDurable(store.tmpDir, `${dir}/upload.json`, JSON.stringify(info));
   return info;
@@ -107,8 +119,7 @@ export async function initiateUpload(
 /** Stores a part durably (replacing an earlier upload of the same part number). */
 export async function storePart(
   store: Store,
-  bucket: string,
-  uploadId: string,
+  ref: UploadRef,
   partNumber: number,
   staged: StagedData,
   checksum?: PartInfo["checksum"],
@@ -123,12 +134,12 @@ export async function storePart(
   }
   let upload: UploadInfo;
   try {
-    upload = await readUpload(store, bucket, uploadId);
+    upload = await readUpload(store, ref);
   } catch (error) {
     await discardStaged(staged);
     throw error;
   }
-  const dir = uploadDir(store, bucket, uploadId);
+  const dir = uploadDir(store, ref);
   const part: PartInfo = {
     partNumber,
     etag: staged.md5Hex,
@@ -138,20 +149,20 @@ export async function storePart(
   };
   // The part's size and ETag stay those of the bytes sent; what is stored is their gzip member.
   if (upload.compress && !upload.sse) staged = (await compressStaged(store.tmpDir, staged)).staged;
-  await store.locks.run(`upload:${uploadId}:${partNumber}`, async () => {
+  await store.locks.run(`upload:${ref.uploadId}:${partNumber}`, async () => {
     await commitStagedTo(store, staged, `${dir}/part.${partNumber}.data`);
     await writeFileDurable(store.tmpDir, `${dir}/part.${partNumber}.json`, JSON.stringify(part));
   });
   return part;
 }
 
-export async function listParts(store: Store, bucket: string, uploadId: string): Promise<PartInfo[]> {
-  await readUpload(store, bucket, uploadId);
+export async function listParts(store: Store, ref: UploadRef): Promise<PartInfo[]> {
+  await readUpload(store, ref);
   const parts: PartInfo[] = [];
-  for await (const entry of Deno.readDir(uploadDir(store, bucket, uploadId))) {
+  for await (const entry of Deno.readDir(uploadDir(store, ref))) {
     if (!/^part\.\d+\.json$/.test(entry.name)) continue;
     try {
-      parts.push(JSON.parse(await Deno.readTextFile(`${uploadDir(store, bucket, uploadId)}/${entry.name}`)));
+      parts.push(JSON.parse(await Deno.readTextFile(`${uploadDir(store, ref)}/${entry.name}`)));
     } catch { /* a part mid-write */ }
   }
   return parts.sort((a, b) => a.partNumber - b.partNumber);
@@ -171,9 +182,9 @@ export async function listUploads(store: Store, bucket: string, prefix: string):
   return uploads.sort((a, b) => compareKeys(a.key, b.key) || (a.uploadId < b.uploadId ? -1 : 1));
 }
 
-export async function abortUpload(store: Store, bucket: string, uploadId: string): Promise<void> {
-  await readUpload(store, bucket, uploadId);
-  await Deno.remove(uploadDir(store, bucket, uploadId), { recursive: true });
+export async function abortUpload(store: Store, ref: UploadRef): Promise<void> {
+  await readUpload(store, ref);
+  await Deno.remove(uploadDir(store, ref), { recursive: true });
 }
 
 const invalidPart = () =>
@@ -190,16 +201,17 @@ const invalidPart = () =>
 export async function completeUpload(
   store: Store,
   state: BucketState,
-  uploadId: string,
+  ref: Omit<UploadRef, "bucket">,
   requested: RequestedPart[],
   options: Pick<WriteOptions, "beforeCommit" | "replication"> & {
     expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string };
     sse?: EncryptedJoin;
   } = {},
 ): Promise<{ key: string; version: VersionRecord }> {
-  const upload = await readUpload(store, state.name, uploadId);
+  const at = { ...ref, bucket: state.name };
+  const upload = await readUpload(store, at);
   if (requested.length === 0) throw new StoreError("MalformedXML", "You must specify at least one part", 400);
-  const stored = new Map((await listParts(store, state.name, uploadId)).map((p) => [p.partNumber, p]));
+  const stored = new Map((await listParts(store, at)).map((p) => [p.partNumber, p]));
   const parts: PartInfo[] = [];
   requested.forEach((want, index) => {
     if (index > 0 && want.partNumber <= requested[index - 1].partNumber) {
@@ -245,7 +257,7 @@ export async function completeUpload(
   const storedPartSizes: number[] = [];
   let size = 0;
   try {
-    const dir = uploadDir(store, state.name, uploadId);
+    const dir = uploadDir(store, at);
     for (const part of parts) {
       partHashes.update(Uint8Array.fromHex(part.etag));
       const path = `${dir}/part.${part.partNumber}.data`;
@@ -295,7 +307,7 @@ export async function completeUpload(
     sse: sse?.finish(size),
     ...(compressed ? { compressedParts: storedPartSizes } : {}),
   });
-  await Deno.remove(uploadDir(store, state.name, uploadId), { recursive: true }).catch(() => {});
+  await Deno.remove(uploadDir(store, at), { recursive: true }).catch(() => {});
   return { key: upload.key, version };
 }
 

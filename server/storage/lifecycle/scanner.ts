@@ -230,7 +230,7 @@ export class LifecycleScanner {
       if (this.#closed) return;
       if (!uploadAbortDue(rules, upload.key, Date.parse(upload.initiated), this.now(), this.#dayMs)) continue;
       try {
-        await abortUpload(this.store, state.name, upload.uploadId);
+        await abortUpload(this.store, { bucket: state.name, key: upload.key, uploadId: upload.uploadId });
         this.stats.uploadsAborted++;
       } catch {
         // completed or aborted meanwhile

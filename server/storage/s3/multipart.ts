@@ -15,6 +15,7 @@ import {
   listParts,
   readUpload,
   storePart,
+  type UploadRef,
 } from "../fs/multipart.ts";
 import { isCompressible } from "../fs/compression.ts";
 import { objectKeyProblem } from "../fs/names.ts";
@@ -50,6 +51,13 @@ import { EncryptedJoin } from "../sse/stored.ts";
 import { stageEncrypted } from "../sse/staging.ts";
 
 const MAX_PART_SIZE = 5 * 1024 ** 3;
+
+/** The upload a request names: its id, bound to the request's bucket and key (fs/multipart.ts UploadRef). */
+const uploadRef = (ctx: S3Request): UploadRef => ({
+  bucket: ctx.bucket,
+  key: ctx.key,
+  uploadId: ctx.query.get("uploadId")!,
+});
 
 export async function createMultipartUpload(ctx: S3Request): Promise<Response> {
   const problem = objectKeyProblem(ctx.key);
@@ -127,11 +135,8 @@ export async function uploadPart(ctx: S3Request): Promise<Response> {
     );
   }
   const partNumber = Number(ctx.query.get("partNumber"));
-  const uploadId = ctx.query.get("uploadId")!;
-  const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
-  if (upload.key !== ctx.key) {
-    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
-  }
+  const ref = uploadRef(ctx);
+  const upload = await readUpload(ctx.store, ref);
   const spec = declaredChecksum(ctx.request.headers, ctx.auth.trailer);
   if (spec && upload.checksum && spec.algorithm !== upload.checksum.algorithm) throw invalidChecksum();
   const sse = await sseForPart(ctx, upload.sse);
@@ -151,7 +156,7 @@ export async function uploadPart(ctx: S3Request): Promise<Response> {
   }
   const algorithm = spec?.algorithm ?? upload.checksum?.algorithm;
   const partChecksum = algorithm ? { algorithm, value: checksum.value()! } : undefined;
-  const part = await storePart(ctx.store, ctx.bucket, uploadId, partNumber, staged, partChecksum);
+  const part = await storePart(ctx.store, ref, partNumber, staged, partChecksum);
   const headers = partChecksum ? checksumHeaders({ ...partChecksum, type: "FULL_OBJECT" }) : {};
   delete headers["x-amz-checksum-type"];
   return emptyResponse(200, { etag: `"${part.etag}"`, ...headers, ...sse.headers });
@@ -168,16 +173,13 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
     }
     return { partNumber: Number(childText(p, "PartNumber")), etag: childText(p, "ETag") ?? "", checksums };
   });
-  const uploadId = ctx.query.get("uploadId")!;
-  const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
-  if (upload.key !== ctx.key) {
-    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
-  }
+  const ref = uploadRef(ctx);
+  const upload = await readUpload(ctx.store, ref);
   // SSE hook: encrypted parts are joined as stored.
   const completion = upload.sse ? await sseForCompletion(ctx, upload.sse) : undefined;
   const sse = completion ? new EncryptedJoin(completion.write, completion.objectKey) : undefined;
   const replication = await replicationOnWrite(ctx, ctx.key, upload.options.tags); // replication hook
-  const { version } = await completeUpload(ctx.store, state, uploadId, parts, {
+  const { version } = await completeUpload(ctx.store, state, ref, parts, {
     beforeCommit: quotaGuard(ctx, state),
     expectedChecksum: expectedObjectChecksum(ctx.request.headers),
     replication,
@@ -220,14 +222,14 @@ function expectedObjectChecksum(headers: Headers) {
 
 export async function abortMultipartUpload(ctx: S3Request): Promise<Response> {
   bucketOf(ctx);
-  await abortUpload(ctx.store, ctx.bucket, ctx.query.get("uploadId")!);
+  await abortUpload(ctx.store, uploadRef(ctx));
   return emptyResponse(204);
 }
 
 export async function listPartsHandler(ctx: S3Request): Promise<Response> {
   bucketOf(ctx);
-  const uploadId = ctx.query.get("uploadId")!;
-  const parts = await listParts(ctx.store, ctx.bucket, uploadId);
+  const ref = uploadRef(ctx);
+  const parts = await listParts(ctx.store, ref);
   const marker = Number(ctx.query.get("part-number-marker") ?? 0);
   const maxParts = Math.min(Number(ctx.query.get("max-parts") ?? 1000) || 1000, 1000);
   const after = parts.filter((p) => p.partNumber > marker);
@@ -235,7 +237,7 @@ export async function listPartsHandler(ctx: S3Request): Promise<Response> {
   return xmlResponse("ListPartsResult", {
     Bucket: ctx.bucket,
     Key: ctx.key,
-    UploadId: uploadId,
+    UploadId: ref.uploadId,
     Initiator: OWNER,
     Owner: OWNER,
     StorageClass: "STANDARD",
@@ -243,7 +245,7 @@ export async function listPartsHandler(ctx: S3Request): Promise<Response> {
     NextPartNumberMarker: page.length ? page[page.length - 1].partNumber : 0,
     MaxParts: maxParts,
     IsTruncated: after.length > maxParts,
-    ChecksumAlgorithm: (await readUpload(ctx.store, ctx.bucket, uploadId)).checksum?.algorithm,
+    ChecksumAlgorithm: (await readUpload(ctx.store, ref)).checksum?.algorithm,
     Part: page.map((p) => ({
       PartNumber: p.partNumber,
       LastModified: xmlTime(p.lastModified),
