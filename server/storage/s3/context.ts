@@ -157,6 +157,14 @@ export function deleteEventName(
     : "s3:ObjectRemoved:Delete";
 }
 
+/**
+ * x-amz-version-id for a version a request wrote, read or deleted. The null version's id is left out, as
+ * MinIO does: unversioned and suspended buckets answer writes without the header.
+ */
+export function versionIdHeader(versionId: string | undefined): Record<string, string> {
+  return versionId && versionId !== "null" ? { "x-amz-version-id": versionId } : {};
+}
+
 /** XML timestamps: milliseconds, UTC. */
 export const xmlTime = (iso: string) => new Date(iso).toISOString();
 /** Header timestamps: RFC 1123. */
