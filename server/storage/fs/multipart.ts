@@ -192,7 +192,7 @@ export async function completeUpload(
   state: BucketState,
   uploadId: string,
   requested: RequestedPart[],
-  options: Pick<WriteOptions, "beforeCommit" | "replication"> & {
+  options: Pick<WriteOptions, "beforeCommit" | "precondition" | "replication"> & {
     expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string };
     sse?: EncryptedJoin;
   } = {},
@@ -290,7 +290,9 @@ export async function completeUpload(
     etag,
     checksum,
     partSizes: parts.map((p) => p.size),
+    partChecksums: checksum ? parts.map((p) => p.checksum?.value ?? "") : undefined,
     beforeCommit: options.beforeCommit,
+    precondition: options.precondition,
     replication: options.replication,
     sse: sse?.finish(size),
     ...(compressed ? { compressedParts: storedPartSizes } : {}),

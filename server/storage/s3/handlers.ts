@@ -12,6 +12,8 @@ import * as listen from "./listen.ts";
 import * as listing from "./listing.ts";
 import * as multipart from "./multipart.ts";
 import * as meta from "./object_meta.ts";
+import { copyObject } from "./object_copy.ts";
+import * as read from "./object_read.ts";
 import * as objects from "./objects.ts";
 import { postObject } from "./post_object.ts";
 import type { PostForm } from "./post_policy.ts";
@@ -54,9 +56,9 @@ export const HANDLERS: Record<string, S3Handler> = {
   ListMultipartUploads: listing.listMultipartUploads,
   DeleteObjects: meta.deleteObjects,
   PutObject: objects.putObject,
-  CopyObject: objects.copyObject,
-  GetObject: objects.getObject,
-  HeadObject: objects.headObject,
+  CopyObject: copyObject,
+  GetObject: read.getObject,
+  HeadObject: read.headObject,
   DeleteObject: objects.deleteObject,
   GetObjectAcl: meta.getAcl,
   GetObjectTagging: meta.getObjectTagging,

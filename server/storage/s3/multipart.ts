@@ -33,10 +33,12 @@ import {
   OWNER,
   readXmlBody,
   type S3Request,
+  versionIdHeader,
   xmlResponse,
   xmlTime,
 } from "./context.ts";
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
+import { writePrecondition } from "./preconditions.ts";
 import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
 import {
   sseForCompletion,
@@ -58,6 +60,7 @@ export async function createMultipartUpload(ctx: S3Request): Promise<Response> {
   const { beforeCommit: _b, expectedSize: _e, etag: _t, now: _n, checksum: _c, ...options } =
     await writeOptionsFromHeaders(ctx, state, ctx.request.headers);
   const checksum = uploadChecksum(ctx.request.headers);
+  writePrecondition(ctx.request.headers)?.(state.objects.get(ctx.key)?.versions[0]);
   // SSE hook (server/storage/sse): the upload's object key, sealed; every part is encrypted with it.
   const sse = await sseForWrite(ctx, ctx.request.headers);
   if (sse?.write.key.type === "SSE-C" && checksum?.type === "FULL_OBJECT") {
@@ -173,12 +176,16 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
   if (upload.key !== ctx.key) {
     throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
   }
+  // If-Match / If-None-Match: checked before the parts are joined, and again under the key's lock at commit.
+  const precondition = writePrecondition(ctx.request.headers);
+  precondition?.(state.objects.get(ctx.key)?.versions[0]);
   // SSE hook: encrypted parts are joined as stored.
   const completion = upload.sse ? await sseForCompletion(ctx, upload.sse) : undefined;
   const sse = completion ? new EncryptedJoin(completion.write, completion.objectKey) : undefined;
   const replication = await replicationOnWrite(ctx, ctx.key, upload.options.tags); // replication hook
   const { version } = await completeUpload(ctx.store, state, uploadId, parts, {
     beforeCommit: quotaGuard(ctx, state),
+    precondition,
     expectedChecksum: expectedObjectChecksum(ctx.request.headers),
     replication,
     sse,
@@ -188,9 +195,7 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
   const sealedChecksum = version.sse && completion
     ? (await openMeta(completion.write.metaKey, version.sse.sealedMeta)).checksum
     : undefined;
-  const headers: Record<string, string> = state.meta.versioning
-    ? { "x-amz-version-id": version.versionId }
-    : {};
+  const headers = versionIdHeader(version.versionId);
   Object.assign(headers, await ctx.store.lifecycle?.headers(state, ctx.key, version)); // lifecycle hook
   return xmlResponse("CompleteMultipartUploadResult", {
     Location: `${ctx.url.origin}/${ctx.bucket}/${ctx.key}`,
