@@ -236,7 +236,7 @@ export function createS3Server(
       const allowed = access.allowed;
       // Anonymous requests are decided by the bucket policy alone (MinIO semantics, §6.3).
       if (!auth.credential) await access.loadBucketPolicy(bucket);
-      if (operation.name === "CopyObject") {
+      if (operation.name === "CopyObject" || operation.name === "UploadPartCopy") {
         const source = (request.headers.get("x-amz-copy-source") ?? "").replace(/^\/+/, "").split("?")[0];
         const sourceBucket = decodeURIComponent(source.split("/")[0] ?? "");
         if (!auth.credential && sourceBucket) await access.loadBucketPolicy(sourceBucket);

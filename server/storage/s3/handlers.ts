@@ -16,6 +16,7 @@ import { copyObject } from "./object_copy.ts";
 import * as read from "./object_read.ts";
 import * as objects from "./objects.ts";
 import { postObject } from "./post_object.ts";
+import * as parts from "./upload_part.ts";
 import type { PostForm } from "./post_policy.ts";
 
 export const HANDLERS: Record<string, S3Handler> = {
@@ -69,7 +70,8 @@ export const HANDLERS: Record<string, S3Handler> = {
   GetObjectLegalHold: meta.getObjectLegalHold,
   PutObjectLegalHold: meta.putObjectLegalHold,
   CreateMultipartUpload: multipart.createMultipartUpload,
-  UploadPart: multipart.uploadPart,
+  UploadPart: parts.uploadPart,
+  UploadPartCopy: parts.uploadPartCopy,
   CompleteMultipartUpload: multipart.completeMultipartUpload,
   AbortMultipartUpload: multipart.abortMultipartUpload,
   ListParts: multipart.listPartsHandler,

@@ -1,4 +1,4 @@
-/** Multipart upload handlers (minio-protocol §5.16). */
+/** Multipart uploads: create, complete, abort, list parts (minio-protocol §5.16); parts are upload_part.ts. */
 import {
   CHECKSUM_ALGORITHMS,
   checksumAlgorithmOf,
@@ -7,25 +7,11 @@ import {
   isChecksumValue,
 } from "../../s3/checksums.ts";
 import { children, childText } from "../../s3/xml.ts";
-import { discardStaged, stageData } from "../fs/objects.ts";
-import {
-  abortUpload,
-  completeUpload,
-  initiateUpload,
-  listParts,
-  readUpload,
-  storePart,
-} from "../fs/multipart.ts";
+import { abortUpload, completeUpload, initiateUpload, listParts, readUpload } from "../fs/multipart.ts";
 import { isCompressible } from "../fs/compression.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { StoreError } from "../fs/store.ts";
-import {
-  checksumHeaders,
-  checksummedBody,
-  checksumXml,
-  declaredChecksum,
-  invalidChecksum,
-} from "./checksums.ts";
+import { checksumHeaders, checksumXml, invalidChecksum } from "./checksums.ts";
 import {
   bucketOf,
   emptyResponse,
@@ -40,18 +26,9 @@ import {
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
 import { writePrecondition } from "./preconditions.ts";
 import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
-import {
-  sseForCompletion,
-  sseForPart,
-  sseForWrite,
-  sseResponseHeaders,
-  uploadSseOf,
-} from "../sse/request.ts";
+import { sseForCompletion, sseForWrite, sseResponseHeaders, uploadSseOf } from "../sse/request.ts";
 import { openMeta } from "../sse/seal.ts";
 import { EncryptedJoin } from "../sse/stored.ts";
-import { stageEncrypted } from "../sse/staging.ts";
-
-const MAX_PART_SIZE = 5 * 1024 ** 3;
 
 export async function createMultipartUpload(ctx: S3Request): Promise<Response> {
   const problem = objectKeyProblem(ctx.key);
@@ -114,50 +91,6 @@ function uploadChecksum(headers: Headers) {
     ? "FULL_OBJECT" as const
     : "COMPOSITE" as const;
   return { algorithm, type };
-}
-
-export async function uploadPart(ctx: S3Request): Promise<Response> {
-  bucketOf(ctx);
-  const length = ctx.auth.contentLength;
-  if (length === undefined) {
-    throw new StoreError("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
-  }
-  if (length > MAX_PART_SIZE) {
-    throw new StoreError(
-      "EntityTooLarge",
-      "Your proposed upload exceeds the maximum allowed object size.",
-      400,
-    );
-  }
-  const partNumber = Number(ctx.query.get("partNumber"));
-  const uploadId = ctx.query.get("uploadId")!;
-  const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
-  if (upload.key !== ctx.key) {
-    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
-  }
-  const spec = declaredChecksum(ctx.request.headers, ctx.auth.trailer);
-  if (spec && upload.checksum && spec.algorithm !== upload.checksum.algorithm) throw invalidChecksum();
-  const sse = await sseForPart(ctx, upload.sse);
-  // Parts of an upload created with an algorithm get its checksum even when the client sent none.
-  const checksum = checksummedBody(ctx.auth.body, spec, ctx.auth.trailer, upload.checksum?.algorithm);
-  // SSE hook: the part is sealed as it arrives (its size and ETag stay the plaintext's).
-  const staged = sse.objectKey
-    ? (await stageEncrypted(ctx.store, checksum.body, sse.objectKey, length)).staged
-    : await stageData(ctx.store, checksum.body, length);
-  if (staged.size !== length) {
-    await discardStaged(staged);
-    throw new StoreError(
-      "IncompleteBody",
-      "You did not provide the number of bytes specified by the Content-Length HTTP header.",
-      400,
-    );
-  }
-  const algorithm = spec?.algorithm ?? upload.checksum?.algorithm;
-  const partChecksum = algorithm ? { algorithm, value: checksum.value()! } : undefined;
-  const part = await storePart(ctx.store, ctx.bucket, uploadId, partNumber, staged, partChecksum);
-  const headers = partChecksum ? checksumHeaders({ ...partChecksum, type: "FULL_OBJECT" }) : {};
-  delete headers["x-amz-checksum-type"];
-  return emptyResponse(200, { etag: `"${part.etag}"`, ...headers, ...sse.headers });
 }
 
 export async function completeMultipartUpload(ctx: S3Request): Promise<Response> {

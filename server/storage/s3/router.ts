@@ -46,7 +46,9 @@ export function resolveOperation(
   }
   if (key) {
     if (has("uploadId") && has("partNumber") && method === "PUT") {
-      return headers.has("x-amz-copy-source") ? null : op("UploadPart", "s3:PutObject");
+      return headers.has("x-amz-copy-source")
+        ? op("UploadPartCopy", "s3:PutObject")
+        : op("UploadPart", "s3:PutObject");
     }
     if (has("uploadId")) {
       return ({
