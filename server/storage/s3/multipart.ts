@@ -7,7 +7,14 @@ import {
   isChecksumValue,
 } from "../../s3/checksums.ts";
 import { children, childText } from "../../s3/xml.ts";
-import { abortUpload, completeUpload, initiateUpload, listParts, readUpload } from "../fs/multipart.ts";
+import {
+  abortUpload,
+  completeUpload,
+  type ExpectedChecksum,
+  initiateUpload,
+  listParts,
+  readUpload,
+} from "../fs/multipart.ts";
 import { isCompressible } from "../fs/compression.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { StoreError } from "../fs/store.ts";
@@ -95,7 +102,8 @@ function uploadChecksum(headers: Headers) {
 
 export async function completeMultipartUpload(ctx: S3Request): Promise<Response> {
   const state = bucketOf(ctx);
-  const root = await readXmlBody(ctx, "CompleteMultipartUpload");
+  // Its x-amz-checksum-* headers describe the object, not this XML body.
+  const root = await readXmlBody(ctx, "CompleteMultipartUpload", { objectChecksum: true });
   const parts = children(root, "Part").map((p) => {
     const checksums: Record<string, string> = {};
     for (const algorithm of CHECKSUM_ALGORITHMS) {
@@ -136,6 +144,7 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
     Key: ctx.key,
     ETag: `"${version.etag}"`,
     ...checksumXml(version.checksum ?? sealedChecksum),
+    ChecksumType: (version.checksum ?? sealedChecksum)?.type,
   }, {
     headers: {
       ...headers,
@@ -146,14 +155,18 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
 }
 
 /** A whole-object value sent with CompleteMultipartUpload (composite form "<base64>-<N>" allowed). */
-function expectedObjectChecksum(headers: Headers) {
-  for (const algorithm of CHECKSUM_ALGORITHMS) {
-    const value = headers.get(checksumHeader(algorithm));
-    if (value === null) continue;
-    if (!isChecksumValue(algorithm, value.replace(/-\d+$/, ""))) throw invalidChecksum();
-    return { algorithm, value };
+function expectedObjectChecksum(headers: Headers): ExpectedChecksum | undefined {
+  const typeText = headers.get("x-amz-checksum-type")?.toUpperCase();
+  if (typeText !== undefined && typeText !== "FULL_OBJECT" && typeText !== "COMPOSITE") {
+    throw invalidChecksum();
   }
-  return undefined;
+  const present = CHECKSUM_ALGORITHMS.filter((a) => headers.has(checksumHeader(a)));
+  if (present.length > 1) throw invalidChecksum();
+  if (present.length === 0) return undefined;
+  const algorithm = present[0];
+  const m = /^([^-]*)(?:-(\d+))?$/.exec(headers.get(checksumHeader(algorithm))!.trim());
+  if (!m || !isChecksumValue(algorithm, m[1])) throw invalidChecksum();
+  return { algorithm, value: m[1], parts: m[2] === undefined ? undefined : Number(m[2]), type: typeText };
 }
 
 export async function abortMultipartUpload(ctx: S3Request): Promise<Response> {
@@ -166,6 +179,7 @@ export async function listPartsHandler(ctx: S3Request): Promise<Response> {
   bucketOf(ctx);
   const uploadId = ctx.query.get("uploadId")!;
   const parts = await listParts(ctx.store, ctx.bucket, uploadId);
+  const { checksum } = await readUpload(ctx.store, ctx.bucket, uploadId);
   const marker = Number(ctx.query.get("part-number-marker") ?? 0);
   const maxParts = Math.min(Number(ctx.query.get("max-parts") ?? 1000) || 1000, 1000);
   const after = parts.filter((p) => p.partNumber > marker);
@@ -181,7 +195,8 @@ export async function listPartsHandler(ctx: S3Request): Promise<Response> {
     NextPartNumberMarker: page.length ? page[page.length - 1].partNumber : 0,
     MaxParts: maxParts,
     IsTruncated: after.length > maxParts,
-    ChecksumAlgorithm: (await readUpload(ctx.store, ctx.bucket, uploadId)).checksum?.algorithm,
+    ChecksumAlgorithm: checksum?.algorithm,
+    ChecksumType: checksum?.type,
     Part: page.map((p) => ({
       PartNumber: p.partNumber,
       LastModified: xmlTime(p.lastModified),
