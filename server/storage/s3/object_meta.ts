@@ -104,9 +104,10 @@ export async function putObjectRetention(ctx: S3Request): Promise<Response> {
     const current = v.retention;
     const active = current && Date.parse(current.until) > ctx.now.getTime();
     if (active) {
-      const weaker = !mode || Date.parse(until!) < Date.parse(current.until) ||
-        (current.mode === "COMPLIANCE" && mode !== "COMPLIANCE");
-      if (weaker && (current.mode === "COMPLIANCE" || !bypass)) {
+      // As MinIO: while a retention is active only the same mode with an equal or later date may replace it;
+      // any other change (another mode, an earlier date, none) is governance's bypass alone to make.
+      const changed = mode !== current.mode || Date.parse(until!) < Date.parse(current.until);
+      if (changed && (current.mode === "COMPLIANCE" || !bypass)) {
         throw new StoreError("AccessDenied", "Object is WORM protected and cannot be overwritten", 403);
       }
     }
