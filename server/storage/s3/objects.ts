@@ -50,12 +50,13 @@ export async function writeOptionsFromHeaders(
   headers.forEach((value, name) => {
     if (name.startsWith("x-amz-meta-")) userMetadata[name.slice(11)] = value;
     else if (STORED_HEADERS.includes(name)) {
+      // aws-chunked describes this request's framing, not the object: it goes, the rest stays as sent.
       stored[name] = name === "content-encoding"
-        ? value.split(",").map((s) => s.trim()).filter((s) => s !== "aws-chunked").join(",")
+        ? value.split(",").filter((s) => s.trim().toLowerCase() !== "aws-chunked").join(",").trim()
         : value;
     }
   });
-  if (stored["content-encoding"] === "") delete stored["content-encoding"];
+  if (stored["content-encoding"]?.trim() === "") delete stored["content-encoding"];
   if (JSON.stringify(userMetadata).length > 8192) {
     throw new StoreError(
       "MetadataTooLarge",
