@@ -232,6 +232,7 @@ export function createS3Server(
           service: "s3",
           now,
           region: anyRegion ? "" : options.facts.region(),
+          virtualBucket: virtualBucketOf(request.headers.get("host") ?? url.host),
         });
       }
       noteSigner(facts, auth.credential);

@@ -17,15 +17,18 @@ const GUESS_FAILURES = new Set(["SignatureDoesNotMatch"]);
 
 /** The access key a request claims (Authorization header or presigned query), before anything is verified. */
 function claimedAccessKey(request: Request, url: URL): string {
-  const header = /Credential=([^/,\s]+)/.exec(request.headers.get("authorization") ?? "")?.[1];
-  return header ?? url.searchParams.get("X-Amz-Credential")?.split("/")[0] ?? "";
+  const authorization = request.headers.get("authorization") ?? "";
+  const header = /Credential=([^/,\s]+)/.exec(authorization)?.[1] ??
+    /^AWS ([^:\s]+):/.exec(authorization)?.[1];
+  return header ?? url.searchParams.get("X-Amz-Credential")?.split("/")[0] ??
+    url.searchParams.get("AWSAccessKeyId") ?? "";
 }
 
 export type Authenticator = (
   request: Request,
   url: URL,
   sourceIp: string,
-  options: { service: string; now?: number; bodyHash?: string; region?: string },
+  options: { service: string; now?: number; bodyHash?: string; region?: string; virtualBucket?: string },
 ) => Promise<Authenticated>;
 
 /** `authenticate` behind the throttle; `now` is the clock the waits are measured with. */

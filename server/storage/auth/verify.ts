@@ -21,6 +21,7 @@ import type { Credential, IdentityAuthority } from "../contracts.ts";
 import { StoreError } from "../fs/store.ts";
 import { requestBody } from "../fs/pieces.ts";
 import { decodeChunked, type Trailer, verifyDigests } from "./body.ts";
+import { authenticateV2, isSignatureV2 } from "./sigv2.ts";
 
 const MAX_SKEW_MS = 15 * 60_000;
 
@@ -37,6 +38,8 @@ export interface Authenticated {
   signatureAgeSeconds?: number;
   /** The body's trailer (aws-chunked -TRAILER modes); its values are there once the body was read. */
   trailer?: Trailer;
+  /** "AWS" for Signature Version 2 (sigv2.ts); V4 otherwise (the s3:signatureversion condition). */
+  signatureVersion?: "AWS";
 }
 
 /** The trailer a request announces in X-Amz-Trailer (one name per value, comma-separated). */
@@ -154,16 +157,13 @@ export async function authenticate(
   request: Request,
   url: URL,
   authority: IdentityAuthority,
-  options: { service: string; now?: number; bodyHash?: string; region?: string },
+  options: { service: string; now?: number; bodyHash?: string; region?: string; virtualBucket?: string },
 ): Promise<Authenticated> {
   const now = options.now ?? Date.now();
   const authorization = request.headers.get("authorization") ?? "";
-  if (authorization.startsWith("AWS ")) {
-    throw denied(
-      "AccessDenied",
-      "Signature Version 2 is not supported; sign requests with AWS Signature Version 4.",
-      400,
-    );
+  // Signature Version 2 (header or presigned URL) has a module of its own; MinIO checks for it first.
+  if (options.service === "s3" && isSignatureV2(request, url)) {
+    return authenticateV2(request, url, authority, { now, virtualBucket: options.virtualBucket });
   }
   if (authorization.startsWith(ALGORITHM)) {
     return await headerAuth(

@@ -43,7 +43,7 @@ export function requestConditions(
     "aws:EpochTime": [String(Math.floor(now / 1000))],
     "aws:UserAgent": [header("user-agent") ?? ""],
     "aws:Referer": [header("referer") ?? ""],
-    "s3:signatureversion": ["AWS4-HMAC-SHA256"],
+    "s3:signatureversion": [auth.signatureVersion ?? "AWS4-HMAC-SHA256"],
     "s3:authType": [auth.authType === "presigned" ? "REST-QUERY-STRING" : "REST-HEADER"],
     ...(cred
       ? {

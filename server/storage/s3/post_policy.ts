@@ -7,6 +7,7 @@ import { signatureOf, signingKey } from "../../s3/sigv4.ts";
 import { FormError, type FormPart, formParts } from "../../formats/multipart_form.ts";
 import type { IdentityAuthority } from "../contracts.ts";
 import { type Authenticated, checkCredential, parseCredential } from "../auth/verify.ts";
+import { policyCredentialV2 } from "../auth/sigv2.ts";
 import { streamOfPieces } from "../fs/pieces.ts";
 import { StoreError } from "../fs/store.ts";
 
@@ -105,7 +106,13 @@ export async function readPostForm(
       pieces: () => sizeChecked(filePart.data(), limits),
       cancel: () => parts.return(undefined).then(() => {}),
     });
-    return { fields, key, fileContentType: file.contentType, auth: { credential, authType: "header", body } };
+    const signatureVersion = fields.has("signature") ? "AWS" as const : undefined;
+    return {
+      fields,
+      key,
+      fileContentType: file.contentType,
+      auth: { credential, authType: "header", body, signatureVersion },
+    };
   } catch (error) {
     await parts.return(undefined);
     throw error;
@@ -114,12 +121,11 @@ export async function readPostForm(
 
 /** Checks the policy's V4 signature (over the base64 policy text as sent) and decodes the policy. */
 function authenticateForm(fields: Map<string, string>, authority: IdentityAuthority, now: number) {
-  if (fields.has("awsaccesskeyid") || fields.has("signature")) {
-    throw new StoreError(
-      "AccessDenied",
-      "Signature Version 2 is not supported; sign POST policies with AWS Signature Version 4.",
-      403,
-    );
+  if (fields.has("signature")) {
+    return {
+      policy: decodePolicy(fields.get("policy") ?? ""),
+      credential: policyCredentialV2(fields, authority, now),
+    };
   }
   if (fields.get("x-amz-algorithm") !== "AWS4-HMAC-SHA256") {
     throw new StoreError("AccessDenied", 'X-Amz-Algorithm only supports "AWS4-HMAC-SHA256"', 403);
@@ -155,15 +161,16 @@ function authenticateForm(fields: Map<string, string>, authority: IdentityAuthor
       403,
     );
   }
-  let policy: unknown = null;
-  if (policyText !== "") {
-    try {
-      policy = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(policyText)));
-    } catch {
-      throw malformed("the policy is not base64-encoded JSON");
-    }
+  return { policy: decodePolicy(policyText), credential };
+}
+
+function decodePolicy(policyText: string): unknown {
+  if (policyText === "") return null;
+  try {
+    return JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(policyText)));
+  } catch {
+    throw malformed("the policy is not base64-encoded JSON");
   }
-  return { policy, credential };
 }
 
 interface SizeLimits {
@@ -207,8 +214,11 @@ function checkConditions(policy: unknown, fields: Map<string, string>, now: numb
       throw conditionFailed(shown);
     }
   }
+  // A V2 form's Signature and AWSAccessKeyId need no condition (MinIO's checkPostPolicy).
+  const v2 = fields.has("signature");
   const exempt = (name: string) =>
     name === "x-amz-signature" || name === "file" || name === "policy" || name === "bucket" ||
+    (v2 && (name === "signature" || name === "awsaccesskeyid")) ||
     name.startsWith("x-ignore-") ||
     name.startsWith("x-amz-server-side-encryption-customer-");
   for (const name of fields.keys()) {
