@@ -5,6 +5,7 @@
  */
 import { getBucketReplicationMetrics } from "../replication/metrics.ts";
 import * as configs from "./bucket_configs.ts";
+import * as defaults from "./bucket_defaults.ts";
 import * as buckets from "./buckets.ts";
 import type { S3Handler, S3Request } from "./context.ts";
 import * as cors from "./cors.ts";
@@ -12,6 +13,7 @@ import * as listen from "./listen.ts";
 import * as listing from "./listing.ts";
 import * as multipart from "./multipart.ts";
 import * as meta from "./object_meta.ts";
+import { getObjectAttributes } from "./object_attributes.ts";
 import { copyObject } from "./object_copy.ts";
 import * as read from "./object_read.ts";
 import * as objects from "./objects.ts";
@@ -50,7 +52,14 @@ export const HANDLERS: Record<string, S3Handler> = {
   GetBucketCors: cors.getBucketCors,
   PutBucketCors: cors.putBucketCors,
   DeleteBucketCors: cors.deleteBucketCors,
-  GetBucketAcl: meta.getAcl,
+  GetBucketAcl: defaults.getAcl,
+  PutBucketAcl: defaults.putAcl,
+  GetBucketPolicyStatus: defaults.getBucketPolicyStatus,
+  GetBucketWebsite: defaults.getBucketWebsite,
+  DeleteBucketWebsite: defaults.deleteBucketWebsite,
+  GetBucketLogging: defaults.getBucketLogging,
+  GetBucketAccelerate: defaults.getBucketAccelerate,
+  GetBucketRequestPayment: defaults.getBucketRequestPayment,
   ListObjects: listing.listObjectsV1,
   ListObjectsV2: listing.listObjectsV2,
   ListObjectVersions: listing.listObjectVersions,
@@ -61,7 +70,9 @@ export const HANDLERS: Record<string, S3Handler> = {
   GetObject: read.getObject,
   HeadObject: read.headObject,
   DeleteObject: objects.deleteObject,
-  GetObjectAcl: meta.getAcl,
+  GetObjectAttributes: getObjectAttributes,
+  GetObjectAcl: defaults.getAcl,
+  PutObjectAcl: defaults.putAcl,
   GetObjectTagging: meta.getObjectTagging,
   PutObjectTagging: meta.putObjectTagging,
   DeleteObjectTagging: meta.deleteObjectTagging,

@@ -9,7 +9,6 @@ import {
   emptyResponse,
   invalidArgument,
   notifyObject,
-  OWNER,
   readXmlBody,
   requireContentMd5,
   type S3Request,
@@ -150,16 +149,6 @@ export async function putObjectLegalHold(ctx: S3Request): Promise<Response> {
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:PutLegalHold", ctx.key, version);
   return emptyResponse(200, versionIdHeader(version.versionId));
-}
-
-/** A fixed "owner has full control" ACL: MinIO does not implement ACLs beyond this answer. */
-export async function getAcl(ctx: S3Request): Promise<Response> {
-  bucketOf(ctx);
-  if (ctx.key) findVersion(bucketOf(ctx), ctx.key, versionOf(ctx));
-  return xmlResponse("AccessControlPolicy", {
-    Owner: OWNER,
-    AccessControlList: { Grant: { Grantee: OWNER, Permission: "FULL_CONTROL" } },
-  });
 }
 
 export async function deleteObjects(ctx: S3Request): Promise<Response> {

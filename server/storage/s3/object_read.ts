@@ -119,7 +119,8 @@ function partRange(version: VersionRecord, partNumber: number): { start: number;
   return { start, length: sizes[partNumber - 1] };
 }
 
-function readTarget(ctx: S3Request, state: BucketState): VersionRecord {
+/** The version a read names (`?versionId=`, else the latest); a delete marker cannot be read. */
+export function readTarget(ctx: S3Request, state: BucketState): VersionRecord {
   const versionId = ctx.query.get("versionId") ?? undefined;
   const version = findVersion(state, ctx.key, versionId);
   if (version.deleteMarker) {
