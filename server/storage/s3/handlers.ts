@@ -18,6 +18,7 @@ import { copyObject } from "./object_copy.ts";
 import * as read from "./object_read.ts";
 import * as objects from "./objects.ts";
 import { postObject } from "./post_object.ts";
+import { selectObjectContent } from "./select.ts";
 import * as parts from "./upload_part.ts";
 import type { PostForm } from "./post_policy.ts";
 
@@ -71,6 +72,7 @@ export const HANDLERS: Record<string, S3Handler> = {
   HeadObject: read.headObject,
   DeleteObject: objects.deleteObject,
   GetObjectAttributes: getObjectAttributes,
+  SelectObjectContent: selectObjectContent,
   GetObjectAcl: defaults.getAcl,
   PutObjectAcl: defaults.putAcl,
   GetObjectTagging: meta.getObjectTagging,
