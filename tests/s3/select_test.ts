@@ -47,7 +47,9 @@ async function select(sdk: S3Client, input: Partial<SelectObjectContentCommandIn
   const answer: Answer = { records: "", events: [] };
   const decoder = new TextDecoder();
   for await (const event of out.Payload!) {
-    const name = Object.keys(event).find((k) => (event as unknown as Record<string, unknown>)[k] !== undefined)!;
+    const name = Object.keys(event).find((k) =>
+      (event as unknown as Record<string, unknown>)[k] !== undefined
+    )!;
     answer.events.push(name);
     if (event.Records) answer.records += decoder.decode(event.Records.Payload);
     if (event.Stats) answer.stats = event.Stats.Details;
