@@ -45,13 +45,23 @@ export interface ListenOptions {
   timeouts: ListenerTimeouts;
   /** Largest request head (request line and headers) accepted; larger ones get 431. */
   maxHeaderBytes?: number;
+  /**
+   * `Expect: 100-continue` is answered by the handler (ServeInfo.sendContinue) once it wants the body, so a
+   * refused client never sends it; otherwise it is answered at once.
+   */
+  deferContinue?: boolean;
 }
 
 /** What the handler learns about the connection (Deno.ServeHandlerInfo's shape, so Hono's helpers work). */
 export interface ServeInfo extends Deno.ServeHandlerInfo<Deno.NetAddr> {
   /** Present for WebSocket upgrade requests: the connection to hand to Deno.upgradeWebSocket. */
   upgrade?: { socket: Socket; head: Uint8Array };
+  /** Sends a deferred "100 Continue" (ListenOptions.deferContinue); does nothing when none is owed. */
+  sendContinue?(): void;
 }
+
+/** Requests whose client waits for "100 Continue" before it sends the body (deferContinue listeners). */
+const awaitingContinue = new WeakSet<http.IncomingMessage>();
 
 export type FetchHandler = (request: Request, info: ServeInfo) => Response | Promise<Response>;
 
@@ -120,6 +130,10 @@ function remoteAddrOf(socket: Socket): Deno.NetAddr {
 class RequestInfo implements ServeInfo {
   #completed?: Promise<void>;
   constructor(private readonly req: http.IncomingMessage, private readonly res: http.ServerResponse) {}
+  sendContinue(): void {
+    if (!awaitingContinue.delete(this.req) || this.res.headersSent || this.res.destroyed) return;
+    this.res.writeContinue();
+  }
   get remoteAddr(): Deno.NetAddr {
     return remoteAddrOf(this.req.socket);
   }
@@ -207,6 +221,20 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
     );
     socket.destroySoon?.();
+  });
+
+  // Expect: 100-continue goes to the request handler like any request, with its "100 Continue" deferred to
+  // the handler when the listener says so (a storage answers it only once it has authenticated the request).
+  server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (options.deferContinue) awaitingContinue.add(req);
+    else res.writeContinue();
+    server.emit("request", req, res);
+  });
+  // Any other expectation is refused with 417, as Go's server (MinIO) does; an empty Expect is no expectation.
+  server.on("checkExpectation", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if ((req.headers.expect ?? "").trim() === "") return void server.emit("request", req, res);
+    res.writeHead(417, { connection: "close", "content-length": "0" });
+    res.end();
   });
 
   async function serveOne(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

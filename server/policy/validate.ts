@@ -76,6 +76,9 @@ const KNOWN_CONDITION_KEYS = new Set([
   "s3:versionid",
   "s3:x-amz-server-side-encryption",
   "s3:x-amz-server-side-encryption-aws-kms-key-id",
+  "s3:x-amz-server-side-encryption-customer-algorithm",
+  "s3:x-amz-object-if-match",
+  "s3:x-amz-annotation-directive",
   "s3:x-amz-storage-class",
   "s3:x-amz-copy-source",
   "s3:x-amz-metadata-directive",
@@ -91,6 +94,19 @@ const KNOWN_CONDITION_KEYS = new Set([
   "s3:signatureage",
   "sts:durationseconds",
   "svc:durationseconds",
+  // MinIO's other keys (minio/pkg policy/condition): they never match here, but policies naming them load.
+  "memory:prefix",
+  "memory:max-keys",
+  "s3express:sessionmode",
+  "s3tables:kmskeyarn",
+  "s3tables:ssealgorithm",
+  "s3tables:namespace",
+  "s3tables:tablename",
+  "s3tables:viewname",
+  "s3tables:functionname",
+  "s3tables:registerlocation",
+  "s3tables:warehousetag",
+  "s3tables:tabletag",
 ]);
 
 export function isKnownConditionKey(key: string): boolean {

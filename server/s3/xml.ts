@@ -41,6 +41,8 @@ const localName = (name: string) => name.slice(name.indexOf(":") + 1);
 /** Parses an XML document and returns its root element. Throws XmlError on anything malformed. */
 export function parseXml(source: string): XmlNode {
   if (source.length > MAX_SIZE) throw new XmlError("document too large");
+  // XML's end-of-line handling: a literal CR LF or CR is read as LF (a CR in a value is sent as &#13;).
+  source = source.replace(/\r\n?/g, "\n");
   let pos = 0;
   const stack: XmlNode[] = [];
   let root: XmlNode | null = null;
@@ -114,18 +116,36 @@ export function children(node: XmlNode | undefined, name: string): XmlNode[] {
   return node?.children.filter((c) => c.name === name) ?? [];
 }
 
-/** Text of the first child with this name (trimmed), or undefined when absent. */
+/**
+ * Text of the first child with this name exactly as sent, or undefined when absent. Values are never
+ * trimmed: object keys, tag values and prefixes may begin or end with spaces, tabs or newlines.
+ */
 export function childText(node: XmlNode | undefined, name: string): string | undefined {
-  const found = child(node, name);
-  return found ? found.text.trim() : undefined;
+  return child(node, name)?.text;
 }
 
+/** A boolean element as Go's XML decoding reads one (surrounding space ignored); undefined when absent. */
+export function childBool(node: XmlNode | undefined, name: string): boolean | undefined {
+  const text = childText(node, name)?.trim();
+  if (text === undefined) return undefined;
+  return ["1", "t", "T", "true", "TRUE", "True"].includes(text);
+}
+
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+  // Whitespace other than spaces as references (as Go's encoder writes them): a reader's end-of-line
+  // handling would turn a literal CR into LF.
+  "\t": "&#x9;",
+  "\n": "&#xA;",
+  "\r": "&#xD;",
+};
+
 export function escapeXml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (ch) =>
-      `&${({ "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "apos" } as Record<string, string>)[ch]};`,
-  );
+  return text.replace(/[&<>"'\t\n\r]/g, (ch) => ESCAPES[ch]);
 }
 
 /** A value in the builder: text, a nested element map, a list of repeated elements, or nothing. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildXml, child, children, childText, parseXml, XmlError } from "./xml.ts";
+import { buildXml, child, childBool, children, childText, parseXml, XmlError } from "./xml.ts";
 
 Deno.test("parses S3 documents with namespaces, entities, CDATA and self-closing tags", () => {
   const root = parseXml(`<?xml version="1.0" encoding="UTF-8"?>
@@ -44,4 +44,16 @@ Deno.test("builder escapes, repeats arrays and skips missing fields", () => {
   );
   const round = parseXml(xml);
   assert.equal(childText(children(child(round, "TagSet"), "Tag")[0], "Key"), "a<b");
+});
+
+Deno.test("values are read byte for byte: spaces, tabs and newlines kept, CR LF read as LF", () => {
+  const root = parseXml(
+    "<Delete><Object><Key> </Key></Object><Object><Key>\t_ \n</Key></Object><Object><Key>a\r\nb&#13;</Key></Object><Quiet> true </Quiet></Delete>",
+  );
+  assert.deepEqual(children(root, "Object").map((o) => childText(o, "Key")), [" ", "\t_ \n", "a\nb\r"]);
+  assert.equal(childBool(root, "Quiet"), true);
+  assert.equal(childBool(root, "Missing"), undefined);
+  const xml = buildXml("Key", { Value: " \t\r\n " });
+  assert.match(xml, /<Value> &#x9;&#xD;&#xA; <\/Value>/);
+  assert.equal(childText(parseXml(xml), "Value"), " \t\r\n ");
 });

@@ -15,10 +15,11 @@ import { type Store, StoreError } from "./fs/store.ts";
 import * as cors from "./s3/cors.ts";
 import { s3ErrorResponse, type S3Request } from "./s3/context.ts";
 import { HANDLERS } from "./s3/handlers.ts";
+import { checkContentMd5 } from "./s3/checksums.ts";
 import { malformed, type PostForm, readPostForm } from "./s3/post_policy.ts";
 import { boundaryOf } from "../formats/multipart_form.ts";
 import { resolveOperation } from "./s3/router.ts";
-import { ClientGoneError, rawRequestTarget } from "../http_server.ts";
+import { ClientGoneError, rawRequestTarget, type ServeInfo } from "../http_server.ts";
 import { bucketReferenceProblem } from "../contract/bucket_names.ts";
 import { addressOf, checkTarget } from "./s3/address.ts";
 import { buildEventRecord, type EventObject } from "./events/records.ts";
@@ -95,6 +96,13 @@ export function createS3Server(
   const streams = options.streams ?? createStorageStreams();
   const guesses = new GuessThrottle(clock);
   const verify = throttledAuthenticate(options.authority, guesses);
+  /**
+   * A client that sent `Expect: 100-continue` waits for "100 Continue" before its body: it is sent once the
+   * request is authenticated and authorised (or when the body is what authenticates it), so a refused client
+   * is answered before it uploads anything.
+   */
+  const continues = new WeakMap<Request, () => void>();
+  const sendContinue = (request: Request) => continues.get(request)?.();
 
   async function admin(
     request: Request,
@@ -116,6 +124,7 @@ export function createS3Server(
       if (length > MAX_ADMIN_BODY) throw adminTooLarge();
       const auth = await verify(request, url, sourceIp, { service: "s3", now: clock() });
       noteSigner(facts, auth.credential);
+      sendContinue(request);
       const body = await readAll(auth.body, null, MAX_ADMIN_BODY, adminTooLarge);
       return await options.admin({ request, url, credential: auth.credential, body, sourceIp, requestId });
     } catch (error) {
@@ -140,6 +149,7 @@ export function createS3Server(
     facts.api = url.searchParams.get("Action") ?? "";
     try {
       let credential: Credential | null = null;
+      sendContinue(request); // the signature covers the body: it must be read to be checked
       const body = await readAll(
         request.body,
         request.headers.get("content-length"),
@@ -220,6 +230,7 @@ export function createS3Server(
         options.store.bucket(bucket);
         const boundary = boundaryOf(request.headers.get("content-type"));
         if (!boundary) throw malformed();
+        sendContinue(request); // the form's policy is what authenticates it
         form = await readPostForm(
           request,
           bucket,
@@ -236,9 +247,11 @@ export function createS3Server(
           service: "s3",
           now,
           region: anyRegion ? "" : options.facts.region(),
+          virtualBucket: virtualBucketOf(request.headers.get("host") ?? url.host),
         });
       }
       noteSigner(facts, auth.credential);
+      checkContentMd5(request.headers);
       if (auth.contentLength !== undefined && !Number.isNaN(auth.contentLength)) {
         facts.rx = auth.contentLength;
       }
@@ -251,7 +264,7 @@ export function createS3Server(
       const allowed = access.allowed;
       // Anonymous requests are decided by the bucket policy alone (MinIO semantics, §6.3).
       if (!auth.credential) await access.loadBucketPolicy(bucket);
-      if (operation.name === "CopyObject") {
+      if (operation.name === "CopyObject" || operation.name === "UploadPartCopy") {
         const source = (request.headers.get("x-amz-copy-source") ?? "").replace(/^\/+/, "").split("?")[0];
         const sourceBucket = decodeURIComponent(source.split("/")[0] ?? "");
         if (!auth.credential && sourceBucket) await access.loadBucketPolicy(sourceBucket);
@@ -261,6 +274,7 @@ export function createS3Server(
       if (!checkedInside && !allowed(operation.action, bucket, key)) {
         throw new StoreError("AccessDenied", "Access Denied.", 403);
       }
+      sendContinue(request);
       const pending: { name: string; object: EventObject }[] = [];
       const ctx: S3Request = {
         request,
@@ -424,6 +438,8 @@ export function createS3Server(
 
   return async (request, info) => {
     const url = new URL(request.url);
+    const deferred = (info as ServeInfo | undefined)?.sendContinue;
+    if (deferred) continues.set(request, () => deferred.call(info));
     const requestId = newRequestId();
     // Scrapes are not S3 traffic: they are answered before the request is observed, so a scraper never shows
     // up in the request counters, trace or audit it reads.

@@ -225,6 +225,8 @@ export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Pro
     hostname: options.hostname ?? "127.0.0.1",
     port: options.port ?? 9000,
     timeouts: options.timeouts ?? DEFAULT_LISTENER_TIMEOUTS,
+    // "100 Continue" only once a request is authenticated (s3_server.ts), as MinIO answers it.
+    deferContinue: true,
   }, opened.handler).catch(async (error) => {
     await opened.close(); // its address is taken: nothing may be left running
     throw error;

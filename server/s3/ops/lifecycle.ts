@@ -4,7 +4,16 @@
  */
 import type { S3Client } from "../client.ts";
 import { md5Base64 } from "../md5.ts";
-import { buildXml, child, children, childText, parseXml, type XmlNode, type XmlObject } from "../xml.ts";
+import {
+  buildXml,
+  child,
+  children,
+  childText,
+  parseXml,
+  XmlError,
+  type XmlNode,
+  type XmlObject,
+} from "../xml.ts";
 import { isNotConfigured } from "./buckets.ts";
 
 export interface Tag {
@@ -16,6 +25,11 @@ export interface LifecycleRule {
   id: string;
   status: "Enabled" | "Disabled";
   prefix?: string;
+  /**
+   * The prefix stands outside a Filter, as the older PutBucketLifecycle form sends it; the rule is written
+   * back the same way.
+   */
+  prefixOutsideFilter?: boolean;
   tags?: Tag[];
   /** Size filters (bytes): the rule applies only to versions larger / smaller than these. */
   sizeGreaterThan?: number;
@@ -31,17 +45,24 @@ const num = (text: string | undefined) => (text === undefined || text === "" ? u
 
 function parseFilter(
   rule: XmlNode,
-): { prefix?: string; tags?: Tag[]; sizeGreaterThan?: number; sizeLessThan?: number } {
+): Pick<LifecycleRule, "prefix" | "prefixOutsideFilter" | "tags" | "sizeGreaterThan" | "sizeLessThan"> {
   const filter = child(rule, "Filter");
   const and = child(filter, "And");
   const scope = and ?? filter;
   const tagNodes = children(scope, "Tag");
   const tags = tagNodes.map((t) => ({ key: childText(t, "Key") ?? "", value: childText(t, "Value") ?? "" }));
-  const prefix = childText(scope, "Prefix") ?? childText(rule, "Prefix");
+  const outside = childText(rule, "Prefix");
+  const inside = childText(scope, "Prefix");
+  // A prefix both outside and inside the Filter is not a rule MinIO accepts.
+  if (outside !== undefined && inside !== undefined) {
+    throw new XmlError("Prefix given outside and inside Filter");
+  }
+  const prefix = inside ?? outside;
   const greater = num(childText(scope, "ObjectSizeGreaterThan"));
   const less = num(childText(scope, "ObjectSizeLessThan"));
   return {
     prefix: prefix || undefined,
+    ...(outside !== undefined ? { prefixOutsideFilter: true } : {}),
     tags: tags.length ? tags : undefined,
     ...(greater !== undefined ? { sizeGreaterThan: greater } : {}),
     ...(less !== undefined ? { sizeLessThan: less } : {}),
@@ -108,12 +129,20 @@ export function parseLifecycleXml(text: string): LifecycleRule[] {
   });
 }
 
+/** Where a rule says what it applies to: a Filter, or (as sent) a Prefix beside an optional Filter. */
+function ruleScopeXml(r: LifecycleRule): XmlObject {
+  const size = { greater: r.sizeGreaterThan, less: r.sizeLessThan };
+  if (!r.prefixOutsideFilter) return { Filter: filterXml(r.prefix, r.tags, size) };
+  const filter = filterXml(undefined, r.tags, size);
+  return { Prefix: r.prefix ?? "", Filter: Object.keys(filter).length ? filter : undefined };
+}
+
 export function lifecycleXml(rules: LifecycleRule[]): string {
   return buildXml("LifecycleConfiguration", {
     Rule: rules.map((r) => ({
       ID: r.id,
       Status: r.status,
-      Filter: filterXml(r.prefix, r.tags, { greater: r.sizeGreaterThan, less: r.sizeLessThan }),
+      ...ruleScopeXml(r),
       Expiration: r.expiration
         ? {
           Days: r.expiration.days,

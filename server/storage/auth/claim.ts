@@ -23,6 +23,7 @@ export interface SignedHeader {
 export type Claim =
   | { kind: "header"; accessKey: string; header: SignedHeader }
   | { kind: "presigned"; accessKey: string }
+  | { kind: "v2"; accessKey: string }
   | { kind: "anonymous"; accessKey: "" };
 
 const refused = (code: string, message: string) => new StoreError(code, message, 400);
@@ -66,12 +67,13 @@ export function parseAuthorization(value: string): SignedHeader {
 /** Reads the claim of a request (the order MinIO classifies requests in); throws StoreError when refused. */
 export function claimOf(request: Request, url: URL): Claim {
   const authorization = request.headers.get("authorization") ?? "";
+  // Signature Version 2, as a header ("AWS key:signature") or a presigned URL (AWSAccessKeyId=…): its own
+  // module checks the rest (sigv2.ts); MinIO looks for it first.
   if (authorization.startsWith("AWS ")) {
-    throw new StoreError(
-      "AccessDenied",
-      "Signature Version 2 is not supported; sign requests with AWS Signature Version 4.",
-      400,
-    );
+    return { kind: "v2", accessKey: /^AWS ([^:\s]+):/.exec(authorization)?.[1] ?? "" };
+  }
+  if (!authorization && url.searchParams.has("AWSAccessKeyId")) {
+    return { kind: "v2", accessKey: url.searchParams.get("AWSAccessKeyId") ?? "" };
   }
   if (authorization.startsWith(ALGORITHM)) {
     const header = parseAuthorization(authorization);

@@ -23,6 +23,7 @@ import { requestBody } from "../fs/pieces.ts";
 import { decodeChunked, type Trailer, verifyDigests } from "./body.ts";
 import { type Claim, claimOf, type SignedHeader } from "./claim.ts";
 import { checkCredential, checkRegion, parseCredential } from "./scope.ts";
+import { authenticateV2 } from "./sigv2.ts";
 
 const MAX_SKEW_MS = 15 * 60_000;
 
@@ -39,6 +40,8 @@ export interface Authenticated {
   signatureAgeSeconds?: number;
   /** The body's trailer (aws-chunked -TRAILER modes); its values are there once the body was read. */
   trailer?: Trailer;
+  /** "AWS" for Signature Version 2 (sigv2.ts); V4 otherwise (the s3:signatureversion condition). */
+  signatureVersion?: "AWS";
 }
 
 /** The trailer a request announces in X-Amz-Trailer (one name per value, comma-separated). */
@@ -86,6 +89,8 @@ export interface AuthOptions {
   now?: number;
   bodyHash?: string;
   region?: string;
+  /** The bucket a virtual-host-style request names in its Host (V2 signs it as part of the resource). */
+  virtualBucket?: string;
 }
 
 /**
@@ -100,6 +105,11 @@ export async function authenticate(
   claim: Claim = claimOf(request, url),
 ): Promise<Authenticated> {
   const now = options.now ?? Date.now();
+  // Signature Version 2 (header or presigned URL) has a module of its own; MinIO checks for it first.
+  if (claim.kind === "v2") {
+    if (options.service !== "s3") throw denied("AccessDenied", "Unsupported Authorization type", 400);
+    return authenticateV2(request, url, authority, { now, virtualBucket: options.virtualBucket });
+  }
   if (claim.kind === "header") return await headerAuth(request, url, authority, claim.header, options, now);
   if (claim.kind === "presigned") return await presignedAuth(request, url, authority, now, options.region);
   return anonymousBody(request);

@@ -203,8 +203,8 @@ export async function completeUpload(
   state: BucketState,
   ref: Omit<UploadRef, "bucket">,
   requested: RequestedPart[],
-  options: Pick<WriteOptions, "beforeCommit" | "replication"> & {
-    expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string };
+  options: Pick<WriteOptions, "beforeCommit" | "precondition" | "replication"> & {
+    expectedChecksum?: ExpectedChecksum;
     sse?: EncryptedJoin;
   } = {},
 ): Promise<{ key: string; version: VersionRecord }> {
@@ -241,10 +241,14 @@ export async function completeUpload(
     parts.push(part);
   }
   const wanted = upload.checksum;
-  if (options.expectedChecksum && wanted && options.expectedChecksum.algorithm !== wanted.algorithm) {
+  const expected = options.expectedChecksum;
+  if (
+    expected && wanted &&
+    (expected.algorithm !== wanted.algorithm || (expected.type && expected.type !== wanted.type))
+  ) {
     throw new StoreError(
       "InvalidArgument",
-      `checksum type mismatch: the upload uses ${wanted.algorithm}`,
+      `checksum type mismatch: the upload uses ${wanted.algorithm} (${wanted.type})`,
       400,
     );
   }
@@ -283,7 +287,7 @@ export async function completeUpload(
   let checksum: StoredChecksum | undefined;
   try {
     checksum = wanted && objectChecksum(wanted, parts, whole);
-    if (options.expectedChecksum && checksum && options.expectedChecksum.value !== checksum.value) {
+    if (expected && !checksumMatches(expected, checksum, parts.length)) {
       throw new StoreError(
         "XAmzContentChecksumMismatch",
         "The provided 'x-amz-checksum' header does not match what was computed.",
@@ -302,13 +306,43 @@ export async function completeUpload(
     etag,
     checksum,
     partSizes: parts.map((p) => p.size),
+    partChecksums: checksum ? parts.map((p) => p.checksum?.value ?? "") : undefined,
     beforeCommit: options.beforeCommit,
+    precondition: options.precondition,
     replication: options.replication,
     sse: sse?.finish(size),
     ...(compressed ? { compressedParts: storedPartSizes } : {}),
   });
   await Deno.remove(uploadDir(store, at), { recursive: true }).catch(() => {});
   return { key: upload.key, version };
+}
+
+/**
+ * A whole-object checksum sent with CompleteMultipartUpload: the value as base64, with the part count when
+ * sent in the composite form `<base64>-<N>` (SDKs also send a composite value without it), and the
+ * x-amz-checksum-type the request named, if any.
+ */
+export interface ExpectedChecksum {
+  algorithm: ChecksumAlgorithm;
+  value: string;
+  parts?: number;
+  type?: StoredChecksum["type"];
+}
+
+/**
+ * Whether the declared value is the object's (MinIO's rules): a full-object CRC is compared as it is; a
+ * composite one by its digest, and by its part count when that was sent. An upload without a checksum has
+ * none to match.
+ */
+function checksumMatches(
+  expected: ExpectedChecksum,
+  actual: StoredChecksum | undefined,
+  parts: number,
+): boolean {
+  if (!actual) return false;
+  if (actual.type === "FULL_OBJECT") return expected.parts === undefined && expected.value === actual.value;
+  if (expected.parts !== undefined && expected.parts !== parts) return false;
+  return expected.value === actual.value.replace(/-\d+$/, "");
 }
 
 /** The completed object's checksum: combined from the parts' (composite) or computed over the whole. */

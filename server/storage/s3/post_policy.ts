@@ -8,6 +8,7 @@ import { FormError, type FormPart, formParts } from "../../formats/multipart_for
 import type { IdentityAuthority } from "../contracts.ts";
 import type { Authenticated } from "../auth/verify.ts";
 import { checkCredential, parseCredential } from "../auth/scope.ts";
+import { policyCredentialV2 } from "../auth/sigv2.ts";
 import { streamOfPieces } from "../fs/pieces.ts";
 import { StoreError } from "../fs/store.ts";
 
@@ -88,7 +89,13 @@ export async function readPostForm(
       pieces: () => sizeChecked(file.data(), limits),
       cancel: () => parts.return(undefined).then(() => {}),
     });
-    return { fields, key, fileContentType: file.contentType, auth: { credential, authType: "header", body } };
+    const signatureVersion = fields.has("signature") ? "AWS" as const : undefined;
+    return {
+      fields,
+      key,
+      fileContentType: file.contentType,
+      auth: { credential, authType: "header", body, signatureVersion },
+    };
   } catch (error) {
     await parts.return(undefined);
     throw error;
@@ -132,19 +139,20 @@ async function readFields(
   throw malformed("The file or text content is missing");
 }
 
-/** Checks the policy's V4 signature (over the base64 policy text as sent) and decodes the policy. */
+/**
+ * Checks the policy's signature (V4 over the base64 policy text as sent, or V2's HMAC-SHA1 of it) and decodes
+ * the policy. Both kinds of signature count as guesses for the throttle (`guard`).
+ */
 async function authenticateForm(
   fields: Map<string, string>,
   authority: IdentityAuthority,
   now: number,
   guard: SignatureGuard,
 ) {
-  if (fields.has("awsaccesskeyid") || fields.has("signature")) {
-    throw new StoreError(
-      "AccessDenied",
-      "Signature Version 2 is not supported; sign POST policies with AWS Signature Version 4.",
-      403,
-    );
+  if (fields.has("signature")) {
+    const accessKey = fields.get("awsaccesskeyid") ?? "";
+    const credential = await guard(accessKey, () => policyCredentialV2(fields, authority, now));
+    return { policy: decodePolicy(fields.get("policy") ?? ""), credential };
   }
   if (fields.get("x-amz-algorithm") !== "AWS4-HMAC-SHA256") {
     throw new StoreError("AccessDenied", 'X-Amz-Algorithm only supports "AWS4-HMAC-SHA256"', 403);
@@ -183,15 +191,16 @@ async function authenticateForm(
     }
     return found;
   });
-  let policy: unknown = null;
-  if (policyText !== "") {
-    try {
-      policy = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(policyText)));
-    } catch {
-      throw malformed("the policy is not base64-encoded JSON");
-    }
+  return { policy: decodePolicy(policyText), credential };
+}
+
+function decodePolicy(policyText: string): unknown {
+  if (policyText === "") return null;
+  try {
+    return JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(policyText)));
+  } catch {
+    throw malformed("the policy is not base64-encoded JSON");
   }
-  return { policy, credential };
 }
 
 interface SizeLimits {
@@ -235,8 +244,11 @@ function checkConditions(policy: unknown, fields: Map<string, string>, now: numb
       throw conditionFailed(shown);
     }
   }
+  // A V2 form's Signature and AWSAccessKeyId need no condition (MinIO's checkPostPolicy).
+  const v2 = fields.has("signature");
   const exempt = (name: string) =>
     name === "x-amz-signature" || name === "file" || name === "policy" || name === "bucket" ||
+    (v2 && (name === "signature" || name === "awsaccesskeyid")) ||
     name.startsWith("x-ignore-") ||
     name.startsWith("x-amz-server-side-encryption-customer-");
   for (const name of fields.keys()) {
