@@ -8,9 +8,11 @@ import ObjectBrowser, { type ObjectBrowserProps } from "../islands/ObjectBrowser
 import { type BrowserLocation, crumbsOf, parseLocation } from "../islands/ObjectBrowser/locations.ts";
 import type { AppDeps, AppEnv } from "../server/deps.ts";
 import { Island } from "../server/render/island.tsx";
-import { isVersioned } from "../server/services/bucket_settings.ts";
-import { accountView, evaluatePermissions } from "../server/services/buckets.ts";
-import { listPage, objectDetail } from "../server/services/objects.ts";
+import { folderRefusal, objectRefusal } from "../islands/ObjectBrowser/refusals.ts";
+import { toApiError } from "../server/errors.ts";
+import { accountView, bucketListRefusal, evaluatePermissions } from "../server/services/buckets.ts";
+import { folderVersioning, objectDetail } from "../server/services/object_detail.ts";
+import { listPage } from "../server/services/objects.ts";
 import { loadAll } from "./page_data.ts";
 import { renderInShell } from "./page_context.tsx";
 
@@ -33,60 +35,61 @@ export function objectPages(deps: AppDeps) {
     }
     if (!location) return c.notFound();
     const session = c.get("session")!;
-    type Loaded = Pick<ObjectBrowserProps, "buckets" | "folder" | "versioned" | "detail"> & {
-      canCreateBucket: boolean;
+    type Loaded = Pick<ObjectBrowserProps, "folder" | "versioned" | "detail"> & {
+      view: Awaited<ReturnType<typeof accountView>> | null;
     };
     const loc = location;
+    // What the island says in place of the view it could not read (besides the banner naming the section).
+    let unavailable: string | undefined;
+    const noting = <V,>(load: Promise<V>, refusal: (e: { status: number; message: string }) => string) =>
+      load.catch((e) => {
+        unavailable = refusal(toApiError(e));
+        throw e;
+      });
     const { data, error } = await loadAll<Loaded>(deps, session, {
-      canCreateBucket: [
-        async (client) => {
-          if (loc.kind !== "buckets") return false;
-          const view = await accountView(client);
-          return evaluatePermissions(view.policy, {
-            actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }],
-          }).permissions[0].can;
-        },
-        false,
-        "Permissions",
-      ],
-      buckets: [
-        async (client) => (loc.kind === "buckets" ? (await accountView(client)).buckets : null),
-        loc.kind === "buckets" ? [] : null,
-        "Buckets",
-      ],
+      view: [async (client) => (loc.kind === "buckets" ? await accountView(client) : null), null, "Buckets"],
       folder: [
-        async (
-          client,
-        ) => (loc.kind === "folder"
-          ? await listPage(client, loc.bucket, { prefix: loc.prefix, limit: FIRST_PAGE })
-          : null),
+        async (client) =>
+          loc.kind === "folder"
+            ? await noting(
+              listPage(client, loc.bucket, { prefix: loc.prefix, limit: FIRST_PAGE }),
+              folderRefusal,
+            )
+            : null,
         null,
         "Objects",
       ],
       versioned: [
         async (
           client,
-        ) => (loc.kind === "folder" ? (await isVersioned(client, loc.bucket)).is_versioned : null),
+        ) => (loc.kind === "folder" ? (await folderVersioning(client, loc.bucket)).is_versioned : null),
         null,
         "Versioning",
       ],
       detail: [
-        async (
-          client,
-        ) => (loc.kind === "object" ? await objectDetail(client, loc.bucket, loc.key, loc.versionId) : null),
+        async (client) =>
+          loc.kind === "object"
+            ? await noting(objectDetail(client, loc.bucket, loc.key, loc.versionId), objectRefusal)
+            : null,
         null,
         "Object",
       ],
     });
     const crumbs = crumbsOf(location);
+    const view = data.view;
     const props: ObjectBrowserProps = {
       base,
       location,
       distributed: session.distributed,
       direct: !!deps.config.storagePublicUrl,
-      ...data,
-      // A folder that failed to load starts empty; the island shows the error banner's message.
-      folder: location.kind === "folder" ? data.folder ?? { objects: [], total: 0 } : null,
+      canCreateBucket: view !== null && evaluatePermissions(view.policy, {
+        actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }],
+      }).permissions[0].can,
+      buckets: location.kind === "buckets" ? view?.buckets ?? [] : null,
+      folder: data.folder,
+      versioned: data.versioned,
+      detail: data.detail,
+      unavailable: unavailable ?? (view ? bucketListRefusal(view) : undefined),
     };
     return renderInShell(deps, c, {
       title: location.kind === "buckets"
