@@ -38,8 +38,9 @@ function LimitedNote({ limited }: { limited: NonNullable<TenantList["limited"]> 
     <div role="status" className="alert alert-info mb-4 text-sm" data-testid="tenants-limited">
       <div className="min-w-0 wrap-anywhere">
         <p>
-          Your token may not list tenants in every namespace, so only those in {where} are shown.
-          {limited.refused.length ? ` It may not list the tenants in ${names(limited.refused)} either.` : ""}
+          {`Your token may not list tenants in every namespace, so only those in ${where} are shown.${
+            limited.refused.length ? ` It may not list the tenants in ${names(limited.refused)} either.` : ""
+          }`}
         </p>
         <p className="text-xs mt-1">Kubernetes: {limited.detail}</p>
       </div>
