@@ -8,7 +8,13 @@ import ObjectBrowser, { type ObjectBrowserProps } from "../islands/ObjectBrowser
 import { type BrowserLocation, crumbsOf, parseLocation } from "../islands/ObjectBrowser/locations.ts";
 import type { AppDeps, AppEnv } from "../server/deps.ts";
 import { Island } from "../server/render/island.tsx";
-import { folderRefusal, objectRefusal } from "../islands/ObjectBrowser/refusals.ts";
+import {
+  bucketsRefusal,
+  folderRefusal,
+  objectRefusal,
+  type Refusal,
+} from "../islands/ObjectBrowser/refusals.ts";
+import type { SessionData } from "../server/session/token.ts";
 import { toApiError } from "../server/errors.ts";
 import { accountView, bucketListRefusal, evaluatePermissions } from "../server/services/buckets.ts";
 import { folderVersioning, objectDetail } from "../server/services/object_detail.ts";
@@ -21,6 +27,58 @@ import { renderInShell } from "./page_context.tsx";
  * page, so the HTML and its render stay small; scrolling continues with the storage's token in pages of 1,000.
  */
 const FIRST_PAGE = 250;
+
+type Loaded = Pick<ObjectBrowserProps, "folder" | "versioned" | "detail"> & {
+  view: Awaited<ReturnType<typeof accountView>> | null;
+};
+
+/**
+ * The data of the view a URL opens, each piece loaded on its own (a failure names its section in the banner),
+ * and what the island says in place of the view when its main piece could not be read.
+ */
+async function loadFirstView(deps: AppDeps, session: SessionData, loc: BrowserLocation) {
+  let unavailable: string | undefined;
+  const noting = <V,>(load: Promise<V>, refusal: (e: Refusal) => string) =>
+    load.catch((e) => {
+      unavailable = refusal(toApiError(e));
+      throw e;
+    });
+  const loaded = await loadAll<Loaded>(deps, session, {
+    view: [
+      async (client) => (loc.kind === "buckets" ? await noting(accountView(client), bucketsRefusal) : null),
+      null,
+      "Buckets",
+    ],
+    folder: [
+      async (client) =>
+        loc.kind === "folder"
+          ? await noting(
+            listPage(client, loc.bucket, { prefix: loc.prefix, limit: FIRST_PAGE }),
+            folderRefusal,
+          )
+          : null,
+      null,
+      "Objects",
+    ],
+    versioned: [
+      async (
+        client,
+      ) => (loc.kind === "folder" ? (await folderVersioning(client, loc.bucket)).is_versioned : null),
+      null,
+      "Versioning",
+    ],
+    detail: [
+      async (client) =>
+        loc.kind === "object"
+          ? await noting(objectDetail(client, loc.bucket, loc.key, loc.versionId), objectRefusal)
+          : null,
+      null,
+      "Object",
+    ],
+  });
+  const view = loaded.data.view;
+  return { ...loaded, unavailable: unavailable ?? (view ? bucketListRefusal(view) : undefined) };
+}
 
 export function objectPages(deps: AppDeps) {
   const base = deps.render.href("/");
@@ -35,46 +93,7 @@ export function objectPages(deps: AppDeps) {
     }
     if (!location) return c.notFound();
     const session = c.get("session")!;
-    type Loaded = Pick<ObjectBrowserProps, "folder" | "versioned" | "detail"> & {
-      view: Awaited<ReturnType<typeof accountView>> | null;
-    };
-    const loc = location;
-    // What the island says in place of the view it could not read (besides the banner naming the section).
-    let unavailable: string | undefined;
-    const noting = <V,>(load: Promise<V>, refusal: (e: { status: number; message: string }) => string) =>
-      load.catch((e) => {
-        unavailable = refusal(toApiError(e));
-        throw e;
-      });
-    const { data, error } = await loadAll<Loaded>(deps, session, {
-      view: [async (client) => (loc.kind === "buckets" ? await accountView(client) : null), null, "Buckets"],
-      folder: [
-        async (client) =>
-          loc.kind === "folder"
-            ? await noting(
-              listPage(client, loc.bucket, { prefix: loc.prefix, limit: FIRST_PAGE }),
-              folderRefusal,
-            )
-            : null,
-        null,
-        "Objects",
-      ],
-      versioned: [
-        async (
-          client,
-        ) => (loc.kind === "folder" ? (await folderVersioning(client, loc.bucket)).is_versioned : null),
-        null,
-        "Versioning",
-      ],
-      detail: [
-        async (client) =>
-          loc.kind === "object"
-            ? await noting(objectDetail(client, loc.bucket, loc.key, loc.versionId), objectRefusal)
-            : null,
-        null,
-        "Object",
-      ],
-    });
+    const { data, error, unavailable } = await loadFirstView(deps, session, location);
     const crumbs = crumbsOf(location);
     const view = data.view;
     const props: ObjectBrowserProps = {
@@ -89,7 +108,7 @@ export function objectPages(deps: AppDeps) {
       folder: data.folder,
       versioned: data.versioned,
       detail: data.detail,
-      unavailable: unavailable ?? (view ? bucketListRefusal(view) : undefined),
+      unavailable,
     };
     return renderInShell(deps, c, {
       title: location.kind === "buckets"

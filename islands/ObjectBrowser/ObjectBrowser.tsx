@@ -8,12 +8,13 @@ import { useEffect, useRef, useState } from "react";
 import type { BucketSummary } from "../../server/contract/buckets.ts";
 import type { ObjectDetail, ObjectList } from "../../server/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
-import { basePath } from "../lib/api/request.ts";
+import { ApiClientError, basePath } from "../lib/api/request.ts";
 import { BucketList, type BucketsView, loadBuckets } from "./BucketList.tsx";
 import type { RewindState } from "./folder_state.ts";
 import { FolderView } from "./FolderView.tsx";
 import { type BrowserLocation, crumbsOf, hrefOf, parseLocation } from "./locations.ts";
 import { ObjectView } from "./ObjectView.tsx";
+import { bucketsRefusal } from "./refusals.ts";
 import { SharedLinksDialog } from "./ShareDialogs.tsx";
 import { SlowHint } from "./SlowHint.tsx";
 
@@ -83,7 +84,12 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
   useEffect(() => {
     if (location.kind === "buckets" && !first.current) {
       setBuckets(null);
-      loadBuckets().then(setBuckets, () => setBuckets({ list: [] }));
+      // A failure is said in place of the list (spec 3 §8: bucket list failures raise no banner).
+      loadBuckets().then(setBuckets, (error) =>
+        setBuckets({
+          list: [],
+          unavailable: error instanceof ApiClientError ? bucketsRefusal(error) : String(error),
+        }));
     }
     if (location.kind === "folder" && versioned[location.bucket] === undefined) {
       objectsApi.versioning(location.bucket).then(

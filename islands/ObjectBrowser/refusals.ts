@@ -1,7 +1,8 @@
 /**
- * What the object browser says in place of a folder or an object it could not read, rather than an empty
- * table or a bare "cannot be shown": shared by the server's first render and the island's later views.
+ * What the object browser says in place of the buckets, a folder or an object it could not read, rather than
+ * an empty table or a bare "cannot be shown": shared by the server's first render and the island's later views.
  */
+import { BUCKETS_REFUSED } from "../../server/contract/buckets.ts";
 
 export interface Refusal {
   status: number;
@@ -9,6 +10,13 @@ export interface Refusal {
 }
 
 const reason = (message: string) => message.replace(/\.$/, "");
+
+/** In place of the bucket list (an empty list may be a refusal too: services/buckets.ts bucketListRefusal). */
+export function bucketsRefusal(error: Refusal): string {
+  return error.status === 403
+    ? BUCKETS_REFUSED
+    : `The buckets could not be listed: ${reason(error.message)}.`;
+}
 
 /** In place of a folder's rows. */
 export function folderRefusal(error: Refusal): string {
