@@ -23,7 +23,12 @@ import { listLifecycle } from "../server/services/bucket_lifecycle.ts";
 import { listReplicationRules, replicationStatus } from "../server/services/bucket_replication.ts";
 import * as settings from "../server/services/bucket_settings.ts";
 import type { BucketSummary as BucketInfo, PermissionList } from "../server/contract/buckets.ts";
-import { accountView, bucketInfo, evaluatePermissions } from "../server/services/buckets.ts";
+import {
+  accountView,
+  bucketInfo,
+  bucketListRefusal,
+  evaluatePermissions,
+} from "../server/services/buckets.ts";
 import { listTierViews } from "../server/services/settings.ts";
 import { isPathAllowed } from "../server/session/pages.ts";
 import { loadAll } from "./page_data.ts";
@@ -421,7 +426,12 @@ export function bucketPages(deps: AppDeps) {
             <Island
               name="BucketsList"
               component={BucketsList}
-              props={{ ...data, unavailable: failed.view, distributed: session.distributed, base }}
+              props={{
+                ...data,
+                unavailable: failed.view ?? bucketListRefusal(loaded.view),
+                distributed: session.distributed,
+                base,
+              }}
             />
           </>
         ),

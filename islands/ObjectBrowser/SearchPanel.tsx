@@ -10,14 +10,16 @@ import { formatBytes, formatNumber } from "../lib/format.ts";
 type Status = "idle" | "running" | "done" | "cancelled" | "failed";
 
 export function SearchPanel(
-  { bucket, prefix, onOpen, onClose }: {
+  { bucket, prefix, initialQuery = "", onOpen, onClose }: {
     bucket: string;
     prefix: string;
+    /** Opened from the folder filter: searches for it at once. */
+    initialQuery?: string;
     onOpen: (item: ObjectItem) => void;
     onClose: () => void;
   },
 ) {
-  const [query, setQuery] = useState("");
+  const [query, setQuery] = useState(initialQuery);
   const [mode, setMode] = useState<"substring" | "glob">("substring");
   const [hits, setHits] = useState<ObjectItem[]>([]);
   const [scanned, setScanned] = useState(0);
@@ -27,6 +29,9 @@ export function SearchPanel(
 
   // Leaving the folder (or closing the panel) stops a running scan.
   useEffect(() => () => running.current?.abort(), [bucket, prefix]);
+  useEffect(() => {
+    if (initialQuery.trim()) void start();
+  }, []);
 
   async function start() {
     running.current?.abort();

@@ -1,7 +1,8 @@
 /**
  * Objects API (api-index §6, spec 3 §7.3), with Deck's additions marked (D):
  *
- *   GET    /buckets/{b}/objects?prefix&with_versions&with_metadata[&limit&token(D)]   objects, total[, next_token]
+ *   GET    /buckets/{b}/objects?prefix&with_versions&with_metadata[&with_deleted&limit&token(D)]
+ *                                                          objects, total[, next_token]
  *   DELETE /buckets/{b}/objects?path&version_id&recursive
  *   POST   /buckets/{b}/delete-objects                     [{path, versionID, recursive}]
  *   GET    /buckets/{b}/rewind/{date}?prefix[&limit&token(D)]                      objects
@@ -13,6 +14,8 @@
  *   PUT    /buckets/{b}/objects/legalhold?prefix&version_id   status
  *   GET    /buckets/{b}/objects/detail?prefix&version_id (D)  one object with lock state and tags
  *   GET    /buckets/{b}/objects/versions?prefix (D)           versions of one key
+ *   PUT    /buckets/{b}/objects/restore?prefix&version_id (D) that version becomes the current one
+ *   GET    /buckets/{b}/objects/versioning (D)                is_versioned, null when it may not be read
  *   GET    /buckets/{b}/objects/zip?prefix (D); POST the same with form fields `path` and `base`   a zip, streamed
  *   GET    /buckets/{b}/objects/search?prefix&q&mode (D)      NDJSON hits and progress, streamed
  *   /buckets/{b}/uploads… (D)                                  resumable multipart uploads (object_uploads.ts)
@@ -30,6 +33,7 @@ import { parseDuration } from "../duration.ts";
 import { ApiError } from "../errors.ts";
 import * as changes from "../services/object_changes.ts";
 import { versionParam } from "../services/object_changes.ts";
+import * as detail from "../services/object_detail.ts";
 import { searchObjects } from "../services/object_search.ts";
 import * as objects from "../services/objects.ts";
 import * as shares from "../services/share_links.ts";
@@ -74,6 +78,7 @@ export function objectsApi(deps: AppDeps) {
       const options = {
         prefix: c.req.query("prefix") ?? "",
         withVersions: flag(c, "with_versions"),
+        withDeleted: flag(c, "with_deleted"),
         withMetadata: flag(c, "with_metadata"),
         recursive: flag(c, "recursive"),
       };
@@ -220,7 +225,16 @@ export function objectsApi(deps: AppDeps) {
     })
     .get("/buckets/:bucket/objects/detail", async (c) => {
       const { bucket, key, versionId } = target(c);
-      return c.json(await objects.objectDetail(client(c), bucket, key, versionId));
+      return c.json(await detail.objectDetail(client(c), bucket, key, versionId));
+    })
+    .get(
+      "/buckets/:bucket/objects/versioning",
+      async (c) => c.json(await detail.folderVersioning(client(c), c.req.param("bucket"))),
+    )
+    .put("/buckets/:bucket/objects/restore", async (c) => {
+      const { bucket, key, versionId } = target(c);
+      await changes.restoreVersion(client(c), bucket, key, versionId);
+      return c.body(null, 200);
     })
     .get("/buckets/:bucket/objects/versions", async (c) => {
       const { bucket, key } = target(c);

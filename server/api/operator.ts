@@ -36,6 +36,7 @@ import * as pods from "../services/operator_pods.ts";
 import * as security from "../services/operator_security.ts";
 import { attachLicense } from "../services/operator_license.ts";
 import { createTenant } from "../services/operator_tenant_create.ts";
+import * as tenantList from "../services/operator_tenant_list.ts";
 import * as tenants from "../services/operator_tenants.ts";
 import { pageQuery, readJson } from "./input.ts";
 
@@ -65,7 +66,7 @@ export function operatorApi(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get("/tenants", async (c) => {
       const { op, token } = of(c);
-      return c.json(await tenants.listTenants(op, token, pageQuery(c)));
+      return c.json(await tenantList.listTenants(op, token, pageQuery(c)));
     })
     .post("/tenants", async (c) => {
       const { op, token } = of(c);
@@ -75,7 +76,7 @@ export function operatorApi(deps: AppDeps) {
     .get("/namespaces/:namespace/tenants", async (c) => {
       const { op, token } = of(c);
       return c.json(
-        await tenants.listTenants(op, token, { namespace: c.req.param("namespace"), ...pageQuery(c) }),
+        await tenantList.listTenants(op, token, { namespace: c.req.param("namespace"), ...pageQuery(c) }),
       );
     })
     .get(base, async (c) => {

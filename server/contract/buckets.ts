@@ -17,6 +17,9 @@ export interface BucketList {
   total: number;
 }
 
+/** Said in place of an empty bucket list when the account may not list buckets (s3:ListAllMyBuckets). */
+export const BUCKETS_REFUSED = "You do not have permission to list buckets.";
+
 export const QUOTA_TYPES = ["hard", "fifo"] as const;
 export type QuotaType = typeof QUOTA_TYPES[number];
 

@@ -49,12 +49,24 @@ export interface RewindList {
   next_token?: string;
 }
 
-/** What the object page shows: the version asked for, its lock state, tags and metadata. */
-export interface ObjectDetail extends ObjectItem {
-  /** Whether the bucket has versioning (legal hold and Versions need it). */
-  is_versioned: boolean;
-  /** Whether the bucket has object locking (retention and legal hold need it). */
-  locking: boolean;
+/** GET /buckets/{bucket}/objects/versioning (D): the folder view's Rewind and deleted objects need versioning. */
+export interface FolderVersioning {
+  /** Whether the bucket has versioning on; null when the user may not read it. */
+  is_versioned: boolean | null;
+}
+
+/** Parts of an object's page the user may not read: they show as unknown, not as a failed page. */
+export type UnreadablePart = "tags" | "legal_hold" | "retention";
+
+/**
+ * What the object page shows: the version asked for (or, when the latest is a delete marker, that marker),
+ * its lock state, tags and metadata.
+ */
+export interface ObjectDetail extends ObjectItem, FolderVersioning {
+  /** Whether the bucket has object locking (retention and legal hold need it); null when unreadable. */
+  locking: boolean | null;
+  /** What the user may not read of this version (absent when everything was read). */
+  unreadable?: UnreadablePart[];
 }
 
 /** POST /buckets/{bucket}/delete-objects: a JSON array of these. */

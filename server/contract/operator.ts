@@ -34,6 +34,11 @@ export interface TenantListItem {
 export interface TenantList {
   tenants: TenantListItem[];
   total: number;
+  /**
+   * Set when the token may not list tenants across the cluster (D): the namespaces listed instead, those
+   * whose tenants it may not list either, and the API server's refusal of the cluster-wide list.
+   */
+  limited?: { namespaces: string[]; refused: string[]; detail: string };
 }
 
 export interface PoolInfo {

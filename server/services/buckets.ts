@@ -5,6 +5,7 @@
  */
 import {
   type BucketAccessLevel,
+  BUCKETS_REFUSED,
   type BucketSummary,
   type HasPermissionInput,
   type MakeBucketInput,
@@ -61,6 +62,20 @@ export async function accountView(
     buckets: buckets.sort((a, b) => a.name.localeCompare(b.name)),
     policy: info.Policy ? normalizePolicy(info.Policy) : null,
   };
+}
+
+/**
+ * BUCKETS_REFUSED for an empty list the account may not have listed in full, else undefined. Account info
+ * names only the buckets a restricted user can reach, so "none" would otherwise read as "no buckets yet".
+ */
+export function bucketListRefusal(
+  view: { buckets: BucketSummary[]; policy: Policy | null },
+): string | undefined {
+  if (view.buckets.length > 0 || !view.policy) return undefined;
+  const [list] = evaluatePermissions(view.policy, {
+    actions: [{ id: "list", action: "s3:ListAllMyBuckets", bucket_name: "" }],
+  }).permissions;
+  return list.can ? undefined : BUCKETS_REFUSED;
 }
 
 export async function listBuckets(client: S3Client): Promise<BucketSummary[]> {

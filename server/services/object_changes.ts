@@ -1,6 +1,6 @@
 /**
- * Changing objects (spec 3 §7.3): delete one object, a version, a whole folder or a selection; set or
- * remove retention; replace tags; set legal hold. A selection holding a locked or held version is refused
+ * Changing objects (spec 3 §7.3): delete one object, a version, a whole folder or a selection; restore an
+ * older version; set or remove retention; replace tags; set legal hold. A selection holding a locked or held version is refused
  * with the storage's own message before anything is deleted.
  */
 import type { DeleteObjectsInput, PutLegalHoldInput, PutRetentionInput } from "../contract/objects.ts";
@@ -13,7 +13,7 @@ import {
   putObjectRetention,
   putObjectTagging,
 } from "../s3/ops/object_lock.ts";
-import { deleteObject, deleteObjects, listObjectsV2 } from "../s3/ops/objects.ts";
+import { copyObject, deleteObject, deleteObjects, listObjectsV2 } from "../s3/ops/objects.ts";
 
 /** "null", as the UI sends for unversioned objects (api-index §12.13), means the null version; "" means none. */
 export const versionParam = (
@@ -181,4 +181,18 @@ export async function setLegalHold(
   input: PutLegalHoldInput,
 ): Promise<void> {
   await putObjectLegalHold(client, bucket, key, input.status === "enabled", versionId);
+}
+
+/**
+ * PUT …/objects/restore (D): an older version becomes the current one again, copied over its key as MinIO's
+ * console does it, so a deleted object comes back and the versions in between stay in its history.
+ */
+export async function restoreVersion(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  versionId: string | undefined,
+): Promise<void> {
+  if (!versionId) throw ApiError.badRequest("invalid request", "version_id must name the version to restore");
+  await copyObject(client, { bucket, key, versionId }, { bucket, key });
 }

@@ -1,13 +1,12 @@
 /**
  * Objects (api-index §6, spec 3 §7.3): listing a folder one storage page at a time (or every entry, streamed
- * as JSON for scripts), versions, the rewind view, and one object's detail. Folders are S3 common prefixes
- * and come back as items whose name ends in "/".
+ * as JSON for scripts), versions, and the rewind view; one object's page is in object_detail.ts. Folders are
+ * S3 common prefixes and come back as items whose name ends in "/".
  */
-import type { ObjectDetail, ObjectItem, ObjectList, RewindItem, RewindList } from "../contract/objects.ts";
+import type { ObjectItem, ObjectList, RewindItem, RewindList } from "../contract/objects.ts";
 import { ApiError } from "../errors.ts";
 import type { S3Client } from "../s3/client.ts";
 import { S3Error } from "../s3/errors.ts";
-import { getBucketVersioning, getObjectLockConfig } from "../s3/ops/bucket_config.ts";
 import { getObjectTagging } from "../s3/ops/object_lock.ts";
 import {
   headObject,
@@ -17,6 +16,10 @@ import {
   type ObjectInfo,
   type ObjectVersionEntry,
 } from "../s3/ops/objects.ts";
+
+/** S3's retention mode as the contract spells it. */
+export const lowerMode = (mode?: string) =>
+  mode ? mode.toLowerCase() as "governance" | "compliance" : undefined;
 
 /** Entries per page when the caller asks for pages; S3's own maximum. */
 export const MAX_PAGE = 1000;
@@ -28,12 +31,12 @@ export interface ListOptions {
   /** The `next_token` of the previous page. */
   token?: string;
   withVersions?: boolean;
+  /** Each key's latest version, delete markers included ("Show deleted objects"). */
+  withDeleted?: boolean;
   withMetadata?: boolean;
   /** Without a delimiter the listing is flat (every key under the prefix). */
   recursive?: boolean;
 }
-
-const lowerMode = (mode?: string) => (mode ? mode.toLowerCase() as "governance" | "compliance" : undefined);
 
 function itemOf(entry: ObjectEntry): ObjectItem {
   const item: ObjectItem = {
@@ -127,6 +130,7 @@ async function addLockStateAndTags(
 /** One page of a folder: its objects (and versions or metadata when asked) and its sub-folders. */
 export async function listPage(client: S3Client, bucket: string, options: ListOptions): Promise<ObjectList> {
   const delimiter = options.recursive ? undefined : "/";
+  if (options.withDeleted && !options.withVersions) return await latestPage(client, bucket, options);
   if (options.withVersions) {
     const marker = options.token ? decodeMarker(options.token) : undefined;
     const page = await listObjectVersions(client, bucket, {
@@ -158,6 +162,36 @@ export async function listPage(client: S3Client, bucket: string, options: ListOp
     total: objects.length,
     next_token: page.isTruncated ? page.nextContinuationToken : undefined,
   };
+}
+
+/**
+ * One page of each key's latest version, deleted keys (a delete marker on top) included. A storage page
+ * holding only older versions adds nothing, so the next one is read at once: an empty answer with more to
+ * come would look like the end of the folder.
+ */
+async function latestPage(client: S3Client, bucket: string, options: ListOptions): Promise<ObjectList> {
+  let marker = options.token ? decodeMarker(options.token) : undefined;
+  const objects: ObjectItem[] = [];
+  while (true) {
+    const page = await listObjectVersions(client, bucket, {
+      prefix: options.prefix,
+      delimiter: options.recursive ? undefined : "/",
+      keyMarker: marker?.key,
+      versionIdMarker: marker?.version,
+      maxKeys: options.limit,
+      metadata: options.withMetadata,
+    });
+    objects.push(
+      ...page.prefixes.map(folderItem),
+      ...page.versions.filter((v) => v.isLatest).map(versionItemOf),
+    );
+    marker = page.isTruncated && page.nextKeyMarker
+      ? { key: page.nextKeyMarker, version: page.nextVersionIdMarker }
+      : undefined;
+    if (!marker || objects.length > 0) {
+      return { objects, total: objects.length, next_token: marker ? encodeMarker(marker) : undefined };
+    }
+  }
 }
 
 /**
@@ -283,48 +317,4 @@ export async function versionsOf(client: S3Client, bucket: string, key: string):
     if (!page.isTruncated || page.versions.some((v) => v.key > key)) return versions;
     marker = { key: page.nextKeyMarker, version: page.nextVersionIdMarker };
   }
-}
-
-/**
- * One object (or one version of it) with what its page shows: metadata, tags, retention, legal hold, and
- * the bucket's versioning and locking. A delete-marker version comes back marked as one.
- */
-export async function objectDetail(
-  client: S3Client,
-  bucket: string,
-  key: string,
-  versionId?: string,
-): Promise<ObjectDetail> {
-  const [versioning, locking] = await Promise.all([
-    getBucketVersioning(client, bucket),
-    getObjectLockConfig(client, bucket).then((c) => c.enabled, () => false),
-  ]);
-  const bucketFacts = { is_versioned: versioning.status === "Enabled", locking };
-  let info;
-  try {
-    info = await headObject(client, bucket, key, { versionId });
-  } catch (error) {
-    // HEAD of a delete marker is refused (405 for a named version); its listing still describes it.
-    if (error instanceof S3Error && (error.code === "MethodNotAllowed" || error.status === 405)) {
-      const marker = (await versionsOf(client, bucket, key)).find((v) =>
-        v.version_id === versionId && v.is_delete_marker
-      );
-      if (marker) return { ...marker, ...bucketFacts };
-    }
-    throw error;
-  }
-  const tags = info.tagCount > 0 ? await getObjectTagging(client, bucket, key, versionId) : {};
-  return {
-    name: key,
-    size: info.size,
-    last_modified: new Date(info.lastModified).toISOString(),
-    content_type: info.contentType,
-    etag: info.etag,
-    version_id: info.versionId ?? null,
-    is_delete_marker: false,
-    ...lockStateOf(info),
-    tags,
-    user_metadata: info.userMetadata,
-    ...bucketFacts,
-  };
 }

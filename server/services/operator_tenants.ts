@@ -1,15 +1,9 @@
 /**
- * Tenants (operator-k8s.md §3.1-§3.8): list, details, usage over the tenant's own admin API, delete, YAML,
- * version update and Add Pool. Every call carries the signed-in operator's token.
+ * Tenants (operator-k8s.md §3.2-§3.8): details, usage over the tenant's own admin API, delete, YAML,
+ * version update and Add Pool (the list is in operator_tenant_list.ts). Every call carries the signed-in operator's token.
  */
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
-import type {
-  PoolInput,
-  TenantInfo,
-  TenantList,
-  TenantUsage,
-  UpdateTenantInput,
-} from "../contract/operator.ts";
+import type { PoolInput, TenantInfo, TenantUsage, UpdateTenantInput } from "../contract/operator.ts";
 import { isImage } from "../contract/operator_rules.ts";
 import type { OperatorDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
@@ -27,42 +21,9 @@ import {
   retryOnConflict,
   serviceUrl,
   tenantConfiguration,
-  tenantListItem,
   tenantTls,
 } from "./operator_common.ts";
 import { tenantLicense } from "./operator_license.ts";
-
-const PAGE = 500;
-
-/** Every tenant of a namespace (or of the cluster), following `continue` past one page. */
-export async function listAllTenants(op: OperatorDeps, token: string, namespace?: string): Promise<Tenant[]> {
-  const tenants: Tenant[] = [];
-  let next: string | undefined;
-  do {
-    const page = await op.k8s.request<{ items: Tenant[]; metadata?: { continue?: string } }>(
-      token,
-      "GET",
-      tenantPath(namespace),
-      { query: { limit: PAGE, continue: next } },
-    );
-    tenants.push(...page.items);
-    next = page.metadata?.continue || undefined;
-  } while (next);
-  return tenants;
-}
-
-/** GET /tenants and /namespaces/{ns}/tenants, sorted by name; `offset`/`limit` page the answer (0 = all). */
-export async function listTenants(
-  op: OperatorDeps,
-  token: string,
-  options: { namespace?: string; offset?: number; limit?: number } = {},
-): Promise<TenantList> {
-  const items = (await listAllTenants(op, token, options.namespace)).map(tenantListItem)
-    .sort((a, b) => a.name.localeCompare(b.name) || a.namespace.localeCompare(b.namespace));
-  const offset = options.offset ?? 0;
-  const page = options.limit ? items.slice(offset, offset + options.limit) : items.slice(offset);
-  return { tenants: page, total: items.length };
-}
 
 const PROMETHEUS_ANNOTATIONS = {
   "prometheus.io/path": "/minio/prometheus/metrics",

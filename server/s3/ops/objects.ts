@@ -165,7 +165,9 @@ export async function listObjectVersions(
     versions,
     prefixes: children(root, "CommonPrefixes").map((p) => decodeKey(childText(p, "Prefix"), urlEncoded)),
     isTruncated: childText(root, "IsTruncated") === "true",
-    nextKeyMarker: childText(root, "NextKeyMarker") || undefined,
+    // With encoding-type=url the marker is encoded like the keys; sent back as it came, it would restart the
+    // listing before an awkward key (one with spaces, %, #, non-ASCII) instead of after it.
+    nextKeyMarker: decodeKey(childText(root, "NextKeyMarker"), urlEncoded) || undefined,
     nextVersionIdMarker: childText(root, "NextVersionIdMarker") || undefined,
   };
 }
