@@ -3,29 +3,29 @@
  * server/storage/thread.ts) when no external one is configured, build the console app and serve it.
  * `deno task start` builds assets first and calls main(); the compiled binary runs this module directly.
  */
-import "./server/production_mode.ts"; // first: React reads NODE_ENV when it loads
-import { createApp, createFetchHandler } from "./server/app.ts";
-import { type AppConfig, ConfigError, loadConfig } from "./server/config.ts";
-import { SETTINGS } from "./server/config_settings.ts";
-import type { AppDeps, LogSearchEndpoint, OperatorDeps, StorageEndpoint } from "./server/deps.ts";
-import { K8sClient } from "./server/k8s/client.ts";
-import { resolveCluster } from "./server/k8s/connection.ts";
-import { createLogger, type Logger } from "./server/log.ts";
-import { createPageRenderer } from "./server/render/page.tsx";
-import { LoginThrottle } from "./server/session/login_throttle.ts";
-import { createSessionKey } from "./server/session/token.ts";
+import "./server/console/production_mode.ts"; // first: React reads NODE_ENV when it loads
+import { createApp, createFetchHandler } from "./server/console/app.ts";
+import { type AppConfig, ConfigError, loadConfig } from "./server/console/config.ts";
+import { SETTINGS } from "./server/console/config_settings.ts";
+import type { AppDeps, LogSearchEndpoint, OperatorDeps, StorageEndpoint } from "./server/console/deps.ts";
+import { K8sClient } from "./server/console/k8s/client.ts";
+import { resolveCluster } from "./server/console/k8s/connection.ts";
+import { createLogger, type Logger } from "./server/lib/http/log.ts";
+import { createPageRenderer } from "./server/console/render/page.tsx";
+import { LoginThrottle } from "./server/console/session/login_throttle.ts";
+import { createSessionKey } from "./server/console/session/token.ts";
 import { startStorageThread } from "./server/storage/thread.ts";
 import {
   connectStorageAudit,
   disconnectStorageAudit,
   startBuiltinLogSearch,
-} from "./server/services/log_search_setup.ts";
-import { createMetricsService } from "./server/metrics/mod.ts";
-import { prometheusBearerToken } from "./server/s3/prometheus_token.ts";
-import { forwardingKey } from "./server/s3/forwarded_client.ts";
-import { LicenseStore } from "./server/services/license.ts";
-import { listen, type Listener, ListenError } from "./server/http_server.ts";
-import { keepRunningOnUncaughtErrors } from "./server/last_resort.ts";
+} from "./server/console/services/log_search_setup.ts";
+import { createMetricsService } from "./server/console/metrics/mod.ts";
+import { prometheusBearerToken } from "./server/lib/s3/prometheus_token.ts";
+import { forwardingKey } from "./server/lib/s3/forwarded_client.ts";
+import { LicenseStore } from "./server/console/services/license.ts";
+import { listen, type Listener, ListenError } from "./server/lib/http/listener.ts";
+import { keepRunningOnUncaughtErrors } from "./server/lib/http/last_resort.ts";
 
 /**
  * Ends a start that cannot go on with one line and exit status 1, no stack trace. An address that cannot be

@@ -5,7 +5,7 @@
  * Timestamp column is sorted the other way. A column selector starts with the spec's default columns.
  */
 import { useRef, useState } from "react";
-import type { AuditFilterKey, AuditRow } from "../server/contract/tools.ts";
+import type { AuditFilterKey, AuditRow } from "../server/lib/contract/tools.ts";
 import { type AuditSearch, toolsApi } from "./lib/api/tools.ts";
 import { formatBytes, formatDateTime, formatNumber, utcFieldTime } from "./lib/format.ts";
 import { reportError } from "./lib/use_list.ts";

@@ -4,7 +4,7 @@
  * Prefix, Status, Expiration, Transition, Storage Class with an Enabled/Disabled edit.
  */
 import { useState } from "react";
-import type { LifecycleRuleView } from "../server/contract/buckets.ts";
+import type { LifecycleRuleView } from "../server/lib/contract/buckets.ts";
 import { bucketsApi } from "./lib/api/buckets.ts";
 import { formatDate } from "./lib/format.ts";
 import { Dialog, useDialogAction } from "./ui/Dialog.tsx";

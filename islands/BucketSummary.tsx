@@ -4,7 +4,11 @@
  * and Retention when object locking is on.
  */
 import { type ReactNode, useState } from "react";
-import type { BucketQuotaInfo, BucketRetention, ReplicationStatusView } from "../server/contract/buckets.ts";
+import type {
+  BucketQuotaInfo,
+  BucketRetention,
+  ReplicationStatusView,
+} from "../server/lib/contract/buckets.ts";
 import {
   AccessPolicyDialog,
   EncryptionDialog,

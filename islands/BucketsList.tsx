@@ -3,7 +3,7 @@
  * Bucket' (only with s3:CreateBucket), a table of Name, Creation Date and Size with selectable rows; view and delete.
  */
 import { useState } from "react";
-import type { BucketSummary } from "../server/contract/buckets.ts";
+import type { BucketSummary } from "../server/lib/contract/buckets.ts";
 import { CreateBucketDialog, DeleteBucketDialog } from "./dialogs/BucketDialogs.tsx";
 import { MultiReplicationWizard } from "./dialogs/ReplicationDialogs.tsx";
 import { bucketsApi } from "./lib/api/buckets.ts";

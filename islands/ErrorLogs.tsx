@@ -4,7 +4,7 @@
  * other entries show their console text. 'Highlight Line' marks the entries containing the text.
  */
 import { useEffect, useMemo, useState } from "react";
-import type { ConsoleMessage } from "../server/contract/tools.ts";
+import type { ConsoleMessage } from "../server/lib/contract/tools.ts";
 import { formatDateTime } from "./lib/format.ts";
 import { messageId, useLiveSocket } from "./lib/live_socket.ts";
 import { cleanLogLines } from "./lib/pod_logs.ts";

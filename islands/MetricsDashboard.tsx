@@ -11,7 +11,7 @@ import {
   PANELS,
   widgetStep,
   type WidgetSummary,
-} from "../server/contract/dashboard.ts";
+} from "../server/lib/contract/dashboard.ts";
 import type { WidgetQuery } from "./lib/api/dashboard.ts";
 import { utcFieldTime } from "./lib/format.ts";
 import { Grid } from "./dashboard/Grid.tsx";

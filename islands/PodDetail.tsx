@@ -4,7 +4,7 @@
  * stripped.
  */
 import { useMemo, useState } from "react";
-import type { PodEvent } from "../server/contract/operator.ts";
+import type { PodEvent } from "../server/lib/contract/operator.ts";
 import { formatDateTime } from "./lib/format.ts";
 import { cleanLogLines } from "./lib/pod_logs.ts";
 import { DataTable } from "./ui/DataTable.tsx";

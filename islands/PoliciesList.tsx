@@ -3,7 +3,7 @@
  * description, which opens Info Policy (the policy's JSON, read-only) without leaving the list.
  */
 import { useState } from "react";
-import type { PolicySummary } from "../server/contract/policies.ts";
+import type { PolicySummary } from "../server/lib/contract/policies.ts";
 import { CreatePolicyDialog, PolicyInfoDialog } from "./dialogs/PolicyDialogs.tsx";
 import { policiesApi } from "./lib/api/policies.ts";
 import { reportError, useList } from "./lib/use_list.ts";

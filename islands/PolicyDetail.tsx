@@ -4,7 +4,7 @@
  * empty); header actions Delete and Refresh (reloads users, groups and the policy).
  */
 import { useState } from "react";
-import type { PolicySummary } from "../server/contract/policies.ts";
+import type { PolicySummary } from "../server/lib/contract/policies.ts";
 import { policiesApi } from "./lib/api/policies.ts";
 import { reportError } from "./lib/use_list.ts";
 import { ConfirmDialog } from "./ui/Dialog.tsx";

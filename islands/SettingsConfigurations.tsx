@@ -4,7 +4,7 @@
  * and returns to the list (spec 2 §4).
  */
 import { useState } from "react";
-import { type ConfigurationDef, CONFIGURATIONS } from "../server/contract/settings_forms.ts";
+import { type ConfigurationDef, CONFIGURATIONS } from "../server/lib/contract/settings_forms.ts";
 import { settingsApi } from "./lib/api/settings.ts";
 import { reportError } from "./lib/use_list.ts";
 import { noteConfigSaved } from "./lib/restart.ts";

@@ -5,8 +5,11 @@
  * 'Back To Lambda Notifications' and 'Back To Supported Services'.
  */
 import { useState } from "react";
-import type { NotificationEndpoint } from "../server/contract/settings.ts";
-import { NOTIFICATION_SERVICES, type NotificationServiceDef } from "../server/contract/settings_targets.ts";
+import type { NotificationEndpoint } from "../server/lib/contract/settings.ts";
+import {
+  NOTIFICATION_SERVICES,
+  type NotificationServiceDef,
+} from "../server/lib/contract/settings_targets.ts";
 import { settingsApi } from "./lib/api/settings.ts";
 import { noteConfigSaved } from "./lib/restart.ts";
 import { useList } from "./lib/use_list.ts";

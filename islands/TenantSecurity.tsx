@@ -5,7 +5,7 @@
  * Turning custom certificates off removes them all.
  */
 import { useState } from "react";
-import type { CertificateInfo, TenantSecurity as SecurityInfo } from "../server/contract/operator.ts";
+import type { CertificateInfo, TenantSecurity as SecurityInfo } from "../server/lib/contract/operator.ts";
 import { operatorApi } from "./lib/api/operator.ts";
 import { formatDateTime } from "./lib/format.ts";
 import { CaList, KeyPairList, newCaFile, newKeyPair } from "./tenant_wizard/CertificateLists.tsx";

@@ -4,7 +4,7 @@
  * A token that may list tenants only in some namespaces is told which; one that may list none, that too.
  */
 import { useEffect, useState } from "react";
-import type { TenantList, TenantListItem } from "../server/contract/operator.ts";
+import type { TenantList, TenantListItem } from "../server/lib/contract/operator.ts";
 import { operatorApi } from "./lib/api/operator.ts";
 import { formatBytes } from "./lib/format.ts";
 import { useList } from "./lib/use_list.ts";

@@ -6,7 +6,7 @@
  * dash, and the bytes they read under Download, the bytes they wrote under Upload.
  */
 import { useState } from "react";
-import type { TraceMessage } from "../server/contract/tools.ts";
+import type { TraceMessage } from "../server/lib/contract/tools.ts";
 import { formatBytes, formatDateTime } from "./lib/format.ts";
 import { messageId, useLiveSocket } from "./lib/live_socket.ts";
 import { DataTable } from "./ui/DataTable.tsx";

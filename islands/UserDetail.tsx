@@ -5,8 +5,8 @@
  * access check naming the statement that decides.
  */
 import { useState } from "react";
-import type { ServiceAccountCredentials } from "../server/contract/account.ts";
-import type { AccessCheck, User } from "../server/contract/users.ts";
+import type { ServiceAccountCredentials } from "../server/lib/contract/account.ts";
+import type { AccessCheck, User } from "../server/lib/contract/users.ts";
 import { ChangeUserPasswordDialog } from "./dialogs/PasswordDialogs.tsx";
 import { CreateServiceAccountDialog, NewCredentialsDialog } from "./dialogs/ServiceAccountDialogs.tsx";
 import { ServiceAccountsTable } from "./dialogs/ServiceAccountsTable.tsx";

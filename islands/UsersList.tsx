@@ -4,7 +4,7 @@
  * and delete (disabled for the signed-in user).
  */
 import { useState } from "react";
-import type { User } from "../server/contract/users.ts";
+import type { User } from "../server/lib/contract/users.ts";
 import { AddUsersToGroupDialog, UserDialog } from "./dialogs/UserDialogs.tsx";
 import { usersApi } from "./lib/api/users.ts";
 import { reportError, useList } from "./lib/use_list.ts";

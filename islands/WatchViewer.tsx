@@ -4,7 +4,7 @@
  * list; the running flag turns off when the server closes the stream, and each start clears the table.
  */
 import { useState } from "react";
-import type { WatchMessage } from "../server/contract/tools.ts";
+import type { WatchMessage } from "../server/lib/contract/tools.ts";
 import { formatBytes, formatDateTime } from "./lib/format.ts";
 import { messageId, useLiveSocket } from "./lib/live_socket.ts";
 import { DataTable } from "./ui/DataTable.tsx";

@@ -4,7 +4,7 @@
  * in the original (the form writes the subsystem's default target, which is not listed here).
  */
 import { useState } from "react";
-import { configurationDef } from "../server/contract/settings_forms.ts";
+import { configurationDef } from "../server/lib/contract/settings_forms.ts";
 import { settingsApi } from "./lib/api/settings.ts";
 import { noteConfigSaved } from "./lib/restart.ts";
 import { ConfigForm } from "./settings/ConfigForm.tsx";

@@ -13,24 +13,28 @@ import BucketLifecycle from "../islands/BucketLifecycle.tsx";
 import BucketReplication from "../islands/BucketReplication.tsx";
 import BucketsList from "../islands/BucketsList.tsx";
 import BucketSummary, { type SummaryState } from "../islands/BucketSummary.tsx";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { type ApiError, toApiError } from "../server/errors.ts";
-import { Island } from "../server/render/island.tsx";
-import type { S3Client } from "../server/s3/client.ts";
-import { listAccessRules, policiesForBucket, usersForBucket } from "../server/services/bucket_access.ts";
-import { listEvents, notificationArns } from "../server/services/bucket_events.ts";
-import { listLifecycle } from "../server/services/bucket_lifecycle.ts";
-import { listReplicationRules, replicationStatus } from "../server/services/bucket_replication.ts";
-import * as settings from "../server/services/bucket_settings.ts";
-import type { BucketSummary as BucketInfo, PermissionList } from "../server/contract/buckets.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import { type ApiError, toApiError } from "../server/console/errors.ts";
+import { Island } from "../server/console/render/island.tsx";
+import type { S3Client } from "../server/lib/s3/client.ts";
+import {
+  listAccessRules,
+  policiesForBucket,
+  usersForBucket,
+} from "../server/console/services/bucket_access.ts";
+import { listEvents, notificationArns } from "../server/console/services/bucket_events.ts";
+import { listLifecycle } from "../server/console/services/bucket_lifecycle.ts";
+import { listReplicationRules, replicationStatus } from "../server/console/services/bucket_replication.ts";
+import * as settings from "../server/console/services/bucket_settings.ts";
+import type { BucketSummary as BucketInfo, PermissionList } from "../server/lib/contract/buckets.ts";
 import {
   accountView,
   bucketInfo,
   bucketListRefusal,
   evaluatePermissions,
-} from "../server/services/buckets.ts";
-import { listTierViews } from "../server/services/settings.ts";
-import { isPathAllowed } from "../server/session/pages.ts";
+} from "../server/console/services/buckets.ts";
+import { listTierViews } from "../server/console/services/settings.ts";
+import { isPathAllowed } from "../server/console/session/pages.ts";
 import { loadAll } from "./page_data.ts";
 import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { pagesOf, renderInShell } from "./page_context.tsx";

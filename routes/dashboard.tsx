@@ -15,10 +15,10 @@ import {
   CHART_PALETTE,
   type DashboardTrends,
   type ServerInfo,
-} from "../server/contract/dashboard.ts";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { Island } from "../server/render/island.tsx";
-import { adminInfo, canReadMetrics } from "../server/services/dashboard.ts";
+} from "../server/lib/contract/dashboard.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import { Island } from "../server/console/render/island.tsx";
+import { adminInfo, canReadMetrics } from "../server/console/services/dashboard.ts";
 import { PageHeader } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
 

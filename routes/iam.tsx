@@ -9,14 +9,19 @@ import PoliciesList from "../islands/PoliciesList.tsx";
 import PolicyDetail from "../islands/PolicyDetail.tsx";
 import UserDetail from "../islands/UserDetail.tsx";
 import UsersList from "../islands/UsersList.tsx";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { Island } from "../server/render/island.tsx";
-import { listServiceAccounts } from "../server/services/account.ts";
-import { listGroups } from "../server/services/groups.ts";
-import { getPolicy, groupsWithPolicy, listPolicies, usersWithPolicy } from "../server/services/policies.ts";
-import { getUser, listUserNames, listUsers } from "../server/services/users.ts";
-import { isPathAllowed } from "../server/session/pages.ts";
-import type { ApiError } from "../server/errors.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import { Island } from "../server/console/render/island.tsx";
+import { listServiceAccounts } from "../server/console/services/account.ts";
+import { listGroups } from "../server/console/services/groups.ts";
+import {
+  getPolicy,
+  groupsWithPolicy,
+  listPolicies,
+  usersWithPolicy,
+} from "../server/console/services/policies.ts";
+import { getUser, listUserNames, listUsers } from "../server/console/services/users.ts";
+import { isPathAllowed } from "../server/console/session/pages.ts";
+import type { ApiError } from "../server/console/errors.ts";
 import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { loadAll } from "./page_data.ts";
 import { pagesOf, renderInShell } from "./page_context.tsx";

@@ -6,19 +6,19 @@
 import { type Context, Hono } from "hono";
 import ObjectBrowser, { type ObjectBrowserProps } from "../islands/ObjectBrowser/ObjectBrowser.tsx";
 import { type BrowserLocation, crumbsOf, parseLocation } from "../islands/ObjectBrowser/locations.ts";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { Island } from "../server/render/island.tsx";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import { Island } from "../server/console/render/island.tsx";
 import {
   bucketsRefusal,
   folderRefusal,
   objectRefusal,
   type Refusal,
 } from "../islands/ObjectBrowser/refusals.ts";
-import type { SessionData } from "../server/session/token.ts";
-import { toApiError } from "../server/errors.ts";
-import { accountView, bucketListRefusal, evaluatePermissions } from "../server/services/buckets.ts";
-import { folderVersioning, objectDetail } from "../server/services/object_detail.ts";
-import { listPage } from "../server/services/objects.ts";
+import type { SessionData } from "../server/console/session/token.ts";
+import { toApiError } from "../server/console/errors.ts";
+import { accountView, bucketListRefusal, evaluatePermissions } from "../server/console/services/buckets.ts";
+import { folderVersioning, objectDetail } from "../server/console/services/object_detail.ts";
+import { listPage } from "../server/console/services/objects.ts";
 import { loadAll } from "./page_data.ts";
 import { renderInShell } from "./page_context.tsx";
 

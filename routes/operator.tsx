@@ -6,11 +6,11 @@ import { type Context, Hono } from "hono";
 import { capitalize } from "../islands/lib/messages.ts";
 import TenantsList, { TENANTS_REFUSED } from "../islands/TenantsList.tsx";
 import TenantWizard from "../islands/TenantWizard.tsx";
-import type { TenantList } from "../server/contract/operator.ts";
-import type { AppDeps, AppEnv, OperatorDeps } from "../server/deps.ts";
-import { ApiError, toApiError } from "../server/errors.ts";
-import { Island } from "../server/render/island.tsx";
-import { listTenants } from "../server/services/operator_tenant_list.ts";
+import type { TenantList } from "../server/lib/contract/operator.ts";
+import type { AppDeps, AppEnv, OperatorDeps } from "../server/console/deps.ts";
+import { ApiError, toApiError } from "../server/console/errors.ts";
+import { Island } from "../server/console/render/island.tsx";
+import { listTenants } from "../server/console/services/operator/tenant_list.ts";
 import { PageHeader } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
 

@@ -5,13 +5,13 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { ReactNode } from "react";
-import { RESTART_COOKIE } from "../server/api/settings.ts";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
+import { RESTART_COOKIE } from "../server/console/api/settings.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
 import { capitalize, detailBeside } from "../islands/lib/messages.ts";
-import { toApiError } from "../server/errors.ts";
-import type { Theme } from "../server/render/page.tsx";
-import { liveAccess } from "../server/session/live_access.ts";
-import { isPathAllowed } from "../server/session/pages.ts";
+import { toApiError } from "../server/console/errors.ts";
+import type { Theme } from "../server/console/render/page.tsx";
+import { liveAccess } from "../server/console/session/live_access.ts";
+import { isPathAllowed } from "../server/console/session/pages.ts";
 import { firstAllowedRoute } from "./layout/menu.ts";
 import { Shell } from "./layout/Shell.tsx";
 

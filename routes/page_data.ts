@@ -4,11 +4,11 @@
  * ("Access denied: Quota, Versioning") and the section itself can say why it is empty.
  */
 import { capitalize } from "../islands/lib/messages.ts";
-import type { AppDeps } from "../server/deps.ts";
-import { ApiError, toApiError } from "../server/errors.ts";
-import { clientFor } from "../server/services/storage_clients.ts";
-import type { SessionData } from "../server/session/token.ts";
-import type { S3Client } from "../server/s3/client.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import { ApiError, toApiError } from "../server/console/errors.ts";
+import { clientFor } from "../server/console/services/session_clients.ts";
+import type { SessionData } from "../server/console/session/token.ts";
+import type { S3Client } from "../server/lib/s3/client.ts";
 
 /** One piece of a page: how to load it, what to show when it fails, and the section name the user sees. */
 export type Loader<V> = [load: (client: S3Client) => Promise<V>, fallback: V, section: string];

@@ -4,7 +4,7 @@
  * bucket's root folder in place. An empty list the account may not have listed in full says so.
  */
 import { useState } from "react";
-import { BUCKETS_REFUSED, type BucketSummary } from "../../server/contract/buckets.ts";
+import { BUCKETS_REFUSED, type BucketSummary } from "../../server/lib/contract/buckets.ts";
 import { CreateBucketDialog } from "../dialogs/BucketDialogs.tsx";
 import { bucketsApi } from "../lib/api/buckets.ts";
 import { formatBytes } from "../lib/format.ts";

@@ -5,7 +5,7 @@
  * shows 'Unknown' without its edit controls.
  */
 import { useState } from "react";
-import type { ObjectDetail, UnreadablePart } from "../../server/contract/objects.ts";
+import type { ObjectDetail, UnreadablePart } from "../../server/lib/contract/objects.ts";
 import { formatBytes, formatDateTime } from "../lib/format.ts";
 import { ActionIcon } from "../ui/icons.tsx";
 import { AddTagDialog, DeleteTagDialog, LegalHoldDialog, RetentionDialog } from "./ObjectDialogs.tsx";

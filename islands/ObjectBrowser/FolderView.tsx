@@ -6,8 +6,8 @@
  * pages as it scrolls. A listing the user may not read says so in place of its rows.
  */
 import { type DragEvent, useCallback, useEffect, useRef, useState } from "react";
-import type { ObjectItem, RewindItem } from "../../server/contract/objects.ts";
-import { previewKindOf } from "../../server/contract/content_types.ts";
+import type { ObjectItem, RewindItem } from "../../server/lib/contract/objects.ts";
+import { previewKindOf } from "../../server/lib/contract/content_types.ts";
 import { formatDateTime as formatDate, formatNumber } from "../lib/format.ts";
 import { reportError } from "../lib/use_list.ts";
 import { DataTable, type RowAction } from "../ui/DataTable.tsx";

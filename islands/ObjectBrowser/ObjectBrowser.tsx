@@ -5,8 +5,8 @@
  * 'Shared Links' lists and revokes the user's links.
  */
 import { useEffect, useRef, useState } from "react";
-import type { BucketSummary } from "../../server/contract/buckets.ts";
-import type { ObjectDetail, ObjectList } from "../../server/contract/objects.ts";
+import type { BucketSummary } from "../../server/lib/contract/buckets.ts";
+import type { ObjectDetail, ObjectList } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
 import { ApiClientError, basePath } from "../lib/api/request.ts";
 import { BucketList, type BucketsView, loadBuckets } from "./BucketList.tsx";

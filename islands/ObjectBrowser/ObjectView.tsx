@@ -6,8 +6,8 @@
  * be downloaded or restored.
  */
 import { useEffect, useState } from "react";
-import type { ObjectDetail } from "../../server/contract/objects.ts";
-import { previewKindOf } from "../../server/contract/content_types.ts";
+import type { ObjectDetail } from "../../server/lib/contract/objects.ts";
+import { previewKindOf } from "../../server/lib/contract/content_types.ts";
 import { objectsApi } from "../lib/api/objects.ts";
 import { ApiClientError } from "../lib/api/request.ts";
 import { reportError } from "../lib/use_list.ts";

@@ -3,7 +3,7 @@
  * hits as it finds them, with the number of keys scanned; Cancel (or leaving the folder) stops the scan.
  */
 import { useEffect, useRef, useState } from "react";
-import type { ObjectItem } from "../../server/contract/objects.ts";
+import type { ObjectItem } from "../../server/lib/contract/objects.ts";
 import { searchBucket } from "../lib/api/objects.ts";
 import { formatBytes, formatNumber } from "../lib/format.ts";
 

@@ -4,7 +4,7 @@
  * Restore makes an older version the current one again (how a deleted object comes back).
  */
 import { useEffect, useState } from "react";
-import type { ObjectItem } from "../../server/contract/objects.ts";
+import type { ObjectItem } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
 import { ApiClientError } from "../lib/api/request.ts";
 import { formatDateTime } from "../lib/format.ts";

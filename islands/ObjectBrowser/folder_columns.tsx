@@ -4,7 +4,7 @@
  * rewound entry links to the version it was then, and a deleted one is struck through.
  */
 import type { ReactNode } from "react";
-import type { ObjectItem, RewindItem } from "../../server/contract/objects.ts";
+import type { ObjectItem, RewindItem } from "../../server/lib/contract/objects.ts";
 import { formatBytes, formatDateTime as formatDate } from "../lib/format.ts";
 import type { DataColumn } from "../ui/DataTable.tsx";
 import { type BrowserLocation, hrefOf, leafName } from "./locations.ts";

@@ -4,7 +4,7 @@
  * prefix, so moving to another folder starts over and a late answer for the old one is dropped.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ObjectItem, ObjectList, RewindItem } from "../../server/contract/objects.ts";
+import type { ObjectItem, ObjectList, RewindItem } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
 import { ApiClientError } from "../lib/api/request.ts";
 import { reportError } from "../lib/use_list.ts";

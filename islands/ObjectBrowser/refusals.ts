@@ -2,7 +2,7 @@
  * What the object browser says in place of the buckets, a folder or an object it could not read, rather than
  * an empty table or a bare "cannot be shown": shared by the server's first render and the island's later views.
  */
-import { BUCKETS_REFUSED } from "../../server/contract/buckets.ts";
+import { BUCKETS_REFUSED } from "../../server/lib/contract/buckets.ts";
 
 export interface Refusal {
   status: number;

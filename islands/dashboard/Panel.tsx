@@ -10,7 +10,7 @@ import {
   timeLabelSpacing,
   WIDGET_ERROR_MESSAGE,
   type WidgetDetails,
-} from "../../server/contract/dashboard.ts";
+} from "../../server/lib/contract/dashboard.ts";
 import { dashboardApi, type WidgetQuery } from "../lib/api/dashboard.ts";
 import { Sparkline } from "../ui/Sparkline.tsx";
 import { BarChart, LineChart, PieChart } from "./charts.tsx";

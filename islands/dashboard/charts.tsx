@@ -4,7 +4,7 @@
  * into its own chunk. Charts are redrawn when their data or size changes and destroyed on unmount.
  */
 import { useEffect, useRef } from "react";
-import { CHART_PALETTE } from "../../server/contract/dashboard.ts";
+import { CHART_PALETTE } from "../../server/lib/contract/dashboard.ts";
 import { formatDateTime, formatTimeOfDay } from "../lib/format.ts";
 
 interface FrappeChart {

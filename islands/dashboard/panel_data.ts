@@ -9,7 +9,7 @@ import {
   type ValueFormat,
   type WidgetDetails,
   type WidgetResultSeries,
-} from "../../server/contract/dashboard.ts";
+} from "../../server/lib/contract/dashboard.ts";
 
 /** Reduces one series to a number by the widget's calc; null when it has no values. */
 export function reduceValues(values: [number, string][], calc: string | undefined): number | null {

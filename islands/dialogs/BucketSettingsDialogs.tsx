@@ -9,7 +9,7 @@ import {
   type BucketRetention,
   quotaProblem,
   type QuotaType,
-} from "../../server/contract/buckets.ts";
+} from "../../server/lib/contract/buckets.ts";
 import { bucketsApi } from "../lib/api/buckets.ts";
 import { largestExactUnit, SIZE_UNITS, type SizeUnit, toBytes } from "../lib/format.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "../ui/Dialog.tsx";

@@ -1,11 +1,11 @@
 /** The POST /api/v1/tenants body built from the wizard's state (spec 3 §3 "Tenant create payload"). */
-import type { CreateTenantInput } from "../../server/contract/operator.ts";
+import type { CreateTenantInput } from "../../server/lib/contract/operator.ts";
 import {
   defaultAffinity,
   joinLabels,
   nodeSelectorAffinity,
   parityOf,
-} from "../../server/contract/operator_rules.ts";
+} from "../../server/lib/contract/operator_rules.ts";
 import type { SizeComputation } from "./rules.ts";
 import { completePairs, type FileValue, type WizardState } from "./state.ts";
 

@@ -12,7 +12,7 @@ import {
   TENANT_NAME_MESSAGE,
   totalSizeError,
   unitBytes,
-} from "../../server/contract/operator_rules.ts";
+} from "../../server/lib/contract/operator_rules.ts";
 import { completePairs, hasHalfPair, type WizardState } from "./state.ts";
 
 /** Errors of the Name Tenant page, by field. */

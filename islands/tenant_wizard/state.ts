@@ -2,7 +2,7 @@
  * The Create Tenant wizard's state (spec 3 §3 "Wizard state fields", with their defaults). Each page's
  * validity is in rules.ts, the create payload in payload.ts.
  */
-import { type LabelRow, randomKey, type SizeUnit } from "../../server/contract/operator_rules.ts";
+import { type LabelRow, randomKey, type SizeUnit } from "../../server/lib/contract/operator_rules.ts";
 
 export interface FileValue {
   name: string;

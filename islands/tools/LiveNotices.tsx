@@ -2,11 +2,11 @@
  * What a live stream says besides its messages: the relay's error, why it ended when its session did, and
  * messages dropped for a slow page.
  */
-import { STREAM_CLOSE } from "../../server/contract/tools.ts";
+import { STREAM_CLOSE } from "../../server/lib/contract/tools.ts";
 import { basePath } from "../lib/api/request.ts";
 import type { LiveSocket } from "../lib/live_socket.ts";
 
-/** The explanation of a stream that ended with its session (server/ws/session_watch.ts), or null. */
+/** The explanation of a stream that ended with its session (server/console/ws/session_watch.ts), or null. */
 export function sessionEndNotice(closeCode: number | null): string | null {
   if (closeCode === STREAM_CLOSE.sessionEnded) {
     return "This stream stopped because your session ended: you signed out, it expired, or your account was disabled or removed.";

@@ -5,8 +5,8 @@
 import type { ReactNode } from "react";
 import RestartBanner from "../../islands/RestartBanner.tsx";
 import { BannerArea } from "../../islands/ui/ErrorBanner.tsx";
-import { Island } from "../../server/render/island.tsx";
-import type { Theme } from "../../server/render/page.tsx";
+import { Island } from "../../server/console/render/island.tsx";
+import type { Theme } from "../../server/console/render/page.tsx";
 import { documentationUrl, visibleMenu } from "./menu.ts";
 
 export interface ShellProps {

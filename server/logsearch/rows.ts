@@ -2,7 +2,7 @@
  * What the log search keeps of an audit entry (minio-protocol-2 §3.2, §3.3): the request-info row. The access
  * key comes from the entry, or from the Authorization header's Credential as the original service derived it.
  */
-import { isSecretParameter, REDACTED, redactHeader } from "../s3/redact.ts";
+import { isSecretParameter, REDACTED, redactHeader } from "../lib/s3/redact.ts";
 
 export interface RequestInfoRow {
   /** Epoch microseconds. */

@@ -1,9 +1,9 @@
 /**
  * Runs the log-search service on its own listener (where MinIO's audit webhooks deliver), over the store a
  * configuration names. The console queries the same service in-process through `service.fetch`. The listener
- * is Deck's own (server/http_server.ts), with the same header, idle and body timeouts as the console's.
+ * is Deck's own (server/lib/http/listener.ts), with the same header, idle and body timeouts as the console's.
  */
-import { DEFAULT_LISTENER_TIMEOUTS, listen, type ListenerTimeouts } from "../http_server.ts";
+import { DEFAULT_LISTENER_TIMEOUTS, listen, type ListenerTimeouts } from "../lib/http/listener.ts";
 import { openAuditStore } from "./store.ts";
 import { createLogSearchService, type LogSearchService } from "./service.ts";
 

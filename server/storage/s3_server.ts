@@ -3,9 +3,9 @@
  * SigV4, authorises with IAM (or the bucket policy for anonymous requests) and dispatches. It knows nothing
  * about the console; the console reaches it over HTTP like any MinIO.
  */
-import { FORWARDED_PROOF_HEADER, vouchedAddress } from "../s3/forwarded_client.ts";
-import { sha256Hex } from "../s3/sigv4.ts";
-import { buildXml } from "../s3/xml.ts";
+import { FORWARDED_PROOF_HEADER, vouchedAddress } from "../lib/s3/forwarded_client.ts";
+import { sha256Hex } from "../lib/s3/sigv4.ts";
+import { buildXml } from "../lib/s3/xml.ts";
 import { GuessThrottle, throttledAuthenticate } from "./auth/guess_throttle.ts";
 import { adminTooLarge, MAX_ADMIN_BODY, MAX_STS_BODY, readAll, stsTooLarge } from "./bounded_body.ts";
 import { accessCheck, requestConditions } from "./s3/access.ts";
@@ -17,10 +17,10 @@ import { s3ErrorResponse, type S3Request } from "./s3/context.ts";
 import { HANDLERS } from "./s3/handlers.ts";
 import { checkContentMd5 } from "./s3/checksums.ts";
 import { malformed, type PostForm, readPostForm } from "./s3/post_policy.ts";
-import { boundaryOf } from "../formats/multipart_form.ts";
+import { boundaryOf } from "../lib/formats/multipart_form.ts";
 import { resolveOperation } from "./s3/router.ts";
-import { ClientGoneError, rawRequestTarget, type ServeInfo } from "../http_server.ts";
-import { bucketReferenceProblem } from "../contract/bucket_names.ts";
+import { ClientGoneError, rawRequestTarget, type ServeInfo } from "../lib/http/listener.ts";
+import { bucketReferenceProblem } from "../lib/contract/bucket_names.ts";
 import { addressOf, checkTarget } from "./s3/address.ts";
 import { buildEventRecord, type EventObject } from "./events/records.ts";
 import { createStorageStreams, type StorageStreams } from "./streams/mod.ts";
@@ -45,7 +45,7 @@ export interface FrontOptions {
   /** The Prometheus endpoints under /minio/v2/metrics/ (absent: those paths are S3 paths like any other). */
   metrics?: MetricsEndpoint;
   /**
-   * Key of the console that started this server (server/s3/forwarded_client.ts): a request vouched for with it
+   * Key of the console that started this server (server/lib/s3/forwarded_client.ts): a request vouched for with it
    * counts as coming from the client address it names (sign-ins through the console are throttled per person).
    */
   forwardingKey?: string;

@@ -3,15 +3,15 @@
  * listener. Root credentials come from the options, else from <data>/.deck/root-credentials.json, else are
  * generated on first start and kept there with mode 0600.
  */
-import type { Logger } from "../log.ts";
-import { DEFAULT_LISTENER_TIMEOUTS, listen, type ListenerTimeouts } from "../http_server.ts";
+import type { Logger } from "../lib/http/log.ts";
+import { DEFAULT_LISTENER_TIMEOUTS, listen, type ListenerTimeouts } from "../lib/http/listener.ts";
 import { writeFileDurable } from "./fs/durable.ts";
 import { Store } from "./fs/store.ts";
 import { generateCredentials } from "./iam/store.ts";
 import { createIdentity } from "./iam/mod.ts";
 import { Notifier } from "./notify/notifier.ts";
 import { createS3Server } from "./s3_server.ts";
-import { forwardingKey } from "../s3/forwarded_client.ts";
+import { forwardingKey } from "../lib/s3/forwarded_client.ts";
 import { storeFacts } from "./store_facts.ts";
 import { HealSequences } from "./heal/sequences.ts";
 import type { InternalAuditEvent } from "./logging/audit_entry.ts";

@@ -12,9 +12,9 @@
  * `closed {error?}` (everything flushed and shut). Logging cannot cross (a function): the worker builds the
  * same logger from the level.
  */
-import type { LogLevel } from "../config.ts";
-import { ListenError } from "../http_server.ts";
-import { createLogger, type Logger } from "../log.ts";
+import type { LogLevel } from "../console/config.ts";
+import { ListenError } from "../lib/http/listener.ts";
+import { createLogger, type Logger } from "../lib/http/log.ts";
 import type { EmbeddedStorageOptions } from "./server.ts";
 
 /** What a storage thread takes: everything startEmbeddedStorage takes that can be sent as a message. */

@@ -3,9 +3,9 @@
  * with its address and root credentials, answers the host's heartbeat, and closes it (listener, streams,
  * store) when asked. An error nothing in the thread caught is logged and the storage keeps serving.
  */
-import { ListenError } from "../http_server.ts";
-import { keepRunningOnUncaughtErrors } from "../last_resort.ts";
-import { createLogger } from "../log.ts";
+import { ListenError } from "../lib/http/listener.ts";
+import { keepRunningOnUncaughtErrors } from "../lib/http/last_resort.ts";
+import { createLogger } from "../lib/http/log.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "./server.ts";
 import type { FromStorageThread, ToStorageThread } from "./thread.ts";
 

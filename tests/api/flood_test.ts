@@ -22,8 +22,8 @@ import {
 } from "@aws-sdk/client-s3";
 import { createPresignedPost } from "@aws-sdk/s3-presigned-post";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import { addUser } from "../../server/s3/admin/iam.ts";
-import { S3Client as DeckS3Client } from "../../server/s3/client.ts";
+import { addUser } from "../../server/lib/s3/admin/iam.ts";
+import { S3Client as DeckS3Client } from "../../server/lib/s3/client.ts";
 import { ConsoleClient } from "../helpers.ts";
 import { DECK_ROOT, ready, spawnDeck, stop } from "../deck_process.ts";
 import { formBody, type RawRequest, type SendMode, sendRaw } from "../raw_http.ts";

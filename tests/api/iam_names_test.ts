@@ -5,10 +5,10 @@
  * XMinioInvalidResourceName), while names merely holding dots keep working.
  */
 import assert from "node:assert/strict";
-import { S3Error } from "../../server/s3/errors.ts";
-import { updateGroupMembers } from "../../server/s3/admin/iam.ts";
-import { addServiceAccount } from "../../server/s3/admin/service_accounts.ts";
-import { makeBucket } from "../../server/s3/mod.ts";
+import { S3Error } from "../../server/lib/s3/errors.ts";
+import { updateGroupMembers } from "../../server/lib/s3/admin/iam.ts";
+import { addServiceAccount } from "../../server/lib/s3/admin/service_accounts.ts";
+import { makeBucket } from "../../server/lib/s3/mod.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
 
 const DOT_SEGMENTS = [".", "..", "teams/../admins", "x/./y", "équipe 🎉\\..", " .. /up"];

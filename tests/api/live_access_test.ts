@@ -5,8 +5,8 @@
  * all for a session that was signed out, or whose user was disabled or deleted.
  */
 import assert from "node:assert/strict";
-import { addCannedPolicy, setPolicy, setUserStatus } from "../../server/s3/admin/iam.ts";
-import { LIVE_ACCESS_TTL_MS } from "../../server/session/live_access.ts";
+import { addCannedPolicy, setPolicy, setUserStatus } from "../../server/lib/s3/admin/iam.ts";
+import { LIVE_ACCESS_TTL_MS } from "../../server/console/session/live_access.ts";
 import {
   ConsoleClient,
   createUser,

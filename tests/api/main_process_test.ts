@@ -6,10 +6,10 @@
  * the same data dir keep the object. What stops the start (a taken port) is main_start_test.ts.
  */
 import assert from "node:assert/strict";
-import { S3Client } from "../../server/s3/client.ts";
-import { serviceRestart, setConfigKV } from "../../server/s3/admin/config_kv.ts";
-import { listBuckets, putObject } from "../../server/s3/mod.ts";
-import { putBucketNotification } from "../../server/s3/ops/notification.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { serviceRestart, setConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
+import { listBuckets, putObject } from "../../server/lib/s3/mod.ts";
+import { putBucketNotification } from "../../server/lib/s3/ops/notification.ts";
 import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
 import { eventually, webhookReceiver } from "../notify_services.ts";
 import { threadNice, threadsAtNice } from "../threads.ts";

@@ -11,8 +11,8 @@ import type {
   ShareLinkList,
   UploadedPart,
   UploadSession,
-} from "../../server/contract/objects.ts";
-import { listMultipartUploads, makeBucket, putObject } from "../../server/s3/mod.ts";
+} from "../../server/lib/contract/objects.ts";
+import { listMultipartUploads, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { type ConsoleClient, runScenarios, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 
 const MIB = 1024 * 1024;

@@ -11,8 +11,8 @@ import {
   makeBucket,
   putBucketVersioning,
   putObject,
-} from "../../server/s3/mod.ts";
-import type { ObjectDetail, ObjectList } from "../../server/contract/objects.ts";
+} from "../../server/lib/s3/mod.ts";
+import type { ObjectDetail, ObjectList } from "../../server/lib/contract/objects.ts";
 import { runScenarios, signInAsRoot, startStack } from "../helpers.ts";
 
 const KEY = "notes/Zażółć #1 + 50% ? 🦊.txt";

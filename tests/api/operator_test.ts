@@ -102,7 +102,7 @@ Deno.test("operator API: an unreachable API server gives a clear message, not a 
     env: { CONSOLE_K8S_API_SERVER: `https://127.0.0.1:${port}` },
   });
   try {
-    const { K8sClient } = await import("../../server/k8s/client.ts");
+    const { K8sClient } = await import("../../server/console/k8s/client.ts");
     stack.deps.operator!.k8s = new K8sClient({ baseUrl: `https://127.0.0.1:${port}` });
     const res = await new ConsoleClient(stack.consoleUrl).request("POST", "/api/v1/login/operator", {
       jwt: stack.cluster.operatorToken,

@@ -4,8 +4,8 @@
  * In-process, a console stuck in such a search would stop the test itself too, so it needs its own process.
  */
 import assert from "node:assert/strict";
-import { makeBucket, putObject, S3Client } from "../../server/s3/mod.ts";
-import type { SearchEvent } from "../../server/contract/objects.ts";
+import { makeBucket, putObject, S3Client } from "../../server/lib/s3/mod.ts";
+import type { SearchEvent } from "../../server/lib/contract/objects.ts";
 import { ConsoleClient } from "../helpers.ts";
 
 /** `*a*a*a*a*a*a*` then 100 a's and a b: at least 106 a's, then b, at the end of the key. */

@@ -5,8 +5,8 @@
  * And a link chosen to end on a day ends at its last second, however long the request took to arrive.
  */
 import assert from "node:assert/strict";
-import { makeBucket, putObject } from "../../server/s3/mod.ts";
-import { createShareLink, listShareLinks } from "../../server/services/share_links.ts";
+import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
+import { createShareLink, listShareLinks } from "../../server/console/services/share_links.ts";
 import { signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 
 const KEY = "reports/Q3 résumé 🎉 + % # ?.txt";

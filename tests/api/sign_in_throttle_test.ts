@@ -1,13 +1,13 @@
 /**
  * Failed sign-ins slow the guesser, not the account's owner. The console signs in through the storage over
- * loopback; it vouches for each attempt's client address (server/s3/forwarded_client.ts), so the storage's
+ * loopback; it vouches for each attempt's client address (server/lib/s3/forwarded_client.ts), so the storage's
  * own guess throttle counts strangers' wrong passwords against them and not against every console sign-in
  * of the account. Guessers use real, distinct loopback source addresses.
  */
 import assert from "node:assert/strict";
-import { FORWARDED_FOR_HEADER, FORWARDED_PROOF_HEADER } from "../../server/s3/forwarded_client.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { assumeRole } from "../../server/s3/sts.ts";
+import { FORWARDED_FOR_HEADER, FORWARDED_PROOF_HEADER } from "../../server/lib/s3/forwarded_client.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { assumeRole } from "../../server/lib/s3/sts.ts";
 import { startStack, type TestStack } from "../helpers.ts";
 
 /** One sign-in attempt from a given loopback source address (optionally naming another in X-Forwarded-For). */

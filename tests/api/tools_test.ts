@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { startLogSearch } from "../../server/logsearch/server.ts";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import { runScenarios, signInAsRoot, startStack } from "../helpers.ts";
 
 Deno.test("logs search: the session's log-search feature, the auth matrix, and an upload found in the audit log", async (t) => {

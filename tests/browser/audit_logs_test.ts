@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 

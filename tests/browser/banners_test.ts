@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
-import { addCannedPolicy, removeCannedPolicy } from "../../server/s3/admin/iam.ts";
-import { makeBucket } from "../../server/s3/mod.ts";
+import { addCannedPolicy, removeCannedPolicy } from "../../server/lib/s3/admin/iam.ts";
+import { makeBucket } from "../../server/lib/s3/mod.ts";
 import { createUser, startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 

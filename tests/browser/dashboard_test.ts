@@ -5,9 +5,9 @@
  * view's trends, and a Prometheus that cannot be reached.
  */
 import assert from "node:assert/strict";
-import type { LayoutItem } from "../../server/contract/dashboard.ts";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { putObject } from "../../server/s3/ops/objects.ts";
+import type { LayoutItem } from "../../server/lib/contract/dashboard.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { putObject } from "../../server/lib/s3/ops/objects.ts";
 import { startStack } from "../helpers.ts";
 import { freePort } from "../storage_process.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { PutObjectCommand, S3Client as SdkClient } from "@aws-sdk/client-s3";
-import { serviceRestart, setConfigKV } from "../../server/s3/admin/config_kv.ts";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { putBucketNotification } from "../../server/s3/ops/notification.ts";
+import { serviceRestart, setConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { putBucketNotification } from "../../server/lib/s3/ops/notification.ts";
 import { startStack } from "../helpers.ts";
 import { closedPort } from "../notify_services.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";

@@ -3,7 +3,7 @@
  * User with what the server holds, and a policy's row opens Info Policy with its JSON, read-only.
  */
 import assert from "node:assert/strict";
-import { addCannedPolicy, addUser, updateGroupMembers } from "../../server/s3/admin/iam.ts";
+import { addCannedPolicy, addUser, updateGroupMembers } from "../../server/lib/s3/admin/iam.ts";
 import { signIn, startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 

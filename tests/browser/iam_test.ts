@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { S3Client } from "../../server/s3/client.ts";
-import { getObject, makeBucket, putObject } from "../../server/s3/mod.ts";
-import { addUser } from "../../server/s3/admin/iam.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { getObject, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
+import { addUser } from "../../server/lib/s3/admin/iam.ts";
 import { startStack, type TestStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
 

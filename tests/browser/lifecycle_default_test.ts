@@ -3,8 +3,8 @@
  * it opens expires after seven days.
  */
 import assert from "node:assert/strict";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { getBucketLifecycle } from "../../server/s3/ops/lifecycle.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { getBucketLifecycle } from "../../server/lib/s3/ops/lifecycle.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 

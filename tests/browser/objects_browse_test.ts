@@ -6,7 +6,7 @@
  * can be cancelled while it runs.
  */
 import assert from "node:assert/strict";
-import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
+import { makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { createUser, startStack, type TestStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 

@@ -5,7 +5,7 @@
  * rewind links each entry to the version it was then, with its row actions.
  */
 import assert from "node:assert/strict";
-import { getObject, makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
+import { getObject, makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { assertAccessible } from "./a11y.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";

@@ -4,7 +4,7 @@
  * and stop working when revoked, the large-download notice and the slow-operation hints.
  */
 import assert from "node:assert/strict";
-import { makeBucket, putObject, putObjectLockConfig } from "../../server/s3/mod.ts";
+import { makeBucket, putObject, putObjectLockConfig } from "../../server/lib/s3/mod.ts";
 import { formatDateTime } from "../../islands/lib/format.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";

@@ -4,7 +4,7 @@
  * after scrolling down the table.
  */
 import assert from "node:assert/strict";
-import { makeBucket, putObject } from "../../server/s3/mod.ts";
+import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 

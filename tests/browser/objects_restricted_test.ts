@@ -5,7 +5,7 @@
  * denied instead of "empty".
  */
 import assert from "node:assert/strict";
-import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
+import { makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { createUser, NARROW_POLICY, startStack } from "../helpers.ts";
 import { assertAccessible } from "./a11y.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { makeBucket } from "../../server/s3/mod.ts";
-import { S3Client } from "../../server/s3/client.ts";
+import { makeBucket } from "../../server/lib/s3/mod.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
 import { createLicenseSigner, standardClaims } from "../license_fixture.ts";
 import { type OperatorStack, startOperatorStack } from "../operator_helpers.ts";
 import { openBrowser } from "./browser.ts";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { ConsoleClient, createUser, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
-import { LIVE_ACCESS_TTL_MS } from "../../server/session/live_access.ts";
+import { LIVE_ACCESS_TTL_MS } from "../../server/console/session/live_access.ts";
 import { assertAccessible } from "./a11y.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 

@@ -3,7 +3,7 @@
  * banner, and after a region change and Restart the bucket pages work at once, signed for the new region.
  */
 import assert from "node:assert/strict";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { putObject } from "../../server/s3/ops/objects.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { putObject } from "../../server/lib/s3/ops/objects.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 

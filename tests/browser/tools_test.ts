@@ -4,7 +4,7 @@
  * corrupted object in its chart, diagnostics downloaded, and an unauthenticated WebSocket refused.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import { keyPathStem } from "../../server/storage/fs/names.ts";
 import { startStack, type TestStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";

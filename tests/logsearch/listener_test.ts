@@ -4,8 +4,8 @@
  * (it used to be Deno.serve, which kept every one of them open), while an ingest that is sent keeps working.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../../server/config.ts";
-import { startBuiltinLogSearch } from "../../server/services/log_search_setup.ts";
+import { loadConfig } from "../../server/console/config.ts";
+import { startBuiltinLogSearch } from "../../server/console/services/log_search_setup.ts";
 
 const CONNECTIONS = 100;
 

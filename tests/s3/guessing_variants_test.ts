@@ -6,7 +6,7 @@
  * Browser-form (POST policy) signatures count too. Before, 2,058 and 2,393 guesses were checked in 10 s.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import { startStorage, type StorageFixture } from "./fixture.ts";
 import { formBody } from "../raw_http.ts";
 

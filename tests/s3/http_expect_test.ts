@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
-import { signHeaders, UNSIGNED_PAYLOAD } from "../../server/s3/sigv4.ts";
-import { childText, parseXml } from "../../server/s3/xml.ts";
+import { signHeaders, UNSIGNED_PAYLOAD } from "../../server/lib/s3/sigv4.ts";
+import { childText, parseXml } from "../../server/lib/s3/xml.ts";
 import { startSdkStorage } from "./sdk_client.ts";
 
 const encoder = new TextEncoder();

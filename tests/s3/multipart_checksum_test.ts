@@ -15,8 +15,8 @@ import {
   ListPartsCommand,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import { checksumOf, compositeChecksum } from "../../server/s3/checksums.ts";
-import { children, childText, parseXml } from "../../server/s3/xml.ts";
+import { checksumOf, compositeChecksum } from "../../server/lib/s3/checksums.ts";
+import { children, childText, parseXml } from "../../server/lib/s3/xml.ts";
 import { failsWith, type SdkStorageFixture, startSdkStorage } from "./sdk_client.ts";
 
 const MiB = 1024 * 1024;

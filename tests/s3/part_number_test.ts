@@ -13,7 +13,7 @@ import {
   PutObjectCommand,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import { checksumOf } from "../../server/s3/checksums.ts";
+import { checksumOf } from "../../server/lib/s3/checksums.ts";
 import { failsWith, startSdkStorage } from "./sdk_client.ts";
 
 const MiB = 1024 * 1024;

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { S3Client as SdkClient } from "@aws-sdk/client-s3";
 import { createPresignedPost } from "@aws-sdk/s3-presigned-post";
-import { S3Client } from "../../server/s3/client.ts";
-import { makeBucket } from "../../server/s3/mod.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { makeBucket } from "../../server/lib/s3/mod.ts";
 import { freePort, spawnStorage } from "../storage_process.ts";
 import { formBody } from "../raw_http.ts";
 

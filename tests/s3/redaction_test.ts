@@ -13,9 +13,9 @@ import {
   S3Client as SdkClient,
 } from "@aws-sdk/client-s3";
 import { createHash } from "node:crypto";
-import { S3Client } from "../../server/s3/client.ts";
-import { makeBucket, serviceTrace, setConfigKV } from "../../server/s3/mod.ts";
-import { assumeRole } from "../../server/s3/sts.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { makeBucket, serviceTrace, setConfigKV } from "../../server/lib/s3/mod.ts";
+import { assumeRole } from "../../server/lib/s3/sts.ts";
 import { eventually } from "../notify_services.ts";
 import { startStack } from "../helpers.ts";
 

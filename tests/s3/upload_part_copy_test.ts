@@ -16,7 +16,7 @@ import {
   UploadPartCopyCommand,
   type UploadPartCopyCommandInput,
 } from "@aws-sdk/client-s3";
-import { checksumOf } from "../../server/s3/checksums.ts";
+import { checksumOf } from "../../server/lib/s3/checksums.ts";
 import { pattern, sameBytes } from "./sse_helpers.ts";
 import { failsWith, startSdkStorage } from "./sdk_client.ts";
 

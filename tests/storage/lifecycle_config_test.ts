@@ -9,8 +9,8 @@ import {
   GetBucketLifecycleConfigurationCommand,
   PutBucketLifecycleConfigurationCommand,
 } from "@aws-sdk/client-s3";
-import { md5Base64 } from "../../server/s3/md5.ts";
-import { childText, parseXml } from "../../server/s3/xml.ts";
+import { md5Base64 } from "../../server/lib/s3/md5.ts";
+import { childText, parseXml } from "../../server/lib/s3/xml.ts";
 import { failsWith, startSdkStorage } from "../s3/sdk_client.ts";
 
 const ruleXml = (inner: string) =>

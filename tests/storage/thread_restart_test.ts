@@ -17,7 +17,7 @@ import {
   S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import { silentLogger } from "../../server/log.ts";
+import { silentLogger } from "../../server/lib/http/log.ts";
 import { killForTests, startStorageThread } from "../../server/storage/thread.ts";
 
 const ROOT = { accessKey: "threadroot", secretKey: "thread-secret-123456" };

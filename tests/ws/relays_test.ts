@@ -4,9 +4,9 @@
  * console's shapes, and a socket that stops reading keeps the console's memory within the relay's bounds.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import type { RequestRecord } from "../../server/storage/streams/requests.ts";
-import { QUEUE_BYTES, QUEUE_LIMIT, relayStats, SEND_HIGH_WATER } from "../../server/ws/relay.ts";
+import { QUEUE_BYTES, QUEUE_LIMIT, relayStats, SEND_HIGH_WATER } from "../../server/console/ws/relay.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
 import { openSocket } from "./socket_client.ts";
 

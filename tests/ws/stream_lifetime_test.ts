@@ -5,9 +5,9 @@
  * explains (4001 session ended, 4003 access removed), instead of delivering for as long as the tab is open.
  */
 import assert from "node:assert/strict";
-import { STREAM_CLOSE } from "../../server/contract/tools.ts";
-import { setPolicy, setUserStatus } from "../../server/s3/admin/iam.ts";
-import * as s3 from "../../server/s3/mod.ts";
+import { STREAM_CLOSE } from "../../server/lib/contract/tools.ts";
+import { setPolicy, setUserStatus } from "../../server/lib/s3/admin/iam.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import { ConsoleClient, createUser, signIn, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 import { type Opened, openSocket } from "./socket_client.ts";
 

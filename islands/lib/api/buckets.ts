@@ -14,8 +14,8 @@ import type {
   ReplicationResult,
   ReplicationRuleView,
   ReplicationStatusView,
-} from "../../../server/contract/buckets.ts";
-import type { PolicySummary } from "../../../server/contract/policies.ts";
+} from "../../../server/lib/contract/buckets.ts";
+import type { PolicySummary } from "../../../server/lib/contract/policies.ts";
 import { api, segment } from "./request.ts";
 
 const b = (bucket: string) => `/api/v1/buckets/${segment(bucket)}`;

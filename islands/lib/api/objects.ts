@@ -10,7 +10,7 @@ import type {
   ShareLink,
   UploadedPart,
   UploadSession,
-} from "../../../server/contract/objects.ts";
+} from "../../../server/lib/contract/objects.ts";
 import { api, apiUrl, segment } from "./request.ts";
 
 const b = (bucket: string) => `/api/v1/buckets/${segment(bucket)}`;

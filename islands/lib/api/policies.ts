@@ -1,5 +1,5 @@
 /** Browser calls of the Policies area (api-index §4, spec 2 §7). */
-import type { PolicyList, PolicySummary } from "../../../server/contract/policies.ts";
+import type { PolicyList, PolicySummary } from "../../../server/lib/contract/policies.ts";
 import { api, segment } from "./request.ts";
 
 export const policiesApi = {

@@ -5,7 +5,7 @@ import type {
   UpdateUserInput,
   User,
   UserList,
-} from "../../../server/contract/users.ts";
+} from "../../../server/lib/contract/users.ts";
 import { api, segment } from "./request.ts";
 
 const q = encodeURIComponent;

@@ -8,7 +8,7 @@ import {
   requireAction,
   requiredParam,
 } from "./context.ts";
-import { hasBadPathComponent } from "../../contract/iam_names.ts";
+import { hasBadPathComponent } from "../../lib/contract/iam_names.ts";
 import { badComponents } from "../s3/address.ts";
 
 const noSuchGroup = () => adminFail("XMinioAdminNoSuchGroup", "The specified group does not exist.", 404);

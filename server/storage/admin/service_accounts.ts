@@ -1,6 +1,6 @@
 /** Service accounts (minio-protocol §3.7): add, list, info, update, delete — encrypted bodies, v3 shapes. */
-import { hasBadPathComponent } from "../../contract/iam_names.ts";
-import { checkPolicy } from "../../policy/validate.ts";
+import { hasBadPathComponent } from "../../lib/contract/iam_names.ts";
+import { checkPolicy } from "../../lib/policy/validate.ts";
 import { badComponents } from "../s3/address.ts";
 import { generateCredentials, type ServiceAccountRecord } from "../iam/store.ts";
 import { wantsServiceAccountNames } from "./client_era.ts";

@@ -9,7 +9,7 @@
  * exactly three components in that order, spaces allowed only around the commas; anything else is refused
  * with MinIO's error for it.
  */
-import { ALGORITHM } from "../../s3/sigv4.ts";
+import { ALGORITHM } from "../../lib/s3/sigv4.ts";
 import { StoreError } from "../fs/store.ts";
 import { parseCredential, type Scope } from "./scope.ts";
 

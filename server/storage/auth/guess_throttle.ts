@@ -7,7 +7,7 @@
  * The key counted is the one the signature check verifies: both read the request's claim (claim.ts), parsed
  * once and strictly. Header signatures, presigned URLs and browser-form (POST policy) signatures all count.
  */
-import { FailureThrottle } from "../../failure_throttle.ts";
+import { FailureThrottle } from "../../lib/http/failure_throttle.ts";
 import type { IdentityAuthority } from "../contracts.ts";
 import { StoreError } from "../fs/store.ts";
 import { claimOf } from "./claim.ts";

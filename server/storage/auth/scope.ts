@@ -3,7 +3,7 @@
  * (`<access key>/<date>/<region>/<service>/aws4_request`), the region it names, and the key's state (enabled,
  * unexpired, used with its session token). Shared by header, presigned and POST-policy signatures.
  */
-import { constantTimeEqual } from "../../s3/sigv4.ts";
+import { constantTimeEqual } from "../../lib/s3/sigv4.ts";
 import type { Credential, IdentityAuthority } from "../contracts.ts";
 import { StoreError } from "../fs/store.ts";
 

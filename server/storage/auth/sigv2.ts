@@ -5,7 +5,7 @@
  * the expiry), the x-amz-* headers and the resource: the path as sent plus MinIO's sub-resource list.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { rawRequestTarget } from "../../http_server.ts";
+import { rawRequestTarget } from "../../lib/http/listener.ts";
 import type { Credential, IdentityAuthority } from "../contracts.ts";
 import { requestBody } from "../fs/pieces.ts";
 import { StoreError } from "../fs/store.ts";

@@ -16,7 +16,7 @@ import {
   STREAMING_UNSIGNED_TRAILER,
   stringToSign,
   UNSIGNED_PAYLOAD,
-} from "../../s3/sigv4.ts";
+} from "../../lib/s3/sigv4.ts";
 import type { Credential, IdentityAuthority } from "../contracts.ts";
 import { StoreError } from "../fs/store.ts";
 import { requestBody } from "../fs/pieces.ts";

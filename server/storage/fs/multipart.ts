@@ -5,8 +5,8 @@
  * part gzip-compressed on its own, as MinIO compresses each part; the object is those members joined, with
  * each part's stored size recorded so ranges and heal can find the parts (compression.ts).
  */
-import { type ChecksumAlgorithm, compositeChecksum, createChecksum } from "../../s3/checksums.ts";
-import { Md5 } from "../../s3/md5.ts";
+import { type ChecksumAlgorithm, compositeChecksum, createChecksum } from "../../lib/s3/checksums.ts";
+import { Md5 } from "../../lib/s3/md5.ts";
 import { mkdirDurable, TempFile, writeFileDurable } from "./durable.ts";
 import { compressStaged, decompressedFile } from "./compression.ts";
 import {

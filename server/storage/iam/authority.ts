@@ -3,8 +3,8 @@
  * credential may do an action (user + group policies; service-account and session policies intersected with
  * the parent's; root allowed unless a Deny in a restricting policy says otherwise; minio-protocol §6.3).
  */
-import { type Decision, evaluate, evaluateIntersection } from "../../policy/evaluate.ts";
-import { type NamedPolicy, normalizePolicy } from "../../policy/types.ts";
+import { type Decision, evaluate, evaluateIntersection } from "../../lib/policy/evaluate.ts";
+import { type NamedPolicy, normalizePolicy } from "../../lib/policy/types.ts";
 import type { ConditionValues, Credential, IdentityAuthority } from "../contracts.ts";
 import type { IamStore } from "./store.ts";
 

@@ -6,8 +6,8 @@
  * I/O included). Counters of what it did are kept for the metrics endpoint (metrics.ts).
  */
 import { setImmediate } from "node:timers";
-import type { Logger } from "../../log.ts";
-import { type LifecycleRule, parseLifecycleXml } from "../../s3/ops/lifecycle.ts";
+import type { Logger } from "../../lib/http/log.ts";
+import { type LifecycleRule, parseLifecycleXml } from "../../lib/s3/ops/lifecycle.ts";
 import { abortUpload, listUploads } from "../fs/multipart.ts";
 import type { BucketState, Store } from "../fs/store.ts";
 import type { EventObject } from "../events/records.ts";

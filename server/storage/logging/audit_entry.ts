@@ -3,7 +3,7 @@
  * trace and metrics use, whose headers and query hold no credentials (they were redacted when it was made).
  */
 import type { RequestRecord } from "../streams/requests.ts";
-import { statusText } from "../../http_status.ts";
+import { statusText } from "../../lib/http/status.ts";
 import { canonicalHeaderName, rfc3339Nano } from "../streams/trace.ts";
 
 export interface AuditEntry {

@@ -7,8 +7,8 @@
  * `apply(config)` is what a start or a service restart does (host.ts says what happens to each target).
  * Events arriving meanwhile wait and are matched against the new targets, so a restart loses none.
  */
-import type { QueueConfig } from "../../s3/ops/notification.ts";
-import { parseNotificationXml } from "../../s3/ops/notification.ts";
+import type { QueueConfig } from "../../lib/s3/ops/notification.ts";
+import { parseNotificationXml } from "../../lib/s3/ops/notification.ts";
 import type { ConfigTree } from "../admin/server_config.ts";
 import { type BucketEvent, eventNameMatches, targetRecord } from "../events/records.ts";
 import type { Store } from "../fs/store.ts";

@@ -4,14 +4,14 @@
  * minio-protocol §6.3). Handlers that touch more than one bucket or object (copy, multi-delete, listing
  * buckets) call the check again per item.
  */
-import { evaluate } from "../../policy/evaluate.ts";
-import { normalizePolicy } from "../../policy/types.ts";
+import { evaluate } from "../../lib/policy/evaluate.ts";
+import { normalizePolicy } from "../../lib/policy/types.ts";
 import type { Authenticated } from "../auth/verify.ts";
 import type { ConditionValues, Credential, IdentityAuthority } from "../contracts.ts";
 import type { Store } from "../fs/store.ts";
 import { listingConditions } from "./listing.ts";
 
-/** The s3: condition keys that name a request header (MinIO's list, server/policy/validate.ts). */
+/** The s3: condition keys that name a request header (MinIO's list, server/lib/policy/validate.ts). */
 const HEADER_KEYS = [
   "x-amz-server-side-encryption",
   "x-amz-server-side-encryption-aws-kms-key-id",

@@ -4,7 +4,7 @@
  * (invalid) and never the key `x/k` of bucket `b`; and a path with "." or ".." components is refused before
  * URL normalisation could turn it into another path (MinIO's setRequestValidityMiddleware).
  */
-import { hasBadPathComponent } from "../../contract/iam_names.ts";
+import { hasBadPathComponent } from "../../lib/contract/iam_names.ts";
 import { StoreError } from "../fs/store.ts";
 
 const invalidUri = () => new StoreError("InvalidURI", "Couldn't parse the specified URI.", 400);

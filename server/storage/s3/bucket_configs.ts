@@ -2,11 +2,11 @@
  * Bucket configuration documents: policy, encryption, lifecycle, replication, notification — each validated
  * as MinIO validates it, stored durably, and returned (minio-protocol §5.6–5.10).
  */
-import { checkPolicy } from "../../policy/validate.ts";
-import { lifecycleXml, parseLifecycleXml } from "../../s3/ops/lifecycle.ts";
-import { notificationXml, parseNotificationXml } from "../../s3/ops/notification.ts";
-import { parseReplicationXml, replicationXml } from "../../s3/ops/replication.ts";
-import { child, childText, XmlError } from "../../s3/xml.ts";
+import { checkPolicy } from "../../lib/policy/validate.ts";
+import { lifecycleXml, parseLifecycleXml } from "../../lib/s3/ops/lifecycle.ts";
+import { notificationXml, parseNotificationXml } from "../../lib/s3/ops/notification.ts";
+import { parseReplicationXml, replicationXml } from "../../lib/s3/ops/replication.ts";
+import { child, childText, XmlError } from "../../lib/s3/xml.ts";
 import { StoreError } from "../fs/store.ts";
 import { replicateExistingObjects } from "../replication/hooks.ts";
 import { checkBucketEncryption } from "../sse/request.ts";

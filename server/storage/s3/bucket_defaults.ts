@@ -4,9 +4,9 @@
  * requester-pays read as S3's defaults; and the policy status, public when anonymous clients may both list
  * the bucket and upload to it.
  */
-import { evaluate } from "../../policy/evaluate.ts";
-import { normalizePolicy } from "../../policy/types.ts";
-import { child, children, childText, escapeXml, S3_NAMESPACE } from "../../s3/xml.ts";
+import { evaluate } from "../../lib/policy/evaluate.ts";
+import { normalizePolicy } from "../../lib/policy/types.ts";
+import { child, children, childText, escapeXml, S3_NAMESPACE } from "../../lib/s3/xml.ts";
 import { findVersion } from "../fs/objects.ts";
 import { StoreError } from "../fs/store.ts";
 import { bucketOf, emptyResponse, OWNER, readXmlBody, type S3Request, xmlResponse } from "./context.ts";

@@ -1,5 +1,5 @@
 /** Bucket handlers: list, create, head, location, delete, versioning, object lock, tagging (minio-protocol §5.2–5.5, §5.11). */
-import { child, childBool, children, childText } from "../../s3/xml.ts";
+import { child, childBool, children, childText } from "../../lib/s3/xml.ts";
 import { bucketNameProblem } from "../fs/names.ts";
 import { StoreError } from "../fs/store.ts";
 import {

@@ -11,7 +11,7 @@ import {
   checksumHeader,
   createChecksum,
   isChecksumValue,
-} from "../../s3/checksums.ts";
+} from "../../lib/s3/checksums.ts";
 import type { Trailer } from "../auth/body.ts";
 import { piecesOf, streamOfPieces } from "../fs/pieces.ts";
 import { type StoredChecksum, StoreError } from "../fs/store.ts";

@@ -2,7 +2,7 @@
  * What every S3 handler of the embedded server receives, and the response helpers they share (XML bodies in
  * S3's namespace, error XML, common headers; minio-protocol §5.1, §5.21).
  */
-import { buildXml, parseXml, type XmlNode, type XmlObject } from "../../s3/xml.ts";
+import { buildXml, parseXml, type XmlNode, type XmlObject } from "../../lib/s3/xml.ts";
 import type { Authenticated } from "../auth/verify.ts";
 import type { ServerFacts } from "../contracts.ts";
 import type { EventObject } from "../events/records.ts";

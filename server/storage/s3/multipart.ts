@@ -5,8 +5,8 @@ import {
   checksumElement,
   checksumHeader,
   isChecksumValue,
-} from "../../s3/checksums.ts";
-import { children, childText } from "../../s3/xml.ts";
+} from "../../lib/s3/checksums.ts";
+import { children, childText } from "../../lib/s3/xml.ts";
 import {
   abortUpload,
   completeUpload,

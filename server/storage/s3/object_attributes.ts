@@ -3,8 +3,8 @@
  * version, its ETag, checksum, parts (a page of them: x-amz-max-parts, x-amz-part-number-marker), storage
  * class and size, without its bytes.
  */
-import { checksumElement } from "../../s3/checksums.ts";
-import type { XmlObject } from "../../s3/xml.ts";
+import { checksumElement } from "../../lib/s3/checksums.ts";
+import type { XmlObject } from "../../lib/s3/xml.ts";
 import { StoreError } from "../fs/store.ts";
 import { sseForRead } from "../sse/request.ts";
 import {

@@ -1,5 +1,5 @@
 /** Per-object tagging, retention, legal hold, ACL stand-in, and multi-delete (minio-protocol §5.15, §5.17–5.18). */
-import { childBool, children, childText, type XmlObject } from "../../s3/xml.ts";
+import { childBool, children, childText, type XmlObject } from "../../lib/s3/xml.ts";
 import { deleteVersion, findVersion, updateVersion } from "../fs/objects.ts";
 import { StoreError } from "../fs/store.ts";
 import { parseTagging, taggingXml } from "./buckets.ts";

@@ -3,7 +3,7 @@
  * checked, with the form's metadata, tags and checksum as a PutObject would, and answers as the form asks.
  */
 import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
-import { buildXml, children, childText, parseXml } from "../../s3/xml.ts";
+import { buildXml, children, childText, parseXml } from "../../lib/s3/xml.ts";
 import { verifyDigests } from "../auth/body.ts";
 import { commitVersion, stageData } from "../fs/objects.ts";
 import { objectKeyProblem } from "../fs/names.ts";

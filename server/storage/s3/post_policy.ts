@@ -3,8 +3,8 @@
  * the policy's signature proves who sent it, its expiry and conditions decide what may be uploaded, and
  * the file's bytes stream into the store like a PutObject body (never buffered).
  */
-import { constantTimeEqual, signatureOf, signingKey } from "../../s3/sigv4.ts";
-import { FormError, type FormPart, formParts } from "../../formats/multipart_form.ts";
+import { constantTimeEqual, signatureOf, signingKey } from "../../lib/s3/sigv4.ts";
+import { FormError, type FormPart, formParts } from "../../lib/formats/multipart_form.ts";
 import type { IdentityAuthority } from "../contracts.ts";
 import type { Authenticated } from "../auth/verify.ts";
 import { checkCredential, parseCredential } from "../auth/scope.ts";

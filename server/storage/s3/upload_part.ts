@@ -4,7 +4,7 @@
  * both ends, `?versionId=`). Either way the part is sealed with the upload's key when it is encrypted and
  * gets the upload's checksum algorithm.
  */
-import type { ChecksumAlgorithm } from "../../s3/checksums.ts";
+import type { ChecksumAlgorithm } from "../../lib/s3/checksums.ts";
 import { discardStaged, stageData } from "../fs/objects.ts";
 import { readUpload, storePart, type UploadInfo, type UploadRef } from "../fs/multipart.ts";
 import { StoreError } from "../fs/store.ts";

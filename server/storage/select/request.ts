@@ -3,7 +3,7 @@
  * reads it: the SQL expression, the input's format (CSV, JSON; Parquet only where enabled) and compression,
  * the output's format, progress and the scan range; with MinIO's error codes for what it refuses.
  */
-import { child, childBool, childText, type XmlNode } from "../../s3/xml.ts";
+import { child, childBool, childText, type XmlNode } from "../../lib/s3/xml.ts";
 import { StoreError } from "../fs/store.ts";
 
 export type Compression = "NONE" | "GZIP" | "BZIP2";

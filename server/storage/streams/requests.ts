@@ -4,7 +4,7 @@
  * record, so they never disagree about what happened. Its headers and query are already redacted
  * (../../s3/redact.ts): no signature, session token or SSE-C key leaves the request in a record.
  */
-import { redactHeaders, redactQuery } from "../../s3/redact.ts";
+import { redactHeaders, redactQuery } from "../../lib/s3/redact.ts";
 import type { Hub } from "./hub.ts";
 
 export type RequestKind = "s3" | "admin" | "sts";

@@ -3,7 +3,7 @@
  * records the front publishes and the storage and os call records (calls.ts), and the query options that
  * select them (`s3`, `internal`, `storage`, `os`, `all`, `err`, `threshold`).
  */
-import { parseGoDuration } from "../../duration.ts";
+import { parseGoDuration } from "../../lib/http/duration.ts";
 import type { CallRecord } from "./calls.ts";
 import type { RequestRecord } from "./requests.ts";
 

@@ -1,0 +1,32 @@
+/**
+ * Structured one-line JSON logging to stderr. Callers pass fields, never raw requests or headers, so secrets
+ * (cookies, Authorization, passwords) cannot slip into the log.
+ */
+import type { LogLevel } from "../../console/config.ts";
+
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  error(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  debug(message: string, fields?: LogFields): void;
+}
+
+const LEVELS: LogLevel[] = ["error", "warn", "info", "debug"];
+
+/** Creates a logger writing lines at or above `level`; `write` is injectable for tests. */
+export function createLogger(
+  level: LogLevel,
+  write: (line: string) => void = (line) => console.error(line),
+): Logger {
+  const max = LEVELS.indexOf(level);
+  const emit = (lvl: LogLevel) => (message: string, fields: LogFields = {}) => {
+    if (LEVELS.indexOf(lvl) > max) return;
+    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, message, ...fields }));
+  };
+  return { error: emit("error"), warn: emit("warn"), info: emit("info"), debug: emit("debug") };
+}
+
+/** A logger that drops everything (tests). */
+export const silentLogger: Logger = createLogger("error", () => {});
