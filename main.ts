@@ -19,7 +19,7 @@ import {
   connectStorageAudit,
   disconnectStorageAudit,
   startBuiltinLogSearch,
-} from "./server/console/services/log_search_setup.ts";
+} from "./server/start/log_search.ts";
 import { createMetricsService } from "./server/console/metrics/mod.ts";
 import { prometheusBearerToken } from "./server/lib/s3/prometheus_token.ts";
 import { forwardingKey } from "./server/lib/s3/forwarded_client.ts";

@@ -4,7 +4,7 @@
  */
 import { useState } from "react";
 import type { PvcInfo } from "../server/lib/contract/volumes.ts";
-import { parseQuantity } from "../server/console/k8s/quantity.ts";
+import { parseQuantity } from "../server/lib/contract/quantity.ts";
 import { formatBytes } from "./lib/format.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";

@@ -15,7 +15,7 @@ import { addCannedPolicy, addUser, setPolicy } from "../server/lib/s3/admin/iam.
 import { LoginThrottle } from "../server/console/session/login_throttle.ts";
 import { createSessionKey } from "../server/console/session/token.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../server/storage/server.ts";
-import { connectStorageAudit, startBuiltinLogSearch } from "../server/console/services/log_search_setup.ts";
+import { connectStorageAudit, startBuiltinLogSearch } from "../server/start/log_search.ts";
 import { createMetricsService } from "../server/console/metrics/mod.ts";
 import { prometheusBearerToken } from "../server/lib/s3/prometheus_token.ts";
 import { forwardingKey } from "../server/lib/s3/forwarded_client.ts";

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { ApiError, createErrorHandler } from "./errors.ts";
-import { bodyLimits, noStore, requestLogger, securityHeaders } from "../lib/http/headers.ts";
+import { bodyLimits, noStore, requestLogger, securityHeaders } from "./headers.ts";
 import { serveBuiltAssets } from "./render/static_assets.ts";
 import { renderErrorPage } from "./render/error_page.tsx";
 import { cookieSettings, sessionApi } from "./api/session.ts";

@@ -6,9 +6,8 @@
 import { parseDuration } from "../lib/http/duration.ts";
 import type { ListenerTimeouts } from "../lib/http/listener.ts";
 import { type SettingName, SETTINGS, type SettingSpec } from "./config_settings.ts";
-import { KeyStore } from "../storage/sse/kms.ts";
-
-export type LogLevel = "error" | "warn" | "info" | "debug";
+import type { LogLevel } from "../lib/http/log.ts";
+import { parseKmsSecretKey } from "../lib/formats/kms_secret_key.ts";
 
 /** The validated configuration every part of Deck receives. */
 export interface AppConfig {
@@ -191,10 +190,10 @@ function parsePair(a: SettingSpec, b: SettingSpec, first: string, second: string
   return [first, second];
 }
 
-function parseKmsSecretKey(value: string): string {
+function checkKmsSecretKey(value: string): string {
   if (!value) return "";
   try {
-    KeyStore.parse(value);
+    parseKmsSecretKey(value);
   } catch (error) {
     throw new ConfigError(
       SETTINGS.kmsSecretKey.env,
@@ -246,7 +245,7 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
     root: root ? { accessKey: root[0], secretKey: root[1] } : null,
     sessionKey: sessionKey ? { passphrase: sessionKey[0], salt: sessionKey[1] } : null,
     sessionSeconds,
-    kmsSecretKey: parseKmsSecretKey(raw.kmsSecretKey),
+    kmsSecretKey: checkKmsSecretKey(raw.kmsSecretKey),
     subpath: parseSubpath(raw.subpath),
     idp: idpSet === 3
       ? {

@@ -12,7 +12,7 @@
  * `closed {error?}` (everything flushed and shut). Logging cannot cross (a function): the worker builds the
  * same logger from the level.
  */
-import type { LogLevel } from "../console/config.ts";
+import type { LogLevel } from "../lib/http/log.ts";
 import { ListenError } from "../lib/http/listener.ts";
 import { createLogger, type Logger } from "../lib/http/log.ts";
 import type { EmbeddedStorageOptions } from "./server.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { loadConfig } from "../../server/console/config.ts";
-import { startBuiltinLogSearch } from "../../server/console/services/log_search_setup.ts";
+import { startBuiltinLogSearch } from "../../server/start/log_search.ts";
 
 const CONNECTIONS = 100;
 

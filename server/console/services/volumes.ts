@@ -12,7 +12,7 @@ import {
 import type { OperatorDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { corePath, groupPath, K8sError } from "../k8s/client.ts";
-import { canonicalQuantity } from "../k8s/quantity.ts";
+import { canonicalQuantity } from "../../lib/contract/quantity.ts";
 import {
   type DirectCSIDrive,
   type DirectCSIVolume,

@@ -2,7 +2,6 @@
  * Structured one-line JSON logging to stderr. Callers pass fields, never raw requests or headers, so secrets
  * (cookies, Authorization, passwords) cannot slip into the log.
  */
-import type { LogLevel } from "../../console/config.ts";
 
 export type LogFields = Record<string, unknown>;
 
@@ -12,6 +11,9 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   debug(message: string, fields?: LogFields): void;
 }
+
+/** How much the log says, from errors only to debug detail (CONSOLE_LOG_LEVEL). */
+export type LogLevel = "error" | "warn" | "info" | "debug";
 
 const LEVELS: LogLevel[] = ["error", "warn", "info", "debug"];
 

@@ -8,7 +8,7 @@ import type { ResourceQuotaInfo } from "../../../lib/contract/operator.ts";
 import type { OperatorDeps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { corePath, groupPath, K8sError } from "../../k8s/client.ts";
-import { parseQuantity } from "../../k8s/quantity.ts";
+import { parseQuantity } from "../../../lib/contract/quantity.ts";
 import type { K8sObject, Node, ResourceQuota } from "../../k8s/types.ts";
 
 export async function createNamespace(op: OperatorDeps, token: string, name: string): Promise<void> {

@@ -6,7 +6,7 @@ import type { PoolInfo, TenantListItem } from "../../../lib/contract/operator.ts
 import type { OperatorDeps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { corePath, K8sError, tenantPath } from "../../k8s/client.ts";
-import { parseQuantity } from "../../k8s/quantity.ts";
+import { parseQuantity } from "../../../lib/contract/quantity.ts";
 import type { Secret, Service, Tenant, TenantPool } from "../../k8s/types.ts";
 
 export const decodeBase64 = (

@@ -13,7 +13,7 @@ import { isImage } from "../../../lib/contract/operator_rules.ts";
 import type { OperatorDeps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { corePath, K8sError, tenantPath } from "../../k8s/client.ts";
-import { binaryQuantity, decimalQuantity } from "../../k8s/quantity.ts";
+import { binaryQuantity, decimalQuantity } from "../../../lib/contract/quantity.ts";
 import type { Secret, Service, Tenant, TenantPool } from "../../k8s/types.ts";
 import { serverInfo } from "../../../lib/s3/admin/info.ts";
 import { S3Client } from "../../../lib/s3/client.ts";

@@ -3,12 +3,12 @@
  * tenant (an `audit_webhook` target whose endpoint carries the ingest token). Done over the wire with the
  * storage's admin API; the log search and the storage know nothing of each other or of the console.
  */
-import type { AppConfig } from "../config.ts";
-import type { ListenerTimeouts } from "../../lib/http/listener.ts";
-import type { LogSearchEndpoint } from "../deps.ts";
-import { type LogSearchServer, startLogSearch } from "../../logsearch/server.ts";
-import { delConfigKV, setConfigKV } from "../../lib/s3/admin/config_kv.ts";
-import { S3Client } from "../../lib/s3/client.ts";
+import type { AppConfig } from "../console/config.ts";
+import type { ListenerTimeouts } from "../lib/http/listener.ts";
+import type { LogSearchEndpoint } from "../console/deps.ts";
+import { type LogSearchServer, startLogSearch } from "../logsearch/server.ts";
+import { delConfigKV, setConfigKV } from "../lib/s3/admin/config_kv.ts";
+import { S3Client } from "../lib/s3/client.ts";
 
 /** The audit_webhook target name Deck uses for its own log search. */
 export const AUDIT_TARGET = "deck-logsearch";
