@@ -9,13 +9,12 @@
  *
  * Beyond the timeouts: a response sent before its request body was read (413, 401, an error) says
  * `Connection: close` and the connection is dropped shortly after, so no one can keep a connection busy by
- * sending a body nobody reads. WebSocket upgrades reach the handler too (see upgradeWebSocket below).
+ * sending a body nobody reads. WebSocket upgrades reach the handler too, with the connection to upgrade in
+ * `info.upgrade`.
  */
 import http from "node:http";
 import https from "node:https";
 import type { Socket } from "node:net";
-import type { Context } from "hono";
-import { defineWebSocketHelper, WSContext } from "hono/ws";
 import { abandonBody, ClientGoneError, toRequest, writeResponse } from "./bridge.ts";
 
 export { ClientGoneError, rawRequestTarget } from "./bridge.ts";
@@ -322,37 +321,3 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
     },
   };
 }
-
-/**
- * Hono's WebSocket helper for this listener (hono/deno's needs Deno.serve's requests): hands the upgrade
- * request's connection to Deno.upgradeWebSocket. Use it as hono/deno's: `app.get("/ws/x", upgradeWebSocket((c) => ({…})))`.
- */
-export const upgradeWebSocket = defineWebSocketHelper(
-  async (c: Context, events, options?: Deno.UpgradeWebSocketOptions) => {
-    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return;
-    const upgrade = (c.env as ServeInfo | undefined)?.upgrade;
-    const protocol = c.req.header("sec-websocket-protocol")?.split(",")[0]?.trim();
-    const { response, socket } = Deno.upgradeWebSocket(c.req.raw, {
-      ...(protocol ? { protocol } : {}),
-      ...options,
-      ...(upgrade ? { socket: upgrade.socket, head: upgrade.head } : {}),
-    });
-    const ws = new WSContext({
-      close: (code, reason) => socket.close(code, reason),
-      get protocol() {
-        return socket.protocol;
-      },
-      raw: socket,
-      get readyState() {
-        return socket.readyState as 0 | 1 | 2 | 3;
-      },
-      url: socket.url ? new URL(socket.url) : null,
-      send: (source) => socket.send(source),
-    });
-    socket.onopen = (event) => events.onOpen?.(event, ws);
-    socket.onmessage = (event) => events.onMessage?.(event, ws);
-    socket.onclose = (event) => events.onClose?.(event, ws);
-    socket.onerror = (event) => events.onError?.(event, ws);
-    return response;
-  },
-);

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { Hono } from "hono";
-import { listen, rawRequestTarget, upgradeWebSocket } from "./listener.ts";
+import { listen, rawRequestTarget } from "./listener.ts";
 
 const TIMEOUTS = { headerMs: 5000, idleMs: 5000, bodyMs: 5000 };
 
@@ -58,12 +57,17 @@ Deno.test("the listener serves fetch handlers: raw targets, lengths, cookies, st
   }
 });
 
-Deno.test("WebSocket upgrades reach Hono routes through upgradeWebSocket", async () => {
-  const app = new Hono();
-  app.get("/ws", upgradeWebSocket(() => ({ onMessage: (event, ws) => ws.send(`echo ${event.data}`) })));
+Deno.test("WebSocket upgrades hand their connection to Deno.upgradeWebSocket, as the relays use it", async () => {
   const server = await listen(
     { hostname: "127.0.0.1", port: 0, timeouts: TIMEOUTS },
-    (request, info) => app.fetch(request, info),
+    (request, info) => {
+      const { socket, response } = Deno.upgradeWebSocket(
+        request,
+        info.upgrade ? { socket: info.upgrade.socket, head: info.upgrade.head } : {},
+      );
+      socket.onmessage = (event) => socket.send(`echo ${event.data}`);
+      return response;
+    },
   );
   try {
     const socket = new WebSocket(`ws://127.0.0.1:${server.addr.port}/ws`);
