@@ -203,9 +203,10 @@ function checkStatement(
         if (!resources) break;
         const items = value.kind === "array" ? value.items : [value];
         resources.forEach((r, i) => {
-          // Keys may hold spaces (MinIO's ParseResource takes any pattern); control characters are typos.
+          // Keys may hold spaces (MinIO's ParseResource takes any pattern); a bucket name never does, and
+          // control characters are typos.
           // deno-lint-ignore no-control-regex -- control characters are exactly what is refused
-          if (r !== "*" && !/^arn:aws:s3:::[^\u0000-\u001f\u007f]*$/.test(r)) {
+          if (r !== "*" && !/^arn:aws:s3:::[^\s/]*(\/[^\u0000-\u001f\u007f]*)?$/.test(r)) {
             c.add(items[i].at, `invalid resource "${r}": expected arn:aws:s3:::bucket[/key]`);
           } else if (r.startsWith("arn:aws:s3:::") && r.length === 13) {
             c.add(items[i].at, `invalid resource "${r}": bucket name missing`);
