@@ -4,7 +4,7 @@
  * "Can this user do ACTION on RESOURCE?" check. Pure and browser-safe.
  */
 import type { NamedPolicy, Statement } from "./types.ts";
-import { parseOperator } from "./validate.ts";
+import { parseOperator } from "./operators.ts";
 
 /** What is being asked: an action on a bucket/key with the request's condition values. */
 export interface AccessRequest {

@@ -2,6 +2,7 @@
 export * from "./types.ts";
 export * from "./json_source.ts";
 export * from "./validate.ts";
+export * from "./operators.ts";
 export * from "./evaluate.ts";
 export * from "./actions.ts";
 export * from "./bucket_access.ts";

@@ -3,7 +3,7 @@ import { bucketAccessOf, presetPolicy, readAccessRules, setAccessRule } from "./
 import { CANNED_POLICIES } from "./actions.ts";
 import { evaluate, evaluateIntersection } from "./evaluate.ts";
 import { normalizePolicy } from "./types.ts";
-import { checkPolicy } from "./validate.ts";
+import { checkPolicy, problemsByStatement } from "./validate.ts";
 
 const named = (name: string, value: unknown) => ({ name, policy: normalizePolicy(value) });
 
@@ -220,4 +220,23 @@ Deno.test("access presets and prefix rules round-trip and are enforced as anonym
   );
   policy = setAccessRule(setAccessRule(policy, "b", "docs/", "none"), "b", "drop/", "none");
   assert.equal(policy, null);
+});
+
+Deno.test("problems are sorted by the statement they point into, the rest are the policy's", () => {
+  const text = [
+    "{",
+    '  "Statement": [',
+    '    { "Effect": "Allow", "Action": "s3:GetObject", "Resource": "*" },',
+    '    { "Effect": "Permit", "Action": "s3:Fly" }',
+    "  ],",
+    '  "Color": "blue"',
+    "}",
+  ].join("\n");
+  const { policy, statements } = problemsByStatement(text, checkPolicy(text).problems);
+  assert.deepEqual(statements[0], []);
+  assert.deepEqual(statements[1].map((p) => p.line), [4, 4, 4]);
+  assert.deepEqual(policy.map((p) => p.message), [
+    'unknown field "Color" in a policy',
+    "the policy needs a Version",
+  ]);
 });

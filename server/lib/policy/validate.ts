@@ -5,7 +5,14 @@
  */
 import { ALL_ACTIONS } from "./actions.ts";
 import { type JsonNode, JsonSyntaxError, parseJsonSource, type Position } from "./json_source.ts";
+import { isKnownConditionKey, parseOperator } from "./operators.ts";
 import type { Policy, Statement } from "./types.ts";
+
+// What the console's policy builder and access check need besides the checks: islands import only this module
+// of the policy engine, so the action list, the condition grammar and the evaluator are reached through it.
+export { ADMIN_ACTIONS, KMS_ACTIONS, S3_ACTIONS } from "./actions.ts";
+export { type AccessRequest, type Decision, evaluate, wildcardMatch } from "./evaluate.ts";
+export { CONDITION_KEYS, CONDITION_OPERATORS, isKnownConditionKey, parseOperator } from "./operators.ts";
 
 export interface PolicyProblem {
   message: string;
@@ -16,120 +23,6 @@ export interface PolicyProblem {
 export interface PolicyCheck {
   policy: Policy | null;
   problems: PolicyProblem[];
-}
-
-const STRING_OPS = [
-  "StringEquals",
-  "StringNotEquals",
-  "StringEqualsIgnoreCase",
-  "StringNotEqualsIgnoreCase",
-  "StringLike",
-  "StringNotLike",
-];
-const NUMERIC_OPS = [
-  "NumericEquals",
-  "NumericNotEquals",
-  "NumericLessThan",
-  "NumericLessThanEquals",
-  "NumericGreaterThan",
-  "NumericGreaterThanEquals",
-];
-const DATE_OPS = [
-  "DateEquals",
-  "DateNotEquals",
-  "DateLessThan",
-  "DateLessThanEquals",
-  "DateGreaterThan",
-  "DateGreaterThanEquals",
-];
-const OTHER_OPS = [
-  "BinaryEquals",
-  "IpAddress",
-  "NotIpAddress",
-  "Null",
-  "Bool",
-  "ArnEquals",
-  "ArnLike",
-  "ArnNotEquals",
-  "ArnNotLike",
-];
-/** Condition operators, without the ForAllValues:/ForAnyValue: qualifiers or the IfExists suffix. */
-export const CONDITION_OPERATORS = [...STRING_OPS, ...NUMERIC_OPS, ...DATE_OPS, ...OTHER_OPS];
-
-const KNOWN_CONDITION_KEYS = new Set([
-  "aws:sourceip",
-  "aws:referer",
-  "aws:useragent",
-  "aws:securetransport",
-  "aws:currenttime",
-  "aws:epochtime",
-  "aws:username",
-  "aws:userid",
-  "aws:groups",
-  "aws:principaltype",
-  "aws:principalarn",
-  "aws:sourcevpce",
-  "aws:requestedregion",
-  "s3:prefix",
-  "s3:delimiter",
-  "s3:max-keys",
-  "s3:versionid",
-  "s3:x-amz-server-side-encryption",
-  "s3:x-amz-server-side-encryption-aws-kms-key-id",
-  "s3:x-amz-server-side-encryption-customer-algorithm",
-  "s3:x-amz-object-if-match",
-  "s3:x-amz-annotation-directive",
-  "s3:x-amz-storage-class",
-  "s3:x-amz-copy-source",
-  "s3:x-amz-metadata-directive",
-  "s3:x-amz-content-sha256",
-  "s3:locationconstraint",
-  "s3:object-lock-mode",
-  "s3:object-lock-retain-until-date",
-  "s3:object-lock-remaining-retention-days",
-  "s3:object-lock-legal-hold",
-  "s3:requestobjecttagkeys",
-  "s3:signatureversion",
-  "s3:authtype",
-  "s3:signatureage",
-  "sts:durationseconds",
-  "svc:durationseconds",
-  // MinIO's other keys (minio/pkg policy/condition): they never match here, but policies naming them load.
-  "memory:prefix",
-  "memory:max-keys",
-  "s3express:sessionmode",
-  "s3tables:kmskeyarn",
-  "s3tables:ssealgorithm",
-  "s3tables:namespace",
-  "s3tables:tablename",
-  "s3tables:viewname",
-  "s3tables:functionname",
-  "s3tables:registerlocation",
-  "s3tables:warehousetag",
-  "s3tables:tabletag",
-]);
-
-export function isKnownConditionKey(key: string): boolean {
-  const lower = key.toLowerCase();
-  return KNOWN_CONDITION_KEYS.has(lower) || /^(jwt|ldap):./.test(lower) ||
-    /^s3:(existingobjecttag|requestobjecttag)\/./.test(lower);
-}
-
-/** Splits `ForAnyValue:StringLikeIfExists` into its parts; null when the operator is unknown. */
-export function parseOperator(
-  name: string,
-): { base: string; qualifier?: "ForAllValues" | "ForAnyValue"; ifExists: boolean } | null {
-  let rest = name;
-  let qualifier: "ForAllValues" | "ForAnyValue" | undefined;
-  for (const q of ["ForAllValues:", "ForAnyValue:"] as const) {
-    if (rest.startsWith(q)) {
-      qualifier = q.slice(0, -1) as "ForAllValues" | "ForAnyValue";
-      rest = rest.slice(q.length);
-    }
-  }
-  const ifExists = rest.endsWith("IfExists");
-  const base = ifExists ? rest.slice(0, -8) : rest;
-  return CONDITION_OPERATORS.includes(base) ? { base, qualifier, ifExists } : null;
 }
 
 const ACTION_PATTERN = /^(s3|admin|kms|sts):[A-Za-z*?]+$/;
@@ -357,4 +250,39 @@ export function checkPolicy(
     });
   }
   return { policy, problems: c.problems };
+}
+
+const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.column < b.column);
+
+/**
+ * Sorts the problems of policy text by the statement they point into (from where a statement starts to where
+ * the next one does), so a view that shows statements one by one can show each its own; the rest (syntax
+ * errors, Version) are the policy's.
+ */
+export function problemsByStatement(
+  text: string,
+  problems: PolicyProblem[],
+): { policy: PolicyProblem[]; statements: PolicyProblem[][] } {
+  let starts: Position[] = [];
+  let end: Position | undefined;
+  try {
+    const root = parseJsonSource(text);
+    const entries = root.kind === "object" ? root.entries : [];
+    const at = entries.findIndex((e) => e.key === "Statement");
+    const list = entries[at]?.value;
+    starts = list?.kind === "array" ? list.items.map((item) => item.at) : list ? [list.at] : [];
+    end = entries[at + 1]?.keyAt;
+  } catch {
+    // Syntax errors belong to the policy as a whole.
+  }
+  const out = { policy: [] as PolicyProblem[], statements: starts.map(() => [] as PolicyProblem[]) };
+  for (const problem of problems) {
+    let index = -1;
+    starts.forEach((start, i) => {
+      if (!before(problem, start) && (!end || before(problem, end))) index = i;
+    });
+    // A problem on the list itself ("Statement must not be empty") sits before its first item.
+    (index < 0 ? out.policy : out.statements[index]).push(problem);
+  }
+  return out;
 }

@@ -11,7 +11,7 @@ import type { ConditionValues, Credential, IdentityAuthority } from "../contract
 import type { Store } from "../fs/store.ts";
 import { listingConditions } from "./listing.ts";
 
-/** The s3: condition keys that name a request header (MinIO's list, server/lib/policy/validate.ts). */
+/** The s3: condition keys that name a request header (MinIO's list, server/lib/policy/operators.ts). */
 const HEADER_KEYS = [
   "x-amz-server-side-encryption",
   "x-amz-server-side-encryption-aws-kms-key-id",
