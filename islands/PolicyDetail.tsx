@@ -1,7 +1,9 @@
 /**
  * /policies/{name} (spec 1 Policy detail): side tabs Summary (statements: Effect, Actions, Resources), Users
- * (searchable, view), Groups (searchable) and JSON (editor with Clear and Save; Save disabled while saving or
- * empty); header actions Delete and Refresh (reloads users, groups and the policy).
+ * (searchable, view), Groups (searchable) and JSON (the visual builder beside the JSON editor, with Clear and
+ * Save; Save disabled while saving or empty), and Deck's Access Check of the policy as edited, which a
+ * statement's "What does this allow?" opens; header actions Delete and Refresh (reloads users, groups and the
+ * policy).
  */
 import { useState } from "react";
 import type { PolicySummary } from "../server/lib/contract/policies.ts";
@@ -10,7 +12,9 @@ import { reportError } from "./lib/use_list.ts";
 import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox, Tabs } from "./ui/fields.tsx";
-import { JsonEditor, jsonProblems } from "./ui/JsonEditor.tsx";
+import { jsonProblems } from "./ui/JsonEditor.tsx";
+import { PolicyAccessCheck } from "./ui/PolicyAccessCheck.tsx";
+import { PolicyEditor } from "./ui/PolicyEditor.tsx";
 import { showSnackbar } from "./ui/notify.ts";
 
 export interface PolicyDetailProps {
@@ -49,7 +53,7 @@ export function statementsOf(text: string): StatementView[] {
   }
 }
 
-type Tab = "summary" | "users" | "groups" | "json";
+type Tab = "summary" | "users" | "groups" | "json" | "access";
 
 export default function PolicyDetail(props: PolicyDetailProps) {
   const [policy, setPolicy] = useState(props.policy);
@@ -61,6 +65,8 @@ export default function PolicyDetail(props: PolicyDetailProps) {
   const [userFilter, setUserFilter] = useState("");
   const [groupFilter, setGroupFilter] = useState("");
   const [deleting, setDeleting] = useState(false);
+  // The statement whose "What does this allow?" opened the Access Check.
+  const [explained, setExplained] = useState<number | null>(null);
   const name = policy.name;
 
   async function refresh() {
@@ -112,11 +118,17 @@ export default function PolicyDetail(props: PolicyDetailProps) {
         <Tabs<Tab>
           vertical
           active={tab}
-          onChange={setTab}
-          tabs={[{ id: "summary", label: "Summary" }, { id: "users", label: "Users" }, {
-            id: "groups",
-            label: "Groups",
-          }, { id: "json", label: "JSON" }]}
+          onChange={(next) => (setExplained(null), setTab(next))}
+          tabs={[
+            { id: "summary", label: "Summary" },
+            { id: "users", label: "Users" },
+            {
+              id: "groups",
+              label: "Groups",
+            },
+            { id: "json", label: "JSON" },
+            { id: "access", label: "Access Check" },
+          ]}
         />
         <section className="flex-1 min-w-0" role="tabpanel">
           {tab === "summary"
@@ -185,7 +197,12 @@ export default function PolicyDetail(props: PolicyDetailProps) {
           {tab === "json"
             ? (
               <>
-                <JsonEditor label="Policy JSON" value={text} onChange={setText} mode="policy" rows={20} />
+                <PolicyEditor
+                  label="Policy JSON"
+                  text={text}
+                  onChange={setText}
+                  onExplain={(index) => (setExplained(index), setTab("access"))}
+                />
                 <div className="flex justify-end gap-2">
                   <button type="button" className="btn btn-sm" onClick={() => setText("")}>Clear</button>
                   <button
@@ -198,6 +215,16 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                   </button>
                 </div>
               </>
+            )
+            : null}
+          {tab === "access"
+            ? (
+              <PolicyAccessCheck
+                name={name}
+                text={text}
+                statement={explained}
+                edited={text !== policy.policy}
+              />
             )
             : null}
         </section>

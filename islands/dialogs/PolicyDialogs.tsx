@@ -1,4 +1,7 @@
-/** Create Policy (name and JSON, validated as typed and again by the server) and Info Policy (read-only view). */
+/**
+ * Create Policy (name, and the policy built in the visual builder or written as JSON, validated as typed and
+ * again by the server) and Info Policy (read-only view).
+ */
 import { useState } from "react";
 import type { PolicySummary } from "../../server/lib/contract/policies.ts";
 import { policiesApi } from "../lib/api/policies.ts";
@@ -6,6 +9,7 @@ import { showSnackbar } from "../ui/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { TextField } from "../ui/fields.tsx";
 import { JsonEditor, jsonProblems } from "../ui/JsonEditor.tsx";
+import { PolicyEditor } from "../ui/PolicyEditor.tsx";
 
 const TEMPLATE = `{
   "Version": "2012-10-17",
@@ -46,7 +50,7 @@ export function CreatePolicyDialog(
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
-      wide
+      wide="full"
       primary={{
         label: "Save",
         submit: true,
@@ -60,7 +64,7 @@ export function CreatePolicyDialog(
         onChange={setName}
         error={duplicate ? "A policy with this name already exists" : undefined}
       />
-      <JsonEditor label="Write Policy" value={policy} onChange={setPolicy} mode="policy" />
+      <PolicyEditor label="Write Policy" text={policy} onChange={setPolicy} rows={16} />
     </Dialog>
   );
 }

@@ -76,7 +76,8 @@ interface DialogBase {
   children: ReactNode;
   message?: DialogMessage | null;
   onMessageDone?: () => void;
-  wide?: boolean;
+  /** Wider than the usual form: true for one wide column, "full" for two side by side (the policy builder). */
+  wide?: boolean | "full";
 }
 
 /**
@@ -135,7 +136,7 @@ export function Dialog(
   if (!open) return null;
   return (
     <dialog ref={ref} className="modal" aria-label={title} onCancel={(e) => (e.preventDefault(), onClose())}>
-      <div className={`modal-box ${wide ? "max-w-3xl" : "max-w-lg"}`}>
+      <div className={`modal-box ${wide === "full" ? "max-w-7xl" : wide ? "max-w-3xl" : "max-w-lg"}`}>
         <div className="flex items-start justify-between gap-4 mb-4">
           <h2 className="text-lg font-bold break-words" style={{ maxWidth: 765 }}>{title}</h2>
           <button
