@@ -18,7 +18,7 @@ const TEXT = {
   searchHint: "Search actions, or type a pattern such as s3:Get*",
   browse: "Browse all actions",
   addPattern: (pattern: string, count: number) => `Add ${pattern} (covers ${count} actions)`,
-  nothing: "No action matches.",
+  nothing: "No actions match your filter.",
 };
 
 export type ActionField = "Action" | "NotAction";
@@ -109,7 +109,9 @@ function ActionGroups(
   },
 ) {
   const id = useId();
-  if (groups.length === 0) return <p className="text-sm text-base-content/70 mt-1">{TEXT.nothing}</p>;
+  if (groups.length === 0) {
+    return <p className="text-sm text-base-content/70 mt-1" data-testid="empty-message">{TEXT.nothing}</p>;
+  }
   return (
     <div className="max-h-56 overflow-y-auto border border-base-300 rounded mt-1 px-2 pb-2">
       {groups.map((group, i) => (
@@ -120,7 +122,7 @@ function ActionGroups(
           >
             {group.label}
           </div>
-          <div className="grid sm:grid-cols-2 gap-x-3">
+          <div className="grid grid-cols-[repeat(auto-fill,minmax(17rem,1fr))] gap-x-3">
             {group.actions.map((action) => (
               <label key={action} className="flex items-center gap-2 py-0.5 text-sm cursor-pointer min-w-0">
                 <input

@@ -79,8 +79,8 @@ export function PolicyResources(
       </label>
       <Chips label={TEXT.chosen} items={resources} onRemove={remove} describe={describeResource} />
       {resources.length === 0 ? <p className="text-sm text-base-content/70 mb-2">{TEXT.none}</p> : null}
-      <div className="grid md:grid-cols-3 gap-2">
-        <label className="text-sm">
+      <div className="flex flex-wrap gap-2">
+        <label className="text-sm flex-1 min-w-40">
           <span className="block mb-1">{TEXT.bucket}</span>
           <input
             className="input input-sm border-base-300 w-full"
@@ -96,7 +96,7 @@ export function PolicyResources(
         <label className="text-sm">
           <span className="block mb-1">{TEXT.scope}</span>
           <select
-            className="select select-sm border-base-300 w-full"
+            className="select select-sm border-base-300 w-auto"
             value={scope}
             onChange={(e) => pick(setScope)(e.target.value as ResourceScope)}
           >
@@ -107,7 +107,7 @@ export function PolicyResources(
         </label>
         {scope === "prefix" || scope === "object"
           ? (
-            <label className="text-sm">
+            <label className="text-sm flex-1 min-w-48">
               <span className="block mb-1">{scope === "prefix" ? TEXT.prefix : TEXT.key}</span>
               <input
                 className="input input-sm border-base-300 w-full"
