@@ -4,6 +4,7 @@
  * fetched at run time.
  *
  *   islands/client.ts --esbuild (splitting: a chunk per island, shared React chunk, minified, hashed)--+
+ *   islands/keyboard/shortcuts.ts (no React; the palette is a chunk it loads on first use) ----------+
  *   static/app.css    --tailwind v4 + daisyUI (minified)---------------------------------------------+--> assets.ts
  *   @fontsource/lato 400/700 woff2 ---------------------------------------------------------------------+
  *
@@ -37,10 +38,10 @@ async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
 
 /** Bundles the islands; returns the assets and, per island, the files its first load needs. */
 async function bundleIslands(): Promise<
-  { assets: BuiltAsset[]; client: string; islandFiles: Record<string, string[]> }
+  { assets: BuiltAsset[]; client: string; shortcuts: string; islandFiles: Record<string, string[]> }
 > {
   const result = await esbuild.build({
-    entryPoints: [`${root}islands/client.ts`],
+    entryPoints: [`${root}islands/client.ts`, `${root}islands/keyboard/shortcuts.ts`],
     bundle: true,
     splitting: true,
     format: "esm",
@@ -75,6 +76,7 @@ async function bundleIslands(): Promise<
     body: file.contents,
   }));
   let client = "";
+  let shortcuts = "";
   const islandFiles: Record<string, string[]> = {};
   const outputs = result.metafile.outputs;
   const importsOf = (file: string): string[] =>
@@ -82,6 +84,7 @@ async function bundleIslands(): Promise<
   for (const [file, output] of Object.entries(outputs)) {
     const name = file.slice(file.lastIndexOf("/") + 1);
     if (output.entryPoint?.endsWith("islands/client.ts")) client = name;
+    if (output.entryPoint?.endsWith("islands/keyboard/shortcuts.ts")) shortcuts = name;
     // A chunk whose own entry is islands/<Name>.tsx (or islands/<Name>/<Name>.tsx for an island with parts of
     // its own, CONVENTIONS §12) is that island's dynamic-import target.
     const islandEntry = output.entryPoint;
@@ -97,8 +100,8 @@ async function bundleIslands(): Promise<
       islandFiles[island] = [...closure].map((f) => f.slice(f.lastIndexOf("/") + 1));
     }
   }
-  if (!client) throw new Error("esbuild produced no client entry");
-  return { assets, client, islandFiles };
+  if (!client || !shortcuts) throw new Error("esbuild produced no client or shortcuts entry");
+  return { assets, client, shortcuts, islandFiles };
 }
 
 async function buildCss(): Promise<BuiltAsset> {
@@ -167,7 +170,7 @@ async function writeModule(assets: BuiltAsset[], manifest: Record<string, unknow
     "// Every file the console serves under /static/, embedded so the binary needs nothing else.",
     "",
     "export interface EmbeddedAsset { type: string; base64: string; gzipBase64: string }",
-    "export interface AssetManifest { client: string; css: string; favicon: string; islands: Record<string, string[]> }",
+    "export interface AssetManifest { client: string; shortcuts: string; css: string; favicon: string; islands: Record<string, string[]> }",
     "",
     `export const manifest: AssetManifest = ${JSON.stringify(manifest, null, 2)};`,
     "",
@@ -214,6 +217,7 @@ export async function build(options: { ifStale?: boolean } = {}): Promise<boolea
   const assets = [...islands.assets, cssAsset, ...fonts.assets, iconAsset];
   const manifest = {
     client: islands.client,
+    shortcuts: islands.shortcuts,
     css: cssAsset.path,
     favicon: iconAsset.path,
     islands: islands.islandFiles,

@@ -8,6 +8,7 @@ import { CreateBucketDialog, DeleteBucketDialog } from "./dialogs/BucketDialogs.
 import { MultiReplicationWizard } from "./dialogs/ReplicationDialogs.tsx";
 import { bucketsApi } from "./lib/api/buckets.ts";
 import { formatBytes, formatDateTime } from "./lib/format.ts";
+import { useCommand } from "./lib/commands.ts";
 import { useList } from "./lib/use_list.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
@@ -28,6 +29,7 @@ export default function BucketsList(
   const [filter, setFilter] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
   const [dialog, setDialog] = useState<"create" | "replication" | null>(null);
+  useCommand("create-bucket", canCreate ? () => setDialog("create") : null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const shown = buckets.value.filter((b) => b.name.includes(filter.toLowerCase()));
   return (

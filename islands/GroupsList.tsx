@@ -4,6 +4,7 @@ import type { Group } from "../server/lib/contract/groups.ts";
 import { GroupDialog, GroupInfoDialog } from "./dialogs/GroupDialogs.tsx";
 import { SetPoliciesDialog } from "./dialogs/UserDialogs.tsx";
 import { groupsApi } from "./lib/api/groups.ts";
+import { useCommand } from "./lib/commands.ts";
 import { reportError, useList } from "./lib/use_list.ts";
 import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
@@ -33,6 +34,8 @@ export default function GroupsList({ groups: initial, users, policies, unavailab
       reportError(error);
     }
   };
+  // The command palette jumps to a group: its Edit Group dialog, as the row's view action opens.
+  useCommand("open-group", (name) => void open(setEditing)(name));
   const shown = groups.value.filter((g) => g.toLowerCase().includes(filter.toLowerCase()));
   return (
     <>

@@ -7,6 +7,7 @@ import { useState } from "react";
 import type { User } from "../server/lib/contract/users.ts";
 import { AddUsersToGroupDialog, UserDialog } from "./dialogs/UserDialogs.tsx";
 import { usersApi } from "./lib/api/users.ts";
+import { useCommand } from "./lib/commands.ts";
 import { reportError, useList } from "./lib/use_list.ts";
 import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
@@ -31,6 +32,7 @@ export default function UsersList(
   const [filter, setFilter] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
   const [dialog, setDialog] = useState<"create" | "groups" | null>(null);
+  useCommand("create-user", () => setDialog("create"));
   const [deleting, setDeleting] = useState<User | null>(null);
   const [editing, setEditing] = useState<User | null>(null);
   const edit = async (row: User) => {

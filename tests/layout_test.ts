@@ -17,6 +17,7 @@ const ROOT = new URL("../", import.meta.url);
 const ENTRY_POINTS = [
   "main.ts",
   "islands/client.ts",
+  "islands/keyboard/shortcuts.ts",
   "server/storage/standalone.ts",
   "server/storage/worker.ts",
   "server/storage/notify/delivery_worker.ts",

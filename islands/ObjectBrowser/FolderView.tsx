@@ -9,6 +9,7 @@ import { type DragEvent, useCallback, useEffect, useRef, useState } from "react"
 import type { ObjectItem, RewindItem } from "../../server/lib/contract/objects.ts";
 import { previewKindOf } from "../../server/lib/contract/content_types.ts";
 import { formatDateTime as formatDate, formatNumber } from "../lib/format.ts";
+import { useCommand } from "../lib/commands.ts";
 import { reportError } from "../lib/use_list.ts";
 import { DataTable, type RowAction } from "../ui/DataTable.tsx";
 import { SearchBox } from "../ui/fields.tsx";
@@ -60,6 +61,13 @@ export function FolderView(props: FolderViewProps) {
   const [dropping, setDropping] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  const uploadButton = useRef<HTMLButtonElement>(null);
+  // The command palette's upload: the file chooser opens only on the user's own key press, so after the palette
+  // brought the browser here the button takes focus for that press.
+  useCommand(
+    "upload-files",
+    (_, arrived) => (arrived ? uploadButton.current?.focus() : fileInput.current?.click()),
+  );
   const reload = useCallback(() => (setSelected([]), listing.reload()), [listing.reload]);
   const uploads = useUploads({ bucket, direct: props.direct }, reload);
   // A selection, a filter or a search belongs to the folder it was made in.
@@ -151,7 +159,12 @@ export function FolderView(props: FolderViewProps) {
           <button type="button" className="btn btn-sm" onClick={() => setDialog("path")}>
             Create new path
           </button>
-          <button type="button" className="btn btn-sm" onClick={() => fileInput.current?.click()}>
+          <button
+            type="button"
+            className="btn btn-sm"
+            ref={uploadButton}
+            onClick={() => fileInput.current?.click()}
+          >
             Upload Files
           </button>
           <button type="button" className="btn btn-sm" onClick={() => folderInput.current?.click()}>
@@ -272,6 +285,7 @@ export function FolderView(props: FolderViewProps) {
             selection="checkbox"
             selected={selected}
             onSelectionChange={setSelected}
+            onDeleteSelected={() => setDialog("delete-selected")}
             actions={actions}
             onEndReached={listing.hasMore ? listing.loadMore : undefined}
             onSortChange={setSort}

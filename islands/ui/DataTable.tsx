@@ -2,7 +2,7 @@
  * The one data table (spec 1 "Generic data table", §9 constants) on TanStack Table v9: optional checkbox or
  * radio selection, a 'Shown Columns' picker, sortable columns, an 'Options' column of row actions, and
  * virtualised rows (40 px, overscan 10) so 10,000 rows scroll smoothly. The server renders the first rows,
- * so the page shows its data before any script runs.
+ * so the page shows its data before any script runs. Rows are used from the keyboard too (table_keys.ts).
  */
 import {
   columnVisibilityFeature,
@@ -16,8 +16,9 @@ import {
   tableFeatures,
   useTable,
 } from "@tanstack/react-table";
-import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { ActionIcon, type RowActionType } from "./icons.tsx";
+import { useTableKeys } from "./table_keys.ts";
 
 export const ROW_HEIGHT = 40;
 export const HEADER_HEIGHT = 40;
@@ -80,6 +81,8 @@ export interface DataTableProps<Row> {
   onSortChange?: (sort: { id: string; desc: boolean } | null) => void;
   /** A line above the rows (what the sort applies to, say). */
   caption?: ReactNode;
+  /** The page's own "delete the ticked rows": the Delete key asks it when rows are ticked. */
+  onDeleteSelected?: () => void;
 }
 
 const features = tableFeatures({
@@ -168,6 +171,26 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     if (onEndReached && sortedRows.length > 0 && last >= sortedRows.length - OVERSCAN) onEndReached();
   }, [last, sortedRows.length, onEndReached]);
   const bodyHeight = sortedRows.length * ROW_HEIGHT;
+  const scroller = useRef<HTMLDivElement>(null);
+  const byId = (id: string) => sortedRows.find((r) => r.id === id);
+  const keys = useTableKeys(sortedRows.map((r) => r.id), scroller, ROW_HEIGHT, {
+    open: (id) => {
+      const item = byId(id)?.original as Row;
+      const view = actions.find((a) => a.type === "view" && !a.disabled?.(item));
+      if (view?.href) location.assign(view.href(item));
+      else if (view?.onSelect) view.onSelect(item);
+      else scroller.current?.querySelector<HTMLElement>(`tr[data-row="${CSS.escape(id)}"] a[href]`)?.click();
+    },
+    toggle: selection
+      ? (id) => byId(id)?.toggleSelected(selection === "radio" ? true : undefined)
+      : undefined,
+    remove: (id) => {
+      if (props.onDeleteSelected && selected.length > 0) return props.onDeleteSelected();
+      const item = byId(id)?.original as Row;
+      const remove = actions.find((a) => a.type === "delete");
+      if (remove && !remove.disabled?.(item)) remove.onSelect?.(item);
+    },
+  });
   const colSpan = visibleColumns.length + (selection ? 1 : 0) + (actions.length ? 1 : 0);
   const optionsWidth = Math.max(80, actions.length * 45);
 
@@ -205,6 +228,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           setScrollTop(el.scrollTop);
         }}
         ref={(el) => {
+          scroller.current = el;
           if (el && !props.height) {
             const fit = Math.max(240, globalThis.innerHeight - el.getBoundingClientRect().top - 48);
             if (Math.abs(fit - viewport) > ROW_HEIGHT) setViewport(fit);
@@ -255,7 +279,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
               {actions.length ? <th style={{ width: optionsWidth, textAlign: "center" }}>Options</th> : null}
             </tr>
           </thead>
-          <tbody>
+          <tbody onKeyDown={keys.onKeyDown}>
             {sortedRows.length === 0
               ? (
                 <tr>
@@ -279,7 +303,10 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                 <tr
                   key={row.id}
                   style={{ height: ROW_HEIGHT }}
-                  className={isSelected ? "bg-base-200" : undefined}
+                  className={`outline-primary focus-visible:outline-2 focus-visible:-outline-offset-2 ${
+                    isSelected ? "bg-base-200" : ""
+                  }`}
+                  {...keys.rowProps(row.id)}
                   aria-rowindex={first + i + 2}
                   data-row={row.id}
                 >

@@ -1,13 +1,21 @@
 /**
  * The signed-in page frame, rendered on the server: the 245 px sidebar (hidden on /metrics and on paths ending in /hop) with
- * the session's menu, theme switch and Logout as plain forms (no script), and the page content.
+ * the session's menu, theme switch and Logout as plain forms (no script), and the page content. Every signed-in
+ * page also takes the keyboard shortcuts (islands/keyboard/): their small script, and the menu's sections as
+ * data for them (`#deck-nav`), so `g` then a letter and the command palette offer what the menu does.
  */
 import type { ReactNode } from "react";
 import RestartBanner from "../../islands/RestartBanner.tsx";
 import { BannerArea } from "../../islands/ui/ErrorBanner.tsx";
-import { Island } from "../../server/console/render/island.tsx";
+import { Island, jsonForHtml, KeyboardShortcuts } from "../../server/console/render/island.tsx";
 import type { Theme } from "../../server/console/render/page.tsx";
 import { documentationUrl, visibleMenu } from "./menu.ts";
+
+const TEXT = {
+  palette: "Go to…",
+  paletteKeys: "Ctrl K",
+  paletteLabel: "Open the command palette (Ctrl+K)",
+};
 
 export interface ShellProps {
   href: (path: string) => string;
@@ -44,6 +52,15 @@ function Sidebar(
           : <span className="inline-block w-7 h-7 rounded bg-accent" aria-hidden="true" />}
         {operator ? "Deck Operator" : "Deck"}
       </a>
+      <button
+        type="button"
+        className="btn btn-sm btn-ghost text-neutral-content justify-between mx-3 mb-2 border border-neutral-content/30"
+        title={TEXT.paletteLabel}
+        data-open-palette=""
+      >
+        {TEXT.palette}
+        <kbd className="text-xs opacity-80" aria-hidden="true">{TEXT.paletteKeys}</kbd>
+      </button>
       <nav className="flex-1 overflow-y-auto px-2" aria-label="Main menu">
         {visibleMenu(pages, distributed).map((group) => {
           const items = (
@@ -106,10 +123,26 @@ function Sidebar(
   );
 }
 
+/** The menu's sections as data for the keyboard shortcuts and the command palette (islands/keyboard/keymap.ts). */
+function NavData({ href, pages, distributed }: Pick<ShellProps, "href" | "pages" | "distributed">) {
+  const entries = visibleMenu(pages, distributed).flatMap((group) =>
+    group.entries.map((e) => ({ label: e.label, route: e.route }))
+  );
+  return (
+    <script
+      type="application/json"
+      id="deck-nav"
+      dangerouslySetInnerHTML={{ __html: jsonForHtml({ base: href("/"), entries }) }}
+    />
+  );
+}
+
 export function Shell(props: ShellProps) {
   const hideSidebar = props.path === "/metrics" || props.path.endsWith("/hop");
   return (
     <div className="min-h-screen flex bg-base-200 text-base-content">
+      <KeyboardShortcuts />
+      <NavData href={props.href} pages={props.pages} distributed={props.distributed} />
       {hideSidebar ? null : <Sidebar {...props} />}
       <main className="flex-1 min-w-0 p-6">
         <BannerArea error={props.error} />

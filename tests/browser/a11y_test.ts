@@ -3,7 +3,8 @@
  * any page or its main dialogs and slide-in forms, in the light theme at 1280 px and the dark theme at 800 px;
  * at 800 px no word breaks mid-word, the page never scrolls sideways, an in-page menu's current item stands
  * out and a filter that matches nothing says so (tests/browser/layout.ts); the sidebar shows keyboard focus
- * and the current page; Enter submits a dialog and focus returns to what opened it.
+ * and the current page; Enter submits a dialog and focus returns to what opened it. The command palette and
+ * the shortcuts help are checked open, as are the policy page's builder and Access Check tabs.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -73,6 +74,18 @@ const DIALOGS: [page: string, button: string, dialog: string][] = [
   [`/object-browser/photos/${OBJECT}`, "Edit Retention", "Set Retention Policy"],
 ];
 
+/** Overlays opened from the keyboard on any signed-in page, checked open. */
+const KEYED: [page: string, keys: string, dialog: string][] = [
+  ["/buckets", "Control+k", "Command palette"],
+  ["/users", "?", "Keyboard shortcuts"],
+];
+
+/** Side tabs a page does not show first (the policy builder beside its JSON, the policy's Access Check). */
+const TABS: [page: string, tab: string][] = [
+  ["/policies/readwrite", "JSON"],
+  ["/policies/readwrite", "Access Check"],
+];
+
 /** Forms that slide in over a page (Settings), checked open: each has a button back. */
 const SLIDES: [page: string, button: string][] = [
   ["/settings", "edit region"],
@@ -134,6 +147,18 @@ Deno.test("browser: every page and its main dialogs pass axe-core in both themes
           await page.getByRole("button", { name: button, exact: true }).click();
           await page.getByRole("dialog", { name }).waitFor();
           await assertAccessible(page, `${name} dialog, ${theme}`);
+        });
+        await everyOne(KEYED, async ([path, keys, name]) => {
+          await page.goto(path);
+          await page.keyboard.press(keys);
+          await page.getByRole("dialog", { name }).waitFor();
+          await assertAccessible(page, `${name} (${keys}) on ${path}, ${theme}`);
+        });
+        await everyOne(TABS, async ([path, tab]) => {
+          await page.goto(path);
+          await page.getByRole("tab", { name: tab }).click();
+          await assertAccessible(page, `${tab} tab of ${path}, ${theme}`);
+          if (narrow) await assertNarrowLayout(page, `${tab} tab of ${path}, ${theme}, 800 px`);
         });
         await everyOne(SLIDES, async ([path, button]) => {
           await page.goto(path);

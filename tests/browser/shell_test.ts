@@ -57,10 +57,16 @@ Deno.test("browser: sign-in, dashboard, unknown route, theme and sign-out", asyn
       assert.equal(await docs.getAttribute("target"), "_blank");
     });
 
-    await t.step("the basic view ships no script", async () => {
-      const scripts = await page.locator("script[src]").count();
-      assert.equal(scripts, 0);
-    });
+    await t.step(
+      "the basic view ships no island script, only the keyboard shortcuts' small one",
+      async () => {
+        const scripts = await page.locator("script[src]").evaluateAll((all) =>
+          all.map((s) => (s as HTMLScriptElement).src)
+        );
+        assert.equal(scripts.length, 1, scripts.join(", "));
+        assert.match(scripts[0], /\/shortcuts-[\w-]+\.js$/);
+      },
+    );
 
     await t.step("an unknown route goes to the first allowed page", async () => {
       await page.goto("/no/such/page");

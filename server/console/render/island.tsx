@@ -8,6 +8,8 @@ import type { IslandName } from "../../../islands/registry.ts";
 /** Collects which islands a page rendered, so the document adds the client script only when needed. */
 export class RenderCollector {
   readonly islands = new Set<IslandName>();
+  /** The page takes keyboard shortcuts (islands/keyboard/shortcuts.ts): every signed-in page does. */
+  keyboard = false;
 }
 
 export const RenderContext = createContext<RenderCollector | null>(null);
@@ -37,4 +39,12 @@ export function Island<P extends object>(
       <script type="application/json" dangerouslySetInnerHTML={{ __html: jsonForHtml(props) }} />
     </>
   );
+}
+
+/** Asks for the keyboard shortcuts script, a small one of its own that loads the palette on first use. */
+export function KeyboardShortcuts() {
+  const collector = useContext(RenderContext);
+  if (!collector) throw new Error("KeyboardShortcuts rendered outside renderPage");
+  collector.keyboard = true;
+  return null;
 }

@@ -1,7 +1,8 @@
 /**
  * Turns a server-rendered React tree into a full HTML document. The client script (and modulepreload links
- * for the islands used) is added only when the page rendered at least one island: a page without
- * interaction ships no JavaScript.
+ * for the islands used) is added only when the page rendered at least one island; the keyboard shortcuts'
+ * small script only when the page asked for it (the signed-in shell does). A page without either ships no
+ * JavaScript.
  */
 import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
@@ -56,6 +57,9 @@ export function createPageRenderer(
       }
       for (const file of preload) head.push(`<link rel="modulepreload" href="${staticUrl(file)}">`);
       head.push(`<script type="module" src="${staticUrl(manifest.client)}"></script>`);
+    }
+    if (collector.keyboard) {
+      head.push(`<script type="module" src="${staticUrl(manifest.shortcuts)}"></script>`);
     }
     const themeAttr = page.theme === "dark"
       ? ` data-theme="deck-dark"`
