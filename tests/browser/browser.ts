@@ -105,3 +105,11 @@ export async function signInThroughForm(page: Page, accessKey: string, secretKey
   await page.waitForURL((url) => !url.pathname.endsWith("/login"));
   await waitForIslands(page);
 }
+
+/** Scripts a page loads besides the keyboard shortcuts' small one, which every signed-in page has. */
+export async function scriptsBesidesShortcuts(page: Page): Promise<string[]> {
+  const sources = await page.locator("script[src]").evaluateAll((all) =>
+    all.map((s) => (s as HTMLScriptElement).src)
+  );
+  return sources.filter((src) => !/\/shortcuts-[\w-]+\.js$/.test(src));
+}

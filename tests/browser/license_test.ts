@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { startStack } from "../helpers.ts";
 import { createLicenseSigner, standardClaims } from "../license_fixture.ts";
-import { openBrowser, signInThroughForm } from "./browser.ts";
+import { openBrowser, scriptsBesidesShortcuts, signInThroughForm } from "./browser.ts";
 
 Deno.test("browser: licence page, AGPL modal, plan table and a subscription", async (t) => {
   const signer = await createLicenseSigner();
@@ -24,11 +24,7 @@ Deno.test("browser: licence page, AGPL modal, plan table and a subscription", as
           name: "GNU Affero General Public License",
         }).waitFor();
         assert.match(await page.getByTestId("agpl-card").innerText(), /Version 3/);
-        // Only the keyboard shortcuts' small script, which every signed-in page has.
-        const scripts = await page.locator("script[src]").evaluateAll((all) =>
-          all.map((s) => (s as HTMLScriptElement).src)
-        );
-        assert.deepEqual(scripts.map((src) => /\/shortcuts-[\w-]+\.js$/.test(src)), [true]);
+        assert.deepEqual(await scriptsBesidesShortcuts(page), []);
         assert.equal(
           await page.getByRole("button", { name: "Activate" }).count(),
           0,
