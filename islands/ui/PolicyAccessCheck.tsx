@@ -30,6 +30,7 @@ const TEXT = {
   except: "every action except:",
   on: "on",
   noResource: "no resource named: it covers admin and KMS actions only",
+  anythingBut: (what: string) => `anything but ${what}`,
   when: "only when",
   always: "for every request",
 };
@@ -163,7 +164,7 @@ function StatementSummary({ n, statement }: { n: number; statement: StatementVie
           {TEXT.on} {statement.resources
             ? statement.resources.map((
               r,
-            ) => (notResource ? `anything but ${describeResource(r)}` : describeResource(r)))
+            ) => (notResource ? TEXT.anythingBut(describeResource(r)) : describeResource(r)))
               .join("; ")
             : TEXT.noResource}
         </p>

@@ -19,6 +19,7 @@ import {
 import { PolicyStatement } from "./PolicyStatement.tsx";
 
 const TEXT = {
+  problem: (line: number, message: string) => `Line ${line}: ${message}`,
   title: "Builder",
   cannot: (reason: string) => `The builder cannot show this policy: ${reason}. Edit it in the JSON editor.`,
   hidden: "The builder cannot show these parts; they are kept as written. Edit them in the JSON:",
@@ -83,7 +84,7 @@ export function PolicyBuilder({ text, onChange, onExplain }: PolicyBuilderProps)
       {problems?.policy.length
         ? (
           <ul className="text-error text-sm mb-3" aria-label={TEXT.problems}>
-            {problems.policy.map((p, i) => <li key={i}>Line {p.line}: {p.message}</li>)}
+            {problems.policy.map((p, i) => <li key={i}>{TEXT.problem(p.line, p.message)}</li>)}
           </ul>
         )
         : null}

@@ -10,6 +10,7 @@ import { PolicyConditions } from "./PolicyConditions.tsx";
 import { PolicyResources } from "./PolicyResources.tsx";
 
 const TEXT = {
+  problem: (line: number, message: string) => `Line ${line}: ${message}`,
   title: (n: number) => `Statement ${n}`,
   effect: "Effect",
   noEffect: "Choose…",
@@ -35,25 +36,13 @@ export function PolicyStatement(
 ) {
   const n = index + 1;
   const header = (
-    <div className="flex flex-wrap items-center justify-between gap-2 mb-2">
-      <h3 className="font-bold">{TEXT.title(n)}</h3>
-      <div className="flex flex-wrap gap-1">
-        {onExplain && statement.kind === "statement"
-          ? <button type="button" className="btn btn-xs" onClick={onExplain}>{TEXT.explain}</button>
-          : null}
-        <button type="button" className="btn btn-xs btn-ghost text-error" onClick={onRemove}>
-          {TEXT.remove(n)}
-        </button>
-      </div>
-    </div>
+    <StatementHeader
+      n={n}
+      onRemove={onRemove}
+      onExplain={statement.kind === "statement" ? onExplain : undefined}
+    />
   );
-  const problemList = problems.length
-    ? (
-      <ul className="text-error text-sm mb-2" data-testid="statement-problems">
-        {problems.map((p, i) => <li key={i}>Line {p.line}: {p.message}</li>)}
-      </ul>
-    )
-    : null;
+  const problemList = <ProblemList problems={problems} />;
   if (statement.kind === "raw") {
     return (
       <section className="border border-base-300 rounded p-3" aria-label={TEXT.title(n)}>
@@ -126,5 +115,33 @@ export function PolicyStatement(
         />
       )}
     </section>
+  );
+}
+
+function StatementHeader(
+  { n, onRemove, onExplain }: { n: number; onRemove: () => void; onExplain?: () => void },
+) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 mb-2">
+      <h3 className="font-bold">{TEXT.title(n)}</h3>
+      <div className="flex flex-wrap gap-1">
+        {onExplain
+          ? <button type="button" className="btn btn-xs" onClick={onExplain}>{TEXT.explain}</button>
+          : null}
+        <button type="button" className="btn btn-xs btn-ghost text-error" onClick={onRemove}>
+          {TEXT.remove(n)}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The validator's problems in this statement, with the JSON line each points at. */
+function ProblemList({ problems }: { problems: PolicyProblem[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <ul className="text-error text-sm mb-2" data-testid="statement-problems">
+      {problems.map((p, i) => <li key={i}>{TEXT.problem(p.line, p.message)}</li>)}
+    </ul>
   );
 }
