@@ -1,0 +1,150 @@
+/**
+ * Which s3-tests failures MinIO shares: each rule names tests (by pytest mark, file, name or junit message) that
+ * fail against MinIO too, why, and the source that says so. `deno task conformance` files every failure a
+ * rule matches under "MinIO does not support this either"; the rest are ours to fix. A failure that looks like
+ * a server fault (a 500, a dropped connection, a timeout) is ours whatever the rules say: MinIO would answer.
+ * A rule that matched tests of a run but none of its failures is listed as stale in the report.
+ *
+ * Sources name files of github.com/minio/minio (read at commit 7aac2a2, 2026-02-12) or s3-tests' own marks.
+ */
+
+export interface Expectation {
+  /** Any test carrying one of these pytest marks. */
+  marks?: string[];
+  /** Test names (without the file), exact or by pattern; parameters in brackets are ignored. */
+  tests?: (string | RegExp)[];
+  /** Any failure whose junit message matches. */
+  messages?: RegExp[];
+  /** Only tests in this file of s3tests/functional/ (alone: every test of the file). */
+  file?: string;
+  /** The suite assumes Ceph RGW here (its extensions, its test setup), not S3 as AWS or MinIO serve it. */
+  rgwOnly?: boolean;
+  /** Why MinIO fails it too, in one line. */
+  reason: string;
+  /** Where that is written: MinIO source or documentation, or the suite's own marks. */
+  source: string;
+}
+
+const ROUTER = "minio/minio cmd/api-router.go";
+const REJECTED = `${ROUTER}: \`rejectedBucketAPIs\` answer NotImplemented`;
+
+export const EXPECTATIONS: Expectation[] = [
+  // The suite's RGW-only areas.
+  {
+    marks: ["bucket_logging", "bucket_logging_cleanup"],
+    rgwOnly: true,
+    reason: "Bucket logging (PutBucketLogging and RGW's extensions to it): MinIO refuses PUT/DELETE ?logging",
+    source: `${REJECTED} (logging); s3-tests marks bucket_logging`,
+  },
+  {
+    file: "test_iam.py",
+    rgwOnly: true,
+    reason:
+      "The AWS IAM query API (users, policies, groups, roles, OIDC providers, accounts) at the S3 endpoint: " +
+      "MinIO manages identities through its admin API instead",
+    source:
+      "minio/minio cmd/routers.go registers S3, STS and admin routes only; identities: cmd/admin-router.go",
+  },
+  {
+    marks: [
+      "iam_account",
+      "iam_cross_account",
+      "iam_role",
+      "iam_user",
+      "user_policy",
+      "group",
+      "group_policy",
+    ],
+    rgwOnly: true,
+    reason: "RGW accounts and IAM users, groups and roles made through the IAM API",
+    source: "s3-tests marks iam_account, iam_cross_account, iam_role, iam_user; MinIO has no IAM query API",
+  },
+  {
+    marks: ["iam_tenant"],
+    rgwOnly: true,
+    reason: "Tenants (`tenant$user`, `tenant:bucket` names) are an RGW concept",
+    source: "s3-tests mark iam_tenant; RGW multi-tenancy",
+  },
+  {
+    file: "test_sts.py",
+    rgwOnly: true,
+    reason:
+      "STS with roles created through the IAM API, GetSessionToken, GetCallerIdentity and Keycloak web " +
+      "identities: MinIO's STS has AssumeRole (no role ARNs) and AssumeRoleWith* for its configured identity providers",
+    source: "minio/minio cmd/sts-handlers.go (registerSTSRouter routes only the AssumeRole* actions)",
+  },
+  {
+    file: "test_sns.py",
+    rgwOnly: true,
+    reason:
+      "The SNS topic API (CreateTopic, ...) of RGW's bucket notifications: MinIO configures notification " +
+      "targets in its server configuration",
+    source: "s3-tests mark sns; MinIO: mc admin config set notify_* (no SNS API)",
+  },
+  {
+    marks: ["lifecycle_expiration"],
+    rgwOnly: true,
+    reason:
+      "Expiry within seconds: the tests count on RGW's rgw_lc_debug_interval, which makes a lifecycle day " +
+      "last lc_debug_interval seconds; MinIO counts real days",
+    source: "s3-tests s3tests.conf.SAMPLE (lc_debug_interval); mark lifecycle_expiration",
+  },
+  {
+    marks: ["lifecycle_transition", "cloud_transition", "cloud_restore"],
+    rgwOnly: true,
+    reason:
+      "Transitions to storage classes and cloud tiers configured in RGW; MinIO transitions to tiers added " +
+      "with mc ilm tier add",
+    source: "s3-tests marks lifecycle_transition, cloud_transition, cloud_restore",
+  },
+  {
+    tests: ["test_account_usage", "test_head_bucket_usage", "test_bucket_head_extended"],
+    rgwOnly: true,
+    reason: "RGW's usage extensions (x-rgw-object-count, x-rgw-bytes-used, the account usage summary)",
+    source: "s3-tests reads RGW's X-RGW-* headers and its ?usage answer",
+  },
+  {
+    tests: ["test_bucket_list_unordered", "test_bucket_listv2_unordered"],
+    rgwOnly: true,
+    reason: "RGW's allow-unordered listing parameter",
+    source: "s3-tests uses RGW's allow-unordered query parameter",
+  },
+  // What MinIO refuses or answers differently.
+  {
+    messages: [/NotImplemented\) when calling the Put(Bucket|Object)Acl/, /^assert 501 == 400$/],
+    tests: [/acl/, "test_bucket_list_objects_anonymous", "test_bucket_listv2_objects_anonymous"],
+    reason:
+      "ACLs other than private: MinIO accepts only the private canned ACL (or one FULL_CONTROL grant), " +
+      "answers NotImplemented otherwise, and reports every ACL as the owner's FULL_CONTROL; access is decided by " +
+      "IAM and bucket policies",
+    source: "minio/minio cmd/acl-handlers.go (PutBucketACLHandler and PutObjectACLHandler are dummy calls)",
+  },
+  {
+    marks: ["object_ownership"],
+    messages: [/BucketOwnershipControls operation/],
+    reason: "Object ownership controls: MinIO refuses ?ownershipControls",
+    source: `${REJECTED} (ownershipControls)`,
+  },
+  {
+    messages: [/PublicAccessBlock operation/],
+    tests: [/block_public|public_block/],
+    reason: "Block Public Access: MinIO refuses ?publicAccessBlock",
+    source: `${REJECTED} (publicAccessBlock)`,
+  },
+  {
+    messages: [/'arn:aws:kms:/],
+    reason: "MinIO names the SSE-KMS key as arn:aws:kms:<key> in x-amz-server-side-encryption-aws-kms-key-id",
+    source: "minio/minio cmd/encryption-v1.go (crypto.ARNPrefix added to the key ID)",
+  },
+  {
+    messages: [
+      /BucketAlreadyOwnedByYou\) when calling the CreateBucket/,
+      /'BucketAlreadyOwnedByYou' == 'BucketAlreadyExists'/,
+    ],
+    tests: ["test_bucket_create_exists"],
+    reason:
+      "Creating an existing bucket: MinIO answers 409 BucketAlreadyOwnedByYou whoever asks (buckets have no " +
+      "owning user), where AWS us-east-1 answers 200 to the owner and BucketAlreadyExists to others",
+    source: "minio/minio cmd/api-errors.go (BucketExists maps to ErrBucketAlreadyOwnedByYou)",
+  },
+];
