@@ -25,12 +25,44 @@ const CACHE = `${root}.cache`;
 const CHUNK_SIZE = 60;
 /** Seconds one test may take (pytest-timeout); the suite's slowest real waits are its lifecycle sleeps. */
 const TEST_TIMEOUT = 120;
-/** Written for pytest to load (-p): records each collected test's marks for the report's groups. */
-const MARKS_PLUGIN = `import json, os
+/**
+ * Our pytest plugin (loaded with -p, written beside the run's config; none of the suite's code is changed):
+ * - at collection, records each test's marks for the report's groups;
+ * - before each test, force-deletes (MinIO's x-minio-force-delete, as root) the run's buckets an earlier test
+ *   could not delete. junit already charges that failure to the test that left them; without this every later
+ *   test of the chunk would fail in the suite's own set-up, which empties and deletes them again.
+ */
+const PLUGIN = `import json, os
+import boto3, pytest
+from botocore.config import Config
+
 def pytest_collection_finish(session):
-    marks = {item.nodeid: sorted({m.name for m in item.iter_markers()}) for item in session.items}
-    with open(os.environ["DECK_MARKS_FILE"], "w") as f:
-        json.dump(marks, f)
+    if session.config.option.collectonly:
+        marks = {item.nodeid: sorted({m.name for m in item.iter_markers()}) for item in session.items}
+        with open(os.environ["DECK_MARKS_FILE"], "w") as f:
+            json.dump(marks, f)
+
+_root = None
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    global _root
+    import s3tests.functional as suite
+    if not suite.prefix:
+        return
+    if _root is None:
+        _root = boto3.client("s3", endpoint_url=os.environ["DECK_ENDPOINT"],
+            aws_access_key_id=os.environ["DECK_ROOT_ACCESS_KEY"],
+            aws_secret_access_key=os.environ["DECK_ROOT_SECRET_KEY"],
+            config=Config(retries={"max_attempts": 1}))
+        _root.meta.events.register("before-sign.s3.DeleteBucket",
+            lambda request, **kwargs: request.headers.__setitem__("x-minio-force-delete", "true"))
+    try:
+        for bucket in _root.list_buckets()["Buckets"]:
+            if suite.prefix in bucket["Name"]:
+                _root.delete_bucket(Bucket=bucket["Name"])
+    except Exception:
+        pass
 `;
 
 const LAST_RUN = `${CACHE}/conformance/last-run.json`;
@@ -92,7 +124,7 @@ async function runSuite(suiteDir: string, python: string, pytestArgs: string[]):
   await Deno.remove(junitDir, { recursive: true }).catch(() => {});
   await Deno.mkdir(junitDir, { recursive: true });
   await Deno.mkdir(`${work}/home`);
-  await Deno.writeTextFile(`${work}/deck_marks.py`, MARKS_PLUGIN);
+  await Deno.writeTextFile(`${work}/deck_plugin.py`, PLUGIN);
   const storageLog = `${CACHE}/conformance/storage.log`;
   await Deno.remove(storageLog).catch(() => {});
   const storage = await startConformanceStorage(`${work}/data`, storageLog);
@@ -109,11 +141,14 @@ async function runSuite(suiteDir: string, python: string, pytestArgs: string[]):
     PYTHONPYCACHEPREFIX: `${CACHE}/conformance/pycache`,
     DECK_MARKS_FILE: `${work}/marks.json`,
     AWS_DEFAULT_REGION: "us-east-1",
+    DECK_ENDPOINT: storage.url,
+    DECK_ROOT_ACCESS_KEY: storage.root.accessKey,
+    DECK_ROOT_SECRET_KEY: storage.root.secretKey,
   };
   let running: Deno.ChildProcess | null = null;
   const pytest = async (args: string[]) => {
     running = new Deno.Command(python, {
-      args: ["-m", "pytest", "-p", "no:cacheprovider", ...args],
+      args: ["-m", "pytest", "-p", "no:cacheprovider", "-p", "deck_plugin", ...args],
       cwd: suiteDir,
       clearEnv: true,
       env,
@@ -143,8 +178,6 @@ async function runSuite(suiteDir: string, python: string, pytestArgs: string[]):
     await pytest([
       "--collect-only",
       "-q",
-      "-p",
-      "deck_marks",
       ...(pytestArgs.length ? pytestArgs : ["s3tests/functional"]),
     ]);
     const marks: Record<string, string[]> = JSON.parse(

@@ -49,6 +49,8 @@ export interface Crash {
 
 export interface ConformanceStorage {
   url: string;
+  /** The root credentials the harness chose (the suite's accounts are plain users). */
+  root: { accessKey: string; secretKey: string };
   port: number;
   accounts: Account[];
   /** Each time the process ended by itself; it is started again at once on the same port and data. */
@@ -109,6 +111,7 @@ export async function startConformanceStorage(dataDir: string, logFile: string):
   const url = await spawn();
   const storage: ConformanceStorage = {
     url,
+    root,
     port,
     accounts: [],
     crashes,
