@@ -29,8 +29,8 @@ const isFailure = (r: CaseResult) => r.outcome === "failed" || r.outcome === "er
 
 /** Whether a rule names this test (by file, mark or name); `message` also lets it match by junit message. */
 function matches(rule: Expectation, id: string, marks: string[], message?: string): boolean {
-  if (rule.file && rule.file !== fileName(id)) return false;
   const name = testName(id);
+  if ((rule.file && rule.file !== fileName(id)) || rule.except?.includes(name)) return false;
   const byMark = rule.marks?.some((m) => marks.includes(m)) ?? false;
   const byName = rule.tests?.some((t) => typeof t === "string" ? t === name : t.test(name)) ?? false;
   const byMessage = message !== undefined && (rule.messages?.some((m) => m.test(message)) ?? false);
