@@ -47,8 +47,12 @@ export function parseJunit(xml: string, expected: string[]): CaseResult[] {
   try {
     const root = parseXml(xml);
     const suites = root.name === "testsuites" ? children(root, "testsuite") : [root];
-    let clock = Date.parse(suites[0]?.attributes.timestamp ?? "");
-    for (const testcase of suites.flatMap((suite) => children(suite, "testcase"))) {
+    const testcases = suites.flatMap((suite) => children(suite, "testcase"));
+    // Counted back from the session's end: its start also covers collection, which no testcase accounts for.
+    const sessionEnd = Date.parse(suites[0]?.attributes.timestamp ?? "") +
+      Number(suites[0]?.attributes.time ?? 0) * 1000;
+    let clock = sessionEnd - testcases.reduce((sum, t) => sum + Number(t.attributes.time ?? 0) * 1000, 0);
+    for (const testcase of testcases) {
       const startedAt = Number.isNaN(clock) ? undefined : clock;
       clock += Number(testcase.attributes.time ?? 0) * 1000;
       const { outcome, node } = outcomeOf(testcase);

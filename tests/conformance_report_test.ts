@@ -5,7 +5,7 @@ import { classify, renderReport } from "../build/conformance_report.ts";
 
 const S3 = "s3tests/functional/test_s3.py";
 const JUNIT = `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests">
-<testsuite name="pytest" tests="4" timestamp="2026-05-07T10:00:00.000000+00:00">
+<testsuite name="pytest" tests="4" time="12.8" timestamp="2026-05-07T10:00:00.000000+00:00">
 <testcase classname="s3tests.functional.test_s3" name="test_bucket_list_empty" time="1.5" />
 <testcase classname="s3tests.functional.test_s3" name="test_object_acl_canned" time="0.5"><failure message="AssertionError: assert 1 == 2">trace</failure></testcase>
 <testcase classname="s3tests.functional.test_s3" name="test_bucket_acl_default" time="0.5"><failure message="botocore.exceptions.ClientError: An error occurred (InternalError) when calling the GetBucketAcl operation">trace</failure></testcase>
@@ -25,7 +25,8 @@ Deno.test("junit results: one per test run, a test junit lost counts as an error
   assert.deepEqual(results.map((r) => r.outcome), ["passed", "failed", "failed", "failed", "error"]);
   assert.match(results[2].message, /InternalError/);
   assert.equal(results[4].message, "not reported by pytest");
-  assert.equal(results[1].startedAt, Date.parse("2026-05-07T10:00:01.500Z"));
+  // 12.8 s in all, of which 2.8 s are tests: the first started 10 s in (collection).
+  assert.equal(results[1].startedAt, Date.parse("2026-05-07T10:00:11.500Z"));
   assert.deepEqual(parseJunit("<testsuites", [ids[0]]).map((r) => r.outcome), ["error"]);
 });
 
