@@ -116,6 +116,30 @@ function describeCrash(crash: Crash, chunk: number, found: CaseResult[]): string
     `: ${error} ${where.replace(/file:\/\/\S*?\/(server|build|tests)\//, "$1/")}`.trimEnd();
 }
 
+/** Writes the run (so far) to .cache/conformance/last-run.json and returns it. */
+async function saveRun(
+  started: Date,
+  suiteDir: string,
+  pytestArgs: string[],
+  progress: { results: CaseResult[]; marks: Record<string, string[]>; crashes: string[]; unfinished: number },
+): Promise<Run> {
+  const run: Run = {
+    facts: {
+      started: started.toISOString(),
+      minutes: Math.round((Date.now() - started.getTime()) / 60_000),
+      suiteCommit: (await git(suiteDir, ["rev-parse", "HEAD"])) || "unknown (not a git checkout)",
+      suiteDate: await git(suiteDir, ["log", "-1", "--format=%cs"]),
+      pytestArgs,
+      crashes: progress.crashes,
+      unfinished: progress.unfinished,
+    },
+    results: progress.results,
+    marks: progress.marks,
+  };
+  await Deno.writeTextFile(LAST_RUN, JSON.stringify(run));
+  return run;
+}
+
 /** Starts the storage, runs the suite against it chunk by chunk, and stops it again. */
 async function runSuite(suiteDir: string, python: string, pytestArgs: string[]): Promise<Run> {
   const started = new Date();
@@ -199,20 +223,15 @@ async function runSuite(suiteDir: string, python: string, pytestArgs: string[]):
         `chunk ${i + 1}/${chunks}: ${n("passed")} passed, ${n("failed")} failed, ${n("error")} errors, ` +
           `${n("skipped")} skipped (${Math.round((performance.now() - t0) / 1000)} s)`,
       );
+      // Saved after every chunk: an interrupted run can still be reported (--report) for what it ran.
+      const unfinished = ids.length - results.length;
+      await saveRun(started, suiteDir, pytestArgs, { results, marks, crashes, unfinished });
       for (const crash of storage.crashes.slice(crashesBefore)) {
         crashes.push(describeCrash(crash, i + 1, found));
         console.error(`the storage process ended and was started again: ${crashes.at(-1)}`);
       }
     }
-    const facts = {
-      started: started.toISOString(),
-      minutes: Math.round((Date.now() - started.getTime()) / 60_000),
-      suiteCommit: (await git(suiteDir, ["rev-parse", "HEAD"])) || "unknown (not a git checkout)",
-      suiteDate: await git(suiteDir, ["log", "-1", "--format=%cs"]),
-      pytestArgs,
-      crashes,
-    };
-    return { facts, results, marks };
+    return await saveRun(started, suiteDir, pytestArgs, { results, marks, crashes, unfinished: 0 });
   } finally {
     Deno.removeSignalListener("SIGINT", interrupted);
     Deno.removeSignalListener("SIGTERM", interrupted);
@@ -241,7 +260,6 @@ if (reportOnly) {
   }
   // `deno task conformance -- -k x` passes the "--" on.
   run = await runSuite(suiteDir, python, Deno.args.filter((arg, i) => !(i === 0 && arg === "--")));
-  await Deno.writeTextFile(LAST_RUN, JSON.stringify(run));
 }
 const report = renderReport(classify(run.results, run.marks), {
   ...run.facts,

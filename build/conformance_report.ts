@@ -21,6 +21,8 @@ export interface RunFacts {
   suiteDate: string;
   pytestArgs: string[];
   crashes: string[];
+  /** Tests collected but not run: the run was interrupted (0 for a whole run). */
+  unfinished?: number;
 }
 
 const testName = (id: string) => (id.split("::")[1] ?? id).replace(/\[.*\]$/, "");
@@ -178,7 +180,8 @@ export function renderReport(
     "Written by `deno task conformance` (build/conformance.ts); edit build/conformance_expectations.ts, not this",
     'file. How to get the suite and run it: README.md, "S3 conformance".',
     "",
-    `- Run: ${when} UTC, ${facts.minutes} min on this machine (2 cores).`,
+    `- Run: ${when} UTC, ${facts.minutes} min on this machine (2 cores).` +
+    (facts.unfinished ? ` **Interrupted: ${facts.unfinished} collected tests did not run.**` : ""),
     `- Suite: ceph/s3-tests at ${code(facts.suiteCommit)}${facts.suiteDate ? ` (${facts.suiteDate})` : ""}.`,
     `- Reproduce: ${code(`S3_TESTS_DIR=/path/to/s3-tests npx -y deno@2.9.6 task conformance${args}`)}`,
     `- Storage: server/storage/standalone.ts on a free loopback port, fresh data directory, static KMS key; the`,
