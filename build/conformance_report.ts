@@ -76,9 +76,10 @@ function groupTable(rows: Classified[]): string[] {
     "| Group | Tests | Passed | Failed | Errors | Skipped | MinIO neither | Ours to fix |",
     "| --- | --: | --: | --: | --: | --: | --: | --: |",
   ];
-  const labels = [...new Set(rows.map((r) => r.group))].sort((a, b) =>
-    GROUP_ORDER.indexOf(a) - GROUP_ORDER.indexOf(b)
-  );
+  // Groups named after a file (no feature group matched) go last.
+  const rank = (label: string) =>
+    GROUP_ORDER.includes(label) ? GROUP_ORDER.indexOf(label) : GROUP_ORDER.length;
+  const labels = [...new Set(rows.map((r) => r.group))].sort((a, b) => rank(a) - rank(b));
   for (const label of labels) {
     const c = count(rows.filter((r) => r.group === label));
     lines.push(
@@ -146,6 +147,18 @@ function skippedSection(rows: Classified[]): string[] {
   return [...lines, ""];
 }
 
+/** Each distinct crash once, with how often it happened. */
+function crashSection(crashes: string[]): string[] {
+  if (crashes.length === 0) return [];
+  const counts = Map.groupBy(crashes, (c) => c);
+  return [
+    `**The storage process ended ${crashes.length} times during the run** (it was started again each time):`,
+    "",
+    ...[...counts].map(([crash, all]) => `- ${all.length > 1 ? `${all.length} times: ` : ""}${crash}`),
+    "",
+  ];
+}
+
 /** Rules whose named tests ran, some passed and none failed: the storage may have outgrown them. */
 function staleSection(rows: Classified[]): string[] {
   const stale = EXPECTATIONS.filter((rule) => {
@@ -194,9 +207,7 @@ export function renderReport(
     "| --: | --: | --: | --: | --: | --: | --: |",
     `| ${c.total} | ${c.passed} | ${c.failed} | ${c.errors} | ${c.skipped} | ${c.shared} | ${c.ours} |`,
     "",
-    ...(facts.crashes.length
-      ? ["**The storage process ended during the run:**", "", ...facts.crashes.map((x) => `- ${x}`), ""]
-      : []),
+    ...crashSection(facts.crashes),
     "## By feature group",
     "",
     ...groupTable(rows),
