@@ -1,5 +1,5 @@
 /** Reads pytest's junit XML into one result per test id of the chunk that was run. */
-import { children, parseXml, type XmlNode } from "../server/s3/xml.ts";
+import { children, parseXml, type XmlNode } from "../server/lib/s3/xml.ts";
 
 export type Outcome = "passed" | "failed" | "error" | "skipped";
 

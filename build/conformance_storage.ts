@@ -4,8 +4,8 @@
  * as an administrator would (mc admin user add + policy attach).
  */
 import { freePort, spawnStorage } from "../tests/storage_process.ts";
-import { S3Client } from "../server/s3/client.ts";
-import { addUser, setPolicy } from "../server/s3/admin/iam.ts";
+import { S3Client } from "../server/lib/s3/client.ts";
+import { addUser, setPolicy } from "../server/lib/s3/admin/iam.ts";
 
 /** The suite's config sections that name an account, with the access key the harness gives each. */
 const ACCOUNT_SECTIONS: Record<string, string> = {
