@@ -12,7 +12,6 @@ import {
   SUMMARY_CARDS,
   type SummaryCard,
 } from "../server/lib/contract/buckets.ts";
-import type { PartFailure } from "../server/lib/contract/screen.ts";
 import {
   AccessPolicyDialog,
   EncryptionDialog,
@@ -23,9 +22,8 @@ import {
 import { bucketsApi } from "./lib/api/buckets.ts";
 import { changedBucketAccess } from "./lib/bucket_state.ts";
 import { capitalizeWord, formatBytes, largestExactUnit } from "./lib/format.ts";
-import { capitalize, failuresBanner } from "./lib/messages.ts";
-import { reportError } from "./lib/use_list.ts";
-import { showErrorBanner } from "./ui/notify.ts";
+import { capitalize } from "./lib/messages.ts";
+import { useView } from "./lib/use_list.ts";
 import { ReplicationProgress } from "./ui/ReplicationProgress.tsx";
 
 export interface BucketSummaryProps {
@@ -36,14 +34,6 @@ export interface BucketSummaryProps {
 /** "30 days", "1 year" (singular when 1, spec 2 Summary). */
 export const validityText = (r: BucketRetention) =>
   `${r.validity} ${r.validity === 1 ? r.unit.replace(/s$/, "") : r.unit}`;
-
-/**
- * The failures a reload found that the Summary was not already showing. Only these reach the banner: a card
- * that said "Access denied" before the change and says it still is no news, and a banner right after a save
- * would read as if the save had failed.
- */
-export const newFailures = (before: PartFailure[], after: PartFailure[]) =>
-  after.filter((f) => !before.some((b) => b.section === f.section && b.message === f.message));
 
 /** One Summary card; when its read failed, the reason ("Access denied") stands in place of its content. */
 function Section(
@@ -150,27 +140,12 @@ function cardContent(
 }
 
 export default function BucketSummary({ bucket, initial }: BucketSummaryProps) {
-  const [view, setView] = useState(initial);
-  const [loading, setLoading] = useState(false);
+  const { view, loading, reload } = useView(() => bucketsApi.summary(bucket), initial);
   const [dialog, setDialog] = useState<DialogName | null>(null);
-  async function reload() {
+  async function handleSaved() {
     setDialog(null);
-    setLoading(true);
-    try {
-      const next = await bucketsApi.summary(bucket);
-      const fresh = newFailures(view.failures, next.failures);
-      setView(next);
-      changedBucketAccess.value = next.access;
-      if (fresh.length > 0) {
-        const banner = failuresBanner(fresh);
-        showErrorBanner(banner.message, banner.detail);
-      }
-    } catch (error) {
-      // The bucket itself could not be read (deleted elsewhere, the server gone): the cards keep what they said.
-      reportError(error);
-    } finally {
-      setLoading(false);
-    }
+    const next = await reload();
+    if (next) changedBucketAccess.value = next.access;
   }
   const reason = (card: SummaryCard) => view.unavailable[card];
   return (
@@ -194,7 +169,7 @@ export default function BucketSummary({ bucket, initial }: BucketSummaryProps) {
             bucket={bucket}
             current={view.access}
             onClose={() => setDialog(null)}
-            onSaved={reload}
+            onSaved={handleSaved}
           />
         )
         : null}
@@ -205,7 +180,7 @@ export default function BucketSummary({ bucket, initial }: BucketSummaryProps) {
             current={view.encryption?.type ?? "disabled"}
             kmsKey={view.encryption?.kmsKey ?? ""}
             onClose={() => setDialog(null)}
-            onSaved={reload}
+            onSaved={handleSaved}
           />
         )
         : null}
@@ -215,7 +190,7 @@ export default function BucketSummary({ bucket, initial }: BucketSummaryProps) {
             bucket={bucket}
             enabled={!!view.versioning}
             onClose={() => setDialog(null)}
-            onSaved={reload}
+            onSaved={handleSaved}
           />
         )
         : null}
@@ -225,7 +200,7 @@ export default function BucketSummary({ bucket, initial }: BucketSummaryProps) {
             bucket={bucket}
             quota={view.quota ?? { quota: 0, type: "hard" }}
             onClose={() => setDialog(null)}
-            onSaved={reload}
+            onSaved={handleSaved}
           />
         )
         : null}
@@ -235,7 +210,7 @@ export default function BucketSummary({ bucket, initial }: BucketSummaryProps) {
             bucket={bucket}
             current={view.retention}
             onClose={() => setDialog(null)}
-            onSaved={reload}
+            onSaved={handleSaved}
           />
         )
         : null}

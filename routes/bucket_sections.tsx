@@ -32,7 +32,7 @@ import { listTierViews } from "../server/console/services/settings.ts";
 import { isPathAllowed } from "../server/console/session/pages.ts";
 import type { SessionData } from "../server/console/session/token.ts";
 import type { BucketSummary as BucketInfo } from "../server/lib/contract/buckets.ts";
-import { describeFailures, loadAll } from "./page_data.ts";
+import { loadAll, viewBanner } from "./page_data.ts";
 import { pagesOf } from "./page_context.tsx";
 
 /** What the page's header read: the bucket, and what the account may do with it. */
@@ -101,7 +101,7 @@ export const SECTIONS: BucketSection[] = [
       });
       return {
         props: { bucket, initial: view },
-        error: describeFailures(view.failures.map((f) => ({ section: f.section, error: f }))),
+        error: viewBanner(view.failures),
       };
     },
     island: ["BucketSummary", BucketSummary],

@@ -9,6 +9,7 @@ import { ApiError } from "../server/console/errors.ts";
 import { type Part, readParts } from "../server/console/services/screen_parts.ts";
 import { clientFor } from "../server/console/services/session_clients.ts";
 import type { SessionData } from "../server/console/session/token.ts";
+import type { PartFailure } from "../server/lib/contract/screen.ts";
 import type { S3Client } from "../server/lib/s3/client.ts";
 
 /** One piece of a page: how to load it, what to show when it fails, and the section name the user sees. */
@@ -56,3 +57,7 @@ export function describeFailures(
   );
   return new ApiError(failures[0].error.status, message, { detail });
 }
+
+/** The banner for a view model's failed parts (server/console/services/screen_parts.ts), as loadAll's. */
+export const viewBanner = (failures: PartFailure[]) =>
+  describeFailures(failures.map((failure) => ({ section: failure.section, error: failure })));
