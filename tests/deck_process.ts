@@ -60,23 +60,29 @@ export function spawnDeck(
   const stdout = collect(child.stdout);
   const stderr = collect(child.stderr);
   const status = Promise.all([child.status, stdout.done, stderr.done]).then(([s]) => s);
+  // Deck's own TLS and the storage's certificate directory make each listener HTTPS.
+  const consoleScheme = settings.CONSOLE_TLS_CERT || settings.CONSOLE_CERTS_DIR ? "https" : "http";
+  const storageScheme = settings.CONSOLE_STORAGE_CERTS_DIR ? "https" : "http";
   return {
     child,
-    consoleUrl: `http://127.0.0.1:${ports.console}`,
-    storageUrl: `http://127.0.0.1:${ports.storage}`,
+    consoleUrl: `${consoleScheme}://127.0.0.1:${ports.console}`,
+    storageUrl: `${storageScheme}://${settings.CONSOLE_STORAGE_ADDRESS ?? `127.0.0.1:${ports.storage}`}`,
     output: (tail = 4000) => `stdout:\n${stdout.text()}\nstderr:\n${stderr.text().slice(-tail)}`,
     status,
   };
 }
 
-/** Waits until the console answers /healthz (or the process ended, which fails). */
-export async function ready(deck: Deck): Promise<void> {
+/**
+ * Waits until the console answers /healthz (or the process ended, which fails); `fetchImpl` is one that trusts
+ * the console's certificate when it serves HTTPS.
+ */
+export async function ready(deck: Deck, fetchImpl: typeof fetch = fetch): Promise<void> {
   let exited = false;
   deck.status.then(() => exited = true);
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (exited) throw new Error(`Deck exited before serving:\n${deck.output()}`);
-    const ok = await fetch(`${deck.consoleUrl}/healthz`).then(async (res) => {
+    const ok = await fetchImpl(`${deck.consoleUrl}/healthz`).then(async (res) => {
       await res.body?.cancel();
       return res.ok;
     }, () => false);

@@ -7,12 +7,16 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the storage on `port` with these root credentials and waits for its "listening" line. */
+/**
+ * Starts the storage on `port` with these root credentials and waits for its "listening" line; `flags` adds
+ * command-line flags (`--certs-dir DIR`).
+ */
 export async function spawnStorage(
   dataDir: string,
   port: number,
   root: { accessKey: string; secretKey: string },
   env: Record<string, string> = {},
+  flags: string[] = [],
 ): Promise<{ child: Deno.ChildProcess; url: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -23,6 +27,7 @@ export async function spawnStorage(
       dataDir,
       "--address",
       `127.0.0.1:${port}`,
+      ...flags,
     ],
     env: { MINIO_ROOT_USER: root.accessKey, MINIO_ROOT_PASSWORD: root.secretKey, NO_COLOR: "1", ...env },
     stdout: "piped",

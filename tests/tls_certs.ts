@@ -1,6 +1,6 @@
 /**
  * Certificates for the TLS tests, made with OpenSSL's command line as an administrator makes them: a private
- * CA, and a server certificate it signs for `localhost` and `127.0.0.1`, laid out as MinIO's certificate
+ * CA, and a server certificate it signs for `localhost` and `127.0.0.1` (and addresses asked for), laid out as MinIO's certificate
  * directory (`public.crt`, `private.key`, `CAs/ca.crt`). OpenSSL is installed with apt-get when missing.
  */
 import { ensureSystemPrograms, OPENSSL } from "../build/system_deps.ts";
@@ -12,7 +12,23 @@ export interface TestCertificates {
   caFile: string;
   cert: string;
   key: string;
+  /**
+   * The Chromium switch that trusts this server certificate (by its public key), as an administrator's browser
+   * trusts their private CA; Chromium reads no CA file of ours.
+   */
+  chromiumTrust(): Promise<string>;
   remove(): Promise<void>;
+}
+
+/** Base64 SHA-256 of a certificate's SubjectPublicKeyInfo: what Chromium's SPKI list names. */
+async function spkiHash(certFile: string): Promise<string> {
+  const out = await new Deno.Command(OPENSSL.path, {
+    args: ["x509", "-in", certFile, "-noout", "-pubkey"],
+    stdout: "piped",
+  }).output();
+  const pem = new TextDecoder().decode(out.stdout);
+  const der = Uint8Array.fromBase64(pem.replace(/-----[^-]+-----|\s/g, ""));
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", der)).toBase64();
 }
 
 async function openssl(cwd: string, ...args: string[]): Promise<void> {
@@ -22,8 +38,11 @@ async function openssl(cwd: string, ...args: string[]): Promise<void> {
   }
 }
 
-/** A private CA and a server certificate it signed, in a fresh temporary certificate directory. */
-export async function makeCertificates(): Promise<TestCertificates> {
+/**
+ * A private CA and a server certificate it signed for localhost, 127.0.0.1 and `ips`, in a fresh temporary
+ * certificate directory.
+ */
+export async function makeCertificates(options: { ips?: string[] } = {}): Promise<TestCertificates> {
   const missing = await ensureSystemPrograms([OPENSSL]);
   if (missing) throw new Error(missing);
   const certsDir = await Deno.makeTempDir({ prefix: "deck-certs-" });
@@ -64,7 +83,9 @@ export async function makeCertificates(): Promise<TestCertificates> {
       "basicConstraints=critical,CA:FALSE",
       "keyUsage=critical,digitalSignature",
       "extendedKeyUsage=serverAuth",
-      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      `subjectAltName=${
+        ["DNS:localhost", "IP:127.0.0.1", ...(options.ips ?? []).map((ip) => `IP:${ip}`)].join(",")
+      }`,
     ].join("\n"),
   );
   await openssl(
@@ -94,6 +115,8 @@ export async function makeCertificates(): Promise<TestCertificates> {
     caFile: `${certsDir}/CAs/ca.crt`,
     cert: `${certsDir}/public.crt`,
     key: `${certsDir}/private.key`,
+    chromiumTrust: async () =>
+      `--ignore-certificate-errors-spki-list=${await spkiHash(`${certsDir}/public.crt`)}`,
     remove: () => Deno.remove(certsDir, { recursive: true }),
   };
 }
@@ -133,6 +156,8 @@ export async function makeSelfSignedCaCertificate(): Promise<TestCertificates> {
     caFile: `${certsDir}/public.crt`,
     cert: `${certsDir}/public.crt`,
     key: `${certsDir}/private.key`,
+    chromiumTrust: async () =>
+      `--ignore-certificate-errors-spki-list=${await spkiHash(`${certsDir}/public.crt`)}`,
     remove: () => Deno.remove(certsDir, { recursive: true }),
   };
 }

@@ -17,8 +17,11 @@ export interface AppConfig {
   /** External storage URL without trailing slash, or null for the embedded server. */
   readonly minioServer: string | null;
   readonly minioRegion: string;
+  /** CA certificates (PEM file) trusted for the storage server besides the system's, or null. */
+  readonly minioCaFile: string | null;
   readonly dataDir: string;
-  readonly storage: { readonly hostname: string; readonly port: number };
+  /** The embedded storage's listener; `certsDir` (MinIO's layout) makes it HTTPS. */
+  readonly storage: { readonly hostname: string; readonly port: number; readonly certsDir: string | null };
   /** The storage as browsers reach it (direct part uploads, storage share links), or null. */
   readonly storagePublicUrl: string | null;
   readonly root: { readonly accessKey: string; readonly secretKey: string } | null;
@@ -182,6 +185,17 @@ function parseTls(raw: Record<SettingName, string>): AppConfig["tls"] {
   return { certFile: raw.tlsCert, keyFile: raw.tlsKey };
 }
 
+function parseStorageCertsDir(raw: Record<SettingName, string>): string | null {
+  if (!raw.storageCertsDir) return null;
+  if (raw.minioServer || raw.operatorMode === "on") {
+    throw new ConfigError(
+      SETTINGS.storageCertsDir.env,
+      "is for the embedded storage; an external server's CA goes in CONSOLE_MINIO_CA_FILE",
+    );
+  }
+  return raw.storageCertsDir.replace(/\/+$/, "");
+}
+
 function parsePair(a: SettingSpec, b: SettingSpec, first: string, second: string): [string, string] | null {
   if (!first && !second) return null;
   if (!first || !second) {
@@ -239,8 +253,12 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
     tls: parseTls(raw),
     minioServer: parseServerUrl(SETTINGS.minioServer.env, raw.minioServer),
     minioRegion: raw.minioRegion,
+    minioCaFile: raw.minioCaFile || null,
     dataDir: raw.dataDir || "./data",
-    storage: parseAddress(SETTINGS.storageAddress.env, raw.storageAddress),
+    storage: {
+      ...parseAddress(SETTINGS.storageAddress.env, raw.storageAddress),
+      certsDir: parseStorageCertsDir(raw),
+    },
     storagePublicUrl: parseServerUrl(SETTINGS.storagePublicUrl.env, raw.storagePublicUrl),
     root: root ? { accessKey: root[0], secretKey: root[1] } : null,
     sessionKey: sessionKey ? { passphrase: sessionKey[0], salt: sessionKey[1] } : null,
