@@ -8,12 +8,16 @@ import type { ListenerTimeouts } from "../lib/http/listener.ts";
 import { type SettingName, SETTINGS, type SettingSpec } from "./config_settings.ts";
 import type { LogLevel } from "../lib/http/log.ts";
 import { parseKmsSecretKey } from "../lib/formats/kms_secret_key.ts";
+import { ConfigError } from "./config_error.ts";
+import { parseStorageCertsDir, parseTls, type TlsFiles } from "./config_tls.ts";
+
+export { ConfigError };
 
 /** The validated configuration every part of Deck receives. */
 export interface AppConfig {
   readonly hostname: string;
   readonly port: number;
-  readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+  readonly tls: TlsFiles | null;
   /** External storage URL without trailing slash, or null for the embedded server. */
   readonly minioServer: string | null;
   readonly minioRegion: string;
@@ -90,14 +94,6 @@ export interface OperatorConfig {
   readonly minioImage: string;
 }
 
-/** A setting with a bad value; start-up stops with its message. */
-export class ConfigError extends Error {
-  constructor(readonly setting: string, message: string) {
-    super(`${setting}: ${message}`);
-    this.name = "ConfigError";
-  }
-}
-
 /** Reads flags (`--name value` or `--name=value`) over environment over defaults. */
 function collectRaw(env: Record<string, string | undefined>, args: string[]): Record<SettingName, string> {
   const fromFlags = new Map<string, string>();
@@ -162,38 +158,6 @@ function parseSubpath(value: string): string {
   }
   const trimmed = value.replace(/^\/+|\/+$/g, "");
   return trimmed ? `/${trimmed}/` : "/";
-}
-
-function parseTls(raw: Record<SettingName, string>): AppConfig["tls"] {
-  if (raw.certsDir) {
-    if (raw.tlsCert || raw.tlsKey) {
-      throw new ConfigError(
-        SETTINGS.certsDir.flag,
-        "use either --certs-dir or CONSOLE_TLS_CERT/CONSOLE_TLS_KEY",
-      );
-    }
-    const dir = raw.certsDir.replace(/\/+$/, "");
-    return { certFile: `${dir}/public.crt`, keyFile: `${dir}/private.key` };
-  }
-  if (!raw.tlsCert && !raw.tlsKey) return null;
-  if (!raw.tlsCert || !raw.tlsKey) {
-    throw new ConfigError(
-      raw.tlsCert ? SETTINGS.tlsKey.env : SETTINGS.tlsCert.env,
-      "TLS needs both a certificate and a key",
-    );
-  }
-  return { certFile: raw.tlsCert, keyFile: raw.tlsKey };
-}
-
-function parseStorageCertsDir(raw: Record<SettingName, string>): string | null {
-  if (!raw.storageCertsDir) return null;
-  if (raw.minioServer || raw.operatorMode === "on") {
-    throw new ConfigError(
-      SETTINGS.storageCertsDir.env,
-      "is for the embedded storage; an external server's CA goes in CONSOLE_MINIO_CA_FILE",
-    );
-  }
-  return raw.storageCertsDir.replace(/\/+$/, "");
 }
 
 function parsePair(a: SettingSpec, b: SettingSpec, first: string, second: string): [string, string] | null {
