@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { listen } from "../../server/lib/http/listener.ts";
+import { LoopbackBridge } from "../../server/lib/http/tls_upgrade.ts";
 import { makeCertificates } from "../tls_certs.ts";
 
 const TIMEOUTS = { headerMs: 5000, idleMs: 5000, bodyMs: 5000 };
@@ -110,5 +111,17 @@ Deno.test("shutting a TLS listener down ends its open WebSockets", async () => {
   } finally {
     client.close();
     await certs.remove();
+  }
+});
+
+Deno.test("the loopback port of a TLS listener closes, unread, a connection no upgrade opened", async () => {
+  const bridge = await LoopbackBridge.open();
+  try {
+    const stranger = await Deno.connect({ hostname: "127.0.0.1", port: bridge.port });
+    await stranger.write(new TextEncoder().encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    const answer = await new Response(stranger.readable).arrayBuffer(); // ends when the port closes it
+    assert.equal(answer.byteLength, 0, "nothing is answered");
+  } finally {
+    bridge.close();
   }
 });

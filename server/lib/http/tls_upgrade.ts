@@ -23,7 +23,11 @@ export class LoopbackBridge {
   /** Near ends connected before their far end was accepted, by source port. */
   readonly #waiting = new Map<number, (far: Socket) => void>();
 
-  private constructor(private readonly server: net.Server, private readonly port: number) {
+  private constructor(
+    private readonly server: net.Server,
+    /** The loopback port (tests reach it as another local user would). */
+    readonly port: number,
+  ) {
     server.on("connection", (far: Socket) => this.#onAccepted(far));
     server.on("error", (error) => console.error(`http: loopback bridge error: ${error.message}`));
   }
