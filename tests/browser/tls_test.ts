@@ -10,7 +10,6 @@ import { type Deck, DECK_ROOT, ready, spawnDeck, stop } from "../deck_process.ts
 import { freePort } from "../storage_process.ts";
 import { awsCli } from "../storage/awscli.ts";
 import { makeCertificates } from "../tls_certs.ts";
-import { fetchTrusting } from "../../server/console/storage_trust.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 
 /** An address of this machine other than loopback: SSE-C over plain HTTP is refused from one. */
@@ -50,8 +49,8 @@ Deno.test("over HTTPS on both listeners: SSE-C from the AWS CLI, Trace over wss:
       CONSOLE_TLS_KEY: certs.key,
       CONSOLE_STORAGE_ADDRESS: `${external}:${ports.storage}`,
       CONSOLE_STORAGE_CERTS_DIR: certs.certsDir,
-    });
-    await ready(deck, fetchTrusting([await Deno.readTextFile(certs.caFile)]));
+    }, { trust: [certs.caFile] });
+    await ready(deck);
     assert.match(deck.output(), new RegExp(`Deck console: https://127\\.0\\.0\\.1:${ports.console}/`));
     assert.match(
       deck.output(),
