@@ -76,7 +76,7 @@ export const SETTINGS = {
     flag: "--storage-certs-dir",
     default: "",
     description:
-      "The embedded storage's certificate directory in MinIO's layout: public.crt and private.key make it serve HTTPS only (SSE-C keys are then taken from any client); the console trusts public.crt and the certificates in CAs/. Unset: plain HTTP.",
+      "Embedded storage's certificate directory in MinIO's layout (public.crt, private.key, CAs/): it then serves HTTPS only and takes SSE-C keys from any client. Unset: plain HTTP.",
   },
   storagePublicUrl: {
     env: "CONSOLE_STORAGE_PUBLIC_URL",
