@@ -26,6 +26,7 @@ import { forwardingKey } from "./server/lib/s3/forwarded_client.ts";
 import { LicenseStore } from "./server/console/services/license.ts";
 import { listen, type Listener, ListenError } from "./server/lib/http/listener.ts";
 import { keepRunningOnUncaughtErrors } from "./server/lib/http/last_resort.ts";
+import { checkStorageReachable, fetchTrusting, storageTrust } from "./server/console/storage_trust.ts";
 
 /**
  * Ends a start that cannot go on with one line and exit status 1, no stack trace. An address that cannot be
@@ -78,11 +79,15 @@ interface Backend {
   operator?: OperatorDeps;
 }
 
-/** Connects to Kubernetes (operator mode), names the external server, or starts the embedded storage. */
+/**
+ * Connects to Kubernetes (operator mode), names the external server, or starts the embedded storage;
+ * `storageFetch` is how the console calls the storage (trusting its CA: storage_trust.ts).
+ */
 async function startBackend(
   config: AppConfig,
   log: Logger,
   shutdown: (() => Promise<void>)[],
+  storageFetch: typeof fetch,
 ): Promise<Backend> {
   const configuredToken = () => Promise.resolve(config.metricsBearerToken || null);
   if (config.operator) {
@@ -117,6 +122,7 @@ async function startBackend(
     dataDir: config.dataDir,
     hostname: config.storage.hostname,
     port: config.storage.port,
+    certsDir: config.storage.certsDir ?? undefined,
     rootUser: config.root?.accessKey,
     rootPassword: config.root?.secretKey,
     prometheusAuthType: config.storagePrometheusAuth,
@@ -126,6 +132,7 @@ async function startBackend(
     lifecycle: config.lifecycle,
   }, { log }).catch((error) => cannotStart(error, SETTINGS.storageAddress.env));
   shutdown.push(() => embedded.close());
+  if (config.storage.certsDir) await checkStorageReachable(embedded.url, storageFetch).catch(cannotStart);
   console.log(`Embedded storage server (S3, admin, STS) at ${embedded.url}, data in ${config.dataDir}`);
   const token = prometheusBearerToken(embedded.root);
   return {
@@ -153,11 +160,12 @@ async function startAuditSearch(
   config: AppConfig,
   backend: Backend,
   shutdown: (() => Promise<void>)[],
+  storageFetch: typeof fetch,
 ): Promise<LogSearchEndpoint | null> {
   const { embedded } = backend;
   if (!config.logSearch.builtin) {
     // Nothing keeps posting to an endpoint that is gone.
-    if (embedded) await disconnectStorageAudit(embedded);
+    if (embedded) await disconnectStorageAudit(embedded, storageFetch);
     const { queryUrl, queryToken } = config.logSearch;
     return queryUrl ? { url: queryUrl, token: queryToken, fetch: globalThis.fetch } : null;
   }
@@ -167,7 +175,7 @@ async function startAuditSearch(
   // Closed after the storage (pushed earlier), so no delivery meets a closed service.
   shutdown.push(() => builtin.close());
   if (embedded) {
-    await connectStorageAudit(embedded, builtin.server.ingestUrl);
+    await connectStorageAudit(embedded, builtin.server.ingestUrl, storageFetch);
     console.log(`Audit log search at ${builtin.server.url} receives the embedded storage's audit records`);
   } else {
     console.log(
@@ -179,8 +187,9 @@ async function startAuditSearch(
 
 /** Starts the storage (unless external), the log search and the console's listener; `shutdown` collects their ends. */
 async function start(config: AppConfig, log: Logger, shutdown: (() => Promise<void>)[]): Promise<Listener> {
-  const backend = await startBackend(config, log, shutdown);
-  const logSearch = await startAuditSearch(config, backend, shutdown);
+  const storageFetch = fetchTrusting(await storageTrust(config).catch(cannotStart));
+  const backend = await startBackend(config, log, shutdown, storageFetch);
+  const logSearch = await startAuditSearch(config, backend, shutdown, storageFetch);
   const render = createPageRenderer({
     subpath: config.subpath,
     product: config.operator ? "Deck Operator" : "Deck",
@@ -189,7 +198,7 @@ async function start(config: AppConfig, log: Logger, shutdown: (() => Promise<vo
     config,
     storageUrl: backend.storage.url,
     storageToken: backend.metricsToken,
-    fetch: globalThis.fetch,
+    fetch: storageFetch,
     log,
     historyFile: `${config.dataDir}/.deck/metrics-history.json`,
   });
@@ -200,7 +209,7 @@ async function start(config: AppConfig, log: Logger, shutdown: (() => Promise<vo
     log,
     render,
     storage: backend.storage,
-    fetch: globalThis.fetch,
+    fetch: storageFetch,
     now: Date.now,
     sessionKey: await createSessionKey(config.sessionKey),
     loginThrottle: new LoginThrottle(),

@@ -96,7 +96,7 @@ export async function startConformanceStorage(dataDir: string, logFile: string):
   let current: Deno.ChildProcess;
   const crashes: Crash[] = [];
   const spawn = async (): Promise<string> => {
-    const { child, url } = await spawnStorage(dataDir, port, root, env, "piped");
+    const { child, url } = await spawnStorage(dataDir, port, root, env, { stderr: "piped" });
     current = child;
     const log = await Deno.open(logFile, { create: true, append: true });
     const last = tail(4000);

@@ -33,6 +33,19 @@ export const PROMETHEUS: SystemProgram = {
   purpose: "metrics tests",
 };
 
+/** Debian's nginx: the reverse-proxy tests put Deck behind it as people do (tests/nginx_process.ts). */
+export const NGINX: SystemProgram = {
+  path: "/usr/sbin/nginx",
+  debianPackage: "nginx",
+  purpose: "reverse-proxy tests",
+};
+/** OpenSSL's command line: the TLS tests make their own certificates with it (tests/tls_certs.ts). */
+export const OPENSSL: SystemProgram = {
+  path: "/usr/bin/openssl",
+  debianPackage: "openssl",
+  purpose: "TLS tests",
+};
+
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }

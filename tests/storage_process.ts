@@ -8,15 +8,16 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the storage on `port` with these root credentials and waits for its "listening" line. With `stderr`
- * "piped" the caller reads what the storage reports (its errors and crashes) from `child.stderr`.
+ * Starts the storage on `port` with these root credentials and waits for its "listening" line. `flags` adds
+ * command-line flags (`--certs-dir DIR`); with `stderr: "piped"` the caller reads what the storage reports (its
+ * errors and crashes) from `child.stderr`.
  */
 export async function spawnStorage(
   dataDir: string,
   port: number,
   root: { accessKey: string; secretKey: string },
   env: Record<string, string> = {},
-  stderr: "null" | "piped" = "null",
+  options: { flags?: string[]; stderr?: "null" | "piped" } = {},
 ): Promise<{ child: Deno.ChildProcess; url: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -27,10 +28,11 @@ export async function spawnStorage(
       dataDir,
       "--address",
       `127.0.0.1:${port}`,
+      ...(options.flags ?? []),
     ],
     env: { MINIO_ROOT_USER: root.accessKey, MINIO_ROOT_PASSWORD: root.secretKey, NO_COLOR: "1", ...env },
     stdout: "piped",
-    stderr,
+    stderr: options.stderr ?? "null",
   }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";

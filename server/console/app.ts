@@ -51,7 +51,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     requestId(),
     requestLogger(deps.log),
     securityHeaders({
-      secure: deps.config.tls !== null,
+      trustForwarded: deps.config.trustForwarded,
       storageOrigin: deps.config.storagePublicUrl && new URL(deps.config.storagePublicUrl).origin,
     }),
   );
@@ -119,9 +119,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 }
 
 /**
- * Serves the app under the configured subpath: the prefix is stripped before routing, so routes are written
- * from "/", and links are built with `deps.render.href`. Requests outside the subpath are 404; the bare
- * prefix without its slash redirects.
+ * Serves the app under the configured subpath, whichever way the proxy in front passes it: a proxy that keeps
+ * the prefix (`location /console/ { proxy_pass http://deck:9090; }`) sends `/console/users`, which is stripped
+ * here, and one that strips it (`proxy_pass http://deck:9090/;`, as MinIO's documentation writes it) sends
+ * `/users`, served as it is. Routes are written from "/", and every link, redirect and cookie path the console
+ * hands out carries the prefix (`deps.render.href`), which is what the browser sees in both cases. The bare
+ * prefix without its slash redirects to it (a relative Location: the proxy's host is the browser's).
  */
 export function createFetchHandler(
   app: Hono<AppEnv>,
@@ -131,8 +134,10 @@ export function createFetchHandler(
   const bare = subpath.slice(0, -1);
   return (request, info) => {
     const url = new URL(request.url);
-    if (url.pathname === bare) return Response.redirect(new URL(subpath + url.search, url), 308);
-    if (!url.pathname.startsWith(subpath)) return new Response("404 Not Found", { status: 404 });
+    if (url.pathname === bare) {
+      return new Response(null, { status: 308, headers: { location: subpath + url.search } });
+    }
+    if (!url.pathname.startsWith(subpath)) return app.fetch(request, info);
     url.pathname = url.pathname.slice(bare.length);
     const rewritten = new Request(url, request);
     // Deno can upgrade only the request it received: WebSocket relays look it up here.

@@ -8,17 +8,24 @@ import type { ListenerTimeouts } from "../lib/http/listener.ts";
 import { type SettingName, SETTINGS, type SettingSpec } from "./config_settings.ts";
 import type { LogLevel } from "../lib/http/log.ts";
 import { parseKmsSecretKey } from "../lib/formats/kms_secret_key.ts";
+import { ConfigError } from "./config_error.ts";
+import { parseStorageCertsDir, parseTls, type TlsFiles } from "./config_tls.ts";
+
+export { ConfigError };
 
 /** The validated configuration every part of Deck receives. */
 export interface AppConfig {
   readonly hostname: string;
   readonly port: number;
-  readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+  readonly tls: TlsFiles | null;
   /** External storage URL without trailing slash, or null for the embedded server. */
   readonly minioServer: string | null;
   readonly minioRegion: string;
+  /** CA certificates (PEM file) trusted for the storage server besides the system's, or null. */
+  readonly minioCaFile: string | null;
   readonly dataDir: string;
-  readonly storage: { readonly hostname: string; readonly port: number };
+  /** The embedded storage's listener; `certsDir` (MinIO's layout) makes it HTTPS. */
+  readonly storage: { readonly hostname: string; readonly port: number; readonly certsDir: string | null };
   /** The storage as browsers reach it (direct part uploads, storage share links), or null. */
   readonly storagePublicUrl: string | null;
   readonly root: { readonly accessKey: string; readonly secretKey: string } | null;
@@ -87,14 +94,6 @@ export interface OperatorConfig {
   readonly minioImage: string;
 }
 
-/** A setting with a bad value; start-up stops with its message. */
-export class ConfigError extends Error {
-  constructor(readonly setting: string, message: string) {
-    super(`${setting}: ${message}`);
-    this.name = "ConfigError";
-  }
-}
-
 /** Reads flags (`--name value` or `--name=value`) over environment over defaults. */
 function collectRaw(env: Record<string, string | undefined>, args: string[]): Record<SettingName, string> {
   const fromFlags = new Map<string, string>();
@@ -161,27 +160,6 @@ function parseSubpath(value: string): string {
   return trimmed ? `/${trimmed}/` : "/";
 }
 
-function parseTls(raw: Record<SettingName, string>): AppConfig["tls"] {
-  if (raw.certsDir) {
-    if (raw.tlsCert || raw.tlsKey) {
-      throw new ConfigError(
-        SETTINGS.certsDir.flag,
-        "use either --certs-dir or CONSOLE_TLS_CERT/CONSOLE_TLS_KEY",
-      );
-    }
-    const dir = raw.certsDir.replace(/\/+$/, "");
-    return { certFile: `${dir}/public.crt`, keyFile: `${dir}/private.key` };
-  }
-  if (!raw.tlsCert && !raw.tlsKey) return null;
-  if (!raw.tlsCert || !raw.tlsKey) {
-    throw new ConfigError(
-      raw.tlsCert ? SETTINGS.tlsKey.env : SETTINGS.tlsCert.env,
-      "TLS needs both a certificate and a key",
-    );
-  }
-  return { certFile: raw.tlsCert, keyFile: raw.tlsKey };
-}
-
 function parsePair(a: SettingSpec, b: SettingSpec, first: string, second: string): [string, string] | null {
   if (!first && !second) return null;
   if (!first || !second) {
@@ -239,8 +217,12 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
     tls: parseTls(raw),
     minioServer: parseServerUrl(SETTINGS.minioServer.env, raw.minioServer),
     minioRegion: raw.minioRegion,
+    minioCaFile: raw.minioCaFile || null,
     dataDir: raw.dataDir || "./data",
-    storage: parseAddress(SETTINGS.storageAddress.env, raw.storageAddress),
+    storage: {
+      ...parseAddress(SETTINGS.storageAddress.env, raw.storageAddress),
+      certsDir: parseStorageCertsDir(raw),
+    },
     storagePublicUrl: parseServerUrl(SETTINGS.storagePublicUrl.env, raw.storagePublicUrl),
     root: root ? { accessKey: root[0], secretKey: root[1] } : null,
     sessionKey: sessionKey ? { passphrase: sessionKey[0], salt: sessionKey[1] } : null,

@@ -47,6 +47,13 @@ export const SETTINGS = {
     default: "",
     description: "URL of an external MinIO/S3 server. Unset: Deck starts its embedded storage server.",
   },
+  minioCaFile: {
+    env: "CONSOLE_MINIO_CA_FILE",
+    flag: "--minio-ca-file",
+    default: "",
+    description:
+      "PEM file of CA certificates the console trusts, besides the system's, for a storage server on HTTPS (a private CA of CONSOLE_MINIO_SERVER).",
+  },
   minioRegion: {
     env: "CONSOLE_MINIO_REGION",
     default: "",
@@ -63,6 +70,13 @@ export const SETTINGS = {
     flag: "--storage-address",
     default: "127.0.0.1:9000",
     description: "host:port the embedded S3/admin/STS listener binds.",
+  },
+  storageCertsDir: {
+    env: "CONSOLE_STORAGE_CERTS_DIR",
+    flag: "--storage-certs-dir",
+    default: "",
+    description:
+      "Embedded storage's certificate directory in MinIO's layout (public.crt, private.key, CAs/): it then serves HTTPS only and takes SSE-C keys from any client. Unset: plain HTTP.",
   },
   storagePublicUrl: {
     env: "CONSOLE_STORAGE_PUBLIC_URL",

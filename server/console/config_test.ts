@@ -7,7 +7,8 @@ Deno.test("defaults: console on 0.0.0.0:9090, embedded storage on 127.0.0.1:9000
   assert.deepEqual(config.hostname, "0.0.0.0");
   assert.deepEqual(config.port, 9090);
   assert.deepEqual(config.minioServer, null);
-  assert.deepEqual(config.storage, { hostname: "127.0.0.1", port: 9000 });
+  assert.deepEqual(config.storage, { hostname: "127.0.0.1", port: 9000, certsDir: null });
+  assert.deepEqual(config.minioCaFile, null);
   assert.deepEqual(config.dataDir, "./data");
   assert.deepEqual(config.sessionSeconds, 12 * 3600);
   assert.deepEqual(config.subpath, "/");
@@ -33,6 +34,11 @@ Deno.test("a bad value names the setting", () => {
     [{ MINIO_ROOT_USER: "admin", MINIO_ROOT_PASSWORD: "short" }, [], "MINIO_ROOT_PASSWORD"],
     [{ CONSOLE_PBKDF_SALT: "salt" }, [], "CONSOLE_PBKDF_PASSPHRASE"],
     [{ CONSOLE_TLS_CERT: "a.crt" }, [], "CONSOLE_TLS_KEY"],
+    [
+      { CONSOLE_STORAGE_CERTS_DIR: "/c", CONSOLE_MINIO_SERVER: "https://minio:9000" },
+      [],
+      "CONSOLE_STORAGE_CERTS_DIR",
+    ],
     [{ CONSOLE_SUBPATH: "/a b" }, [], "CONSOLE_SUBPATH"],
     [{ CONSOLE_IDP_URL: "https://idp" }, [], "CONSOLE_IDP_URL"],
     [{}, ["--nope", "1"], "--nope"],
@@ -43,6 +49,15 @@ Deno.test("a bad value names the setting", () => {
       (error) => error instanceof ConfigError && error.setting === setting,
     );
   }
+});
+
+Deno.test("the storage's certs dir and the storage CA file are read as given", () => {
+  const config = loadConfig({ CONSOLE_MINIO_CA_FILE: "/etc/deck/minio-ca.crt" }, [
+    "--storage-certs-dir",
+    "/etc/deck/storage/",
+  ]);
+  assert.equal(config.storage.certsDir, "/etc/deck/storage");
+  assert.equal(config.minioCaFile, "/etc/deck/minio-ca.crt");
 });
 
 Deno.test("certs dir means public.crt and private.key", () => {

@@ -41,6 +41,14 @@ export function publicProtocol(req: HonoRequest, trustForwarded: boolean): strin
 }
 
 /**
+ * Whether the browser reached the console over HTTPS: Deck's own TLS, or a trusted proxy's X-Forwarded-Proto.
+ * Decides the session cookie's Secure flag and HSTS, so a console behind a TLS-terminating proxy gets both.
+ */
+export function isHttps(req: HonoRequest, trustForwarded: boolean): boolean {
+  return publicProtocol(req, trustForwarded) === "https";
+}
+
+/**
  * Whether the request comes from the console's own pages. Browsers send Origin on every cross-origin or
  * state-changing request and on every WebSocket upgrade; when it is absent, Sec-Fetch-Site tells, and a
  * client sending neither is not a browser a page could steer. `null` (sandboxed frames, file: pages) and an

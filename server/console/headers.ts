@@ -6,6 +6,7 @@ import { bodyLimit as honoBodyLimit } from "hono/body-limit";
 import { ApiError } from "./errors.ts";
 import type { Logger } from "../lib/http/log.ts";
 import type { AppEnv } from "./deps.ts";
+import { isHttps } from "./forwarded.ts";
 
 /**
  * Content-Security-Policy: scripts only from our own origin (the JSON props blocks are data, not script),
@@ -26,11 +27,12 @@ export const CONTENT_SECURITY_POLICY = [
 ].join("; ");
 
 /**
- * Sets the security headers on every response; `secure` adds HSTS when the console itself serves TLS.
+ * Sets the security headers on every response, with HSTS when the browser came over HTTPS (Deck's own TLS, or
+ * a trusted proxy's X-Forwarded-Proto: forwarded.ts isHttps); never over plain HTTP (RFC 6797 §7.2).
  * `storageOrigin` (CONSOLE_STORAGE_PUBLIC_URL's origin) may be reached by pages too: upload parts go there.
  */
 export function securityHeaders(
-  options: { secure: boolean; storageOrigin?: string | null },
+  options: { trustForwarded: boolean; storageOrigin?: string | null },
 ): MiddlewareHandler {
   const policy = options.storageOrigin
     ? CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${options.storageOrigin}`)
@@ -45,7 +47,7 @@ export function securityHeaders(
     headers.set("cross-origin-opener-policy", "same-origin");
     headers.set("permissions-policy", "camera=(), microphone=(), geolocation=()");
     headers.set("server", "Deck");
-    if (options.secure) headers.set("strict-transport-security", "max-age=31536000");
+    if (isHttps(c.req, options.trustForwarded)) headers.set("strict-transport-security", "max-age=31536000");
   };
 }
 

@@ -55,8 +55,9 @@ export async function startBuiltinLogSearch(
 export async function connectStorageAudit(
   storage: { url: string; root: { accessKey: string; secretKey: string } },
   ingestUrl: string,
+  fetchImpl: typeof fetch = globalThis.fetch,
 ): Promise<void> {
-  const admin = new S3Client({ endpoint: storage.url, credentials: storage.root });
+  const admin = new S3Client({ endpoint: storage.url, credentials: storage.root, fetch: fetchImpl });
   // Batches of up to 100 entries (NDJSON, which the built-in service takes): one POST per request would bound
   // how many requests a second the storage can audit.
   await setConfigKV(admin, `audit_webhook:${AUDIT_TARGET} enable=on endpoint=${ingestUrl} batch_size=100`);
@@ -65,7 +66,8 @@ export async function connectStorageAudit(
 /** Removes Deck's own audit target (the built-in log search is off): nothing keeps posting to a dead endpoint. */
 export async function disconnectStorageAudit(
   storage: { url: string; root: { accessKey: string; secretKey: string } },
+  fetchImpl: typeof fetch = globalThis.fetch,
 ): Promise<void> {
-  const admin = new S3Client({ endpoint: storage.url, credentials: storage.root });
+  const admin = new S3Client({ endpoint: storage.url, credentials: storage.root, fetch: fetchImpl });
   await delConfigKV(admin, `audit_webhook:${AUDIT_TARGET}`).catch(() => {}); // absent: nothing to remove
 }

@@ -93,17 +93,33 @@ Deno.test("unknown API path without a session is 401 (the API surface stays hidd
   assert.equal((await oversized.json()).code, 413);
 });
 
-Deno.test("under a subpath, routes answer only below it", async () => {
+Deno.test("under a subpath, a proxy may keep the prefix or strip it: the same pages, links with the prefix", async () => {
   const handler = makeHandler("/console");
-  const inside = await handler(new Request("http://deck/console/healthz"));
-  assert.equal(inside.status, 200);
-  await inside.body?.cancel();
-  const outside = await handler(new Request("http://deck/healthz"));
-  assert.equal(outside.status, 404);
-  await outside.body?.cancel();
-  const bare = await handler(new Request("http://deck/console"));
+  for (const [style, prefix] of [["kept", "/console"], ["stripped", ""]]) {
+    const health = await handler(new Request(`http://deck${prefix}/healthz`));
+    assert.equal(health.status, 200, style);
+    await health.body?.cancel();
+    // No storage behind this console: the sign-in page says it cannot be reached, a page all the same.
+    const login = await handler(new Request(`http://deck${prefix}/login`));
+    assert.equal(login.status, 503, style);
+    const html = await login.text();
+    assert.match(
+      html,
+      new RegExp(`href="/console/static/${manifest.css}"`),
+      `${style}: assets carry the prefix`,
+    );
+    const css = await handler(new Request(`http://deck${prefix}/static/${manifest.css}`));
+    assert.equal(css.status, 200, `${style}: assets are served`);
+    await css.body?.cancel();
+    const home = await handler(new Request(`http://deck${prefix}/`));
+    assert.equal(home.status, 302, style);
+    assert.equal(home.headers.get("location"), "/console/login", `${style}: redirects carry the prefix`);
+    await home.body?.cancel();
+  }
+  // A relative Location: behind a proxy the Host Deck sees may not be the one the browser used.
+  const bare = await handler(new Request("http://127.0.0.1:9090/console?x=1"));
   assert.equal(bare.status, 308);
-  assert.equal(bare.headers.get("location"), "http://deck/console/");
+  assert.equal(bare.headers.get("location"), "/console/?x=1");
 });
 
 Deno.test("list pages answer with a trailing slash too: /users/ and /buckets/ redirect to the list", async () => {

@@ -25,7 +25,7 @@ import {
 import { readJson } from "./input.ts";
 
 export function cookieSettings(deps: AppDeps): CookieSettings {
-  return { path: deps.config.subpath, secure: deps.config.tls !== null };
+  return { path: deps.config.subpath, trustForwarded: deps.config.trustForwarded };
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   type SetCookie,
 } from "./headers.ts";
 import { relayWebSocket } from "./websocket.ts";
-import { isSameOrigin } from "../forwarded.ts";
+import { isHttps, isSameOrigin } from "../forwarded.ts";
 import type { ServeInfo } from "../../lib/http/listener.ts";
 
 /** Bodies rewritten so root-relative links stay under the proxy path; larger ones stream untouched. */
@@ -85,7 +85,6 @@ export function rewriteLinks(text: string, prefix: string, kind: "html" | "css")
 }
 
 export function tenantProxy(deps: AppDeps) {
-  const secure = deps.config.tls !== null;
   let client: Deno.HttpClient | undefined;
 
   function upstreamFor(origin: string): Upstream {
@@ -183,6 +182,7 @@ export function tenantProxy(deps: AppDeps) {
 
   /** The answer to the browser: status as upstream gave it, headers for a frame of ours, links under the proxy path. */
   async function respond(
+    c: Context<AppEnv>,
     res: Response,
     prefix: string,
     upstream: Upstream,
@@ -193,7 +193,10 @@ export function tenantProxy(deps: AppDeps) {
     headers.delete("set-cookie");
     for (const cookie of [...res.headers.getSetCookie().map(parseSetCookie), ...(issued ? [issued] : [])]) {
       const renamed = { ...cookie, name: browserCookieName(cookieName, cookie.name) };
-      headers.append("set-cookie", formatSetCookie(renamed, prefix, secure));
+      headers.append(
+        "set-cookie",
+        formatSetCookie(renamed, prefix, isHttps(c.req, deps.config.trustForwarded)),
+      );
     }
     headers.set("x-frame-options", "SAMEORIGIN");
     const csp = headers.get("content-security-policy");
@@ -282,6 +285,6 @@ export function tenantProxy(deps: AppDeps) {
       issued = await signIn(op, token, tenant, upstream);
       res = await forward(c, upstream, path, { cookie: cookieName, token: issued.value }, null);
     }
-    return await respond(res, prefix, upstream, cookieName, issued);
+    return await respond(c, res, prefix, upstream, cookieName, issued);
   };
 }

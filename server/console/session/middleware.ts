@@ -7,7 +7,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
-import { isSameOrigin } from "../forwarded.ts";
+import { isHttps, isSameOrigin } from "../forwarded.ts";
 import { openSession, sealSession, type SessionData } from "./token.ts";
 
 /** The cookie's name is the original console's, so tools that look for it keep working. */
@@ -16,10 +16,14 @@ export const SESSION_COOKIE = "token";
 export interface CookieSettings {
   /** The console's subpath, so the cookie is sent only to it. */
   path: string;
-  secure: boolean;
+  /** CONSOLE_TRUST_FORWARDED: X-Forwarded-Proto tells whether the browser uses HTTPS (forwarded.ts isHttps). */
+  trustForwarded: boolean;
 }
 
-/** Sets the session cookie: HttpOnly, SameSite=Strict, Secure under TLS, lifetime of the session. */
+/**
+ * Sets the session cookie: HttpOnly, SameSite=Strict, Secure when the browser uses HTTPS (Deck's TLS or a
+ * trusted proxy's), lifetime of the session.
+ */
 export async function issueSessionCookie(
   c: Context,
   key: CryptoKey,
@@ -31,7 +35,7 @@ export async function issueSessionCookie(
     path: settings.path,
     httpOnly: true,
     sameSite: "Strict",
-    secure: settings.secure,
+    secure: isHttps(c.req, settings.trustForwarded),
     maxAge: Math.max(0, Math.floor((data.expiresAt - now) / 1000)),
   });
 }
@@ -40,7 +44,7 @@ export async function issueSessionCookie(
 export function clearSessionCookie(c: Context, settings: CookieSettings) {
   deleteCookie(c, SESSION_COOKIE, {
     path: settings.path,
-    secure: settings.secure,
+    secure: isHttps(c.req, settings.trustForwarded),
     httpOnly: true,
     sameSite: "Strict",
   });

@@ -40,9 +40,9 @@ export const partNeedsKey = () =>
 const accessDenied = () => new StoreError("AccessDenied", "Access Denied.", 403);
 
 /**
- * SSE-C keys must not cross a network in the clear: MinIO refuses them without TLS. The embedded storage
- * listens on plain HTTP, so it takes them only from its own machine (loopback), where nothing is sent
- * over a network.
+ * SSE-C keys must not cross a network in the clear: MinIO refuses them without TLS. With a certificate
+ * (its certs dir) the embedded storage takes them from any client; on plain HTTP only from its own machine
+ * (loopback), where nothing is sent over a network.
  */
 function requireSafeTransport(ctx: S3Request): void {
   const ip = ctx.sourceIp ?? "";
