@@ -23,7 +23,8 @@ const APP_ENTRIES = [
   "build",
 ];
 
-async function copyPath(from: string, to: string): Promise<void> {
+/** Copies a file, or a folder with everything in it. */
+export async function copyPath(from: string, to: string): Promise<void> {
   const info = await Deno.stat(from);
   if (!info.isDirectory) return await Deno.copyFile(from, to);
   await Deno.mkdir(to, { recursive: true });
@@ -73,11 +74,11 @@ export interface Ran {
   stderr: string;
 }
 
-/** Runs a program to its end and returns its exit code and output. */
+/** Runs a program to its end (or kills it when `signal` aborts) and returns its exit code and output. */
 export async function run(
   program: string,
   args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<Ran> {
   const out = await new Deno.Command(program, { args, ...options, stdout: "piped", stderr: "piped" })
     .output();
