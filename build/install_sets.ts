@@ -71,6 +71,51 @@ export function resolvedPackages(lock: Lockfile): Map<string, { integrity: strin
   return out;
 }
 
+/** Where this Deno keeps npm packages (`deno info --json`). */
+async function npmCache(): Promise<string> {
+  const { stdout } = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" })
+    .output();
+  return JSON.parse(new TextDecoder().decode(stdout)).npmCache;
+}
+
+/** Copies a file, or a folder with everything in it. */
+export async function copyPath(from: string, to: string): Promise<void> {
+  const info = await Deno.stat(from);
+  if (!info.isDirectory) return await Deno.copyFile(from, to);
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    await copyPath(`${from}/${entry.name}`, `${to}/${entry.name}`);
+  }
+}
+
+/**
+ * Copies the runtime lockfile's packages from this machine's Deno cache into the cache at `denoDir` (the
+ * image's, a test's), so it holds what running needs and nothing else. Returns the names it could not find
+ * there; `deno install --config deno.runtime.json` with DENO_DIR=`denoDir` fetches those.
+ */
+export async function copyRuntimePackages(denoDir: string): Promise<string[]> {
+  const source = `${await npmCache()}/registry.npmjs.org`;
+  const target = `${denoDir}/npm/registry.npmjs.org`;
+  const lock = await readJson<Lockfile>(RUNTIME_SET.lock);
+  const names = new Set<string>();
+  const missing: string[] = [];
+  for (const key of Object.keys(lock.npm)) {
+    const name = packageName(key);
+    const version = key.slice(name.length + 1).split("_")[0];
+    try {
+      await copyPath(`${source}/${name}/${version}`, `${target}/${name}/${version}`);
+      names.add(name);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      missing.push(`${name}@${version}`);
+    }
+  }
+  for (const name of names) {
+    await copyPath(`${source}/${name}/registry.json`, `${target}/${name}/registry.json`);
+  }
+  return missing;
+}
+
 /** Writes `set`'s lockfile: deno.lock pruned by Deno itself to what `set`'s imports need. */
 export async function deriveLock(set: InstallSet, deno = Deno.execPath()): Promise<void> {
   await Deno.copyFile(`${root}${FULL_SET.lock}`, `${root}${set.lock}`);

@@ -3,7 +3,9 @@
  * a Deno cache holding only the runtime set's packages, running programs, and whether this machine can make
  * a network namespace.
  */
-import { type Lockfile, packageName, readJson, RUNTIME_SET } from "../../build/install_sets.ts";
+import { copyPath, copyRuntimePackages } from "../../build/install_sets.ts";
+
+export { copyPath };
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -23,49 +25,19 @@ const APP_ENTRIES = [
   "build",
 ];
 
-/** Copies a file, or a folder with everything in it. */
-export async function copyPath(from: string, to: string): Promise<void> {
-  const info = await Deno.stat(from);
-  if (!info.isDirectory) return await Deno.copyFile(from, to);
-  await Deno.mkdir(to, { recursive: true });
-  for await (const entry of Deno.readDir(from)) {
-    await copyPath(`${from}/${entry.name}`, `${to}/${entry.name}`);
-  }
-}
-
 /** Copies the application (with the assets built in this checkout) into `dest`. */
 export async function copyApp(dest: string): Promise<void> {
   await Deno.mkdir(dest, { recursive: true });
   for (const entry of APP_ENTRIES) await copyPath(`${ROOT}${entry}`, `${dest}/${entry}`);
 }
 
-/** Where this Deno keeps npm packages (`deno info --json`). */
-async function npmCache(): Promise<string> {
-  const { stdout } = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" })
-    .output();
-  return JSON.parse(new TextDecoder().decode(stdout)).npmCache;
-}
-
 /**
- * Fills a new Deno cache at `denoDir` with the runtime lockfile's packages, copied from this machine's cache
- * (the suite's `deno install` put them there), and nothing else: a start that needed any other package, or
- * the registry, fails there.
+ * Fills a new Deno cache at `denoDir` with the runtime lockfile's packages and nothing else: a start that
+ * needed any other package, or the registry, fails there.
  */
-export async function runtimeOnlyDenoDir(denoDir: string): Promise<number> {
-  const source = `${await npmCache()}/registry.npmjs.org`;
-  const target = `${denoDir}/npm/registry.npmjs.org`;
-  const lock = await readJson<Lockfile>(RUNTIME_SET.lock);
-  const names = new Set<string>();
-  for (const key of Object.keys(lock.npm)) {
-    const name = packageName(key);
-    const version = key.slice(name.length + 1).split("_")[0];
-    await copyPath(`${source}/${name}/${version}`, `${target}/${name}/${version}`);
-    names.add(name);
-  }
-  for (const name of names) {
-    await copyPath(`${source}/${name}/registry.json`, `${target}/${name}/registry.json`);
-  }
-  return names.size;
+export async function runtimeOnlyDenoDir(denoDir: string): Promise<void> {
+  const missing = await copyRuntimePackages(denoDir);
+  if (missing.length) throw new Error(`not in this machine's Deno cache: ${missing.join(", ")}`);
 }
 
 export interface Ran {

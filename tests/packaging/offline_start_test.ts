@@ -26,8 +26,7 @@ Deno.test({
   const denoDir = `${tmp}/deno`;
   try {
     await copyApp(app);
-    const packages = await runtimeOnlyDenoDir(denoDir);
-    assert.ok(packages > 20, `the runtime set names ${packages} packages`);
+    await runtimeOnlyDenoDir(denoDir);
 
     // Its own namespace has its own ports: the defaults are free there.
     const child = new Deno.Command("unshare", {
