@@ -16,7 +16,12 @@ async function buildAssets(): Promise<void> {
     ["run", "-A", "--config", BUILD_SET.config, "build/build.ts"],
   ];
   for (const args of steps) {
-    const { success } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).output();
+    const { success } = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: root,
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
     if (!success) {
       console.error(
         `Deck cannot start: the assets need building and \`deno ${args.join(" ")}\` failed ` +
