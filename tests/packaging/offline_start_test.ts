@@ -3,7 +3,8 @@
  * its assets built) and a Deno cache holding only the runtime lockfile's packages, started in a network
  * namespace with loopback only. It must serve the console and let root sign in, with no registry to fall back
  * on and no build tool or test package at hand; and `npm_config_offline=true npx -y deno@2.9.6`, the README's
- * offline spelling, must not wait on the registry.
+ * offline spelling, must not wait on the registry. When an input of the assets changed, the same start must
+ * see it and stop with a clear message, since building needs the build tools it cannot fetch.
  */
 import assert from "node:assert/strict";
 import { build } from "../../build/build.ts";
@@ -111,6 +112,47 @@ Deno.test({
         await finished;
       }
     }
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: unavailable
+    ? `offline start with stale assets (skipped: this machine cannot make a network namespace: ${unavailable})`
+    : "deno task start sees assets older than their sources and says it cannot build them offline",
+  ignore: unavailable !== null,
+}, async () => {
+  await build({ ifStale: true });
+  const tmp = await Deno.makeTempDir({ prefix: "deck-offline-stale-" });
+  try {
+    await copyApp(`${tmp}/app`);
+    await runtimeOnlyDenoDir(`${tmp}/deno`);
+    const island = `${tmp}/app/islands/client.ts`;
+    await Deno.writeTextFile(island, `${await Deno.readTextFile(island)}\n// changed after the build\n`);
+    const start = await run("unshare", [
+      "-n",
+      "--",
+      "sh",
+      "-c",
+      'ip link set lo up && exec "$0" task start',
+      Deno.execPath(),
+    ], {
+      cwd: `${tmp}/app`,
+      env: {
+        DENO_DIR: `${tmp}/deno`,
+        DENO_NO_UPDATE_CHECK: "1",
+        NO_COLOR: "1",
+        CONSOLE_DATA_DIR: `${tmp}/data`,
+      },
+      signal: AbortSignal.timeout(120_000),
+    });
+    assert.equal(start.code, 1, start.stdout + start.stderr);
+    assert.match(
+      start.stderr,
+      /^Deck cannot start: the assets need building and `deno install --frozen --config deno\.build\.json` failed /m,
+    );
+    assert.doesNotMatch(start.stdout, /Deck console:/);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
