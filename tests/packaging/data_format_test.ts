@@ -13,7 +13,7 @@ import { S3Error } from "../../server/s3/errors.ts";
 import { getObject, listObjectsV2, listObjectVersions, putObject } from "../../server/s3/ops/objects.ts";
 import { getBucketReplication } from "../../server/s3/ops/replication.ts";
 import { EMBEDDED_VERSION } from "../../server/storage/admin/info.ts";
-import { DATA_FORMAT } from "../../server/storage/data_format.ts";
+import { DATA_FORMAT, DataFormatError } from "../../server/storage/data_format.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { eventually, webhookReceiver } from "../notify_services.ts";
 import { freePort } from "../storage_process.ts";
@@ -202,5 +202,27 @@ Deno.test("Deck refuses a data directory of a newer format with one line, a non-
   } finally {
     await hook.close();
     await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("a format file that is not Deck's stops the start instead of being guessed at", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "deck-format-bad-" });
+  try {
+    await Deno.mkdir(`${dataDir}/.deck`);
+    await Deno.writeTextFile(`${dataDir}/.deck/format.json`, '{"format": "two"}');
+    await assert.rejects(
+      () =>
+        startEmbeddedStorage({ dataDir, port: 0, rootUser: "formatroot", rootPassword: "format-secret-1" }),
+      (error) =>
+        error instanceof DataFormatError && /is not a data format file Deck wrote/.test(error.message),
+    );
+    assert.equal(await Deno.readTextFile(`${dataDir}/.deck/format.json`), '{"format": "two"}');
+    assert.deepEqual(
+      [...Deno.readDirSync(dataDir)].map((e) => e.name),
+      [".deck"],
+      "nothing else was created",
+    );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
   }
 });
