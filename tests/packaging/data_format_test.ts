@@ -6,6 +6,7 @@
  * stops Deck's start with one line and a non-zero exit, untouched.
  */
 import assert from "node:assert/strict";
+import { build } from "../../build/build.ts";
 import { getUserInfo, infoCannedPolicy } from "../../server/s3/admin/iam.ts";
 import { listRemoteTargets } from "../../server/s3/admin/buckets.ts";
 import { S3Client } from "../../server/s3/client.ts";
@@ -163,6 +164,7 @@ async function snapshot(dir: string, into = new Map<string, string>()): Promise<
 }
 
 Deno.test("Deck refuses a data directory of a newer format with one line, a non-zero exit, and no write", async () => {
+  await build({ ifStale: true }); // main.ts imports the built assets
   const hook = webhookReceiver();
   const { tmp, dataDir } = await copyFixture(hook.url);
   try {
