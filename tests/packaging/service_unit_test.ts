@@ -6,6 +6,7 @@
  * family its RestrictAddressFamilies=, and every write it manages must land in the data directory.
  */
 import assert from "node:assert/strict";
+import { build } from "../../build/build.ts";
 import { ensureSystemPrograms, STRACE, SYSTEMD_ANALYZE } from "../../build/system_deps.ts";
 import { RUN_PERMISSIONS } from "../../build/compile.ts";
 import { ConsoleClient } from "../helpers.ts";
@@ -59,6 +60,7 @@ Deno.test({
 }, async () => {
   const missing = await ensureSystemPrograms([SYSTEMD_ANALYZE, STRACE]);
   assert.equal(missing, null, missing ?? "");
+  await build({ ifStale: true });
   // Everything the unprivileged user reads is copied where it may read it, as /opt/deck is laid out.
   const tmp = await Deno.makeTempDir({ prefix: "deck-unit-" });
   try {
