@@ -3,7 +3,7 @@
  * delete, and a Change Password action shown only with the changePassword flag.
  */
 import { useState } from "react";
-import type { ServiceAccountCredentials } from "../server/contract/account.ts";
+import type { ServiceAccountCredentials } from "../server/lib/contract/account.ts";
 import { ChangePasswordDialog } from "./dialogs/PasswordDialogs.tsx";
 import { CreateServiceAccountDialog, NewCredentialsDialog } from "./dialogs/ServiceAccountDialogs.tsx";
 import { accountApi } from "./lib/api/account.ts";

@@ -5,9 +5,9 @@
  * Timestamp column is sorted the other way. A column selector starts with the spec's default columns.
  */
 import { useRef, useState } from "react";
-import type { AuditFilterKey, AuditRow } from "../server/contract/tools.ts";
+import type { AuditFilterKey, AuditRow } from "../server/lib/contract/tools.ts";
 import { type AuditSearch, toolsApi } from "./lib/api/tools.ts";
-import { formatBytes, formatNumber } from "./lib/format.ts";
+import { formatBytes, formatDateTime, formatNumber, utcFieldTime } from "./lib/format.ts";
 import { reportError } from "./lib/use_list.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { TextField } from "./ui/fields.tsx";
@@ -27,11 +27,10 @@ const FILTERS: { key: AuditFilterKey; label: string }[] = [
 /** Off by default: the columns after the spec's eight defaults (spec 3 §9). */
 const HIDDEN = ["request_content_length", "response_content_length", "time_to_response_ns"];
 
-/** A datetime-local value (the browser's local time) → ISO in UTC; "" stays "". */
-export function localToIso(value: string): string {
-  if (!value) return "";
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? "" : date.toISOString();
+/** A picker's value (UTC, as every time shown) → ISO; "" stays "". */
+export function fieldToIso(value: string): string {
+  const ms = utcFieldTime(value);
+  return ms === null ? "" : new Date(ms).toISOString();
 }
 
 /** Rows get a sequence number as they load: two alike records still have distinct keys. */
@@ -47,6 +46,7 @@ export default function AuditLogs() {
   const [rows, setRows] = useState<AuditRow[]>([]);
   const [searched, setSearched] = useState(false);
   const [advanced, setAdvanced] = useState(false);
+  const [order, setOrder] = useState<AuditSearch["order"]>("timeDesc");
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState("");
   const paging = useRef<{ search: AuditSearch | null; done: boolean; busy: boolean; generation: number }>({
@@ -83,12 +83,12 @@ export default function AuditLogs() {
     }
   }
 
-  const search = (order: AuditSearch["order"] = "timeDesc") => {
+  const search = (order: AuditSearch["order"]) => {
     setSearched(true);
     void load({
       filters,
-      timeStart: localToIso(timeStart),
-      timeEnd: localToIso(timeEnd),
+      timeStart: fieldToIso(timeStart),
+      timeEnd: fieldToIso(timeEnd),
       order,
       pageSize: PAGE_SIZE,
       pageNo: 0,
@@ -106,23 +106,23 @@ export default function AuditLogs() {
         <div className="card-body p-4 gap-2">
           <div className="flex flex-wrap gap-4 items-end">
             <label className="block">
-              <span className="block mb-1 text-sm font-bold">Start Time</span>
+              <span className="block mb-1 text-sm font-bold">Start Time (UTC)</span>
               <input
                 type="datetime-local"
                 step="1"
                 className="input border-base-300"
-                aria-label="Start Time"
+                aria-label="Start Time (UTC)"
                 value={timeStart}
                 onChange={(e) => setTimeStart(e.target.value)}
               />
             </label>
             <label className="block">
-              <span className="block mb-1 text-sm font-bold">End Time</span>
+              <span className="block mb-1 text-sm font-bold">End Time (UTC)</span>
               <input
                 type="datetime-local"
                 step="1"
                 className="input border-base-300"
-                aria-label="End Time"
+                aria-label="End Time (UTC)"
                 value={timeEnd}
                 onChange={(e) => setTimeEnd(e.target.value)}
               />
@@ -166,7 +166,7 @@ export default function AuditLogs() {
               type="button"
               className="btn btn-sm btn-primary"
               disabled={loading && !paging.current.search}
-              onClick={() => search()}
+              onClick={() => search(order)}
             >
               Get Information
             </button>
@@ -187,14 +187,18 @@ export default function AuditLogs() {
         hiddenColumns={HIDDEN}
         initialSort={{ id: "time", desc: true }}
         manualSorting
-        onSortChange={(sort) => searched && search(sort && !sort.desc ? "timeAsc" : "timeDesc")}
+        onSortChange={(sort) => {
+          const next = sort && !sort.desc ? "timeAsc" : "timeDesc";
+          setOrder(next);
+          if (searched) search(next);
+        }}
         onEndReached={nextPage}
         columns={[
           {
             id: "time",
             label: "Timestamp",
             value: (r) => r.time,
-            render: (r) => new Date(r.time).toLocaleString("en-GB"),
+            render: (r) => formatDateTime(r.time),
             sortable: true,
             width: 170,
           },

@@ -3,7 +3,7 @@
  * prefix rules readonly/writeonly/readwrite: add, edit, delete). One island, two screens.
  */
 import { useState } from "react";
-import { accessRuleExists } from "../server/contract/buckets.ts";
+import { accessRuleExists } from "../server/lib/contract/buckets.ts";
 import { bucketsApi } from "./lib/api/buckets.ts";
 import { ApiClientError } from "./lib/api/request.ts";
 import { useList } from "./lib/use_list.ts";

@@ -1,6 +1,6 @@
 /** A bucket's Events (spec 2): 'Subscribe to Event' and a table of SQS (ARN), Events, Prefix, Suffix with delete. */
 import { useState } from "react";
-import type { BucketEvent } from "../server/contract/buckets.ts";
+import type { BucketEvent } from "../server/lib/contract/buckets.ts";
 import { bucketsApi } from "./lib/api/buckets.ts";
 import { useList } from "./lib/use_list.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "./ui/Dialog.tsx";

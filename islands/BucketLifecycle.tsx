@@ -4,8 +4,9 @@
  * Prefix, Status, Expiration, Transition, Storage Class with an Enabled/Disabled edit.
  */
 import { useState } from "react";
-import type { LifecycleRuleView } from "../server/contract/buckets.ts";
+import type { LifecycleRuleView } from "../server/lib/contract/buckets.ts";
 import { bucketsApi } from "./lib/api/buckets.ts";
+import { formatDate } from "./lib/format.ts";
 import { Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SelectField, Switch, TextField } from "./ui/fields.tsx";
@@ -17,7 +18,7 @@ const ZERO_DATE = "0001-01-01T00:00:00Z";
 export function whenText(days: number, date: string): string {
   if (days > 0) return `${days} day${days === 1 ? "" : "s"}`;
   if (!date || date === ZERO_DATE) return "";
-  return date.slice(0, 10);
+  return formatDate(date);
 }
 
 export interface BucketLifecycleProps {
@@ -41,7 +42,8 @@ function AddRuleDialog(
 ) {
   const [kind, setKind] = useState<Kind>("expiry");
   const [useDate, setUseDate] = useState(false);
-  const [days, setDays] = useState("1");
+  // The switch reads "Default (7 Days)" (spec 2 §9): the field starts at what it promises.
+  const [days, setDays] = useState("7");
   const [date, setDate] = useState("");
   const [storageClass, setStorageClass] = useState(tiers[0] ?? "");
   const [noncurrentDays, setNoncurrentDays] = useState("0");

@@ -4,7 +4,7 @@
  * more than one rule exists (as the spec notes).
  */
 import { useState } from "react";
-import type { ReplicationRuleView, ReplicationStatusView } from "../server/contract/buckets.ts";
+import type { ReplicationRuleView, ReplicationStatusView } from "../server/lib/contract/buckets.ts";
 import {
   DEFAULT_REMOTE,
   RemoteFields,

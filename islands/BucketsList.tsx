@@ -3,11 +3,11 @@
  * Bucket' (only with s3:CreateBucket), a table of Name, Creation Date and Size with selectable rows; view and delete.
  */
 import { useState } from "react";
-import type { BucketSummary } from "../server/contract/buckets.ts";
+import type { BucketSummary } from "../server/lib/contract/buckets.ts";
 import { CreateBucketDialog, DeleteBucketDialog } from "./dialogs/BucketDialogs.tsx";
 import { MultiReplicationWizard } from "./dialogs/ReplicationDialogs.tsx";
 import { bucketsApi } from "./lib/api/buckets.ts";
-import { formatBytes } from "./lib/format.ts";
+import { formatBytes, formatDateTime } from "./lib/format.ts";
 import { useList } from "./lib/use_list.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
@@ -20,10 +20,6 @@ export interface BucketsListProps {
   distributed: boolean;
   base: string;
 }
-
-const formatDate = (
-  iso: string,
-) => (iso ? new Date(iso).toISOString().replace("T", " ").slice(0, 19) + " UTC" : "");
 
 export default function BucketsList(
   { buckets: initial, canCreate, unavailable, distributed, base }: BucketsListProps,
@@ -66,7 +62,7 @@ export default function BucketsList(
             id: "creation_date",
             label: "Creation Date",
             value: (b) => b.creation_date,
-            render: (b) => formatDate(b.creation_date),
+            render: (b) => formatDateTime(b.creation_date),
             sortable: true,
           },
           {

@@ -1,11 +1,12 @@
 /**
  * Diagnostic (/health-info, spec 3 §2.6, §4, §8): Start Diagnostic asks the storage for its health report
  * (deadline 1h) with a spinner while it runs; when it arrives the report is offered for Download as a JSON
- * file. Close codes 1011, 1008 and 1006, or a socket error, end in the spec's error message.
+ * file. Close codes 1011, 1008 and 1006, a session that ended (4001, 4003), or a socket error, end in the
+ * spec's error message.
  */
 import { useEffect, useState } from "react";
 import { useLiveSocket } from "./lib/live_socket.ts";
-import { LiveNotices } from "./tools/LiveNotices.tsx";
+import { LiveNotices, sessionEndNotice } from "./tools/LiveNotices.tsx";
 
 export const DEADLINE = "1h";
 type Phase = "idle" | "running" | "ready" | "error";
@@ -22,7 +23,7 @@ export default function DiagnosticRunner() {
   useEffect(() => {
     if (phase !== "running" || socket.status !== "closed") return;
     const failed = socket.closeCode === 1011 || socket.closeCode === 1008 || socket.closeCode === 1006 ||
-      !report;
+      sessionEndNotice(socket.closeCode) !== null || !report;
     setPhase(failed ? "error" : "ready");
   }, [socket.status, socket.closeCode, report, phase]);
 
@@ -66,7 +67,13 @@ export default function DiagnosticRunner() {
             ? <span className="text-error">An error occurred while getting Diagnostic file.</span>
             : null}
         </div>
-        {phase === "error" ? <LiveNotices socket={{ ...socket, closeCode: null }} /> : null}
+        {phase === "error"
+          ? (
+            <LiveNotices
+              socket={{ ...socket, closeCode: sessionEndNotice(socket.closeCode) ? socket.closeCode : null }}
+            />
+          )
+          : null}
         <div className="flex gap-2">
           <button type="button" className="btn btn-primary" disabled={phase === "running"} onClick={start}>
             Start Diagnostic

@@ -4,26 +4,35 @@
  * other entries show their console text. 'Highlight Line' marks the entries containing the text.
  */
 import { useEffect, useMemo, useState } from "react";
-import type { ConsoleMessage } from "../server/contract/tools.ts";
+import type { ConsoleMessage } from "../server/lib/contract/tools.ts";
+import { formatDateTime } from "./lib/format.ts";
 import { messageId, useLiveSocket } from "./lib/live_socket.ts";
 import { cleanLogLines } from "./lib/pod_logs.ts";
 import { SearchBox } from "./ui/fields.tsx";
 import { LiveNotices } from "./tools/LiveNotices.tsx";
 
-/** The lines an entry shows, in order. */
+/** An error or a warning: shown with its fields, even from a server that sent no error block with it. */
+const isProblem = (entry: ConsoleMessage) =>
+  !!entry.error || ["ERROR", "FATAL", "WARNING"].includes(entry.level?.toUpperCase() ?? "");
+
+/** The lines an entry shows, in order; every entry says when it happened. */
 export function logEntryLines(entry: ConsoleMessage): string[] {
-  if (!entry.error) return cleanLogLines(entry.ConsoleMsg || entry.message || "");
+  if (!isProblem(entry)) {
+    const text = entry.ConsoleMsg || entry.message || "";
+    return cleanLogLines(entry.time ? `${formatDateTime(entry.time)}  ${text}` : text);
+  }
   const field = (label: string, value: string | undefined) => (value ? [`${label}: ${value}`] : []);
   return [
     ...field("API", entry.api?.name),
-    ...field("Time", entry.time),
+    ...field("Time", formatDateTime(entry.time)),
     ...field("DeploymentID", entry.deploymentid),
     ...field("RequestID", entry.requestID),
     ...field("RemoteHost", entry.remotehost),
     ...field("Host", entry.host),
     ...field("UserAgent", entry.userAgent),
-    `Error: ${entry.error.message ?? ""}`,
-    ...(entry.error.source ?? []).map((line, i) => `${String(i + 1).padStart(7)}: ${line}`),
+    `Error: ${entry.error?.message ?? entry.message ?? entry.ConsoleMsg ?? ""}`,
+    // A no-break space keeps the number with its line when a narrow window wraps it.
+    ...(entry.error?.source ?? []).map((line, i) => `${String(i + 1).padStart(4)}:\u00a0${line}`),
   ].flatMap((line) => cleanLogLines(line));
 }
 
@@ -60,7 +69,7 @@ export default function ErrorLogs() {
             <div
               key={messageId(entry)}
               className={`py-1 border-b border-neutral-content/10 ${hit ? "bg-warning text-black" : ""} ${
-                entry.error && !hit ? "text-error" : ""
+                isProblem(entry) && !hit ? "text-error" : ""
               }`}
               data-highlighted={hit ? "true" : undefined}
               data-level={entry.level}
@@ -68,7 +77,9 @@ export default function ErrorLogs() {
               {lines.map((line, i) => (
                 <div
                   key={i}
-                  className={`whitespace-pre-wrap wrap-anywhere ${entry.error && i === 0 ? "font-bold" : ""}`}
+                  className={`whitespace-pre-wrap wrap-anywhere ${
+                    isProblem(entry) && i === 0 ? "font-bold" : ""
+                  }`}
                 >
                   {line || "\u00a0"}
                 </div>

@@ -1,6 +1,6 @@
 /** /groups (spec 1 Groups): 'Search Groups', 'Create Group', a one-column table; view (edit), description, delete. */
 import { useState } from "react";
-import type { Group } from "../server/contract/groups.ts";
+import type { Group } from "../server/lib/contract/groups.ts";
 import { GroupDialog, GroupInfoDialog } from "./dialogs/GroupDialogs.tsx";
 import { SetPoliciesDialog } from "./dialogs/UserDialogs.tsx";
 import { groupsApi } from "./lib/api/groups.ts";

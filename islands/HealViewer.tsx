@@ -5,7 +5,7 @@
  * The running flag turns off when the server closes the stream.
  */
 import { useState } from "react";
-import type { HealItemStatus, HealMessage } from "../server/contract/tools.ts";
+import type { HealItemStatus, HealMessage } from "../server/lib/contract/tools.ts";
 import { formatBytes, formatNumber } from "./lib/format.ts";
 import { useLiveSocket } from "./lib/live_socket.ts";
 import { SelectField, TextField } from "./ui/fields.tsx";
@@ -142,7 +142,7 @@ export default function HealViewer({ buckets }: HealViewerProps) {
                       </span>
                       {item.name}
                       {item.detail
-                        ? <span className="text-base-content/70">{" — "}{item.detail}</span>
+                        ? <span className="text-base-content/70">{` — ${item.detail}`}</span>
                         : null}
                     </li>
                   ))}

@@ -11,8 +11,9 @@ import {
   PANELS,
   widgetStep,
   type WidgetSummary,
-} from "../server/contract/dashboard.ts";
+} from "../server/lib/contract/dashboard.ts";
 import type { WidgetQuery } from "./lib/api/dashboard.ts";
+import { utcFieldTime } from "./lib/format.ts";
 import { Grid } from "./dashboard/Grid.tsx";
 import { loadLayout, mergeItems, saveLayout } from "./dashboard/layout.ts";
 import { Panel } from "./dashboard/Panel.tsx";
@@ -22,8 +23,11 @@ export interface MetricsDashboardProps {
   widgets: WidgetSummary[];
 }
 
-/** `datetime-local` text → epoch seconds (local time), null when empty. */
-const toEpoch = (text: string) => (text ? Math.floor(new Date(text).getTime() / 1000) : null);
+/** A picker's text (UTC) → epoch seconds, null when empty. */
+const toEpoch = (text: string) => {
+  const ms = utcFieldTime(text);
+  return ms === null ? null : Math.floor(ms / 1000);
+};
 
 export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
   const [tab, setTab] = useState(0);
@@ -69,7 +73,7 @@ export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
         }}
       >
         <label className="flex flex-col gap-1 text-sm">
-          <span>Start Time</span>
+          <span>Start Time (UTC)</span>
           <input
             type="datetime-local"
             className="input input-sm"
@@ -80,7 +84,7 @@ export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
           />
         </label>
         <label className="flex flex-col gap-1 text-sm">
-          <span>End Time</span>
+          <span>End Time (UTC)</span>
           <input
             type="datetime-local"
             className="input input-sm"

@@ -4,7 +4,8 @@
  * stripped.
  */
 import { useMemo, useState } from "react";
-import type { PodEvent } from "../server/contract/operator.ts";
+import type { PodEvent } from "../server/lib/contract/operator.ts";
+import { formatDateTime } from "./lib/format.ts";
 import { cleanLogLines } from "./lib/pod_logs.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox, Tabs } from "./ui/fields.tsx";
@@ -16,9 +17,7 @@ export interface PodDetailProps {
   logsError: string;
 }
 
-const formatSeen = (
-  seconds: number,
-) => (seconds > 0 ? new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 19) : "");
+const formatSeen = (seconds: number) => (seconds > 0 ? formatDateTime(seconds * 1000) : "");
 
 export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
   const [tab, setTab] = useState<"events" | "logs">("events");

@@ -1,8 +1,12 @@
-/** /policies (spec 2 IAM Policies): 'Search Policies', 'Create Policy', table sorted by name; view and delete. */
+/**
+ * /policies (spec 2 IAM Policies): 'Search Policies', 'Create Policy', table sorted by name; view, delete, and
+ * description, which opens Info Policy (the policy's JSON, read-only) without leaving the list.
+ */
 import { useState } from "react";
-import { CreatePolicyDialog } from "./dialogs/PolicyDialogs.tsx";
+import type { PolicySummary } from "../server/lib/contract/policies.ts";
+import { CreatePolicyDialog, PolicyInfoDialog } from "./dialogs/PolicyDialogs.tsx";
 import { policiesApi } from "./lib/api/policies.ts";
-import { useList } from "./lib/use_list.ts";
+import { reportError, useList } from "./lib/use_list.ts";
 import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
@@ -20,6 +24,14 @@ export default function PoliciesList({ policies: initial, unavailable, base }: P
   const [filter, setFilter] = useState("");
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string | null>(null);
+  const [info, setInfo] = useState<PolicySummary | null>(null);
+  const showInfo = async (name: string) => {
+    try {
+      setInfo(await policiesApi.get(name));
+    } catch (error) {
+      reportError(error);
+    }
+  };
   const shown = policies.value.filter((p) => p.toLowerCase().includes(filter.toLowerCase()));
   const detail = (name: string) => `${base}policies/${encodeURIComponent(name)}`;
   return (
@@ -38,7 +50,10 @@ export default function PoliciesList({ policies: initial, unavailable, base }: P
         initialSort={{ id: "name" }}
         unavailable={unavailable}
         filtered={filter !== ""}
-        actions={[{ type: "view", href: detail }, { type: "delete", onSelect: setDeleting }]}
+        actions={[{ type: "view", href: detail }, { type: "description", onSelect: showInfo }, {
+          type: "delete",
+          onSelect: setDeleting,
+        }]}
       />
       {creating
         ? (
@@ -50,6 +65,7 @@ export default function PoliciesList({ policies: initial, unavailable, base }: P
           />
         )
         : null}
+      <PolicyInfoDialog policy={info} onClose={() => setInfo(null)} />
       <ConfirmDialog
         title="Delete Policy"
         open={deleting !== null}

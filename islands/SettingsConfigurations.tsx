@@ -4,10 +4,10 @@
  * and returns to the list (spec 2 §4).
  */
 import { useState } from "react";
-import { type ConfigurationDef, CONFIGURATIONS } from "../server/contract/settings_forms.ts";
+import { type ConfigurationDef, CONFIGURATIONS } from "../server/lib/contract/settings_forms.ts";
 import { settingsApi } from "./lib/api/settings.ts";
 import { reportError } from "./lib/use_list.ts";
-import { noteRestart } from "./lib/restart.ts";
+import { noteConfigSaved } from "./lib/restart.ts";
 import { ConfigForm } from "./settings/ConfigForm.tsx";
 import { BackButton, Slide } from "./settings/Slides.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
@@ -50,7 +50,8 @@ export default function SettingsConfigurations({ values: rendered }: SettingsCon
             fields={editing.def.fields}
             initial={editing.values}
             onSubmit={async (keyValues) => {
-              noteRestart(await settingsApi.setConfig(editing.def.id, keyValues));
+              await settingsApi.setConfig(editing.def.id, keyValues);
+              noteConfigSaved();
               // What the server stored now (merged, normalised, masked) is read again on the next edit.
               const { [editing.def.id]: _saved, ...rest } = known;
               setKnown(rest);

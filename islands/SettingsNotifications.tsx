@@ -5,10 +5,13 @@
  * 'Back To Lambda Notifications' and 'Back To Supported Services'.
  */
 import { useState } from "react";
-import type { NotificationEndpoint } from "../server/contract/settings.ts";
-import { NOTIFICATION_SERVICES, type NotificationServiceDef } from "../server/contract/settings_targets.ts";
+import type { NotificationEndpoint } from "../server/lib/contract/settings.ts";
+import {
+  NOTIFICATION_SERVICES,
+  type NotificationServiceDef,
+} from "../server/lib/contract/settings_targets.ts";
 import { settingsApi } from "./lib/api/settings.ts";
-import { noteRestart } from "./lib/restart.ts";
+import { noteConfigSaved } from "./lib/restart.ts";
 import { useList } from "./lib/use_list.ts";
 import { ConfigForm } from "./settings/ConfigForm.tsx";
 import { BackButton, Slide } from "./settings/Slides.tsx";
@@ -66,7 +69,8 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
             fields={service.fields}
             connection={service.id === "postgres" || service.id === "mysql" ? service.id : undefined}
             onSubmit={async (keyValues) => {
-              noteRestart(await settingsApi.setConfig(`notify_${service.id}`, keyValues));
+              await settingsApi.setConfig(`notify_${service.id}`, keyValues);
+              noteConfigSaved();
               showSnackbar(`Notification target ${service.label} saved`);
               go(0);
               await endpoints.reload();

@@ -5,8 +5,8 @@
  * Type Selection'. A failed tiers read is ignored (spec 2 §8).
  */
 import { useState } from "react";
-import type { TierView } from "../server/contract/settings.ts";
-import type { TierKind } from "../server/contract/settings.ts";
+import type { TierView } from "../server/lib/contract/settings.ts";
+import type { TierKind } from "../server/lib/contract/settings.ts";
 import { settingsApi } from "./lib/api/settings.ts";
 import { AddTierForm, TIER_KINDS, TierCredentialsDialog } from "./settings/TierForms.tsx";
 import { BackButton, Slide } from "./settings/Slides.tsx";

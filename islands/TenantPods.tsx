@@ -3,7 +3,7 @@
  * asks for the pod's typed name (its StatefulSet starts it again).
  */
 import { useState } from "react";
-import type { PodInfo } from "../server/contract/operator.ts";
+import type { PodInfo } from "../server/lib/contract/operator.ts";
 import { operatorApi } from "./lib/api/operator.ts";
 import { formatDuration } from "./lib/format.ts";
 import { useList } from "./lib/use_list.ts";

@@ -3,8 +3,8 @@
  * Capacity, # of Instances, # of Drives; empty: 'No Pools found'.
  */
 import { useState } from "react";
-import type { PoolInfo } from "../server/contract/operator.ts";
-import { defaultAffinity, GI } from "../server/contract/operator_rules.ts";
+import type { PoolInfo } from "../server/lib/contract/operator.ts";
+import { defaultAffinity, GI } from "../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "./lib/api/operator.ts";
 import { formatBytes } from "./lib/format.ts";
 import { DataTable } from "./ui/DataTable.tsx";

@@ -1,13 +1,15 @@
 /**
  * Tenant Security tab (spec 3 §2.3b, §4): the auto-cert and custom-certificate toggles, the tenant's MinIO
- * and CA certificates (removing one marks its secret for deletion), new ones from files, and Save behind a
- * 'Save and Restart' confirmation. Turning custom certificates off removes them all.
+ * and CA certificates (removing one marks its secret for deletion), new ones from files (as many key pairs
+ * and CAs as needed, posted as lists, spec 3 §7.1), and Save behind a 'Save and Restart' confirmation.
+ * Turning custom certificates off removes them all.
  */
 import { useState } from "react";
-import type { CertificateInfo, TenantSecurity as SecurityInfo } from "../server/contract/operator.ts";
+import type { CertificateInfo, TenantSecurity as SecurityInfo } from "../server/lib/contract/operator.ts";
 import { operatorApi } from "./lib/api/operator.ts";
-import { FileField } from "./tenant_wizard/controls.tsx";
-import { type FileValue, NO_FILE } from "./tenant_wizard/state.ts";
+import { formatDateTime } from "./lib/format.ts";
+import { CaList, KeyPairList, newCaFile, newKeyPair } from "./tenant_wizard/CertificateLists.tsx";
+import { type CaFile, completePairs, hasHalfPair, type KeyPairFiles } from "./tenant_wizard/state.ts";
 import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { Switch } from "./ui/fields.tsx";
 import { showSnackbar } from "./ui/notify.ts";
@@ -34,7 +36,7 @@ function CertificateList(
             <div className="min-w-0">
               <div className="font-bold wrap-anywhere">{c.name}</div>
               <div className="wrap-anywhere">{c.domains.join(", ")}</div>
-              <div className="text-xs opacity-70">Expiry: {c.expiry}</div>
+              <div className="text-xs opacity-70">Expiry: {formatDateTime(c.expiry)}</div>
             </div>
             <button
               type="button"
@@ -57,8 +59,8 @@ export default function TenantSecurity({ namespace, name, security: initial }: T
   const [autoCert, setAutoCert] = useState(initial.autoCert);
   const [customCerts, setCustomCerts] = useState(existing.length > 0);
   const [toDelete, setToDelete] = useState<string[]>([]);
-  const [pair, setPair] = useState<{ key: FileValue; cert: FileValue }>({ key: NO_FILE, cert: NO_FILE });
-  const [ca, setCa] = useState<FileValue>(NO_FILE);
+  const [pairs, setPairs] = useState<KeyPairFiles[]>(() => [newKeyPair()]);
+  const [cas, setCas] = useState<CaFile[]>(() => [newCaFile()]);
   const [confirming, setConfirming] = useState(false);
   const visible = (list: CertificateInfo[]) => list.filter((c) => !toDelete.includes(c.name));
   const remove = (certName: string) => setToDelete((d) => [...d, certName]);
@@ -69,21 +71,19 @@ export default function TenantSecurity({ namespace, name, security: initial }: T
       autoCert,
       customCertificates: {
         secretsToBeDeleted,
-        minio: customCerts && pair.key.value && pair.cert.value
-          ? [{ crt: pair.cert.value, key: pair.key.value }]
-          : [],
-        minioCAs: customCerts && ca.value ? [ca.value] : [],
+        minio: customCerts ? completePairs(pairs) : [],
+        minioCAs: customCerts ? cas.map((c) => c.cert.value).filter(Boolean) : [],
       },
     });
     setConfirming(false);
     setToDelete([]);
-    setPair({ key: NO_FILE, cert: NO_FILE });
-    setCa(NO_FILE);
+    setPairs([newKeyPair()]);
+    setCas([newCaFile()]);
     setSecurity(await operatorApi.security(namespace, name));
     showSnackbar("Security settings saved; the tenant restarts with them");
   }
 
-  const incompletePair = !!pair.key.value !== !!pair.cert.value;
+  const incompletePair = customCerts && hasHalfPair(pairs);
   return (
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body">
@@ -107,22 +107,8 @@ export default function TenantSecurity({ namespace, name, security: initial }: T
                 certs={visible(security.customCertificates.minioCAs)}
                 onRemove={remove}
               />
-              <h3 className="font-bold mb-2">Add certificates</h3>
-              <div className="grid md:grid-cols-2 gap-x-4">
-                <FileField
-                  label="Cert"
-                  kind="cert"
-                  value={pair.cert}
-                  onChange={(cert) => setPair({ ...pair, cert })}
-                />
-                <FileField
-                  label="Key"
-                  kind="key"
-                  value={pair.key}
-                  onChange={(key) => setPair({ ...pair, key })}
-                />
-              </div>
-              <FileField label="CA Certificate" kind="cert" value={ca} onChange={setCa} />
+              <KeyPairList title="New MinIO Certificates" pairs={pairs} onChange={setPairs} />
+              <CaList title="New CA Certificates" cas={cas} onChange={setCas} />
             </>
           )
           : null}

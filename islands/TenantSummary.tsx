@@ -3,8 +3,8 @@
  * update-version dialog), state, the storage usage bar, health, 'Manage Tenant' and the feature flags.
  */
 import { useEffect, useState } from "react";
-import type { TenantInfo, TenantUsage } from "../server/contract/operator.ts";
-import { isImage } from "../server/contract/operator_rules.ts";
+import type { TenantInfo, TenantUsage } from "../server/lib/contract/operator.ts";
+import { isImage } from "../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "./lib/api/operator.ts";
 import { ApiClientError } from "./lib/api/request.ts";
 import { formatBytes } from "./lib/format.ts";

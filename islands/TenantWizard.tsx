@@ -5,7 +5,7 @@
  * tenants list.
  */
 import { useState } from "react";
-import type { CreateTenantResponse } from "../server/contract/operator.ts";
+import type { CreateTenantResponse } from "../server/lib/contract/operator.ts";
 import { operatorApi } from "./lib/api/operator.ts";
 import { Configure } from "./tenant_wizard/Configure.tsx";
 import { Encryption } from "./tenant_wizard/Encryption.tsx";

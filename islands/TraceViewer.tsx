@@ -6,8 +6,8 @@
  * dash, and the bytes they read under Download, the bytes they wrote under Upload.
  */
 import { useState } from "react";
-import type { TraceMessage } from "../server/contract/tools.ts";
-import { formatBytes } from "./lib/format.ts";
+import type { TraceMessage } from "../server/lib/contract/tools.ts";
+import { formatBytes, formatDateTime } from "./lib/format.ts";
 import { messageId, useLiveSocket } from "./lib/live_socket.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { TextField } from "./ui/fields.tsx";
@@ -51,11 +51,6 @@ function statusCell(m: TraceMessage) {
   if (m.statusMsg) return <span className="text-error">{m.statusMsg}</span>;
   return <span className="opacity-60">–</span>;
 }
-
-const timeOf = (iso: string) => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString("en-GB", { hour12: false });
-};
 
 export default function TraceViewer() {
   const trace = useLiveSocket<TraceMessage>({ limit: 1000, reconnect: true });
@@ -156,7 +151,7 @@ export default function TraceViewer() {
         rowId={(m) => String(messageId(m))}
         emptyMessage={started ? "No Traced elements received yet" : "Trace is not started yet"}
         columns={[
-          { id: "time", label: "Time", value: (m) => m.time, render: (m) => nowrap(timeOf(m.time)) },
+          { id: "time", label: "Time", value: (m) => m.time, render: (m) => nowrap(formatDateTime(m.time)) },
           { id: "api", label: "Name", value: (m) => m.api, render: (m) => nowrap(m.api) },
           { id: "status", label: "Status", value: (m) => m.statusCode || m.statusMsg, render: statusCell },
           { id: "location", label: "Location", value: (m) => `${m.path}${m.query ? `?${m.query}` : ""}` },

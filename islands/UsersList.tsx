@@ -1,12 +1,13 @@
 /**
  * /users (spec 1 Users): search, Create User, Add to Group (enabled with at least one ticked user), a table
- * sortable by access key with selectable rows, view and delete (disabled for the signed-in user).
+ * sortable by access key with selectable rows, view, edit (the Edit User dialog, read fresh from the server)
+ * and delete (disabled for the signed-in user).
  */
 import { useState } from "react";
-import type { User } from "../server/contract/users.ts";
+import type { User } from "../server/lib/contract/users.ts";
 import { AddUsersToGroupDialog, UserDialog } from "./dialogs/UserDialogs.tsx";
 import { usersApi } from "./lib/api/users.ts";
-import { useList } from "./lib/use_list.ts";
+import { reportError, useList } from "./lib/use_list.ts";
 import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
@@ -31,6 +32,14 @@ export default function UsersList(
   const [selected, setSelected] = useState<string[]>([]);
   const [dialog, setDialog] = useState<"create" | "groups" | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
+  const [editing, setEditing] = useState<User | null>(null);
+  const edit = async (row: User) => {
+    try {
+      setEditing(await usersApi.get(row.accessKey));
+    } catch (error) {
+      reportError(error);
+    }
+  };
   const shown = users.value.filter((u) => u.accessKey.toLowerCase().includes(filter.toLowerCase()));
   return (
     <>
@@ -70,6 +79,7 @@ export default function UsersList(
         filtered={filter !== ""}
         actions={[
           { type: "view", href: (u) => `${base}users/${encodeURIComponent(u.accessKey)}` },
+          { type: "edit", onSelect: edit },
           { type: "delete", onSelect: setDeleting, disabled: (u) => u.accessKey === signedInAs },
         ]}
       />
@@ -81,6 +91,18 @@ export default function UsersList(
             policies={policies}
             onClose={() => setDialog(null)}
             onSaved={() => (setDialog(null), users.reload())}
+          />
+        )
+        : null}
+      {editing
+        ? (
+          <UserDialog
+            open
+            user={editing}
+            groups={groups}
+            policies={policies}
+            onClose={() => setEditing(null)}
+            onSaved={() => (setEditing(null), users.reload())}
           />
         )
         : null}

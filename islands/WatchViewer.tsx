@@ -4,8 +4,8 @@
  * list; the running flag turns off when the server closes the stream, and each start clears the table.
  */
 import { useState } from "react";
-import type { WatchMessage } from "../server/contract/tools.ts";
-import { formatBytes } from "./lib/format.ts";
+import type { WatchMessage } from "../server/lib/contract/tools.ts";
+import { formatBytes, formatDateTime } from "./lib/format.ts";
 import { messageId, useLiveSocket } from "./lib/live_socket.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SelectField, TextField } from "./ui/fields.tsx";
@@ -73,9 +73,7 @@ export default function WatchViewer({ buckets }: WatchViewerProps) {
             id: "time",
             label: "Time",
             value: (m) => m.Time,
-            render: (m) => (
-              <span className="whitespace-nowrap">{new Date(m.Time).toLocaleString("en-GB")}</span>
-            ),
+            render: (m) => <span className="whitespace-nowrap">{formatDateTime(m.Time)}</span>,
           },
           {
             id: "size",

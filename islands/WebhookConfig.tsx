@@ -4,9 +4,9 @@
  * in the original (the form writes the subsystem's default target, which is not listed here).
  */
 import { useState } from "react";
-import { configurationDef } from "../server/contract/settings_forms.ts";
+import { configurationDef } from "../server/lib/contract/settings_forms.ts";
 import { settingsApi } from "./lib/api/settings.ts";
-import { noteRestart } from "./lib/restart.ts";
+import { noteConfigSaved } from "./lib/restart.ts";
 import { ConfigForm } from "./settings/ConfigForm.tsx";
 import { BackButton, Slide } from "./settings/Slides.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
@@ -35,7 +35,8 @@ export default function WebhookConfig({ kind, values: rendered }: WebhookConfigP
             fields={def.fields}
             initial={values}
             onSubmit={async (keyValues) => {
-              noteRestart(await settingsApi.setConfig(def.id, keyValues));
+              await settingsApi.setConfig(def.id, keyValues);
+              noteConfigSaved();
               setValues(
                 Object.fromEntries(
                   (await settingsApi.config(def.id)).key_values.map(({ key, value }) => [key, value]),

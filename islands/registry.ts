@@ -43,8 +43,8 @@ export const islands = {
   PodDetail: () => import("./PodDetail.tsx"),
   TenantHop: () => import("./TenantHop.tsx"),
   TenantAttachLicense: () => import("./TenantAttachLicense.tsx"),
-  StorageVolumes: () => import("./StorageVolumes.tsx"),
-  StorageDrives: () => import("./StorageDrives.tsx"),
+  VolumesList: () => import("./VolumesList.tsx"),
+  DrivesList: () => import("./DrivesList.tsx"),
 } as const satisfies Record<string, () => Promise<{ default: unknown }>>;
 
 export type IslandName = keyof typeof islands;

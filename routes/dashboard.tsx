@@ -15,10 +15,10 @@ import {
   CHART_PALETTE,
   type DashboardTrends,
   type ServerInfo,
-} from "../server/contract/dashboard.ts";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { Island } from "../server/render/island.tsx";
-import { adminInfo, canReadMetrics } from "../server/services/dashboard.ts";
+} from "../server/lib/contract/dashboard.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import { Island } from "../server/console/render/island.tsx";
+import { adminInfo, canReadMetrics } from "../server/console/services/dashboard.ts";
 import { PageHeader } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
 
@@ -247,7 +247,7 @@ export function dashboardPages(deps: AppDeps) {
     } catch (e) {
       error = e;
     }
-    const metricsAllowed = canReadMetrics(session);
+    const metricsAllowed = canReadMetrics(c.get("access")!);
     const state = metricsAllowed ? deps.metrics.state() : null;
     const widgets = info.widgets && c.req.query("view") !== "basic" ? info.widgets : null;
     const here = deps.render.href(c.req.path);

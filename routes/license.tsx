@@ -7,15 +7,15 @@
  */
 import { type Context, Hono } from "hono";
 import LicenseActions from "../islands/LicenseActions.tsx";
-import { formatBytes } from "../islands/lib/format.ts";
-import { currentPlan, type PlanName, type SubscriptionInfo, TIB } from "../server/contract/license.ts";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { Island } from "../server/render/island.tsx";
-import { toApiError } from "../server/errors.ts";
-import { accountInfo } from "../server/s3/admin/info.ts";
-import { isOperatorSession } from "../server/services/license.ts";
-import { clientFor } from "../server/services/storage_clients.ts";
-import type { SessionData } from "../server/session/token.ts";
+import { formatBytes, formatDate } from "../islands/lib/format.ts";
+import { currentPlan, type PlanName, type SubscriptionInfo, TIB } from "../server/lib/contract/license.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import { Island } from "../server/console/render/island.tsx";
+import { toApiError } from "../server/console/errors.ts";
+import { accountInfo } from "../server/lib/s3/admin/info.ts";
+import { isOperatorSession } from "../server/console/services/license.ts";
+import { clientFor } from "../server/console/services/session_clients.ts";
+import type { SessionData } from "../server/console/session/token.ts";
 import { AGPL_V3_TEXT } from "./license/agpl_text.ts";
 import { FEATURES, planButton, PLANS, withRef } from "./license/plans.ts";
 import { PageHeader } from "./layout/Shell.tsx";
@@ -62,7 +62,7 @@ function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
           value={formatBytes(info.storage_capacity * TIB)}
           testId="license-capacity"
         />
-        <Field label="Expiry Date" value={info.expires_at.slice(0, 10)} testId="license-expiry" />
+        <Field label="Expiry Date" value={formatDate(info.expires_at)} testId="license-expiry" />
         <Field label="Subscription Plan" value={info.plan} testId="license-plan" />
         <Field label="Requester" value={info.email} testId="license-requester" />
       </dl>

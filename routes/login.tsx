@@ -6,13 +6,13 @@ import { type Context, Hono } from "hono";
 import { setCookie } from "hono/cookie";
 import LoginForm from "../islands/LoginForm.tsx";
 import OperatorLogin from "../islands/OperatorLogin.tsx";
-import { kubernetesReachable } from "../server/services/operator_session.ts";
-import { cookieSettings } from "../server/api/session.ts";
-import type { LoginStrategy } from "../server/contract/session.ts";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { Island } from "../server/render/island.tsx";
-import { loginStrategy, signInWithIdp } from "../server/services/session.ts";
-import { clearSessionCookie, issueSessionCookie } from "../server/session/middleware.ts";
+import { kubernetesReachable } from "../server/console/services/operator/session.ts";
+import { cookieSettings, logout } from "../server/console/api/session.ts";
+import type { LoginStrategy } from "../server/lib/contract/session.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import { Island } from "../server/console/render/island.tsx";
+import { loginStrategy, signInWithIdp } from "../server/console/services/session.ts";
+import { issueSessionCookie } from "../server/console/session/middleware.ts";
 import { themeOf } from "./page_context.tsx";
 
 /** Whether the backend answers at all: the storage server, or in operator mode the Kubernetes API server. */
@@ -129,8 +129,8 @@ export function loginPages(deps: AppDeps) {
       });
       return c.redirect(deps.render.href(safeBack(form.back)), 303);
     })
-    .post("/logout", (c) => {
-      clearSessionCookie(c, cookieSettings(deps));
+    .post("/logout", async (c) => {
+      await logout(deps, c);
       return c.redirect(deps.render.href("/login"), 303);
     });
 }

@@ -1,9 +1,9 @@
 /**
- * Every server-rendered page, mounted by server/app.ts: public pages first, then the signed-in pages behind
+ * Every server-rendered page, mounted by server/console/app.ts: public pages first, then the signed-in pages behind
  * the page guard, one line per area.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
 import { bucketPages } from "./buckets.tsx";
 import { toolPages } from "./tools.tsx";
 import { dashboardPages } from "./dashboard.tsx";
@@ -13,7 +13,7 @@ import { firstAllowedRoute } from "./layout/menu.ts";
 import { loginPages } from "./login.tsx";
 import { objectPages } from "./objects.tsx";
 import { operatorPages } from "./operator.tsx";
-import { storagePages } from "./storage.tsx";
+import { volumesPages } from "./volumes.tsx";
 import { tenantDetailPages } from "./tenant_detail.tsx";
 import { pageGuard, pagesOf, renderInShell } from "./page_context.tsx";
 import { settingsPages } from "./settings.tsx";
@@ -46,7 +46,7 @@ export function pageRoutes(deps: AppDeps) {
   app.use("*", pageGuard(deps));
   app.get("/", (c) => {
     const session = c.get("session")!;
-    const first = firstAllowedRoute(pagesOf(session), session.distributed);
+    const first = firstAllowedRoute(pagesOf(c), session.distributed);
     if (first) return c.redirect(deps.render.href(first), 302);
     return renderInShell(deps, c, {
       title: "Deck",
@@ -64,6 +64,6 @@ export function pageRoutes(deps: AppDeps) {
   app.route("/", licensePages(deps));
   app.route("/", operatorPages(deps));
   app.route("/", tenantDetailPages(deps));
-  app.route("/", storagePages(deps));
+  app.route("/", volumesPages(deps));
   return app;
 }

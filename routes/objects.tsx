@@ -6,11 +6,19 @@
 import { type Context, Hono } from "hono";
 import ObjectBrowser, { type ObjectBrowserProps } from "../islands/ObjectBrowser/ObjectBrowser.tsx";
 import { type BrowserLocation, crumbsOf, parseLocation } from "../islands/ObjectBrowser/locations.ts";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { Island } from "../server/render/island.tsx";
-import { isVersioned } from "../server/services/bucket_settings.ts";
-import { accountView, evaluatePermissions } from "../server/services/buckets.ts";
-import { listPage, objectDetail } from "../server/services/objects.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import { Island } from "../server/console/render/island.tsx";
+import {
+  bucketsRefusal,
+  folderRefusal,
+  objectRefusal,
+  type Refusal,
+} from "../islands/ObjectBrowser/refusals.ts";
+import type { SessionData } from "../server/console/session/token.ts";
+import { toApiError } from "../server/console/errors.ts";
+import { accountView, bucketListRefusal, evaluatePermissions } from "../server/console/services/buckets.ts";
+import { folderVersioning, objectDetail } from "../server/console/services/object_detail.ts";
+import { listPage } from "../server/console/services/objects.ts";
 import { loadAll } from "./page_data.ts";
 import { renderInShell } from "./page_context.tsx";
 
@@ -19,6 +27,58 @@ import { renderInShell } from "./page_context.tsx";
  * page, so the HTML and its render stay small; scrolling continues with the storage's token in pages of 1,000.
  */
 const FIRST_PAGE = 250;
+
+type Loaded = Pick<ObjectBrowserProps, "folder" | "versioned" | "detail"> & {
+  view: Awaited<ReturnType<typeof accountView>> | null;
+};
+
+/**
+ * The data of the view a URL opens, each piece loaded on its own (a failure names its section in the banner),
+ * and what the island says in place of the view when its main piece could not be read.
+ */
+async function loadFirstView(deps: AppDeps, session: SessionData, loc: BrowserLocation) {
+  let unavailable: string | undefined;
+  const noting = <V,>(load: Promise<V>, refusal: (e: Refusal) => string) =>
+    load.catch((e) => {
+      unavailable = refusal(toApiError(e));
+      throw e;
+    });
+  const loaded = await loadAll<Loaded>(deps, session, {
+    view: [
+      async (client) => (loc.kind === "buckets" ? await noting(accountView(client), bucketsRefusal) : null),
+      null,
+      "Buckets",
+    ],
+    folder: [
+      async (client) =>
+        loc.kind === "folder"
+          ? await noting(
+            listPage(client, loc.bucket, { prefix: loc.prefix, limit: FIRST_PAGE }),
+            folderRefusal,
+          )
+          : null,
+      null,
+      "Objects",
+    ],
+    versioned: [
+      async (
+        client,
+      ) => (loc.kind === "folder" ? (await folderVersioning(client, loc.bucket)).is_versioned : null),
+      null,
+      "Versioning",
+    ],
+    detail: [
+      async (client) =>
+        loc.kind === "object"
+          ? await noting(objectDetail(client, loc.bucket, loc.key, loc.versionId), objectRefusal)
+          : null,
+      null,
+      "Object",
+    ],
+  });
+  const view = loaded.data.view;
+  return { ...loaded, unavailable: unavailable ?? (view ? bucketListRefusal(view) : undefined) };
+}
 
 export function objectPages(deps: AppDeps) {
   const base = deps.render.href("/");
@@ -33,60 +93,22 @@ export function objectPages(deps: AppDeps) {
     }
     if (!location) return c.notFound();
     const session = c.get("session")!;
-    type Loaded = Pick<ObjectBrowserProps, "buckets" | "folder" | "versioned" | "detail"> & {
-      canCreateBucket: boolean;
-    };
-    const loc = location;
-    const { data, error } = await loadAll<Loaded>(deps, session, {
-      canCreateBucket: [
-        async (client) => {
-          if (loc.kind !== "buckets") return false;
-          const view = await accountView(client);
-          return evaluatePermissions(view.policy, {
-            actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }],
-          }).permissions[0].can;
-        },
-        false,
-        "Permissions",
-      ],
-      buckets: [
-        async (client) => (loc.kind === "buckets" ? (await accountView(client)).buckets : null),
-        loc.kind === "buckets" ? [] : null,
-        "Buckets",
-      ],
-      folder: [
-        async (
-          client,
-        ) => (loc.kind === "folder"
-          ? await listPage(client, loc.bucket, { prefix: loc.prefix, limit: FIRST_PAGE })
-          : null),
-        null,
-        "Objects",
-      ],
-      versioned: [
-        async (
-          client,
-        ) => (loc.kind === "folder" ? (await isVersioned(client, loc.bucket)).is_versioned : null),
-        null,
-        "Versioning",
-      ],
-      detail: [
-        async (
-          client,
-        ) => (loc.kind === "object" ? await objectDetail(client, loc.bucket, loc.key, loc.versionId) : null),
-        null,
-        "Object",
-      ],
-    });
+    const { data, error, unavailable } = await loadFirstView(deps, session, location);
     const crumbs = crumbsOf(location);
+    const view = data.view;
     const props: ObjectBrowserProps = {
       base,
       location,
       distributed: session.distributed,
       direct: !!deps.config.storagePublicUrl,
-      ...data,
-      // A folder that failed to load starts empty; the island shows the error banner's message.
-      folder: location.kind === "folder" ? data.folder ?? { objects: [], total: 0 } : null,
+      canCreateBucket: view !== null && evaluatePermissions(view.policy, {
+        actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }],
+      }).permissions[0].can,
+      buckets: location.kind === "buckets" ? view?.buckets ?? [] : null,
+      folder: data.folder,
+      versioned: data.versioned,
+      detail: data.detail,
+      unavailable,
     };
     return renderInShell(deps, c, {
       title: location.kind === "buckets"

@@ -3,13 +3,14 @@
  * detail pages are in tenant_detail.tsx, storage in storage.tsx.
  */
 import { type Context, Hono } from "hono";
-import TenantsList from "../islands/TenantsList.tsx";
+import { capitalize } from "../islands/lib/messages.ts";
+import TenantsList, { TENANTS_REFUSED } from "../islands/TenantsList.tsx";
 import TenantWizard from "../islands/TenantWizard.tsx";
-import type { TenantListItem } from "../server/contract/operator.ts";
-import type { AppDeps, AppEnv, OperatorDeps } from "../server/deps.ts";
-import { ApiError } from "../server/errors.ts";
-import { Island } from "../server/render/island.tsx";
-import { listTenants } from "../server/services/operator_tenants.ts";
+import type { TenantList } from "../server/lib/contract/operator.ts";
+import type { AppDeps, AppEnv, OperatorDeps } from "../server/console/deps.ts";
+import { ApiError, toApiError } from "../server/console/errors.ts";
+import { Island } from "../server/console/render/island.tsx";
+import { listTenants } from "../server/console/services/operator/tenant_list.ts";
 import { PageHeader } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
 
@@ -25,13 +26,14 @@ export function operatorPages(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get("/tenants", async (c) => {
       const { op, token } = operatorPage(c, deps);
-      let tenants: TenantListItem[] = [];
+      let list: TenantList = { tenants: [], total: 0 };
       let error: unknown;
       try {
-        tenants = (await listTenants(op, token)).tenants;
+        list = await listTenants(op, token);
       } catch (e) {
         error = e;
       }
+      const status = error === undefined ? 0 : toApiError(error).status;
       return renderInShell(deps, c, {
         title: "Tenants",
         error,
@@ -41,7 +43,17 @@ export function operatorPages(deps: AppDeps) {
             <Island
               name="TenantsList"
               component={TenantsList}
-              props={{ tenants, base, deleted: c.req.query("deleted") }}
+              props={{
+                tenants: list.tenants,
+                limited: list.limited,
+                unavailable: status === 403
+                  ? TENANTS_REFUSED
+                  : error === undefined
+                  ? undefined
+                  : capitalize(toApiError(error).message),
+                base,
+                deleted: c.req.query("deleted"),
+              }}
             />
           </>
         ),

@@ -5,13 +5,13 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { ReactNode } from "react";
-import { RESTART_COOKIE } from "../server/api/settings.ts";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
+import { RESTART_COOKIE } from "../server/console/api/settings.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
 import { capitalize, detailBeside } from "../islands/lib/messages.ts";
-import { toApiError } from "../server/errors.ts";
-import type { Theme } from "../server/render/page.tsx";
-import { isPathAllowed, sessionPages } from "../server/session/pages.ts";
-import type { SessionData } from "../server/session/token.ts";
+import { toApiError } from "../server/console/errors.ts";
+import type { Theme } from "../server/console/render/page.tsx";
+import { liveAccess } from "../server/console/session/live_access.ts";
+import { isPathAllowed } from "../server/console/session/pages.ts";
 import { firstAllowedRoute } from "./layout/menu.ts";
 import { Shell } from "./layout/Shell.tsx";
 
@@ -20,17 +20,19 @@ export function themeOf(c: Context): Theme {
   return value === "light" || value === "dark" ? value : "system";
 }
 
-export const pagesOf = (session: SessionData) => sessionPages(session);
+/** The pages the session may see now, as the page guard read them (the same answer the session API gives). */
+export const pagesOf = (c: Context<AppEnv>): string[] => c.get("access")?.pages ?? [];
 
 /**
- * Guards page routes: no session → /login; a route the session may not see → its first allowed page
- * (spec 1 §2 routing rules).
+ * Guards page routes: no session → /login; a session the storage no longer accepts → /login (401, which
+ * clears the cookie); a route the session may not see now → its first allowed page (spec 1 §2 routing rules).
  */
 export function pageGuard(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const session = c.get("session");
     if (!session) return c.redirect(deps.render.href("/login"), 302);
-    const pages = pagesOf(session);
+    c.set("access", await liveAccess(deps, session));
+    const pages = pagesOf(c);
     if (c.req.path !== "/" && !isPathAllowed(pages, c.req.path)) {
       const first = firstAllowedRoute(pages, session.distributed);
       if (first && first !== c.req.path) return c.redirect(deps.render.href(first), 302);
@@ -60,7 +62,7 @@ export function renderInShell(
       <Shell
         href={deps.render.href}
         path={c.req.path}
-        pages={pagesOf(session)}
+        pages={pagesOf(c)}
         distributed={session.distributed}
         account={session.account || "SSO user"}
         operator={!!session.k8sToken}

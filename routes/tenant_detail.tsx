@@ -13,17 +13,17 @@ import TenantPods from "../islands/TenantPods.tsx";
 import TenantPools from "../islands/TenantPools.tsx";
 import TenantSecurity from "../islands/TenantSecurity.tsx";
 import TenantSummary from "../islands/TenantSummary.tsx";
-import { formatBytes } from "../islands/lib/format.ts";
+import { formatBytes, formatDate } from "../islands/lib/format.ts";
 import { HealthDot } from "../islands/tenant/parts.tsx";
-import type { PodEvent, PodInfo, TenantInfo } from "../server/contract/operator.ts";
-import { storageClassesFromQuota } from "../server/contract/operator_rules.ts";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { ApiError, toApiError } from "../server/errors.ts";
-import { Island } from "../server/render/island.tsx";
-import { resourceQuota } from "../server/services/operator_cluster.ts";
-import { listTenantPods, podEvents, podLogs } from "../server/services/operator_pods.ts";
-import { tenantSecurity } from "../server/services/operator_security.ts";
-import { tenantDetails } from "../server/services/operator_tenants.ts";
+import type { PodEvent, PodInfo, TenantInfo } from "../server/lib/contract/operator.ts";
+import { storageClassesFromQuota } from "../server/lib/contract/operator_rules.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import { ApiError, toApiError } from "../server/console/errors.ts";
+import { Island } from "../server/console/render/island.tsx";
+import { resourceQuota } from "../server/console/services/operator/cluster.ts";
+import { listTenantPods, podEvents, podLogs } from "../server/console/services/operator/pods.ts";
+import { tenantSecurity } from "../server/console/services/operator/security.ts";
+import { tenantDetails } from "../server/console/services/operator/tenants.ts";
 import { operatorPage } from "./operator.tsx";
 import { renderInShell } from "./page_context.tsx";
 import { SectionLayout } from "./layout/SectionMenu.tsx";
@@ -135,7 +135,7 @@ function LicenseTab(
         <dt className="font-bold">Registered Capacity</dt>
         <dd>{formatBytes((licence.storage_capacity ?? 0) * 1099511627776)}</dd>
         <dt className="font-bold">Expiry Date</dt>
-        <dd>{licence.expires_at ? new Date(licence.expires_at).toISOString().slice(0, 10) : ""}</dd>
+        <dd>{formatDate(licence.expires_at)}</dd>
         <dt className="font-bold">Plan</dt>
         <dd>{licence.plan}</dd>
         <dt className="font-bold">Requester</dt>

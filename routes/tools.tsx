@@ -10,11 +10,11 @@ import ErrorLogs from "../islands/ErrorLogs.tsx";
 import HealViewer from "../islands/HealViewer.tsx";
 import TraceViewer from "../islands/TraceViewer.tsx";
 import WatchViewer from "../islands/WatchViewer.tsx";
-import type { AppDeps, AppEnv } from "../server/deps.ts";
-import { Island } from "../server/render/island.tsx";
-import { accountInfo } from "../server/s3/admin/info.ts";
-import { listBuckets } from "../server/services/buckets.ts";
-import { sessionFeatures } from "../server/services/tools.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import { Island } from "../server/console/render/island.tsx";
+import { accountInfo } from "../server/lib/s3/admin/info.ts";
+import { listBuckets } from "../server/console/services/buckets.ts";
+import { AUDIT_SEARCH_ACTION, auditSearchState } from "../server/console/services/tools.ts";
 import { SectionLayout } from "./layout/SectionMenu.tsx";
 import { PageHeader } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
@@ -47,8 +47,11 @@ export function toolPages(deps: AppDeps) {
       }))
     .get("/logs", async (c) => {
       const error = await sessionCheck(c);
-      const auditEnabled = sessionFeatures(deps).includes("log-search");
-      const tab = c.req.query("tab") === "audit" && auditEnabled ? "audit" : "error";
+      const audit = auditSearchState(deps, c.get("access")!);
+      const refusal =
+        `Searching the audit log needs the ${AUDIT_SEARCH_ACTION} permission, which your account does not have.`;
+      // Asked for by link without the permission: the tab says why instead of quietly showing Error Logs.
+      const tab = c.req.query("tab") === "audit" && audit !== "no-service" ? "audit" : "error";
       return renderInShell(deps, c, {
         title: tab === "audit" ? "Audit Logs | Logs" : "Error Logs | Logs",
         error,
@@ -64,14 +67,24 @@ export function toolPages(deps: AppDeps) {
                   id: "audit",
                   label: "Audit Logs",
                   href: `${base}logs?tab=audit`,
-                  disabledReason: auditEnabled ? undefined : "Audit logs need a log search service",
+                  disabledReason: audit === "yes"
+                    ? undefined
+                    : audit === "forbidden"
+                    ? refusal
+                    : "Audit logs need a log search service",
                 },
               ]}
             >
               <h2 className="text-lg font-bold mb-3">{tab === "audit" ? "Audit Logs" : "Error Logs"}</h2>
-              {tab === "audit"
+              {tab === "error"
+                ? <Island name="ErrorLogs" component={ErrorLogs} props={{}} />
+                : audit === "yes"
                 ? <Island name="AuditLogs" component={AuditLogs} props={{}} />
-                : <Island name="ErrorLogs" component={ErrorLogs} props={{}} />}
+                : (
+                  <p role="alert" className="alert alert-warning alert-soft" data-testid="audit-refused">
+                    {refusal}
+                  </p>
+                )}
             </SectionLayout>
           </>
         ),

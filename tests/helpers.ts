@@ -4,21 +4,22 @@
  * runner for API auth matrices.
  */
 import assert from "node:assert/strict";
-import { createApp, createFetchHandler } from "../server/app.ts";
-import { listen } from "../server/http_server.ts";
-import { loadConfig } from "../server/config.ts";
-import type { AppDeps } from "../server/deps.ts";
-import { silentLogger } from "../server/log.ts";
-import { createPageRenderer } from "../server/render/page.tsx";
-import { S3Client } from "../server/s3/client.ts";
-import { addCannedPolicy, addUser, setPolicy } from "../server/s3/admin/iam.ts";
-import { LoginThrottle } from "../server/session/login_throttle.ts";
-import { createSessionKey } from "../server/session/token.ts";
+import { createApp, createFetchHandler } from "../server/console/app.ts";
+import { listen } from "../server/lib/http/listener.ts";
+import { loadConfig } from "../server/console/config.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import { silentLogger } from "../server/lib/http/log.ts";
+import { createPageRenderer } from "../server/console/render/page.tsx";
+import { S3Client } from "../server/lib/s3/client.ts";
+import { addCannedPolicy, addUser, setPolicy } from "../server/lib/s3/admin/iam.ts";
+import { LoginThrottle } from "../server/console/session/login_throttle.ts";
+import { createSessionKey } from "../server/console/session/token.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../server/storage/server.ts";
-import { connectStorageAudit, startBuiltinLogSearch } from "../server/services/log_search_setup.ts";
-import { createMetricsService } from "../server/metrics/mod.ts";
-import { prometheusBearerToken } from "../server/s3/prometheus_token.ts";
-import { LicenseStore } from "../server/services/license.ts";
+import { connectStorageAudit, startBuiltinLogSearch } from "../server/start/log_search.ts";
+import { createMetricsService } from "../server/console/metrics/mod.ts";
+import { prometheusBearerToken } from "../server/lib/s3/prometheus_token.ts";
+import { forwardingKey } from "../server/lib/s3/forwarded_client.ts";
+import { LicenseStore } from "../server/console/services/license.ts";
 
 export interface TestStack {
   consoleUrl: string;
@@ -84,7 +85,12 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     config,
     log: silentLogger,
     render: createPageRenderer({ subpath: config.subpath }),
-    storage: { url: options.storageUrl ?? storage.url, region: "", embedded: !options.storageUrl },
+    storage: {
+      url: options.storageUrl ?? storage.url,
+      region: "",
+      embedded: !options.storageUrl,
+      forwardingKey: await forwardingKey(storage.root),
+    },
     fetch: globalThis.fetch,
     now: Date.now,
     sessionKey: await createSessionKey(null),
@@ -109,7 +115,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     deps.logSearch = logSearch.endpoint;
     await connectStorageAudit(storage, logSearch.server.ingestUrl);
   }
-  // The production listener, with the configured timeouts (server/http_server.ts).
+  // The production listener, with the configured timeouts (server/lib/http/listener.ts).
   const server = await listen(
     { hostname: "127.0.0.1", port: 0, timeouts: config.timeouts },
     createFetchHandler(createApp(deps), config.subpath),

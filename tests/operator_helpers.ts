@@ -4,16 +4,16 @@
  * with an RBAC matrix (no session, a token without rights, a namespace-limited token, the operator).
  */
 import assert from "node:assert/strict";
-import { createApp, createFetchHandler } from "../server/app.ts";
-import { loadConfig } from "../server/config.ts";
-import type { AppDeps } from "../server/deps.ts";
-import { K8sClient } from "../server/k8s/client.ts";
-import { createMetricsService } from "../server/metrics/mod.ts";
-import { LicenseStore } from "../server/services/license.ts";
-import { silentLogger } from "../server/log.ts";
-import { createPageRenderer } from "../server/render/page.tsx";
-import { LoginThrottle } from "../server/session/login_throttle.ts";
-import { createSessionKey } from "../server/session/token.ts";
+import { createApp, createFetchHandler } from "../server/console/app.ts";
+import { loadConfig } from "../server/console/config.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import { K8sClient } from "../server/console/k8s/client.ts";
+import { createMetricsService } from "../server/console/metrics/mod.ts";
+import { LicenseStore } from "../server/console/services/license.ts";
+import { silentLogger } from "../server/lib/http/log.ts";
+import { createPageRenderer } from "../server/console/render/page.tsx";
+import { LoginThrottle } from "../server/console/session/login_throttle.ts";
+import { createSessionKey } from "../server/console/session/token.ts";
 import { ConsoleClient } from "./helpers.ts";
 import { type Standin, startStandin } from "./k8s_standin/mod.ts";
 

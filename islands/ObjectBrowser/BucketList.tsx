@@ -1,10 +1,10 @@
 /**
  * 'All Buckets' (spec 3 §2.4): 'Filter Buckets', the create-bucket icon only with s3:CreateBucket (the
  * Buckets area's Create Bucket dialog), refresh, and a table of Name and Used Space whose view opens the
- * bucket's root folder in place.
+ * bucket's root folder in place. An empty list the account may not have listed in full says so.
  */
 import { useState } from "react";
-import type { BucketSummary } from "../../server/contract/buckets.ts";
+import { BUCKETS_REFUSED, type BucketSummary } from "../../server/lib/contract/buckets.ts";
 import { CreateBucketDialog } from "../dialogs/BucketDialogs.tsx";
 import { bucketsApi } from "../lib/api/buckets.ts";
 import { formatBytes } from "../lib/format.ts";
@@ -13,9 +13,23 @@ import { DataTable } from "../ui/DataTable.tsx";
 import { SearchBox } from "../ui/fields.tsx";
 import { type BrowserLocation, hrefOf } from "./locations.ts";
 
+/** The buckets, and what to say in their place when the account may not list them. */
+export interface BucketsView {
+  list: BucketSummary[];
+  unavailable?: string;
+}
+
+/** The account's buckets; an empty answer is checked against s3:ListAllMyBuckets (as the server's first render). */
+export async function loadBuckets(): Promise<BucketsView> {
+  const list = await bucketsApi.list();
+  if (list.length > 0) return { list };
+  const [may] = (await bucketsApi.hasPermission([{ id: "list", action: "s3:ListAllMyBuckets" }])).permissions;
+  return { list, unavailable: may?.can ? undefined : BUCKETS_REFUSED };
+}
+
 export function BucketList({ base, initial, canCreate, distributed, onNavigate }: {
   base: string;
-  initial: BucketSummary[];
+  initial: BucketsView;
   canCreate: boolean;
   distributed: boolean;
   onNavigate: (location: BrowserLocation) => void;
@@ -23,7 +37,7 @@ export function BucketList({ base, initial, canCreate, distributed, onNavigate }
   const [buckets, setBuckets] = useState(initial);
   const [filter, setFilter] = useState("");
   const [creating, setCreating] = useState(false);
-  const reload = () => bucketsApi.list().then(setBuckets, reportError);
+  const reload = () => loadBuckets().then(setBuckets, reportError);
   const open = (name: string): BrowserLocation => ({ kind: "folder", bucket: name, prefix: "" });
   return (
     <>
@@ -49,7 +63,8 @@ export function BucketList({ base, initial, canCreate, distributed, onNavigate }
       <DataTable<BucketSummary>
         entity="buckets"
         filtered={filter !== ""}
-        rows={buckets.filter((b) => b.name.includes(filter.toLowerCase()))}
+        rows={buckets.list.filter((b) => b.name.includes(filter.toLowerCase()))}
+        unavailable={buckets.unavailable}
         rowId={(b) => b.name}
         columns={[
           {

@@ -1,10 +1,11 @@
 /**
  * The Details tab (spec 3 §2.4): Legal Hold (its status with an edit icon when the bucket is versioned,
  * else 'Disabled' with the reason as a tooltip), Retention (mode or 'Undefined', with an edit icon), Tags
- * as chips with delete and an 'Add tag' chip, and the Object Metadata table.
+ * as chips with delete and an 'Add tag' chip, and the Object Metadata table. A part the user may not read
+ * shows 'Unknown' without its edit controls.
  */
 import { useState } from "react";
-import type { ObjectDetail } from "../../server/contract/objects.ts";
+import type { ObjectDetail, UnreadablePart } from "../../server/lib/contract/objects.ts";
 import { formatBytes, formatDateTime } from "../lib/format.ts";
 import { ActionIcon } from "../ui/icons.tsx";
 import { AddTagDialog, DeleteTagDialog, LegalHoldDialog, RetentionDialog } from "./ObjectDialogs.tsx";
@@ -12,6 +13,8 @@ import { AddTagDialog, DeleteTagDialog, LegalHoldDialog, RetentionDialog } from 
 type Open = "legal-hold" | "retention" | "add-tag" | null;
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const Unknown = () => <span className="text-sm text-base-content/70">Unknown</span>;
 
 function EditButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
@@ -34,6 +37,10 @@ export function DetailsPanel(
   const [deletingTag, setDeletingTag] = useState<string | null>(null);
   const saved = () => (setOpen(null), setDeletingTag(null), onChanged());
   const marker = !!detail.is_delete_marker;
+  const unreadable = (part: UnreadablePart) => detail.unreadable?.includes(part) ?? false;
+  // Without the bucket's versioning, a legal hold is known only when it was read (it implies object locking).
+  const holdUnknown = unreadable("legal_hold") ||
+    (detail.is_versioned === null && detail.legal_hold_status === undefined);
   const tags = Object.entries(detail.tags ?? {});
   const metadata = Object.entries(detail.user_metadata ?? {});
   return (
@@ -51,32 +58,39 @@ export function DetailsPanel(
         <dd className="wrap-anywhere font-mono text-xs">{detail.etag ?? ""}</dd>
         <dt className="font-bold">Legal Hold</dt>
         <dd data-testid="legal-hold" className="flex items-center gap-1">
-          {detail.is_versioned
+          {detail.is_versioned === false
             ? (
+              <span className="tooltip" data-tip="Legal hold requires versioning on the bucket" tabIndex={0}>
+                Disabled
+              </span>
+            )
+            : holdUnknown
+            ? <Unknown />
+            : (
               <>
                 {detail.legal_hold_status === "ON" ? "On" : "Off"}
                 {marker ? null : <EditButton label="Edit Legal Hold" onClick={() => setOpen("legal-hold")} />}
               </>
-            )
-            : (
-              <span className="tooltip" data-tip="Legal hold requires versioning on the bucket" tabIndex={0}>
-                Disabled
-              </span>
             )}
         </dd>
         <dt className="font-bold">Retention</dt>
         <dd data-testid="retention" className="flex items-center gap-1">
-          {detail.retention_mode
+          {unreadable("retention")
+            ? <Unknown />
+            : detail.retention_mode
             ? `${capitalise(detail.retention_mode)} until ${
               formatDateTime(detail.retention_until_date ?? "")
             }`
             : "Undefined"}
-          {marker ? null : <EditButton label="Edit Retention" onClick={() => setOpen("retention")} />}
+          {marker || unreadable("retention")
+            ? null
+            : <EditButton label="Edit Retention" onClick={() => setOpen("retention")} />}
         </dd>
       </dl>
       <div>
         <h3 className="font-bold text-sm mb-2">Tags</h3>
         <div className="flex flex-wrap gap-2" data-testid="tags">
+          {unreadable("tags") ? <Unknown /> : null}
           {tags.map(([key, value]) => (
             <span key={key} className="badge badge-outline gap-1 h-auto py-1 wrap-anywhere">
               {key} : {value}
@@ -92,7 +106,7 @@ export function DetailsPanel(
               )}
             </span>
           ))}
-          {marker ? null : (
+          {marker || unreadable("tags") ? null : (
             <button
               type="button"
               className="badge badge-primary cursor-pointer"

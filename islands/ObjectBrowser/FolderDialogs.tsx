@@ -157,7 +157,12 @@ export function DeleteSelectedDialog(
 }
 
 export function PreviewDialog(
-  { bucket, objectKey, onClose }: { bucket: string; objectKey: string | null; onClose: () => void },
+  { bucket, objectKey, versionId, onClose }: {
+    bucket: string;
+    objectKey: string | null;
+    versionId?: string | null;
+    onClose: () => void;
+  },
 ) {
   return (
     <Dialog
@@ -166,7 +171,7 @@ export function PreviewDialog(
       onClose={onClose}
       wide
     >
-      {objectKey ? <PreviewFrame bucket={bucket} objectKey={objectKey} /> : null}
+      {objectKey ? <PreviewFrame bucket={bucket} objectKey={objectKey} versionId={versionId} /> : null}
     </Dialog>
   );
 }

@@ -1,15 +1,16 @@
 /**
  * A folder of a bucket (spec 3 §2.4): its actions (new path, upload files or a folder, also by dropping
- * them; rewind with its dot badge; refresh; bucket search; download and delete of the selection), a name
- * filter over what is loaded, and the virtualised table (folders first; Name, Last Modified, Size, or in
- * rewind Name, Object Date, Size, Deleted) that loads further pages as it scrolls.
+ * them; rewind with its dot badge; show deleted objects; refresh; bucket search; download and delete of the
+ * selection), a name filter over what is loaded (saying how much that is, with the whole-bucket search one
+ * click away), and the virtualised table (folders first; columns in folder_columns.tsx) that loads further
+ * pages as it scrolls. A listing the user may not read says so in place of its rows.
  */
 import { type DragEvent, useCallback, useEffect, useRef, useState } from "react";
-import type { ObjectItem, ObjectList, RewindItem } from "../../server/contract/objects.ts";
-import { previewKindOf } from "../../server/contract/content_types.ts";
-import { formatBytes, formatDateTime as formatDate, formatNumber } from "../lib/format.ts";
+import type { ObjectItem, RewindItem } from "../../server/lib/contract/objects.ts";
+import { previewKindOf } from "../../server/lib/contract/content_types.ts";
+import { formatDateTime as formatDate, formatNumber } from "../lib/format.ts";
 import { reportError } from "../lib/use_list.ts";
-import { type DataColumn, DataTable, type RowAction } from "../ui/DataTable.tsx";
+import { DataTable, type RowAction } from "../ui/DataTable.tsx";
 import { SearchBox } from "../ui/fields.tsx";
 import { downloadFolder, downloadObject, downloadSelection } from "./downloads.ts";
 import {
@@ -20,8 +21,9 @@ import {
   PreviewDialog,
   RewindDialog,
 } from "./FolderDialogs.tsx";
-import { type RewindState, useFolderListing, useRewindListing } from "./folder_state.ts";
-import { type BrowserLocation, hrefOf, leafName } from "./locations.ts";
+import { currentColumns, entryLocation, isFolder, rewindColumns } from "./folder_columns.tsx";
+import { type FirstPage, type RewindState, useFolderListing, useRewindListing } from "./folder_state.ts";
+import { type BrowserLocation, leafName } from "./locations.ts";
 import { SearchPanel } from "./SearchPanel.tsx";
 import { SlowHint } from "./SlowHint.tsx";
 import { filesFromDrop, filesFromInput } from "./dropped_files.ts";
@@ -31,27 +33,29 @@ export interface FolderViewProps {
   base: string;
   bucket: string;
   prefix: string;
-  initial: ObjectList | null;
-  versioned: boolean;
+  initial: FirstPage | null;
+  /** Whether the bucket has versioning on; null when the user may not read that (Rewind is then off). */
+  versioned: boolean | null;
   direct: boolean;
   rewind: RewindState | null;
   onRewind: (rewind: RewindState | null) => void;
   onNavigate: (location: BrowserLocation) => void;
 }
 
-const isFolder = (name: string) => name.endsWith("/");
 type Dialog = "path" | "rewind" | "delete-selected" | null;
 
 export function FolderView(props: FolderViewProps) {
   const { bucket, prefix, base, onNavigate } = props;
-  const listing = useFolderListing(bucket, prefix, props.initial);
+  const [showDeleted, setShowDeleted] = useState(false);
+  const listing = useFolderListing(bucket, prefix, showDeleted, props.initial);
   const rewound = useRewindListing(bucket, prefix, props.rewind);
   const [filter, setFilter] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
-  const [previewing, setPreviewing] = useState<string | null>(null);
-  const [searching, setSearching] = useState(false);
+  const [previewing, setPreviewing] = useState<{ key: string; versionId?: string | null } | null>(null);
+  /** The whole-bucket search, open with what it starts searching for. */
+  const [searching, setSearching] = useState<{ query: string } | null>(null);
   const [sort, setSort] = useState<{ id: string; desc: boolean } | null>(null);
   const [dropping, setDropping] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -62,24 +66,10 @@ export function FolderView(props: FolderViewProps) {
   useEffect(() => {
     setSelected([]);
     setFilter("");
-    setSearching(false);
+    setSearching(null);
   }, [prefix]);
 
-  const locationOf = (
-    name: string,
-  ): BrowserLocation => (isFolder(name)
-    ? { kind: "folder", bucket, prefix: name }
-    : { kind: "object", bucket, key: name });
-  const nameLink = (name: string, deleted = false) => (
-    <a
-      className={`link link-hover break-words ${deleted ? "line-through opacity-70" : ""}`}
-      href={hrefOf(base, locationOf(name))}
-      onClick={(e) => (e.preventDefault(), onNavigate(locationOf(name)))}
-    >
-      <EntryIcon folder={isFolder(name)} />
-      {leafName(name)}
-    </a>
-  );
+  const links = { base, bucket, onNavigate };
   const upload = (files: { file: File; path: string }[]) =>
     files.length &&
     uploads.start(
@@ -88,75 +78,57 @@ export function FolderView(props: FolderViewProps) {
   const match = (name: string) => leafName(name).toLowerCase().includes(filter.toLowerCase());
 
   const actions: RowAction<ObjectItem>[] = [
-    { type: "view", onSelect: (o) => onNavigate(locationOf(o.name)) },
+    { type: "view", onSelect: (o) => onNavigate(entryLocation(bucket, o.name)) },
     {
       type: "preview",
-      onSelect: (o) => setPreviewing(o.name),
-      disabled: (o) => isFolder(o.name) || !previewKindOf(o.name),
+      onSelect: (o) => setPreviewing({ key: o.name }),
+      disabled: (o) => isFolder(o.name) || !!o.is_delete_marker || !previewKindOf(o.name),
     },
     {
       type: "download",
       onSelect: (o) =>
         void (isFolder(o.name) ? downloadFolder(bucket, o.name) : downloadObject(bucket, o.name, o.size))
           .catch(reportError),
-    },
-    { type: "delete", onSelect: (o) => setDeleting({ name: o.name, isFolder: isFolder(o.name) }) },
-  ];
-  const columns: DataColumn<ObjectItem>[] = [
-    {
-      id: "name",
-      label: "Name",
-      value: (o) => leafName(o.name),
-      render: (o) => nameLink(o.name),
-      sortable: true,
-      width: "45%",
+      disabled: (o) => !!o.is_delete_marker,
     },
     {
-      id: "last_modified",
-      label: "Last Modified",
-      value: (o) => o.last_modified,
-      render: (o) => formatDate(o.last_modified),
-      sortable: true,
-    },
-    {
-      id: "size",
-      label: "Size",
-      value: (o) => o.size,
-      render: (o) => (isFolder(o.name) ? "" : formatBytes(o.size)),
-      sortable: true,
-      align: "right",
+      type: "delete",
+      onSelect: (o) => setDeleting({ name: o.name, isFolder: isFolder(o.name) }),
+      disabled: (o) => !!o.is_delete_marker,
     },
   ];
-  const rewindColumns: DataColumn<RewindItem>[] = [
+  // What an entry was at the rewind date: its version opens, previews and downloads.
+  const rewindActions: RowAction<RewindItem>[] = [
+    { type: "view", onSelect: (o) => onNavigate(entryLocation(bucket, o.name, o.version_id)) },
     {
-      id: "name",
-      label: "Name",
-      value: (o) => leafName(o.name),
-      render: (o) => nameLink(o.name, o.delete_flag),
-      sortable: true,
-      width: "45%",
+      type: "preview",
+      onSelect: (o) => setPreviewing({ key: o.name, versionId: o.version_id }),
+      disabled: (o) => o.action !== "PUT" || !previewKindOf(o.name),
     },
     {
-      id: "last_modified",
-      label: "Object Date",
-      value: (o) => o.last_modified,
-      render: (o) => formatDate(o.last_modified),
-      sortable: true,
+      type: "download",
+      onSelect: (o) =>
+        void (o.action === "PREFIX"
+          ? downloadFolder(bucket, o.name)
+          : downloadObject(bucket, o.name, o.size, o.version_id)).catch(reportError),
+      disabled: (o) => o.action === "DELETE",
     },
-    {
-      id: "size",
-      label: "Size",
-      value: (o) => o.size,
-      render: (o) => (o.action === "PREFIX" ? "" : formatBytes(o.size)),
-      sortable: true,
-      align: "right",
-    },
-    { id: "deleted", label: "Deleted", value: (o) => (o.delete_flag ? "Yes" : "No") },
   ];
   const sortNote = sort && listing.hasMore && !rewound.active
     ? `Sorted by ${sort.id.replace("_", " ")}: applies to the ${
       formatNumber(listing.items.length)
     } entries loaded so far; scroll to load more.`
+    : null;
+  // The filter sees only what is loaded: in a folder with more pages, say so and offer the search that sees all.
+  const filterNote = filter !== "" && listing.hasMore && !rewound.active
+    ? (
+      <>
+        Filtering the first {formatNumber(listing.items.length)} loaded entries.{" "}
+        <button type="button" className="link" onClick={() => setSearching({ query: filter })}>
+          Search the whole bucket for “{filter}”
+        </button>
+      </>
+    )
     : null;
 
   function onDrop(e: DragEvent) {
@@ -199,14 +171,32 @@ export function FolderView(props: FolderViewProps) {
               type="button"
               className="btn btn-sm"
               disabled={!props.versioned}
-              title={props.versioned ? undefined : "Rewind needs versioning on the bucket"}
+              title={props.versioned
+                ? undefined
+                : props.versioned === null
+                ? "Rewind needs permission to read the bucket's versioning"
+                : "Rewind needs versioning on the bucket"}
               onClick={() => setDialog("rewind")}
             >
               Rewind
             </button>
           </div>
+          {props.versioned
+            ? (
+              <label className="label text-sm gap-2 cursor-pointer">
+                <input
+                  type="checkbox"
+                  className="toggle toggle-sm"
+                  checked={showDeleted}
+                  disabled={rewound.active}
+                  onChange={(e) => (setSelected([]), setShowDeleted(e.target.checked))}
+                />
+                Show deleted objects
+              </label>
+            )
+            : null}
           <button type="button" className="btn btn-sm" onClick={reload}>Refresh</button>
-          <button type="button" className="btn btn-sm" onClick={() => setSearching(true)}>
+          <button type="button" className="btn btn-sm" onClick={() => setSearching({ query: "" })}>
             Search Bucket
           </button>
           <button
@@ -248,10 +238,12 @@ export function FolderView(props: FolderViewProps) {
       {searching
         ? (
           <SearchPanel
+            key={searching.query}
             bucket={bucket}
             prefix={prefix}
-            onOpen={(o) => onNavigate(locationOf(o.name))}
-            onClose={() => setSearching(false)}
+            initialQuery={searching.query}
+            onOpen={(o) => onNavigate(entryLocation(bucket, o.name))}
+            onClose={() => setSearching(null)}
           />
         )
         : null}
@@ -262,7 +254,8 @@ export function FolderView(props: FolderViewProps) {
             filtered={filter !== ""}
             rows={rewound.items.filter((o) => match(o.name))}
             rowId={(o) => o.name}
-            columns={rewindColumns}
+            columns={rewindColumns(links)}
+            actions={rewindActions}
             rank={(o) => (isFolder(o.name) ? 0 : 1)}
             caption={`Showing the folder as it was at ${formatDate(props.rewind!.date)}.`}
             emptyMessage={rewound.loading ? "Loading..." : "There were no objects in this folder then."}
@@ -274,7 +267,7 @@ export function FolderView(props: FolderViewProps) {
             filtered={filter !== ""}
             rows={listing.items.filter((o) => match(o.name))}
             rowId={(o) => o.name}
-            columns={columns}
+            columns={currentColumns(links, showDeleted)}
             rank={(o) => (isFolder(o.name) ? 0 : 1)}
             selection="checkbox"
             selected={selected}
@@ -282,7 +275,8 @@ export function FolderView(props: FolderViewProps) {
             actions={actions}
             onEndReached={listing.hasMore ? listing.loadMore : undefined}
             onSortChange={setSort}
-            caption={sortNote}
+            caption={filterNote || sortNote ? <>{filterNote} {sortNote}</> : null}
+            unavailable={listing.unavailable}
             emptyMessage={listing.loading ? "Loading..." : "This folder is empty."}
           />
         )}
@@ -318,26 +312,12 @@ export function FolderView(props: FolderViewProps) {
         onClose={() => setDeleting(null)}
         onDeleted={() => (setDeleting(null), reload())}
       />
-      <PreviewDialog bucket={bucket} objectKey={previewing} onClose={() => setPreviewing(null)} />
+      <PreviewDialog
+        bucket={bucket}
+        objectKey={previewing?.key ?? null}
+        versionId={previewing?.versionId}
+        onClose={() => setPreviewing(null)}
+      />
     </div>
-  );
-}
-
-/** A folder or file mark before a name (inline SVG: nothing fetched, no emoji font needed). */
-function EntryIcon({ folder }: { folder: boolean }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="16"
-      height="16"
-      className="inline-block mr-1.5 -mt-0.5 opacity-70"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
-      <path d={folder ? "M3 6h6l2 2h10v11H3z" : "M6 3h8l4 4v14H6zM14 3v4h4"} />
-    </svg>
   );
 }

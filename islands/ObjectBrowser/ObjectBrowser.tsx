@@ -5,16 +5,16 @@
  * 'Shared Links' lists and revokes the user's links.
  */
 import { useEffect, useRef, useState } from "react";
-import type { BucketSummary } from "../../server/contract/buckets.ts";
-import type { ObjectDetail, ObjectList } from "../../server/contract/objects.ts";
-import { bucketsApi } from "../lib/api/buckets.ts";
+import type { BucketSummary } from "../../server/lib/contract/buckets.ts";
+import type { ObjectDetail, ObjectList } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
-import { basePath } from "../lib/api/request.ts";
-import { BucketList } from "./BucketList.tsx";
+import { ApiClientError, basePath } from "../lib/api/request.ts";
+import { BucketList, type BucketsView, loadBuckets } from "./BucketList.tsx";
 import type { RewindState } from "./folder_state.ts";
 import { FolderView } from "./FolderView.tsx";
 import { type BrowserLocation, crumbsOf, hrefOf, parseLocation } from "./locations.ts";
 import { ObjectView } from "./ObjectView.tsx";
+import { bucketsRefusal } from "./refusals.ts";
 import { SharedLinksDialog } from "./ShareDialogs.tsx";
 import { SlowHint } from "./SlowHint.tsx";
 
@@ -29,8 +29,11 @@ export interface ObjectBrowserProps {
   /** The first view's data, as the server rendered it (null for the other kinds). */
   buckets: BucketSummary[] | null;
   folder: ObjectList | null;
+  /** The folder's bucket has versioning on; null when the user may not read that (or not a folder). */
   versioned: boolean | null;
   detail: ObjectDetail | null;
+  /** What the first view says in place of what it could not read (folder_state.ts, refusals.ts). */
+  unavailable?: string;
 }
 
 const titleOf = (location: BrowserLocation) => {
@@ -47,9 +50,11 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
   const [location, setLocation] = useState(props.location);
   // The server's data serves the first view only; later views fetch their own.
   const first = useRef(true);
-  const [buckets, setBuckets] = useState(props.buckets);
-  const [versioned, setVersioned] = useState<Record<string, boolean>>(
-    location.kind === "folder" && props.versioned !== null ? { [location.bucket]: props.versioned } : {},
+  const [buckets, setBuckets] = useState<BucketsView | null>(
+    props.buckets ? { list: props.buckets, unavailable: props.unavailable } : null,
+  );
+  const [versioned, setVersioned] = useState<Record<string, boolean | null>>(
+    location.kind === "folder" ? { [location.bucket]: props.versioned } : {},
   );
   const [rewind, setRewind] = useState<RewindState | null>(null);
   const [showLinks, setShowLinks] = useState(false);
@@ -78,7 +83,13 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
 
   useEffect(() => {
     if (location.kind === "buckets" && !first.current) {
-      bucketsApi.list().then(setBuckets, () => setBuckets([]));
+      setBuckets(null);
+      // A failure is said in place of the list (spec 3 §8: bucket list failures raise no banner).
+      loadBuckets().then(setBuckets, (error) =>
+        setBuckets({
+          list: [],
+          unavailable: error instanceof ApiClientError ? bucketsRefusal(error) : String(error),
+        }));
     }
     if (location.kind === "folder" && versioned[location.bucket] === undefined) {
       objectsApi.versioning(location.bucket).then(
@@ -157,8 +168,8 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
             base={props.base}
             bucket={location.bucket}
             prefix={location.prefix}
-            initial={first.current ? props.folder : null}
-            versioned={versioned[location.bucket] ?? false}
+            initial={first.current ? { list: props.folder, unavailable: props.unavailable } : null}
+            versioned={location.bucket in versioned ? versioned[location.bucket] : false}
             direct={props.direct}
             rewind={rewind}
             onRewind={setRewind}
@@ -173,6 +184,7 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
             objectKey={location.key}
             versionId={location.versionId}
             initial={first.current ? props.detail : null}
+            unavailable={first.current ? props.unavailable : undefined}
             onNavigate={navigate}
           />
         )

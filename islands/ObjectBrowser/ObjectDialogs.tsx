@@ -3,7 +3,7 @@
  * add new tag (key and value non-blank), delete tag confirmation, and delete object.
  */
 import { useState } from "react";
-import type { ObjectDetail } from "../../server/contract/objects.ts";
+import type { ObjectDetail } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { Switch, TextField } from "../ui/fields.tsx";

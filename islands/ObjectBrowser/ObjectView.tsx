@@ -1,12 +1,15 @@
 /**
  * One object (spec 3 §2.4): header actions Share, Download (a spinner while it starts) and Delete Object,
  * all disabled for a delete marker; a side menu of Details, Versions (only with a real version id) and
- * Preview (only for previewable types). After deleting, the browser goes to the parent folder.
+ * Preview (only for previewable types). After deleting, the browser goes to the parent folder. A deleted
+ * object (its latest version a delete marker) says so and opens on its Versions, where an older version can
+ * be downloaded or restored.
  */
 import { useEffect, useState } from "react";
-import type { ObjectDetail } from "../../server/contract/objects.ts";
-import { previewKindOf } from "../../server/contract/content_types.ts";
+import type { ObjectDetail } from "../../server/lib/contract/objects.ts";
+import { previewKindOf } from "../../server/lib/contract/content_types.ts";
 import { objectsApi } from "../lib/api/objects.ts";
+import { ApiClientError } from "../lib/api/request.ts";
 import { reportError } from "../lib/use_list.ts";
 import { ConfirmDialog } from "../ui/Dialog.tsx";
 import { Tabs } from "../ui/fields.tsx";
@@ -15,6 +18,7 @@ import { DetailsPanel } from "./DetailsPanel.tsx";
 import { downloadObject } from "./downloads.ts";
 import { type BrowserLocation, leafName, parentPrefix } from "./locations.ts";
 import { PreviewFrame } from "./PreviewFrame.tsx";
+import { objectRefusal } from "./refusals.ts";
 import { ShareDialog } from "./ShareDialogs.tsx";
 import { SlowHint } from "./SlowHint.tsx";
 import { VersionsPanel } from "./VersionsPanel.tsx";
@@ -26,32 +30,46 @@ export interface ObjectViewProps {
   objectKey: string;
   versionId?: string;
   initial: ObjectDetail | null;
+  /** Why the server could not read the object for the first view (refusals.ts). */
+  unavailable?: string;
   onNavigate: (location: BrowserLocation) => void;
 }
 
-export function ObjectView({ bucket, objectKey, versionId, initial, onNavigate }: ObjectViewProps) {
+/** A deleted object opens on its Versions: the older versions are what there is to see. */
+const firstTab = (detail: ObjectDetail | null, versionId?: string): Tab =>
+  detail?.is_delete_marker && !versionId ? "versions" : "details";
+
+export function ObjectView(
+  { bucket, objectKey, versionId, initial, unavailable, onNavigate }: ObjectViewProps,
+) {
   const [detail, setDetail] = useState<ObjectDetail | null>(initial);
-  const [tab, setTab] = useState<Tab>("details");
+  const [tab, setTab] = useState<Tab>(firstTab(initial, versionId));
   const [downloading, setDownloading] = useState(false);
   const [sharing, setSharing] = useState<{ versionId?: string | null } | null>(null);
   const [deleting, setDeleting] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState(unavailable);
   const reload = () =>
     objectsApi.detail(bucket, objectKey, versionId).then(
-      setDetail,
-      (error) => (setFailed(true), reportError(error)),
+      (loaded) => (setDetail(loaded), loaded),
+      (error) => {
+        setFailed(error instanceof ApiClientError ? objectRefusal(error) : String(error));
+        reportError(error);
+        return null;
+      },
     );
   useEffect(() => {
-    if (
-      initial && initial.name === objectKey &&
-      (initial.version_id ?? undefined) === (versionId ?? initial.version_id ?? undefined)
-    ) return;
+    // The server's first view (read, or refused) is shown as it came.
+    const fromServer = initial
+      ? initial.name === objectKey &&
+        (initial.version_id ?? undefined) === (versionId ?? initial.version_id ?? undefined)
+      : unavailable !== undefined;
+    if (fromServer) return;
     setDetail(null);
-    setFailed(false);
-    void reload();
+    setFailed(undefined);
+    void reload().then((loaded) => setTab(firstTab(loaded, versionId)));
   }, [bucket, objectKey, versionId]);
 
-  if (!detail) return failed ? <p className="p-4">This object cannot be shown.</p> : <SlowHint />;
+  if (!detail) return failed ? <p className="p-4" data-testid="unavailable">{failed}</p> : <SlowHint />;
   const marker = !!detail.is_delete_marker;
   const hasVersions = !!detail.version_id && detail.version_id !== "null";
   const canPreview = !!previewKindOf(objectKey);
@@ -75,7 +93,15 @@ export function ObjectView({ bucket, objectKey, versionId, initial, onNavigate }
       <header className="flex flex-wrap items-center justify-between gap-3 mb-4">
         <div className="text-sm">
           {versionId ? <p className="text-base-content/70 wrap-anywhere">Version {versionId}</p> : null}
-          {marker ? <p className="text-warning">This version is a delete marker.</p> : null}
+          {marker
+            ? (
+              <p className="text-warning" data-testid="delete-marker">
+                {versionId
+                  ? "This version is a delete marker."
+                  : "This object is deleted: its latest version is a delete marker. Its older versions are under Versions."}
+              </p>
+            )
+            : null}
         </div>
         <div className="flex gap-2">
           <button
@@ -120,6 +146,10 @@ export function ObjectView({ bucket, objectKey, versionId, initial, onNavigate }
                 objectKey={objectKey}
                 onShare={(v) => setSharing({ versionId: v })}
                 onView={(v) => onNavigate({ kind: "object", bucket, key: objectKey, versionId: v })}
+                onRestored={() =>
+                  versionId
+                    ? onNavigate({ kind: "object", bucket, key: objectKey })
+                    : void reload().then(() => setTab("details"))}
               />
             )
             : null}

@@ -3,7 +3,7 @@
  * high, audio (wav, mp3, aac) 150 px, video (mp4, avi, mpg) 350 px, anything else has none (250 px notice).
  * The console serves previews with a fixed type and a sandbox, so an object cannot script the page.
  */
-import { previewKindOf } from "../../server/contract/content_types.ts";
+import { previewKindOf } from "../../server/lib/contract/content_types.ts";
 import { objectUrls } from "../lib/api/objects.ts";
 
 export const PREVIEW_HEIGHTS = { image: 500, text: 500, audio: 150, video: 350, none: 250 } as const;

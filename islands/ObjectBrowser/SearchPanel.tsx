@@ -3,21 +3,23 @@
  * hits as it finds them, with the number of keys scanned; Cancel (or leaving the folder) stops the scan.
  */
 import { useEffect, useRef, useState } from "react";
-import type { ObjectItem } from "../../server/contract/objects.ts";
+import type { ObjectItem } from "../../server/lib/contract/objects.ts";
 import { searchBucket } from "../lib/api/objects.ts";
 import { formatBytes, formatNumber } from "../lib/format.ts";
 
 type Status = "idle" | "running" | "done" | "cancelled" | "failed";
 
 export function SearchPanel(
-  { bucket, prefix, onOpen, onClose }: {
+  { bucket, prefix, initialQuery = "", onOpen, onClose }: {
     bucket: string;
     prefix: string;
+    /** Opened from the folder filter: searches for it at once. */
+    initialQuery?: string;
     onOpen: (item: ObjectItem) => void;
     onClose: () => void;
   },
 ) {
-  const [query, setQuery] = useState("");
+  const [query, setQuery] = useState(initialQuery);
   const [mode, setMode] = useState<"substring" | "glob">("substring");
   const [hits, setHits] = useState<ObjectItem[]>([]);
   const [scanned, setScanned] = useState(0);
@@ -27,6 +29,9 @@ export function SearchPanel(
 
   // Leaving the folder (or closing the panel) stops a running scan.
   useEffect(() => () => running.current?.abort(), [bucket, prefix]);
+  useEffect(() => {
+    if (initialQuery.trim()) void start();
+  }, []);
 
   async function start() {
     running.current?.abort();

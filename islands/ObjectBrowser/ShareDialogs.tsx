@@ -5,7 +5,7 @@
  * lists the user's active links with their exact expiry and revokes them.
  */
 import { useEffect, useRef, useState } from "react";
-import type { ShareLink } from "../../server/contract/objects.ts";
+import type { ShareLink } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
 import { ApiClientError } from "../lib/api/request.ts";
 import { ConfirmDialog, Dialog, errorMessage, useDialogAction } from "../ui/Dialog.tsx";

@@ -4,7 +4,7 @@
  * (the user chooses the file again and only the missing parts are sent) or aborted (its parts go).
  */
 import { useEffect, useRef, useState } from "react";
-import type { PendingUpload } from "../../server/contract/objects.ts";
+import type { PendingUpload } from "../../server/lib/contract/objects.ts";
 import { bucketsApi } from "../lib/api/buckets.ts";
 import { objectsApi } from "../lib/api/objects.ts";
 import { formatBytes, formatDateTime } from "../lib/format.ts";

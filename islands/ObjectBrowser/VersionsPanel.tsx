@@ -1,33 +1,49 @@
 /**
  * The Versions tab (spec 3 §2.4): a search on version id, and a table with a vN label (the newest is the
  * highest), Version ID, Last Modified and Deleted; share and download are disabled for delete markers.
+ * Restore makes an older version the current one again (how a deleted object comes back).
  */
 import { useEffect, useState } from "react";
-import type { ObjectItem } from "../../server/contract/objects.ts";
+import type { ObjectItem } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
+import { ApiClientError } from "../lib/api/request.ts";
 import { formatDateTime } from "../lib/format.ts";
 import { reportError } from "../lib/use_list.ts";
 import { DataTable } from "../ui/DataTable.tsx";
+import { ConfirmDialog } from "../ui/Dialog.tsx";
 import { SearchBox } from "../ui/fields.tsx";
+import { showSnackbar } from "../ui/notify.ts";
 import { downloadObject } from "./downloads.ts";
 import { SlowHint } from "./SlowHint.tsx";
 
 type Row = ObjectItem & { label: string };
 
 export function VersionsPanel(
-  { bucket, objectKey, onShare, onView }: {
+  { bucket, objectKey, onShare, onView, onRestored }: {
     bucket: string;
     objectKey: string;
     onShare: (versionId: string) => void;
     onView: (versionId: string) => void;
+    onRestored: () => void;
   },
 ) {
   const [versions, setVersions] = useState<Row[] | null>(null);
   const [filter, setFilter] = useState("");
+  const [restoring, setRestoring] = useState<Row | null>(null);
+  const [unavailable, setUnavailable] = useState<string>();
   useEffect(() => {
     objectsApi.versions(bucket, objectKey).then(
       (list) => setVersions(list.map((v, i) => ({ ...v, label: `v${list.length - i}` }))),
-      reportError,
+      (error) => {
+        // A refusal is said in place (the tab is a part the user may not read); anything else is an error.
+        if (error instanceof ApiClientError && error.status === 403) {
+          setUnavailable("You do not have permission to list this object's versions.");
+        } else {
+          setUnavailable(error instanceof Error ? error.message : String(error));
+          reportError(error);
+        }
+        setVersions([]);
+      },
     );
   }, [bucket, objectKey]);
   if (!versions) return <SlowHint />;
@@ -41,6 +57,7 @@ export function VersionsPanel(
         filtered={filter !== ""}
         rows={versions.filter((v) => (v.version_id ?? "").includes(filter))}
         rowId={(v) => v.version_id ?? "null"}
+        unavailable={unavailable}
         height={400}
         columns={[
           {
@@ -80,8 +97,30 @@ export function VersionsPanel(
             onSelect: (v) => void downloadObject(bucket, objectKey, v.size, v.version_id).catch(reportError),
             disabled: (v) => !!v.is_delete_marker,
           },
+          {
+            type: "restore",
+            onSelect: setRestoring,
+            disabled: (v) => !!v.is_delete_marker || !!v.is_latest,
+          },
         ]}
       />
+      <ConfirmDialog
+        title="Restore Version"
+        confirmLabel="Restore"
+        tone="primary"
+        open={restoring !== null}
+        onClose={() => setRestoring(null)}
+        onConfirm={async () => {
+          await objectsApi.restore(bucket, objectKey, restoring!.version_id ?? "null");
+          showSnackbar(`Version ${restoring!.label} of '${objectKey}' restored.`);
+          setRestoring(null);
+          onRestored();
+        }}
+      >
+        Make version <strong>{restoring?.label}</strong> of{" "}
+        <strong className="wrap-anywhere">{objectKey}</strong>{" "}
+        the current one again? It is copied as a new version; the versions after it stay.
+      </ConfirmDialog>
     </>
   );
 }

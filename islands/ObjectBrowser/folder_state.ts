@@ -4,9 +4,11 @@
  * prefix, so moving to another folder starts over and a late answer for the old one is dropped.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ObjectItem, ObjectList, RewindItem } from "../../server/contract/objects.ts";
+import type { ObjectItem, ObjectList, RewindItem } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
+import { ApiClientError } from "../lib/api/request.ts";
 import { reportError } from "../lib/use_list.ts";
+import { folderRefusal } from "./refusals.ts";
 
 export interface RewindState {
   enabled: boolean;
@@ -20,31 +22,45 @@ interface Listing {
   items: ObjectItem[];
   next?: string;
   loading: boolean;
+  /** Why the folder could not be listed, said in place of its rows. */
+  unavailable?: string;
 }
 
-/** Pages of one folder; `loadMore` fetches the next page once (concurrent calls share it). */
-export function useFolderListing(bucket: string, prefix: string, initial: ObjectList | null) {
-  const key = `${bucket}\n${prefix}`;
+/** What the view starts with: the server's first page, or why it could not be listed. */
+export interface FirstPage {
+  list: ObjectList | null;
+  unavailable?: string;
+}
+
+/**
+ * Pages of one folder (with `deleted`, each key's latest version, deleted ones included); `loadMore` fetches
+ * the next page once (concurrent calls share it).
+ */
+export function useFolderListing(bucket: string, prefix: string, deleted: boolean, first: FirstPage | null) {
+  const key = `${bucket}\n${prefix}\n${deleted}`;
   // Without server data the listing starts as nobody's, so the effect below loads it.
   const [listing, setListing] = useState<Listing>(() => ({
-    key: initial ? key : "",
-    items: initial?.objects ?? [],
-    next: initial?.next_token,
-    loading: !initial,
+    key: first ? key : "",
+    items: first?.list?.objects ?? [],
+    next: first?.list?.next_token,
+    loading: !first,
+    unavailable: first?.unavailable,
   }));
   const current = useRef(key);
   current.current = key;
   const loadingMore = useRef(false);
 
   const loadFirst = useCallback(async () => {
-    setListing({ key, items: [], loading: true });
+    // A reload keeps the rows on screen until the new ones arrive (no flash of an empty folder).
+    setListing((l) => (l.key === key ? { ...l, loading: true } : { key, items: [], loading: true }));
     try {
-      const page = await objectsApi.page(bucket, prefix);
+      const page = await objectsApi.page(bucket, prefix, { deleted });
       if (current.current === key) {
         setListing({ key, items: page.objects ?? [], next: page.next_token, loading: false });
       }
     } catch (error) {
-      if (current.current === key) setListing({ key, items: [], loading: false });
+      const unavailable = error instanceof ApiClientError ? folderRefusal(error) : undefined;
+      if (current.current === key) setListing({ key, items: [], loading: false, unavailable });
       reportError(error);
     }
   }, [key]);
@@ -57,7 +73,7 @@ export function useFolderListing(bucket: string, prefix: string, initial: Object
     if (!listing.next || loadingMore.current || listing.key !== key) return;
     loadingMore.current = true;
     try {
-      const page = await objectsApi.page(bucket, prefix, listing.next);
+      const page = await objectsApi.page(bucket, prefix, { deleted, token: listing.next });
       if (current.current !== key) return;
       setListing((l) => {
         const seen = new Set(l.items.map((i) => i.name));
@@ -79,6 +95,7 @@ export function useFolderListing(bucket: string, prefix: string, initial: Object
     items: stale ? [] : listing.items,
     hasMore: !stale && !!listing.next,
     loading: stale || listing.loading,
+    unavailable: stale ? undefined : listing.unavailable,
     loadMore,
     reload: loadFirst,
   };

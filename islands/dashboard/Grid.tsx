@@ -12,7 +12,7 @@ import {
   GRID_MAX_WIDTH,
   type LayoutItem,
   ROW_HEIGHT,
-} from "../../server/contract/dashboard.ts";
+} from "../../server/lib/contract/dashboard.ts";
 import { placeItem } from "./layout.ts";
 
 export const GRID_GAP = 10;

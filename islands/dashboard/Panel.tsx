@@ -10,12 +10,20 @@ import {
   timeLabelSpacing,
   WIDGET_ERROR_MESSAGE,
   type WidgetDetails,
-} from "../../server/contract/dashboard.ts";
+} from "../../server/lib/contract/dashboard.ts";
 import { dashboardApi, type WidgetQuery } from "../lib/api/dashboard.ts";
 import { Sparkline } from "../ui/Sparkline.tsx";
 import { BarChart, LineChart, PieChart } from "./charts.tsx";
 import type { DragHandle } from "./Grid.tsx";
-import { capacitySplit, formatValue, lineData, sizeBars, statValue, trendOf } from "./panel_data.ts";
+import {
+  axisScale,
+  capacitySplit,
+  formatValue,
+  lineData,
+  sizeBars,
+  statValue,
+  trendOf,
+} from "./panel_data.ts";
 
 export interface PanelProps {
   panel: PanelConfig;
@@ -94,12 +102,18 @@ function Body(
           </p>
         );
       }
-      // A fraction of a CPU is drawn in percent, so the axis reads 0-100 rather than 0-1.
+      // A fraction of a CPU is drawn in percent, so the axis reads 0-100 rather than 0-1; every other
+      // axis is drawn in the unit that fits its largest value, which each label names.
       const percent = panel.format === "percent";
-      const series = percent
-        ? data.series.map((s) => ({ ...s, values: s.values.map((v) => v * 100) }))
-        : data.series;
-      const tooltip = percent ? (v: number) => `${v.toFixed(1)}%` : format;
+      const shown = percent ? 100 : 1;
+      const scale = axisScale(Math.max(0, ...data.series.flatMap((s) => s.values)) * shown, panel.format);
+      const series = data.series.map((s) => ({
+        ...s,
+        values: s.values.map((v) => (v * shown) / scale.factor),
+      }));
+      const tooltip = percent
+        ? (v: number) => `${(v * scale.factor).toFixed(1)}%`
+        : (v: number) => format(v * scale.factor);
       return (
         <LineChart
           times={data.times}
@@ -107,11 +121,22 @@ function Body(
           height={height}
           labelEvery={timeLabelSpacing(width)}
           format={tooltip}
+          axisSuffix={scale.suffix}
         />
       );
     }
-    case "barChart":
-      return <BarChart bars={sizeBars(details)} height={height} />;
+    case "barChart": {
+      const bars = sizeBars(details);
+      const scale = axisScale(Math.max(0, ...bars.map((b) => b.value)), "number");
+      return (
+        <BarChart
+          bars={bars.map((b) => ({ ...b, value: b.value / scale.factor }))}
+          height={height}
+          axisSuffix={scale.suffix}
+          format={(v) => formatValue(v * scale.factor, "number")}
+        />
+      );
+    }
     case "pieChart": {
       const split = capacitySplit(details);
       if (!split) return <div className="text-2xl font-bold" data-testid="panel-value">N/A</div>;

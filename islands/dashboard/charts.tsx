@@ -4,7 +4,8 @@
  * into its own chunk. Charts are redrawn when their data or size changes and destroyed on unmount.
  */
 import { useEffect, useRef } from "react";
-import { CHART_PALETTE } from "../../server/contract/dashboard.ts";
+import { CHART_PALETTE } from "../../server/lib/contract/dashboard.ts";
+import { formatDateTime, formatTimeOfDay } from "../lib/format.ts";
 
 interface FrappeChart {
   destroy?: () => void;
@@ -21,20 +22,26 @@ const loadFrappe =
 
 /**
  * frappe writes y-axis labels of fractional intervals with binary floating-point noise (0.07500000000000001,
- * clipped to "0000001"); labels are rewritten with three significant digits whenever it (re)draws.
+ * clipped to "0000001") and knows no units: whenever it (re)draws, each bare number is rewritten with three
+ * significant digits and the axis' unit (values arrive already scaled to it, panel_data.ts axisScale).
  */
-function tidyAxisLabels(root: HTMLElement): void {
+function tidyAxisLabels(root: HTMLElement, suffix: string): void {
   for (const text of root.querySelectorAll<SVGTextElement>(".y.axis text")) {
     const raw = text.textContent ?? "";
-    if (!/^-?\d+\.\d{6,}$/.test(raw)) continue;
-    const tidy = String(Number(Number(raw).toPrecision(3)));
+    if (!/^-?\d+(\.\d+)?$/.test(raw)) continue;
+    const tidy = `${Number(Number(raw).toPrecision(3))}${suffix}`;
     if (tidy !== raw) text.textContent = tidy;
   }
 }
 
 /** Draws one frappe chart; `options` without `height`, which the panel decides. */
 function Chart(
-  { options, height, testId }: { options: Record<string, unknown>; height: number; testId: string },
+  { options, height, testId, axisSuffix = "" }: {
+    options: Record<string, unknown>;
+    height: number;
+    testId: string;
+    axisSuffix?: string;
+  },
 ) {
   const ref = useRef<HTMLDivElement>(null);
   const key = JSON.stringify(options);
@@ -42,12 +49,12 @@ function Chart(
     let chart: FrappeChart | null = null;
     let cancelled = false;
     const element = ref.current;
-    const labels = new MutationObserver(() => element && tidyAxisLabels(element));
+    const labels = new MutationObserver(() => element && tidyAxisLabels(element, axisSuffix));
     loadFrappe().then(({ Chart }) => {
       if (cancelled || !element) return;
       element.replaceChildren();
       chart = new Chart(element, { ...options, height, animate: false, truncateLegends: true });
-      tidyAxisLabels(element);
+      tidyAxisLabels(element, axisSuffix);
       labels.observe(element, { childList: true, subtree: true });
     }).catch((error) => console.warn("charts could not load", error));
     return () => {
@@ -57,15 +64,13 @@ function Chart(
       chart?.destroy?.();
       ref.current?.replaceChildren();
     };
-  }, [key, height]);
+  }, [key, height, axisSuffix]);
   return <div ref={ref} className="deck-chart" data-testid={testId} />;
 }
 
-const timeLabel = (seconds: number, long: boolean) => {
-  const d = new Date(seconds * 1000);
-  const hm = d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
-  return long ? `${d.toLocaleDateString("en-CA").slice(5)} ${hm}` : hm;
-};
+/** `14:05`, or `03-07 14:05` over a range longer than a day: the console's date format, cut short. */
+const timeLabel = (seconds: number, long: boolean) =>
+  long ? formatDateTime(seconds * 1000).slice(5, 16) : formatTimeOfDay(seconds * 1000);
 
 export interface LineChartProps {
   times: number[];
@@ -74,6 +79,8 @@ export interface LineChartProps {
   /** Show a time label on every Nth point (spec 1 §9 spacing rule). */
   labelEvery: number;
   format: (value: number) => string;
+  /** What each value-axis label ends in (" GiB", "k/s"); the values are in that unit. */
+  axisSuffix: string;
 }
 
 /**
@@ -89,14 +96,14 @@ const indexOfHidden = (label: string) =>
 /** frappe's y axis breaks (NaN paths) on values below 0.01: two decimals are all a chart line can show anyway. */
 const plottable = (v: number) => Math.round(v * 100) / 100;
 
-export function LineChart({ times, series, height, labelEvery, format }: LineChartProps) {
+export function LineChart({ times, series, height, labelEvery, format, axisSuffix }: LineChartProps) {
   const long = times.length > 1 && times[times.length - 1] - times[0] > 86_400;
   const labels = times.map((t, i) => (i % labelEvery === 0 ? timeLabel(t, long) : hiddenLabel(i)));
   const options = {
     type: "line",
     data: { labels, datasets: series.map((s) => ({ name: s.name, values: s.values.map(plottable) })) },
     colors: series.map((_, i) => CHART_PALETTE[i % CHART_PALETTE.length]),
-    axisOptions: { xIsSeries: true, xAxisMode: "tick", yAxisMode: "span", shortenYAxisNumbers: true },
+    axisOptions: { xIsSeries: true, xAxisMode: "tick", yAxisMode: "span" },
     lineOptions: { hideDots: 1, regionFill: 1 },
     tooltipOptions: {
       formatTooltipY: (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? format(v) : ""),
@@ -106,10 +113,16 @@ export function LineChart({ times, series, height, labelEvery, format }: LineCha
       },
     },
   };
-  return <Chart options={options} height={height} testId="line-chart" />;
+  return <Chart options={options} height={height} testId="line-chart" axisSuffix={axisSuffix} />;
 }
 
-export function BarChart({ bars, height }: { bars: { label: string; value: number }[]; height: number }) {
+export function BarChart({ bars, height, axisSuffix, format }: {
+  bars: { label: string; value: number }[];
+  height: number;
+  axisSuffix: string;
+  /** A bar's value (in the axis' unit) as its tooltip says it. */
+  format: (value: number) => string;
+}) {
   const options = {
     type: "bar",
     data: {
@@ -118,9 +131,10 @@ export function BarChart({ bars, height }: { bars: { label: string; value: numbe
     },
     colors: [CHART_PALETTE[0]],
     barOptions: { spaceRatio: 0.4 },
-    axisOptions: { xAxisMode: "tick", shortenYAxisNumbers: true },
+    axisOptions: { xAxisMode: "tick" },
+    tooltipOptions: { formatTooltipY: (v: unknown) => (typeof v === "number" ? format(v) : "") },
   };
-  return <Chart options={options} height={height} testId="bar-chart" />;
+  return <Chart options={options} height={height} testId="bar-chart" axisSuffix={axisSuffix} />;
 }
 
 export function PieChart({ slices, height }: { slices: { label: string; value: number }[]; height: number }) {

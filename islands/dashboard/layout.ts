@@ -5,7 +5,7 @@
  * panel pushes the panels it lands on downwards, then every panel rises as far as it can (vertical
  * compaction); each tab's panels form their own grid.
  */
-import { DEFAULT_LAYOUT, GRID_COLUMNS, type LayoutItem } from "../../server/contract/dashboard.ts";
+import { DEFAULT_LAYOUT, GRID_COLUMNS, type LayoutItem } from "../../server/lib/contract/dashboard.ts";
 
 export const LAYOUT_STORAGE_KEY = "dashboardConfig";
 

@@ -9,7 +9,7 @@ import {
   type ValueFormat,
   type WidgetDetails,
   type WidgetResultSeries,
-} from "../../server/contract/dashboard.ts";
+} from "../../server/lib/contract/dashboard.ts";
 
 /** Reduces one series to a number by the widget's calc; null when it has no values. */
 export function reduceValues(values: [number, string][], calc: string | undefined): number | null {
@@ -94,6 +94,53 @@ export function trendOf(details: WidgetDetails): { value: number | null; trend: 
     Number(v)
   );
   return { value: statValue(details), trend: values.length === 1 ? [values[0], values[0]] : values };
+}
+
+/** How a chart's value axis reads: values are divided by `factor` and each label ends in `suffix`. */
+export interface AxisScale {
+  factor: number;
+  suffix: string;
+}
+
+const BYTE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+const COUNT_UNITS = ["", "k", "M", "G", "T", "P"];
+
+/** The largest step of `base` (1024 or 1000) not above `max`, as its index. */
+function stepIndex(max: number, base: number, count: number): number {
+  let i = 0;
+  while (i < count - 1 && max >= base ** (i + 1)) i++;
+  return i;
+}
+
+/**
+ * The unit a chart's axis is drawn in, chosen by the largest value shown: a 30 GB drive's axis reads
+ * "20 GiB … 40 GiB", not frappe's shortened "20 B" (for billions). Percent values arrive already × 100.
+ */
+export function axisScale(max: number, format: ValueFormat): AxisScale {
+  const m = Math.abs(max);
+  switch (format) {
+    case "bytes":
+    case "bytesPerSecond": {
+      const i = stepIndex(m, 1024, BYTE_UNITS.length);
+      return { factor: 1024 ** i, suffix: ` ${BYTE_UNITS[i]}${format === "bytesPerSecond" ? "/s" : ""}` };
+    }
+    case "percent":
+      return { factor: 1, suffix: "%" };
+    case "seconds":
+    case "nanoseconds": {
+      const seconds = format === "seconds" ? 1 : 1e9;
+      const units: [string, number][] = [["d", 86400], ["h", 3600], ["min", 60], ["s", 1], ["ms", 1e-3], [
+        "µs",
+        1e-6,
+      ], ["ns", 1e-9]];
+      const [unit, size] = units.find(([, size]) => m >= size * seconds) ?? units[units.length - 1];
+      return { factor: size * seconds, suffix: ` ${unit}` };
+    }
+    default: {
+      const i = stepIndex(m, 1000, COUNT_UNITS.length);
+      return { factor: 1000 ** i, suffix: `${COUNT_UNITS[i]}${format === "perSecond" ? "/s" : ""}` };
+    }
+  }
 }
 
 /** A number as its panel shows it. */

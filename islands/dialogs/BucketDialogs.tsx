@@ -3,9 +3,9 @@
  * and retention, the non-erasure notice) and Delete Bucket (only an empty bucket; the server's refusal shown).
  */
 import { useEffect, useState } from "react";
-import { bucketNameProblem } from "../../server/contract/bucket_names.ts";
+import { bucketNameProblem } from "../../server/lib/contract/bucket_names.ts";
 import { bucketsApi } from "../lib/api/buckets.ts";
-import type { QuotaType } from "../../server/contract/buckets.ts";
+import type { QuotaType } from "../../server/lib/contract/buckets.ts";
 import type { SizeUnit } from "../lib/format.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { NumberWithUnit, SelectField, Switch, TextField } from "../ui/fields.tsx";

@@ -7,9 +7,10 @@ import { useState } from "react";
 import {
   type BucketQuotaInfo,
   type BucketRetention,
+  type EncryptionType,
   quotaProblem,
   type QuotaType,
-} from "../../server/contract/buckets.ts";
+} from "../../server/lib/contract/buckets.ts";
 import { bucketsApi } from "../lib/api/buckets.ts";
 import { largestExactUnit, SIZE_UNITS, type SizeUnit, toBytes } from "../lib/format.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "../ui/Dialog.tsx";
@@ -53,8 +54,6 @@ export function AccessPolicyDialog(
     </Dialog>
   );
 }
-
-export type EncryptionType = "disabled" | "sse-s3" | "sse-kms";
 
 export function EncryptionDialog(
   { bucket, current, kmsKey, onClose, onSaved }: SettingDialogProps & {

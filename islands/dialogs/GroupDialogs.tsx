@@ -1,6 +1,6 @@
 /** Create Group / Edit Group (members and status; name read-only when editing) and the group detail dialog. */
 import { useState } from "react";
-import type { Group } from "../../server/contract/groups.ts";
+import type { Group } from "../../server/lib/contract/groups.ts";
 import { groupsApi } from "../lib/api/groups.ts";
 import { showSnackbar } from "../ui/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";

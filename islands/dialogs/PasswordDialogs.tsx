@@ -3,7 +3,7 @@
  * characters) and Change User Password (an administrator sets another user's secret).
  */
 import { useState } from "react";
-import { passwordProblem } from "../../server/contract/account.ts";
+import { passwordProblem } from "../../server/lib/contract/account.ts";
 import { accountApi } from "../lib/api/account.ts";
 import { usersApi } from "../lib/api/users.ts";
 import { showSnackbar } from "../ui/notify.ts";

@@ -1,6 +1,6 @@
 /** Create Policy (name and JSON, validated as typed and again by the server) and Info Policy (read-only view). */
 import { useState } from "react";
-import type { PolicySummary } from "../../server/contract/policies.ts";
+import type { PolicySummary } from "../../server/lib/contract/policies.ts";
 import { policiesApi } from "../lib/api/policies.ts";
 import { showSnackbar } from "../ui/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";

@@ -4,7 +4,7 @@
  * buckets stay with an error icon whose tooltip is the server's reason, successes drop after 500 ms).
  */
 import { useState } from "react";
-import type { MultiReplicationInput } from "../../server/contract/buckets.ts";
+import type { MultiReplicationInput } from "../../server/lib/contract/buckets.ts";
 import { bucketsApi } from "../lib/api/buckets.ts";
 import { SIZE_UNITS, type SizeUnit, toBytes } from "../lib/format.ts";
 import { Dialog, errorMessage, useDialogAction } from "../ui/Dialog.tsx";

@@ -4,8 +4,8 @@
  * With an external identity provider the credentials are not shown; the user is told to log in through it.
  */
 import { useState } from "react";
-import type { ServiceAccountCredentials } from "../../server/contract/account.ts";
-import { passwordProblem } from "../../server/contract/account.ts";
+import type { ServiceAccountCredentials } from "../../server/lib/contract/account.ts";
+import { passwordProblem } from "../../server/lib/contract/account.ts";
 import { accountApi } from "../lib/api/account.ts";
 
 const SECRET_LENGTH = "The secret key must hold 8 to 40 characters";

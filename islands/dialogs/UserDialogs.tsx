@@ -3,12 +3,12 @@
  * when editing), Set Groups, Set Policies, and Add Users to Group with its confirmation listing groups and users.
  */
 import { useState } from "react";
-import type { User } from "../../server/contract/users.ts";
+import type { User } from "../../server/lib/contract/users.ts";
 import { usersApi } from "../lib/api/users.ts";
 import { showSnackbar } from "../ui/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { CheckList, Switch, TextField } from "../ui/fields.tsx";
-import { passwordProblem } from "../../server/contract/account.ts";
+import { passwordProblem } from "../../server/lib/contract/account.ts";
 
 export const NO_GROUP_SELECTED = "You need to select at least one group to assign";
 

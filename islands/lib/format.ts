@@ -101,7 +101,38 @@ export function largestExactUnit(bytes: number): { amount: number; unit: SizeUni
   return { amount: bytes, unit: "B" };
 }
 
-/** An instant as tables show it: the browser's local date and time to the second; "" when absent. */
-export function formatDateTime(iso: string): string {
-  return iso ? new Date(iso).toLocaleString() : "";
+const GO_TIME = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?) ([+-]\d\d)(\d\d)(?: \S+)?$/;
+
+/**
+ * Every instant the console shows, in one format: `2026-03-07 14:05:09 UTC` (ISO 8601 order, to the second,
+ * in UTC). UTC because storage servers, their logs and S3 itself keep time in UTC, and because a page
+ * rendered on the server must read the same once the browser takes it over, whatever either one's time
+ * zone. Takes an ISO text (or Go's time.String() form, "2022-08-05 18:49:03 +0000 UTC", which some
+ * operator answers carry), epoch milliseconds or a Date; "" when absent, and text it cannot read as is.
+ */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "";
+  const date = value instanceof Date
+    ? value
+    : new Date(typeof value === "string" ? value.replace(GO_TIME, "$1T$2$3:$4") : value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
+
+/** A day in the same format: `2026-03-07` (licence expiry, lifecycle dates). */
+export function formatDate(value: string | number | Date | null | undefined): string {
+  const shown = formatDateTime(value);
+  return shown.endsWith(" UTC") ? shown.slice(0, 10) : shown;
+}
+
+/**
+ * A `datetime-local` field's text read as UTC (the pickers say so, as every time shown is UTC), in epoch
+ * milliseconds; null when empty or not a time.
+ */
+export function utcFieldTime(text: string): number | null {
+  const ms = text ? Date.parse(`${text}Z`) : NaN;
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** The time of day in the same format, `14:05` (chart axes, where the day is the range's). */
+export const formatTimeOfDay = (value: string | number | Date) => formatDateTime(value).slice(11, 16);

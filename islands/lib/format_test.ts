@@ -2,8 +2,11 @@ import assert from "node:assert/strict";
 import {
   calculateCapacity,
   formatBytes,
+  formatDate,
+  formatDateTime,
   formatDuration,
   formatNumber,
+  formatTimeOfDay,
   GIB,
   largestExactUnit,
   toBytes,
@@ -55,4 +58,19 @@ Deno.test("quota sizes show in the largest exact unit and convert back", () => {
   assert.deepEqual(largestExactUnit(1536 * 1024 * 1024), { amount: 1536, unit: "MiB" });
   assert.deepEqual(largestExactUnit(1000), { amount: 1000, unit: "B" });
   assert.equal(toBytes(2, "GiB"), 2147483648);
+});
+
+Deno.test("every instant reads the same way: ISO order, to the second, in UTC", () => {
+  assert.equal(formatDateTime("2026-03-07T14:05:09.123Z"), "2026-03-07 14:05:09 UTC");
+  assert.equal(formatDateTime("2026-03-07T16:05:09+02:00"), "2026-03-07 14:05:09 UTC");
+  assert.equal(formatDateTime(Date.UTC(2026, 2, 7, 14, 5, 9)), "2026-03-07 14:05:09 UTC");
+  assert.equal(
+    formatDateTime("2022-08-05 18:49:03 +0000 UTC"),
+    "2022-08-05 18:49:03 UTC",
+    "Go's time.String()",
+  );
+  assert.equal(formatDateTime(""), "");
+  assert.equal(formatDateTime("soon"), "soon", "text that is not a time is kept");
+  assert.equal(formatDate("2026-12-31T23:59:59Z"), "2026-12-31");
+  assert.equal(formatTimeOfDay("2026-03-07T14:05:09Z"), "14:05");
 });

@@ -35,7 +35,10 @@ export interface LiveSocketOptions {
 export interface LiveSocket<T> {
   messages: T[];
   status: LiveStatus;
-  /** Close code of the last socket (1000 normal, 1006 refused or lost, 1008 timeout, 1011 error). */
+  /**
+   * Close code of the last socket (1000 normal, 1006 refused or lost, 1008 timeout, 1011 error, 4001 session
+   * ended, 4003 access removed: STREAM_CLOSE in server/lib/contract/tools.ts).
+   */
   closeCode: number | null;
   error: { message: string; detail: string } | null;
   /** Messages the console dropped because this page read too slowly. */

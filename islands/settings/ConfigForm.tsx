@@ -1,7 +1,7 @@
 /**
  * A Settings form over a list of field definitions: values start from the stored ones (or the spec's
  * defaults), each field is checked as the user leaves it and all of them on Save, with the same rules the
- * console server applies again (server/contract/settings_forms.ts). Postgres and MySQL forms build their
+ * console server applies again (server/lib/contract/settings_forms.ts). Postgres and MySQL forms build their
  * connection string from separate fields or take it typed by hand (spec 2 §4).
  */
 import { type ReactNode, useState } from "react";
@@ -15,7 +15,7 @@ import {
   POSTGRES_SSL_MODES,
   postgresConnectionString,
   validateFields,
-} from "../../server/contract/settings_fields.ts";
+} from "../../server/lib/contract/settings_fields.ts";
 import type { KeyValue } from "../lib/api/settings.ts";
 import { MessageBar, useDialogAction } from "../ui/Dialog.tsx";
 import { FormField } from "./FormField.tsx";

@@ -3,7 +3,7 @@
  * comma-separated lists as one input per entry, comments, selects and radio groups. The tooltip text is
  * shown under the field; the error, when there is one, replaces it.
  */
-import type { FieldDef } from "../../server/contract/settings_fields.ts";
+import type { FieldDef } from "../../server/lib/contract/settings_fields.ts";
 
 export interface FormFieldProps {
   field: FieldDef;

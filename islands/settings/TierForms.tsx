@@ -12,8 +12,8 @@ import {
   TIER_NAME_MESSAGE,
   type TierKind,
   type TierView,
-} from "../../server/contract/settings.ts";
-import { EMPTY_FIELD } from "../../server/contract/settings_fields.ts";
+} from "../../server/lib/contract/settings.ts";
+import { EMPTY_FIELD } from "../../server/lib/contract/settings_fields.ts";
 import { settingsApi } from "../lib/api/settings.ts";
 import { Dialog, MessageBar, useDialogAction } from "../ui/Dialog.tsx";
 import { TextField } from "../ui/fields.tsx";

@@ -2,7 +2,7 @@
  * Identity Provider page (advanced; spec 3 §2.3, §5): built-in key pairs (randomize, at least one pair),
  * OpenID, or Active Directory with its unencrypted-traffic warning.
  */
-import { randomKey } from "../../server/contract/operator_rules.ts";
+import { randomKey } from "../../server/lib/contract/operator_rules.ts";
 import { Switch, TextField } from "../ui/fields.tsx";
 import { RadioGroup } from "./controls.tsx";
 import type { PageProps } from "./NameTenant.tsx";

@@ -4,7 +4,7 @@
  * storage quota into the class list; when that fails, an icon offers to create the namespace.
  */
 import { useEffect, useRef, useState } from "react";
-import { isNamespaceName, storageClassesFromQuota } from "../../server/contract/operator_rules.ts";
+import { isNamespaceName, storageClassesFromQuota } from "../../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "../lib/api/operator.ts";
 import { ApiClientError } from "../lib/api/request.ts";
 import { ConfirmDialog } from "../ui/Dialog.tsx";

@@ -3,7 +3,7 @@
  * cluster's node labels (free text when they cannot be loaded), optionally with the anti-affinity.
  */
 import { useEffect, useState } from "react";
-import { joinLabels } from "../../server/contract/operator_rules.ts";
+import { joinLabels } from "../../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "../lib/api/operator.ts";
 import { reportError } from "../lib/use_list.ts";
 import { Switch } from "../ui/fields.tsx";

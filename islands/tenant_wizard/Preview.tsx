@@ -1,5 +1,5 @@
 /** Preview Configuration page (spec 3 §2.3): what Create will ask for, before asking. */
-import { niceBytes } from "../../server/contract/operator_rules.ts";
+import { niceBytes } from "../../server/lib/contract/operator_rules.ts";
 import type { SizeComputation } from "./rules.ts";
 import type { WizardState } from "./state.ts";
 

@@ -4,7 +4,7 @@
  * capacity and failure tolerance. The server's memory and parity answers are facts the page's validity uses.
  */
 import { useEffect, useRef } from "react";
-import { MIN_SERVERS, niceBytes, SIZE_UNITS } from "../../server/contract/operator_rules.ts";
+import { MIN_SERVERS, niceBytes, SIZE_UNITS } from "../../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "../lib/api/operator.ts";
 import { ApiClientError } from "../lib/api/request.ts";
 import { NumberWithUnit, SelectField, TextField } from "../ui/fields.tsx";

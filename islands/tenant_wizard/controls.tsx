@@ -1,6 +1,6 @@
 /** Form parts the wizard pages share: radio choices and certificate/key file pickers with their type rules. */
 import { useState } from "react";
-import { CERT_EXTENSIONS, KEY_EXTENSIONS } from "../../server/contract/operator_rules.ts";
+import { CERT_EXTENSIONS, KEY_EXTENSIONS } from "../../server/lib/contract/operator_rules.ts";
 import type { FileValue } from "./state.ts";
 
 export function RadioGroup<T extends string>(

@@ -1,13 +1,13 @@
 /** The POST /api/v1/tenants body built from the wizard's state (spec 3 §3 "Tenant create payload"). */
-import type { CreateTenantInput } from "../../server/contract/operator.ts";
+import type { CreateTenantInput } from "../../server/lib/contract/operator.ts";
 import {
   defaultAffinity,
   joinLabels,
   nodeSelectorAffinity,
   parityOf,
-} from "../../server/contract/operator_rules.ts";
+} from "../../server/lib/contract/operator_rules.ts";
 import type { SizeComputation } from "./rules.ts";
-import type { FileValue, WizardState } from "./state.ts";
+import { completePairs, type FileValue, type WizardState } from "./state.ts";
 
 const file = (f: FileValue) => f.value;
 
@@ -73,10 +73,7 @@ export function buildPayload(s: WizardState, size: SizeComputation): CreateTenan
   }
   if (s.security.enableTLS && s.security.customCerts) {
     payload.tls = {
-      minio: s.security.minioCerts.filter((p) => p.key.value && p.cert.value).map((p) => ({
-        crt: file(p.cert),
-        key: file(p.key),
-      })),
+      minio: completePairs(s.security.minioCerts),
       ca_certificates: s.security.caCerts.map((c) => file(c.cert)).filter(Boolean),
       console_ca_certificates: [],
     };

@@ -12,8 +12,8 @@ import {
   TENANT_NAME_MESSAGE,
   totalSizeError,
   unitBytes,
-} from "../../server/contract/operator_rules.ts";
-import type { WizardState } from "./state.ts";
+} from "../../server/lib/contract/operator_rules.ts";
+import { completePairs, hasHalfPair, type WizardState } from "./state.ts";
 
 /** Errors of the Name Tenant page, by field. */
 export function nameErrors(s: WizardState): Record<string, string> {
@@ -103,8 +103,7 @@ export function securityValid(s: WizardState): boolean {
   const sec = s.security;
   if (!sec.enableTLS) return true;
   if (sec.autoCert) return true;
-  return sec.customCerts && sec.minioCerts.some((p) => p.key.value && p.cert.value) &&
-    sec.minioCerts.every((p) => (!p.key.value && !p.cert.value) || (p.key.value && p.cert.value));
+  return sec.customCerts && completePairs(sec.minioCerts).length > 0 && !hasHalfPair(sec.minioCerts);
 }
 
 export function encryptionErrors(s: WizardState): Record<string, string> {

@@ -2,7 +2,7 @@
  * The Create Tenant wizard's state (spec 3 §3 "Wizard state fields", with their defaults). Each page's
  * validity is in rules.ts, the create payload in payload.ts.
  */
-import { type LabelRow, randomKey, type SizeUnit } from "../../server/contract/operator_rules.ts";
+import { type LabelRow, randomKey, type SizeUnit } from "../../server/lib/contract/operator_rules.ts";
 
 export interface FileValue {
   name: string;
@@ -14,6 +14,17 @@ export interface KeyPairFiles {
   key: FileValue;
   cert: FileValue;
 }
+export interface CaFile {
+  id: number;
+  cert: FileValue;
+}
+
+/** Key pairs with both files chosen, as the API takes them (`[{crt, key}]`). */
+export const completePairs = (pairs: KeyPairFiles[]) =>
+  pairs.filter((p) => p.key.value && p.cert.value).map((p) => ({ crt: p.cert.value, key: p.key.value }));
+
+/** A pair with one file chosen but not the other, which cannot be sent. */
+export const hasHalfPair = (pairs: KeyPairFiles[]) => pairs.some((p) => !p.key.value !== !p.cert.value);
 
 export type IdpKind = "builtin" | "openid" | "ad";
 export type AffinityKind = "none" | "default" | "nodeSelector";
@@ -87,7 +98,7 @@ export interface WizardState {
     autoCert: boolean;
     customCerts: boolean;
     minioCerts: KeyPairFiles[];
-    caCerts: { id: number; cert: FileValue }[];
+    caCerts: CaFile[];
   };
   encryption: {
     enabled: boolean;

@@ -2,7 +2,7 @@
  * "Item's Health Status [%]" (spec 3 §2.6): for each colour, the share of items before and after healing as
  * two horizontal bars. Plain HTML and CSS: a chart library would cost more script than the whole page.
  */
-import type { HealColor } from "../../server/contract/tools.ts";
+import type { HealColor } from "../../server/lib/contract/tools.ts";
 
 const COLOURS: { id: HealColor; bar: string }[] = [
   { id: "Green", bar: "bg-success" },

@@ -124,6 +124,9 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     enableMultiRowSelection: selection === "checkbox",
     state: { sorting, columnVisibility: visibility, rowSelection },
     manualSorting: !!props.manualSorting,
+    // Each click on a sorted column flips its order; TanStack's default third state (no sort) made a column
+    // sorted newest first ask again for newest first on the first click.
+    enableSortingRemoval: false,
     onSortingChange: (updater: SortingState | ((old: SortingState) => SortingState)) => {
       const next = typeof updater === "function" ? updater(sorting) : updater;
       setSorting(next);
@@ -148,10 +151,16 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     [modelRows, rank],
   );
   const visibleColumns = columns.filter((c) => table.getColumn(c.id)?.getIsVisible() !== false);
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const count = scrollTop === 0 && viewport === (props.height ?? 560)
     ? FIRST_PAINT_ROWS + OVERSCAN
     : Math.ceil(viewport / ROW_HEIGHT) + 2 * OVERSCAN;
+  // A scroll position kept from a longer list (a filter typed after scrolling down) must not window past the
+  // rows: the spacer above them would keep the old height and show an empty table. Kept within the rows, the
+  // content shrinks, the browser clamps the scroll position and reports it.
+  const first = Math.min(
+    Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN),
+    Math.max(0, sortedRows.length - count),
+  );
   const last = Math.min(sortedRows.length, first + count);
   const windowRows = sortedRows.slice(first, last);
   const onEndReached = props.onEndReached;

@@ -259,15 +259,18 @@ export function useDialogAction() {
   return { message, setMessage, busy, run, clear: () => setMessage(null) };
 }
 
-/** A yes/no confirmation built on the dialog (delete confirmations). */
-export function ConfirmDialog({ title, open, onClose, onConfirm, confirmLabel = "Delete", children }: {
-  title: string;
-  open: boolean;
-  onClose: () => void;
-  onConfirm: () => Promise<void>;
-  confirmLabel?: string;
-  children: ReactNode;
-}) {
+/** A yes/no confirmation built on the dialog (delete confirmations; `tone` "primary" for what destroys nothing). */
+export function ConfirmDialog(
+  { title, open, onClose, onConfirm, confirmLabel = "Delete", tone = "error", children }: {
+    title: string;
+    open: boolean;
+    onClose: () => void;
+    onConfirm: () => Promise<void>;
+    confirmLabel?: string;
+    tone?: "primary" | "error";
+    children: ReactNode;
+  },
+) {
   const action = useDialogAction();
   return (
     <Dialog
@@ -278,7 +281,7 @@ export function ConfirmDialog({ title, open, onClose, onConfirm, confirmLabel = 
       onMessageDone={action.clear}
       primary={{
         label: confirmLabel,
-        tone: "error",
+        tone,
         disabled: action.busy,
         onClick: () => action.run(onConfirm),
       }}

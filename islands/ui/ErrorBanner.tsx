@@ -9,6 +9,9 @@ import { useEffect, useRef } from "react";
 
 export const BANNER_HIDE_MS = 10_000;
 
+/** The element holding a page's banners, one under the other (the Shell renders it; islands add to it). */
+export const BANNERS_ID = "deck-banners";
+
 export interface ErrorBannerProps {
   message: string;
   detail?: string;
@@ -63,17 +66,17 @@ export function ErrorBanner({ message, detail, onClose, id }: ErrorBannerProps) 
   const inputId = `deck-banner-${id ?? "server"}`;
   const live = !!onClose;
   return (
-    <div className="deck-banner-wrap" key={id}>
+    <div className="deck-banner-wrap">
       {live
         ? null
         : <input type="checkbox" id={inputId} className="deck-banner-close hidden" aria-hidden="true" />}
       <div
         role="alert"
-        className={`${
-          live ? "" : "deck-banner-timed "
-        }alert alert-error shadow-lg flex items-start gap-3 pointer-events-auto`}
+        className={`${live ? "" : "deck-banner-timed "}alert alert-error shadow-lg flex items-start gap-3`}
         data-testid="error-banner"
-        onMouseEnter={() => hold("pointer", true)}
+        // Held by a pointer moving over it, not by one it appeared under (it pushes the content down, often
+        // under the pointer that clicked): the 10 s then run until the pointer is put on it.
+        onMouseMove={() => hold("pointer", true)}
         onMouseLeave={() => hold("pointer", false)}
         onFocus={() => hold("focus", true)}
         onBlur={(e) => hold("focus", e.currentTarget.contains(e.relatedTarget as Node | null))}
@@ -103,6 +106,18 @@ export function ErrorBanner({ message, detail, onClose, id }: ErrorBannerProps) 
           )
           : <label htmlFor={inputId} className="btn btn-ghost btn-sm btn-circle" aria-label="Close">✕</label>}
       </div>
+    </div>
+  );
+}
+
+/**
+ * Where a page's error banners stand: above the content (pushing it down, so the breadcrumb and title stay
+ * readable) and kept in view while the page scrolls. A banner met while building the page is rendered in it.
+ */
+export function BannerArea({ error }: { error?: { message: string; detail?: string } }) {
+  return (
+    <div id={BANNERS_ID} className="deck-banners">
+      {error ? <ErrorBanner message={error.message} detail={error.detail} /> : null}
     </div>
   );
 }

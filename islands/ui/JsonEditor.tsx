@@ -4,7 +4,7 @@
  * policy mode the text is checked with the same validator the server runs before saving.
  */
 import { type ReactNode, useMemo, useRef } from "react";
-import { checkPolicy, type PolicyProblem } from "../../server/policy/validate.ts";
+import { checkPolicy, type PolicyProblem } from "../../server/lib/policy/validate.ts";
 
 const TOKEN = /("(?:\\.|[^"\\])*"\s*:?)|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b|([{}[\],])/g;
 /** Ends the overlay like the textarea: a trailing newline there still takes a line. */

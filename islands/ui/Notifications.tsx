@@ -1,8 +1,20 @@
-/** Renders the loading bar, error banner and snackbar from the shared signal store (ui/notify.ts). */
+/**
+ * Renders the loading bar, error banners and snackbar from the shared signal store (ui/notify.ts). Banners go
+ * into the page's banner area (the Shell's, where a banner the server rendered already stands), so they stack
+ * there above the content instead of covering its header.
+ */
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect } from "react";
-import { ErrorBanner } from "./ErrorBanner.tsx";
-import { banner, loadingProgress, snackbar, SNACKBAR_ERROR_MS, SNACKBAR_MS } from "./notify.ts";
+import { createPortal } from "react-dom";
+import { BANNERS_ID, ErrorBanner } from "./ErrorBanner.tsx";
+import {
+  banners,
+  dismissBanner,
+  loadingProgress,
+  snackbar,
+  SNACKBAR_ERROR_MS,
+  SNACKBAR_MS,
+} from "./notify.ts";
 
 export function Notifications() {
   useSignals();
@@ -15,7 +27,16 @@ export function Notifications() {
     );
     return () => clearTimeout(timer);
   }, [snack]);
-  const current = banner.value;
+  const shown = banners.value.map((b) => (
+    <ErrorBanner
+      key={b.id}
+      message={b.message}
+      detail={b.detail}
+      id={b.id}
+      onClose={() => dismissBanner(b.id)}
+    />
+  ));
+  const area = typeof document === "undefined" ? null : document.getElementById(BANNERS_ID);
   return (
     <>
       {loadingProgress.value < 100
@@ -29,18 +50,11 @@ export function Notifications() {
           />
         )
         : null}
-      {current
-        ? (
-          <div className="fixed top-2 left-1/2 -translate-x-1/2 z-50 w-[min(90vw,48rem)] pointer-events-none">
-            <ErrorBanner
-              message={current.message}
-              detail={current.detail}
-              id={current.id}
-              onClose={() => (banner.value = null)}
-            />
-          </div>
-        )
-        : null}
+      {shown.length === 0
+        ? null
+        : area
+        ? createPortal(shown, area)
+        : <div className="deck-banners deck-banners-floating">{shown}</div>}
       {snack
         ? (
           <div className="toast toast-bottom toast-center z-50">

@@ -3,7 +3,7 @@
  * and failed, and the last error a target reported. "Refresh status" reads it again.
  */
 import { useState } from "react";
-import type { ReplicationStatusView } from "../../server/contract/buckets.ts";
+import type { ReplicationStatusView } from "../../server/lib/contract/buckets.ts";
 import { bucketsApi } from "../lib/api/buckets.ts";
 import { formatBytes, formatDateTime } from "../lib/format.ts";
 import { reportError } from "../lib/use_list.ts";

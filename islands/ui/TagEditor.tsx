@@ -2,7 +2,7 @@
  * Key/value tags (spec 2 §5): a pair counts only when both key and value are filled; a new row can be added
  * only when the last row is filled.
  */
-import { tagKeysProblem } from "../../server/contract/buckets.ts";
+import { tagKeysProblem } from "../../server/lib/contract/buckets.ts";
 
 export type TagPair = { key: string; value: string };
 

@@ -10,7 +10,8 @@ export type RowActionType =
   | "download"
   | "disable"
   | "format"
-  | "preview";
+  | "preview"
+  | "restore";
 
 const PATHS: Record<RowActionType, string> = {
   view: "M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12zm11 3a3 3 0 1 0 0-6 3 3 0 0 0 0 6z",
@@ -25,6 +26,7 @@ const PATHS: Record<RowActionType, string> = {
   disable: "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM5.6 5.6l12.8 12.8",
   format: "M4 6h16M4 12h10M4 18h16",
   preview: "M4 4h16v16H4zM4 15l5-5 4 4 3-3 4 4",
+  restore: "M3 12a9 9 0 1 0 2.6-6.4L3 8M3 3v5h5M12 7v5l3 3",
 };
 
 export function ActionIcon({ type }: { type: RowActionType }) {

@@ -28,8 +28,12 @@ export interface SnackMessage {
 export const SNACKBAR_MS = 5_000;
 export const SNACKBAR_ERROR_MS = 10_000;
 
+/** At most this many error banners at once; an older one gives way to a newer. */
+export const MAX_BANNERS = 4;
+
 export const loadingProgress = signal(100);
-export const banner = signal<BannerMessage | null>(null);
+/** The error banners shown, oldest first: two failures on one page are both read, one under the other. */
+export const banners = signal<BannerMessage[]>([]);
 export const snackbar = signal<SnackMessage | null>(null);
 
 let mounting: Promise<void> | null = null;
@@ -48,10 +52,20 @@ function ensureMounted(): void {
 
 let bannerCount = 0;
 
-/** Shows the red error banner (auto-hides after 10 s, paused while hovered). */
+/**
+ * Shows a red error banner under those already shown (each auto-hides after 10 s, paused while hovered). The
+ * same failure again replaces its banner, restarting its timer, rather than stacking a copy.
+ */
 export function showErrorBanner(message: string, detail = ""): void {
-  banner.value = { message: capitalize(message), detail: detailBeside(message, detail), id: ++bannerCount };
+  const next = { message: capitalize(message), detail: detailBeside(message, detail), id: ++bannerCount };
+  const others = banners.value.filter((b) => b.message !== next.message || b.detail !== next.detail);
+  banners.value = [...others, next].slice(-MAX_BANNERS);
   ensureMounted();
+}
+
+/** Closes one banner (its close button, or its timer running out). */
+export function dismissBanner(id: number): void {
+  banners.value = banners.value.filter((b) => b.id !== id);
 }
 
 /** Shows a snackbar message (5 s, errors 10 s). */

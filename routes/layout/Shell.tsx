@@ -4,10 +4,10 @@
  */
 import type { ReactNode } from "react";
 import RestartBanner from "../../islands/RestartBanner.tsx";
-import { ErrorBanner } from "../../islands/ui/ErrorBanner.tsx";
-import { Island } from "../../server/render/island.tsx";
-import type { Theme } from "../../server/render/page.tsx";
-import { DOCUMENTATION_URL, visibleMenu } from "./menu.ts";
+import { BannerArea } from "../../islands/ui/ErrorBanner.tsx";
+import { Island } from "../../server/console/render/island.tsx";
+import type { Theme } from "../../server/console/render/page.tsx";
+import { documentationUrl, visibleMenu } from "./menu.ts";
 
 export interface ShellProps {
   href: (path: string) => string;
@@ -71,7 +71,9 @@ function Sidebar(
         })}
         <ul className="menu menu-sm w-full">
           <li>
-            <a href={DOCUMENTATION_URL} target="_blank" rel="noopener noreferrer">Documentation</a>
+            <a href={documentationUrl(!!operator)} target="_blank" rel="noopener noreferrer">
+              Documentation
+            </a>
           </li>
         </ul>
       </nav>
@@ -110,13 +112,7 @@ export function Shell(props: ShellProps) {
     <div className="min-h-screen flex bg-base-200 text-base-content">
       {hideSidebar ? null : <Sidebar {...props} />}
       <main className="flex-1 min-w-0 p-6">
-        {props.error
-          ? (
-            <div className="fixed top-2 left-1/2 -translate-x-1/2 z-50 w-[min(90vw,48rem)] pointer-events-none">
-              <ErrorBanner message={props.error.message} detail={props.error.detail} />
-            </div>
-          )
-          : null}
+        <BannerArea error={props.error} />
         {props.restart && (props.restart.needed || props.restart.mounted)
           ? (
             <Island

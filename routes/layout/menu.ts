@@ -72,7 +72,15 @@ export const MENU: MenuGroup[] = [
   },
 ];
 
-export const DOCUMENTATION_URL = "https://min.io/docs/minio/linux/administration/minio-console.html";
+/**
+ * The Documentation entry (spec 1 §6: operator mode changes the docs link's reference): the console's or the
+ * operator's documentation, with `ref=con` or `ref=op` as the original's links carried.
+ */
+export function documentationUrl(operator: boolean): string {
+  return operator
+    ? "https://min.io/docs/minio/kubernetes/upstream/?ref=op"
+    : "https://min.io/docs/minio/linux/administration/minio-console.html?ref=con";
+}
 
 /** Routes this build serves; later areas add theirs as they land. */
 export const SERVED_ROUTES = new Set<string>([

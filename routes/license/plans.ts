@@ -1,5 +1,5 @@
 /** The plan comparison of the License page (spec 3 §2.5, §9): the three plans, their prices and their rows. */
-import type { PlanName } from "../../server/contract/license.ts";
+import type { PlanName } from "../../server/lib/contract/license.ts";
 
 export interface Plan {
   name: PlanName;

@@ -6,7 +6,7 @@
  * without wildcards must match exactly.
  * Matching is case-sensitive. Values only ever become bound parameters, never SQL text.
  */
-import { parseGoDuration } from "../duration.ts";
+import { parseGoDuration } from "../lib/http/duration.ts";
 
 export const FILTER_COLUMNS = [
   "bucket",

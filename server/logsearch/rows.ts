@@ -2,6 +2,7 @@
  * What the log search keeps of an audit entry (minio-protocol-2 §3.2, §3.3): the request-info row. The access
  * key comes from the entry, or from the Authorization header's Credential as the original service derived it.
  */
+import { isSecretParameter, REDACTED, redactHeader } from "../lib/s3/redact.ts";
 
 export interface RequestInfoRow {
   /** Epoch microseconds. */
@@ -65,24 +66,28 @@ function accessKeyOf(entry: Record<string, unknown>, headers: Record<string, str
 }
 
 /**
- * The entry as `q=raw` returns it. A MinIO server sends request headers as they came, so a request's
- * signature (valid for minutes after it was made) and session token are cut out before anything is stored.
+ * The entry as `q=raw` returns it. A MinIO server sends request headers as they came (its audit keeps the
+ * signature, valid for minutes after, and session tokens), so every secret is cut out before anything is
+ * stored, as the embedded storage does before it sends (../s3/redact.ts).
  */
 export function storedEntry(entry: Record<string, unknown>): string {
-  const headers = entry.requestHeader;
-  if (!headers || typeof headers !== "object") return JSON.stringify(entry);
-  const clean: Record<string, unknown> = { ...headers as Record<string, unknown> };
-  for (const [name, value] of Object.entries(clean)) {
-    if (typeof value !== "string") continue;
-    if (/^authorization$/i.test(name)) {
-      clean[name] = value.replace(/Signature=[0-9a-fA-F]+/g, "Signature=*REDACTED*").replace(
-        /^(AWS [^:]+:).+$/,
-        "$1*REDACTED*",
-      );
-    }
-    if (/^x-amz-security-token$/i.test(name)) clean[name] = "*REDACTED*";
+  const clean = { ...entry };
+  for (const part of ["requestHeader", "responseHeader"] as const) {
+    const headers = entry[part];
+    if (!headers || typeof headers !== "object") continue;
+    clean[part] = Object.fromEntries(
+      Object.entries(headers).map((
+        [name, value],
+      ) => [name, typeof value === "string" ? redactHeader(name, value) : value]),
+    );
   }
-  return JSON.stringify({ ...entry, requestHeader: clean });
+  const query = entry.requestQuery;
+  if (query && typeof query === "object") {
+    clean.requestQuery = Object.fromEntries(
+      Object.entries(query).map(([name, value]) => [name, isSecretParameter(name) ? REDACTED : value]),
+    );
+  }
+  return JSON.stringify(clean);
 }
 
 /** An audit entry → its row; throws IngestError when the entry lacks what every entry has. */

@@ -1,7 +1,9 @@
 /**
  * Runs the log-search service on its own listener (where MinIO's audit webhooks deliver), over the store a
- * configuration names. The console queries the same service in-process through `service.fetch`.
+ * configuration names. The console queries the same service in-process through `service.fetch`. The listener
+ * is Deck's own (server/lib/http/listener.ts), with the same header, idle and body timeouts as the console's.
  */
+import { DEFAULT_LISTENER_TIMEOUTS, listen, type ListenerTimeouts } from "../lib/http/listener.ts";
 import { openAuditStore } from "./store.ts";
 import { createLogSearchService, type LogSearchService } from "./service.ts";
 
@@ -18,6 +20,8 @@ export interface LogSearchServerOptions {
   auditToken: string;
   queryToken: string;
   retentionMs: number;
+  /** CONSOLE_HEADER_TIMEOUT and the others (DEFAULT_LISTENER_TIMEOUTS when omitted). */
+  timeouts?: ListenerTimeouts;
 }
 
 export interface LogSearchServer {
@@ -43,14 +47,18 @@ export async function startLogSearch(options: LogSearchServerOptions): Promise<L
     queryToken: options.queryToken,
     retentionMs: options.retentionMs,
   });
+  const server = await listen({
+    hostname: options.hostname,
+    port: options.port,
+    timeouts: options.timeouts ?? DEFAULT_LISTENER_TIMEOUTS,
+  }, (request) => service.fetch(request)).catch(async (error) => {
+    await service.close(); // its address is taken: the store is closed again
+    throw error;
+  });
   const prune = () => void service.prune().catch(() => {});
   prune();
   const retention = setInterval(prune, RETENTION_EVERY_MS);
-  const server = Deno.serve(
-    { hostname: options.hostname, port: options.port, onListen: () => {} },
-    (request) => service.fetch(request),
-  );
-  const address = server.addr as Deno.NetAddr;
+  const address = server.addr;
   const host = address.hostname.includes(":")
     ? `[${address.hostname}]`
     : address.hostname === "0.0.0.0"

@@ -25,6 +25,11 @@ export interface Credential {
   expiresAt?: number;
   /** False for a disabled user, a disabled service account, or a key whose parent is disabled. */
   enabled: boolean;
+  /**
+   * This server made up the secret (STS, a service account created without one): 40 random characters no
+   * one can guess, so wrong signatures for it are not throttled (auth/guess_throttle.ts).
+   */
+  generatedSecret?: boolean;
 }
 
 /** Condition values of one request, keyed by condition key (`s3:prefix`, `aws:SourceIp`, ...). */

@@ -3,9 +3,10 @@
  * SigV4, authorises with IAM (or the bucket policy for anonymous requests) and dispatches. It knows nothing
  * about the console; the console reaches it over HTTP like any MinIO.
  */
-import { sha256Hex } from "../s3/sigv4.ts";
-import { buildXml } from "../s3/xml.ts";
-import { throttledAuthenticate } from "./auth/guess_throttle.ts";
+import { FORWARDED_PROOF_HEADER, vouchedAddress } from "../lib/s3/forwarded_client.ts";
+import { sha256Hex } from "../lib/s3/sigv4.ts";
+import { buildXml } from "../lib/s3/xml.ts";
+import { GuessThrottle, throttledAuthenticate } from "./auth/guess_throttle.ts";
 import { adminTooLarge, MAX_ADMIN_BODY, MAX_STS_BODY, readAll, stsTooLarge } from "./bounded_body.ts";
 import { accessCheck, requestConditions } from "./s3/access.ts";
 import { healthCheck } from "./s3/health.ts";
@@ -14,15 +15,17 @@ import { type Store, StoreError } from "./fs/store.ts";
 import * as cors from "./s3/cors.ts";
 import { s3ErrorResponse, type S3Request } from "./s3/context.ts";
 import { HANDLERS } from "./s3/handlers.ts";
+import { checkContentMd5 } from "./s3/checksums.ts";
 import { malformed, type PostForm, readPostForm } from "./s3/post_policy.ts";
-import { boundaryOf } from "../formats/multipart_form.ts";
+import { boundaryOf } from "../lib/formats/multipart_form.ts";
 import { resolveOperation } from "./s3/router.ts";
-import { ClientGoneError, rawRequestTarget } from "../http_server.ts";
-import { bucketReferenceProblem } from "../contract/bucket_names.ts";
+import { ClientGoneError, rawRequestTarget, type ServeInfo } from "../lib/http/listener.ts";
+import { bucketReferenceProblem } from "../lib/contract/bucket_names.ts";
 import { addressOf, checkTarget } from "./s3/address.ts";
 import { buildEventRecord, type EventObject } from "./events/records.ts";
 import { createStorageStreams, type StorageStreams } from "./streams/mod.ts";
 import { adminApiName } from "./streams/api_names.ts";
+import { sourceLines } from "./streams/log_entry.ts";
 import { observeRequest, type RequestFacts } from "./streams/requests.ts";
 import { METRICS_PATH_PREFIX, type MetricsEndpoint } from "./metrics/mod.ts";
 
@@ -41,6 +44,11 @@ export interface FrontOptions {
   deploymentId?: string;
   /** The Prometheus endpoints under /minio/v2/metrics/ (absent: those paths are S3 paths like any other). */
   metrics?: MetricsEndpoint;
+  /**
+   * Key of the console that started this server (server/lib/s3/forwarded_client.ts): a request vouched for with it
+   * counts as coming from the client address it names (sign-ins through the console are throttled per person).
+   */
+  forwardingKey?: string;
 }
 
 let requestCounter = 0;
@@ -86,7 +94,15 @@ export function createS3Server(
 ): (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
   const clock = options.now ?? Date.now;
   const streams = options.streams ?? createStorageStreams();
-  const verify = throttledAuthenticate(options.authority, clock);
+  const guesses = new GuessThrottle(clock);
+  const verify = throttledAuthenticate(options.authority, guesses);
+  /**
+   * A client that sent `Expect: 100-continue` waits for "100 Continue" before its body: it is sent once the
+   * request is authenticated and authorised (or when the body is what authenticates it), so a refused client
+   * is answered before it uploads anything.
+   */
+  const continues = new WeakMap<Request, () => void>();
+  const sendContinue = (request: Request) => continues.get(request)?.();
 
   async function admin(
     request: Request,
@@ -108,6 +124,7 @@ export function createS3Server(
       if (length > MAX_ADMIN_BODY) throw adminTooLarge();
       const auth = await verify(request, url, sourceIp, { service: "s3", now: clock() });
       noteSigner(facts, auth.credential);
+      sendContinue(request);
       const body = await readAll(auth.body, null, MAX_ADMIN_BODY, adminTooLarge);
       return await options.admin({ request, url, credential: auth.credential, body, sourceIp, requestId });
     } catch (error) {
@@ -132,6 +149,7 @@ export function createS3Server(
     facts.api = url.searchParams.get("Action") ?? "";
     try {
       let credential: Credential | null = null;
+      sendContinue(request); // the signature covers the body: it must be read to be checked
       const body = await readAll(
         request.body,
         request.headers.get("content-length"),
@@ -212,7 +230,15 @@ export function createS3Server(
         options.store.bucket(bucket);
         const boundary = boundaryOf(request.headers.get("content-type"));
         if (!boundary) throw malformed();
-        form = await readPostForm(request, bucket, boundary, options.authority, now);
+        sendContinue(request); // the form's policy is what authenticates it
+        form = await readPostForm(
+          request,
+          bucket,
+          boundary,
+          options.authority,
+          now,
+          (key, check) => guesses.guard(key, sourceIp, check),
+        );
         auth = form.auth;
         key = form.key;
         facts.object = key;
@@ -221,9 +247,11 @@ export function createS3Server(
           service: "s3",
           now,
           region: anyRegion ? "" : options.facts.region(),
+          virtualBucket: virtualBucketOf(request.headers.get("host") ?? url.host),
         });
       }
       noteSigner(facts, auth.credential);
+      checkContentMd5(request.headers);
       if (auth.contentLength !== undefined && !Number.isNaN(auth.contentLength)) {
         facts.rx = auth.contentLength;
       }
@@ -236,7 +264,7 @@ export function createS3Server(
       const allowed = access.allowed;
       // Anonymous requests are decided by the bucket policy alone (MinIO semantics, §6.3).
       if (!auth.credential) await access.loadBucketPolicy(bucket);
-      if (operation.name === "CopyObject") {
+      if (operation.name === "CopyObject" || operation.name === "UploadPartCopy") {
         const source = (request.headers.get("x-amz-copy-source") ?? "").replace(/^\/+/, "").split("?")[0];
         const sourceBucket = decodeURIComponent(source.split("/")[0] ?? "");
         if (!auth.credential && sourceBucket) await access.loadBucketPolicy(sourceBucket);
@@ -246,6 +274,7 @@ export function createS3Server(
       if (!checkedInside && !allowed(operation.action, bucket, key)) {
         throw new StoreError("AccessDenied", "Access Denied.", 403);
       }
+      sendContinue(request);
       const pending: { name: string; object: EventObject }[] = [];
       const ctx: S3Request = {
         request,
@@ -383,9 +412,7 @@ export function createS3Server(
         message,
         error: {
           message,
-          source: error instanceof Error && error.stack
-            ? error.stack.split("\n").slice(1).map((line) => line.trim())
-            : [],
+          source: sourceLines(error),
         },
       });
       return s3ErrorResponse(
@@ -411,6 +438,8 @@ export function createS3Server(
 
   return async (request, info) => {
     const url = new URL(request.url);
+    const deferred = (info as ServeInfo | undefined)?.sendContinue;
+    if (deferred) continues.set(request, () => deferred.call(info));
     const requestId = newRequestId();
     // Scrapes are not S3 traffic: they are answered before the request is observed, so a scraper never shows
     // up in the request counters, trace or audit it reads.
@@ -426,7 +455,10 @@ export function createS3Server(
         throw error;
       }
     }
-    const sourceIp = info && "hostname" in info.remoteAddr ? info.remoteAddr.hostname : "127.0.0.1";
+    const peer = info && "hostname" in info.remoteAddr ? info.remoteAddr.hostname : "127.0.0.1";
+    const sourceIp = options.forwardingKey && request.headers.has(FORWARDED_PROOF_HEADER)
+      ? await vouchedAddress(options.forwardingKey, request.headers, clock()) ?? peer
+      : peer;
     const observed = observeRequest(streams.requests, request, url, sourceIp, requestId);
     const response = observed.finish(await route(request, url, sourceIp, requestId, observed.facts));
     return request.headers.has("origin")

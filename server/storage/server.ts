@@ -3,8 +3,8 @@
  * listener. Root credentials come from the options, else from <data>/.deck/root-credentials.json, else are
  * generated on first start and kept there with mode 0600.
  */
-import type { Logger } from "../log.ts";
-import { DEFAULT_LISTENER_TIMEOUTS, listen, type ListenerTimeouts } from "../http_server.ts";
+import type { Logger } from "../lib/http/log.ts";
+import { DEFAULT_LISTENER_TIMEOUTS, listen, type ListenerTimeouts } from "../lib/http/listener.ts";
 import { openDataFormat } from "./data_format.ts";
 import { writeFileDurable } from "./fs/durable.ts";
 import { Store } from "./fs/store.ts";
@@ -12,6 +12,7 @@ import { generateCredentials } from "./iam/store.ts";
 import { createIdentity } from "./iam/mod.ts";
 import { Notifier } from "./notify/notifier.ts";
 import { createS3Server } from "./s3_server.ts";
+import { forwardingKey } from "../lib/s3/forwarded_client.ts";
 import { storeFacts } from "./store_facts.ts";
 import { HealSequences } from "./heal/sequences.ts";
 import type { InternalAuditEvent } from "./logging/audit_entry.ts";
@@ -189,6 +190,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     streams,
     deploymentId: state.deploymentId,
     metrics,
+    forwardingKey: await forwardingKey(root),
   });
   const close = async () => {
     await lifecycle.scanner.close();
@@ -226,7 +228,12 @@ export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Pro
     hostname: options.hostname ?? "127.0.0.1",
     port: options.port ?? 9000,
     timeouts: options.timeouts ?? DEFAULT_LISTENER_TIMEOUTS,
-  }, opened.handler);
+    // "100 Continue" only once a request is authenticated (s3_server.ts), as MinIO answers it.
+    deferContinue: true,
+  }, opened.handler).catch(async (error) => {
+    await opened.close(); // its address is taken: nothing may be left running
+    throw error;
+  });
   const address = server.addr as Deno.NetAddr;
   const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
   opened.metrics.setServerName(`${host}:${address.port}`);

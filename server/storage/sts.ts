@@ -3,8 +3,8 @@
  * optional session policy; the web-identity and LDAP actions answer "not configured" until an identity
  * provider is set up.
  */
-import { checkPolicy } from "../policy/validate.ts";
-import { buildXml } from "../s3/xml.ts";
+import { checkPolicy } from "../lib/policy/validate.ts";
+import { buildXml } from "../lib/s3/xml.ts";
 import type { VerifiedRequest } from "./contracts.ts";
 import { type OpenIdSettings, verifyWebIdentity, WebIdentityError } from "./iam/openid.ts";
 import { generateCredentials, type IamStore } from "./iam/store.ts";

@@ -1,8 +1,11 @@
 /**
  * Runs in a Worker (see thread.ts): starts the embedded storage with the options the host sent, answers
- * with its address and root credentials, and closes it (listener, streams, store) when asked.
+ * with its address and root credentials, answers the host's heartbeat, and closes it (listener, streams,
+ * store) when asked. An error nothing in the thread caught is logged and the storage keeps serving.
  */
-import { createLogger } from "../log.ts";
+import { ListenError } from "../lib/http/listener.ts";
+import { keepRunningOnUncaughtErrors } from "../lib/http/last_resort.ts";
+import { createLogger } from "../lib/http/log.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "./server.ts";
 import type { FromStorageThread, ToStorageThread } from "./thread.ts";
 
@@ -12,12 +15,16 @@ const port = self as unknown as {
   close(): void;
 };
 
+keepRunningOnUncaughtErrors("embedded storage");
+
 let storage: EmbeddedStorage | null = null;
 let starting: Promise<unknown> | null = null;
 
 port.onmessage = (event) => {
   const message = event.data;
-  if (message.op === "start") {
+  if (message.op === "ping") {
+    port.postMessage({ op: "pong" });
+  } else if (message.op === "start") {
     const { logLevel, ...options } = message.options;
     starting = startEmbeddedStorage({ ...options, log: createLogger(logLevel) }).then((started) => {
       storage = started;
@@ -28,7 +35,11 @@ port.onmessage = (event) => {
         generatedRoot: started.generatedRoot,
       });
     }, (error) => {
-      port.postMessage({ op: "failed", message: error instanceof Error ? error.message : String(error) });
+      port.postMessage({
+        op: "failed",
+        message: error instanceof Error ? error.message : String(error),
+        ...(error instanceof ListenError ? { address: error.address, reason: error.reason } : {}),
+      });
       port.close();
     });
   } else if (message.op === "close") {

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { createApp, createFetchHandler } from "../../server/app.ts";
-import { loadConfig } from "../../server/config.ts";
-import { silentLogger } from "../../server/log.ts";
-import { createPageRenderer } from "../../server/render/page.tsx";
-import { LoginThrottle } from "../../server/session/login_throttle.ts";
-import { createSessionKey } from "../../server/session/token.ts";
+import { createApp, createFetchHandler } from "../../server/console/app.ts";
+import { loadConfig } from "../../server/console/config.ts";
+import { silentLogger } from "../../server/lib/http/log.ts";
+import { createPageRenderer } from "../../server/console/render/page.tsx";
+import { LoginThrottle } from "../../server/console/session/login_throttle.ts";
+import { createSessionKey } from "../../server/console/session/token.ts";
 import { manifest } from "../../static/gen/assets.ts";
-import { createMetricsService } from "../../server/metrics/mod.ts";
-import { LicenseStore } from "../../server/services/license.ts";
+import { createMetricsService } from "../../server/console/metrics/mod.ts";
+import { LicenseStore } from "../../server/console/services/license.ts";
 
 const sessionKey = await createSessionKey(null);
 

@@ -4,9 +4,9 @@
  * splits bucket from key before decoding, as S3 does.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../server/app.ts";
-import { BUCKET_PATH_PREFIXES } from "../../server/api/bucket_paths.ts";
-import { getObject, putObject } from "../../server/s3/mod.ts";
+import { createApp } from "../../server/console/app.ts";
+import { BUCKET_PATH_PREFIXES } from "../../server/console/api/bucket_paths.ts";
+import { getObject, putObject } from "../../server/lib/s3/mod.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
 
 Deno.test("console: every route with a bucket in its path refuses an encoded slash, and nothing is touched", async () => {

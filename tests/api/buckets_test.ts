@@ -4,9 +4,9 @@
  * server, lifecycle with a tier, access rules that really change anonymous access, and access audit.
  */
 import assert from "node:assert/strict";
-import { addTier } from "../../server/s3/admin/buckets.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { getObject, makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
+import { addTier } from "../../server/lib/s3/admin/buckets.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { getObject, makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { runScenarios, type Scenario, signInAsRoot, startStack, TEST_KMS_KEY } from "../helpers.ts";
 

@@ -4,14 +4,14 @@
  * Prometheus that cannot be reached.
  */
 import assert from "node:assert/strict";
-import type { AdminInfoWithWidgets, WidgetDetails } from "../../server/contract/dashboard.ts";
-import { loadConfig } from "../../server/config.ts";
-import { silentLogger } from "../../server/log.ts";
-import { createMetricsService } from "../../server/metrics/mod.ts";
-import { WIDGETS } from "../../server/metrics/widgets.ts";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { putObject } from "../../server/s3/ops/objects.ts";
-import { prometheusBearerToken } from "../../server/s3/prometheus_token.ts";
+import type { AdminInfoWithWidgets, WidgetDetails } from "../../server/lib/contract/dashboard.ts";
+import { loadConfig } from "../../server/console/config.ts";
+import { silentLogger } from "../../server/lib/http/log.ts";
+import { createMetricsService } from "../../server/console/metrics/mod.ts";
+import { WIDGETS } from "../../server/console/metrics/widgets.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { putObject } from "../../server/lib/s3/ops/objects.ts";
+import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
 import { createUser, runScenarios, signIn, signInAsRoot, startStack } from "../helpers.ts";
 import { startPrometheus } from "../prometheus_process.ts";
 import { freePort } from "../storage_process.ts";

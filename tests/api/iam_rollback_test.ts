@@ -4,7 +4,7 @@
  * undoes the earlier ones and reports the refusal.
  */
 import assert from "node:assert/strict";
-import { addCannedPolicy } from "../../server/s3/admin/iam.ts";
+import { addCannedPolicy } from "../../server/lib/s3/admin/iam.ts";
 import { runScenarios, signIn, signInAsRoot, startStack } from "../helpers.ts";
 import { READ_POLICY } from "./iam_policies.ts";
 

@@ -4,9 +4,9 @@
  * that fails part way: iam_rollback_test.ts.
  */
 import assert from "node:assert/strict";
-import { S3Client } from "../../server/s3/client.ts";
-import { getObject, listBuckets, makeBucket, putObject } from "../../server/s3/mod.ts";
-import { addCannedPolicy } from "../../server/s3/admin/iam.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { getObject, listBuckets, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
+import { addCannedPolicy } from "../../server/lib/s3/admin/iam.ts";
 import { ConsoleClient, runScenarios, type Scenario, signIn, signInAsRoot, startStack } from "../helpers.ts";
 import { READ_POLICY } from "./iam_policies.ts";
 

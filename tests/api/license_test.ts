@@ -4,8 +4,8 @@
  * once that credential activation needs the network.
  */
 import assert from "node:assert/strict";
-import type { SubscriptionInfo } from "../../server/contract/license.ts";
-import { openSession, sealSession, type SessionData } from "../../server/session/token.ts";
+import type { SubscriptionInfo } from "../../server/lib/contract/license.ts";
+import { openSession, sealSession, type SessionData } from "../../server/console/session/token.ts";
 import { ConsoleClient, signInAsRoot, startStack } from "../helpers.ts";
 import { createLicenseSigner, standardClaims } from "../license_fixture.ts";
 

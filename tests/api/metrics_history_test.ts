@@ -4,10 +4,10 @@
  * the scrape leaves the source unavailable with the reason.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../../server/config.ts";
-import { createLogger, silentLogger } from "../../server/log.ts";
-import { createMetricsService } from "../../server/metrics/mod.ts";
-import { prometheusBearerToken } from "../../server/s3/prometheus_token.ts";
+import { loadConfig } from "../../server/console/config.ts";
+import { createLogger, silentLogger } from "../../server/lib/http/log.ts";
+import { createMetricsService } from "../../server/console/metrics/mod.ts";
+import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
 import { startStorage } from "../s3/fixture.ts";
 
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {

@@ -4,8 +4,8 @@
  * a folder's listing does not pay for those lookups. Against the real embedded storage with object locking.
  */
 import assert from "node:assert/strict";
-import type { ObjectItem, ObjectList } from "../../server/contract/objects.ts";
-import { makeBucket, putObject, putObjectTagging } from "../../server/s3/mod.ts";
+import type { ObjectItem, ObjectList } from "../../server/lib/contract/objects.ts";
+import { makeBucket, putObject, putObjectTagging } from "../../server/lib/s3/mod.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
 
 const BUCKET = "locked";

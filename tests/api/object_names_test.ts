@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { HeadObjectCommand, S3Client as SdkClient } from "@aws-sdk/client-s3";
-import type { ObjectDetail, ObjectList } from "../../server/contract/objects.ts";
-import { headObject, listMultipartUploads, makeBucket, putObject } from "../../server/s3/mod.ts";
+import type { ObjectDetail, ObjectList } from "../../server/lib/contract/objects.ts";
+import { headObject, listMultipartUploads, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { type ConsoleClient, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 import { contentOf, dispositionNames, WORLD_FOLDER, WORLD_NAMES, zipEntries } from "../names.ts";
 

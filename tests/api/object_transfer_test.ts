@@ -11,8 +11,8 @@ import type {
   ShareLinkList,
   UploadedPart,
   UploadSession,
-} from "../../server/contract/objects.ts";
-import { listMultipartUploads, makeBucket, putObject } from "../../server/s3/mod.ts";
+} from "../../server/lib/contract/objects.ts";
+import { listMultipartUploads, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { type ConsoleClient, runScenarios, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 
 const MIB = 1024 * 1024;
@@ -270,6 +270,13 @@ async function downloadFlows(t: Deno.TestContext, stack: TestStack, root: Consol
       ["album/2024/b.jpg"],
     );
     await root.json("GET", "/api/v1/buckets/files/objects/search?prefix=&q=", undefined, 400);
+    const long = await root.json<{ message: string }>(
+      "GET",
+      `/api/v1/buckets/files/objects/search?mode=glob&q=${"a*".repeat(129)}`,
+      undefined,
+      400,
+    );
+    assert.equal(long.message, "A glob pattern must be at most 256 characters");
   });
 }
 

@@ -4,8 +4,8 @@
  * and rewind, retention, tags, legal hold, and deletes that a lock refuses without deleting anything else.
  */
 import assert from "node:assert/strict";
-import { makeBucket, putBucketVersioning, putObject, putObjectLockConfig } from "../../server/s3/mod.ts";
-import type { ObjectDetail, ObjectList, RewindList } from "../../server/contract/objects.ts";
+import { makeBucket, putBucketVersioning, putObject, putObjectLockConfig } from "../../server/lib/s3/mod.ts";
+import type { ObjectDetail, ObjectList, RewindList } from "../../server/lib/contract/objects.ts";
 import { createUser, runScenarios, type Scenario, signIn, signInAsRoot, startStack } from "../helpers.ts";
 
 const AUTH_MATRIX: [string, string, unknown?][] = [

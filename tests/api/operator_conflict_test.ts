@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { K8sClient, tenantPath } from "../../server/k8s/client.ts";
-import type { Tenant } from "../../server/k8s/types.ts";
-import { addPool } from "../../server/services/operator_tenants.ts";
+import { K8sClient, tenantPath } from "../../server/console/k8s/client.ts";
+import type { Tenant } from "../../server/console/k8s/types.ts";
+import { addPool } from "../../server/console/services/operator/tenants.ts";
 import { startOperatorStack } from "../operator_helpers.ts";
 
 Deno.test("operator: adding a pool survives the operator changing the Tenant between the console's read and write", async () => {

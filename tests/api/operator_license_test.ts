@@ -6,10 +6,10 @@
  * licence, a missing tenant and an immutable configuration secret.
  */
 import assert from "node:assert/strict";
-import type { SubscriptionInfo } from "../../server/contract/license.ts";
-import type { TenantInfo } from "../../server/contract/operator.ts";
-import { corePath, tenantPath } from "../../server/k8s/client.ts";
-import type { Secret, Tenant } from "../../server/k8s/types.ts";
+import type { SubscriptionInfo } from "../../server/lib/contract/license.ts";
+import type { TenantInfo } from "../../server/lib/contract/operator.ts";
+import { corePath, tenantPath } from "../../server/console/k8s/client.ts";
+import type { Secret, Tenant } from "../../server/console/k8s/types.ts";
 import { createLicenseSigner, standardClaims } from "../license_fixture.ts";
 import { runOperatorScenarios, signInOperator, startOperatorStack } from "../operator_helpers.ts";
 

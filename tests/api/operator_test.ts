@@ -102,7 +102,7 @@ Deno.test("operator API: an unreachable API server gives a clear message, not a 
     env: { CONSOLE_K8S_API_SERVER: `https://127.0.0.1:${port}` },
   });
   try {
-    const { K8sClient } = await import("../../server/k8s/client.ts");
+    const { K8sClient } = await import("../../server/console/k8s/client.ts");
     stack.deps.operator!.k8s = new K8sClient({ baseUrl: `https://127.0.0.1:${port}` });
     const res = await new ConsoleClient(stack.consoleUrl).request("POST", "/api/v1/login/operator", {
       jwt: stack.cluster.operatorToken,
@@ -131,11 +131,23 @@ Deno.test("operator API: tenants, pools, YAML, pods, security", async (t) => {
           assert.match((b as { detailedMessage: string }).detailedMessage, /cannot list resource "tenants"/),
       },
       {
-        name: "namespace-limited token, cluster-wide list",
+        name: "namespace-limited token, cluster-wide list: its own namespace's tenants, and what was refused",
         as: "viewer",
         method: "GET",
         path: "/api/v1/tenants",
-        status: 403,
+        status: 200,
+        check: (b) => {
+          const list = b as {
+            tenants: { name: string; namespace: string }[];
+            total: number;
+            limited: { namespaces: string[]; refused: string[]; detail: string };
+          };
+          assert.deepEqual(list.tenants.map((t) => `${t.namespace}/${t.name}`), ["tenant-lite/storage-lite"]);
+          assert.equal(list.total, 1);
+          assert.deepEqual(list.limited.namespaces, ["tenant-lite"]);
+          assert.deepEqual(list.limited.refused, []);
+          assert.match(list.limited.detail, /cannot list resource "tenants" .* at the cluster scope/);
+        },
       },
       {
         name: "namespace-limited token, its namespace",
@@ -163,8 +175,10 @@ Deno.test("operator API: tenants, pools, YAML, pods, security", async (t) => {
               currentState: string;
             }[];
             total: number;
+            limited?: unknown;
           };
           assert.equal(list.total, 1);
+          assert.equal(list.limited, undefined, "a token that may list them all is not told otherwise");
           assert.deepEqual(
             { ...list.tenants[0] },
             {

@@ -4,9 +4,9 @@
  * embedded storage; the multi-bucket wizard's setup replicates for real.
  */
 import assert from "node:assert/strict";
-import type { ReplicationStatusView } from "../../server/contract/buckets.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
+import type { ReplicationStatusView } from "../../server/lib/contract/buckets.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
 

@@ -4,8 +4,8 @@
  * credentials are revoked on the storage server, which every console replica asks on every call.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../server/app.ts";
-import { setUserStatus } from "../../server/s3/admin/iam.ts";
+import { createApp } from "../../server/console/app.ts";
+import { setUserStatus } from "../../server/lib/s3/admin/iam.ts";
 import { ConsoleClient, createUser, signIn, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 
 /** Asserts that the session is refused everywhere a user would notice: the session check, a write, a page. */

@@ -5,13 +5,13 @@
  * tiers with MinIO's shapes, and a restart that drops no request in flight.
  */
 import assert from "node:assert/strict";
-import { addTier, removeTier } from "../../server/s3/admin/buckets.ts";
-import { getConfigKV } from "../../server/s3/admin/config_kv.ts";
-import { accountInfo } from "../../server/s3/admin/info.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { getBucketLocation, makeBucket } from "../../server/s3/ops/buckets.ts";
-import { getObject, listObjectsV2, putObject } from "../../server/s3/ops/objects.ts";
-import { signHeaders } from "../../server/s3/sigv4.ts";
+import { addTier, removeTier } from "../../server/lib/s3/admin/buckets.ts";
+import { getConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
+import { accountInfo } from "../../server/lib/s3/admin/info.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { getBucketLocation, makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { getObject, listObjectsV2, putObject } from "../../server/lib/s3/ops/objects.ts";
+import { signHeaders } from "../../server/lib/s3/sigv4.ts";
 import { type ConsoleClient, runScenarios, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 
 const kv = (values: Record<string, string>) => ({

@@ -11,6 +11,12 @@ import { ConsoleClient } from "../helpers.ts";
 import { type OperatorStack, signInOperator, startOperatorStack } from "../operator_helpers.ts";
 
 const SERVICES = RESOURCES.find((r) => r.kind === "Service")!;
+const upgrade = {
+  upgrade: "websocket",
+  connection: "upgrade",
+  "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+  "sec-websocket-version": "13",
+};
 const LITE = "/api/proxy/tenant-lite/storage-lite";
 
 /** A console stand-in that answers what it received, signs in anyone, echoes WebSockets and streams bytes. */
@@ -31,6 +37,9 @@ function startEcho() {
     }
     if (url.pathname.startsWith("/status/")) {
       return new Response("teapot", { status: Number(url.pathname.slice(8)) });
+    }
+    if (url.pathname === "/remember") {
+      return new Response("{}", { headers: { "set-cookie": "pref=compact; Path=/; Max-Age=600" } });
     }
     if (url.pathname === "/redirect") {
       return new Response(null, { status: 302, headers: { location: "/landing?x=1" } });
@@ -186,10 +195,16 @@ Deno.test("tenant proxy: headers, cookies, streaming and WebSockets", async (t) 
       assert.equal(seen.headers.authorization, undefined);
     });
 
-    await t.step("other cookies pass, hop-by-hop headers do not", async () => {
+    await t.step("the tenant's own cookies pass, Deck's and hop-by-hop headers do not", async () => {
+      const remembered = await fetch(`${base}/remember`, { headers: { cookie: cookies } });
+      await remembered.body?.cancel();
+      const pref = /^(token-[0-9a-f]+\.pref=compact); Path=\/api\/proxy\/ns-b\/echo\/;/.exec(
+        remembered.headers.get("set-cookie")!,
+      );
+      assert.ok(pref, "a cookie the tenant sets is kept under a name of its own, scoped to the proxy");
       const res = await fetch(`${base}/h`, {
         headers: {
-          cookie: cookies,
+          cookie: `${cookies}; deck-download=42; deck_restart=1; token-0123abcd=other-tenant; ${pref[1]}`,
           connection: "keep-alive, x-secret-hop",
           "x-secret-hop": "1",
           "keep-alive": "timeout=5",
@@ -197,10 +212,41 @@ Deno.test("tenant proxy: headers, cookies, streaming and WebSockets", async (t) 
         },
       });
       const got = (await res.json()).headers;
-      assert.equal(got.cookie, "theme=dark; token=echo-session");
+      assert.equal(got.cookie, "pref=compact; token=echo-session");
       assert.equal(got["x-secret-hop"], undefined);
       assert.equal(got["keep-alive"], undefined);
       assert.equal(got["x-kept"], "yes");
+    });
+
+    await t.step("a hop path naming another host still reaches the tenant only", async () => {
+      let reached = 0;
+      const elsewhere = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, () => {
+        reached++;
+        return new Response("stolen");
+      });
+      const at = `127.0.0.1:${(elsewhere.addr as Deno.NetAddr).port}`;
+      try {
+        for (
+          const [hop, expected] of [
+            [`//${at}/steal`, `/${at}/steal`],
+            [`/\\${at}/steal`, `/${at}/steal`],
+            [`/%5C${at}/steal`, `/%5C${at}/steal`],
+            [`//admin@${at}/steal`, `/admin@${at}/steal`],
+          ]
+        ) {
+          const res = await fetch(`${base}${hop}?q=1`, { headers: { cookie: cookies } });
+          const seen = await res.json();
+          assert.equal(seen.path, expected, hop);
+          assert.equal(seen.search, "?q=1");
+        }
+        const ws = await fetch(`${base}//${at}/ws`, {
+          headers: { cookie: cookies, origin: stack.consoleUrl, ...upgrade },
+        });
+        await ws.body?.cancel();
+        assert.equal(reached, 0, "nothing but the tenant's console was asked");
+      } finally {
+        await elsewhere.shutdown();
+      }
     });
 
     await t.step("statuses and redirects as the tenant answered them", async () => {
@@ -271,18 +317,19 @@ Deno.test("tenant proxy: headers, cookies, streaming and WebSockets", async (t) 
           ws.onclose = () => resolve();
           ws.close();
         });
-        const refused = await fetch(`${base}/ws/echo`, {
-          headers: {
-            cookie: cookies,
-            origin: "https://evil.example",
-            upgrade: "websocket",
-            connection: "upgrade",
-            "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
-            "sec-websocket-version": "13",
-          },
-        });
-        assert.equal(refused.status, 403);
-        await refused.body?.cancel();
+        const foreign: Record<string, string>[] = [
+          { origin: "https://evil.example" },
+          { origin: "https://evil.example", "x-forwarded-host": "evil.example" },
+          { origin: "null" },
+          { origin: "not a url" },
+        ];
+        for (const headers of foreign) {
+          const refused = await fetch(`${base}/ws/echo`, {
+            headers: { cookie: cookies, ...headers, ...upgrade },
+          });
+          assert.equal(refused.status, 403, JSON.stringify(headers));
+          assert.equal((await refused.json()).message, "cross-origin WebSocket refused");
+        }
       },
     );
   } finally {

@@ -5,8 +5,8 @@
  *  - JS gzip shipped on /buckets and on a bucket's summary (budget ≤ 150 KB) against the original's 614 KB.
  * Run: npx -y deno@2.9.6 task bench buckets
  */
-import { accountInfo } from "../../server/s3/admin/info.ts";
-import { makeBucket } from "../../server/s3/mod.ts";
+import { accountInfo } from "../../server/lib/s3/admin/info.ts";
+import { makeBucket } from "../../server/lib/s3/mod.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
 import { assetBytes, emitJsBudget } from "./assets.ts";
 import { emitLatency, inBatches, timed } from "./measure.ts";

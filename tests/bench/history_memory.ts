@@ -4,7 +4,7 @@
  * memory it retains (JS heap plus ArrayBuffer backing stores, which live outside the heap), measured after
  * full collections, as JSON {heapBytes, sampleBytes, series}.
  */
-import { type LabeledValue, MetricsHistory } from "../../server/metrics/history.ts";
+import { type LabeledValue, MetricsHistory } from "../../server/console/metrics/history.ts";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with --v8-flags=--expose-gc");

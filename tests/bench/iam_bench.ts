@@ -11,7 +11,7 @@ import {
   listUsers,
   setPolicy,
   updateGroupMembers,
-} from "../../server/s3/admin/iam.ts";
+} from "../../server/lib/s3/admin/iam.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
 import { assetBytes, emitJsBudget } from "./assets.ts";
 import { emitLatency, inBatches, timed } from "./measure.ts";

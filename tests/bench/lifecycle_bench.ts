@@ -9,10 +9,10 @@
  * benchmark short: the scan reads only the index.
  * Run: npx -y deno@2.9.6 run -A tests/bench/lifecycle_bench.ts
  */
-import { DEFAULT_LISTENER_TIMEOUTS, listen } from "../../server/http_server.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { putBucketLifecycle } from "../../server/s3/ops/lifecycle.ts";
-import { makeBucket, putObject } from "../../server/s3/mod.ts";
+import { DEFAULT_LISTENER_TIMEOUTS, listen } from "../../server/lib/http/listener.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { putBucketLifecycle } from "../../server/lib/s3/ops/lifecycle.ts";
+import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import type { ObjectRecord } from "../../server/storage/fs/store.ts";
 import { LifecycleScanner } from "../../server/storage/lifecycle/scanner.ts";
 import { openEmbeddedStorage } from "../../server/storage/server.ts";

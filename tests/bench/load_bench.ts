@@ -7,9 +7,9 @@
  * Goal: p99 under 500 ms at 200 sessions.
  * Run: npx -y deno@2.9.6 task bench load
  */
-import { S3Client } from "../../server/s3/client.ts";
-import { addCannedPolicy, addUser, updateGroupMembers } from "../../server/s3/admin/iam.ts";
-import { makeBucket, putObject } from "../../server/s3/mod.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { addCannedPolicy, addUser, updateGroupMembers } from "../../server/lib/s3/admin/iam.ts";
+import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { ensureSystemPrograms } from "../../build/system_deps.ts";
 import { emit, firstOk, freePort, rssOf } from "./measure.ts";
 

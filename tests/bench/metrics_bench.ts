@@ -10,15 +10,15 @@
  * Run: npx -y deno@2.9.6 task bench metrics
  */
 import { gzipSync } from "node:zlib";
-import { loadConfig } from "../../server/config.ts";
-import { silentLogger } from "../../server/log.ts";
-import { MetricsHistory } from "../../server/metrics/history.ts";
-import { createMetricsService } from "../../server/metrics/mod.ts";
-import { metricNamesUsed } from "../../server/metrics/widgets.ts";
-import { TREND_METRICS } from "../../server/metrics/trends.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { getObject, makeBucket, putObject } from "../../server/s3/mod.ts";
-import { prometheusBearerToken } from "../../server/s3/prometheus_token.ts";
+import { loadConfig } from "../../server/console/config.ts";
+import { silentLogger } from "../../server/lib/http/log.ts";
+import { MetricsHistory } from "../../server/console/metrics/history.ts";
+import { createMetricsService } from "../../server/console/metrics/mod.ts";
+import { metricNamesUsed } from "../../server/console/metrics/widgets.ts";
+import { TREND_METRICS } from "../../server/console/metrics/trends.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { getObject, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
+import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { manifest } from "../../static/gen/assets.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";

@@ -8,10 +8,10 @@
  * Run: npx -y deno@2.9.6 task bench notify
  */
 import postgres from "postgres";
-import { serviceRestart, setConfigKV } from "../../server/s3/admin/config_kv.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { makeBucket, putObject } from "../../server/s3/mod.ts";
-import { putBucketNotification } from "../../server/s3/ops/notification.ts";
+import { serviceRestart, setConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
+import { putBucketNotification } from "../../server/lib/s3/ops/notification.ts";
 import { spawnStorage } from "../storage_process.ts";
 import { cpuMs, emit, freePort, loadAverage, percentile, workerThreadsCpuMs } from "./measure.ts";
 

@@ -13,8 +13,8 @@
  *  - JS gzip of a folder page and an object page (≤ 150 KB each).
  * Run: npx -y deno@2.9.6 task bench objects
  */
-import { S3Client } from "../../server/s3/client.ts";
-import { getObject, listObjectsV2, makeBucket, putObject } from "../../server/s3/mod.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { getObject, listObjectsV2, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { spawnStorage } from "../storage_process.ts";
 import { assetBytes, emitJsBudget } from "./assets.ts";
 import { drain, emit, firstOk, freePort, percentile, rssOf } from "./measure.ts";
@@ -254,7 +254,7 @@ try {
   // The bound: a process on the same listener as the console that only reads the same part uploads.
   const barePort = await freePort();
   const bareScript = `${dir}/bare_receiver.ts`;
-  const listenerModule = new URL("../../server/http_server.ts", import.meta.url).href;
+  const listenerModule = new URL("../../server/lib/http/listener.ts", import.meta.url).href;
   await Deno.writeTextFile(
     bareScript,
     `import { DEFAULT_LISTENER_TIMEOUTS, listen } from "${listenerModule}";

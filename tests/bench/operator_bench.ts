@@ -10,9 +10,9 @@
  * Run: npx -y deno@2.9.6 task bench operator
  */
 import process from "node:process";
-import { createApp, createFetchHandler } from "../../server/app.ts";
-import { DEFAULT_LISTENER_TIMEOUTS, listen } from "../../server/http_server.ts";
-import { tenantPath } from "../../server/k8s/client.ts";
+import { createApp, createFetchHandler } from "../../server/console/app.ts";
+import { DEFAULT_LISTENER_TIMEOUTS, listen } from "../../server/lib/http/listener.ts";
+import { tenantPath } from "../../server/console/k8s/client.ts";
 import { RESOURCES } from "../k8s_standin/resources.ts";
 import { seedTenant } from "../k8s_standin/seed.ts";
 import { signInOperator, startOperatorStack } from "../operator_helpers.ts";
@@ -132,7 +132,7 @@ try {
   );
 
   // The hop: tenant-000's console service points at the byte server. The console answers through the
-  // production listener (server/http_server.ts, node:http) as `deno task start` runs it, and, for
+  // production listener (server/lib/http/listener.ts, node:http) as `deno task start` runs it, and, for
   // comparison, through Deno.serve (what the test harness uses).
   const service = store.get(SERVICES, "bench-00", "tenant-000-console")!;
   service.spec.ports = [{ name: "http-console", port: bytePort, targetPort: 9090, protocol: "TCP" }];

@@ -9,11 +9,11 @@
  * what its send thread (at nice 10) spent.
  * Run: npx -y deno@2.9.6 task bench replication
  */
-import { setRemoteTarget } from "../../server/s3/admin/buckets.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
-import { headObject } from "../../server/s3/ops/objects.ts";
-import { putBucketReplication } from "../../server/s3/ops/replication.ts";
+import { setRemoteTarget } from "../../server/lib/s3/admin/buckets.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
+import { headObject } from "../../server/lib/s3/ops/objects.ts";
+import { putBucketReplication } from "../../server/lib/s3/ops/replication.ts";
 import { spawnStorage } from "../storage_process.ts";
 import { cpuMs, emit, freePort, loadAverage, percentile, workerThreadsCpuMs } from "./measure.ts";
 

@@ -6,8 +6,8 @@
  * storage process's CPU time per MiB of each transfer (what encryption costs, whatever else the machine runs).
  * Run: npx -y deno@2.9.6 task bench sse
  */
-import { S3Client } from "../../server/s3/client.ts";
-import { deleteObject, getObject, makeBucket } from "../../server/s3/mod.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { deleteObject, getObject, makeBucket } from "../../server/lib/s3/mod.ts";
 import { spawnStorage } from "../storage_process.ts";
 import { cpuMs, drain, emit, freePort, pattern, percentile } from "./measure.ts";
 

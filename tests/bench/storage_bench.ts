@@ -9,9 +9,9 @@
  */
 import { createHash } from "node:crypto";
 import S3rver from "s3rver";
-import { S3Client } from "../../server/s3/client.ts";
-import { deleteObject, getObject, makeBucket, putObject } from "../../server/s3/mod.ts";
-import { children, childText, parseXml } from "../../server/s3/xml.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { deleteObject, getObject, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
+import { children, childText, parseXml } from "../../server/lib/s3/xml.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { spawnStorage } from "../storage_process.ts";
 import { drain, emit, freePort, pattern, percentile, rssOf } from "./measure.ts";

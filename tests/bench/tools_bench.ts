@@ -17,9 +17,9 @@
 import postgres from "postgres";
 import { createLogSearchService } from "../../server/logsearch/service.ts";
 import { openAuditStore } from "../../server/logsearch/store.ts";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import type { RequestRecord } from "../../server/storage/streams/requests.ts";
-import { relayStats } from "../../server/ws/relay.ts";
+import { relayStats } from "../../server/console/ws/relay.ts";
 import { osCall, STORAGE_CALL, traceCall } from "../../server/storage/streams/calls.ts";
 import { signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 import { emit, percentile } from "./measure.ts";

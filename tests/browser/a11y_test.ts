@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { addUser, setPolicy, updateGroupMembers } from "../../server/s3/admin/iam.ts";
-import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
+import { addUser, setPolicy, updateGroupMembers } from "../../server/lib/s3/admin/iam.ts";
+import { makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { assertAccessible, everyOne } from "./a11y.ts";
 import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";

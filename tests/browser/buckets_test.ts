@@ -4,9 +4,9 @@
  * replication wizard with a failing bucket, lifecycle with a tier, access audit, delete refused when not empty.
  */
 import assert from "node:assert/strict";
-import { addTier } from "../../server/s3/admin/buckets.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
+import { addTier } from "../../server/lib/s3/admin/buckets.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { createUser, startStack, TEST_KMS_KEY } from "../helpers.ts";
 import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";

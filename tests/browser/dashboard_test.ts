@@ -5,9 +5,9 @@
  * view's trends, and a Prometheus that cannot be reached.
  */
 import assert from "node:assert/strict";
-import type { LayoutItem } from "../../server/contract/dashboard.ts";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { putObject } from "../../server/s3/ops/objects.ts";
+import type { LayoutItem } from "../../server/lib/contract/dashboard.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { putObject } from "../../server/lib/s3/ops/objects.ts";
 import { startStack } from "../helpers.ts";
 import { freePort } from "../storage_process.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
@@ -40,6 +40,26 @@ Deno.test("browser: widget dashboard with zero setup", async (t) => {
         0,
         "Traffic panels load only when their tab is shown",
       );
+    });
+
+    await t.step("chart axes carry their unit at the scale of the values", async () => {
+      const labels = (id: number) =>
+        page.locator(`${panel(id)} .y.axis text`).evaluateAll((texts) =>
+          texts.map((t) => t.textContent ?? "")
+        );
+      // 9,000 bytes of objects: kibibytes, never frappe's bare "9K".
+      const usage = await labels(68);
+      assert.ok(usage.length > 1 && usage.every((l) => /^\d+(\.\d+)? KiB$/.test(l)), usage.join(" | "));
+      await page.getByRole("tab", { name: "Resources" }).click();
+      await page.locator(`${panel(76)} [data-testid="line-chart"] svg .dataset-0`).waitFor({
+        timeout: 30_000,
+      });
+      const memory = await labels(76);
+      assert.ok(
+        memory.length > 1 && memory.every((l) => /^\d+(\.\d+)? (MiB|GiB)$/.test(l)),
+        memory.join(" | "),
+      );
+      await page.getByRole("tab", { name: "Summary" }).click();
     });
 
     await t.step("traffic shows up on the Traffic tab's request rate, one line per API", async () => {

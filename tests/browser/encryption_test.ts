@@ -5,8 +5,8 @@
  * summary stays "Disabled".
  */
 import assert from "node:assert/strict";
-import { makeBucket, putObject } from "../../server/s3/mod.ts";
-import { NO_KMS_DETAIL } from "../../server/services/bucket_settings.ts";
+import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
+import { NO_KMS_DETAIL } from "../../server/console/services/bucket_settings.ts";
 import { startStack, TEST_KMS_KEY } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 

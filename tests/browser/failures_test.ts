@@ -5,10 +5,15 @@
  */
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
-import { addUser, removeCannedPolicy, removeUser, updateGroupMembers } from "../../server/s3/admin/iam.ts";
-import { addServiceAccount, deleteServiceAccount } from "../../server/s3/admin/service_accounts.ts";
-import { addCannedPolicy } from "../../server/s3/admin/iam.ts";
-import { deleteBucket, makeBucket, putBucketVersioning } from "../../server/s3/mod.ts";
+import {
+  addUser,
+  removeCannedPolicy,
+  removeUser,
+  updateGroupMembers,
+} from "../../server/lib/s3/admin/iam.ts";
+import { addServiceAccount, deleteServiceAccount } from "../../server/lib/s3/admin/service_accounts.ts";
+import { addCannedPolicy } from "../../server/lib/s3/admin/iam.ts";
+import { deleteBucket, makeBucket, putBucketVersioning } from "../../server/lib/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { assertAccessible } from "./a11y.ts";
 import { type BrowserSession, openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";

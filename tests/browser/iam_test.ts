@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { S3Client } from "../../server/s3/client.ts";
-import { getObject, makeBucket, putObject } from "../../server/s3/mod.ts";
-import { addUser } from "../../server/s3/admin/iam.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { getObject, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
+import { addUser } from "../../server/lib/s3/admin/iam.ts";
 import { startStack, type TestStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
 
@@ -97,6 +97,45 @@ Deno.test("browser: the IAM area end to end", async (t) => {
         await dialog.waitFor({ state: "detached" });
         await page.locator(`tr[data-row="${name}"]`).waitFor();
       }
+    });
+
+    await t.step('a group or access key with a "." or ".." part is refused in its dialog', async () => {
+      await page.goto("/groups");
+      await page.getByRole("button", { name: "Create Group" }).click();
+      const groupDialog = page.getByRole("dialog", { name: "Create Group" });
+      await groupDialog.getByLabel("Group Name").fill("équipe 🎉/../admins");
+      browser.expectConsoleError(/status of 400/);
+      await groupDialog.getByRole("button", { name: "Save" }).click();
+      const refused = groupDialog.getByTestId("dialog-message");
+      await refused.waitFor();
+      assert.equal(
+        await refused.innerText(),
+        'Group name must not be "." or ".." or have such a part between slashes',
+      );
+      await page.keyboard.press("Escape");
+      await groupDialog.waitFor({ state: "detached" });
+      assert.deepEqual(
+        await page.locator("tr[data-row]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-row"))),
+        [
+          "devs",
+          "ops",
+        ],
+      );
+
+      await page.goto("/account");
+      await page.getByRole("button", { name: "Create service account" }).click();
+      const keyDialog = page.getByRole("dialog", { name: "Create Service Account" });
+      await keyDialog.getByLabel("Customize Credentials").check();
+      await keyDialog.getByLabel("Access Key").fill("apps/../root");
+      await keyDialog.getByLabel("Secret Key").fill("dotdot-secret-1");
+      browser.expectConsoleError(/status of 400/);
+      await keyDialog.getByRole("button", { name: "Create" }).click();
+      const message = keyDialog.getByTestId("dialog-message");
+      await message.waitFor();
+      assert.equal(
+        await message.innerText(),
+        'Access key must not be "." or ".." or have such a part between slashes',
+      );
     });
 
     await t.step("create a user with a group and a policy", async () => {

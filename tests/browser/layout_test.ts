@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { makeBucket, putBucketVersioning } from "../../server/s3/mod.ts";
-import { S3Client } from "../../server/s3/client.ts";
+import { makeBucket, putBucketVersioning } from "../../server/lib/s3/mod.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { startStack } from "../helpers.ts";
 import { assertAccessible } from "./a11y.ts";

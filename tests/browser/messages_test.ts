@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
-import { addUser, removeUser } from "../../server/s3/admin/iam.ts";
-import { deleteBucket, makeBucket } from "../../server/s3/mod.ts";
+import { addUser, removeUser } from "../../server/lib/s3/admin/iam.ts";
+import { deleteBucket, makeBucket } from "../../server/lib/s3/mod.ts";
 import { createUser, startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
 

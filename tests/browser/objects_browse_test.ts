@@ -6,7 +6,7 @@
  * can be cancelled while it runs.
  */
 import assert from "node:assert/strict";
-import { makeBucket, putBucketVersioning, putObject } from "../../server/s3/mod.ts";
+import { makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { createUser, startStack, type TestStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 
@@ -319,7 +319,7 @@ Deno.test("browser: the object browser, browsing and reading", async (t) => {
       await table.locator('tr[data-row="doc.txt"]', { hasText: "Yes" }).waitFor();
       assert.deepEqual(
         (await table.locator("thead th").allInnerTexts()).map((h) => h.replace(/\s*[↕▲▼]/, "")),
-        ["Name", "Object Date", "Size", "Deleted"],
+        ["Name", "Object Date", "Size", "Deleted", "Options"],
       );
       assert.equal(await table.locator('tr[data-row="later.txt"]').count(), 0, "not there yet");
       await page.getByRole("button", { name: "Rewind" }).click();

@@ -4,7 +4,8 @@
  * and stop working when revoked, the large-download notice and the slow-operation hints.
  */
 import assert from "node:assert/strict";
-import { makeBucket, putObject, putObjectLockConfig } from "../../server/s3/mod.ts";
+import { makeBucket, putObject, putObjectLockConfig } from "../../server/lib/s3/mod.ts";
+import { formatDateTime } from "../../islands/lib/format.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 
@@ -154,7 +155,7 @@ Deno.test("browser: the object page — tags, legal hold, retention, share links
       const rows = links.locator("tr[data-link]");
       await rows.first().waitFor();
       assert.equal(await rows.count(), 1, "links replaced while choosing the date were revoked");
-      const expected = new Date(`${day(2)}T23:59:59`).toLocaleString();
+      const expected = formatDateTime(new Date(`${day(2)}T23:59:59`));
       assert.match(
         await rows.first().innerText(),
         new RegExp(

@@ -8,9 +8,9 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
-import { setBucketQuota } from "../../server/s3/admin/buckets.ts";
-import { createMultipartUpload, uploadPart } from "../../server/s3/ops/multipart.ts";
-import { getObject, listMultipartUploads, makeBucket } from "../../server/s3/mod.ts";
+import { setBucketQuota } from "../../server/lib/s3/admin/buckets.ts";
+import { createMultipartUpload, uploadPart } from "../../server/lib/s3/ops/multipart.ts";
+import { getObject, listMultipartUploads, makeBucket } from "../../server/lib/s3/mod.ts";
 import { startStack, type TestStack } from "../helpers.ts";
 import { contentOf, WORLD_NAMES, zipEntries } from "../names.ts";
 import { assertAccessible } from "./a11y.ts";

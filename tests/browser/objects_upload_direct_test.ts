@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { abortMultipartUpload } from "../../server/s3/ops/multipart.ts";
-import { getObject, listMultipartUploads, makeBucket } from "../../server/s3/mod.ts";
+import { abortMultipartUpload } from "../../server/lib/s3/ops/multipart.ts";
+import { getObject, listMultipartUploads, makeBucket } from "../../server/lib/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 import { MIB, randomFile, storedDigest } from "./upload_files.ts";

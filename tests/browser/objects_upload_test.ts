@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { getObject, listMultipartUploads, makeBucket } from "../../server/s3/mod.ts";
+import { getObject, listMultipartUploads, makeBucket } from "../../server/lib/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 import { MIB, randomFile, storedDigest } from "./upload_files.ts";

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { makeBucket } from "../../server/s3/mod.ts";
-import { S3Client } from "../../server/s3/client.ts";
+import { makeBucket } from "../../server/lib/s3/mod.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
 import { createLicenseSigner, standardClaims } from "../license_fixture.ts";
 import { type OperatorStack, startOperatorStack } from "../operator_helpers.ts";
 import { openBrowser } from "./browser.ts";
@@ -54,6 +54,10 @@ Deno.test("browser: operator mode end to end", async (t) => {
         await signInOperator(page, stack.cluster.operatorToken);
         assert.match(await page.title(), /Tenants \| Deck Operator/);
         await page.getByTestId("logo").getByText("Deck Operator").waitFor();
+        const docs = page.getByRole("navigation", { name: "Main menu" }).getByRole("link", {
+          name: "Documentation",
+        });
+        assert.match((await docs.getAttribute("href"))!, /kubernetes.*[?&]ref=op$/, "the operator's docs");
         const row = page.locator('tr[data-row="tenant-lite/storage-lite"]');
         assert.match(await row.innerText(), /storage-lite\s+tenant-lite\s+8 GiB\s+1\s+Initialized/);
         assert.equal(await row.locator("[data-health]").getAttribute("data-health"), "green");
@@ -226,14 +230,31 @@ Deno.test("browser: operator mode end to end", async (t) => {
       await page.getByRole("link", { name: "Security" }).click();
       await page.getByLabel("Custom Certificates").check();
       const certs = new URL("../k8s_standin/certs/", import.meta.url).pathname;
-      await page.getByLabel("Cert", { exact: true }).setInputFiles(`${certs}tenant.crt`);
-      await page.getByLabel("Key", { exact: true }).setInputFiles(`${certs}tenant.key`);
+      // Two key pairs and two CAs in one save: the tab posts lists, as spec 3 §7.1 says.
+      await page.getByLabel("Cert 1", { exact: true }).setInputFiles(`${certs}tenant.crt`);
+      await page.getByLabel("Key 1", { exact: true }).setInputFiles(`${certs}tenant.key`);
+      await page.getByRole("button", { name: "Add Certificate" }).click();
+      await page.getByLabel("Cert 2", { exact: true }).setInputFiles(`${certs}server.crt`);
+      await page.getByLabel("Key 2", { exact: true }).setInputFiles(`${certs}server.key`);
+      await page.getByLabel("CA Cert 1", { exact: true }).setInputFiles(`${certs}tenant-ca.crt`);
+      await page.getByRole("button", { name: "Add CA Certificate" }).click();
+      await page.getByLabel("CA Cert 2", { exact: true }).setInputFiles(`${certs}ca.crt`);
       await page.getByRole("button", { name: "Save" }).click();
       await page.getByRole("dialog", { name: "Save and Restart" }).getByRole("button", { name: "Restart" })
         .click();
-      await page.getByTestId("certs-MinIO Certificates").getByText(
+      const minioCerts = page.getByTestId("certs-MinIO Certificates");
+      await minioCerts.getByText(
         "minio.tenant-lite.svc.cluster.local, *.storage-lite-hl.tenant-lite.svc.cluster.local, 10.96.0.20",
       ).waitFor();
+      await minioCerts.getByText("localhost, 127.0.0.1").waitFor();
+      assert.equal(await minioCerts.locator("li").count(), 2);
+      const caCerts = page.getByTestId("certs-CA Certificates");
+      await caCerts.getByText("ca.tenant-lite.example").waitFor();
+      assert.equal(await caCerts.locator("li").count(), 2);
+      assert.match(
+        await caCerts.locator("li").first().innerText(),
+        /Expiry: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+      );
       // The sidebar's Operator group has a License entry too (spec 1 §2): take the tenant's own tab.
       await page.getByRole("list", { name: "Tenant sections" }).getByRole("link", { name: "License" })
         .click();
@@ -356,7 +377,13 @@ Deno.test("browser: operator mode end to end", async (t) => {
     await t.step("volumes: case-sensitive search, a row opens its tenant", async () => {
       await page.goto("/storage");
       await page.waitForURL("**/storage/volumes");
-      await page.locator('tr[data-row="tenant-lite/data0-storage-lite-pool-0-0"]').waitFor();
+      const claim = page.locator('tr[data-row="tenant-lite/data0-storage-lite-pool-0-0"]');
+      await claim.waitFor();
+      assert.equal(
+        await claim.locator("td:nth-child(5)").innerText(),
+        "2 GiB",
+        "the size formatter, not bytes",
+      );
       await page.getByPlaceholder("Search Volumes (PVCs)").fill("DATA0");
       await page.getByText("No volumes match your filter.").waitFor();
       await page.getByPlaceholder("Search Volumes (PVCs)").fill("storage-lite-pool-0-3");

@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { setRemoteTarget } from "../../server/s3/admin/buckets.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { makeBucket, putBucketVersioning } from "../../server/s3/mod.ts";
-import { headObject } from "../../server/s3/ops/objects.ts";
-import { putBucketReplication } from "../../server/s3/ops/replication.ts";
+import { setRemoteTarget } from "../../server/lib/s3/admin/buckets.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { makeBucket, putBucketVersioning } from "../../server/lib/s3/mod.ts";
+import { headObject } from "../../server/lib/s3/ops/objects.ts";
+import { putBucketReplication } from "../../server/lib/s3/ops/replication.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { startStack } from "../helpers.ts";
 import { assertAccessible } from "./a11y.ts";

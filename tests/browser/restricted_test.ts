@@ -3,7 +3,7 @@
  * yet" or "does not exist", and the page's banner is capitalised and names the sections that failed.
  */
 import assert from "node:assert/strict";
-import { makeBucket } from "../../server/s3/mod.ts";
+import { makeBucket } from "../../server/lib/s3/mod.ts";
 import { createUser, startStack } from "../helpers.ts";
 import { assertAccessible } from "./a11y.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";

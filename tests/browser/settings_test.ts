@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
 import { startStack } from "../helpers.ts";
 import {
   amqpReader,

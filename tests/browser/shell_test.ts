@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { putObject } from "../../server/s3/ops/objects.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { putObject } from "../../server/lib/s3/ops/objects.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 
@@ -47,6 +47,14 @@ Deno.test("browser: sign-in, dashboard, unknown route, theme and sign-out", asyn
       assert.ok(await page.getByTestId("drive-card").isVisible());
       const localUser = await page.evaluate(() => localStorage.getItem("userLoggedIn"));
       assert.equal(localUser, btoa(stack.storage.root.accessKey));
+    });
+
+    await t.step("Documentation opens the console's documentation in a new tab", async () => {
+      const docs = page.getByRole("navigation", { name: "Main menu" }).getByRole("link", {
+        name: "Documentation",
+      });
+      assert.match((await docs.getAttribute("href"))!, /minio-console\.html\?ref=con$/);
+      assert.equal(await docs.getAttribute("target"), "_blank");
     });
 
     await t.step("the basic view ships no script", async () => {

@@ -4,7 +4,7 @@
  * corrupted object in its chart, diagnostics downloaded, and an unauthenticated WebSocket refused.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import { keyPathStem } from "../../server/storage/fs/names.ts";
 import { startStack, type TestStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
@@ -111,7 +111,7 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
         hasText: 'logger_webhook target "nowhere": offline',
       });
       await line.waitFor();
-      assert.match(await line.innerText(), /Time: \d\d:\d\d:\d\d UTC/);
+      assert.match(await line.innerText(), /^Time: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/m);
       await page.getByPlaceholder("Highlight Line").fill("nowhere");
       assert.equal(await line.getAttribute("data-highlighted"), "true");
       await s3.delConfigKV(stack.admin, "logger_webhook:nowhere");

@@ -3,7 +3,7 @@
  * digest of what the storage holds, to compare the two without keeping either in memory twice.
  */
 import { createHash } from "node:crypto";
-import { getObject } from "../../server/s3/mod.ts";
+import { getObject } from "../../server/lib/s3/mod.ts";
 import type { TestStack } from "../helpers.ts";
 
 export const MIB = 1024 * 1024;

@@ -4,8 +4,8 @@
  * Deck storage server and console, tenant_backing.ts) and keeps their status; recreates a deleted pod as its
  * StatefulSet would; formats DirectCSI drives as the direct-csi node agent does.
  */
-import { serverInfo } from "../../server/s3/admin/info.ts";
-import { S3Client } from "../../server/s3/client.ts";
+import { serverInfo } from "../../server/lib/s3/admin/info.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
 import { type K8sObject, RESOURCES } from "./resources.ts";
 import type { Store, StoreEvent } from "./store.ts";
 import { startTenantBacking, type TenantBacking } from "./tenant_backing.ts";

@@ -4,7 +4,7 @@
  * exact Status shapes of refusals.
  */
 import assert from "node:assert/strict";
-import { K8sClient, K8sError } from "../../server/k8s/client.ts";
+import { K8sClient, K8sError } from "../../server/console/k8s/client.ts";
 import { startStandin } from "./mod.ts";
 
 Deno.test("stand-in API server: the behaviours the console relies on", async (t) => {

@@ -4,18 +4,18 @@
  * own free port of 127.0.0.1. The tenant's Services point at these ports, so the operator console's details,
  * usage, health and hop proxy run over the real protocols.
  */
-import { createMetricsService } from "../../server/metrics/mod.ts";
-import { prometheusBearerToken } from "../../server/s3/prometheus_token.ts";
-import { LicenseStore } from "../../server/services/license.ts";
-import { createApp, createFetchHandler } from "../../server/app.ts";
-import { loadConfig } from "../../server/config.ts";
-import type { AppDeps } from "../../server/deps.ts";
-import { createLogger, type Logger, silentLogger } from "../../server/log.ts";
-import { createPageRenderer } from "../../server/render/page.tsx";
-import { addUser, setPolicy } from "../../server/s3/admin/iam.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { LoginThrottle } from "../../server/session/login_throttle.ts";
-import { createSessionKey } from "../../server/session/token.ts";
+import { createMetricsService } from "../../server/console/metrics/mod.ts";
+import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
+import { LicenseStore } from "../../server/console/services/license.ts";
+import { createApp, createFetchHandler } from "../../server/console/app.ts";
+import { loadConfig } from "../../server/console/config.ts";
+import type { AppDeps } from "../../server/console/deps.ts";
+import { createLogger, type Logger, silentLogger } from "../../server/lib/http/log.ts";
+import { createPageRenderer } from "../../server/console/render/page.tsx";
+import { addUser, setPolicy } from "../../server/lib/s3/admin/iam.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { LoginThrottle } from "../../server/console/session/login_throttle.ts";
+import { createSessionKey } from "../../server/console/session/token.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 
 export interface TenantBacking {

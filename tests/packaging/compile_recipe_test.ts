@@ -42,6 +42,7 @@ Deno.test("the compile recipe embeds every module the program starts or imports 
   for (const path of modules.keys()) {
     const source = code(await Deno.readTextFile(`${ROOT}${path}`));
     for (const match of source.matchAll(/new URL\(\s*(["'`])([^"'`]+)\1\s*,\s*import\.meta\.url\s*\)/g)) {
+      if (match[2].endsWith("/")) continue; // a folder, to name paths by: nothing to embed
       urlTargets.set(new URL(match[2], `file://${ROOT}${path}`).pathname.slice(ROOT.length), path);
     }
     for (const match of source.matchAll(/\bimport\(\s*(.)/g)) {

@@ -7,12 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { build } from "../../build/build.ts";
-import { getUserInfo, infoCannedPolicy } from "../../server/s3/admin/iam.ts";
-import { listRemoteTargets } from "../../server/s3/admin/buckets.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { S3Error } from "../../server/s3/errors.ts";
-import { getObject, listObjectsV2, listObjectVersions, putObject } from "../../server/s3/ops/objects.ts";
-import { getBucketReplication } from "../../server/s3/ops/replication.ts";
+import { getUserInfo, infoCannedPolicy } from "../../server/lib/s3/admin/iam.ts";
+import { listRemoteTargets } from "../../server/lib/s3/admin/buckets.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { S3Error } from "../../server/lib/s3/errors.ts";
+import { getObject, listObjectsV2, listObjectVersions, putObject } from "../../server/lib/s3/ops/objects.ts";
+import { getBucketReplication } from "../../server/lib/s3/ops/replication.ts";
 import { EMBEDDED_VERSION } from "../../server/storage/admin/info.ts";
 import { DATA_FORMAT, DataFormatError } from "../../server/storage/data_format.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";

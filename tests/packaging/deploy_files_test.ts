@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { IMAGE_USER } from "../../build/image.ts";
 import { RUN_PERMISSIONS } from "../../build/compile.ts";
-import { SETTINGS } from "../../server/config_settings.ts";
+import { SETTINGS } from "../../server/console/config_settings.ts";
 import { EMBEDDED_VERSION } from "../../server/storage/admin/info.ts";
 import { ROOT } from "./helpers.ts";
 
@@ -71,7 +71,7 @@ Deno.test("the sidecar Pod points Deck at MinIO and MinIO's audit records at Dec
   assert.equal(env(deck, "CONSOLE_MINIO_SERVER")?.value, `http://localhost:${s3Port}`);
   assert.ok(!minio.args?.includes(`:${consolePort}`), "MinIO's console would take Deck's port");
 
-  const logSearchPort = SETTINGS.logSearchAddress.default.split(":")[1];
+  const logSearchPort = env(deck, SETTINGS.logSearchAddress.env)?.value?.split(":")[1];
   const endpoint = env(minio, "MINIO_AUDIT_WEBHOOK_ENDPOINT_deck")?.value;
   assert.equal(endpoint, `http://localhost:${logSearchPort}/api/ingest?token=$(DECK_AUDIT_TOKEN)`);
   assert.equal(

@@ -11,11 +11,11 @@
  *
  * Usage: deno run -A tests/packaging/make_format_fixture.ts
  */
-import { addCannedPolicy, addUser, setPolicy } from "../../server/s3/admin/iam.ts";
-import { serviceRestart, setConfigKV } from "../../server/s3/admin/config_kv.ts";
-import { putBucketNotification } from "../../server/s3/ops/notification.ts";
-import { getBucketReplication } from "../../server/s3/ops/replication.ts";
-import { deleteObject, getObject, listObjectVersions, putObject } from "../../server/s3/ops/objects.ts";
+import { addCannedPolicy, addUser, setPolicy } from "../../server/lib/s3/admin/iam.ts";
+import { serviceRestart, setConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
+import { putBucketNotification } from "../../server/lib/s3/ops/notification.ts";
+import { getBucketReplication } from "../../server/lib/s3/ops/replication.ts";
+import { deleteObject, getObject, listObjectVersions, putObject } from "../../server/lib/s3/ops/objects.ts";
 import { DATA_FORMAT } from "../../server/storage/data_format.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { closedPort } from "../notify_services.ts";

@@ -4,8 +4,8 @@
  * and removing the target stops delivery.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
-import { S3Client } from "../../server/s3/client.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
 
 Deno.test("buckets: names, create, head, location, tags, delete rules", async () => {

@@ -1,5 +1,5 @@
 /** An embedded storage server in a temp dir on a free port, with a root client; closed by the caller. */
-import { S3Client } from "../../server/s3/client.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 
 export interface StorageFixture {

@@ -4,7 +4,7 @@
  * while other keys keep working at full speed and the guessed key's first success clears its record.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import { startStorage } from "./fixture.ts";
 
 Deno.test("wrong signatures are throttled per access key and address; correct requests are not", async () => {

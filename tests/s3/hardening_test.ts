@@ -4,7 +4,7 @@
  * crash left without their upload record.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";

@@ -3,7 +3,7 @@
  * into the store's files to damage an object the way a failing disk would.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import { keyPathStem } from "../../server/storage/fs/names.ts";
 
 export const RECURSIVE = { recursive: true, dryRun: false, remove: false, scanMode: 1 };

@@ -4,7 +4,7 @@
  * (and stay listed); what can be restored (a lost bucket.json, missing directories) is restored.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import { keyPathStem } from "../../server/storage/fs/names.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";

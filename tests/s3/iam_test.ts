@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
-import { EMPTY_SHA256, signHeaders } from "../../server/s3/sigv4.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
+import { EMPTY_SHA256, signHeaders } from "../../server/lib/s3/sigv4.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
 
 const readShared = {

@@ -4,8 +4,8 @@
  * server-side work.
  */
 import assert from "node:assert/strict";
-import { adminJson, adminSend } from "../../server/s3/admin/request.ts";
-import * as s3 from "../../server/s3/mod.ts";
+import { adminJson, adminSend } from "../../server/lib/s3/admin/request.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import type { StorageFixture } from "./fixture.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
 

@@ -5,8 +5,8 @@
  * madmin version in the User-Agent and sending (or not) the Content-Type each era sends.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
-import { adminJson, adminSend } from "../../server/s3/admin/request.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
+import { adminJson, adminSend } from "../../server/lib/s3/admin/request.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
 
 const UA = (rest: string) => `MinIO (linux; amd64) ${rest}`;

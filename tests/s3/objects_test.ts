@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import * as s3 from "../../server/s3/mod.ts";
-import { signedChunkStream, signHeaders, STREAMING_PAYLOAD } from "../../server/s3/sigv4.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
+import { signedChunkStream, signHeaders, STREAMING_PAYLOAD } from "../../server/lib/s3/sigv4.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
 
 Deno.test("objects: put, get, ranges, head, metadata, copy, conditional requests, delete", async () => {
@@ -255,6 +255,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-import { md5Hex } from "../../server/s3/md5.ts";
+import { md5Hex } from "../../server/lib/s3/md5.ts";
 const s3Md5 = (text: string) => md5Hex(text);
 const s3Md5Bytes = (bytes: Uint8Array) => md5Hex(bytes);

@@ -18,7 +18,7 @@ import {
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { checksumOf } from "../../server/s3/checksums.ts";
+import { checksumOf } from "../../server/lib/s3/checksums.ts";
 import { failsWith, startSdkStorage } from "./sdk_client.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);

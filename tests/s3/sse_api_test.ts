@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { S3Client } from "../../server/s3/client.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
 import { customerKeyHeaders, diskHoldsPlaintext, KMS_KEY, pattern, sameBytes } from "./sse_helpers.ts";

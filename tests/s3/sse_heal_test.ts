@@ -5,8 +5,8 @@
  * each kind is reported corrupt.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
-import { serviceRestart, setConfigKV } from "../../server/s3/admin/config_kv.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
+import { serviceRestart, setConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
 import { startStorage } from "./fixture.ts";
 import { dataFileOf, flipByte, heal } from "./heal_helpers.ts";
 import { customerKeyHeaders, KMS_KEY, pattern } from "./sse_helpers.ts";

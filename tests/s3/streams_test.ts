@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import type { BucketEvent } from "../../server/storage/events/records.ts";
 import type { RequestRecord } from "../../server/storage/streams/requests.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";

@@ -4,8 +4,8 @@
  * that errors-only and the threshold apply to them.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
-import type { TraceInfo, TraceQuery } from "../../server/s3/admin/live.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
+import type { TraceInfo, TraceQuery } from "../../server/lib/s3/admin/live.ts";
 import { startStorage, type StorageFixture } from "./fixture.ts";
 
 const NONE: TraceQuery = {

@@ -4,8 +4,8 @@
  * only sends the unsigned form (covered in sdk_test.ts).
  */
 import assert from "node:assert/strict";
-import { checksumOf } from "../../server/s3/checksums.ts";
-import { makeBucket } from "../../server/s3/mod.ts";
+import { checksumOf } from "../../server/lib/s3/checksums.ts";
+import { makeBucket } from "../../server/lib/s3/mod.ts";
 import {
   chunkStringToSign,
   sha256Hex,
@@ -13,7 +13,7 @@ import {
   signHeaders,
   STREAMING_PAYLOAD_TRAILER,
   trailerStringToSign,
-} from "../../server/s3/sigv4.ts";
+} from "../../server/lib/s3/sigv4.ts";
 import { startStorage } from "./fixture.ts";
 
 interface TrailerPut {

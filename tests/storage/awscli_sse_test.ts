@@ -6,53 +6,14 @@
 import assert from "node:assert/strict";
 import { startStorage } from "../s3/fixture.ts";
 import { KMS_KEY, pattern, sameBytes } from "../s3/sse_helpers.ts";
-
-const AWS = "/usr/bin/aws";
+import { awsCli } from "./awscli.ts";
 
 Deno.test("AWS CLI: SSE-S3, SSE-KMS and SSE-C uploads and downloads", async () => {
-  if (!(await Deno.stat(AWS).then(() => true, () => false))) {
-    throw new Error(
-      `${AWS} is missing: install Debian's awscli package (deno task test does it on Debian as root)`,
-    );
-  }
   const f = await startStorage({ kmsSecretKey: KMS_KEY });
-  const home = await Deno.makeTempDir({ prefix: "deck-aws-sse-" });
-  await Deno.writeTextFile(
-    `${home}/config`,
-    "[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n    multipart_threshold = 5MB\n    multipart_chunksize = 5MB\n",
-  );
-  await Deno.writeTextFile(
-    `${home}/credentials`,
-    `[default]\naws_access_key_id = ${f.storage.root.accessKey}\naws_secret_access_key = ${f.storage.root.secretKey}\n`,
-  );
-  const env = {
-    AWS_CONFIG_FILE: `${home}/config`,
-    AWS_SHARED_CREDENTIALS_FILE: `${home}/credentials`,
-    AWS_EC2_METADATA_DISABLED: "true",
-    AWS_PAGER: "",
-    HOME: home,
-    PATH: "/usr/bin:/bin",
-  };
-  const run = async (...args: string[]) => {
-    const out = await new Deno.Command(AWS, {
-      args: ["--endpoint-url", f.storage.url, "--output", "json", ...args],
-      env,
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    return {
-      ok: out.success,
-      stdout: new TextDecoder().decode(out.stdout),
-      stderr: new TextDecoder().decode(out.stderr),
-    };
-  };
-  const aws = async (...args: string[]) => {
-    const result = await run(...args);
-    if (!result.ok) throw new Error(`aws ${args.join(" ")} failed: ${result.stderr}`);
-    return result.stdout;
-  };
-  const json = async (...args: string[]) => JSON.parse((await aws(...args)) || "{}");
+  const { home, run, aws, json, close } = await awsCli(f, [
+    "multipart_threshold = 5MB",
+    "multipart_chunksize = 5MB",
+  ]);
   try {
     await aws("s3api", "create-bucket", "--bucket", "cli-sse");
     const body = pattern(6 * 1024 * 1024); // over the CLI's multipart threshold (5 MB here): parts are encrypted too
@@ -122,6 +83,6 @@ Deno.test("AWS CLI: SSE-S3, SSE-KMS and SSE-C uploads and downloads", async () =
     sameBytes(await Deno.readFile(`${home}/c.back`), body, "SSE-C round trip");
   } finally {
     await f.close();
-    await Deno.remove(home, { recursive: true }).catch(() => {});
+    await close();
   }
 });

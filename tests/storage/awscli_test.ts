@@ -4,59 +4,16 @@
  */
 import assert from "node:assert/strict";
 import { startStorage } from "../s3/fixture.ts";
-
-const AWS = "/usr/bin/aws";
+import { awsCli } from "./awscli.ts";
 
 Deno.test("AWS CLI: buckets, objects, multipart, listing, versions, tags, policy, lifecycle, object lock, presign", async () => {
-  if (!(await Deno.stat(AWS).then(() => true, () => false))) {
-    throw new Error(
-      `${AWS} is missing: install Debian's awscli package (deno task test does it on Debian as root)`,
-    );
-  }
   const f = await startStorage();
-  const home = await Deno.makeTempDir({ prefix: "deck-aws-" });
-  await Deno.writeTextFile(
-    `${home}/config`,
-    "[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n",
-  );
-  await Deno.writeTextFile(
-    `${home}/credentials`,
-    `[default]\naws_access_key_id = ${f.storage.root.accessKey}\naws_secret_access_key = ${f.storage.root.secretKey}\n`,
-  );
-  const env = {
-    AWS_CONFIG_FILE: `${home}/config`,
-    AWS_SHARED_CREDENTIALS_FILE: `${home}/credentials`,
-    AWS_EC2_METADATA_DISABLED: "true",
-    AWS_PAGER: "",
-    HOME: home,
-    PATH: "/usr/bin:/bin",
-  };
-  const aws = async (...args: string[]): Promise<string> => {
-    const out = await new Deno.Command(AWS, {
-      args: ["--endpoint-url", f.storage.url, "--output", "json", ...args],
-      env,
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout);
-    if (!out.success) {
-      throw new Error(`aws ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
-    }
-    return text;
-  };
+  const { home, run, aws, json, close } = await awsCli(f);
   const awsFails = async (...args: string[]): Promise<string> => {
-    const out = await new Deno.Command(AWS, {
-      args: ["--endpoint-url", f.storage.url, ...args],
-      env,
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(out.success, false, `aws ${args.join(" ")} should fail`);
-    return new TextDecoder().decode(out.stderr);
+    const out = await run(...args);
+    assert.equal(out.ok, false, `aws ${args.join(" ")} should fail`);
+    return out.stderr;
   };
-  const json = async (...args: string[]) => JSON.parse((await aws(...args)) || "{}");
   try {
     await aws("s3", "mb", "s3://cli-bucket");
     assert.match(await aws("s3", "ls"), /cli-bucket/);
@@ -301,6 +258,6 @@ Deno.test("AWS CLI: buckets, objects, multipart, listing, versions, tags, policy
     );
   } finally {
     await f.close();
-    await Deno.remove(home, { recursive: true });
+    await close();
   }
 });

@@ -4,9 +4,9 @@
  * that nothing partial is visible.
  */
 import assert from "node:assert/strict";
-import { md5Hex } from "../../server/s3/md5.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { getObject, listAllObjects, makeBucket, putObject } from "../../server/s3/mod.ts";
+import { md5Hex } from "../../server/lib/s3/md5.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { getObject, listAllObjects, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { freePort, spawnStorage } from "../storage_process.ts";
 
 const root = { accessKey: "crashtestroot", secretKey: "crash-test-secret" };

@@ -4,9 +4,9 @@
  * exactly what was written under it.
  */
 import assert from "node:assert/strict";
-import { S3Client } from "../../server/s3/client.ts";
-import { EMPTY_SHA256, signHeaders } from "../../server/s3/sigv4.ts";
-import { getObject, makeBucket, putObject } from "../../server/s3/mod.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { EMPTY_SHA256, signHeaders } from "../../server/lib/s3/sigv4.ts";
+import { getObject, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 
 const PIECES = [

@@ -15,8 +15,8 @@ import {
   S3Client as AwsS3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import * as s3 from "../../server/s3/mod.ts";
-import { type LifecycleRule, putBucketLifecycle } from "../../server/s3/ops/lifecycle.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
+import { type LifecycleRule, putBucketLifecycle } from "../../server/lib/s3/ops/lifecycle.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { startStorage } from "../s3/fixture.ts";
 

@@ -5,8 +5,8 @@
  * back byte for byte, also with the tier stopped.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
-import { putBucketLifecycle } from "../../server/s3/ops/lifecycle.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
+import { putBucketLifecycle } from "../../server/lib/s3/ops/lifecycle.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { customerKeyHeaders, KMS_KEY, pattern, sameBytes } from "../s3/sse_helpers.ts";
 

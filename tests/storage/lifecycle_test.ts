@@ -16,9 +16,9 @@ import {
   ListObjectsV2Command,
   S3Client as AwsS3Client,
 } from "@aws-sdk/client-s3";
-import * as s3 from "../../server/s3/mod.ts";
-import { type LifecycleRule, putBucketLifecycle } from "../../server/s3/ops/lifecycle.ts";
-import { prometheusBearerToken } from "../../server/s3/prometheus_token.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
+import { type LifecycleRule, putBucketLifecycle } from "../../server/lib/s3/ops/lifecycle.ts";
+import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 import { rejectsWith, startStorage } from "../s3/fixture.ts";
 

@@ -4,10 +4,10 @@
  * are uploaded and requests made, and sees the values move.
  */
 import assert from "node:assert/strict";
-import { addCannedPolicy, addUser, setPolicy } from "../../server/s3/admin/iam.ts";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { getObject, putObject } from "../../server/s3/ops/objects.ts";
-import { prometheusBearerToken } from "../../server/s3/prometheus_token.ts";
+import { addCannedPolicy, addUser, setPolicy } from "../../server/lib/s3/admin/iam.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { getObject, putObject } from "../../server/lib/s3/ops/objects.ts";
+import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { startPrometheus } from "../prometheus_process.ts";
 import { rejectsWith, startStorage } from "../s3/fixture.ts";

@@ -2,16 +2,16 @@
  * What the replication tests share: the root both servers are started with, a client for either, a versioned
  * bucket, a remote target with a rule sending to it, and the statuses and versions to check.
  */
-import { setRemoteTarget } from "../../server/s3/admin/buckets.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { putBucketVersioning } from "../../server/s3/ops/bucket_config.ts";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { headObject, listObjectVersions } from "../../server/s3/ops/objects.ts";
+import { setRemoteTarget } from "../../server/lib/s3/admin/buckets.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { putBucketVersioning } from "../../server/lib/s3/ops/bucket_config.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { headObject, listObjectVersions } from "../../server/lib/s3/ops/objects.ts";
 import {
   getBucketReplication,
   putBucketReplication,
   type ReplicationRule,
-} from "../../server/s3/ops/replication.ts";
+} from "../../server/lib/s3/ops/replication.ts";
 
 export const ROOT = { accessKey: "replication-root", secretKey: "replication-secret-key" };
 

@@ -3,7 +3,7 @@
  * arrive readable and encrypted again by the target; SSE-C versions are not queued (only their key opens them).
  */
 import assert from "node:assert/strict";
-import { getObject, putObject } from "../../server/s3/ops/objects.ts";
+import { getObject, putObject } from "../../server/lib/s3/ops/objects.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { customerKeyHeaders } from "../s3/sse_helpers.ts";
 import { addRule, client, ROOT, statusOf, until, versionedBucket } from "./replication_helpers.ts";

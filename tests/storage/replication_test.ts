@@ -5,17 +5,21 @@
  */
 import assert from "node:assert/strict";
 import { HeadObjectCommand, S3Client as SdkClient } from "@aws-sdk/client-s3";
-import { addCannedPolicy, addUser, setPolicy } from "../../server/s3/admin/iam.ts";
-import { S3Client } from "../../server/s3/client.ts";
-import { makeBucket } from "../../server/s3/ops/buckets.ts";
-import { completeMultipartUpload, createMultipartUpload, uploadPart } from "../../server/s3/ops/multipart.ts";
+import { addCannedPolicy, addUser, setPolicy } from "../../server/lib/s3/admin/iam.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import {
+  completeMultipartUpload,
+  createMultipartUpload,
+  uploadPart,
+} from "../../server/lib/s3/ops/multipart.ts";
 import {
   getObjectLegalHold,
   getObjectTagging,
   putObjectLegalHold,
   putObjectTagging,
-} from "../../server/s3/ops/object_lock.ts";
-import { deleteObject, getObject, headObject, putObject } from "../../server/s3/ops/objects.ts";
+} from "../../server/lib/s3/ops/object_lock.ts";
+import { deleteObject, getObject, headObject, putObject } from "../../server/lib/s3/ops/objects.ts";
 import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 import { freePort, spawnStorage } from "../storage_process.ts";

@@ -4,50 +4,11 @@
  * console's shapes, and a socket that stops reading keeps the console's memory within the relay's bounds.
  */
 import assert from "node:assert/strict";
-import * as s3 from "../../server/s3/mod.ts";
+import * as s3 from "../../server/lib/s3/mod.ts";
 import type { RequestRecord } from "../../server/storage/streams/requests.ts";
-import { QUEUE_BYTES, QUEUE_LIMIT, relayStats, SEND_HIGH_WATER } from "../../server/ws/relay.ts";
-import { signInAsRoot, startStack, type TestStack } from "../helpers.ts";
-
-interface Opened {
-  messages: Record<string, unknown>[];
-  closed: Promise<CloseEvent>;
-  next(pick?: (m: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
-  close(): void;
-}
-
-/** Opens a relay socket as the signed-in browser would (cookie, same-origin Origin). */
-async function openSocket(stack: TestStack, cookie: string, path: string): Promise<Opened> {
-  const url = stack.consoleUrl.replace(/^http/, "ws") + path;
-  // @ts-ignore: Deno's WebSocket takes headers
-  const ws = new WebSocket(url, { headers: { cookie, origin: stack.consoleUrl } });
-  const messages: Record<string, unknown>[] = [];
-  const waiting: {
-    pick: (m: Record<string, unknown>) => boolean;
-    resolve: (m: Record<string, unknown>) => void;
-  }[] = [];
-  ws.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    messages.push(message);
-    for (const w of [...waiting]) {
-      if (w.pick(message)) (waiting.splice(waiting.indexOf(w), 1), w.resolve(message));
-    }
-  };
-  const closed = new Promise<CloseEvent>((resolve) => (ws.onclose = resolve));
-  await new Promise<void>((resolve, reject) => {
-    ws.onopen = () => resolve();
-    ws.onerror = () => reject(new Error(`${path}: the socket did not open`));
-  });
-  return {
-    messages,
-    closed,
-    next: (pick = () => true) => {
-      const found = messages.find(pick);
-      return found ? Promise.resolve(found) : new Promise((resolve) => waiting.push({ pick, resolve }));
-    },
-    close: () => ws.close(1000),
-  };
-}
+import { QUEUE_BYTES, QUEUE_LIMIT, relayStats, SEND_HIGH_WATER } from "../../server/console/ws/relay.ts";
+import { signInAsRoot, startStack } from "../helpers.ts";
+import { openSocket } from "./socket_client.ts";
 
 const upgradeHeaders = {
   upgrade: "websocket",
@@ -74,6 +35,19 @@ Deno.test("relays: session and Origin are checked before the upgrade; bad querie
     });
     assert.equal(foreign.status, 403);
     await foreign.body?.cancel();
+    // X-Forwarded-Host is anyone's to send while CONSOLE_TRUST_FORWARDED is off; null and junk are no origin.
+    const forged: Record<string, string>[] = [
+      { origin: "https://evil.example", "x-forwarded-host": "evil.example" },
+      { origin: "null" },
+      { origin: "not a url" },
+    ];
+    for (const headers of forged) {
+      const res = await fetch(`${stack.consoleUrl}/ws/trace`, {
+        headers: { ...upgradeHeaders, cookie: client.cookie, ...headers },
+      });
+      assert.equal(res.status, 403, JSON.stringify(headers));
+      assert.equal((await res.json()).message, "cross-origin WebSocket refused");
+    }
     for (
       const path of [
         "/ws/trace?threshold=-5",
@@ -189,7 +163,7 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
       error: { message: "boom", source: ["a.ts:1"] },
     });
     const line = await consoleLog.next((m) => m.requestID === "REQ1");
-    assert.equal(line.time, "03:04:05 UTC 01/02/2026", "the original console's time format");
+    assert.equal(line.time, "2026-01-02T03:04:05Z", "RFC 3339, shown by the page in its one format");
     consoleLog.close();
 
     const heal = await openSocket(stack, cookie, "/ws/heal/live?recursive=true");

@@ -1,5 +1,5 @@
 /** Browser calls of the Account area: own password and service accounts (api-index §4). */
-import type { ServiceAccountCredentials } from "../../../server/contract/account.ts";
+import type { ServiceAccountCredentials } from "../../../server/lib/contract/account.ts";
 import { api, segment } from "./request.ts";
 
 /** Whose service accounts: the signed-in account (no user) or a named user. */

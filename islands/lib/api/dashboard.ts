@@ -1,5 +1,5 @@
 /** Browser calls of the Dashboard area (api-index §3). */
-import type { WidgetDetails } from "../../../server/contract/dashboard.ts";
+import type { WidgetDetails } from "../../../server/lib/contract/dashboard.ts";
 import { api } from "./request.ts";
 
 /** A chosen time range in epoch seconds (null: the server's default window) and its step. */

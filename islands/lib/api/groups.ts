@@ -1,5 +1,5 @@
 /** Browser calls of the Groups area (api-index §4). */
-import type { Group, GroupList } from "../../../server/contract/groups.ts";
+import type { Group, GroupList } from "../../../server/lib/contract/groups.ts";
 import { api } from "./request.ts";
 
 const q = encodeURIComponent;

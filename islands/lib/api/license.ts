@@ -1,5 +1,5 @@
 /** Browser calls of the License area (api-index §11). */
-import type { SubscriptionInfo } from "../../../server/contract/license.ts";
+import type { SubscriptionInfo } from "../../../server/lib/contract/license.ts";
 import { api } from "./request.ts";
 
 export const licenseApi = {

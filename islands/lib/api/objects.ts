@@ -1,5 +1,6 @@
 /** Browser calls of the Objects area (api-index §6, spec 3 §7.3, and Deck's additions). */
 import type {
+  FolderVersioning,
   ObjectDetail,
   ObjectItem,
   ObjectList,
@@ -9,7 +10,7 @@ import type {
   ShareLink,
   UploadedPart,
   UploadSession,
-} from "../../../server/contract/objects.ts";
+} from "../../../server/lib/contract/objects.ts";
 import { api, apiUrl, segment } from "./request.ts";
 
 const b = (bucket: string) => `/api/v1/buckets/${segment(bucket)}`;
@@ -22,15 +23,24 @@ const q = (params: Record<string, string | number | boolean | undefined | null>)
 export const PAGE_SIZE = 1000;
 
 export const objectsApi = {
-  page: (bucket: string, prefix: string, token?: string) =>
-    api.get<ObjectList>(`${b(bucket)}/objects?${q({ prefix, limit: PAGE_SIZE, token })}`),
+  /** One page of a folder; `deleted` lists each key's latest version, deleted ones included. */
+  page: (bucket: string, prefix: string, options: { token?: string; deleted?: boolean } = {}) =>
+    api.get<ObjectList>(
+      `${b(bucket)}/objects?${
+        q({ prefix, limit: PAGE_SIZE, token: options.token, with_deleted: options.deleted || undefined })
+      }`,
+    ),
   rewind: (bucket: string, prefix: string, date: string) =>
     api.get<RewindList>(`${b(bucket)}/rewind/${segment(date)}?${q({ prefix })}`),
   detail: (bucket: string, key: string, versionId?: string | null) =>
     api.get<ObjectDetail>(`${b(bucket)}/objects/detail?${q({ prefix: key, version_id: versionId })}`),
   versions: async (bucket: string, key: string) =>
     (await api.get<ObjectList>(`${b(bucket)}/objects/versions?${q({ prefix: key })}`)).objects ?? [],
-  versioning: (bucket: string) => api.get<{ is_versioned: boolean }>(`${b(bucket)}/versioning`),
+  /** Whether the bucket has versioning on, null when the user may not read that (never refused). */
+  versioning: (bucket: string) => api.get<FolderVersioning>(`${b(bucket)}/objects/versioning`),
+  /** Makes an older version the current one again. */
+  restore: (bucket: string, key: string, versionId: string) =>
+    api.put(`${b(bucket)}/objects/restore?${q({ prefix: key, version_id: versionId })}`),
   remove: (bucket: string, path: string, options: { versionId?: string | null; recursive?: boolean } = {}) =>
     api.delete(
       `${b(bucket)}/objects?${

@@ -12,7 +12,7 @@ import type {
   TenantUsage,
   UpdateSecurityInput,
   UpdateTenantInput,
-} from "../../../server/contract/operator.ts";
+} from "../../../server/lib/contract/operator.ts";
 import { api, segment } from "./request.ts";
 
 const t = (namespace: string, tenant: string) =>

@@ -5,7 +5,7 @@ import type {
   NotificationEndpoint,
   TierCredentialsInput,
   TierView,
-} from "../../../server/contract/settings.ts";
+} from "../../../server/lib/contract/settings.ts";
 import { api, segment } from "./request.ts";
 
 export type KeyValue = { key: string; value: string };

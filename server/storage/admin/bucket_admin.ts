@@ -1,9 +1,9 @@
 /** Bucket quota and replication remote targets (minio-protocol §3.10–3.11). */
-import { S3Client } from "../../s3/client.ts";
-import { S3Error } from "../../s3/errors.ts";
-import { getBucketVersioning } from "../../s3/ops/bucket_config.ts";
-import { headBucket } from "../../s3/ops/buckets.ts";
-import { parseReplicationXml } from "../../s3/ops/replication.ts";
+import { S3Client } from "../../lib/s3/client.ts";
+import { S3Error } from "../../lib/s3/errors.ts";
+import { getBucketVersioning } from "../../lib/s3/ops/bucket_config.ts";
+import { headBucket } from "../../lib/s3/ops/buckets.ts";
+import { parseReplicationXml } from "../../lib/s3/ops/replication.ts";
 import {
   type AdminContext,
   adminFail,

@@ -1,5 +1,5 @@
 /** Shared pieces of the embedded admin API v3: the handler context, JSON/encrypted replies and admin errors. */
-import { decryptPayload, encryptPayload } from "../../s3/payload_crypto.ts";
+import { decryptPayload, encryptPayload } from "../../lib/s3/payload_crypto.ts";
 import type { Credential, StoreFacts, VerifiedRequest } from "../contracts.ts";
 import { StoreError } from "../fs/store.ts";
 import type { Authority } from "../iam/authority.ts";

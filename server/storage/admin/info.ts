@@ -1,5 +1,5 @@
 /** Server info, storage info, data usage and account info (minio-protocol §3.3). */
-import { CANNED_POLICIES } from "../../policy/actions.ts";
+import { CANNED_POLICIES } from "../../lib/policy/actions.ts";
 import type { AdminContext } from "./context.ts";
 import { json, requireAction } from "./context.ts";
 

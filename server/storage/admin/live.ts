@@ -2,7 +2,7 @@
  * The streaming admin calls: trace (minio-protocol §3.14), console log (§3.15) and health info (§3.16). Each
  * answers 200 with JSON lines and keep-alives; each ends its work when the client goes away.
  */
-import { parseGoDuration } from "../../duration.ts";
+import { parseGoDuration } from "../../lib/http/duration.ts";
 import { logInfoOf, logTypeFilter } from "../streams/console_log.ts";
 import { jsonLinesResponse, mapStream, mergeStreams } from "../streams/json_lines.ts";
 import {

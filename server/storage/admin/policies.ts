@@ -1,5 +1,5 @@
 /** Canned policies and their mapping to users and groups (minio-protocol §3.6). */
-import { checkPolicy } from "../../policy/validate.ts";
+import { checkPolicy } from "../../lib/policy/validate.ts";
 import { type AdminContext, adminFail, empty, json, requireAction, requiredParam } from "./context.ts";
 
 const noSuchPolicy = (name: string) =>

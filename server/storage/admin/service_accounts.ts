@@ -1,5 +1,7 @@
 /** Service accounts (minio-protocol §3.7): add, list, info, update, delete — encrypted bodies, v3 shapes. */
-import { checkPolicy } from "../../policy/validate.ts";
+import { hasBadPathComponent } from "../../lib/contract/iam_names.ts";
+import { checkPolicy } from "../../lib/policy/validate.ts";
+import { badComponents } from "../s3/address.ts";
 import { generateCredentials, type ServiceAccountRecord } from "../iam/store.ts";
 import { wantsServiceAccountNames } from "./client_era.ts";
 import {
@@ -87,6 +89,8 @@ export async function addServiceAccount(ctx: AdminContext): Promise<Response> {
       400,
     );
   }
+  // Such a key could never be named in a query again (MinIO's check refuses it there): refuse it here.
+  if (hasBadPathComponent(accessKey)) throw badComponents();
   checkSecret(secretKey);
   if (ctx.authority.lookupCredential(accessKey)) {
     throw adminFail("XMinioAdminInvalidAccessKey", "The access key is already in use", 409);
@@ -111,6 +115,7 @@ export async function addServiceAccount(ctx: AdminContext): Promise<Response> {
     description: body.description || undefined,
     expiration: validateExpiration(body.expiration, ctx.now()),
     status: "on",
+    ...(body.secretKey ? {} : { generatedSecret: true }),
   };
   await ctx.iam.putServiceAccount(record);
   return await encryptedJson(ctx, {

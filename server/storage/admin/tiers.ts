@@ -3,8 +3,8 @@
  * and their prefix empty; GCS and Azure ones validated and stored), list with secrets redacted, edit
  * credentials, remove (refused while versions have their data there), verify, stats (from the store).
  */
-import { S3Client } from "../../s3/client.ts";
-import { listObjectsV2 } from "../../s3/ops/objects.ts";
+import { S3Client } from "../../lib/s3/client.ts";
+import { listObjectsV2 } from "../../lib/s3/ops/objects.ts";
 import { writeFileDurable } from "../fs/durable.ts";
 import type { TierUsage } from "../tiers/usage.ts";
 import { type AdminContext, adminFail, decryptJson, empty, json, requireAction } from "./context.ts";

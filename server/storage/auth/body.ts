@@ -4,7 +4,12 @@
  * (minio-protocol §1.4–1.5). Failures surface as S3 errors when the stream is read, before anything commits.
  */
 import { createHash } from "node:crypto";
-import { chunkStringToSign, constantTimeEqual, signatureOf, trailerStringToSign } from "../../s3/sigv4.ts";
+import {
+  chunkStringToSign,
+  constantTimeEqual,
+  signatureOf,
+  trailerStringToSign,
+} from "../../lib/s3/sigv4.ts";
 import { piecesOf, readSizeOf, streamOfPieces } from "../fs/pieces.ts";
 import { StoreError } from "../fs/store.ts";
 

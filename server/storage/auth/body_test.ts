@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { signedChunkStream, signingKey } from "../../s3/sigv4.ts";
+import { signedChunkStream, signingKey } from "../../lib/s3/sigv4.ts";
 import { piecesOf } from "../fs/pieces.ts";
 import { decodeChunked } from "./body.ts";
 

@@ -16,11 +16,14 @@ import {
   STREAMING_UNSIGNED_TRAILER,
   stringToSign,
   UNSIGNED_PAYLOAD,
-} from "../../s3/sigv4.ts";
+} from "../../lib/s3/sigv4.ts";
 import type { Credential, IdentityAuthority } from "../contracts.ts";
 import { StoreError } from "../fs/store.ts";
 import { requestBody } from "../fs/pieces.ts";
 import { decodeChunked, type Trailer, verifyDigests } from "./body.ts";
+import { type Claim, claimOf, type SignedHeader } from "./claim.ts";
+import { checkCredential, checkRegion, parseCredential } from "./scope.ts";
+import { authenticateV2 } from "./sigv2.ts";
 
 const MAX_SKEW_MS = 15 * 60_000;
 
@@ -37,6 +40,8 @@ export interface Authenticated {
   signatureAgeSeconds?: number;
   /** The body's trailer (aws-chunked -TRAILER modes); its values are there once the body was read. */
   trailer?: Trailer;
+  /** "AWS" for Signature Version 2 (sigv2.ts); V4 otherwise (the s3:signatureversion condition). */
+  signatureVersion?: "AWS";
 }
 
 /** The trailer a request announces in X-Amz-Trailer (one name per value, comma-separated). */
@@ -53,76 +58,6 @@ function parseAmzDate(text: string | null): Date | null {
   if (!m) return null;
   const date = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]));
   return Number.isNaN(date.getTime()) ? null : date;
-}
-
-export interface Scope {
-  accessKey: string;
-  date: string;
-  region: string;
-  service: string;
-  scope: string;
-}
-
-/** Parses `<AK>/<yyyymmdd>/<region>/<service>/aws4_request` (the access key may contain slashes). */
-export function parseCredential(text: string): Scope {
-  const parts = text.split("/");
-  if (parts.length < 5 || parts[parts.length - 1] !== "aws4_request") {
-    throw denied(
-      "AuthorizationHeaderMalformed",
-      "The authorization header is malformed; the Credential is mal-formed.",
-      400,
-    );
-  }
-  const [date, region, service] = parts.slice(-4, -1);
-  const accessKey = parts.slice(0, -4).join("/");
-  if (accessKey.length < 3) {
-    throw denied("InvalidAccessKeyId", "The Access Key Id you provided does not exist in our records.");
-  }
-  return { accessKey, date, region, service, scope: `${date}/${region}/${service}/aws4_request` };
-}
-
-/**
- * MinIO's isValidRegion (minio-protocol §1.7): with a region configured the scope must name it ("US" counts as
- * us-east-1); with none, any region is accepted. The wrong region is refused with the region to use, in the
- * message and in x-amz-bucket-region as AWS does, so clients can re-sign.
- */
-function checkRegion(requestRegion: string, configured: string | undefined): void {
-  if (!configured) return;
-  const want = configured === "US" ? "us-east-1" : configured;
-  if ((requestRegion === "US" ? "us-east-1" : requestRegion) === want) return;
-  throw new StoreError(
-    "AuthorizationHeaderMalformed",
-    `The authorization header is malformed; the region '${requestRegion}' is wrong; expecting '${want}'.`,
-    400,
-    { "x-amz-bucket-region": want },
-  );
-}
-
-/** Looks up a key and checks it is enabled, unexpired and used with the right session token. */
-export function checkCredential(
-  authority: IdentityAuthority,
-  accessKey: string,
-  token: string | null,
-  now: number,
-): Credential {
-  const cred = authority.lookupCredential(accessKey);
-  if (!cred) {
-    throw denied("InvalidAccessKeyId", "The Access Key Id you provided does not exist in our records.");
-  }
-  if (!cred.enabled) {
-    throw denied("InvalidAccessKeyId", "Your account is disabled; please contact your administrator.");
-  }
-  if (cred.expiresAt !== undefined && cred.expiresAt <= now) {
-    throw denied("InvalidAccessKeyId", "The access key ID you provided has expired.");
-  }
-  if (cred.kind === "sts") {
-    if (!token || !constantTimeEqual(token, cred.sessionToken ?? "")) {
-      throw denied("InvalidTokenId", "The security token included in the request is invalid");
-    }
-  } else if (token) {
-    throw denied("InvalidTokenId", "The security token included in the request is invalid");
-  }
-  return cred;
 }
 
 /** Values of the signed headers, rebuilt as MinIO does (extractSignedHeaders). */
@@ -149,38 +84,34 @@ function decodedPath(url: URL): string {
   }
 }
 
-/** Authenticates a request for `service` ("s3" or "sts"); throws StoreError with S3's code and status. */
+export interface AuthOptions {
+  service: string;
+  now?: number;
+  bodyHash?: string;
+  region?: string;
+  /** The bucket a virtual-host-style request names in its Host (V2 signs it as part of the resource). */
+  virtualBucket?: string;
+}
+
+/**
+ * Authenticates a request for `service` ("s3" or "sts"); throws StoreError with S3's code and status. `claim`
+ * is the request's claim when the caller has read it already (the guess throttle has).
+ */
 export async function authenticate(
   request: Request,
   url: URL,
   authority: IdentityAuthority,
-  options: { service: string; now?: number; bodyHash?: string; region?: string },
+  options: AuthOptions,
+  claim: Claim = claimOf(request, url),
 ): Promise<Authenticated> {
   const now = options.now ?? Date.now();
-  const authorization = request.headers.get("authorization") ?? "";
-  if (authorization.startsWith("AWS ")) {
-    throw denied(
-      "AccessDenied",
-      "Signature Version 2 is not supported; sign requests with AWS Signature Version 4.",
-      400,
-    );
+  // Signature Version 2 (header or presigned URL) has a module of its own; MinIO checks for it first.
+  if (claim.kind === "v2") {
+    if (options.service !== "s3") throw denied("AccessDenied", "Unsupported Authorization type", 400);
+    return authenticateV2(request, url, authority, { now, virtualBucket: options.virtualBucket });
   }
-  if (authorization.startsWith(ALGORITHM)) {
-    return await headerAuth(
-      request,
-      url,
-      authority,
-      authorization,
-      options.service,
-      now,
-      options.bodyHash,
-      options.region,
-    );
-  }
-  if (url.searchParams.has("X-Amz-Credential")) {
-    return await presignedAuth(request, url, authority, now, options.region);
-  }
-  if (authorization) throw denied("AccessDenied", "Unsupported Authorization type", 400);
+  if (claim.kind === "header") return await headerAuth(request, url, authority, claim.header, options, now);
+  if (claim.kind === "presigned") return await presignedAuth(request, url, authority, now, options.region);
   return anonymousBody(request);
 }
 
@@ -215,22 +146,11 @@ async function headerAuth(
   request: Request,
   url: URL,
   authority: IdentityAuthority,
-  authorization: string,
-  service: string,
+  header: SignedHeader,
+  options: AuthOptions,
   now: number,
-  bodyHash?: string,
-  region?: string,
 ): Promise<Authenticated> {
-  const fields: Record<string, string> = {};
-  for (const part of authorization.slice(ALGORITHM.length).replace(/\s+/g, "").split(",")) {
-    const eq = part.indexOf("=");
-    if (eq > 0) fields[part.slice(0, eq)] = part.slice(eq + 1);
-  }
-  if (!fields.Credential) throw denied("MissingFields", "Missing fields in request.", 400);
-  if (!fields.Signature) throw denied("AccessDenied", "Signature header missing Signature field.", 400);
-  if (!fields.SignedHeaders) {
-    throw denied("InvalidArgument", "Signature header missing SignedHeaders field.", 400);
-  }
+  const { service, bodyHash, region } = options;
   const amzDateText = request.headers.get("x-amz-date");
   const date = parseAmzDate(amzDateText);
   if (!amzDateText) {
@@ -249,7 +169,7 @@ async function headerAuth(
       "The difference between the request time and the server's time is too large.",
     );
   }
-  const scope = parseCredential(fields.Credential);
+  const scope = header.credential;
   if (scope.date !== amzDateText!.slice(0, 8)) {
     throw denied(
       "AuthorizationHeaderMalformed",
@@ -276,7 +196,7 @@ async function headerAuth(
       400,
     );
   }
-  const names = fields.SignedHeaders.toLowerCase().split(";");
+  const names = header.signedHeaders;
   const canonical = canonicalRequest({
     method: request.method,
     path: decodedPath(url),
@@ -287,7 +207,7 @@ async function headerAuth(
   });
   const key = await signingKey(cred.secretKey, amzDateText!, scope.region, scope.service);
   const expected = await signatureOf(key, await stringToSign(amzDateText!, scope.scope, canonical));
-  if (!constantTimeEqual(expected, fields.Signature)) {
+  if (!constantTimeEqual(expected, header.signature)) {
     throw denied(
       "SignatureDoesNotMatch",
       "The request signature we calculated does not match the signature you provided. Check your key and signing method.",

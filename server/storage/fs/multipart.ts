@@ -5,8 +5,8 @@
  * part gzip-compressed on its own, as MinIO compresses each part; the object is those members joined, with
  * each part's stored size recorded so ranges and heal can find the parts (compression.ts).
  */
-import { type ChecksumAlgorithm, compositeChecksum, createChecksum } from "../../s3/checksums.ts";
-import { Md5 } from "../../s3/md5.ts";
+import { type ChecksumAlgorithm, compositeChecksum, createChecksum } from "../../lib/s3/checksums.ts";
+import { Md5 } from "../../lib/s3/md5.ts";
 import { mkdirDurable, TempFile, writeFileDurable } from "./durable.ts";
 import { compressStaged, decompressedFile } from "./compression.ts";
 import {
@@ -59,26 +59,38 @@ export interface RequestedPart {
   checksums?: Partial<Record<ChecksumAlgorithm, string>>;
 }
 
-const uploadDir = (store: Store, bucket: string, uploadId: string) =>
-  `${store.bucketDir(bucket)}/uploads/${uploadId}`;
-
-function checkUploadId(uploadId: string): void {
-  if (!/^[0-9a-f-]{36}$/.test(uploadId)) {
-    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
-  }
+/**
+ * An upload as a request names it. The id alone is not enough: an upload belongs to one bucket (its directory
+ * is under the bucket's) and one key, and a request naming another key gets NoSuchUpload like an unknown id;
+ * otherwise a user allowed one prefix could list or abort the uploads of any other key whose id it learned.
+ */
+export interface UploadRef {
+  bucket: string;
+  key: string;
+  uploadId: string;
 }
 
-export async function readUpload(store: Store, bucket: string, uploadId: string): Promise<UploadInfo> {
-  checkUploadId(uploadId);
+const uploadDir = (store: Store, { bucket, uploadId }: Pick<UploadRef, "bucket" | "uploadId">) =>
+  `${store.bucketDir(bucket)}/uploads/${uploadId}`;
+
+const noSuchUpload = () =>
+  new StoreError(
+    "NoSuchUpload",
+    "The specified multipart upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.",
+    404,
+  );
+
+/** The upload's record, when the upload exists in that bucket for that key; NoSuchUpload otherwise. */
+export async function readUpload(store: Store, ref: UploadRef): Promise<UploadInfo> {
+  if (!/^[0-9a-f-]{36}$/.test(ref.uploadId)) throw noSuchUpload();
+  let upload: UploadInfo;
   try {
-    return JSON.parse(await Deno.readTextFile(`${uploadDir(store, bucket, uploadId)}/upload.json`));
+    upload = JSON.parse(await Deno.readTextFile(`${uploadDir(store, ref)}/upload.json`));
   } catch {
-    throw new StoreError(
-      "NoSuchUpload",
-      "The specified multipart upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.",
-      404,
-    );
+    throw noSuchUpload();
   }
+  if (upload.key !== ref.key) throw noSuchUpload();
+  return upload;
 }
 
 export async function initiateUpload(
@@ -98,7 +110,7 @@ export async function initiateUpload(
     checksum,
     ...(sse ? { sse } : compress ? { compress } : {}),
   };
-  const dir = uploadDir(store, state.name, info.uploadId);
+  const dir = uploadDir(store, { bucket: state.name, uploadId: info.uploadId });
   await mkdirDurable(dir);
   await writeFileDurable(store.tmpDir, `${dir}/upload.json`, JSON.stringify(info));
   return info;
@@ -107,8 +119,7 @@ export async function initiateUpload(
 /** Stores a part durably (replacing an earlier upload of the same part number). */
 export async function storePart(
   store: Store,
-  bucket: string,
-  uploadId: string,
+  ref: UploadRef,
   partNumber: number,
   staged: StagedData,
   checksum?: PartInfo["checksum"],
@@ -123,12 +134,12 @@ export async function storePart(
   }
   let upload: UploadInfo;
   try {
-    upload = await readUpload(store, bucket, uploadId);
+    upload = await readUpload(store, ref);
   } catch (error) {
     await discardStaged(staged);
     throw error;
   }
-  const dir = uploadDir(store, bucket, uploadId);
+  const dir = uploadDir(store, ref);
   const part: PartInfo = {
     partNumber,
     etag: staged.md5Hex,
@@ -138,20 +149,20 @@ export async function storePart(
   };
   // The part's size and ETag stay those of the bytes sent; what is stored is their gzip member.
   if (upload.compress && !upload.sse) staged = (await compressStaged(store.tmpDir, staged)).staged;
-  await store.locks.run(`upload:${uploadId}:${partNumber}`, async () => {
+  await store.locks.run(`upload:${ref.uploadId}:${partNumber}`, async () => {
     await commitStagedTo(store, staged, `${dir}/part.${partNumber}.data`);
     await writeFileDurable(store.tmpDir, `${dir}/part.${partNumber}.json`, JSON.stringify(part));
   });
   return part;
 }
 
-export async function listParts(store: Store, bucket: string, uploadId: string): Promise<PartInfo[]> {
-  await readUpload(store, bucket, uploadId);
+export async function listParts(store: Store, ref: UploadRef): Promise<PartInfo[]> {
+  await readUpload(store, ref);
   const parts: PartInfo[] = [];
-  for await (const entry of Deno.readDir(uploadDir(store, bucket, uploadId))) {
+  for await (const entry of Deno.readDir(uploadDir(store, ref))) {
     if (!/^part\.\d+\.json$/.test(entry.name)) continue;
     try {
-      parts.push(JSON.parse(await Deno.readTextFile(`${uploadDir(store, bucket, uploadId)}/${entry.name}`)));
+      parts.push(JSON.parse(await Deno.readTextFile(`${uploadDir(store, ref)}/${entry.name}`)));
     } catch { /* a part mid-write */ }
   }
   return parts.sort((a, b) => a.partNumber - b.partNumber);
@@ -171,9 +182,9 @@ export async function listUploads(store: Store, bucket: string, prefix: string):
   return uploads.sort((a, b) => compareKeys(a.key, b.key) || (a.uploadId < b.uploadId ? -1 : 1));
 }
 
-export async function abortUpload(store: Store, bucket: string, uploadId: string): Promise<void> {
-  await readUpload(store, bucket, uploadId);
-  await Deno.remove(uploadDir(store, bucket, uploadId), { recursive: true });
+export async function abortUpload(store: Store, ref: UploadRef): Promise<void> {
+  await readUpload(store, ref);
+  await Deno.remove(uploadDir(store, ref), { recursive: true });
 }
 
 const invalidPart = () =>
@@ -190,16 +201,17 @@ const invalidPart = () =>
 export async function completeUpload(
   store: Store,
   state: BucketState,
-  uploadId: string,
+  ref: Omit<UploadRef, "bucket">,
   requested: RequestedPart[],
-  options: Pick<WriteOptions, "beforeCommit" | "replication"> & {
-    expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string };
+  options: Pick<WriteOptions, "beforeCommit" | "precondition" | "replication"> & {
+    expectedChecksum?: ExpectedChecksum;
     sse?: EncryptedJoin;
   } = {},
 ): Promise<{ key: string; version: VersionRecord }> {
-  const upload = await readUpload(store, state.name, uploadId);
+  const at = { ...ref, bucket: state.name };
+  const upload = await readUpload(store, at);
   if (requested.length === 0) throw new StoreError("MalformedXML", "You must specify at least one part", 400);
-  const stored = new Map((await listParts(store, state.name, uploadId)).map((p) => [p.partNumber, p]));
+  const stored = new Map((await listParts(store, at)).map((p) => [p.partNumber, p]));
   const parts: PartInfo[] = [];
   requested.forEach((want, index) => {
     if (index > 0 && want.partNumber <= requested[index - 1].partNumber) {
@@ -229,10 +241,14 @@ export async function completeUpload(
     parts.push(part);
   }
   const wanted = upload.checksum;
-  if (options.expectedChecksum && wanted && options.expectedChecksum.algorithm !== wanted.algorithm) {
+  const expected = options.expectedChecksum;
+  if (
+    expected && wanted &&
+    (expected.algorithm !== wanted.algorithm || (expected.type && expected.type !== wanted.type))
+  ) {
     throw new StoreError(
       "InvalidArgument",
-      `checksum type mismatch: the upload uses ${wanted.algorithm}`,
+      `checksum type mismatch: the upload uses ${wanted.algorithm} (${wanted.type})`,
       400,
     );
   }
@@ -245,7 +261,7 @@ export async function completeUpload(
   const storedPartSizes: number[] = [];
   let size = 0;
   try {
-    const dir = uploadDir(store, state.name, uploadId);
+    const dir = uploadDir(store, at);
     for (const part of parts) {
       partHashes.update(Uint8Array.fromHex(part.etag));
       const path = `${dir}/part.${part.partNumber}.data`;
@@ -271,7 +287,7 @@ export async function completeUpload(
   let checksum: StoredChecksum | undefined;
   try {
     checksum = wanted && objectChecksum(wanted, parts, whole);
-    if (options.expectedChecksum && checksum && options.expectedChecksum.value !== checksum.value) {
+    if (expected && !checksumMatches(expected, checksum, parts.length)) {
       throw new StoreError(
         "XAmzContentChecksumMismatch",
         "The provided 'x-amz-checksum' header does not match what was computed.",
@@ -290,13 +306,43 @@ export async function completeUpload(
     etag,
     checksum,
     partSizes: parts.map((p) => p.size),
+    partChecksums: checksum ? parts.map((p) => p.checksum?.value ?? "") : undefined,
     beforeCommit: options.beforeCommit,
+    precondition: options.precondition,
     replication: options.replication,
     sse: sse?.finish(size),
     ...(compressed ? { compressedParts: storedPartSizes } : {}),
   });
-  await Deno.remove(uploadDir(store, state.name, uploadId), { recursive: true }).catch(() => {});
+  await Deno.remove(uploadDir(store, at), { recursive: true }).catch(() => {});
   return { key: upload.key, version };
+}
+
+/**
+ * A whole-object checksum sent with CompleteMultipartUpload: the value as base64, with the part count when
+ * sent in the composite form `<base64>-<N>` (SDKs also send a composite value without it), and the
+ * x-amz-checksum-type the request named, if any.
+ */
+export interface ExpectedChecksum {
+  algorithm: ChecksumAlgorithm;
+  value: string;
+  parts?: number;
+  type?: StoredChecksum["type"];
+}
+
+/**
+ * Whether the declared value is the object's (MinIO's rules): a full-object CRC is compared as it is; a
+ * composite one by its digest, and by its part count when that was sent. An upload without a checksum has
+ * none to match.
+ */
+function checksumMatches(
+  expected: ExpectedChecksum,
+  actual: StoredChecksum | undefined,
+  parts: number,
+): boolean {
+  if (!actual) return false;
+  if (actual.type === "FULL_OBJECT") return expected.parts === undefined && expected.value === actual.value;
+  if (expected.parts !== undefined && expected.parts !== parts) return false;
+  return expected.value === actual.value.replace(/-\d+$/, "");
 }
 
 /** The completed object's checksum: combined from the parts' (composite) or computed over the whole. */

@@ -5,7 +5,7 @@
  * directory, whatever it contains (`..`, `%2F`, NUL, unicode, 1024 bytes).
  */
 import { createHash } from "node:crypto";
-export { bucketNameProblem } from "../../contract/bucket_names.ts";
+export { bucketNameProblem } from "../../lib/contract/bucket_names.ts";
 
 export const MAX_KEY_BYTES = 1024;
 

@@ -29,10 +29,14 @@ export interface WriteOptions {
   expectedSize?: number;
   /** Refuses the write when this returns an error (quota check with the final size). */
   beforeCommit?: (size: number) => Promise<void>;
+  /** Refuses the write by throwing, given the key's latest version, checked under the key's lock (If-Match). */
+  precondition?: (latest: VersionRecord | undefined) => void;
   /** Precomputed ETag (multipart); otherwise the MD5 of the data. */
   etag?: string;
   /** Sizes of the parts a multipart ETag was computed over. */
   partSizes?: number[];
+  /** The checksums of those parts (VersionRecord.partChecksums). */
+  partChecksums?: string[];
   now?: Date;
   /** Store the bytes compressed (the server's compression settings say this object qualifies). */
   compress?: boolean;
@@ -120,6 +124,7 @@ async function commitLocked(
   return await store.locks.run(`${state.name}/${key}`, async () => {
     const dataFile = staged.temp ? `${crypto.randomUUID()}.data` : undefined;
     try {
+      options.precondition?.(state.objects.get(key)?.versions[0]);
       if (staged.temp && dataFile) {
         await store.ensureFanDir(state.name, key);
         await staged.temp.commit(store.dataPath(state.name, key, dataFile));
@@ -146,6 +151,7 @@ async function commitLocked(
       ...(options.compressedParts ? { storedPartSizes: options.compressedParts } : {}),
       checksum: sse ? undefined : options.checksum,
       partSizes: options.partSizes,
+      partChecksums: sse ? undefined : options.partChecksums,
       replication: options.replication,
       replica: options.replica || undefined,
       ...(sse ? { sse } : {}),
@@ -398,7 +404,7 @@ export async function deleteVersion(
           if (nullVersion.transition) store.tiered?.forget(nullVersion); // lifecycle hook
           return { deleteMarker: false };
         }
-        if (record.versions.length === 0) return { deleteMarker: false };
+        // Under versioning a delete always leaves a marker, also for a key that never existed (MinIO, AWS).
         const marker: VersionRecord = {
           versionId: versioning === "Enabled" ? crypto.randomUUID() : "null",
           deleteMarker: true,

@@ -17,7 +17,7 @@
  */
 import { syncDir } from "./durable.ts";
 import { osCall } from "../streams/calls.ts";
-import { concatBytes } from "../../s3/bytes.ts";
+import { concatBytes } from "../../lib/s3/bytes.ts";
 import { decodePayload, encodeEntry, HEADER, type Located, totalLength } from "./record_entries.ts";
 import type { ObjectRecord } from "./store.ts";
 

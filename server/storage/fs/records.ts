@@ -53,6 +53,8 @@ export interface VersionRecord {
   checksum?: StoredChecksum;
   /** Part sizes of a multipart upload, so its composite ETag can be verified against the data (heal). */
   partSizes?: number[];
+  /** Each part's checksum (base64, the object's algorithm) of an unencrypted multipart object (?partNumber=N). */
+  partChecksums?: string[];
   /** Lifecycle: the bytes were moved to a remote tier (no local data; `storageClass` is the tier name). */
   transition?: TransitionRef;
   /** Replication (server/storage/replication/): this version's status per remote-target ARN, on the source. */

@@ -11,7 +11,7 @@
  * (page cache) instead, so a lagging worker costs a little CPU, never memory or a stall. Without a worker
  * (one failed to start or stopped) hashing runs in-thread.
  */
-import { Md5 } from "../../s3/md5.ts";
+import { Md5 } from "../../lib/s3/md5.ts";
 import { TempFile } from "./durable.ts";
 
 /** Bytes per write to the temp file and per hand-over to the worker. */

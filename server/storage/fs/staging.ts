@@ -2,8 +2,8 @@
  * Staging: a body received and not yet visible, kept in memory while small and spilled to a durable temp
  * file beyond that, with its size and MD5; commitVersion (objects.ts) or a part commit makes it visible.
  */
-import { Md5 } from "../../s3/md5.ts";
-import { concatBytes } from "../../s3/bytes.ts";
+import { Md5 } from "../../lib/s3/md5.ts";
+import { concatBytes } from "../../lib/s3/bytes.ts";
 import { type TempFile, writeFileDurable } from "./durable.ts";
 import { piecesOf } from "./pieces.ts";
 import type { SpillFile } from "./spill.ts";

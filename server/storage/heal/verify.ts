@@ -22,8 +22,8 @@
  * unreferenced data file at least ORPHAN_MIN_AGE_MS old (a younger one may belong to a write in progress,
  * whose file is renamed into place just before its record is logged). A dry run only says what it would remove.
  */
-import { Md5 } from "../../s3/md5.ts";
-import { parseXml } from "../../s3/xml.ts";
+import { Md5 } from "../../lib/s3/md5.ts";
+import { parseXml } from "../../lib/s3/xml.ts";
 import { mkdirDurable, removeDurable, syncDir, writeFileDurable } from "../fs/durable.ts";
 import { keyPathStem } from "../fs/names.ts";
 import type { BucketMeta, BucketState, Store, VersionRecord } from "../fs/store.ts";

@@ -3,8 +3,8 @@
  * credential may do an action (user + group policies; service-account and session policies intersected with
  * the parent's; root allowed unless a Deny in a restricting policy says otherwise; minio-protocol §6.3).
  */
-import { type Decision, evaluate, evaluateIntersection } from "../../policy/evaluate.ts";
-import { type NamedPolicy, normalizePolicy } from "../../policy/types.ts";
+import { type Decision, evaluate, evaluateIntersection } from "../../lib/policy/evaluate.ts";
+import { type NamedPolicy, normalizePolicy } from "../../lib/policy/types.ts";
 import type { ConditionValues, Credential, IdentityAuthority } from "../contracts.ts";
 import type { IamStore } from "./store.ts";
 
@@ -62,6 +62,7 @@ export class Authority implements IdentityAuthority {
         parentUser: sa.parentUser,
         enabled: sa.status === "on" && this.userEnabled(sa.parentUser),
         expiresAt: expires,
+        generatedSecret: sa.generatedSecret === true,
       };
     }
     const session = this.iam.sessions.get(accessKey);
@@ -75,6 +76,7 @@ export class Authority implements IdentityAuthority {
         expiresAt: session.expiresAt,
         // A federated session has no long-term user behind it; its provider vouched for it until expiry.
         enabled: session.policies ? true : this.userEnabled(session.parentUser),
+        generatedSecret: true,
       };
     }
     return undefined;

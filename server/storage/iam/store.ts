@@ -4,7 +4,7 @@
  * (names are hashed into file names, so a user called "a/../b" is just data).
  */
 import { createHash } from "node:crypto";
-import { CANNED_POLICIES } from "../../policy/actions.ts";
+import { CANNED_POLICIES } from "../../lib/policy/actions.ts";
 import { removeDurable, writeFileDurable } from "../fs/durable.ts";
 
 export type Status = "enabled" | "disabled";
@@ -42,6 +42,8 @@ export interface ServiceAccountRecord {
   description?: string;
   expiration?: string;
   status: "on" | "off";
+  /** The server generated the secret (none was given at creation). */
+  generatedSecret?: boolean;
 }
 
 export interface StsRecord {

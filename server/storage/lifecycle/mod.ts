@@ -3,7 +3,7 @@
  * shared with the admin API, the tier backends the store reads transitioned data through, the scanner, its
  * metric families, the bucket events it publishes and the prediction headers object responses carry.
  */
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../lib/http/log.ts";
 import { TierStore } from "../admin/tiers.ts";
 import { buildEventRecord } from "../events/records.ts";
 import type { Store } from "../fs/store.ts";

@@ -4,7 +4,7 @@
  * (noncurrent ones from their successor's) to the first "midnight" after it; a lifecycle day normally lasts
  * 24 h, and tests shorten it (the scanner's `dayMs` setting).
  */
-import type { LifecycleRule } from "../../s3/ops/lifecycle.ts";
+import type { LifecycleRule } from "../../lib/s3/ops/lifecycle.ts";
 import type { ObjectRecord, VersionRecord } from "../fs/store.ts";
 
 export const DAY_MS = 86_400_000;

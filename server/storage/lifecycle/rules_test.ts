@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { LifecycleRule } from "../../s3/ops/lifecycle.ts";
+import type { LifecycleRule } from "../../lib/s3/ops/lifecycle.ts";
 import type { ObjectRecord, VersionRecord } from "../fs/store.ts";
 import { dueActions, dueAfterDays, upcomingAction } from "./rules.ts";
 

@@ -6,8 +6,8 @@
  * I/O included). Counters of what it did are kept for the metrics endpoint (metrics.ts).
  */
 import { setImmediate } from "node:timers";
-import type { Logger } from "../../log.ts";
-import { type LifecycleRule, parseLifecycleXml } from "../../s3/ops/lifecycle.ts";
+import type { Logger } from "../../lib/http/log.ts";
+import { type LifecycleRule, parseLifecycleXml } from "../../lib/s3/ops/lifecycle.ts";
 import { abortUpload, listUploads } from "../fs/multipart.ts";
 import type { BucketState, Store } from "../fs/store.ts";
 import type { EventObject } from "../events/records.ts";
@@ -230,7 +230,7 @@ export class LifecycleScanner {
       if (this.#closed) return;
       if (!uploadAbortDue(rules, upload.key, Date.parse(upload.initiated), this.now(), this.#dayMs)) continue;
       try {
-        await abortUpload(this.store, state.name, upload.uploadId);
+        await abortUpload(this.store, { bucket: state.name, key: upload.key, uploadId: upload.uploadId });
         this.stats.uploadsAborted++;
       } catch {
         // completed or aborted meanwhile

@@ -1,11 +1,10 @@
 /**
  * Audit entries in MinIO's shape (minio-protocol-2 §2.3), one per request, built from the same request record
- * trace and metrics use. Credentials stay out: the Authorization header keeps its Credential (log search
- * reads the access key from it) but not its Signature, and session tokens are masked.
+ * trace and metrics use, whose headers and query hold no credentials (they were redacted when it was made).
  */
 import type { RequestRecord } from "../streams/requests.ts";
-import { statusText } from "../../http_status.ts";
-import { redactHeader, rfc3339Nano } from "../streams/trace.ts";
+import { statusText } from "../../lib/http/status.ts";
+import { canonicalHeaderName, rfc3339Nano } from "../streams/trace.ts";
 
 export interface AuditEntry {
   version: "1";
@@ -80,12 +79,9 @@ export function internalAuditEntry(
   };
 }
 
-const canonical = (name: string) =>
-  name.split("-").map((p) => (p ? p[0].toUpperCase() + p.slice(1) : p)).join("-");
-
 function headerMap(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of headers) out[canonical(name)] = redactHeader(name, value);
+  for (const [name, value] of headers) out[canonicalHeaderName(name)] = value;
   return out;
 }
 

@@ -20,6 +20,7 @@ import type { ConfigTree, ServerConfig } from "../admin/server_config.ts";
 import { QueueStore } from "../notify/queue_store.ts";
 import { lazyDelivery, TargetRunner } from "../notify/runner.ts";
 import { canConnect, type Delivery, DeliveryError, durationSeconds, type Target } from "../notify/target.ts";
+import { type LogContext, logEntry } from "../streams/log_entry.ts";
 import type { LogEntry, StorageStreams } from "../streams/mod.ts";
 import { auditEntryOf, internalAuditEntry, type InternalAuditEvent } from "./audit_entry.ts";
 
@@ -183,7 +184,7 @@ const errorMessage = (error: unknown) => (error instanceof Error ? error.message
 /** The endpoint without its query (where a token may travel). */
 const endpointName = (endpoint: string) => endpoint.replace(/\?.*$/, "");
 
-type Log = (level: "ERROR" | "WARNING" | "INFO", message: string, about: Kind) => void;
+type Log = (level: "ERROR" | "WARNING" | "INFO", message: string, about: Kind, context?: LogContext) => void;
 
 /**
  * A running target: its endpoint and its runner. It takes entries at once; while its runner starts (its
@@ -225,7 +226,7 @@ export class WebhookTarget {
     this.#runner = new TargetRunner(endpoint, {
       store,
       memoryLimit: config.queueSize,
-      log: (level, message) => log(level, `${label}: ${message}`, config.kind),
+      log: (level, message, context) => log(level, `${label}: ${message}`, config.kind, context),
       batch: Math.max(config.batchSize, 100),
       retry: { max: config.maxRetry, intervalMs: config.retryIntervalMs, unit: config.batchSize },
       noun: "entries",
@@ -279,16 +280,8 @@ export class WebhookLoggers {
     private readonly streams: StorageStreams,
     private readonly options: { deploymentId: string },
   ) {
-    this.#log = (level, message, about) => {
-      const entry: LogEntry = {
-        deploymentid: options.deploymentId,
-        level,
-        time: new Date().toISOString(),
-        message,
-        ...(level === "ERROR"
-          ? { error: { message, source: ["server/storage/logging/webhook_targets.ts"] } }
-          : {}),
-      };
+    this.#log = (level, message, about, context) => {
+      const entry = logEntry(options.deploymentId, level, message, context);
       if (about === "logger_webhook") this.#own.add(entry);
       streams.log.publish(entry);
     };

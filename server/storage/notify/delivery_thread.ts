@@ -8,9 +8,10 @@
  * The thread runs below the priority of the one serving S3 requests (background_thread.ts).
  *
  * Protocol: main → worker `deliver {batch: [keys, line][]}`, `apply {id, specs}`, `status {id}`,
- * `stats {id}`, `close {id}`; worker → main `done {id, value?}` and `log {level, message}`.
+ * `stats {id}`, `close {id}`; worker → main `done {id, value?}` and `log {level, message, context?}`.
  */
 import { Handover } from "../background_thread.ts";
+import type { LogContext } from "../streams/log_entry.ts";
 import { DeliveryHost, type HostLog, type NotificationStatus, type TargetSpec } from "./host.ts";
 import type { RunnerStats } from "./runner.ts";
 
@@ -26,7 +27,7 @@ export type ToWorker =
 
 type FromWorker =
   | { op: "done"; id: number; value?: unknown }
-  | { op: "log"; level: "ERROR" | "WARNING" | "INFO"; message: string };
+  | { op: "log"; level: "ERROR" | "WARNING" | "INFO"; message: string; context?: LogContext };
 
 /** The delivery side as the notifier sees it, wherever it runs. */
 export interface EventDelivery {
@@ -82,7 +83,7 @@ export class DeliveryThread implements EventDelivery {
   }
 
   #receive(message: FromWorker): void {
-    if (message.op === "log") return this.log(message.level, message.message);
+    if (message.op === "log") return this.log(message.level, message.message, message.context);
     const resolve = this.#pending.get(message.id);
     this.#pending.delete(message.id);
     resolve?.(message.value);

@@ -10,7 +10,9 @@ import { DeliveryHost } from "./host.ts";
 
 lowerThisThreadsPriority();
 
-const host = new DeliveryHost((level, message) => self.postMessage({ op: "log", level, message }));
+const host = new DeliveryHost((level, message, context) =>
+  self.postMessage({ op: "log", level, message, context })
+);
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;

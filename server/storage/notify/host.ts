@@ -3,6 +3,7 @@
  * are applied, fed the events matched for them, asked for status and counters. It runs on the delivery
  * thread (delivery_thread.ts), or on the main thread when that thread cannot start.
  */
+import type { LogContext } from "../streams/log_entry.ts";
 import { QueueStore } from "./queue_store.ts";
 import { type RunnerStats, TargetRunner } from "./runner.ts";
 import { lazyDelivery } from "./runner.ts";
@@ -21,7 +22,7 @@ export interface TargetSpec {
 /** ServerInfo `services.notifications` (minio-protocol §3.9). */
 export type NotificationStatus = Record<string, Record<string, { status: string }>[]>[];
 
-export type HostLog = (level: "ERROR" | "WARNING" | "INFO", message: string) => void;
+export type HostLog = (level: "ERROR" | "WARNING" | "INFO", message: string, context?: LogContext) => void;
 
 /** A check still running after this long answers with the target's last known state. */
 const STATUS_WAIT_MS = 1500;
@@ -72,7 +73,8 @@ export class DeliveryHost {
   async #start({ key, subsystem, id, values }: TargetSpec): Promise<TargetRunner> {
     const limit = Number(values.queue_limit) || DEFAULT_QUEUE_LIMIT;
     const type = TARGET_TYPES[subsystem];
-    const log: HostLog = (level, message) => this.log(level, `notification target ${key}: ${message}`);
+    const log: HostLog = (level, message, context) =>
+      this.log(level, `notification target ${key}: ${message}`, context);
     let runner: TargetRunner;
     try {
       const store = values.queue_dir

@@ -7,12 +7,13 @@
  * `apply(config)` is what a start or a service restart does (host.ts says what happens to each target).
  * Events arriving meanwhile wait and are matched against the new targets, so a restart loses none.
  */
-import type { QueueConfig } from "../../s3/ops/notification.ts";
-import { parseNotificationXml } from "../../s3/ops/notification.ts";
+import type { QueueConfig } from "../../lib/s3/ops/notification.ts";
+import { parseNotificationXml } from "../../lib/s3/ops/notification.ts";
 import type { ConfigTree } from "../admin/server_config.ts";
 import { type BucketEvent, eventNameMatches, targetRecord } from "../events/records.ts";
 import type { Store } from "../fs/store.ts";
 import type { Hub } from "../streams/hub.ts";
+import { type LogContext, logEntry } from "../streams/log_entry.ts";
 import type { LogEntry } from "../streams/mod.ts";
 import { DeliveryThread, type EventDelivery } from "./delivery_thread.ts";
 import type { NotificationStatus, TargetSpec } from "./host.ts";
@@ -77,7 +78,7 @@ export class Notifier {
         }
       }
       if (specs.length && !this.#delivery) {
-        this.#delivery = new DeliveryThread((level, message) => this.#log(level, message));
+        this.#delivery = new DeliveryThread((level, message, context) => this.#log(level, message, context));
       }
       await this.#delivery?.apply(specs);
       this.#targets = new Set(specs.map((s) => s.key));
@@ -179,13 +180,8 @@ export class Notifier {
     });
   }
 
-  #log(level: LogEntry["level"], message: string): void {
-    this.options.log.publish({
-      deploymentid: this.options.deploymentId,
-      level,
-      time: new Date().toISOString(),
-      message,
-    });
+  #log(level: LogEntry["level"], message: string, context?: LogContext): void {
+    this.options.log.publish(logEntry(this.options.deploymentId, level, message, context));
   }
 
   #exclusive<T>(work: () => Promise<T>): Promise<T> {

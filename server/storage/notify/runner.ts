@@ -7,6 +7,7 @@
  * - Without one: events wait in memory (up to `queue_limit`); a batch the target fails to take is dropped,
  *   as MinIO does, and every drop is counted and logged: never silently.
  */
+import { type LogContext, requestOfItem, sourceLines } from "../streams/log_entry.ts";
 import type { QueueStore } from "./queue_store.ts";
 import { type Delivery, DeliveryError, type NotifyEvent, type Target } from "./target.ts";
 
@@ -29,7 +30,8 @@ export interface RunnerOptions {
   store?: QueueStore;
   /** In-memory queue bound when there is no store. */
   memoryLimit: number;
-  log: (level: "ERROR" | "WARNING" | "INFO", message: string) => void;
+  /** Errors and warnings come with where they happened and, for a failed send, the request behind it. */
+  log: (level: "ERROR" | "WARNING" | "INFO", message: string, context?: LogContext) => void;
   /** Most events handed to one `send` (default 100). */
   batch?: number;
   /**
@@ -87,7 +89,7 @@ export class TargetRunner {
   enqueue(delivery: Delivery): void {
     if (this.#stopping) return;
     if (!this.options.store && this.#memory.length >= this.options.memoryLimit) {
-      this.#drop(1, "the in-memory queue is full");
+      this.#drop(1, "the in-memory queue is full", delivery);
       return;
     }
     this.#memory.push(delivery);
@@ -207,13 +209,17 @@ export class TargetRunner {
           break;
         }
         if (!retry) {
-          this.#drop(batch.length, "the target did not take them and there is no queue directory");
+          this.#drop(batch.length, "the target did not take them and there is no queue directory", batch[0]);
           break;
         }
         if (retry.max > 0 && failures > retry.max) {
           // Only the send that kept failing is given up; the events behind it get their own tries.
           const unit = Math.max(1, retry.unit);
-          this.#drop(Math.min(unit, batch.length), `still not delivered after ${retry.max} retries`);
+          this.#drop(
+            Math.min(unit, batch.length),
+            `still not delivered after ${retry.max} retries`,
+            batch[0],
+          );
           this.#memory.unshift(...batch.slice(unit));
           break;
         }
@@ -242,7 +248,10 @@ export class TargetRunner {
       if (delivered > 0) this.#delivered(batch.slice(0, delivered));
       this.#stats.failures++;
       this.#online = false;
-      this.#log("ERROR", error instanceof Error ? error.message : String(error));
+      this.#log("ERROR", error instanceof Error ? error.message : String(error), {
+        source: sourceLines(error),
+        request: batch[delivered] ? requestOfItem(batch[delivered].line) : undefined,
+      });
       return delivered;
     }
   }
@@ -253,21 +262,27 @@ export class TargetRunner {
     this.#online = true;
   }
 
-  #drop(count: number, why: string): void {
+  /** Counts and logs a drop; `first` (the first item dropped) names the request behind it in the log. */
+  #drop(count: number, why: string, first?: Delivery): void {
     this.#stats.dropped += count;
     this.#log(
       "ERROR",
       `${count} ${this.options.noun ?? "event(s)"} dropped: ${why} (${this.#stats.dropped} dropped so far)`,
+      first ? { request: requestOfItem(first.line) } : undefined,
     );
   }
 
   /** Logs, but the same message at most once per 10 s so an outage does not flood the log. */
-  #log(level: "ERROR" | "WARNING" | "INFO", message: string): void {
+  #log(level: "ERROR" | "WARNING" | "INFO", message: string, context?: LogContext): void {
     const now = Date.now();
     const key = message.replace(/\d+/g, "#");
     if (key === this.#lastLog.message && now - this.#lastLog.at < 10_000) return;
     this.#lastLog = { message: key, at: now };
-    this.options.log(level, message);
+    this.options.log(
+      level,
+      message,
+      level === "INFO" ? context : { source: sourceLines(undefined, 1), ...context },
+    );
   }
 }
 

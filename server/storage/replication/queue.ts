@@ -10,8 +10,8 @@
  * time, in order.
  */
 import { DatabaseSync } from "node:sqlite";
-import type { S3Client } from "../../s3/client.ts";
-import { S3Error } from "../../s3/errors.ts";
+import type { S3Client } from "../../lib/s3/client.ts";
+import { S3Error } from "../../lib/s3/errors.ts";
 import type { BucketTargetDoc } from "../admin/bucket_admin.ts";
 import type { Store, VersionRecord } from "../fs/store.ts";
 import { BandwidthLimit } from "./bandwidth.ts";

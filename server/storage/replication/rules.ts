@@ -3,7 +3,7 @@
  * key and tags, each rule's destination ARN resolved to the remote target set through the admin API (§3.11).
  * Among the rules naming one ARN, the enabled matching rule with the highest priority decides.
  */
-import { parseReplicationXml, type ReplicationRule } from "../../s3/ops/replication.ts";
+import { parseReplicationXml, type ReplicationRule } from "../../lib/s3/ops/replication.ts";
 import type { BucketTargetDoc } from "../admin/bucket_admin.ts";
 import type { Store } from "../fs/store.ts";
 

@@ -5,8 +5,8 @@
  * the store's normal read path, so they go as the client wrote them. Requests whose body is in memory go out
  * through the send thread (send_thread.ts); larger versions stream from this one.
  */
-import { S3Client } from "../../s3/client.ts";
-import type { ReplicationRule } from "../../s3/ops/replication.ts";
+import { S3Client } from "../../lib/s3/client.ts";
+import type { ReplicationRule } from "../../lib/s3/ops/replication.ts";
 import type { BucketTargetDoc } from "../admin/bucket_admin.ts";
 import { readVersion } from "../fs/objects.ts";
 import { sseResponseHeaders as sseRequestHeaders } from "../sse/request.ts";

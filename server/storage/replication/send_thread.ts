@@ -13,9 +13,9 @@
  * Protocol: main → worker `send {batch: {id, target, request}[]}`, `abort {id}`; worker → main
  * `done {batch: {id, failure?}[]}`.
  */
-import type { S3Client } from "../../s3/client.ts";
-import { S3Error } from "../../s3/errors.ts";
-import type { Credentials } from "../../s3/sigv4.ts";
+import type { S3Client } from "../../lib/s3/client.ts";
+import { S3Error } from "../../lib/s3/errors.ts";
+import type { Credentials } from "../../lib/s3/sigv4.ts";
 import { Handover } from "../background_thread.ts";
 
 /** Where a request goes, as a message can carry it (an S3Client cannot cross threads). */

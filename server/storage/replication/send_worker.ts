@@ -4,7 +4,7 @@
  * kept alive between sends.
  */
 /// <reference lib="deno.worker" />
-import { S3Client } from "../../s3/client.ts";
+import { S3Client } from "../../lib/s3/client.ts";
 import { Handover, lowerThisThreadsPriority } from "../background_thread.ts";
 import {
   HANDOVER_MS,

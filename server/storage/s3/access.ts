@@ -4,12 +4,25 @@
  * minio-protocol §6.3). Handlers that touch more than one bucket or object (copy, multi-delete, listing
  * buckets) call the check again per item.
  */
-import { evaluate } from "../../policy/evaluate.ts";
-import { normalizePolicy } from "../../policy/types.ts";
+import { evaluate } from "../../lib/policy/evaluate.ts";
+import { normalizePolicy } from "../../lib/policy/types.ts";
 import type { Authenticated } from "../auth/verify.ts";
 import type { ConditionValues, Credential, IdentityAuthority } from "../contracts.ts";
 import type { Store } from "../fs/store.ts";
 import { listingConditions } from "./listing.ts";
+
+/** The s3: condition keys that name a request header (MinIO's list, server/lib/policy/validate.ts). */
+const HEADER_KEYS = [
+  "x-amz-server-side-encryption",
+  "x-amz-server-side-encryption-aws-kms-key-id",
+  "x-amz-server-side-encryption-customer-algorithm",
+  "x-amz-copy-source",
+  "x-amz-metadata-directive",
+  "x-amz-storage-class",
+  "x-amz-content-sha256",
+  "x-amz-object-if-match",
+  "x-amz-annotation-directive",
+];
 
 /** The condition keys a policy may test for this request: who, from where, when, how signed, SSE, listing. */
 export function requestConditions(
@@ -30,7 +43,7 @@ export function requestConditions(
     "aws:EpochTime": [String(Math.floor(now / 1000))],
     "aws:UserAgent": [header("user-agent") ?? ""],
     "aws:Referer": [header("referer") ?? ""],
-    "s3:signatureversion": ["AWS4-HMAC-SHA256"],
+    "s3:signatureversion": [auth.signatureVersion ?? "AWS4-HMAC-SHA256"],
     "s3:authType": [auth.authType === "presigned" ? "REST-QUERY-STRING" : "REST-HEADER"],
     ...(cred
       ? {
@@ -40,17 +53,11 @@ export function requestConditions(
       }
       : {}),
     ...(url.searchParams.get("versionId") ? { "s3:versionid": [url.searchParams.get("versionId")!] } : {}),
-    // SSE: policies may require encryption ("deny PUT unless x-amz-server-side-encryption is AES256").
-    ...(header("x-amz-server-side-encryption") !== null
-      ? { "s3:x-amz-server-side-encryption": [header("x-amz-server-side-encryption")!] }
-      : {}),
-    ...(header("x-amz-server-side-encryption-aws-kms-key-id") !== null
-      ? {
-        "s3:x-amz-server-side-encryption-aws-kms-key-id": [
-          header("x-amz-server-side-encryption-aws-kms-key-id")!,
-        ],
-      }
-      : {}),
+    // s3:x-amz-* keys are the request's headers, as MinIO reads them: policies may require encryption
+    // ("deny PUT unless x-amz-server-side-encryption is AES256"), a storage class, a copy source…
+    ...Object.fromEntries(
+      HEADER_KEYS.filter((name) => header(name) !== null).map((name) => [`s3:${name}`, [header(name)!]]),
+    ),
     ...(operation.startsWith("List") && bucket ? listingConditions(url.searchParams) : {}),
   };
 }

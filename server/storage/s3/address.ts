@@ -4,10 +4,12 @@
  * (invalid) and never the key `x/k` of bucket `b`; and a path with "." or ".." components is refused before
  * URL normalisation could turn it into another path (MinIO's setRequestValidityMiddleware).
  */
+import { hasBadPathComponent } from "../../lib/contract/iam_names.ts";
 import { StoreError } from "../fs/store.ts";
 
 const invalidUri = () => new StoreError("InvalidURI", "Couldn't parse the specified URI.", 400);
-const badComponents = () =>
+/** MinIO's answer to a name with "." or ".." segments, wherever it comes (path, query, or an IAM name). */
+export const badComponents = () =>
   new StoreError(
     "XMinioInvalidResourceName",
     'Resource name contains bad components such as ".." or ".".',
@@ -29,15 +31,6 @@ export function decodeForDisplay(text: string): string {
   } catch {
     return text;
   }
-}
-
-/** MinIO's hasBadPathComponent: a "." or ".." segment (spaces trimmed, "\" also a separator), or over 32 KiB. */
-export function hasBadPathComponent(path: string): boolean {
-  if (path.length > 32 * 1024) return true;
-  return path.split(/[/\\]/).some((segment) => {
-    const trimmed = segment.trim();
-    return trimmed === "." || trimmed === "..";
-  });
 }
 
 /**

@@ -2,11 +2,11 @@
  * Bucket configuration documents: policy, encryption, lifecycle, replication, notification — each validated
  * as MinIO validates it, stored durably, and returned (minio-protocol §5.6–5.10).
  */
-import { checkPolicy } from "../../policy/validate.ts";
-import { lifecycleXml, parseLifecycleXml } from "../../s3/ops/lifecycle.ts";
-import { notificationXml, parseNotificationXml } from "../../s3/ops/notification.ts";
-import { parseReplicationXml, replicationXml } from "../../s3/ops/replication.ts";
-import { child, childText, XmlError } from "../../s3/xml.ts";
+import { checkPolicy } from "../../lib/policy/validate.ts";
+import { lifecycleXml, parseLifecycleXml } from "../../lib/s3/ops/lifecycle.ts";
+import { notificationXml, parseNotificationXml } from "../../lib/s3/ops/notification.ts";
+import { parseReplicationXml, replicationXml } from "../../lib/s3/ops/replication.ts";
+import { child, childText, XmlError } from "../../lib/s3/xml.ts";
 import { StoreError } from "../fs/store.ts";
 import { replicateExistingObjects } from "../replication/hooks.ts";
 import { checkBucketEncryption } from "../sse/request.ts";
@@ -129,7 +129,23 @@ export const getBucketLifecycle = (ctx: S3Request) =>
     "The lifecycle configuration does not exist",
   );
 
-const validDate = (text: string | undefined) => text === undefined || !Number.isNaN(Date.parse(text));
+/**
+ * A rule's Expiration or Transition Date as MinIO takes it: RFC 3339, at midnight UTC ("Z"); written back in
+ * MinIO's form, `2020-01-01T00:00:00Z`.
+ */
+function lifecycleDate(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(text);
+  const day = m ? new Date(`${m[1]}T00:00:00Z`) : null;
+  if (!m || !day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== m[1]) {
+    throw new StoreError("InvalidArgument", "Date must be provided in ISO 8601 format", 400);
+  }
+  const [, date, hours, minutes, seconds, fraction = "0", zone] = m;
+  if (hours !== "00" || minutes !== "00" || seconds !== "00" || /[1-9]/.test(fraction) || zone !== "Z") {
+    throw new StoreError("InvalidArgument", "'Date' must be at midnight GMT", 400);
+  }
+  return `${date}T00:00:00Z`;
+}
 
 export async function putBucketLifecycle(ctx: S3Request): Promise<Response> {
   bucketOf(ctx);
@@ -212,9 +228,8 @@ export async function putBucketLifecycle(ctx: S3Request): Promise<Response> {
     ) {
       throw new StoreError("MalformedXML", "Expiration needs Days, Date or ExpiredObjectDeleteMarker", 400);
     }
-    if (!validDate(rule.expiration?.date) || !validDate(rule.transition?.date)) {
-      throw new StoreError("InvalidArgument", "Date must be provided in ISO 8601 format", 400);
-    }
+    if (rule.expiration?.date) rule.expiration.date = lifecycleDate(rule.expiration.date);
+    if (rule.transition?.date) rule.transition.date = lifecycleDate(rule.transition.date);
     for (const storageClass of [rule.transition?.storageClass, rule.noncurrentTransition?.storageClass]) {
       if (storageClass !== undefined && !tiers.includes(storageClass)) {
         throw new StoreError("InvalidStorageClass", "Invalid storage class.", 400);

@@ -1,5 +1,5 @@
 /** Bucket handlers: list, create, head, location, delete, versioning, object lock, tagging (minio-protocol §5.2–5.5, §5.11). */
-import { child, children, childText } from "../../s3/xml.ts";
+import { child, childBool, children, childText } from "../../lib/s3/xml.ts";
 import { bucketNameProblem } from "../fs/names.ts";
 import { StoreError } from "../fs/store.ts";
 import {
@@ -115,7 +115,7 @@ export async function putBucketVersioning(ctx: S3Request): Promise<Response> {
     );
   }
   const excluded = children(root, "ExcludedPrefixes").map((p) => childText(p, "Prefix") ?? "");
-  const excludeFolders = childText(root, "ExcludeFolders") === "true";
+  const excludeFolders = childBool(root, "ExcludeFolders") === true;
   if (excluded.length > 10) {
     throw new StoreError("InvalidArgument", "Too many excluded prefixes: at most 10 are allowed", 400);
   }

@@ -11,7 +11,7 @@ import {
   checksumHeader,
   createChecksum,
   isChecksumValue,
-} from "../../s3/checksums.ts";
+} from "../../lib/s3/checksums.ts";
 import type { Trailer } from "../auth/body.ts";
 import { piecesOf, streamOfPieces } from "../fs/pieces.ts";
 import { type StoredChecksum, StoreError } from "../fs/store.ts";
@@ -23,6 +23,22 @@ export const checksumMismatch = () =>
     "The provided 'x-amz-checksum' header does not match what was computed.",
     400,
   );
+
+/**
+ * A Content-MD5 header that is present must be the base64 of 16 bytes: an empty or malformed one is
+ * InvalidDigest (MinIO's etag.FromContentMD5), never taken as "no digest".
+ */
+export function checkContentMd5(headers: Headers): void {
+  const value = headers.get("content-md5");
+  if (value === null) return;
+  let bytes: Uint8Array | null = null;
+  try {
+    if (/^[A-Za-z0-9+/]+={0,2}$/.test(value)) bytes = Uint8Array.fromBase64(value);
+  } catch { /* not base64 */ }
+  if (bytes?.length !== 16) {
+    throw new StoreError("InvalidDigest", "The Content-Md5 you specified is not valid.", 400);
+  }
+}
 
 /** Where a write's expected checksum comes from. */
 export interface ChecksumSpec {

@@ -2,7 +2,7 @@
  * What every S3 handler of the embedded server receives, and the response helpers they share (XML bodies in
  * S3's namespace, error XML, common headers; minio-protocol §5.1, §5.21).
  */
-import { buildXml, parseXml, type XmlNode, type XmlObject } from "../../s3/xml.ts";
+import { buildXml, parseXml, type XmlNode, type XmlObject } from "../../lib/s3/xml.ts";
 import type { Authenticated } from "../auth/verify.ts";
 import type { ServerFacts } from "../contracts.ts";
 import type { EventObject } from "../events/records.ts";
@@ -86,11 +86,17 @@ export function s3ErrorResponse(error: StoreError, request: Request, url: URL, r
   });
 }
 
-/** Reads a small request body (configuration documents) with a size limit, verifying a declared checksum. */
-export async function readSmallBody(ctx: S3Request, limit = 1024 * 1024): Promise<string> {
-  const body =
-    checksummedBody(ctx.auth.body, declaredChecksum(ctx.request.headers, ctx.auth.trailer), ctx.auth.trailer)
-      .body;
+/**
+ * Reads a small request body (configuration documents) with a size limit, verifying a declared checksum
+ * unless the request's checksum headers describe an object instead (`objectChecksum`).
+ */
+export async function readSmallBody(
+  ctx: S3Request,
+  limit = 1024 * 1024,
+  { objectChecksum = false } = {},
+): Promise<string> {
+  const spec = objectChecksum ? null : declaredChecksum(ctx.request.headers, ctx.auth.trailer);
+  const body = checksummedBody(ctx.auth.body, spec, ctx.auth.trailer).body;
   const tooLarge = () =>
     new StoreError(
       "EntityTooLarge",
@@ -101,8 +107,12 @@ export async function readSmallBody(ctx: S3Request, limit = 1024 * 1024): Promis
 }
 
 /** Parses an XML request body, mapping syntax errors to MalformedXML. */
-export async function readXmlBody(ctx: S3Request, expectedRoot?: string): Promise<XmlNode> {
-  const text = await readSmallBody(ctx);
+export async function readXmlBody(
+  ctx: S3Request,
+  expectedRoot?: string,
+  options: { objectChecksum?: boolean } = {},
+): Promise<XmlNode> {
+  const text = await readSmallBody(ctx, undefined, options);
   try {
     const root = parseXml(text);
     if (expectedRoot && root.name !== expectedRoot) throw new Error(`expected <${expectedRoot}>`);
@@ -155,6 +165,14 @@ export function deleteEventName(
   return outcome.deleteMarker && !requestedVersion
     ? "s3:ObjectRemoved:DeleteMarkerCreated"
     : "s3:ObjectRemoved:Delete";
+}
+
+/**
+ * x-amz-version-id for a version a request wrote, read or deleted. The null version's id is left out, as
+ * MinIO does: unversioned and suspended buckets answer writes without the header.
+ */
+export function versionIdHeader(versionId: string | undefined): Record<string, string> {
+  return versionId && versionId !== "null" ? { "x-amz-version-id": versionId } : {};
 }
 
 /** XML timestamps: milliseconds, UTC. */

@@ -4,7 +4,7 @@
  * path, MinIO's global `api cors_allow_origin` list (minio-protocol-2 §10.2, default "*"). Browsers then
  * reach the server directly, as the console's presigned part uploads do.
  */
-import { type CorsRule, corsXml, parseCorsXml } from "../../s3/ops/cors.ts";
+import { type CorsRule, corsXml, parseCorsXml } from "../../lib/s3/ops/cors.ts";
 import type { ServerFacts } from "../contracts.ts";
 import { type Store, StoreError } from "../fs/store.ts";
 import { bucketOf, emptyResponse, readSmallBody, requireContentMd5, type S3Request } from "./context.ts";

@@ -5,6 +5,7 @@
  */
 import { getBucketReplicationMetrics } from "../replication/metrics.ts";
 import * as configs from "./bucket_configs.ts";
+import * as defaults from "./bucket_defaults.ts";
 import * as buckets from "./buckets.ts";
 import type { S3Handler, S3Request } from "./context.ts";
 import * as cors from "./cors.ts";
@@ -12,8 +13,13 @@ import * as listen from "./listen.ts";
 import * as listing from "./listing.ts";
 import * as multipart from "./multipart.ts";
 import * as meta from "./object_meta.ts";
+import { getObjectAttributes } from "./object_attributes.ts";
+import { copyObject } from "./object_copy.ts";
+import * as read from "./object_read.ts";
 import * as objects from "./objects.ts";
 import { postObject } from "./post_object.ts";
+import { selectObjectContent } from "./select.ts";
+import * as parts from "./upload_part.ts";
 import type { PostForm } from "./post_policy.ts";
 
 export const HANDLERS: Record<string, S3Handler> = {
@@ -47,18 +53,28 @@ export const HANDLERS: Record<string, S3Handler> = {
   GetBucketCors: cors.getBucketCors,
   PutBucketCors: cors.putBucketCors,
   DeleteBucketCors: cors.deleteBucketCors,
-  GetBucketAcl: meta.getAcl,
+  GetBucketAcl: defaults.getAcl,
+  PutBucketAcl: defaults.putAcl,
+  GetBucketPolicyStatus: defaults.getBucketPolicyStatus,
+  GetBucketWebsite: defaults.getBucketWebsite,
+  DeleteBucketWebsite: defaults.deleteBucketWebsite,
+  GetBucketLogging: defaults.getBucketLogging,
+  GetBucketAccelerate: defaults.getBucketAccelerate,
+  GetBucketRequestPayment: defaults.getBucketRequestPayment,
   ListObjects: listing.listObjectsV1,
   ListObjectsV2: listing.listObjectsV2,
   ListObjectVersions: listing.listObjectVersions,
   ListMultipartUploads: listing.listMultipartUploads,
   DeleteObjects: meta.deleteObjects,
   PutObject: objects.putObject,
-  CopyObject: objects.copyObject,
-  GetObject: objects.getObject,
-  HeadObject: objects.headObject,
+  CopyObject: copyObject,
+  GetObject: read.getObject,
+  HeadObject: read.headObject,
   DeleteObject: objects.deleteObject,
-  GetObjectAcl: meta.getAcl,
+  GetObjectAttributes: getObjectAttributes,
+  SelectObjectContent: selectObjectContent,
+  GetObjectAcl: defaults.getAcl,
+  PutObjectAcl: defaults.putAcl,
   GetObjectTagging: meta.getObjectTagging,
   PutObjectTagging: meta.putObjectTagging,
   DeleteObjectTagging: meta.deleteObjectTagging,
@@ -67,7 +83,8 @@ export const HANDLERS: Record<string, S3Handler> = {
   GetObjectLegalHold: meta.getObjectLegalHold,
   PutObjectLegalHold: meta.putObjectLegalHold,
   CreateMultipartUpload: multipart.createMultipartUpload,
-  UploadPart: multipart.uploadPart,
+  UploadPart: parts.uploadPart,
+  UploadPartCopy: parts.uploadPartCopy,
   CompleteMultipartUpload: multipart.completeMultipartUpload,
   AbortMultipartUpload: multipart.abortMultipartUpload,
   ListParts: multipart.listPartsHandler,

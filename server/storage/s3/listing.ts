@@ -1,6 +1,6 @@
 /** ListObjects v1/v2, ListObjectVersions and ListMultipartUploads responses (minio-protocol §5.12–5.13). */
 import { crc32 } from "node:zlib";
-import { buildXml, type XmlObject } from "../../s3/xml.ts";
+import { buildXml, type XmlObject } from "../../lib/s3/xml.ts";
 import { listObjects, listVersions } from "../fs/listing.ts";
 import { listUploads } from "../fs/multipart.ts";
 import { compareKeys, type VersionRecord } from "../fs/store.ts";

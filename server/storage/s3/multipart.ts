@@ -1,31 +1,25 @@
-/** Multipart upload handlers (minio-protocol §5.16). */
+/** Multipart uploads: create, complete, abort, list parts (minio-protocol §5.16); parts are upload_part.ts. */
 import {
   CHECKSUM_ALGORITHMS,
   checksumAlgorithmOf,
   checksumElement,
   checksumHeader,
   isChecksumValue,
-} from "../../s3/checksums.ts";
-import { children, childText } from "../../s3/xml.ts";
-import { discardStaged, stageData } from "../fs/objects.ts";
+} from "../../lib/s3/checksums.ts";
+import { children, childText } from "../../lib/s3/xml.ts";
 import {
   abortUpload,
   completeUpload,
+  type ExpectedChecksum,
   initiateUpload,
   listParts,
   readUpload,
-  storePart,
+  type UploadRef,
 } from "../fs/multipart.ts";
 import { isCompressible } from "../fs/compression.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { StoreError } from "../fs/store.ts";
-import {
-  checksumHeaders,
-  checksummedBody,
-  checksumXml,
-  declaredChecksum,
-  invalidChecksum,
-} from "./checksums.ts";
+import { checksumHeaders, checksumXml, invalidChecksum } from "./checksums.ts";
 import {
   bucketOf,
   emptyResponse,
@@ -33,23 +27,23 @@ import {
   OWNER,
   readXmlBody,
   type S3Request,
+  versionIdHeader,
   xmlResponse,
   xmlTime,
 } from "./context.ts";
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
+import { writePrecondition } from "./preconditions.ts";
 import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
-import {
-  sseForCompletion,
-  sseForPart,
-  sseForWrite,
-  sseResponseHeaders,
-  uploadSseOf,
-} from "../sse/request.ts";
+import { sseForCompletion, sseForWrite, sseResponseHeaders, uploadSseOf } from "../sse/request.ts";
 import { openMeta } from "../sse/seal.ts";
 import { EncryptedJoin } from "../sse/stored.ts";
-import { stageEncrypted } from "../sse/staging.ts";
 
-const MAX_PART_SIZE = 5 * 1024 ** 3;
+/** The upload a request names: its id, bound to the request's bucket and key (fs/multipart.ts UploadRef). */
+const uploadRef = (ctx: S3Request): UploadRef => ({
+  bucket: ctx.bucket,
+  key: ctx.key,
+  uploadId: ctx.query.get("uploadId")!,
+});
 
 export async function createMultipartUpload(ctx: S3Request): Promise<Response> {
   const problem = objectKeyProblem(ctx.key);
@@ -58,6 +52,7 @@ export async function createMultipartUpload(ctx: S3Request): Promise<Response> {
   const { beforeCommit: _b, expectedSize: _e, etag: _t, now: _n, checksum: _c, ...options } =
     await writeOptionsFromHeaders(ctx, state, ctx.request.headers);
   const checksum = uploadChecksum(ctx.request.headers);
+  writePrecondition(ctx.request.headers)?.(state.objects.get(ctx.key)?.versions[0]);
   // SSE hook (server/storage/sse): the upload's object key, sealed; every part is encrypted with it.
   const sse = await sseForWrite(ctx, ctx.request.headers);
   if (sse?.write.key.type === "SSE-C" && checksum?.type === "FULL_OBJECT") {
@@ -113,53 +108,10 @@ function uploadChecksum(headers: Headers) {
   return { algorithm, type };
 }
 
-export async function uploadPart(ctx: S3Request): Promise<Response> {
-  bucketOf(ctx);
-  const length = ctx.auth.contentLength;
-  if (length === undefined) {
-    throw new StoreError("MissingContentLength", "You must provide the Content-Length HTTP header.", 411);
-  }
-  if (length > MAX_PART_SIZE) {
-    throw new StoreError(
-      "EntityTooLarge",
-      "Your proposed upload exceeds the maximum allowed object size.",
-      400,
-    );
-  }
-  const partNumber = Number(ctx.query.get("partNumber"));
-  const uploadId = ctx.query.get("uploadId")!;
-  const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
-  if (upload.key !== ctx.key) {
-    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
-  }
-  const spec = declaredChecksum(ctx.request.headers, ctx.auth.trailer);
-  if (spec && upload.checksum && spec.algorithm !== upload.checksum.algorithm) throw invalidChecksum();
-  const sse = await sseForPart(ctx, upload.sse);
-  // Parts of an upload created with an algorithm get its checksum even when the client sent none.
-  const checksum = checksummedBody(ctx.auth.body, spec, ctx.auth.trailer, upload.checksum?.algorithm);
-  // SSE hook: the part is sealed as it arrives (its size and ETag stay the plaintext's).
-  const staged = sse.objectKey
-    ? (await stageEncrypted(ctx.store, checksum.body, sse.objectKey, length)).staged
-    : await stageData(ctx.store, checksum.body, length);
-  if (staged.size !== length) {
-    await discardStaged(staged);
-    throw new StoreError(
-      "IncompleteBody",
-      "You did not provide the number of bytes specified by the Content-Length HTTP header.",
-      400,
-    );
-  }
-  const algorithm = spec?.algorithm ?? upload.checksum?.algorithm;
-  const partChecksum = algorithm ? { algorithm, value: checksum.value()! } : undefined;
-  const part = await storePart(ctx.store, ctx.bucket, uploadId, partNumber, staged, partChecksum);
-  const headers = partChecksum ? checksumHeaders({ ...partChecksum, type: "FULL_OBJECT" }) : {};
-  delete headers["x-amz-checksum-type"];
-  return emptyResponse(200, { etag: `"${part.etag}"`, ...headers, ...sse.headers });
-}
-
 export async function completeMultipartUpload(ctx: S3Request): Promise<Response> {
   const state = bucketOf(ctx);
-  const root = await readXmlBody(ctx, "CompleteMultipartUpload");
+  // Its x-amz-checksum-* headers describe the object, not this XML body.
+  const root = await readXmlBody(ctx, "CompleteMultipartUpload", { objectChecksum: true });
   const parts = children(root, "Part").map((p) => {
     const checksums: Record<string, string> = {};
     for (const algorithm of CHECKSUM_ALGORITHMS) {
@@ -168,17 +120,18 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
     }
     return { partNumber: Number(childText(p, "PartNumber")), etag: childText(p, "ETag") ?? "", checksums };
   });
-  const uploadId = ctx.query.get("uploadId")!;
-  const upload = await readUpload(ctx.store, ctx.bucket, uploadId);
-  if (upload.key !== ctx.key) {
-    throw new StoreError("NoSuchUpload", "The specified multipart upload does not exist.", 404);
-  }
+  const ref = uploadRef(ctx);
+  const upload = await readUpload(ctx.store, ref);
+  // If-Match / If-None-Match: checked before the parts are joined, and again under the key's lock at commit.
+  const precondition = writePrecondition(ctx.request.headers);
+  precondition?.(state.objects.get(ctx.key)?.versions[0]);
   // SSE hook: encrypted parts are joined as stored.
   const completion = upload.sse ? await sseForCompletion(ctx, upload.sse) : undefined;
   const sse = completion ? new EncryptedJoin(completion.write, completion.objectKey) : undefined;
   const replication = await replicationOnWrite(ctx, ctx.key, upload.options.tags); // replication hook
-  const { version } = await completeUpload(ctx.store, state, uploadId, parts, {
+  const { version } = await completeUpload(ctx.store, state, ref, parts, {
     beforeCommit: quotaGuard(ctx, state),
+    precondition,
     expectedChecksum: expectedObjectChecksum(ctx.request.headers),
     replication,
     sse,
@@ -188,9 +141,7 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
   const sealedChecksum = version.sse && completion
     ? (await openMeta(completion.write.metaKey, version.sse.sealedMeta)).checksum
     : undefined;
-  const headers: Record<string, string> = state.meta.versioning
-    ? { "x-amz-version-id": version.versionId }
-    : {};
+  const headers = versionIdHeader(version.versionId);
   Object.assign(headers, await ctx.store.lifecycle?.headers(state, ctx.key, version)); // lifecycle hook
   return xmlResponse("CompleteMultipartUploadResult", {
     Location: `${ctx.url.origin}/${ctx.bucket}/${ctx.key}`,
@@ -198,6 +149,7 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
     Key: ctx.key,
     ETag: `"${version.etag}"`,
     ...checksumXml(version.checksum ?? sealedChecksum),
+    ChecksumType: (version.checksum ?? sealedChecksum)?.type,
   }, {
     headers: {
       ...headers,
@@ -208,26 +160,31 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
 }
 
 /** A whole-object value sent with CompleteMultipartUpload (composite form "<base64>-<N>" allowed). */
-function expectedObjectChecksum(headers: Headers) {
-  for (const algorithm of CHECKSUM_ALGORITHMS) {
-    const value = headers.get(checksumHeader(algorithm));
-    if (value === null) continue;
-    if (!isChecksumValue(algorithm, value.replace(/-\d+$/, ""))) throw invalidChecksum();
-    return { algorithm, value };
+function expectedObjectChecksum(headers: Headers): ExpectedChecksum | undefined {
+  const typeText = headers.get("x-amz-checksum-type")?.toUpperCase();
+  if (typeText !== undefined && typeText !== "FULL_OBJECT" && typeText !== "COMPOSITE") {
+    throw invalidChecksum();
   }
-  return undefined;
+  const present = CHECKSUM_ALGORITHMS.filter((a) => headers.has(checksumHeader(a)));
+  if (present.length > 1) throw invalidChecksum();
+  if (present.length === 0) return undefined;
+  const algorithm = present[0];
+  const m = /^([^-]*)(?:-(\d+))?$/.exec(headers.get(checksumHeader(algorithm))!.trim());
+  if (!m || !isChecksumValue(algorithm, m[1])) throw invalidChecksum();
+  return { algorithm, value: m[1], parts: m[2] === undefined ? undefined : Number(m[2]), type: typeText };
 }
 
 export async function abortMultipartUpload(ctx: S3Request): Promise<Response> {
   bucketOf(ctx);
-  await abortUpload(ctx.store, ctx.bucket, ctx.query.get("uploadId")!);
+  await abortUpload(ctx.store, uploadRef(ctx));
   return emptyResponse(204);
 }
 
 export async function listPartsHandler(ctx: S3Request): Promise<Response> {
   bucketOf(ctx);
-  const uploadId = ctx.query.get("uploadId")!;
-  const parts = await listParts(ctx.store, ctx.bucket, uploadId);
+  const ref = uploadRef(ctx);
+  const parts = await listParts(ctx.store, ref);
+  const { checksum } = await readUpload(ctx.store, ref);
   const marker = Number(ctx.query.get("part-number-marker") ?? 0);
   const maxParts = Math.min(Number(ctx.query.get("max-parts") ?? 1000) || 1000, 1000);
   const after = parts.filter((p) => p.partNumber > marker);
@@ -235,7 +192,7 @@ export async function listPartsHandler(ctx: S3Request): Promise<Response> {
   return xmlResponse("ListPartsResult", {
     Bucket: ctx.bucket,
     Key: ctx.key,
-    UploadId: uploadId,
+    UploadId: ref.uploadId,
     Initiator: OWNER,
     Owner: OWNER,
     StorageClass: "STANDARD",
@@ -243,7 +200,8 @@ export async function listPartsHandler(ctx: S3Request): Promise<Response> {
     NextPartNumberMarker: page.length ? page[page.length - 1].partNumber : 0,
     MaxParts: maxParts,
     IsTruncated: after.length > maxParts,
-    ChecksumAlgorithm: (await readUpload(ctx.store, ctx.bucket, uploadId)).checksum?.algorithm,
+    ChecksumAlgorithm: checksum?.algorithm,
+    ChecksumType: checksum?.type,
     Part: page.map((p) => ({
       PartNumber: p.partNumber,
       LastModified: xmlTime(p.lastModified),

@@ -1,5 +1,5 @@
 /** Per-object tagging, retention, legal hold, ACL stand-in, and multi-delete (minio-protocol §5.15, §5.17–5.18). */
-import { children, childText, type XmlObject } from "../../s3/xml.ts";
+import { childBool, children, childText, type XmlObject } from "../../lib/s3/xml.ts";
 import { deleteVersion, findVersion, updateVersion } from "../fs/objects.ts";
 import { StoreError } from "../fs/store.ts";
 import { parseTagging, taggingXml } from "./buckets.ts";
@@ -9,10 +9,10 @@ import {
   emptyResponse,
   invalidArgument,
   notifyObject,
-  OWNER,
   readXmlBody,
   requireContentMd5,
   type S3Request,
+  versionIdHeader,
   xmlResponse,
 } from "./context.ts";
 import { bypassGovernance } from "./objects.ts";
@@ -25,10 +25,6 @@ import {
 
 const versionOf = (ctx: S3Request) => ctx.query.get("versionId") || undefined;
 
-function versionHeader(ctx: S3Request, versionId: string): Record<string, string> {
-  return bucketOf(ctx).meta.versioning ? { "x-amz-version-id": versionId } : {};
-}
-
 export async function getObjectTagging(ctx: S3Request): Promise<Response> {
   const version = findVersion(bucketOf(ctx), ctx.key, versionOf(ctx));
   if (version.deleteMarker) {
@@ -39,7 +35,7 @@ export async function getObjectTagging(ctx: S3Request): Promise<Response> {
     );
   }
   const response = taggingXml(version.tags ?? {});
-  for (const [k, v] of Object.entries(versionHeader(ctx, version.versionId))) response.headers.set(k, v);
+  for (const [k, v] of Object.entries(versionIdHeader(version.versionId))) response.headers.set(k, v);
   return response;
 }
 
@@ -52,7 +48,7 @@ export async function putObjectTagging(ctx: S3Request): Promise<Response> {
   });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:PutTagging", ctx.key, version);
-  return emptyResponse(200, versionHeader(ctx, version.versionId));
+  return emptyResponse(200, versionIdHeader(version.versionId));
 }
 
 export async function deleteObjectTagging(ctx: S3Request): Promise<Response> {
@@ -63,7 +59,7 @@ export async function deleteObjectTagging(ctx: S3Request): Promise<Response> {
   });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:DeleteTagging", ctx.key, version);
-  return emptyResponse(204, versionHeader(ctx, version.versionId));
+  return emptyResponse(204, versionIdHeader(version.versionId));
 }
 
 function requireLockBucket(ctx: S3Request): void {
@@ -107,9 +103,10 @@ export async function putObjectRetention(ctx: S3Request): Promise<Response> {
     const current = v.retention;
     const active = current && Date.parse(current.until) > ctx.now.getTime();
     if (active) {
-      const weaker = !mode || Date.parse(until!) < Date.parse(current.until) ||
-        (current.mode === "COMPLIANCE" && mode !== "COMPLIANCE");
-      if (weaker && (current.mode === "COMPLIANCE" || !bypass)) {
+      // As MinIO: while a retention is active only the same mode with an equal or later date may replace it;
+      // any other change (another mode, an earlier date, none) is governance's bypass alone to make.
+      const changed = mode !== current.mode || Date.parse(until!) < Date.parse(current.until);
+      if (changed && (current.mode === "COMPLIANCE" || !bypass)) {
         throw new StoreError("AccessDenied", "Object is WORM protected and cannot be overwritten", 403);
       }
     }
@@ -120,7 +117,7 @@ export async function putObjectRetention(ctx: S3Request): Promise<Response> {
   });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:PutRetention", ctx.key, version);
-  return emptyResponse(200, versionHeader(ctx, version.versionId));
+  return emptyResponse(200, versionIdHeader(version.versionId));
 }
 
 export async function getObjectLegalHold(ctx: S3Request): Promise<Response> {
@@ -151,24 +148,14 @@ export async function putObjectLegalHold(ctx: S3Request): Promise<Response> {
   });
   await replicateAfterWrite(ctx, ctx.key, version); // replication hook
   notifyObject(ctx, "s3:ObjectCreated:PutLegalHold", ctx.key, version);
-  return emptyResponse(200, versionHeader(ctx, version.versionId));
-}
-
-/** A fixed "owner has full control" ACL: MinIO does not implement ACLs beyond this answer. */
-export async function getAcl(ctx: S3Request): Promise<Response> {
-  bucketOf(ctx);
-  if (ctx.key) findVersion(bucketOf(ctx), ctx.key, versionOf(ctx));
-  return xmlResponse("AccessControlPolicy", {
-    Owner: OWNER,
-    AccessControlList: { Grant: { Grantee: OWNER, Permission: "FULL_CONTROL" } },
-  });
+  return emptyResponse(200, versionIdHeader(version.versionId));
 }
 
 export async function deleteObjects(ctx: S3Request): Promise<Response> {
   const state = bucketOf(ctx);
   requireContentMd5(ctx);
   const root = await readXmlBody(ctx, "Delete");
-  const quiet = childText(root, "Quiet") === "true";
+  const quiet = childBool(root, "Quiet") === true;
   const objects = children(root, "Object").map((o) => ({
     key: childText(o, "Key") ?? "",
     versionId: childText(o, "VersionId") || undefined,

@@ -3,13 +3,13 @@
  * checked, with the form's metadata, tags and checksum as a PutObject would, and answers as the form asks.
  */
 import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
-import { buildXml, children, childText, parseXml } from "../../s3/xml.ts";
+import { buildXml, children, childText, parseXml } from "../../lib/s3/xml.ts";
 import { verifyDigests } from "../auth/body.ts";
 import { commitVersion, stageData } from "../fs/objects.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { StoreError } from "../fs/store.ts";
 import { checksumHeaders, checksummedBody, declaredChecksum } from "./checksums.ts";
-import { bucketOf, notifyObject, type S3Request } from "./context.ts";
+import { bucketOf, notifyObject, type S3Request, versionIdHeader } from "./context.ts";
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
 import { sseForWrite } from "../sse/request.ts";
 import { malformed, type PostForm } from "./post_policy.ts";
@@ -74,8 +74,11 @@ export async function postObject(ctx: S3Request & { form: PostForm }): Promise<R
   const location = `${ctx.url.origin}/${encodeURIComponent(ctx.bucket)}/${
     ctx.key.split("/").map(encodeURIComponent).join("/")
   }`;
-  const extra: Record<string, string> = { ...checksumHeaders(version.checksum ?? stored), ...sse?.headers };
-  if (state.meta.versioning) extra["x-amz-version-id"] = version.versionId;
+  const extra: Record<string, string> = {
+    ...checksumHeaders(version.checksum ?? stored),
+    ...sse?.headers,
+    ...versionIdHeader(version.versionId),
+  };
   return postResponse(form, ctx.bucket, location, version.etag, extra);
 }
 

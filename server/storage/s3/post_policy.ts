@@ -3,15 +3,24 @@
  * the policy's signature proves who sent it, its expiry and conditions decide what may be uploaded, and
  * the file's bytes stream into the store like a PutObject body (never buffered).
  */
-import { signatureOf, signingKey } from "../../s3/sigv4.ts";
-import { FormError, type FormPart, formParts } from "../../formats/multipart_form.ts";
+import { constantTimeEqual, signatureOf, signingKey } from "../../lib/s3/sigv4.ts";
+import { FormError, type FormPart, formParts } from "../../lib/formats/multipart_form.ts";
 import type { IdentityAuthority } from "../contracts.ts";
-import { type Authenticated, checkCredential, parseCredential } from "../auth/verify.ts";
+import type { Authenticated } from "../auth/verify.ts";
+import { checkCredential, parseCredential } from "../auth/scope.ts";
+import { policyCredentialV2 } from "../auth/sigv2.ts";
 import { streamOfPieces } from "../fs/pieces.ts";
 import { StoreError } from "../fs/store.ts";
 
 /** Each non-file field may be at most this long (MinIO's maxFormFieldSize). */
 const MAX_FIELD_BYTES = 1024 * 1024;
+/**
+ * All fields before the file together, names included. They are read before the policy's signature is
+ * checked, so anyone may send them: a real policy's fields take a few KiB, and one field of MinIO's largest
+ * still fits. Without this bound 1,000 fields of 1 MiB were buffered from one anonymous request.
+ */
+const MAX_FIELDS_BYTES = 2 * 1024 * 1024;
+/** MinIO's maxParts. */
 const MAX_FIELDS = 1000;
 const MAX_OBJECT_SIZE = 5 * 1024 ** 4;
 
@@ -21,6 +30,9 @@ export const malformed = (detail?: string) =>
     `The body of your POST request is not well-formed multipart/form-data.${detail ? ` (${detail})` : ""}`,
     400,
   );
+/** MinIO's answer to a field, or all of them, past the bounds: Go's multipart.ErrMessageTooLarge. */
+const tooLarge = () => malformed("multipart: message too large");
+const encoder = new TextEncoder();
 const conditionFailed = (condition?: string) =>
   new StoreError(
     "AccessDenied",
@@ -48,6 +60,12 @@ export interface PostForm {
 /** Header-style spelling of a field name, as MinIO names fields in its messages (x-amz-meta-a → X-Amz-Meta-A). */
 const canonicalName = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash, c) => dash + c.toUpperCase());
 
+/**
+ * Runs a signature check for an access key behind the storage's guess throttle (GuessThrottle.guard, bound
+ * to the client's address): policy signatures are guesses at a secret like any other.
+ */
+export type SignatureGuard = <T>(accessKey: string, check: () => T) => Promise<T>;
+
 /** Reads the fields up to `file`, authenticates the policy and checks its conditions (except the file's size). */
 export async function readPostForm(
   request: Request,
@@ -55,23 +73,52 @@ export async function readPostForm(
   boundary: string,
   authority: IdentityAuthority,
   now: number,
+  guard: SignatureGuard,
 ): Promise<PostForm> {
   if (!request.body) throw malformed();
   const parts = formParts(request.body, boundary);
-  const fields = new Map<string, string>();
-  let file: FormPart | null = null;
   try {
-    // Parts are taken with next(), not a for-await loop: leaving such a loop at the file part would return()
-    // the generator, which cancels the body, and only the file bytes already read (the first chunk) would remain.
+    const { fields, file } = await readFields(parts);
+    const { policy, credential } = await authenticateForm(fields, authority, now, guard);
+    if (!fields.has("key")) throw malformed("The name of the uploaded key is missing");
+    const key = fields.get("key")!.replaceAll("${filename}", file.filename ?? "");
+    fields.set("key", key);
+    fields.set("bucket", bucket);
+    const limits = checkConditions(policy, fields, now);
+    const body = streamOfPieces({
+      pieces: () => sizeChecked(file.data(), limits),
+      cancel: () => parts.return(undefined).then(() => {}),
+    });
+    const signatureVersion = fields.has("signature") ? "AWS" as const : undefined;
+    return {
+      fields,
+      key,
+      fileContentType: file.contentType,
+      auth: { credential, authType: "header", body, signatureVersion },
+    };
+  } catch (error) {
+    await parts.return(undefined);
+    throw error;
+  }
+}
+
+/**
+ * The fields before the file part, within MinIO's bounds (and ours on their total), and the file part itself,
+ * unread. Parts are taken with next(), not a for-await loop: leaving such a loop at the file part would
+ * return() the generator, which cancels the body, and only the file bytes already read would remain.
+ */
+async function readFields(
+  parts: AsyncGenerator<FormPart>,
+): Promise<{ fields: Map<string, string>; file: FormPart }> {
+  const fields = new Map<string, string>();
+  let left = MAX_FIELDS_BYTES;
+  try {
     while (true) {
       const next = await parts.next();
       if (next.done) break;
       const part = next.value;
       const name = part.name.toLowerCase();
-      if (name === "file") {
-        file = part;
-        break;
-      }
+      if (name === "file") return { fields, file: part };
       if (fields.has(name)) {
         throw new StoreError(
           "AccessDenied",
@@ -79,47 +126,33 @@ export async function readPostForm(
           403,
         );
       }
-      if (fields.size >= MAX_FIELDS) throw malformed("too many form fields");
-      fields.set(name, await part.text(MAX_FIELD_BYTES));
+      left -= encoder.encode(name).length;
+      if (fields.size >= MAX_FIELDS || left < 0) throw tooLarge();
+      const value = await part.text(Math.min(MAX_FIELD_BYTES, left));
+      left -= encoder.encode(value).length;
+      fields.set(name, value);
     }
   } catch (error) {
-    await parts.return(undefined);
-    if (error instanceof FormError) {
-      throw malformed(/larger than/.test(error.message) ? "multipart: message too large" : undefined);
-    }
+    if (error instanceof FormError) throw /larger than/.test(error.message) ? tooLarge() : malformed();
     throw error;
   }
-  if (!file) {
-    await parts.return(undefined);
-    throw malformed("The file or text content is missing");
-  }
-  try {
-    const { policy, credential } = authenticateForm(fields, authority, now);
-    if (!fields.has("key")) throw malformed("The name of the uploaded key is missing");
-    const key = fields.get("key")!.replaceAll("${filename}", file.filename ?? "");
-    fields.set("key", key);
-    fields.set("bucket", bucket);
-    const limits = checkConditions(policy, fields, now);
-    const filePart = file;
-    const body = streamOfPieces({
-      pieces: () => sizeChecked(filePart.data(), limits),
-      cancel: () => parts.return(undefined).then(() => {}),
-    });
-    return { fields, key, fileContentType: file.contentType, auth: { credential, authType: "header", body } };
-  } catch (error) {
-    await parts.return(undefined);
-    throw error;
-  }
+  throw malformed("The file or text content is missing");
 }
 
-/** Checks the policy's V4 signature (over the base64 policy text as sent) and decodes the policy. */
-function authenticateForm(fields: Map<string, string>, authority: IdentityAuthority, now: number) {
-  if (fields.has("awsaccesskeyid") || fields.has("signature")) {
-    throw new StoreError(
-      "AccessDenied",
-      "Signature Version 2 is not supported; sign POST policies with AWS Signature Version 4.",
-      403,
-    );
+/**
+ * Checks the policy's signature (V4 over the base64 policy text as sent, or V2's HMAC-SHA1 of it) and decodes
+ * the policy. Both kinds of signature count as guesses for the throttle (`guard`).
+ */
+async function authenticateForm(
+  fields: Map<string, string>,
+  authority: IdentityAuthority,
+  now: number,
+  guard: SignatureGuard,
+) {
+  if (fields.has("signature")) {
+    const accessKey = fields.get("awsaccesskeyid") ?? "";
+    const credential = await guard(accessKey, () => policyCredentialV2(fields, authority, now));
+    return { policy: decodePolicy(fields.get("policy") ?? ""), credential };
   }
   if (fields.get("x-amz-algorithm") !== "AWS4-HMAC-SHA256") {
     throw new StoreError("AccessDenied", 'X-Amz-Algorithm only supports "AWS4-HMAC-SHA256"', 403);
@@ -138,32 +171,36 @@ function authenticateForm(fields: Map<string, string>, authority: IdentityAuthor
       400,
     );
   }
-  const credential = checkCredential(
-    authority,
-    scope.accessKey,
-    fields.get("x-amz-security-token") ?? null,
-    now,
-  );
-  const expected = signatureOf(
-    signingKey(credential.secretKey, scope.date, scope.region, scope.service),
-    policyText,
-  );
-  if (expected !== signature.toLowerCase()) {
-    throw new StoreError(
-      "SignatureDoesNotMatch",
-      "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
-      403,
+  const credential = await guard(scope.accessKey, () => {
+    const found = checkCredential(
+      authority,
+      scope.accessKey,
+      fields.get("x-amz-security-token") ?? null,
+      now,
     );
-  }
-  let policy: unknown = null;
-  if (policyText !== "") {
-    try {
-      policy = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(policyText)));
-    } catch {
-      throw malformed("the policy is not base64-encoded JSON");
+    const expected = signatureOf(
+      signingKey(found.secretKey, scope.date, scope.region, scope.service),
+      policyText,
+    );
+    if (!constantTimeEqual(expected, signature.toLowerCase())) {
+      throw new StoreError(
+        "SignatureDoesNotMatch",
+        "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+        403,
+      );
     }
+    return found;
+  });
+  return { policy: decodePolicy(policyText), credential };
+}
+
+function decodePolicy(policyText: string): unknown {
+  if (policyText === "") return null;
+  try {
+    return JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(policyText)));
+  } catch {
+    throw malformed("the policy is not base64-encoded JSON");
   }
-  return { policy, credential };
 }
 
 interface SizeLimits {
@@ -207,8 +244,11 @@ function checkConditions(policy: unknown, fields: Map<string, string>, now: numb
       throw conditionFailed(shown);
     }
   }
+  // A V2 form's Signature and AWSAccessKeyId need no condition (MinIO's checkPostPolicy).
+  const v2 = fields.has("signature");
   const exempt = (name: string) =>
     name === "x-amz-signature" || name === "file" || name === "policy" || name === "bucket" ||
+    (v2 && (name === "signature" || name === "awsaccesskeyid")) ||
     name.startsWith("x-ignore-") ||
     name.startsWith("x-amz-server-side-encryption-customer-");
   for (const name of fields.keys()) {

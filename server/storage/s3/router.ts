@@ -14,20 +14,14 @@ const op = (name: string, action: string): Operation => ({ name, action });
 const UNSUPPORTED = [
   "replication-reset",
   "replication-reset-status",
-  "website",
-  "logging",
-  "accelerate",
-  "requestPayment",
   "analytics",
   "inventory",
   "metrics",
   "ownershipControls",
   "publicAccessBlock",
   "intelligent-tiering",
-  "select",
   "restore",
   "torrent",
-  "attributes",
 ];
 
 /** Resolves the operation; null for "not implemented". */
@@ -46,7 +40,9 @@ export function resolveOperation(
   }
   if (key) {
     if (has("uploadId") && has("partNumber") && method === "PUT") {
-      return headers.has("x-amz-copy-source") ? null : op("UploadPart", "s3:PutObject");
+      return headers.has("x-amz-copy-source")
+        ? op("UploadPartCopy", "s3:PutObject")
+        : op("UploadPart", "s3:PutObject");
     }
     if (has("uploadId")) {
       return ({
@@ -75,7 +71,27 @@ export function resolveOperation(
         PUT: op("PutObjectLegalHold", "s3:PutObjectLegalHold"),
       } as Record<string, Operation>)[method] ?? null;
     }
-    if (has("acl")) return method === "GET" ? op("GetObjectAcl", "s3:GetObject") : null;
+    // MinIO's stand-in ACLs: read as "owner has full control", and only "private" may be set.
+    if (has("acl")) {
+      return ({
+        GET: op("GetObjectAcl", "s3:GetObject"),
+        PUT: op("PutObjectAcl", "s3:PutBucketPolicy"),
+      } as Record<
+        string,
+        Operation
+      >)[method] ?? null;
+    }
+    if (has("attributes")) {
+      if (method !== "GET") return null;
+      return query.has("versionId")
+        ? op("GetObjectAttributes", "s3:GetObjectVersionAttributes")
+        : op("GetObjectAttributes", "s3:GetObjectAttributes");
+    }
+    if (has("select")) {
+      return method === "POST" && query.get("select-type") === "2"
+        ? op("SelectObjectContent", "s3:GetObject")
+        : null;
+    }
     switch (method) {
       case "PUT":
         return headers.has("x-amz-copy-source")
@@ -145,7 +161,16 @@ export function resolveOperation(
     }],
     ["versions", { GET: op("ListObjectVersions", "s3:ListBucketVersions") }],
     ["delete", { POST: op("DeleteObjects", "s3:DeleteObject") }],
-    ["acl", { GET: op("GetBucketAcl", "s3:GetBucketPolicy") }],
+    ["acl", { GET: op("GetBucketAcl", "s3:GetBucketPolicy"), PUT: op("PutBucketAcl", "s3:PutBucketPolicy") }],
+    ["policyStatus", { GET: op("GetBucketPolicyStatus", "s3:GetBucketPolicyStatus") }],
+    // Features MinIO does not have, read as S3's defaults (its dummy handlers); setting them is NotImplemented.
+    ["website", {
+      GET: op("GetBucketWebsite", "s3:GetBucketPolicy"),
+      DELETE: op("DeleteBucketWebsite", "s3:PutBucketPolicy"),
+    }],
+    ["logging", { GET: op("GetBucketLogging", "s3:GetBucketPolicy") }],
+    ["accelerate", { GET: op("GetBucketAccelerate", "s3:GetBucketPolicy") }],
+    ["requestPayment", { GET: op("GetBucketRequestPayment", "s3:GetBucketPolicy") }],
   ];
   for (const [name, methods] of sub) if (has(name)) return methods[method] ?? null;
   switch (method) {

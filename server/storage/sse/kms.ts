@@ -4,6 +4,7 @@
  * AES-256-GCM under a key derived from the master key, bound to the key name and the encryption context.
  */
 import { StoreError } from "../fs/store.ts";
+import { parseKmsSecretKey } from "../../lib/formats/kms_secret_key.ts";
 
 /** MinIO's answers when the key store cannot serve a request (minio-protocol-2 §7.3). */
 export const kmsNotConfigured = () =>
@@ -17,16 +18,7 @@ export class KeyStore {
 
   /** Parses the setting's value; throws an Error with MinIO's wording when it is malformed. */
   static parse(value: string): KeyStore {
-    const colon = value.indexOf(":");
-    if (colon <= 0) throw new Error("kms: invalid secret key format");
-    const name = value.slice(0, colon);
-    let bytes: Uint8Array;
-    try {
-      bytes = Uint8Array.fromBase64(value.slice(colon + 1));
-    } catch {
-      throw new Error("kms: invalid secret key format");
-    }
-    if (bytes.length !== 32) throw new Error(`kms: invalid key length ${bytes.length}`);
+    const { name, bytes } = parseKmsSecretKey(value);
     return new KeyStore(name, bytes);
   }
 

@@ -2,8 +2,8 @@
  * SSE as requests ask for it (minio-protocol-2 §7): the headers of writes, reads and copy sources, the
  * bucket's default encryption, MinIO's errors, and the headers responses report.
  */
-import { Md5 } from "../../s3/md5.ts";
-import { child, childText, parseXml } from "../../s3/xml.ts";
+import { Md5 } from "../../lib/s3/md5.ts";
+import { child, childText, parseXml } from "../../lib/s3/xml.ts";
 import { StoreError, type VersionRecord } from "../fs/store.ts";
 import type { S3Request } from "../s3/context.ts";
 import { keyStoreOf, kmsInvalidKeyId, kmsKeyNotFound, kmsNotConfigured } from "./kms.ts";

@@ -1,8 +1,10 @@
 /**
  * What the storage observed about one request, published once its response has been sent (or abandoned).
  * Trace (`/minio/admin/v3/trace`), the Prometheus metrics and audit records are all built from this one
- * record, so they never disagree about what happened.
+ * record, so they never disagree about what happened. Its headers and query are already redacted
+ * (../../s3/redact.ts): no signature, session token or SSE-C key leaves the request in a record.
  */
+import { redactHeaders, redactQuery } from "../../lib/s3/redact.ts";
 import type { Hub } from "./hub.ts";
 
 export type RequestKind = "s3" | "admin" | "sts";
@@ -16,6 +18,7 @@ export interface RequestRecord {
   method: string;
   /** URL path as received (still percent-encoded). */
   path: string;
+  /** Query as received, secret parameters' values redacted. */
   rawQuery: string;
   host: string;
   sourceIp: string;
@@ -30,6 +33,7 @@ export interface RequestRecord {
   statusCode: number;
   /** S3 error code of a failed request ("" on success). */
   errorCode: string;
+  /** Headers with secret values redacted. */
   requestHeaders: Headers;
   responseHeaders: Headers;
   /** Request body bytes as declared (Content-Length or the decoded length), -1 when unknown. */
@@ -83,14 +87,14 @@ export function observeRequest(
       time,
       method: request.method,
       path: url.pathname,
-      rawQuery: url.search.slice(1),
+      rawQuery: redactQuery(url.search.slice(1)),
       host: request.headers.get("host") ?? url.host,
       sourceIp,
       userAgent: request.headers.get("user-agent") ?? "",
       requestId,
       statusCode: response.status,
-      requestHeaders: request.headers,
-      responseHeaders: response.headers,
+      requestHeaders: redactHeaders(request.headers),
+      responseHeaders: redactHeaders(response.headers),
       tx,
       ttfbNs,
       durationNs: nowNs() - startNs,

@@ -3,7 +3,7 @@
  * records the front publishes and the storage and os call records (calls.ts), and the query options that
  * select them (`s3`, `internal`, `storage`, `os`, `all`, `err`, `threshold`).
  */
-import { parseGoDuration } from "../../duration.ts";
+import { parseGoDuration } from "../../lib/http/duration.ts";
 import type { CallRecord } from "./calls.ts";
 import type { RequestRecord } from "./requests.ts";
 
@@ -71,25 +71,16 @@ export function callTraceInfoOf(record: CallRecord, node: string): TraceInfo {
   };
 }
 
-/** Header values a trace may show: signatures and session tokens are credentials and never leave the server. */
-export function redactedHeaders(
-  headers: Headers,
-  extra: Record<string, string> = {},
-): Record<string, string[]> {
+/** "x-amz-date" → "X-Amz-Date", as Go's http.Header names them. */
+export const canonicalHeaderName = (name: string) =>
+  name.split("-").map((p) => (p ? p[0].toUpperCase() + p.slice(1) : p)).join("-");
+
+/** A record's headers (redacted when the record was made) as madmin's trace sends them. */
+function headerLists(headers: Headers, extra: Record<string, string> = {}): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const [name, value] of headers) {
-    const canonical = name.split("-").map((p) => (p ? p[0].toUpperCase() + p.slice(1) : p)).join("-");
-    out[canonical] = [redactHeader(name, value)];
-  }
+  for (const [name, value] of headers) out[canonicalHeaderName(name)] = [value];
   for (const [name, value] of Object.entries(extra)) out[name] = [value];
   return out;
-}
-
-export function redactHeader(name: string, value: string): string {
-  const lower = name.toLowerCase();
-  if (lower === "authorization") return value.replace(/Signature=[0-9a-f]+/i, "Signature=*REDACTED*");
-  if (lower === "x-amz-security-token" || lower === "cookie") return "*REDACTED*";
-  return value;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
@@ -151,12 +142,12 @@ export function traceInfoOf(record: RequestRecord, node: string): TraceInfo {
         method: record.method,
         path: decodeSafely(record.path),
         rawquery: record.rawQuery,
-        headers: redactedHeaders(record.requestHeaders, { Host: record.host }),
+        headers: headerLists(record.requestHeaders, { Host: record.host }),
         client: record.sourceIp,
       },
       response: {
         time: ended,
-        headers: redactedHeaders(record.responseHeaders),
+        headers: headerLists(record.responseHeaders),
         statuscode: record.statusCode,
       },
       stats: {

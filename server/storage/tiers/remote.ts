@@ -4,8 +4,8 @@
  * for GET and HEAD-less reads, and removes the remote copy once no version refers to it. A removal the tier
  * refuses (down, unreachable) is kept in <data>/.deck/tier-pending.json and tried again on every scan.
  */
-import type { Logger } from "../../log.ts";
-import { S3Client } from "../../s3/client.ts";
+import type { Logger } from "../../lib/http/log.ts";
+import { S3Client } from "../../lib/s3/client.ts";
 import { writeFileDurable } from "../fs/durable.ts";
 import { StoreError, type TieredData, type TransitionRef, type VersionRecord } from "../fs/store.ts";
 import type { TierDoc, TierStore } from "../admin/tiers.ts";

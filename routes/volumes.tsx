@@ -1,0 +1,79 @@
+/**
+ * Storage (spec 3 §2.7): the left list Volumes and Drives; /storage opens Volumes.
+ */
+import { Hono } from "hono";
+import type { ReactNode } from "react";
+import DrivesList from "../islands/DrivesList.tsx";
+import VolumesList from "../islands/VolumesList.tsx";
+import type { DriveInfo, PvcInfo } from "../server/lib/contract/volumes.ts";
+import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import { toApiError } from "../server/console/errors.ts";
+import { Island } from "../server/console/render/island.tsx";
+import { listDrives, listPvcs } from "../server/console/services/volumes.ts";
+import { PageHeader } from "./layout/Shell.tsx";
+import { operatorPage } from "./operator.tsx";
+import { SectionLayout } from "./layout/SectionMenu.tsx";
+import { renderInShell } from "./page_context.tsx";
+
+function StorageLayout(
+  { base, active, children }: { base: string; active: "volumes" | "drives"; children: ReactNode },
+) {
+  return (
+    <SectionLayout
+      label="Storage sections"
+      current={active}
+      items={(["volumes", "drives"] as const).map((id) => ({
+        id,
+        label: id === "volumes" ? "Volumes" : "Drives",
+        href: `${base}storage/${id}`,
+      }))}
+    >
+      {children}
+    </SectionLayout>
+  );
+}
+
+export function volumesPages(deps: AppDeps) {
+  const base = deps.render.href("/");
+  return new Hono<AppEnv>()
+    .get("/storage", (c) => c.redirect(`${base}storage/volumes`, 302))
+    .get("/storage/volumes", async (c) => {
+      const { op, token } = operatorPage(c, deps);
+      let pvcs: PvcInfo[] = [];
+      let error: unknown;
+      try {
+        pvcs = await listPvcs(op, token);
+      } catch (e) {
+        error = e;
+      }
+      return renderInShell(deps, c, {
+        title: "Volumes",
+        error,
+        body: (
+          <StorageLayout base={base} active="volumes">
+            <PageHeader title="Volumes" />
+            <Island name="VolumesList" component={VolumesList} props={{ pvcs, base }} />
+          </StorageLayout>
+        ),
+      });
+    })
+    .get("/storage/drives", async (c) => {
+      const { op, token } = operatorPage(c, deps);
+      let drives: DriveInfo[] | null = null;
+      let failure = "";
+      try {
+        drives = await listDrives(op, token);
+      } catch (e) {
+        failure = toApiError(e).detail || toApiError(e).message; // spec 3 §8: treated as direct-csi missing
+      }
+      return renderInShell(deps, c, {
+        title: "Drives",
+        body: (
+          <StorageLayout base={base} active="drives">
+            <PageHeader title="Drives" />
+            <Island name="DrivesList" component={DrivesList} props={{ drives, failure }} />
+          </StorageLayout>
+        ),
+      });
+    });
+}

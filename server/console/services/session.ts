@@ -1,0 +1,170 @@
+/**
+ * Sign-in: trade the typed access key and secret for temporary credentials with STS AssumeRole, read the
+ * account's effective policy, and derive what the console shows (api-index §13, §14). The long-term secret is
+ * never stored.
+ */
+import type {
+  LoginInput,
+  LoginStrategy,
+  OAuthCallbackInput,
+  SessionInfo,
+} from "../../lib/contract/session.ts";
+import type { AppDeps } from "../deps.ts";
+import { ApiError } from "../errors.ts";
+import { accountInfo } from "../../lib/s3/admin/info.ts";
+import { S3Error } from "../../lib/s3/errors.ts";
+import { forwardedHeaders } from "../../lib/s3/forwarded_client.ts";
+import { assumeRole, assumeRoleWithWebIdentity, type TemporaryCredentials } from "../../lib/s3/sts.ts";
+import { authorizationUrl, exchangeCode } from "../session/oidc.ts";
+import { accessFrom, liveAccess, rememberAccess } from "../session/live_access.ts";
+import type { SessionData } from "../session/token.ts";
+import { operatorSessionInfo, signInOperator } from "./operator/session.ts";
+import { clientFor, clientWithKeys } from "./session_clients.ts";
+import { endSessions, newSessionRevokeType } from "./session_revocation.ts";
+import { sessionFeatures } from "./tools.ts";
+
+/** Which sign-in page to show: the SSO redirect when an OpenID provider is configured, else the form. */
+export async function loginStrategy(deps: AppDeps): Promise<LoginStrategy> {
+  if (!deps.config.idp) return { loginStrategy: deps.operator ? "service-account" : "form" };
+  return {
+    loginStrategy: "redirect",
+    redirect: await authorizationUrl(deps.config.idp, deps.sessionKey, deps.fetch, deps.now()),
+  };
+}
+
+const invalidLogin = (detail: string) => ApiError.unauthorized("invalid Login", detail);
+
+/**
+ * Builds the session from temporary credentials: the backend type gives distributed mode; the account's
+ * policy read here is remembered as the session's first live answer (its permissions are never sealed in).
+ */
+async function sessionFrom(
+  deps: AppDeps,
+  creds: TemporaryCredentials,
+  account: string,
+  sso: boolean,
+): Promise<SessionData> {
+  const expiration = Date.parse(creds.expiration);
+  const base: SessionData = {
+    accessKey: creds.accessKey,
+    secretKey: creds.secretKey,
+    sessionToken: creds.sessionToken,
+    account,
+    distributed: true,
+    sso,
+    expiresAt: Math.min(
+      Number.isNaN(expiration) ? Infinity : expiration,
+      deps.now() + deps.config.sessionSeconds * 1000,
+    ),
+  };
+  try {
+    const info = await accountInfo(clientFor(deps, base));
+    base.distributed = info.Server?.Type === 2;
+    rememberAccess(deps, base, accessFrom(info, sso));
+  } catch (error) {
+    // As the original console: without account info the session still works, with the legacy default
+    // of distributed mode and no admin pages (api-index §13.7).
+    deps.log.warn("account info unavailable at sign-in", {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+  return base;
+}
+
+/**
+ * Form sign-in from `clientAddress`, which the console vouches for to a storage it started, so the storage
+ * slows a guesser's attempts and not everyone's. Wrong keys → 401 "invalid Login"; an unreachable storage
+ * server → 503.
+ */
+export async function signIn(deps: AppDeps, input: LoginInput, clientAddress: string): Promise<SessionData> {
+  const key = deps.storage.forwardingKey;
+  let creds: TemporaryCredentials;
+  try {
+    creds = await assumeRole(clientWithKeys(deps, input.accessKey, input.secretKey), {
+      durationSeconds: deps.config.sessionSeconds,
+      tokenRevokeType: newSessionRevokeType(),
+      headers: key ? await forwardedHeaders(key, clientAddress) : undefined,
+    });
+  } catch (error) {
+    if (error instanceof S3Error) {
+      if (error.status >= 500) {
+        throw new ApiError(503, "the storage server cannot sign you in right now", { detail: error.message });
+      }
+      throw invalidLogin(
+        error.code === "AccessDenied" || error.code === "InvalidAccessKeyId" ||
+          error.code === "SignatureDoesNotMatch"
+          ? "The access key or secret key is wrong, or the account is disabled."
+          : error.message,
+      );
+    }
+    throw new ApiError(503, "the storage server cannot be reached", {
+      detail: error instanceof Error ? error.message : String(error),
+    });
+  }
+  return await sessionFrom(deps, creds, input.accessKey, false);
+}
+
+/** SSO sign-in: verify state, exchange the code, and let the storage server verify the id_token. */
+export async function signInWithIdp(deps: AppDeps, input: OAuthCallbackInput): Promise<SessionData> {
+  if (!deps.config.idp) throw ApiError.badRequest("single sign-on is not configured");
+  const idToken = await exchangeCode(deps.config.idp, deps.sessionKey, deps.fetch, deps.now(), input);
+  // Operator mode: the identity provider vouched for the person (code and state checked above, unlike the
+  // original, which skipped both); Kubernetes calls then use the console's own service account.
+  if (deps.operator) {
+    if (!deps.operator.serviceAccountToken) {
+      throw invalidLogin(
+        "no service-account token is configured for single sign-on (CONSOLE_OPERATOR_SA_TOKEN)",
+      );
+    }
+    const session = await signInOperator(
+      deps.operator,
+      deps.operator.serviceAccountToken,
+      deps.now() + deps.config.sessionSeconds * 1000,
+    );
+    return { ...session, sso: true };
+  }
+  let creds: TemporaryCredentials;
+  try {
+    creds = await assumeRoleWithWebIdentity(deps.storage.url, deps.fetch, {
+      token: idToken,
+      durationSeconds: deps.config.sessionSeconds,
+      tokenRevokeType: newSessionRevokeType(),
+    });
+  } catch (error) {
+    throw invalidLogin(error instanceof Error ? error.message : String(error));
+  }
+  return await sessionFrom(deps, creds, "", true);
+}
+
+/**
+ * GET /api/v1/session. Asks the storage server for the account every time, as the original console did: a
+ * session whose credentials the storage server no longer accepts (signed out elsewhere, user disabled or
+ * deleted) is a 401 here too. Pages and features come from the same live answer the pages use
+ * (server/console/session/live_access.ts), so the menu and the pages agree; `log-search` is listed when a log search
+ * is available and the account may search it (api-index §13.6 listed it for every session).
+ */
+export async function sessionInfo(deps: AppDeps, session: SessionData): Promise<SessionInfo> {
+  if (session.k8sToken) return operatorSessionInfo();
+  const access = await liveAccess(deps, session, { fresh: true });
+  return {
+    status: "ok",
+    pages: access.pages,
+    features: sessionFeatures(deps, access),
+    distributedMode: access.distributed,
+  };
+}
+
+/**
+ * Sign-out: revokes this session's STS credentials on the storage server, so a copy of the cookie stops
+ * working on every console replica at once. A storage server without revoke-tokens (MinIO before
+ * RELEASE.2025-04-03) keeps them until they expire; that is logged, and the cookie is cleared either way.
+ */
+export async function signOut(deps: AppDeps, session: SessionData): Promise<void> {
+  if (session.k8sToken) return; // an operator's token is Kubernetes' to revoke; clearing the cookie ends the session here
+  if (!(await endSessions(clientFor(deps, session)))) {
+    deps.log.warn(
+      "the storage server cannot revoke temporary credentials; this session's stay valid until they expire",
+      { storage: deps.storage.url },
+    );
+  }
+}

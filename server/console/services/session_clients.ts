@@ -1,0 +1,35 @@
+/**
+ * Storage clients for a signed-in session: every console call to the storage server is made with the
+ * session's own temporary credentials, so the storage server enforces the user's IAM.
+ */
+import type { AppDeps } from "../deps.ts";
+import { S3Client } from "../../lib/s3/client.ts";
+import type { SessionData } from "../session/token.ts";
+
+/** A client signed with the session's temporary credentials. */
+export function clientFor(deps: Pick<AppDeps, "storage" | "fetch">, session: SessionData): S3Client {
+  return new S3Client({
+    endpoint: deps.storage.url,
+    region: deps.storage.region || undefined,
+    credentials: {
+      accessKey: session.accessKey,
+      secretKey: session.secretKey,
+      sessionToken: session.sessionToken || undefined,
+    },
+    fetch: deps.fetch,
+  });
+}
+
+/** A client signed with long-term credentials the user typed (sign-in, change own password). */
+export function clientWithKeys(
+  deps: Pick<AppDeps, "storage" | "fetch">,
+  accessKey: string,
+  secretKey: string,
+): S3Client {
+  return new S3Client({
+    endpoint: deps.storage.url,
+    region: deps.storage.region || undefined,
+    credentials: { accessKey, secretKey },
+    fetch: deps.fetch,
+  });
+}

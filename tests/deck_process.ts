@@ -1,0 +1,105 @@
+/**
+ * Deck as production starts it: `deno run -A main.ts` as a process of its own, with the embedded storage on its
+ * own thread. Tests that must see the real program (its start-up, its exit status, what it survives) use this.
+ */
+
+export const DECK_ROOT = { accessKey: "processadmin", secretKey: "process-secret-123456" };
+
+export interface Deck {
+  child: Deno.ChildProcess;
+  consoleUrl: string;
+  storageUrl: string;
+  /** What the process printed so far (of stderr, the last `tail` characters: 4,000 unless asked). */
+  output: (tail?: number) => string;
+  /** Exit status, once the process ended. */
+  status: Promise<Deno.CommandStatus>;
+}
+
+/** Collects a stream's text as it comes (so a full pipe never stalls the process). */
+function collect(stream: ReadableStream<Uint8Array>): { text: () => string; done: Promise<void> } {
+  let text = "";
+  const decoder = new TextDecoder();
+  const done = (async () => {
+    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  })();
+  return { text: () => text, done: done.catch(() => {}) };
+}
+
+/**
+ * Starts main.ts on these ports and data directory, with the root credentials above; `env` adds or overrides
+ * settings (an entry set to undefined is left out, so the default applies).
+ */
+export function spawnDeck(
+  dataDir: string,
+  ports: { console: number; storage: number },
+  env: Record<string, string | undefined> = {},
+): Deck {
+  // The test's own environment minus Deck's settings, so whatever is not set here takes its default.
+  const inherited = Object.entries(Deno.env.toObject()).filter(([name]) => !/^(CONSOLE|MINIO)_/.test(name));
+  const settings: Record<string, string | undefined> = {
+    ...Object.fromEntries(inherited),
+    CONSOLE_HOSTNAME: "127.0.0.1",
+    CONSOLE_PORT: String(ports.console),
+    CONSOLE_STORAGE_ADDRESS: `127.0.0.1:${ports.storage}`,
+    CONSOLE_DATA_DIR: dataDir,
+    MINIO_ROOT_USER: DECK_ROOT.accessKey,
+    MINIO_ROOT_PASSWORD: DECK_ROOT.secretKey,
+    NO_COLOR: "1",
+    ...env,
+  };
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
+    env: Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      string
+    >,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stdout = collect(child.stdout);
+  const stderr = collect(child.stderr);
+  const status = Promise.all([child.status, stdout.done, stderr.done]).then(([s]) => s);
+  return {
+    child,
+    consoleUrl: `http://127.0.0.1:${ports.console}`,
+    storageUrl: `http://127.0.0.1:${ports.storage}`,
+    output: (tail = 4000) => `stdout:\n${stdout.text()}\nstderr:\n${stderr.text().slice(-tail)}`,
+    status,
+  };
+}
+
+/** Waits until the console answers /healthz (or the process ended, which fails). */
+export async function ready(deck: Deck): Promise<void> {
+  let exited = false;
+  deck.status.then(() => exited = true);
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`Deck exited before serving:\n${deck.output()}`);
+    const ok = await fetch(`${deck.consoleUrl}/healthz`).then(async (res) => {
+      await res.body?.cancel();
+      return res.ok;
+    }, () => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`Deck did not serve within 90 s:\n${deck.output()}`);
+}
+
+/** The exit status once the process ends by itself, or null when it is still running after 90 s. */
+export async function exitOf(deck: Deck): Promise<Deno.CommandStatus | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const status = await Promise.race([
+    deck.status,
+    new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 90_000)),
+  ]);
+  clearTimeout(timer);
+  return status;
+}
+
+export async function stop(deck: Deck): Promise<Deno.CommandStatus> {
+  try {
+    deck.child.kill("SIGTERM");
+  } catch { /* already gone */ }
+  return await deck.status;
+}
