@@ -40,7 +40,9 @@ interface DenoInfo {
 /** The module graph of `entry`: project-relative paths of local modules, and every specifier loaded. */
 async function graphOf(entry: string): Promise<{ edges: Edge[]; specifiers: string[] }> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
+    // The runtime set, as the program loads it: with deno.json's manual node_modules Deno reports packages
+    // as files there, not as npm: specifiers.
+    args: ["info", "--json", "--config", "deno.runtime.json", entry],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",

@@ -5,6 +5,7 @@
  */
 import type { Logger } from "../lib/http/log.ts";
 import { DEFAULT_LISTENER_TIMEOUTS, listen, type ListenerTimeouts } from "../lib/http/listener.ts";
+import { openDataFormat } from "./data_format.ts";
 import { writeFileDurable } from "./fs/durable.ts";
 import { Store } from "./fs/store.ts";
 import { generateCredentials } from "./iam/store.ts";
@@ -122,6 +123,8 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const dataDir = await Deno.realPath(
     await Deno.mkdir(options.dataDir, { recursive: true, mode: 0o700 }).then(() => options.dataDir),
   );
+  // Before anything in the directory is opened: a newer format is refused untouched.
+  await openDataFormat(dataDir);
   const store = await Store.open(dataDir);
   setKeyStore(store, keys);
   const root = await rootCredentials(dataDir, options);
