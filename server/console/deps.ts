@@ -1,6 +1,7 @@
 /**
  * What every area of the console receives: configuration, logging, page rendering and how to reach the
- * storage server. Built once in main.ts (or by tests) and passed down; nothing reads globals.
+ * storage server. Built once by the composition root (server/start/deck.ts) and passed down; nothing reads
+ * globals.
  */
 import type { AppConfig, OperatorConfig } from "./config.ts";
 import type { K8sClient } from "./k8s/client.ts";
@@ -18,8 +19,6 @@ export interface StorageEndpoint {
   url: string;
   /** Region used to sign STS requests ("" for MinIO's default). */
   region: string;
-  /** The console started this storage itself (Deck's embedded storage): screens say what it does not do yet. */
-  embedded?: boolean;
   /**
    * Key to vouch for the client address of a sign-in (server/lib/s3/forwarded_client.ts); known when the console
    * started the storage. Without it the storage sees every sign-in as coming from the console.
