@@ -13,7 +13,7 @@ import type { AppDeps, AppEnv } from "../server/console/deps.ts";
 import { Island } from "../server/console/render/island.tsx";
 import { toApiError } from "../server/console/errors.ts";
 import { accountInfo } from "../server/lib/s3/admin/info.ts";
-import { isOperatorSession } from "../server/console/services/license.ts";
+import { isOperatorSession } from "../server/console/session/token.ts";
 import { clientFor } from "../server/console/services/session_clients.ts";
 import type { SessionData } from "../server/console/session/token.ts";
 import { AGPL_V3_TEXT } from "./license/agpl_text.ts";

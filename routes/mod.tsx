@@ -62,8 +62,11 @@ export function pageRoutes(deps: AppDeps) {
   app.route("/", objectPages(deps));
   app.route("/", toolPages(deps));
   app.route("/", licensePages(deps));
-  app.route("/", operatorPages(deps));
-  app.route("/", tenantDetailPages(deps));
-  app.route("/", volumesPages(deps));
+  // Operator mode's pages exist only in that mode, as its API does (operator_mode.ts).
+  if (deps.operator) {
+    app.route("/", operatorPages(deps));
+    app.route("/", tenantDetailPages(deps));
+    app.route("/", volumesPages(deps));
+  }
   return app;
 }

@@ -14,6 +14,8 @@ import { type Standin, startStandin } from "./k8s_standin/mod.ts";
 export interface OperatorStack {
   consoleUrl: string;
   cluster: Standin;
+  /** Deck's data directory (the console keeps the licence there). */
+  dataDir: string;
   deps: AppDeps;
   close(): Promise<void>;
 }
@@ -55,6 +57,7 @@ export async function startOperatorStack(
   return {
     consoleUrl: `http://127.0.0.1:${deck.addr.port}`,
     cluster,
+    dataDir,
     deps: deck.deps,
     close: async () => {
       await deck.close();

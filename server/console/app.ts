@@ -59,7 +59,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.use(noStore()); // everything below is per session: never cached by browsers or proxies
   app.use(
-    loadSession(deps.sessionKey, () => deps.now()), // read per request: tests move the clock
+    loadSession(deps.sessionKey, () => deps.now(), !!deps.operator), // read per request: tests move the clock
     originCheck({ trustForwarded: deps.config.trustForwarded }),
   );
   if (deps.operator) app.all("/api/proxy/*", tenantProxy(deps)); // before the body limits: it streams any size

@@ -13,8 +13,8 @@ import { type Context, Hono } from "hono";
 import { ValidateLicenseInput } from "../../lib/contract/license.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { ApiError } from "../errors.ts";
-import { isOperatorSession } from "../services/license.ts";
 import { requireSession } from "../session/middleware.ts";
+import { isOperatorSession } from "../session/token.ts";
 import { readJson } from "./input.ts";
 
 export function licenseApi(deps: AppDeps) {

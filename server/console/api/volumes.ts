@@ -10,7 +10,7 @@ import { FormatDrivesInput } from "../../lib/contract/volumes.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import * as storage from "../services/volumes.ts";
 import { readJson } from "./input.ts";
-import { operatorOf } from "./operator.ts";
+import { operatorOf } from "../session/operator.ts";
 
 export function volumesApi(deps: AppDeps) {
   return new Hono<AppEnv>()

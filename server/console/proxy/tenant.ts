@@ -9,6 +9,7 @@
 import type { Context } from "hono";
 import type { AppDeps, AppEnv, OperatorDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
+import { operatorOf } from "../session/operator.ts";
 import type { Tenant } from "../k8s/types.ts";
 import { getTenant, serviceUrl, tenantConfiguration } from "../services/operator/common.ts";
 import {
@@ -224,10 +225,7 @@ export function tenantProxy(deps: AppDeps) {
   }
 
   return async (c: Context<AppEnv>): Promise<Response> => {
-    const session = c.get("session");
-    const op = deps.operator;
-    if (!op || !session?.k8sToken) throw ApiError.unauthorized();
-    const token = session.k8sToken;
+    const { op, token } = operatorOf(c, deps);
     // The path as sent (Hono's c.req.path is decoded, which would turn %5C into a backslash).
     const match = /^\/api\/proxy\/([^/]+)\/([^/]+)(\/.*)?$/.exec(new URL(c.req.url).pathname);
     if (!match) throw ApiError.notFound("not found", "the proxy path is /api/proxy/{namespace}/{tenant}/...");

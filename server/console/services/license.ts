@@ -7,7 +7,6 @@
  */
 import type { SubscriptionInfo } from "../../lib/contract/license.ts";
 import { ApiError } from "../errors.ts";
-import type { SessionData } from "../session/token.ts";
 import { importLicenseKey, LicenseError, SUBNET_PUBLIC_KEY, verifyLicense } from "./license_verify.ts";
 
 export interface LicenseStoreOptions {
@@ -28,14 +27,6 @@ export interface LicenseState {
 }
 
 export const NETWORK_NEEDED = "Activation with SUBNET credentials needs network access";
-
-/**
- * Whether the session is an operator-mode session (spec 3 §6: the flag that enables activation and
- * Refresh Licence): operator sign-in keeps the service-account token in the session, console sessions have none.
- */
-export function isOperatorSession(session: SessionData): boolean {
-  return !!session.k8sToken;
-}
 
 export class LicenseStore {
   #keys: Promise<CryptoKey[]> | null = null;
