@@ -18,7 +18,7 @@ import {
   VersioningDialog,
 } from "./dialogs/BucketSettingsDialogs.tsx";
 import { bucketsApi } from "./lib/api/buckets.ts";
-import { ApiClientError } from "./lib/api/request.ts";
+import { ApiClientError } from "./lib/request.ts";
 import { changedBucketAccess } from "./lib/bucket_state.ts";
 import { capitalizeWord, formatBytes, largestExactUnit } from "./lib/format.ts";
 import { reportError } from "./lib/use_list.ts";

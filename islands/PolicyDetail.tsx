@@ -11,7 +11,7 @@ import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox, Tabs } from "./ui/fields.tsx";
 import { JsonEditor, jsonProblems } from "./ui/JsonEditor.tsx";
-import { showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./lib/notify.ts";
 
 export interface PolicyDetailProps {
   policy: PolicySummary;

@@ -1,7 +1,7 @@
 /** A list an island starts with (rendered by the server) and reloads after changes; errors go to the banner. */
 import { useState } from "react";
-import { showErrorBanner } from "../ui/notify.ts";
-import { ApiClientError } from "./api/request.ts";
+import { showErrorBanner } from "./notify.ts";
+import { ApiClientError } from "./request.ts";
 
 export function reportError(error: unknown): void {
   if (error instanceof ApiClientError) showErrorBanner(error.message, error.detail);

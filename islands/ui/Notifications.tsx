@@ -14,7 +14,7 @@ import {
   snackbar,
   SNACKBAR_ERROR_MS,
   SNACKBAR_MS,
-} from "./notify.ts";
+} from "../lib/notify.ts";
 
 export function Notifications() {
   useSignals();

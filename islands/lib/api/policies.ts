@@ -1,6 +1,6 @@
 /** Browser calls of the Policies area (api-index §4, spec 2 §7). */
 import type { PolicyList, PolicySummary } from "../../../server/lib/contract/policies.ts";
-import { api, segment } from "./request.ts";
+import { api, segment } from "../request.ts";
 
 export const policiesApi = {
   list: async () => (await api.get<PolicyList>("/api/v1/policies?limit=1000")).policies ?? [],

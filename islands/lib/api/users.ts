@@ -6,7 +6,7 @@ import type {
   User,
   UserList,
 } from "../../../server/lib/contract/users.ts";
-import { api, segment } from "./request.ts";
+import { api, segment } from "../request.ts";
 
 const q = encodeURIComponent;
 
