@@ -5,7 +5,7 @@
  * binary runs this module directly.
  */
 import "./server/console/production_mode.ts"; // first: React reads NODE_ENV when it loads
-import { ConfigError, loadConfig } from "./server/console/config.ts";
+import { ConfigError, loadConfig } from "./server/console/config/config.ts";
 import { createLogger } from "./server/lib/http/log.ts";
 import { keepRunningOnUncaughtErrors } from "./server/lib/http/last_resort.ts";
 import { startDeck } from "./server/start/deck.ts";

@@ -13,8 +13,9 @@ import BucketLifecycle from "../islands/BucketLifecycle.tsx";
 import BucketReplication from "../islands/BucketReplication.tsx";
 import BucketsList from "../islands/BucketsList.tsx";
 import BucketSummary, { type SummaryState } from "../islands/BucketSummary.tsx";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
-import { type ApiError, toApiError } from "../server/console/errors.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
+import { type ApiError, toApiError } from "../server/console/http/errors.ts";
 import { Island } from "../server/console/render/island.tsx";
 import type { S3Client } from "../server/lib/s3/client.ts";
 import {

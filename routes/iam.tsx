@@ -9,7 +9,8 @@ import PoliciesList from "../islands/PoliciesList.tsx";
 import PolicyDetail from "../islands/PolicyDetail.tsx";
 import UserDetail from "../islands/UserDetail.tsx";
 import UsersList from "../islands/UsersList.tsx";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
 import { listServiceAccounts } from "../server/console/services/account.ts";
 import { listGroups } from "../server/console/services/groups.ts";
@@ -21,7 +22,7 @@ import {
 } from "../server/console/services/policies.ts";
 import { getUser, listUserNames, listUsers } from "../server/console/services/users.ts";
 import { isPathAllowed } from "../server/console/session/pages.ts";
-import type { ApiError } from "../server/console/errors.ts";
+import type { ApiError } from "../server/console/http/errors.ts";
 import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { loadAll } from "./page_data.ts";
 import { pagesOf, renderInShell } from "./page_context.tsx";

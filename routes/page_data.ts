@@ -5,8 +5,8 @@
  */
 import { capitalize } from "../islands/lib/messages.ts";
 import type { AppDeps } from "../server/console/deps.ts";
-import { ApiError, toApiError } from "../server/console/errors.ts";
-import { clientFor } from "../server/console/services/session_clients.ts";
+import { ApiError, toApiError } from "../server/console/http/errors.ts";
+import { clientFor } from "../server/console/session/clients.ts";
 import type { SessionData } from "../server/console/session/token.ts";
 import type { S3Client } from "../server/lib/s3/client.ts";
 

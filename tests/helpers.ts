@@ -4,7 +4,7 @@
  * runner for API auth matrices.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../server/console/config.ts";
+import { loadConfig } from "../server/console/config/config.ts";
 import type { AppDeps } from "../server/console/deps.ts";
 import { silentLogger } from "../server/lib/http/log.ts";
 import { S3Client } from "../server/lib/s3/client.ts";

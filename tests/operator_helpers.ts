@@ -4,7 +4,7 @@
  * with an RBAC matrix (no session, a token without rights, a namespace-limited token, the operator).
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../server/console/config.ts";
+import { loadConfig } from "../server/console/config/config.ts";
 import type { AppDeps } from "../server/console/deps.ts";
 import { silentLogger } from "../server/lib/http/log.ts";
 import { startDeck } from "../server/start/deck.ts";

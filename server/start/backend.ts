@@ -3,11 +3,12 @@
  * MinIO, or Deck's embedded storage, which is started here (on a thread of its own unless the caller runs it
  * otherwise). The console reaches each over the wire only.
  */
-import type { AppConfig } from "../console/config.ts";
-import type { OperatorDeps, StorageEndpoint } from "../console/deps.ts";
+import type { AppConfig } from "../console/config/config.ts";
+import type { OperatorDeps } from "../console/k8s/connection.ts";
+import type { StorageEndpoint } from "../console/config/endpoints.ts";
 import { K8sClient } from "../console/k8s/client.ts";
 import { resolveCluster } from "../console/k8s/connection.ts";
-import { SETTINGS } from "../console/config_settings.ts";
+import { SETTINGS } from "../console/config/settings.ts";
 import { forwardingKey } from "../lib/s3/forwarded_client.ts";
 import { prometheusBearerToken } from "../lib/s3/prometheus_token.ts";
 import type { StorageThread, StorageThreadOptions } from "../storage/thread.ts";

@@ -4,13 +4,15 @@
  * dependencies from them once, and serves the console. main.ts, the test stack and the Kubernetes stand-in's
  * tenants all start Deck here, so what tests run is what production runs.
  */
-import { createApp, createFetchHandler } from "../console/app.ts";
-import type { AppConfig } from "../console/config.ts";
-import { SETTINGS } from "../console/config_settings.ts";
-import type { AppDeps, LogSearchEndpoint, OperatorDeps, StorageEndpoint } from "../console/deps.ts";
+import { createApp, createFetchHandler } from "../console/app/app.ts";
+import type { AppConfig } from "../console/config/config.ts";
+import { SETTINGS } from "../console/config/settings.ts";
+import type { AppDeps } from "../console/deps.ts";
+import type { LogSearchEndpoint, StorageEndpoint } from "../console/config/endpoints.ts";
+import type { OperatorDeps } from "../console/k8s/connection.ts";
 import { createMetricsService } from "../console/metrics/mod.ts";
 import { createPageRenderer } from "../console/render/page.tsx";
-import { LicenseStore } from "../console/services/license.ts";
+import { LicenseStore } from "../console/license/store.ts";
 import { LoginThrottle } from "../console/session/login_throttle.ts";
 import { createSessionKey } from "../console/session/token.ts";
 import { listen } from "../lib/http/listener.ts";

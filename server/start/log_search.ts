@@ -3,10 +3,10 @@
  * tenant (an `audit_webhook` target whose endpoint carries the ingest token). Done over the wire with the
  * storage's admin API; the log search and the storage know nothing of each other or of the console.
  */
-import type { AppConfig } from "../console/config.ts";
-import { SETTINGS } from "../console/config_settings.ts";
+import type { AppConfig } from "../console/config/config.ts";
+import { SETTINGS } from "../console/config/settings.ts";
 import type { ListenerTimeouts } from "../lib/http/listener.ts";
-import type { LogSearchEndpoint } from "../console/deps.ts";
+import type { LogSearchEndpoint } from "../console/config/endpoints.ts";
 import { type LogSearchServer, startLogSearch } from "../logsearch/server.ts";
 import { delConfigKV, setConfigKV } from "../lib/s3/admin/config_kv.ts";
 import { S3Client } from "../lib/s3/client.ts";

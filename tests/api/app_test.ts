@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createApp, createFetchHandler } from "../../server/console/app.ts";
-import { loadConfig } from "../../server/console/config.ts";
+import { createApp, createFetchHandler } from "../../server/console/app/app.ts";
+import { loadConfig } from "../../server/console/config/config.ts";
 import { silentLogger } from "../../server/lib/http/log.ts";
 import { consoleDeps } from "../../server/start/deck.ts";
 import { manifest } from "../../static/gen/assets.ts";

@@ -4,7 +4,7 @@
  * wire (MinIO's embedded console), each on its own free port of 127.0.0.1. The tenant's Services point at
  * these ports, so the operator console's details, usage, health and hop proxy run over the real protocols.
  */
-import { loadConfig } from "../../server/console/config.ts";
+import { loadConfig } from "../../server/console/config/config.ts";
 import { createLogger, type Logger, silentLogger } from "../../server/lib/http/log.ts";
 import { addUser, setPolicy } from "../../server/lib/s3/admin/iam.ts";
 import { S3Client } from "../../server/lib/s3/client.ts";

@@ -11,8 +11,9 @@
  */
 import { type Context, Hono } from "hono";
 import { ValidateLicenseInput } from "../../lib/contract/license.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 import { requireSession } from "../session/middleware.ts";
 import { isOperatorSession } from "../session/token.ts";
 import { readJson } from "./input.ts";

@@ -28,8 +28,9 @@ import {
   UpdateSecurityInput,
   UpdateTenantInput,
 } from "../../lib/contract/operator.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 import { operatorOf } from "../session/operator.ts";
 import * as cluster from "../services/operator/cluster.ts";
 import * as pods from "../services/operator/pods.ts";

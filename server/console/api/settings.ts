@@ -25,11 +25,12 @@ import {
   SetConfigInput,
   TierCredentialsInput,
 } from "../../lib/contract/settings.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import { notificationArns } from "../services/bucket_events.ts";
 import * as settings from "../services/settings.ts";
 import * as tiers from "../services/settings_tiers.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
 

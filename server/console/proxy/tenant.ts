@@ -7,8 +7,10 @@
  * never goes upstream.
  */
 import type { Context } from "hono";
-import type { AppDeps, AppEnv, OperatorDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import type { OperatorDeps } from "../k8s/connection.ts";
+import { ApiError } from "../http/errors.ts";
 import { operatorOf } from "../session/operator.ts";
 import type { Tenant } from "../k8s/types.ts";
 import { getTenant, serviceUrl, tenantConfiguration } from "../services/operator/common.ts";
@@ -20,7 +22,7 @@ import {
   type SetCookie,
 } from "./headers.ts";
 import { relayWebSocket } from "./websocket.ts";
-import { isSameOrigin } from "../forwarded.ts";
+import { isSameOrigin } from "../http/forwarded.ts";
 import type { ServeInfo } from "../../lib/http/listener.ts";
 
 /** Bodies rewritten so root-relative links stay under the proxy path; larger ones stream untouched. */

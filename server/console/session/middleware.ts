@@ -5,9 +5,9 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
-import { isSameOrigin } from "../forwarded.ts";
+import type { AppEnv } from "./env.ts";
+import { ApiError } from "../http/errors.ts";
+import { isSameOrigin } from "../http/forwarded.ts";
 import { isOperatorSession, openSession, sealSession, type SessionData } from "./token.ts";
 
 /** The cookie's name is the original console's, so tools that look for it keep working. */

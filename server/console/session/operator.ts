@@ -4,8 +4,9 @@
  * error contract for the API, a redirect to sign-in for pages, and the cookie dropped either way.
  */
 import type { Context } from "hono";
-import type { AppDeps, AppEnv, OperatorDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppEnv } from "./env.ts";
+import type { OperatorDeps } from "../k8s/connection.ts";
+import { ApiError } from "../http/errors.ts";
 
 /** What an operator-mode handler works with: the cluster and the caller's own Kubernetes token. */
 export interface OperatorSession {
@@ -14,7 +15,7 @@ export interface OperatorSession {
 }
 
 /** The operator deps and the signed-in operator's token; 401 without an operator session. */
-export function operatorOf(c: Context<AppEnv>, deps: AppDeps): OperatorSession {
+export function operatorOf(c: Context<AppEnv>, deps: { operator?: OperatorDeps }): OperatorSession {
   const token = c.get("session")?.k8sToken;
   if (!deps.operator || !token) {
     throw ApiError.unauthorized("invalid session", "sign in with a service-account token");

@@ -10,11 +10,11 @@
  * licence is 404 "license not found" (the original's 401 "invalid Login" would end the operator's session).
  */
 import type { SubnetLicense } from "../../../lib/contract/operator.ts";
-import type { OperatorDeps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import type { OperatorDeps } from "../../k8s/connection.ts";
+import { ApiError } from "../../http/errors.ts";
 import { corePath, tenantPath } from "../../k8s/client.ts";
 import type { Secret, Tenant } from "../../k8s/types.ts";
-import type { LicenseStore } from "../license.ts";
+import type { LicenseStore } from "../../license/store.ts";
 import { decodeBase64, encodeBase64, getTenant, retryOnConflict } from "./common.ts";
 
 export const LICENSE_VAR = "MINIO_SUBNET_LICENSE";

@@ -6,8 +6,8 @@
  * with a message saying so, immediately.
  */
 import type { SubscriptionInfo } from "../../lib/contract/license.ts";
-import { ApiError } from "../errors.ts";
-import { importLicenseKey, LicenseError, SUBNET_PUBLIC_KEY, verifyLicense } from "./license_verify.ts";
+import { ApiError } from "../http/errors.ts";
+import { importLicenseKey, LicenseError, SUBNET_PUBLIC_KEY, verifyLicense } from "./verify.ts";
 
 export interface LicenseStoreOptions {
   /** CONSOLE_SUBNET_LICENSE ("" when unset). */

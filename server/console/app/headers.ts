@@ -3,9 +3,9 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
-import { ApiError } from "./errors.ts";
-import type { Logger } from "../lib/http/log.ts";
-import type { AppEnv } from "./deps.ts";
+import { ApiError } from "../http/errors.ts";
+import type { Logger } from "../../lib/http/log.ts";
+import type { AppEnv } from "../session/env.ts";
 
 /**
  * Content-Security-Policy: scripts only from our own origin (the JSON props blocks are data, not script),
