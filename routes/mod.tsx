@@ -63,7 +63,7 @@ export function pageRoutes(deps: AppDeps) {
   app.route("/", objectPages(deps));
   app.route("/", toolPages(deps));
   app.route("/", licensePages(deps));
-  // Operator mode's pages exist only in that mode, as its API does (operator_mode.ts).
+  // Operator mode's pages exist only in that mode, as its API does (server/console/app/operator_mode.ts).
   if (deps.operator) {
     app.route("/", operatorPages(deps));
     app.route("/", tenantDetailPages(deps));

@@ -8,8 +8,8 @@
  *   reaches them over the wire. Only main.ts and server/start/ start them.
  * - Islands import only islands/, the contract (server/lib/contract/) and the policy validator.
  * - The storage's threads load no Hono: the HTTP kernel they share with the console is plain node:http.
- * - The console's layers import only downward (CONSOLE_LAYERS): app, the areas (api, ws, proxy, the pages),
- *   deps.ts, services, session, then k8s/metrics/license/render, then config/http.
+ * - The console's and the islands' layers import only downward (LAYERS): app, the areas (api, ws, proxy, the
+ *   pages), deps.ts, services, session, k8s/metrics/license/render, config/http; islands, ui, lib/api, lib.
  * - Folder-level import circles: none beyond the ones listed in KNOWN_CIRCLES (debt being paid off; the list
  *   may only shrink).
  */
@@ -115,36 +115,42 @@ Deno.test("the storage's threads load no Hono", () => {
 });
 
 /**
- * The console's layers, top to bottom: a module imports from its own layer or the ones below, never above, so
- * each layer can be read and tested with only what is under it. A folder belongs to the first layer naming it
- * or a folder above it (services/operator is in services' layer, routes/layout in the areas').
+ * Layers, top to bottom: a module imports from its own layer or the ones below, never above, so each layer
+ * can be read and tested with only what is under it. A folder belongs to the layer of the deepest folder
+ * named that holds it (services/operator is in services' layer, routes/layout in the areas').
  */
-const CONSOLE_LAYERS: string[][] = [
-  ["server/console/app"], // the Hono app: middleware in order, every area mounted
-  ["server/console/api", "server/console/ws", "server/console/proxy", "routes"], // the areas
-  ["server/console"], // deps.ts: what the areas receive (the layers below take only what they use)
-  ["server/console/services"],
-  ["server/console/session"],
-  ["server/console/k8s", "server/console/metrics", "server/console/license", "server/console/render"],
-  ["server/console/config", "server/console/http"],
-];
+const LAYERS: Record<string, string[][]> = {
+  "the console": [
+    ["server/console/app"], // the Hono app: middleware in order, every area mounted
+    ["server/console/api", "server/console/ws", "server/console/proxy", "routes"], // the areas
+    ["server/console"], // deps.ts: what the areas receive (the layers below take only what they use)
+    ["server/console/services"],
+    ["server/console/session"],
+    ["server/console/k8s", "server/console/metrics", "server/console/license", "server/console/render"],
+    ["server/console/config", "server/console/http"],
+  ],
+  "the islands": [["islands"], ["islands/ui"], ["islands/lib/api"], ["islands/lib"]],
+};
 
-function consoleLayer(path: string): number | null {
+function layerOf(layers: string[][], path: string): number | null {
   const dir = folder(path);
-  const owns = (f: string) => dir === f || (f !== "server/console" && dir.startsWith(`${f}/`));
-  const index = CONSOLE_LAYERS.findIndex((layer) => layer.some(owns));
-  return index < 0 ? null : index;
+  // The deepest folder named owns it: islands/lib/api before islands/lib, services before server/console.
+  const named = layers.flat().filter((f) => dir === f || dir.startsWith(`${f}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  return named === undefined ? null : layers.findIndex((layer) => layer.includes(named));
 }
 
-Deno.test("the console's layers import only downward", () => {
-  assert.deepEqual(
-    violations((e) => {
-      const [from, to] = [consoleLayer(e.from), consoleLayer(e.to)];
-      return from !== null && to !== null && to < from;
-    }),
-    [],
-  );
-});
+for (const [stack, layers] of Object.entries(LAYERS)) {
+  Deno.test(`the layers of ${stack} import only downward`, () => {
+    assert.deepEqual(
+      violations((e) => {
+        const [from, to] = [layerOf(layers, e.from), layerOf(layers, e.to)];
+        return from !== null && to !== null && to < from;
+      }),
+      [],
+    );
+  });
+}
 
 /**
  * Folder-level circles still in the tree, each a debt: a circle means neither folder can be read, tested or

@@ -1,8 +1,8 @@
 /**
  * One guard for operator sessions, pages and API alike. Two Decks on one host, one in each mode, sharing
- * CONSOLE_PBKDF_PASSPHRASE/SALT (as replicas are told to): browsers send cookies to every port of a host, so a
- * session one Deck sealed reaches the other, which opens it. A session of the other mode is no session here:
- * the API answers 401 with the error contract and drops the cookie, pages send the browser to sign in.
+ * CONSOLE_PBKDF_PASSPHRASE/SALT (as replicas are told to): browsers send cookies to every port of a host, so
+ * a session one Deck sealed reaches the other, which opens it. A session of the other mode is no session
+ * here: the API answers 401 with the error contract and drops the cookie, pages send the browser to sign in.
  */
 import assert from "node:assert/strict";
 import { type ConsoleClient, signInAsRoot, startStack } from "../helpers.ts";

@@ -7,7 +7,7 @@
  *
  * validate and refresh belong to the operator API; a console-mode session gets 404 for them, as the
  * original answers paths of the other mode (api-index §1). Mounted in console mode by app.ts and in
- * operator mode by operator_mode.ts.
+ * operator mode by app/operator_mode.ts.
  */
 import { type Context, Hono } from "hono";
 import { ValidateLicenseInput } from "../../lib/contract/license.ts";

@@ -1,7 +1,7 @@
 /**
  * Configuration: every setting, read once from flags and environment, validated, defaulted and frozen.
  * Names follow MinIO Console's where one exists. Nothing else in the program reads `Deno.env`. Which settings
- * exist, with their flags, defaults and docs, is the table in config_settings.ts; this module parses them.
+ * exist, with their flags, defaults and docs, is the table in settings.ts; this module parses them.
  */
 import { parseDuration } from "../../lib/http/duration.ts";
 import type { ListenerTimeouts } from "../../lib/http/listener.ts";

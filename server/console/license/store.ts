@@ -1,7 +1,7 @@
 /**
  * The subscription of the License page (spec 3 §2.5, §7.2), entirely local: Deck never calls SUBNET. The
  * licence comes from the key activated on the page (kept in <data dir>/.deck/subnet-license, mode 0600) or
- * else from CONSOLE_SUBNET_LICENSE, and is verified offline (license_verify.ts) on every read, so an expiry
+ * else from CONSOLE_SUBNET_LICENSE, and is verified offline (verify.ts) on every read, so an expiry
  * or a replaced key shows at once. Activation with SUBNET credentials would need the network: it is refused
  * with a message saying so, immediately.
  */

@@ -1,7 +1,7 @@
 /**
  * The subscription on the tenant side (operator-k8s.md §3.2 step 4, §3.16): the licence a tenant carries
  * (`MINIO_SUBNET_LICENSE` in its configuration), verified offline like the console's own, and "Attach
- * License", which hands the licence in force (the License page's, services/license.ts) to one tenant:
+ * License", which hands the licence in force (the License page's, license/store.ts) to one tenant:
  * into its `config.env` secret when it has one, else into the Tenant's `spec.env`.
  *
  * Differences from the original, on purpose: only the one `MINIO_SUBNET_LICENSE` line of `config.env` is
