@@ -7,12 +7,16 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the storage on `port` with these root credentials and waits for its "listening" line. */
+/**
+ * Starts the storage on `port` with these root credentials and waits for its "listening" line. With `stderr`
+ * "piped" the caller reads what the storage reports (its errors and crashes) from `child.stderr`.
+ */
 export async function spawnStorage(
   dataDir: string,
   port: number,
   root: { accessKey: string; secretKey: string },
   env: Record<string, string> = {},
+  stderr: "null" | "piped" = "null",
 ): Promise<{ child: Deno.ChildProcess; url: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -26,7 +30,7 @@ export async function spawnStorage(
     ],
     env: { MINIO_ROOT_USER: root.accessKey, MINIO_ROOT_PASSWORD: root.secretKey, NO_COLOR: "1", ...env },
     stdout: "piped",
-    stderr: "null",
+    stderr,
   }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";

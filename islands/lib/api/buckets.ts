@@ -6,6 +6,7 @@ import type {
   BucketQuotaInfo,
   BucketRetention,
   BucketSummary,
+  BucketSummaryView,
   EncryptionInfo,
   LifecycleRuleView,
   MakeBucketInput,
@@ -23,6 +24,8 @@ const b = (bucket: string) => `/api/v1/buckets/${segment(bucket)}`;
 export const bucketsApi = {
   list: async () => (await api.get<BucketList>("/api/v1/buckets")).buckets ?? [],
   info: (bucket: string) => api.get<BucketSummary>(b(bucket)),
+  /** The Summary's view model, as the page was rendered from it. */
+  summary: (bucket: string) => api.get<BucketSummaryView>(`${b(bucket)}/summary`),
   create: (input: MakeBucketInput) => api.post("/api/v1/buckets", input),
   remove: (bucket: string) => api.delete(b(bucket)),
   setAccess: (bucket: string, access: "PRIVATE" | "PUBLIC") =>
