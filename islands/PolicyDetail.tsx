@@ -12,7 +12,7 @@ import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox, Tabs } from "./ui/fields.tsx";
 import { JsonEditor, jsonProblems } from "./ui/JsonEditor.tsx";
-import { showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./lib/notify.ts";
 
 export interface PolicyDetailProps {
   /** The policy and who holds it, as the page read it; Refresh reads the same view again. */

@@ -12,8 +12,9 @@ import BucketLifecycle from "../islands/BucketLifecycle.tsx";
 import BucketReplication from "../islands/BucketReplication.tsx";
 import BucketSummary from "../islands/BucketSummary.tsx";
 import type { IslandName } from "../islands/registry.ts";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
-import type { ApiError } from "../server/console/errors.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
+import type { ApiError } from "../server/console/http/errors.ts";
 import { Island } from "../server/console/render/island.tsx";
 import {
   listAccessRules,
@@ -27,7 +28,7 @@ import {
   replicationStatusIfAllowed,
 } from "../server/console/services/bucket_replication.ts";
 import { bucketSummary } from "../server/console/services/bucket_summary.ts";
-import { clientFor } from "../server/console/services/session_clients.ts";
+import { clientFor } from "../server/console/session/clients.ts";
 import { listTierViews } from "../server/console/services/settings.ts";
 import { isPathAllowed } from "../server/console/session/pages.ts";
 import type { SessionData } from "../server/console/session/token.ts";

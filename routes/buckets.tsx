@@ -8,7 +8,8 @@ import type { ReactNode } from "react";
 import BucketAccessLabel from "../islands/BucketAccessLabel.tsx";
 import BucketHeaderActions from "../islands/BucketHeaderActions.tsx";
 import BucketsList from "../islands/BucketsList.tsx";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
 import {
   accountView,

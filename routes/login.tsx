@@ -9,11 +9,12 @@ import OperatorLogin from "../islands/OperatorLogin.tsx";
 import { kubernetesReachable } from "../server/console/services/operator/session.ts";
 import { cookieSettings, logout } from "../server/console/api/session.ts";
 import type { LoginStrategy } from "../server/lib/contract/session.ts";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
 import { loginStrategy, signInWithIdp } from "../server/console/services/session.ts";
 import { issueSessionCookie } from "../server/console/session/middleware.ts";
-import { isHttps } from "../server/console/forwarded.ts";
+import { isHttps } from "../server/console/http/forwarded.ts";
 import { themeOf } from "./page_context.tsx";
 
 /** Whether the backend answers at all: the storage server, or in operator mode the Kubernetes API server. */

@@ -5,9 +5,9 @@
  */
 import { capitalize, failuresBanner } from "../islands/lib/messages.ts";
 import type { AppDeps } from "../server/console/deps.ts";
-import { ApiError } from "../server/console/errors.ts";
+import { ApiError } from "../server/console/http/errors.ts";
 import { type Part, readParts } from "../server/console/services/screen_parts.ts";
-import { clientFor } from "../server/console/services/session_clients.ts";
+import { clientFor } from "../server/console/session/clients.ts";
 import type { SessionData } from "../server/console/session/token.ts";
 import type { PartFailure } from "../server/lib/contract/screen.ts";
 import type { S3Client } from "../server/lib/s3/client.ts";

@@ -4,8 +4,8 @@
  */
 import { useState } from "react";
 import type { PartFailure } from "../../server/lib/contract/screen.ts";
-import { showErrorBanner } from "../ui/notify.ts";
-import { ApiClientError } from "./api/request.ts";
+import { showErrorBanner } from "./notify.ts";
+import { ApiClientError } from "./request.ts";
 import { failuresBanner } from "./messages.ts";
 
 export function reportError(error: unknown): void {

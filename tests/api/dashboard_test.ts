@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { AdminInfoWithWidgets, WidgetDetails } from "../../server/lib/contract/dashboard.ts";
-import { loadConfig } from "../../server/console/config.ts";
+import { loadConfig } from "../../server/console/config/config.ts";
 import { silentLogger } from "../../server/lib/http/log.ts";
 import { createMetricsService } from "../../server/console/metrics/mod.ts";
 import { WIDGETS } from "../../server/console/metrics/widgets.ts";

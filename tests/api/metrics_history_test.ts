@@ -4,7 +4,7 @@
  * the scrape leaves the source unavailable with the reason.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../../server/console/config.ts";
+import { loadConfig } from "../../server/console/config/config.ts";
 import { createLogger, silentLogger } from "../../server/lib/http/log.ts";
 import { createMetricsService } from "../../server/console/metrics/mod.ts";
 import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";

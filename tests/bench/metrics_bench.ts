@@ -10,7 +10,7 @@
  * Run: npx -y deno@2.9.6 task bench metrics
  */
 import { gzipSync } from "node:zlib";
-import { loadConfig } from "../../server/console/config.ts";
+import { loadConfig } from "../../server/console/config/config.ts";
 import { silentLogger } from "../../server/lib/http/log.ts";
 import { MetricsHistory } from "../../server/console/metrics/history.ts";
 import { createMetricsService } from "../../server/console/metrics/mod.ts";

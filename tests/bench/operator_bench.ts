@@ -10,7 +10,7 @@
  * Run: npx -y deno@2.9.6 task bench operator
  */
 import process from "node:process";
-import { createApp, createFetchHandler } from "../../server/console/app.ts";
+import { createApp, createFetchHandler } from "../../server/console/app/app.ts";
 import { DEFAULT_LISTENER_TIMEOUTS, listen } from "../../server/lib/http/listener.ts";
 import { tenantPath } from "../../server/console/k8s/client.ts";
 import { RESOURCES } from "../k8s_standin/resources.ts";

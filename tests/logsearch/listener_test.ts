@@ -4,7 +4,7 @@
  * (it used to be Deno.serve, which kept every one of them open), while an ingest that is sent keeps working.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../../server/console/config.ts";
+import { loadConfig } from "../../server/console/config/config.ts";
 import { startBuiltinLogSearch } from "../../server/start/log_search.ts";
 
 const CONNECTIONS = 100;

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { IMAGE_USER } from "../../build/image.ts";
 import { RUN_PERMISSIONS } from "../../build/compile.ts";
-import { SETTINGS } from "../../server/console/config_settings.ts";
+import { SETTINGS } from "../../server/console/config/settings.ts";
 import { EMBEDDED_VERSION } from "../../server/storage/admin/info.ts";
 import { ROOT } from "./helpers.ts";
 

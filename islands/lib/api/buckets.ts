@@ -17,7 +17,7 @@ import type {
   ReplicationStatusView,
 } from "../../../server/lib/contract/buckets.ts";
 import type { PolicySummary } from "../../../server/lib/contract/policies.ts";
-import { api, segment } from "./request.ts";
+import { api, segment } from "../request.ts";
 
 const b = (bucket: string) => `/api/v1/buckets/${segment(bucket)}`;
 

@@ -1,6 +1,6 @@
 /** Browser calls of the Policies area (api-index §4, spec 2 §7). */
 import type { PolicyDetailView, PolicyList, PolicySummary } from "../../../server/lib/contract/policies.ts";
-import { api } from "./request.ts";
+import { api } from "../request.ts";
 
 export const policiesApi = {
   list: async () => (await api.get<PolicyList>("/api/v1/policies?limit=1000")).policies ?? [],

@@ -7,7 +7,7 @@ import type {
   UserDetailView,
   UserList,
 } from "../../../server/lib/contract/users.ts";
-import { api, segment } from "./request.ts";
+import { api, segment } from "../request.ts";
 
 const q = encodeURIComponent;
 

@@ -26,11 +26,12 @@ import {
   SetQuotaInput,
   SetVersioningInput,
 } from "../../lib/contract/buckets.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import * as settings from "../services/bucket_settings.ts";
 import { bucketSummary } from "../services/bucket_summary.ts";
 import * as buckets from "../services/buckets.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { pageQuery, readJson } from "./input.ts";
 

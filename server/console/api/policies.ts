@@ -11,10 +11,11 @@
  */
 import { Hono } from "hono";
 import { AddPolicyInput } from "../../lib/contract/policies.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import * as policies from "../services/policies.ts";
 import { policyDetail } from "../services/policy_detail.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { pageQuery, readJson, requiredQuery } from "./input.ts";
 

@@ -25,14 +25,15 @@ import {
   SetConfigInput,
   TierCredentialsInput,
 } from "../../lib/contract/settings.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import { notificationArns } from "../services/bucket_events.ts";
 import * as settings from "../services/settings.ts";
 import * as tiers from "../services/settings_tiers.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
-import { isHttps } from "../forwarded.ts";
+import { isHttps } from "../http/forwarded.ts";
 
 /** Cookie holding "the server needs a restart" for this browser (spec 1 §3 system state serverNeedsRestart). */
 export const RESTART_COOKIE = "deck_restart";

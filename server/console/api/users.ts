@@ -18,10 +18,11 @@ import {
   SetPolicyInput,
   UpdateUserInput,
 } from "../../lib/contract/users.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import { userDetail } from "../services/user_detail.ts";
 import * as users from "../services/users.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { pageQuery, readJson, requiredQuery } from "./input.ts";
 

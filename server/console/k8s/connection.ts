@@ -4,8 +4,16 @@
  * service-account files of a pod supply the CA and the console's own token.
  */
 import { parse as parseYaml } from "yaml";
-import type { OperatorConfig } from "../config.ts";
-import type { K8sConnection } from "./client.ts";
+import type { OperatorConfig } from "../config/config.ts";
+import type { K8sClient, K8sConnection } from "./client.ts";
+
+/** Operator mode's cluster as the console uses it: the Kubernetes API and the console's place in the cluster. */
+export interface OperatorDeps {
+  k8s: K8sClient;
+  config: OperatorConfig;
+  /** The console's own service-account token, for sessions opened through SSO ("" when none). */
+  serviceAccountToken: string;
+}
 
 export const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 

@@ -7,8 +7,11 @@
  * never goes upstream.
  */
 import type { Context } from "hono";
-import type { AppDeps, AppEnv, OperatorDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import type { OperatorDeps } from "../k8s/connection.ts";
+import { ApiError } from "../http/errors.ts";
+import { operatorOf } from "../session/operator.ts";
 import type { Tenant } from "../k8s/types.ts";
 import { getTenant, serviceUrl, tenantConfiguration } from "../services/operator/common.ts";
 import {
@@ -19,7 +22,7 @@ import {
   type SetCookie,
 } from "./headers.ts";
 import { relayWebSocket } from "./websocket.ts";
-import { isHttps, isSameOrigin } from "../forwarded.ts";
+import { isHttps, isSameOrigin } from "../http/forwarded.ts";
 import type { ServeInfo } from "../../lib/http/listener.ts";
 
 /** Bodies rewritten so root-relative links stay under the proxy path; larger ones stream untouched. */
@@ -227,10 +230,7 @@ export function tenantProxy(deps: AppDeps) {
   }
 
   return async (c: Context<AppEnv>): Promise<Response> => {
-    const session = c.get("session");
-    const op = deps.operator;
-    if (!op || !session?.k8sToken) throw ApiError.unauthorized();
-    const token = session.k8sToken;
+    const { op, token } = operatorOf(c, deps);
     // The path as sent (Hono's c.req.path is decoded, which would turn %5C into a backslash).
     const match = /^\/api\/proxy\/([^/]+)\/([^/]+)(\/.*)?$/.exec(new URL(c.req.url).pathname);
     if (!match) throw ApiError.notFound("not found", "the proxy path is /api/proxy/{namespace}/{tenant}/...");

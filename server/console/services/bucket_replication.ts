@@ -11,8 +11,7 @@ import type {
   ReplicationStatusView,
 } from "../../lib/contract/buckets.ts";
 import { tagKeysProblem } from "../../lib/contract/buckets.ts";
-import type { AppDeps } from "../deps.ts";
-import { ApiError, toApiError } from "../errors.ts";
+import { ApiError, toApiError } from "../http/errors.ts";
 import { listRemoteTargets, setRemoteTarget } from "../../lib/s3/admin/buckets.ts";
 import { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
@@ -229,7 +228,7 @@ function remoteFailure(error: unknown, host: string): string {
 
 /** The remote server's buckets, listed with the credentials the wizard's first step collected. */
 export async function listExternalBuckets(
-  deps: Pick<AppDeps, "fetch">,
+  deps: { fetch: typeof fetch },
   input: ListExternalBucketsInput,
 ): Promise<{ buckets: { name: string }[]; total: number }> {
   const { endpoint, secure } = parseTarget(input.targetURL, input.useTLS);

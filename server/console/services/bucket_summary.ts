@@ -15,7 +15,7 @@ import {
   type SummaryCard,
 } from "../../lib/contract/buckets.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
-import { toApiError } from "../errors.ts";
+import { toApiError } from "../http/errors.ts";
 import { listReplicationRules, replicationStatusIfAllowed } from "./bucket_replication.ts";
 import * as settings from "./bucket_settings.ts";
 import { bucketInfo } from "./buckets.ts";

@@ -4,7 +4,7 @@
  * section fails the same way whether the page renders it or the island reloads it.
  */
 import type { PartFailure } from "../../lib/contract/screen.ts";
-import { type ApiError, toApiError } from "../errors.ts";
+import { type ApiError, toApiError } from "../http/errors.ts";
 
 /** One part of a screen: how to read it, what stands in when it fails, and the section name the user sees. */
 export type Part<V> = [read: () => Promise<V>, fallback: V, section: string];

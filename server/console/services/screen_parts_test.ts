@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { readParts, viewFailures } from "./screen_parts.ts";
 
 const denied = () => Promise.reject(ApiError.forbidden("access denied", "Access Denied."));

@@ -10,14 +10,14 @@ import type {
   UpdateTenantInput,
 } from "../../../lib/contract/operator.ts";
 import { isImage } from "../../../lib/contract/operator_rules.ts";
-import type { OperatorDeps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import type { OperatorDeps } from "../../k8s/connection.ts";
+import { ApiError } from "../../http/errors.ts";
 import { corePath, K8sError, tenantPath } from "../../k8s/client.ts";
 import { binaryQuantity, decimalQuantity } from "../../../lib/contract/quantity.ts";
 import type { Secret, Service, Tenant, TenantPool } from "../../k8s/types.ts";
 import { serverInfo } from "../../../lib/s3/admin/info.ts";
 import { S3Client } from "../../../lib/s3/client.ts";
-import type { LicenseStore } from "../license.ts";
+import type { LicenseStore } from "../../license/store.ts";
 import {
   encodeBase64,
   getTenant,

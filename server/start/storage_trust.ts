@@ -4,7 +4,7 @@
  * (CONSOLE_STORAGE_CERTS_DIR, MinIO's layout) its own `public.crt` and the certificates in `CAs/`, so a
  * self-signed or privately signed storage works without further settings.
  */
-import type { AppConfig } from "./config.ts";
+import type { AppConfig } from "../console/config/config.ts";
 
 const PEM_CERTIFICATE = "-----BEGIN CERTIFICATE-----";
 

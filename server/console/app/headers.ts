@@ -3,10 +3,10 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
-import { ApiError } from "./errors.ts";
-import type { Logger } from "../lib/http/log.ts";
-import type { AppEnv } from "./deps.ts";
-import { isHttps } from "./forwarded.ts";
+import { ApiError } from "../http/errors.ts";
+import type { Logger } from "../../lib/http/log.ts";
+import type { AppEnv } from "../session/env.ts";
+import { isHttps } from "../http/forwarded.ts";
 
 /**
  * Content-Security-Policy: scripts only from our own origin (the JSON props blocks are data, not script),

@@ -4,12 +4,8 @@
  * mounted <Notifications/>, however many islands a page has.
  */
 import { signal } from "@preact/signals-react";
-import { createElement } from "react";
-// Static, not `import()`: the bundled chunk of a dynamic import of react-dom/client exposes only a default
-// export, so destructuring `createRoot` from it gave undefined and every page's messages threw. The island
-// client already loads react-dom/client, so this costs no extra bytes.
-import { createRoot } from "react-dom/client";
-import { capitalize, detailBeside } from "../lib/messages.ts";
+import { capitalize, detailBeside } from "./messages.ts";
+import { mountNotifications } from "./notifications_mount.ts";
 
 export interface BannerMessage {
   message: string;
@@ -36,20 +32,6 @@ export const loadingProgress = signal(100);
 export const banners = signal<BannerMessage[]>([]);
 export const snackbar = signal<SnackMessage | null>(null);
 
-let mounting: Promise<void> | null = null;
-
-/** Mounts the notifications root once, the first time something is shown. */
-function ensureMounted(): void {
-  if (mounting || typeof document === "undefined") return;
-  mounting = (async () => {
-    const { Notifications } = await import("./Notifications.tsx");
-    const host = document.createElement("div");
-    host.id = "deck-notifications";
-    document.body.append(host);
-    createRoot(host).render(createElement(Notifications));
-  })();
-}
-
 let bannerCount = 0;
 
 /**
@@ -60,7 +42,7 @@ export function showErrorBanner(message: string, detail = ""): void {
   const next = { message: capitalize(message), detail: detailBeside(message, detail), id: ++bannerCount };
   const others = banners.value.filter((b) => b.message !== next.message || b.detail !== next.detail);
   banners.value = [...others, next].slice(-MAX_BANNERS);
-  ensureMounted();
+  mountNotifications();
 }
 
 /** Closes one banner (its close button, or its timer running out). */
@@ -71,7 +53,7 @@ export function dismissBanner(id: number): void {
 /** Shows a snackbar message (5 s, errors 10 s). */
 export function showSnackbar(message: string, type: SnackMessage["type"] = "success", detail = ""): void {
   snackbar.value = { message: capitalize(message), detail: detailBeside(message, detail), type };
-  ensureMounted();
+  mountNotifications();
 }
 
 /** Tracks in-flight requests: the bar shows while any runs. */
@@ -79,7 +61,7 @@ let inFlight = 0;
 export function trackRequest<T>(work: Promise<T>): Promise<T> {
   inFlight++;
   loadingProgress.value = 10;
-  ensureMounted();
+  mountNotifications();
   return work.finally(() => {
     inFlight--;
     loadingProgress.value = inFlight > 0 ? 60 : 100;

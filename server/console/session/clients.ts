@@ -2,12 +2,18 @@
  * Storage clients for a signed-in session: every console call to the storage server is made with the
  * session's own temporary credentials, so the storage server enforces the user's IAM.
  */
-import type { AppDeps } from "../deps.ts";
+import type { StorageEndpoint } from "../config/endpoints.ts";
 import { S3Client } from "../../lib/s3/client.ts";
-import type { SessionData } from "../session/token.ts";
+import type { SessionData } from "./token.ts";
+
+/** What a storage call needs of the console: where the storage is and the fetch that reaches it. */
+export interface StorageAccess {
+  storage: StorageEndpoint;
+  fetch: typeof fetch;
+}
 
 /** A client signed with the session's temporary credentials. */
-export function clientFor(deps: Pick<AppDeps, "storage" | "fetch">, session: SessionData): S3Client {
+export function clientFor(deps: StorageAccess, session: SessionData): S3Client {
   return new S3Client({
     endpoint: deps.storage.url,
     region: deps.storage.region || undefined,
@@ -22,7 +28,7 @@ export function clientFor(deps: Pick<AppDeps, "storage" | "fetch">, session: Ses
 
 /** A client signed with long-term credentials the user typed (sign-in, change own password). */
 export function clientWithKeys(
-  deps: Pick<AppDeps, "storage" | "fetch">,
+  deps: StorageAccess,
   accessKey: string,
   secretKey: string,
 ): S3Client {

@@ -3,8 +3,8 @@
  * first four segments under /api/proxy/, spec 1 §2), sends and parses JSON, turns error bodies into ApiClientError
  * with the spec's message rules (spec 1 §8), and sends the browser to sign-in on 401 or a network failure.
  */
-import { trackRequest } from "../../ui/notify.ts";
-import { capitalize, detailBeside } from "../messages.ts";
+import { trackRequest } from "./notify.ts";
+import { capitalize, detailBeside } from "./messages.ts";
 
 export class ApiClientError extends Error {
   constructor(

@@ -1,13 +1,13 @@
 /**
  * Configuration: every setting, read once from flags and environment, validated, defaulted and frozen.
  * Names follow MinIO Console's where one exists. Nothing else in the program reads `Deno.env`. Which settings
- * exist, with their flags, defaults and docs, is the table in config_settings.ts; this module parses them.
+ * exist, with their flags, defaults and docs, is the table in settings.ts; this module parses them.
  */
-import { parseDuration } from "../lib/http/duration.ts";
-import type { ListenerTimeouts } from "../lib/http/listener.ts";
-import { type SettingName, SETTINGS, type SettingSpec } from "./config_settings.ts";
-import type { LogLevel } from "../lib/http/log.ts";
-import { parseKmsSecretKey } from "../lib/formats/kms_secret_key.ts";
+import { parseDuration } from "../../lib/http/duration.ts";
+import type { ListenerTimeouts } from "../../lib/http/listener.ts";
+import { type SettingName, SETTINGS, type SettingSpec } from "./settings.ts";
+import type { LogLevel } from "../../lib/http/log.ts";
+import { parseKmsSecretKey } from "../../lib/formats/kms_secret_key.ts";
 import { ConfigError } from "./config_error.ts";
 import { parseStorageCertsDir, parseTls, type TlsFiles } from "./config_tls.ts";
 

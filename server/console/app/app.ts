@@ -4,38 +4,39 @@
  */
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
-import type { AppDeps, AppEnv } from "./deps.ts";
-import { ApiError, createErrorHandler } from "./errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError, createErrorHandler } from "../http/errors.ts";
 import { bodyLimits, noStore, requestLogger, securityHeaders } from "./headers.ts";
-import { serveBuiltAssets } from "./render/static_assets.ts";
-import { renderErrorPage } from "./render/error_page.tsx";
-import { cookieSettings, sessionApi } from "./api/session.ts";
-import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "./session/middleware.ts";
-import { liveAccess } from "./session/live_access.ts";
-import { accountApi } from "./api/account.ts";
-import { bucketNamesInPaths } from "./api/bucket_paths.ts";
-import { bucketFeaturesApi } from "./api/bucket_features.ts";
-import { bucketsApi } from "./api/buckets.ts";
-import { settingsApi } from "./api/settings.ts";
-import { groupsApi } from "./api/groups.ts";
-import { policiesApi } from "./api/policies.ts";
-import { usersApi } from "./api/users.ts";
-import { dashboardApi } from "./api/dashboard.ts";
-import { objectsApi } from "./api/objects.ts";
-import { objectUploadsApi, STREAMED_BODY_PATHS } from "./api/object_uploads.ts";
-import { sharedLinkProxy } from "./proxy/shared_link.ts";
-import { toolsApi } from "./api/tools.ts";
-import { consoleRelay } from "./ws/console.ts";
-import { healRelay } from "./ws/heal.ts";
-import { healthInfoRelay } from "./ws/health_info.ts";
-import { originalRequests } from "./ws/relay.ts";
-import { traceRelay } from "./ws/trace.ts";
-import { watchRelay } from "./ws/watch.ts";
-import { licenseApi } from "./api/license.ts";
-import { firstAllowedRoute } from "../../routes/layout/menu.ts";
-import { pageRoutes } from "../../routes/mod.tsx";
+import { serveBuiltAssets } from "../render/static_assets.ts";
+import { renderErrorPage } from "../render/error_page.tsx";
+import { cookieSettings, sessionApi } from "../api/session.ts";
+import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "../session/middleware.ts";
+import { liveAccess } from "../session/live_access.ts";
+import { accountApi } from "../api/account.ts";
+import { bucketNamesInPaths } from "../api/bucket_paths.ts";
+import { bucketFeaturesApi } from "../api/bucket_features.ts";
+import { bucketsApi } from "../api/buckets.ts";
+import { settingsApi } from "../api/settings.ts";
+import { groupsApi } from "../api/groups.ts";
+import { policiesApi } from "../api/policies.ts";
+import { usersApi } from "../api/users.ts";
+import { dashboardApi } from "../api/dashboard.ts";
+import { objectsApi } from "../api/objects.ts";
+import { objectUploadsApi, STREAMED_BODY_PATHS } from "../api/object_uploads.ts";
+import { sharedLinkProxy } from "../proxy/shared_link.ts";
+import { toolsApi } from "../api/tools.ts";
+import { consoleRelay } from "../ws/console.ts";
+import { healRelay } from "../ws/heal.ts";
+import { healthInfoRelay } from "../ws/health_info.ts";
+import { originalRequests } from "../ws/relay.ts";
+import { traceRelay } from "../ws/trace.ts";
+import { watchRelay } from "../ws/watch.ts";
+import { licenseApi } from "../api/license.ts";
+import { firstAllowedRoute } from "../../../routes/layout/menu.ts";
+import { pageRoutes } from "../../../routes/mod.tsx";
 import { mountOperatorMode } from "./operator_mode.ts";
-import { tenantProxy } from "./proxy/tenant.ts";
+import { tenantProxy } from "../proxy/tenant.ts";
 
 /** What an anonymous client may send (sign-in, the theme form): enough for any of them, and no more. */
 const PUBLIC_BODY_LIMIT = 16 * 1024;
@@ -59,7 +60,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.use(noStore()); // everything below is per session: never cached by browsers or proxies
   app.use(
-    loadSession(deps.sessionKey, () => deps.now()), // read per request: tests move the clock
+    loadSession(deps.sessionKey, () => deps.now(), !!deps.operator), // read per request: tests move the clock
     originCheck({ trustForwarded: deps.config.trustForwarded }),
   );
   if (deps.operator) app.all("/api/proxy/*", tenantProxy(deps)); // before the body limits: it streams any size
@@ -107,13 +108,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const session = c.get("session");
     if (!session) return c.redirect(deps.render.href("/login"), 302);
     const first = firstAllowedRoute((await liveAccess(deps, session)).pages, session.distributed);
-    return first ? c.redirect(deps.render.href(first), 302) : renderErrorPage(deps, c, ApiError.notFound());
+    return first
+      ? c.redirect(deps.render.href(first), 302)
+      : renderErrorPage(deps.render, c, ApiError.notFound());
   });
   app.onError(createErrorHandler({
     log: deps.log.error,
     loginUrl: deps.render.href("/login"),
     onUnauthorized: (c) => clearSessionCookie(c, cookie),
-    renderErrorPage: (c, error) => renderErrorPage(deps, c, error),
+    renderErrorPage: (c, error) => renderErrorPage(deps.render, c, error),
   }));
   return app;
 }

@@ -1,14 +1,13 @@
 /**
  * The subscription of the License page (spec 3 §2.5, §7.2), entirely local: Deck never calls SUBNET. The
  * licence comes from the key activated on the page (kept in <data dir>/.deck/subnet-license, mode 0600) or
- * else from CONSOLE_SUBNET_LICENSE, and is verified offline (license_verify.ts) on every read, so an expiry
+ * else from CONSOLE_SUBNET_LICENSE, and is verified offline (verify.ts) on every read, so an expiry
  * or a replaced key shows at once. Activation with SUBNET credentials would need the network: it is refused
  * with a message saying so, immediately.
  */
 import type { SubscriptionInfo } from "../../lib/contract/license.ts";
-import { ApiError } from "../errors.ts";
-import type { SessionData } from "../session/token.ts";
-import { importLicenseKey, LicenseError, SUBNET_PUBLIC_KEY, verifyLicense } from "./license_verify.ts";
+import { ApiError } from "../http/errors.ts";
+import { importLicenseKey, LicenseError, SUBNET_PUBLIC_KEY, verifyLicense } from "./verify.ts";
 
 export interface LicenseStoreOptions {
   /** CONSOLE_SUBNET_LICENSE ("" when unset). */
@@ -28,14 +27,6 @@ export interface LicenseState {
 }
 
 export const NETWORK_NEEDED = "Activation with SUBNET credentials needs network access";
-
-/**
- * Whether the session is an operator-mode session (spec 3 §6: the flag that enables activation and
- * Refresh Licence): operator sign-in keeps the service-account token in the session, console sessions have none.
- */
-export function isOperatorSession(session: SessionData): boolean {
-  return !!session.k8sToken;
-}
 
 export class LicenseStore {
   #keys: Promise<CryptoKey[]> | null = null;

@@ -4,11 +4,12 @@
  * areas mounted after it are not served in this mode.
  */
 import type { Hono } from "hono";
-import { licenseApi } from "./api/license.ts";
-import { operatorApi } from "./api/operator.ts";
-import { volumesApi } from "./api/volumes.ts";
-import type { AppDeps, AppEnv } from "./deps.ts";
-import { ApiError } from "./errors.ts";
+import { licenseApi } from "../api/license.ts";
+import { operatorApi } from "../api/operator.ts";
+import { volumesApi } from "../api/volumes.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 
 export function mountOperatorMode(app: Hono<AppEnv>, deps: AppDeps): void {
   app.route("/api/v1", operatorApi(deps));

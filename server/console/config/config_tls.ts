@@ -3,7 +3,7 @@
  * certificates the console trusts for its storage is storage_trust.ts, read at start from these.
  */
 import { ConfigError } from "./config_error.ts";
-import { type SettingName, SETTINGS } from "./config_settings.ts";
+import { type SettingName, SETTINGS } from "./settings.ts";
 
 export interface TlsFiles {
   readonly certFile: string;

@@ -7,7 +7,7 @@
  */
 import type { Context, HonoRequest } from "hono";
 import { getConnInfo } from "hono/deno";
-import { isForwardableAddress } from "../lib/s3/forwarded_client.ts";
+import { isForwardableAddress } from "../../lib/s3/forwarded_client.ts";
 
 /** First value of a header a proxy may have listed several times ("a, b": the first is what the browser used). */
 const first = (value: string | undefined) => value?.split(",")[0].trim() || undefined;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ConfigError, loadConfig } from "./config.ts";
-import { parseDuration } from "../lib/http/duration.ts";
+import { parseDuration } from "../../lib/http/duration.ts";
 
 Deno.test("defaults: console on 0.0.0.0:9090, embedded storage on 127.0.0.1:9000 in ./data", () => {
   const config = loadConfig({});
