@@ -5,15 +5,14 @@
  */
 import { FORWARDED_PROOF_HEADER, vouchedAddress } from "../lib/s3/forwarded_client.ts";
 import { sha256Hex } from "../lib/s3/sigv4.ts";
-import { buildXml } from "../lib/s3/xml.ts";
 import { GuessThrottle, throttledAuthenticate } from "./auth/guess_throttle.ts";
 import { adminTooLarge, MAX_ADMIN_BODY, MAX_STS_BODY, readAll, stsTooLarge } from "./bounded_body.ts";
 import { accessCheck, requestConditions } from "./s3/access.ts";
 import { healthCheck } from "./s3/health.ts";
 import type { AdminHandler, Credential, IdentityAuthority, ServerFacts, StsHandler } from "./contracts.ts";
-import { type Store, StoreError } from "./fs/store.ts";
+import type { Store } from "./fs/store.ts";
 import * as cors from "./s3/cors.ts";
-import { s3ErrorResponse, type S3Request } from "./s3/context.ts";
+import type { S3Request } from "./s3/context.ts";
 import { HANDLERS } from "./s3/handlers.ts";
 import { checkContentMd5 } from "./s3/checksums.ts";
 import { malformed, type PostForm, readPostForm } from "./s3/post_policy.ts";
@@ -28,6 +27,13 @@ import { adminApiName } from "./streams/api_names.ts";
 import { sourceLines } from "./streams/log_entry.ts";
 import { observeRequest, type RequestFacts } from "./streams/requests.ts";
 import { METRICS_PATH_PREFIX, type MetricsEndpoint } from "./metrics/mod.ts";
+import {
+  accessDenied,
+  adminErrorResponse,
+  s3ErrorResponse,
+  StoreError,
+  stsErrorResponse,
+} from "./core/errors.ts";
 
 export interface FrontOptions {
   store: Store;
@@ -56,30 +62,6 @@ const newRequestId = () =>
   `${Date.now().toString(16).toUpperCase()}${
     (requestCounter++ & 0xffff).toString(16).toUpperCase().padStart(4, "0")
   }`;
-
-function adminError(code: string, message: string, status: number, url: URL, requestId: string): Response {
-  return Response.json(
-    {
-      Code: code,
-      Message: message,
-      Resource: url.pathname,
-      RequestId: requestId,
-      HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8",
-    },
-    { status, headers: { "x-amz-request-id": requestId } },
-  );
-}
-
-function stsError(code: string, message: string, status: number, requestId: string): Response {
-  const body = buildXml("ErrorResponse", {
-    Error: { Type: "", Code: code, Message: message },
-    RequestId: requestId,
-  }, { namespace: "https://sts.amazonaws.com/doc/2011-06-15/" });
-  return new Response(body, {
-    status,
-    headers: { "content-type": "application/xml", "x-amz-request-id": requestId },
-  });
-}
 
 /** Records who signed the request for trace, metrics and audit. */
 function noteSigner(facts: RequestFacts, credential: Credential | null): void {
@@ -130,9 +112,7 @@ export function createS3Server(
     } catch (error) {
       if (error instanceof StoreError) {
         facts.errorCode = error.code;
-        const response = adminError(error.code, error.message, error.status, url, requestId);
-        for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
-        return response;
+        return adminErrorResponse(error, url, requestId);
       }
       throw error;
     }
@@ -176,9 +156,8 @@ export function createS3Server(
           error.code === "AuthorizationHeaderMalformed";
         facts.errorCode = own ? error.code : "AccessDenied";
         await request.body?.cancel().catch(() => {});
-        const response = stsError(facts.errorCode, error.message, own ? error.status : 403, requestId);
-        for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
-        return response;
+        const answered = own ? error : new StoreError("AccessDenied", error.message, 403, error.headers);
+        return stsErrorResponse(answered, requestId);
       }
       throw error;
     }
@@ -370,10 +349,12 @@ export function createS3Server(
       if (health) return health;
       if (url.pathname.startsWith("/minio/admin/")) {
         if (!url.pathname.startsWith("/minio/admin/v3/")) {
-          return adminError(
-            "XMinioAdminVersionMismatch",
-            "This 'admin' API is not supported by server in 'mode-server-xl'",
-            426,
+          return adminErrorResponse(
+            new StoreError(
+              "XMinioAdminVersionMismatch",
+              "This 'admin' API is not supported by server in 'mode-server-xl'",
+              426,
+            ),
             url,
             requestId,
           );
@@ -445,7 +426,7 @@ export function createS3Server(
     // up in the request counters, trace or audit it reads.
     if (options.metrics && url.pathname.startsWith(METRICS_PATH_PREFIX)) {
       const answer = await options.metrics.handle(request, url);
-      return answer ?? adminError("AccessDenied", "Access Denied.", 403, url, requestId);
+      return answer ?? adminErrorResponse(accessDenied(), url, requestId);
     }
     if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
       try {

@@ -4,9 +4,9 @@
  * become ARNs only after a restart, as on MinIO.
  */
 import { writeFileDurable } from "../fs/durable.ts";
-import { StoreError } from "../fs/store.ts";
 import { checkSubsystemValues } from "./config_rules.ts";
 import { arnType, subsystem } from "./subsystems.ts";
+import { StoreError } from "../core/errors.ts";
 
 /** subsystem → target ("_" = default) → key → value */
 export type ConfigTree = Record<string, Record<string, Record<string, string>>>;

@@ -5,7 +5,7 @@
  */
 import { constantTimeEqual } from "../../lib/s3/sigv4.ts";
 import type { Credential, IdentityAuthority } from "../contracts.ts";
-import { StoreError } from "../fs/store.ts";
+import { StoreError } from "../core/errors.ts";
 
 const denied = (code: string, message: string, status = 403) => new StoreError(code, message, status);
 

@@ -18,12 +18,12 @@ import {
   UNSIGNED_PAYLOAD,
 } from "../../lib/s3/sigv4.ts";
 import type { Credential, IdentityAuthority } from "../contracts.ts";
-import { StoreError } from "../fs/store.ts";
 import { requestBody } from "../fs/pieces.ts";
 import { decodeChunked, type Trailer, verifyDigests } from "./body.ts";
 import { type Claim, claimOf, type SignedHeader } from "./claim.ts";
 import { checkCredential, checkRegion, parseCredential } from "./scope.ts";
 import { authenticateV2 } from "./sigv2.ts";
+import { StoreError } from "../core/errors.ts";
 
 const MAX_SKEW_MS = 15 * 60_000;
 

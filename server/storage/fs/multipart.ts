@@ -23,9 +23,9 @@ import {
   compareKeys,
   type Store,
   type StoredChecksum,
-  StoreError,
   type VersionRecord,
 } from "./store.ts";
+import { StoreError } from "../core/errors.ts";
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;
 const MAX_PARTS = 10000;

@@ -4,14 +4,7 @@
  */
 import { COMPRESSED, compressStaged, decompressedParts, decompressedSlice } from "./compression.ts";
 import { removeDurable } from "./durable.ts";
-import {
-  type BucketState,
-  type ObjectRecord,
-  type Store,
-  type StoredChecksum,
-  StoreError,
-  type VersionRecord,
-} from "./store.ts";
+import type { BucketState, ObjectRecord, Store, StoredChecksum, VersionRecord } from "./store.ts";
 import { encryptForCommit, readDecrypted, type SseWrite } from "../sse/stored.ts";
 import { osCall } from "../streams/calls.ts";
 
@@ -56,6 +49,7 @@ export interface WriteOptions {
 // Staging (receiving a body before it is committed) lives in staging.ts.
 export { commitStagedTo, discardStaged, INLINE_LIMIT, stageData, type StagedData } from "./staging.ts";
 import { discardStaged, type StagedData } from "./staging.ts";
+import { StoreError } from "../core/errors.ts";
 
 function isExcluded(state: BucketState, key: string): boolean {
   if (state.meta.excludeFolders && key.endsWith("/")) return true;

@@ -20,6 +20,7 @@ import { keyPathStem } from "./names.ts";
 import { SpillWriters } from "./spill.ts";
 import type { Hub } from "../streams/hub.ts";
 import { type CallRecord, STORAGE_CALL, traceCall } from "../streams/calls.ts";
+import { StoreError } from "../core/errors.ts";
 
 import type { BucketMeta, BucketState, LifecyclePredictions, ObjectRecord, TieredData } from "./records.ts";
 export type {
@@ -33,19 +34,6 @@ export type {
   VersioningState,
   VersionRecord,
 } from "./records.ts";
-
-/** An S3 error raised by the store; the front turns it into error XML with `headers` added. */
-export class StoreError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status: number,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = "StoreError";
-  }
-}
 
 /** Byte-order comparison of keys (UTF-16 order differs for astral characters; S3 lists in UTF-8 byte order). */
 export function compareKeys(a: string, b: string): number {

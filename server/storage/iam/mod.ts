@@ -7,20 +7,13 @@ import { readTargets } from "../admin/bucket_admin.ts";
 import { routeAdmin } from "../admin/router.ts";
 import { type ConfigTree, ServerConfig } from "../admin/server_config.ts";
 import { TierStore } from "../admin/tiers.ts";
-import type {
-  AdminHandler,
-  IdentityAuthority,
-  ServerFacts,
-  StoreFacts,
-  StsHandler,
-  VerifiedRequest,
-} from "../contracts.ts";
+import type { AdminHandler, IdentityAuthority, ServerFacts, StoreFacts, StsHandler } from "../contracts.ts";
 import { compressionRule } from "../fs/compression.ts";
 import { openIdSettings } from "./openid.ts";
-import { StoreError } from "../fs/store.ts";
 import { createStsHandler } from "../sts.ts";
 import { Authority, type RootCredentials } from "./authority.ts";
 import { IamStore } from "./store.ts";
+import { adminErrorResponse, StoreError } from "../core/errors.ts";
 
 export interface Identity {
   authority: IdentityAuthority & Authority;
@@ -30,19 +23,6 @@ export interface Identity {
   /** The server configuration (audit and logger webhook targets are read from it as it changes). */
   config: ServerConfig;
   close(): Promise<void>;
-}
-
-function adminErrorResponse(error: StoreError, req: VerifiedRequest): Response {
-  return Response.json(
-    {
-      Code: error.code,
-      Message: error.message,
-      Resource: req.url.pathname,
-      RequestId: req.requestId,
-      HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8",
-    },
-    { status: error.status, headers: { "x-amz-request-id": req.requestId } },
-  );
 }
 
 export async function createIdentity(options: {
@@ -99,7 +79,7 @@ export async function createIdentity(options: {
       };
       return await routeAdmin(ctx);
     } catch (error) {
-      if (error instanceof StoreError) return adminErrorResponse(error, req);
+      if (error instanceof StoreError) return adminErrorResponse(error, req.url, req.requestId);
       throw error;
     }
   };

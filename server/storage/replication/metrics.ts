@@ -5,10 +5,10 @@
  * them) and `latencyMs` (p50/p99 from queueing to the target's answer over recent versions, all buckets of
  * this server), and `replicaCount` in total.
  */
-import { StoreError } from "../fs/store.ts";
 import { bucketOf, type S3Request } from "../s3/context.ts";
 import { replicatorOf } from "./queue.ts";
 import { bucketReplication } from "./rules.ts";
+import { StoreError } from "../core/errors.ts";
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;

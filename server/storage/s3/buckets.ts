@@ -1,7 +1,6 @@
 /** Bucket handlers: list, create, head, location, delete, versioning, object lock, tagging (minio-protocol §5.2–5.5, §5.11). */
 import { child, childBool, children, childText } from "../../lib/s3/xml.ts";
 import { bucketNameProblem } from "../fs/names.ts";
-import { StoreError } from "../fs/store.ts";
 import {
   bucketOf,
   emptyResponse,
@@ -11,6 +10,7 @@ import {
   xmlResponse,
   xmlTime,
 } from "./context.ts";
+import { StoreError } from "../core/errors.ts";
 
 export async function listBuckets(ctx: S3Request): Promise<Response> {
   const all = [...ctx.store.buckets.values()].sort((a, b) => (a.name < b.name ? -1 : 1));

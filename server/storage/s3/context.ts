@@ -6,12 +6,12 @@ import { buildXml, parseXml, type XmlNode, type XmlObject } from "../../lib/s3/x
 import type { Authenticated } from "../auth/verify.ts";
 import type { ServerFacts } from "../contracts.ts";
 import type { EventObject } from "../events/records.ts";
-import { type BucketState, type Store, StoreError, type VersionRecord } from "../fs/store.ts";
+import type { BucketState, Store, VersionRecord } from "../fs/store.ts";
 import { readAll } from "../bounded_body.ts";
 import { checksummedBody, declaredChecksum } from "./checksums.ts";
 import type { PostForm } from "./post_policy.ts";
 import type { StorageStreams } from "../streams/mod.ts";
-import { decodeForDisplay } from "./address.ts";
+import { StoreError } from "../core/errors.ts";
 
 export interface S3Request {
   request: Request;
@@ -59,31 +59,6 @@ export function xmlResponse(
 
 export function emptyResponse(status = 200, headers: Record<string, string> = {}): Response {
   return new Response(null, { status, headers });
-}
-
-/** S3 error XML (status-only with x-minio-error-* headers for HEAD). */
-export function s3ErrorResponse(error: StoreError, request: Request, url: URL, requestId: string): Response {
-  const headers: Record<string, string> = { "x-amz-request-id": requestId, ...error.headers };
-  if (request.method === "HEAD") {
-    return new Response(null, {
-      status: error.status,
-      headers: { ...headers, "x-minio-error-code": error.code, "x-minio-error-desc": error.message },
-    });
-  }
-  const [bucket, ...rest] = decodeForDisplay(url.pathname).slice(1).split("/");
-  const body = buildXml("Error", {
-    Code: error.code,
-    Message: error.message,
-    Key: rest.length ? rest.join("/") : undefined,
-    BucketName: bucket || undefined,
-    Resource: url.pathname,
-    RequestId: requestId,
-    HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8",
-  }, { namespace: null });
-  return new Response(body, {
-    status: error.status,
-    headers: { ...headers, "content-type": "application/xml" },
-  });
 }
 
 /**
@@ -179,5 +154,3 @@ export function versionIdHeader(versionId: string | undefined): Record<string, s
 export const xmlTime = (iso: string) => new Date(iso).toISOString();
 /** Header timestamps: RFC 1123. */
 export const httpTime = (iso: string) => new Date(iso).toUTCString();
-
-export const invalidArgument = (message: string) => new StoreError("InvalidArgument", message, 400);

@@ -4,10 +4,11 @@
  * (x-amz-copy-source-server-side-encryption-customer-*).
  */
 import { findVersion, readVersion } from "../fs/objects.ts";
-import { StoreError, type VersionRecord } from "../fs/store.ts";
+import type { VersionRecord } from "../fs/store.ts";
 import { sseForRead, type SseRead } from "../sse/request.ts";
-import { invalidArgument, type S3Request } from "./context.ts";
+import { type S3Request } from "./context.ts";
 import { checkCopySourceConditions } from "./preconditions.ts";
+import { invalidArgument, StoreError } from "../core/errors.ts";
 
 export interface CopySource {
   bucket: string;

@@ -18,7 +18,6 @@ import {
 } from "../fs/multipart.ts";
 import { isCompressible } from "../fs/compression.ts";
 import { objectKeyProblem } from "../fs/names.ts";
-import { StoreError } from "../fs/store.ts";
 import { checksumHeaders, checksumXml, invalidChecksum } from "./checksums.ts";
 import {
   bucketOf,
@@ -37,6 +36,7 @@ import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts
 import { sseForCompletion, sseForWrite, sseResponseHeaders, uploadSseOf } from "../sse/request.ts";
 import { openMeta } from "../sse/seal.ts";
 import { EncryptedJoin } from "../sse/stored.ts";
+import { StoreError } from "../core/errors.ts";
 
 /** The upload a request names: its id, bound to the request's bucket and key (fs/multipart.ts UploadRef). */
 const uploadRef = (ctx: S3Request): UploadRef => ({

@@ -1,22 +1,14 @@
 /** CopyObject (minio-protocol §5.14): a version copied whole, its metadata and tags copied or replaced. */
 import { commitVersion, stageData, type WriteOptions } from "../fs/objects.ts";
 import { isCompressible } from "../fs/compression.ts";
-import { StoreError } from "../fs/store.ts";
 import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
 import { sseForWrite } from "../sse/request.ts";
 import { stageForWrite } from "../sse/staging.ts";
-import {
-  bucketOf,
-  invalidArgument,
-  notifyObject,
-  type S3Request,
-  versionIdHeader,
-  xmlResponse,
-  xmlTime,
-} from "./context.ts";
+import { bucketOf, notifyObject, type S3Request, versionIdHeader, xmlResponse, xmlTime } from "./context.ts";
 import { copySourceVersionHeader, readCopySource, resolveCopySource } from "./copy_source.ts";
 import { checkKey } from "./object_read.ts";
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
+import { invalidArgument, StoreError } from "../core/errors.ts";
 
 export async function copyObject(ctx: S3Request): Promise<Response> {
   checkKey(ctx.key);

@@ -1,13 +1,11 @@
 /** Per-object tagging, retention, legal hold, ACL stand-in, and multi-delete (minio-protocol §5.15, §5.17–5.18). */
 import { childBool, children, childText, type XmlObject } from "../../lib/s3/xml.ts";
 import { deleteVersion, findVersion, updateVersion } from "../fs/objects.ts";
-import { StoreError } from "../fs/store.ts";
 import { parseTagging, taggingXml } from "./buckets.ts";
 import {
   bucketOf,
   deleteEventName,
   emptyResponse,
-  invalidArgument,
   notifyObject,
   readXmlBody,
   requireContentMd5,
@@ -22,6 +20,7 @@ import {
   replicationOnDelete,
   replicationOnMetadata,
 } from "../replication/hooks.ts"; // replication hooks
+import { invalidArgument, StoreError } from "../core/errors.ts";
 
 const versionOf = (ctx: S3Request) => ctx.query.get("versionId") || undefined;
 

@@ -7,12 +7,12 @@ import { buildXml, children, childText, parseXml } from "../../lib/s3/xml.ts";
 import { verifyDigests } from "../auth/body.ts";
 import { commitVersion, stageData } from "../fs/objects.ts";
 import { objectKeyProblem } from "../fs/names.ts";
-import { StoreError } from "../fs/store.ts";
 import { checksumHeaders, checksummedBody, declaredChecksum } from "./checksums.ts";
 import { bucketOf, notifyObject, type S3Request, versionIdHeader } from "./context.ts";
 import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
 import { sseForWrite } from "../sse/request.ts";
 import { malformed, type PostForm } from "./post_policy.ts";
+import { StoreError } from "../core/errors.ts";
 
 /** Form fields that act as the PutObject request headers of the same name. */
 const HEADER_FIELDS =

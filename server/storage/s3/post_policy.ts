@@ -10,7 +10,7 @@ import type { Authenticated } from "../auth/verify.ts";
 import { checkCredential, parseCredential } from "../auth/scope.ts";
 import { policyCredentialV2 } from "../auth/sigv2.ts";
 import { streamOfPieces } from "../fs/pieces.ts";
-import { StoreError } from "../fs/store.ts";
+import { StoreError } from "../core/errors.ts";
 
 /** Each non-file field may be at most this long (MinIO's maxFormFieldSize). */
 const MAX_FIELD_BYTES = 1024 * 1024;

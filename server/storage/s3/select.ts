@@ -5,7 +5,6 @@
  * errors found before the first row are ordinary S3 errors.
  */
 import { readVersion } from "../fs/objects.ts";
-import { StoreError } from "../fs/store.ts";
 import { sseForRead } from "../sse/request.ts";
 import {
   continuationMessage,
@@ -23,6 +22,7 @@ import { selectRows } from "../select/run.ts";
 import { parseSelect } from "../select/sql_parser.ts";
 import { bucketOf, notifyObject, readXmlBody, type S3Request } from "./context.ts";
 import { checkKey, readTarget } from "./object_read.ts";
+import { StoreError } from "../core/errors.ts";
 
 /** Records are sent in messages of about this many bytes (MinIO's are under 128 KiB). */
 const BATCH_BYTES = 64 * 1024;

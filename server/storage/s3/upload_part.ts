@@ -7,7 +7,6 @@
 import type { ChecksumAlgorithm } from "../../lib/s3/checksums.ts";
 import { discardStaged, stageData } from "../fs/objects.ts";
 import { readUpload, storePart, type UploadInfo, type UploadRef } from "../fs/multipart.ts";
-import { StoreError } from "../fs/store.ts";
 import { sseForPart } from "../sse/request.ts";
 import { stageEncrypted } from "../sse/staging.ts";
 import {
@@ -18,8 +17,9 @@ import {
   declaredChecksum,
   invalidChecksum,
 } from "./checksums.ts";
-import { bucketOf, emptyResponse, invalidArgument, type S3Request, xmlResponse, xmlTime } from "./context.ts";
+import { bucketOf, emptyResponse, type S3Request, xmlResponse, xmlTime } from "./context.ts";
 import { copySourceVersionHeader, readCopySource, resolveCopySource } from "./copy_source.ts";
+import { invalidArgument, StoreError } from "../core/errors.ts";
 
 const MAX_PART_SIZE = 5 * 1024 ** 3;
 const MAX_COPY_SIZE = 5 * 1024 ** 4;

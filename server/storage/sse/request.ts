@@ -4,7 +4,7 @@
  */
 import { Md5 } from "../../lib/s3/md5.ts";
 import { child, childText, parseXml } from "../../lib/s3/xml.ts";
-import { StoreError, type VersionRecord } from "../fs/store.ts";
+import type { VersionRecord } from "../fs/store.ts";
 import type { S3Request } from "../s3/context.ts";
 import { keyStoreOf, kmsInvalidKeyId, kmsKeyNotFound, kmsNotConfigured } from "./kms.ts";
 import {
@@ -18,6 +18,7 @@ import {
   WrongKeyError,
 } from "./seal.ts";
 import type { SseWrite } from "./stored.ts";
+import { accessDenied, invalidArgument, StoreError } from "../core/errors.ts";
 
 const SSE = "x-amz-server-side-encryption";
 const KMS_KEY = "x-amz-server-side-encryption-aws-kms-key-id";
@@ -25,7 +26,6 @@ const KMS_CONTEXT = "x-amz-server-side-encryption-context";
 export const CUSTOMER = "x-amz-server-side-encryption-customer-";
 export const COPY_CUSTOMER = "x-amz-copy-source-server-side-encryption-customer-";
 
-const invalidArgument = (message: string) => new StoreError("InvalidArgument", message, 400);
 const invalidRequest = (message: string) => new StoreError("InvalidRequest", message, 400);
 export const notApplicable = () =>
   invalidRequest("The encryption parameters are not applicable to this object.");
@@ -37,7 +37,6 @@ export const partNeedsKey = () =>
   invalidRequest(
     "The multipart upload initiate requested encryption. Subsequent part requests must include the appropriate encryption parameters.",
   );
-const accessDenied = () => new StoreError("AccessDenied", "Access Denied.", 403);
 
 /**
  * SSE-C keys must not cross a network in the clear: MinIO refuses them without TLS. The embedded storage
