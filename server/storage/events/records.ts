@@ -1,9 +1,9 @@
+import type { VersionRecord } from "../core/records.ts";
 /**
  * Bucket event records in MinIO's format (minio-protocol-2 §1.1, §1.2), built once per event and published on
  * the storage's event hub: ListenBucketNotification streams them as they are, notification targets wrap them
  * (§1.3) after escaping the key their way (`targetRecord`).
  */
-import type { VersionRecord } from "../fs/store.ts";
 
 export interface EventRecord {
   eventVersion: "2.0";

@@ -16,41 +16,20 @@ import {
   type StagedData,
   type WriteOptions,
 } from "./objects.ts";
-import type { UploadSse } from "../sse/request.ts";
 import { EncryptedJoin } from "../sse/stored.ts";
-import {
-  type BucketState,
-  compareKeys,
-  type Store,
-  type StoredChecksum,
-  type VersionRecord,
-} from "./store.ts";
+import { compareKeys, type Store } from "./store.ts";
 import { StoreError } from "../core/errors.ts";
+import type {
+  BucketState,
+  PartInfo,
+  StoredChecksum,
+  UploadInfo,
+  UploadSse,
+  VersionRecord,
+} from "../core/records.ts";
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;
 const MAX_PARTS = 10000;
-
-export interface UploadInfo {
-  uploadId: string;
-  key: string;
-  initiated: string;
-  options: Omit<WriteOptions, "beforeCommit" | "expectedSize" | "etag" | "now" | "checksum">;
-  /** The checksum every part carries and the object gets (x-amz-checksum-algorithm at creation). */
-  checksum?: { algorithm: ChecksumAlgorithm; type: StoredChecksum["type"] };
-  /** SSE: the upload's sealed object key; its parts are stored encrypted (server/storage/sse). */
-  sse?: UploadSse;
-  /** The object qualifies for compression (never with SSE): each part is stored compressed. */
-  compress?: boolean;
-}
-
-export interface PartInfo {
-  partNumber: number;
-  etag: string;
-  size: number;
-  lastModified: string;
-  /** The part's verified checksum (base64), with its algorithm. */
-  checksum?: { algorithm: ChecksumAlgorithm; value: string };
-}
 
 /** A part named in CompleteMultipartUpload, with the checksum elements it carried. */
 export interface RequestedPart {

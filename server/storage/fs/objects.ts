@@ -4,7 +4,7 @@
  */
 import { COMPRESSED, compressStaged, decompressedParts, decompressedSlice } from "./compression.ts";
 import { removeDurable } from "./durable.ts";
-import type { BucketState, ObjectRecord, Store, StoredChecksum, VersionRecord } from "./store.ts";
+import type { Store } from "./store.ts";
 import { encryptForCommit, readDecrypted, type SseWrite } from "../sse/stored.ts";
 import { osCall } from "../streams/calls.ts";
 
@@ -50,6 +50,7 @@ export interface WriteOptions {
 export { commitStagedTo, discardStaged, INLINE_LIMIT, stageData, type StagedData } from "./staging.ts";
 import { discardStaged, type StagedData } from "./staging.ts";
 import { StoreError } from "../core/errors.ts";
+import type { BucketState, ObjectRecord, StoredChecksum, VersionRecord } from "../core/records.ts";
 
 function isExcluded(state: BucketState, key: string): boolean {
   if (state.meta.excludeFolders && key.endsWith("/")) return true;

@@ -26,9 +26,10 @@ import { Md5 } from "../../lib/s3/md5.ts";
 import { parseXml } from "../../lib/s3/xml.ts";
 import { mkdirDurable, removeDurable, syncDir, writeFileDurable } from "../fs/durable.ts";
 import { keyPathStem } from "../fs/names.ts";
-import type { BucketMeta, BucketState, Store, VersionRecord } from "../fs/store.ts";
+import type { Store } from "../fs/store.ts";
 import { readVersion } from "../fs/objects.ts";
 import { checkEncrypted } from "../sse/heal.ts";
+import type { BucketMeta, BucketState, VersionRecord } from "../core/records.ts";
 
 /** Unreferenced data files younger than this are left alone (a write may be about to log their record). */
 export const ORPHAN_MIN_AGE_MS = 10 * 60_000;

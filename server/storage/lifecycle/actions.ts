@@ -5,8 +5,9 @@
  */
 import { removeDurable } from "../fs/durable.ts";
 import { type DeleteOutcome, deleteVersion, readVersion } from "../fs/objects.ts";
-import type { BucketState, Store, VersionRecord } from "../fs/store.ts";
+import type { Store } from "../fs/store.ts";
 import type { TierBackends } from "../tiers/remote.ts";
+import type { BucketState, VersionRecord } from "../core/records.ts";
 
 /**
  * A version still waiting to be replicated is not removed for good (MinIO waits too): the replicator would

@@ -11,12 +11,12 @@
  * for deletes). Replicas are not sent on.
  */
 import type { WriteOptions } from "../fs/objects.ts";
-import type { VersionRecord } from "../fs/store.ts";
 import type { S3Request } from "../s3/context.ts";
 import { queueExisting } from "./existing.ts";
 import { replicatorOf } from "./queue.ts";
 import { bucketReplication, compositeStatus, matchingRules, pendingStatus } from "./rules.ts";
 import { StoreError } from "../core/errors.ts";
+import type { VersionRecord } from "../core/records.ts";
 
 const VERSION_ID = /^(null|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 

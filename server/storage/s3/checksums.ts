@@ -14,8 +14,8 @@ import {
 } from "../../lib/s3/checksums.ts";
 import type { Trailer } from "../auth/body.ts";
 import { piecesOf, streamOfPieces } from "../fs/pieces.ts";
-import type { StoredChecksum } from "../fs/store.ts";
 import { StoreError } from "../core/errors.ts";
+import type { StoredChecksum } from "../core/records.ts";
 
 export const invalidChecksum = () => new StoreError("InvalidArgument", "Invalid checksum provided.", 400);
 export const checksumMismatch = () =>

@@ -6,12 +6,13 @@ import { buildXml, parseXml, type XmlNode, type XmlObject } from "../../lib/s3/x
 import type { Authenticated } from "../auth/verify.ts";
 import type { ServerFacts } from "../contracts.ts";
 import type { EventObject } from "../events/records.ts";
-import type { BucketState, Store, VersionRecord } from "../fs/store.ts";
+import type { Store } from "../fs/store.ts";
 import { readAll } from "../bounded_body.ts";
 import { checksummedBody, declaredChecksum } from "./checksums.ts";
 import type { PostForm } from "./post_policy.ts";
 import type { StorageStreams } from "../streams/mod.ts";
 import { StoreError } from "../core/errors.ts";
+import type { BucketState, VersionRecord } from "../core/records.ts";
 
 export interface S3Request {
   request: Request;

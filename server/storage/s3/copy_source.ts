@@ -4,11 +4,11 @@
  * (x-amz-copy-source-server-side-encryption-customer-*).
  */
 import { findVersion, readVersion } from "../fs/objects.ts";
-import type { VersionRecord } from "../fs/store.ts";
 import { sseForRead, type SseRead } from "../sse/request.ts";
-import { type S3Request } from "./context.ts";
+import type { S3Request } from "./context.ts";
 import { checkCopySourceConditions } from "./preconditions.ts";
 import { invalidArgument, StoreError } from "../core/errors.ts";
+import type { VersionRecord } from "../core/records.ts";
 
 export interface CopySource {
   bucket: string;

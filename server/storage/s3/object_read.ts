@@ -4,13 +4,13 @@
  */
 import { findVersion, readVersion } from "../fs/objects.ts";
 import { objectKeyProblem } from "../fs/names.ts";
-import type { BucketState, StoredChecksum, VersionRecord } from "../fs/store.ts";
 import { replicationStatusHeader } from "../replication/hooks.ts"; // replication hook
 import { sseForRead } from "../sse/request.ts";
 import { checksumHeaders } from "./checksums.ts";
 import { bucketOf, httpTime, notifyObject, type S3Request, versionIdHeader } from "./context.ts";
 import { readPreconditions } from "./preconditions.ts";
 import { StoreError } from "../core/errors.ts";
+import type { BucketState, StoredChecksum, VersionRecord } from "../core/records.ts";
 
 const MAX_PART_NUMBER = 10000;
 

@@ -4,7 +4,6 @@
  */
 import { commitVersion, deleteVersion, stageData, type WriteOptions } from "../fs/objects.ts";
 import { isCompressible } from "../fs/compression.ts";
-import type { BucketState } from "../fs/store.ts";
 import { defaultRetention } from "./buckets.ts";
 import { checksumHeaders, checksummedBody, declaredChecksum } from "./checksums.ts";
 // replication hooks (server/storage/replication/)
@@ -29,6 +28,7 @@ import {
 import { checkKey } from "./object_read.ts";
 import { writePrecondition } from "./preconditions.ts";
 import { invalidArgument, StoreError } from "../core/errors.ts";
+import type { BucketState } from "../core/records.ts";
 
 const MAX_OBJECT_SIZE = 5 * 1024 ** 4;
 const STORED_HEADERS = [

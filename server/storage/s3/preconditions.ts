@@ -3,8 +3,8 @@
  * If-Unmodified-Since), writes (If-Match and If-None-Match against the key's current version, for PutObject
  * and both ends of a multipart upload) and copy sources (x-amz-copy-source-if-*).
  */
-import type { VersionRecord } from "../fs/store.ts";
 import { StoreError } from "../core/errors.ts";
+import type { VersionRecord } from "../core/records.ts";
 
 export const preconditionFailed = () =>
   new StoreError("PreconditionFailed", "At least one of the pre-conditions you specified did not hold", 412);

@@ -6,7 +6,7 @@
  */
 import type { ChecksumAlgorithm } from "../../lib/s3/checksums.ts";
 import { discardStaged, stageData } from "../fs/objects.ts";
-import { readUpload, storePart, type UploadInfo, type UploadRef } from "../fs/multipart.ts";
+import { readUpload, storePart, type UploadRef } from "../fs/multipart.ts";
 import { sseForPart } from "../sse/request.ts";
 import { stageEncrypted } from "../sse/staging.ts";
 import {
@@ -20,6 +20,7 @@ import {
 import { bucketOf, emptyResponse, type S3Request, xmlResponse, xmlTime } from "./context.ts";
 import { copySourceVersionHeader, readCopySource, resolveCopySource } from "./copy_source.ts";
 import { invalidArgument, StoreError } from "../core/errors.ts";
+import type { UploadInfo } from "../core/records.ts";
 
 const MAX_PART_SIZE = 5 * 1024 ** 3;
 const MAX_COPY_SIZE = 5 * 1024 ** 4;

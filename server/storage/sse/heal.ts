@@ -5,10 +5,11 @@
  * against the SHA-256 recorded when they were written.
  */
 import { createHash } from "node:crypto";
-import type { Store, VersionRecord } from "../fs/store.ts";
+import type { Store } from "../fs/store.ts";
 import { keyStoreOf } from "./kms.ts";
 import { metaKeyOf, openMeta, openObjectKey } from "./seal.ts";
 import { storedBytesOf } from "./stored.ts";
+import type { VersionRecord } from "../core/records.ts";
 
 export type EncryptedCheck =
   /** Hash this plaintext against this ETag. */

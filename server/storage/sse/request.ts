@@ -4,7 +4,6 @@
  */
 import { Md5 } from "../../lib/s3/md5.ts";
 import { child, childText, parseXml } from "../../lib/s3/xml.ts";
-import type { VersionRecord } from "../fs/store.ts";
 import type { S3Request } from "../s3/context.ts";
 import { keyStoreOf, kmsInvalidKeyId, kmsKeyNotFound, kmsNotConfigured } from "./kms.ts";
 import {
@@ -13,12 +12,12 @@ import {
   openMeta,
   openObjectKey,
   type SealedMeta,
-  type SseKeyRecord,
   type SseParams,
   WrongKeyError,
 } from "./seal.ts";
 import type { SseWrite } from "./stored.ts";
 import { accessDenied, invalidArgument, StoreError } from "../core/errors.ts";
+import type { SseKeyRecord, UploadSse, VersionRecord } from "../core/records.ts";
 
 const SSE = "x-amz-server-side-encryption";
 const KMS_KEY = "x-amz-server-side-encryption-aws-kms-key-id";
@@ -246,17 +245,6 @@ async function openKey(
     if (error instanceof WrongKeyError) throw accessDenied();
     throw error;
   }
-}
-
-/** What a multipart upload keeps about its encryption (UploadInfo.sse). */
-export interface UploadSse {
-  key: SseKeyRecord;
-  /**
-   * SSE-C only, base64: kept while the upload runs so completion, which carries no customer key, can seal the
-   * ETag and checksum (SSE-S3/KMS derive it from the object key the key store opens).
-   */
-  metaKey?: string;
-  plainEtag: boolean;
 }
 
 export const uploadSseOf = (write: SseWrite): UploadSse => ({

@@ -5,10 +5,11 @@
 import { createHash, type Hash } from "node:crypto";
 import { TempFile } from "../fs/durable.ts";
 import type { StagedData } from "../fs/objects.ts";
-import type { Store, VersionRecord } from "../fs/store.ts";
+import type { Store } from "../fs/store.ts";
 import { decryptedRange, encryptBytes, encryptFile, type StoredBytes } from "./packages.ts";
-import { openObjectKey, type SealedMeta, sealMeta, type SseKeyRecord, type SseRecord } from "./seal.ts";
+import { openObjectKey, type SealedMeta, sealMeta } from "./seal.ts";
 import { keyStoreOf } from "./kms.ts";
+import type { SseKeyRecord, SseRecord, VersionRecord } from "../core/records.ts";
 
 /** How a write is to be encrypted (WriteOptions.sse). */
 export interface SseWrite {
