@@ -6,10 +6,16 @@
 import { FORWARDED_PROOF_HEADER, vouchedAddress } from "../lib/s3/forwarded_client.ts";
 import { sha256Hex } from "../lib/s3/sigv4.ts";
 import { GuessThrottle, throttledAuthenticate } from "./auth/guess_throttle.ts";
-import { adminTooLarge, MAX_ADMIN_BODY, MAX_STS_BODY, readAll, stsTooLarge } from "./bounded_body.ts";
+import { adminTooLarge, MAX_ADMIN_BODY, MAX_STS_BODY, readAll, stsTooLarge } from "./core/bounded_body.ts";
 import { accessCheck, requestConditions } from "./s3/access.ts";
 import { healthCheck } from "./s3/health.ts";
-import type { AdminHandler, Credential, IdentityAuthority, ServerFacts, StsHandler } from "./contracts.ts";
+import type {
+  AdminHandler,
+  Credential,
+  IdentityAuthority,
+  ServerFacts,
+  StsHandler,
+} from "./core/contracts.ts";
 import type { Store } from "./fs/store.ts";
 import * as cors from "./s3/cors.ts";
 import type { S3Request } from "./s3/context.ts";

@@ -6,7 +6,7 @@
 import { checkPolicy } from "../lib/policy/validate.ts";
 import { buildXml } from "../lib/s3/xml.ts";
 import { StoreError, stsErrorResponse } from "./core/errors.ts";
-import type { VerifiedRequest } from "./contracts.ts";
+import type { VerifiedRequest } from "./core/contracts.ts";
 import { type OpenIdSettings, verifyWebIdentity, WebIdentityError } from "./iam/openid.ts";
 import { generateCredentials, type IamStore } from "./iam/store.ts";
 

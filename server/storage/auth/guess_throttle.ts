@@ -8,7 +8,7 @@
  * once and strictly. Header signatures, presigned URLs and browser-form (POST policy) signatures all count.
  */
 import { FailureThrottle } from "../../lib/http/failure_throttle.ts";
-import type { IdentityAuthority } from "../contracts.ts";
+import type { IdentityAuthority } from "../core/contracts.ts";
 import { claimOf } from "./claim.ts";
 import { authenticate, type Authenticated, type AuthOptions } from "./verify.ts";
 import { StoreError } from "../core/errors.ts";

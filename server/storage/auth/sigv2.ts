@@ -6,7 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { rawRequestTarget } from "../../lib/http/listener.ts";
-import type { Credential, IdentityAuthority } from "../contracts.ts";
+import type { Credential, IdentityAuthority } from "../core/contracts.ts";
 import { requestBody } from "../fs/pieces.ts";
 import { verifyDigests } from "./body.ts";
 import { checkCredential } from "./scope.ts";

@@ -17,7 +17,7 @@ import {
   stringToSign,
   UNSIGNED_PAYLOAD,
 } from "../../lib/s3/sigv4.ts";
-import type { Credential, IdentityAuthority } from "../contracts.ts";
+import type { Credential, IdentityAuthority } from "../core/contracts.ts";
 import { requestBody } from "../fs/pieces.ts";
 import { decodeChunked, type Trailer, verifyDigests } from "./body.ts";
 import { type Claim, claimOf, type SignedHeader } from "./claim.ts";

@@ -12,10 +12,10 @@ import { abortUpload, listUploads } from "../fs/multipart.ts";
 import type { Store } from "../fs/store.ts";
 import type { EventObject } from "../events/records.ts";
 import { type TierBackends, tierProblem } from "../tiers/remote.ts";
-import type { TierStore } from "../admin/tiers.ts";
 import { expireCurrent, expireVersion, transitionVersion } from "./actions.ts";
 import { DAY_MS, dueActions, type LifecycleAction, uploadAbortDue } from "./rules.ts";
 import type { BucketState } from "../core/records.ts";
+import type { TierStore } from "../tiers/store.ts";
 
 export interface LifecycleSettings {
   /** Time between the end of one scan and the start of the next. */

@@ -12,7 +12,6 @@
 import { DatabaseSync } from "node:sqlite";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
-import type { BucketTargetDoc } from "../admin/bucket_admin.ts";
 import type { Store } from "../fs/store.ts";
 import { BandwidthLimit } from "./bandwidth.ts";
 import { bucketReplication, matchingRules } from "./rules.ts";
@@ -21,6 +20,7 @@ import { SendThread } from "./send_thread.ts";
 import { StatusRecorder } from "./status_recorder.ts";
 import { queueExisting } from "./existing.ts";
 import type { VersionRecord } from "../core/records.ts";
+import type { BucketTargetDoc } from "./targets.ts";
 
 interface Task {
   id: string;

@@ -7,7 +7,6 @@
  */
 import { S3Client } from "../../lib/s3/client.ts";
 import type { ReplicationRule } from "../../lib/s3/ops/replication.ts";
-import type { BucketTargetDoc } from "../admin/bucket_admin.ts";
 import { readVersion } from "../fs/objects.ts";
 import { sseResponseHeaders as sseRequestHeaders } from "../sse/request.ts";
 import { serverObjectKey } from "../sse/stored.ts";
@@ -15,6 +14,7 @@ import type { Store } from "../fs/store.ts";
 import type { BandwidthLimit } from "./bandwidth.ts";
 import type { SendThread } from "./send_thread.ts";
 import type { VersionRecord } from "../core/records.ts";
+import type { BucketTargetDoc } from "./targets.ts";
 
 /** Bodies up to this size are read whole and sent signed on a kept-alive connection; larger ones stream. */
 const WHOLE_BODY_LIMIT = 1024 * 1024;

@@ -7,7 +7,7 @@
 import { evaluate } from "../../lib/policy/evaluate.ts";
 import { normalizePolicy } from "../../lib/policy/types.ts";
 import type { Authenticated } from "../auth/verify.ts";
-import type { ConditionValues, Credential, IdentityAuthority } from "../contracts.ts";
+import type { ConditionValues, Credential, IdentityAuthority } from "../core/contracts.ts";
 import type { Store } from "../fs/store.ts";
 import { listingConditions } from "./listing.ts";
 

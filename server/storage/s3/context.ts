@@ -4,10 +4,10 @@
  */
 import { buildXml, parseXml, type XmlNode, type XmlObject } from "../../lib/s3/xml.ts";
 import type { Authenticated } from "../auth/verify.ts";
-import type { ServerFacts } from "../contracts.ts";
+import type { ServerFacts } from "../core/contracts.ts";
 import type { EventObject } from "../events/records.ts";
 import type { Store } from "../fs/store.ts";
-import { readAll } from "../bounded_body.ts";
+import { readAll } from "../core/bounded_body.ts";
 import { checksummedBody, declaredChecksum } from "./checksums.ts";
 import type { PostForm } from "./post_policy.ts";
 import type { StorageStreams } from "../streams/mod.ts";

@@ -5,7 +5,7 @@
  */
 import { constantTimeEqual, signatureOf, signingKey } from "../../lib/s3/sigv4.ts";
 import { FormError, type FormPart, formParts } from "../../lib/formats/multipart_form.ts";
-import type { IdentityAuthority } from "../contracts.ts";
+import type { IdentityAuthority } from "../core/contracts.ts";
 import type { Authenticated } from "../auth/verify.ts";
 import { checkCredential, parseCredential } from "../auth/scope.ts";
 import { policyCredentialV2 } from "../auth/sigv2.ts";

@@ -7,9 +7,7 @@ import { writeFileDurable } from "../fs/durable.ts";
 import { checkSubsystemValues } from "./config_rules.ts";
 import { arnType, subsystem } from "./subsystems.ts";
 import { StoreError } from "../core/errors.ts";
-
-/** subsystem → target ("_" = default) → key → value */
-export type ConfigTree = Record<string, Record<string, Record<string, string>>>;
+import type { ConfigTree } from "../core/contracts.ts";
 
 const bad = (message: string) => new StoreError("XMinioAdminConfigBadJSON", message, 400);
 

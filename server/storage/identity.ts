@@ -2,18 +2,25 @@
  * The identity side of the embedded server in one call: identity store, authority, admin API v3 handler,
  * STS handler and the server facts the S3 front validates configurations against.
  */
-import { type AdminContext, adminFail, type LiveServices } from "../admin/context.ts";
-import { readTargets } from "../admin/bucket_admin.ts";
-import { routeAdmin } from "../admin/router.ts";
-import { type ConfigTree, ServerConfig } from "../admin/server_config.ts";
-import { TierStore } from "../admin/tiers.ts";
-import type { AdminHandler, IdentityAuthority, ServerFacts, StoreFacts, StsHandler } from "../contracts.ts";
-import { compressionRule } from "../fs/compression.ts";
-import { openIdSettings } from "./openid.ts";
-import { createStsHandler } from "../sts.ts";
-import { Authority, type RootCredentials } from "./authority.ts";
-import { IamStore } from "./store.ts";
-import { adminErrorResponse, StoreError } from "../core/errors.ts";
+import { type AdminContext, adminFail, type LiveServices } from "./admin/context.ts";
+import { routeAdmin } from "./admin/router.ts";
+import { ServerConfig } from "./config/server_config.ts";
+import type {
+  AdminHandler,
+  ConfigTree,
+  IdentityAuthority,
+  ServerFacts,
+  StoreFacts,
+  StsHandler,
+} from "./core/contracts.ts";
+import { compressionRule } from "./fs/compression.ts";
+import { openIdSettings } from "./iam/openid.ts";
+import { createStsHandler } from "./sts.ts";
+import { Authority, type RootCredentials } from "./iam/authority.ts";
+import { IamStore } from "./iam/store.ts";
+import { adminErrorResponse, StoreError } from "./core/errors.ts";
+import { TierStore } from "./tiers/store.ts";
+import { readTargets } from "./replication/targets.ts";
 
 export interface Identity {
   authority: IdentityAuthority & Authority;

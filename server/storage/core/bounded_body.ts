@@ -1,4 +1,4 @@
-import { StoreError } from "./core/errors.ts";
+import { StoreError } from "./errors.ts";
 /**
  * Bodies the front reads whole before handing them on (admin API, STS): bounded, and refused before reading
  * when their declared length is already too large.
