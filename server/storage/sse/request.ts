@@ -4,7 +4,7 @@
  */
 import { Md5 } from "../../lib/s3/md5.ts";
 import { child, childText, parseXml } from "../../lib/s3/xml.ts";
-import type { S3Request } from "../s3/context.ts";
+import type { Store } from "../fs/store.ts";
 import { keyStoreOf, kmsInvalidKeyId, kmsKeyNotFound, kmsNotConfigured } from "./kms.ts";
 import {
   metaKeyOf,
@@ -18,6 +18,17 @@ import {
 import type { SseWrite } from "./stored.ts";
 import { accessDenied, invalidArgument, StoreError } from "../core/errors.ts";
 import type { SseKeyRecord, UploadSse, VersionRecord } from "../core/records.ts";
+
+/** What SSE reads of a request: its headers, transport and target (the S3 front's request has all of it). */
+export interface SseRequest {
+  request: Request;
+  url: URL;
+  /** The client's address: SSE-C keys are taken over plain HTTP only from loopback. */
+  sourceIp?: string;
+  store: Store;
+  bucket: string;
+  key: string;
+}
 
 const SSE = "x-amz-server-side-encryption";
 const KMS_KEY = "x-amz-server-side-encryption-aws-kms-key-id";
@@ -42,7 +53,7 @@ export const partNeedsKey = () =>
  * listens on plain HTTP, so it takes them only from its own machine (loopback), where nothing is sent
  * over a network.
  */
-function requireSafeTransport(ctx: S3Request): void {
+function requireSafeTransport(ctx: SseRequest): void {
   const ip = ctx.sourceIp ?? "";
   const loopback = ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");
   if (ctx.url.protocol !== "https:" && !loopback) {
@@ -138,7 +149,7 @@ function managedParamsOf(
 
 /** The bucket's default encryption (PutBucketEncryption), as write parameters. */
 async function bucketDefault(
-  ctx: S3Request,
+  ctx: SseRequest,
   bucket: string,
 ): Promise<{ type: "SSE-S3" | "SSE-KMS"; keyId: string } | null> {
   const xml = await ctx.store.getDocument(bucket, "encryption.xml");
@@ -151,7 +162,7 @@ async function bucketDefault(
 }
 
 /** Resolves the key name against the key store: MinIO's errors without one or for an unknown name. */
-export function resolveKeyId(ctx: S3Request, keyId: string): string {
+export function resolveKeyId(ctx: SseRequest, keyId: string): string {
   const keys = keyStoreOf(ctx.store);
   if (!keys) throw kmsNotConfigured();
   const name = keyId || keys.defaultKey;
@@ -161,7 +172,7 @@ export function resolveKeyId(ctx: S3Request, keyId: string): string {
 
 /** What a write (PUT, POST, CreateMultipartUpload, Copy destination) encrypts with, or null for nothing. */
 export async function sseForWrite(
-  ctx: S3Request,
+  ctx: SseRequest,
   headers: Headers,
   bucket = ctx.bucket,
   key = ctx.key,
@@ -213,7 +224,7 @@ export interface SseRead {
  * copy) or the key store; MinIO's errors for missing, wrong or inapplicable parameters.
  */
 export async function sseForRead(
-  ctx: S3Request,
+  ctx: SseRequest,
   version: VersionRecord,
   options: { copySource?: boolean; bucket?: string; key?: string } = {},
 ): Promise<SseRead> {
@@ -233,7 +244,7 @@ export async function sseForRead(
 }
 
 async function openKey(
-  ctx: S3Request,
+  ctx: SseRequest,
   record: SseKeyRecord,
   customerKey?: Uint8Array,
   bucket = ctx.bucket,
@@ -255,7 +266,7 @@ export const uploadSseOf = (write: SseWrite): UploadSse => ({
 
 /** The object key a part is encrypted with (SSE-C parts must carry the upload's customer key). */
 export async function sseForPart(
-  ctx: S3Request,
+  ctx: SseRequest,
   upload: UploadSse | undefined,
 ): Promise<{ objectKey?: Uint8Array; headers: Record<string, string> }> {
   const customer = customerKeyOf(ctx.request.headers);
@@ -274,7 +285,7 @@ export async function sseForPart(
 
 /** The object key used at completion: SSE-S3/KMS through the key store; SSE-C's is not at hand (no key sent). */
 export async function sseForCompletion(
-  ctx: S3Request,
+  ctx: SseRequest,
   upload: UploadSse,
 ): Promise<{ write: SseWrite; objectKey?: Uint8Array }> {
   const objectKey = upload.key.type === "SSE-C" ? undefined : await openKey(ctx, upload.key);
@@ -283,7 +294,7 @@ export async function sseForCompletion(
 }
 
 /** PutBucketEncryption's check (MinIO): a key store must exist, and a named key must be in it. */
-export function checkBucketEncryption(ctx: S3Request, keyId: string | undefined): void {
+export function checkBucketEncryption(ctx: SseRequest, keyId: string | undefined): void {
   const keys = keyStoreOf(ctx.store);
   if (!keys) throw kmsNotConfigured();
   if (keyId && !keys.has(keyId.replace(/^arn:aws:kms:/, ""))) throw kmsInvalidKeyId();
