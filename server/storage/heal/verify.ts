@@ -27,9 +27,9 @@ import { parseXml } from "../../lib/s3/xml.ts";
 import { mkdirDurable, removeDurable, syncDir, writeFileDurable } from "../fs/durable.ts";
 import { keyPathStem } from "../fs/names.ts";
 import type { Store } from "../fs/store.ts";
-import { readVersion } from "../fs/objects.ts";
 import { checkEncrypted } from "../sse/heal.ts";
 import type { BucketMeta, BucketState, VersionRecord } from "../core/records.ts";
+import { type Decryptor, readVersion } from "../fs/read.ts";
 
 /** Unreferenced data files younger than this are left alone (a write may be about to log their record). */
 export const ORPHAN_MIN_AGE_MS = 10 * 60_000;
@@ -399,17 +399,17 @@ async function verifyDecoded(
   key: string,
   version: VersionRecord,
 ): Promise<{ state: DriveState; detail: string }> {
-  let objectKey: Uint8Array | undefined;
+  let decrypt: Decryptor | undefined;
   let etag = version.etag;
   if (version.sse) {
     const check = await checkEncrypted(store, bucket, key, version);
     if (check.kind === "verdict") return { state: check.state, detail: check.detail };
-    ({ objectKey, etag } = check);
+    ({ decrypt, etag } = check);
   }
   const checker = etagChecker({ ...version, etag });
   let size = 0;
   try {
-    for await (const chunk of await readVersion(store, bucket, key, version, 0, version.size, objectKey)) {
+    for await (const chunk of await readVersion(store, bucket, key, version, 0, version.size, decrypt)) {
       size += chunk.length;
       checker.update(chunk);
     }

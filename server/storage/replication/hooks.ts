@@ -10,7 +10,6 @@
  * §5.2) keeps the source's version id, mtime and ETag, and needs s3:ReplicateObject (s3:ReplicateDelete
  * for deletes). Replicas are not sent on.
  */
-import type { WriteOptions } from "../fs/objects.ts";
 import type { Store } from "../fs/store.ts";
 import { queueExisting } from "./existing.ts";
 import { replicatorOf } from "./queue.ts";
@@ -60,10 +59,18 @@ function replicaVersionId(ctx: ReplicationRequest): string {
   return versionId;
 }
 
-/** Target side of a PUT: the replica's version id, mtime and ETag (nothing for an ordinary write). */
-export function replicaWriteOptions(ctx: ReplicationRequest): Partial<WriteOptions> {
+/** What a replicating source's PUT keeps of its version: its id, its mtime (else now) and its ETag. */
+export interface ReplicaWrite {
+  versionId: string;
+  replica: true;
+  now?: Date;
+  etag?: string;
+}
+
+/** Target side of a PUT: the replica's version id, mtime and ETag (undefined for an ordinary write). */
+export function replicaWriteOptions(ctx: ReplicationRequest): ReplicaWrite | undefined {
   // A version id on an ordinary PUT is ignored, as before: only a replicating source chooses it.
-  if (!isReplicaRequest(ctx)) return {};
+  if (!isReplicaRequest(ctx)) return undefined;
   if (!ctx.allowed("s3:ReplicateObject", ctx.bucket, ctx.key)) {
     throw new StoreError("AccessDenied", "Access Denied.", 403);
   }

@@ -8,11 +8,11 @@ import type { ServerFacts } from "../core/contracts.ts";
 import type { EventObject } from "../events/records.ts";
 import type { Store } from "../fs/store.ts";
 import { readAll } from "../core/bounded_body.ts";
-import { checksummedBody, declaredChecksum } from "./checksums.ts";
 import type { PostForm } from "./post_policy.ts";
 import type { StorageStreams } from "../streams/mod.ts";
 import { StoreError } from "../core/errors.ts";
-import type { BucketState, VersionRecord } from "../core/records.ts";
+import type { BucketState } from "../core/records.ts";
+import { checksummedBody, declaredChecksum } from "../write/checksums.ts";
 
 export interface S3Request {
   request: Request;
@@ -114,33 +114,6 @@ export function requireContentMd5(ctx: S3Request): void {
 
 export function bucketOf(ctx: S3Request): BucketState {
   return ctx.store.bucket(ctx.bucket);
-}
-
-/** Reports an event about a version of `key` in the request's bucket (version ids only when versioned). */
-export function notifyObject(
-  ctx: S3Request,
-  eventName: string,
-  key: string,
-  version?: VersionRecord,
-  versionId?: string,
-): void {
-  ctx.notify(eventName, {
-    bucket: ctx.bucket,
-    key,
-    version,
-    versionId,
-    versioned: !!bucketOf(ctx).meta.versioning,
-  });
-}
-
-/** The event a delete caused: a delete marker created, or data (a version) removed (minio-protocol-2 §1.2). */
-export function deleteEventName(
-  requestedVersion: string | undefined,
-  outcome: { deleteMarker: boolean },
-): string {
-  return outcome.deleteMarker && !requestedVersion
-    ? "s3:ObjectRemoved:DeleteMarkerCreated"
-    : "s3:ObjectRemoved:Delete";
 }
 
 /**

@@ -15,7 +15,8 @@ import {
   type SseParams,
   WrongKeyError,
 } from "./seal.ts";
-import type { SseWrite } from "./stored.ts";
+import { decryptorOf, type SseWrite } from "./stored.ts";
+import type { Decryptor } from "../fs/read.ts";
 import { accessDenied, invalidArgument, StoreError } from "../core/errors.ts";
 import type { SseKeyRecord, UploadSse, VersionRecord } from "../core/records.ts";
 
@@ -213,7 +214,8 @@ export function sseResponseHeaders(
 }
 
 export interface SseRead {
-  objectKey?: Uint8Array;
+  /** What readVersion decrypts the version with. */
+  decrypt?: Decryptor;
   /** The sealed ETag and checksum, opened. */
   meta?: SealedMeta;
   headers: Record<string, string>;
@@ -240,7 +242,7 @@ export async function sseForRead(
   if (customer) requireSafeTransport(ctx);
   const objectKey = await openKey(ctx, sse, customer?.customerKey, options.bucket, options.key);
   const meta = await openMeta(await metaKeyOf(objectKey), sse.sealedMeta);
-  return { objectKey, meta, headers: sseResponseHeaders(sse, customer?.keyMd5) };
+  return { decrypt: decryptorOf(objectKey), meta, headers: sseResponseHeaders(sse, customer?.keyMd5) };
 }
 
 async function openKey(
