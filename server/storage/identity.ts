@@ -91,21 +91,6 @@ export async function createIdentity(options: {
     }
   };
 
-  const facts: ServerFacts = {
-    notificationArns: () => config.notificationArns(),
-    tierNames: () => tiers.names(),
-    tierType: (name) => tiers.tiers.find((t) => t.Name === name)?.Type,
-    remoteTargetArns: async (bucket) =>
-      (await readTargets({ store: options.store }, bucket)).map((t) => t.arn),
-    bucketQuota: async (bucket) => {
-      const text = await options.store.getBucketDocument(bucket, "quota.json");
-      return text ? Number(JSON.parse(text).quota ?? 0) : 0;
-    },
-    region: () => config.region(),
-    compression: () => compressionRule(config.applied.compression?._),
-    corsAllowOrigins: () => config.corsAllowOrigins(),
-  };
-
   return {
     authority,
     admin,
@@ -114,11 +99,28 @@ export async function createIdentity(options: {
       ldapConfigured: () => !!config.applied.identity_ldap?._?.server_addr,
       fetch: options.fetch ?? globalThis.fetch,
     }),
-    facts,
+    facts: serverFacts(config, tiers, options.store),
     config,
     close: () => {
       clearInterval(pruner);
       return Promise.resolve();
     },
+  };
+}
+
+/** What the S3 front validates bucket configurations against, read from the configuration as it changes. */
+function serverFacts(config: ServerConfig, tiers: TierStore, store: StoreFacts): ServerFacts {
+  return {
+    notificationArns: () => config.notificationArns(),
+    tierNames: () => tiers.names(),
+    tierType: (name) => tiers.tiers.find((t) => t.Name === name)?.Type,
+    remoteTargetArns: async (bucket) => (await readTargets({ store }, bucket)).map((t) => t.arn),
+    bucketQuota: async (bucket) => {
+      const text = await store.getBucketDocument(bucket, "quota.json");
+      return text ? Number(JSON.parse(text).quota ?? 0) : 0;
+    },
+    region: () => config.region(),
+    compression: () => compressionRule(config.applied.compression?._),
+    corsAllowOrigins: () => config.corsAllowOrigins(),
   };
 }

@@ -4,7 +4,7 @@
  * provider is set up.
  */
 import { checkPolicy } from "../lib/policy/validate.ts";
-import { buildXml } from "../lib/s3/xml.ts";
+import { buildXml, type XmlObject } from "../lib/s3/xml.ts";
 import { StoreError, stsErrorResponse } from "./core/errors.ts";
 import type { VerifiedRequest } from "./core/contracts.ts";
 import { type OpenIdSettings, verifyWebIdentity, WebIdentityError } from "./iam/openid.ts";
@@ -78,6 +78,56 @@ async function answer(
   return await assumeRole(iam, form, req, now());
 }
 
+const badDuration = () =>
+  new StoreError(
+    "InvalidParameterValue",
+    "Invalid token expiry: DurationSeconds must be between 900 and 31536000",
+    400,
+  );
+
+/** DurationSeconds as sent: 900 s to a year; `fallback` when there is none. */
+function durationOf(text: string | null, fallback: () => number): number {
+  if (text === null) return fallback();
+  if (!/^\d+$/.test(text) || Number(text) < 900 || Number(text) > 31536000) throw badDuration();
+  return Number(text);
+}
+
+/** The form's session policy, checked (AssumeRole also bounds its length); undefined without one. */
+function sessionPolicyOf(form: URLSearchParams, maxLength = Infinity): unknown {
+  const policyText = form.get("Policy");
+  if (!policyText) return undefined;
+  const { problems } = checkPolicy(policyText);
+  if (problems.length) {
+    throw new StoreError("InvalidParameterValue", `Invalid session policy: ${problems[0].message}`, 400);
+  }
+  if (JSON.stringify(JSON.parse(policyText)).length > maxLength) {
+    throw new StoreError("InvalidParameterValue", "Session policy should not exceed 2048 characters", 400);
+  }
+  return JSON.parse(policyText);
+}
+
+/** Makes up a session's keys and token, keeps the session, and gives its Credentials element. */
+async function issueSession(
+  iam: IamStore,
+  session: Omit<Parameters<IamStore["putSession"]>[0], "accessKey" | "secretKey" | "sessionToken">,
+) {
+  const { accessKey, secretKey } = generateCredentials();
+  const sessionToken = crypto.getRandomValues(new Uint8Array(48)).toBase64({
+    alphabet: "base64url",
+    omitPadding: true,
+  });
+  await iam.putSession({ accessKey, secretKey, sessionToken, ...session });
+  return {
+    AccessKeyId: accessKey,
+    SecretAccessKey: secretKey,
+    SessionToken: sessionToken,
+    Expiration: new Date(session.expiresAt).toISOString().replace(".000", ""),
+  };
+}
+
+const xmlAnswer = (root: string, body: XmlObject) =>
+  new Response(buildXml(root, body, { namespace: NS }), { headers: { "content-type": "application/xml" } });
+
 /** AssumeRole (minio-protocol §2.2): a long-term user or root buys temporary credentials. */
 async function assumeRole(
   iam: IamStore,
@@ -100,64 +150,18 @@ async function assumeRole(
       403,
     );
   }
-  const durationText = form.get("DurationSeconds") ?? "3600";
-  const duration = Number(durationText);
-  if (!/^\d+$/.test(durationText) || duration < 900 || duration > 31536000) {
-    throw new StoreError(
-      "InvalidParameterValue",
-      "Invalid token expiry: DurationSeconds must be between 900 and 31536000",
-      400,
-    );
-  }
-  let sessionPolicy: unknown;
-  const policyText = form.get("Policy");
-  if (policyText) {
-    const { problems } = checkPolicy(policyText);
-    if (problems.length) {
-      throw new StoreError(
-        "InvalidParameterValue",
-        `Invalid session policy: ${problems[0].message}`,
-        400,
-      );
-    }
-    if (JSON.stringify(JSON.parse(policyText)).length > 2048) {
-      throw new StoreError(
-        "InvalidParameterValue",
-        "Session policy should not exceed 2048 characters",
-        400,
-      );
-    }
-    sessionPolicy = JSON.parse(policyText);
-  }
-  const { accessKey, secretKey } = generateCredentials();
-  const sessionToken = crypto.getRandomValues(new Uint8Array(48)).toBase64({
-    alphabet: "base64url",
-    omitPadding: true,
-  });
-  const expiresAt = Math.floor(nowMs / 1000 + duration) * 1000;
-  const revokeType = form.get("TokenRevokeType") || undefined;
-  await iam.putSession({
-    accessKey,
-    secretKey,
-    sessionToken,
+  const duration = durationOf(form.get("DurationSeconds"), () => 3600);
+  const sessionPolicy = sessionPolicyOf(form, 2048);
+  const credentials = await issueSession(iam, {
     parentUser: cred.parentUser,
-    expiresAt,
+    expiresAt: Math.floor(nowMs / 1000 + duration) * 1000,
     sessionPolicy,
-    revokeType,
+    revokeType: form.get("TokenRevokeType") || undefined,
   });
-  const body = buildXml("AssumeRoleResponse", {
-    AssumeRoleResult: {
-      AssumedRoleUser: { Arn: "", AssumeRoleId: "" },
-      Credentials: {
-        AccessKeyId: accessKey,
-        SecretAccessKey: secretKey,
-        SessionToken: sessionToken,
-        Expiration: new Date(expiresAt).toISOString().replace(".000", ""),
-      },
-    },
+  return xmlAnswer("AssumeRoleResponse", {
+    AssumeRoleResult: { AssumedRoleUser: { Arn: "", AssumeRoleId: "" }, Credentials: credentials },
     ResponseMetadata: { RequestId: req.requestId },
-  }, { namespace: NS });
-  return new Response(body, { headers: { "content-type": "application/xml" } });
+  });
 }
 
 /**
@@ -194,63 +198,26 @@ async function assumeRoleWithWebIdentity(
       403,
     );
   }
-  const durationText = form.get("DurationSeconds");
-  if (
-    durationText &&
-    (!/^\d+$/.test(durationText) || Number(durationText) < 900 || Number(durationText) > 31536000)
-  ) {
-    throw new StoreError(
-      "InvalidParameterValue",
-      "Invalid token expiry: DurationSeconds must be between 900 and 31536000",
-      400,
-    );
-  }
-  const seconds = durationText
-    ? Number(durationText)
-    : Math.max(900, identity.expiresAt - Math.floor(nowMs / 1000));
-  let sessionPolicy: unknown;
-  const policyText = form.get("Policy");
-  if (policyText) {
-    const { problems } = checkPolicy(policyText);
-    if (problems.length) {
-      throw new StoreError(
-        "InvalidParameterValue",
-        `Invalid session policy: ${problems[0].message}`,
-        400,
-      );
-    }
-    sessionPolicy = JSON.parse(policyText);
-  }
-  const { accessKey, secretKey } = generateCredentials();
-  const sessionToken = crypto.getRandomValues(new Uint8Array(48)).toBase64({
-    alphabet: "base64url",
-    omitPadding: true,
-  });
-  const expiresAt = Math.floor(nowMs / 1000 + seconds) * 1000;
-  await iam.putSession({
-    accessKey,
-    secretKey,
-    sessionToken,
+  const seconds = durationOf(
+    form.get("DurationSeconds") || null,
+    () => Math.max(900, identity.expiresAt - Math.floor(nowMs / 1000)),
+  );
+  const sessionPolicy = sessionPolicyOf(form);
+  const credentials = await issueSession(iam, {
     parentUser: identity.subject,
-    expiresAt,
+    expiresAt: Math.floor(nowMs / 1000 + seconds) * 1000,
     sessionPolicy,
     policies: known,
   });
-  const body = buildXml("AssumeRoleWithWebIdentityResponse", {
+  return xmlAnswer("AssumeRoleWithWebIdentityResponse", {
     AssumeRoleWithWebIdentityResult: {
       AssumedRoleUser: { Arn: "", AssumeRoleId: "" },
       Audience: identity.audience,
-      Credentials: {
-        AccessKeyId: accessKey,
-        SecretAccessKey: secretKey,
-        SessionToken: sessionToken,
-        Expiration: new Date(expiresAt).toISOString().replace(".000", ""),
-      },
+      Credentials: credentials,
       PackedPolicySize: 0,
       Provider: identity.issuer,
       SubjectFromWebIdentityToken: identity.subject,
     },
     ResponseMetadata: { RequestId: req.requestId },
-  }, { namespace: NS });
-  return new Response(body, { headers: { "content-type": "application/xml" } });
+  });
 }

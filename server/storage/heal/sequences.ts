@@ -9,7 +9,8 @@
  */
 import type { Store } from "../fs/store.ts";
 import type { InternalAuditEvent } from "../logging/audit_entry.ts";
-import { type DriveState, type HealFinding, healScope } from "./verify.ts";
+import { type HealFinding, healScope } from "./verify.ts";
+import type { DriveState } from "./version_check.ts";
 import { StoreError } from "../core/errors.ts";
 
 export const MAX_UNCONSUMED = 1000;
