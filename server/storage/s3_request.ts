@@ -5,7 +5,6 @@
  */
 import { bucketReferenceProblem } from "../lib/contract/bucket_names.ts";
 import { boundaryOf } from "../lib/formats/multipart_form.ts";
-import type { Authenticated } from "./auth/verify.ts";
 import { accessDenied, s3ErrorResponse, StoreError } from "./core/errors.ts";
 import { buildEventRecord, type EventObject } from "./events/records.ts";
 import { type Front, type FrontRequest, noteSigner, virtualBucketOf } from "./front.ts";
@@ -16,6 +15,7 @@ import type { S3Request } from "./s3/context.ts";
 import { HANDLERS } from "./s3/handlers.ts";
 import { malformed, type PostForm, readPostForm } from "./s3/post_policy.ts";
 import { resolveOperation } from "./s3/router.ts";
+import type { Authenticated } from "./auth/authenticated.ts";
 
 type Operation = NonNullable<ReturnType<typeof resolveOperation>>;
 

@@ -10,8 +10,9 @@
 import { FailureThrottle } from "../../lib/http/failure_throttle.ts";
 import type { IdentityAuthority } from "../core/contracts.ts";
 import { claimOf } from "./claim.ts";
-import { authenticate, type Authenticated, type AuthOptions } from "./verify.ts";
+import { authenticate, type AuthOptions } from "./verify.ts";
 import { StoreError } from "../core/errors.ts";
+import type { Authenticated } from "./authenticated.ts";
 
 /**
  * Answers that mean a guessed secret was wrong. An unknown, expired or revoked key (InvalidAccessKeyId) is not

@@ -10,8 +10,8 @@ import type { Credential, IdentityAuthority } from "../core/contracts.ts";
 import { requestBody } from "../fs/pieces.ts";
 import { verifyDigests } from "./body.ts";
 import { checkCredential } from "./scope.ts";
-import type { Authenticated } from "./verify.ts";
 import { StoreError } from "../core/errors.ts";
+import type { Authenticated } from "./authenticated.ts";
 
 const MAX_SKEW_MS = 15 * 60_000;
 

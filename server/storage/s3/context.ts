@@ -3,7 +3,6 @@
  * S3's namespace, error XML, common headers; minio-protocol §5.1, §5.21).
  */
 import { buildXml, parseXml, type XmlNode, type XmlObject } from "../../lib/s3/xml.ts";
-import type { Authenticated } from "../auth/verify.ts";
 import type { ServerFacts } from "../core/contracts.ts";
 import type { EventObject } from "../events/records.ts";
 import type { Store } from "../fs/store.ts";
@@ -13,6 +12,7 @@ import type { StorageStreams } from "../streams/mod.ts";
 import { StoreError } from "../core/errors.ts";
 import type { BucketState } from "../core/records.ts";
 import { checksummedBody, declaredChecksum } from "../write/checksums.ts";
+import type { Authenticated } from "../auth/authenticated.ts";
 
 export interface S3Request {
   request: Request;
