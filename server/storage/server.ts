@@ -9,7 +9,7 @@ import { openDataFormat } from "./data_format.ts";
 import { writeFileDurable } from "./fs/durable.ts";
 import { Store } from "./fs/store.ts";
 import { generateCredentials } from "./iam/store.ts";
-import { createIdentity } from "./iam/mod.ts";
+import { createIdentity } from "./identity.ts";
 import { Notifier } from "./notify/notifier.ts";
 import { createS3Server } from "./s3_server.ts";
 import { forwardingKey } from "../lib/s3/forwarded_client.ts";

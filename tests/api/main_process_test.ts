@@ -10,7 +10,7 @@ import { S3Client } from "../../server/lib/s3/client.ts";
 import { serviceRestart, setConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
 import { listBuckets, putObject } from "../../server/lib/s3/mod.ts";
 import { putBucketNotification } from "../../server/lib/s3/ops/notification.ts";
-import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
+import { BACKGROUND_NICE } from "../../server/storage/core/background_thread.ts";
 import { eventually, webhookReceiver } from "../notify_services.ts";
 import { threadNice, threadsAtNice } from "../threads.ts";
 import { freePort } from "../storage_process.ts";

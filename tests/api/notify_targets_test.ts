@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { deleteObject, putObject } from "../../server/lib/s3/ops/objects.ts";
 import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
-import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
+import { BACKGROUND_NICE } from "../../server/storage/core/background_thread.ts";
 import { type ConsoleClient, signInAsRoot, startStack } from "../helpers.ts";
 import { threadNice, threadsAtNice } from "../threads.ts";
 import {

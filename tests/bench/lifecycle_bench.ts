@@ -13,10 +13,10 @@ import { DEFAULT_LISTENER_TIMEOUTS, listen } from "../../server/lib/http/listene
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { putBucketLifecycle } from "../../server/lib/s3/ops/lifecycle.ts";
 import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
-import type { ObjectRecord } from "../../server/storage/fs/store.ts";
 import { LifecycleScanner } from "../../server/storage/lifecycle/scanner.ts";
 import { openEmbeddedStorage } from "../../server/storage/server.ts";
 import { emit, percentile } from "./measure.ts";
+import type { ObjectRecord } from "../../server/storage/core/records.ts";
 
 const OBJECTS = 100_000;
 const PUTS = 600;

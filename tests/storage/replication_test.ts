@@ -20,7 +20,7 @@ import {
   putObjectTagging,
 } from "../../server/lib/s3/ops/object_lock.ts";
 import { deleteObject, getObject, headObject, putObject } from "../../server/lib/s3/ops/objects.ts";
-import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
+import { BACKGROUND_NICE } from "../../server/storage/core/background_thread.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 import { freePort, spawnStorage } from "../storage_process.ts";
 import { threadsAtNice } from "../threads.ts";

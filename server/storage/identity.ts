@@ -2,25 +2,25 @@
  * The identity side of the embedded server in one call: identity store, authority, admin API v3 handler,
  * STS handler and the server facts the S3 front validates configurations against.
  */
-import { type AdminContext, adminFail, type LiveServices } from "../admin/context.ts";
-import { readTargets } from "../admin/bucket_admin.ts";
-import { routeAdmin } from "../admin/router.ts";
-import { type ConfigTree, ServerConfig } from "../admin/server_config.ts";
-import { TierStore } from "../admin/tiers.ts";
+import { type AdminContext, adminFail, type LiveServices } from "./admin/context.ts";
+import { routeAdmin } from "./admin/router.ts";
+import { ServerConfig } from "./config/server_config.ts";
 import type {
   AdminHandler,
+  ConfigTree,
   IdentityAuthority,
   ServerFacts,
   StoreFacts,
   StsHandler,
-  VerifiedRequest,
-} from "../contracts.ts";
-import { compressionRule } from "../fs/compression.ts";
-import { openIdSettings } from "./openid.ts";
-import { StoreError } from "../fs/store.ts";
-import { createStsHandler } from "../sts.ts";
-import { Authority, type RootCredentials } from "./authority.ts";
-import { IamStore } from "./store.ts";
+} from "./core/contracts.ts";
+import { compressionRule } from "./fs/compression.ts";
+import { openIdSettings } from "./iam/openid.ts";
+import { createStsHandler } from "./sts.ts";
+import { Authority, type RootCredentials } from "./iam/authority.ts";
+import { IamStore } from "./iam/store.ts";
+import { adminErrorResponse, StoreError } from "./core/errors.ts";
+import { TierStore } from "./tiers/store.ts";
+import { readTargets } from "./replication/targets.ts";
 
 export interface Identity {
   authority: IdentityAuthority & Authority;
@@ -30,19 +30,6 @@ export interface Identity {
   /** The server configuration (audit and logger webhook targets are read from it as it changes). */
   config: ServerConfig;
   close(): Promise<void>;
-}
-
-function adminErrorResponse(error: StoreError, req: VerifiedRequest): Response {
-  return Response.json(
-    {
-      Code: error.code,
-      Message: error.message,
-      Resource: req.url.pathname,
-      RequestId: req.requestId,
-      HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8",
-    },
-    { status: error.status, headers: { "x-amz-request-id": req.requestId } },
-  );
 }
 
 export async function createIdentity(options: {
@@ -99,24 +86,9 @@ export async function createIdentity(options: {
       };
       return await routeAdmin(ctx);
     } catch (error) {
-      if (error instanceof StoreError) return adminErrorResponse(error, req);
+      if (error instanceof StoreError) return adminErrorResponse(error, req.url, req.requestId);
       throw error;
     }
-  };
-
-  const facts: ServerFacts = {
-    notificationArns: () => config.notificationArns(),
-    tierNames: () => tiers.names(),
-    tierType: (name) => tiers.tiers.find((t) => t.Name === name)?.Type,
-    remoteTargetArns: async (bucket) =>
-      (await readTargets({ store: options.store }, bucket)).map((t) => t.arn),
-    bucketQuota: async (bucket) => {
-      const text = await options.store.getBucketDocument(bucket, "quota.json");
-      return text ? Number(JSON.parse(text).quota ?? 0) : 0;
-    },
-    region: () => config.region(),
-    compression: () => compressionRule(config.applied.compression?._),
-    corsAllowOrigins: () => config.corsAllowOrigins(),
   };
 
   return {
@@ -127,11 +99,28 @@ export async function createIdentity(options: {
       ldapConfigured: () => !!config.applied.identity_ldap?._?.server_addr,
       fetch: options.fetch ?? globalThis.fetch,
     }),
-    facts,
+    facts: serverFacts(config, tiers, options.store),
     config,
     close: () => {
       clearInterval(pruner);
       return Promise.resolve();
     },
+  };
+}
+
+/** What the S3 front validates bucket configurations against, read from the configuration as it changes. */
+function serverFacts(config: ServerConfig, tiers: TierStore, store: StoreFacts): ServerFacts {
+  return {
+    notificationArns: () => config.notificationArns(),
+    tierNames: () => tiers.names(),
+    tierType: (name) => tiers.tiers.find((t) => t.Name === name)?.Type,
+    remoteTargetArns: async (bucket) => (await readTargets({ store }, bucket)).map((t) => t.arn),
+    bucketQuota: async (bucket) => {
+      const text = await store.getBucketDocument(bucket, "quota.json");
+      return text ? Number(JSON.parse(text).quota ?? 0) : 0;
+    },
+    region: () => config.region(),
+    compression: () => compressionRule(config.applied.compression?._),
+    corsAllowOrigins: () => config.corsAllowOrigins(),
   };
 }

@@ -4,9 +4,9 @@
  * notification target's own rules. Subsystems the embedded storage cannot act on are refused with
  * NotImplemented rather than stored and ignored.
  */
-import { StoreError } from "../fs/store.ts";
 import { durationSeconds } from "../notify/target.ts";
 import { TARGET_TYPES, validateTargetConfig } from "../notify/targets.ts";
+import { StoreError } from "../core/errors.ts";
 
 const bad = (message: string) => new StoreError("XMinioAdminConfigBadJSON", message, 400);
 const csv = (value: string | undefined) => (value ?? "").split(",").map((v) => v.trim()).filter(Boolean);

@@ -4,12 +4,10 @@
  * become ARNs only after a restart, as on MinIO.
  */
 import { writeFileDurable } from "../fs/durable.ts";
-import { StoreError } from "../fs/store.ts";
 import { checkSubsystemValues } from "./config_rules.ts";
 import { arnType, subsystem } from "./subsystems.ts";
-
-/** subsystem → target ("_" = default) → key → value */
-export type ConfigTree = Record<string, Record<string, Record<string, string>>>;
+import { StoreError } from "../core/errors.ts";
+import type { ConfigTree } from "../core/contracts.ts";
 
 const bad = (message: string) => new StoreError("XMinioAdminConfigBadJSON", message, 400);
 

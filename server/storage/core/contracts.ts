@@ -7,7 +7,17 @@
  * so either side can change its internals without touching the other. Nothing here knows the
  * console: the embedded server is reached over HTTP like any MinIO.
  */
-import type { CompressionRule } from "./fs/compression.ts";
+
+/** The server configuration as stored and applied: subsystem → target ("_" by default) → key → value. */
+export type ConfigTree = Record<string, Record<string, Record<string, string>>>;
+
+/** Which objects the compression subsystem stores compressed (fs/compression.ts applies it). */
+export interface CompressionRule {
+  /** Lower-case, each with its leading dot. Empty with `mimeTypes` empty: every object qualifies. */
+  extensions: string[];
+  /** Patterns such as `text/*` or `application/json`. */
+  mimeTypes: string[];
+}
 
 /** Who signed a request. Anonymous requests have no credential at all. */
 export type CredentialKind = "root" | "user" | "serviceAccount" | "sts";

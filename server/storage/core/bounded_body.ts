@@ -1,8 +1,8 @@
+import { StoreError } from "./errors.ts";
 /**
  * Bodies the front reads whole before handing them on (admin API, STS): bounded, and refused before reading
  * when their declared length is already too large.
  */
-import { StoreError } from "./fs/store.ts";
 
 /** Admin request bodies larger than this are refused (minio-protocol §3.1). */
 export const MAX_ADMIN_BODY = 262272;
