@@ -1,5 +1,5 @@
 /**
- * Operator-mode test harness: the stand-in Kubernetes API server (tests/k8s_standin) and the real console in
+ * Operator-mode test harness: the stand-in Kubernetes API server (build/k8s_standin) and the real console in
  * operator mode talking to it over HTTPS, each on a free port; plus operator sign-in and scenario tables
  * with an RBAC matrix (no session, a token without rights, a namespace-limited token, the operator).
  */
@@ -15,7 +15,7 @@ import { createPageRenderer } from "../server/console/render/page.tsx";
 import { LoginThrottle } from "../server/console/session/login_throttle.ts";
 import { createSessionKey } from "../server/console/session/token.ts";
 import { ConsoleClient } from "./helpers.ts";
-import { type Standin, startStandin } from "./k8s_standin/mod.ts";
+import { type Standin, startStandin } from "../build/k8s_standin/mod.ts";
 
 export interface OperatorStack {
   consoleUrl: string;

@@ -1,5 +1,5 @@
 /** Small measuring helpers shared by the benchmark scripts (run by `deno task bench`, never by tests). */
-export { freePort } from "../storage_process.ts";
+export { freePort } from "../../tests/storage_process.ts";
 
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);

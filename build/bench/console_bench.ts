@@ -7,7 +7,7 @@
  *  - SSR time of the dashboard page, p50 and p99, with the time spent in storage calls subtracted.
  * Run: npx -y deno@2.9.6 task bench
  */
-import { signInAsRoot, startStack } from "../helpers.ts";
+import { signInAsRoot, startStack } from "../../tests/helpers.ts";
 import { assetBytes, emitJsBudget, ORIGINAL_CONSOLE_JS } from "./assets.ts";
 import { emit, firstOk, freePort, percentile, rssOf } from "./measure.ts";
 
