@@ -20,7 +20,7 @@ import { S3Client } from "../../server/lib/s3/client.ts";
 import { getObject, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
-import { manifest } from "../../static/gen/assets.ts";
+import { manifest } from "../../static/gen/manifest.ts";
 import { signInAsRoot, startStack } from "../../tests/helpers.ts";
 import { emitJsBudget } from "./assets.ts";
 import { emit, percentile } from "./measure.ts";

@@ -5,7 +5,7 @@ import { silentLogger } from "../../server/lib/http/log.ts";
 import { createPageRenderer } from "../../server/console/render/page.tsx";
 import { LoginThrottle } from "../../server/console/session/login_throttle.ts";
 import { createSessionKey } from "../../server/console/session/token.ts";
-import { manifest } from "../../static/gen/assets.ts";
+import { manifest } from "../../static/gen/manifest.ts";
 import { createMetricsService } from "../../server/console/metrics/mod.ts";
 import { LicenseStore } from "../../server/console/services/license.ts";
 
