@@ -22,7 +22,10 @@ import {
 
 const root = new URL("../", import.meta.url).pathname;
 const CHECK_ROOTS = ["main.ts", "server/", "islands/", "routes/", "build/", "tests/"];
-/** Where tests live; build/ holds scripts only (a file named test.ts there would be run as a test module). */
+/**
+ * Where tests live. build/ holds scripts and tools (benchmarks, the Kubernetes stand-in) and is no root: a file
+ * named test.ts there would be run as a test module.
+ */
 const TEST_ROOTS = ["server/", "islands/", "routes/", "tests/"];
 /** Unit tests sit beside the code they test; tests/ holds the ones that need servers, programs or a browser. */
 const UNIT_ROOTS = ["server/", "islands/", "routes/"];

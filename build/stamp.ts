@@ -10,6 +10,8 @@ const root = new URL("../", import.meta.url).pathname;
 
 /** The generated module every server entry imports. */
 export const ASSETS_MODULE = `${root}static/gen/assets.ts`;
+/** The small module pages read the assets' names from (the bytes stay in ASSETS_MODULE, loaded on first use). */
+export const MANIFEST_MODULE = `${root}static/gen/manifest.ts`;
 /** The stamp of the inputs the current assets were built from. */
 export const STAMP_FILE = `${root}static/gen/inputs.stamp`;
 
@@ -41,10 +43,10 @@ export async function inputsStamp(): Promise<string> {
   return await sha256Hex(new TextEncoder().encode(parts.join("\n")));
 }
 
-/** True when the assets module is missing or was built from other inputs than the tree now holds. */
+/** True when a generated module is missing or was built from other inputs than the tree now holds. */
 export async function assetsAreStale(): Promise<boolean> {
-  const exists = await Deno.stat(ASSETS_MODULE).then(() => true, () => false);
-  if (!exists) return true;
+  const exists = (file: string) => Deno.stat(file).then(() => true, () => false);
+  if (!(await exists(ASSETS_MODULE)) || !(await exists(MANIFEST_MODULE))) return true;
   const previous = await Deno.readTextFile(STAMP_FILE).catch(() => "");
   return previous !== await inputsStamp();
 }

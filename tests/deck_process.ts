@@ -3,6 +3,7 @@
  * own thread. Tests that must see the real program (its start-up, its exit status, what it survives) use this.
  */
 import { fetchTrusting } from "../server/start/storage_trust.ts";
+import { eventually, within } from "./eventually.ts";
 
 export const DECK_ROOT = { accessKey: "processadmin", secretKey: "process-secret-123456" };
 
@@ -80,30 +81,23 @@ export function spawnDeck(
 
 /** Waits until the console answers /healthz (or the process ended, which fails). */
 export async function ready(deck: Deck): Promise<void> {
-  let exited = false;
-  deck.status.then(() => exited = true);
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (exited) throw new Error(`Deck exited before serving:\n${deck.output()}`);
-    const ok = await deck.fetch(`${deck.consoleUrl}/healthz`).then(async (res) => {
+  const exited = new AbortController();
+  deck.status.then(() => exited.abort(new Error(`Deck exited before serving:\n${deck.output()}`)));
+  try {
+    await eventually("the console to answer /healthz", async () => {
+      const res = await deck.fetch(`${deck.consoleUrl}/healthz`);
       await res.body?.cancel();
       return res.ok;
-    }, () => false);
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    }, { timeoutMs: 90_000, signal: exited.signal });
+  } catch (error) {
+    if (error === exited.signal.reason) throw error;
+    throw new Error(`${error instanceof Error ? error.message : error}\n${deck.output()}`);
   }
-  throw new Error(`Deck did not serve within 90 s:\n${deck.output()}`);
 }
 
 /** The exit status once the process ends by itself, or null when it is still running after 90 s. */
 export async function exitOf(deck: Deck): Promise<Deno.CommandStatus | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const status = await Promise.race([
-    deck.status,
-    new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 90_000)),
-  ]);
-  clearTimeout(timer);
-  return status;
+  return await within("Deck to exit", deck.status, 90_000).catch(() => null);
 }
 
 export async function stop(deck: Deck): Promise<Deno.CommandStatus> {

@@ -14,8 +14,8 @@
  * - No import circle between folders.
  */
 import assert from "node:assert/strict";
+import { type Edge, moduleGraph } from "./module_graph.ts";
 
-const ROOT = new URL("../", import.meta.url);
 const ENTRY_POINTS = [
   "main.ts",
   "islands/client.ts",
@@ -27,47 +27,9 @@ const ENTRY_POINTS = [
 ];
 const STORAGE_THREADS = ENTRY_POINTS.filter((path) => path.startsWith("server/storage/"));
 
-interface Edge {
-  from: string;
-  to: string;
-}
-
-interface DenoInfo {
-  modules: {
-    specifier: string;
-    dependencies?: { code?: { specifier: string }; type?: { specifier: string } }[];
-  }[];
-}
-
-/** The module graph of `entry`: project-relative paths of local modules, and every specifier loaded. */
-async function graphOf(entry: string): Promise<{ edges: Edge[]; specifiers: string[] }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    // The runtime set, as the program loads it: with deno.json's manual node_modules Deno reports packages
-    // as files there, not as npm: specifiers.
-    args: ["info", "--json", "--config", "deno.runtime.json", entry],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(output.success, new TextDecoder().decode(output.stderr));
-  const info: DenoInfo = JSON.parse(new TextDecoder().decode(output.stdout));
-  const local = (specifier: string) =>
-    specifier.startsWith(ROOT.href) ? specifier.slice(ROOT.href.length) : null;
-  const edges: Edge[] = [];
-  for (const module of info.modules) {
-    const from = local(module.specifier);
-    if (!from) continue;
-    for (const dependency of module.dependencies ?? []) {
-      for (const target of [dependency.code?.specifier, dependency.type?.specifier]) {
-        const to = target ? local(target) : null;
-        if (to) edges.push({ from, to });
-      }
-    }
-  }
-  return { edges, specifiers: info.modules.map((module) => module.specifier) };
-}
-
-const graphs = await Promise.all(ENTRY_POINTS.map(async (entry) => ({ entry, ...(await graphOf(entry)) })));
+const graphs = await Promise.all(
+  ENTRY_POINTS.map(async (entry) => ({ entry, ...(await moduleGraph(entry)) })),
+);
 const edges = [...new Map(graphs.flatMap((g) => g.edges).map((e) => [`${e.from} ${e.to}`, e])).values()];
 const folder = (path: string) => path.slice(0, path.lastIndexOf("/")) || ".";
 const under = (path: string, ...folders: string[]) => folders.some((f) => path.startsWith(`${f}/`));
@@ -111,8 +73,8 @@ Deno.test("islands import only islands, the contract and the policy validator", 
 });
 
 Deno.test("the storage's threads load no Hono", () => {
-  for (const { entry, specifiers } of graphs.filter((g) => STORAGE_THREADS.includes(g.entry))) {
-    assert.deepEqual(specifiers.filter((s) => /hono/.test(s)), [], entry);
+  for (const { entry, modules } of graphs.filter((g) => STORAGE_THREADS.includes(g.entry))) {
+    assert.deepEqual(modules.filter((s) => /hono/.test(s)), [], entry);
   }
 });
 

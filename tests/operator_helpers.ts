@@ -1,5 +1,5 @@
 /**
- * Operator-mode test harness: the stand-in Kubernetes API server (tests/k8s_standin) and the real console in
+ * Operator-mode test harness: the stand-in Kubernetes API server (build/k8s_standin) and the real console in
  * operator mode talking to it over HTTPS, each on a free port; plus operator sign-in and scenario tables
  * with an RBAC matrix (no session, a token without rights, a namespace-limited token, the operator).
  */
@@ -9,7 +9,7 @@ import type { AppDeps } from "../server/console/deps.ts";
 import { silentLogger } from "../server/lib/http/log.ts";
 import { startDeck } from "../server/start/deck.ts";
 import { ConsoleClient } from "./helpers.ts";
-import { type Standin, startStandin } from "./k8s_standin/mod.ts";
+import { type Standin, startStandin } from "../build/k8s_standin/mod.ts";
 
 export interface OperatorStack {
   consoleUrl: string;

@@ -1,4 +1,5 @@
 /** The embedded storage run as its own process (server/storage/standalone.ts), for the crash test and benchmarks. */
+import { within } from "./eventually.ts";
 
 export async function freePort(): Promise<number> {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -36,12 +37,21 @@ export async function spawnStorage(
   }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
-  const deadline = AbortSignal.timeout(30_000);
-  while (!seen.includes("listening ")) {
-    if (deadline.aborted) throw new Error("storage did not start");
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`storage exited before listening: ${seen}`);
-    seen += value;
+  const listening = async () => {
+    while (!seen.includes("listening ")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`storage exited before listening: ${seen}`);
+      seen += value;
+    }
+  };
+  try {
+    await within("the storage to listen", listening());
+  } catch (error) {
+    try {
+      child.kill();
+    } catch { /* already ended */ }
+    await child.status;
+    throw error;
   }
   reader.releaseLock();
   child.stdout.cancel().catch(() => {});

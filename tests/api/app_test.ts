@@ -3,7 +3,7 @@ import { createApp, createFetchHandler } from "../../server/console/app/app.ts";
 import { loadConfig } from "../../server/console/config/config.ts";
 import { silentLogger } from "../../server/lib/http/log.ts";
 import { consoleDeps } from "../../server/start/deck.ts";
-import { manifest } from "../../static/gen/assets.ts";
+import { manifest } from "../../static/gen/manifest.ts";
 
 async function makeHandler(subpath = "/") {
   const config = loadConfig({ CONSOLE_SUBPATH: subpath, CONSOLE_DATA_DIR: "/nonexistent" });

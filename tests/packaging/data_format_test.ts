@@ -16,7 +16,8 @@ import { getBucketReplication } from "../../server/lib/s3/ops/replication.ts";
 import { EMBEDDED_VERSION } from "../../server/storage/admin/info.ts";
 import { DATA_FORMAT, DataFormatError } from "../../server/storage/data_format.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
-import { eventually, webhookReceiver } from "../notify_services.ts";
+import { eventually } from "../eventually.ts";
+import { webhookReceiver } from "../notify_services.ts";
 import { freePort } from "../storage_process.ts";
 import { copyPath, ROOT, run } from "./helpers.ts";
 import type { FixtureExpectations } from "./make_format_fixture.ts";
@@ -119,7 +120,9 @@ Deno.test({
     });
 
     await t.step("the queued bucket event reaches its webhook", async () => {
-      const received = await eventually(async () => hook.received, (r) => r.length >= 1, "the queued event");
+      const received = await eventually("the queued event", () => hook.received, {
+        until: (r) => r.length >= 1,
+      });
       const { bucket, key } = expected.queuedEvent;
       assert.deepEqual(received.map((r) => r.body.Key), [`${bucket}/${key}`]);
     });

@@ -20,7 +20,8 @@ import { DATA_FORMAT } from "../../server/storage/data_format.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { closedPort } from "../notify_services.ts";
 import { copyPath } from "./helpers.ts";
-import { addRule, client, ROOT, statusOf, until, versionedBucket } from "../storage/replication_helpers.ts";
+import { addRule, client, ROOT, statusOf, versionedBucket } from "../storage/replication_helpers.ts";
+import { eventually } from "../eventually.ts";
 
 export const FIXTURE = new URL(`../fixtures/data-format-${DATA_FORMAT}/`, import.meta.url).pathname;
 
@@ -110,13 +111,13 @@ async function main(): Promise<void> {
     await versionedBucket(s3, REPLICATED);
     const arn = await addRule(s3, REPLICATED, target.url, "replica", {});
     await putObject(s3, REPLICATED, "sent.txt", "reached the target");
-    await until(
+    await eventually(
       "the first version replicated",
       async () => (await statusOf(s3, REPLICATED, "sent.txt")) === "COMPLETED",
     );
     await target.close();
     await putObject(s3, REPLICATED, "waiting.txt", "the target is gone");
-    await until(
+    await eventually(
       "the version pending",
       async () => (await statusOf(s3, REPLICATED, "waiting.txt")) === "PENDING",
     );
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
       events: ["s3:ObjectCreated:*"],
     }]);
     await putObject(s3, EVENTS, "queued event.txt", "its event waits on disk");
-    await until(
+    await eventually(
       "the event queued",
       async () => (await source.notifier.stats()).targets["fixture:webhook"]?.queued === 1,
     );

@@ -12,7 +12,7 @@ import {
   setPolicy,
   updateGroupMembers,
 } from "../../server/lib/s3/admin/iam.ts";
-import { signInAsRoot, startStack } from "../helpers.ts";
+import { signInAsRoot, startStack } from "../../tests/helpers.ts";
 import { assetBytes, emitJsBudget } from "./assets.ts";
 import { emitLatency, inBatches, timed } from "./measure.ts";
 

@@ -8,7 +8,7 @@
  */
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { deleteObject, getObject, makeBucket } from "../../server/lib/s3/mod.ts";
-import { spawnStorage } from "../storage_process.ts";
+import { spawnStorage } from "../../tests/storage_process.ts";
 import { cpuMs, drain, emit, freePort, pattern, percentile } from "./measure.ts";
 
 const MiB = 1024 * 1024;

@@ -7,7 +7,7 @@
  */
 import { accountInfo } from "../../server/lib/s3/admin/info.ts";
 import { makeBucket } from "../../server/lib/s3/mod.ts";
-import { signInAsRoot, startStack } from "../helpers.ts";
+import { signInAsRoot, startStack } from "../../tests/helpers.ts";
 import { assetBytes, emitJsBudget } from "./assets.ts";
 import { emitLatency, inBatches, timed } from "./measure.ts";
 

@@ -7,7 +7,7 @@
  *    with no scan running (goal: at most 2x).
  * The 100,000 objects are put into the bucket's index directly (no bytes, no records log) to keep the
  * benchmark short: the scan reads only the index.
- * Run: npx -y deno@2.9.6 run -A tests/bench/lifecycle_bench.ts
+ * Run: npx -y deno@2.9.6 run -A build/bench/lifecycle_bench.ts
  */
 import { DEFAULT_LISTENER_TIMEOUTS, listen } from "../../server/lib/http/listener.ts";
 import { S3Client } from "../../server/lib/s3/client.ts";

@@ -14,7 +14,7 @@ import { S3Client } from "../../server/lib/s3/client.ts";
 import { makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { headObject } from "../../server/lib/s3/ops/objects.ts";
 import { putBucketReplication } from "../../server/lib/s3/ops/replication.ts";
-import { spawnStorage } from "../storage_process.ts";
+import { spawnStorage } from "../../tests/storage_process.ts";
 import { cpuMs, emit, freePort, loadAverage, percentile, workerThreadsCpuMs } from "./measure.ts";
 
 const COUNT = 2000;

@@ -15,7 +15,7 @@ import { DEFAULT_LISTENER_TIMEOUTS, listen } from "../../server/lib/http/listene
 import { tenantPath } from "../../server/console/k8s/client.ts";
 import { RESOURCES } from "../k8s_standin/resources.ts";
 import { seedTenant } from "../k8s_standin/seed.ts";
-import { signInOperator, startOperatorStack } from "../operator_helpers.ts";
+import { signInOperator, startOperatorStack } from "../../tests/operator_helpers.ts";
 import { assetBytes, emitJsBudget } from "./assets.ts";
 import { emit, emitLatency, freePort, percentile, timed } from "./measure.ts";
 

@@ -1,5 +1,5 @@
 /** Small measuring helpers shared by the benchmark scripts (run by `deno task bench`, never by tests). */
-export { freePort } from "../storage_process.ts";
+export { freePort } from "../../tests/storage_process.ts";
 
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -22,6 +22,54 @@ export function workerThreadsCpuMs(pid: number): number {
     total += (Number(fields[11]) + Number(fields[12])) * 10;
   }
   return total;
+}
+
+/**
+ * CPU time of a process's threads in ms, by role: `main` (the thread the process started on), `workers`
+ * (threads named `worker-*`: Deno workers, such as the embedded storage's), `v8` (V8's helper threads:
+ * garbage collection, compilation) and `other` (I/O threads); `total` is the whole process, threads that
+ * already ended included.
+ */
+export function threadsCpuMs(
+  pid: number,
+): { main: number; workers: number; v8: number; other: number; total: number } {
+  const byRole = { main: 0, workers: 0, v8: 0, other: 0, total: cpuMs(pid) };
+  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/stat`);
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+    const role = task.name === String(pid)
+      ? "main"
+      : name.startsWith("worker-")
+      ? "workers"
+      : name.startsWith("V8 ")
+      ? "v8"
+      : "other";
+    byRole[role] += ms;
+  }
+  return byRole;
+}
+
+/**
+ * Waits until a process has used no CPU for `windowMs` (start-up work or deliveries finished); CPU time is
+ * counted in 10 ms ticks, so the window is what is measured, not a guess at how long the work takes.
+ */
+export async function untilIdle(pid: number, windowMs = 300, timeoutMs = 60_000): Promise<void> {
+  const started = performance.now();
+  let last = cpuMs(pid);
+  while (performance.now() - started < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const now = cpuMs(pid);
+    if (now === last) return;
+    last = now;
+  }
+  throw new Error(`process ${pid} was still busy after ${timeoutMs} ms`);
 }
 
 /** The machine's 1-minute load average (reported beside results that other processes can disturb). */

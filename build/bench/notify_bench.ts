@@ -12,7 +12,7 @@ import { serviceRestart, setConfigKV } from "../../server/lib/s3/admin/config_kv
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { putBucketNotification } from "../../server/lib/s3/ops/notification.ts";
-import { spawnStorage } from "../storage_process.ts";
+import { spawnStorage } from "../../tests/storage_process.ts";
 import { cpuMs, emit, freePort, loadAverage, percentile, workerThreadsCpuMs } from "./measure.ts";
 
 const COUNT = 2000;

@@ -12,7 +12,7 @@
  *  - relay memory with a stalled browser over 60 s of trace: the console's peak RSS growth against the same
  *    60 s of load with a browser that reads.
  * Run: npx -y deno@2.9.6 task bench tools   (BENCH_AUDIT_ROWS=100000 for a quicker audit run; the storage/os
- * trace part alone: npx -y deno@2.9.6 run -A tests/bench/tools_bench.ts trace-calls)
+ * trace part alone: npx -y deno@2.9.6 run -A build/bench/tools_bench.ts trace-calls)
  */
 import postgres from "postgres";
 import { createLogSearchService } from "../../server/logsearch/service.ts";
@@ -21,7 +21,7 @@ import * as s3 from "../../server/lib/s3/mod.ts";
 import type { RequestRecord } from "../../server/storage/streams/requests.ts";
 import { relayStats } from "../../server/console/ws/relay.ts";
 import { osCall, STORAGE_CALL, traceCall } from "../../server/storage/streams/calls.ts";
-import { signInAsRoot, startStack, type TestStack } from "../helpers.ts";
+import { signInAsRoot, startStack, type TestStack } from "../../tests/helpers.ts";
 import { emit, percentile } from "./measure.ts";
 
 const PUTS = 2000;

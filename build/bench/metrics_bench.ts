@@ -20,8 +20,8 @@ import { S3Client } from "../../server/lib/s3/client.ts";
 import { getObject, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
-import { manifest } from "../../static/gen/assets.ts";
-import { signInAsRoot, startStack } from "../helpers.ts";
+import { manifest } from "../../static/gen/manifest.ts";
+import { signInAsRoot, startStack } from "../../tests/helpers.ts";
 import { emitJsBudget } from "./assets.ts";
 import { emit, percentile } from "./measure.ts";
 const KB = 1024;
@@ -153,7 +153,7 @@ try {
   const samplesFile = `${dataDir}/samples.json`;
   await Deno.writeTextFile(samplesFile, JSON.stringify(samples));
   const measured = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--v8-flags=--expose-gc", "tests/bench/history_memory.ts", samplesFile],
+    args: ["run", "-A", "--v8-flags=--expose-gc", "build/bench/history_memory.ts", samplesFile],
     stderr: "inherit",
   }).output();
   const { heapBytes, sampleBytes, series } = JSON.parse(new TextDecoder().decode(measured.stdout));

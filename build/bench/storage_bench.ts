@@ -13,7 +13,7 @@ import { S3Client } from "../../server/lib/s3/client.ts";
 import { deleteObject, getObject, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { children, childText, parseXml } from "../../server/lib/s3/xml.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
-import { spawnStorage } from "../storage_process.ts";
+import { spawnStorage } from "../../tests/storage_process.ts";
 import { drain, emit, freePort, pattern, percentile, rssOf } from "./measure.ts";
 
 const MiB = 1024 * 1024;

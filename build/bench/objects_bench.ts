@@ -15,7 +15,7 @@
  */
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { getObject, listObjectsV2, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
-import { spawnStorage } from "../storage_process.ts";
+import { spawnStorage } from "../../tests/storage_process.ts";
 import { assetBytes, emitJsBudget } from "./assets.ts";
 import { drain, emit, firstOk, freePort, percentile, rssOf } from "./measure.ts";
 

@@ -10,7 +10,7 @@
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { addCannedPolicy, addUser, updateGroupMembers } from "../../server/lib/s3/admin/iam.ts";
 import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
-import { ensureSystemPrograms } from "../../build/system_deps.ts";
+import { ensureSystemPrograms } from "../system_deps.ts";
 import { emit, firstOk, freePort, rssOf } from "./measure.ts";
 
 const SESSIONS = 200;
