@@ -1,5 +1,5 @@
 /**
- * `deno task bench`: builds the assets, runs every tests/bench/*_bench.ts in its own process (so one
+ * `deno task bench`: builds the assets, runs every build/bench/*_bench.ts in its own process (so one
  * benchmark's memory or open sockets cannot skew the next), collects their result lines and rewrites
  * docs/benchmarks.md with each result, its baseline from the same run, the ratio and the goal.
  * Goals are reported, never asserted: a missed goal is a finding, not a failed build.
@@ -7,12 +7,12 @@
  *   npx -y deno@2.9.6 task bench                 # all benchmarks
  *   npx -y deno@2.9.6 task bench storage         # only files whose name contains "storage"
  */
-import type { BenchResult } from "../tests/bench/measure.ts";
+import type { BenchResult } from "./bench/measure.ts";
 import { build } from "./build.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const filter = Deno.args[0] ?? "";
-const files = [...Deno.readDirSync(`${root}tests/bench`)]
+const files = [...Deno.readDirSync(`${root}build/bench`)]
   .map((e) => e.name)
   .filter((n) => n.endsWith("_bench.ts") && n.includes(filter))
   .sort();
@@ -23,11 +23,11 @@ const sections: { file: string; command: string; results: BenchResult[]; failure
   [];
 const measuredAt = `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`;
 for (const file of files) {
-  const command = `npx -y deno@2.9.6 run -A --unsafe-proto tests/bench/${file}`;
+  const command = `npx -y deno@2.9.6 run -A --unsafe-proto build/bench/${file}`;
   console.log(`running ${file} …`);
   // --unsafe-proto: the s3rver peer (via koa) needs __proto__, which Deno removes by default.
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unsafe-proto", `tests/bench/${file}`],
+    args: ["run", "-A", "--unsafe-proto", `build/bench/${file}`],
     cwd: root,
     stdout: "piped",
     stderr: "piped",

@@ -2,18 +2,30 @@
  * The test runner behind three tasks, each ending with the line CI reads: `tests: N passed, N failed`, after a
  * line with the wall time. Exits non-zero on any failure, including type errors and a run that found no tests.
  *
- * - `deno task test`: everything CI runs. Installs what the suite needs (Chromium, AWS CLI, kubectl, Prometheus),
- *   builds the assets, type-checks, lints and checks the formatting of every module, and runs every test.
+ * - `deno task test`: everything CI runs. Installs what the suite needs (Chromium, AWS CLI, kubectl, Prometheus,
+ *   nginx, openssl), builds the assets, type-checks, lints and checks the formatting of every module, and runs
+ *   every test.
  * - `deno task test <paths>`: only those test files or folders (type-checked first), with the same set-up.
  * - `deno task test:unit`: the unit tests kept beside the code (server/, islands/, routes/): no system programs,
  *   no build, no whole-tree checks; seconds, for the edit-test loop.
  */
 import { build } from "./build.ts";
-import { AWS_CLI, CHROMIUM, ensureSystemPrograms, KUBECTL, PROMETHEUS } from "./system_deps.ts";
+import {
+  AWS_CLI,
+  CHROMIUM,
+  ensureSystemPrograms,
+  KUBECTL,
+  NGINX,
+  OPENSSL,
+  PROMETHEUS,
+} from "./system_deps.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const CHECK_ROOTS = ["main.ts", "server/", "islands/", "routes/", "build/", "tests/"];
-/** Where tests live; build/ holds scripts only (a file named test.ts there would be run as a test module). */
+/**
+ * Where tests live. build/ holds scripts and tools (benchmarks, the Kubernetes stand-in) and is no root: a file
+ * named test.ts there would be run as a test module.
+ */
 const TEST_ROOTS = ["server/", "islands/", "routes/", "tests/"];
 /** Unit tests sit beside the code they test; tests/ holds the ones that need servers, programs or a browser. */
 const UNIT_ROOTS = ["server/", "islands/", "routes/"];
@@ -53,7 +65,7 @@ async function run(args: string[], onLine?: (line: string) => void): Promise<boo
 }
 
 if (!unitOnly) {
-  const missing = await ensureSystemPrograms([CHROMIUM, AWS_CLI, KUBECTL, PROMETHEUS]);
+  const missing = await ensureSystemPrograms([CHROMIUM, AWS_CLI, KUBECTL, PROMETHEUS, NGINX, OPENSSL]);
   if (missing) {
     console.error(missing);
     finish(0, 1);

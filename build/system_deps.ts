@@ -33,6 +33,46 @@ export const PROMETHEUS: SystemProgram = {
   purpose: "metrics tests",
 };
 
+/** Debian's nginx: the reverse-proxy tests put Deck behind it as people do (tests/nginx_process.ts). */
+export const NGINX: SystemProgram = {
+  path: "/usr/sbin/nginx",
+  debianPackage: "nginx",
+  purpose: "reverse-proxy tests",
+};
+/** OpenSSL's command line: the TLS tests make their own certificates with it (tests/tls_certs.ts). */
+export const OPENSSL: SystemProgram = {
+  path: "/usr/bin/openssl",
+  debianPackage: "openssl",
+  purpose: "TLS tests",
+};
+/** Debian's systemd tools and strace: the service unit test verifies deploy/deck.service and its call filter. */
+export const SYSTEMD_ANALYZE: SystemProgram = {
+  path: "/usr/bin/systemd-analyze",
+  debianPackage: "systemd",
+  purpose: "checking the service unit",
+};
+export const STRACE: SystemProgram = {
+  path: "/usr/bin/strace",
+  debianPackage: "strace",
+  purpose: "checking the service unit's system call filter",
+};
+/** Debian's buildah and podman (with runc): the image test builds and runs the container image. */
+export const BUILDAH: SystemProgram = {
+  path: "/usr/bin/buildah",
+  debianPackage: "buildah",
+  purpose: "building the container image",
+};
+export const PODMAN: SystemProgram = {
+  path: "/usr/bin/podman",
+  debianPackage: "podman",
+  purpose: "running the container image",
+};
+export const RUNC: SystemProgram = {
+  path: "/usr/sbin/runc",
+  debianPackage: "runc",
+  purpose: "running the container image",
+};
+
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }

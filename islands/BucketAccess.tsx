@@ -5,12 +5,12 @@
 import { useState } from "react";
 import { accessRuleExists } from "../server/lib/contract/buckets.ts";
 import { bucketsApi } from "./lib/api/buckets.ts";
-import { ApiClientError } from "./lib/api/request.ts";
+import { ApiClientError } from "./lib/request.ts";
 import { useList } from "./lib/use_list.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SelectField, Tabs, TextField } from "./ui/fields.tsx";
-import { showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./lib/notify.ts";
 
 type Level = "readonly" | "writeonly" | "readwrite";
 type Rule = { prefix: string; access: Level };

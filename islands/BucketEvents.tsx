@@ -6,7 +6,7 @@ import { useList } from "./lib/use_list.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SelectField, TextField } from "./ui/fields.tsx";
-import { showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./lib/notify.ts";
 
 export const EVENT_LABELS = {
   put: "PUT - Object Uploaded",

@@ -1,116 +1,39 @@
 /**
- * A bucket's Summary (spec 2): each section reloads on its own with a spinner after any change; Access Policy,
- * Encryption and Reported Usage always, Replication, Object Locking, Versioning and Quota in distributed mode,
- * and Retention when object locking is on.
+ * A bucket's Summary (spec 2): the cards the server chose (Access Policy, Encryption and Reported Usage always,
+ * Replication, Object Locking, Versioning and Quota in distributed mode, Retention while object locking is on),
+ * each saying why in its place when its read failed. After any change the whole view model is read again
+ * through the one endpoint the page was rendered from (GET /api/v1/buckets/{bucket}/summary), with a spinner in
+ * every card until it answers.
  */
 import { type ReactNode, useState } from "react";
-import type {
-  BucketQuotaInfo,
-  BucketRetention,
-  ReplicationStatusView,
+import {
+  type BucketRetention,
+  type BucketSummaryView,
+  SUMMARY_CARDS,
+  type SummaryCard,
 } from "../server/lib/contract/buckets.ts";
 import {
   AccessPolicyDialog,
   EncryptionDialog,
-  type EncryptionType,
   QuotaDialog,
   RetentionDialog,
   VersioningDialog,
 } from "./dialogs/BucketSettingsDialogs.tsx";
 import { bucketsApi } from "./lib/api/buckets.ts";
-import { ApiClientError } from "./lib/api/request.ts";
 import { changedBucketAccess } from "./lib/bucket_state.ts";
 import { capitalizeWord, formatBytes, largestExactUnit } from "./lib/format.ts";
-import { reportError } from "./lib/use_list.ts";
+import { capitalize } from "./lib/messages.ts";
+import { useView } from "./lib/use_list.ts";
 import { ReplicationProgress } from "./ui/ReplicationProgress.tsx";
-
-/** The sections read separately, each of which can be denied on its own. */
-export type SummarySection = "encryption" | "versioning" | "locking" | "replication" | "quota" | "retention";
-
-export interface SummaryState {
-  access: string;
-  size: number;
-  encryption: { type: EncryptionType; kmsKey: string };
-  versioning: boolean;
-  locking: boolean;
-  replication: boolean;
-  /** Replicated, pending and failed versions and the last error (null: no replication configuration). */
-  replicationStatus: ReplicationStatusView | null;
-  quota: BucketQuotaInfo;
-  retention: BucketRetention | null;
-  /** Sections that could not be read, with the reason shown in their place ("Access denied"), never "Disabled". */
-  unavailable: Partial<Record<SummarySection, string>>;
-}
 
 export interface BucketSummaryProps {
   bucket: string;
-  distributed: boolean;
-  initial: SummaryState;
+  initial: BucketSummaryView;
 }
 
 /** "30 days", "1 year" (singular when 1, spec 2 Summary). */
 export const validityText = (r: BucketRetention) =>
   `${r.validity} ${r.validity === 1 ? r.unit.replace(/s$/, "") : r.unit}`;
-
-/**
- * Loads what the Summary shows; each piece separately, so one failure leaves the rest as they were. "Not
- * found" means not configured for encryption and retention, and any failed retention read means none (spec 2
- * §8); a denied read marks its section; other failures go to the banner.
- */
-export async function loadSummary(bucket: string, distributed: boolean): Promise<Partial<SummaryState>> {
-  const unavailable: SummaryState["unavailable"] = {};
-  const read = async <T,>(
-    section: SummarySection | null,
-    work: () => Promise<T>,
-    notConfigured?: T,
-  ): Promise<T | undefined> => {
-    try {
-      return await work();
-    } catch (error) {
-      if (section && error instanceof ApiClientError && error.status === 403) {
-        unavailable[section] = error.message;
-      } else if (
-        notConfigured !== undefined &&
-        (section === "retention" || (error instanceof ApiClientError && error.status === 404))
-      ) return notConfigured;
-      else reportError(error);
-      return undefined;
-    }
-  };
-  // Versioning, quota and replication are shown only in distributed mode (spec 2 Summary), so read only then.
-  const [info, enc, versioning, locking, quota, retention, rules, replicationStatus] = await Promise.all([
-    read(null, () => bucketsApi.info(bucket)),
-    read("encryption", () => bucketsApi.encryption(bucket), null),
-    distributed ? read("versioning", () => bucketsApi.versioning(bucket)) : undefined,
-    read("locking", () => bucketsApi.locking(bucket)),
-    distributed ? read("quota", () => bucketsApi.quota(bucket)) : undefined,
-    read("retention", () => bucketsApi.retention(bucket), null),
-    distributed ? read("replication", () => bucketsApi.replication(bucket)) : undefined,
-    distributed
-      ? read(
-        null,
-        () =>
-          bucketsApi.replicationStatus(bucket).catch((
-            e,
-          ) => (e instanceof ApiClientError && e.status === 403 ? null : Promise.reject(e))),
-      )
-      : undefined,
-  ]);
-  const next: Partial<SummaryState> = { unavailable };
-  if (info) Object.assign(next, { access: info.access ?? "PRIVATE", size: info.size });
-  if (enc !== undefined) {
-    next.encryption = enc
-      ? { type: enc.algorithm === "AES256" ? "sse-s3" : "sse-kms", kmsKey: enc.kmsMasterKeyID }
-      : { type: "disabled", kmsKey: "" };
-  }
-  if (versioning) next.versioning = versioning.is_versioned;
-  if (locking) next.locking = locking.object_locking_enabled;
-  if (quota) next.quota = quota;
-  if (retention !== undefined) next.retention = retention;
-  if (rules) next.replication = rules.length > 0;
-  if (replicationStatus !== undefined) next.replicationStatus = replicationStatus;
-  return next;
-}
 
 /** One Summary card; when its read failed, the reason ("Access denied") stands in place of its content. */
 function Section(
@@ -145,135 +68,108 @@ function Clickable({ label, onClick }: { label: string; onClick: () => void }) {
 
 type DialogName = "access" | "encryption" | "versioning" | "quota" | "retention";
 
-export default function BucketSummary({ bucket, distributed, initial }: BucketSummaryProps) {
-  const [state, setState] = useState(initial);
-  const [loading, setLoading] = useState(false);
-  const [dialog, setDialog] = useState<DialogName | null>(null);
-  async function reload() {
-    setDialog(null);
-    setLoading(true);
-    try {
-      const next = await loadSummary(bucket, distributed);
-      setState((s) => ({ ...s, ...next }));
-      if (next.access) changedBucketAccess.value = next.access;
-    } finally {
-      setLoading(false);
+/** What a card shows when its read succeeded; `open` opens the dialog its value leads to. */
+function cardContent(
+  card: SummaryCard,
+  view: BucketSummaryView,
+  bucket: string,
+  open: (d: DialogName) => void,
+) {
+  const onOff = (on: boolean | null) => (on ? "Enabled" : "Disabled");
+  switch (card) {
+    case "access":
+      return <Clickable label={capitalizeWord(view.access)} onClick={() => open("access")} />;
+    case "encryption": {
+      const type = view.encryption?.type ?? "disabled";
+      const label = type === "disabled" ? "Disabled" : `Enabled (${type.toUpperCase()})`;
+      return <Clickable label={label} onClick={() => open("encryption")} />;
     }
+    case "usage":
+      return <span>{formatBytes(view.size)}</span>;
+    case "replication":
+      return (
+        <>
+          <span>{onOff(view.replication)}</span>
+          {view.replication && view.replicationStatus
+            ? (
+              <ReplicationProgress
+                key={JSON.stringify(view.replicationStatus)}
+                bucket={bucket}
+                initial={view.replicationStatus}
+              />
+            )
+            : null}
+        </>
+      );
+    case "locking":
+      return <span>{onOff(view.locking)}</span>;
+    case "versioning":
+      return <Clickable label={onOff(view.versioning)} onClick={() => open("versioning")} />;
+    case "quota": {
+      const quota = view.quota && view.quota.quota > 0 ? largestExactUnit(view.quota.quota) : null;
+      return (
+        <>
+          <Clickable label={onOff(!!quota)} onClick={() => open("quota")} />
+          {quota
+            ? (
+              <div className="badge badge-outline">
+                {capitalizeWord(view.quota!.type)} Quota: {quota.amount} {quota.unit}
+              </div>
+            )
+            : null}
+        </>
+      );
+    }
+    case "retention":
+      return (
+        <>
+          <div>
+            Status: <Clickable label={onOff(!!view.retention)} onClick={() => open("retention")} />
+          </div>
+          {view.retention
+            ? (
+              <>
+                <div>Mode: {capitalizeWord(view.retention.mode)}</div>
+                <div>Validity: {validityText(view.retention)}</div>
+              </>
+            )
+            : null}
+        </>
+      );
   }
-  const quota = state.quota.quota > 0 ? largestExactUnit(state.quota.quota) : null;
+}
+
+export default function BucketSummary({ bucket, initial }: BucketSummaryProps) {
+  const { view, loading, reload } = useView(() => bucketsApi.summary(bucket), initial);
+  const [dialog, setDialog] = useState<DialogName | null>(null);
+  async function handleSaved() {
+    setDialog(null);
+    const next = await reload();
+    if (next) changedBucketAccess.value = next.access;
+  }
+  const reason = (card: SummaryCard) => view.unavailable[card];
   return (
     <>
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-        <Section title="Access Policy" loading={loading} testId="summary-access">
-          <Clickable label={capitalizeWord(state.access)} onClick={() => setDialog("access")} />
-        </Section>
-        <Section
-          title="Encryption"
-          loading={loading}
-          testId="summary-encryption"
-          unavailable={state.unavailable.encryption}
-        >
-          <Clickable
-            label={state.encryption.type === "disabled"
-              ? "Disabled"
-              : `Enabled (${state.encryption.type.toUpperCase()})`}
-            onClick={() => setDialog("encryption")}
-          />
-        </Section>
-        <Section title="Reported Usage" loading={loading} testId="summary-usage">
-          <span>{formatBytes(state.size)}</span>
-        </Section>
-        {distributed
-          ? (
-            <>
-              <Section
-                title="Replication"
-                loading={loading}
-                testId="summary-replication"
-                unavailable={state.unavailable.replication}
-              >
-                <span>{state.replication ? "Enabled" : "Disabled"}</span>
-                {state.replication && state.replicationStatus
-                  ? (
-                    <ReplicationProgress
-                      key={JSON.stringify(state.replicationStatus)}
-                      bucket={bucket}
-                      initial={state.replicationStatus}
-                    />
-                  )
-                  : null}
-              </Section>
-              <Section
-                title="Object Locking"
-                loading={loading}
-                testId="summary-locking"
-                unavailable={state.unavailable.locking}
-              >
-                <span>{state.locking ? "Enabled" : "Disabled"}</span>
-              </Section>
-              <Section
-                title="Versioning"
-                loading={loading}
-                testId="summary-versioning"
-                unavailable={state.unavailable.versioning}
-              >
-                <Clickable
-                  label={state.versioning ? "Enabled" : "Disabled"}
-                  onClick={() => setDialog("versioning")}
-                />
-              </Section>
-              <Section
-                title="Quota"
-                loading={loading}
-                testId="summary-quota"
-                unavailable={state.unavailable.quota}
-              >
-                <Clickable label={quota ? "Enabled" : "Disabled"} onClick={() => setDialog("quota")} />
-                {quota
-                  ? (
-                    <div className="badge badge-outline">
-                      {capitalizeWord(state.quota.type)} Quota: {quota.amount} {quota.unit}
-                    </div>
-                  )
-                  : null}
-              </Section>
-            </>
-          )
-          : null}
-        {state.locking
-          ? (
-            <Section
-              title="Retention"
-              loading={loading}
-              testId="summary-retention"
-              unavailable={state.unavailable.retention}
-            >
-              <div>
-                Status:{" "}
-                <Clickable
-                  label={state.retention ? "Enabled" : "Disabled"}
-                  onClick={() => setDialog("retention")}
-                />
-              </div>
-              {state.retention
-                ? (
-                  <>
-                    <div>Mode: {capitalizeWord(state.retention.mode)}</div>
-                    <div>Validity: {validityText(state.retention)}</div>
-                  </>
-                )
-                : null}
-            </Section>
-          )
-          : null}
+        {view.cards.map((card) => (
+          <Section
+            key={card}
+            title={SUMMARY_CARDS.find((c) => c.id === card)!.title}
+            loading={loading}
+            testId={`summary-${card}`}
+            unavailable={reason(card) && capitalize(reason(card)!)}
+          >
+            {cardContent(card, view, bucket, setDialog)}
+          </Section>
+        ))}
       </div>
       {dialog === "access"
         ? (
           <AccessPolicyDialog
             bucket={bucket}
-            current={state.access}
+            current={view.access}
             onClose={() => setDialog(null)}
-            onSaved={reload}
+            onSaved={handleSaved}
           />
         )
         : null}
@@ -281,10 +177,10 @@ export default function BucketSummary({ bucket, distributed, initial }: BucketSu
         ? (
           <EncryptionDialog
             bucket={bucket}
-            current={state.encryption.type}
-            kmsKey={state.encryption.kmsKey}
+            current={view.encryption?.type ?? "disabled"}
+            kmsKey={view.encryption?.kmsKey ?? ""}
             onClose={() => setDialog(null)}
-            onSaved={reload}
+            onSaved={handleSaved}
           />
         )
         : null}
@@ -292,22 +188,29 @@ export default function BucketSummary({ bucket, distributed, initial }: BucketSu
         ? (
           <VersioningDialog
             bucket={bucket}
-            enabled={state.versioning}
+            enabled={!!view.versioning}
             onClose={() => setDialog(null)}
-            onSaved={reload}
+            onSaved={handleSaved}
           />
         )
         : null}
       {dialog === "quota"
-        ? <QuotaDialog bucket={bucket} quota={state.quota} onClose={() => setDialog(null)} onSaved={reload} />
+        ? (
+          <QuotaDialog
+            bucket={bucket}
+            quota={view.quota ?? { quota: 0, type: "hard" }}
+            onClose={() => setDialog(null)}
+            onSaved={handleSaved}
+          />
+        )
         : null}
       {dialog === "retention"
         ? (
           <RetentionDialog
             bucket={bucket}
-            current={state.retention}
+            current={view.retention}
             onClose={() => setDialog(null)}
-            onSaved={reload}
+            onSaved={handleSaved}
           />
         )
         : null}

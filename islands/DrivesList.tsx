@@ -12,7 +12,7 @@ import { reportError } from "./lib/use_list.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { SearchBox, Switch, TextField } from "./ui/fields.tsx";
-import { showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./lib/notify.ts";
 
 export interface StorageDrivesProps {
   /** null when the drive call failed (direct-csi not installed). */

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from "react";
 import { SignInCard } from "./ui/SignInCard.tsx";
-import { api, basePath } from "./lib/api/request.ts";
+import { api, basePath } from "./lib/request.ts";
 
 export interface LoginFormProps {
   /** Message to show at once (e.g. an SSO callback that failed). */

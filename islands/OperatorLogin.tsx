@@ -4,7 +4,7 @@
  */
 import { useState } from "react";
 import { SignInCard } from "./ui/SignInCard.tsx";
-import { api, basePath } from "./lib/api/request.ts";
+import { api, basePath } from "./lib/request.ts";
 
 export default function OperatorLogin() {
   const [jwt, setJwt] = useState("");

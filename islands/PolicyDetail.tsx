@@ -6,23 +6,21 @@
  * policy).
  */
 import { useState } from "react";
-import type { PolicySummary } from "../server/lib/contract/policies.ts";
+import type { PolicyDetailView } from "../server/lib/contract/policies.ts";
 import { policiesApi } from "./lib/api/policies.ts";
-import { reportError } from "./lib/use_list.ts";
+import { capitalize } from "./lib/messages.ts";
+import { reportError, useView } from "./lib/use_list.ts";
 import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox, Tabs } from "./ui/fields.tsx";
 import { jsonProblems } from "./ui/JsonEditor.tsx";
 import { PolicyAccessCheck } from "./ui/PolicyAccessCheck.tsx";
 import { PolicyEditor } from "./ui/PolicyEditor.tsx";
-import { showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./lib/notify.ts";
 
 export interface PolicyDetailProps {
-  policy: PolicySummary;
-  users: string[];
-  groups: string[];
-  /** Why the users or groups holding the policy could not be read, shown in their place. */
-  unavailable?: { users?: string; groups?: string };
+  /** The policy and who holds it, as the page read it; Refresh reads the same view again. */
+  initial: PolicyDetailView;
   /** The Users tab's view action links to /users/{name} only when the session may see /users. */
   canViewUsers: boolean;
   base: string;
@@ -56,11 +54,13 @@ export function statementsOf(text: string): StatementView[] {
 type Tab = "summary" | "users" | "groups" | "json" | "access";
 
 export default function PolicyDetail(props: PolicyDetailProps) {
-  const [policy, setPolicy] = useState(props.policy);
-  const [users, setUsers] = useState(props.users);
-  const [groups, setGroups] = useState(props.groups);
+  const { view, setView, reload } = useView(
+    () => policiesApi.detail(props.initial.policy.name),
+    props.initial,
+  );
+  const { policy, users, groups } = view;
   const [tab, setTab] = useState<Tab>("summary");
-  const [text, setText] = useState(props.policy.policy);
+  const [text, setText] = useState(policy.policy);
   const [saving, setSaving] = useState(false);
   const [userFilter, setUserFilter] = useState("");
   const [groupFilter, setGroupFilter] = useState("");
@@ -70,26 +70,15 @@ export default function PolicyDetail(props: PolicyDetailProps) {
   const name = policy.name;
 
   async function refresh() {
-    try {
-      const [p, u, g] = await Promise.all([
-        policiesApi.get(name),
-        policiesApi.users(name),
-        policiesApi.groups(name),
-      ]);
-      setPolicy(p);
-      setText(p.policy);
-      setUsers(u);
-      setGroups(g);
-    } catch (error) {
-      reportError(error);
-    }
+    const next = await reload();
+    if (next) setText(next.policy.policy);
   }
 
   async function save() {
     setSaving(true);
     try {
       const saved = await policiesApi.save(name, text);
-      setPolicy(saved);
+      setView({ ...view, policy: saved });
       setText(saved.policy);
       showSnackbar("Policy successfully updated");
     } catch (error) {
@@ -167,7 +156,7 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                   rowId={(u) => u}
                   columns={[{ id: "name", label: "Name", value: (u) => u, sortable: true }]}
                   emptyMessage="No Users Available"
-                  unavailable={props.unavailable?.users}
+                  unavailable={view.unavailable.users && capitalize(view.unavailable.users)}
                   filtered={userFilter !== ""}
                   actions={props.canViewUsers
                     ? [{ type: "view", href: (u) => `${props.base}users/${encodeURIComponent(u)}` }]
@@ -188,7 +177,7 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                   rowId={(g) => g}
                   columns={[{ id: "name", label: "Name", value: (g) => g, sortable: true }]}
                   emptyMessage="No Groups Available"
-                  unavailable={props.unavailable?.groups}
+                  unavailable={view.unavailable.groups && capitalize(view.unavailable.groups)}
                   filtered={groupFilter !== ""}
                 />
               </>

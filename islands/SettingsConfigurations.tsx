@@ -11,7 +11,7 @@ import { noteConfigSaved } from "./lib/restart.ts";
 import { ConfigForm } from "./settings/ConfigForm.tsx";
 import { BackButton, Slide } from "./settings/Slides.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
-import { showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./lib/notify.ts";
 
 export interface SettingsConfigurationsProps {
   /** Each configuration's stored values as the page was rendered (secrets masked), so a form opens at once. */

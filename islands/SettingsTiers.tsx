@@ -12,7 +12,7 @@ import { AddTierForm, TIER_KINDS, TierCredentialsDialog } from "./settings/TierF
 import { BackButton, Slide } from "./settings/Slides.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
-import { showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./lib/notify.ts";
 
 export interface SettingsTiersProps {
   tiers: TierView[];

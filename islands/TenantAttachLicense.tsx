@@ -5,8 +5,8 @@
  */
 import { useState } from "react";
 import { operatorApi } from "./lib/api/operator.ts";
-import { ApiClientError } from "./lib/api/request.ts";
-import { showErrorBanner } from "./ui/notify.ts";
+import { ApiClientError } from "./lib/request.ts";
+import { showErrorBanner } from "./lib/notify.ts";
 
 export interface TenantAttachLicenseProps {
   namespace: string;

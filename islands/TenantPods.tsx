@@ -9,7 +9,7 @@ import { formatDuration } from "./lib/format.ts";
 import { useList } from "./lib/use_list.ts";
 import { TypedDeleteDialog } from "./tenant/parts.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
-import { showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./lib/notify.ts";
 
 export interface TenantPodsProps {
   namespace: string;

@@ -12,7 +12,7 @@ import { CaList, KeyPairList, newCaFile, newKeyPair } from "./tenant_wizard/Cert
 import { type CaFile, completePairs, hasHalfPair, type KeyPairFiles } from "./tenant_wizard/state.ts";
 import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { Switch } from "./ui/fields.tsx";
-import { showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./lib/notify.ts";
 
 export interface TenantSecurityProps {
   namespace: string;

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import type { TenantInfo, TenantUsage } from "../server/lib/contract/operator.ts";
 import { isImage } from "../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "./lib/api/operator.ts";
-import { ApiClientError } from "./lib/api/request.ts";
+import { ApiClientError } from "./lib/request.ts";
 import { formatBytes } from "./lib/format.ts";
 import { HealthDot } from "./tenant/parts.tsx";
 import { Dialog, useDialogAction } from "./ui/Dialog.tsx";

@@ -11,7 +11,7 @@ import { useList } from "./lib/use_list.ts";
 import { HealthDot, TypedDeleteDialog } from "./tenant/parts.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
-import { showSnackbar } from "./ui/notify.ts";
+import { showSnackbar } from "./lib/notify.ts";
 
 export interface TenantsListProps {
   tenants: TenantListItem[];

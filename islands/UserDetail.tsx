@@ -6,25 +6,21 @@
  */
 import { useState } from "react";
 import type { ServiceAccountCredentials } from "../server/lib/contract/account.ts";
-import type { AccessCheck, User } from "../server/lib/contract/users.ts";
+import type { AccessCheck, User, UserDetailView } from "../server/lib/contract/users.ts";
 import { ChangeUserPasswordDialog } from "./dialogs/PasswordDialogs.tsx";
 import { CreateServiceAccountDialog, NewCredentialsDialog } from "./dialogs/ServiceAccountDialogs.tsx";
 import { ServiceAccountsTable } from "./dialogs/ServiceAccountsTable.tsx";
 import { SetGroupsDialog, SetPoliciesDialog } from "./dialogs/UserDialogs.tsx";
-import { accountApi } from "./lib/api/account.ts";
 import { usersApi } from "./lib/api/users.ts";
-import { reportError } from "./lib/use_list.ts";
+import { capitalize } from "./lib/messages.ts";
+import { reportError, useView } from "./lib/use_list.ts";
 import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { Tabs, TextField } from "./ui/fields.tsx";
 
 export interface UserDetailProps {
-  user: User;
-  groups: string[];
-  policies: string[];
-  serviceAccounts: string[];
-  /** Why the user's service accounts could not be read, shown in their place. */
-  serviceAccountsUnavailable?: string;
+  /** The user, its service accounts and the names its dialogs offer, as the page read them. */
+  initial: UserDetailView;
   signedInAs: string;
   base: string;
 }
@@ -32,8 +28,12 @@ export interface UserDetailProps {
 type Tab = "groups" | "serviceAccounts" | "policies" | "access";
 
 export default function UserDetail(props: UserDetailProps) {
-  const [user, setUser] = useState(props.user);
-  const [keys, setKeys] = useState(props.serviceAccounts);
+  const { view, setView, reload } = useView(
+    () => usersApi.detail(props.initial.user.accessKey),
+    props.initial,
+  );
+  const user = view.user;
+  const setUser = (next: User) => setView((v) => ({ ...v, user: next }));
   const [tab, setTab] = useState<Tab>("groups");
   const [dialog, setDialog] = useState<
     "delete" | "password" | "groups" | "policies" | "serviceAccount" | null
@@ -42,15 +42,6 @@ export default function UserDetail(props: UserDetailProps) {
   const [toggling, setToggling] = useState(false);
   const name = user.accessKey;
   const enabled = user.status === "enabled";
-
-  async function reload() {
-    try {
-      setUser(await usersApi.get(name));
-      setKeys(await accountApi.listServiceAccounts(name));
-    } catch (error) {
-      reportError(error);
-    }
-  }
 
   async function toggleStatus() {
     // Flip at once (spec 1 §4), and back if the server refuses.
@@ -149,8 +140,8 @@ export default function UserDetail(props: UserDetailProps) {
               </button>
             </div>
             <ServiceAccountsTable
-              keys={keys}
-              unavailable={props.serviceAccountsUnavailable}
+              keys={view.serviceAccounts}
+              unavailable={view.unavailable.serviceAccounts && capitalize(view.unavailable.serviceAccounts)}
               onDeleted={reload}
             />
           </>
@@ -193,7 +184,7 @@ export default function UserDetail(props: UserDetailProps) {
           <SetGroupsDialog
             open
             user={user}
-            groups={props.groups}
+            groups={view.groups}
             onClose={() => setDialog(null)}
             onSaved={(u) => (setUser(u), setDialog(null))}
           />
@@ -206,7 +197,7 @@ export default function UserDetail(props: UserDetailProps) {
             entity={name}
             entityType="user"
             current={user.policy}
-            policies={props.policies}
+            policies={view.policies}
             onClose={() => setDialog(null)}
             onSaved={() => (setDialog(null), reload())}
           />

@@ -3,7 +3,8 @@
  * loads that island's chunk and hydrates it with the props the server rendered it with.
  */
 import { createElement, type FunctionComponent, type ReactNode, useEffect } from "react";
-import { hydrateRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { mountNotificationsWith } from "./lib/notifications_mount.ts";
 import { islands } from "./registry.ts";
 
 type Loader = () => Promise<{ default: unknown }>;
@@ -18,6 +19,15 @@ function MarkHydrated({ marker, children }: { marker: HTMLElement; children?: Re
   useEffect(() => void (marker.dataset.hydrated = ""), []);
   return children;
 }
+
+// The messages' UI loads the first time one is shown; most pages never show one.
+mountNotificationsWith(async () => {
+  const { Notifications } = await import("./ui/Notifications.tsx");
+  const host = document.createElement("div");
+  host.id = "deck-notifications";
+  document.body.append(host);
+  createRoot(host).render(createElement(Notifications));
+});
 
 for (const marker of document.querySelectorAll<HTMLElement>("[data-island]")) {
   const name = marker.dataset.island ?? "";

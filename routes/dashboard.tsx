@@ -16,7 +16,8 @@ import {
   type DashboardTrends,
   type ServerInfo,
 } from "../server/lib/contract/dashboard.ts";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
 import { adminInfo, canReadMetrics } from "../server/console/services/dashboard.ts";
 import { PageHeader } from "./layout/Shell.tsx";

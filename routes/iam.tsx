@@ -9,22 +9,28 @@ import PoliciesList from "../islands/PoliciesList.tsx";
 import PolicyDetail from "../islands/PolicyDetail.tsx";
 import UserDetail from "../islands/UserDetail.tsx";
 import UsersList from "../islands/UsersList.tsx";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
 import { listServiceAccounts } from "../server/console/services/account.ts";
 import { listGroups } from "../server/console/services/groups.ts";
-import {
-  getPolicy,
-  groupsWithPolicy,
-  listPolicies,
-  usersWithPolicy,
-} from "../server/console/services/policies.ts";
-import { getUser, listUserNames, listUsers } from "../server/console/services/users.ts";
+import { listPolicies } from "../server/console/services/policies.ts";
+import { policyDetail } from "../server/console/services/policy_detail.ts";
+import { clientFor } from "../server/console/session/clients.ts";
+import { userDetail } from "../server/console/services/user_detail.ts";
+import { listUserNames, listUsers } from "../server/console/services/users.ts";
 import { isPathAllowed } from "../server/console/session/pages.ts";
-import type { ApiError } from "../server/console/errors.ts";
+import { type ApiError, toApiError } from "../server/console/http/errors.ts";
 import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
-import { loadAll } from "./page_data.ts";
+import { describeFailures, loadAll, viewBanner } from "./page_data.ts";
 import { pagesOf, renderInShell } from "./page_context.tsx";
+
+/** A screen's view model, or the failure of the thing the screen is about, named as its banner names it. */
+const readView = <V,>(reading: Promise<V>, section: string) =>
+  reading.then(
+    (view) => ({ view }),
+    (e) => ({ error: describeFailures([{ section, error: toApiError(e) }])! }),
+  );
 
 const policyNames = async (client: Parameters<typeof listPolicies>[0]) =>
   (await listPolicies(client)).policies.map((p) => p.name);
@@ -110,36 +116,16 @@ export function iamPages(deps: AppDeps) {
     .get("/users/:name{.+}", async (c) => {
       const session = c.get("session")!;
       const name = c.req.param("name");
-      const { data, error, failed } = await loadAll<
-        {
-          user: Awaited<ReturnType<typeof getUser>> | null;
-          groups: string[];
-          policies: string[];
-          keys: string[];
-        }
-      >(deps, session, {
-        user: [(client) => getUser(client, name), null, "User"],
-        groups: [groupNames, [], "Groups"],
-        policies: [policyNames, [], "Policies"],
-        keys: [(client) => listServiceAccounts(client, name), [], "Service Accounts"],
-      });
-      if (!data.user) return unavailable(c, "User", `User ${name}`, error!);
+      const read = await readView(userDetail(clientFor(deps, session), name), "User");
+      if ("error" in read) return unavailable(c, "User", `User ${name}`, read.error);
       return renderInShell(deps, c, {
         title: `User ${name}`,
-        error,
+        error: viewBanner(read.view.failures),
         body: (
           <Island
             name="UserDetail"
             component={UserDetail}
-            props={{
-              user: data.user,
-              groups: data.groups,
-              policies: data.policies,
-              serviceAccounts: data.keys,
-              serviceAccountsUnavailable: failed.keys,
-              signedInAs: session.account,
-              base,
-            }}
+            props={{ initial: read.view, signedInAs: session.account, base }}
           />
         ),
       });
@@ -188,19 +174,12 @@ export function iamPages(deps: AppDeps) {
       });
     })
     .get("/policies/:name{.+}", async (c) => {
-      const session = c.get("session")!;
       const name = c.req.param("name");
-      const { data, error, failed } = await loadAll<
-        { policy: Awaited<ReturnType<typeof getPolicy>> | null; users: string[]; groups: string[] }
-      >(deps, session, {
-        policy: [(client) => getPolicy(client, name), null, "Policy"],
-        users: [(client) => usersWithPolicy(client, name), [], "Users"],
-        groups: [(client) => groupsWithPolicy(client, name), [], "Groups"],
-      });
-      if (!data.policy) return unavailable(c, "Policy", `Policy ${name}`, error!);
+      const read = await readView(policyDetail(clientFor(deps, c.get("session")!), name), "Policy");
+      if ("error" in read) return unavailable(c, "Policy", `Policy ${name}`, read.error);
       return renderInShell(deps, c, {
         title: `Policy ${name}`,
-        error,
+        error: viewBanner(read.view.failures),
         body: (
           <>
             <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
@@ -214,14 +193,7 @@ export function iamPages(deps: AppDeps) {
             <Island
               name="PolicyDetail"
               component={PolicyDetail}
-              props={{
-                policy: data.policy,
-                users: data.users,
-                groups: data.groups,
-                unavailable: { users: failed.users, groups: failed.groups },
-                canViewUsers: isPathAllowed(pagesOf(c), "/users"),
-                base,
-              }}
+              props={{ initial: read.view, canViewUsers: isPathAllowed(pagesOf(c), "/users"), base }}
             />
           </>
         ),

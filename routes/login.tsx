@@ -9,10 +9,12 @@ import OperatorLogin from "../islands/OperatorLogin.tsx";
 import { kubernetesReachable } from "../server/console/services/operator/session.ts";
 import { cookieSettings, logout } from "../server/console/api/session.ts";
 import type { LoginStrategy } from "../server/lib/contract/session.ts";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
 import { loginStrategy, signInWithIdp } from "../server/console/services/session.ts";
 import { issueSessionCookie } from "../server/console/session/middleware.ts";
+import { isHttps } from "../server/console/http/forwarded.ts";
 import { themeOf } from "./page_context.tsx";
 
 /** Whether the backend answers at all: the storage server, or in operator mode the Kubernetes API server. */
@@ -22,7 +24,10 @@ async function storageReachable(deps: AppDeps): Promise<boolean> {
     const res = await deps.fetch(`${deps.storage.url}/`, { signal: AbortSignal.timeout(2000) });
     await res.body?.cancel();
     return true;
-  } catch {
+  } catch (error) {
+    // The page can only say "cannot be reached"; the log says why (a certificate the console does not trust…).
+    const reason = error instanceof Error ? `${error.message} ${error.cause ?? ""}`.trim() : String(error);
+    deps.log.warn("the storage server cannot be reached", { url: deps.storage.url, reason });
     return false;
   }
 }
@@ -125,7 +130,7 @@ export function loginPages(deps: AppDeps) {
         path: deps.config.subpath,
         sameSite: "Lax",
         maxAge: 365 * 86400,
-        secure: deps.config.tls !== null,
+        secure: isHttps(c.req, deps.config.trustForwarded),
       });
       return c.redirect(deps.render.href(safeBack(form.back)), 303);
     })

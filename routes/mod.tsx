@@ -1,9 +1,10 @@
 /**
- * Every server-rendered page, mounted by server/console/app.ts: public pages first, then the signed-in pages behind
+ * Every server-rendered page, mounted by server/console/app/app.ts: public pages first, then the signed-in pages behind
  * the page guard, one line per area.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
 import { bucketPages } from "./buckets.tsx";
 import { toolPages } from "./tools.tsx";
 import { dashboardPages } from "./dashboard.tsx";
@@ -62,8 +63,11 @@ export function pageRoutes(deps: AppDeps) {
   app.route("/", objectPages(deps));
   app.route("/", toolPages(deps));
   app.route("/", licensePages(deps));
-  app.route("/", operatorPages(deps));
-  app.route("/", tenantDetailPages(deps));
-  app.route("/", volumesPages(deps));
+  // Operator mode's pages exist only in that mode, as its API does (server/console/app/operator_mode.ts).
+  if (deps.operator) {
+    app.route("/", operatorPages(deps));
+    app.route("/", tenantDetailPages(deps));
+    app.route("/", volumesPages(deps));
+  }
   return app;
 }

@@ -6,7 +6,8 @@
 import { type Context, Hono } from "hono";
 import ObjectBrowser, { type ObjectBrowserProps } from "../islands/ObjectBrowser/ObjectBrowser.tsx";
 import { type BrowserLocation, crumbsOf, parseLocation } from "../islands/ObjectBrowser/locations.ts";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
 import {
   bucketsRefusal,
@@ -15,7 +16,7 @@ import {
   type Refusal,
 } from "../islands/ObjectBrowser/refusals.ts";
 import type { SessionData } from "../server/console/session/token.ts";
-import { toApiError } from "../server/console/errors.ts";
+import { toApiError } from "../server/console/http/errors.ts";
 import { accountView, bucketListRefusal, evaluatePermissions } from "../server/console/services/buckets.ts";
 import { folderVersioning, objectDetail } from "../server/console/services/object_detail.ts";
 import { listPage } from "../server/console/services/objects.ts";

@@ -2,30 +2,25 @@
  * Operator mode's pages (spec 3 §2.2, §2.3): the tenants list and the Create New Tenant wizard. Tenant
  * detail pages are in tenant_detail.tsx, storage in storage.tsx.
  */
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { capitalize } from "../islands/lib/messages.ts";
 import TenantsList, { TENANTS_REFUSED } from "../islands/TenantsList.tsx";
 import TenantWizard from "../islands/TenantWizard.tsx";
 import type { TenantList } from "../server/lib/contract/operator.ts";
-import type { AppDeps, AppEnv, OperatorDeps } from "../server/console/deps.ts";
-import { ApiError, toApiError } from "../server/console/errors.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
+import { toApiError } from "../server/console/http/errors.ts";
 import { Island } from "../server/console/render/island.tsx";
+import { operatorOf } from "../server/console/session/operator.ts";
 import { listTenants } from "../server/console/services/operator/tenant_list.ts";
 import { PageHeader } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
-
-/** The operator deps and the signed-in operator's token for a page (the page guard ran before). */
-export function operatorPage(c: Context<AppEnv>, deps: AppDeps): { op: OperatorDeps; token: string } {
-  const token = c.get("session")?.k8sToken;
-  if (!deps.operator || !token) throw ApiError.notFound();
-  return { op: deps.operator, token };
-}
 
 export function operatorPages(deps: AppDeps) {
   const base = deps.render.href("/");
   return new Hono<AppEnv>()
     .get("/tenants", async (c) => {
-      const { op, token } = operatorPage(c, deps);
+      const { op, token } = operatorOf(c, deps);
       let list: TenantList = { tenants: [], total: 0 };
       let error: unknown;
       try {
@@ -60,7 +55,7 @@ export function operatorPages(deps: AppDeps) {
       });
     })
     .get("/tenants/add", (c) => {
-      operatorPage(c, deps);
+      operatorOf(c, deps);
       return renderInShell(deps, c, {
         title: "Create New Tenant",
         body: (

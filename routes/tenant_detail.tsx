@@ -17,14 +17,15 @@ import { formatBytes, formatDate } from "../islands/lib/format.ts";
 import { HealthDot } from "../islands/tenant/parts.tsx";
 import type { PodEvent, PodInfo, TenantInfo } from "../server/lib/contract/operator.ts";
 import { storageClassesFromQuota } from "../server/lib/contract/operator_rules.ts";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
-import { ApiError, toApiError } from "../server/console/errors.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
+import { ApiError, toApiError } from "../server/console/http/errors.ts";
 import { Island } from "../server/console/render/island.tsx";
 import { resourceQuota } from "../server/console/services/operator/cluster.ts";
 import { listTenantPods, podEvents, podLogs } from "../server/console/services/operator/pods.ts";
 import { tenantSecurity } from "../server/console/services/operator/security.ts";
 import { tenantDetails } from "../server/console/services/operator/tenants.ts";
-import { operatorPage } from "./operator.tsx";
+import { operatorOf } from "../server/console/session/operator.ts";
 import { renderInShell } from "./page_context.tsx";
 import { SectionLayout } from "./layout/SectionMenu.tsx";
 
@@ -154,7 +155,7 @@ export function tenantDetailPages(deps: AppDeps) {
     info: TenantInfo,
     tab: TabId,
   ): Promise<{ body: ReactNode; error?: unknown }> {
-    const { op, token } = operatorPage(c, deps);
+    const { op, token } = operatorOf(c, deps);
     const { namespace, name } = info;
     switch (tab) {
       case "summary":
@@ -243,7 +244,7 @@ export function tenantDetailPages(deps: AppDeps) {
         ),
     )
     .get(`${path}/hop`, async (c) => {
-      const { op, token } = operatorPage(c, deps);
+      const { op, token } = operatorOf(c, deps);
       const namespace = c.req.param("namespace");
       const name = c.req.param("tenant");
       const info = await tenantDetails(op, token, namespace, name);
@@ -273,7 +274,7 @@ export function tenantDetailPages(deps: AppDeps) {
       });
     })
     .get(`${path}/pods/:pod`, async (c) => {
-      const { op, token } = operatorPage(c, deps);
+      const { op, token } = operatorOf(c, deps);
       const namespace = c.req.param("namespace");
       const pod = c.req.param("pod");
       const info = await tenantDetails(op, token, namespace, c.req.param("tenant"));
@@ -316,7 +317,7 @@ export function tenantDetailPages(deps: AppDeps) {
       });
     })
     .get(`${path}/:tab{summary|metrics|security|pools|pods|license}`, async (c) => {
-      const { op, token } = operatorPage(c, deps);
+      const { op, token } = operatorOf(c, deps);
       const tab = c.req.param("tab") as TabId;
       const info = await tenantDetails(
         op,

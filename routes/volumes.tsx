@@ -6,12 +6,13 @@ import type { ReactNode } from "react";
 import DrivesList from "../islands/DrivesList.tsx";
 import VolumesList from "../islands/VolumesList.tsx";
 import type { DriveInfo, PvcInfo } from "../server/lib/contract/volumes.ts";
-import type { AppDeps, AppEnv } from "../server/console/deps.ts";
-import { toApiError } from "../server/console/errors.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
+import { toApiError } from "../server/console/http/errors.ts";
 import { Island } from "../server/console/render/island.tsx";
 import { listDrives, listPvcs } from "../server/console/services/volumes.ts";
+import { operatorOf } from "../server/console/session/operator.ts";
 import { PageHeader } from "./layout/Shell.tsx";
-import { operatorPage } from "./operator.tsx";
 import { SectionLayout } from "./layout/SectionMenu.tsx";
 import { renderInShell } from "./page_context.tsx";
 
@@ -38,7 +39,7 @@ export function volumesPages(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get("/storage", (c) => c.redirect(`${base}storage/volumes`, 302))
     .get("/storage/volumes", async (c) => {
-      const { op, token } = operatorPage(c, deps);
+      const { op, token } = operatorOf(c, deps);
       let pvcs: PvcInfo[] = [];
       let error: unknown;
       try {
@@ -58,7 +59,7 @@ export function volumesPages(deps: AppDeps) {
       });
     })
     .get("/storage/drives", async (c) => {
-      const { op, token } = operatorPage(c, deps);
+      const { op, token } = operatorOf(c, deps);
       let drives: DriveInfo[] | null = null;
       let failure = "";
       try {

@@ -2,6 +2,8 @@
  * Deck as production starts it: `deno run -A main.ts` as a process of its own, with the embedded storage on its
  * own thread. Tests that must see the real program (its start-up, its exit status, what it survives) use this.
  */
+import { fetchTrusting } from "../server/start/storage_trust.ts";
+import { eventually, within } from "./eventually.ts";
 
 export const DECK_ROOT = { accessKey: "processadmin", secretKey: "process-secret-123456" };
 
@@ -13,6 +15,8 @@ export interface Deck {
   output: (tail?: number) => string;
   /** Exit status, once the process ended. */
   status: Promise<Deno.CommandStatus>;
+  /** fetch for the console: it trusts the CA files spawnDeck was given (a console on HTTPS). */
+  fetch: typeof fetch;
 }
 
 /** Collects a stream's text as it comes (so a full pipe never stalls the process). */
@@ -27,12 +31,14 @@ function collect(stream: ReadableStream<Uint8Array>): { text: () => string; done
 
 /**
  * Starts main.ts on these ports and data directory, with the root credentials above; `env` adds or overrides
- * settings (an entry set to undefined is left out, so the default applies).
+ * settings (an entry set to undefined is left out, so the default applies). `trust` names CA files the test's
+ * own calls trust, for a console on HTTPS.
  */
 export function spawnDeck(
   dataDir: string,
   ports: { console: number; storage: number },
   env: Record<string, string | undefined> = {},
+  options: { trust?: string[] } = {},
 ): Deck {
   // The test's own environment minus Deck's settings, so whatever is not set here takes its default.
   const inherited = Object.entries(Deno.env.toObject()).filter(([name]) => !/^(CONSOLE|MINIO)_/.test(name));
@@ -60,10 +66,14 @@ export function spawnDeck(
   const stdout = collect(child.stdout);
   const stderr = collect(child.stderr);
   const status = Promise.all([child.status, stdout.done, stderr.done]).then(([s]) => s);
+  // Deck's own TLS and the storage's certificate directory make each listener HTTPS.
+  const consoleScheme = settings.CONSOLE_TLS_CERT || settings.CONSOLE_CERTS_DIR ? "https" : "http";
+  const storageScheme = settings.CONSOLE_STORAGE_CERTS_DIR ? "https" : "http";
   return {
     child,
-    consoleUrl: `http://127.0.0.1:${ports.console}`,
-    storageUrl: `http://127.0.0.1:${ports.storage}`,
+    consoleUrl: `${consoleScheme}://127.0.0.1:${ports.console}`,
+    storageUrl: `${storageScheme}://${settings.CONSOLE_STORAGE_ADDRESS ?? `127.0.0.1:${ports.storage}`}`,
+    fetch: fetchTrusting((options.trust ?? []).map((file) => Deno.readTextFileSync(file))),
     output: (tail = 4000) => `stdout:\n${stdout.text()}\nstderr:\n${stderr.text().slice(-tail)}`,
     status,
   };
@@ -71,30 +81,23 @@ export function spawnDeck(
 
 /** Waits until the console answers /healthz (or the process ended, which fails). */
 export async function ready(deck: Deck): Promise<void> {
-  let exited = false;
-  deck.status.then(() => exited = true);
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (exited) throw new Error(`Deck exited before serving:\n${deck.output()}`);
-    const ok = await fetch(`${deck.consoleUrl}/healthz`).then(async (res) => {
+  const exited = new AbortController();
+  deck.status.then(() => exited.abort(new Error(`Deck exited before serving:\n${deck.output()}`)));
+  try {
+    await eventually("the console to answer /healthz", async () => {
+      const res = await deck.fetch(`${deck.consoleUrl}/healthz`);
       await res.body?.cancel();
       return res.ok;
-    }, () => false);
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    }, { timeoutMs: 90_000, signal: exited.signal });
+  } catch (error) {
+    if (error === exited.signal.reason) throw error;
+    throw new Error(`${error instanceof Error ? error.message : error}\n${deck.output()}`);
   }
-  throw new Error(`Deck did not serve within 90 s:\n${deck.output()}`);
 }
 
 /** The exit status once the process ends by itself, or null when it is still running after 90 s. */
 export async function exitOf(deck: Deck): Promise<Deno.CommandStatus | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const status = await Promise.race([
-    deck.status,
-    new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 90_000)),
-  ]);
-  clearTimeout(timer);
-  return status;
+  return await within("Deck to exit", deck.status, 90_000).catch(() => null);
 }
 
 export async function stop(deck: Deck): Promise<Deno.CommandStatus> {

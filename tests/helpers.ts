@@ -4,22 +4,13 @@
  * runner for API auth matrices.
  */
 import assert from "node:assert/strict";
-import { createApp, createFetchHandler } from "../server/console/app.ts";
-import { listen } from "../server/lib/http/listener.ts";
-import { loadConfig } from "../server/console/config.ts";
+import { loadConfig } from "../server/console/config/config.ts";
 import type { AppDeps } from "../server/console/deps.ts";
 import { silentLogger } from "../server/lib/http/log.ts";
-import { createPageRenderer } from "../server/console/render/page.tsx";
 import { S3Client } from "../server/lib/s3/client.ts";
 import { addCannedPolicy, addUser, setPolicy } from "../server/lib/s3/admin/iam.ts";
-import { LoginThrottle } from "../server/console/session/login_throttle.ts";
-import { createSessionKey } from "../server/console/session/token.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../server/storage/server.ts";
-import { connectStorageAudit, startBuiltinLogSearch } from "../server/start/log_search.ts";
-import { createMetricsService } from "../server/console/metrics/mod.ts";
-import { prometheusBearerToken } from "../server/lib/s3/prometheus_token.ts";
-import { forwardingKey } from "../server/lib/s3/forwarded_client.ts";
-import { LicenseStore } from "../server/console/services/license.ts";
+import { startDeck } from "../server/start/deck.ts";
 
 export interface TestStack {
   consoleUrl: string;
@@ -33,7 +24,7 @@ export interface TestStack {
 
 export interface StackOptions {
   env?: Record<string, string>;
-  /** Wraps the storage URL's fetch, e.g. to make the storage unreachable. */
+  /** Points the console at this address instead of the storage (a pacing proxy, or one that is down). */
   storageUrl?: string;
   /** What the embedded server reports itself as ("fs": a non-distributed, single-drive server). */
   reportedBackend?: "erasure" | "fs";
@@ -48,90 +39,49 @@ export interface StackOptions {
 /** A MINIO_KMS_SECRET_KEY for tests whose storage encrypts with SSE-S3 / SSE-KMS. */
 export const TEST_KMS_KEY = `deck-test-key:${new Uint8Array(32).fill(7).toBase64()}`;
 
-/** Starts embedded storage + console in this process on free ports. Close it at the end of the test. */
+/**
+ * Starts Deck as production does (server/start/deck.ts) on free ports of 127.0.0.1, in a fresh data directory,
+ * with the embedded storage in this process (tests reach its streams, notifier and store). Close it at the end
+ * of the test.
+ */
 export async function startStack(options: StackOptions = {}): Promise<TestStack> {
   const dataDir = await Deno.makeTempDir({ prefix: "deck-test-" });
-  const startConfig = loadConfig({ CONSOLE_LOG_LEVEL: "error", ...(options.env ?? {}) });
-  const storage = await startEmbeddedStorage({
-    dataDir,
-    hostname: "127.0.0.1",
-    port: 0,
-    reportedBackend: options.reportedBackend,
-    prometheusAuthType: startConfig.storagePrometheusAuth,
-    timeouts: startConfig.timeouts,
-    lifecycle: startConfig.lifecycle,
-    kmsSecretKey: startConfig.kmsSecretKey || undefined,
-  });
-  // The storage's address is known once it listens: a test asking for a public storage address gets it.
-  const config = options.publicStorage
-    ? loadConfig({
-      CONSOLE_LOG_LEVEL: "error",
-      CONSOLE_STORAGE_PUBLIC_URL: storage.url,
-      ...(options.env ?? {}),
-    })
-    : startConfig;
-  const metricsToken = prometheusBearerToken(storage.root);
-  const metrics = createMetricsService({
-    config,
-    storageUrl: storage.url,
-    storageToken: () => metricsToken,
-    fetch: globalThis.fetch,
-    log: silentLogger,
-    historyFile: null,
-    sampleIntervalMs: options.metricsIntervalMs,
-  });
-  await metrics.start();
-  const deps: AppDeps = {
-    config,
-    log: silentLogger,
-    render: createPageRenderer({ subpath: config.subpath }),
-    storage: {
-      url: options.storageUrl ?? storage.url,
-      region: "",
-      embedded: !options.storageUrl,
-      forwardingKey: await forwardingKey(storage.root),
-    },
-    fetch: globalThis.fetch,
-    now: Date.now,
-    sessionKey: await createSessionKey(null),
-    loginThrottle: new LoginThrottle(),
-    metrics,
-    license: new LicenseStore({
-      configured: config.subnetLicense,
-      publicKeyFile: config.subnetPublicKeyFile,
-      file: `${dataDir}/.deck/subnet-license`,
-      now: Date.now,
-    }),
+  const settings = {
+    CONSOLE_LOG_LEVEL: "error",
+    CONSOLE_HOSTNAME: "127.0.0.1",
+    CONSOLE_PORT: "0",
+    CONSOLE_STORAGE_ADDRESS: "127.0.0.1:0",
+    CONSOLE_DATA_DIR: dataDir,
+    CONSOLE_LOG_SEARCH: options.logSearch ? "on" : "off",
+    CONSOLE_LOG_SEARCH_RETENTION: "0",
+    ...(options.env ?? {}),
   };
-  const logSearch = options.logSearch
-    ? await startBuiltinLogSearch({
-      databaseUrl: "",
-      address: { hostname: "127.0.0.1", port: 0 },
-      auditToken: "",
-      retentionSeconds: 0,
-    }, dataDir)
-    : null;
-  if (logSearch) {
-    deps.logSearch = logSearch.endpoint;
-    await connectStorageAudit(storage, logSearch.server.ingestUrl);
-  }
-  // The production listener, with the configured timeouts (server/lib/http/listener.ts).
-  const server = await listen(
-    { hostname: "127.0.0.1", port: 0, timeouts: config.timeouts },
-    createFetchHandler(createApp(deps), config.subpath),
-  );
-  const consoleUrl = `http://127.0.0.1:${server.addr.port}`;
+  let storage: EmbeddedStorage | undefined;
+  const deck = await startDeck(loadConfig(settings), {
+    log: silentLogger,
+    runStorage: async (storageOptions) =>
+      storage = await startEmbeddedStorage({ ...storageOptions, reportedBackend: options.reportedBackend }),
+    metricsSampleMs: options.metricsIntervalMs,
+    adjustDeps: (deps) => ({
+      ...deps,
+      // The storage's address is known once it listens: a test asking for a public storage address gets it.
+      config: options.publicStorage
+        ? loadConfig({ ...settings, CONSOLE_STORAGE_PUBLIC_URL: deps.storage.url })
+        : deps.config,
+      storage: options.storageUrl ? { ...deps.storage, url: options.storageUrl } : deps.storage,
+    }),
+  }).catch(async (error) => {
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    throw error;
+  });
   return {
-    consoleUrl,
-    storage,
+    consoleUrl: `http://127.0.0.1:${deck.addr.port}`,
+    storage: storage!,
     dataDir,
-    admin: new S3Client({ endpoint: storage.url, credentials: storage.root }),
-    deps,
+    admin: new S3Client({ endpoint: storage!.url, credentials: storage!.root }),
+    deps: deck.deps,
     close: async () => {
-      await server.shutdown();
-      await metrics.close();
-      await storage.close();
-      await logSearch?.close();
+      await deck.close();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
   };

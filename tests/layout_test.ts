@@ -8,12 +8,14 @@
  *   reaches them over the wire. Only main.ts and server/start/ start them.
  * - Islands import only islands/, the contract (server/lib/contract/) and the policy validator.
  * - The storage's threads load no Hono: the HTTP kernel they share with the console is plain node:http.
- * - Folder-level import circles: none beyond the ones listed in KNOWN_CIRCLES (debt being paid off; the list
- *   may only shrink).
+ * - The console's and the islands' layers import only downward (LAYERS): app, the areas (api, ws, proxy, the
+ *   pages), deps.ts, services, session, k8s/metrics/license/render, config/http; islands, ui, lib/api, lib.
+ * - The storage's folders are layers, each importing only the ones below it (STORAGE_LAYERS).
+ * - No import circle between folders.
  */
 import assert from "node:assert/strict";
+import { type Edge, moduleGraph } from "./module_graph.ts";
 
-const ROOT = new URL("../", import.meta.url);
 const ENTRY_POINTS = [
   "main.ts",
   "islands/client.ts",
@@ -26,45 +28,9 @@ const ENTRY_POINTS = [
 ];
 const STORAGE_THREADS = ENTRY_POINTS.filter((path) => path.startsWith("server/storage/"));
 
-interface Edge {
-  from: string;
-  to: string;
-}
-
-interface DenoInfo {
-  modules: {
-    specifier: string;
-    dependencies?: { code?: { specifier: string }; type?: { specifier: string } }[];
-  }[];
-}
-
-/** The module graph of `entry`: project-relative paths of local modules, and every specifier loaded. */
-async function graphOf(entry: string): Promise<{ edges: Edge[]; specifiers: string[] }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(output.success, new TextDecoder().decode(output.stderr));
-  const info: DenoInfo = JSON.parse(new TextDecoder().decode(output.stdout));
-  const local = (specifier: string) =>
-    specifier.startsWith(ROOT.href) ? specifier.slice(ROOT.href.length) : null;
-  const edges: Edge[] = [];
-  for (const module of info.modules) {
-    const from = local(module.specifier);
-    if (!from) continue;
-    for (const dependency of module.dependencies ?? []) {
-      for (const target of [dependency.code?.specifier, dependency.type?.specifier]) {
-        const to = target ? local(target) : null;
-        if (to) edges.push({ from, to });
-      }
-    }
-  }
-  return { edges, specifiers: info.modules.map((module) => module.specifier) };
-}
-
-const graphs = await Promise.all(ENTRY_POINTS.map(async (entry) => ({ entry, ...(await graphOf(entry)) })));
+const graphs = await Promise.all(
+  ENTRY_POINTS.map(async (entry) => ({ entry, ...(await moduleGraph(entry)) })),
+);
 const edges = [...new Map(graphs.flatMap((g) => g.edges).map((e) => [`${e.from} ${e.to}`, e])).values()];
 const folder = (path: string) => path.slice(0, path.lastIndexOf("/")) || ".";
 const under = (path: string, ...folders: string[]) => folders.some((f) => path.startsWith(`${f}/`));
@@ -108,59 +74,92 @@ Deno.test("islands import only islands, the contract and the policy validator", 
 });
 
 Deno.test("the storage's threads load no Hono", () => {
-  for (const { entry, specifiers } of graphs.filter((g) => STORAGE_THREADS.includes(g.entry))) {
-    assert.deepEqual(specifiers.filter((s) => /hono/.test(s)), [], entry);
+  for (const { entry, modules } of graphs.filter((g) => STORAGE_THREADS.includes(g.entry))) {
+    assert.deepEqual(modules.filter((s) => /hono/.test(s)), [], entry);
   }
 });
 
 /**
- * Folder-level circles still in the tree, each a debt: a circle means neither folder can be read, tested or
- * replaced without the other. Remove an entry when its circle is gone; never add one.
+ * Layers, top to bottom: a module imports from its own layer or the ones below, never above, so each layer
+ * can be read and tested with only what is under it. A folder belongs to the layer of the deepest folder
+ * named that holds it (services/operator is in services' layer, routes/layout in the areas').
  */
-const KNOWN_CIRCLES: string[][] = [
-  ["islands/lib", "islands/lib/api", "islands/ui"],
-  [
-    "routes",
-    "routes/layout",
-    "server/console",
-    "server/console/api",
-    "server/console/k8s",
-    "server/console/metrics",
-    "server/console/proxy",
-    "server/console/render",
-    "server/console/services",
-    "server/console/services/operator",
-    "server/console/session",
-    "server/console/ws",
+const LAYERS: Record<string, string[][]> = {
+  "the console": [
+    ["server/console/app"], // the Hono app: middleware in order, every area mounted
+    ["server/console/api", "server/console/ws", "server/console/proxy", "routes"], // the areas
+    ["server/console"], // deps.ts: what the areas receive (the layers below take only what they use)
+    ["server/console/services"],
+    ["server/console/session"],
+    ["server/console/k8s", "server/console/metrics", "server/console/license", "server/console/render"],
+    ["server/console/config", "server/console/http"],
   ],
-  ["server/lib/s3", "server/lib/s3/admin", "server/lib/s3/ops"],
-  [
-    "server/storage",
-    "server/storage/admin",
-    "server/storage/auth",
-    "server/storage/events",
-    "server/storage/fs",
-    "server/storage/heal",
-    "server/storage/iam",
-    "server/storage/lifecycle",
-    "server/storage/logging",
-    "server/storage/metrics",
-    "server/storage/notify",
-    "server/storage/replication",
-    "server/storage/s3",
-    "server/storage/select",
-    "server/storage/sse",
-    "server/storage/streams",
-    "server/storage/tiers",
-  ],
+  "the islands": [["islands"], ["islands/ui"], ["islands/lib/api"], ["islands/lib"]],
+};
+
+function layerOf(layers: string[][], path: string): number | null {
+  const dir = folder(path);
+  // The deepest folder named owns it: islands/lib/api before islands/lib, services before server/console.
+  const named = layers.flat().filter((f) => dir === f || dir.startsWith(`${f}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  return named === undefined ? null : layers.findIndex((layer) => layer.includes(named));
+}
+
+for (const [stack, layers] of Object.entries(LAYERS)) {
+  Deno.test(`the layers of ${stack} import only downward`, () => {
+    assert.deepEqual(
+      violations((e) => {
+        const [from, to] = [layerOf(layers, e.from), layerOf(layers, e.to)];
+        return from !== null && to !== null && to < from;
+      }),
+      [],
+    );
+  });
+}
+
+/**
+ * The storage's folders bottom-up (docs/notes.md, "layers and the write path"): a folder imports only folders
+ * of a lower layer, so each can be read and tested with what is below it. The root holds the wiring on top.
+ */
+const STORAGE_LAYERS = [
+  ["core"],
+  ["events"],
+  ["streams"],
+  ["fs"],
+  ["auth", "iam", "metrics", "notify", "select", "sse", "tiers"],
+  ["config", "lifecycle", "replication"],
+  ["logging"],
+  ["heal"],
+  ["write"],
+  ["admin", "s3"],
+  [""],
 ];
 
-/** Strongly connected folders of the import graph (Tarjan), each sorted, those of two or more folders. */
-function folderCircles(): string[][] {
+Deno.test("the storage's folders import only the layers below them", () => {
+  const layerOf = (path: string) => {
+    const name = folder(path).slice("server/storage".length).replace(/^\//, "").split("/")[0];
+    const layer = STORAGE_LAYERS.findIndex((names) => names.includes(name));
+    assert.ok(layer >= 0, `server/storage/${name} has no layer: place it in STORAGE_LAYERS`);
+    return layer;
+  };
+  assert.deepEqual(
+    violations((e) =>
+      under(e.from, "server/storage") && under(e.to, "server/storage") && folder(e.from) !== folder(e.to) &&
+      layerOf(e.to) >= layerOf(e.from)
+    ),
+    [],
+  );
+});
+
+/**
+ * Strongly connected groups of the import graph (Tarjan), each sorted, those of two or more groups: folders
+ * by default, or files with `groupOf` the identity.
+ */
+function folderCircles(groupOf: (path: string) => string = folder): string[][] {
   const next = new Map<string, Set<string>>();
   for (const { from, to } of edges) {
-    if (folder(from) === folder(to)) continue;
-    next.set(folder(from), (next.get(folder(from)) ?? new Set()).add(folder(to)));
+    if (groupOf(from) === groupOf(to)) continue;
+    next.set(groupOf(from), (next.get(groupOf(from)) ?? new Set()).add(groupOf(to)));
   }
   const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [];
   const onStack = new Set<string>(), circles: string[][] = [];
@@ -189,9 +188,13 @@ function folderCircles(): string[][] {
   return circles;
 }
 
-Deno.test("no folder-level import circle beyond the known ones, and none grows", () => {
-  for (const circle of folderCircles()) {
-    const known = KNOWN_CIRCLES.find((k) => circle.every((member) => k.includes(member)));
-    assert.ok(known, `a new import circle between folders: ${circle.join(", ")}`);
-  }
+Deno.test("no import circle between folders: a circle means neither side can be read or replaced alone", () => {
+  assert.deepEqual(folderCircles(), []);
+});
+
+Deno.test("no two of the storage's files import each other, not even for a type", () => {
+  const storageCircles = folderCircles((path) => path).filter((c) =>
+    c.some((f) => under(f, "server/storage"))
+  );
+  assert.deepEqual(storageCircles, []);
 });

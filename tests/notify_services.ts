@@ -24,30 +24,6 @@ export const SERVICES = {
 export const uniqueName = (prefix: string) =>
   `${prefix}_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
-/** Polls `read` until `done` holds for its value (no fixed sleeps: a short poll with a deadline). */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      last = await read();
-      if (done(last)) return last;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(
-    `timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 2000)} ${lastError ?? ""}`,
-  );
-}
-
 export interface Envelope {
   EventName: string;
   Key: string;

@@ -1,25 +1,21 @@
 /**
- * Operator-mode test harness: the stand-in Kubernetes API server (tests/k8s_standin) and the real console in
+ * Operator-mode test harness: the stand-in Kubernetes API server (build/k8s_standin) and the real console in
  * operator mode talking to it over HTTPS, each on a free port; plus operator sign-in and scenario tables
  * with an RBAC matrix (no session, a token without rights, a namespace-limited token, the operator).
  */
 import assert from "node:assert/strict";
-import { createApp, createFetchHandler } from "../server/console/app.ts";
-import { loadConfig } from "../server/console/config.ts";
+import { loadConfig } from "../server/console/config/config.ts";
 import type { AppDeps } from "../server/console/deps.ts";
-import { K8sClient } from "../server/console/k8s/client.ts";
-import { createMetricsService } from "../server/console/metrics/mod.ts";
-import { LicenseStore } from "../server/console/services/license.ts";
 import { silentLogger } from "../server/lib/http/log.ts";
-import { createPageRenderer } from "../server/console/render/page.tsx";
-import { LoginThrottle } from "../server/console/session/login_throttle.ts";
-import { createSessionKey } from "../server/console/session/token.ts";
+import { startDeck } from "../server/start/deck.ts";
 import { ConsoleClient } from "./helpers.ts";
-import { type Standin, startStandin } from "./k8s_standin/mod.ts";
+import { type Standin, startStandin } from "../build/k8s_standin/mod.ts";
 
 export interface OperatorStack {
   consoleUrl: string;
   cluster: Standin;
+  /** Deck's data directory (the console keeps the licence there). */
+  dataDir: string;
   deps: AppDeps;
   close(): Promise<void>;
 }
@@ -36,55 +32,37 @@ export async function startOperatorStack(
     seedTenant: options.seedTenant ?? true,
     backTenants: options.backTenants,
   });
-  const config = loadConfig({
-    CONSOLE_LOG_LEVEL: "error",
-    CONSOLE_OPERATOR_MODE: "on",
-    CONSOLE_K8S_API_SERVER: cluster.url,
-    CONSOLE_K8S_API_SERVER_TLS_ROOT_CA: cluster.caFile,
-    CONSOLE_K8S_SERVICE_ACCESS: "cluster-ip",
-    ...(options.env ?? {}),
+  const dataDir = await Deno.makeTempDir({ prefix: "deck-operator-" });
+  const deck = await startDeck(
+    loadConfig({
+      CONSOLE_LOG_LEVEL: "error",
+      CONSOLE_HOSTNAME: "127.0.0.1",
+      CONSOLE_PORT: "0",
+      CONSOLE_DATA_DIR: dataDir,
+      CONSOLE_OPERATOR_MODE: "on",
+      CONSOLE_K8S_API_SERVER: cluster.url,
+      CONSOLE_K8S_API_SERVER_TLS_ROOT_CA: cluster.caFile,
+      CONSOLE_K8S_SERVICE_ACCESS: "cluster-ip",
+      CONSOLE_OPERATOR_SA_TOKEN: cluster.operatorToken,
+      ...(options.licensePublicKeyFile
+        ? { CONSOLE_SUBNET_PUBLIC_KEY_FILE: options.licensePublicKeyFile }
+        : {}),
+      ...(options.env ?? {}),
+    }),
+    { log: silentLogger },
+  ).catch(async (error) => {
+    await cluster.close();
+    throw error;
   });
-  const k8s = new K8sClient({ baseUrl: cluster.url, caCert: await Deno.readTextFile(cluster.caFile) });
-  const licenseDir = await Deno.makeTempDir({ prefix: "deck-operator-license-" });
-  const deps: AppDeps = {
-    config,
-    log: silentLogger,
-    render: createPageRenderer({ subpath: config.subpath, product: "Deck Operator" }),
-    storage: { url: "", region: "" },
-    fetch: globalThis.fetch,
-    now: Date.now,
-    sessionKey: await createSessionKey(null),
-    loginThrottle: new LoginThrottle(),
-    operator: { k8s, config: config.operator!, serviceAccountToken: cluster.operatorToken },
-    // Operator mode has no storage server of its own: no metrics to sample.
-    metrics: createMetricsService({
-      config,
-      storageUrl: "",
-      storageToken: () => Promise.resolve(null),
-      fetch: globalThis.fetch,
-      log: silentLogger,
-      historyFile: null,
-    }),
-    license: new LicenseStore({
-      configured: "",
-      publicKeyFile: options.licensePublicKeyFile ?? "",
-      file: `${licenseDir}/subnet-license`,
-      now: Date.now,
-    }),
-  };
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    createFetchHandler(createApp(deps), config.subpath),
-  );
   return {
-    consoleUrl: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
+    consoleUrl: `http://127.0.0.1:${deck.addr.port}`,
     cluster,
-    deps,
+    dataDir,
+    deps: deck.deps,
     close: async () => {
-      await server.shutdown();
-      k8s.close();
+      await deck.close();
       await cluster.close();
-      await Deno.remove(licenseDir, { recursive: true }).catch(() => {});
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
   };
 }

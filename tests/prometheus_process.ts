@@ -3,6 +3,7 @@
  * data directory, a free port, one job scraping the embedded storage's /minio/v2/metrics/cluster every second
  * with a bearer token. Stopped and cleaned up by `stop()`.
  */
+import { eventually } from "./eventually.ts";
 import { freePort } from "./storage_process.ts";
 
 export interface PrometheusProcess {
@@ -59,36 +60,19 @@ export async function startPrometheus(
     if (body.status !== "success") throw new Error(`prometheus query failed: ${JSON.stringify(body)}`);
     return body.data.result;
   };
-  const waitFor = async (
-    expr: string,
-    accept: (value: number) => boolean = () => true,
-    timeoutMs = 30_000,
-  ) => {
-    const deadline = Date.now() + timeoutMs;
-    while (true) {
-      const result = await query(expr).catch(() => []);
-      const found = result.map((r: { value: [number, string] }) => Number(r.value[1])).find(accept);
-      if (found !== undefined) return found;
-      if (Date.now() > deadline) {
-        throw new Error(
-          `prometheus: ${expr} had no accepted sample within ${timeoutMs} ms (last: ${
-            JSON.stringify(result)
-          })`,
-        );
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
+  const waitFor = (expr: string, accept: (value: number) => boolean = () => true, timeoutMs = 30_000) =>
+    eventually(`prometheus: an accepted sample of ${expr}`, async () => {
+      const result: { value: [number, string] }[] = await query(expr);
+      const found = result.map((r) => Number(r.value[1])).find(accept);
+      if (found === undefined) throw new Error(`no accepted sample in ${JSON.stringify(result)}`);
+      return found;
+    }, { until: () => true, timeoutMs });
   try {
-    const deadline = Date.now() + 30_000;
-    while (true) {
-      const ready = await fetch(`${url}/-/ready`).then(async (r) => (await r.body?.cancel(), r.ok)).catch(
-        () => false,
-      );
-      if (ready) break;
-      if (Date.now() > deadline) throw new Error("prometheus did not become ready");
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await eventually("prometheus to be ready", async () => {
+      const res = await fetch(`${url}/-/ready`);
+      await res.body?.cancel();
+      return res.ok;
+    });
   } catch (error) {
     await stop();
     throw error;

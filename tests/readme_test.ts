@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SETTINGS } from "../server/console/config_settings.ts";
+import { SETTINGS } from "../server/console/config/settings.ts";
 
 Deno.test("the README's configuration table lists every setting with its flag and default", async () => {
   const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));

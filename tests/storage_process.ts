@@ -1,4 +1,5 @@
 /** The embedded storage run as its own process (server/storage/standalone.ts), for the crash test and benchmarks. */
+import { within } from "./eventually.ts";
 
 export async function freePort(): Promise<number> {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -7,12 +8,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the storage on `port` with these root credentials and waits for its "listening" line. */
+/**
+ * Starts the storage on `port` with these root credentials and waits for its "listening" line. `flags` adds
+ * command-line flags (`--certs-dir DIR`); with `stderr: "piped"` the caller reads what the storage reports (its
+ * errors and crashes) from `child.stderr`.
+ */
 export async function spawnStorage(
   dataDir: string,
   port: number,
   root: { accessKey: string; secretKey: string },
   env: Record<string, string> = {},
+  options: { flags?: string[]; stderr?: "null" | "piped" } = {},
 ): Promise<{ child: Deno.ChildProcess; url: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -23,19 +29,29 @@ export async function spawnStorage(
       dataDir,
       "--address",
       `127.0.0.1:${port}`,
+      ...(options.flags ?? []),
     ],
     env: { MINIO_ROOT_USER: root.accessKey, MINIO_ROOT_PASSWORD: root.secretKey, NO_COLOR: "1", ...env },
     stdout: "piped",
-    stderr: "null",
+    stderr: options.stderr ?? "null",
   }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
-  const deadline = AbortSignal.timeout(30_000);
-  while (!seen.includes("listening ")) {
-    if (deadline.aborted) throw new Error("storage did not start");
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`storage exited before listening: ${seen}`);
-    seen += value;
+  const listening = async () => {
+    while (!seen.includes("listening ")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`storage exited before listening: ${seen}`);
+      seen += value;
+    }
+  };
+  try {
+    await within("the storage to listen", listening());
+  } catch (error) {
+    try {
+      child.kill();
+    } catch { /* already ended */ }
+    await child.status;
+    throw error;
   }
   reader.releaseLock();
   child.stdout.cancel().catch(() => {});

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { objectsApi } from "../lib/api/objects.ts";
 import { ConfirmDialog, Dialog } from "../ui/Dialog.tsx";
 import { TextField } from "../ui/fields.tsx";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 import { leafName } from "./locations.ts";
 import { PreviewFrame } from "./PreviewFrame.tsx";
 

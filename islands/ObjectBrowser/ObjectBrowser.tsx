@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import type { BucketSummary } from "../../server/lib/contract/buckets.ts";
 import type { ObjectDetail, ObjectList } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
-import { ApiClientError, basePath } from "../lib/api/request.ts";
+import { ApiClientError, basePath } from "../lib/request.ts";
 import { BucketList, type BucketsView, loadBuckets } from "./BucketList.tsx";
 import type { RewindState } from "./folder_state.ts";
 import { FolderView } from "./FolderView.tsx";

@@ -7,10 +7,10 @@
 import { useEffect, useRef, useState } from "react";
 import type { ShareLink } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
-import { ApiClientError } from "../lib/api/request.ts";
+import { ApiClientError } from "../lib/request.ts";
 import { ConfirmDialog, Dialog, errorMessage, useDialogAction } from "../ui/Dialog.tsx";
 import { Switch } from "../ui/fields.tsx";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 import { formatDateTime as formatDate } from "../lib/format.ts";
 
 /** Spec 3 §9: shares last under 7 days. */

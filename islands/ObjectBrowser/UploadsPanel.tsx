@@ -4,9 +4,9 @@
  * uploading the file(s).'), and the bucket's unfinished uploads to resume or abort, also after a reload.
  */
 import { useRef, useState } from "react";
-import { ApiClientError } from "../lib/api/request.ts";
+import { ApiClientError } from "../lib/request.ts";
 import { formatBytes } from "../lib/format.ts";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 import { UnfinishedList, useUnfinishedUploads } from "./UnfinishedUploads.tsx";
 import { abandonUpload, type Progress, uploadFile, type UploadTask } from "./uploads.ts";
 

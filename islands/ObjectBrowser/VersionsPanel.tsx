@@ -6,13 +6,13 @@
 import { useEffect, useState } from "react";
 import type { ObjectItem } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
-import { ApiClientError } from "../lib/api/request.ts";
+import { ApiClientError } from "../lib/request.ts";
 import { formatDateTime } from "../lib/format.ts";
 import { reportError } from "../lib/use_list.ts";
 import { DataTable } from "../ui/DataTable.tsx";
 import { ConfirmDialog } from "../ui/Dialog.tsx";
 import { SearchBox } from "../ui/fields.tsx";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 import { downloadObject } from "./downloads.ts";
 import { SlowHint } from "./SlowHint.tsx";
 

@@ -5,7 +5,7 @@
  * §2.4), whatever its size.
  */
 import { objectUrls } from "../lib/api/objects.ts";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 
 /** Spec 3 §9: downloads above 100 MiB get a notice. */
 export const LARGE_DOWNLOAD = 104857600;

@@ -6,7 +6,7 @@
  * only the rest are sent. Cancel aborts the upload, so no parts stay behind. Errors carry the server's
  * reason (the console's JSON message, or the storage's own XML one for parts sent straight to it).
  */
-import { ApiClientError } from "../lib/api/request.ts";
+import { ApiClientError } from "../lib/request.ts";
 import { objectsApi, objectUrls } from "../lib/api/objects.ts";
 import { capitalize, detailBeside } from "../lib/messages.ts";
 

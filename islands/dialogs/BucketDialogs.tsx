@@ -10,7 +10,7 @@ import type { SizeUnit } from "../lib/format.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { NumberWithUnit, SelectField, Switch, TextField } from "../ui/fields.tsx";
 import { QuotaFields, quotaFromForm } from "./BucketSettingsDialogs.tsx";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 
 export const NON_ERASURE_NOTICE =
   "Some these features are disabled as server is running in non-erasure coded mode.";

@@ -7,6 +7,7 @@ import { useState } from "react";
 import {
   type BucketQuotaInfo,
   type BucketRetention,
+  type EncryptionType,
   quotaProblem,
   type QuotaType,
 } from "../../server/lib/contract/buckets.ts";
@@ -53,8 +54,6 @@ export function AccessPolicyDialog(
     </Dialog>
   );
 }
-
-export type EncryptionType = "disabled" | "sse-s3" | "sse-kms";
 
 export function EncryptionDialog(
   { bucket, current, kmsKey, onClose, onSaved }: SettingDialogProps & {

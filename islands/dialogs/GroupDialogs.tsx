@@ -2,7 +2,7 @@
 import { useState } from "react";
 import type { Group } from "../../server/lib/contract/groups.ts";
 import { groupsApi } from "../lib/api/groups.ts";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { CheckList, Switch, TextField } from "../ui/fields.tsx";
 

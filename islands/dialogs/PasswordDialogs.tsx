@@ -6,7 +6,7 @@ import { useState } from "react";
 import { passwordProblem } from "../../server/lib/contract/account.ts";
 import { accountApi } from "../lib/api/account.ts";
 import { usersApi } from "../lib/api/users.ts";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { TextField } from "../ui/fields.tsx";
 

@@ -5,7 +5,7 @@
 import { useState } from "react";
 import type { PolicySummary } from "../../server/lib/contract/policies.ts";
 import { policiesApi } from "../lib/api/policies.ts";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { TextField } from "../ui/fields.tsx";
 import { JsonEditor, jsonProblems } from "../ui/JsonEditor.tsx";

@@ -9,7 +9,7 @@ import { bucketsApi } from "../lib/api/buckets.ts";
 import { SIZE_UNITS, type SizeUnit, toBytes } from "../lib/format.ts";
 import { Dialog, errorMessage, useDialogAction } from "../ui/Dialog.tsx";
 import { NumberWithUnit, SelectField, Switch, TextField } from "../ui/fields.tsx";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 import { Wizard } from "../ui/Wizard.tsx";
 
 export const ROOT_WARNING =

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { accountApi } from "../lib/api/account.ts";
 import { ConfirmDialog } from "../ui/Dialog.tsx";
 import { DataTable } from "../ui/DataTable.tsx";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 
 export function ServiceAccountsTable(
   { keys, unavailable, filtered, onDeleted }: {

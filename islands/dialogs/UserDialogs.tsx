@@ -5,7 +5,7 @@
 import { useState } from "react";
 import type { User } from "../../server/lib/contract/users.ts";
 import { usersApi } from "../lib/api/users.ts";
-import { showSnackbar } from "../ui/notify.ts";
+import { showSnackbar } from "../lib/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { CheckList, Switch, TextField } from "../ui/fields.tsx";
 import { passwordProblem } from "../../server/lib/contract/account.ts";

@@ -5,7 +5,7 @@
  * file chooser, which needs the user's own key press, then only gets focus).
  */
 import { useEffect, useRef } from "react";
-import { basePath } from "./api/request.ts";
+import { basePath } from "./request.ts";
 
 export type CommandId = "create-bucket" | "create-user" | "upload-files" | "open-group";
 

@@ -8,7 +8,7 @@
  * (1, 2, 4, 8, 16 s) while the user has not stopped it.
  */
 import { useEffect, useRef, useState } from "react";
-import { basePath } from "./api/request.ts";
+import { basePath } from "./request.ts";
 
 export const KEEP_ALIVE_MS = 10_000;
 const RENDER_EVERY_MS = 100;

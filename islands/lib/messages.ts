@@ -16,3 +16,20 @@ export const detailBeside = (
   message: string,
   detail: string,
 ) => (detail && comparable(detail) !== comparable(message) ? capitalize(detail) : "");
+
+/**
+ * One banner for the sections of a screen that could not be read, in the order given: the reasons, each with
+ * the sections it hit ("Access denied: Versioning, Quota"), and each section's detail on a line of its own.
+ */
+export function failuresBanner(
+  failures: { section: string; message: string; detail: string }[],
+): { message: string; detail: string } {
+  const byReason = new Map<string, string[]>();
+  for (const { section, message } of failures) {
+    byReason.set(capitalize(message), [...(byReason.get(capitalize(message)) ?? []), section]);
+  }
+  return {
+    message: [...byReason].map(([reason, sections]) => `${reason}: ${sections.join(", ")}`).join("; "),
+    detail: failures.map(({ section, message, detail }) => `${section}: ${detail || message}`).join("\n"),
+  };
+}

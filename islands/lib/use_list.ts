@@ -1,7 +1,12 @@
-/** A list an island starts with (rendered by the server) and reloads after changes; errors go to the banner. */
+/**
+ * A list or a screen's view model an island starts with (rendered by the server) and reloads after changes;
+ * errors go to the banner.
+ */
 import { useState } from "react";
-import { showErrorBanner } from "../ui/notify.ts";
-import { ApiClientError } from "./api/request.ts";
+import type { PartFailure } from "../../server/lib/contract/screen.ts";
+import { showErrorBanner } from "./notify.ts";
+import { ApiClientError } from "./request.ts";
+import { failuresBanner } from "./messages.ts";
 
 export function reportError(error: unknown): void {
   if (error instanceof ApiClientError) showErrorBanner(error.message, error.detail);
@@ -18,4 +23,41 @@ export function useList<T>(load: () => Promise<T>, initial: T) {
     }
   }
   return { value, setValue, reload };
+}
+
+/**
+ * The failures a reload found that the screen was not already showing. Only these reach the banner: a section
+ * that said "Access denied" before a change and says it still is no news, and a banner right after a save
+ * would read as if the save had failed.
+ */
+export const newFailures = (before: PartFailure[], after: PartFailure[]) =>
+  after.filter((f) => !before.some((b) => b.section === f.section && b.message === f.message));
+
+/**
+ * A screen's view model, as the page rendered it, read again whole through the screen's one endpoint: the
+ * sections say what the page would say now. A reload that fails as a whole keeps what is shown and goes to
+ * the banner; so do failed parts that are news. `reload` resolves with the new view (undefined on failure).
+ */
+export function useView<V extends { failures: PartFailure[] }>(load: () => Promise<V>, initial: V) {
+  const [view, setView] = useState<V>(initial);
+  const [loading, setLoading] = useState(false);
+  async function reload(): Promise<V | undefined> {
+    setLoading(true);
+    try {
+      const next = await load();
+      const fresh = newFailures(view.failures, next.failures);
+      setView(next);
+      if (fresh.length > 0) {
+        const banner = failuresBanner(fresh);
+        showErrorBanner(banner.message, banner.detail);
+      }
+      return next;
+    } catch (error) {
+      reportError(error);
+      return undefined;
+    } finally {
+      setLoading(false);
+    }
+  }
+  return { view, setView, loading, reload };
 }

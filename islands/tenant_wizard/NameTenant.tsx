@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from "react";
 import { isNamespaceName, storageClassesFromQuota } from "../../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "../lib/api/operator.ts";
-import { ApiClientError } from "../lib/api/request.ts";
+import { ApiClientError } from "../lib/request.ts";
 import { ConfirmDialog } from "../ui/Dialog.tsx";
 import { SelectField, Switch, TextField } from "../ui/fields.tsx";
 import { nameErrors } from "./rules.ts";

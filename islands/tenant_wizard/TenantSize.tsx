@@ -6,7 +6,7 @@
 import { useEffect, useRef } from "react";
 import { MIN_SERVERS, niceBytes, SIZE_UNITS } from "../../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "../lib/api/operator.ts";
-import { ApiClientError } from "../lib/api/request.ts";
+import { ApiClientError } from "../lib/request.ts";
 import { NumberWithUnit, SelectField, TextField } from "../ui/fields.tsx";
 import { Section } from "./controls.tsx";
 import type { PageProps } from "./NameTenant.tsx";

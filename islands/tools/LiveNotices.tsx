@@ -3,7 +3,7 @@
  * messages dropped for a slow page.
  */
 import { STREAM_CLOSE } from "../../server/lib/contract/tools.ts";
-import { basePath } from "../lib/api/request.ts";
+import { basePath } from "../lib/request.ts";
 import type { LiveSocket } from "../lib/live_socket.ts";
 
 /** The explanation of a stream that ended with its session (server/console/ws/session_watch.ts), or null. */

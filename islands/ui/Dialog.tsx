@@ -9,7 +9,7 @@
  * opened the dialog when it closes.
  */
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
-import { ApiClientError } from "../lib/api/request.ts";
+import { ApiClientError } from "../lib/request.ts";
 
 export interface DialogMessage {
   message: string;

@@ -1,7 +1,7 @@
 /**
- * Renders the loading bar, error banners and snackbar from the shared signal store (ui/notify.ts). Banners go
- * into the page's banner area (the Shell's, where a banner the server rendered already stands), so they stack
- * there above the content instead of covering its header.
+ * Renders the loading bar, error banners and snackbar from the shared signal store (islands/lib/notify.ts).
+ * Banners go into the page's banner area (the Shell's, where a banner the server rendered already stands), so
+ * they stack there above the content instead of covering its header.
  */
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect } from "react";
@@ -14,7 +14,7 @@ import {
   snackbar,
   SNACKBAR_ERROR_MS,
   SNACKBAR_MS,
-} from "./notify.ts";
+} from "../lib/notify.ts";
 
 export function Notifications() {
   useSignals();

@@ -5,7 +5,7 @@
  */
 import { type ReactNode, useState } from "react";
 import { ErrorBanner } from "./ErrorBanner.tsx";
-import { ApiClientError } from "../lib/api/request.ts";
+import { ApiClientError } from "../lib/request.ts";
 
 export interface SignInCardProps {
   title: string;

@@ -1,41 +1,17 @@
 /**
- * What every area of the console receives: configuration, logging, page rendering and how to reach the
- * storage server. Built once in main.ts (or by tests) and passed down; nothing reads globals.
+ * What every area of the console (api/, ws/, proxy/, the pages in routes/) receives: configuration, logging,
+ * page rendering and how to reach the storage server. Built once by the composition root
+ * (server/start/deck.ts) and passed down; nothing reads globals. The layers below (services/, session/,
+ * metrics/, k8s/, render/) never see it: each takes only what it uses.
  */
-import type { AppConfig, OperatorConfig } from "./config.ts";
-import type { K8sClient } from "./k8s/client.ts";
+import type { AppConfig } from "./config/config.ts";
+import type { LogSearchEndpoint, StorageEndpoint } from "./config/endpoints.ts";
+import type { OperatorDeps } from "./k8s/connection.ts";
 import type { Logger } from "../lib/http/log.ts";
 import type { MetricsService } from "./metrics/mod.ts";
-import type { LicenseStore } from "./services/license.ts";
+import type { LicenseStore } from "./license/store.ts";
 import type { PageRenderer } from "./render/page.tsx";
 import type { LoginThrottle } from "./session/login_throttle.ts";
-import type { SessionData } from "./session/token.ts";
-import type { LiveAccess } from "./session/live_access.ts";
-
-/** Where the storage server (external MinIO or the embedded one) is reached, always over HTTP. */
-export interface StorageEndpoint {
-  /** Origin such as http://127.0.0.1:9000 (no trailing slash). */
-  url: string;
-  /** Region used to sign STS requests ("" for MinIO's default). */
-  region: string;
-  /** The console started this storage itself (Deck's embedded storage): screens say what it does not do yet. */
-  embedded?: boolean;
-  /**
-   * Key to vouch for the client address of a sign-in (server/lib/s3/forwarded_client.ts); known when the console
-   * started the storage. Without it the storage sees every sign-in as coming from the console.
-   */
-  forwardingKey?: string;
-}
-
-/** The audit log search the console queries (Log Search API, minio-protocol-2 §3.4). */
-export interface LogSearchEndpoint {
-  /** Origin of the service: an external one, or the built-in listener. */
-  url: string;
-  /** The query token. */
-  token: string;
-  /** How to reach it: the built-in service answers in-process through its own fetch handler. */
-  fetch: typeof fetch;
-}
 
 export interface AppDeps {
   config: AppConfig;
@@ -58,22 +34,4 @@ export interface AppDeps {
   logSearch?: LogSearchEndpoint | null;
   /** Operator mode only: the Kubernetes API and the console's place in the cluster. */
   operator?: OperatorDeps;
-}
-
-export interface OperatorDeps {
-  k8s: K8sClient;
-  config: OperatorConfig;
-  /** The console's own service-account token, for sessions opened through SSO ("" when none). */
-  serviceAccountToken: string;
-}
-
-/** Hono environment: per-request variables set by middleware. */
-export interface AppEnv {
-  Variables: {
-    requestId: string;
-    /** The signed-in session, or null; set by loadSession for every request. */
-    session: SessionData | null;
-    /** What the session may do now (server/console/session/live_access.ts); set by the page guard for pages. */
-    access?: LiveAccess;
-  };
 }

@@ -5,10 +5,11 @@
  */
 import type { Logger } from "../lib/http/log.ts";
 import { DEFAULT_LISTENER_TIMEOUTS, listen, type ListenerTimeouts } from "../lib/http/listener.ts";
+import { openDataFormat } from "./data_format.ts";
 import { writeFileDurable } from "./fs/durable.ts";
 import { Store } from "./fs/store.ts";
 import { generateCredentials } from "./iam/store.ts";
-import { createIdentity } from "./iam/mod.ts";
+import { createIdentity } from "./identity.ts";
 import { Notifier } from "./notify/notifier.ts";
 import { createS3Server } from "./s3_server.ts";
 import { forwardingKey } from "../lib/s3/forwarded_client.ts";
@@ -45,6 +46,11 @@ export interface EmbeddedStorageOptions {
   reportedBackend?: "erasure" | "fs";
   /** How /minio/v2/metrics/* authenticates, as MINIO_PROMETHEUS_AUTH_TYPE: "jwt" (default) or "public". */
   prometheusAuthType?: PrometheusAuthType;
+  /**
+   * MinIO's certificate directory: `public.crt` and `private.key` (PEM) make the listener HTTPS only. Its `CAs/`
+   * are for the clients (the console trusts them); the storage itself only serves.
+   */
+  certsDir?: string;
   /** Header, idle and body-progress timeouts of the listener (DEFAULT_LISTENER_TIMEOUTS when omitted). */
   timeouts?: ListenerTimeouts;
   /** Lifecycle scan interval, day length and pacing (lifecycle/mod.ts DEFAULT_LIFECYCLE when omitted). */
@@ -57,7 +63,7 @@ export interface EmbeddedStorageOptions {
 }
 
 export interface EmbeddedStorage {
-  /** Origin such as http://127.0.0.1:9000. */
+  /** Origin such as http://127.0.0.1:9000 (https:// with a certificate). */
   url: string;
   root: { accessKey: string; secretKey: string };
   /** Whether this start generated the root credentials. */
@@ -117,6 +123,8 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const dataDir = await Deno.realPath(
     await Deno.mkdir(options.dataDir, { recursive: true, mode: 0o700 }).then(() => options.dataDir),
   );
+  // Before anything in the directory is opened: a newer format is refused untouched.
+  await openDataFormat(dataDir);
   const store = await Store.open(dataDir);
   setKeyStore(store, keys);
   const root = await rootCredentials(dataDir, options);
@@ -218,12 +226,28 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   };
 }
 
-/** Starts the server on its own listener. */
+/** The certificate and key of a MinIO certificate directory; a missing or unreadable file stops the start. */
+async function readCertificate(certsDir: string): Promise<{ cert: string; key: string }> {
+  const read = async (name: string) => {
+    const file = `${certsDir.replace(/\/+$/, "")}/${name}`;
+    try {
+      return await Deno.readTextFile(file);
+    } catch (error) {
+      throw new Error(`cannot read the storage's TLS ${name} (${file}): ${(error as Error).message}`);
+    }
+  };
+  return { cert: await read("public.crt"), key: await read("private.key") };
+}
+
+/** Starts the server on its own listener (HTTPS when `certsDir` is given). */
 export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Promise<EmbeddedStorage> {
+  // Read first: a certificate that cannot be had must leave nothing opened behind.
+  const tls = options.certsDir ? await readCertificate(options.certsDir) : null;
   const opened = await openEmbeddedStorage(options);
   const server = await listen({
     hostname: options.hostname ?? "127.0.0.1",
     port: options.port ?? 9000,
+    tls,
     timeouts: options.timeouts ?? DEFAULT_LISTENER_TIMEOUTS,
     // "100 Continue" only once a request is authenticated (s3_server.ts), as MinIO answers it.
     deferContinue: true,
@@ -232,6 +256,7 @@ export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Pro
     throw error;
   });
   const address = server.addr as Deno.NetAddr;
+  const scheme = tls ? "https" : "http";
   const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
   opened.metrics.setServerName(`${host}:${address.port}`);
   options.log?.info("embedded storage listening", {
@@ -242,10 +267,10 @@ export async function startEmbeddedStorage(options: EmbeddedStorageOptions): Pro
     deploymentid: opened.deploymentId,
     level: "INFO",
     time: new Date().toISOString(),
-    message: `API: http://${host}:${address.port}  (embedded storage, data in ${opened.dataDir})`,
+    message: `API: ${scheme}://${host}:${address.port}  (embedded storage, data in ${opened.dataDir})`,
   });
   return {
-    url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${address.port}`,
+    url: `${scheme}://${host === "0.0.0.0" ? "127.0.0.1" : host}:${address.port}`,
     root: { accessKey: opened.root.accessKey, secretKey: opened.root.secretKey },
     generatedRoot: opened.root.generated,
     handler: opened.handler,

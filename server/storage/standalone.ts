@@ -1,7 +1,7 @@
 /**
  * Runs the embedded storage server alone (tests kill -9 it; operators may use it without the console):
- *   deno run -A server/storage/standalone.ts --data-dir ./data --address 127.0.0.1:9000
- * Prints "listening <url>" once ready.
+ *   deno run -A server/storage/standalone.ts --data-dir ./data --address 127.0.0.1:9000 [--certs-dir DIR]
+ * Prints "listening <url>" once ready. `--certs-dir` is MinIO's: public.crt and private.key there make it HTTPS.
  */
 import { startEmbeddedStorage } from "./server.ts";
 
@@ -18,6 +18,7 @@ const storage = await startEmbeddedStorage({
   rootUser: Deno.env.get("MINIO_ROOT_USER"),
   rootPassword: Deno.env.get("MINIO_ROOT_PASSWORD"),
   kmsSecretKey: Deno.env.get("MINIO_KMS_SECRET_KEY") || undefined,
+  certsDir: value("--certs-dir", "") || undefined,
 });
 console.log(`listening ${storage.url}`);
 const stop = async () => {

@@ -1,6 +1,6 @@
 /** The disk store seen from the identity/admin side (contracts.ts StoreFacts). */
 import { statfs } from "node:fs/promises";
-import type { BucketUsage, StoreFacts, StoreUsage } from "./contracts.ts";
+import type { BucketUsage, StoreFacts, StoreUsage } from "./core/contracts.ts";
 import type { Store } from "./fs/store.ts";
 
 export function storeFacts(store: Store, deploymentId: string): StoreFacts {

@@ -1,55 +1,30 @@
 import assert from "node:assert/strict";
-import { createApp, createFetchHandler } from "../../server/console/app.ts";
-import { loadConfig } from "../../server/console/config.ts";
+import { createApp, createFetchHandler } from "../../server/console/app/app.ts";
+import { loadConfig } from "../../server/console/config/config.ts";
 import { silentLogger } from "../../server/lib/http/log.ts";
-import { createPageRenderer } from "../../server/console/render/page.tsx";
-import { LoginThrottle } from "../../server/console/session/login_throttle.ts";
-import { createSessionKey } from "../../server/console/session/token.ts";
-import { manifest } from "../../static/gen/assets.ts";
-import { createMetricsService } from "../../server/console/metrics/mod.ts";
-import { LicenseStore } from "../../server/console/services/license.ts";
+import { consoleDeps } from "../../server/start/deck.ts";
+import { manifest } from "../../static/gen/manifest.ts";
 
-const sessionKey = await createSessionKey(null);
-
-function makeHandler(subpath = "/") {
-  const config = loadConfig({ CONSOLE_SUBPATH: subpath });
-  const render = createPageRenderer({ subpath: config.subpath });
-  const app = createApp({
-    config,
+async function makeHandler(subpath = "/") {
+  const config = loadConfig({ CONSOLE_SUBPATH: subpath, CONSOLE_DATA_DIR: "/nonexistent" });
+  // Nothing listens at the storage's address and the metrics sampler is never started: these tests need no
+  // storage behind the console.
+  const deps = await consoleDeps(config, {
     log: silentLogger,
-    render,
     storage: { url: "http://127.0.0.1:1", region: "" },
-    fetch: globalThis.fetch,
-    now: Date.now,
-    sessionKey,
-    loginThrottle: new LoginThrottle(),
-    // Never started: these tests need no storage behind the console.
-    metrics: createMetricsService({
-      config,
-      storageUrl: "http://127.0.0.1:1",
-      storageToken: () => Promise.resolve(null),
-      fetch: globalThis.fetch,
-      log: silentLogger,
-      historyFile: null,
-    }),
-    license: new LicenseStore({
-      configured: "",
-      publicKeyFile: "",
-      file: "/nonexistent/subnet-license",
-      now: Date.now,
-    }),
+    metricsToken: () => Promise.resolve(null),
   });
-  return createFetchHandler(app, config.subpath);
+  return createFetchHandler(createApp(deps), config.subpath);
 }
 
 Deno.test("liveness endpoint answers without a session", async () => {
-  const res = await makeHandler()(new Request("http://deck/healthz"));
+  const res = await (await makeHandler())(new Request("http://deck/healthz"));
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { status: "ok" });
 });
 
 Deno.test("built assets are served with long cache headers, gzip when accepted", async () => {
-  const handler = makeHandler();
+  const handler = await makeHandler();
   const plain = await handler(new Request(`http://deck/static/${manifest.css}`));
   assert.equal(plain.status, 200);
   assert.match(plain.headers.get("cache-control") ?? "", /immutable/);
@@ -67,7 +42,7 @@ Deno.test("built assets are served with long cache headers, gzip when accepted",
 });
 
 Deno.test("every response carries the security headers", async () => {
-  const res = await makeHandler()(new Request("http://deck/healthz"));
+  const res = await (await makeHandler())(new Request("http://deck/healthz"));
   const csp = res.headers.get("content-security-policy") ?? "";
   assert.match(csp, /script-src 'self'(;|$)/);
   assert.match(csp, /frame-ancestors 'none'/);
@@ -76,7 +51,7 @@ Deno.test("every response carries the security headers", async () => {
 });
 
 Deno.test("unknown API path without a session is 401 (the API surface stays hidden); unknown page goes to sign-in", async () => {
-  const handler = makeHandler();
+  const handler = await makeHandler();
   const api = await handler(new Request("http://deck/api/v1/nope"));
   assert.equal(api.status, 401);
   const body = await api.json();
@@ -93,17 +68,33 @@ Deno.test("unknown API path without a session is 401 (the API surface stays hidd
   assert.equal((await oversized.json()).code, 413);
 });
 
-Deno.test("under a subpath, routes answer only below it", async () => {
-  const handler = makeHandler("/console");
-  const inside = await handler(new Request("http://deck/console/healthz"));
-  assert.equal(inside.status, 200);
-  await inside.body?.cancel();
-  const outside = await handler(new Request("http://deck/healthz"));
-  assert.equal(outside.status, 404);
-  await outside.body?.cancel();
-  const bare = await handler(new Request("http://deck/console"));
+Deno.test("under a subpath, a proxy may keep the prefix or strip it: the same pages, links with the prefix", async () => {
+  const handler = await makeHandler("/console");
+  for (const [style, prefix] of [["kept", "/console"], ["stripped", ""]]) {
+    const health = await handler(new Request(`http://deck${prefix}/healthz`));
+    assert.equal(health.status, 200, style);
+    await health.body?.cancel();
+    // No storage behind this console: the sign-in page says it cannot be reached, a page all the same.
+    const login = await handler(new Request(`http://deck${prefix}/login`));
+    assert.equal(login.status, 503, style);
+    const html = await login.text();
+    assert.match(
+      html,
+      new RegExp(`href="/console/static/${manifest.css}"`),
+      `${style}: assets carry the prefix`,
+    );
+    const css = await handler(new Request(`http://deck${prefix}/static/${manifest.css}`));
+    assert.equal(css.status, 200, `${style}: assets are served`);
+    await css.body?.cancel();
+    const home = await handler(new Request(`http://deck${prefix}/`));
+    assert.equal(home.status, 302, style);
+    assert.equal(home.headers.get("location"), "/console/login", `${style}: redirects carry the prefix`);
+    await home.body?.cancel();
+  }
+  // A relative Location: behind a proxy the Host Deck sees may not be the one the browser used.
+  const bare = await handler(new Request("http://127.0.0.1:9090/console?x=1"));
   assert.equal(bare.status, 308);
-  assert.equal(bare.headers.get("location"), "http://deck/console/");
+  assert.equal(bare.headers.get("location"), "/console/?x=1");
 });
 
 Deno.test("list pages answer with a trailing slash too: /users/ and /buckets/ redirect to the list", async () => {
@@ -114,7 +105,7 @@ Deno.test("list pages answer with a trailing slash too: /users/ and /buckets/ re
       "/console/users",
     ]]
   ) {
-    const res = await makeHandler(subpath)(new Request(`http://deck${path}`));
+    const res = await (await makeHandler(subpath))(new Request(`http://deck${path}`));
     assert.equal(res.status, 302, path);
     assert.equal(res.headers.get("location"), location);
     await res.body?.cancel();

@@ -4,7 +4,7 @@
  * splits bucket from key before decoding, as S3 does.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../server/console/app.ts";
+import { createApp } from "../../server/console/app/app.ts";
 import { BUCKET_PATH_PREFIXES } from "../../server/console/api/bucket_paths.ts";
 import { getObject, putObject } from "../../server/lib/s3/mod.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";

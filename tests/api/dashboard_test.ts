@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { AdminInfoWithWidgets, WidgetDetails } from "../../server/lib/contract/dashboard.ts";
-import { loadConfig } from "../../server/console/config.ts";
+import { loadConfig } from "../../server/console/config/config.ts";
 import { silentLogger } from "../../server/lib/http/log.ts";
 import { createMetricsService } from "../../server/console/metrics/mod.ts";
 import { WIDGETS } from "../../server/console/metrics/widgets.ts";
@@ -15,23 +15,10 @@ import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
 import { createUser, runScenarios, signIn, signInAsRoot, startStack } from "../helpers.ts";
 import { startPrometheus } from "../prometheus_process.ts";
 import { freePort } from "../storage_process.ts";
+import { eventually } from "../eventually.ts";
 
 const lastValue = (details: WidgetDetails, target = 0) =>
   Number(details.targets[target].result[0]?.values.at(-1)?.[1]);
-
-/** Asks again until `accept` holds: the newest point is a sample at most a second old. */
-async function until<T>(
-  read: () => Promise<T>,
-  accept: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (true) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 Deno.test("dashboard API: widgets from the on-box history with zero setup", async (t) => {
   const stack = await startStack({ metricsIntervalMs: 1000 });
@@ -55,9 +42,10 @@ Deno.test("dashboard API: widgets from the on-box history with zero setup", asyn
       await makeBucket(stack.admin, "dash-one");
       await makeBucket(stack.admin, "dash-two");
       for (let i = 0; i < 5; i++) await putObject(stack.admin, "dash-one", `o${i}`, new Uint8Array(2000));
-      const buckets = await until(
+      const buckets = await eventually(
+        "the bucket count of 2 on the widget",
         () => root.json<WidgetDetails>("GET", "/api/v1/admin/info/widgets/66/", undefined, 200),
-        (d) => lastValue(d) === 2,
+        { until: (d) => lastValue(d) === 2 },
       );
       assert.equal(lastValue(buckets), 2, "the newest point follows the storage within a second");
       assert.deepEqual(buckets.options.reduceOptions.calcs, ["lastNotNull"]);
@@ -68,10 +56,10 @@ Deno.test("dashboard API: widgets from the on-box history with zero setup", asyn
       let n = 5;
       const putRate = (d: WidgetDetails) =>
         Number(d.targets[0].result.find((r) => r.metric.api === "putobject")?.values.at(-1)?.[1] ?? 0);
-      const rate = await until(async () => {
+      const rate = await eventually("a put rate above zero", async () => {
         await putObject(stack.admin, "dash-one", `o${n++}`, new Uint8Array(10));
         return await root.json<WidgetDetails>("GET", "/api/v1/admin/info/widgets/60", undefined, 200);
-      }, (d) => putRate(d) > 0);
+      }, { until: (d) => putRate(d) > 0 });
       const puts = rate.targets[0].result.find((r) => r.metric.api === "putobject");
       assert.ok(
         puts,
@@ -199,14 +187,18 @@ Deno.test("dashboard API: a real Prometheus and the on-box history answer every 
     await putObject(stack.admin, "shape-bucket", "x", new Uint8Array(10));
     // A rate needs the series sampled before more traffic arrives: once both sides have it, PUT again.
     await prometheus.waitFor('minio_s3_requests_total{job="minio-job",api="putobject"}');
-    await until(() => stack.deps.metrics.widgetDetails(60, {}), (d) => d.targets[0].result.length > 0);
+    await eventually(
+      "the on-box history to have a request rate",
+      () => stack.deps.metrics.widgetDetails(60, {}),
+      { until: (d) => d.targets[0].result.length > 0 },
+    );
     await putObject(stack.admin, "shape-bucket", "y", new Uint8Array(10));
     await prometheus.waitFor(
       'sum(rate(minio_s3_requests_total{job="minio-job",api="putobject"}[240s]))',
       (v) => v > 0,
     );
     // Pick an end at which both sides hold two samples of every series the rates read.
-    const range = await until(async () => {
+    const range = await eventually("an end at which both sources hold two samples", async () => {
       const end = Math.floor(Date.now() / 1000);
       const candidate = { start: end - 120, end, step: 5 };
       const [a, b] = await Promise.all([
@@ -214,7 +206,7 @@ Deno.test("dashboard API: a real Prometheus and the on-box history answer every 
         stack.deps.metrics.widgetDetails(60, candidate),
       ]);
       return { candidate, ready: a.targets[0].result.length === 2 && b.targets[0].result.length === 2 };
-    }, (r) => r.ready).then((r) => r.candidate);
+    }, { until: (r) => r.ready }).then((r) => r.candidate);
     for (const widget of WIDGETS) {
       const [a, b] = await Promise.all([
         fromPrometheus.widgetDetails(widget.id, range),

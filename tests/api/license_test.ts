@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import type { SubscriptionInfo } from "../../server/lib/contract/license.ts";
-import { openSession, sealSession, type SessionData } from "../../server/console/session/token.ts";
 import { ConsoleClient, signInAsRoot, startStack } from "../helpers.ts";
+import { signInOperator, startOperatorStack } from "../operator_helpers.ts";
 import { createLicenseSigner, standardClaims } from "../license_fixture.ts";
 
 Deno.test("licence API: a configured licence is verified offline and reported", async (t) => {
@@ -79,21 +79,9 @@ Deno.test("licence API: expired, forged or absent licences give 404 'license not
 
 Deno.test("licence API: operator mode activates a pasted key and refuses credential activation at once", async (t) => {
   const signer = await createLicenseSigner();
-  const stack = await startStack({ env: { CONSOLE_SUBNET_PUBLIC_KEY_FILE: signer.publicKeyFile } });
+  const stack = await startOperatorStack({ seedTenant: false, licensePublicKeyFile: signer.publicKeyFile });
   try {
-    const root = await signInAsRoot(stack);
-    // An operator-mode session carries the service-account token typed at sign-in; sealed like any session.
-    const rootSession = await openSession(
-      stack.deps.sessionKey,
-      root.cookie.slice("token=".length),
-      Date.now(),
-    );
-    assert.ok(rootSession);
-    const operator = new ConsoleClient(stack.consoleUrl);
-    operator.cookie = `token=${await sealSession(
-      stack.deps.sessionKey,
-      { ...rootSession, k8sToken: "service-account-token" } as SessionData,
-    )}`;
+    const operator = await signInOperator(stack, stack.cluster.operatorToken);
     await t.step("no licence yet: 404", async () => {
       await operator.json("GET", "/api/v1/subscription/info", undefined, 404);
     });
@@ -128,7 +116,7 @@ Deno.test("licence API: operator mode activates a pasted key and refuses credent
         const stat = await Deno.stat(`${stack.dataDir}/.deck/subnet-license`);
         assert.equal(stat.mode! & 0o777, 0o600);
         assert.equal(
-          (await root.json<SubscriptionInfo>("GET", "/api/v1/subscription/info", undefined, 200)).plan,
+          (await operator.json<SubscriptionInfo>("GET", "/api/v1/subscription/info", undefined, 200)).plan,
           "ENTERPRISE",
         );
         assert.equal(

@@ -4,7 +4,7 @@
  * half-sent requests and idle connections are closed by the header, idle and body-progress timeouts.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../server/console/app.ts";
+import { createApp } from "../../server/console/app/app.ts";
 import { type ConsoleClient, signInAsRoot, startStack } from "../helpers.ts";
 
 const TIMEOUTS = {

@@ -10,8 +10,9 @@ import { S3Client } from "../../server/lib/s3/client.ts";
 import { serviceRestart, setConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
 import { listBuckets, putObject } from "../../server/lib/s3/mod.ts";
 import { putBucketNotification } from "../../server/lib/s3/ops/notification.ts";
-import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
-import { eventually, webhookReceiver } from "../notify_services.ts";
+import { BACKGROUND_NICE } from "../../server/storage/core/background_thread.ts";
+import { eventually } from "../eventually.ts";
+import { webhookReceiver } from "../notify_services.ts";
 import { threadNice, threadsAtNice } from "../threads.ts";
 import { freePort } from "../storage_process.ts";
 import { ConsoleClient } from "../helpers.ts";
@@ -105,11 +106,9 @@ Deno.test({
             events: ["s3:ObjectCreated:*"],
           }]);
           await putObject(admin, "kept", "announced.txt", "hello");
-          const received = await eventually(
-            async () => hook.received,
-            (r) => r.length > 0,
-            "the webhook event",
-          );
+          const received = await eventually("the webhook event", () => hook.received, {
+            until: (r) => r.length > 0,
+          });
           assert.equal(received[0].body.Key, "kept/announced.txt");
           assert.ok(
             threadsAtNice(deck.child.pid, BACKGROUND_NICE).size > 0,

@@ -4,19 +4,12 @@
  * the scrape leaves the source unavailable with the reason.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../../server/console/config.ts";
+import { loadConfig } from "../../server/console/config/config.ts";
 import { createLogger, silentLogger } from "../../server/lib/http/log.ts";
 import { createMetricsService } from "../../server/console/metrics/mod.ts";
 import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
 import { startStorage } from "../s3/fixture.ts";
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { eventually } from "../eventually.ts";
 
 Deno.test("metrics history: saved on stop, restored on start; a damaged file does not stop Deck", async () => {
   const fx = await startStorage();
@@ -36,7 +29,7 @@ Deno.test("metrics history: saved on stop, restored on start; a damaged file doe
   try {
     const first = make();
     await first.start();
-    await until(() => first.history!.fine.count >= 2);
+    await eventually("two samples in the history", () => first.history!.fine.count >= 2);
     await first.close();
     const saved = JSON.parse(await Deno.readTextFile(historyFile));
     assert.equal(saved.version, 1);
@@ -52,7 +45,7 @@ Deno.test("metrics history: saved on stop, restored on start; a damaged file doe
     const warnings: string[] = [];
     const third = make(createLogger("warn", (line) => warnings.push(line)));
     await third.start();
-    await until(() => third.history!.fine.count >= 1);
+    await eventually("a first sample after the damaged file", () => third.history!.fine.count >= 1);
     await third.close();
     assert.ok(warnings.some((w) => w.includes("metrics history not restored")));
   } finally {
@@ -73,7 +66,10 @@ Deno.test("metrics history: a storage that refuses the scrape makes the source u
       historyFile: null,
     });
     await service.start();
-    await until(() => service.sampler!.status.lastError !== null);
+    await eventually(
+      "the sampler to report the refused scrape",
+      () => service.sampler!.status.lastError !== null,
+    );
     await service.close();
     const state = service.state();
     assert.equal(state.ok, false);

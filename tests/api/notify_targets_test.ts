@@ -7,14 +7,13 @@
 import assert from "node:assert/strict";
 import { deleteObject, putObject } from "../../server/lib/s3/ops/objects.ts";
 import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
-import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
+import { BACKGROUND_NICE } from "../../server/storage/core/background_thread.ts";
 import { type ConsoleClient, signInAsRoot, startStack } from "../helpers.ts";
 import { threadNice, threadsAtNice } from "../threads.ts";
 import {
   amqpReader,
   closedPort,
   type Envelope,
-  eventually,
   mqttReader,
   mysqlReader,
   natsReader,
@@ -24,6 +23,7 @@ import {
   uniqueName,
   webhookReceiver,
 } from "../notify_services.ts";
+import { eventually } from "../eventually.ts";
 
 async function configure(client: ConsoleClient, subsystem: string, values: Record<string, string>, id = "") {
   const key_values = Object.entries(values).map(([key, value]) => ({ key, value }));
@@ -118,7 +118,7 @@ Deno.test("notification targets: webhook, PostgreSQL, MariaDB, Redis, AMQP, MQTT
       "s3:ObjectRemoved:Delete photos/2024/a b.jpg",
     ];
 
-    const hooked = await eventually(async () => hook.received, (r) => r.length >= 3, "webhook events");
+    const hooked = await eventually("webhook events", () => hook.received, { until: (r) => r.length >= 3 });
     assert.deepEqual(names(hooked.map((r) => r.body)), expected);
     assert.equal(
       hooked[0].authorization,
@@ -133,32 +133,32 @@ Deno.test("notification targets: webhook, PostgreSQL, MariaDB, Redis, AMQP, MQTT
     assert.equal(hooked[0].body.Records[0].s3.object.size, 5);
 
     // Namespace format: one row per existing object, removed with it.
-    const pgRows = await eventually(
-      () => pg.rows(),
-      (rows) => rows.length === 1 && rows[0].key === "photos/doc.txt",
-      "postgres namespace rows",
-    );
+    const pgRows = await eventually("postgres namespace rows", () => pg.rows(), {
+      until: (rows) => rows.length === 1 && rows[0].key === "photos/doc.txt",
+    });
     assert.equal(
       (pgRows[0].value as { Records: { eventName: string }[] }).Records[0].eventName,
       "s3:ObjectCreated:Put",
     );
     // Access format: one row per event, in order.
-    const myRows = await eventually(() => my.rows(), (rows) => rows.length === 3, "mariadb access rows");
+    const myRows = await eventually("mariadb access rows", () => my.rows(), {
+      until: (rows) => rows.length === 3,
+    });
     assert.deepEqual(
       myRows.map((r) => (r.event_data as { Records: { eventName: string }[] }).Records[0].eventName),
       expected.map((e) => e.split(" ")[0]),
     );
     assert.ok(myRows[0].event_time instanceof Date);
 
-    const hash = await eventually(
-      () => redis.hash(),
-      (h) => Object.keys(h).length === 1 && "photos/doc.txt" in h,
-      "redis namespace hash",
-    );
+    const hash = await eventually("redis namespace hash", () => redis.hash(), {
+      until: (h) => Object.keys(h).length === 1 && "photos/doc.txt" in h,
+    });
     assert.equal(JSON.parse(hash["photos/doc.txt"]).Records[0].s3.object.key, "doc.txt");
 
     for (const [name, reader] of [["amqp", rabbit], ["mqtt", mq], ["nats", nats]] as const) {
-      const got = await eventually(async () => reader.received, (r) => r.length >= 3, `${name} messages`);
+      const got = await eventually(`${name} messages`, () => reader.received, {
+        until: (r) => r.length >= 3,
+      });
       assert.deepEqual(names(got), expected, `${name} receives the envelope of every event in order`);
     }
   } finally {
@@ -213,11 +213,9 @@ Deno.test("notification targets: an outage queues events on disk; back on the ri
     }
     const keys = Array.from({ length: 25 }, (_, i) => `k${String(i).padStart(2, "0")}`);
     for (const key of keys) await putObject(stack.admin, "outage", key, key);
-    await eventually(
-      async () => (await stack.storage.notifier.stats()).targets,
-      (t) => t["outage:webhook"]?.queued === 25 && t["outage:mysql"]?.queued === 25,
-      "events queued on disk",
-    );
+    await eventually("events queued on disk", async () => (await stack.storage.notifier.stats()).targets, {
+      until: (t) => t["outage:webhook"]?.queued === 25 && t["outage:mysql"]?.queued === 25,
+    });
     assert.equal((await stack.storage.notifier.stats()).targets["outage:webhook"].dropped, 0);
 
     await configure(client, "notify_webhook", { endpoint: hook.url }, "outage");
@@ -227,13 +225,13 @@ Deno.test("notification targets: an outage queues events on disk; back on the ri
     for (const key of more) await putObject(stack.admin, "outage", key, key);
 
     const all = [...keys, ...more].map((k) => `outage/${k}`);
-    const hooked = await eventually(
-      async () => hook.received,
-      (r) => r.length >= all.length,
-      "queued webhook events",
-    );
+    const hooked = await eventually("queued webhook events", () => hook.received, {
+      until: (r) => r.length >= all.length,
+    });
     assert.deepEqual(hooked.map((r) => r.body.Key), all, "in order, none lost");
-    const rows = await eventually(() => my.rows(), (r) => r.length >= all.length, "queued mariadb rows");
+    const rows = await eventually("queued mariadb rows", () => my.rows(), {
+      until: (r) => r.length >= all.length,
+    });
     assert.deepEqual(
       rows.map((r) =>
         (r.event_data as { Records: { s3: { object: { key: string } } }[] }).Records[0].s3.object.key
@@ -241,9 +239,9 @@ Deno.test("notification targets: an outage queues events on disk; back on the ri
       all.map((k) => k.slice("outage/".length)),
     );
     await eventually(
-      async () => (await stack.storage.notifier.stats()).targets["outage:webhook"],
-      (s) => s.queued === 0,
       "queue drained",
+      async () => (await stack.storage.notifier.stats()).targets["outage:webhook"],
+      { until: (s) => s.queued === 0 },
     );
     assert.equal(hook.received.length, all.length, "none twice");
     assert.equal((await my.rows()).length, all.length, "none twice");
@@ -340,9 +338,9 @@ Deno.test("notification targets: every kind on a closed port is saved, listed Of
     }
     for (let i = 0; i < 5; i++) await putObject(stack.admin, "quiet", `k${i}`, "x");
     await eventually(
-      async () => (await stack.storage.notifier.stats()).targets,
-      (t) => t["_:postgresql"]?.dropped === 5 && t["_:webhook"]?.queued === 5,
       "drops counted, queued kept",
+      async () => (await stack.storage.notifier.stats()).targets,
+      { until: (t) => t["_:postgresql"]?.dropped === 5 && t["_:webhook"]?.queued === 5 },
     );
     assert.equal(
       (await stack.storage.notifier.stats()).targets["_:elasticsearch"].dropped,

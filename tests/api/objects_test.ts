@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { makeBucket, putBucketVersioning, putObject, putObjectLockConfig } from "../../server/lib/s3/mod.ts";
 import type { ObjectDetail, ObjectList, RewindList } from "../../server/lib/contract/objects.ts";
 import { createUser, runScenarios, type Scenario, signIn, signInAsRoot, startStack } from "../helpers.ts";
+import { eventually } from "../eventually.ts";
 
 const AUTH_MATRIX: [string, string, unknown?][] = [
   ["GET", "/api/v1/buckets/photos/objects?prefix="],
@@ -30,6 +31,8 @@ const AUTH_MATRIX: [string, string, unknown?][] = [
 
 const list = (body: unknown) => body as ObjectList;
 const names = (body: unknown) => list(body).objects.map((o) => o.name);
+/** Waits for the clock to pass `ms`, so what is written next has a later timestamp. */
+const clockPast = (ms: number) => eventually(`the clock to pass ${ms}`, () => Date.now() > ms);
 
 Deno.test("object endpoints: auth matrix, prefix-limited users and changes", async (t) => {
   const stack = await startStack();
@@ -289,9 +292,10 @@ Deno.test("object endpoints: auth matrix, prefix-limited users and changes", asy
       await putBucketVersioning(stack.admin, "history", { status: "Enabled" });
       await putObject(stack.admin, "history", "doc.txt", "v1");
       await putObject(stack.admin, "history", "gone.txt", "soon deleted");
-      await new Promise((r) => setTimeout(r, 20)); // versions need distinct timestamps around the rewind instant
+      // Versions need timestamps apart from the rewind instant (milliseconds, the storage's clock is this one).
+      await clockPast(Date.now());
       const instant = new Date().toISOString();
-      await new Promise((r) => setTimeout(r, 20));
+      await clockPast(Date.parse(instant));
       await putObject(stack.admin, "history", "doc.txt", "v2");
       await putObject(stack.admin, "history", "new.txt", "later");
       await root.json("DELETE", "/api/v1/buckets/history/objects?path=gone.txt", undefined, 200);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { ConsoleClient } from "../helpers.ts";
-import { RESOURCES } from "../k8s_standin/resources.ts";
+import { RESOURCES } from "../../build/k8s_standin/resources.ts";
 import { runOperatorScenarios, startOperatorStack } from "../operator_helpers.ts";
 
 const T = "/api/v1/namespaces/tenant-lite/tenants/storage-lite";
@@ -484,11 +484,19 @@ Deno.test("operator API: tenants, pools, YAML, pods, security", async (t) => {
           autoCert: false,
           customCertificates: {
             minio: [{
-              crt: b64(Deno.readTextFileSync(new URL("../k8s_standin/certs/tenant.crt", import.meta.url))),
-              key: b64(Deno.readTextFileSync(new URL("../k8s_standin/certs/tenant.key", import.meta.url))),
+              crt: b64(
+                Deno.readTextFileSync(new URL("../../build/k8s_standin/certs/tenant.crt", import.meta.url)),
+              ),
+              key: b64(
+                Deno.readTextFileSync(new URL("../../build/k8s_standin/certs/tenant.key", import.meta.url)),
+              ),
             }],
             minioCAs: [
-              b64(Deno.readTextFileSync(new URL("../k8s_standin/certs/tenant-ca.crt", import.meta.url))),
+              b64(
+                Deno.readTextFileSync(
+                  new URL("../../build/k8s_standin/certs/tenant-ca.crt", import.meta.url),
+                ),
+              ),
             ],
           },
         },

@@ -9,6 +9,7 @@ import { S3Client } from "../../server/lib/s3/client.ts";
 import { makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
+import { eventually } from "../eventually.ts";
 
 Deno.test("API: replication status of a bucket, none until a rule replicates, then counted", async () => {
   const stack = await startStack();
@@ -56,18 +57,17 @@ Deno.test("API: replication status of a bucket, none until a rule replicates, th
     assert.equal(result.replicationState[0].errorString, "");
     await putObject(stack.admin, "docs", "a.txt", "alpha");
     await putObject(stack.admin, "docs", "b.txt", "beta");
-    const deadline = Date.now() + 60_000;
-    let status: ReplicationStatusView | null = null;
-    while (Date.now() < deadline) {
-      status = (await api.json<{ status: ReplicationStatusView | null }>(
-        "GET",
-        "/api/v1/buckets/docs/replication-status",
-        undefined,
-        200,
-      )).status;
-      if (status?.replicated === 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const status = await eventually(
+      "both objects replicated",
+      async () =>
+        (await api.json<{ status: ReplicationStatusView | null }>(
+          "GET",
+          "/api/v1/buckets/docs/replication-status",
+          undefined,
+          200,
+        )).status,
+      { until: (status) => status?.replicated === 2 },
+    );
     assert.deepEqual(status, {
       replicated: 2,
       replicatedBytes: 9,

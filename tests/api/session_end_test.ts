@@ -4,7 +4,7 @@
  * credentials are revoked on the storage server, which every console replica asks on every call.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../server/console/app.ts";
+import { createApp } from "../../server/console/app/app.ts";
 import { setUserStatus } from "../../server/lib/s3/admin/iam.ts";
 import { ConsoleClient, createUser, signIn, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createApp } from "../../server/console/app.ts";
+import { createApp } from "../../server/console/app/app.ts";
 import { sealSession } from "../../server/console/session/token.ts";
 import { ConsoleClient, createUser, NARROW_POLICY, signIn, signInAsRoot, startStack } from "../helpers.ts";
 

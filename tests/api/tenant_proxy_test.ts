@@ -5,8 +5,8 @@
  * service stands in for the console for the header checks).
  */
 import assert from "node:assert/strict";
-import { RESOURCES } from "../k8s_standin/resources.ts";
-import { seedTenant } from "../k8s_standin/seed.ts";
+import { RESOURCES } from "../../build/k8s_standin/resources.ts";
+import { seedTenant } from "../../build/k8s_standin/seed.ts";
 import { ConsoleClient } from "../helpers.ts";
 import { type OperatorStack, signInOperator, startOperatorStack } from "../operator_helpers.ts";
 

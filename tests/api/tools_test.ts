@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { startLogSearch } from "../../server/logsearch/server.ts";
 import * as s3 from "../../server/lib/s3/mod.ts";
 import { runScenarios, signInAsRoot, startStack } from "../helpers.ts";
+import { eventually } from "../eventually.ts";
 
 Deno.test("logs search: the session's log-search feature, the auth matrix, and an upload found in the audit log", async (t) => {
   const stack = await startStack({ logSearch: true });
@@ -24,15 +25,16 @@ Deno.test("logs search: the session's log-search feature, the auth matrix, and a
       );
     const fp = (key: string, value: string) => `fp=${encodeURIComponent(`${key}:${value}`)}`;
     // Delivery is asynchronous: wait for the record, as a user would press Get Information again.
-    let found: Record<string, unknown>[] = [];
-    for (let i = 0; i < 200 && found.length === 0; i++) {
-      found = (await search(
-        `q=reqinfo&${fp("bucket", "audit-me")}&${
-          fp("api_name", "PutObject")
-        }&pageSize=100&pageNo=0&order=timeDesc`,
-      )).results;
-      if (!found.length) await new Promise((r) => setTimeout(r, 25));
-    }
+    const found = await eventually(
+      "the upload's audit record",
+      async () =>
+        (await search(
+          `q=reqinfo&${fp("bucket", "audit-me")}&${
+            fp("api_name", "PutObject")
+          }&pageSize=100&pageNo=0&order=timeDesc`,
+        )).results,
+      { until: (results) => results.length > 0 },
+    );
     assert.equal(found.length, 1);
     assert.equal(
       found[0].object,

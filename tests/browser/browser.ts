@@ -36,8 +36,15 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-export async function openBrowser(stack: Pick<TestStack, "consoleUrl">): Promise<BrowserSession> {
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+/** `extraFlags` adds Chromium switches (the TLS tests trust their own certificate with one). */
+export async function openBrowser(
+  stack: Pick<TestStack, "consoleUrl">,
+  extraFlags: string[] = [],
+): Promise<BrowserSession> {
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [...CHROMIUM_FLAGS, ...extraFlags],
+  });
   const context = await browser.newContext({ baseURL: stack.consoleUrl });
   const requests: string[] = [];
   const errors: string[] = [];

@@ -8,6 +8,7 @@ import type { Locator } from "playwright-core";
 import * as s3 from "../../server/lib/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
+import { eventually } from "../eventually.ts";
 
 const FORMAT = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -39,11 +40,11 @@ Deno.test("browser: every page shows instants in one format", async (t) => {
     await t.step("audit logs: Timestamp", async () => {
       await page.goto("/logs?tab=audit");
       const rows = page.getByRole("table", { name: "audit records" }).locator("tbody tr[data-row]");
-      for (let attempt = 0; (await rows.count()) === 0; attempt++) {
-        assert.ok(attempt < 100, "the audit log has records");
+      // Delivery to the log search is asynchronous: ask again, as a user would, until records show.
+      await eventually("records in the audit log", async () => {
         await page.getByRole("button", { name: "Get Information" }).click();
-        await rows.first().waitFor({ timeout: 300 }).catch(() => {});
-      }
+        return await rows.first().waitFor({ timeout: 300 }).then(() => true, () => false);
+      });
       assert.match(await cell(rows, 1), FORMAT);
     });
 
@@ -52,10 +53,7 @@ Deno.test("browser: every page shows instants in one format", async (t) => {
       await page.getByLabel("Bucket").selectOption("dated");
       await page.getByRole("button", { name: "Start" }).click();
       await page.getByRole("button", { name: "Stop" }).waitFor();
-      for (const until = Date.now() + 15_000; stack.storage.streams.events.subscriberCount === 0;) {
-        assert.ok(Date.now() < until, "the watch subscribed");
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await eventually("the watch to subscribe", () => stack.storage.streams.events.subscriberCount > 0);
       await s3.putObject(stack.admin, "dated", "watched.txt", "12345");
       const row = page.locator("tr", { hasText: "dated/watched.txt" });
       await row.waitFor();

@@ -10,7 +10,7 @@ import { Buffer } from "node:buffer";
 import type { Page, Route } from "playwright-core";
 import { addUser, updateGroupMembers } from "../../server/lib/s3/admin/iam.ts";
 import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
-import { assetBytes } from "../bench/assets.ts";
+import { assetBytes } from "../../build/bench/assets.ts";
 import { createUser, startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
 

@@ -32,17 +32,18 @@ const PNG = Uint8Array.fromBase64(
 );
 
 Deno.test("browser: the object browser, browsing and reading", async (t) => {
-  // Listing pages after the first wait while `holdPages` is set (the search-cancel step), and are counted.
+  // Listing pages after the first are counted, and while `heldPages` is set (the search-cancel step) each
+  // waits until the test lets it through.
   let storageHandler: (request: Request) => Promise<Response> = () =>
     Promise.resolve(new Response(null, { status: 503 }));
-  let holdPages = false;
+  let heldPages: Promise<void> | null = null;
   let continuedListings = 0;
   let heldAnswered: () => void = () => {};
   const pacer = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
     if (!new URL(request.url).searchParams.has("continuation-token")) return await storageHandler(request);
     continuedListings++;
-    if (!holdPages) return await storageHandler(request);
-    await new Promise((r) => setTimeout(r, 1500)); // long enough for the test to press Cancel
+    if (!heldPages) return await storageHandler(request);
+    await heldPages;
     const response = await storageHandler(request);
     heldAnswered();
     return response;
@@ -154,8 +155,9 @@ Deno.test("browser: the object browser, browsing and reading", async (t) => {
         await page.getByRole("list", { name: "Search results" }).getByRole("listitem").count(),
         11,
       );
-      // Three storage pages; the second is held, so the scan is still running when Cancel is pressed.
-      holdPages = true;
+      // Three storage pages; the second is held until Cancel was pressed, so the scan is still running then.
+      const { promise: cancelled, resolve: letThrough } = Promise.withResolvers<void>();
+      heldPages = cancelled;
       const secondAnswered = new Promise<void>((resolve) => (heldAnswered = resolve));
       await page.getByLabel("Match").selectOption("glob");
       await page.getByLabel("Search the bucket for").fill("*/0000?.log");
@@ -166,6 +168,7 @@ Deno.test("browser: the object browser, browsing and reading", async (t) => {
       await page.getByTestId("search-status").filter({
         hasText: /Search cancelled after 1,000 keys scanned, 10 found/,
       }).waitFor();
+      letThrough();
       await secondAnswered;
       const afterSecond = continuedListings;
       // Had the scan gone on, its third page would be asked for as soon as the second came back.
@@ -175,7 +178,7 @@ Deno.test("browser: the object browser, browsing and reading", async (t) => {
         afterSecond,
         "the server stopped listing once the search was cancelled",
       );
-      holdPages = false;
+      heldPages = null;
       await page.getByRole("list", { name: "Search results" }).getByRole("button", { name: "big/00003.log" })
         .click();
       await page.getByRole("heading", { name: "00003.log" }).waitFor();

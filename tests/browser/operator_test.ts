@@ -229,7 +229,7 @@ Deno.test("browser: operator mode end to end", async (t) => {
 
       await page.getByRole("link", { name: "Security" }).click();
       await page.getByLabel("Custom Certificates").check();
-      const certs = new URL("../k8s_standin/certs/", import.meta.url).pathname;
+      const certs = new URL("../../build/k8s_standin/certs/", import.meta.url).pathname;
       // Two key pairs and two CAs in one save: the tab posts lists, as spec 3 §7.1 says.
       await page.getByLabel("Cert 1", { exact: true }).setInputFiles(`${certs}tenant.crt`);
       await page.getByLabel("Key 1", { exact: true }).setInputFiles(`${certs}tenant.key`);

@@ -14,23 +14,23 @@ import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { startStack } from "../helpers.ts";
 import { assertAccessible } from "./a11y.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
+import { eventually } from "../eventually.ts";
 import type { Page } from "playwright-core";
 
 /** Clicks "Refresh status" until the card's `testId` text matches (generous deadline for a loaded machine). */
 async function refreshUntil(page: Page, testId: string, expected: RegExp): Promise<void> {
   const card = page.getByTestId("summary-replication");
-  const deadline = Date.now() + 60_000;
-  while (!expected.test(await card.getByTestId(testId).innerText())) {
-    if (Date.now() > deadline) {
-      throw new Error(`${testId} never matched ${expected}: ${await card.innerText()}`);
+  await eventually(`${testId} to match ${expected}`, async () => {
+    const text = await card.getByTestId(testId).innerText();
+    if (!expected.test(text)) {
+      await card.getByRole("button", { name: "Refresh status" }).click();
+      // The button is disabled while the status is read; it comes back once the new one is shown.
+      await page.waitForFunction(() =>
+        !document.querySelector('[data-testid="replication-status"] button')?.hasAttribute("disabled")
+      );
     }
-    const refresh = card.getByRole("button", { name: "Refresh status" });
-    await refresh.click();
-    // The button is disabled while the status is read; it comes back once the new one is shown.
-    await page.waitForFunction(() =>
-      !document.querySelector('[data-testid="replication-status"] button')?.hasAttribute("disabled")
-    );
-  }
+    return text;
+  }, { until: (text) => expected.test(text) });
 }
 
 Deno.test("browser: the bucket page shows replication status after an upload", async () => {

@@ -2,12 +2,14 @@
  * Sessions end when they should, seen in Chromium: the sidebar's Logout ends the session itself (a saved copy
  * of the cookie is refused by the API and the pages), the menu and pages follow a policy change without a new
  * sign-in, the Logs page says why Audit Logs is closed to an account without admin:OBDInfo, and a live trace
- * stops with an explanation when the account is disabled.
+ * stops with an explanation when the account is disabled. A console-mode and an operator-mode Deck on one host
+ * each send a session of the other mode to sign in.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { ConsoleClient, createUser, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 import { LIVE_ACCESS_TTL_MS } from "../../server/console/session/live_access.ts";
+import { startOperatorStack } from "../operator_helpers.ts";
 import { assertAccessible } from "./a11y.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 
@@ -131,5 +133,35 @@ Deno.test("browser: sessions end on Logout, follow policy changes, and live stre
     stack.deps.now = realNow;
     await browser.close();
     await stack.close();
+  }
+});
+
+Deno.test("browser: a console Deck and an operator Deck on one host each ask to sign in for the other's session", async (t) => {
+  // Replicas share these settings; two Decks of different modes on one host may too. Cookies go to every
+  // port of a host, so each Deck receives the session the other sealed, and can open it.
+  const sharedKey = { CONSOLE_PBKDF_PASSPHRASE: "one passphrase", CONSOLE_PBKDF_SALT: "one salt" };
+  const consoleDeck = await startStack({ env: sharedKey });
+  const operatorDeck = await startOperatorStack({ env: sharedKey });
+  const browser = await openBrowser(consoleDeck);
+  const { page } = browser;
+  try {
+    await t.step("signed in to the console, the operator Deck's tenants page shows its sign-in", async () => {
+      await signInThroughForm(page, consoleDeck.storage.root.accessKey, consoleDeck.storage.root.secretKey);
+      await page.goto(`${operatorDeck.consoleUrl}/tenants`);
+      await page.waitForURL(`${operatorDeck.consoleUrl}/login`);
+      await page.getByRole("heading", { name: "Operator Login" }).waitFor();
+    });
+    await t.step("signed in as the operator, the console's buckets page shows its sign-in", async () => {
+      await page.getByLabel("JWT").fill(operatorDeck.cluster.operatorToken);
+      await page.getByRole("button", { name: "Login" }).click();
+      await page.waitForURL(`${operatorDeck.consoleUrl}/tenants`);
+      await page.goto(`${consoleDeck.consoleUrl}/buckets`);
+      await page.waitForURL(`${consoleDeck.consoleUrl}/login`);
+      await page.getByPlaceholder("Enter Username").waitFor();
+    });
+  } finally {
+    await browser.close();
+    await operatorDeck.close();
+    await consoleDeck.close();
   }
 });

@@ -8,6 +8,7 @@ import * as s3 from "../../server/lib/s3/mod.ts";
 import { keyPathStem } from "../../server/storage/fs/names.ts";
 import { startStack, type TestStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
+import { eventually } from "../eventually.ts";
 
 const AWS = "/usr/bin/aws";
 
@@ -84,10 +85,10 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await page.getByRole("button", { name: "Start" }).click();
       await page.getByText("No Traced elements received yet").waitFor();
       // The socket is open; the relay's request to the storage may still be on its way.
-      for (const until = Date.now() + 30_000; stack.storage.streams.storageCalls.subscriberCount === 0;) {
-        if (Date.now() > until) throw new Error("the trace never subscribed to storage calls");
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await eventually(
+        "the trace to subscribe to storage calls",
+        () => stack.storage.streams.storageCalls.subscriberCount > 0,
+      );
       await s3.putObject(stack.admin, "tools-bucket", "storage-row.txt", "twelve bytes");
       const call = page.locator("tr", { hasText: "storage.WriteMetadata" }).filter({
         hasText: "tools-bucket/storage-row.txt",
@@ -126,15 +127,14 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
         assert.match(await page.getByTestId("wildcard-hint").innerText(), /\* matches any characters/);
         await page.getByRole("textbox", { name: "Bucket" }).fill("tools-bucket");
         await page.getByRole("textbox", { name: "API Name" }).fill("PutObject");
-        let found = false;
-        for (let attempt = 0; attempt < 50 && !found; attempt++) {
+        // Delivery to the log search is asynchronous: ask again, as a user would, until the upload shows.
+        await eventually("the upload in the audit log", async () => {
           await page.getByRole("button", { name: "Get Information" }).click();
-          found = await page.locator("tr", { hasText: "cli/hello.txt" }).waitFor({ timeout: 300 }).then(
+          return await page.locator("tr", { hasText: "cli/hello.txt" }).waitFor({ timeout: 300 }).then(
             () => true,
             () => false,
           );
-        }
-        assert.ok(found, "the upload reached the audit log");
+        });
         assert.match(
           await page.locator("tr", { hasText: "cli/hello.txt" }).innerText(),
           /PutObject[\s\S]*tools-bucket[\s\S]*200 OK/,
@@ -163,9 +163,7 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await page.getByRole("button", { name: "Start" }).click();
       await page.getByRole("button", { name: "Stop" }).waitFor();
       // The socket is open once Stop shows; the server subscribes as it upgrades.
-      for (let i = 0; i < 100 && stack.storage.streams.events.subscriberCount === 0; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await eventually("the watch to subscribe", () => stack.storage.streams.events.subscriberCount > 0);
       await s3.putObject(stack.admin, "tools-bucket", "watched/new.txt", "12345");
       const row = page.locator("tr", { hasText: "tools-bucket/watched/new.txt" });
       await row.waitFor();

@@ -4,7 +4,7 @@
  * patches, lists with selectors, prints server-side tables, follows logs and waits for deletions.
  */
 import assert from "node:assert/strict";
-import { STANDIN_CA_FILE, startStandin } from "./mod.ts";
+import { STANDIN_CA_FILE, startStandin } from "../../build/k8s_standin/mod.ts";
 
 const KUBECTL = "/usr/bin/kubectl";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { K8sClient, K8sError } from "../../server/console/k8s/client.ts";
-import { startStandin } from "./mod.ts";
+import { startStandin } from "../../build/k8s_standin/mod.ts";
 
 Deno.test("stand-in API server: the behaviours the console relies on", async (t) => {
   const cluster = await startStandin({ backTenants: false, seedTenant: true });

@@ -4,28 +4,21 @@
  * (it used to be Deno.serve, which kept every one of them open), while an ingest that is sent keeps working.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../../server/console/config.ts";
+import { loadConfig } from "../../server/console/config/config.ts";
 import { startBuiltinLogSearch } from "../../server/start/log_search.ts";
+import { within } from "../eventually.ts";
 
 const CONNECTIONS = 100;
 
 /** Resolves once the server closes the connection (or resets it); rejects after `ms`. */
 async function closedWithin(conn: Deno.Conn, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const gaveUp = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still open after ${ms} ms`)), ms);
-  });
   const closed = (async () => {
     const buffer = new Uint8Array(1024);
     try {
       while ((await conn.read(buffer)) !== null);
     } catch { /* reset: closed too */ }
   })();
-  try {
-    await Promise.race([closed, gaveUp]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await within("the server to close the connection", closed, ms);
 }
 
 Deno.test("log search: half-open connections are closed by the header timeout", async () => {

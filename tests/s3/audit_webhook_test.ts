@@ -8,6 +8,7 @@ import * as s3 from "../../server/lib/s3/mod.ts";
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
+import { eventually } from "../eventually.ts";
 
 interface Received {
   path: string;
@@ -191,15 +192,6 @@ function freePort(): number {
   return port;
 }
 
-/** Polls `check` until it holds, failing after `ms`. */
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function queuedText(dir: string): Promise<string> {
   let text = "";
   try {
@@ -225,7 +217,7 @@ Deno.test("audit webhook with queue_dir: entries for an unreachable endpoint wai
     await s3.makeBucket(root, "queued");
     for (let i = 0; i < 8; i++) await s3.putObject(root, "queued", `o-${i}`, `${i}`);
     // Every entry is on disk before it is sent; the endpoint is down, so they stay there.
-    await until(
+    await eventually(
       "the entries in the queue directory",
       async () => (await queuedText(`${queueDir}/audit_webhook-kept`)).includes('"object":"o-7"'),
     );
@@ -289,7 +281,7 @@ Deno.test("audit webhook batch_size, max_retry and retry_interval; bad values ar
     );
     hook.state.hold = null;
     held.resolve();
-    await until(
+    await eventually(
       "all twelve uploads",
       () =>
         hook.received.filter((r) => r.path === "/batch" && r.body.api?.name === "PutObject").length === 12,
@@ -364,7 +356,7 @@ Deno.test("logger webhook proxy: entries travel through the configured HTTP prox
       message: "through the proxy",
       error: { message: "through the proxy" },
     });
-    await until("the entry at the proxy", () => seen.some((s) => s.body.includes("through the proxy")));
+    await eventually("the entry at the proxy", () => seen.some((s) => s.body.includes("through the proxy")));
     assert.ok(
       seen.some((s) => s.url.startsWith("http://logs.example.invalid/ingest")),
       JSON.stringify(seen.map((s) => s.url)),

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import * as s3 from "../../server/lib/s3/mod.ts";
 import { keyPathStem } from "../../server/storage/fs/names.ts";
+import { eventually } from "../eventually.ts";
 
 export const RECURSIVE = { recursive: true, dryRun: false, remove: false, scanMode: 1 };
 
@@ -17,15 +18,16 @@ export async function heal(
 ): Promise<s3.HealResultItem[]> {
   const { clientToken } = await s3.healStart(client, bucket, prefix, opts);
   const items: s3.HealResultItem[] = [];
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
+  const last = await eventually("the heal to end", async () => {
     const status = await s3.healStatus(client, bucket, prefix, clientToken);
     items.push(...(status.items ?? []));
-    if (status.summary === "finished") return items;
-    assert.notEqual(status.summary, "stopped", status.detail);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error("heal did not finish");
+    return status;
+  }, {
+    until: (status) => status.summary === "finished" || status.summary === "stopped",
+    timeoutMs: 120_000,
+  });
+  assert.equal(last.summary, "finished", last.detail);
+  return items;
 }
 
 /** The data file of a key that has exactly one (objects over the inline limit). */

@@ -9,6 +9,7 @@ import { keyPathStem } from "../../server/storage/fs/names.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
 import { dataFileOf, heal, RECURSIVE } from "./heal_helpers.ts";
+import { eventually } from "../eventually.ts";
 
 type Item = s3.HealResultItem;
 
@@ -284,9 +285,8 @@ Deno.test("heal remove: dangling versions and old unreferenced data files go (a 
       "only the recent file is still reported",
     );
 
-    const deadline = Date.now() + 30_000;
     const dangling = () => audited.filter((e) => e.event === "DeleteDanglingObject");
-    while (dangling().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await eventually("both dangling deletions in the audit log", () => dangling().length >= 2);
     assert.deepEqual(dangling().map((e) => [e.trigger, e.api.bucket, e.api.objects[0].objectName]).sort(), [
       ["DeleteDanglingObject", "dangling", "flipped.bin"],
       ["DeleteDanglingObject", "dangling", "gone.bin"],

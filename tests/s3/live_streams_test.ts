@@ -8,15 +8,7 @@ import { adminJson, adminSend } from "../../server/lib/s3/admin/request.ts";
 import * as s3 from "../../server/lib/s3/mod.ts";
 import type { StorageFixture } from "./fixture.ts";
 import { rejectsWith, startStorage } from "./fixture.ts";
-
-/** Waits for a condition the server reaches asynchronously (a subscription closing after a disconnect). */
-async function eventually(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { eventually, within } from "../eventually.ts";
 
 /** Opens a stream, waits until the server has subscribed, runs `act`, and returns the first value `pick` accepts. */
 async function firstMatching<T>(
@@ -26,12 +18,12 @@ async function firstMatching<T>(
   pick: (value: T) => boolean,
 ): Promise<T> {
   const stop = new AbortController();
-  await eventually(() => subscribers() === 0, "earlier streams to end");
+  await eventually("earlier streams to end", () => subscribers() === 0);
   const iterator = open(stop.signal);
   const first = iterator.next();
   first.catch(() => {});
   try {
-    await eventually(() => subscribers() > 0, "the server to subscribe");
+    await eventually("the server to subscribe", () => subscribers() > 0);
     await act();
     let next = await first;
     while (!next.done && !pick(next.value)) next = await iterator.next();
@@ -39,12 +31,7 @@ async function firstMatching<T>(
     return next.value;
   } finally {
     // A generator's return() waits for a pending next(): give up on it after a while rather than hang.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      iterator.return(undefined).catch(() => {}),
-      new Promise((r) => (timer = setTimeout(r, 2000))),
-    ]);
-    clearTimeout(timer);
+    await within("the stream to close", iterator.return(undefined), 2000).catch(() => {});
     stop.abort();
   }
 }
@@ -75,8 +62,8 @@ Deno.test("trace: MinIO TraceInfo records, type and error filters, and a disconn
       "signatures never leave the server",
     );
     await eventually(
-      () => requests.subscriberCount === 0,
       "the trace subscription to end after the client left",
+      () => requests.subscriberCount === 0,
     );
 
     const admin = await firstMatching(
@@ -141,7 +128,7 @@ Deno.test("console log: the last N entries first, then live ones, in madmin's Lo
     assert.equal(info?.level, "INFO");
     await lines.return(undefined).catch(() => {});
     stop.abort();
-    await eventually(() => log.subscriberCount === 0, "the log subscription to end");
+    await eventually("the log subscription to end", () => log.subscriberCount === 0);
 
     const errorsOnly = new AbortController();
     const filtered = s3.consoleLog(f.root, { node: "", limit: 1, logType: "info" }, errorsOnly.signal);
@@ -183,8 +170,8 @@ Deno.test("ListenBucketNotification: event records as MinIO sends them, filtered
     assert.equal(created.s3.object.size, 4);
     assert.equal(created.s3.bucket.name, "watched");
     await eventually(
-      () => events.subscriberCount === 0,
       "the listen subscription to end after the client left",
+      () => events.subscriberCount === 0,
     );
 
     const raw = await f.root.send({

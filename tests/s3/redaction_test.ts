@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { makeBucket, serviceTrace, setConfigKV } from "../../server/lib/s3/mod.ts";
 import { assumeRole } from "../../server/lib/s3/sts.ts";
-import { eventually } from "../notify_services.ts";
+import { eventually } from "../eventually.ts";
 import { startStack } from "../helpers.ts";
 
 const LAST_KEY = "last request 🎉 + % # ?.txt";
@@ -65,14 +65,10 @@ Deno.test("no customer key, session token or signature reaches audit webhooks, t
     })().catch(() => {});
     await makeBucket(stack.admin, "sealed");
     // The trace is open once it shows a request made after it was asked for.
-    await eventually(
-      async () => {
-        await stack.admin.empty({ method: "HEAD", bucket: "sealed" });
-        return traced.length;
-      },
-      (n) => n > 0,
-      "the trace stream",
-    );
+    await eventually("the trace stream", async () => {
+      await stack.admin.empty({ method: "HEAD", bucket: "sealed" });
+      return traced.length;
+    }, { until: (n) => n > 0 });
 
     const first = customerKey(1), second = customerKey(2);
     await root.send(
@@ -132,23 +128,17 @@ Deno.test("no customer key, session token or signature reaches audit webhooks, t
       "session token": temporary.sessionToken,
       signature,
     };
-    await eventually(
-      async () => hookBodies.join("\n"),
-      (text) => text.includes(`"name":"GetObject","bucket":"sealed","object":"${LAST_KEY}"`),
-      "the audit webhook's entry of the presigned download",
-      30_000,
-    );
-    await eventually(
-      async () => traced.join("\n"),
-      (text) => text.includes(`"funcname":"s3.GetObject"`) && text.includes(`"path":"/sealed/${LAST_KEY}"`),
-      "the trace of the presigned download",
-      30_000,
-    );
+    await eventually("the audit webhook's entry of the presigned download", () => hookBodies.join("\n"), {
+      until: (text) => text.includes(`"name":"GetObject","bucket":"sealed","object":"${LAST_KEY}"`),
+    });
+    await eventually("the trace of the presigned download", () => traced.join("\n"), {
+      until: (text) =>
+        text.includes(`"funcname":"s3.GetObject"`) && text.includes(`"path":"/sealed/${LAST_KEY}"`),
+    });
     const database = await eventually(
-      () => databaseText(`${stack.dataDir}/logsearch`),
-      (text) => text.includes("last request"),
       "the log search's rows",
-      30_000,
+      () => databaseText(`${stack.dataDir}/logsearch`),
+      { until: (text) => text.includes("last request") },
     );
     for (
       const [where, text] of Object.entries({

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import * as s3 from "../../server/lib/s3/mod.ts";
 import type { TraceInfo, TraceQuery } from "../../server/lib/s3/admin/live.ts";
 import { startStorage, type StorageFixture } from "./fixture.ts";
+import { eventually, within } from "../eventually.ts";
 
 const NONE: TraceQuery = {
   s3: false,
@@ -16,14 +17,6 @@ const NONE: TraceQuery = {
   errorsOnly: false,
   threshold: "0s",
 };
-
-async function eventually(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * Opens a trace, waits until the server subscribed to `hub`, runs `act`, and collects records until `last`
@@ -38,42 +31,27 @@ async function traceDuring(
 ): Promise<TraceInfo[]> {
   const stop = new AbortController();
   const records: TraceInfo[] = [];
+  const got = () => `the expected record; got ${records.map((r) => r.funcname).join(", ")}`;
   const iterator = s3.serviceTrace(f.root, query, stop.signal);
   const first = iterator.next();
   first.catch(() => {});
-  // A record that never comes fails the test instead of hanging it.
-  let deadline: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((
-    _,
-    reject,
-  ) => (deadline = setTimeout(
-    () =>
-      reject(new Error(`no expected record within 60 s; got ${records.map((r) => r.funcname).join(", ")}`)),
-    60_000,
-  )));
-  expired.catch(() => {});
-  try {
-    await eventually(() => hub.subscriberCount > 0, "the server to subscribe");
+  const collect = async () => {
+    await eventually("the server to subscribe", () => hub.subscriberCount > 0);
     await act();
-    let next = await Promise.race([first, expired]);
-    while (!next.done) {
+    for (let next = await first; !next.done; next = await iterator.next()) {
       records.push(next.value);
       if (last(next.value)) return records;
-      next = await Promise.race([iterator.next(), expired]);
     }
-    throw new Error(
-      `the stream ended before the expected record; got ${records.map((r) => r.funcname).join(", ")}`,
-    );
+    throw new Error(`the stream ended before ${got()}`);
+  };
+  try {
+    // A record that never comes fails the test instead of hanging it.
+    return await within(got, collect(), 60_000);
   } finally {
-    clearTimeout(deadline);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      iterator.return(undefined).catch(() => {}),
-      new Promise((r) => (timer = setTimeout(r, 2000))),
-    ]);
-    clearTimeout(timer);
+    // A generator's return() waits for a pending next(): give up on it after a while rather than hang.
+    await within("the trace to close", iterator.return(undefined), 2000).catch(() => {});
     stop.abort();
-    await eventually(() => hub.subscriberCount === 0, "the trace subscription to end after the client left");
+    await eventually("the trace subscription to end after the client left", () => hub.subscriberCount === 0);
   }
 }
 
@@ -234,10 +212,12 @@ Deno.test("storage and os traces: an S3-only trace builds none; errors-only and 
           work,
         ) => ((key === "traced/a.txt" && !queuedAt && (queuedAt = performance.now())), run(key, work));
         const deletion = s3.deleteObject(f.root, "traced", "a.txt");
-        await eventually(() => queuedAt > 0, "the deletion to queue on the key's lock", 60_000);
+        await eventually("the deletion to queue on the key's lock", () => queuedAt > 0, {
+          timeoutMs: 60_000,
+        });
         await eventually(
-          () => performance.now() - queuedAt > 1500,
           "the deletion to wait past the threshold",
+          () => performance.now() - queuedAt > 1500,
         );
         locks.run = run;
         release();

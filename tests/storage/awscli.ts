@@ -3,7 +3,6 @@
  * from a private config home: `aws()` returns stdout or throws with stderr, `json()` parses it, `run()`
  * returns the outcome either way.
  */
-import type { StorageFixture } from "../s3/fixture.ts";
 
 export const AWS = "/usr/bin/aws";
 
@@ -16,8 +15,15 @@ export interface AwsCli {
   close(): Promise<void>;
 }
 
-/** The CLI for `f`'s server; `s3Config` adds lines to the config's `s3 =` section (multipart sizes…). */
-export async function awsCli(f: StorageFixture, s3Config: string[] = []): Promise<AwsCli> {
+/**
+ * The CLI for `f`'s server; `s3Config` adds lines to the config's `s3 =` section (multipart sizes…), and
+ * `caBundle` is the CA file it trusts for a server on HTTPS (--ca-bundle).
+ */
+export async function awsCli(
+  f: { storage: { url: string; root: { accessKey: string; secretKey: string } } },
+  s3Config: string[] = [],
+  caBundle?: string,
+): Promise<AwsCli> {
   if (!(await Deno.stat(AWS).then(() => true, () => false))) {
     throw new Error(
       `${AWS} is missing: install Debian's awscli package (deno task test does it on Debian as root)`,
@@ -40,7 +46,14 @@ export async function awsCli(f: StorageFixture, s3Config: string[] = []): Promis
   };
   const run = async (...args: string[]) => {
     const out = await new Deno.Command(AWS, {
-      args: ["--endpoint-url", f.storage.url, "--output", "json", ...args],
+      args: [
+        "--endpoint-url",
+        f.storage.url,
+        "--output",
+        "json",
+        ...(caBundle ? ["--ca-bundle", caBundle] : []),
+        ...args,
+      ],
       env,
       clearEnv: true,
       stdout: "piped",

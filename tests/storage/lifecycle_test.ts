@@ -21,24 +21,16 @@ import { type LifecycleRule, putBucketLifecycle } from "../../server/lib/s3/ops/
 import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 import { rejectsWith, startStorage } from "../s3/fixture.ts";
+import { eventually } from "../eventually.ts";
 
 const PAST = "2020-01-01T00:00:00Z";
-
-/** Polls `read` until `accept` holds (a minute at most: the machine may be loaded). */
-async function until<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  while (true) {
-    const value = await read();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Waits for two more complete scans, so whatever was due has had its chance. */
 async function settle(storage: EmbeddedStorage): Promise<void> {
   const target = storage.lifecycle.stats.scans + 2;
-  await until("scans", () => Promise.resolve(storage.lifecycle.stats.scans), (n) => n >= target);
+  await eventually("scans", () => Promise.resolve(storage.lifecycle.stats.scans), {
+    until: (n) => n >= target,
+  });
 }
 
 const keysOf = async (client: s3.S3Client, bucket: string) =>
@@ -99,12 +91,12 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
           rule("disabled", { prefix: "keep/", expiration: { date: PAST }, status: "Disabled" }),
         ]);
         const expected = ["far/f", "keep/a", "size/small", "tagged/t2"];
-        await until("expired keys", () => keysOf(root, "exp"), (keys) => keys.join() === expected.join());
-        await until(
-          "aborted uploads",
-          () => s3.listMultipartUploads(root, "exp"),
-          (uploads) => uploads.length === 1,
-        );
+        await eventually("expired keys", () => keysOf(root, "exp"), {
+          until: (keys) => keys.join() === expected.join(),
+        });
+        await eventually("aborted uploads", () => s3.listMultipartUploads(root, "exp"), {
+          until: (uploads) => uploads.length === 1,
+        });
         await settle(source);
         assert.deepEqual(await keysOf(root, "exp"), expected);
         const uploads = await s3.listMultipartUploads(root, "exp");
@@ -141,9 +133,15 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
           rule("current", { prefix: "cur/", expiration: { days: 1 } }),
           rule("markers", { prefix: "dm/", expiration: { expiredObjectDeleteMarker: true } }),
         ]);
-        await until("noncurrent versions", () => versionsOf(root, "ver", "nc/"), (v) => v.length === 2);
-        await until("current expiry", () => versionsOf(root, "ver", "cur/"), (v) => v.length === 2);
-        await until("lone marker", () => versionsOf(root, "ver", "dm/lone"), (v) => v.length === 0);
+        await eventually("noncurrent versions", () => versionsOf(root, "ver", "nc/"), {
+          until: (v) => v.length === 2,
+        });
+        await eventually("current expiry", () => versionsOf(root, "ver", "cur/"), {
+          until: (v) => v.length === 2,
+        });
+        await eventually("lone marker", () => versionsOf(root, "ver", "dm/lone"), {
+          until: (v) => v.length === 0,
+        });
         await settle(source);
         assert.deepEqual(await versionsOf(root, "ver", "nc/"), [`nc/k:${nc[3]}`, `nc/k:${nc[2]}`]);
         assert.deepEqual(await versionsOf(root, "ver", "cur/"), ["cur/k:marker", `cur/k:${current}`]);
@@ -209,7 +207,9 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
           "nct/k@fresh": "STANDARD",
           "nct/k@old": "WARM",
         };
-        await until("storage classes", classes, (c) => JSON.stringify(c) === JSON.stringify(expected));
+        await eventually("storage classes", classes, {
+          until: (c) => JSON.stringify(c) === JSON.stringify(expected),
+        });
         await settle(source);
         assert.deepEqual(await classes(), expected);
 
@@ -270,11 +270,11 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
         scanMode: 1,
       });
       const items: s3.HealResultItem[] = [];
-      await until("heal", async () => {
+      await eventually("heal", async () => {
         const status = await s3.healStatus(root, "tiered", "", clientToken);
         items.push(...(status.items ?? []));
         return status.summary;
-      }, (summary) => summary === "finished");
+      }, { until: (summary) => summary === "finished" });
       const objects = items.filter((i) => i.type === "object");
       assert.ok(objects.some((i) => i.object === "cold/big"), "cold/big was checked");
       assert.ok(
@@ -301,10 +301,10 @@ Deno.test("lifecycle rules and tiers on the embedded storage", async (t) => {
           big,
         );
         await s3.deleteObject(root, "tiered", "cold/big", { versionId: bigVersion });
-        const after = await until(
+        const after = await eventually(
           "remote copy removed",
           async () => (await s3.listObjectsV2(tier.root, "warm", { prefix: "deck/", maxKeys: 1000 })).objects,
-          (o) => o.length === 3,
+          { until: (o) => o.length === 3 },
         );
         const gone = before.filter((o) => !after.some((a) => a.key === o.key));
         assert.equal(gone.length, 1);
@@ -461,12 +461,10 @@ Deno.test("remote copies go when an unversioned object is overwritten or deleted
     await putBucketLifecycle(root, "plain", [
       rule("cold", { prefix: "t/", transition: { days: 1, storageClass: "COLD" } }),
     ]);
-    const first = await until("both transitioned", remoteKeys, (keys) => keys.length === 2);
-    await until(
-      "storage class",
-      () => s3.headObject(root, "plain", "t/b"),
-      (h) => h.headers.get("x-amz-storage-class") === "COLD",
-    );
+    const first = await eventually("both transitioned", remoteKeys, { until: (keys) => keys.length === 2 });
+    await eventually("storage class", () => s3.headObject(root, "plain", "t/b"), {
+      until: (h) => h.headers.get("x-amz-storage-class") === "COLD",
+    });
     const remoteOf = async (body: string) => {
       for (const key of await remoteKeys()) {
         if (new TextDecoder().decode(await read(await s3.getObject(tierClient, "cold", key))) === body) {
@@ -481,17 +479,17 @@ Deno.test("remote copies go when an unversioned object is overwritten or deleted
 
     // Overwriting the null version lets its remote copy go (the new bytes are transitioned in turn).
     await s3.putObject(root, "plain", "t/a", "second a");
-    await until("old copy of t/a removed", remoteKeys, (keys) => !keys.includes(remoteA));
+    await eventually("old copy of t/a removed", remoteKeys, { until: (keys) => !keys.includes(remoteA) });
     assert.equal(new TextDecoder().decode(await read(await s3.getObject(root, "plain", "t/a"))), "second a");
 
     // With the tier down the removal waits, and happens once the tier is back.
     await tier.close();
     await s3.deleteObject(root, "plain", "t/b");
     await rejectsWith(s3.headObject(root, "plain", "t/b"), "NoSuchKey");
-    await until("removal pending", pending, (n) => n >= 1);
+    await eventually("removal pending", pending, { until: (n) => n >= 1 });
     tier = await startEmbeddedStorage({ dataDir: tierDir, port: tierPort });
-    await until("pending removal done", remoteKeys, (keys) => !keys.includes(remoteB));
-    await until("nothing pending", pending, (n) => n === 0);
+    await eventually("pending removal done", remoteKeys, { until: (keys) => !keys.includes(remoteB) });
+    await eventually("nothing pending", pending, { until: (n) => n === 0 });
   } finally {
     await source.close();
     await tier.close();

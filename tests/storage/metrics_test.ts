@@ -11,6 +11,7 @@ import { prometheusBearerToken } from "../../server/lib/s3/prometheus_token.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { startPrometheus } from "../prometheus_process.ts";
 import { rejectsWith, startStorage } from "../s3/fixture.ts";
+import { eventually } from "../eventually.ts";
 
 async function scrape(url: string, token: string | null, kind = "cluster"): Promise<Response> {
   return await fetch(`${url}/minio/v2/metrics/${kind}`, {
@@ -22,16 +23,6 @@ async function scrape(url: string, token: string | null, kind = "cluster"): Prom
 function valueOf(text: string, name: string, ...parts: string[]): number | undefined {
   const line = text.split("\n").find((l) => l.startsWith(name + "{") && parts.every((p) => l.includes(p)));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
-}
-
-/** Calls `read` until `accept` holds for its result (5 s at most). */
-async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  while (true) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** promtool check metrics: exit 1 means the text does not parse; lint findings exit 3 with their lines. */
@@ -134,9 +125,10 @@ Deno.test("storage metrics: MinIO's paths, names and authentication; promtool pa
         await rejectsWith(getObject(fx.root, "metrics-one", "missing"), "NoSuchKey");
         // A GET is counted when the server has handed over its last byte, which may be just after the client
         // has it: scrape until the sent bytes show it.
-        const after = await until(
+        const after = await eventually(
+          "the 2 MiB sent to show in the metrics",
           async () => await (await scrape(fx.storage.url, token)).text(),
-          (text) => valueOf(text, "minio_s3_traffic_sent_bytes")! >= 2 * 1024 * 1024,
+          { until: (text) => valueOf(text, "minio_s3_traffic_sent_bytes")! >= 2 * 1024 * 1024 },
         );
         assert.equal(valueOf(after, "minio_cluster_usage_object_total"), objectsBefore + 2);
         assert.equal(valueOf(after, "minio_s3_requests_total", 'api="putobject"'), putsBefore + 2);

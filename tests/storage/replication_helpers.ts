@@ -15,21 +15,6 @@ import {
 
 export const ROOT = { accessKey: "replication-root", secretKey: "replication-secret-key" };
 
-/** Polls `check` until it holds (generous deadline for a loaded machine). */
-export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      if (await check()) return;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
-}
-
 export const client = (url: string) => new S3Client({ endpoint: url, credentials: ROOT });
 
 export async function versionedBucket(c: S3Client, name: string): Promise<void> {

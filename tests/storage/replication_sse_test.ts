@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { getObject, putObject } from "../../server/lib/s3/ops/objects.ts";
 import { startEmbeddedStorage } from "../../server/storage/server.ts";
 import { customerKeyHeaders } from "../s3/sse_helpers.ts";
-import { addRule, client, ROOT, statusOf, until, versionedBucket } from "./replication_helpers.ts";
+import { addRule, client, ROOT, statusOf, versionedBucket } from "./replication_helpers.ts";
+import { eventually } from "../eventually.ts";
 
 Deno.test("replication of encrypted objects: SSE-S3 arrives readable and encrypted again on the target; SSE-C is not queued", async () => {
   const kms = `replication-key:${new Uint8Array(32).fill(7).toBase64()}`;
@@ -36,7 +37,7 @@ Deno.test("replication of encrypted objects: SSE-S3 arrives readable and encrypt
     const put = await putObject(src, "sealed", "secret.txt", "confidential words", {
       headers: { "x-amz-server-side-encryption": "AES256" },
     });
-    await until(
+    await eventually(
       "the encrypted object on the target",
       async () => (await statusOf(src, "sealed", "secret.txt")) === "COMPLETED",
     );

@@ -20,19 +20,12 @@ import {
   putObjectTagging,
 } from "../../server/lib/s3/ops/object_lock.ts";
 import { deleteObject, getObject, headObject, putObject } from "../../server/lib/s3/ops/objects.ts";
-import { BACKGROUND_NICE } from "../../server/storage/background_thread.ts";
+import { BACKGROUND_NICE } from "../../server/storage/core/background_thread.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 import { freePort, spawnStorage } from "../storage_process.ts";
 import { threadsAtNice } from "../threads.ts";
-import {
-  addRule,
-  client,
-  ROOT,
-  statusOf,
-  until,
-  versionedBucket,
-  versionsOf,
-} from "./replication_helpers.ts";
+import { addRule, client, ROOT, statusOf, versionedBucket, versionsOf } from "./replication_helpers.ts";
+import { eventually } from "../eventually.ts";
 
 Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach the target as each rule says", async () => {
   const dirs = [
@@ -71,7 +64,7 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
       userMetadata: { owner: "ann" },
       tags: { team: "red" },
     });
-    await until(
+    await eventually(
       "the first version on the target",
       async () => (await statusOf(src, "docs", "reports/q1.txt")) === "COMPLETED",
     );
@@ -98,7 +91,7 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
 
     // An overwrite is a second version there, in the same order with the same ids.
     const v2 = await putObject(src, "docs", "reports/q1.txt", "second");
-    await until(
+    await eventually(
       "the overwrite on the target",
       async () => (await statusOf(src, "docs", "reports/q1.txt", v2.versionId)) === "COMPLETED",
     );
@@ -110,7 +103,7 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
 
     // A tag change is sent again.
     await putObjectTagging(src, "docs", "reports/q1.txt", { team: "blue" }, v2.versionId);
-    await until(
+    await eventually(
       "the new tags on the target",
       async () => (await getObjectTagging(dst, "copies", "reports/q1.txt", v2.versionId)).team === "blue",
     );
@@ -124,7 +117,7 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
       partNumber: 1,
       etag: p1,
     }, { partNumber: 2, etag: p2 }]);
-    await until(
+    await eventually(
       "the multipart object on the target",
       async () => (await statusOf(src, "docs", "reports/big.bin")) === "COMPLETED",
     );
@@ -135,7 +128,7 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     // A delete marker is created there with the same version id.
     const marker = await deleteObject(src, "docs", "reports/q1.txt");
     assert.ok(marker.deleteMarker && marker.versionId);
-    await until(
+    await eventually(
       "the delete marker on the target",
       async () => (await versionsOf(dst, "copies", "reports/q1.txt"))[0]?.versionId === marker.versionId,
     );
@@ -143,7 +136,7 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
 
     // Removing a version removes it there (DeleteReplication).
     await deleteObject(src, "docs", "reports/q1.txt", { versionId: v1.versionId });
-    await until(
+    await eventually(
       "the version removed on the target",
       async () =>
         !(await versionsOf(dst, "copies", "reports/q1.txt")).some((v) => v.versionId === v1.versionId),
@@ -152,7 +145,7 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     // Tag filter: only the tagged object goes; its delete marker stays home (DeleteMarkerReplication off).
     await putObject(src, "tagged", "a.txt", "tagged", { tags: { copy: "yes" } });
     await putObject(src, "tagged", "b.txt", "untagged");
-    await until(
+    await eventually(
       "the tagged object on the target",
       async () => (await statusOf(src, "tagged", "a.txt")) === "COMPLETED",
     );
@@ -161,7 +154,7 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     await deleteObject(src, "tagged", "a.txt");
     // Anything sent after the delete has arrived, so a replicated marker would have too.
     await putObject(src, "tagged", "c.txt", "later", { tags: { copy: "yes" } });
-    await until(
+    await eventually(
       "a later object on the target",
       async () => (await statusOf(src, "tagged", "c.txt")) === "COMPLETED",
     );
@@ -175,7 +168,7 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     const old = await putObject(src, "legacy", "old.txt", "from before");
     assert.equal(await statusOf(src, "legacy", "old.txt"), null);
     await addRule(src, "legacy", target.url, "legacy-copies", { existingObjectReplication: true });
-    await until(
+    await eventually(
       "the existing object on the target",
       async () => (await statusOf(src, "legacy", "old.txt")) === "COMPLETED",
     );
@@ -186,7 +179,7 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
     await makeBucket(src, "locked", { objectLock: true });
     await addRule(src, "locked", target.url, "locked-copies", {});
     const held = await putObject(src, "locked", "contract.pdf", "signed");
-    await until(
+    await eventually(
       "the locked object on the target",
       async () => (await statusOf(src, "locked", "contract.pdf")) === "COMPLETED",
     );
@@ -195,12 +188,12 @@ Deno.test("replication: puts, overwrites, tags, delete markers and deletes reach
       false,
     );
     await putObjectLegalHold(src, "locked", "contract.pdf", true, held.versionId);
-    await until(
+    await eventually(
       "the legal hold on the target",
       () => getObjectLegalHold(dst, "locked-copies", "contract.pdf", held.versionId),
     );
     await putObjectLegalHold(src, "locked", "contract.pdf", false, held.versionId);
-    await until(
+    await eventually(
       "the legal hold lifted on the target",
       async () => !(await getObjectLegalHold(dst, "locked-copies", "contract.pdf", held.versionId)),
     );
@@ -403,12 +396,12 @@ Deno.test("replication: a target outage and a source killed mid-queue lose nothi
       written.set(`outage/${i}`, (await putObject(src, "data", `outage/${i}`, `o${i}`)).versionId!);
     }
     const removed = (await putObject(src, "data", "outage/removed", "soon gone")).versionId!;
-    await until(
+    await eventually(
       "the first attempts to fail",
       async () => (await statusOf(src, "data", "outage/0")) === "FAILED",
     );
     target = await startTarget();
-    await until("everything written during the outage", async () => {
+    await eventually("everything written during the outage", async () => {
       for (const key of written.keys()) if ((await statusOf(src, "data", key)) !== "COMPLETED") return false;
       return true;
     });
@@ -425,7 +418,7 @@ Deno.test("replication: a target outage and a source killed mid-queue lose nothi
     target = await startTarget();
     source = await spawnStorage(sourceDir, sourcePort, ROOT);
     src = client(source.url);
-    await until("everything written before the kill", async () => {
+    await eventually("everything written before the kill", async () => {
       for (const key of written.keys()) if ((await statusOf(src, "data", key)) !== "COMPLETED") return false;
       return !(await versionsOf(dst, "backup", "outage/removed")).length;
     });

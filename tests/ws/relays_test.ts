@@ -8,6 +8,7 @@ import * as s3 from "../../server/lib/s3/mod.ts";
 import type { RequestRecord } from "../../server/storage/streams/requests.ts";
 import { QUEUE_BYTES, QUEUE_LIMIT, relayStats, SEND_HIGH_WATER } from "../../server/console/ws/relay.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
+import { eventually } from "../eventually.ts";
 import { openSocket } from "./socket_client.ts";
 
 const upgradeHeaders = {
@@ -104,13 +105,10 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
       "/ws/trace?calls=storage,os&threshold=0&onlyErrors=no&path=calls/",
     );
     const { storageCalls, osCalls } = stack.storage.streams;
-    for (
-      const until = Date.now() + 30_000;
-      storageCalls.subscriberCount === 0 || osCalls.subscriberCount === 0;
-    ) {
-      if (Date.now() > until) throw new Error("the relay never subscribed to storage and os calls");
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await eventually(
+      "the relay to subscribe to storage and os calls",
+      () => storageCalls.subscriberCount > 0 && osCalls.subscriberCount > 0,
+    );
     await s3.putObject(stack.admin, "calls", "small.txt", "12345");
     await (await s3.getObject(stack.admin, "calls", "small.txt")).arrayBuffer();
     const written = await calls.next((m) => m.api === "storage.WriteMetadata");
@@ -132,10 +130,10 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
     calls.close();
     await calls.closed;
     // Closing the browser's socket ends the relay's storage stream, so the storage stops tracing its calls.
-    for (const until = Date.now() + 15_000; storageCalls.subscriberCount + osCalls.subscriberCount > 0;) {
-      if (Date.now() > until) throw new Error("the storage still traces calls for a closed socket");
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await eventually(
+      "the storage to stop tracing calls for the closed socket",
+      () => storageCalls.subscriberCount + osCalls.subscriberCount === 0,
+    );
 
     const watch = await openSocket(stack, cookie, "/ws/watch/live?prefix=in/&suffix=.txt");
     await s3.putObject(stack.admin, "live", "out/skip.txt", "no");
@@ -207,11 +205,8 @@ Deno.test("relays: a socket that stops reading keeps the console within its boun
     ].join("\r\n");
     await conn.write(new TextEncoder().encode(request));
     const requests = stack.storage.streams.requests;
-    const deadline = Date.now() + 10_000;
-    while (requests.subscriberCount === 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.equal(requests.subscriberCount, 1, "the relay subscribed upstream");
+    await eventually("the relay to subscribe upstream", () => requests.subscriberCount > 0);
+    assert.equal(requests.subscriberCount, 1, "the relay subscribed upstream once");
     const padding = "p".repeat(2000);
     const record = (n: number): RequestRecord => ({
       kind: "s3",
@@ -239,22 +234,19 @@ Deno.test("relays: a socket that stops reading keeps the console within its boun
       aborted: false,
     });
     let sent = 0;
-    while ((relayStats()[0]?.dropped ?? 0) === 0 && sent < 200_000) {
+    // Bursts of 500 records, the relay getting its turn between them, until it has to drop some.
+    await eventually("the stalled socket to make the relay drop", () => {
       for (let i = 0; i < 500; i++) requests.publish(record(sent++));
-      await new Promise((r) => setTimeout(r, 5));
-    }
+      return (relayStats()[0]?.dropped ?? 0) > 0;
+    });
     const [stats] = relayStats();
     assert.ok(stats.dropped > 0, `the stalled socket made the relay drop (sent ${sent})`);
     assert.ok(stats.queued <= QUEUE_LIMIT, `queued ${stats.queued}`);
     assert.ok(stats.queuedBytes <= QUEUE_BYTES, `queued bytes ${stats.queuedBytes}`);
     assert.ok(stats.buffered <= SEND_HIGH_WATER + 16 * 1024, `socket buffer ${stats.buffered}`);
     conn.close();
-    const gone = Date.now() + 10_000;
-    while ((relayStats().length > 0 || requests.subscriberCount > 0) && Date.now() < gone) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.equal(relayStats().length, 0, "the relay ended when the socket closed");
-    assert.equal(requests.subscriberCount, 0, "…and so did the upstream trace");
+    await eventually("the relay to end when the socket closed", () => relayStats().length === 0);
+    await eventually("…and the upstream trace with it", () => requests.subscriberCount === 0);
   } finally {
     await stack.close();
   }

@@ -10,19 +10,11 @@ import { setPolicy, setUserStatus } from "../../server/lib/s3/admin/iam.ts";
 import * as s3 from "../../server/lib/s3/mod.ts";
 import { ConsoleClient, createUser, signIn, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
 import { type Opened, openSocket } from "./socket_client.ts";
+import { within } from "../eventually.ts";
 
 /** The close event, or a failure naming what did not happen within `ms` (an upper bound, not a wait). */
-async function closedWithin(socket: Opened, ms: number, what: string): Promise<CloseEvent> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: the stream was still open after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([socket.closed, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const closedWithin = (socket: Opened, ms: number, what: string): Promise<CloseEvent> =>
+  within(`the stream to close ${what}`, socket.closed, ms);
 
 /** A user allowed to trace and watch, signed in through the console, with a trace open. */
 async function tracing(stack: TestStack, name: string): Promise<{ client: ConsoleClient; trace: Opened }> {

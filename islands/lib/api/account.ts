@@ -1,6 +1,6 @@
 /** Browser calls of the Account area: own password and service accounts (api-index §4). */
 import type { ServiceAccountCredentials } from "../../../server/lib/contract/account.ts";
-import { api, segment } from "./request.ts";
+import { api, segment } from "../request.ts";
 
 /** Whose service accounts: the signed-in account (no user) or a named user. */
 const base = (user?: string) => (user ? `/api/v1/user/${segment(user)}` : "/api/v1");

@@ -6,6 +6,7 @@ import type {
   BucketQuotaInfo,
   BucketRetention,
   BucketSummary,
+  BucketSummaryView,
   EncryptionInfo,
   LifecycleRuleView,
   MakeBucketInput,
@@ -16,13 +17,15 @@ import type {
   ReplicationStatusView,
 } from "../../../server/lib/contract/buckets.ts";
 import type { PolicySummary } from "../../../server/lib/contract/policies.ts";
-import { api, segment } from "./request.ts";
+import { api, segment } from "../request.ts";
 
 const b = (bucket: string) => `/api/v1/buckets/${segment(bucket)}`;
 
 export const bucketsApi = {
   list: async () => (await api.get<BucketList>("/api/v1/buckets")).buckets ?? [],
   info: (bucket: string) => api.get<BucketSummary>(b(bucket)),
+  /** The Summary's view model, as the page was rendered from it. */
+  summary: (bucket: string) => api.get<BucketSummaryView>(`${b(bucket)}/summary`),
   create: (input: MakeBucketInput) => api.post("/api/v1/buckets", input),
   remove: (bucket: string) => api.delete(b(bucket)),
   setAccess: (bucket: string, access: "PRIVATE" | "PUBLIC") =>

@@ -1,6 +1,6 @@
 /** Browser calls of the Dashboard area (api-index §3). */
 import type { WidgetDetails } from "../../../server/lib/contract/dashboard.ts";
-import { api } from "./request.ts";
+import { api } from "../request.ts";
 
 /** A chosen time range in epoch seconds (null: the server's default window) and its step. */
 export interface WidgetQuery {

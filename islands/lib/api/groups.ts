@@ -1,6 +1,6 @@
 /** Browser calls of the Groups area (api-index §4). */
 import type { Group, GroupList } from "../../../server/lib/contract/groups.ts";
-import { api } from "./request.ts";
+import { api } from "../request.ts";
 
 const q = encodeURIComponent;
 

@@ -1,6 +1,6 @@
 /** Browser calls of the License area (api-index §11). */
 import type { SubscriptionInfo } from "../../../server/lib/contract/license.ts";
-import { api } from "./request.ts";
+import { api } from "../request.ts";
 
 export const licenseApi = {
   info: () => api.get<SubscriptionInfo>("/api/v1/subscription/info"),

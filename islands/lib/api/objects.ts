@@ -11,7 +11,7 @@ import type {
   UploadedPart,
   UploadSession,
 } from "../../../server/lib/contract/objects.ts";
-import { api, apiUrl, segment } from "./request.ts";
+import { api, apiUrl, segment } from "../request.ts";
 
 const b = (bucket: string) => `/api/v1/buckets/${segment(bucket)}`;
 const q = (params: Record<string, string | number | boolean | undefined | null>) =>

@@ -13,7 +13,7 @@ import type {
   UpdateSecurityInput,
   UpdateTenantInput,
 } from "../../../server/lib/contract/operator.ts";
-import { api, segment } from "./request.ts";
+import { api, segment } from "../request.ts";
 
 const t = (namespace: string, tenant: string) =>
   `/api/v1/namespaces/${segment(namespace)}/tenants/${segment(tenant)}`;

@@ -6,7 +6,7 @@ import type {
   TierCredentialsInput,
   TierView,
 } from "../../../server/lib/contract/settings.ts";
-import { api, segment } from "./request.ts";
+import { api, segment } from "../request.ts";
 
 export type KeyValue = { key: string; value: string };
 

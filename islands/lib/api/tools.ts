@@ -1,6 +1,6 @@
 /** Browser calls of the tools area (api-index §8): the audit log search. Live streams use live_socket.ts. */
 import type { AuditFilterKey, LogSearchResponse } from "../../../server/lib/contract/tools.ts";
-import { api } from "./request.ts";
+import { api } from "../request.ts";
 
 export interface AuditSearch {
   filters: Partial<Record<AuditFilterKey, string>>;

@@ -4,15 +4,18 @@ import type {
   AddUserInput,
   UpdateUserInput,
   User,
+  UserDetailView,
   UserList,
 } from "../../../server/lib/contract/users.ts";
-import { api, segment } from "./request.ts";
+import { api, segment } from "../request.ts";
 
 const q = encodeURIComponent;
 
 export const usersApi = {
   list: async () => (await api.get<UserList>("/api/v1/users")).users ?? [],
   get: (name: string) => api.get<User>(`/api/v1/user?name=${q(name)}`),
+  /** The User detail screen's view model, as the page was rendered from it. */
+  detail: (name: string) => api.get<UserDetailView>(`/api/v1/user/detail?name=${q(name)}`),
   create: (input: AddUserInput) => api.post<User>("/api/v1/users", input),
   update: (name: string, input: UpdateUserInput) => api.put<User>(`/api/v1/user?name=${q(name)}`, input),
   remove: (name: string) => api.delete(`/api/v1/user?name=${q(name)}`),

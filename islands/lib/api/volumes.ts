@@ -1,6 +1,6 @@
 /** Browser calls of operator mode's storage area (api-index §10). */
 import type { DriveInfo, FormatIssue, PvcInfo } from "../../../server/lib/contract/volumes.ts";
-import { api } from "./request.ts";
+import { api } from "../request.ts";
 
 export const volumesApi = {
   pvcs: async () => (await api.get<{ pvcs: PvcInfo[] | null }>("/api/v1/list-pvcs")).pvcs ?? [],

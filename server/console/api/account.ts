@@ -18,14 +18,15 @@ import {
   CreateServiceAccountCredentialsInput,
   CreateServiceAccountInput,
 } from "../../lib/contract/account.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 import * as account from "../services/account.ts";
 import * as sessions from "../services/session.ts";
-import { clientFor, clientWithKeys } from "../services/session_clients.ts";
+import { clientFor, clientWithKeys } from "../session/clients.ts";
 import { issueSessionCookie, requireSession } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
-import { clientAddress } from "../forwarded.ts";
+import { clientAddress } from "../http/forwarded.ts";
 import { cookieSettings } from "./session.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
 

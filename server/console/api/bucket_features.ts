@@ -25,14 +25,15 @@ import {
   MultiReplicationInput,
   UpdateLifecycleInput,
 } from "../../lib/contract/buckets.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import * as access from "../services/bucket_access.ts";
 import * as events from "../services/bucket_events.ts";
 import * as lifecycle from "../services/bucket_lifecycle.ts";
 import * as replication from "../services/bucket_replication.ts";
 import { accountView, evaluatePermissions } from "../services/buckets.ts";
-import { clientFor } from "../services/session_clients.ts";
-import { ApiError } from "../errors.ts";
+import { clientFor } from "../session/clients.ts";
+import { ApiError } from "../http/errors.ts";
 import { requireSession } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
 

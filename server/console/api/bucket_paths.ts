@@ -6,8 +6,8 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { bucketReferenceProblem } from "../../lib/contract/bucket_names.ts";
-import type { AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 
 /** Paths whose next segment is a bucket name. A new route taking a bucket in its path goes under one. */
 export const BUCKET_PATH_PREFIXES = [

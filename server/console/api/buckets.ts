@@ -4,6 +4,7 @@
  *   GET    /buckets                              buckets {name, size, creation_date}, total
  *   POST   /buckets                              create with versioning, locking, quota, retention → 201
  *   GET    /buckets/{name}                       name, size, creation_date, access
+ *   GET    /buckets/{name}/summary               the Summary's view model (Deck's; BucketSummaryView)
  *   DELETE /buckets/{name}                       → 204 (only an empty bucket)
  *   PUT    /buckets/{name}/set-policy            access PRIVATE|PUBLIC
  *   GET    /buckets/{name}/quota                 quota, type;  PUT enabled, quota_type, amount
@@ -25,10 +26,12 @@ import {
   SetQuotaInput,
   SetVersioningInput,
 } from "../../lib/contract/buckets.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import * as settings from "../services/bucket_settings.ts";
+import { bucketSummary } from "../services/bucket_summary.ts";
 import * as buckets from "../services/buckets.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { pageQuery, readJson } from "./input.ts";
 
@@ -45,6 +48,10 @@ export function bucketsApi(deps: AppDeps) {
       return c.body(null, 201);
     })
     .get("/buckets/:name", async (c) => c.json(await buckets.bucketInfo(client(c), c.req.param("name"))))
+    .get("/buckets/:name/summary", async (c) => {
+      const distributed = requireSession(c).distributed;
+      return c.json(await bucketSummary(client(c), c.req.param("name"), { distributed }));
+    })
     .delete("/buckets/:name", async (c) => {
       await buckets.deleteBucket(client(c), c.req.param("name"));
       return c.body(null, 204);

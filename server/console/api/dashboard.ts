@@ -5,8 +5,9 @@
  *   GET /admin/info/widgets/:id[/]     one widget's series (query start, end: epoch seconds; step: seconds)
  */
 import { type Context, Hono } from "hono";
-import type { AppDeps, AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 import { parseWidgetRange } from "../metrics/mod.ts";
 import { adminInfo, METRICS_ACTION } from "../services/dashboard.ts";
 import { requireAction } from "../session/live_access.ts";

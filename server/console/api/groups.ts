@@ -9,9 +9,10 @@
  */
 import { Hono } from "hono";
 import { AddGroupInput, UpdateGroupInput } from "../../lib/contract/groups.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import * as groups from "../services/groups.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { pageQuery, readJson, requiredQuery } from "./input.ts";
 

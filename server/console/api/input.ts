@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import { parse, type Schema, SchemaError } from "../../lib/contract/schema.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 
 const ACRONYMS = new Set(["arn", "id", "kms", "url", "tls", "sse"]);
 

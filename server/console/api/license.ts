@@ -7,14 +7,15 @@
  *
  * validate and refresh belong to the operator API; a console-mode session gets 404 for them, as the
  * original answers paths of the other mode (api-index §1). Mounted in console mode by app.ts and in
- * operator mode by operator_mode.ts.
+ * operator mode by app/operator_mode.ts.
  */
 import { type Context, Hono } from "hono";
 import { ValidateLicenseInput } from "../../lib/contract/license.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
-import { isOperatorSession } from "../services/license.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 import { requireSession } from "../session/middleware.ts";
+import { isOperatorSession } from "../session/token.ts";
 import { readJson } from "./input.ts";
 
 export function licenseApi(deps: AppDeps) {

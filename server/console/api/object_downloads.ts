@@ -5,8 +5,8 @@
  */
 import type { Context } from "hono";
 import { previewContentType } from "../../lib/contract/content_types.ts";
-import type { AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 import { contentDisposition } from "../../lib/formats/content_disposition.ts";
 import { boundaryOf, FormError } from "../../lib/formats/multipart_form.ts";
 import type { S3Client } from "../../lib/s3/client.ts";

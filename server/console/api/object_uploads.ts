@@ -13,11 +13,12 @@
  */
 import { type Context, Hono } from "hono";
 import { CompleteUploadInput, StartUploadInput } from "../../lib/contract/objects.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 import { S3Client } from "../../lib/s3/client.ts";
 import * as uploads from "../services/object_transfer.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { readJson, requiredQuery } from "./input.ts";
 

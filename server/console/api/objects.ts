@@ -28,17 +28,18 @@ import {
   PutRetentionInput,
   PutTagsInput,
 } from "../../lib/contract/objects.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import { parseDuration } from "../../lib/http/duration.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import * as changes from "../services/object_changes.ts";
 import { versionParam } from "../services/object_changes.ts";
 import * as detail from "../services/object_detail.ts";
 import { searchObjects } from "../services/object_search.ts";
 import * as objects from "../services/objects.ts";
 import * as shares from "../services/share_links.ts";
-import { clientFor } from "../services/session_clients.ts";
-import { publicHost, publicProtocol } from "../forwarded.ts";
+import { clientFor } from "../session/clients.ts";
+import { publicHost, publicProtocol } from "../http/forwarded.ts";
 import { requireSession } from "../session/middleware.ts";
 import { downloadResponse, formUpload, zipResponse } from "./object_downloads.ts";
 import { readJson, requiredQuery } from "./input.ts";

@@ -28,9 +28,10 @@ import {
   UpdateSecurityInput,
   UpdateTenantInput,
 } from "../../lib/contract/operator.ts";
-import type { AppDeps, AppEnv, OperatorDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
-import { requireSession } from "../session/middleware.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
+import { operatorOf } from "../session/operator.ts";
 import * as cluster from "../services/operator/cluster.ts";
 import * as pods from "../services/operator/pods.ts";
 import * as security from "../services/operator/security.ts";
@@ -39,15 +40,6 @@ import { createTenant } from "../services/operator/tenant_create.ts";
 import * as tenantList from "../services/operator/tenant_list.ts";
 import * as tenants from "../services/operator/tenants.ts";
 import { pageQuery, readJson } from "./input.ts";
-
-/** The operator deps and the caller's Kubernetes token; 401 for a session that is not an operator's. */
-export function operatorOf(c: Context<AppEnv>, deps: AppDeps): { op: OperatorDeps; token: string } {
-  const session = requireSession(c);
-  if (!deps.operator || !session.k8sToken) {
-    throw ApiError.unauthorized("invalid session", "sign in with a service-account token");
-  }
-  return { op: deps.operator, token: session.k8sToken };
-}
 
 function positiveInt(value: string | undefined, name: string, min: number): number {
   const n = Number(value);

@@ -4,15 +4,18 @@
  *   GET    /policies                 policies {name, policy}, total (offset, limit)
  *   POST   /policies                 name, policy → 201; validated first, creates or overwrites
  *   GET    /policy?name=             name, policy
+ *   GET    /policy/detail?name=      the Policy detail screen's view model (Deck's; PolicyDetailView)
  *   DELETE /policy?name=             → 204
  *   GET    /policies/{name}/users    users holding it
  *   GET    /policies/{name}/groups   groups holding it
  */
 import { Hono } from "hono";
 import { AddPolicyInput } from "../../lib/contract/policies.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import * as policies from "../services/policies.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { policyDetail } from "../services/policy_detail.ts";
+import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { pageQuery, readJson, requiredQuery } from "./input.ts";
 
@@ -30,6 +33,10 @@ export function policiesApi(deps: AppDeps) {
       "/policy",
       async (c) =>
         c.json(await policies.getPolicy(clientFor(deps, requireSession(c)), requiredQuery(c, "name"))),
+    )
+    .get(
+      "/policy/detail",
+      async (c) => c.json(await policyDetail(clientFor(deps, requireSession(c)), requiredQuery(c, "name"))),
     )
     .delete("/policy", async (c) => {
       await policies.removePolicy(clientFor(deps, requireSession(c)), requiredQuery(c, "name"));

@@ -11,9 +11,10 @@
  */
 import { type Context, Hono } from "hono";
 import { LoginInput, OAuthCallbackInput, OperatorLoginInput } from "../../lib/contract/session.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
-import { clientAddress } from "../forwarded.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
+import { clientAddress } from "../http/forwarded.ts";
 import * as sessions from "../services/session.ts";
 import { signInOperator } from "../services/operator/session.ts";
 import {
@@ -25,7 +26,7 @@ import {
 import { readJson } from "./input.ts";
 
 export function cookieSettings(deps: AppDeps): CookieSettings {
-  return { path: deps.config.subpath, secure: deps.config.tls !== null };
+  return { path: deps.config.subpath, trustForwarded: deps.config.trustForwarded };
 }
 
 /**

@@ -25,27 +25,29 @@ import {
   SetConfigInput,
   TierCredentialsInput,
 } from "../../lib/contract/settings.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import { notificationArns } from "../services/bucket_events.ts";
 import * as settings from "../services/settings.ts";
 import * as tiers from "../services/settings_tiers.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
+import { isHttps } from "../http/forwarded.ts";
 
 /** Cookie holding "the server needs a restart" for this browser (spec 1 §3 system state serverNeedsRestart). */
 export const RESTART_COOKIE = "deck_restart";
 
 export function settingsApi(deps: AppDeps) {
   const client = (c: Context<AppEnv>) => clientFor(deps, requireSession(c));
-  const cookie = {
+  const cookie = (c: Context<AppEnv>) => ({
     path: deps.config.subpath,
     sameSite: "Strict" as const,
     httpOnly: true,
-    secure: deps.config.tls !== null,
-  };
+    secure: isHttps(c.req, deps.config.trustForwarded),
+  });
   const flagRestart = (c: Context<AppEnv>) =>
-    setCookie(c, RESTART_COOKIE, "1", { ...cookie, maxAge: 30 * 86400 });
+    setCookie(c, RESTART_COOKIE, "1", { ...cookie(c), maxAge: 30 * 86400 });
   return new Hono<AppEnv>()
     .get(
       "/configs",
@@ -103,7 +105,7 @@ export function settingsApi(deps: AppDeps) {
     })
     .post("/service/restart", async (c) => {
       await settings.restartService(client(c));
-      deleteCookie(c, RESTART_COOKIE, cookie);
+      deleteCookie(c, RESTART_COOKIE, cookie(c));
       return c.body(null, 204);
     });
 }

@@ -5,7 +5,8 @@
  *                      needs admin:OBDInfo now (services/tools.ts AUDIT_SEARCH_ACTION)
  */
 import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import { parseAuditSearch, searchAuditLog } from "../services/tools.ts";
 import { requireSession } from "../session/middleware.ts";
 

@@ -4,6 +4,7 @@
  *   GET    /users                 users (offset, limit)
  *   POST   /users                 create with groups and policies → 201
  *   GET    /user?name=            one user
+ *   GET    /user/detail?name=     the User detail screen's view model (Deck's; UserDetailView)
  *   PUT    /user?name=            status, groups, optional policies
  *   DELETE /user?name=            → 204; 403 for yourself
  *   PUT    /users-groups-bulk     add users to groups
@@ -17,9 +18,11 @@ import {
   SetPolicyInput,
   UpdateUserInput,
 } from "../../lib/contract/users.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { userDetail } from "../services/user_detail.ts";
 import * as users from "../services/users.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { pageQuery, readJson, requiredQuery } from "./input.ts";
 
@@ -47,6 +50,10 @@ export function usersApi(deps: AppDeps) {
     .get(
       "/user",
       async (c) => c.json(await users.getUser(clientFor(deps, requireSession(c)), requiredQuery(c, "name"))),
+    )
+    .get(
+      "/user/detail",
+      async (c) => c.json(await userDetail(clientFor(deps, requireSession(c)), requiredQuery(c, "name"))),
     )
     .put("/user", async (c) => {
       const client = clientFor(deps, requireSession(c));

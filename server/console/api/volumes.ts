@@ -7,10 +7,11 @@
  */
 import { Hono } from "hono";
 import { FormatDrivesInput } from "../../lib/contract/volumes.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import * as storage from "../services/volumes.ts";
 import { readJson } from "./input.ts";
-import { operatorOf } from "./operator.ts";
+import { operatorOf } from "../session/operator.ts";
 
 export function volumesApi(deps: AppDeps) {
   return new Hono<AppEnv>()

@@ -3,9 +3,17 @@
  * the in-cluster address, else the current context of a kubeconfig, else a local `kubectl proxy`. The
  * service-account files of a pod supply the CA and the console's own token.
  */
-import { parse as parseYaml } from "yaml";
-import type { OperatorConfig } from "../config.ts";
-import type { K8sConnection } from "./client.ts";
+import type { OperatorConfig } from "../config/config.ts";
+import type { K8sClient, K8sConnection } from "./client.ts";
+import { loadYaml } from "./yaml.ts";
+
+/** Operator mode's cluster as the console uses it: the Kubernetes API and the console's place in the cluster. */
+export interface OperatorDeps {
+  k8s: K8sClient;
+  config: OperatorConfig;
+  /** The console's own service-account token, for sessions opened through SSO ("" when none). */
+  serviceAccountToken: string;
+}
 
 export const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 
@@ -35,7 +43,7 @@ interface KubeconfigCluster {
 /** The cluster of a kubeconfig's current context: its server and CA (file or inline data). */
 export async function clusterFromKubeconfig(path: string, read: ReadFile): Promise<KubeconfigCluster> {
   // deno-lint-ignore no-explicit-any
-  const doc = parseYaml(await read(path)) as any;
+  const doc = (await loadYaml()).parse(await read(path)) as any;
   const contextName = doc?.["current-context"];
   const context = (doc?.contexts ?? []).find((c: { name: string }) => c.name === contextName)?.context;
   const cluster = (doc?.clusters ?? []).find((c: { name: string }) => c.name === context?.cluster)?.cluster;

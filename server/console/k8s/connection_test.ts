@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadConfig } from "../config.ts";
+import { loadConfig } from "../config/config.ts";
 import { resolveCluster, SERVICE_ACCOUNT_DIR } from "./connection.ts";
 
 const files = (map: Record<string, string>) =>

@@ -9,8 +9,8 @@ import type {
   WidgetDetails,
   WidgetSummary,
 } from "../../lib/contract/dashboard.ts";
-import type { AppConfig } from "../config.ts";
-import { ApiError } from "../errors.ts";
+import type { AppConfig } from "../config/config.ts";
+import { ApiError } from "../http/errors.ts";
 import type { Logger } from "../../lib/http/log.ts";
 import { MetricsHistory } from "./history.ts";
 import { createHistorySource } from "./history_source.ts";

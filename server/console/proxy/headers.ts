@@ -52,7 +52,7 @@ export function parseSetCookie(field: string): SetCookie {
   };
 }
 
-/** Writes a Set-Cookie for the proxy's own scope: its path, HttpOnly, SameSite=Strict, Secure under TLS. */
+/** Writes a Set-Cookie for the proxy's own scope: its path, HttpOnly, SameSite=Strict, Secure over HTTPS. */
 export function formatSetCookie(cookie: SetCookie, path: string, secure: boolean): string {
   return [
     `${cookie.name}=${cookie.value}`,

@@ -9,11 +9,12 @@
  * the link keeps working for everyone else (the storage does not throttle the link's generated key).
  */
 import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 import { contentDisposition } from "../../lib/formats/content_disposition.ts";
 import { FailureThrottle } from "../../lib/http/failure_throttle.ts";
-import { clientAddress } from "../forwarded.ts";
+import { clientAddress } from "../http/forwarded.ts";
 import { renderErrorPage } from "../render/error_page.tsx";
 import { SHARED_ROUTE } from "../services/share_links.ts";
 
@@ -63,7 +64,7 @@ export function sharedLinkProxy(deps: AppDeps) {
       !url.searchParams.has("X-Amz-Signature") || !url.searchParams.has("X-Amz-Credential") ||
       !/^\/[^/]+\/./.test(path)
     ) {
-      return renderErrorPage(deps, c, ApiError.notFound());
+      return renderErrorPage(deps.render, c, ApiError.notFound());
     }
     const sender = clientAddress(c, deps.config.trustForwarded);
     const wait = wrongSignatures.waitFor(sender);
@@ -71,7 +72,7 @@ export function sharedLinkProxy(deps: AppDeps) {
       const seconds = Math.ceil(wait / 1000);
       const after = seconds === 1 ? "1 second" : `${seconds} seconds`;
       const page = renderErrorPage(
-        deps,
+        deps.render,
         c,
         new ApiError(429, "Too many attempts with a wrong link", {
           detail: `Check that the link was copied whole, then try again in ${after}.`,
@@ -103,7 +104,7 @@ export function sharedLinkProxy(deps: AppDeps) {
         : new ApiError(502, "The shared object cannot be read right now", {
           detail: `The storage server answered ${upstream.status}.`,
         });
-      return renderErrorPage(deps, c, error);
+      return renderErrorPage(deps.render, c, error);
     }
     wrongSignatures.recordSuccess(sender);
     const out = new Headers();

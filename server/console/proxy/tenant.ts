@@ -7,8 +7,11 @@
  * never goes upstream.
  */
 import type { Context } from "hono";
-import type { AppDeps, AppEnv, OperatorDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import type { OperatorDeps } from "../k8s/connection.ts";
+import { ApiError } from "../http/errors.ts";
+import { operatorOf } from "../session/operator.ts";
 import type { Tenant } from "../k8s/types.ts";
 import { getTenant, serviceUrl, tenantConfiguration } from "../services/operator/common.ts";
 import {
@@ -19,7 +22,7 @@ import {
   type SetCookie,
 } from "./headers.ts";
 import { relayWebSocket } from "./websocket.ts";
-import { isSameOrigin } from "../forwarded.ts";
+import { isHttps, isSameOrigin } from "../http/forwarded.ts";
 import type { ServeInfo } from "../../lib/http/listener.ts";
 
 /** Bodies rewritten so root-relative links stay under the proxy path; larger ones stream untouched. */
@@ -85,7 +88,6 @@ export function rewriteLinks(text: string, prefix: string, kind: "html" | "css")
 }
 
 export function tenantProxy(deps: AppDeps) {
-  const secure = deps.config.tls !== null;
   let client: Deno.HttpClient | undefined;
 
   function upstreamFor(origin: string): Upstream {
@@ -183,6 +185,7 @@ export function tenantProxy(deps: AppDeps) {
 
   /** The answer to the browser: status as upstream gave it, headers for a frame of ours, links under the proxy path. */
   async function respond(
+    c: Context<AppEnv>,
     res: Response,
     prefix: string,
     upstream: Upstream,
@@ -193,7 +196,10 @@ export function tenantProxy(deps: AppDeps) {
     headers.delete("set-cookie");
     for (const cookie of [...res.headers.getSetCookie().map(parseSetCookie), ...(issued ? [issued] : [])]) {
       const renamed = { ...cookie, name: browserCookieName(cookieName, cookie.name) };
-      headers.append("set-cookie", formatSetCookie(renamed, prefix, secure));
+      headers.append(
+        "set-cookie",
+        formatSetCookie(renamed, prefix, isHttps(c.req, deps.config.trustForwarded)),
+      );
     }
     headers.set("x-frame-options", "SAMEORIGIN");
     const csp = headers.get("content-security-policy");
@@ -224,10 +230,7 @@ export function tenantProxy(deps: AppDeps) {
   }
 
   return async (c: Context<AppEnv>): Promise<Response> => {
-    const session = c.get("session");
-    const op = deps.operator;
-    if (!op || !session?.k8sToken) throw ApiError.unauthorized();
-    const token = session.k8sToken;
+    const { op, token } = operatorOf(c, deps);
     // The path as sent (Hono's c.req.path is decoded, which would turn %5C into a backslash).
     const match = /^\/api\/proxy\/([^/]+)\/([^/]+)(\/.*)?$/.exec(new URL(c.req.url).pathname);
     if (!match) throw ApiError.notFound("not found", "the proxy path is /api/proxy/{namespace}/{tenant}/...");
@@ -282,6 +285,6 @@ export function tenantProxy(deps: AppDeps) {
       issued = await signIn(op, token, tenant, upstream);
       res = await forward(c, upstream, path, { cookie: cookieName, token: issued.value }, null);
     }
-    return await respond(res, prefix, upstream, cookieName, issued);
+    return await respond(c, res, prefix, upstream, cookieName, issued);
   };
 }

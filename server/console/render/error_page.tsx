@@ -3,12 +3,12 @@
  * (spec 1 §2), or the error's status and message. API routes never get here (they get JSON).
  */
 import type { Context } from "hono";
-import type { AppDeps } from "../deps.ts";
-import type { ApiError } from "../errors.ts";
+import type { ApiError } from "../http/errors.ts";
+import type { PageRenderer } from "./page.tsx";
 
-export function renderErrorPage(deps: AppDeps, _c: Context, error: ApiError): Response {
+export function renderErrorPage(render: PageRenderer, _c: Context, error: ApiError): Response {
   const title = error.status === 404 ? "404 Not Found" : `${error.status} ${error.message}`;
-  return deps.render({
+  return render({
     title,
     status: error.status,
     body: (
@@ -17,7 +17,7 @@ export function renderErrorPage(deps: AppDeps, _c: Context, error: ApiError): Re
         {error.status !== 404 && error.detail && error.detail !== error.message
           ? <p className="text-base-content/70 max-w-xl text-center">{error.detail}</p>
           : null}
-        <a className="btn btn-primary" href={deps.render.href("/")}>Go to the console</a>
+        <a className="btn btn-primary" href={render.href("/")}>Go to the console</a>
         <footer className="text-sm text-base-content/60">
           Copyright © {new Date().getFullYear()} Deck contributors
         </footer>

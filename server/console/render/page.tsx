@@ -6,7 +6,7 @@
  */
 import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
-import { type AssetManifest, manifest as builtManifest } from "../../../static/gen/assets.ts";
+import { type AssetManifest, manifest as builtManifest } from "../../../static/gen/manifest.ts";
 import { RenderCollector, RenderContext } from "./island.tsx";
 
 export type Theme = "light" | "dark" | "system";

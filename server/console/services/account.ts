@@ -4,7 +4,7 @@
  * delete service accounts for oneself or for a user. New secrets pass through once and are never logged.
  */
 import type { ChangeUserPasswordInput, ServiceAccountCredentials } from "../../lib/contract/account.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import * as iam from "../../lib/s3/admin/iam.ts";
 import * as serviceAccounts from "../../lib/s3/admin/service_accounts.ts";
 import type { S3Client } from "../../lib/s3/client.ts";

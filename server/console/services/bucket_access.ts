@@ -4,7 +4,7 @@
  * through a group.
  */
 import { accessRuleExists, type AccessRuleInput, type AccessRuleList } from "../../lib/contract/buckets.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import type { PolicySummary } from "../../lib/contract/policies.ts";
 import {
   normalizePolicy,

@@ -3,7 +3,7 @@
  * notification target ARNs (from server info, as MinIO lists them after a restart).
  */
 import type { BucketEvent, CreateEventInput, DeleteEventInput } from "../../lib/contract/buckets.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { serverInfo } from "../../lib/s3/admin/info.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import {

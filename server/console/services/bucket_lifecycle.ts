@@ -8,7 +8,7 @@ import type {
   LifecycleRuleView,
   UpdateLifecycleInput,
 } from "../../lib/contract/buckets.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { getBucketLifecycle, type LifecycleRule, putBucketLifecycle } from "../../lib/s3/ops/lifecycle.ts";
 import { parseTagString } from "./bucket_replication.ts";

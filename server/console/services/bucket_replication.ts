@@ -11,8 +11,7 @@ import type {
   ReplicationStatusView,
 } from "../../lib/contract/buckets.ts";
 import { tagKeysProblem } from "../../lib/contract/buckets.ts";
-import type { AppDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, toApiError } from "../http/errors.ts";
 import { listRemoteTargets, setRemoteTarget } from "../../lib/s3/admin/buckets.ts";
 import { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
@@ -100,6 +99,10 @@ export async function replicationStatus(
     lastErrorTime: latest?.lastErrorTime ?? "",
   };
 }
+
+/** The replication status, or none when denied: the rules, read with the same permission, say so already. */
+export const replicationStatusIfAllowed = (client: S3Client, bucket: string) =>
+  replicationStatus(client, bucket).catch((e) => (toApiError(e).status === 403 ? null : Promise.reject(e)));
 
 export async function deleteReplicationRule(client: S3Client, bucket: string, ruleId: string): Promise<void> {
   const config = await getBucketReplication(client, bucket);
@@ -225,7 +228,7 @@ function remoteFailure(error: unknown, host: string): string {
 
 /** The remote server's buckets, listed with the credentials the wizard's first step collected. */
 export async function listExternalBuckets(
-  deps: Pick<AppDeps, "fetch">,
+  deps: { fetch: typeof fetch },
   input: ListExternalBucketsInput,
 ): Promise<{ buckets: { name: string }[]; total: number }> {
   const { endpoint, secure } = parseTarget(input.targetURL, input.useTLS);

@@ -8,7 +8,7 @@ import {
   type RetentionInput,
   type SetQuotaInput,
 } from "../../lib/contract/buckets.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { getBucketQuota, setBucketQuota } from "../../lib/s3/admin/buckets.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";

@@ -12,7 +12,7 @@ import {
   type PermissionList,
   quotaProblem,
 } from "../../lib/contract/buckets.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import {
   bucketAccessOf,
   evaluate,

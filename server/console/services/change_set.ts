@@ -7,7 +7,7 @@
  *   const change = new ChangeSet("the user was not created");
  *   await change.apply("creating the user", () => iam.addUser(…), () => iam.removeUser(…));
  */
-import { ApiError, toApiError } from "../errors.ts";
+import { ApiError, toApiError } from "../http/errors.ts";
 
 export class ChangeSet {
   private readonly undos: { step: string; undo: () => Promise<unknown> }[] = [];

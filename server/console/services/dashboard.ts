@@ -3,11 +3,11 @@
  * and its source when the session may read metrics and a source can answer.
  */
 import type { AdminInfo, AdminInfoWithWidgets } from "../../lib/contract/dashboard.ts";
-import type { AppDeps } from "../deps.ts";
+import type { MetricsService } from "../metrics/mod.ts";
 import { serverInfo } from "../../lib/s3/admin/info.ts";
-import { allows, type LiveAccess, liveAccess } from "../session/live_access.ts";
+import { allows, type LiveAccess, liveAccess, type LiveAccessDeps } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
-import { clientFor } from "./session_clients.ts";
+import { clientFor, type StorageAccess } from "../session/clients.ts";
 
 /**
  * Metrics are for sessions whose policy allows `admin:Prometheus` (what MinIO demands of a metrics token), by
@@ -22,7 +22,10 @@ export function canReadMetrics(access: LiveAccess): boolean {
 }
 
 /** GET /api/v1/admin/info: the basic fields, and `widgets` with their source when the session may see them. */
-export async function adminInfo(deps: AppDeps, session: SessionData): Promise<AdminInfoWithWidgets> {
+export async function adminInfo(
+  deps: LiveAccessDeps & { metrics: MetricsService },
+  session: SessionData,
+): Promise<AdminInfoWithWidgets> {
   const info: AdminInfoWithWidgets = await basicInfo(deps, session);
   if (canReadMetrics(await liveAccess(deps, session)) && deps.metrics.state().ok) {
     info.widgets = deps.metrics.widgetList();
@@ -31,7 +34,7 @@ export async function adminInfo(deps: AppDeps, session: SessionData): Promise<Ad
   return info;
 }
 
-async function basicInfo(deps: AppDeps, session: SessionData): Promise<AdminInfo> {
+async function basicInfo(deps: StorageAccess, session: SessionData): Promise<AdminInfo> {
   const info = await serverInfo(clientFor(deps, session));
   const servers = (info.servers ?? []).map((s) => ({
     state: s.state ?? "",

@@ -1,6 +1,6 @@
 /** Groups (api-index §4): list, detail, create with members, update members and status, delete. */
 import type { AddGroupInput, Group, UpdateGroupInput } from "../../lib/contract/groups.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import * as iam from "../../lib/s3/admin/iam.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { ChangeSet } from "./change_set.ts";

@@ -4,7 +4,7 @@
  * with the storage's own message before anything is deleted.
  */
 import type { DeleteObjectsInput, PutLegalHoldInput, PutRetentionInput } from "../../lib/contract/objects.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import {
   getObjectLegalHold,

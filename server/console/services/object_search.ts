@@ -10,7 +10,7 @@
  */
 import { setImmediate } from "node:timers";
 import type { SearchEvent } from "../../lib/contract/objects.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { listObjectsV2 } from "../../lib/s3/ops/objects.ts";
 import { globMatcher, MAX_GLOB_LENGTH } from "./glob_match.ts";

@@ -11,7 +11,7 @@ import type {
   UploadedPart,
   UploadSession,
 } from "../../lib/contract/objects.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { type FormPart, formParts } from "../../lib/formats/multipart_form.ts";
 import { type ZipEntry, zipStream } from "../../lib/formats/zip.ts";
 import type { S3Client } from "../../lib/s3/client.ts";

@@ -4,7 +4,7 @@
  * S3 common prefixes and come back as items whose name ends in "/".
  */
 import type { ObjectItem, ObjectList, RewindItem, RewindList } from "../../lib/contract/objects.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
 import { getObjectTagging } from "../../lib/s3/ops/object_lock.ts";

@@ -4,7 +4,7 @@
  * policy is refused with the line and column of the first problem before the storage server sees it.
  */
 import type { AddPolicyInput, PolicySummary } from "../../lib/contract/policies.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { checkPolicy } from "../../lib/policy/mod.ts";
 import * as iam from "../../lib/s3/admin/iam.ts";
 import type { S3Client } from "../../lib/s3/client.ts";

@@ -9,22 +9,32 @@ import type {
   OAuthCallbackInput,
   SessionInfo,
 } from "../../lib/contract/session.ts";
-import type { AppDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppConfig } from "../config/config.ts";
+import type { OperatorDeps } from "../k8s/connection.ts";
+import type { Logger } from "../../lib/http/log.ts";
+import { ApiError } from "../http/errors.ts";
 import { accountInfo } from "../../lib/s3/admin/info.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
 import { forwardedHeaders } from "../../lib/s3/forwarded_client.ts";
 import { assumeRole, assumeRoleWithWebIdentity, type TemporaryCredentials } from "../../lib/s3/sts.ts";
 import { authorizationUrl, exchangeCode } from "../session/oidc.ts";
-import { accessFrom, liveAccess, rememberAccess } from "../session/live_access.ts";
+import { accessFrom, liveAccess, type LiveAccessDeps, rememberAccess } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
 import { operatorSessionInfo, signInOperator } from "./operator/session.ts";
-import { clientFor, clientWithKeys } from "./session_clients.ts";
+import { clientFor, clientWithKeys } from "../session/clients.ts";
 import { endSessions, newSessionRevokeType } from "./session_revocation.ts";
-import { sessionFeatures } from "./tools.ts";
+import { type LogSearchDeps, sessionFeatures } from "./tools.ts";
+
+/** What signing in and out needs of the console (the areas hand their AppDeps, which has all of it). */
+export interface SessionDeps extends LiveAccessDeps, LogSearchDeps {
+  config: AppConfig;
+  log: Logger;
+  sessionKey: CryptoKey;
+  operator?: OperatorDeps;
+}
 
 /** Which sign-in page to show: the SSO redirect when an OpenID provider is configured, else the form. */
-export async function loginStrategy(deps: AppDeps): Promise<LoginStrategy> {
+export async function loginStrategy(deps: SessionDeps): Promise<LoginStrategy> {
   if (!deps.config.idp) return { loginStrategy: deps.operator ? "service-account" : "form" };
   return {
     loginStrategy: "redirect",
@@ -39,7 +49,7 @@ const invalidLogin = (detail: string) => ApiError.unauthorized("invalid Login", 
  * policy read here is remembered as the session's first live answer (its permissions are never sealed in).
  */
 async function sessionFrom(
-  deps: AppDeps,
+  deps: SessionDeps,
   creds: TemporaryCredentials,
   account: string,
   sso: boolean,
@@ -76,7 +86,11 @@ async function sessionFrom(
  * slows a guesser's attempts and not everyone's. Wrong keys → 401 "invalid Login"; an unreachable storage
  * server → 503.
  */
-export async function signIn(deps: AppDeps, input: LoginInput, clientAddress: string): Promise<SessionData> {
+export async function signIn(
+  deps: SessionDeps,
+  input: LoginInput,
+  clientAddress: string,
+): Promise<SessionData> {
   const key = deps.storage.forwardingKey;
   let creds: TemporaryCredentials;
   try {
@@ -105,7 +119,7 @@ export async function signIn(deps: AppDeps, input: LoginInput, clientAddress: st
 }
 
 /** SSO sign-in: verify state, exchange the code, and let the storage server verify the id_token. */
-export async function signInWithIdp(deps: AppDeps, input: OAuthCallbackInput): Promise<SessionData> {
+export async function signInWithIdp(deps: SessionDeps, input: OAuthCallbackInput): Promise<SessionData> {
   if (!deps.config.idp) throw ApiError.badRequest("single sign-on is not configured");
   const idToken = await exchangeCode(deps.config.idp, deps.sessionKey, deps.fetch, deps.now(), input);
   // Operator mode: the identity provider vouched for the person (code and state checked above, unlike the
@@ -143,7 +157,7 @@ export async function signInWithIdp(deps: AppDeps, input: OAuthCallbackInput): P
  * (server/console/session/live_access.ts), so the menu and the pages agree; `log-search` is listed when a log search
  * is available and the account may search it (api-index §13.6 listed it for every session).
  */
-export async function sessionInfo(deps: AppDeps, session: SessionData): Promise<SessionInfo> {
+export async function sessionInfo(deps: SessionDeps, session: SessionData): Promise<SessionInfo> {
   if (session.k8sToken) return operatorSessionInfo();
   const access = await liveAccess(deps, session, { fresh: true });
   return {
@@ -159,7 +173,7 @@ export async function sessionInfo(deps: AppDeps, session: SessionData): Promise<
  * working on every console replica at once. A storage server without revoke-tokens (MinIO before
  * RELEASE.2025-04-03) keeps them until they expire; that is logged, and the cookie is cleared either way.
  */
-export async function signOut(deps: AppDeps, session: SessionData): Promise<void> {
+export async function signOut(deps: SessionDeps, session: SessionData): Promise<void> {
   if (session.k8sToken) return; // an operator's token is Kubernetes' to revoke; clearing the cookie ends the session here
   if (!(await endSessions(clientFor(deps, session)))) {
     deps.log.warn(

@@ -11,7 +11,7 @@ import type {
 } from "../../lib/contract/settings.ts";
 import { validateFields } from "../../lib/contract/settings_fields.ts";
 import { fieldsOf } from "../../lib/contract/settings_forms.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import {
   formatConfigLine,
   getConfigKV,

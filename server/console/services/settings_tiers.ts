@@ -12,7 +12,7 @@ import {
   type TierView,
 } from "../../lib/contract/settings.ts";
 import { EMPTY_FIELD } from "../../lib/contract/settings_fields.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { addTier, editTierCredentials, listTiers, type TierConfig } from "../../lib/s3/admin/buckets.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 

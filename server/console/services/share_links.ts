@@ -6,7 +6,7 @@
  * from any console replica. The account's secret is used once, to sign, and kept nowhere.
  */
 import type { ShareLink } from "../../lib/contract/objects.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import {
   addServiceAccount,
   deleteServiceAccount,

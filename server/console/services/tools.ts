@@ -8,10 +8,10 @@ import {
   type AuditRow,
   type LogSearchResponse,
 } from "../../lib/contract/tools.ts";
-import type { AppDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { LogSearchEndpoint } from "../config/endpoints.ts";
+import { ApiError } from "../http/errors.ts";
 import { statusText } from "../../lib/http/status.ts";
-import { allows, type LiveAccess, requireAction } from "../session/live_access.ts";
+import { allows, type LiveAccess, type LiveAccessDeps, requireAction } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
 
 export interface AuditSearchInput {
@@ -29,9 +29,14 @@ export interface AuditSearchInput {
  */
 export const AUDIT_SEARCH_ACTION = "admin:OBDInfo";
 
+/** The audit log search the console was given, if any. */
+export interface LogSearchDeps {
+  logSearch?: LogSearchEndpoint | null;
+}
+
 /** Whether the session may search the audit log now: "yes", or why not. */
 export function auditSearchState(
-  deps: Pick<AppDeps, "logSearch">,
+  deps: LogSearchDeps,
   access: LiveAccess,
 ): "yes" | "no-service" | "forbidden" {
   if (!deps.logSearch) return "no-service";
@@ -42,7 +47,7 @@ export function auditSearchState(
  * The session's features (api-index §13.6): log-search when a log search is available and the account may
  * search it now (the original listed it for every session and let anyone search).
  */
-export function sessionFeatures(deps: Pick<AppDeps, "logSearch">, access: LiveAccess): string[] {
+export function sessionFeatures(deps: LogSearchDeps, access: LiveAccess): string[] {
   return auditSearchState(deps, access) === "yes" ? ["log-search"] : [];
 }
 
@@ -117,7 +122,7 @@ export function parseAuditSearch(query: URLSearchParams): AuditSearchInput {
  * search it now (checked with its own credentials: a signed-out, disabled or deleted account reads nothing).
  */
 export async function searchAuditLog(
-  deps: Pick<AppDeps, "logSearch" | "storage" | "fetch" | "now">,
+  deps: LogSearchDeps & LiveAccessDeps,
   session: SessionData,
   input: AuditSearchInput,
 ): Promise<LogSearchResponse> {

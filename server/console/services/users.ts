@@ -11,7 +11,7 @@ import type {
   UpdateUserInput,
   User,
 } from "../../lib/contract/users.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import * as iam from "../../lib/s3/admin/iam.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";

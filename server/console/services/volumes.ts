@@ -9,8 +9,8 @@ import {
   type FormatIssue,
   type PvcInfo,
 } from "../../lib/contract/volumes.ts";
-import type { OperatorDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { OperatorDeps } from "../k8s/connection.ts";
+import { ApiError } from "../http/errors.ts";
 import { corePath, groupPath, K8sError } from "../k8s/client.ts";
 import { canonicalQuantity } from "../../lib/contract/quantity.ts";
 import {

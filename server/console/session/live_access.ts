@@ -9,15 +9,19 @@
  * storage once. Ending sessions through the console (server/console/services/session_revocation.ts) forgets the
  * affected answers at once; a change made elsewhere (another replica, `mc`) shows within the TTL.
  */
-import type { AppDeps } from "../deps.ts";
-import { ApiError, toApiError } from "../errors.ts";
+import { ApiError, toApiError } from "../http/errors.ts";
 import { evaluate } from "../../lib/policy/evaluate.ts";
 import { normalizePolicy, type Policy } from "../../lib/policy/types.ts";
 import { type AccountInfo, accountInfo } from "../../lib/s3/admin/info.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor, type StorageAccess } from "./clients.ts";
 import { allowActionsOf, allowedPages, OPERATOR_PAGES } from "./pages.ts";
 import type { SessionData } from "./token.ts";
+
+/** What reading a session's access needs: the storage, and a clock for how long an answer stands. */
+export interface LiveAccessDeps extends StorageAccess {
+  now: () => number;
+}
 
 /** How long one answer of the storage stands for a session. */
 export const LIVE_ACCESS_TTL_MS = 3000;
@@ -72,7 +76,7 @@ export function accessFrom(info: AccountInfo, sso: boolean): LiveAccess {
   };
 }
 
-async function read(deps: Pick<AppDeps, "storage" | "fetch">, session: SessionData): Promise<LiveAccess> {
+async function read(deps: StorageAccess, session: SessionData): Promise<LiveAccess> {
   try {
     return accessFrom(await accountInfo(clientFor(deps, session)), session.sso);
   } catch (error) {
@@ -93,7 +97,11 @@ async function read(deps: Pick<AppDeps, "storage" | "fetch">, session: SessionDa
   }
 }
 
-function remember(deps: Pick<AppDeps, "storage" | "now">, session: SessionData, access: Promise<LiveAccess>) {
+function remember(
+  deps: Pick<LiveAccessDeps, "storage" | "now">,
+  session: SessionData,
+  access: Promise<LiveAccess>,
+) {
   const key = keyOf(deps.storage.url, session.accessKey);
   const entry: Entry = { endpoint: deps.storage.url, at: deps.now(), access };
   entries.delete(key);
@@ -111,7 +119,7 @@ function remember(deps: Pick<AppDeps, "storage" | "now">, session: SessionData, 
  * no longer accepts the session, and with the storage's error when it cannot be asked.
  */
 export function liveAccess(
-  deps: Pick<AppDeps, "storage" | "fetch" | "now">,
+  deps: LiveAccessDeps,
   session: SessionData,
   options: { fresh?: boolean } = {},
 ): Promise<LiveAccess> {
@@ -125,7 +133,7 @@ export function liveAccess(
 
 /** Keeps what sign-in already read, so the first page does not ask again. */
 export function rememberAccess(
-  deps: Pick<AppDeps, "storage" | "now">,
+  deps: Pick<LiveAccessDeps, "storage" | "now">,
   session: SessionData,
   access: LiveAccess,
 ): void {
@@ -155,7 +163,7 @@ export function allows(access: LiveAccess, action: string, bucket = ""): boolean
 
 /** Resolves when the session may do `action` now; 401 for a dead session, 403 naming the action otherwise. */
 export async function requireAction(
-  deps: Pick<AppDeps, "storage" | "fetch" | "now">,
+  deps: LiveAccessDeps,
   session: SessionData,
   action: string,
   what: string,

@@ -5,10 +5,10 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
-import { isSameOrigin } from "../forwarded.ts";
-import { openSession, sealSession, type SessionData } from "./token.ts";
+import type { AppEnv } from "./env.ts";
+import { ApiError } from "../http/errors.ts";
+import { isHttps, isSameOrigin } from "../http/forwarded.ts";
+import { isOperatorSession, openSession, sealSession, type SessionData } from "./token.ts";
 
 /** The cookie's name is the original console's, so tools that look for it keep working. */
 export const SESSION_COOKIE = "token";
@@ -16,10 +16,14 @@ export const SESSION_COOKIE = "token";
 export interface CookieSettings {
   /** The console's subpath, so the cookie is sent only to it. */
   path: string;
-  secure: boolean;
+  /** CONSOLE_TRUST_FORWARDED: X-Forwarded-Proto tells whether the browser uses HTTPS (forwarded.ts isHttps). */
+  trustForwarded: boolean;
 }
 
-/** Sets the session cookie: HttpOnly, SameSite=Strict, Secure under TLS, lifetime of the session. */
+/**
+ * Sets the session cookie: HttpOnly, SameSite=Strict, Secure when the browser uses HTTPS (Deck's TLS or a
+ * trusted proxy's), lifetime of the session.
+ */
 export async function issueSessionCookie(
   c: Context,
   key: CryptoKey,
@@ -31,7 +35,7 @@ export async function issueSessionCookie(
     path: settings.path,
     httpOnly: true,
     sameSite: "Strict",
-    secure: settings.secure,
+    secure: isHttps(c.req, settings.trustForwarded),
     maxAge: Math.max(0, Math.floor((data.expiresAt - now) / 1000)),
   });
 }
@@ -40,18 +44,27 @@ export async function issueSessionCookie(
 export function clearSessionCookie(c: Context, settings: CookieSettings) {
   deleteCookie(c, SESSION_COOKIE, {
     path: settings.path,
-    secure: settings.secure,
+    secure: isHttps(c.req, settings.trustForwarded),
     httpOnly: true,
     sameSite: "Strict",
   });
 }
 
-/** Opens the session from the cookie or an `Authorization: Bearer` header (api-index §1); sets c.var.session. */
-export function loadSession(key: CryptoKey, now: () => number): MiddlewareHandler<AppEnv> {
+/**
+ * Opens the session from the cookie or an `Authorization: Bearer` header (api-index §1); sets c.var.session.
+ * A session of the other mode is no session here: two Decks on one host with the same CONSOLE_PBKDF_* settings
+ * (one in each mode) share the cookie, since browsers send it to every port, and each opens the other's.
+ */
+export function loadSession(
+  key: CryptoKey,
+  now: () => number,
+  operatorMode: boolean,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
     const token = getCookie(c, SESSION_COOKIE) ?? bearer;
-    c.set("session", token ? await openSession(key, token, now()) : null);
+    const session = token ? await openSession(key, token, now()) : null;
+    c.set("session", session && isOperatorSession(session) === operatorMode ? session : null);
     await next();
   };
 }

@@ -4,8 +4,8 @@
  * (STS AssumeRoleWithWebIdentity). Unlike the original console, the state is checked for expiry and the IdP
  * response is always verified by the storage server before a session exists.
  */
-import type { AppConfig } from "../config.ts";
-import { ApiError } from "../errors.ts";
+import type { AppConfig } from "../config/config.ts";
+import { ApiError } from "../http/errors.ts";
 import { openJson, sealJson } from "./token.ts";
 
 type IdpConfig = NonNullable<AppConfig["idp"]>;

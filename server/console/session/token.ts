@@ -25,6 +25,14 @@ export interface SessionData {
   k8sToken?: string;
 }
 
+/**
+ * Whether the session is an operator-mode session (spec 3 §6: the flag that enables activation and Refresh
+ * Licence): operator sign-in keeps the service-account token in the session, console sessions have none.
+ */
+export function isOperatorSession(session: SessionData): boolean {
+  return !!session.k8sToken;
+}
+
 const VERSION = 1;
 const PBKDF2_ITERATIONS = 210_000;
 

@@ -11,7 +11,8 @@
  */
 import type { Context } from "hono";
 import type { HealColor, HealItemStatus, HealMessage } from "../../lib/contract/tools.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import { type HealResultItem, healStart, healStatus, type HealTaskStatus } from "../../lib/s3/admin/live.ts";
 import { bucketParam, flag, pause } from "./params.ts";
 import { relay } from "./relay.ts";

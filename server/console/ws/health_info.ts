@@ -3,9 +3,10 @@
  * A deadline that is not a Go duration is refused before the upgrade.
  */
 import type { Context } from "hono";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import { formatGoDuration, parseGoDuration } from "../../lib/http/duration.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { healthInfo } from "../../lib/s3/admin/live.ts";
 import { relay } from "./relay.ts";
 

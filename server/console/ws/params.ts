@@ -1,7 +1,7 @@
 /** Query parameters of the relays, read the way the original console read them (Go's strconv.ParseBool). */
 import type { Context } from "hono";
-import type { AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 
 const TRUE = new Set(["1", "t", "T", "TRUE", "true", "True"]);
 const FALSE = new Set(["0", "f", "F", "FALSE", "false", "False"]);

@@ -15,12 +15,13 @@
  *   session ends and 4003 when the account may no longer read the stream (server/console/ws/session_watch.ts).
  */
 import type { Context, Handler } from "hono";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import type { ServeInfo } from "../../lib/http/listener.ts";
-import { ApiError, toApiError } from "../errors.ts";
-import { isSameOrigin } from "../forwarded.ts";
+import { ApiError, toApiError } from "../http/errors.ts";
+import { isSameOrigin } from "../http/forwarded.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
-import { clientFor } from "../services/session_clients.ts";
+import { clientFor } from "../session/clients.ts";
 import { liveAccess } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
 import { type StreamPermission, watchSession } from "./session_watch.ts";

@@ -10,9 +10,8 @@
  * - CLOSE_ACCESS_REMOVED (4003): the account's current policy no longer allows the stream's action.
  */
 import { STREAM_CLOSE } from "../../lib/contract/tools.ts";
-import type { AppDeps } from "../deps.ts";
-import { toApiError } from "../errors.ts";
-import { allows, liveAccess } from "../session/live_access.ts";
+import { toApiError } from "../http/errors.ts";
+import { allows, liveAccess, type LiveAccessDeps } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
 
 export const CLOSE_SESSION_ENDED = STREAM_CLOSE.sessionEnded;
@@ -34,7 +33,7 @@ export interface StreamEnd {
 
 /** Why the stream must end now, or null while its session stands (an unreachable storage is not a verdict). */
 export async function sessionVerdict(
-  deps: Pick<AppDeps, "storage" | "fetch" | "now">,
+  deps: LiveAccessDeps,
   session: SessionData,
   need: StreamPermission,
 ): Promise<StreamEnd | null> {
@@ -50,7 +49,7 @@ export async function sessionVerdict(
 
 /** Checks the session until `signal` aborts, and calls `end` once when it must stop. */
 export function watchSession(
-  deps: Pick<AppDeps, "storage" | "fetch" | "now">,
+  deps: LiveAccessDeps,
   session: SessionData,
   need: StreamPermission,
   signal: AbortSignal,

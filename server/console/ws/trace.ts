@@ -5,9 +5,10 @@
  */
 import type { Context } from "hono";
 import type { TraceMessage } from "../../lib/contract/tools.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
 import { formatGoDuration } from "../../lib/http/duration.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { serviceTrace, type TraceInfo } from "../../lib/s3/admin/live.ts";
 import { statusText } from "../../lib/http/status.ts";
 import { relay } from "./relay.ts";

@@ -5,8 +5,9 @@
  */
 import type { Context } from "hono";
 import type { WatchMessage } from "../../lib/contract/tools.ts";
-import type { AppDeps, AppEnv } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError } from "../http/errors.ts";
 import { listenBucketNotification, type NotificationRecord } from "../../lib/s3/ops/listen.ts";
 import { bucketParam } from "./params.ts";
 import { relay } from "./relay.ts";

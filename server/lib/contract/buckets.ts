@@ -1,5 +1,6 @@
 /** Wire types and input schemas of the Buckets area (api-index §5, spec 2). Imported by the server and islands. */
 import * as s from "./schema.ts";
+import type { PartFailure } from "./screen.ts";
 
 export type BucketAccessLevel = "PRIVATE" | "PUBLIC" | "CUSTOM";
 
@@ -87,6 +88,53 @@ export interface BucketRetention {
   mode: "compliance" | "governance";
   unit: "days" | "years";
   validity: number;
+}
+
+/** How new objects in a bucket are encrypted: not at all, with the storage's key (SSE-S3) or a KMS key. */
+export type EncryptionType = "disabled" | "sse-s3" | "sse-kms";
+
+/**
+ * The cards of a bucket's Summary (spec 2 Summary), in the order they show, with the title each shows and the
+ * banner uses. Replication, Object Locking, Versioning and Quota show in distributed mode only, Retention
+ * only while object locking is on.
+ */
+export const SUMMARY_CARDS = [
+  { id: "access", title: "Access Policy" },
+  { id: "encryption", title: "Encryption" },
+  { id: "usage", title: "Reported Usage" },
+  { id: "replication", title: "Replication", distributedOnly: true },
+  { id: "locking", title: "Object Locking", distributedOnly: true },
+  { id: "versioning", title: "Versioning", distributedOnly: true },
+  { id: "quota", title: "Quota", distributedOnly: true },
+  { id: "retention", title: "Retention" },
+] as const;
+export type SummaryCard = typeof SUMMARY_CARDS[number]["id"];
+
+/**
+ * GET /api/v1/buckets/{bucket}/summary: the Summary as the account may read it, for the page and for the
+ * island's reload after every change. A value is null when it was not read: its card is not shown, or its read
+ * failed and `unavailable` says why in its place.
+ */
+export interface BucketSummaryView {
+  /** The cards to show, in order. */
+  cards: SummaryCard[];
+  access: BucketAccessLevel;
+  /** Bytes, as last scanned. */
+  size: number;
+  encryption: { type: EncryptionType; kmsKey: string } | null;
+  versioning: boolean | null;
+  locking: boolean | null;
+  /** True when the bucket has replication rules. */
+  replication: boolean | null;
+  /** Replicated, pending and failed versions (null: no replication configuration, or not allowed to read it). */
+  replicationStatus: ReplicationStatusView | null;
+  quota: BucketQuotaInfo | null;
+  /** The default retention; null when there is none. */
+  retention: BucketRetention | null;
+  /** Cards whose read failed, with the reason to show in their place ("access denied"), never "Disabled". */
+  unavailable: Partial<Record<SummaryCard, string>>;
+  /** Every failed read, for the page's banner. */
+  failures: PartFailure[];
 }
 
 /** PUT /api/v1/buckets/{bucket}/versioning */

@@ -2,6 +2,7 @@
 import { newSecret } from "./account.ts";
 import { iamNameProblem } from "./iam_names.ts";
 import * as s from "./schema.ts";
+import type { PartFailure } from "./screen.ts";
 
 export type EntityStatus = "enabled" | "disabled";
 
@@ -13,6 +14,22 @@ export interface User {
   policy: string[];
   /** True when the user or one of its groups has a policy (needed to create service accounts for it). */
   hasPolicy: boolean;
+}
+
+/**
+ * GET /api/v1/user/detail?name=: the User detail screen (spec 1) as its page renders it and its island reads
+ * it again after a change. The user must be readable (else 404, 403); the rest may not be.
+ */
+export interface UserDetailView {
+  user: User;
+  serviceAccounts: string[];
+  /** Every group and policy name, for the Set Groups and Set Policies dialogs. */
+  groups: string[];
+  policies: string[];
+  /** Why the user's service accounts could not be read, shown in their place. */
+  unavailable: { serviceAccounts?: string };
+  /** Every failed read, for the page's banner. */
+  failures: PartFailure[];
 }
 
 export interface UserList {

@@ -10,12 +10,13 @@
  * Beyond the timeouts: a response sent before its request body was read (413, 401, an error) says
  * `Connection: close` and the connection is dropped shortly after, so no one can keep a connection busy by
  * sending a body nobody reads. WebSocket upgrades reach the handler too, with the connection to upgrade in
- * `info.upgrade`.
+ * `info.upgrade` (on a TLS listener, a plain one spliced to the TLS connection: tls_upgrade.ts).
  */
 import http from "node:http";
 import https from "node:https";
 import type { Socket } from "node:net";
 import { abandonBody, ClientGoneError, toRequest, writeResponse } from "./bridge.ts";
+import { LoopbackBridge } from "./tls_upgrade.ts";
 
 export { ClientGoneError, rawRequestTarget } from "./bridge.ts";
 
@@ -196,6 +197,8 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
   });
 
   const upgraded = new Set<Socket>();
+  // Deno can upgrade only plain TCP connections: TLS ones are spliced to a loopback connection that it can.
+  const bridge = options.tls ? await LoopbackBridge.open() : null;
   server.on("upgrade", (req: http.IncomingMessage, socket: Socket, head: Uint8Array) => {
     // A browser resets a connection whose upgrade was refused (401, 403); without a listener that reset
     // would be an uncaught ECONNRESET.
@@ -271,12 +274,13 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
 
   async function serveUpgrade(req: http.IncomingMessage, socket: Socket, head: Uint8Array): Promise<void> {
     let response: Response;
+    const spliced = bridge?.splice(socket);
     try {
       const request = toRequest(req, scheme, false);
       const info: ServeInfo = {
         remoteAddr: remoteAddrOf(req.socket),
         completed: Promise.resolve(),
-        upgrade: { socket, head },
+        upgrade: { socket: spliced?.socket ?? socket, head },
       };
       response = await handler(request, info);
     } catch (error) {
@@ -284,6 +288,7 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
       response = new Response(null, { status: 500 });
     }
     if (response.status === 101) return; // Deno.upgradeWebSocket wrote the 101 and owns the socket now
+    spliced?.release();
     const body = response.body ? new Uint8Array(await response.arrayBuffer()) : new Uint8Array(0);
     const lines = [
       `HTTP/1.1 ${response.status} ${http.STATUS_CODES[response.status] ?? ""}`,
@@ -298,7 +303,10 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
   }
 
   await new Promise<void>((resolve, reject) => {
-    const refused = (error: Error) => reject(listenError(options.hostname, options.port, error));
+    const refused = (error: Error) => {
+      bridge?.close();
+      reject(listenError(options.hostname, options.port, error));
+    };
     server.once("error", refused);
     server.listen(options.port, options.hostname, () => {
       server.off("error", refused);
@@ -318,6 +326,7 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
       await Promise.allSettled([...pending]);
       server.closeAllConnections();
       for (const socket of upgraded) socket.destroy();
+      bridge?.close();
     },
   };
 }

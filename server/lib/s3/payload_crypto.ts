@@ -7,7 +7,6 @@
  * about 250 ms in WebAssembly here against a few ms for PBKDF2, and every MinIO server accepts all three ids.
  */
 import { createCipheriv, createDecipheriv, createHash } from "node:crypto";
-import { argon2id } from "hash-wasm";
 import { concatBytes } from "./bytes.ts";
 
 export const ALG_ARGON2_AES_GCM = 0x00;
@@ -91,7 +90,9 @@ async function deriveKey(password: string, salt: Uint8Array, algorithm: number):
     );
     return new Uint8Array(bits);
   }
-  // Argon2id(t=1, m=64 MiB, p=4, 32 bytes), as golang.org/x/crypto/argon2.IDKey in madmin.
+  // Argon2id(t=1, m=64 MiB, p=4, 32 bytes), as golang.org/x/crypto/argon2.IDKey in madmin. Loaded when a
+  // peer first sends an Argon2id payload (mc does): held from start it cost every isolate about 3 MiB.
+  const { argon2id } = await import("hash-wasm");
   return await argon2id({
     password,
     salt,

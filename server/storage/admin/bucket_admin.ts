@@ -14,6 +14,7 @@ import {
   requireAction,
   requiredParam,
 } from "./context.ts";
+import { type BucketTargetDoc, readTargets } from "../replication/targets.ts";
 
 async function requireBucket(ctx: AdminContext, bucket: string): Promise<void> {
   if (!(await ctx.store.bucketExists(bucket))) {
@@ -63,32 +64,6 @@ export async function setBucketQuota(ctx: AdminContext): Promise<Response> {
   const doc: QuotaDoc = { quota, size: quota, rate: 0, requests: 0, quotatype: "hard" };
   await ctx.store.putBucketDocument(bucket, "quota.json", JSON.stringify(doc));
   return empty();
-}
-
-export interface BucketTargetDoc {
-  sourcebucket: string;
-  endpoint: string;
-  credentials: { accessKey: string; secretKey: string };
-  targetbucket: string;
-  secure: boolean;
-  path: string;
-  api: string;
-  arn: string;
-  type: string;
-  region: string;
-  bandwidthlimit: number;
-  replicationSync: boolean;
-  storageclass: string;
-  healthCheckDuration: number;
-  isOnline?: boolean;
-}
-
-export async function readTargets(
-  ctx: Pick<AdminContext, "store">,
-  bucket: string,
-): Promise<BucketTargetDoc[]> {
-  const text = await ctx.store.getBucketDocument(bucket, "targets.json").catch(() => undefined);
-  return text ? JSON.parse(text) : [];
 }
 
 /** What list-remote-targets shows: never the secret key. */

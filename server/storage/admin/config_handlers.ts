@@ -1,6 +1,6 @@
 /** Config KV get/set/del/help and service restart (minio-protocol §3.8, §3.17). */
-import { formatConfig } from "./server_config.ts";
-import { subsystem, SUBSYSTEMS } from "./subsystems.ts";
+import { formatConfig } from "../config/server_config.ts";
+import { subsystem, SUBSYSTEMS } from "../config/subsystems.ts";
 import {
   type AdminContext,
   adminFail,

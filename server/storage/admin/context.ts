@@ -1,14 +1,14 @@
 /** Shared pieces of the embedded admin API v3: the handler context, JSON/encrypted replies and admin errors. */
 import { decryptPayload, encryptPayload } from "../../lib/s3/payload_crypto.ts";
-import type { Credential, StoreFacts, VerifiedRequest } from "../contracts.ts";
-import { StoreError } from "../fs/store.ts";
+import type { Credential, StoreFacts, VerifiedRequest } from "../core/contracts.ts";
 import type { Authority } from "../iam/authority.ts";
 import type { IamStore } from "../iam/store.ts";
-import type { ServerConfig } from "./server_config.ts";
-import type { TierStore } from "./tiers.ts";
+import type { ServerConfig } from "../config/server_config.ts";
 import type { HealSequences } from "../heal/sequences.ts";
 import type { LogHistory } from "../streams/console_log.ts";
 import type { StorageStreams } from "../streams/mod.ts";
+import { StoreError } from "../core/errors.ts";
+import type { TierStore } from "../tiers/store.ts";
 
 /** What the live admin tools (trace, console log, heal, health info) work from. */
 export interface LiveServices {

@@ -9,7 +9,7 @@ import {
   requiredParam,
 } from "./context.ts";
 import { hasBadPathComponent } from "../../lib/contract/iam_names.ts";
-import { badComponents } from "../s3/address.ts";
+import { badComponents } from "../core/errors.ts";
 
 const noSuchGroup = () => adminFail("XMinioAdminNoSuchGroup", "The specified group does not exist.", 404);
 

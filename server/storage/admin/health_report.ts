@@ -10,9 +10,9 @@
  * the client even when the deadline cuts the drive check short. `anonymize` hides the host name, machine id
  * and serial numbers.
  */
-import { formatConfig } from "./server_config.ts";
+import { formatConfig } from "../config/server_config.ts";
 import type { AdminContext } from "./context.ts";
-import { subsystem } from "./subsystems.ts";
+import { subsystem } from "../config/subsystems.ts";
 import { drive, serverInfoDocument } from "./info.ts";
 import {
   cpuFacts,

@@ -1,7 +1,7 @@
 /** Service accounts (minio-protocol §3.7): add, list, info, update, delete — encrypted bodies, v3 shapes. */
 import { hasBadPathComponent } from "../../lib/contract/iam_names.ts";
 import { checkPolicy } from "../../lib/policy/validate.ts";
-import { badComponents } from "../s3/address.ts";
+import { badComponents } from "../core/errors.ts";
 import { generateCredentials, type ServiceAccountRecord } from "../iam/store.ts";
 import { wantsServiceAccountNames } from "./client_era.ts";
 import {

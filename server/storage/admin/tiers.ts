@@ -5,11 +5,9 @@
  */
 import { S3Client } from "../../lib/s3/client.ts";
 import { listObjectsV2 } from "../../lib/s3/ops/objects.ts";
-import { writeFileDurable } from "../fs/durable.ts";
-import type { TierUsage } from "../tiers/usage.ts";
+import type { TierDoc, TierType } from "../tiers/store.ts";
 import { type AdminContext, adminFail, decryptJson, empty, json, requireAction } from "./context.ts";
 
-type TierType = "s3" | "minio" | "gcs" | "azure";
 const SECTION: Record<TierType, "S3" | "MinIO" | "GCS" | "Azure"> = {
   s3: "S3",
   minio: "MinIO",
@@ -17,39 +15,6 @@ const SECTION: Record<TierType, "S3" | "MinIO" | "GCS" | "Azure"> = {
   azure: "Azure",
 };
 const SECRET_FIELDS = ["SecretKey", "AccountKey", "Creds"];
-
-export interface TierDoc {
-  Version: string;
-  Type: TierType;
-  Name: string;
-  [section: string]: unknown;
-}
-
-export class TierStore {
-  /** What the store keeps on a tier (set by server.ts; lifecycle transitions put versions there). */
-  usage: (name: string) => TierUsage = () => ({ versions: 0, objects: 0, bytes: 0 });
-
-  private constructor(
-    private readonly file: string,
-    private readonly tmpDir: string,
-    public tiers: TierDoc[],
-  ) {}
-
-  static async open(dataDir: string): Promise<TierStore> {
-    const file = `${dataDir}/.deck/tiers.json`;
-    const tiers = await Deno.readTextFile(file).then((t) => JSON.parse(t) as TierDoc[], () => []);
-    return new TierStore(file, `${dataDir}/.deck/tmp`, tiers);
-  }
-
-  names(): string[] {
-    return this.tiers.map((t) => t.Name);
-  }
-
-  async save(tiers: TierDoc[]): Promise<void> {
-    await writeFileDurable(this.tmpDir, this.file, JSON.stringify(tiers));
-    this.tiers = tiers;
-  }
-}
 
 interface BackendFields {
   Endpoint?: string;

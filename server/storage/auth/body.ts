@@ -11,7 +11,7 @@ import {
   trailerStringToSign,
 } from "../../lib/s3/sigv4.ts";
 import { piecesOf, readSizeOf, streamOfPieces } from "../fs/pieces.ts";
-import { StoreError } from "../fs/store.ts";
+import { StoreError } from "../core/errors.ts";
 
 const MAX_CHUNK = 16 * 1024 * 1024;
 

@@ -10,8 +10,8 @@
  * with MinIO's error for it.
  */
 import { ALGORITHM } from "../../lib/s3/sigv4.ts";
-import { StoreError } from "../fs/store.ts";
 import { parseCredential, type Scope } from "./scope.ts";
+import { StoreError } from "../core/errors.ts";
 
 /** The three components of a SigV4 Authorization header. */
 export interface SignedHeader {

@@ -8,10 +8,11 @@
  * once and strictly. Header signatures, presigned URLs and browser-form (POST policy) signatures all count.
  */
 import { FailureThrottle } from "../../lib/http/failure_throttle.ts";
-import type { IdentityAuthority } from "../contracts.ts";
-import { StoreError } from "../fs/store.ts";
+import type { IdentityAuthority } from "../core/contracts.ts";
 import { claimOf } from "./claim.ts";
-import { authenticate, type Authenticated, type AuthOptions } from "./verify.ts";
+import { authenticate, type AuthOptions } from "./verify.ts";
+import { StoreError } from "../core/errors.ts";
+import type { Authenticated } from "./authenticated.ts";
 
 /**
  * Answers that mean a guessed secret was wrong. An unknown, expired or revoked key (InvalidAccessKeyId) is not

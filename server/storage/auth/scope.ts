@@ -4,8 +4,8 @@
  * unexpired, used with its session token). Shared by header, presigned and POST-policy signatures.
  */
 import { constantTimeEqual } from "../../lib/s3/sigv4.ts";
-import type { Credential, IdentityAuthority } from "../contracts.ts";
-import { StoreError } from "../fs/store.ts";
+import type { Credential, IdentityAuthority } from "../core/contracts.ts";
+import { StoreError } from "../core/errors.ts";
 
 const denied = (code: string, message: string, status = 403) => new StoreError(code, message, status);
 

@@ -6,12 +6,12 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { rawRequestTarget } from "../../lib/http/listener.ts";
-import type { Credential, IdentityAuthority } from "../contracts.ts";
+import type { Credential, IdentityAuthority } from "../core/contracts.ts";
 import { requestBody } from "../fs/pieces.ts";
-import { StoreError } from "../fs/store.ts";
 import { verifyDigests } from "./body.ts";
 import { checkCredential } from "./scope.ts";
-import type { Authenticated } from "./verify.ts";
+import { StoreError } from "../core/errors.ts";
+import type { Authenticated } from "./authenticated.ts";
 
 const MAX_SKEW_MS = 15 * 60_000;
 

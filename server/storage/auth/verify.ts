@@ -17,32 +17,16 @@ import {
   stringToSign,
   UNSIGNED_PAYLOAD,
 } from "../../lib/s3/sigv4.ts";
-import type { Credential, IdentityAuthority } from "../contracts.ts";
-import { StoreError } from "../fs/store.ts";
+import type { IdentityAuthority } from "../core/contracts.ts";
 import { requestBody } from "../fs/pieces.ts";
 import { decodeChunked, type Trailer, verifyDigests } from "./body.ts";
 import { type Claim, claimOf, type SignedHeader } from "./claim.ts";
 import { checkCredential, checkRegion, parseCredential } from "./scope.ts";
 import { authenticateV2 } from "./sigv2.ts";
+import { StoreError } from "../core/errors.ts";
+import type { Authenticated } from "./authenticated.ts";
 
 const MAX_SKEW_MS = 15 * 60_000;
-
-export type AuthType = "header" | "presigned" | "streaming" | "anonymous";
-
-export interface Authenticated {
-  credential: Credential | null;
-  authType: AuthType;
-  /** The body to read: decoded and verified as the signature requires. */
-  body: ReadableStream<Uint8Array> | null;
-  /** Length of the decoded body when known. */
-  contentLength?: number;
-  /** Seconds since the request was signed (for the s3:signatureAge condition). */
-  signatureAgeSeconds?: number;
-  /** The body's trailer (aws-chunked -TRAILER modes); its values are there once the body was read. */
-  trailer?: Trailer;
-  /** "AWS" for Signature Version 2 (sigv2.ts); V4 otherwise (the s3:signatureversion condition). */
-  signatureVersion?: "AWS";
-}
 
 /** The trailer a request announces in X-Amz-Trailer (one name per value, comma-separated). */
 function announcedTrailer(request: Request): Trailer {

@@ -1,9 +1,9 @@
+import type { BucketState, VersionRecord } from "../core/records.ts";
 /**
  * Bucket event records in MinIO's format (minio-protocol-2 §1.1, §1.2), built once per event and published on
  * the storage's event hub: ListenBucketNotification streams them as they are, notification targets wrap them
  * (§1.3) after escaping the key their way (`targetRecord`).
  */
-import type { VersionRecord } from "../fs/store.ts";
 
 export interface EventRecord {
   eventVersion: "2.0";
@@ -64,6 +64,43 @@ export interface EventObject {
   versioned: boolean;
   /** Version id of a removed version or created delete marker. */
   versionId?: string;
+}
+
+/**
+ * Where a request reports the events it causes (the S3 front's request, and the write path's, have all of
+ * it): its bucket, the bucket's state, and the sink that publishes them once the request succeeds.
+ */
+export interface EventSource {
+  bucket: string;
+  store: { bucket(name: string): BucketState };
+  notify: (eventName: string, object: EventObject) => void;
+}
+
+/** Reports an event about a version of `key` in the request's bucket (version ids only when versioned). */
+export function notifyObject(
+  ctx: EventSource,
+  eventName: string,
+  key: string,
+  version?: VersionRecord,
+  versionId?: string,
+): void {
+  ctx.notify(eventName, {
+    bucket: ctx.bucket,
+    key,
+    version,
+    versionId,
+    versioned: !!ctx.store.bucket(ctx.bucket).meta.versioning,
+  });
+}
+
+/** The event a delete caused: a delete marker created, or data (a version) removed (minio-protocol-2 §1.2). */
+export function deleteEventName(
+  requestedVersion: string | undefined,
+  outcome: { deleteMarker: boolean },
+): string {
+  return outcome.deleteMarker && !requestedVersion
+    ? "s3:ObjectRemoved:DeleteMarkerCreated"
+    : "s3:ObjectRemoved:Delete";
 }
 
 /** Removal events carry no size, ETag, content type or metadata (§1.1 rules). */

@@ -5,14 +5,8 @@
  * original. Formats that are compressed already are never compressed again, as MinIO excludes them.
  */
 import { TempFile } from "./durable.ts";
-import type { StagedData } from "./objects.ts";
-
-export interface CompressionRule {
-  /** Lower-case, each with its leading dot. Empty with `mimeTypes` empty: every object qualifies. */
-  extensions: string[];
-  /** Patterns such as `text/*` or `application/json`. */
-  mimeTypes: string[];
-}
+import type { StagedData } from "./staging.ts";
+import type { CompressionRule } from "../core/contracts.ts";
 
 /** The stored marker of a compressed version. */
 export const COMPRESSED = "gzip";

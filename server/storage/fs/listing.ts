@@ -2,7 +2,8 @@
  * Listing over the in-memory key index: ListObjects v1/v2 (prefix, delimiter, markers, continuation) and
  * ListObjectVersions (key and version-id markers), returning at most `maxKeys` entries + common prefixes.
  */
-import { type BucketState, compareKeys, lowerBound, type VersionRecord } from "./store.ts";
+import { compareKeys, lowerBound } from "./store.ts";
+import type { BucketState, VersionRecord } from "../core/records.ts";
 
 export interface ListInput {
   prefix: string;

@@ -1,61 +1,46 @@
 /**
- * Object versions on disk: write (streamed to a temp file, fsynced, renamed, then the key's record committed),
- * read, delete with versioning semantics and object-lock enforcement, tags, retention and legal hold.
+ * Object versions on disk: commit (a staged body made the newest version under the key's lock, once durable),
+ * find, delete with versioning semantics and object-lock enforcement, and metadata changes (tags, retention,
+ * legal hold). What a write stores (compressed, encrypted, which ETag, which version id) is decided by the
+ * write path (server/storage/write/) before it commits here; reads are read.ts.
  */
-import { COMPRESSED, compressStaged, decompressedParts, decompressedSlice } from "./compression.ts";
+import { COMPRESSED } from "./compression.ts";
 import { removeDurable } from "./durable.ts";
-import {
-  type BucketState,
-  type ObjectRecord,
-  type Store,
-  type StoredChecksum,
-  StoreError,
-  type VersionRecord,
-} from "./store.ts";
-import { encryptForCommit, readDecrypted, type SseWrite } from "../sse/stored.ts";
-import { osCall } from "../streams/calls.ts";
+import { discardStaged, type StagedData } from "./staging.ts";
+import type { Store } from "./store.ts";
+import { StoreError } from "../core/errors.ts";
+import type {
+  BucketState,
+  ObjectRecord,
+  ReplicationStatus,
+  SseRecord,
+  StoredChecksum,
+  VersionRecord,
+  VersionSettings,
+} from "../core/records.ts";
 
-export interface WriteOptions {
-  contentType?: string;
-  userMetadata?: Record<string, string>;
-  headers?: Record<string, string>;
-  tags?: Record<string, string>;
-  retention?: VersionRecord["retention"];
-  legalHold?: boolean;
-  storageClass?: string;
-  /** The verified checksum the writer sent (or the upload's combined one). */
+/** What a committed version records beside its bytes; every field is the write path's decision. */
+export interface CommitOptions extends VersionSettings {
+  /** The ETag the version shows. */
+  etag: string;
+  /** The checksum kept in clear (an encrypted version keeps it sealed in `sse`). */
   checksum?: StoredChecksum;
-  /** Expected byte count (Content-Length / decoded length); a mismatch fails the write. */
-  expectedSize?: number;
-  /** Refuses the write when this returns an error (quota check with the final size). */
-  beforeCommit?: (size: number) => Promise<void>;
-  /** Refuses the write by throwing, given the key's latest version, checked under the key's lock (If-Match). */
-  precondition?: (latest: VersionRecord | undefined) => void;
-  /** Precomputed ETag (multipart); otherwise the MD5 of the data. */
-  etag?: string;
-  /** Sizes of the parts a multipart ETag was computed over. */
+  /** Sizes of the parts a multipart ETag was computed over, and their checksums (VersionRecord.partChecksums). */
   partSizes?: number[];
-  /** The checksums of those parts (VersionRecord.partChecksums). */
   partChecksums?: string[];
-  now?: Date;
-  /** Store the bytes compressed (the server's compression settings say this object qualifies). */
-  compress?: boolean;
-  /** The staged bytes are compressed parts already (multipart.ts), each this many bytes on disk. */
-  compressedParts?: number[];
-  // --- replication hooks (server/storage/replication/) ---
-  /** The version id a replicating source gives this version (otherwise a new one). */
+  /** The staged bytes are gzip (fs/compression.ts): bytes stored, and each part's for a multipart object. */
+  compressed?: { storedSize: number; storedPartSizes?: number[] };
+  /** The staged bytes are encrypted (server/storage/sse): the version's encryption record. */
+  sse?: SseRecord;
+  /** The version id a replicating source gives this version (otherwise a new one), and its replica mark. */
   versionId?: string;
-  /** Marks the version as a replica. */
   replica?: boolean;
   /** Per-target replication status the new version starts with. */
-  replication?: VersionRecord["replication"];
-  /** SSE: encrypt the bytes (server/storage/sse). */
-  sse?: SseWrite;
+  replication?: ReplicationStatus;
+  now?: Date;
+  /** Refuses the write by throwing, given the key's latest version, checked under the key's lock (If-Match). */
+  precondition?: (latest: VersionRecord | undefined) => void;
 }
-
-// Staging (receiving a body before it is committed) lives in staging.ts.
-export { commitStagedTo, discardStaged, INLINE_LIMIT, stageData, type StagedData } from "./staging.ts";
-import { discardStaged, type StagedData } from "./staging.ts";
 
 function isExcluded(state: BucketState, key: string): boolean {
   if (state.meta.excludeFolders && key.endsWith("/")) return true;
@@ -67,48 +52,23 @@ function newVersionId(state: BucketState, key: string): string {
   return state.meta.versioning === "Enabled" && !isExcluded(state, key) ? crypto.randomUUID() : "null";
 }
 
-/** Commits staged data as the newest version of `key`; returns the new version. */
+/**
+ * Commits staged bytes, in the form they are to be stored, as the newest version of `key`; returns the new
+ * version. The staged data is discarded when the commit is refused.
+ */
 export async function commitVersion(
   store: Store,
   state: BucketState,
   key: string,
   staged: StagedData,
-  options: WriteOptions = {},
+  options: CommitOptions,
 ): Promise<VersionRecord> {
-  try {
-    if (options.expectedSize !== undefined && staged.size !== options.expectedSize) {
-      throw new StoreError(
-        "IncompleteBody",
-        "You did not provide the number of bytes specified by the Content-Length HTTP header.",
-        400,
-      );
-    }
-    if (options.beforeCommit) await options.beforeCommit(staged.size);
-  } catch (error) {
-    await discardStaged(staged);
-    throw error;
-  }
-  let storedSize = options.compressedParts?.reduce((sum, n) => sum + n, 0);
-  // Encrypted objects are not compressed (MinIO without compression allow_encryption).
-  if (options.compress && staged.size > 0 && !options.sse) {
-    ({ staged, storedSize } = await compressStaged(store.tmpDir, staged));
-  }
-  // SSE hook: encrypt the staged bytes; the ETag and checksum are kept sealed (server/storage/sse).
-  let etag = options.etag ?? staged.md5Hex;
-  let sse: VersionRecord["sse"];
-  if (options.sse) {
-    ({ staged, sse, etag } = await encryptForCommit(store.tmpDir, staged, options.sse, {
-      etag,
-      checksum: options.checksum,
-    }));
-  }
   // Traced under StorageAPI names for what happens here: a data file renamed into place with its record
   // (RenameData), or a record carrying the bytes inline, one log append (WriteMetadata).
-  const committed = staged;
   return await store.traced(
     staged.temp ? "RenameData" : "WriteMetadata",
     `${state.name}/${key}`,
-    () => commitLocked(store, state, key, committed, options, { etag, sse, storedSize }),
+    () => commitLocked(store, state, key, staged, options),
     staged.size,
   );
 }
@@ -118,8 +78,7 @@ async function commitLocked(
   state: BucketState,
   key: string,
   staged: StagedData,
-  options: WriteOptions,
-  { etag, sse, storedSize }: { etag: string; sse: VersionRecord["sse"]; storedSize: number | undefined },
+  options: CommitOptions,
 ): Promise<VersionRecord> {
   return await store.locks.run(`${state.name}/${key}`, async () => {
     const dataFile = staged.temp ? `${crypto.randomUUID()}.data` : undefined;
@@ -133,29 +92,7 @@ async function commitLocked(
       await discardStaged(staged);
       throw error;
     }
-    const version: VersionRecord = {
-      versionId: options.versionId ?? newVersionId(state, key),
-      dataFile,
-      inline: staged.temp ? undefined : true,
-      size: staged.size,
-      etag,
-      lastModified: (options.now ?? new Date()).toISOString(),
-      contentType: options.contentType || "application/octet-stream",
-      userMetadata: options.userMetadata ?? {},
-      headers: options.headers && Object.keys(options.headers).length ? options.headers : undefined,
-      tags: options.tags && Object.keys(options.tags).length ? options.tags : undefined,
-      retention: options.retention,
-      legalHold: options.legalHold || undefined,
-      storageClass: options.storageClass,
-      ...(storedSize !== undefined ? { compression: COMPRESSED, storedSize } : {}),
-      ...(options.compressedParts ? { storedPartSizes: options.compressedParts } : {}),
-      checksum: sse ? undefined : options.checksum,
-      partSizes: options.partSizes,
-      partChecksums: sse ? undefined : options.partChecksums,
-      replication: options.replication,
-      replica: options.replica || undefined,
-      ...(sse ? { sse } : {}),
-    };
+    const version = newVersion(state, key, staged, dataFile, options);
     const previous = state.objects.get(key);
     const replaced = version.versionId === "null" || options.versionId
       ? previous?.versions.find((v) => v.versionId === version.versionId)
@@ -177,6 +114,40 @@ async function commitLocked(
     if (replaced?.transition) store.tiered?.forget(replaced); // lifecycle hook: the tier's copy goes too
     return version;
   });
+}
+
+/** The record of a version being committed. */
+function newVersion(
+  state: BucketState,
+  key: string,
+  staged: StagedData,
+  dataFile: string | undefined,
+  options: CommitOptions,
+): VersionRecord {
+  const { compressed, sse } = options;
+  return {
+    versionId: options.versionId ?? newVersionId(state, key),
+    dataFile,
+    inline: staged.temp ? undefined : true,
+    size: staged.size,
+    etag: options.etag,
+    lastModified: (options.now ?? new Date()).toISOString(),
+    contentType: options.contentType || "application/octet-stream",
+    userMetadata: options.userMetadata ?? {},
+    headers: options.headers && Object.keys(options.headers).length ? options.headers : undefined,
+    tags: options.tags && Object.keys(options.tags).length ? options.tags : undefined,
+    retention: options.retention,
+    legalHold: options.legalHold || undefined,
+    storageClass: options.storageClass,
+    ...(compressed ? { compression: COMPRESSED, storedSize: compressed.storedSize } : {}),
+    ...(compressed?.storedPartSizes ? { storedPartSizes: compressed.storedPartSizes } : {}),
+    checksum: sse ? undefined : options.checksum,
+    partSizes: options.partSizes,
+    partChecksums: sse ? undefined : options.partChecksums,
+    replication: options.replication,
+    replica: options.replica || undefined,
+    ...(sse ? { sse } : {}),
+  };
 }
 
 /**
@@ -210,101 +181,6 @@ export function findVersion(state: BucketState, key: string, versionId?: string)
     throw new StoreError("NoSuchKey", "The specified key does not exist.", 404, headers);
   }
   return latest;
-}
-
-/**
- * A version's bytes from `start` for `length` bytes, streamed from its file or from its inline copy. An
- * encrypted version needs its object key (sse/request.ts objectKeyForRead).
- */
-export async function readVersion(
-  store: Store,
-  bucket: string,
-  key: string,
-  version: VersionRecord,
-  start = 0,
-  length = version.size,
-  objectKey?: Uint8Array,
-): Promise<ReadableStream<Uint8Array>> {
-  // Lifecycle hook: a transitioned version's bytes are read through from its tier (encrypted versions stay local).
-  if (version.transition) return await store.tiered!.read(version, start, length);
-  // MinIO's names: inline data comes with the version's record (ReadVersion), a data file is opened (ReadFileStream).
-  const read = () => readLocal(store, bucket, key, version, start, length, objectKey);
-  return await store.traced(
-    version.inline ? "ReadVersion" : "ReadFileStream",
-    `${bucket}/${key}`,
-    read,
-    length,
-  );
-}
-
-async function readLocal(
-  store: Store,
-  bucket: string,
-  key: string,
-  version: VersionRecord,
-  start: number,
-  length: number,
-  objectKey?: Uint8Array,
-): Promise<ReadableStream<Uint8Array>> {
-  if (version.compression) {
-    const raw: VersionRecord = {
-      ...version,
-      compression: undefined,
-      storedPartSizes: undefined,
-      size: version.storedSize ?? 0,
-    };
-    const storedRange = (offset: number, bytes: number) =>
-      readLocal(store, bucket, key, raw, offset, bytes, objectKey);
-    // A multipart object's parts were compressed each on its own: a range reads only the parts it touches.
-    if (version.storedPartSizes && version.partSizes) {
-      return await decompressedParts(storedRange, version.partSizes, version.storedPartSizes, start, length);
-    }
-    return decompressedSlice(await storedRange(0, version.storedSize ?? 0), start, length);
-  }
-  // SSE hook: decrypt only the packages the range touches.
-  if (version.sse) {
-    if (!objectKey) throw new StoreError("InternalError", "reading an encrypted object needs its key", 500);
-    return await readDecrypted(store, bucket, key, version, objectKey, start, length);
-  }
-  if (version.inline) {
-    const data = await store.readInline(bucket, key, version.versionId);
-    return new Blob([data.subarray(start, start + length) as Uint8Array<ArrayBuffer>]).stream();
-  }
-  const path = store.dataPath(bucket, key, version.dataFile!);
-  const file = await osCall("OpenFileR", path, () => Deno.open(path, { read: true }));
-  return fileSlice(file, start, length);
-}
-
-/** A stream of `length` bytes of a file from `start`; closes the file when done or cancelled. */
-function fileSlice(file: Deno.FsFile, start: number, length: number): ReadableStream<Uint8Array> {
-  let remaining = length;
-  let positioned = start === 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!positioned) {
-        await file.seek(start, Deno.SeekMode.Start);
-        positioned = true;
-      }
-      if (remaining <= 0) {
-        file.close();
-        return controller.close();
-      }
-      // 1 MiB pieces: each piece costs a write to the connection, and larger ones send faster.
-      const buffer = new Uint8Array(Math.min(remaining, 1024 * 1024));
-      const read = await file.read(buffer);
-      if (read === null || read === 0) {
-        file.close();
-        return controller.error(new Error("object data ended early"));
-      }
-      remaining -= read;
-      controller.enqueue(buffer.subarray(0, read));
-    },
-    cancel() {
-      try {
-        file.close();
-      } catch { /* already closed */ }
-    },
-  }, { highWaterMark: 0 });
 }
 
 /** Whether object lock forbids removing this version now. */
@@ -341,7 +217,7 @@ export async function deleteVersion(
     /** Replication hook: a delete marker a replicating source sends, created with its version id and mtime. */
     replicaMarker?: boolean;
     /** Replication hook: the status a new delete marker starts with. */
-    replication?: VersionRecord["replication"];
+    replication?: ReplicationStatus;
   } = {},
 ): Promise<DeleteOutcome> {
   const now = options.now ?? new Date();

@@ -4,7 +4,7 @@
  * versions' bytes in that order. Integers are big-endian.
  */
 import { crc32 } from "node:zlib";
-import type { ObjectRecord } from "./store.ts";
+import type { ObjectRecord } from "../core/records.ts";
 
 export const HEADER = 8;
 

@@ -6,7 +6,7 @@
 import { syncDir, writeFileDurable } from "./durable.ts";
 import { keyPathStem } from "./names.ts";
 import type { RecordWithData } from "./record_log.ts";
-import type { ObjectRecord } from "./store.ts";
+import type { ObjectRecord } from "../core/records.ts";
 
 const RECORD = /^([0-9a-f]{64})\.json$/;
 const DATA = /^[0-9a-f]{64}\.(.+\.data)$/;

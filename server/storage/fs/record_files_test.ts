@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readVersion } from "./objects.ts";
 import { Store } from "./store.ts";
+import { readVersion } from "./read.ts";
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 const read = async (stream: ReadableStream<Uint8Array>) =>

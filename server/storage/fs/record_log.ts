@@ -19,7 +19,7 @@ import { syncDir } from "./durable.ts";
 import { osCall } from "../streams/calls.ts";
 import { concatBytes } from "../../lib/s3/bytes.ts";
 import { decodePayload, encodeEntry, HEADER, type Located, totalLength } from "./record_entries.ts";
-import type { ObjectRecord } from "./store.ts";
+import type { ObjectRecord } from "../core/records.ts";
 
 /** Replay reads the log in pieces of this size. */
 const READ_SIZE = 1024 * 1024;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { RecordLog } from "./record_log.ts";
-import type { ObjectRecord, VersionRecord } from "./store.ts";
+import type { ObjectRecord, VersionRecord } from "../core/records.ts";
 
 const text = (bytes: Uint8Array | undefined) => bytes && new TextDecoder().decode(bytes);
 const bytes = (value: string) => new TextEncoder().encode(value);

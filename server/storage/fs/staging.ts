@@ -7,7 +7,8 @@ import { concatBytes } from "../../lib/s3/bytes.ts";
 import { type TempFile, writeFileDurable } from "./durable.ts";
 import { piecesOf } from "./pieces.ts";
 import type { SpillFile } from "./spill.ts";
-import { type Store, StoreError } from "./store.ts";
+import type { Store } from "./store.ts";
+import { StoreError } from "../core/errors.ts";
 
 /**
  * Objects up to this size are stored inside the key's record file (as MinIO inlines small objects into

@@ -10,7 +10,7 @@
  *   buckets/<bucket>/uploads/<uploadId>/      multipart upload state and parts
  *   .deck/tmp/                                other temp files, renamed into place once durable
  *
- * The index's record types are in records.ts; object operations live in objects.ts, listing in listing.ts,
+ * The index's record types are in core/records.ts; object operations live in objects.ts, listing in listing.ts,
  * multipart in multipart.ts.
  */
 import { KeyedMutex, mkdirDurable, removeDurable, syncDir, writeFileDurable } from "./durable.ts";
@@ -20,31 +20,20 @@ import { keyPathStem } from "./names.ts";
 import { SpillWriters } from "./spill.ts";
 import type { Hub } from "../streams/hub.ts";
 import { type CallRecord, STORAGE_CALL, traceCall } from "../streams/calls.ts";
+import { StoreError } from "../core/errors.ts";
 
-import type { BucketMeta, BucketState, LifecyclePredictions, ObjectRecord, TieredData } from "./records.ts";
-export type {
-  BucketMeta,
-  BucketState,
-  LifecyclePredictions,
-  ObjectRecord,
-  StoredChecksum,
-  TieredData,
-  TransitionRef,
-  VersioningState,
-  VersionRecord,
-} from "./records.ts";
+import type { BucketMeta, BucketState, ObjectRecord, VersionRecord } from "../core/records.ts";
 
-/** An S3 error raised by the store; the front turns it into error XML with `headers` added. */
-export class StoreError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status: number,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = "StoreError";
-  }
+/** Lifecycle hook: reads transitioned versions from their tier and removes remote copies no version needs. */
+export interface TieredData {
+  read(version: VersionRecord, start: number, length: number): Promise<ReadableStream<Uint8Array>>;
+  /** The version is gone from the index: its remote copy goes too (retried until the tier answers). */
+  forget(version: VersionRecord): void;
+}
+
+/** Lifecycle hook: the response headers announcing a version's next lifecycle action (lifecycle/predict.ts). */
+export interface LifecyclePredictions {
+  headers(state: BucketState, key: string, version: VersionRecord): Promise<Record<string, string>>;
 }
 
 /** Byte-order comparison of keys (UTF-16 order differs for astral characters; S3 lists in UTF-8 byte order). */

@@ -7,10 +7,11 @@
  * and a sequence nobody polls for UNCONSUMED_TIMEOUT_MS stops. Ended sequences are forgotten after
  * KEEP_ENDED_MS, as MinIO keeps their state for ten minutes.
  */
-import { StoreError } from "../fs/store.ts";
 import type { Store } from "../fs/store.ts";
 import type { InternalAuditEvent } from "../logging/audit_entry.ts";
-import { type DriveState, type HealFinding, healScope } from "./verify.ts";
+import { type HealFinding, healScope } from "./verify.ts";
+import type { DriveState } from "./version_check.ts";
+import { StoreError } from "../core/errors.ts";
 
 export const MAX_UNCONSUMED = 1000;
 const UNCONSUMED_TIMEOUT_MS = 10 * 60_000;

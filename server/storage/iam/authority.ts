@@ -5,7 +5,7 @@
  */
 import { type Decision, evaluate, evaluateIntersection } from "../../lib/policy/evaluate.ts";
 import { type NamedPolicy, normalizePolicy } from "../../lib/policy/types.ts";
-import type { ConditionValues, Credential, IdentityAuthority } from "../contracts.ts";
+import type { ConditionValues, Credential, IdentityAuthority } from "../core/contracts.ts";
 import type { IamStore } from "./store.ts";
 
 export interface RootCredentials {

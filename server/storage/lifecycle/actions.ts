@@ -4,9 +4,11 @@
  * does not, nothing happens and the next scan decides again.
  */
 import { removeDurable } from "../fs/durable.ts";
-import { type DeleteOutcome, deleteVersion, readVersion } from "../fs/objects.ts";
-import type { BucketState, Store, VersionRecord } from "../fs/store.ts";
+import { type DeleteOutcome, deleteVersion } from "../fs/objects.ts";
+import type { Store } from "../fs/store.ts";
 import type { TierBackends } from "../tiers/remote.ts";
+import type { BucketState, VersionRecord } from "../core/records.ts";
+import { readVersion } from "../fs/read.ts";
 
 /**
  * A version still waiting to be replicated is not removed for good (MinIO waits too): the replicator would

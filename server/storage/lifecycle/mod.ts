@@ -4,7 +4,6 @@
  * metric families, the bucket events it publishes and the prediction headers object responses carry.
  */
 import type { Logger } from "../../lib/http/log.ts";
-import { TierStore } from "../admin/tiers.ts";
 import { buildEventRecord } from "../events/records.ts";
 import type { Store } from "../fs/store.ts";
 import type { MetricFamily } from "../metrics/exposition.ts";
@@ -14,6 +13,7 @@ import { tierUsage } from "../tiers/usage.ts";
 import { lifecycleFamilies } from "./metrics.ts";
 import { lifecyclePredictions } from "./predict.ts";
 import { LifecycleScanner, type LifecycleSettings } from "./scanner.ts";
+import { TierStore } from "../tiers/store.ts";
 
 /** Lifecycle scans every 5 minutes unless told otherwise (CONSOLE_LIFECYCLE_SCAN_INTERVAL). */
 export const DEFAULT_LIFECYCLE: LifecycleSettings = { intervalMs: 5 * 60_000 };

@@ -4,9 +4,10 @@
  * next, `X-Minio-Transition: transition-date="…", rule-id="…"` when a transition does (only one of the two).
  * The rules and the day length are the scanner's, so what is announced is what the scanner will do.
  */
-import type { BucketState, LifecyclePredictions, VersionRecord } from "../fs/store.ts";
+import type { LifecyclePredictions } from "../fs/store.ts";
 import type { LifecycleScanner } from "./scanner.ts";
 import { type UpcomingAction, upcomingAction } from "./rules.ts";
+import type { BucketState, VersionRecord } from "../core/records.ts";
 
 /** The header announcing `next` (HTTP dates carry whole seconds). */
 export function predictionHeader(next: UpcomingAction): Record<string, string> {

@@ -5,7 +5,7 @@
  * 24 h, and tests shorten it (the scanner's `dayMs` setting).
  */
 import type { LifecycleRule } from "../../lib/s3/ops/lifecycle.ts";
-import type { ObjectRecord, VersionRecord } from "../fs/store.ts";
+import type { ObjectRecord, VersionRecord } from "../core/records.ts";
 
 export const DAY_MS = 86_400_000;
 

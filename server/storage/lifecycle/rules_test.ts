@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { LifecycleRule } from "../../lib/s3/ops/lifecycle.ts";
-import type { ObjectRecord, VersionRecord } from "../fs/store.ts";
 import { dueActions, dueAfterDays, upcomingAction } from "./rules.ts";
+import type { ObjectRecord, VersionRecord } from "../core/records.ts";
 
 const version = (id: string, lastModified: string, extra: Partial<VersionRecord> = {}): VersionRecord => ({
   versionId: id,

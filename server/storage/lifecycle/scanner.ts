@@ -9,12 +9,13 @@ import { setImmediate } from "node:timers";
 import type { Logger } from "../../lib/http/log.ts";
 import { type LifecycleRule, parseLifecycleXml } from "../../lib/s3/ops/lifecycle.ts";
 import { abortUpload, listUploads } from "../fs/multipart.ts";
-import type { BucketState, Store } from "../fs/store.ts";
+import type { Store } from "../fs/store.ts";
 import type { EventObject } from "../events/records.ts";
 import { type TierBackends, tierProblem } from "../tiers/remote.ts";
-import type { TierStore } from "../admin/tiers.ts";
 import { expireCurrent, expireVersion, transitionVersion } from "./actions.ts";
 import { DAY_MS, dueActions, type LifecycleAction, uploadAbortDue } from "./rules.ts";
+import type { BucketState } from "../core/records.ts";
+import type { TierStore } from "../tiers/store.ts";
 
 export interface LifecycleSettings {
   /** Time between the end of one scan and the start of the next. */

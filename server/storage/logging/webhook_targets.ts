@@ -16,13 +16,14 @@
  * Drops and outages are written to the server's log (which the console's Error Logs show), never silently.
  * Nothing is built or queued while no target is configured.
  */
-import type { ConfigTree, ServerConfig } from "../admin/server_config.ts";
+import type { ServerConfig } from "../config/server_config.ts";
 import { QueueStore } from "../notify/queue_store.ts";
 import { lazyDelivery, TargetRunner } from "../notify/runner.ts";
 import { canConnect, type Delivery, DeliveryError, durationSeconds, type Target } from "../notify/target.ts";
 import { type LogContext, logEntry } from "../streams/log_entry.ts";
 import type { LogEntry, StorageStreams } from "../streams/mod.ts";
 import { auditEntryOf, internalAuditEntry, type InternalAuditEvent } from "./audit_entry.ts";
+import type { ConfigTree } from "../core/contracts.ts";
 
 type Kind = "audit_webhook" | "logger_webhook";
 

@@ -4,7 +4,7 @@
  * `prometheus`; `exp` and `nbf` are honoured when present. `mc admin prometheus generate` makes such tokens
  * for the root credentials (HS512, exp 100 years, iss prometheus, sub = access key).
  */
-import type { Credential, IdentityAuthority } from "../contracts.ts";
+import type { Credential, IdentityAuthority } from "../core/contracts.ts";
 
 const HASHES: Record<string, string> = { HS256: "SHA-256", HS384: "SHA-384", HS512: "SHA-512" };
 

@@ -8,7 +8,7 @@
  * server's request stream (request_counters.ts), usage from a cached pass over the index (usage_scan.ts).
  */
 import { statfs } from "node:fs/promises";
-import type { IdentityAuthority } from "../contracts.ts";
+import type { IdentityAuthority } from "../core/contracts.ts";
 import type { Store } from "../fs/store.ts";
 import type { Hub } from "../streams/hub.ts";
 import type { RequestRecord } from "../streams/requests.ts";

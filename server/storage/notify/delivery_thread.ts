@@ -10,7 +10,7 @@
  * Protocol: main → worker `deliver {batch: [keys, line][]}`, `apply {id, specs}`, `status {id}`,
  * `stats {id}`, `close {id}`; worker → main `done {id, value?}` and `log {level, message, context?}`.
  */
-import { Handover } from "../background_thread.ts";
+import { Handover } from "../core/background_thread.ts";
 import type { LogContext } from "../streams/log_entry.ts";
 import { DeliveryHost, type HostLog, type NotificationStatus, type TargetSpec } from "./host.ts";
 import type { RunnerStats } from "./runner.ts";

@@ -4,7 +4,7 @@
  * thread that serves S3 requests only matches events and passes their JSON on.
  */
 /// <reference lib="deno.worker" />
-import { lowerThisThreadsPriority } from "../background_thread.ts";
+import { lowerThisThreadsPriority } from "../core/background_thread.ts";
 import type { ToWorker } from "./delivery_thread.ts";
 import { DeliveryHost } from "./host.ts";
 

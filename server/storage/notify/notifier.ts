@@ -7,9 +7,7 @@
  * `apply(config)` is what a start or a service restart does (host.ts says what happens to each target).
  * Events arriving meanwhile wait and are matched against the new targets, so a restart loses none.
  */
-import type { QueueConfig } from "../../lib/s3/ops/notification.ts";
-import { parseNotificationXml } from "../../lib/s3/ops/notification.ts";
-import type { ConfigTree } from "../admin/server_config.ts";
+import { parseNotificationXml, type QueueConfig } from "../../lib/s3/ops/notification.ts";
 import { type BucketEvent, eventNameMatches, targetRecord } from "../events/records.ts";
 import type { Store } from "../fs/store.ts";
 import type { Hub } from "../streams/hub.ts";
@@ -20,6 +18,7 @@ import type { NotificationStatus, TargetSpec } from "./host.ts";
 import type { RunnerStats } from "./runner.ts";
 import type { NotifyEvent } from "./target.ts";
 import { TARGET_TYPES } from "./targets.ts";
+import type { ConfigTree } from "../core/contracts.ts";
 
 /** Events waiting to be matched; beyond this a stalled dispatch drops (and counts) rather than grow. */
 const INBOX_LIMIT = 100_000;

@@ -5,11 +5,15 @@
  * with a status for the target already (sent, or on their way) are left alone.
  */
 import type { Store } from "../fs/store.ts";
-import type { Replicator } from "./queue.ts";
 import { bucketReplication, matchingRules } from "./rules.ts";
 import { changeStatus } from "./status.ts";
 
-export async function queueExisting(store: Store, replicator: Replicator, bucket: string): Promise<void> {
+/** What queueing existing versions asks of the replicator (queue.ts). */
+export interface VersionSender {
+  sendVersion(bucket: string, key: string, versionId: string, arns: string[]): Promise<void>;
+}
+
+export async function queueExisting(store: Store, replicator: VersionSender, bucket: string): Promise<void> {
   const config = await bucketReplication(store, bucket);
   const rules = config?.rules.filter((r) => r.status === "Enabled" && r.existingObjectReplication) ?? [];
   const state = store.buckets.get(bucket);

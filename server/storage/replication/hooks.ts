@@ -10,20 +10,31 @@
  * §5.2) keeps the source's version id, mtime and ETag, and needs s3:ReplicateObject (s3:ReplicateDelete
  * for deletes). Replicas are not sent on.
  */
-import type { WriteOptions } from "../fs/objects.ts";
-import { StoreError, type VersionRecord } from "../fs/store.ts";
-import type { S3Request } from "../s3/context.ts";
+import type { Store } from "../fs/store.ts";
 import { queueExisting } from "./existing.ts";
 import { replicatorOf } from "./queue.ts";
 import { bucketReplication, compositeStatus, matchingRules, pendingStatus } from "./rules.ts";
+import { StoreError } from "../core/errors.ts";
+import type { VersionRecord } from "../core/records.ts";
+
+/** What replication reads of a request (the S3 front's request has all of it). */
+export interface ReplicationRequest {
+  request: Request;
+  query: URLSearchParams;
+  store: Store;
+  bucket: string;
+  key: string;
+  /** Authorises a further action (s3:ReplicateObject for a replica's write). */
+  allowed: (action: string, bucket: string, key: string) => boolean;
+}
 
 const VERSION_ID = /^(null|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 /** Whether the request comes from a replicating source. */
-export const isReplicaRequest = (ctx: S3Request) =>
+export const isReplicaRequest = (ctx: ReplicationRequest) =>
   ctx.request.headers.get("x-amz-replication-status")?.toUpperCase() === "REPLICA";
 
-function sourceTime(ctx: S3Request): Date | undefined {
+function sourceTime(ctx: ReplicationRequest): Date | undefined {
   const text = ctx.request.headers.get("x-minio-source-mtime");
   if (!text) return undefined;
   const time = new Date(text);
@@ -33,7 +44,7 @@ function sourceTime(ctx: S3Request): Date | undefined {
   return time;
 }
 
-function replicaVersionId(ctx: S3Request): string {
+function replicaVersionId(ctx: ReplicationRequest): string {
   const versionId = ctx.query.get("versionId") ?? "";
   if (!VERSION_ID.test(versionId)) {
     throw new StoreError("InvalidArgument", "Invalid version id specified", 400);
@@ -48,10 +59,18 @@ function replicaVersionId(ctx: S3Request): string {
   return versionId;
 }
 
-/** Target side of a PUT: the replica's version id, mtime and ETag (nothing for an ordinary write). */
-export function replicaWriteOptions(ctx: S3Request): Partial<WriteOptions> {
+/** What a replicating source's PUT keeps of its version: its id, its mtime (else now) and its ETag. */
+export interface ReplicaWrite {
+  versionId: string;
+  replica: true;
+  now?: Date;
+  etag?: string;
+}
+
+/** Target side of a PUT: the replica's version id, mtime and ETag (undefined for an ordinary write). */
+export function replicaWriteOptions(ctx: ReplicationRequest): ReplicaWrite | undefined {
   // A version id on an ordinary PUT is ignored, as before: only a replicating source chooses it.
-  if (!isReplicaRequest(ctx)) return {};
+  if (!isReplicaRequest(ctx)) return undefined;
   if (!ctx.allowed("s3:ReplicateObject", ctx.bucket, ctx.key)) {
     throw new StoreError("AccessDenied", "Access Denied.", 403);
   }
@@ -65,7 +84,7 @@ export function replicaWriteOptions(ctx: S3Request): Partial<WriteOptions> {
 }
 
 /** Target side of a DELETE: a replicated delete marker is created with the source's version id and mtime. */
-export function replicaDeleteOptions(ctx: S3Request): { replicaMarker?: boolean; now?: Date } {
+export function replicaDeleteOptions(ctx: ReplicationRequest): { replicaMarker?: boolean; now?: Date } {
   if (!isReplicaRequest(ctx)) return {};
   if (!ctx.allowed("s3:ReplicateDelete", ctx.bucket, ctx.key)) {
     throw new StoreError("AccessDenied", "Access Denied.", 403);
@@ -77,7 +96,7 @@ export function replicaDeleteOptions(ctx: S3Request): { replicaMarker?: boolean;
 
 /** Source side, before a write commits: the status the new version starts with (undefined: not replicated). */
 export async function replicationOnWrite(
-  ctx: S3Request,
+  ctx: ReplicationRequest,
   key: string,
   tags: Record<string, string> | undefined,
 ): Promise<VersionRecord["replication"]> {
@@ -90,7 +109,7 @@ export async function replicationOnWrite(
 
 /** Source side, once committed: queues the version; in sync mode waits for the first attempt to finish. */
 export async function replicateAfterWrite(
-  ctx: S3Request,
+  ctx: ReplicationRequest,
   key: string,
   version: VersionRecord,
 ): Promise<void> {
@@ -106,7 +125,7 @@ export async function replicateAfterWrite(
 
 /** Source side, before a delete: what a new delete marker starts with (rules with DeleteMarkerReplication). */
 export async function replicationOnDelete(
-  ctx: S3Request,
+  ctx: ReplicationRequest,
   key: string,
   versionId: string | undefined,
 ): Promise<VersionRecord["replication"]> {
@@ -121,7 +140,7 @@ export async function replicationOnDelete(
 
 /** Source side, after a delete: sends the new delete marker, or the removal of a version (DeleteReplication). */
 export async function replicateAfterDelete(
-  ctx: S3Request,
+  ctx: ReplicationRequest,
   key: string,
   requested: string | undefined,
   outcome: { versionId?: string; deleteMarker: boolean },
@@ -164,7 +183,7 @@ export function replicationStatusHeader(version: VersionRecord): Record<string, 
 }
 
 /** After a replication configuration is stored: rules with ExistingObjectReplication queue what is there. */
-export function replicateExistingObjects(ctx: S3Request): void {
+export function replicateExistingObjects(ctx: ReplicationRequest): void {
   const replicator = replicatorOf(ctx.store);
   if (replicator) queueExisting(ctx.store, replicator, ctx.bucket).catch(() => {});
 }
@@ -175,7 +194,7 @@ export function replicateExistingObjects(ctx: S3Request): void {
  * replica's change goes only where the rule has ReplicaModifications (two-way setups).
  */
 export async function replicationOnMetadata(
-  ctx: S3Request,
+  ctx: ReplicationRequest,
   key: string,
   tags: Record<string, string> | undefined | "unchanged",
 ): Promise<(version: VersionRecord) => VersionRecord["replication"]> {

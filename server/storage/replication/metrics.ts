@@ -5,10 +5,10 @@
  * them) and `latencyMs` (p50/p99 from queueing to the target's answer over recent versions, all buckets of
  * this server), and `replicaCount` in total.
  */
-import { StoreError } from "../fs/store.ts";
-import { bucketOf, type S3Request } from "../s3/context.ts";
+import type { Store } from "../fs/store.ts";
 import { replicatorOf } from "./queue.ts";
 import { bucketReplication } from "./rules.ts";
+import { StoreError } from "../core/errors.ts";
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
@@ -34,8 +34,8 @@ const zero = (): Counts => ({
   replicatedCount: 0,
 });
 
-export async function getBucketReplicationMetrics(ctx: S3Request): Promise<Response> {
-  const state = bucketOf(ctx);
+export async function getBucketReplicationMetrics(ctx: { store: Store; bucket: string }): Promise<Response> {
+  const state = ctx.store.bucket(ctx.bucket);
   const config = await bucketReplication(ctx.store, ctx.bucket);
   if (!config) {
     throw new StoreError(

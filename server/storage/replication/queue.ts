@@ -12,14 +12,15 @@
 import { DatabaseSync } from "node:sqlite";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
-import type { BucketTargetDoc } from "../admin/bucket_admin.ts";
-import type { Store, VersionRecord } from "../fs/store.ts";
+import type { Store } from "../fs/store.ts";
 import { BandwidthLimit } from "./bandwidth.ts";
 import { bucketReplication, matchingRules } from "./rules.ts";
 import { sendPurge, sendVersion, targetClient } from "./send.ts";
 import { SendThread } from "./send_thread.ts";
 import { StatusRecorder } from "./status_recorder.ts";
 import { queueExisting } from "./existing.ts";
+import type { VersionRecord } from "../core/records.ts";
+import type { BucketTargetDoc } from "./targets.ts";
 
 interface Task {
   id: string;

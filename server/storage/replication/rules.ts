@@ -4,8 +4,8 @@
  * Among the rules naming one ARN, the enabled matching rule with the highest priority decides.
  */
 import { parseReplicationXml, type ReplicationRule } from "../../lib/s3/ops/replication.ts";
-import type { BucketTargetDoc } from "../admin/bucket_admin.ts";
 import type { Store } from "../fs/store.ts";
+import type { BucketTargetDoc } from "./targets.ts";
 
 export type ReplicationStatus = "PENDING" | "COMPLETED" | "FAILED";
 

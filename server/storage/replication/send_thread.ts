@@ -16,7 +16,7 @@
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
 import type { Credentials } from "../../lib/s3/sigv4.ts";
-import { Handover } from "../background_thread.ts";
+import { Handover } from "../core/background_thread.ts";
 
 /** Where a request goes, as a message can carry it (an S3Client cannot cross threads). */
 export interface TargetAddress {

@@ -5,7 +5,7 @@
  */
 /// <reference lib="deno.worker" />
 import { S3Client } from "../../lib/s3/client.ts";
-import { Handover, lowerThisThreadsPriority } from "../background_thread.ts";
+import { Handover, lowerThisThreadsPriority } from "../core/background_thread.ts";
 import {
   HANDOVER_MS,
   type SendOrder,

@@ -1,5 +1,6 @@
 /** Commits changes to a version's per-target replication status in the bucket's records log. */
-import type { Store, VersionRecord } from "../fs/store.ts";
+import type { Store } from "../fs/store.ts";
+import type { VersionRecord } from "../core/records.ts";
 
 type Statuses = NonNullable<VersionRecord["replication"]>;
 

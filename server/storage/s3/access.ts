@@ -6,10 +6,10 @@
  */
 import { evaluate } from "../../lib/policy/evaluate.ts";
 import { normalizePolicy } from "../../lib/policy/types.ts";
-import type { Authenticated } from "../auth/verify.ts";
-import type { ConditionValues, Credential, IdentityAuthority } from "../contracts.ts";
+import type { ConditionValues, Credential, IdentityAuthority } from "../core/contracts.ts";
 import type { Store } from "../fs/store.ts";
 import { listingConditions } from "./listing.ts";
+import type { Authenticated } from "../auth/authenticated.ts";
 
 /** The s3: condition keys that name a request header (MinIO's list, server/lib/policy/operators.ts). */
 const HEADER_KEYS = [

@@ -5,31 +5,14 @@
  * URL normalisation could turn it into another path (MinIO's setRequestValidityMiddleware).
  */
 import { hasBadPathComponent } from "../../lib/contract/iam_names.ts";
-import { StoreError } from "../fs/store.ts";
+import { badComponents, StoreError } from "../core/errors.ts";
 
 const invalidUri = () => new StoreError("InvalidURI", "Couldn't parse the specified URI.", 400);
-/** MinIO's answer to a name with "." or ".." segments, wherever it comes (path, query, or an IAM name). */
-export const badComponents = () =>
-  new StoreError(
-    "XMinioInvalidResourceName",
-    'Resource name contains bad components such as ".." or ".".',
-    400,
-  );
-
 function decode(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
     throw invalidUri();
-  }
-}
-
-/** Decodes for display (error bodies): malformed escapes stay as they are instead of throwing. */
-export function decodeForDisplay(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
   }
 }
 

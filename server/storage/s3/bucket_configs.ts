@@ -7,7 +7,6 @@ import { lifecycleXml, parseLifecycleXml } from "../../lib/s3/ops/lifecycle.ts";
 import { notificationXml, parseNotificationXml } from "../../lib/s3/ops/notification.ts";
 import { parseReplicationXml, replicationXml } from "../../lib/s3/ops/replication.ts";
 import { child, childText, XmlError } from "../../lib/s3/xml.ts";
-import { StoreError } from "../fs/store.ts";
 import { replicateExistingObjects } from "../replication/hooks.ts";
 import { checkBucketEncryption } from "../sse/request.ts";
 import {
@@ -18,6 +17,7 @@ import {
   requireContentMd5,
   type S3Request,
 } from "./context.ts";
+import { StoreError } from "../core/errors.ts";
 
 const malformed = () =>
   new StoreError(

@@ -8,8 +8,8 @@ import { evaluate } from "../../lib/policy/evaluate.ts";
 import { normalizePolicy } from "../../lib/policy/types.ts";
 import { child, children, childText, escapeXml, S3_NAMESPACE } from "../../lib/s3/xml.ts";
 import { findVersion } from "../fs/objects.ts";
-import { StoreError } from "../fs/store.ts";
 import { bucketOf, emptyResponse, OWNER, readXmlBody, type S3Request, xmlResponse } from "./context.ts";
+import { StoreError } from "../core/errors.ts";
 
 const XML = { "content-type": "application/xml" };
 const prologue = `<?xml version="1.0" encoding="UTF-8"?>\n`;

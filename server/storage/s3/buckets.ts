@@ -1,7 +1,6 @@
 /** Bucket handlers: list, create, head, location, delete, versioning, object lock, tagging (minio-protocol §5.2–5.5, §5.11). */
 import { child, childBool, children, childText } from "../../lib/s3/xml.ts";
 import { bucketNameProblem } from "../fs/names.ts";
-import { StoreError } from "../fs/store.ts";
 import {
   bucketOf,
   emptyResponse,
@@ -11,6 +10,8 @@ import {
   xmlResponse,
   xmlTime,
 } from "./context.ts";
+import { StoreError } from "../core/errors.ts";
+import { defaultRetention } from "../write/settings.ts";
 
 export async function listBuckets(ctx: S3Request): Promise<Response> {
   const all = [...ctx.store.buckets.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -148,18 +149,6 @@ export async function putBucketVersioning(ctx: S3Request): Promise<Response> {
   };
   await ctx.store.saveBucketMeta(state);
   return emptyResponse(200);
-}
-
-interface DefaultRetention {
-  mode: "GOVERNANCE" | "COMPLIANCE";
-  days?: number;
-  years?: number;
-}
-
-/** The bucket's default retention, if any (stored as object-lock.json). */
-export async function defaultRetention(ctx: S3Request): Promise<DefaultRetention | null> {
-  const text = await ctx.store.getDocument(ctx.bucket, "object-lock.json");
-  return text ? JSON.parse(text) : null;
 }
 
 export async function getObjectLockConfiguration(ctx: S3Request): Promise<Response> {

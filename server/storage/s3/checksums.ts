@@ -1,28 +1,11 @@
 /**
- * Flexible checksums on the embedded server (minio-protocol-2 §8): which checksum a write carries (a header
- * or an aws-chunked trailer), verifying it while the body streams, and the headers and XML elements that
- * return it. A mismatch fails the body's read, so nothing is committed.
+ * Flexible checksums as the S3 front answers them (minio-protocol-2 §8): the headers and XML elements that
+ * return a stored checksum, and the Content-MD5 check every request gets. Verifying a write's checksum is
+ * the write path's (write/checksums.ts).
  */
-import {
-  CHECKSUM_ALGORITHMS,
-  type ChecksumAlgorithm,
-  checksumAlgorithmOf,
-  checksumElement,
-  checksumHeader,
-  createChecksum,
-  isChecksumValue,
-} from "../../lib/s3/checksums.ts";
-import type { Trailer } from "../auth/body.ts";
-import { piecesOf, streamOfPieces } from "../fs/pieces.ts";
-import { type StoredChecksum, StoreError } from "../fs/store.ts";
-
-export const invalidChecksum = () => new StoreError("InvalidArgument", "Invalid checksum provided.", 400);
-export const checksumMismatch = () =>
-  new StoreError(
-    "XAmzContentChecksumMismatch",
-    "The provided 'x-amz-checksum' header does not match what was computed.",
-    400,
-  );
+import { checksumElement, checksumHeader } from "../../lib/s3/checksums.ts";
+import { StoreError } from "../core/errors.ts";
+import type { StoredChecksum } from "../core/records.ts";
 
 /**
  * A Content-MD5 header that is present must be the base64 of 16 bytes: an empty or malformed one is
@@ -38,82 +21,6 @@ export function checkContentMd5(headers: Headers): void {
   if (bytes?.length !== 16) {
     throw new StoreError("InvalidDigest", "The Content-Md5 you specified is not valid.", 400);
   }
-}
-
-/** Where a write's expected checksum comes from. */
-export interface ChecksumSpec {
-  algorithm: ChecksumAlgorithm;
-  /** The value from a header (or form field). */
-  expected?: string;
-  /** The trailer that will carry the value. */
-  trailerName?: string;
-}
-
-/**
- * Reads the checksum a write declares: at most one `x-amz-checksum-*` header (or one announced trailer);
- * `x-amz-checksum-algorithm` picks which header counts. Malformed declarations are InvalidArgument.
- */
-export function declaredChecksum(headers: Headers, trailer?: Trailer): ChecksumSpec | null {
-  const trailerNames = (trailer?.announced ?? []).filter((name) => name.startsWith("x-amz-checksum-"));
-  if (trailerNames.length > 1) throw invalidChecksum();
-  const chosenText = headers.get("x-amz-checksum-algorithm");
-  const chosen = chosenText === null ? null : checksumAlgorithmOf(chosenText);
-  if (chosenText !== null && !chosen) throw invalidChecksum();
-  if (trailerNames.length === 1) {
-    const algorithm = checksumAlgorithmOf(trailerNames[0].slice("x-amz-checksum-".length));
-    if (!algorithm) throw invalidChecksum();
-    return { algorithm, trailerName: trailerNames[0] };
-  }
-  const present = CHECKSUM_ALGORITHMS.filter((a) => headers.has(checksumHeader(a)));
-  if (present.length > 1) throw invalidChecksum();
-  const algorithm = chosen ?? present[0];
-  if (!algorithm || !headers.has(checksumHeader(algorithm))) return null;
-  const expected = headers.get(checksumHeader(algorithm))!.trim();
-  if (!isChecksumValue(algorithm, expected)) throw invalidChecksum();
-  return { algorithm, expected };
-}
-
-/** A body whose checksum is computed as it is read; `value()` is the verified base64 once read to its end. */
-export interface ChecksummedBody {
-  body: ReadableStream<Uint8Array> | null;
-  value(): string | undefined;
-}
-
-/**
- * Computes `algorithm` over the body (the declared one, else `compute` when the caller needs a value anyway,
- * such as a part of an upload created with an algorithm) and compares it at the end with the declared value.
- */
-export function checksummedBody(
-  body: ReadableStream<Uint8Array> | null,
-  spec: ChecksumSpec | null,
-  trailer?: Trailer,
-  compute?: ChecksumAlgorithm,
-): ChecksummedBody {
-  const algorithm = spec?.algorithm ?? compute;
-  if (!algorithm) return { body, value: () => undefined };
-  let result: string | undefined;
-  const finish = (digest: string) => {
-    const expected = spec?.expected ?? (spec?.trailerName ? trailer?.values[spec.trailerName] : undefined);
-    if (spec?.trailerName && expected === undefined) throw invalidChecksum();
-    if (expected !== undefined) {
-      if (!isChecksumValue(algorithm, expected)) throw invalidChecksum();
-      if (expected !== digest) throw checksumMismatch();
-    }
-    result = digest;
-  };
-  if (!body) {
-    finish(createChecksum(algorithm).digest().toBase64());
-    return { body, value: () => result };
-  }
-  async function* pieces(): AsyncGenerator<Uint8Array> {
-    const hasher = createChecksum(algorithm!);
-    for await (const piece of piecesOf(body!)) {
-      hasher.update(piece);
-      yield piece;
-    }
-    finish(hasher.digest().toBase64());
-  }
-  return { body: streamOfPieces({ pieces, cancel: (reason) => body.cancel(reason) }), value: () => result };
 }
 
 /** Response headers announcing a stored checksum (PUT answers; GET/HEAD with checksum mode). */

@@ -3,15 +3,16 @@
  * S3's namespace, error XML, common headers; minio-protocol §5.1, §5.21).
  */
 import { buildXml, parseXml, type XmlNode, type XmlObject } from "../../lib/s3/xml.ts";
-import type { Authenticated } from "../auth/verify.ts";
-import type { ServerFacts } from "../contracts.ts";
+import type { ServerFacts } from "../core/contracts.ts";
 import type { EventObject } from "../events/records.ts";
-import { type BucketState, type Store, StoreError, type VersionRecord } from "../fs/store.ts";
-import { readAll } from "../bounded_body.ts";
-import { checksummedBody, declaredChecksum } from "./checksums.ts";
+import type { Store } from "../fs/store.ts";
+import { readAll } from "../core/bounded_body.ts";
 import type { PostForm } from "./post_policy.ts";
 import type { StorageStreams } from "../streams/mod.ts";
-import { decodeForDisplay } from "./address.ts";
+import { StoreError } from "../core/errors.ts";
+import type { BucketState } from "../core/records.ts";
+import { checksummedBody, declaredChecksum } from "../write/checksums.ts";
+import type { Authenticated } from "../auth/authenticated.ts";
 
 export interface S3Request {
   request: Request;
@@ -59,31 +60,6 @@ export function xmlResponse(
 
 export function emptyResponse(status = 200, headers: Record<string, string> = {}): Response {
   return new Response(null, { status, headers });
-}
-
-/** S3 error XML (status-only with x-minio-error-* headers for HEAD). */
-export function s3ErrorResponse(error: StoreError, request: Request, url: URL, requestId: string): Response {
-  const headers: Record<string, string> = { "x-amz-request-id": requestId, ...error.headers };
-  if (request.method === "HEAD") {
-    return new Response(null, {
-      status: error.status,
-      headers: { ...headers, "x-minio-error-code": error.code, "x-minio-error-desc": error.message },
-    });
-  }
-  const [bucket, ...rest] = decodeForDisplay(url.pathname).slice(1).split("/");
-  const body = buildXml("Error", {
-    Code: error.code,
-    Message: error.message,
-    Key: rest.length ? rest.join("/") : undefined,
-    BucketName: bucket || undefined,
-    Resource: url.pathname,
-    RequestId: requestId,
-    HostId: "dd9025bab4ad464b049177c95eb6ebf374d3b3fd1af9251148b658df7ac2e3e8",
-  }, { namespace: null });
-  return new Response(body, {
-    status: error.status,
-    headers: { ...headers, "content-type": "application/xml" },
-  });
 }
 
 /**
@@ -140,33 +116,6 @@ export function bucketOf(ctx: S3Request): BucketState {
   return ctx.store.bucket(ctx.bucket);
 }
 
-/** Reports an event about a version of `key` in the request's bucket (version ids only when versioned). */
-export function notifyObject(
-  ctx: S3Request,
-  eventName: string,
-  key: string,
-  version?: VersionRecord,
-  versionId?: string,
-): void {
-  ctx.notify(eventName, {
-    bucket: ctx.bucket,
-    key,
-    version,
-    versionId,
-    versioned: !!bucketOf(ctx).meta.versioning,
-  });
-}
-
-/** The event a delete caused: a delete marker created, or data (a version) removed (minio-protocol-2 §1.2). */
-export function deleteEventName(
-  requestedVersion: string | undefined,
-  outcome: { deleteMarker: boolean },
-): string {
-  return outcome.deleteMarker && !requestedVersion
-    ? "s3:ObjectRemoved:DeleteMarkerCreated"
-    : "s3:ObjectRemoved:Delete";
-}
-
 /**
  * x-amz-version-id for a version a request wrote, read or deleted. The null version's id is left out, as
  * MinIO does: unversioned and suspended buckets answer writes without the header.
@@ -179,5 +128,3 @@ export function versionIdHeader(versionId: string | undefined): Record<string, s
 export const xmlTime = (iso: string) => new Date(iso).toISOString();
 /** Header timestamps: RFC 1123. */
 export const httpTime = (iso: string) => new Date(iso).toUTCString();
-
-export const invalidArgument = (message: string) => new StoreError("InvalidArgument", message, 400);

@@ -3,11 +3,13 @@
  * the caller's right to read it, its x-amz-copy-source-if-* conditions and its SSE-C key
  * (x-amz-copy-source-server-side-encryption-customer-*).
  */
-import { findVersion, readVersion } from "../fs/objects.ts";
-import { StoreError, type VersionRecord } from "../fs/store.ts";
+import { findVersion } from "../fs/objects.ts";
 import { sseForRead, type SseRead } from "../sse/request.ts";
-import { invalidArgument, type S3Request } from "./context.ts";
+import type { S3Request } from "./context.ts";
 import { checkCopySourceConditions } from "./preconditions.ts";
+import { invalidArgument, StoreError } from "../core/errors.ts";
+import type { VersionRecord } from "../core/records.ts";
+import { readVersion } from "../fs/read.ts";
 
 export interface CopySource {
   bucket: string;
@@ -63,7 +65,7 @@ export function readCopySource(
     source.version,
     start,
     length,
-    source.sse.objectKey,
+    source.sse.decrypt,
   );
 }
 

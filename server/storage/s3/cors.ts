@@ -5,9 +5,10 @@
  * reach the server directly, as the console's presigned part uploads do.
  */
 import { type CorsRule, corsXml, parseCorsXml } from "../../lib/s3/ops/cors.ts";
-import type { ServerFacts } from "../contracts.ts";
-import { type Store, StoreError } from "../fs/store.ts";
+import type { ServerFacts } from "../core/contracts.ts";
+import type { Store } from "../fs/store.ts";
 import { bucketOf, emptyResponse, readSmallBody, requireContentMd5, type S3Request } from "./context.ts";
+import { StoreError } from "../core/errors.ts";
 
 const DOCUMENT = "cors.json";
 const METHODS = ["GET", "PUT", "HEAD", "POST", "DELETE"];

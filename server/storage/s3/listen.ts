@@ -5,10 +5,10 @@
  * The subscription is bounded (a reader that falls behind loses the oldest events) and ends with the client.
  */
 import { type BucketEvent, eventNameMatches } from "../events/records.ts";
-import { StoreError } from "../fs/store.ts";
 import { jsonLinesResponse, mapStream } from "../streams/json_lines.ts";
 import { EVENT_PATTERN } from "./bucket_configs.ts";
 import { bucketOf, type S3Request } from "./context.ts";
+import { StoreError } from "../core/errors.ts";
 
 /** Events a slow listener may fall behind by. */
 const LISTEN_BACKLOG = 1000;

@@ -3,8 +3,10 @@ import { crc32 } from "node:zlib";
 import { buildXml, type XmlObject } from "../../lib/s3/xml.ts";
 import { listObjects, listVersions } from "../fs/listing.ts";
 import { listUploads } from "../fs/multipart.ts";
-import { compareKeys, type VersionRecord } from "../fs/store.ts";
-import { bucketOf, invalidArgument, OWNER, type S3Request, xmlResponse, xmlTime } from "./context.ts";
+import { compareKeys } from "../fs/store.ts";
+import { bucketOf, OWNER, type S3Request, xmlResponse, xmlTime } from "./context.ts";
+import { invalidArgument } from "../core/errors.ts";
+import type { VersionRecord } from "../core/records.ts";
 
 function maxKeysOf(ctx: S3Request): number {
   const text = ctx.query.get("max-keys");

@@ -5,19 +5,12 @@
  */
 import { checksumElement } from "../../lib/s3/checksums.ts";
 import type { XmlObject } from "../../lib/s3/xml.ts";
-import { StoreError } from "../fs/store.ts";
 import { sseForRead } from "../sse/request.ts";
-import {
-  bucketOf,
-  httpTime,
-  invalidArgument,
-  notifyObject,
-  type S3Request,
-  versionIdHeader,
-  xmlResponse,
-} from "./context.ts";
+import { bucketOf, httpTime, type S3Request, versionIdHeader, xmlResponse } from "./context.ts";
 import { checkKey, readTarget } from "./object_read.ts";
 import { readPreconditions } from "./preconditions.ts";
+import { invalidArgument, StoreError } from "../core/errors.ts";
+import { notifyObject } from "../events/records.ts";
 
 const ATTRIBUTES = ["ETag", "Checksum", "ObjectParts", "StorageClass", "ObjectSize"];
 

@@ -1,27 +1,22 @@
-/** Per-object tagging, retention, legal hold, ACL stand-in, and multi-delete (minio-protocol §5.15, §5.17–5.18). */
+/**
+ * Per-object tagging, retention, legal hold, and multi-delete (minio-protocol §5.15, §5.17–5.18): parsed here,
+ * the changes made by the write path (write/changes.ts).
+ */
 import { childBool, children, childText, type XmlObject } from "../../lib/s3/xml.ts";
-import { deleteVersion, findVersion, updateVersion } from "../fs/objects.ts";
-import { StoreError } from "../fs/store.ts";
+import { findVersion } from "../fs/objects.ts";
+import { accessDenied, invalidArgument, StoreError } from "../core/errors.ts";
+import { notifyObject } from "../events/records.ts";
+import { deleteObject, setLegalHold, setRetention, setTags } from "../write/changes.ts";
 import { parseTagging, taggingXml } from "./buckets.ts";
 import {
   bucketOf,
-  deleteEventName,
   emptyResponse,
-  invalidArgument,
-  notifyObject,
   readXmlBody,
   requireContentMd5,
   type S3Request,
   versionIdHeader,
   xmlResponse,
 } from "./context.ts";
-import { bypassGovernance } from "./objects.ts";
-import {
-  replicateAfterDelete,
-  replicateAfterWrite,
-  replicationOnDelete,
-  replicationOnMetadata,
-} from "../replication/hooks.ts"; // replication hooks
 
 const versionOf = (ctx: S3Request) => ctx.query.get("versionId") || undefined;
 
@@ -41,24 +36,12 @@ export async function getObjectTagging(ctx: S3Request): Promise<Response> {
 
 export async function putObjectTagging(ctx: S3Request): Promise<Response> {
   const tags = parseTagging(await readXmlBody(ctx, "Tagging"), 10);
-  const replication = await replicationOnMetadata(ctx, ctx.key, tags); // replication hook
-  const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
-    v.tags = Object.keys(tags).length ? tags : undefined;
-    v.replication = replication(v); // replication hook
-  });
-  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
-  notifyObject(ctx, "s3:ObjectCreated:PutTagging", ctx.key, version);
+  const version = await setTags(ctx, versionOf(ctx), tags);
   return emptyResponse(200, versionIdHeader(version.versionId));
 }
 
 export async function deleteObjectTagging(ctx: S3Request): Promise<Response> {
-  const replication = await replicationOnMetadata(ctx, ctx.key, undefined); // replication hook
-  const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
-    v.tags = undefined;
-    v.replication = replication(v); // replication hook
-  });
-  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
-  notifyObject(ctx, "s3:ObjectCreated:DeleteTagging", ctx.key, version);
+  const version = await setTags(ctx, versionOf(ctx), undefined);
   return emptyResponse(204, versionIdHeader(version.versionId));
 }
 
@@ -97,26 +80,10 @@ export async function putObjectRetention(ctx: S3Request): Promise<Response> {
   if (until && (Number.isNaN(Date.parse(until)) || Date.parse(until) <= ctx.now.getTime())) {
     throw new StoreError("InvalidArgument", "The retain until date must be in the future", 400);
   }
-  const bypass = bypassGovernance(ctx, ctx.key);
-  const replication = await replicationOnMetadata(ctx, ctx.key, "unchanged"); // replication hook
-  const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
-    const current = v.retention;
-    const active = current && Date.parse(current.until) > ctx.now.getTime();
-    if (active) {
-      // As MinIO: while a retention is active only the same mode with an equal or later date may replace it;
-      // any other change (another mode, an earlier date, none) is governance's bypass alone to make.
-      const changed = mode !== current.mode || Date.parse(until!) < Date.parse(current.until);
-      if (changed && (current.mode === "COMPLIANCE" || !bypass)) {
-        throw new StoreError("AccessDenied", "Object is WORM protected and cannot be overwritten", 403);
-      }
-    }
-    v.retention = mode
-      ? { mode: mode as "GOVERNANCE" | "COMPLIANCE", until: new Date(until!).toISOString() }
-      : undefined;
-    v.replication = replication(v); // replication hook
-  });
-  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
-  notifyObject(ctx, "s3:ObjectCreated:PutRetention", ctx.key, version);
+  const retention = mode
+    ? { mode: mode as "GOVERNANCE" | "COMPLIANCE", until: new Date(until!).toISOString() }
+    : undefined;
+  const version = await setRetention(ctx, versionOf(ctx), retention);
   return emptyResponse(200, versionIdHeader(version.versionId));
 }
 
@@ -141,18 +108,12 @@ export async function putObjectLegalHold(ctx: S3Request): Promise<Response> {
   if (status !== "ON" && status !== "OFF") {
     throw new StoreError("MalformedXML", "Legal hold status must be ON or OFF", 400);
   }
-  const replication = await replicationOnMetadata(ctx, ctx.key, "unchanged"); // replication hook
-  const version = await updateVersion(ctx.store, bucketOf(ctx), ctx.key, versionOf(ctx), (v) => {
-    v.legalHold = status === "ON";
-    v.replication = replication(v); // replication hook
-  });
-  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
-  notifyObject(ctx, "s3:ObjectCreated:PutLegalHold", ctx.key, version);
+  const version = await setLegalHold(ctx, versionOf(ctx), status === "ON");
   return emptyResponse(200, versionIdHeader(version.versionId));
 }
 
 export async function deleteObjects(ctx: S3Request): Promise<Response> {
-  const state = bucketOf(ctx);
+  bucketOf(ctx);
   requireContentMd5(ctx);
   const root = await readXmlBody(ctx, "Delete");
   const quiet = childBool(root, "Quiet") === true;
@@ -168,18 +129,8 @@ export async function deleteObjects(ctx: S3Request): Promise<Response> {
   for (const object of objects) {
     try {
       if (!object.key) throw invalidArgument("Object name must not be empty");
-      if (!ctx.allowed("s3:DeleteObject", ctx.bucket, object.key)) {
-        throw new StoreError("AccessDenied", "Access Denied.", 403);
-      }
-      const replication = await replicationOnDelete(ctx, object.key, object.versionId); // replication hook
-      const outcome = await deleteVersion(ctx.store, state, object.key, {
-        versionId: object.versionId,
-        bypassGovernance: bypassGovernance(ctx, object.key),
-        now: ctx.now,
-        replication,
-      });
-      await replicateAfterDelete(ctx, object.key, object.versionId, outcome, replication); // replication hook
-      notifyObject(ctx, deleteEventName(object.versionId, outcome), object.key, undefined, outcome.versionId);
+      if (!ctx.allowed("s3:DeleteObject", ctx.bucket, object.key)) throw accessDenied();
+      const outcome = await deleteObject(ctx, object.key, object.versionId, false);
       if (!quiet) {
         deleted.push({
           Key: object.key,

@@ -2,14 +2,17 @@
  * GetObject and HeadObject (minio-protocol §5.14): the version asked for, its headers, conditional requests,
  * byte ranges and `?partNumber=N` (one part of a multipart object; an object of one PUT is one part).
  */
-import { findVersion, readVersion } from "../fs/objects.ts";
+import { findVersion } from "../fs/objects.ts";
 import { objectKeyProblem } from "../fs/names.ts";
-import { type BucketState, type StoredChecksum, StoreError, type VersionRecord } from "../fs/store.ts";
 import { replicationStatusHeader } from "../replication/hooks.ts"; // replication hook
 import { sseForRead } from "../sse/request.ts";
 import { checksumHeaders } from "./checksums.ts";
-import { bucketOf, httpTime, notifyObject, type S3Request, versionIdHeader } from "./context.ts";
+import { bucketOf, httpTime, type S3Request, versionIdHeader } from "./context.ts";
 import { readPreconditions } from "./preconditions.ts";
+import { StoreError } from "../core/errors.ts";
+import type { BucketState, StoredChecksum, VersionRecord } from "../core/records.ts";
+import { readVersion } from "../fs/read.ts";
+import { notifyObject } from "../events/records.ts";
 
 const MAX_PART_NUMBER = 10000;
 
@@ -155,7 +158,7 @@ function reportedChecksum(
 }
 
 /**
- * What GET and HEAD share: the version asked for, its SSE object key (the customer key checked), the bytes
+ * What GET and HEAD share: the version asked for, its decryptor (the customer key checked), the bytes
  * to send (a range or a part), and the response headers, or the early answer its preconditions call for.
  */
 async function readAnswer(ctx: S3Request) {
@@ -177,16 +180,16 @@ async function readAnswer(ctx: S3Request) {
   const range = part
     ? (part.length > 0 ? [part.start, part.start + part.length - 1] as [number, number] : null)
     : parseRange(ctx.request.headers.get("range"), version.size);
-  return { version, objectKey: sse.objectKey, headers, early, range, partial: !!part || !!range };
+  return { version, decrypt: sse.decrypt, headers, early, range, partial: !!part || !!range };
 }
 
 export async function getObject(ctx: S3Request): Promise<Response> {
-  const { version, objectKey, headers, early, range, partial } = await readAnswer(ctx);
+  const { version, decrypt, headers, early, range, partial } = await readAnswer(ctx);
   if (early) return early;
   notifyObject(ctx, "s3:ObjectAccessed:Get", ctx.key, version);
   const [start, end] = range ?? [0, version.size - 1];
   const length = end - start + 1;
-  const body = await readVersion(ctx.store, ctx.bucket, ctx.key, version, start, length, objectKey);
+  const body = await readVersion(ctx.store, ctx.bucket, ctx.key, version, start, length, decrypt);
   if (range) headers["content-range"] = `bytes ${start}-${end}/${version.size}`;
   return new Response(body, {
     status: partial ? 206 : 200,

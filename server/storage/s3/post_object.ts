@@ -1,17 +1,14 @@
 /**
  * The PostObject handler: stores the file of a browser-form upload whose form post_policy.ts has read and
- * checked, with the form's metadata, tags and checksum as a PutObject would, and answers as the form asks.
+ * checked, through the write path (write/object.ts) with the form's fields as a PutObject's headers, and
+ * answers as the form asks.
  */
-import { replicateAfterWrite, replicationOnWrite } from "../replication/hooks.ts"; // replication hooks
 import { buildXml, children, childText, parseXml } from "../../lib/s3/xml.ts";
-import { verifyDigests } from "../auth/body.ts";
-import { commitVersion, stageData } from "../fs/objects.ts";
 import { objectKeyProblem } from "../fs/names.ts";
-import { StoreError } from "../fs/store.ts";
-import { checksumHeaders, checksummedBody, declaredChecksum } from "./checksums.ts";
-import { bucketOf, notifyObject, type S3Request, versionIdHeader } from "./context.ts";
-import { quotaGuard, writeOptionsFromHeaders } from "./objects.ts";
-import { sseForWrite } from "../sse/request.ts";
+import { StoreError } from "../core/errors.ts";
+import { writeObject } from "../write/object.ts";
+import { checksumHeaders } from "./checksums.ts";
+import { type S3Request, versionIdHeader } from "./context.ts";
 import { malformed, type PostForm } from "./post_policy.ts";
 
 /** Form fields that act as the PutObject request headers of the same name. */
@@ -41,42 +38,26 @@ export async function postObject(ctx: S3Request & { form: PostForm }): Promise<R
       400,
     );
   }
-  const state = bucketOf(ctx);
+  ctx.store.bucket(ctx.bucket);
   const { form } = ctx;
   const headers = new Headers();
   for (const [name, value] of form.fields) if (HEADER_FIELDS.test(name)) headers.set(name, value);
   if (!headers.has("content-type") && form.fileContentType) headers.set("content-type", form.fileContentType);
   const tagging = form.fields.get("tagging");
   if (tagging) headers.set("x-amz-tagging", taggingOf(tagging));
-  const options = await writeOptionsFromHeaders(ctx, state, headers);
-  // SSE hook (server/storage/sse): the form's SSE fields, or the bucket's default encryption.
-  const sse = await sseForWrite(ctx, headers);
-  const spec = declaredChecksum(headers);
-  const md5 = form.fields.get("content-md5");
-  const checksum = checksummedBody(
-    ctx.auth.body && md5 ? verifyDigests(ctx.auth.body, { md5Base64: md5 }) : ctx.auth.body,
-    spec,
-  );
-  const staged = await stageData(ctx.store, checksum.body);
-  const stored = spec
-    ? { algorithm: spec.algorithm, value: checksum.value()!, type: "FULL_OBJECT" as const }
-    : undefined;
-  const replication = await replicationOnWrite(ctx, ctx.key, options.tags); // replication hook
-  const version = await commitVersion(ctx.store, state, ctx.key, staged, {
-    ...options,
-    checksum: stored,
-    beforeCommit: quotaGuard(ctx, state),
-    replication,
-    sse: sse?.write,
+  const written = await writeObject(ctx, {
+    kind: "post",
+    headers,
+    body: () => Promise.resolve(ctx.auth.body),
+    contentMd5: form.fields.get("content-md5"),
   });
-  await replicateAfterWrite(ctx, ctx.key, version); // replication hook
-  notifyObject(ctx, "s3:ObjectCreated:Post", ctx.key, version);
+  const { version } = written;
   const location = `${ctx.url.origin}/${encodeURIComponent(ctx.bucket)}/${
     ctx.key.split("/").map(encodeURIComponent).join("/")
   }`;
   const extra: Record<string, string> = {
-    ...checksumHeaders(version.checksum ?? stored),
-    ...sse?.headers,
+    ...checksumHeaders(written.checksum),
+    ...written.sseHeaders,
     ...versionIdHeader(version.versionId),
   };
   return postResponse(form, ctx.bucket, location, version.etag, extra);

@@ -5,12 +5,12 @@
  */
 import { constantTimeEqual, signatureOf, signingKey } from "../../lib/s3/sigv4.ts";
 import { FormError, type FormPart, formParts } from "../../lib/formats/multipart_form.ts";
-import type { IdentityAuthority } from "../contracts.ts";
-import type { Authenticated } from "../auth/verify.ts";
+import type { IdentityAuthority } from "../core/contracts.ts";
 import { checkCredential, parseCredential } from "../auth/scope.ts";
 import { policyCredentialV2 } from "../auth/sigv2.ts";
 import { streamOfPieces } from "../fs/pieces.ts";
-import { StoreError } from "../fs/store.ts";
+import { StoreError } from "../core/errors.ts";
+import type { Authenticated } from "../auth/authenticated.ts";
 
 /** Each non-file field may be at most this long (MinIO's maxFormFieldSize). */
 const MAX_FIELD_BYTES = 1024 * 1024;

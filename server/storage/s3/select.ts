@@ -4,8 +4,6 @@
  * Stats and End; a failure once the answer has started ends it with an error message. Request and query
  * errors found before the first row are ordinary S3 errors.
  */
-import { readVersion } from "../fs/objects.ts";
-import { StoreError } from "../fs/store.ts";
 import { sseForRead } from "../sse/request.ts";
 import {
   continuationMessage,
@@ -21,8 +19,11 @@ import { rowWriter } from "../select/output.ts";
 import { parseSelectRequest, selectError } from "../select/request.ts";
 import { selectRows } from "../select/run.ts";
 import { parseSelect } from "../select/sql_parser.ts";
-import { bucketOf, notifyObject, readXmlBody, type S3Request } from "./context.ts";
+import { bucketOf, readXmlBody, type S3Request } from "./context.ts";
 import { checkKey, readTarget } from "./object_read.ts";
+import { StoreError } from "../core/errors.ts";
+import { readVersion } from "../fs/read.ts";
+import { notifyObject } from "../events/records.ts";
 
 /** Records are sent in messages of about this many bytes (MinIO's are under 128 KiB). */
 const BATCH_BYTES = 64 * 1024;
@@ -53,7 +54,7 @@ export async function selectObjectContent(ctx: S3Request): Promise<Response> {
   const version = readTarget(ctx, state);
   const sse = await sseForRead(ctx, version);
   const { start, length } = scanWindow(request.scanRange, version.size);
-  const body = await readVersion(ctx.store, ctx.bucket, ctx.key, version, start, length, sse.objectKey);
+  const body = await readVersion(ctx.store, ctx.bucket, ctx.key, version, start, length, sse.decrypt);
   const counters: ScanCounters = { bytesScanned: 0, bytesProcessed: 0 };
   const rows = selectRows(statement, inputRows(body, request.input, counters));
   // The first row is read before answering, so a corrupt file or a bad query is an ordinary error.

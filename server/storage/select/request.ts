@@ -4,7 +4,7 @@
  * the output's format, progress and the scan range; with MinIO's error codes for what it refuses.
  */
 import { child, childBool, childText, type XmlNode } from "../../lib/s3/xml.ts";
-import { StoreError } from "../fs/store.ts";
+import { StoreError } from "../core/errors.ts";
 
 export type Compression = "NONE" | "GZIP" | "BZIP2";
 

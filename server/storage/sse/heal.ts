@@ -5,14 +5,17 @@
  * against the SHA-256 recorded when they were written.
  */
 import { createHash } from "node:crypto";
-import type { Store, VersionRecord } from "../fs/store.ts";
+import type { Store } from "../fs/store.ts";
 import { keyStoreOf } from "./kms.ts";
 import { metaKeyOf, openMeta, openObjectKey } from "./seal.ts";
-import { storedBytesOf } from "./stored.ts";
+import { storedBytesOf } from "../fs/stored_bytes.ts";
+import { decryptorOf } from "./stored.ts";
+import type { VersionRecord } from "../core/records.ts";
+import type { Decryptor } from "../fs/read.ts";
 
 export type EncryptedCheck =
   /** Hash this plaintext against this ETag. */
-  | { kind: "plaintext"; objectKey: Uint8Array; etag: string }
+  | { kind: "plaintext"; decrypt: Decryptor; etag: string }
   /** Decided without the plaintext. */
   | { kind: "verdict"; state: "ok" | "corrupt" | "missing"; detail: string };
 
@@ -35,7 +38,7 @@ export async function checkEncrypted(
   try {
     const objectKey = await openObjectKey(sse, keys, bucket, key);
     const meta = await openMeta(await metaKeyOf(objectKey), sse.sealedMeta);
-    return { kind: "plaintext", objectKey, etag: meta.etag };
+    return { kind: "plaintext", decrypt: decryptorOf(objectKey), etag: meta.etag };
   } catch (error) {
     return {
       kind: "verdict",

@@ -3,8 +3,8 @@
  * of 32 bytes>` (minio-protocol-2 §7.4). The name is the default and only key. Object keys are sealed with
  * AES-256-GCM under a key derived from the master key, bound to the key name and the encryption context.
  */
-import { StoreError } from "../fs/store.ts";
 import { parseKmsSecretKey } from "../../lib/formats/kms_secret_key.ts";
+import { StoreError } from "../core/errors.ts";
 
 /** MinIO's answers when the key store cannot serve a request (minio-protocol-2 §7.3). */
 export const kmsNotConfigured = () =>

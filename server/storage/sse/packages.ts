@@ -10,6 +10,7 @@
  * where each starts.
  */
 import { TempFile } from "../fs/durable.ts";
+import type { StoredBytes } from "../fs/stored_bytes.ts";
 
 export const PACKAGE_SIZE = 64 * 1024;
 const TAG = 16;
@@ -146,13 +147,6 @@ export async function encryptFile(
     file.close();
   }
   return stored;
-}
-
-/** Random access to a version's stored bytes. */
-export interface StoredBytes {
-  /** `length` bytes from `offset`, in `into` when given (and long enough) or a view of bytes held already. */
-  read(offset: number, length: number, into?: Uint8Array): Promise<Uint8Array>;
-  close(): void;
 }
 
 export class TamperedError extends Error {

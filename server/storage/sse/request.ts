@@ -4,8 +4,7 @@
  */
 import { Md5 } from "../../lib/s3/md5.ts";
 import { child, childText, parseXml } from "../../lib/s3/xml.ts";
-import { StoreError, type VersionRecord } from "../fs/store.ts";
-import type { S3Request } from "../s3/context.ts";
+import type { Store } from "../fs/store.ts";
 import { keyStoreOf, kmsInvalidKeyId, kmsKeyNotFound, kmsNotConfigured } from "./kms.ts";
 import {
   metaKeyOf,
@@ -13,11 +12,24 @@ import {
   openMeta,
   openObjectKey,
   type SealedMeta,
-  type SseKeyRecord,
   type SseParams,
   WrongKeyError,
 } from "./seal.ts";
-import type { SseWrite } from "./stored.ts";
+import { decryptorOf, type SseWrite } from "./stored.ts";
+import type { Decryptor } from "../fs/read.ts";
+import { accessDenied, invalidArgument, StoreError } from "../core/errors.ts";
+import type { SseKeyRecord, UploadSse, VersionRecord } from "../core/records.ts";
+
+/** What SSE reads of a request: its headers, transport and target (the S3 front's request has all of it). */
+export interface SseRequest {
+  request: Request;
+  url: URL;
+  /** The client's address: SSE-C keys are taken over plain HTTP only from loopback. */
+  sourceIp?: string;
+  store: Store;
+  bucket: string;
+  key: string;
+}
 
 const SSE = "x-amz-server-side-encryption";
 const KMS_KEY = "x-amz-server-side-encryption-aws-kms-key-id";
@@ -25,7 +37,6 @@ const KMS_CONTEXT = "x-amz-server-side-encryption-context";
 export const CUSTOMER = "x-amz-server-side-encryption-customer-";
 export const COPY_CUSTOMER = "x-amz-copy-source-server-side-encryption-customer-";
 
-const invalidArgument = (message: string) => new StoreError("InvalidArgument", message, 400);
 const invalidRequest = (message: string) => new StoreError("InvalidRequest", message, 400);
 export const notApplicable = () =>
   invalidRequest("The encryption parameters are not applicable to this object.");
@@ -37,14 +48,13 @@ export const partNeedsKey = () =>
   invalidRequest(
     "The multipart upload initiate requested encryption. Subsequent part requests must include the appropriate encryption parameters.",
   );
-const accessDenied = () => new StoreError("AccessDenied", "Access Denied.", 403);
 
 /**
- * SSE-C keys must not cross a network in the clear: MinIO refuses them without TLS. The embedded storage
- * listens on plain HTTP, so it takes them only from its own machine (loopback), where nothing is sent
- * over a network.
+ * SSE-C keys must not cross a network in the clear: MinIO refuses them without TLS. With a certificate
+ * (its certs dir) the embedded storage takes them from any client; on plain HTTP only from its own machine
+ * (loopback), where nothing is sent over a network.
  */
-function requireSafeTransport(ctx: S3Request): void {
+function requireSafeTransport(ctx: SseRequest): void {
   const ip = ctx.sourceIp ?? "";
   const loopback = ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");
   if (ctx.url.protocol !== "https:" && !loopback) {
@@ -140,7 +150,7 @@ function managedParamsOf(
 
 /** The bucket's default encryption (PutBucketEncryption), as write parameters. */
 async function bucketDefault(
-  ctx: S3Request,
+  ctx: SseRequest,
   bucket: string,
 ): Promise<{ type: "SSE-S3" | "SSE-KMS"; keyId: string } | null> {
   const xml = await ctx.store.getDocument(bucket, "encryption.xml");
@@ -153,7 +163,7 @@ async function bucketDefault(
 }
 
 /** Resolves the key name against the key store: MinIO's errors without one or for an unknown name. */
-export function resolveKeyId(ctx: S3Request, keyId: string): string {
+export function resolveKeyId(ctx: SseRequest, keyId: string): string {
   const keys = keyStoreOf(ctx.store);
   if (!keys) throw kmsNotConfigured();
   const name = keyId || keys.defaultKey;
@@ -163,7 +173,7 @@ export function resolveKeyId(ctx: S3Request, keyId: string): string {
 
 /** What a write (PUT, POST, CreateMultipartUpload, Copy destination) encrypts with, or null for nothing. */
 export async function sseForWrite(
-  ctx: S3Request,
+  ctx: SseRequest,
   headers: Headers,
   bucket = ctx.bucket,
   key = ctx.key,
@@ -204,7 +214,8 @@ export function sseResponseHeaders(
 }
 
 export interface SseRead {
-  objectKey?: Uint8Array;
+  /** What readVersion decrypts the version with. */
+  decrypt?: Decryptor;
   /** The sealed ETag and checksum, opened. */
   meta?: SealedMeta;
   headers: Record<string, string>;
@@ -215,7 +226,7 @@ export interface SseRead {
  * copy) or the key store; MinIO's errors for missing, wrong or inapplicable parameters.
  */
 export async function sseForRead(
-  ctx: S3Request,
+  ctx: SseRequest,
   version: VersionRecord,
   options: { copySource?: boolean; bucket?: string; key?: string } = {},
 ): Promise<SseRead> {
@@ -231,11 +242,11 @@ export async function sseForRead(
   if (customer) requireSafeTransport(ctx);
   const objectKey = await openKey(ctx, sse, customer?.customerKey, options.bucket, options.key);
   const meta = await openMeta(await metaKeyOf(objectKey), sse.sealedMeta);
-  return { objectKey, meta, headers: sseResponseHeaders(sse, customer?.keyMd5) };
+  return { decrypt: decryptorOf(objectKey), meta, headers: sseResponseHeaders(sse, customer?.keyMd5) };
 }
 
 async function openKey(
-  ctx: S3Request,
+  ctx: SseRequest,
   record: SseKeyRecord,
   customerKey?: Uint8Array,
   bucket = ctx.bucket,
@@ -249,17 +260,6 @@ async function openKey(
   }
 }
 
-/** What a multipart upload keeps about its encryption (UploadInfo.sse). */
-export interface UploadSse {
-  key: SseKeyRecord;
-  /**
-   * SSE-C only, base64: kept while the upload runs so completion, which carries no customer key, can seal the
-   * ETag and checksum (SSE-S3/KMS derive it from the object key the key store opens).
-   */
-  metaKey?: string;
-  plainEtag: boolean;
-}
-
 export const uploadSseOf = (write: SseWrite): UploadSse => ({
   key: write.key,
   ...(write.key.type === "SSE-C" ? { metaKey: write.metaKey.toBase64() } : {}),
@@ -268,7 +268,7 @@ export const uploadSseOf = (write: SseWrite): UploadSse => ({
 
 /** The object key a part is encrypted with (SSE-C parts must carry the upload's customer key). */
 export async function sseForPart(
-  ctx: S3Request,
+  ctx: SseRequest,
   upload: UploadSse | undefined,
 ): Promise<{ objectKey?: Uint8Array; headers: Record<string, string> }> {
   const customer = customerKeyOf(ctx.request.headers);
@@ -287,7 +287,7 @@ export async function sseForPart(
 
 /** The object key used at completion: SSE-S3/KMS through the key store; SSE-C's is not at hand (no key sent). */
 export async function sseForCompletion(
-  ctx: S3Request,
+  ctx: SseRequest,
   upload: UploadSse,
 ): Promise<{ write: SseWrite; objectKey?: Uint8Array }> {
   const objectKey = upload.key.type === "SSE-C" ? undefined : await openKey(ctx, upload.key);
@@ -296,7 +296,7 @@ export async function sseForCompletion(
 }
 
 /** PutBucketEncryption's check (MinIO): a key store must exist, and a named key must be in it. */
-export function checkBucketEncryption(ctx: S3Request, keyId: string | undefined): void {
+export function checkBucketEncryption(ctx: SseRequest, keyId: string | undefined): void {
   const keys = keyStoreOf(ctx.store);
   if (!keys) throw kmsNotConfigured();
   if (keyId && !keys.has(keyId.replace(/^arn:aws:kms:/, ""))) throw kmsInvalidKeyId();

@@ -4,33 +4,8 @@
  * random IV (SSE-C) — and bound to the object's bucket and name. The ETag and checksum are kept sealed too,
  * under a key derived from the object key (MinIO encrypts the same metadata).
  */
-import type { StoredChecksum } from "../fs/store.ts";
 import { type KeyStore, kmsNotConfigured } from "./kms.ts";
-
-export type SseType = "SSE-S3" | "SSE-KMS" | "SSE-C";
-
-/** What an encrypted version (or upload) keeps about its encryption. */
-export interface SseKeyRecord {
-  type: SseType;
-  /** The key store's key name (SSE-S3, SSE-KMS). */
-  keyId?: string;
-  /** The client's SSE-KMS context, base64 as sent. */
-  context?: string;
-  /** Base64: random bytes the SSE-C key-encryption key is derived with. */
-  iv?: string;
-  /** Base64: the object key, sealed. */
-  sealedKey: string;
-}
-
-/** The record an encrypted version carries (fs/store.ts VersionRecord.sse). */
-export interface SseRecord extends SseKeyRecord {
-  /** Base64: nonce || AES-GCM of the JSON SealedMeta. */
-  sealedMeta: string;
-  /** Bytes on disk. */
-  storedSize: number;
-  /** SHA-256 (hex) of the stored bytes of SSE-C objects, so heal can check them without the key. */
-  storedDigest?: string;
-}
+import type { SseKeyRecord, StoredChecksum } from "../core/records.ts";
 
 export interface SealedMeta {
   /** The real ETag (MD5 of the plaintext, or the multipart one). */

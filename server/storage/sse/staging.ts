@@ -8,9 +8,10 @@ import { createHash } from "node:crypto";
 import { TempFile } from "../fs/durable.ts";
 import { piecesOf } from "../fs/pieces.ts";
 import { INLINE_LIMIT, type StagedData } from "../fs/staging.ts";
-import { type Store, StoreError } from "../fs/store.ts";
+import type { Store } from "../fs/store.ts";
 import { encryptBytes, PACKAGE_SIZE, StreamSealer } from "./packages.ts";
 import type { SseWrite } from "./stored.ts";
+import { StoreError } from "../core/errors.ts";
 
 const BATCH = 16 * PACKAGE_SIZE;
 const IN_FLIGHT = 4;

@@ -1,16 +1,21 @@
 /**
- * The disk side of encryption, called from the hooks in fs/objects.ts and fs/multipart.ts: staged bytes are
- * encrypted before they are committed, and encrypted versions read back through decryption.
+ * The disk side of encryption, called by the write path (write/): staged bytes are encrypted before they are
+ * committed and encrypted parts joined as stored; and what reads give fs/objects.ts readVersion to turn an
+ * encrypted version's stored bytes back into plaintext.
  */
 import { createHash, type Hash } from "node:crypto";
 import { TempFile } from "../fs/durable.ts";
-import type { StagedData } from "../fs/objects.ts";
-import type { Store, VersionRecord } from "../fs/store.ts";
-import { decryptedRange, encryptBytes, encryptFile, type StoredBytes } from "./packages.ts";
-import { openObjectKey, type SealedMeta, sealMeta, type SseKeyRecord, type SseRecord } from "./seal.ts";
+import type { PartJoin } from "../fs/upload_join.ts";
+import type { StagedData } from "../fs/staging.ts";
+import { fileBytes } from "../fs/stored_bytes.ts";
+import type { Store } from "../fs/store.ts";
+import { decryptedRange, encryptBytes, encryptFile } from "./packages.ts";
+import { openObjectKey, type SealedMeta, sealMeta } from "./seal.ts";
 import { keyStoreOf } from "./kms.ts";
+import type { SseKeyRecord, SseRecord, VersionRecord } from "../core/records.ts";
+import type { Decryptor } from "../fs/read.ts";
 
-/** How a write is to be encrypted (WriteOptions.sse). */
+/** How a write is to be encrypted (sse/request.ts sseForWrite decides it). */
 export interface SseWrite {
   key: SseKeyRecord;
   /** Absent for a completed SSE-C multipart upload: its parts are encrypted already. */
@@ -55,7 +60,7 @@ export async function encryptStaged(
   }
 }
 
-/** commitVersion's hook: the staged bytes in stored form, the version's record and the ETag it shows. */
+/** The write path's last step before a commit: the staged bytes in stored form, the version's record and the ETag it shows. */
 export async function encryptForCommit(
   tmpDir: string,
   staged: StagedData,
@@ -81,69 +86,13 @@ export async function encryptForCommit(
   return { staged, sse, etag };
 }
 
-/** Random access to a version's stored bytes (its data file, or its inline copy). */
-export async function storedBytesOf(
-  store: Store,
-  bucket: string,
-  key: string,
-  version: VersionRecord,
-): Promise<StoredBytes> {
-  if (version.inline) {
-    const data = await store.readInline(bucket, key, version.versionId);
-    return {
-      read: (offset, length) => Promise.resolve(data.subarray(offset, offset + length)),
-      close: () => {},
-    };
-  }
-  return await fileBytes(store.dataPath(bucket, key, version.dataFile!));
+/** What readVersion decrypts an encrypted version with, given its object key. */
+export function decryptorOf(objectKey: Uint8Array): Decryptor {
+  return (stored, segments, start, length) => decryptedRange(stored, segments, objectKey, start, length);
 }
 
-/** readVersion's hook: the plaintext range of an encrypted version, given its object key. */
-export async function readDecrypted(
-  store: Store,
-  bucket: string,
-  key: string,
-  version: VersionRecord,
-  objectKey: Uint8Array,
-  start: number,
-  length: number,
-): Promise<ReadableStream<Uint8Array>> {
-  const segments = version.partSizes?.length ? version.partSizes : [version.size];
-  return decryptedRange(await storedBytesOf(store, bucket, key, version), segments, objectKey, start, length);
-}
-
-/** Random access to a file's bytes. */
-async function fileBytes(path: string): Promise<StoredBytes> {
-  const file = await Deno.open(path, { read: true });
-  let closed = false;
-  // Reads share the file's position: each runs after the one before (decryption still overlaps them).
-  let last: Promise<unknown> = Promise.resolve();
-  const readAt = async (offset: number, length: number, into?: Uint8Array) => {
-    const out = into && into.length >= length ? into.subarray(0, length) : new Uint8Array(length);
-    await file.seek(offset, Deno.SeekMode.Start);
-    let filled = 0;
-    while (filled < length) {
-      const n = await file.read(out.subarray(filled));
-      if (n === null) throw new Error("object data ended early");
-      filled += n;
-    }
-    return out;
-  };
-  return {
-    read(offset, length, into) {
-      const result = last.then(() => readAt(offset, length, into), () => readAt(offset, length, into));
-      last = result.catch(() => {});
-      return result;
-    },
-    close() {
-      if (!closed) file.close();
-      closed = true;
-    },
-  };
-}
-
-/** completeUpload's hook: joins encrypted parts as stored (digest for SSE-C), plaintext for full-object checksums. */
-export class EncryptedJoin {
+/** Completion joins encrypted parts as stored (digest for SSE-C), plaintext for full-object checksums. */
+export class EncryptedJoin implements PartJoin {
   readonly #digest: Hash | null;
   constructor(private readonly write: SseWrite, private readonly objectKey?: Uint8Array) {
     this.#digest = write.key.type === "SSE-C" ? createHash("sha256") : null;
@@ -164,19 +113,19 @@ export class EncryptedJoin {
 }
 
 /**
- * The object key the server can open on its own (SSE-S3, SSE-KMS) for internal readers (heal, copies made by
- * the server itself): pass it to readVersion. Undefined for unencrypted versions; SSE-C versions throw, since
- * only the customer's key opens them.
+ * What the server can decrypt on its own (SSE-S3, SSE-KMS) for internal readers (heal, replication): pass it
+ * to readVersion. Undefined for unencrypted versions; SSE-C versions throw, since only the customer's key
+ * opens them.
  */
-export async function serverObjectKey(
+export async function serverDecryptor(
   store: Store,
   bucket: string,
   key: string,
   version: VersionRecord,
-): Promise<Uint8Array | undefined> {
+): Promise<Decryptor | undefined> {
   if (!version.sse) return undefined;
   if (version.sse.type === "SSE-C") {
     throw new Error("an SSE-C object can only be read with the customer's key");
   }
-  return await openObjectKey(version.sse, keyStoreOf(store), bucket, key);
+  return decryptorOf(await openObjectKey(version.sse, keyStoreOf(store), bucket, key));
 }

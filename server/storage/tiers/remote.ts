@@ -7,8 +7,10 @@
 import type { Logger } from "../../lib/http/log.ts";
 import { S3Client } from "../../lib/s3/client.ts";
 import { writeFileDurable } from "../fs/durable.ts";
-import { StoreError, type TieredData, type TransitionRef, type VersionRecord } from "../fs/store.ts";
-import type { TierDoc, TierStore } from "../admin/tiers.ts";
+import type { TieredData } from "../fs/store.ts";
+import { StoreError } from "../core/errors.ts";
+import type { TransitionRef, VersionRecord } from "../core/records.ts";
+import type { TierDoc, TierStore } from "./store.ts";
 
 const SECTION = { s3: "S3", minio: "MinIO", gcs: "GCS", azure: "Azure" } as const;
 const REMOVE_TIMEOUT_MS = 30_000;

@@ -5,8 +5,8 @@
  */
 import { NO_QUOTA, ParityError, parityOptions } from "../../../lib/contract/operator_rules.ts";
 import type { ResourceQuotaInfo } from "../../../lib/contract/operator.ts";
-import type { OperatorDeps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import type { OperatorDeps } from "../../k8s/connection.ts";
+import { ApiError } from "../../http/errors.ts";
 import { corePath, groupPath, K8sError } from "../../k8s/client.ts";
 import { parseQuantity } from "../../../lib/contract/quantity.ts";
 import type { K8sObject, Node, ResourceQuota } from "../../k8s/types.ts";

@@ -3,8 +3,8 @@
  * config.env), whether it serves TLS, its pools in the console's shape, and where its Services listen.
  */
 import type { PoolInfo, TenantListItem } from "../../../lib/contract/operator.ts";
-import type { OperatorDeps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import type { OperatorDeps } from "../../k8s/connection.ts";
+import { ApiError } from "../../http/errors.ts";
 import { corePath, K8sError, tenantPath } from "../../k8s/client.ts";
 import { parseQuantity } from "../../../lib/contract/quantity.ts";
 import type { Secret, Service, Tenant, TenantPool } from "../../k8s/types.ts";

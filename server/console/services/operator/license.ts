@@ -1,7 +1,7 @@
 /**
  * The subscription on the tenant side (operator-k8s.md §3.2 step 4, §3.16): the licence a tenant carries
  * (`MINIO_SUBNET_LICENSE` in its configuration), verified offline like the console's own, and "Attach
- * License", which hands the licence in force (the License page's, services/license.ts) to one tenant:
+ * License", which hands the licence in force (the License page's, license/store.ts) to one tenant:
  * into its `config.env` secret when it has one, else into the Tenant's `spec.env`.
  *
  * Differences from the original, on purpose: only the one `MINIO_SUBNET_LICENSE` line of `config.env` is
@@ -10,11 +10,11 @@
  * licence is 404 "license not found" (the original's 401 "invalid Login" would end the operator's session).
  */
 import type { SubnetLicense } from "../../../lib/contract/operator.ts";
-import type { OperatorDeps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import type { OperatorDeps } from "../../k8s/connection.ts";
+import { ApiError } from "../../http/errors.ts";
 import { corePath, tenantPath } from "../../k8s/client.ts";
 import type { Secret, Tenant } from "../../k8s/types.ts";
-import type { LicenseStore } from "../license.ts";
+import type { LicenseStore } from "../../license/store.ts";
 import { decodeBase64, encodeBase64, getTenant, retryOnConflict } from "./common.ts";
 
 export const LICENSE_VAR = "MINIO_SUBNET_LICENSE";

@@ -2,8 +2,8 @@
  * A tenant's pods (operator-k8s.md §3.9): list, delete by exact name, logs and events.
  */
 import type { PodEvent, PodInfo } from "../../../lib/contract/operator.ts";
-import type { OperatorDeps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import type { OperatorDeps } from "../../k8s/connection.ts";
+import { ApiError } from "../../http/errors.ts";
 import { corePath } from "../../k8s/client.ts";
 import { type K8sEvent, type Pod, TENANT_LABEL } from "../../k8s/types.ts";
 

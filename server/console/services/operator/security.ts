@@ -4,8 +4,8 @@
  */
 import { X509Certificate } from "node:crypto";
 import type { CertificateInfo, TenantSecurity, UpdateSecurityInput } from "../../../lib/contract/operator.ts";
-import type { OperatorDeps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import type { OperatorDeps } from "../../k8s/connection.ts";
+import { ApiError } from "../../http/errors.ts";
 import { corePath, tenantPath } from "../../k8s/client.ts";
 import type { CertRef, Secret } from "../../k8s/types.ts";
 import { decodeBase64, getTenant } from "./common.ts";

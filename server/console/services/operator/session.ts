@@ -3,8 +3,8 @@
  * by the Kubernetes API server itself (an authenticated `GET /api`) before a session exists, and then rides
  * inside the sealed session cookie to authenticate every Kubernetes call of that person.
  */
-import type { OperatorDeps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import type { OperatorDeps } from "../../k8s/connection.ts";
+import { ApiError } from "../../http/errors.ts";
 import { type K8sClient, K8sError } from "../../k8s/client.ts";
 import { OPERATOR_PAGES } from "../../session/pages.ts";
 import type { SessionData } from "../../session/token.ts";

@@ -4,12 +4,12 @@
  * tenant, so a refused create leaves nothing half-written.
  */
 import { X509Certificate } from "node:crypto";
-import { stringify as stringifyYaml } from "yaml";
 import type { CreateTenantInput, CreateTenantResponse } from "../../../lib/contract/operator.ts";
 import { randomKey } from "../../../lib/contract/operator_rules.ts";
-import type { OperatorDeps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import type { OperatorDeps } from "../../k8s/connection.ts";
+import { ApiError } from "../../http/errors.ts";
 import { corePath, K8sError, tenantPath } from "../../k8s/client.ts";
+import { loadYaml } from "../../k8s/yaml.ts";
 import type { Secret, Tenant } from "../../k8s/types.ts";
 import { decodeBase64, encodeBase64, formatConfigEnv } from "./common.ts";
 import { poolFromInput } from "./tenants.ts";
@@ -141,7 +141,7 @@ async function kesConfig(enc: Enc): Promise<string> {
       },
     };
   }
-  return stringifyYaml({
+  return (await loadYaml()).stringify({
     address: "0.0.0.0:7373",
     root: "disabled",
     tls: { key: "/tmp/kes/server.key", cert: "/tmp/kes/server.crt" },

@@ -6,7 +6,7 @@
  * (SelfSubjectRulesReview answers for one namespace at a time), so these are the ones worth asking.
  */
 import type { TenantList } from "../../../lib/contract/operator.ts";
-import type { OperatorDeps } from "../../deps.ts";
+import type { OperatorDeps } from "../../k8s/connection.ts";
 import { corePath, K8sError, tenantPath } from "../../k8s/client.ts";
 import type { Tenant } from "../../k8s/types.ts";
 import { tenantListItem } from "./common.ts";

@@ -2,7 +2,6 @@
  * Tenants (operator-k8s.md §3.2-§3.8): details, usage over the tenant's own admin API, delete, YAML,
  * version update and Add Pool (the list is in operator_tenant_list.ts). Every call carries the signed-in operator's token.
  */
-import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import type {
   PoolInput,
   TenantInfo,
@@ -10,14 +9,15 @@ import type {
   UpdateTenantInput,
 } from "../../../lib/contract/operator.ts";
 import { isImage } from "../../../lib/contract/operator_rules.ts";
-import type { OperatorDeps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import type { OperatorDeps } from "../../k8s/connection.ts";
+import { ApiError } from "../../http/errors.ts";
 import { corePath, K8sError, tenantPath } from "../../k8s/client.ts";
+import { loadYaml } from "../../k8s/yaml.ts";
 import { binaryQuantity, decimalQuantity } from "../../../lib/contract/quantity.ts";
 import type { Secret, Service, Tenant, TenantPool } from "../../k8s/types.ts";
 import { serverInfo } from "../../../lib/s3/admin/info.ts";
 import { S3Client } from "../../../lib/s3/client.ts";
-import type { LicenseStore } from "../license.ts";
+import type { LicenseStore } from "../../license/store.ts";
 import {
   encodeBase64,
   getTenant,
@@ -196,7 +196,7 @@ export async function tenantYaml(
   const tenant = await getTenant(op, token, namespace, name);
   const { apiVersion: _a, kind: _k, ...rest } = tenant;
   delete rest.metadata.managedFields;
-  return stringifyYaml(rest);
+  return (await loadYaml()).stringify(rest);
 }
 
 /** PUT .../yaml: labels, annotations, finalizers and spec from the text onto the stored Tenant (§3.5). */
@@ -208,9 +208,10 @@ export async function putTenantYaml(
   text: string,
 ): Promise<void> {
   if (!text.trim()) throw ApiError.badRequest("the YAML is empty");
+  const { parse } = await loadYaml();
   let parsed: Tenant;
   try {
-    parsed = parseYaml(text) as Tenant;
+    parsed = parse(text) as Tenant;
   } catch (error) {
     throw new ApiError(400, error instanceof Error ? error.message.split("\n")[0] : "invalid YAML", {
       detail: error instanceof Error ? error.message : String(error),

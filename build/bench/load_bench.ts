@@ -1,0 +1,279 @@
+/**
+ * Load (issue 18): 200 signed-in sessions browsing pages and the API at once for 30 s against `deno run
+ * main.ts` (console and embedded storage in one process, as started in production), driven by Debian's `wrk`
+ * over loopback. Reports p50 and p99 of the mixed run and of the /buckets page alone, errors, and the
+ * process's RSS before and after; the baseline is the same load on the console's /healthz in the same run
+ * (what the machine and the listener cost with no page work), so the ratio holds on a loaded machine.
+ * Goal: p99 under 500 ms at 200 sessions.
+ * Run: npx -y deno@2.9.6 task bench load
+ */
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { addCannedPolicy, addUser, updateGroupMembers } from "../../server/lib/s3/admin/iam.ts";
+import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
+import { ensureSystemPrograms } from "../system_deps.ts";
+import { emit, firstOk, freePort, rssOf } from "./measure.ts";
+
+const SESSIONS = 200;
+const MIXED_SECONDS = 30;
+const SINGLE_SECONDS = 10;
+const WRK = { path: "/usr/bin/wrk", debianPackage: "wrk", purpose: "the load benchmark" };
+
+const PAGES = [
+  "/dashboard",
+  "/buckets",
+  "/users",
+  "/groups",
+  "/policies",
+  "/account",
+  "/buckets/load-bucket-000/summary",
+];
+const APIS = [
+  "/api/v1/buckets",
+  "/api/v1/users",
+  "/api/v1/groups",
+  "/api/v1/policies",
+  "/api/v1/session",
+  "/api/v1/service-accounts",
+];
+
+interface WrkResult {
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+  rps: number;
+}
+
+/** Milliseconds from wrk's "12.34ms" / "1.20s" / "850.00us". */
+function toMs(text: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  if (!m) throw new Error(`wrk latency "${text}"`);
+  return Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000, m: 60_000 } as Record<string, number>)[m[2]];
+}
+
+async function runWrk(url: string, seconds: number, script: string): Promise<WrkResult> {
+  const file = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(file, script);
+  const out = await new Deno.Command(WRK.path, {
+    args: ["-t2", `-c${SESSIONS}`, `-d${seconds}s`, "--timeout", "10s", "--latency", "-s", file, url],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  await Deno.remove(file);
+  const text = new TextDecoder().decode(out.stdout);
+  if (!out.success) throw new Error(`wrk failed: ${new TextDecoder().decode(out.stderr)}`);
+  const pct = (p: string) => toMs(new RegExp(`^\\s+${p}%\\s+(\\S+)`, "m").exec(text)?.[1] ?? "0ms");
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0);
+  return {
+    p50: pct("50"),
+    p99: pct("99"),
+    requests: Number(/(\d+) requests in/.exec(text)?.[1] ?? 0),
+    errors: non2xx + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0),
+  };
+}
+
+/** A wrk script cycling through `paths`, each request with the next session's cookie. */
+function script(cookies: string[], paths: string[]): string {
+  const list = (items: string[]) => `{${items.map((s) => JSON.stringify(s)).join(",")}}`;
+  return `
+local cookies = ${list(cookies)}
+local paths = ${list(paths)}
+local n = 0
+request = function()
+  n = n + 1
+  local cookie = cookies[(n % #cookies) + 1]
+  local path = paths[((n + math.floor(n / #cookies)) % #paths) + 1]
+  return wrk.format("GET", path, { ["Cookie"] = cookie })
+end
+`;
+}
+
+const missing = await ensureSystemPrograms([WRK]);
+if (missing) throw new Error(missing);
+
+const dataDir = await Deno.makeTempDir({ prefix: "deck-load-" });
+const [consolePort, storagePort] = [await freePort(), await freePort()];
+const root = { accessKey: "loadadmin", secretKey: "load-secret-123456" };
+const consoleUrl = `http://127.0.0.1:${consolePort}`;
+// DECK_LOAD_ROOT runs another checkout's main.ts (e.g. an earlier commit) under the same load, for notes.
+const child = new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", "main.ts"],
+  cwd: Deno.env.get("DECK_LOAD_ROOT") ?? new URL("../../", import.meta.url).pathname,
+  env: {
+    CONSOLE_HOSTNAME: "127.0.0.1",
+    CONSOLE_PORT: String(consolePort),
+    CONSOLE_STORAGE_ADDRESS: `127.0.0.1:${storagePort}`,
+    CONSOLE_DATA_DIR: dataDir,
+    MINIO_ROOT_USER: root.accessKey,
+    MINIO_ROOT_PASSWORD: root.secretKey,
+  },
+  // The request log goes to stderr: it is part of the work, but not of this benchmark's output.
+  stdout: "null",
+  stderr: "null",
+}).spawn();
+try {
+  await firstOk(`${consoleUrl}/healthz`, performance.now());
+  // Data a console shows: 50 buckets with a few objects, 50 users in 10 groups, some policies.
+  const admin = new S3Client({ endpoint: `http://127.0.0.1:${storagePort}`, credentials: root });
+  for (let i = 0; i < 50; i++) {
+    const bucket = `load-bucket-${String(i).padStart(3, "0")}`;
+    await makeBucket(admin, bucket);
+    for (let j = 0; j < 3; j++) await putObject(admin, bucket, `object-${j}.txt`, `content ${i}/${j}`);
+  }
+  for (let i = 0; i < 5; i++) {
+    await addCannedPolicy(
+      admin,
+      `load-policy-${i}`,
+      JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [{
+          Effect: "Allow",
+          Action: ["s3:GetObject"],
+          Resource: [`arn:aws:s3:::load-bucket-00${i}/*`],
+        }],
+      }),
+    );
+  }
+  for (let i = 0; i < 50; i++) {
+    await addUser(admin, `load-user-${String(i).padStart(3, "0")}`, "load-user-secret");
+    await updateGroupMembers(admin, {
+      group: `load-group-${i % 10}`,
+      members: [`load-user-${String(i).padStart(3, "0")}`],
+      isRemove: false,
+    });
+  }
+  const cookies: string[] = [];
+  for (let i = 0; i < SESSIONS; i++) {
+    const res = await fetch(`${consoleUrl}/api/v1/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: consoleUrl },
+      body: JSON.stringify(root),
+    });
+    await res.body?.cancel();
+    const token = /^token=[^;]+/.exec(res.headers.get("set-cookie") ?? "")?.[0];
+    if (res.status !== 201 || !token) throw new Error(`sign-in ${i} answered ${res.status}`);
+    cookies.push(token);
+  }
+  const rssBefore = await rssOf(child.pid);
+
+  // CPU time of the server process (all its threads) per request: what a request costs whatever else the
+  // machine is doing, unlike latency, which on a shared machine mostly measures the wait for a core.
+  const cpuMs = async () => {
+    const fields = (await Deno.readTextFile(`/proc/${child.pid}/stat`)).split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 1000 / 100; // utime + stime, in clock ticks of 10 ms
+  };
+  const withCpu = async (run: () => Promise<WrkResult>) => {
+    const before = await cpuMs();
+    const result = await run();
+    return { ...result, cpuPerRequest: (await cpuMs() - before) / Math.max(1, result.requests) };
+  };
+  const bare = await withCpu(() => runWrk(consoleUrl, SINGLE_SECONDS, script(cookies, ["/healthz"])));
+  const mixed = await withCpu(() => runWrk(consoleUrl, MIXED_SECONDS, script(cookies, [...PAGES, ...APIS])));
+  const buckets = await withCpu(() => runWrk(consoleUrl, SINGLE_SECONDS, script(cookies, ["/buckets"])));
+  const rssAfter = await rssOf(child.pid);
+  // Peak working set or retained? V8 gives idle heap pages back some seconds after the load stops.
+  await new Promise((resolve) => setTimeout(resolve, 20_000));
+  const rssSettled = await rssOf(child.pid);
+
+  const base = `${SESSIONS} sessions`;
+  const ms = (r: WrkResult) => `${Math.round(r.rps)} req/s, ${r.requests} requests, ${r.errors} errors`;
+  emit({
+    name: `Pages and API, ${base}, ${MIXED_SECONDS} s: p50`,
+    deck: mixed.p50,
+    baseline: bare.p50,
+    unit: "ms",
+    ratio: mixed.p50 / bare.p50,
+    goal: "(reported)",
+    pass: true,
+    baselineName: `/healthz under the same load, p50`,
+  });
+  emit({
+    name: `Pages and API, ${base}, ${MIXED_SECONDS} s: p99`,
+    deck: mixed.p99,
+    baseline: bare.p99,
+    unit: "ms",
+    ratio: mixed.p99 / bare.p99,
+    goal: "< 500 ms",
+    pass: mixed.p99 < 500,
+    baselineName: `/healthz under the same load, p99`,
+  });
+  emit({
+    name: `/buckets page, ${base}: p50`,
+    deck: buckets.p50,
+    baseline: bare.p50,
+    unit: "ms",
+    ratio: buckets.p50 / bare.p50,
+    goal: "(reported)",
+    pass: true,
+    baselineName: `/healthz under the same load, p50`,
+  });
+  emit({
+    name: `/buckets page, ${base}: p99`,
+    deck: buckets.p99,
+    baseline: bare.p99,
+    unit: "ms",
+    ratio: buckets.p99 / bare.p99,
+    goal: "< 500 ms",
+    pass: buckets.p99 < 500,
+    baselineName: `/healthz under the same load, p99`,
+  });
+  emit({
+    name: `Errors in the mixed run (${ms(mixed)})`,
+    deck: mixed.errors,
+    baseline: 0,
+    unit: "",
+    ratio: 0,
+    goal: "0",
+    pass: mixed.errors === 0,
+    baselineName: "none expected",
+  });
+  emit({
+    name: `Server CPU per request, mixed pages and API (${Math.round(mixed.rps)} req/s, machine load ${
+      Deno.loadavg()[0].toFixed(1)
+    })`,
+    deck: mixed.cpuPerRequest,
+    baseline: bare.cpuPerRequest,
+    unit: "ms",
+    ratio: mixed.cpuPerRequest / bare.cpuPerRequest,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "/healthz under the same load",
+  });
+  emit({
+    name: "Server CPU per request, /buckets page",
+    deck: buckets.cpuPerRequest,
+    baseline: bare.cpuPerRequest,
+    unit: "ms",
+    ratio: buckets.cpuPerRequest / bare.cpuPerRequest,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "/healthz under the same load",
+  });
+  emit({
+    name: "RSS after the runs",
+    deck: rssAfter / 2 ** 20,
+    baseline: rssBefore / 2 ** 20,
+    unit: "MiB",
+    ratio: rssAfter / rssBefore,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "RSS with 200 sessions signed in, before the runs",
+  });
+  emit({
+    name: "RSS 20 s after the runs",
+    deck: rssSettled / 2 ** 20,
+    baseline: rssBefore / 2 ** 20,
+    unit: "MiB",
+    ratio: rssSettled / rssBefore,
+    goal: "(reported)",
+    pass: true,
+    baselineName: "RSS with 200 sessions signed in, before the runs",
+  });
+  console.error(`mixed: ${ms(mixed)}; /buckets: ${ms(buckets)}; /healthz: ${ms(bare)}`);
+} finally {
+  child.kill("SIGTERM");
+  await child.status;
+  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+}

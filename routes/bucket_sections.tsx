@@ -1,0 +1,215 @@
+/**
+ * The sections of a bucket's page (spec 2 Bucket detail), one row each: its id (the sub-route), the label in the
+ * left menu, whether it exists only in distributed mode, the permission without which its menu entry is
+ * disabled, how its data is read, and the island that shows it. The page (routes/buckets.tsx) only walks this
+ * table.
+ */
+import type { Context } from "hono";
+import type { ComponentType, ReactNode } from "react";
+import BucketAccess from "../islands/BucketAccess.tsx";
+import BucketEvents from "../islands/BucketEvents.tsx";
+import BucketLifecycle from "../islands/BucketLifecycle.tsx";
+import BucketReplication from "../islands/BucketReplication.tsx";
+import BucketSummary from "../islands/BucketSummary.tsx";
+import type { IslandName } from "../islands/registry.ts";
+import type { AppDeps } from "../server/console/deps.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
+import type { ApiError } from "../server/console/http/errors.ts";
+import { Island } from "../server/console/render/island.tsx";
+import {
+  listAccessRules,
+  policiesForBucket,
+  usersForBucket,
+} from "../server/console/services/bucket_access.ts";
+import { listEvents, notificationArns } from "../server/console/services/bucket_events.ts";
+import { listLifecycle } from "../server/console/services/bucket_lifecycle.ts";
+import {
+  listReplicationRules,
+  replicationStatusIfAllowed,
+} from "../server/console/services/bucket_replication.ts";
+import { bucketSummary } from "../server/console/services/bucket_summary.ts";
+import { clientFor } from "../server/console/session/clients.ts";
+import { listTierViews } from "../server/console/services/settings.ts";
+import { isPathAllowed } from "../server/console/session/pages.ts";
+import type { SessionData } from "../server/console/session/token.ts";
+import type { BucketSummary as BucketInfo } from "../server/lib/contract/buckets.ts";
+import { loadAll, viewBanner } from "./page_data.ts";
+import { pagesOf } from "./page_context.tsx";
+
+/** What the page's header read: the bucket, and what the account may do with it. */
+export interface BucketMeta {
+  info: BucketInfo;
+  /** Whether the account's policy allows `action` on this bucket. */
+  can(action: string): boolean;
+}
+
+/** What a section's loader gets; `meta` resolves to null when the bucket is missing or denied. */
+export interface SectionContext {
+  deps: AppDeps;
+  c: Context<AppEnv>;
+  session: SessionData;
+  bucket: string;
+  base: string;
+  meta: Promise<BucketMeta | null>;
+}
+
+/** A row of the table, with its loader and island joined into one render step. */
+export interface BucketSection {
+  id: string;
+  label: string;
+  distributedOnly: boolean;
+  /** The action the account needs for the section's menu entry to be enabled (spec 2 left menu). */
+  permission?: string;
+  render(ctx: SectionContext): Promise<{ body: ReactNode; error?: ApiError }>;
+}
+
+/** Builds a row; the loader's props and the island's are checked against each other here. */
+function section<P extends object>(row: {
+  id: string;
+  label: string;
+  distributedOnly?: boolean;
+  permission?: string;
+  load: (ctx: SectionContext) => Promise<{ props: P; error?: ApiError }>;
+  island: [name: IslandName, component: ComponentType<P>];
+}): BucketSection {
+  const [name, component] = row.island;
+  return {
+    id: row.id,
+    label: row.label,
+    distributedOnly: row.distributedOnly ?? false,
+    permission: row.permission,
+    render: async (ctx) => {
+      const { props, error } = await row.load(ctx);
+      return { error, body: <Island name={name} component={component} props={props} /> };
+    },
+  };
+}
+
+type ListOf<F extends (...args: never[]) => unknown, K extends keyof Awaited<ReturnType<F>>> = Awaited<
+  ReturnType<F>
+>[K];
+
+export const SECTIONS: BucketSection[] = [
+  section({
+    id: "summary",
+    label: "Summary",
+    // The bucket's detail comes from the header's read; the Summary's own parts are read meanwhile.
+    load: async ({ deps, session, bucket, meta }) => {
+      const info = meta.then((m) => m?.info ?? Promise.reject(new Error("the bucket could not be read")));
+      const view = await bucketSummary(clientFor(deps, session), bucket, {
+        distributed: session.distributed,
+        info,
+      });
+      return {
+        props: { bucket, initial: view },
+        error: viewBanner(view.failures),
+      };
+    },
+    island: ["BucketSummary", BucketSummary],
+  }),
+  section({
+    id: "events",
+    label: "Events",
+    load: async ({ deps, session, bucket }) => {
+      const { data, error, failed } = await loadAll<
+        { events: ListOf<typeof listEvents, "events">; arns: string[] }
+      >(deps, session, {
+        events: [async (client) => (await listEvents(client, bucket)).events, [], "Events"],
+        arns: [(client) => notificationArns(client), [], "Notification Targets"],
+      });
+      return { error, props: { bucket, ...data, unavailable: failed.events } };
+    },
+    island: ["BucketEvents", BucketEvents],
+  }),
+  section({
+    id: "replication",
+    label: "Replication",
+    distributedOnly: true,
+    permission: "s3:GetReplicationConfiguration",
+    load: async ({ deps, session, bucket, meta }) => {
+      const { data, error, failed } = await loadAll<
+        {
+          rules: ListOf<typeof listReplicationRules, "rules">;
+          status: Awaited<ReturnType<typeof replicationStatusIfAllowed>>;
+        }
+      >(deps, session, {
+        rules: [
+          async (client) => (await listReplicationRules(client, bucket)).rules,
+          [],
+          "Replication Rules",
+        ],
+        status: [(client) => replicationStatusIfAllowed(client, bucket), null, "Replication Status"],
+      });
+      const canAdd = (await meta)?.can("s3:PutReplicationConfiguration") ?? false;
+      return {
+        error,
+        props: { bucket, rules: data.rules, status: data.status, unavailable: failed.rules, canAdd },
+      };
+    },
+    island: ["BucketReplication", BucketReplication],
+  }),
+  section({
+    id: "lifecycle",
+    label: "Lifecycle",
+    distributedOnly: true,
+    load: async ({ deps, session, bucket }) => {
+      const { data, error, failed } = await loadAll<
+        { rules: ListOf<typeof listLifecycle, "lifecycle">; tiers: string[] }
+      >(deps, session, {
+        rules: [async (client) => (await listLifecycle(client, bucket)).lifecycle, [], "Lifecycle Rules"],
+        // A failed tiers read is ignored (spec 2 §8).
+        tiers: [
+          async (client) =>
+            (await listTierViews(client).catch(() => ({ items: [] }))).items.map((t) =>
+              (t[t.type] as { name: string }).name
+            ),
+          [],
+          "Tiers",
+        ],
+      });
+      return { error, props: { bucket, ...data, unavailable: failed.rules } };
+    },
+    island: ["BucketLifecycle", BucketLifecycle],
+  }),
+  section({
+    id: "access",
+    label: "Access Audit",
+    load: async ({ deps, c, session, bucket, base }) => {
+      // The Users tab shows only to a session that may see /users (spec 2 Access Audit).
+      const showUsers = isPathAllowed(pagesOf(c), "/users");
+      const { data, error, failed } = await loadAll<{ policies: string[]; users: string[] }>(deps, session, {
+        policies: [
+          async (client) => (await policiesForBucket(client, bucket)).policies.map((p) => p.name),
+          [],
+          "Policies",
+        ],
+        users: [async (client) => (showUsers ? await usersForBucket(client, bucket) : []), [], "Users"],
+      });
+      return {
+        error,
+        props: { view: "audit" as const, bucket, ...data, unavailable: failed, showUsers, base },
+      };
+    },
+    island: ["BucketAccess", BucketAccess],
+  }),
+  section({
+    id: "prefix",
+    label: "Access Rules",
+    load: async ({ deps, session, bucket }) => {
+      const { data, error, failed } = await loadAll<
+        { rules: ListOf<typeof listAccessRules, "accessRules"> }
+      >(deps, session, {
+        rules: [async (client) => (await listAccessRules(client, bucket)).accessRules, [], "Access Rules"],
+      });
+      return {
+        error,
+        props: { view: "rules" as const, bucket, rules: data.rules, unavailable: failed.rules },
+      };
+    },
+    island: ["BucketAccess", BucketAccess],
+  }),
+];
+
+/** The sections a session has: the distributed-only ones exist only in distributed mode (spec 2 sub-routes). */
+export const sectionsFor = (distributed: boolean) =>
+  SECTIONS.filter((s) => distributed || !s.distributedOnly);

@@ -1,0 +1,150 @@
+/**
+ * The console's HTTP application. Middleware is listed top to bottom in the order it runs; nothing else
+ * registers routes. Build it with createApp(deps) and serve `createFetchHandler(app, subpath)`.
+ */
+import { Hono } from "hono";
+import { requestId } from "hono/request-id";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ApiError, createErrorHandler } from "../http/errors.ts";
+import { bodyLimits, noStore, requestLogger, securityHeaders } from "./headers.ts";
+import { serveBuiltAssets } from "../render/static_assets.ts";
+import { renderErrorPage } from "../render/error_page.tsx";
+import { cookieSettings, sessionApi } from "../api/session.ts";
+import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "../session/middleware.ts";
+import { liveAccess } from "../session/live_access.ts";
+import { accountApi } from "../api/account.ts";
+import { bucketNamesInPaths } from "../api/bucket_paths.ts";
+import { bucketFeaturesApi } from "../api/bucket_features.ts";
+import { bucketsApi } from "../api/buckets.ts";
+import { settingsApi } from "../api/settings.ts";
+import { groupsApi } from "../api/groups.ts";
+import { policiesApi } from "../api/policies.ts";
+import { usersApi } from "../api/users.ts";
+import { dashboardApi } from "../api/dashboard.ts";
+import { objectsApi } from "../api/objects.ts";
+import { objectUploadsApi, STREAMED_BODY_PATHS } from "../api/object_uploads.ts";
+import { sharedLinkProxy } from "../proxy/shared_link.ts";
+import { toolsApi } from "../api/tools.ts";
+import { consoleRelay } from "../ws/console.ts";
+import { healRelay } from "../ws/heal.ts";
+import { healthInfoRelay } from "../ws/health_info.ts";
+import { originalRequests } from "../ws/relay.ts";
+import { traceRelay } from "../ws/trace.ts";
+import { watchRelay } from "../ws/watch.ts";
+import { licenseApi } from "../api/license.ts";
+import { firstAllowedRoute } from "../../../routes/layout/menu.ts";
+import { pageRoutes } from "../../../routes/mod.tsx";
+import { mountOperatorMode } from "./operator_mode.ts";
+import { tenantProxy } from "../proxy/tenant.ts";
+
+/** What an anonymous client may send (sign-in, the theme form): enough for any of them, and no more. */
+const PUBLIC_BODY_LIMIT = 16 * 1024;
+/** JSON API bodies are small; uploads have their own streaming route and limit. */
+const API_BODY_LIMIT = 1024 * 1024;
+/** Signed-in routes whose bodies are streamed (object uploads), exempt from API_BODY_LIMIT. */
+const STREAMED_BODY_ROUTES: RegExp[] = [STREAMED_BODY_PATHS];
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const cookie = cookieSettings(deps);
+  app.use(
+    requestId(),
+    requestLogger(deps.log),
+    securityHeaders({
+      trustForwarded: deps.config.trustForwarded,
+      storageOrigin: deps.config.storagePublicUrl && new URL(deps.config.storagePublicUrl).origin,
+    }),
+  );
+  app.use("/static/*", serveBuiltAssets());
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.use(noStore()); // everything below is per session: never cached by browsers or proxies
+  app.use(
+    loadSession(deps.sessionKey, () => deps.now(), !!deps.operator), // read per request: tests move the clock
+    originCheck({ trustForwarded: deps.config.trustForwarded }),
+  );
+  if (deps.operator) app.all("/api/proxy/*", tenantProxy(deps)); // before the body limits: it streams any size
+  app.use(
+    bodyLimits({
+      withoutSession: PUBLIC_BODY_LIMIT,
+      withSession: API_BODY_LIMIT,
+      streamed: STREAMED_BODY_ROUTES,
+    }),
+  );
+  app.route("/api/v1", sessionApi(deps)); // public: sign-in strategy, sign-in; logout and session check themselves
+  app.use("/api/v1/*", sessionGuard(cookie)); // every API area mounted below needs a session
+  if (deps.operator) mountOperatorMode(app, deps); // tenants, storage; the console areas below then answer 404
+  app.use(bucketNamesInPaths()); // a bucket name in any path (API or page) is checked once, here
+
+  // API areas are mounted here, one line each.
+  app.route("/api/v1", dashboardApi(deps));
+  app.route("/api/v1", usersApi(deps));
+  app.route("/api/v1", groupsApi(deps));
+  app.route("/api/v1", policiesApi(deps));
+  app.route("/api/v1", accountApi(deps));
+  app.route("/api/v1", bucketsApi(deps));
+  app.route("/api/v1", bucketFeaturesApi(deps));
+  app.route("/api/v1", settingsApi(deps));
+  app.route("/api/v1", objectsApi(deps));
+  app.route("/api/v1", objectUploadsApi(deps));
+  app.route("/api/v1", licenseApi(deps));
+  app.route("/api/v1", toolsApi(deps));
+
+  // Live streams: each relay checks the session, Origin and its query before upgrading (server/console/ws/relay.ts).
+  app.get("/ws/trace", traceRelay(deps));
+  app.get("/ws/console", consoleRelay(deps));
+  app.get("/ws/heal/:bucket", healRelay(deps));
+  app.get("/ws/watch/:bucket", watchRelay(deps));
+  app.get("/ws/health-info", healthInfoRelay(deps));
+
+  app.all("/api/*", () => {
+    throw ApiError.notFound("not found", "no such API endpoint");
+  });
+  app.route("/", sharedLinkProxy(deps)); // public: share links through the console (the storage checks them)
+  app.route("/", pageRoutes(deps)); // server-rendered pages: sign-in, then the signed-in shell
+
+  // Unknown pages: signed in → the first page the session may see (spec 1 §2); otherwise sign in first.
+  app.notFound(async (c) => {
+    const session = c.get("session");
+    if (!session) return c.redirect(deps.render.href("/login"), 302);
+    const first = firstAllowedRoute((await liveAccess(deps, session)).pages, session.distributed);
+    return first
+      ? c.redirect(deps.render.href(first), 302)
+      : renderErrorPage(deps.render, c, ApiError.notFound());
+  });
+  app.onError(createErrorHandler({
+    log: deps.log.error,
+    loginUrl: deps.render.href("/login"),
+    onUnauthorized: (c) => clearSessionCookie(c, cookie),
+    renderErrorPage: (c, error) => renderErrorPage(deps.render, c, error),
+  }));
+  return app;
+}
+
+/**
+ * Serves the app under the configured subpath, whichever way the proxy in front passes it: a proxy that keeps
+ * the prefix (`location /console/ { proxy_pass http://deck:9090; }`) sends `/console/users`, which is stripped
+ * here, and one that strips it (`proxy_pass http://deck:9090/;`, as MinIO's documentation writes it) sends
+ * `/users`, served as it is. Routes are written from "/", and every link, redirect and cookie path the console
+ * hands out carries the prefix (`deps.render.href`), which is what the browser sees in both cases. The bare
+ * prefix without its slash redirects to it (a relative Location: the proxy's host is the browser's).
+ */
+export function createFetchHandler(
+  app: Hono<AppEnv>,
+  subpath: string,
+): (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
+  if (subpath === "/") return (request, info) => app.fetch(request, info);
+  const bare = subpath.slice(0, -1);
+  return (request, info) => {
+    const url = new URL(request.url);
+    if (url.pathname === bare) {
+      return new Response(null, { status: 308, headers: { location: subpath + url.search } });
+    }
+    if (!url.pathname.startsWith(subpath)) return app.fetch(request, info);
+    url.pathname = url.pathname.slice(bare.length);
+    const rewritten = new Request(url, request);
+    // Deno can upgrade only the request it received: WebSocket relays look it up here.
+    if (request.headers.get("upgrade")) originalRequests.set(rewritten, request);
+    return app.fetch(rewritten, info);
+  };
+}

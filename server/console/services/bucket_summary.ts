@@ -1,0 +1,105 @@
+/**
+ * A bucket's Summary (spec 2 Summary) as one view model: the page renders it on the server and the island
+ * reloads it after every change through GET /api/v1/buckets/{bucket}/summary, so the rules live here once:
+ * which cards show (distributed mode, object locking), what "not configured" means, and that a denied read
+ * says so in its card ("Access denied"), never "Disabled".
+ */
+import {
+  type BucketQuotaInfo,
+  type BucketRetention,
+  type BucketSummary,
+  type BucketSummaryView,
+  type EncryptionType,
+  type ReplicationStatusView,
+  SUMMARY_CARDS,
+  type SummaryCard,
+} from "../../lib/contract/buckets.ts";
+import type { S3Client } from "../../lib/s3/client.ts";
+import { toApiError } from "../http/errors.ts";
+import { listReplicationRules, replicationStatusIfAllowed } from "./bucket_replication.ts";
+import * as settings from "./bucket_settings.ts";
+import { bucketInfo } from "./buckets.ts";
+import { readParts, viewFailures } from "./screen_parts.ts";
+
+interface SummaryParts extends Record<string, unknown> {
+  encryption: { type: EncryptionType; kmsKey: string } | null;
+  versioning: boolean | null;
+  locking: boolean | null;
+  replication: boolean | null;
+  replicationStatus: ReplicationStatusView | null;
+  quota: BucketQuotaInfo | null;
+  retention: BucketRetention | null;
+}
+
+const titleOf = (card: SummaryCard) => SUMMARY_CARDS.find((c) => c.id === card)!.title;
+
+/** Reads with `value` standing for a failure `isNone` accepts as "not configured". */
+const orNone = <V>(read: Promise<V>, isNone: (status: number) => boolean, value: V) =>
+  read.catch((e) => (isNone(toApiError(e).status) ? value : Promise.reject(e)));
+
+async function encryptionOf(client: S3Client, bucket: string): Promise<SummaryParts["encryption"]> {
+  const enc = await orNone(settings.encryptionInfo(client, bucket), (status) => status === 404, null);
+  if (!enc) return { type: "disabled", kmsKey: "" };
+  return { type: enc.algorithm === "AES256" ? "sse-s3" : "sse-kms", kmsKey: enc.kmsMasterKeyID };
+}
+
+/**
+ * The Summary of `bucket` as the account may read it. `info` is the bucket's detail when the caller has it
+ * already (the page reads it for its header); a bucket that is missing or denied fails the whole view (404,
+ * 403), while each card's read fails on its own.
+ */
+export async function bucketSummary(
+  client: S3Client,
+  bucket: string,
+  options: { distributed: boolean; info?: Promise<BucketSummary> },
+): Promise<BucketSummaryView> {
+  const { distributed } = options;
+  // Cards shown only in distributed mode are not read otherwise (spec 2 Summary).
+  const ifShown = <V>(read: () => Promise<V>) => (distributed ? read() : Promise.resolve(null));
+  const lock = settings.lockReader(client, bucket);
+  const [info, { data, failures }] = await Promise.all([
+    options.info ?? bucketInfo(client, bucket),
+    readParts<SummaryParts>({
+      encryption: [() => encryptionOf(client, bucket), null, titleOf("encryption")],
+      versioning: [
+        () => ifShown(async () => (await settings.isVersioned(client, bucket)).is_versioned),
+        null,
+        titleOf("versioning"),
+      ],
+      // Read in every mode: Retention shows whenever locking is on.
+      locking: [async () => (await lock.locking()).object_locking_enabled, null, titleOf("locking")],
+      replication: [
+        () => ifShown(async () => (await listReplicationRules(client, bucket)).rules.length > 0),
+        null,
+        titleOf("replication"),
+      ],
+      replicationStatus: [
+        () => ifShown(() => replicationStatusIfAllowed(client, bucket)),
+        null,
+        "Replication Status",
+      ],
+      quota: [() => ifShown(() => settings.getQuota(client, bucket)), null, titleOf("quota")],
+      // Any failed retention read means none (spec 2 §8), except a denied one (or a refused session).
+      retention: [
+        () => orNone(lock.retention(), (status) => status !== 403 && status !== 401, null),
+        null,
+        titleOf("retention"),
+      ],
+    }),
+  ]);
+  const unavailable: BucketSummaryView["unavailable"] = {};
+  for (const { key, error } of failures) {
+    if (SUMMARY_CARDS.some((c) => c.id === key)) unavailable[key as SummaryCard] = error.message;
+  }
+  const cards = SUMMARY_CARDS.filter((c) =>
+    c.id === "retention" ? data.locking === true : !("distributedOnly" in c) || distributed
+  ).map((c) => c.id);
+  return {
+    cards,
+    access: info.access ?? "PRIVATE",
+    size: info.size,
+    ...data,
+    unavailable,
+    failures: viewFailures(failures),
+  };
+}

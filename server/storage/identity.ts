@@ -1,0 +1,126 @@
+/**
+ * The identity side of the embedded server in one call: identity store, authority, admin API v3 handler,
+ * STS handler and the server facts the S3 front validates configurations against.
+ */
+import { type AdminContext, adminFail, type LiveServices } from "./admin/context.ts";
+import { routeAdmin } from "./admin/router.ts";
+import { ServerConfig } from "./config/server_config.ts";
+import type {
+  AdminHandler,
+  ConfigTree,
+  IdentityAuthority,
+  ServerFacts,
+  StoreFacts,
+  StsHandler,
+} from "./core/contracts.ts";
+import { compressionRule } from "./fs/compression.ts";
+import { openIdSettings } from "./iam/openid.ts";
+import { createStsHandler } from "./sts.ts";
+import { Authority, type RootCredentials } from "./iam/authority.ts";
+import { IamStore } from "./iam/store.ts";
+import { adminErrorResponse, StoreError } from "./core/errors.ts";
+import { TierStore } from "./tiers/store.ts";
+import { readTargets } from "./replication/targets.ts";
+
+export interface Identity {
+  authority: IdentityAuthority & Authority;
+  admin: AdminHandler;
+  sts: StsHandler;
+  facts: ServerFacts;
+  /** The server configuration (audit and logger webhook targets are read from it as it changes). */
+  config: ServerConfig;
+  close(): Promise<void>;
+}
+
+export async function createIdentity(options: {
+  dataDir: string;
+  root: RootCredentials;
+  store: StoreFacts;
+  now?: () => number;
+  fetch?: typeof fetch;
+  reportedBackend?: "erasure" | "fs";
+  /** Puts a configuration into effect: called with the stored configuration at start and on every restart. */
+  applyConfig?: (tree: ConfigTree) => Promise<void>;
+  /** ServerInfo `services.notifications`: each target's real connection check. */
+  notificationStatus?: () => Promise<Record<string, Record<string, { status: string }>[]>[]>;
+  /** Streams, log history and heal sequences the live admin calls serve. */
+  live: LiveServices;
+  /** The tier store, when the caller already opened it (the lifecycle scanner shares it). */
+  tiers?: TierStore;
+}): Promise<Identity> {
+  const now = options.now ?? Date.now;
+  const iam = await IamStore.open(options.dataDir, now());
+  const config = await ServerConfig.open(options.dataDir);
+  const tiers = options.tiers ?? await TierStore.open(options.dataDir);
+  const applyConfig = options.applyConfig ?? (() => Promise.resolve());
+  await applyConfig(config.applied);
+  const authority = new Authority(iam, options.root, now);
+  const startedAt = now();
+  const pruner = setInterval(() => iam.pruneSessions(now()).catch(() => {}), 60_000);
+
+  const admin: AdminHandler = async (req) => {
+    try {
+      if (!req.credential) throw adminFail("AccessDenied", "Access Denied.", 403);
+      const credential = req.credential;
+      const ctx: AdminContext = {
+        ...req,
+        credential,
+        query: req.url.searchParams,
+        iam,
+        authority,
+        store: options.store,
+        config,
+        tiers,
+        startedAt,
+        reportedBackend: options.reportedBackend ?? "erasure",
+        now,
+        fetch: options.fetch ?? globalThis.fetch,
+        live: options.live,
+        can: (action, bucket = "") =>
+          authority.isAllowed(credential, action, bucket, "", { "aws:SourceIp": [req.sourceIp] }),
+        restart: async () => {
+          config.applyStored();
+          await applyConfig(config.applied);
+        },
+        notificationStatus: options.notificationStatus ?? (() => Promise.resolve([])),
+      };
+      return await routeAdmin(ctx);
+    } catch (error) {
+      if (error instanceof StoreError) return adminErrorResponse(error, req.url, req.requestId);
+      throw error;
+    }
+  };
+
+  return {
+    authority,
+    admin,
+    sts: createStsHandler(iam, now, {
+      openid: () => openIdSettings(config.applied.identity_openid?._),
+      ldapConfigured: () => !!config.applied.identity_ldap?._?.server_addr,
+      fetch: options.fetch ?? globalThis.fetch,
+    }),
+    facts: serverFacts(config, tiers, options.store),
+    config,
+    close: () => {
+      clearInterval(pruner);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** What the S3 front validates bucket configurations against, read from the configuration as it changes. */
+function serverFacts(config: ServerConfig, tiers: TierStore, store: StoreFacts): ServerFacts {
+  return {
+    notificationArns: () => config.notificationArns(),
+    tierNames: () => tiers.names(),
+    tierType: (name) => tiers.tiers.find((t) => t.Name === name)?.Type,
+    remoteTargetArns: async (bucket) => (await readTargets({ store }, bucket)).map((t) => t.arn),
+    bucketQuota: async (bucket) => {
+      const text = await store.getBucketDocument(bucket, "quota.json");
+      return text ? Number(JSON.parse(text).quota ?? 0) : 0;
+    },
+    region: () => config.region(),
+    compression: () => compressionRule(config.applied.compression?._),
+    corsAllowOrigins: () => config.corsAllowOrigins(),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * What a start loads (issue 25: idle memory and the time to the first answer). What a console may never use
+ * is loaded by its first use, not at start: read from the module graphs the program and its storage thread
+ * load before they run any code, where `import()` marks a point of first use.
+ */
+import assert from "node:assert/strict";
+import { moduleGraph } from "./module_graph.ts";
+
+/** Modules loaded only when used, and what first uses them. */
+const LOADED_WHEN_USED: Record<string, string> = {
+  "static/gen/assets.ts": "the first request for a file under /static/ (pages need only the names)",
+  "npm:yaml": "operator mode reading a kubeconfig or a manifest",
+  "npm:hash-wasm": "the first Argon2id admin payload (mc sends them)",
+  "npm:unbzip2-stream": "S3 Select over a BZIP2 object",
+  "npm:postgres": "a PostgreSQL notification target, or the log search in PostgreSQL",
+  "npm:mysql2": "a MySQL notification target",
+  "npm:redis": "a Redis notification target",
+  "npm:amqplib": "an AMQP notification target",
+  "npm:mqtt": "an MQTT notification target",
+  "npm:nats": "a NATS notification target",
+};
+
+const programs = await Promise.all(
+  ["main.ts", "server/storage/worker.ts"].map(async (entry) => ({ entry, ...(await moduleGraph(entry)) })),
+);
+
+Deno.test("neither the program nor its storage thread loads at start what only some consoles use", () => {
+  for (const { entry, atStart } of programs) {
+    const loaded = atStart.filter((module) => module in LOADED_WHEN_USED);
+    assert.deepEqual(loaded.map((module) => `${module}: ${LOADED_WHEN_USED[module]}`), [], entry);
+  }
+});
+
+Deno.test("each of those is still there, loaded by its first use", () => {
+  const reachable = new Set(programs.flatMap((program) => program.modules));
+  assert.deepEqual(Object.keys(LOADED_WHEN_USED).filter((module) => !reachable.has(module)), []);
+});
