@@ -74,7 +74,7 @@ Deno.test("running installs no build or test tool, building no test tool", async
 });
 
 Deno.test("the build set resolves everything the asset build and the islands import", async () => {
-  for (const entry of ["build/build.ts", "islands/client.ts"]) {
+  for (const entry of ["build/build.ts", "islands/client.ts", "islands/keyboard/shortcuts.ts"]) {
     assert.deepEqual(graphErrors(await moduleGraph(entry, BUILD_SET.config)), [], entry);
   }
 });
