@@ -34,6 +34,8 @@ export interface StackOptions {
   metricsIntervalMs?: number;
   /** Sets CONSOLE_STORAGE_PUBLIC_URL to the embedded server's address (browsers send parts straight to it). */
   publicStorage?: boolean;
+  /** Job tuning (concurrency, the multipart copy threshold and part size). */
+  jobs?: { concurrency?: number; multipartAbove?: number; partSize?: number };
 }
 
 /** A MINIO_KMS_SECRET_KEY for tests whose storage encrypts with SSE-S3 / SSE-KMS. */
@@ -62,6 +64,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     runStorage: async (storageOptions) =>
       storage = await startEmbeddedStorage({ ...storageOptions, reportedBackend: options.reportedBackend }),
     metricsSampleMs: options.metricsIntervalMs,
+    jobs: options.jobs,
     adjustDeps: (deps) => ({
       ...deps,
       // The storage's address is known once it listens: a test asking for a public storage address gets it.
