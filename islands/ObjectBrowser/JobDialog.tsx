@@ -90,7 +90,8 @@ export function jobInput(
 export function JobDialog(props: JobDialogProps) {
   const { mode, bucket, prefix, names } = props;
   const [destination, setDestination] = useState<Destination>({ bucket, prefix });
-  const [newName, setNewName] = useState(names.length === 1 ? leafName(names[0]).replace(/\/$/, "") : "");
+  const currentName = names.length === 1 ? leafName(names[0]).replace(/\/$/, "") : "";
+  const [newName, setNewName] = useState(currentName);
   const [conflict, setConflict] = useState<ConflictChoice>("overwrite");
   const action = useDialogAction();
   if (!mode) return null;
@@ -133,7 +134,7 @@ export function JobDialog(props: JobDialogProps) {
             label={names[0]?.endsWith("/") ? "New folder name" : "New name"}
             value={newName}
             onChange={setNewName}
-            error={typeof input === "string" && newName !== "" ? input : undefined}
+            error={typeof input === "string" && newName !== currentName ? input : undefined}
           />
         )
         : null}

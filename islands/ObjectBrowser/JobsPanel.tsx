@@ -10,6 +10,9 @@ import { formatBytes, formatDuration, formatNumber } from "../lib/format.ts";
 import { useLiveSocket } from "../lib/live_socket.ts";
 import { reportError } from "../lib/use_list.ts";
 
+/** How long before the panel opened a job may have ended and still reload the folder. */
+const RECENT_MS = 5000;
+
 const VERBS: Record<JobView["kind"], string> = { copy: "Copy", move: "Move", delete: "Delete" };
 
 /** "Move 3 items from photos/2024/ to archive/2024/" (a rename reads as one). */
@@ -106,6 +109,8 @@ function JobLine({ job }: { job: JobView }) {
 export function JobsPanel({ onJobEnded }: { onJobEnded: (job: JobView) => void }) {
   const socket = useLiveSocket<JobsMessage>({ limit: 1, reconnect: true });
   const seen = useRef(new Map<string, JobView["state"]>());
+  // A job that ended just before the panel opened (a rename started on the object's page) counts too.
+  const openedAt = useRef(Date.now() - RECENT_MS);
   useEffect(() => {
     socket.start("/ws/jobs");
     return () => socket.stop();
@@ -114,7 +119,9 @@ export function JobsPanel({ onJobEnded }: { onJobEnded: (job: JobView) => void }
   useEffect(() => {
     for (const job of jobs) {
       const before = seen.current.get(job.id);
-      if (before === "running" && job.state !== "running" && job.state !== "waiting") onJobEnded(job);
+      const ended = job.state !== "running" && job.state !== "waiting";
+      const recent = !before && !!job.finished && Date.parse(job.finished) >= openedAt.current;
+      if (ended && (before === "running" || recent)) onJobEnded(job);
       seen.current.set(job.id, job.state);
     }
   }, [jobs]);

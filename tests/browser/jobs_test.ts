@@ -13,7 +13,9 @@ import { eventually } from "../eventually.ts";
 import { createUser, startStack } from "../helpers.ts";
 import { contentOf, WORLD_FOLDER, WORLD_NAMES } from "../names.ts";
 import { freePort } from "../storage_process.ts";
+import { assertAccessible } from "./a11y.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
+import { assertNarrowLayout } from "./layout.ts";
 
 const row = (page: Page, key: string) =>
   page.locator(`[data-testid=folder-view] tr[data-row=${JSON.stringify(key)}]`);
@@ -66,8 +68,13 @@ Deno.test("browser: copy, move, rename and delete folders as jobs", async (t) =>
       const dialog = await startFromSelection(page, [WORLD_FOLDER], "Copy");
       await dialog.getByTestId("job-versions-note").getByText("delete markers").waitFor();
       await pickDestination(page, "archive", "backup + 100% #?/");
+      await assertAccessible(page, "copy dialog with the destination picker");
+      await page.setViewportSize({ width: 800, height: 900 });
+      await assertNarrowLayout(page, "copy dialog at 800 px");
+      await page.setViewportSize({ width: 1280, height: 900 });
       await dialog.getByRole("button", { name: "Copy", exact: true }).click();
       await jobsIn(page, "done", 1);
+      await assertAccessible(page, "jobs panel");
       for (const name of WORLD_NAMES) {
         const text = await (await getObject(admin, "archive", `backup + 100% #?/${WORLD_FOLDER}${name}`))
           .text();
@@ -115,11 +122,25 @@ Deno.test("browser: copy, move, rename and delete folders as jobs", async (t) =>
       assert.ok(!(await keysOf(admin, "photos")).includes(key));
     });
 
+    await t.step("rename an object from its own page", async () => {
+      const key = `Έγγραφα 📄/${WORLD_NAMES[0]}`;
+      await page.goto(`/object-browser/photos/${key.split("/").map(encodeURIComponent).join("/")}`);
+      await page.getByRole("button", { name: "Rename", exact: true }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel("New name").fill("héllo again ✓.txt");
+      await dialog.getByRole("button", { name: "Rename", exact: true }).click();
+      await row(page, "Έγγραφα 📄/héllo again ✓.txt").waitFor();
+      assert.equal(
+        await (await getObject(admin, "photos", "Έγγραφα 📄/héllo again ✓.txt")).text(),
+        contentOf(WORLD_NAMES[0]),
+      );
+    });
+
     await t.step("delete a folder as a job", async () => {
       await page.goto("/object-browser/archive/");
       const dialog = await startFromSelection(page, ["backup + 100% #?/"], "Delete Selected");
       await dialog.getByRole("button", { name: "Delete", exact: true }).click();
-      await jobsIn(page, "done", 5);
+      await jobsIn(page, "done", 6);
       assert.deepEqual(await keysOf(admin, "archive"), []);
     });
   } finally {
