@@ -77,6 +77,7 @@ export class JobRunner {
   #listing = true;
   #toDelete: ItemRow[] = [];
   #deleting: Promise<void> = Promise.resolve();
+  #queuedDeletes = 0;
   #cancelled = false;
   #interrupted = false;
   #stop: string | null = null;
@@ -287,14 +288,20 @@ export class JobRunner {
     }
   }
 
-  /** Deletes the verified copies' sources, a batch at a time, one batch in flight. */
+  /**
+   * Deletes the verified copies' sources, a batch at a time, one batch in flight; a worker waits only when
+   * two batches are already queued behind it, so deletes never hold copies up for long nor fall far behind.
+   */
   async #flushDeletes(all: boolean): Promise<void> {
-    if (this.#toDelete.length < (all ? 1 : MOVE_DELETE_BATCH)) return;
-    const batch = this.#toDelete.splice(0, DELETE_BATCH);
-    const previous = this.#deleting;
-    this.#deleting = previous.then(() => this.#deleteBatch(batch));
-    await this.#deleting;
-    if (all) await this.#flushDeletes(true);
+    while (this.#toDelete.length >= (all ? 1 : MOVE_DELETE_BATCH)) {
+      const batch = this.#toDelete.splice(0, DELETE_BATCH);
+      this.#queuedDeletes++;
+      this.#deleting = this.#deleting.then(() => this.#deleteBatch(batch)).finally(() =>
+        this.#queuedDeletes--
+      );
+      if (!all && this.#queuedDeletes <= 2) return;
+      await this.#deleting;
+    }
   }
 
   async #deleteBatch(batch: ItemRow[]): Promise<void> {
