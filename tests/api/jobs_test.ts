@@ -327,3 +327,54 @@ Deno.test("jobs API: a user's job writes only where the user may", async () => {
     await stack.close();
   }
 });
+
+Deno.test("jobs API: signing out stops the user's job; their next session resumes it, nothing lost or doubled", async () => {
+  // One object at a time, so the job is still running when its owner signs out.
+  const stack = await startStack({ jobs: { concurrency: 1 } });
+  try {
+    await makeBucket(stack.admin, "work");
+    const keys = Array.from({ length: 400 }, (_, i) => `in/ファイル ${i} #?.txt`);
+    for (let i = 0; i < keys.length; i += 32) {
+      await Promise.all(keys.slice(i, i + 32).map((key) => putObject(stack.admin, "work", key, key)));
+    }
+    await createUser(stack, "mover", "mover-secret-1", [{
+      name: "work-only",
+      document: {
+        Version: "2012-10-17",
+        Statement: [{
+          Effect: "Allow",
+          Action: ["s3:*"],
+          Resource: ["arn:aws:s3:::work", "arn:aws:s3:::work/*"],
+        }],
+      },
+    }]);
+    const first = await signIn(stack, "mover", "mover-secret-1");
+    const job = await first.json<JobView>("POST", "/api/v1/jobs", {
+      kind: "move",
+      source: { bucket: "work", base: "in/", names: ["in/"] },
+      destination: { bucket: "work", prefix: "out/" },
+    }, 201);
+    await eventually("some objects moved", () => first.json<JobView>("GET", `/api/v1/jobs/${job.id}`), {
+      until: (j) => j.done_objects > 0,
+    });
+    assert.equal((await first.request("POST", "/api/v1/logout")).status, 200);
+    const second = await signIn(stack, "mover", "mover-secret-1");
+    // The new session is not shown to the jobs until a jobs call: the job waits for it.
+    const waiting = await eventually(
+      "the job to stop",
+      () => stack.deps.jobs.list("mover").find((j) => j.id === job.id)!,
+      { until: (j) => j.state === "waiting" },
+    );
+    assert.match(waiting.reason ?? "", /session of mover ended/);
+    assert.ok(waiting.done_objects < keys.length);
+    const done = await finished(second, job);
+    assert.equal(done.state, "done");
+    assert.deepEqual(await keysOf(stack.admin, "work", "in/"), []);
+    assert.deepEqual(
+      await keysOf(stack.admin, "work", "out/"),
+      keys.map((k) => k.replace("in/", "out/")).sort(),
+    );
+  } finally {
+    await stack.close();
+  }
+});

@@ -4,7 +4,8 @@
  *
  * - A job runs with the newest live session its owner has shown the jobs API (creating it, listing jobs,
  *   the object browser's jobs panel and its live updates all count); when that session ends (expiry, sign-out,
- *   the storage refusing its credentials) and no newer one is known, the job stops.
+ *   the storage refusing its credentials) and no newer one is known, the job stops after the objects in
+ *   flight and waits ("waiting") for a new session of its owner, or to be cancelled.
  * - The session is kept with the job sealed by the console's session key. After a restart a job resumes at
  *   once when that still opens (same CONSOLE_PBKDF_* settings) and the storage accepts it; otherwise it waits
  *   ("waiting") until its owner signs in and opens the object browser, and never runs without them.
@@ -171,8 +172,8 @@ export class JobManager {
     for (const listener of this.#listeners) listener(owner);
   }
 
-  #wait(job: Live): void {
-    this.#setState(job, "waiting", `waiting for ${job.row.owner} to sign in to resume`);
+  #wait(job: Live, reason = `waiting for ${job.row.owner} to sign in to resume`): void {
+    this.#setState(job, "waiting", reason);
     const session = this.#sessions.get(job.row.owner);
     if (session && session.expiresAt > this.deps.now()) {
       job.session = session;
@@ -227,11 +228,19 @@ export class JobManager {
     // Keep what the runner listed: a resumed run starts from the stored position.
     job.row = { ...job.row, listed: runner.listed || job.row.listed };
     if (end.state === "interrupted") return;
-    if (end.state === "stopped" && end.sessionEnded && job.restored) {
-      // The session kept over a restart was no longer accepted: wait for the owner rather than give up.
+    if (end.state === "stopped" && end.sessionEnded) {
+      // The job stops until its owner signs in again: verified copies whose sources were not deleted yet
+      // are finished then, so a move never leaves an object in two places because a session ended.
+      const dead = job.session?.accessKey;
+      if (dead && this.#sessions.get(job.row.owner)?.accessKey === dead) this.#sessions.delete(job.row.owner);
       job.session = null;
       this.#refresh(job);
-      return this.#wait(job);
+      return this.#wait(
+        job,
+        job.restored
+          ? undefined
+          : `stopped: the session of ${job.row.owner} ended; resumes when they sign in again`,
+      );
     }
     this.#refresh(job);
     this.#end(job, end.state, end.state === "stopped" ? end.reason : null);

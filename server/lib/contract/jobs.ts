@@ -23,9 +23,9 @@ export const CONFLICT_CHOICES = ["overwrite", "skip", "stop"] as const;
 export type ConflictChoice = typeof CONFLICT_CHOICES[number];
 
 /**
- * running: listing or copying; waiting: interrupted by a console restart, waits for a live session of its
- * owner; done: every object handled (some may have failed); cancelled; stopped: ended early (a conflict
- * with "stop", a refusal, or the owner's session ended).
+ * running: listing or copying; waiting: stopped by a console restart or by the end of its owner's session,
+ * resumes with the owner's next live session; done: every object handled (some may have failed); cancelled;
+ * stopped: ended early (a conflict with "stop", or an error outside any one object, such as a missing bucket).
  */
 export type JobState = "running" | "waiting" | "done" | "cancelled" | "stopped";
 
