@@ -78,6 +78,7 @@ export class JobRunner {
   #toDelete: ItemRow[] = [];
   #deleting: Promise<void> = Promise.resolve();
   #queuedDeletes = 0;
+  #listComplete = false;
   #cancelled = false;
   #interrupted = false;
   #stop: string | null = null;
@@ -110,8 +111,9 @@ export class JobRunner {
     this.#release();
   }
 
+  /** Whether every source has been listed (totals are final). */
   get listed(): boolean {
-    return !this.#listing;
+    return this.#listComplete;
   }
 
   /** Objects and bytes per second over the last RATE_WINDOW_MS. */
@@ -134,6 +136,7 @@ export class JobRunner {
       else this.#queue.push({ ...item, check: true });
     }
     this.#listing = !this.job.listed;
+    this.#listComplete = this.job.listed;
     // Whatever fails outside one object's work ends the job; the others then stop taking objects.
     const fail = (error: unknown) => {
       this.#fatal ??= error;
@@ -216,6 +219,7 @@ export class JobRunner {
       this.#release();
       this.options.changed();
     }
+    this.#listComplete = index >= source.names.length;
     this.#listing = false;
   }
 
