@@ -1,7 +1,7 @@
 /**
  * Runs one job: a lister walks the sources with the paged listing (1,000 keys a page, resuming after the last
  * key it recorded) while workers copy with bounded concurrency; a move's verified copies go to a remover that
- * deletes their sources 1,000 at a time (DeleteObjects), and a delete job's items go there directly.
+ * deletes their sources in batches (DeleteObjects, several at once), and a delete job's items go there directly.
  *
  * The order that keeps a move from losing an object: copy → verify (copy_one.ts) → record "copied" → delete
  * the source → record "done". After a restart every item not done is looked at again: an item that was
@@ -21,10 +21,11 @@ import type { ItemRow, JobRow, JobStore } from "./store.ts";
 
 /** Objects copied at once per job. */
 export const COPY_CONCURRENCY = 32;
-const DELETE_BATCH = 1000;
-const DELETE_WORKERS = 4;
+/** Keys per DeleteObjects call, and calls at once (delete jobs use as many workers). */
+const DELETE_BATCH = 50;
+const DELETE_PARALLEL = 16;
 /** A move deletes sources once this many copies are verified (or the copies run out). */
-const MOVE_DELETE_BATCH = 250;
+const MOVE_DELETE_BATCH = DELETE_BATCH;
 const RATE_WINDOW_MS = 5000;
 /** The storage's answers meaning the credentials are no longer accepted: the owner's session ended. */
 const SESSION_ENDED = new Set([
@@ -76,8 +77,7 @@ export class JobRunner {
   #wake: (() => void)[] = [];
   #listing = true;
   #toDelete: ItemRow[] = [];
-  #deleting: Promise<void> = Promise.resolve();
-  #queuedDeletes = 0;
+  #deletes = new Set<Promise<void>>();
   #listComplete = false;
   #cancelled = false;
   #interrupted = false;
@@ -148,7 +148,7 @@ export class JobRunner {
       fail(error);
     }
     const workers = spec.kind === "delete"
-      ? Array.from({ length: DELETE_WORKERS }, () => this.#deleteWorker())
+      ? Array.from({ length: DELETE_PARALLEL }, () => this.#deleteWorker())
       : Array.from({ length: this.options.concurrency ?? COPY_CONCURRENCY }, () => this.#copyWorker());
     const lister = this.#listing && !this.#fatal ? this.#list() : Promise.resolve();
     await Promise.all([lister, ...workers].map((p) => p.catch(fail))).finally(() => (this.#listing = false));
@@ -156,7 +156,7 @@ export class JobRunner {
     if (spec.kind === "move" && !(this.#fatal instanceof SessionEnded)) {
       await this.#flushDeletes(true).catch(fail);
     }
-    await this.#deleting.catch(fail);
+    await Promise.all(this.#deletes).catch(fail);
     this.options.store.flush();
     if (this.#fatal instanceof SessionEnded) {
       return { state: "stopped", reason: "the owner's session ended", sessionEnded: true };
@@ -293,19 +293,22 @@ export class JobRunner {
   }
 
   /**
-   * Deletes the verified copies' sources, a batch at a time, one batch in flight; a worker waits only when
-   * two batches are already queued behind it, so deletes never hold copies up for long nor fall far behind.
+   * Deletes the verified copies' sources in batches, DELETE_PARALLEL batches at once: the storage deletes a
+   * batch's keys one after another, so batches side by side are what lets its writes overlap. A worker waits
+   * only when that many batches are already in flight, so deletes never fall far behind the copies.
    */
   async #flushDeletes(all: boolean): Promise<void> {
     while (this.#toDelete.length >= (all ? 1 : MOVE_DELETE_BATCH)) {
-      const batch = this.#toDelete.splice(0, DELETE_BATCH);
-      this.#queuedDeletes++;
-      this.#deleting = this.#deleting.then(() => this.#deleteBatch(batch)).finally(() =>
-        this.#queuedDeletes--
-      );
-      if (!all && this.#queuedDeletes <= 2) return;
-      await this.#deleting;
+      if (this.#deletes.size >= DELETE_PARALLEL) {
+        await Promise.race(this.#deletes);
+        continue;
+      }
+      const batch = this.#toDelete.splice(0, MOVE_DELETE_BATCH);
+      const running: Promise<void> = this.#deleteBatch(batch).finally(() => this.#deletes.delete(running));
+      this.#deletes.add(running);
+      if (!all) return;
     }
+    if (all) await Promise.all(this.#deletes);
   }
 
   async #deleteBatch(batch: ItemRow[]): Promise<void> {
