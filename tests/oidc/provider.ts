@@ -42,15 +42,20 @@ export interface OidcProvider {
    * URL the provider sends the browser back to (the callback with code and state, or with an error).
    */
   signInAs(authorizationUrl: string, login: string): Promise<URL>;
-  /** A real id_token the provider issues to `login` for the first client (code flow, through its pages). */
-  idTokenFor(login: string): Promise<string>;
+  /** A real id_token the provider issues to `login` for a client (the first one unless said; code flow). */
+  idTokenFor(login: string, client?: OidcClient): Promise<string>;
   close(): Promise<void>;
 }
 
 /** A new RS256 signing key with a kid. */
 export async function foreignKey(kid: string = crypto.randomUUID()): Promise<SigningKey> {
   const pair = await crypto.subtle.generateKey(
-    { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" },
+    {
+      name: "RSASSA-PKCS1-v1_5",
+      modulusLength: 2048,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: "SHA-256",
+    },
     true,
     ["sign", "verify"],
   );
@@ -74,13 +79,16 @@ async function spawnProvider(config: unknown): Promise<Deno.ChildProcess> {
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
   try {
-    await within("the OpenID provider to listen", (async () => {
-      while (!seen.includes("listening ")) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`the OpenID provider exited before listening: ${seen}`);
-        seen += value;
-      }
-    })());
+    await within(
+      "the OpenID provider to listen",
+      (async () => {
+        while (!seen.includes("listening ")) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`the OpenID provider exited before listening: ${seen}`);
+          seen += value;
+        }
+      })(),
+    );
   } catch (error) {
     try {
       child.kill();
@@ -190,8 +198,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
       return keys[0];
     },
     signInAs: (authorizationUrl, login) => walk(authorizationUrl, login),
-    async idTokenFor(login) {
-      const client = options.clients[0];
+    async idTokenFor(login, client = options.clients[0]) {
       const discovery = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
       const verifier = b64(crypto.getRandomValues(new Uint8Array(32)));
       const challenge = b64(
