@@ -96,8 +96,8 @@ export function sessionApi(deps: AppDeps) {
     .post("/login/oauth2/auth", async (c) => {
       const input = await readJson(c, OAuthCallbackInput);
       const session = await sessions.signInWithIdp(deps, input, getCookie(c, SSO_COOKIE));
-      deleteCookie(c, SSO_COOKIE, { path: deps.config.subpath });
       await issueSessionCookie(c, deps.sessionKey, session, cookie, deps.now());
+      deleteCookie(c, SSO_COOKIE, { path: deps.config.subpath });
       return c.json({}, 201);
     })
     .post("/logout", async (c) => {
