@@ -173,11 +173,11 @@ Deno.test("SSO against oidc-provider: state, nonce, PKCE, the claim's policy, an
         });
         const browser = new Browser(sso.stack.consoleUrl);
         const reason = await browser.reason(new Response(null, { status: 302, headers: { location } }));
+        assert.match(reason, new RegExp(`CONSOLE_IDP_CALLBACK is ${sso.callback}, but this console`));
         assert.match(
           reason,
-          new RegExp(`CONSOLE_IDP_CALLBACK is ${sso.callback}, but this console was opened at`),
+          new RegExp(`set CONSOLE_IDP_CALLBACK to http://localhost:${port}/oauth_callback`),
         );
-        assert.match(reason, new RegExp(`http://localhost:${port}`));
       },
     );
 
@@ -200,6 +200,18 @@ Deno.test("SSO auto-redirect: /login leaves for the provider; the form stays at 
     const form = await fetch(`${sso.stack.consoleUrl}/login?form=1`);
     assert.equal(form.status, 200);
     assert.match(await form.text(), /LoginForm/);
+  } finally {
+    await sso.close();
+  }
+});
+
+Deno.test("SSO: a CONSOLE_IDP_CALLBACK at another path than /oauth_callback is named before leaving", async () => {
+  const sso = await startSsoStack({ callbackPath: "/callback", configureStorage: false });
+  try {
+    const browser = new Browser(sso.stack.consoleUrl);
+    const reason = await browser.reason(await browser.get("/login/sso"));
+    assert.match(reason, new RegExp(`CONSOLE_IDP_CALLBACK is ${sso.callback}, but`));
+    assert.match(reason, new RegExp(`set CONSOLE_IDP_CALLBACK to ${sso.stack.consoleUrl}/oauth_callback`));
   } finally {
     await sso.close();
   }

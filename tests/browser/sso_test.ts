@@ -108,7 +108,7 @@ Deno.test("browser: Login with SSO through oidc-provider's pages; refusals say w
         await signInAtProviderStart(page, other);
         assert.match(
           await refusal(page),
-          /CONSOLE_IDP_CALLBACK is http:\/\/127\.0\.0\.1:\d+\/oauth_callback, but/,
+          /CONSOLE_IDP_CALLBACK is http:\/\/127\.0\.0\.1:\d+\/oauth_callback, but this console/,
         );
       },
     );

@@ -25,10 +25,10 @@ export interface SsoStack {
 }
 
 export async function startSsoStack(
-  options: { env?: Record<string, string>; configureStorage?: boolean } = {},
+  options: { env?: Record<string, string>; configureStorage?: boolean; callbackPath?: string } = {},
 ): Promise<SsoStack> {
   const port = await freePort();
-  const callback = `http://127.0.0.1:${port}/oauth_callback`;
+  const callback = `http://127.0.0.1:${port}${options.callbackPath ?? "/oauth_callback"}`;
   const provider = await startOidcProvider({
     clients: [{ client_id: "deck", client_secret: "deck-client-secret", redirect_uris: [callback] }],
     accounts: SSO_ACCOUNTS,

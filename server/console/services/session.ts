@@ -17,7 +17,7 @@ import { accountInfo } from "../../lib/s3/admin/info.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
 import { forwardedHeaders } from "../../lib/s3/forwarded_client.ts";
 import { assumeRole, assumeRoleWithWebIdentity, type TemporaryCredentials } from "../../lib/s3/sts.ts";
-import { checkCallbackOrigin, exchangeCode, startSignIn } from "../session/oidc.ts";
+import { checkCallback, exchangeCode, startSignIn } from "../session/oidc.ts";
 import { ssoRefusal, storageRefusal } from "../session/sso_reasons.ts";
 import { accessFrom, liveAccess, type LiveAccessDeps, rememberAccess } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
@@ -50,7 +50,7 @@ export function loginStrategy(deps: SessionDeps): Promise<LoginStrategy> {
  */
 export async function beginSso(deps: SessionDeps, origin: string): Promise<{ url: string; pending: string }> {
   if (!deps.config.idp) throw ApiError.badRequest("single sign-on is not configured");
-  checkCallbackOrigin(deps.config.idp, origin);
+  checkCallback(deps.config.idp, origin, deps.config.subpath);
   return await startSignIn(deps.config.idp, deps.sessionKey, deps.fetch, deps.now());
 }
 

@@ -154,15 +154,21 @@ export async function exchangeCode(
 }
 
 /**
- * Where the provider sends the browser back must be where this console is being used: otherwise the
- * sign-in cookie stays behind and the callback cannot be matched. `origin` is the address the browser used.
+ * Where the provider sends the browser back must be this console's /oauth_callback at the address the browser
+ * uses (`origin`, scheme://host): at another host the sign-in cookie stays behind, at another path nothing
+ * answers.
  */
-export function checkCallbackOrigin(idp: IdpConfig, origin: string): void {
+export function checkCallback(idp: IdpConfig, origin: string, subpath: string): void {
+  const own = `${origin}${subpath}oauth_callback`;
   let callback: URL;
   try {
     callback = new URL(idp.callback);
   } catch {
-    throw ssoRefusal("callback", idp.callback, origin);
+    throw ssoRefusal("callback", idp.callback, own);
   }
-  if (callback.origin !== origin) throw ssoRefusal("callback", idp.callback, origin);
+  // The host and the path, not the scheme: behind a proxy that ends TLS and is not trusted for
+  // X-Forwarded-Proto the console sees http while the browser uses https (cookies follow the host).
+  if (callback.host !== new URL(origin).host || callback.pathname !== `${subpath}oauth_callback`) {
+    throw ssoRefusal("callback", idp.callback, own);
+  }
 }

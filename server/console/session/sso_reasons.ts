@@ -32,9 +32,7 @@ function explain(step: SsoStep, a = "", b = ""): string {
     case "unreachable":
       return `The identity provider cannot be reached at ${a}: ${b}. Check CONSOLE_IDP_URL and that this server can reach the provider.`;
     case "callback":
-      return `CONSOLE_IDP_CALLBACK is ${a}, but this console was opened at ${b}: the provider would send you back to another address, where this sign-in is unknown. Open the console at ${
-        originOf(a)
-      }, or set CONSOLE_IDP_CALLBACK to ${b}/oauth_callback and register that URL with the provider.`;
+      return `CONSOLE_IDP_CALLBACK is ${a}, but this console, opened where you opened it, takes sign-ins back at ${b}: the provider would send you to another address, where this sign-in is unknown. Open the console at the address CONSOLE_IDP_CALLBACK names, or set CONSOLE_IDP_CALLBACK to ${b} and register that URL with the provider.`;
     case "no-cookie":
       return `The sign-in came back without the cookie this browser was given when it left for the provider. Start single sign-on from ${
         originOf(a)
