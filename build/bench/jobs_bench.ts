@@ -110,6 +110,11 @@ try {
     while (job.state === "running") {
       await new Promise((resolve) => setTimeout(resolve, 50));
       job = await call<JobView>("GET", `/api/v1/jobs/${job.id}`);
+      if (Deno.env.get("JOBS_BENCH_TRACE")) {
+        log(
+          `${Math.round(performance.now() - started)} ms: ${job.done_objects} done of ${job.total_objects}`,
+        );
+      }
     }
     if (job.state !== "done" || job.failed_objects) {
       throw new Error(`job ended ${job.state}: ${JSON.stringify(job.failures)}`);
