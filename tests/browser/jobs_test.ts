@@ -69,12 +69,12 @@ Deno.test("browser: copy, move, rename and delete folders as jobs", async (t) =>
       await dialog.getByTestId("job-versions-note").getByText("delete markers").waitFor();
       await pickDestination(page, "archive", "backup + 100% #?/");
       await assertAccessible(page, "copy dialog with the destination picker");
-      await page.setViewportSize({ width: 800, height: 900 });
-      await assertNarrowLayout(page, "copy dialog at 800 px");
-      await page.setViewportSize({ width: 1280, height: 900 });
       await dialog.getByRole("button", { name: "Copy", exact: true }).click();
       await jobsIn(page, "done", 1);
       await assertAccessible(page, "jobs panel");
+      await page.setViewportSize({ width: 800, height: 900 });
+      await assertNarrowLayout(page, "folder with the jobs panel at 800 px");
+      await page.setViewportSize({ width: 1280, height: 900 });
       for (const name of WORLD_NAMES) {
         const text = await (await getObject(admin, "archive", `backup + 100% #?/${WORLD_FOLDER}${name}`))
           .text();
