@@ -13,7 +13,7 @@
  */
 import { type CreateJobInput, destinationKey, type JobState, type JobView } from "../../lib/contract/jobs.ts";
 import type { Logger } from "../../lib/http/log.ts";
-import { headBucket } from "../../lib/s3/mod.ts";
+import { headBucket } from "../../lib/s3/ops/buckets.ts";
 import { ApiError } from "../http/errors.ts";
 import { clientFor, type StorageAccess } from "../session/clients.ts";
 import { openJson, sealJson, type SessionData } from "../session/token.ts";

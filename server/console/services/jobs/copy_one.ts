@@ -13,13 +13,11 @@ import { S3Error } from "../../../lib/s3/errors.ts";
 import {
   abortMultipartUpload,
   completeMultipartUpload,
-  copyObject,
   createMultipartUpload,
-  getObjectTagging,
-  headObject,
-  type ObjectInfo,
   uploadPartCopy,
-} from "../../../lib/s3/mod.ts";
+} from "../../../lib/s3/ops/multipart.ts";
+import { getObjectTagging } from "../../../lib/s3/ops/object_lock.ts";
+import { copyObject, headObject, type ObjectInfo } from "../../../lib/s3/ops/objects.ts";
 
 /** CopyObject takes at most 5 GiB; larger objects go part by part. */
 export const MULTIPART_COPY_ABOVE = 5 * 1024 ** 3;

@@ -15,7 +15,8 @@
 import { destinationKey } from "../../../lib/contract/jobs.ts";
 import type { S3Client } from "../../../lib/s3/client.ts";
 import { S3Error } from "../../../lib/s3/errors.ts";
-import { deleteObjects, getObjectLockConfig, listObjectsV2 } from "../../../lib/s3/mod.ts";
+import { getObjectLockConfig } from "../../../lib/s3/ops/bucket_config.ts";
+import { deleteObjects, listObjectsV2 } from "../../../lib/s3/ops/objects.ts";
 import { copyOne, headOrNull, isSameObject } from "./copy_one.ts";
 import type { ItemRow, JobRow, JobStore } from "./store.ts";
 
