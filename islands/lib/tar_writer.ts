@@ -1,10 +1,13 @@
 /**
- * A streaming tar writer (POSIX ustar; a pax record carries a name that ustar cannot hold: longer than its
- * fields, or not ASCII). Entries are opened one at a time as the stream is read, so memory holds one entry's
- * chunk in flight, never a whole file or the archive. Web APIs only: the object browser packs a folder with
- * it, tests and the benchmark build archives with it.
+ * A tar writer (POSIX ustar; a pax record carries a name that ustar cannot hold: longer than its fields, or
+ * not ASCII), in two shapes over the same headers:
  *
- *   const body = tarStream(entries);   // entries: AsyncIterable<TarSource> or Iterable
+ *   tarBlob(files)      the object browser's: a Blob made of header bytes and the chosen File objects
+ *                       themselves, so the browser reads each file from disk while the request is sent and
+ *                       the page holds only the headers (about 1.5 KiB a file), never file contents. XHR
+ *                       sends it with a Content-Length and upload progress; fetch cannot stream a request
+ *                       body over HTTP/1.1 in Chromium, which the console often runs.
+ *   tarStream(entries)  a ReadableStream that opens each entry as the reader gets to it (tests, benchmark).
  */
 
 const BLOCK = 512;
@@ -122,4 +125,16 @@ export function tarStream(
       await iterator.return(undefined);
     },
   }, { highWaterMark: 0 });
+}
+
+/** The archive as a Blob over the files themselves (nothing is read until the Blob is sent). */
+export function tarBlob(files: { name: string; file: Blob; modified?: Date }[]): Blob {
+  const parts: BlobPart[] = [];
+  for (const { name, file, modified } of files) {
+    parts.push(...entryHeader(name, file.size, modified) as Uint8Array<ArrayBuffer>[], file);
+    const pad = entryPadding(file.size);
+    if (pad.length) parts.push(pad);
+  }
+  parts.push(END_OF_ARCHIVE);
+  return new Blob(parts, { type: "application/x-tar" });
 }
