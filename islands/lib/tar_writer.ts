@@ -32,7 +32,7 @@ function put(block: Uint8Array, at: number, value: string | Uint8Array, width: n
 }
 
 /** One ustar header block. */
-function header(name: string, size: number, mtime: number, flag: string): Uint8Array {
+function header(name: string, size: number, mtime: number, flag: string): Uint8Array<ArrayBuffer> {
   const block = new Uint8Array(BLOCK);
   put(block, 0, name, 100);
   put(block, 100, octal(0o644, 8), 8);
@@ -59,7 +59,7 @@ function paxPath(name: string): Uint8Array {
 }
 
 /** Header blocks for an entry: a pax header first when the name does not fit ustar's ASCII field. */
-export function entryHeader(name: string, size: number, modified = new Date(0)): Uint8Array[] {
+export function entryHeader(name: string, size: number, modified = new Date(0)): Uint8Array<ArrayBuffer>[] {
   const mtime = Math.max(0, Math.floor(modified.getTime() / 1000));
   const fits = /^[\x20-\x7e]*$/.test(name) && name.length <= 100;
   if (fits) return [header(name, size, mtime, "0")];
@@ -68,14 +68,14 @@ export function entryHeader(name: string, size: number, modified = new Date(0)):
   return [header(short, record.length, mtime, "x"), padded(record), header(short, size, mtime, "0")];
 }
 
-function padded(bytes: Uint8Array): Uint8Array {
+function padded(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(Math.ceil(bytes.length / BLOCK) * BLOCK);
   out.set(bytes);
   return out;
 }
 
 /** Zero bytes that pad an entry of `size` to a whole block. */
-export function entryPadding(size: number): Uint8Array {
+export function entryPadding(size: number): Uint8Array<ArrayBuffer> {
   return new Uint8Array((BLOCK - (size % BLOCK)) % BLOCK);
 }
 
@@ -131,7 +131,7 @@ export function tarStream(
 export function tarBlob(files: { name: string; file: Blob; modified?: Date }[]): Blob {
   const parts: BlobPart[] = [];
   for (const { name, file, modified } of files) {
-    parts.push(...entryHeader(name, file.size, modified) as Uint8Array<ArrayBuffer>[], file);
+    parts.push(...entryHeader(name, file.size, modified), file);
     const pad = entryPadding(file.size);
     if (pad.length) parts.push(pad);
   }
