@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { getObject, listAllObjects, makeBucket } from "../../server/lib/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
+import { assetBytes } from "../../build/bench/assets.ts";
 
 const FILES: Record<string, string> = {
   "Ελληνικά +%#?.txt": "ελληνικά",
@@ -61,6 +62,9 @@ Deno.test("browser: a folder uploaded as an archive is unpacked into objects", a
       await uploadAsArchive();
       await page.locator('tr[data-row="dépôt été 😀/photos 😀/"]').waitFor();
       assert.equal(uploadsSent.length, 1);
+      const html = await (await page.request.get("/object-browser/archives/")).text();
+      const { js } = await assetBytes(stack.consoleUrl, html);
+      assert.ok(js <= 150 * 1024, `the object browser stays within 150 KB of JS gzip (${js})`);
       const inside = await listAllObjects(stack.admin, "archives", { prefix: "dépôt été 😀/" });
       assert.equal(inside.objects.length, Object.keys(FILES).length);
       assert.equal(

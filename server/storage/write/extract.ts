@@ -2,7 +2,7 @@
  * An archive unpacked on upload (MinIO's PutObjectExtract): each file of a tar, plain or gzip, becomes an
  * object through writeObject, the same steps as a PutObject (permission per key, object lock defaults,
  * encryption, checksum, quota, replication, event), so each object appears whole or not at all. Entries are
- * stored in archive order, one at a time, straight from the request's stream: a damaged archive leaves the
+ * stored in archive order straight from the request's stream (small files a few at once, as MinIO does): a damaged archive leaves the
  * objects before the damage and nothing after it.
  *
  * Names, as MinIO's untar makes them: the entry's path cleaned (Go's path.Clean: "a//./b" → "a/b"), its
@@ -11,7 +11,7 @@
  * it onto the prefix first and land it beside it). Symbolic and hard links are skipped, never followed.
  */
 import { contentTypeOf } from "../../lib/contract/content_types.ts";
-import { readTar, TarError } from "../../lib/formats/tar_reader.ts";
+import { readTar, type TarEntry, TarError } from "../../lib/formats/tar_reader.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { accessDenied, StoreError } from "../core/errors.ts";
 import { writeObject } from "./object.ts";
@@ -70,7 +70,16 @@ function keyOf(name: string, directory: boolean, prefix: string): string | null 
   return key;
 }
 
-/** Unpacks `body` into the context's bucket; returns how many objects were stored. */
+/** Files up to this size are read whole and written while the next entries are read (MinIO's threshold). */
+const SMALL_FILE = 128 * 1024;
+/** Small files written at once (MinIO's untar runs as many). */
+const WRITERS = 16;
+
+/**
+ * Unpacks `body` into the context's bucket; returns how many objects were stored. A name or permission
+ * refused stops the archive at that entry; a small file's write runs while the next entries are read, so a
+ * write refused late (quota) may leave a few files after it stored, as MinIO's untar does.
+ */
 export async function extractArchive(
   ctx: WriteContext,
   body: ReadableStream<Uint8Array>,
@@ -79,33 +88,71 @@ export async function extractArchive(
   const kept = new Headers();
   ctx.request.headers.forEach((value, name) => PER_OBJECT.test(name) && kept.set(name, value));
   let stored = 0;
+  // Concurrent writes would each check the quota against the same usage: under a quota, one at a time.
+  const writers = (await ctx.facts.bucketQuota(ctx.bucket)) > 0 ? 1 : WRITERS;
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | null = null;
+  const write = async (key: string, entry: TarEntry, bytes?: Uint8Array) => {
+    const headers = new Headers(kept);
+    headers.set("content-type", contentTypeOf(key));
+    const isFile = entry.type === "file";
+    const stream = bytes ? new Blob([bytes as Uint8Array<ArrayBuffer>]).stream() : isFile ? entry.body : null;
+    try {
+      await writeObject({ ...ctx, key }, {
+        kind: "extract",
+        headers,
+        body: () => Promise.resolve(stream),
+        length: isFile ? entry.size : 0,
+        // As MinIO: the file's modification time, unless the archive gives none.
+        dated: entry.modified.getTime() > 0 ? entry.modified : undefined,
+      });
+      stored++;
+    } catch (error) {
+      if (error instanceof TarError || !options.ignoreErrors) failure ??= { error };
+    }
+  };
   try {
     for await (const entry of readTar(body)) {
+      if (failure) break;
       if (entry.type === "other" || (entry.type === "directory" && options.ignoreDirs)) continue;
+      let key: string | null;
       try {
-        const key = keyOf(entry.name, entry.type === "directory", options.prefix);
-        if (key === null) continue;
-        if (!ctx.allowed("s3:PutObject", ctx.bucket, key)) throw accessDenied();
-        const headers = new Headers(kept);
-        headers.set("content-type", contentTypeOf(key));
-        const isFile = entry.type === "file";
-        await writeObject({ ...ctx, key }, {
-          kind: "extract",
-          headers,
-          body: () => Promise.resolve(isFile ? entry.body : null),
-          length: isFile ? entry.size : 0,
-          // As MinIO: the file's modification time, unless the archive gives none.
-          dated: entry.modified.getTime() > 0 ? entry.modified : undefined,
-        });
-        stored++;
+        key = keyOf(entry.name, entry.type === "directory", options.prefix);
+        if (key !== null && !ctx.allowed("s3:PutObject", ctx.bucket, key)) throw accessDenied();
       } catch (error) {
-        if (error instanceof TarError || !options.ignoreErrors) throw error;
+        if (options.ignoreErrors) continue;
+        throw error;
       }
+      if (key === null) continue;
+      if (entry.type === "file" && entry.size > SMALL_FILE) {
+        await write(key, entry); // streamed from the archive: the next entry waits for it
+        continue;
+      }
+      const bytes = entry.type === "file" ? await readAll(entry.body, entry.size) : undefined;
+      const pending = write(key, entry, bytes).finally(() => inFlight.delete(pending));
+      inFlight.add(pending);
+      if (inFlight.size >= writers) await Promise.race(inFlight);
     }
   } catch (error) {
+    failure ??= { error };
+  }
+  await Promise.all(inFlight);
+  if (failure) {
+    const { error } = failure;
     if (!(error instanceof TarError)) throw error;
     const after = stored > 0 ? ` after ${stored} successful object(s)` : "";
     throw new StoreError("BadRequest", `tar file error: ${error.message}${after}`, 400);
   }
   return stored;
+}
+
+/** A small entry's bytes, read whole. */
+async function readAll(body: ReadableStream<Uint8Array>, size: number): Promise<Uint8Array> {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for await (const chunk of body) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
