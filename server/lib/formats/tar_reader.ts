@@ -32,6 +32,8 @@ export interface TarEntry {
   modified: Date;
   /** Exactly `size` bytes; the reader skips whatever is left of it when the next entry is asked for. */
   body: ReadableStream<Uint8Array>;
+  /** The whole body at once, without a stream (small files): `size` bytes held in memory. */
+  bytes(): Promise<Uint8Array>;
 }
 
 /** A byte source over a stream that can hand back exact counts. */
@@ -215,6 +217,12 @@ export async function* readTar(stream: ReadableStream<Uint8Array>): AsyncGenerat
       pax = new Map();
       longName = longLink = null;
       let left = bodySize;
+      const bytes = async () => {
+        const all = left === 0 ? new Uint8Array() : await source.exact(left);
+        if (!all) throw new TarError("unexpected EOF");
+        left = 0;
+        return all;
+      };
       const body = new ReadableStream<Uint8Array>({
         async pull(controller) {
           if (left === 0) return controller.close();
@@ -225,7 +233,8 @@ export async function* readTar(stream: ReadableStream<Uint8Array>): AsyncGenerat
           if (left === 0) controller.close();
         },
       }, { highWaterMark: 0 });
-      yield { name, type: typeOf(flag), linkName, size: bodySize, modified: new Date(mtime * 1000), body };
+      const modified = new Date(mtime * 1000);
+      yield { name, type: typeOf(flag), linkName, size: bodySize, modified, body, bytes };
       await source.skip(left + padding(bodySize));
     }
   } finally {

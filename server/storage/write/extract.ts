@@ -96,7 +96,7 @@ export async function extractArchive(
     const headers = new Headers(kept);
     headers.set("content-type", contentTypeOf(key));
     const isFile = entry.type === "file";
-    const stream = bytes ? new Blob([bytes as Uint8Array<ArrayBuffer>]).stream() : isFile ? entry.body : null;
+    const stream = bytes ? oneChunk(bytes) : isFile ? entry.body : null;
     try {
       await writeObject({ ...ctx, key }, {
         kind: "extract",
@@ -128,7 +128,7 @@ export async function extractArchive(
         await write(key, entry); // streamed from the archive: the next entry waits for it
         continue;
       }
-      const bytes = entry.type === "file" ? await readAll(entry.body, entry.size) : undefined;
+      const bytes = entry.type === "file" ? await entry.bytes() : undefined;
       const pending = write(key, entry, bytes).finally(() => inFlight.delete(pending));
       inFlight.add(pending);
       if (inFlight.size >= writers) await Promise.race(inFlight);
@@ -146,13 +146,12 @@ export async function extractArchive(
   return stored;
 }
 
-/** A small entry's bytes, read whole. */
-async function readAll(body: ReadableStream<Uint8Array>, size: number): Promise<Uint8Array> {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for await (const chunk of body) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+/** A small entry's bytes as the body writeObject reads. */
+function oneChunk(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      if (bytes.length) controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }
