@@ -72,8 +72,8 @@ function keyOf(name: string, directory: boolean, prefix: string): string | null 
 
 /** Files up to this size are read whole and written while the next entries are read (MinIO's threshold). */
 const SMALL_FILE = 128 * 1024;
-/** Small files written at once (MinIO's untar runs as many). */
-const WRITERS = 16;
+/** Small files written at once: more than MinIO's 16, as concurrent commits share one fdatasync of the record log. */
+const WRITERS = 64;
 
 /**
  * Unpacks `body` into the context's bucket; returns how many objects were stored. A name or permission
