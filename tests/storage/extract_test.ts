@@ -95,6 +95,22 @@ Deno.test("auto-extract: the header as MinIO documents it, with directories and 
       },
     });
     assert.deepEqual(await keysOf(f, "docs", "flat/"), ["flat/notes/ünïcödé 📝.txt"]);
+    // A gzip archive: the ETag covers the compressed bytes after the end of the tar too.
+    const files = await folderOf({ "z/😀.txt": "zipped" });
+    try {
+      const gz = await Deno.readFile(await gnuTar(files, ["z/😀.txt"], true));
+      const zipped = await f.root.send({
+        method: "PUT",
+        bucket: "docs",
+        key: "z.tar.gz",
+        body: gz,
+        headers: { "x-amz-meta-snowball-auto-extract": "true", "x-amz-meta-minio-snowball-prefix": "gz" },
+      });
+      assert.equal(zipped.headers.get("etag"), `"${md5Hex(gz)}"`);
+      assert.equal(await textOf(f, "docs", "gz/z/😀.txt"), "zipped");
+    } finally {
+      await Deno.remove(files, { recursive: true });
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
     await f.close();
