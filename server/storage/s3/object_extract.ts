@@ -5,7 +5,7 @@
  * does. The answer is an empty 200 with the MD5 of the whole body as its ETag, or the error that stopped it.
  */
 import { Md5 } from "../../lib/s3/md5.ts";
-import { accessDenied, entityTooLarge, missingContentLength, StoreError } from "../core/errors.ts";
+import { accessDenied, entityTooLarge, missingContentLength, notImplemented } from "../core/errors.ts";
 import { extractArchive, extractOptions } from "../write/extract.ts";
 import { checkQuota } from "../write/path.ts";
 import { emptyResponse, type S3Request } from "./context.ts";
@@ -20,7 +20,7 @@ export async function putObjectExtract(ctx: S3Request): Promise<Response> {
   if (length === undefined || Number.isNaN(length)) throw missingContentLength();
   if (length > MAX_OBJECT_SIZE) throw entityTooLarge();
   if (ctx.request.headers.get("x-amz-server-side-encryption") === "aws:kms") {
-    throw new StoreError("NotImplemented", "SSE-KMS is not supported for archives unpacked on upload", 501);
+    throw notImplemented(); // MinIO's handler refuses SSE-KMS here
   }
   const options = extractOptions(ctx.request.headers);
   // As MinIO: the caller must be able to write under the prefix, then each object is checked by its key.
