@@ -8,6 +8,7 @@ import * as s3 from "../../server/lib/s3/mod.ts";
 import { md5Hex } from "../../server/lib/s3/md5.ts";
 import { rejectsWith, startStorage, type StorageFixture } from "../s3/fixture.ts";
 import { awsCli } from "./awscli.ts";
+import { KMS_KEY } from "../s3/sse_helpers.ts";
 import { craftedTar, type Files, folderOf, gnuTar } from "./extract_helpers.ts";
 
 const FILES: Files = {
@@ -272,6 +273,34 @@ Deno.test("auto-extract: a user who may not write there is refused, object by ob
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
+    await f.close();
+  }
+});
+
+Deno.test("auto-extract: each object is encrypted as the request asks, SSE-KMS is refused as MinIO does", async () => {
+  const f = await startStorage({ kmsSecretKey: KMS_KEY });
+  const cli = await awsCli(f);
+  const dir = await folderOf({ "secret 😀.txt": "sealed", "deux/δύο.txt": "also sealed" });
+  try {
+    await s3.makeBucket(f.root, "vault");
+    const archive = await gnuTar(dir, ["secret 😀.txt", "deux/δύο.txt"], true);
+    await cli.aws(...cpArgs(archive, "s3://vault/a.tar.gz"), "--sse", "AES256");
+    for (const key of ["secret 😀.txt", "deux/δύο.txt"]) {
+      const head = await cli.json("s3api", "head-object", "--bucket", "vault", "--key", key);
+      assert.equal(head.ServerSideEncryption, "AES256", key);
+    }
+    assert.equal(await textOf(f, "vault", "secret 😀.txt"), "sealed");
+    const kms = await cli.run(
+      ...cpArgs(archive, "s3://vault/b.tar.gz", { "Minio-Snowball-Prefix": "kms" }),
+      "--sse",
+      "aws:kms",
+    );
+    assert.equal(kms.ok, false);
+    assert.match(kms.stderr, /NotImplemented/);
+    assert.deepEqual(await keysOf(f, "vault", "kms/"), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await cli.close();
     await f.close();
   }
 });
