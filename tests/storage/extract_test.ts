@@ -1,7 +1,9 @@
 /**
  * MinIO's auto-extract upload on the embedded storage, over HTTP: Debian's AWS CLI sends the archive with
  * `--metadata` (x-amz-meta-snowball-auto-extract), our signed client sends the header spelled as MinIO's
- * documentation spells it (as `mc cp --attr` does). Archives come from GNU tar and Python's tarfile.
+ * documentation spells it (as `mc cp --attr` does). Archives come from GNU tar and Python's tarfile. Each
+ * object goes through the write path: names, links and traversal, a broken archive, quota, object lock,
+ * permissions, encryption and events are checked here.
  */
 import assert from "node:assert/strict";
 import * as s3 from "../../server/lib/s3/mod.ts";
@@ -9,6 +11,7 @@ import { md5Hex } from "../../server/lib/s3/md5.ts";
 import { rejectsWith, startStorage, type StorageFixture } from "../s3/fixture.ts";
 import { awsCli } from "./awscli.ts";
 import { KMS_KEY } from "../s3/sse_helpers.ts";
+import { eventually } from "../eventually.ts";
 import { craftedTar, type Files, folderOf, gnuTar } from "./extract_helpers.ts";
 
 const FILES: Files = {
@@ -301,6 +304,37 @@ Deno.test("auto-extract: each object is encrypted as the request asks, SSE-KMS i
   } finally {
     await Deno.remove(dir, { recursive: true });
     await cli.close();
+    await f.close();
+  }
+});
+
+Deno.test("auto-extract: one ObjectCreated:Put event per stored object", async () => {
+  const f = await startStorage();
+  const dir = await folderOf({ "un.txt": "1", "deux 😀/δύο.txt": "2" });
+  const stop = new AbortController();
+  try {
+    await s3.makeBucket(f.root, "heard");
+    const records = s3.listenBucketNotification(f.root, "heard", {
+      events: ["s3:ObjectCreated:*"],
+      prefix: "",
+      suffix: "",
+    }, stop.signal);
+    const first = records.next();
+    await eventually("the listener to subscribe", () => f.storage.streams.events.subscriberCount > 0);
+    const archive = await Deno.readFile(await gnuTar(dir, ["un.txt", "deux 😀/δύο.txt"], false));
+    await f.root.send({
+      method: "PUT",
+      bucket: "heard",
+      key: "a.tar",
+      body: archive,
+      headers: { "x-amz-meta-snowball-auto-extract": "true" },
+    });
+    const heard = [(await first).value!, (await records.next()).value!];
+    assert.deepEqual(heard.map((r) => r.eventName), ["s3:ObjectCreated:Put", "s3:ObjectCreated:Put"]);
+    assert.deepEqual(heard.map((r) => r.s3.object.key).sort(), ["deux 😀/δύο.txt", "un.txt"]);
+  } finally {
+    stop.abort();
+    await Deno.remove(dir, { recursive: true });
     await f.close();
   }
 });
