@@ -185,6 +185,19 @@ Deno.test("auto-extract: entries never leave the prefix, links are skipped", asy
     await rejectsWith(put(await Deno.readFile(climbing), "cell2"), "XMinioInvalidObjectName");
     assert.deepEqual(await keysOf(f, "jail", "cell2"), ["cell2/first.txt"]);
     assert.deepEqual((await keysOf(f, "jail")).filter((k) => k.includes("escape")), []);
+    // With MinIO's ignore-errors header the climbing entry is skipped and the rest is stored.
+    await f.root.send({
+      method: "PUT",
+      bucket: "jail",
+      key: "x.tar",
+      body: await Deno.readFile(climbing),
+      headers: {
+        "x-amz-meta-snowball-auto-extract": "true",
+        "x-amz-meta-minio-snowball-prefix": "cell3",
+        "x-amz-meta-minio-snowball-ignore-errors": "true",
+      },
+    });
+    assert.deepEqual(await keysOf(f, "jail", "cell3"), ["cell3/after.txt", "cell3/first.txt"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
     await f.close();
