@@ -58,6 +58,12 @@ export interface ReplicatorOptions {
   concurrency?: number;
   /** Longest wait between attempts of a failing task. */
   maxBackoffMs?: number;
+  /**
+   * PEM certificates trusted besides the system's for the targets (the certificate directory's), and a fetch
+   * trusting them: the send thread builds its own client from the PEMs, this thread uses the fetch.
+   */
+  caCerts?: string[];
+  fetch?: typeof fetch;
 }
 
 const registry = new WeakMap<Store, Replicator>();
@@ -84,7 +90,8 @@ export class Replicator {
   readonly #limits = new Map<string, BandwidthLimit>();
   readonly #clients = new Map<string, { doc: string; client: S3Client }>();
   readonly #abort = new AbortController();
-  readonly #sends = new SendThread();
+  readonly #sends: SendThread;
+  readonly #fetch: typeof fetch;
   readonly #running = new Set<Promise<void>>();
   readonly #concurrency: number;
   readonly #maxBackoffMs: number;
@@ -97,6 +104,8 @@ export class Replicator {
     this.#db = db;
     this.#concurrency = options.concurrency ?? 16;
     this.#maxBackoffMs = options.maxBackoffMs ?? 5000;
+    this.#sends = new SendThread(options.caCerts ?? []);
+    this.#fetch = options.fetch ?? globalThis.fetch;
     this.#statuses = new StatusRecorder(options.store, (taskId) => this.#tasks.has(taskId));
   }
 
@@ -328,7 +337,7 @@ export class Replicator {
     const text = JSON.stringify(doc);
     const cached = this.#clients.get(doc.arn);
     if (cached?.doc === text) return cached.client;
-    const client = targetClient(doc);
+    const client = targetClient(doc, this.#fetch);
     this.#clients.set(doc.arn, { doc: text, client });
     return client;
   }
