@@ -26,7 +26,7 @@ import { openLifecycle } from "./lifecycle/mod.ts";
 import type { LifecycleScanner, LifecycleSettings } from "./lifecycle/scanner.ts";
 import { Replicator } from "./replication/queue.ts";
 import { KeyStore, setKeyStore } from "./sse/kms.ts";
-import { fetchWith, httpClientTrusting, readCertsDirTrust } from "../lib/http/trusted_cas.ts";
+import { fetchTrusting, readCertsDirTrust } from "../lib/http/trusted_cas.ts";
 
 export interface EmbeddedStorageOptions {
   dataDir: string;
@@ -135,15 +135,9 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   const caCerts = options.certsDir
     ? await readCertsDirTrust(options.certsDir, "the storage's certs dir")
     : [];
-  const outgoingClient = httpClientTrusting(caCerts);
-  const outgoingFetch = fetchWith(outgoingClient);
+  const outgoingFetch = fetchTrusting(caCerts);
   // Sends versions to replication targets; queues again at start what was not replicated yet.
-  const replicator = await Replicator.start({
-    store,
-    deckDir: `${dataDir}/.deck`,
-    caCerts,
-    fetch: outgoingFetch,
-  });
+  const replicator = await Replicator.start({ store, deckDir: `${dataDir}/.deck`, fetch: outgoingFetch });
   const streams = createStorageStreams();
   // Trace hooks: calls into the store and its file-system calls, published only while a trace wants them.
   store.calls = streams.storageCalls;
@@ -225,7 +219,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     await replicator.close();
     stopOsCalls();
     store.close();
-    outgoingClient?.close();
+    outgoingFetch.close();
   };
   return {
     handler,

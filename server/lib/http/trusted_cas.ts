@@ -48,14 +48,23 @@ export function httpClientTrusting(
   return Object.keys(all).length ? Deno.createHttpClient(all) : undefined;
 }
 
-/** `fetch` through this client (fetch's default client when there is none). */
-export function fetchWith(client: Deno.HttpClient | undefined): typeof fetch {
-  if (!client) return globalThis.fetch;
+/**
+ * A fetch that also trusts these certificates, carrying them for what opens TLS sockets of its own (the S3
+ * client's streamed uploads: stream_upload.ts), and `close()` for its HTTP client once nothing calls it.
+ */
+export type TrustingFetch = typeof fetch & { readonly caCerts: readonly string[]; close(): void };
+
+/** `fetch` trusting these certificates too (exactly the global fetch's trust when there are none). */
+export function fetchTrusting(caCerts: readonly string[]): TrustingFetch {
+  const client = httpClientTrusting(caCerts);
   // `client` is Deno's own option, missing from the RequestInit type.
-  return (input, init) => fetch(input, Object.assign({}, init, { client }));
+  const trusting: typeof fetch = client
+    ? (input, init) => fetch(input, Object.assign({}, init, { client }))
+    : (input, init) => fetch(input, init);
+  return Object.assign(trusting, { caCerts: [...caCerts], close: () => client?.close() });
 }
 
-/** `fetch` trusting these certificates too; the plain one when there are none. */
-export function fetchTrusting(caCerts: readonly string[]): typeof fetch {
-  return fetchWith(httpClientTrusting(caCerts));
+/** The certificates a fetch trusts besides the system's: those of fetchTrusting's, none for another. */
+export function caCertsOf(fetchImpl: typeof fetch): readonly string[] {
+  return (fetchImpl as Partial<TrustingFetch>).caCerts ?? [];
 }

@@ -12,6 +12,7 @@
 import { DatabaseSync } from "node:sqlite";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
+import { caCertsOf } from "../../lib/http/trusted_cas.ts";
 import type { Store } from "../fs/store.ts";
 import { BandwidthLimit } from "./bandwidth.ts";
 import { bucketReplication, matchingRules } from "./rules.ts";
@@ -59,10 +60,9 @@ export interface ReplicatorOptions {
   /** Longest wait between attempts of a failing task. */
   maxBackoffMs?: number;
   /**
-   * PEM certificates trusted besides the system's for the targets (the certificate directory's), and a fetch
-   * trusting them: the send thread builds its own client from the PEMs, this thread uses the fetch.
+   * How targets are called: a fetch trusting the certificate directory's CAs (fetchTrusting); the send thread
+   * builds its own client from the certificates it carries.
    */
-  caCerts?: string[];
   fetch?: typeof fetch;
 }
 
@@ -104,8 +104,8 @@ export class Replicator {
     this.#db = db;
     this.#concurrency = options.concurrency ?? 16;
     this.#maxBackoffMs = options.maxBackoffMs ?? 5000;
-    this.#sends = new SendThread(options.caCerts ?? []);
     this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#sends = new SendThread([...caCertsOf(this.#fetch)]);
     this.#statuses = new StatusRecorder(options.store, (taskId) => this.#tasks.has(taskId));
   }
 

@@ -1,0 +1,159 @@
+/**
+ * The embedded storage's own outgoing calls trust the certificates of its certificate directory (`public.crt`
+ * and `CAs/`) besides the system's, as MinIO's do: replication to a storage whose certificate only a CA in the
+ * source's CAs/ signed (through the send thread and, for a large version, from the main thread), and a
+ * webhook notification and an audit webhook served with a private CA's certificate. Without that CA, the same
+ * target is refused with the TLS reason, and the source keeps serving.
+ */
+import assert from "node:assert/strict";
+import { setRemoteTarget } from "../../server/lib/s3/admin/buckets.ts";
+import { serviceRestart, setConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
+import { fetchTrusting } from "../../server/lib/http/trusted_cas.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { putBucketNotification } from "../../server/lib/s3/ops/notification.ts";
+import { getObject, putObject } from "../../server/lib/s3/ops/objects.ts";
+import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
+import { eventually } from "../eventually.ts";
+import { webhookReceiver } from "../notify_services.ts";
+import { makeCertificates, type TestCertificates } from "../tls_certs.ts";
+import { addRule, ROOT, statusOf, versionedBucket } from "./replication_helpers.ts";
+
+const KEY = "réplique/日本 + % # ? 🚀.txt";
+
+function startOver(certs: TestCertificates, dataDir: string): Promise<EmbeddedStorage> {
+  return startEmbeddedStorage({
+    dataDir,
+    port: 0,
+    rootUser: ROOT.accessKey,
+    rootPassword: ROOT.secretKey,
+    certsDir: certs.certsDir,
+  });
+}
+
+/** Copies a CA certificate into a certificate directory's CAs/, as an administrator adds one. */
+async function addCa(certs: TestCertificates, caFile: string, name: string): Promise<void> {
+  await Deno.copyFile(caFile, `${certs.certsDir}/CAs/${name}`);
+}
+
+Deno.test("the storage's outgoing calls trust the CAs in its certs dir: replication and webhooks over HTTPS", async () => {
+  const sourceCerts = await makeCertificates();
+  const targetCerts = await makeCertificates();
+  const hookCerts = await makeCertificates();
+  // The target's CA lives only in the source's CAs/ (not even in the target's own directory).
+  const targetCa = await Deno.readTextFile(targetCerts.caFile);
+  await addCa(sourceCerts, targetCerts.caFile, "target ca.crt");
+  await Deno.remove(targetCerts.caFile);
+  await addCa(sourceCerts, hookCerts.caFile, "hooks-ca.pem");
+  const dirs = [
+    await Deno.makeTempDir({ prefix: "deck-tls-out-" }),
+    await Deno.makeTempDir({ prefix: "deck-tls-out-" }),
+  ];
+  const hook = webhookReceiver({
+    tls: { cert: await Deno.readTextFile(hookCerts.cert), key: await Deno.readTextFile(hookCerts.key) },
+  });
+  const audit = webhookReceiver({
+    tls: { cert: await Deno.readTextFile(hookCerts.cert), key: await Deno.readTextFile(hookCerts.key) },
+  });
+  const target = await startOver(targetCerts, dirs[0]);
+  const source = await startOver(sourceCerts, dirs[1]);
+  const trusting = fetchTrusting([await Deno.readTextFile(sourceCerts.caFile), targetCa]);
+  const src = new S3Client({ endpoint: source.url, credentials: ROOT, fetch: trusting });
+  const dst = new S3Client({ endpoint: target.url, credentials: ROOT, fetch: trusting });
+  try {
+    assert.match(target.url, /^https:/);
+    assert.match(source.url, /^https:/);
+    await versionedBucket(dst, "copies");
+    await versionedBucket(src, "docs");
+    // Setting the target checks it answers: the source calls it over HTTPS, trusting the CA in its CAs/.
+    await addRule(src, "docs", target.url, "copies", {});
+
+    // A small version goes out from the send thread (its client built from the PEMs of its start message).
+    const small = await putObject(src, "docs", KEY, "over TLS to a private CA");
+    await eventually(
+      "the small version on the target",
+      async () => (await statusOf(src, "docs", KEY)) === "COMPLETED",
+    );
+    const copy = await getObject(dst, "copies", KEY, { versionId: small.versionId });
+    assert.equal(await copy.text(), "over TLS to a private CA");
+
+    // A large one streams from the main thread, through the storage's trusting fetch.
+    const large = new Uint8Array(2 * 1024 * 1024).fill(42);
+    await putObject(src, "docs", "large 🐘.bin", large);
+    await eventually(
+      "the large version on the target",
+      async () => (await statusOf(src, "docs", "large 🐘.bin")) === "COMPLETED",
+    );
+    const largeCopy = new Uint8Array(await (await getObject(dst, "copies", "large 🐘.bin")).arrayBuffer());
+    assert.equal(largeCopy.length, large.length);
+
+    // A webhook notification target and an audit webhook, both served with the hooks' private CA.
+    await setConfigKV(src, `notify_webhook:private endpoint=${hook.url}`);
+    await setConfigKV(src, `audit_webhook:private endpoint=${audit.url} enable=on`);
+    await serviceRestart(src);
+    await makeBucket(src, "events");
+    await putBucketNotification(src, "events", [{
+      id: "created",
+      arn: "arn:minio:sqs::private:webhook",
+      events: ["s3:ObjectCreated:*"],
+    }]);
+    await putObject(src, "events", KEY, "an event over TLS");
+    await eventually(
+      "the event at the HTTPS webhook",
+      () => hook.received.some((r) => r.body.Key === `events/${KEY}`),
+    );
+    await eventually("an audit entry at the HTTPS audit webhook", () => audit.received.length > 0);
+  } finally {
+    await source.close();
+    await target.close();
+    await hook.close();
+    await audit.close();
+    for (const dir of dirs) await Deno.remove(dir, { recursive: true });
+    for (const certs of [sourceCerts, targetCerts, hookCerts]) await certs.remove();
+  }
+});
+
+Deno.test("without the target's CA in CAs/, the replication target is refused with the TLS reason, and the source serves on", async () => {
+  const sourceCerts = await makeCertificates();
+  const targetCerts = await makeCertificates();
+  const dirs = [
+    await Deno.makeTempDir({ prefix: "deck-tls-out-" }),
+    await Deno.makeTempDir({ prefix: "deck-tls-out-" }),
+  ];
+  const target = await startOver(targetCerts, dirs[0]);
+  const source = await startOver(sourceCerts, dirs[1]);
+  const trusting = fetchTrusting([
+    await Deno.readTextFile(sourceCerts.caFile),
+    await Deno.readTextFile(targetCerts.caFile),
+  ]);
+  const src = new S3Client({ endpoint: source.url, credentials: ROOT, fetch: trusting });
+  const dst = new S3Client({ endpoint: target.url, credentials: ROOT, fetch: trusting });
+  try {
+    await versionedBucket(dst, "copies");
+    await versionedBucket(src, "docs");
+    await assert.rejects(
+      setRemoteTarget(src, "docs", {
+        sourcebucket: "docs",
+        endpoint: new URL(target.url).host,
+        secure: true,
+        credentials: ROOT,
+        targetbucket: "copies",
+        type: "replication",
+        bandwidthlimit: 0,
+      }),
+      (error: Error) => {
+        assert.match(error.message, /not available/);
+        assert.match(error.message, /certificate|UnknownIssuer/i);
+        return true;
+      },
+    );
+    // The refusal was an answer, not a crash: the source serves the next request.
+    await putObject(src, "docs", KEY, "still serving");
+    assert.equal(await (await getObject(src, "docs", KEY)).text(), "still serving");
+  } finally {
+    await source.close();
+    await target.close();
+    for (const dir of dirs) await Deno.remove(dir, { recursive: true });
+    for (const certs of [sourceCerts, targetCerts]) await certs.remove();
+  }
+});
