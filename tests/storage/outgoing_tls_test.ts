@@ -3,7 +3,8 @@
  * and `CAs/`) besides the system's, as MinIO's do: replication to a storage whose certificate only a CA in the
  * source's CAs/ signed (through the send thread and, for a large version, from the main thread), and a
  * webhook notification and an audit webhook served with a private CA's certificate. Without that CA, the same
- * target is refused with the TLS reason, and the source keeps serving.
+ * target is refused with the TLS reason, a target already set fails its sends with that reason, and the source
+ * keeps serving.
  */
 import assert from "node:assert/strict";
 import { setRemoteTarget } from "../../server/lib/s3/admin/buckets.ts";
@@ -13,6 +14,7 @@ import { S3Client } from "../../server/lib/s3/client.ts";
 import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
 import { putBucketNotification } from "../../server/lib/s3/ops/notification.ts";
 import { getObject, putObject } from "../../server/lib/s3/ops/objects.ts";
+import { getReplicationMetrics } from "../../server/lib/s3/ops/replication.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 import { eventually } from "../eventually.ts";
 import { webhookReceiver } from "../notify_services.ts";
@@ -150,6 +152,48 @@ Deno.test("without the target's CA in CAs/, the replication target is refused wi
     // The refusal was an answer, not a crash: the source serves the next request.
     await putObject(src, "docs", KEY, "still serving");
     assert.equal(await (await getObject(src, "docs", KEY)).text(), "still serving");
+  } finally {
+    await source.close();
+    await target.close();
+    for (const dir of dirs) await Deno.remove(dir, { recursive: true });
+    for (const certs of [sourceCerts, targetCerts]) await certs.remove();
+  }
+});
+
+Deno.test("a target whose CA was removed from CAs/: sends fail with the certificate reason in the metrics, and the source serves on", async () => {
+  const sourceCerts = await makeCertificates();
+  const targetCerts = await makeCertificates();
+  await addCa(sourceCerts, targetCerts.caFile, "target.crt");
+  const dirs = [
+    await Deno.makeTempDir({ prefix: "deck-tls-out-" }),
+    await Deno.makeTempDir({ prefix: "deck-tls-out-" }),
+  ];
+  const target = await startOver(targetCerts, dirs[0]);
+  let source = await startOver(sourceCerts, dirs[1]);
+  const trusting = fetchTrusting([
+    await Deno.readTextFile(sourceCerts.caFile),
+    await Deno.readTextFile(targetCerts.caFile),
+  ]);
+  const dst = new S3Client({ endpoint: target.url, credentials: ROOT, fetch: trusting });
+  try {
+    await versionedBucket(dst, "copies");
+    let src = new S3Client({ endpoint: source.url, credentials: ROOT, fetch: trusting });
+    await versionedBucket(src, "docs");
+    const arn = await addRule(src, "docs", target.url, "copies", {});
+    // The administrator takes the CA out; the certificates are read at start, so the change needs a restart.
+    await source.close();
+    await Deno.remove(`${sourceCerts.certsDir}/CAs/target.crt`);
+    source = await startOver(sourceCerts, dirs[1]);
+    src = new S3Client({ endpoint: source.url, credentials: ROOT, fetch: trusting });
+    await putObject(src, "docs", KEY, "cannot go");
+    const metrics = await eventually(
+      "the failed send in the metrics",
+      () => getReplicationMetrics(src, "docs"),
+      { until: (m) => !!m?.Stats?.[arn]?.lastError },
+    );
+    assert.match(metrics!.Stats![arn].lastError!, /cannot be reached.*(certificate|UnknownIssuer)/i);
+    await eventually("the version FAILED", async () => (await statusOf(src, "docs", KEY)) === "FAILED");
+    assert.equal(await (await getObject(src, "docs", KEY)).text(), "cannot go");
   } finally {
     await source.close();
     await target.close();
