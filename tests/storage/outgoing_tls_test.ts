@@ -1,19 +1,21 @@
 /**
  * The embedded storage's own outgoing calls trust the certificates of its certificate directory (`public.crt`
  * and `CAs/`) besides the system's, as MinIO's do: replication to a storage whose certificate only a CA in the
- * source's CAs/ signed (through the send thread and, for a large version, from the main thread), and a
- * webhook notification and an audit webhook served with a private CA's certificate. Without that CA, the same
+ * source's CAs/ signed (through the send thread and, for a large version, from the main thread), a tier on
+ * that storage (objects transitioned there and read back), and a webhook notification and an audit webhook
+ * served with a private CA's certificate. Without that CA, the same
  * target is refused with the TLS reason, a target already set fails its sends with that reason, and the source
  * keeps serving.
  */
 import assert from "node:assert/strict";
-import { setRemoteTarget } from "../../server/lib/s3/admin/buckets.ts";
+import { addTier, setRemoteTarget } from "../../server/lib/s3/admin/buckets.ts";
 import { serviceRestart, setConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
 import { fetchTrusting } from "../../server/lib/http/trusted_cas.ts";
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+import { putBucketLifecycle } from "../../server/lib/s3/ops/lifecycle.ts";
 import { putBucketNotification } from "../../server/lib/s3/ops/notification.ts";
-import { getObject, putObject } from "../../server/lib/s3/ops/objects.ts";
+import { getObject, headObject, listObjectsV2, putObject } from "../../server/lib/s3/ops/objects.ts";
 import { getReplicationMetrics } from "../../server/lib/s3/ops/replication.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../../server/storage/server.ts";
 import { eventually } from "../eventually.ts";
@@ -30,6 +32,8 @@ function startOver(certs: TestCertificates, dataDir: string): Promise<EmbeddedSt
     rootUser: ROOT.accessKey,
     rootPassword: ROOT.secretKey,
     certsDir: certs.certsDir,
+    // A lifecycle "day" of a second, scanned often: transitions to a tier happen within the test.
+    lifecycle: { intervalMs: 100, dayMs: 1000 },
   });
 }
 
@@ -38,7 +42,7 @@ async function addCa(certs: TestCertificates, caFile: string, name: string): Pro
   await Deno.copyFile(caFile, `${certs.certsDir}/CAs/${name}`);
 }
 
-Deno.test("the storage's outgoing calls trust the CAs in its certs dir: replication and webhooks over HTTPS", async () => {
+Deno.test("the storage's outgoing calls trust the CAs in its certs dir: replication, a tier and webhooks over HTTPS", async () => {
   const sourceCerts = await makeCertificates();
   const targetCerts = await makeCertificates();
   const hookCerts = await makeCertificates();
@@ -88,6 +92,33 @@ Deno.test("the storage's outgoing calls trust the CAs in its certs dir: replicat
     );
     const largeCopy = new Uint8Array(await (await getObject(dst, "copies", "large 🐘.bin")).arrayBuffer());
     assert.equal(largeCopy.length, large.length);
+
+    // A tier on the target: adding it lists the remote bucket, the scanner moves the bytes there, and a read
+    // through the source fetches them back, each over HTTPS trusting the CA in CAs/.
+    await makeBucket(dst, "cold");
+    await addTier(src, {
+      Version: "v1",
+      Type: "minio",
+      Name: "COLD",
+      MinIO: {
+        Endpoint: target.url,
+        AccessKey: ROOT.accessKey,
+        SecretKey: ROOT.secretKey,
+        Bucket: "cold",
+        Prefix: "",
+        Region: "",
+      },
+    });
+    await makeBucket(src, "tiered");
+    await putObject(src, "tiered", KEY, "kept on the tier");
+    await putBucketLifecycle(src, "tiered", [
+      { id: "cold", status: "Enabled", transition: { days: 1, storageClass: "COLD" } },
+    ]);
+    await eventually("the object transitioned", () => headObject(src, "tiered", KEY), {
+      until: (h) => h.headers.get("x-amz-storage-class") === "COLD",
+    });
+    assert.equal((await listObjectsV2(dst, "cold", { maxKeys: 10 })).objects.length, 1);
+    assert.equal(await (await getObject(src, "tiered", KEY)).text(), "kept on the tier");
 
     // A webhook notification target and an audit webhook, both served with the hooks' private CA.
     await setConfigKV(src, `notify_webhook:private endpoint=${hook.url}`);
