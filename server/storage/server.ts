@@ -122,6 +122,11 @@ async function deckState(dataDir: string): Promise<DeckState> {
 export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   // A malformed key stops the start, as it stops MinIO's.
   const keys = options.kmsSecretKey ? KeyStore.parse(options.kmsSecretKey) : null;
+  // Every outgoing call trusts the certificate directory's certificates besides the system's, read once here
+  // (before anything is opened: a directory that cannot be read leaves nothing behind).
+  const caCerts = options.certsDir
+    ? await readCertsDirTrust(options.certsDir, "the storage's certs dir")
+    : [];
   const dataDir = await Deno.realPath(
     await Deno.mkdir(options.dataDir, { recursive: true, mode: 0o700 }).then(() => options.dataDir),
   );
@@ -131,10 +136,6 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   setKeyStore(store, keys);
   const root = await rootCredentials(dataDir, options);
   const state = await deckState(dataDir);
-  // Every outgoing call trusts the certificate directory's certificates besides the system's, read once here.
-  const caCerts = options.certsDir
-    ? await readCertsDirTrust(options.certsDir, "the storage's certs dir")
-    : [];
   const outgoingFetch = fetchTrusting(caCerts);
   // Sends versions to replication targets; queues again at start what was not replicated yet.
   const replicator = await Replicator.start({ store, deckDir: `${dataDir}/.deck`, fetch: outgoingFetch });
