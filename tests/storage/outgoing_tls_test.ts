@@ -2,8 +2,8 @@
  * The embedded storage's own outgoing calls trust the certificates of its certificate directory (`public.crt`
  * and `CAs/`) besides the system's, as MinIO's do: replication to a storage whose certificate only a CA in the
  * source's CAs/ signed (through the send thread and, for a large version, from the main thread), a tier on
- * that storage (objects transitioned there and read back), and a webhook notification and an audit webhook
- * served with a private CA's certificate. Without that CA, the same
+ * that storage (objects transitioned there and read back), a webhook notification and an audit webhook
+ * served with a private CA's certificate, and an OpenID provider's discovery and keys on such a certificate. Without that CA, the same
  * target is refused with the TLS reason, a target already set fails its sends with that reason, and the source
  * keeps serving.
  */
@@ -230,5 +230,84 @@ Deno.test("a target whose CA was removed from CAs/: sends fail with the certific
     await target.close();
     for (const dir of dirs) await Deno.remove(dir, { recursive: true });
     for (const certs of [sourceCerts, targetCerts]) await certs.remove();
+  }
+});
+
+/** A JWT signed with `key` (ES256), as a provider issues it. */
+async function signJwt(key: CryptoKey, kid: string, claims: Record<string, unknown>): Promise<string> {
+  const part = (value: unknown) =>
+    new TextEncoder().encode(JSON.stringify(value)).toBase64({ alphabet: "base64url", omitPadding: true });
+  const unsigned = `${part({ alg: "ES256", kid, typ: "JWT" })}.${part(claims)}`;
+  const signature = new Uint8Array(
+    await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, key, new TextEncoder().encode(unsigned)),
+  );
+  return `${unsigned}.${signature.toBase64({ alphabet: "base64url", omitPadding: true })}`;
+}
+
+Deno.test("an OpenID provider on a private CA's certificate: its discovery and keys are fetched trusting CAs/", async () => {
+  const sourceCerts = await makeCertificates();
+  const idpCerts = await makeCertificates();
+  await addCa(sourceCerts, idpCerts.caFile, "idp.crt");
+  const dataDir = await Deno.makeTempDir({ prefix: "deck-tls-out-" });
+  // The provider's discovery document and key set, served over HTTPS with the private CA's certificate.
+  const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+    "sign",
+    "verify",
+  ]);
+  const publicJwk = {
+    ...(await crypto.subtle.exportKey("jwk", pair.publicKey)),
+    kid: "tls-key",
+    alg: "ES256",
+  };
+  const idp = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: () => {},
+    cert: await Deno.readTextFile(idpCerts.cert),
+    key: await Deno.readTextFile(idpCerts.key),
+  }, (req) => {
+    const { pathname } = new URL(req.url);
+    if (pathname === "/.well-known/openid-configuration") {
+      return Response.json({ issuer, jwks_uri: `${issuer}/jwks` });
+    }
+    return pathname === "/jwks" ? Response.json({ keys: [publicJwk] }) : new Response(null, { status: 404 });
+  });
+  const issuer: string = `https://127.0.0.1:${(idp.addr as Deno.NetAddr).port}`;
+  const source = await startOver(sourceCerts, dataDir);
+  const trusting = fetchTrusting([await Deno.readTextFile(sourceCerts.caFile)]);
+  const src = new S3Client({ endpoint: source.url, credentials: ROOT, fetch: trusting });
+  try {
+    await setConfigKV(
+      src,
+      `identity_openid config_url=${issuer}/.well-known/openid-configuration client_id=deck`,
+    );
+    await serviceRestart(src);
+    const now = Math.floor(Date.now() / 1000);
+    const token = await signJwt(pair.privateKey, "tls-key", {
+      iss: issuer,
+      aud: "deck",
+      sub: "reader",
+      iat: now,
+      exp: now + 600,
+      policy: "readonly",
+    });
+    const res = await trusting(`${source.url}/`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        Action: "AssumeRoleWithWebIdentity",
+        Version: "2011-06-15",
+        WebIdentityToken: token,
+      }),
+    });
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    assert.match(text, /<AccessKeyId>[^<]+<\/AccessKeyId>/);
+  } finally {
+    await source.close();
+    await idp.shutdown();
+    trusting.close();
+    await Deno.remove(dataDir, { recursive: true });
+    for (const certs of [sourceCerts, idpCerts]) await certs.remove();
   }
 });
