@@ -59,10 +59,7 @@ export interface ReplicatorOptions {
   concurrency?: number;
   /** Longest wait between attempts of a failing task. */
   maxBackoffMs?: number;
-  /**
-   * How targets are called: a fetch trusting the certificate directory's CAs (fetchTrusting); the send thread
-   * builds its own client from the certificates it carries.
-   */
+  /** How targets are called (fetchTrusting's; the send thread builds a client from the certificates it carries). */
   fetch?: typeof fetch;
 }
 
