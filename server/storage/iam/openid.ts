@@ -81,6 +81,12 @@ function decodeJson(part: string): Record<string, unknown> {
 /** Provider documents, kept briefly so every sign-in does not fetch them again. */
 const cache = new Map<string, { at: number; issuer: string; keys: Jwk[] }>();
 const CACHE_MS = 5 * 60_000;
+/**
+ * A token naming a key id the cached set lacks makes the keys be fetched again (the provider rotated them),
+ * but not more often than this: made-up key ids from anyone who can reach STS must not turn every request
+ * into a fetch from the provider.
+ */
+const FORCED_REFRESH_MS = 1_000;
 
 async function providerKeys(
   settings: OpenIdSettings,
@@ -88,7 +94,8 @@ async function providerKeys(
   refresh: boolean,
 ): Promise<{ issuer: string; keys: Jwk[] }> {
   const cached = cache.get(settings.configUrl);
-  if (cached && !refresh && Date.now() - cached.at < CACHE_MS) return cached;
+  const age = cached ? Date.now() - cached.at : Infinity;
+  if (cached && (refresh ? age < FORCED_REFRESH_MS : age < CACHE_MS)) return cached;
   const getJson = async (url: string) => {
     const res = await fetcher(url, { signal: AbortSignal.timeout(10_000) });
     if (!res.ok) throw new Error(`${url} answered ${res.status}`);
@@ -104,9 +111,11 @@ async function providerKeys(
     cache.set(settings.configUrl, entry);
     return entry;
   } catch (error) {
-    throw invalid(
-      `the OpenID provider cannot be reached: ${error instanceof Error ? error.message : error}`,
-    );
+    // fetch says "fetch failed"; why (a refused connection, a certificate no trusted CA signed) is its cause.
+    const reason = error instanceof Error
+      ? (error.cause instanceof Error ? error.cause.message : error.message)
+      : String(error);
+    throw invalid(`the OpenID provider cannot be reached: ${reason}`);
   }
 }
 
