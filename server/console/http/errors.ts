@@ -108,6 +108,8 @@ const STORAGE_CODE_STATUS: Record<string, [number, string]> = {
   MalformedXML: [400, "invalid request"],
   InvalidArgument: [400, "invalid request"],
   InvalidRequest: [400, "invalid request"],
+  // MinIO's answer to an archive it could not unpack ("tar file error: …", PutObjectExtract).
+  BadRequest: [400, "invalid request"],
   InvalidBucketState: [400, "invalid bucket state"],
   InvalidStorageClass: [400, "invalid storage class"],
   XMinioAdminInvalidArgument: [400, "invalid request"],
