@@ -22,6 +22,8 @@ import {
   presetPolicy,
 } from "../../lib/policy/mod.ts";
 import { accountInfo } from "../../lib/s3/admin/info.ts";
+import { isMissingAdminApi } from "../../lib/s3/probe.ts";
+import { S3_POLICY } from "../session/direct_keys.ts";
 import { setBucketQuota } from "../../lib/s3/admin/buckets.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
@@ -44,7 +46,11 @@ import { retentionToLock } from "./bucket_settings.ts";
 export async function accountView(
   client: S3Client,
 ): Promise<{ buckets: BucketSummary[]; policy: Policy | null }> {
-  const info = await accountInfo(client);
+  const info = await accountInfo(client).catch((error) => {
+    // A plain S3 server has no account info: its bucket list, and the server decides what the keys may do.
+    if (isMissingAdminApi(error)) return { Buckets: undefined, Policy: S3_POLICY };
+    throw error;
+  });
   let buckets = (info.Buckets ?? []).map((b) => ({
     name: b.name,
     size: b.size ?? 0,

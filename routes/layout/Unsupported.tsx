@@ -1,0 +1,32 @@
+/**
+ * In place of a page the storage server cannot serve (server/console/session/capabilities.ts): what is missing,
+ * why the page needs it, and what the server does speak, so a link from elsewhere does not just bounce.
+ */
+import type { ServerCapabilities } from "../../server/lib/contract/capabilities.ts";
+import type { MissingCapability } from "../../server/console/session/capabilities.ts";
+import { PageHeader } from "./Shell.tsx";
+
+const TEXT = {
+  title: "Not available on this server",
+  missing: (what: string) => `Missing: ${what}.`,
+  server: (endpoint: string, name: string) => `Storage server: ${endpoint}${name ? ` (${name})` : ""}.`,
+  hint: "Buckets and the Object Browser work with any S3 server; the other areas need MinIO.",
+};
+
+export function Unsupported(
+  { missing, caps, base }: { missing: MissingCapability; caps: ServerCapabilities; base: string },
+) {
+  return (
+    <>
+      <PageHeader title={TEXT.title} />
+      <div role="status" className="alert alert-info flex-col items-start gap-1" data-testid="unsupported">
+        <p className="font-semibold">{missing.why[0].toUpperCase() + missing.why.slice(1)}.</p>
+        <p>{TEXT.missing(missing.what)}</p>
+        <p>{TEXT.server(caps.endpoint, caps.server)}</p>
+      </div>
+      <p className="mt-4">
+        {TEXT.hint} <a className="link" href={`${base}object-browser`}>Object Browser</a>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,155 @@
+/**
+ * What the storage server speaks, asked over the wire (server/lib/s3/probe.ts) at sign-in and on demand, and
+ * kept per endpoint: it is a fact about the server, the same for every session. Sessions add what only a
+ * signed request can learn (the MinIO release, a bucket's features), filled in the first time one can.
+ * Pages, the menu, the command palette and GET /api/v1/session all filter with it through live access
+ * (server/console/session/live_access.ts), so an area the server cannot serve is hidden everywhere at once.
+ */
+import type { ServerCapabilities } from "../../lib/contract/capabilities.ts";
+import { serverInfo } from "../../lib/s3/admin/info.ts";
+import { listBuckets } from "../../lib/s3/ops/buckets.ts";
+import { probeBucketFeatures, probeWire } from "../../lib/s3/probe.ts";
+import { clientFor, type StorageAccess } from "./clients.ts";
+import type { SessionData } from "./token.ts";
+
+export interface CapabilityDeps extends StorageAccess {
+  now: () => number;
+  /** An OpenID provider is configured (single sign-on is offered). */
+  config?: { idp?: unknown };
+}
+
+/** How long an answer stands before the next request asks again: servers are upgraded, not changed per call. */
+export const CAPABILITIES_TTL_MS = 10 * 60_000;
+
+interface Entry {
+  at: number;
+  value: Promise<ServerCapabilities>;
+}
+
+const entries = new Map<string, Entry>();
+
+async function ask(deps: CapabilityDeps, session: SessionData | null): Promise<ServerCapabilities> {
+  const wire = await probeWire(deps.storage.url, deps.fetch);
+  const caps: ServerCapabilities = {
+    endpoint: deps.storage.url,
+    server: wire.serverHeader,
+    adminApi: wire.adminApi,
+    minioVersion: null,
+    metrics: wire.metrics,
+    sts: wire.sts,
+    identityModes: [],
+    s3: { versioning: "unknown", objectLock: "unknown", tagging: "unknown", lifecycle: "unknown", probedBucket: null },
+    checkedAt: new Date(deps.now()).toISOString(),
+  };
+  if (session) await addSigned(deps, session, caps);
+  return caps;
+}
+
+/** Fills in what needs a signature, as far as this session may read it; a refusal leaves "unknown". */
+async function addSigned(deps: CapabilityDeps, session: SessionData, caps: ServerCapabilities) {
+  const client = clientFor(deps, session);
+  const version = caps.adminApi === "yes" && caps.minioVersion === null
+    ? serverInfo(client, AbortSignal.timeout(5000)).then((info) => info.servers?.[0]?.version ?? null, () => null)
+    : Promise.resolve(caps.minioVersion);
+  const features = caps.s3.probedBucket === null
+    ? listBuckets(client).then(async (buckets) => {
+      const bucket = buckets[0]?.name;
+      return bucket ? { ...await probeBucketFeatures(client, bucket), probedBucket: bucket } : null;
+    }, () => null)
+    : Promise.resolve(null);
+  const [minioVersion, s3] = await Promise.all([version, features]);
+  caps.minioVersion = minioVersion;
+  if (s3) caps.s3 = s3;
+}
+
+function withModes(deps: CapabilityDeps, caps: ServerCapabilities): ServerCapabilities {
+  const modes: ServerCapabilities["identityModes"] = [];
+  // A server that did not answer the STS question is still signed in to with STS first (sign-in falls back).
+  if (caps.sts !== "no") modes.push("sts");
+  if (caps.sts !== "yes") modes.push("access-keys");
+  if (deps.config?.idp && caps.sts === "yes") modes.push("openid");
+  return { ...caps, identityModes: modes };
+}
+
+/**
+ * The server's capabilities: the kept answer while it is younger than CAPABILITIES_TTL_MS, else asked again.
+ * `fresh` asks now (sign-in, the Refresh action). With a session, what only a signed request can learn and is
+ * still missing is asked too. Never rejects: an unanswered question reads "unknown".
+ */
+export async function serverCapabilities(
+  deps: CapabilityDeps,
+  session: SessionData | null,
+  options: { fresh?: boolean } = {},
+): Promise<ServerCapabilities> {
+  const key = deps.storage.url;
+  const found = entries.get(key);
+  const age = found ? deps.now() - found.at : Infinity;
+  let entry = found;
+  if (!found || options.fresh || age < 0 || age >= CAPABILITIES_TTL_MS) {
+    entry = { at: deps.now(), value: ask(deps, session) };
+    entries.set(key, entry);
+  } else if (session) {
+    const kept = await found.value;
+    const needsSigned = (kept.adminApi === "yes" && kept.minioVersion === null) || kept.s3.probedBucket === null;
+    // Only the first session to come by fills the gap; the others use the answer as it stands meanwhile.
+    if (needsSigned && !filling.has(key)) {
+      filling.add(key);
+      const next = { ...kept, s3: { ...kept.s3 } };
+      entry = { at: found.at, value: addSigned(deps, session, next).then(() => next).finally(() => filling.delete(key)) };
+      entries.set(key, entry);
+    }
+  }
+  return withModes(deps, await entry!.value);
+}
+
+const filling = new Set<string>();
+
+/** Forgets every kept answer (tests that point one endpoint at another server). */
+export function forgetCapabilities(): void {
+  entries.clear();
+}
+
+/** What an area needs of the server, and the sentence a page reached directly shows when it is missing. */
+export interface MissingCapability {
+  /** Short name of the missing protocol, e.g. "MinIO's admin API". */
+  what: string;
+  /** Why the page cannot work without it. */
+  why: string;
+}
+
+const ADMIN_API: MissingCapability = {
+  what: "MinIO's admin API",
+  why: "this server does not speak MinIO's admin API, which this page needs",
+};
+
+const LISTEN: MissingCapability = {
+  what: "MinIO's bucket notification stream",
+  why: "this server does not speak MinIO's admin API, and only MinIO streams bucket events to watch",
+};
+
+/** Route prefixes served only through MinIO's admin API (or its MinIO-only S3 extensions). */
+const NEEDS_ADMIN: [RegExp, MissingCapability][] = [
+  [/^\/(dashboard|metrics)(\/|$)/, ADMIN_API],
+  [/^\/account(\/|$)/, ADMIN_API],
+  [/^\/(users|groups|policies)(\/|$)/, ADMIN_API],
+  [/^\/(settings|webhook)(\/|$)/, ADMIN_API],
+  [/^\/(logs|trace|heal|health-info|profiling|audit-logs|tools)(\/|$)/, ADMIN_API],
+  [/^\/(remote-buckets|replication)(\/|$)/, ADMIN_API],
+  [/^\/watch(\/|$)/, LISTEN],
+  // A bucket's sections that are admin calls (quota, replication targets, events' targets).
+  [/^\/buckets\/[^/]+\/admin\/(replication|events)(\/|$)/, ADMIN_API],
+];
+
+/**
+ * What the page at `path` (or the route pattern) needs that this server lacks; null when nothing is known to
+ * be missing ("unknown" does not hide anything: a server that did not answer is not declared lacking).
+ */
+export function missingCapability(path: string, caps: ServerCapabilities): MissingCapability | null {
+  if (caps.adminApi !== "no") return null;
+  return NEEDS_ADMIN.find(([pattern]) => pattern.test(path))?.[1] ?? null;
+}
+
+/** The route patterns of `pages` this server can serve. */
+export function servablePages(pages: string[], caps: ServerCapabilities): string[] {
+  return pages.filter((page) => !missingCapability(page, caps));
+}
