@@ -58,9 +58,8 @@ Deno.test("browser: Deck against s3rver (plain S3, no admin API, no STS)", async
       const cookie = (await page.context().cookies()).find((c) => c.name === "token");
       assert.ok(cookie, "a session cookie");
       assert.equal(cookie.httpOnly, true);
+      // s3rver's secret is its access key, which the page shows as the account: only the cookie can be checked.
       assert.ok(!cookie.value.includes(S3RVER_KEYS.secretKey), "the cookie is sealed");
-      const html = await page.content();
-      assert.ok(!html.includes(`"${S3RVER_KEYS.secretKey}"`), "no secret in the page");
     });
 
     await t.step("the capabilities say what the server speaks", async () => {
@@ -101,6 +100,7 @@ Deno.test("browser: Deck against s3rver (plain S3, no admin API, no STS)", async
 
     await t.step("an admin page reached directly says what is missing and why", async () => {
       for (const path of ["/users", "/settings", "/trace", "/dashboard"]) {
+        browser!.expectConsoleError(/status of 404/);
         const response = await page.goto(path);
         assert.equal(response?.status(), 404, path);
         const note = page.getByTestId("unsupported");
@@ -114,8 +114,7 @@ Deno.test("browser: Deck against s3rver (plain S3, no admin API, no STS)", async
       const dialog = page.getByRole("dialog", { name: "Create Bucket" });
       await dialog.getByLabel("Bucket Name").fill("any-s3");
       await dialog.getByRole("button", { name: "Save" }).click();
-      await page.waitForURL((url) => !url.pathname.endsWith("/buckets"));
-      await page.goto("/buckets");
+      await dialog.waitFor({ state: "detached" });
       await row(page, "any-s3").waitFor();
     });
 

@@ -13,6 +13,7 @@ import type {
 } from "../../lib/contract/objects.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
+import { isNotImplemented } from "../../lib/s3/probe.ts";
 import { getBucketVersioning, getObjectLockConfig } from "../../lib/s3/ops/bucket_config.ts";
 import { getObjectLegalHold, getObjectRetention, getObjectTagging } from "../../lib/s3/ops/object_lock.ts";
 import { headObject, type ObjectInfo } from "../../lib/s3/ops/objects.ts";
@@ -32,7 +33,13 @@ async function unlessDenied<T>(read: Promise<T>): Promise<T | null> {
 
 /** Whether the bucket has versioning on; null when the user may not read that (the folder view then hides Rewind). */
 export async function folderVersioning(client: S3Client, bucket: string): Promise<FolderVersioning> {
-  const versioning = await unlessDenied(getBucketVersioning(client, bucket));
+  // A server that does not implement versioning (s3rver) has unversioned buckets, not an error.
+  const versioning = await unlessDenied(
+    getBucketVersioning(client, bucket).catch((error) => {
+      if (isNotImplemented(error)) return { status: "" };
+      throw error;
+    }),
+  );
   return { is_versioned: versioning ? versioning.status === "Enabled" : null };
 }
 
