@@ -155,7 +155,7 @@ export function bucketPages(deps: AppDeps) {
           bucket={bucket}
           access={meta.data.bucket.info.access ?? "PRIVATE"}
           section={section.id}
-          sections={sectionsFor(session.distributed)}
+          sections={sectionsFor(session.distributed, c.get("capabilities"))}
           meta={meta.data.bucket}
         >
           {body}
@@ -203,7 +203,9 @@ export function bucketPages(deps: AppDeps) {
       (c) => c.redirect(`${base}buckets/${encodeURIComponent(c.req.param("bucket"))}/summary`, 302),
     )
     .get("/buckets/:bucket/:section", async (c) => {
-      const section = sectionsFor(c.get("session")!.distributed).find((s) => s.id === c.req.param("section"));
+      const section = sectionsFor(c.get("session")!.distributed, c.get("capabilities")).find((s) =>
+        s.id === c.req.param("section")
+      );
       if (!section) {
         return c.redirect(`${base}buckets/${encodeURIComponent(c.req.param("bucket"))}/summary`, 302);
       }

@@ -37,16 +37,17 @@ export function pageGuard(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if (!session) return c.redirect(deps.render.href("/login"), 302);
     c.set("access", await liveAccess(deps, session));
     const pages = pagesOf(c);
+    const caps = session.k8sToken ? undefined : await serverCapabilities(deps, session);
+    c.set("capabilities", caps);
+    const missing = caps && c.req.path !== "/" ? missingCapability(c.req.path, caps) : null;
+    if (caps && missing) {
+      return renderInShell(deps, c, {
+        title: "Not available",
+        status: 404,
+        body: <Unsupported missing={missing} caps={caps} base={deps.render.href("/")} />,
+      });
+    }
     if (c.req.path !== "/" && !isPathAllowed(pages, c.req.path)) {
-      const caps = session.k8sToken ? null : await serverCapabilities(deps, session);
-      const missing = caps && missingCapability(c.req.path, caps);
-      if (caps && missing) {
-        return renderInShell(deps, c, {
-          title: "Not available",
-          status: 404,
-          body: <Unsupported missing={missing} caps={caps} base={deps.render.href("/")} />,
-        });
-      }
       const first = firstAllowedRoute(pages, session.distributed);
       if (first && first !== c.req.path) return c.redirect(deps.render.href(first), 302);
     }

@@ -19,7 +19,14 @@ export async function startS3rver(): Promise<S3rverProcess> {
   const directory = await Deno.makeTempDir({ prefix: "deck-s3rver-" });
   const port = await freePort();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./s3rver/serve.ts", import.meta.url).pathname, "127.0.0.1", String(port), directory],
+    args: [
+      "run",
+      "-A",
+      new URL("./s3rver/serve.ts", import.meta.url).pathname,
+      "127.0.0.1",
+      String(port),
+      directory,
+    ],
     env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "inherit", // s3rver runs silent: whatever it prints is a failure worth seeing
@@ -34,13 +41,17 @@ export async function startS3rver(): Promise<S3rverProcess> {
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
   try {
-    await within("s3rver to listen", (async () => {
-      while (!seen.includes("listening ")) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`s3rver exited before listening: ${seen}`);
-        seen += value;
-      }
-    })(), 60_000);
+    await within(
+      "s3rver to listen",
+      (async () => {
+        while (!seen.includes("listening ")) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`s3rver exited before listening: ${seen}`);
+          seen += value;
+        }
+      })(),
+      60_000,
+    );
   } catch (error) {
     await stop();
     throw error;

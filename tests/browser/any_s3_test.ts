@@ -53,14 +53,17 @@ Deno.test("browser: Deck against s3rver (plain S3, no admin API, no STS)", async
     browser = await openBrowser({ consoleUrl: deck.consoleUrl });
     const { page } = browser;
 
-    await t.step("sign-in takes the keys as they are; the session cookie holds no readable secret", async () => {
-      await signInThroughForm(page, S3RVER_KEYS.accessKey, S3RVER_KEYS.secretKey);
-      const cookie = (await page.context().cookies()).find((c) => c.name === "token");
-      assert.ok(cookie, "a session cookie");
-      assert.equal(cookie.httpOnly, true);
-      // s3rver's secret is its access key, which the page shows as the account: only the cookie can be checked.
-      assert.ok(!cookie.value.includes(S3RVER_KEYS.secretKey), "the cookie is sealed");
-    });
+    await t.step(
+      "sign-in takes the keys as they are; the session cookie holds no readable secret",
+      async () => {
+        await signInThroughForm(page, S3RVER_KEYS.accessKey, S3RVER_KEYS.secretKey);
+        const cookie = (await page.context().cookies()).find((c) => c.name === "token");
+        assert.ok(cookie, "a session cookie");
+        assert.equal(cookie.httpOnly, true);
+        // s3rver's secret is its access key, which the page shows as the account: only the cookie can be checked.
+        assert.ok(!cookie.value.includes(S3RVER_KEYS.secretKey), "the cookie is sealed");
+      },
+    );
 
     await t.step("the capabilities say what the server speaks", async () => {
       const caps = await (await page.request.get("/api/v1/capabilities")).json() as ServerCapabilities;
@@ -135,13 +138,44 @@ Deno.test("browser: Deck against s3rver (plain S3, no admin API, no STS)", async
       }
     });
 
+    await t.step("the bucket's page: features the server lacks read as off, admin sections are absent", async () => {
+      await page.goto("/buckets/any-s3");
+      await page.screenshot({ path: "/tmp/anys3-summary.png", fullPage: true });
+      const sections = page.getByLabel("Bucket sections");
+      await sections.getByRole("link", { name: "Summary" }).waitFor();
+      for (const label of ["Access Audit", "Events", "Replication"]) {
+        assert.equal(await sections.getByRole("link", { name: label }).count(), 0, label);
+      }
+      await page.screenshot({ path: "/tmp/anys3-summary.png", fullPage: true });
+      await page.goto("/buckets/any-s3/prefix");
+      await page.screenshot({ path: "/tmp/anys3-prefix.png", fullPage: true });
+    });
+
+    await t.step("object tags, which s3rver keeps, are added and deleted", async () => {
+      const name = WORLD_NAMES[1];
+      await page.goto(`/object-browser/any-s3/${encodeURIComponent(name)}`);
+      await page.getByRole("button", { name: "+ Add tag" }).click();
+      const dialog = page.getByRole("dialog", { name: "Add New Tag" });
+      await dialog.getByLabel("Tag Key").fill("team");
+      await dialog.getByLabel("Tag Label").fill("blue");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await dialog.waitFor({ state: "detached", timeout: 3000 }).catch(() => {});
+      await page.screenshot({ path: "/tmp/anys3-object.png", fullPage: true });
+      await page.getByTestId("tags").getByText("team : blue").waitFor();
+      await page.getByRole("button", { name: "Delete tag team" }).click();
+      await page.getByRole("dialog", { name: "Delete Tag" }).getByRole("button", { name: "Delete" }).click();
+      await page.getByTestId("tags").getByText("team : blue").waitFor({ state: "detached" });
+    });
+
     await t.step("share: the presigned link works without a session", async () => {
       const name = "a+b 100% #1 ?.txt";
       await page.goto(`/object-browser/any-s3/${encodeURIComponent(name)}`);
       await page.getByRole("button", { name: "Share", exact: true }).click();
       const dialog = page.getByRole("dialog", { name: "Share File" });
       await page.waitForFunction(() =>
-        (document.querySelector('input[aria-label="Share URL"]') as HTMLInputElement)?.value.startsWith("http")
+        (document.querySelector('input[aria-label="Share URL"]') as HTMLInputElement)?.value.startsWith(
+          "http",
+        )
       );
       const link = await dialog.getByLabel("Share URL").inputValue();
       const res = await fetch(link);
@@ -154,12 +188,14 @@ Deno.test("browser: Deck against s3rver (plain S3, no admin API, no STS)", async
       await page.goto("/object-browser/any-s3/");
       for (const name of WORLD_NAMES) await row(page, name).getByRole("checkbox").check();
       await page.getByRole("button", { name: "Delete Selected" }).click();
-      await page.getByRole("dialog", { name: "Delete Objects" }).getByRole("button", { name: "Delete" }).click();
+      await page.getByRole("dialog", { name: "Delete Objects" }).getByRole("button", { name: "Delete" })
+        .click();
       await page.getByText("Objects deleted successfully.").waitFor();
       await row(page, WORLD_NAMES[0]).waitFor({ state: "detached" });
       await page.goto("/buckets");
       await page.getByRole("button", { name: "delete any-s3" }).click();
-      await page.getByRole("dialog", { name: "Delete Bucket" }).getByRole("button", { name: "Delete" }).click();
+      await page.getByRole("dialog", { name: "Delete Bucket" }).getByRole("button", { name: "Delete" })
+        .click();
       await row(page, "any-s3").waitFor({ state: "detached" });
     });
   } finally {

@@ -22,7 +22,7 @@ import {
   presetPolicy,
 } from "../../lib/policy/mod.ts";
 import { accountInfo } from "../../lib/s3/admin/info.ts";
-import { isMissingAdminApi } from "../../lib/s3/probe.ts";
+import { isMissingAdminApi, isNotImplemented } from "../../lib/s3/probe.ts";
 import { S3_POLICY } from "../session/direct_keys.ts";
 import { setBucketQuota } from "../../lib/s3/admin/buckets.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
@@ -89,7 +89,11 @@ export async function listBuckets(client: S3Client): Promise<BucketSummary[]> {
 }
 
 export async function bucketAccess(client: S3Client, name: string): Promise<BucketAccessLevel> {
-  const text = await getBucketPolicy(client, name);
+  // A server without bucket policies (s3rver) keeps every bucket private to its keys.
+  const text = await getBucketPolicy(client, name).catch((error) => {
+    if (isNotImplemented(error)) return "";
+    throw error;
+  });
   return bucketAccessOf(text ? normalizePolicy(JSON.parse(text)) : null, name);
 }
 

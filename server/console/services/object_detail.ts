@@ -134,8 +134,18 @@ export async function objectDetail(
     throw error;
   }
   const version = info.versionId ?? versionId;
+  // MinIO and AWS count an object's tags in HEAD; a server that does not (s3rver) is asked for them anyway,
+  // and one that cannot keep tags at all has none.
+  const counted = info.headers.has("x-amz-tagging-count") || /minio/i.test(info.headers.get("server") ?? "");
   const [tags, lock] = await Promise.all([
-    info.tagCount > 0 ? unlessDenied(getObjectTagging(client, bucket, key, version)) : {},
+    info.tagCount > 0 || !counted
+      ? unlessDenied(
+        getObjectTagging(client, bucket, key, version).catch((error) => {
+          if (isNotImplemented(error)) return {};
+          throw error;
+        }),
+      )
+      : {},
     lockState(client, { bucket, key, versionId: version }, info, locking),
   ]);
   const unreadable: UnreadablePart[] = [...(tags === null ? ["tags" as const] : []), ...lock.unreadable];

@@ -174,7 +174,8 @@ export async function revokeShareLink(client: S3Client, id: string): Promise<voi
   const accounts = await listServiceAccounts(client).catch((error) => {
     if (!isMissingAdminApi(error)) throw error;
     throw new ApiError(501, "share links cannot be revoked on this server", {
-      detail: "this server does not speak MinIO's admin API: its links are presigned URLs that end when they expire",
+      detail:
+        "this server does not speak MinIO's admin API: its links are presigned URLs that end when they expire",
     });
   });
   const account = accounts.find((a) => a.accessKey === id);

@@ -24,6 +24,8 @@ export const CAPABILITIES_TTL_MS = 10 * 60_000;
 interface Entry {
   at: number;
   value: Promise<ServerCapabilities>;
+  /** When a session last filled in the signed part (at most once per lifetime, whatever it found). */
+  signedAt?: number;
 }
 
 const entries = new Map<string, Entry>();
@@ -38,7 +40,13 @@ async function ask(deps: CapabilityDeps, session: SessionData | null): Promise<S
     metrics: wire.metrics,
     sts: wire.sts,
     identityModes: [],
-    s3: { versioning: "unknown", objectLock: "unknown", tagging: "unknown", lifecycle: "unknown", probedBucket: null },
+    s3: {
+      versioning: "unknown",
+      objectLock: "unknown",
+      tagging: "unknown",
+      lifecycle: "unknown",
+      probedBucket: null,
+    },
     checkedAt: new Date(deps.now()).toISOString(),
   };
   if (session) await addSigned(deps, session, caps);
@@ -49,7 +57,10 @@ async function ask(deps: CapabilityDeps, session: SessionData | null): Promise<S
 async function addSigned(deps: CapabilityDeps, session: SessionData, caps: ServerCapabilities) {
   const client = clientFor(deps, session);
   const version = caps.adminApi === "yes" && caps.minioVersion === null
-    ? serverInfo(client, AbortSignal.timeout(5000)).then((info) => info.servers?.[0]?.version ?? null, () => null)
+    ? serverInfo(client, AbortSignal.timeout(5000)).then(
+      (info) => info.servers?.[0]?.version ?? null,
+      () => null,
+    )
     : Promise.resolve(caps.minioVersion);
   const features = caps.s3.probedBucket === null
     ? listBuckets(client).then(async (buckets) => {
@@ -82,27 +93,27 @@ export async function serverCapabilities(
   options: { fresh?: boolean } = {},
 ): Promise<ServerCapabilities> {
   const key = deps.storage.url;
+  const now = deps.now();
   const found = entries.get(key);
-  const age = found ? deps.now() - found.at : Infinity;
+  const stale = (at: number | undefined) =>
+    at === undefined || now - at < 0 || now - at >= CAPABILITIES_TTL_MS;
   let entry = found;
-  if (!found || options.fresh || age < 0 || age >= CAPABILITIES_TTL_MS) {
-    entry = { at: deps.now(), value: ask(deps, session) };
+  if (!found || options.fresh || stale(found.at)) {
+    entry = { at: now, value: ask(deps, session), signedAt: session ? now : undefined };
     entries.set(key, entry);
-  } else if (session) {
-    const kept = await found.value;
-    const needsSigned = (kept.adminApi === "yes" && kept.minioVersion === null) || kept.s3.probedBucket === null;
+  } else if (session && stale(found.signedAt)) {
     // Only the first session to come by fills the gap; the others use the answer as it stands meanwhile.
-    if (needsSigned && !filling.has(key)) {
-      filling.add(key);
+    found.signedAt = now;
+    const filled = found.value.then(async (kept) => {
       const next = { ...kept, s3: { ...kept.s3 } };
-      entry = { at: found.at, value: addSigned(deps, session, next).then(() => next).finally(() => filling.delete(key)) };
-      entries.set(key, entry);
-    }
+      await addSigned(deps, session, next);
+      return next;
+    });
+    entry = { ...found, value: filled };
+    entries.set(key, entry);
   }
   return withModes(deps, await entry!.value);
 }
-
-const filling = new Set<string>();
 
 /** Forgets every kept answer (tests that point one endpoint at another server). */
 export function forgetCapabilities(): void {
@@ -136,8 +147,8 @@ const NEEDS_ADMIN: [RegExp, MissingCapability][] = [
   [/^\/(logs|trace|heal|health-info|profiling|audit-logs|tools)(\/|$)/, ADMIN_API],
   [/^\/(remote-buckets|replication)(\/|$)/, ADMIN_API],
   [/^\/watch(\/|$)/, LISTEN],
-  // A bucket's sections that are admin calls (quota, replication targets, events' targets).
-  [/^\/buckets\/[^/]+\/admin\/(replication|events)(\/|$)/, ADMIN_API],
+  // A bucket's sections built on admin calls: its users and policies, replication targets, event targets.
+  [/^\/buckets\/[^/]+\/(access|replication|events)(\/|$)/, ADMIN_API],
 ];
 
 /**

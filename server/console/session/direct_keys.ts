@@ -41,7 +41,9 @@ export async function signInWithKeys(
     if (error instanceof S3Error && error.status < 500) {
       throw ApiError.unauthorized(
         "invalid Login",
-        REFUSED.has(error.code) ? "The access key or secret key is wrong, or the account is disabled." : error.message,
+        REFUSED.has(error.code)
+          ? "The access key or secret key is wrong, or the account is disabled."
+          : error.message,
       );
     }
     throw new ApiError(503, "the storage server cannot be reached", {

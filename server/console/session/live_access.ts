@@ -15,7 +15,7 @@ import { normalizePolicy, type Policy } from "../../lib/policy/types.ts";
 import { type AccountInfo, accountInfo } from "../../lib/s3/admin/info.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
 import { clientFor, type StorageAccess } from "./clients.ts";
-import { serverCapabilities, servablePages } from "./capabilities.ts";
+import { servablePages, serverCapabilities } from "./capabilities.ts";
 import { plainS3Access } from "./direct_keys.ts";
 import { allowActionsOf, allowedPages, OPERATOR_PAGES } from "./pages.ts";
 import type { SessionData } from "./token.ts";

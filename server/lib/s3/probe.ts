@@ -50,7 +50,9 @@ async function ask(
 
 /** An S3 XML error about bucket "minio" or one of its keys: the path was taken for an object path. */
 function isObjectPathAnswer(body: string): boolean {
-  return /<Code>(NoSuchBucket|NoSuchKey|AccessDenied|InvalidBucketName|AllAccessDisabled)<\/Code>/.test(body) &&
+  return /<Code>(NoSuchBucket|NoSuchKey|AccessDenied|InvalidBucketName|AllAccessDisabled)<\/Code>/.test(
+    body,
+  ) &&
     /<(BucketName|Key)>/.test(body);
 }
 
@@ -158,5 +160,6 @@ export async function probeBucketFeatures(client: S3Client, bucket: string): Pro
  */
 export function isMissingAdminApi(error: unknown): boolean {
   return error instanceof S3Error &&
-    (isNotImplemented(error) || error.bucket === "minio" || (error.code === "NoSuchBucket" && error.status === 404));
+    (isNotImplemented(error) || error.bucket === "minio" ||
+      (error.code === "NoSuchBucket" && error.status === 404));
 }
