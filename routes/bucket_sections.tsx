@@ -31,7 +31,7 @@ import { bucketSummary } from "../server/console/services/bucket_summary.ts";
 import { clientFor } from "../server/console/session/clients.ts";
 import { listTierViews } from "../server/console/services/settings.ts";
 import { isPathAllowed } from "../server/console/session/pages.ts";
-import { missingCapability } from "../server/console/session/capabilities.ts";
+import { missingCapability, plainVersioning } from "../server/console/session/capabilities.ts";
 import type { ServerCapabilities } from "../server/lib/contract/capabilities.ts";
 import type { SessionData } from "../server/console/session/token.ts";
 import type { BucketSummary as BucketInfo } from "../server/lib/contract/buckets.ts";
@@ -96,11 +96,13 @@ export const SECTIONS: BucketSection[] = [
     id: "summary",
     label: "Summary",
     // The bucket's detail comes from the header's read; the Summary's own parts are read meanwhile.
-    load: async ({ deps, session, bucket, meta }) => {
+    load: async ({ deps, c, session, bucket, meta }) => {
       const info = meta.then((m) => m?.info ?? Promise.reject(new Error("the bucket could not be read")));
+      const caps = c.get("capabilities");
       const view = await bucketSummary(clientFor(deps, session), bucket, {
         distributed: session.distributed,
         info,
+        plainVersioning: !!caps && plainVersioning(caps),
       });
       return {
         props: { bucket, initial: view },

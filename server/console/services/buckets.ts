@@ -41,6 +41,7 @@ import {
 } from "../../lib/s3/ops/buckets.ts";
 import { bucketNameProblem } from "../../lib/contract/bucket_names.ts";
 import { retentionToLock } from "./bucket_settings.ts";
+import { unlessUnsupported } from "./unsupported.ts";
 
 /** The account's buckets (sorted by name, with the last usage scan) and its effective policy, from one call. */
 export async function accountView(
@@ -199,7 +200,10 @@ export async function setBucketAccess(
     );
   }
   const policy = presetPolicy(name, access);
-  await putBucketPolicy(client, name, policy ? policyToJson(policy) : "");
+  await unlessUnsupported(
+    "Bucket policies",
+    putBucketPolicy(client, name, policy ? policyToJson(policy) : ""),
+  );
   return await bucketInfo(client, name);
 }
 

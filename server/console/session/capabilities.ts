@@ -164,3 +164,8 @@ export function missingCapability(path: string, caps: ServerCapabilities): Missi
 export function servablePages(pages: string[], caps: ServerCapabilities): string[] {
   return pages.filter((page) => !missingCapability(page, caps));
 }
+
+/** A server that is not MinIO but implements versioning: its buckets show the versioning controls. */
+export function plainVersioning(caps: ServerCapabilities): boolean {
+  return caps.adminApi === "no" && caps.s3.versioning === "yes";
+}

@@ -29,7 +29,9 @@ export async function putObjectTagging(
       return;
     } catch (error) {
       // Servers without DeleteObjectTagging (s3rver) clear the tags with an empty tag set instead.
-      if (!(error instanceof S3Error && (error.code === "NotImplemented" || error.status === 501))) throw error;
+      if (!(error instanceof S3Error && (error.code === "NotImplemented" || error.status === 501))) {
+        throw error;
+      }
     }
   }
   await client.empty({ method: "PUT", bucket, key, query: { tagging: "", versionId }, body: tagsXml(tags) });
