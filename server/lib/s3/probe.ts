@@ -87,7 +87,8 @@ export async function probeWire(endpoint: string, fetcher: typeof fetch): Promis
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: "Action=AssumeRole&Version=2011-06-15",
     }),
-    ask(fetcher, `${base}/`, { method: "HEAD" }),
+    // The bucket list, unsigned: refused or not, the answer carries the Server header.
+    ask(fetcher, `${base}/`),
   ]);
   const isExposition = (body: string) => /^# (HELP|TYPE) /m.test(body) || body.trim() === "";
   const metricsV3 = served(v3, isExposition);
@@ -106,7 +107,7 @@ export async function probeWire(endpoint: string, fetcher: typeof fetch): Promis
       : metricsV3 === "unknown" || metricsV2 === "unknown"
       ? "unknown"
       : "none",
-    serverHeader: root?.server ?? "",
+    serverHeader: [root, admin, v3, v2, sts].find((answer) => answer?.server)?.server ?? "",
   };
 }
 
@@ -118,13 +119,13 @@ export function isNotImplemented(error: unknown): boolean {
 
 /**
  * The answer of one configuration read: implemented (set or not), not implemented, or unknown (any other
- * failure, such as a refusal for this account).
+ * failure, such as a refusal for this account). A success must be the configuration document asked for: a
+ * server that ignores the subresource answers the bucket listing instead (s3rver does for ?versioning).
  */
-async function supports(read: () => Promise<Response>): Promise<FeatureSupport> {
+async function supports(read: () => Promise<Response>, root: string): Promise<FeatureSupport> {
   try {
-    const res = await read();
-    await res.body?.cancel();
-    return "yes";
+    const body = await (await read()).text();
+    return new RegExp(`<${root}[\\s>/]`).test(body) ? "yes" : "no";
   } catch (error) {
     if (isNotImplemented(error)) return "no";
     // "Not configured" answers come from a server that implements the feature.
@@ -146,10 +147,10 @@ export interface BucketFeatures {
 export async function probeBucketFeatures(client: S3Client, bucket: string): Promise<BucketFeatures> {
   const read = (sub: string) => () => client.send({ method: "GET", bucket, query: { [sub]: "" } });
   const [versioning, objectLock, tagging, lifecycle] = await Promise.all([
-    supports(read("versioning")),
-    supports(read("object-lock")),
-    supports(read("tagging")),
-    supports(read("lifecycle")),
+    supports(read("versioning"), "VersioningConfiguration"),
+    supports(read("object-lock"), "ObjectLockConfiguration"),
+    supports(read("tagging"), "Tagging"),
+    supports(read("lifecycle"), "LifecycleConfiguration"),
   ]);
   return { versioning, objectLock, tagging, lifecycle };
 }
