@@ -93,9 +93,10 @@ export async function signIn(
   input: LoginInput,
   clientAddress: string,
 ): Promise<SessionData> {
-  // A server without STS (any plain S3 server) takes the typed keys as they are; asked afresh at each sign-in.
+  // Only MinIO's STS trades a user's own keys for temporary ones (Ceph's AssumeRole needs a role ARN): any
+  // other server takes the typed keys as they are. Asked afresh at each sign-in.
   const caps = await serverCapabilities(deps, null, { fresh: true });
-  if (caps.sts === "no") return await signInWithKeys(deps, input);
+  if (caps.sts === "no" || caps.adminApi === "no") return await signInWithKeys(deps, input);
   const key = deps.storage.forwardingKey;
   let creds: TemporaryCredentials;
   try {

@@ -75,9 +75,10 @@ async function addSigned(deps: CapabilityDeps, session: SessionData, caps: Serve
 
 function withModes(deps: CapabilityDeps, caps: ServerCapabilities): ServerCapabilities {
   const modes: ServerCapabilities["identityModes"] = [];
-  // A server that did not answer the STS question is still signed in to with STS first (sign-in falls back).
-  if (caps.sts !== "no") modes.push("sts");
-  if (caps.sts !== "yes") modes.push("access-keys");
+  // Sign-in uses STS only on MinIO (server/console/services/session.ts): a server with STS but without the admin
+  // API is signed in to with keys. One that did not answer either question is tried with STS.
+  const minioSts = caps.sts !== "no" && caps.adminApi !== "no";
+  modes.push(minioSts ? "sts" : "access-keys");
   if (deps.config?.idp && caps.sts === "yes") modes.push("openid");
   return { ...caps, identityModes: modes };
 }

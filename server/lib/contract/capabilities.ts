@@ -11,7 +11,7 @@ export type Support = "yes" | "no" | "unknown";
 export type IdentityMode =
   /** MinIO users (or the root account): the typed keys are traded for temporary credentials with STS AssumeRole. */
   | "sts"
-  /** The typed access key and secret key are used as they are (servers without STS). */
+  /** The typed access key and secret key are used as they are (any server but MinIO). */
   | "access-keys"
   /** Single sign-on through the configured OpenID provider (STS AssumeRoleWithWebIdentity). */
   | "openid";
