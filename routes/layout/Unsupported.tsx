@@ -19,10 +19,13 @@ export function Unsupported(
   return (
     <>
       <PageHeader title={TEXT.title} />
-      <div role="status" className="alert alert-info flex-col items-start gap-1" data-testid="unsupported">
-        <p className="font-semibold">{missing.why[0].toUpperCase() + missing.why.slice(1)}.</p>
-        <p>{TEXT.missing(missing.what)}</p>
-        <p>{TEXT.server(caps.endpoint, caps.server)}</p>
+      <div role="status" className="alert alert-info" data-testid="unsupported">
+        {/* One child: the alert lays its children out in columns. */}
+        <div className="space-y-1">
+          <p className="font-semibold">{missing.why[0].toUpperCase() + missing.why.slice(1)}.</p>
+          <p>{TEXT.missing(missing.what)}</p>
+          <p>{TEXT.server(caps.endpoint, caps.server)}</p>
+        </div>
       </div>
       <p className="mt-4">
         {TEXT.hint} <a className="link" href={`${base}object-browser`}>Object Browser</a>
