@@ -12,7 +12,9 @@ import { ready, spawnDeck, stop } from "../deck_process.ts";
 import { contentOf, WORLD_NAMES } from "../names.ts";
 import { S3RVER_KEYS, startS3rver } from "../s3rver_process.ts";
 import { freePort } from "../storage_process.ts";
+import { assertAccessible } from "./a11y.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
+import { assertNarrowLayout } from "./layout.ts";
 
 /** Every sidebar entry that needs MinIO's admin API (or its notification stream). */
 const ADMIN_ENTRIES = [
@@ -109,6 +111,14 @@ Deno.test("browser: Deck against s3rver (plain S3, no admin API, no STS)", async
         const note = page.getByTestId("unsupported");
         assert.match(await note.innerText(), /this server does not speak MinIO's admin API/i, path);
       }
+      await assertAccessible(page, "the not-available page");
+      await page.context().addCookies([{ name: "theme", value: "dark", url: deck.consoleUrl }]);
+      await page.setViewportSize({ width: 800, height: 700 });
+      browser!.expectConsoleError(/status of 404/);
+      await page.goto("/groups");
+      await assertAccessible(page, "the not-available page, dark, 800 px");
+      await assertNarrowLayout(page, "the not-available page");
+      await page.setViewportSize({ width: 1280, height: 720 });
     });
 
     await t.step("create a bucket", async () => {
