@@ -9,6 +9,7 @@ import BucketAccessLabel from "../islands/BucketAccessLabel.tsx";
 import BucketHeaderActions from "../islands/BucketHeaderActions.tsx";
 import BucketsList from "../islands/BucketsList.tsx";
 import type { AppDeps } from "../server/console/deps.ts";
+import type { ServerCapabilities } from "../server/lib/contract/capabilities.ts";
 import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
 import {
@@ -80,6 +81,15 @@ function BucketLayout(
       </div>
     </>
   );
+}
+
+/** What the create dialog leaves out on a server other than MinIO ("no" only: an unanswered question offers all). */
+function plainServerOf(caps: ServerCapabilities | undefined): { lacks: string[] } | undefined {
+  if (caps?.adminApi !== "no") return undefined;
+  const lacks: string[] = [];
+  if (caps.s3.versioning === "no") lacks.push("Versioning");
+  if (caps.s3.objectLock === "no") lacks.push("Object Locking");
+  return { lacks };
 }
 
 export function bucketPages(deps: AppDeps) {
@@ -191,6 +201,7 @@ export function bucketPages(deps: AppDeps) {
                 ...data,
                 unavailable: failed.view ?? bucketListRefusal(loaded.view),
                 distributed: session.distributed,
+                plainServer: plainServerOf(c.get("capabilities")),
                 base,
               }}
             />

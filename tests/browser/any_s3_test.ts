@@ -129,6 +129,17 @@ Deno.test("browser: Deck against s3rver (plain S3, no admin API, no STS)", async
       await dialog.getByRole("button", { name: "Save" }).click();
       await dialog.waitFor({ state: "detached" });
       await row(page, "any-s3").waitFor();
+      // With a bucket to read them from, the features s3rver lacks are no longer offered.
+      await page.reload();
+      await page.getByRole("button", { name: "Create Bucket" }).click();
+      await dialog.getByText("This server is not MinIO").waitFor();
+      assert.equal(await dialog.getByLabel("Versioning").count(), 0);
+      assert.equal(await dialog.getByLabel("Object Locking").count(), 0);
+      assert.match(
+        await dialog.getByRole("note").innerText(),
+        /does not support Versioning or Object Locking/,
+      );
+      await dialog.getByRole("button", { name: "Close" }).click();
     });
 
     await t.step("upload names in many scripts, browse them, download each", async () => {

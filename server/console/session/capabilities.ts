@@ -21,11 +21,16 @@ export interface CapabilityDeps extends StorageAccess {
 /** How long an answer stands before the next request asks again: servers are upgraded, not changed per call. */
 export const CAPABILITIES_TTL_MS = 10 * 60_000;
 
+/** How soon a session asks again for bucket features when there was no bucket to ask about. */
+const NO_BUCKET_RETRY_MS = 15_000;
+
 interface Entry {
   at: number;
   value: Promise<ServerCapabilities>;
-  /** When a session last filled in the signed part (at most once per lifetime, whatever it found). */
+  /** When a session last filled in the signed part (once per lifetime, sooner while no bucket was found). */
   signedAt?: number;
+  /** Set once that fill is answered: how long its answer stands. */
+  signedFor?: number;
 }
 
 const entries = new Map<string, Entry>();
@@ -96,13 +101,18 @@ export async function serverCapabilities(
   const key = deps.storage.url;
   const now = deps.now();
   const found = entries.get(key);
-  const stale = (at: number | undefined) =>
-    at === undefined || now - at < 0 || now - at >= CAPABILITIES_TTL_MS;
+  const stale = (at: number | undefined, lifetime = CAPABILITIES_TTL_MS) =>
+    at === undefined || now - at < 0 || now - at >= lifetime;
   let entry = found;
   if (!found || options.fresh || stale(found.at)) {
     entry = { at: now, value: ask(deps, session), signedAt: session ? now : undefined };
     entries.set(key, entry);
-  } else if (session && stale(found.signedAt)) {
+    if (session) lifetimeOfSigned(entry);
+  } else if (
+    session &&
+    (found.signedAt === undefined ||
+      (found.signedFor !== undefined && stale(found.signedAt, found.signedFor)))
+  ) {
     // Only the first session to come by fills the gap; the others use the answer as it stands meanwhile.
     found.signedAt = now;
     const filled = found.value.then(async (kept) => {
@@ -110,10 +120,27 @@ export async function serverCapabilities(
       await addSigned(deps, session, next);
       return next;
     });
-    entry = { ...found, value: filled };
+    entry = { ...found, value: filled, signedFor: undefined };
     entries.set(key, entry);
+    lifetimeOfSigned(entry);
   }
   return withModes(deps, await entry!.value);
+}
+
+/** Once the signed part is answered: it stands for the lifetime, or briefly when there was no bucket yet. */
+function lifetimeOfSigned(entry: Entry): void {
+  entry.value.then((caps) => {
+    entry.signedFor = caps.s3.probedBucket === null ? NO_BUCKET_RETRY_MS : CAPABILITIES_TTL_MS;
+  });
+}
+
+/**
+ * A bucket was created through the console: when the kept answer had no bucket to read features from, the next
+ * session to come by asks again (the create dialog then leaves out what the server lacks).
+ */
+export function bucketCreated(endpoint: string): void {
+  const entry = entries.get(endpoint);
+  if (entry?.signedFor === NO_BUCKET_RETRY_MS) entry.signedFor = 0;
 }
 
 /** Forgets every kept answer (tests that point one endpoint at another server). */
