@@ -44,7 +44,7 @@ export function pageGuard(deps: AppDeps): MiddlewareHandler<AppEnv> {
       return renderInShell(deps, c, {
         title: "Not available",
         status: 404,
-        body: <Unsupported missing={missing} caps={caps} base={deps.render.href("/")} />,
+        body: <Unsupported missing={missing} caps={caps} base={deps.render.href("/")} path={c.req.path} />,
       });
     }
     if (c.req.path !== "/" && !isPathAllowed(pages, c.req.path)) {

@@ -11,10 +11,17 @@ const TEXT = {
   missing: (what: string) => `Missing: ${what}.`,
   server: (endpoint: string, name: string) => `Storage server: ${endpoint}${name ? ` (${name})` : ""}.`,
   hint: "Buckets and the Object Browser work with any S3 server; the other areas need MinIO.",
+  checkAgain: "Check the server again",
 };
 
 export function Unsupported(
-  { missing, caps, base }: { missing: MissingCapability; caps: ServerCapabilities; base: string },
+  { missing, caps, base, path }: {
+    missing: MissingCapability;
+    caps: ServerCapabilities;
+    base: string;
+    /** This page's path, to come back to after checking again. */
+    path: string;
+  },
 ) {
   return (
     <>
@@ -30,6 +37,11 @@ export function Unsupported(
       <p className="mt-4">
         {TEXT.hint} <a className="link" href={`${base}object-browser`}>Object Browser</a>
       </p>
+      {/* After an upgrade or a switch of server: asks again now instead of waiting for the kept answer to age. */}
+      <form method="post" action={`${base}server-check`} className="mt-4">
+        <input type="hidden" name="back" value={path} />
+        <button type="submit" className="btn btn-sm">{TEXT.checkAgain}</button>
+      </form>
     </>
   );
 }

@@ -112,6 +112,11 @@ Deno.test("browser: Deck against s3rver (plain S3, no admin API, no STS)", async
         assert.match(await note.innerText(), /this server does not speak MinIO's admin API/i, path);
       }
       await assertAccessible(page, "the not-available page");
+      // Asking again on demand: s3rver still has no admin API, so the same page comes back.
+      browser!.expectConsoleError(/status of 404/);
+      await page.getByRole("button", { name: "Check the server again" }).click();
+      await page.waitForURL((url) => url.pathname === "/dashboard");
+      await page.getByTestId("unsupported").waitFor();
       await page.context().addCookies([{ name: "theme", value: "dark", url: deck.consoleUrl }]);
       await page.setViewportSize({ width: 800, height: 700 });
       browser!.expectConsoleError(/status of 404/);
