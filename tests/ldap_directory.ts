@@ -17,6 +17,8 @@
  * Anonymous clients may not read anything, so lookups need the service account's bind.
  */
 import { ensureSystemPrograms, LDAP_UTILS, SLAPD } from "../build/system_deps.ts";
+import { formatConfigLine, serviceRestart, setConfigKV } from "../server/lib/s3/admin/config_kv.ts";
+import type { S3Client } from "../server/lib/s3/client.ts";
 import { eventually } from "./eventually.ts";
 import { freePort } from "./storage_process.ts";
 
@@ -132,7 +134,12 @@ access to * by users read by * none
 }
 
 async function run(program: string, args: string[], stdin?: string): Promise<void> {
-  const child = new Deno.Command(program, { args, stdin: stdin === undefined ? "null" : "piped", stdout: "piped", stderr: "piped" })
+  const child = new Deno.Command(program, {
+    args,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  })
     .spawn();
   if (stdin !== undefined) {
     const writer = child.stdin.getWriter();
@@ -141,7 +148,9 @@ async function run(program: string, args: string[], stdin?: string): Promise<voi
   }
   const out = await child.output();
   if (!out.success) {
-    throw new Error(`${program} failed: ${new TextDecoder().decode(out.stderr)}${new TextDecoder().decode(out.stdout)}`);
+    throw new Error(
+      `${program} failed: ${new TextDecoder().decode(out.stderr)}${new TextDecoder().decode(out.stdout)}`,
+    );
   }
 }
 
@@ -199,4 +208,11 @@ export async function startDirectory(): Promise<LdapDirectory> {
     modify,
     stop,
   };
+}
+
+/** Points a storage server at a directory (identity_ldap) and restarts it so the settings take effect. */
+export async function configureLdap(admin: S3Client, settings: Record<string, string>): Promise<void> {
+  const kv = Object.entries(settings).map(([key, value]) => ({ key, value }));
+  await setConfigKV(admin, formatConfigLine("identity_ldap", undefined, kv));
+  await serviceRestart(admin);
 }

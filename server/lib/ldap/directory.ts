@@ -38,13 +38,16 @@ const OPERATION_TIMEOUT_MS = 30_000;
 
 /** A connected, not yet bound client; the TLS mode is the configured one. */
 async function open(s: LdapSettings): Promise<Client> {
-  const tlsOptions = { rejectUnauthorized: !s.tlsSkipVerify, servername: s.host };
+  // SNI carries host names only (RFC 6066 §3); an address is checked against the certificate without it.
+  const isAddress = /^[\d.]+$/.test(s.host) || s.host.includes(":");
+  const tlsOptions = { rejectUnauthorized: !s.tlsSkipVerify, ...(isAddress ? {} : { servername: s.host }) };
   const host = s.host.includes(":") ? `[${s.host}]` : s.host;
   const client = new Client({
     url: `${s.tls === "ldaps" ? "ldaps" : "ldap"}://${host}:${s.port}`,
     connectTimeout: CONNECT_TIMEOUT_MS,
     timeout: OPERATION_TIMEOUT_MS,
-    tlsOptions,
+    // ldapts speaks TLS from the first byte whenever it is given TLS options, whatever the URL's scheme.
+    ...(s.tls === "ldaps" ? { tlsOptions } : {}),
   });
   if (s.tls === "starttls") {
     try {
@@ -61,10 +64,15 @@ async function close(client: Client): Promise<void> {
   await client.unbind().catch(() => {});
 }
 
-const reason = (error: unknown) => (error instanceof Error ? error.message.trim() || error.name : String(error));
+const reason = (
+  error: unknown,
+) => (error instanceof Error ? error.message.trim() || error.name : String(error));
 
 function unreachable(s: LdapSettings, error: unknown): LdapFailure {
-  return new LdapFailure("reach", `the directory at ${describeTransport(s)} cannot be reached: ${reason(error)}`);
+  return new LdapFailure(
+    "reach",
+    `the directory at ${describeTransport(s)} cannot be reached: ${reason(error)}`,
+  );
 }
 
 /** A bind; a failure that is not an LDAP answer means the server was never reached. */
@@ -95,7 +103,10 @@ async function searchDns(client: Client, base: string, filter: string, what: str
       throw new LdapFailure("search-base", `Base DN (${base}) for ${what} search does not exist`);
     }
     if (!(error instanceof ResultCodeError)) throw error;
-    throw new LdapFailure(what === "user DN" ? "search-base" : "groups", `LDAP ${what} search under ${base} failed: ${reason(error)}`);
+    throw new LdapFailure(
+      what === "user DN" ? "search-base" : "groups",
+      `LDAP ${what} search under ${base} failed: ${reason(error)}`,
+    );
   }
 }
 
@@ -112,7 +123,10 @@ async function findUser(s: LdapSettings, client: Client, username: string): Prom
     found.push(...await searchDns(client, base, fillFilter(s.userDnSearchFilter, username), "user DN"));
   }
   if (found.length > 1) {
-    throw new LdapFailure("user-not-found", `Multiple DNs for ${username} found - please fix the search filter`);
+    throw new LdapFailure(
+      "user-not-found",
+      `Multiple DNs for ${username} found - please fix the search filter`,
+    );
   }
   return found[0] ?? null;
 }
@@ -124,7 +138,9 @@ async function findGroups(s: LdapSettings, client: Client, username: string, dn:
     try {
       groups.push(...await searchDns(client, base, fillFilter(s.groupSearchFilter, username, dn), "group"));
     } catch (error) {
-      if (error instanceof LdapFailure) throw new LdapFailure("groups", `Error finding groups of ${dn}: ${error.message}`);
+      if (error instanceof LdapFailure) {
+        throw new LdapFailure("groups", `Error finding groups of ${dn}: ${error.message}`);
+      }
       throw error;
     }
   }
@@ -138,9 +154,15 @@ const userNotFound = (s: LdapSettings, username: string) =>
   );
 
 /** Signs `username` in with `password`: its DN and groups, or an LdapFailure naming the failed step. */
-export async function authenticate(s: LdapSettings, username: string, password: string): Promise<DirectoryUser> {
+export async function authenticate(
+  s: LdapSettings,
+  username: string,
+  password: string,
+): Promise<DirectoryUser> {
   // An empty password would be an "unauthenticated bind" (RFC 4513 §5.1.2), which many servers accept.
-  if (!username || !password) throw new LdapFailure("input", "LDAPUsername and LDAPPassword must not be empty");
+  if (!username || !password) {
+    throw new LdapFailure("input", "LDAPUsername and LDAPPassword must not be empty");
+  }
   const client = await open(s);
   try {
     let dn: string | null = null;
@@ -152,7 +174,10 @@ export async function authenticate(s: LdapSettings, username: string, password: 
       await bind(s, client, s.lookupBindDn, s.lookupBindPassword, "lookup-bind");
     } else {
       if (s.usernameFormats.length === 0) {
-        throw new LdapFailure("search-base", "set lookup_bind_dn (with the user search settings) or username_format");
+        throw new LdapFailure(
+          "search-base",
+          "set lookup_bind_dn (with the user search settings) or username_format",
+        );
       }
       let last: LdapFailure | null = null;
       for (const format of s.usernameFormats) {
@@ -198,7 +223,11 @@ export async function lookupDn(s: LdapSettings, dn: string): Promise<string | nu
   try {
     await bind(s, client, s.lookupBindDn, s.lookupBindPassword, "lookup-bind");
     try {
-      const { searchEntries } = await client.search(dn, { scope: "base", filter: "(objectClass=*)", attributes: ["1.1"] });
+      const { searchEntries } = await client.search(dn, {
+        scope: "base",
+        filter: "(objectClass=*)",
+        attributes: ["1.1"],
+      });
       return searchEntries[0]?.dn ?? null;
     } catch (error) {
       if (error instanceof NoSuchObjectError) return null;

@@ -66,7 +66,9 @@ export function ldapSettings(values: Record<string, string> | undefined): LdapSe
 /** How an administrator reads the transport: "LDAPS", "StartTLS" or "plain LDAP (no TLS)". */
 export function describeTransport(s: LdapSettings): string {
   const mode = s.tls === "ldaps" ? "LDAPS" : s.tls === "starttls" ? "StartTLS" : "plain LDAP, no TLS";
-  return `${s.host}:${s.port} (${mode}${s.tls !== "plain" && s.tlsSkipVerify ? ", certificate not verified" : ""})`;
+  return `${s.host}:${s.port} (${mode}${
+    s.tls !== "plain" && s.tlsSkipVerify ? ", certificate not verified" : ""
+  })`;
 }
 
 /** Lookup-bind mode: a service account is configured. */

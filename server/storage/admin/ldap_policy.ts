@@ -25,10 +25,13 @@ export function directoryOf(ctx: AdminContext): LdapSettings {
   return settings;
 }
 
-export const ldapConfigured = (ctx: AdminContext) => ldapSettings(ctx.config.applied.identity_ldap?._) !== null;
+export const ldapConfigured = (ctx: AdminContext) =>
+  ldapSettings(ctx.config.applied.identity_ldap?._) !== null;
 
 const directoryError = (error: unknown) =>
-  error instanceof LdapFailure ? adminFail("XMinioAdminLDAPError", `LDAP server error: ${error.message}`, 500) : error;
+  error instanceof LdapFailure
+    ? adminFail("XMinioAdminLDAPError", `LDAP server error: ${error.message}`, 500)
+    : error;
 
 /** The DN a policy is mapped to: a user's name looked up, a DN checked to exist (lookup-bind mode). */
 async function resolveEntity(settings: LdapSettings, entity: string, isGroup: boolean): Promise<string> {
@@ -53,8 +56,16 @@ async function resolveEntity(settings: LdapSettings, entity: string, isGroup: bo
     const found = await lookupDn(settings, entity);
     if (!found) {
       throw isGroup
-        ? adminFail("XMinioAdminNoSuchGroup", `The specified group does not exist in the directory: ${entity}`, 404)
-        : adminFail("XMinioAdminNoSuchUser", `The specified user does not exist in the directory: ${entity}`, 404);
+        ? adminFail(
+          "XMinioAdminNoSuchGroup",
+          `The specified group does not exist in the directory: ${entity}`,
+          404,
+        )
+        : adminFail(
+          "XMinioAdminNoSuchUser",
+          `The specified user does not exist in the directory: ${entity}`,
+          404,
+        );
     }
     return found;
   } catch (error) {
@@ -72,7 +83,12 @@ async function changeMapping(
   const key = ldapMappingKey(isGroup, dnKey(dn));
   const before = ctx.iam.ldapMappings.get(key)?.policies ?? [];
   const after = change(before);
-  await ctx.iam.putLdapMapping(key, { dn, isGroup, policies: after, updatedAt: new Date(ctx.now()).toISOString() });
+  await ctx.iam.putLdapMapping(key, {
+    dn,
+    isGroup,
+    policies: after,
+    updatedAt: new Date(ctx.now()).toISOString(),
+  });
   return { before, after };
 }
 
@@ -85,7 +101,9 @@ export async function changeLdapPolicyAssociation(
   }
   const settings = directoryOf(ctx);
   const body = await decryptJson<{ policies?: unknown; user?: unknown; group?: unknown }>(ctx);
-  if (!Array.isArray(body.policies) || body.policies.length === 0) throw invalid("no policy names were given");
+  if (!Array.isArray(body.policies) || body.policies.length === 0) {
+    throw invalid("no policy names were given");
+  }
   if (body.policies.some((p) => typeof p !== "string" || p.trim() === "")) {
     throw invalid("an empty policy name was given");
   }
@@ -113,12 +131,18 @@ export async function changeLdapPolicyAssociation(
       400,
     );
   }
-  await changeMapping(ctx, dn, !!group, (now) =>
-    operation === "attach" ? [...now, ...changed] : now.filter((p) => !changed.includes(p)));
+  await changeMapping(
+    ctx,
+    dn,
+    !!group,
+    (now) => operation === "attach" ? [...now, ...changed] : now.filter((p) => !changed.includes(p)),
+  );
   const updatedAt = new Date(ctx.now()).toISOString();
   return await encryptedJson(
     ctx,
-    operation === "attach" ? { policiesAttached: changed, updatedAt } : { policiesDetached: changed, updatedAt },
+    operation === "attach"
+      ? { policiesAttached: changed, updatedAt }
+      : { policiesDetached: changed, updatedAt },
   );
 }
 

@@ -16,7 +16,10 @@ export interface LdapCheckResult {
   failures: string[];
 }
 
-export async function checkLdapSessions(iam: IamStore, settings: LdapSettings | null): Promise<LdapCheckResult> {
+export async function checkLdapSessions(
+  iam: IamStore,
+  settings: LdapSettings | null,
+): Promise<LdapCheckResult> {
   const result: LdapCheckResult = { ended: 0, failures: [] };
   if (!settings || !usesLookupBind(settings)) return result;
   const byUser = new Map<string, string[]>();
