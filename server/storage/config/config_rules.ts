@@ -78,7 +78,9 @@ export function checkSubsystemValues(name: string, values: Record<string, string
       }
       // Lookup-bind mode (a service account finds users) or username-format mode (the DN is made from the name).
       if (!values.lookup_bind_dn && !values.username_format) {
-        throw bad("set 'lookup_bind_dn' (with 'user_dn_search_base_dn' and 'user_dn_search_filter') or 'username_format'");
+        throw bad(
+          "set 'lookup_bind_dn' (with 'user_dn_search_base_dn' and 'user_dn_search_filter') or 'username_format'",
+        );
       }
       if (values.lookup_bind_dn && !(values.user_dn_search_base_dn || values.username_search_base_dn)) {
         throw bad("'user_dn_search_base_dn' is required with 'lookup_bind_dn'");
