@@ -22,6 +22,7 @@ export const islands = {
   SettingsConfigurations: () => import("./SettingsConfigurations.tsx"),
   SettingsNotifications: () => import("./SettingsNotifications.tsx"),
   SettingsTiers: () => import("./SettingsTiers.tsx"),
+  IdentityDiagnostics: () => import("./IdentityDiagnostics.tsx"),
   WebhookConfig: () => import("./WebhookConfig.tsx"),
   ObjectBrowser: () => import("./ObjectBrowser/ObjectBrowser.tsx"),
   TraceViewer: () => import("./TraceViewer.tsx"),

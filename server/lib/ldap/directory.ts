@@ -241,7 +241,7 @@ export async function lookupDn(s: LdapSettings, dn: string): Promise<string | nu
 /** Step by step for the diagnostics panel: reach, lookup bind, each search base. */
 export async function probe(
   s: LdapSettings,
-  step: (name: string, run: (client: Client) => Promise<string>) => Promise<boolean>,
+  step: (name: string, run: () => Promise<string>) => Promise<boolean>,
 ): Promise<void> {
   let client: Client | null = null;
   try {

@@ -1,0 +1,30 @@
+/**
+ * Identity API (Settings › Identity).
+ *
+ *   POST /identity/diagnostics   testUser? → the directory's and the OpenID provider's checks, step by step
+ *
+ * Administrators only: the checks read the stored identity settings, which the storage server gives only to
+ * a session allowed to read its configuration (anyone else gets its 403).
+ */
+import { Hono } from "hono";
+import { IdentityDiagnosticsInput } from "../../lib/contract/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "../session/env.ts";
+import { ldapDiagnostics } from "../services/ldap_diagnostics.ts";
+import { openIdDiagnostics } from "../services/openid_diagnostics.ts";
+import { clientFor } from "../session/clients.ts";
+import { requireSession } from "../session/middleware.ts";
+import { readJson } from "./input.ts";
+
+export function identityApi(deps: AppDeps) {
+  return new Hono<AppEnv>()
+    .post("/identity/diagnostics", async (c) => {
+      const client = clientFor(deps, requireSession(c));
+      const { testUser } = await readJson(c, IdentityDiagnosticsInput);
+      const [ldap, openid] = await Promise.all([
+        ldapDiagnostics(client, testUser),
+        openIdDiagnostics(client, deps.config, deps.fetch),
+      ]);
+      return c.json({ ldap, openid });
+    });
+}
