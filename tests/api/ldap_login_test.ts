@@ -29,9 +29,14 @@ Deno.test("console sign-in for directory users", async (t) => {
     await changeLdapPolicies(stack.admin, "attach", { policies: ["readwrite"], user: USERS.dave.dn });
     const refused = async (username: string, password: string, status: number) => {
       const client = new ConsoleClient(stack.consoleUrl);
-      const res = await client.request("POST", "/api/v1/login", { accessKey: username, secretKey: password }, {
-        "x-forwarded-for": `192.0.2.${++sender}`,
-      });
+      const res = await client.request(
+        "POST",
+        "/api/v1/login",
+        { accessKey: username, secretKey: password },
+        {
+          "x-forwarded-for": `192.0.2.${++sender}`,
+        },
+      );
       const text = await res.text();
       assert.equal(res.status, status, text);
       return JSON.parse(text) as Refusal;
@@ -41,7 +46,10 @@ Deno.test("console sign-in for directory users", async (t) => {
       const alice = await signIn(stack, "alice", USERS.alice.password);
       const session = await alice.json<{ pages: string[] }>("GET", "/api/v1/session", undefined, 200);
       assert.ok(session.pages.includes("/object-browser"), session.pages.join(" "));
-      assert.ok(!session.pages.includes("/identity/users") && !session.pages.includes("/users"), "readonly shows no user admin");
+      assert.ok(
+        !session.pages.includes("/identity/users") && !session.pages.includes("/users"),
+        "readonly shows no user admin",
+      );
       const buckets = await alice.json<{ buckets: { name: string }[] }>(
         "GET",
         "/api/v1/buckets",
