@@ -8,6 +8,7 @@ export const islands = {
   UsersList: () => import("./UsersList.tsx"),
   UserDetail: () => import("./UserDetail.tsx"),
   GroupsList: () => import("./GroupsList.tsx"),
+  DirectoryPolicies: () => import("./DirectoryPolicies.tsx"),
   PoliciesList: () => import("./PoliciesList.tsx"),
   PolicyDetail: () => import("./PolicyDetail.tsx"),
   BucketsList: () => import("./BucketsList.tsx"),

@@ -2,12 +2,15 @@
  * Identity API (Settings › Identity).
  *
  *   POST /identity/diagnostics   testUser? → the directory's and the OpenID provider's checks, step by step
+ *   GET  /identity/ldap/policies enabled, users and groups: the policies mapped to directory DNs
+ *   PUT  /identity/ldap/policies kind, entity (DN, or a user's login name), policies → 204
  *
  * Administrators only: the checks read the stored identity settings, which the storage server gives only to
  * a session allowed to read its configuration (anyone else gets its 403).
  */
 import { Hono } from "hono";
-import { IdentityDiagnosticsInput } from "../../lib/contract/identity.ts";
+import { IdentityDiagnosticsInput, SetDirectoryPoliciesInput } from "../../lib/contract/identity.ts";
+import { directoryMappings, setDirectoryPolicies } from "../services/ldap_policies.ts";
 import type { AppDeps } from "../deps.ts";
 import type { AppEnv } from "../session/env.ts";
 import { ldapDiagnostics } from "../services/ldap_diagnostics.ts";
@@ -26,5 +29,14 @@ export function identityApi(deps: AppDeps) {
         openIdDiagnostics(client, deps.config, deps.fetch),
       ]);
       return c.json({ ldap, openid });
+    })
+    .get(
+      "/identity/ldap/policies",
+      async (c) => c.json(await directoryMappings(clientFor(deps, requireSession(c)))),
+    )
+    .put("/identity/ldap/policies", async (c) => {
+      const client = clientFor(deps, requireSession(c));
+      await setDirectoryPolicies(client, await readJson(c, SetDirectoryPoliciesInput));
+      return c.body(null, 204);
     });
 }

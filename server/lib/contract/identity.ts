@@ -25,3 +25,24 @@ export interface IdentityDiagnostics {
   ldap: DiagnosticsSection;
   openid: DiagnosticsSection;
 }
+
+/** Policies mapped to one directory user or group, by DN. */
+export interface DirectoryMapping {
+  dn: string;
+  policies: string[];
+}
+
+/** GET /api/v1/identity/ldap/policies: whether the storage uses a directory, and its DN → policy mappings. */
+export interface DirectoryMappings {
+  enabled: boolean;
+  users: DirectoryMapping[];
+  groups: DirectoryMapping[];
+}
+
+/** PUT /api/v1/identity/ldap/policies: the policies a directory user (DN or login name) or group (DN) holds. */
+export const SetDirectoryPoliciesInput = s.object({
+  kind: s.literal("user", "group"),
+  entity: s.string({ min: 1, max: 2048 }),
+  policies: s.array(s.string({ min: 1, max: 256 }), { max: 100 }),
+});
+export type SetDirectoryPoliciesInput = s.Infer<typeof SetDirectoryPoliciesInput>;

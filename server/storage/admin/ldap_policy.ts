@@ -155,8 +155,8 @@ export async function setLdapPolicy(ctx: AdminContext, entity: string, isGroup: 
 
 /** GET idp/ldap/policy-entities: the mappings, all or those of the users, groups and policies asked for. */
 export async function ldapPolicyEntities(ctx: AdminContext): Promise<Response> {
-  requireAction(ctx, "admin:ListUserPolicies");
   directoryOf(ctx);
+  requireAction(ctx, "admin:ListUserPolicies");
   const users = ctx.query.getAll("user").filter(Boolean);
   const groups = ctx.query.getAll("group").filter(Boolean);
   const policies = ctx.query.getAll("policy").filter(Boolean);
