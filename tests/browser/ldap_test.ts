@@ -75,22 +75,25 @@ Deno.test("browser: directory users sign in, refusals say why, diagnostics name 
       assert.match((await banner.textContent()) ?? "", /uid=erin,ou=staff,dc=deck,dc=test/);
     });
 
-    await t.step("an administrator maps a policy to the user on the Users page; then it signs in", async () => {
-      await page.context().clearCookies();
-      await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
-      await page.goto("/users");
-      const directory = page.getByRole("region", { name: "Directory users (LDAP)" });
-      await directory.getByLabel("User DN or login name").fill("erin");
-      await directory.getByRole("checkbox", { name: "readwrite" }).check();
-      await directory.getByRole("button", { name: "Save policies" }).click();
-      await directory.getByRole("cell", { name: USERS.erin.dn, exact: true }).waitFor();
-      await screens(page, "ldap-users");
-      await page.goto("/groups");
-      const groups = page.getByRole("region", { name: "Directory groups (LDAP)" });
-      await groups.getByRole("cell", { name: GROUP_DNS.readers, exact: true }).waitFor();
-      await page.context().clearCookies();
-      await signInThroughForm(page, "erin", USERS.erin.password);
-    });
+    await t.step(
+      "an administrator maps a policy to the user on the Users page; then it signs in",
+      async () => {
+        await page.context().clearCookies();
+        await signInThroughForm(page, stack.storage.root.accessKey, stack.storage.root.secretKey);
+        await page.goto("/users");
+        const directory = page.getByRole("region", { name: "Directory users (LDAP)" });
+        await directory.getByLabel("User DN or login name").fill("erin");
+        await directory.getByRole("checkbox", { name: "readwrite" }).check();
+        await directory.getByRole("button", { name: "Save policies" }).click();
+        await directory.getByRole("cell", { name: USERS.erin.dn, exact: true }).waitFor();
+        await screens(page, "ldap-users");
+        await page.goto("/groups");
+        const groups = page.getByRole("region", { name: "Directory groups (LDAP)" });
+        await groups.getByRole("cell", { name: GROUP_DNS.readers, exact: true }).waitFor();
+        await page.context().clearCookies();
+        await signInThroughForm(page, "erin", USERS.erin.password);
+      },
+    );
 
     await t.step("the diagnostics panel shows the failing step when the directory is down", async () => {
       const closed = await freePort();
