@@ -17,7 +17,12 @@
  * Anonymous clients may not read anything, so lookups need the service account's bind.
  */
 import { ensureSystemPrograms, LDAP_UTILS, SLAPD } from "../build/system_deps.ts";
-import { formatConfigLine, serviceRestart, setConfigKV } from "../server/lib/s3/admin/config_kv.ts";
+import {
+  delConfigKV,
+  formatConfigLine,
+  serviceRestart,
+  setConfigKV,
+} from "../server/lib/s3/admin/config_kv.ts";
 import type { S3Client } from "../server/lib/s3/client.ts";
 import { eventually } from "./eventually.ts";
 import { freePort } from "./storage_process.ts";
@@ -54,8 +59,10 @@ export const USERS = {
 export const GROUP_DNS = { readers: `cn=readers,${GROUPS}`, admins: `cn=admins,${GROUPS}` };
 
 export interface LdapDirectory {
-  /** 127.0.0.1:<port>, as identity_ldap's server_addr takes it. */
+  /** 127.0.0.1:<port>, as identity_ldap's server_addr takes it (plain LDAP; StartTLS too with certificates). */
   address: string;
+  /** With certificates: 127.0.0.1:<port> of LDAPS. */
+  ldapsAddress?: string;
   /** The identity_ldap settings for lookup-bind mode against this directory (plain LDAP on loopback). */
   settings: Record<string, string>;
   /** Applies LDIF changes as the directory's administrator (ldapmodify). */
@@ -114,8 +121,9 @@ function contents(): string {
   ].join("\n\n") + "\n";
 }
 
-function slapdConf(dir: string): string {
-  return `include /etc/ldap/schema/core.schema
+function slapdConf(dir: string, tls?: { cert: string; key: string }): string {
+  const tlsLines = tls ? `TLSCertificateFile ${tls.cert}\nTLSCertificateKeyFile ${tls.key}\n` : "";
+  return `${tlsLines}include /etc/ldap/schema/core.schema
 include /etc/ldap/schema/cosine.schema
 include /etc/ldap/schema/inetorgperson.schema
 modulepath /usr/lib/ldap
@@ -154,19 +162,23 @@ async function run(program: string, args: string[], stdin?: string): Promise<voi
   }
 }
 
-/** Starts a fresh directory; stop it at the end of the test. */
-export async function startDirectory(): Promise<LdapDirectory> {
+/**
+ * Starts a fresh directory; stop it at the end of the test. With `tls` (tests/tls_certs.ts) it also serves
+ * LDAPS on a port of its own and StartTLS on the plain one.
+ */
+export async function startDirectory(tls?: { cert: string; key: string }): Promise<LdapDirectory> {
   const missing = await ensureSystemPrograms([SLAPD, LDAP_UTILS]);
   if (missing) throw new Error(missing);
   const dir = await Deno.makeTempDir({ prefix: "deck-ldap-" });
   await Deno.mkdir(`${dir}/db`);
-  await Deno.writeTextFile(`${dir}/slapd.conf`, slapdConf(dir));
+  await Deno.writeTextFile(`${dir}/slapd.conf`, slapdConf(dir, tls));
   await run("/usr/sbin/slapadd", ["-q", "-f", `${dir}/slapd.conf`], contents());
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}/`;
+  const tlsPort = tls ? await freePort() : 0;
   // -d keeps slapd in the foreground (a child of the test, ended by it); level 0 logs nothing.
   const child = new Deno.Command(SLAPD.path, {
-    args: ["-d", "0", "-f", `${dir}/slapd.conf`, "-h", url],
+    args: ["-d", "0", "-f", `${dir}/slapd.conf`, "-h", tls ? `${url} ldaps://127.0.0.1:${tlsPort}/` : url],
     stdout: "null",
     stderr: "piped",
   }).spawn();
@@ -195,6 +207,7 @@ export async function startDirectory(): Promise<LdapDirectory> {
   const address = `127.0.0.1:${port}`;
   return {
     address,
+    ldapsAddress: tls ? `127.0.0.1:${tlsPort}` : undefined,
     settings: {
       server_addr: address,
       server_insecure: "on",
@@ -210,8 +223,14 @@ export async function startDirectory(): Promise<LdapDirectory> {
   };
 }
 
-/** Points a storage server at a directory (identity_ldap) and restarts it so the settings take effect. */
+/**
+ * Points a storage server at a directory (identity_ldap) with exactly these settings (earlier ones are
+ * removed first: a set merges with what is stored) and restarts it so they take effect.
+ */
 export async function configureLdap(admin: S3Client, settings: Record<string, string>): Promise<void> {
+  await delConfigKV(admin, "identity_ldap").catch((error) => {
+    if (!/No such target/.test(String(error?.message))) throw error; // else: nothing stored yet
+  });
   const kv = Object.entries(settings).map(([key, value]) => ({ key, value }));
   await setConfigKV(admin, formatConfigLine("identity_ldap", undefined, kv));
   await serviceRestart(admin);
