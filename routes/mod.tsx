@@ -12,6 +12,7 @@ import { iamPages } from "./iam.tsx";
 import { licensePages } from "./license.tsx";
 import { firstAllowedRoute } from "./layout/menu.ts";
 import { loginPages } from "./login.tsx";
+import { ssoPages } from "./sso.tsx";
 import { objectPages } from "./objects.tsx";
 import { operatorPages } from "./operator.tsx";
 import { volumesPages } from "./volumes.tsx";
@@ -43,6 +44,7 @@ function dropTrailingSlash(deps: AppDeps): MiddlewareHandler<AppEnv> {
 export function pageRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.route("/", loginPages(deps));
+  app.route("/", ssoPages(deps));
   app.use("*", dropTrailingSlash(deps));
   app.use("*", pageGuard(deps));
   app.get("/", (c) => {

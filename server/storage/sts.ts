@@ -1,7 +1,8 @@
 /**
  * STS (minio-protocol §2): AssumeRole issues temporary credentials for a long-term user or root, with an
- * optional session policy; the web-identity and LDAP actions (sts_ldap.ts) answer "not configured" until an
- * identity provider is set up.
+ * optional session policy; AssumeRoleWithWebIdentity trades a verified token of the configured OpenID
+ * provider and AssumeRoleWithLDAPIdentity (sts_ldap.ts) a directory user's name and password; both answer
+ * "not configured" until an identity provider is set up.
  */
 import { checkPolicy } from "../lib/policy/validate.ts";
 import { buildXml, type XmlObject } from "../lib/s3/xml.ts";
@@ -188,30 +189,35 @@ async function assumeRoleWithWebIdentity(
   try {
     identity = await verifyWebIdentity(settings, token, nowMs, fetcher);
   } catch (error) {
-    if (error instanceof WebIdentityError) {
-      throw new StoreError(error.code, error.message, error.code === "AccessDenied" ? 403 : 400);
-    }
+    // MinIO answers every token problem but expiry with InvalidParameterValue (sts-handlers.go).
+    if (error instanceof WebIdentityError) throw new StoreError(error.code, error.message, 400);
     throw error;
+  }
+  const claim = `${settings.claimPrefix}${settings.claimName}`;
+  if (identity.policies === null) {
+    throw new StoreError(
+      "InvalidParameterValue",
+      `${claim} claim missing from the JWT token, credentials will not be generated`,
+      400,
+    );
   }
   const known = identity.policies.filter((name) => iam.policies.has(name));
   if (known.length === 0) {
-    const claim = `${settings.claimPrefix}${settings.claimName}`;
     throw new StoreError(
-      "AccessDenied",
-      identity.policies.length
-        ? `None of the given policies (${identity.policies.join(",")}) are defined`
-        : `The token carries no policy in its '${claim}' claim`,
-      403,
+      "InvalidParameterValue",
+      `None of the given policies (\`${
+        identity.policies.join(",")
+      }\`) are defined, credentials will not be generated`,
+      400,
     );
   }
-  const seconds = durationOf(
-    form.get("DurationSeconds") || null,
-    () => Math.max(900, identity.expiresAt - Math.floor(nowMs / 1000)),
-  );
+  // As MinIO: DurationSeconds replaces the token's expiry; without it the credentials end with the token.
+  const requested = form.get("DurationSeconds");
+  const expiresAt = requested ? nowMs + durationOf(requested, () => 0) * 1000 : identity.expiresAt * 1000;
   const sessionPolicy = sessionPolicyOf(form);
   const credentials = await issueSession(iam, {
     parentUser: identity.subject,
-    expiresAt: Math.floor(nowMs / 1000 + seconds) * 1000,
+    expiresAt: Math.floor(expiresAt / 1000) * 1000,
     sessionPolicy,
     policies: known,
   });

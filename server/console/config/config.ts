@@ -43,6 +43,8 @@ export interface AppConfig {
     readonly secret: string;
     readonly callback: string;
     readonly scopes: string[];
+    /** CONSOLE_IDP_AUTO_REDIRECT: /login leaves for the provider at once (the form stays at /login?form=1). */
+    readonly autoRedirect: boolean;
   } | null;
   /** Whether X-Forwarded-Host names the console's host (only behind a reverse proxy that sets it). */
   readonly trustForwarded: boolean;
@@ -242,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
         secret: raw.idpSecret,
         callback: raw.idpCallback,
         scopes: raw.idpScopes.split(",").map((s) => s.trim()).filter(Boolean),
+        autoRedirect: parseSwitch(SETTINGS.idpAutoRedirect.env, raw.idpAutoRedirect),
       }
       : null,
     trustForwarded: parseSwitch(SETTINGS.trustForwarded.env, raw.trustForwarded),

@@ -148,6 +148,12 @@ export const SETTINGS = {
     default: "openid,profile,email",
     description: "OpenID scopes, comma-separated.",
   },
+  idpAutoRedirect: {
+    env: "CONSOLE_IDP_AUTO_REDIRECT",
+    default: "off",
+    description:
+      "on: /login goes straight to the OpenID provider (sites with only SSO); /login?form=1 still shows the access-key form, for the root account.",
+  },
   ldapEnabled: {
     env: "CONSOLE_LDAP_ENABLED",
     default: "auto",

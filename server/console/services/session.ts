@@ -17,7 +17,8 @@ import { accountInfo } from "../../lib/s3/admin/info.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
 import { forwardedHeaders } from "../../lib/s3/forwarded_client.ts";
 import { assumeRole, assumeRoleWithWebIdentity, type TemporaryCredentials } from "../../lib/s3/sts.ts";
-import { authorizationUrl, exchangeCode } from "../session/oidc.ts";
+import { checkCallback, exchangeCode, startSignIn } from "../session/oidc.ts";
+import { ssoRefusal, storageRefusal } from "../session/sso_reasons.ts";
 import { accessFrom, liveAccess, type LiveAccessDeps, rememberAccess } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
 import { operatorSessionInfo, signInOperator } from "./operator/session.ts";
@@ -34,13 +35,24 @@ export interface SessionDeps extends LiveAccessDeps, LogSearchDeps {
   operator?: OperatorDeps;
 }
 
-/** Which sign-in page to show: the SSO redirect when an OpenID provider is configured, else the form. */
-export async function loginStrategy(deps: SessionDeps): Promise<LoginStrategy> {
-  if (!deps.config.idp) return { loginStrategy: deps.operator ? "service-account" : "form" };
-  return {
-    loginStrategy: "redirect",
-    redirect: await authorizationUrl(deps.config.idp, deps.sessionKey, deps.fetch, deps.now()),
-  };
+/**
+ * Which sign-in page to show: the SSO redirect when an OpenID provider is configured, else the form. The
+ * redirect is the console's own /login/sso, which starts each sign-in with fresh state, nonce and PKCE.
+ */
+export function loginStrategy(deps: SessionDeps): Promise<LoginStrategy> {
+  if (!deps.config.idp) return Promise.resolve({ loginStrategy: deps.operator ? "service-account" : "form" });
+  return Promise.resolve({ loginStrategy: "redirect", redirect: `${deps.config.subpath}login/sso` });
+}
+
+/**
+ * Starts single sign-on for a browser that opened the console at `origin`: the provider's authorisation URL
+ * and the sealed pending sign-in the browser keeps meanwhile. Refused when the provider would send the
+ * browser back to another address than the one it uses (the pending sign-in would stay behind).
+ */
+export async function beginSso(deps: SessionDeps, origin: string): Promise<{ url: string; pending: string }> {
+  if (!deps.config.idp) throw ApiError.badRequest("single sign-on is not configured");
+  checkCallback(deps.config.idp, origin, deps.config.subpath);
+  return await startSignIn(deps.config.idp, deps.sessionKey, deps.fetch, deps.now());
 }
 
 const invalidLogin = (detail: string) => ApiError.unauthorized("invalid Login", detail);
@@ -124,10 +136,24 @@ export async function signIn(
   return await sessionFrom(deps, creds, input.accessKey, false);
 }
 
-/** SSO sign-in: verify state, exchange the code, and let the storage server verify the id_token. */
-export async function signInWithIdp(deps: SessionDeps, input: OAuthCallbackInput): Promise<SessionData> {
+/**
+ * SSO sign-in: check state (against `pending`, the browser's sealed pending sign-in), exchange the code,
+ * check the nonce, and let the storage server verify the id_token and map its policy claim.
+ */
+export async function signInWithIdp(
+  deps: SessionDeps,
+  input: OAuthCallbackInput,
+  pending: string | undefined,
+): Promise<SessionData> {
   if (!deps.config.idp) throw ApiError.badRequest("single sign-on is not configured");
-  const idToken = await exchangeCode(deps.config.idp, deps.sessionKey, deps.fetch, deps.now(), input);
+  const idToken = await exchangeCode(
+    deps.config.idp,
+    deps.sessionKey,
+    deps.fetch,
+    deps.now(),
+    input,
+    pending,
+  );
   // Operator mode: the identity provider vouched for the person (code and state checked above, unlike the
   // original, which skipped both); Kubernetes calls then use the console's own service account.
   if (deps.operator) {
@@ -151,7 +177,11 @@ export async function signInWithIdp(deps: SessionDeps, input: OAuthCallbackInput
       tokenRevokeType: newSessionRevokeType(),
     });
   } catch (error) {
-    throw invalidLogin(error instanceof Error ? error.message : String(error));
+    if (error instanceof S3Error && error.status < 500) throw storageRefusal(error.message);
+    throw ssoRefusal(
+      "storage",
+      `it cannot be reached or failed (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
   return await sessionFrom(deps, creds, "", true);
 }
