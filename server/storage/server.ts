@@ -182,6 +182,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     fetch: outgoingFetch,
     reportedBackend: options.reportedBackend,
     ldapCheckMs: options.ldapCheckMs,
+    caCerts,
     applyConfig: (tree) => notifier.apply(tree),
     notificationStatus: () => notifier.status(),
     live: { streams, logHistory, heal },

@@ -13,6 +13,9 @@ import { startStack } from "../helpers.ts";
 import { configureLdap, GROUP_DNS, startDirectory, USERS } from "../ldap_directory.ts";
 import { awsCli } from "../storage/awscli.ts";
 import { makeCertificates } from "../tls_certs.ts";
+import { fetchTrusting } from "../../server/lib/http/trusted_cas.ts";
+import { S3Client } from "../../server/lib/s3/client.ts";
+import { startEmbeddedStorage } from "../../server/storage/server.ts";
 
 Deno.test("LDAP over LDAPS and StartTLS; the credentials work in the AWS CLI", async (t) => {
   const certs = await makeCertificates();
@@ -48,6 +51,28 @@ Deno.test("LDAP over LDAPS and StartTLS; the credentials work in the AWS CLI", a
       assert.match((await sts().then(() => null, (e) => e))?.message ?? "", /\(StartTLS\) cannot be reached/);
       await configureLdap(stack.admin, { ...secure, server_starttls: "on", tls_skip_verify: "on" });
       await sts();
+    });
+
+    await t.step("LDAPS verified against a CA in the storage's certs dir, as MinIO trusts it", async () => {
+      const own = await makeCertificates();
+      await Deno.copyFile(certs.caFile, `${own.certsDir}/CAs/directory-ca.crt`);
+      const dataDir = await Deno.makeTempDir({ prefix: "deck-ldap-tls-" });
+      const trusting = fetchTrusting([await Deno.readTextFile(own.caFile)]);
+      const storage = await startEmbeddedStorage({ dataDir, port: 0, certsDir: own.certsDir });
+      try {
+        const admin = new S3Client({ endpoint: storage.url, credentials: storage.root, fetch: trusting });
+        await configureLdap(admin, { ...secure, server_addr: directory.ldapsAddress! });
+        await changeLdapPolicies(admin, "attach", { policies: ["readonly"], group: GROUP_DNS.readers });
+        await assumeRoleWithLdapIdentity(storage.url, trusting, {
+          username: "alice",
+          password: USERS.alice.password,
+        });
+      } finally {
+        await storage.close();
+        trusting.close();
+        await Deno.remove(dataDir, { recursive: true });
+        await own.remove();
+      }
     });
 
     await t.step("the AWS CLI lists buckets with a directory user's credentials", async () => {

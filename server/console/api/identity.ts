@@ -25,7 +25,8 @@ export function identityApi(deps: AppDeps) {
       const client = clientFor(deps, requireSession(c));
       const { testUser } = await readJson(c, IdentityDiagnosticsInput);
       const [ldap, openid] = await Promise.all([
-        ldapDiagnostics(client, testUser),
+        // The console's fetch carries the certificates it trusts (server/lib/http/trusted_cas.ts), if any.
+        ldapDiagnostics(client, testUser, (deps.fetch as { caCerts?: readonly string[] }).caCerts ?? []),
         openIdDiagnostics(client, deps.config, deps.fetch),
       ]);
       return c.json({ ldap, openid });

@@ -19,8 +19,13 @@ const STEP_NAMES: Record<string, string> = {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export async function ldapDiagnostics(client: S3Client, testUser: string): Promise<DiagnosticsSection> {
-  const settings = ldapSettings(await storedValues(client, "identity_ldap"));
+/** `caCerts`: what the console trusts besides the system's (for the embedded storage, its certs dir, as the storage). */
+export async function ldapDiagnostics(
+  client: S3Client,
+  testUser: string,
+  caCerts: readonly string[] = [],
+): Promise<DiagnosticsSection> {
+  const settings = ldapSettings(await storedValues(client, "identity_ldap"), caCerts);
   if (!settings) return { configured: false, steps: [] };
   const steps: DiagnosticStep[] = [];
   const record = (name: string, passed: boolean, message: string) => {

@@ -5,6 +5,7 @@
  * LdapFailure naming the step, so the STS answer, the console's sign-in and the diagnostics can say which
  * step failed; messages follow MinIO's where it has one.
  */
+import { rootCertificates } from "node:tls";
 import { Client, InvalidCredentialsError, NoSuchObjectError, ResultCodeError } from "ldapts";
 import { dnKey, fillDn, fillFilter } from "./names.ts";
 import { describeTransport, type LdapSettings, usesLookupBind } from "./settings.ts";
@@ -40,7 +41,12 @@ const OPERATION_TIMEOUT_MS = 30_000;
 async function open(s: LdapSettings): Promise<Client> {
   // SNI carries host names only (RFC 6066 §3); an address is checked against the certificate without it.
   const isAddress = /^[\d.]+$/.test(s.host) || s.host.includes(":");
-  const tlsOptions = { rejectUnauthorized: !s.tlsSkipVerify, ...(isAddress ? {} : { servername: s.host }) };
+  const tlsOptions = {
+    rejectUnauthorized: !s.tlsSkipVerify,
+    ...(isAddress ? {} : { servername: s.host }),
+    // `ca` replaces Node's roots, so the system's go along with the extra ones.
+    ...(s.caCerts.length ? { ca: [...rootCertificates, ...s.caCerts] } : {}),
+  };
   const host = s.host.includes(":") ? `[${s.host}]` : s.host;
   const client = new Client({
     url: `${s.tls === "ldaps" ? "ldaps" : "ldap"}://${host}:${s.port}`,

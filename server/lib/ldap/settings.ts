@@ -23,6 +23,8 @@ export interface LdapSettings {
   groupNameAttribute: string;
   /** Default lifetime of the credentials a sign-in gets (sts_expiry, default 1h). */
   stsExpirySeconds: number;
+  /** PEM certificates trusted besides the system's (the storage's certs dir, as MinIO trusts it). */
+  caCerts: readonly string[];
 }
 
 /** "1h", "90m", "3600s", "2d" or bare seconds; 0 when unreadable. */
@@ -35,7 +37,10 @@ function durationSeconds(value: string): number {
 const list = (value: string | undefined) => (value ?? "").split(";").map((v) => v.trim()).filter(Boolean);
 
 /** The settings from identity_ldap's values; null when no directory is configured. */
-export function ldapSettings(values: Record<string, string> | undefined): LdapSettings | null {
+export function ldapSettings(
+  values: Record<string, string> | undefined,
+  caCerts: readonly string[] = [],
+): LdapSettings | null {
   const addr = values?.server_addr;
   if (!addr || values.enable === "off") return null;
   const at = addr.lastIndexOf(":");
@@ -60,6 +65,7 @@ export function ldapSettings(values: Record<string, string> | undefined): LdapSe
     groupSearchFilter: values.group_search_filter ?? "",
     groupNameAttribute: values.group_name_attribute ?? "",
     stsExpirySeconds: durationSeconds(values.sts_expiry || "1h") || 3600,
+    caCerts,
   };
 }
 

@@ -11,7 +11,7 @@
  */
 import { LdapFailure, lookupDn, lookupUser } from "../../lib/ldap/directory.ts";
 import { dnKey, parsesAsDn } from "../../lib/ldap/names.ts";
-import { type LdapSettings, ldapSettings, usesLookupBind } from "../../lib/ldap/settings.ts";
+import { type LdapSettings, usesLookupBind } from "../../lib/ldap/settings.ts";
 import { mappedPolicies } from "../iam/ldap_policies.ts";
 import { ldapMappingKey } from "../iam/store.ts";
 import { type AdminContext, adminFail, decryptJson, empty, encryptedJson, requireAction } from "./context.ts";
@@ -20,13 +20,12 @@ const invalid = (message: string) => adminFail("XMinioAdminInvalidArgument", mes
 
 /** The configured directory, or the error MinIO gives when LDAP is not set up. */
 export function directoryOf(ctx: AdminContext): LdapSettings {
-  const settings = ldapSettings(ctx.config.applied.identity_ldap?._);
+  const settings = ctx.ldap();
   if (!settings) throw adminFail("XMinioAdminNotImplemented", "LDAP is not configured on this server", 501);
   return settings;
 }
 
-export const ldapConfigured = (ctx: AdminContext) =>
-  ldapSettings(ctx.config.applied.identity_ldap?._) !== null;
+export const ldapConfigured = (ctx: AdminContext) => ctx.ldap() !== null;
 
 const directoryError = (error: unknown) =>
   error instanceof LdapFailure
