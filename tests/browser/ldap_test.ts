@@ -12,6 +12,7 @@ import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
 import { startStack } from "../helpers.ts";
 import { configureLdap, GROUP_DNS, startDirectory, USERS } from "../ldap_directory.ts";
 import { freePort } from "../storage_process.ts";
+import { assertAccessible } from "./a11y.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
 
 async function screens(page: Page, name: string): Promise<void> {
@@ -86,7 +87,8 @@ Deno.test("browser: directory users sign in, refusals say why, diagnostics name 
         await directory.getByRole("checkbox", { name: "readwrite" }).check();
         await directory.getByRole("button", { name: "Save policies" }).click();
         await directory.getByRole("cell", { name: USERS.erin.dn, exact: true }).waitFor();
-        await screens(page, "ldap-users");
+        await assertAccessible(page, "Users with directory users");
+      await screens(page, "ldap-users");
         await page.goto("/groups");
         const groups = page.getByRole("region", { name: "Directory groups (LDAP)" });
         await groups.getByRole("cell", { name: GROUP_DNS.readers, exact: true }).waitFor();
@@ -109,6 +111,7 @@ Deno.test("browser: directory users sign in, refusals say why, diagnostics name 
       const text = (await failed.textContent()) ?? "";
       assert.match(text, /Directory reachable/);
       assert.match(text, new RegExp(`127\\.0\\.0\\.1:${closed} \\(plain LDAP, no TLS\\) cannot be reached`));
+      await assertAccessible(page, "Settings › Identity diagnostics");
       await screens(page, "ldap-diagnostics-down");
       await configureLdap(stack.admin, directory.settings);
       await page.getByRole("button", { name: "Run checks" }).click();
