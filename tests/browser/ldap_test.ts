@@ -88,7 +88,7 @@ Deno.test("browser: directory users sign in, refusals say why, diagnostics name 
         await directory.getByRole("button", { name: "Save policies" }).click();
         await directory.getByRole("cell", { name: USERS.erin.dn, exact: true }).waitFor();
         await assertAccessible(page, "Users with directory users");
-      await screens(page, "ldap-users");
+        await screens(page, "ldap-users");
         await page.goto("/groups");
         const groups = page.getByRole("region", { name: "Directory groups (LDAP)" });
         await groups.getByRole("cell", { name: GROUP_DNS.readers, exact: true }).waitFor();

@@ -34,6 +34,7 @@ import { originalRequests } from "../ws/relay.ts";
 import { traceRelay } from "../ws/trace.ts";
 import { watchRelay } from "../ws/watch.ts";
 import { licenseApi } from "../api/license.ts";
+import { capabilitiesApi } from "../api/capabilities.ts";
 import { firstAllowedRoute } from "../../../routes/layout/menu.ts";
 import { pageRoutes } from "../../../routes/mod.tsx";
 import { mountOperatorMode } from "./operator_mode.ts";
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", objectUploadsApi(deps));
   app.route("/api/v1", licenseApi(deps));
   app.route("/api/v1", toolsApi(deps));
+  app.route("/api/v1", capabilitiesApi(deps));
 
   // Live streams: each relay checks the session, Origin and its query before upgrading (server/console/ws/relay.ts).
   app.get("/ws/trace", traceRelay(deps));

@@ -23,6 +23,8 @@ import { accessFrom, liveAccess, type LiveAccessDeps, rememberAccess } from "../
 import type { SessionData } from "../session/token.ts";
 import { operatorSessionInfo, signInOperator } from "./operator/session.ts";
 import { clientFor, clientWithKeys } from "../session/clients.ts";
+import { serverCapabilities } from "../session/capabilities.ts";
+import { signInWithKeys } from "../session/direct_keys.ts";
 import { endSessions, newSessionRevokeType } from "./session_revocation.ts";
 import { type LogSearchDeps, sessionFeatures } from "./tools.ts";
 import { signInWithDirectory } from "./session_ldap.ts";
@@ -104,6 +106,10 @@ export async function signIn(
   input: LoginInput,
   clientAddress: string,
 ): Promise<SessionData> {
+  // Only MinIO's STS trades a user's own keys for temporary ones (Ceph's AssumeRole needs a role ARN): any
+  // other server takes the typed keys as they are. Asked afresh at each sign-in.
+  const caps = await serverCapabilities(deps, null, { fresh: true });
+  if (caps.sts === "no" || caps.adminApi === "no") return await signInWithKeys(deps, input);
   const key = deps.storage.forwardingKey;
   let creds: TemporaryCredentials;
   try {
@@ -211,6 +217,7 @@ export async function sessionInfo(deps: SessionDeps, session: SessionData): Prom
  */
 export async function signOut(deps: SessionDeps, session: SessionData): Promise<void> {
   if (session.k8sToken) return; // an operator's token is Kubernetes' to revoke; clearing the cookie ends the session here
+  if (session.directKeys) return; // long-term keys are not the console's to revoke: clearing the cookie ends it
   if (!(await endSessions(clientFor(deps, session)))) {
     deps.log.warn(
       "the storage server cannot revoke temporary credentials; this session's stay valid until they expire",
