@@ -45,6 +45,8 @@ export interface EmbeddedStorageOptions {
    * console's non-distributed behaviour against a real server.
    */
   reportedBackend?: "erasure" | "fs";
+  /** How often directory sessions are checked against the directory (iam/ldap_sessions.ts); 60 s by default. */
+  ldapCheckMs?: number;
   /** How /minio/v2/metrics/* authenticates, as MINIO_PROMETHEUS_AUTH_TYPE: "jwt" (default) or "public". */
   prometheusAuthType?: PrometheusAuthType;
   /**
@@ -179,6 +181,8 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     now: options.now,
     fetch: outgoingFetch,
     reportedBackend: options.reportedBackend,
+    ldapCheckMs: options.ldapCheckMs,
+    caCerts,
     applyConfig: (tree) => notifier.apply(tree),
     notificationStatus: () => notifier.status(),
     live: { streams, logHistory, heal },

@@ -18,6 +18,7 @@ import { bucketNamesInPaths } from "../api/bucket_paths.ts";
 import { bucketFeaturesApi } from "../api/bucket_features.ts";
 import { bucketsApi } from "../api/buckets.ts";
 import { settingsApi } from "../api/settings.ts";
+import { identityApi } from "../api/identity.ts";
 import { groupsApi } from "../api/groups.ts";
 import { policiesApi } from "../api/policies.ts";
 import { usersApi } from "../api/users.ts";
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", bucketsApi(deps));
   app.route("/api/v1", bucketFeaturesApi(deps));
   app.route("/api/v1", settingsApi(deps));
+  app.route("/api/v1", identityApi(deps));
   app.route("/api/v1", objectsApi(deps));
   app.route("/api/v1", objectUploadsApi(deps));
   app.route("/api/v1", licenseApi(deps));

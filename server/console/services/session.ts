@@ -27,6 +27,7 @@ import { serverCapabilities } from "../session/capabilities.ts";
 import { signInWithKeys } from "../session/direct_keys.ts";
 import { endSessions, newSessionRevokeType } from "./session_revocation.ts";
 import { type LogSearchDeps, sessionFeatures } from "./tools.ts";
+import { signInWithDirectory } from "./session_ldap.ts";
 
 /** What signing in and out needs of the console (the areas hand their AppDeps, which has all of it). */
 export interface SessionDeps extends LiveAccessDeps, LogSearchDeps {
@@ -118,6 +119,11 @@ export async function signIn(
       headers: key ? await forwardedHeaders(key, clientAddress) : undefined,
     });
   } catch (error) {
+    // Not a user of the storage's own: perhaps one of its directory's (CONSOLE_LDAP_ENABLED).
+    if (error instanceof S3Error && error.status < 500) {
+      const directory = await signInWithDirectory(deps, input.accessKey, input.secretKey);
+      if (directory) return await sessionFrom(deps, directory, input.accessKey, false);
+    }
     if (error instanceof S3Error) {
       if (error.status >= 500) {
         throw new ApiError(503, "the storage server cannot sign you in right now", { detail: error.message });
