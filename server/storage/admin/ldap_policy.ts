@@ -14,7 +14,8 @@ import { dnKey, parsesAsDn } from "../../lib/ldap/names.ts";
 import { type LdapSettings, usesLookupBind } from "../../lib/ldap/settings.ts";
 import { mappedPolicies } from "../iam/ldap_policies.ts";
 import { ldapMappingKey } from "../iam/store.ts";
-import { type AdminContext, adminFail, decryptJson, empty, encryptedJson, requireAction } from "./context.ts";
+import { type AdminContext, adminFail, empty, encryptedJson, requireAction } from "./context.ts";
+import { readAssociationBody, requireAssociationPermission } from "./policy_association.ts";
 
 const invalid = (message: string) => adminFail("XMinioAdminInvalidArgument", message, 400);
 
@@ -95,29 +96,9 @@ export async function changeLdapPolicyAssociation(
   ctx: AdminContext,
   operation: "attach" | "detach",
 ): Promise<Response> {
-  if (!ctx.can("admin:UpdatePolicyAssociation") && !ctx.can("admin:AttachUserOrGroupPolicy")) {
-    throw adminFail("AccessDenied", "Access Denied.", 403);
-  }
+  requireAssociationPermission(ctx);
   const settings = directoryOf(ctx);
-  const body = await decryptJson<{ policies?: unknown; user?: unknown; group?: unknown }>(ctx);
-  if (!Array.isArray(body.policies) || body.policies.length === 0) {
-    throw invalid("no policy names were given");
-  }
-  if (body.policies.some((p) => typeof p !== "string" || p.trim() === "")) {
-    throw invalid("an empty policy name was given");
-  }
-  const policies = [...new Set(body.policies as string[])];
-  const user = typeof body.user === "string" ? body.user : "";
-  const group = typeof body.group === "string" ? body.group : "";
-  if (!user && !group) throw invalid("no user or group association was given");
-  if (user && group) throw invalid("either a group or a user association must be given, not both");
-  if (operation === "attach") {
-    for (const name of policies) {
-      if (!ctx.iam.policies.has(name)) {
-        throw adminFail("XMinioAdminNoSuchPolicy", `The canned policy ${name} does not exist.`, 404);
-      }
-    }
-  }
+  const { policies, user, group } = await readAssociationBody(ctx, operation);
   const dn = await resolveEntity(settings, user || group, !!group);
   const current = mappedPolicies(ctx.iam, dn, !!group);
   const changed = operation === "attach"
