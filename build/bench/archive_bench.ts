@@ -7,11 +7,12 @@
  * files per second. The console's and the storage's peak RSS over each run are reported.
  * Run: npx -y deno@2.9.6 task bench archive
  */
+import { startBenchConsole } from "./console_process.ts";
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { listAllObjects, makeBucket } from "../../server/lib/s3/mod.ts";
 import { spawnStorage } from "../../tests/storage_process.ts";
 import { tarBlob } from "../../islands/lib/tar_writer.ts";
-import { emit, firstOk, freePort, rssOf } from "./measure.ts";
+import { emit, freePort, rssOf } from "./measure.ts";
 
 const FILES = 10_000;
 const SIZE = 4 * 1024;
@@ -46,40 +47,15 @@ const files = Array.from({ length: FILES }, (_, i) => {
 const dir = await Deno.makeTempDir({ prefix: "deck-bench-archive-" });
 const storage = await spawnStorage(`${dir}/storage`, await freePort(), root);
 const admin = new S3Client({ endpoint: storage.url, credentials: root });
-const consolePort = await freePort();
-const consoleUrl = `http://127.0.0.1:${consolePort}`;
-const consoleChild = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("../../main.ts", import.meta.url).pathname],
-  env: {
-    CONSOLE_PORT: String(consolePort),
-    CONSOLE_HOSTNAME: "127.0.0.1",
-    CONSOLE_MINIO_SERVER: storage.url,
-    CONSOLE_LOG_LEVEL: "error",
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: Deno.env.get("HOME") ?? "/tmp",
-  },
-  stdout: "null",
-  stderr: "inherit",
-}).spawn();
+const deck = await startBenchConsole(storage.url, root);
 try {
-  await firstOk(`${consoleUrl}/healthz`, performance.now());
-  const login = await fetch(`${consoleUrl}/api/v1/login`, {
-    method: "POST",
-    body: JSON.stringify(root),
-    headers: { "content-type": "application/json", origin: consoleUrl },
-  });
-  await login.body?.cancel();
-  const cookie = /^token=[^;]*/.exec(login.headers.get("set-cookie") ?? "")![0];
   const call = async (path: string, init: RequestInit) => {
-    const res = await fetch(consoleUrl + path, {
-      ...init,
-      headers: { cookie, origin: consoleUrl, ...init.headers },
-    });
+    const res = await deck.call(path, init);
     const text = await res.text();
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${text}`);
   };
   await makeBucket(admin, "bench");
-  const pids = [consoleChild.pid, storage.child.pid];
+  const pids = [deck.pid, storage.child.pid];
   const count = async (prefix: string) => (await listAllObjects(admin, "bench", { prefix })).objects.length;
 
   // One by one, as the object browser's uploader sends small files: a form with one file per request.
@@ -138,8 +114,7 @@ try {
     });
   }
 } finally {
-  consoleChild.kill("SIGTERM");
-  await consoleChild.status;
+  await deck.close();
   storage.child.kill("SIGTERM");
   await storage.child.status;
   await Deno.remove(dir, { recursive: true }).catch(() => {});
