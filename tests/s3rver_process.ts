@@ -3,8 +3,7 @@
  * "any S3 server" tests point Deck at. It speaks plain S3 only (no MinIO admin API, no STS, no metrics) and
  * takes one fixed key pair, S3RVER / S3RVER.
  */
-import { within } from "./eventually.ts";
-import { freePort } from "./storage_process.ts";
+import { freePort, listeningUrl } from "./storage_process.ts";
 
 /** s3rver's only account: its access key and secret are both "S3RVER". */
 export const S3RVER_KEYS = { accessKey: "S3RVER", secretKey: "S3RVER" };
@@ -38,25 +37,10 @@ export async function startS3rver(): Promise<S3rverProcess> {
     await child.status;
     await Deno.remove(directory, { recursive: true }).catch(() => {});
   };
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
   try {
-    await within(
-      "s3rver to listen",
-      (async () => {
-        while (!seen.includes("listening ")) {
-          const { value, done } = await reader.read();
-          if (done) throw new Error(`s3rver exited before listening: ${seen}`);
-          seen += value;
-        }
-      })(),
-      60_000,
-    );
+    return { url: await listeningUrl(child, "s3rver", 60_000), close: stop };
   } catch (error) {
     await stop();
     throw error;
   }
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
-  return { url: /listening (\S+)/.exec(seen)![1], close: stop };
 }
