@@ -48,8 +48,8 @@ function Unreachable({ retry }: { retry: string }) {
   );
 }
 
-/** A same-site path to return to after the theme switch (never another host). */
-function safeBack(value: unknown): string {
+/** A same-site path to return to after a form such as the theme switch (never another host). */
+export function safeBack(value: unknown): string {
   return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") &&
       !value.includes("\\")
     ? value

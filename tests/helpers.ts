@@ -36,6 +36,8 @@ export interface StackOptions {
   publicStorage?: boolean;
   /** Job tuning (concurrency, the multipart copy threshold and part size). */
   jobs?: { concurrency?: number; multipartAbove?: number; partSize?: number };
+  /** How often the storage checks directory sessions against the directory (60 s by default). */
+  ldapCheckMs?: number;
 }
 
 /** A MINIO_KMS_SECRET_KEY for tests whose storage encrypts with SSE-S3 / SSE-KMS. */
@@ -62,7 +64,11 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   const deck = await startDeck(loadConfig(settings), {
     log: silentLogger,
     runStorage: async (storageOptions) =>
-      storage = await startEmbeddedStorage({ ...storageOptions, reportedBackend: options.reportedBackend }),
+      storage = await startEmbeddedStorage({
+        ...storageOptions,
+        reportedBackend: options.reportedBackend,
+        ldapCheckMs: options.ldapCheckMs,
+      }),
     metricsSampleMs: options.metricsIntervalMs,
     jobs: options.jobs,
     adjustDeps: (deps) => ({

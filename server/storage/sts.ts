@@ -1,7 +1,8 @@
 /**
  * STS (minio-protocol §2): AssumeRole issues temporary credentials for a long-term user or root, with an
  * optional session policy; AssumeRoleWithWebIdentity trades a verified token of the configured OpenID
- * provider; the web-identity and LDAP actions answer "not configured" until an identity provider is set up.
+ * provider and AssumeRoleWithLDAPIdentity (sts_ldap.ts) a directory user's name and password; both answer
+ * "not configured" until an identity provider is set up.
  */
 import { checkPolicy } from "../lib/policy/validate.ts";
 import { buildXml, type XmlObject } from "../lib/s3/xml.ts";
@@ -9,18 +10,20 @@ import { StoreError, stsErrorResponse } from "./core/errors.ts";
 import type { VerifiedRequest } from "./core/contracts.ts";
 import { type OpenIdSettings, verifyWebIdentity, WebIdentityError } from "./iam/openid.ts";
 import { generateCredentials, type IamStore } from "./iam/store.ts";
+import type { LdapSettings } from "../lib/ldap/settings.ts";
+import { assumeRoleWithLdapIdentity } from "./sts_ldap.ts";
 
 const NS = "https://sts.amazonaws.com/doc/2011-06-15/";
 
 export interface StsProviders {
   /** The configured OpenID provider, or null (identity_openid). */
   openid: () => OpenIdSettings | null;
-  /** Whether identity_ldap is configured (stored and validated; LDAP sign-in itself is not implemented). */
-  ldapConfigured: () => boolean;
+  /** The configured directory, or null (identity_ldap). */
+  ldap: () => LdapSettings | null;
   fetch: typeof fetch;
 }
 
-const NO_PROVIDERS: StsProviders = { openid: () => null, ldapConfigured: () => false, fetch };
+const NO_PROVIDERS: StsProviders = { openid: () => null, ldap: () => null, fetch };
 
 /** Builds the STS handler over the identity store. */
 export function createStsHandler(
@@ -55,12 +58,16 @@ async function answer(
     const settings = providers.openid();
     if (settings) return await assumeRoleWithWebIdentity(iam, settings, form, req, now(), providers.fetch);
   }
-  if (action === "AssumeRoleWithLDAPIdentity" && providers.ldapConfigured()) {
-    throw new StoreError(
-      "NotImplemented",
-      "LDAP sign-in is not implemented by the embedded storage: identity_ldap is stored and validated only",
-      501,
-    );
+  if (action === "AssumeRoleWithLDAPIdentity") {
+    const settings = providers.ldap();
+    if (settings) {
+      return await assumeRoleWithLdapIdentity(iam, settings, form, req, now(), {
+        durationOf,
+        sessionPolicyOf: (f) => sessionPolicyOf(f),
+        issueSession: (session) => issueSession(iam, session),
+        xmlAnswer,
+      });
+    }
   }
   if (
     action === "AssumeRoleWithWebIdentity" || action === "AssumeRoleWithLDAPIdentity" ||

@@ -5,6 +5,7 @@
  * tiers with MinIO's shapes, and a restart that drops no request in flight.
  */
 import assert from "node:assert/strict";
+import { freePort } from "../storage_process.ts";
 import { addTier, removeTier } from "../../server/lib/s3/admin/buckets.ts";
 import { getConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
 import { S3Client } from "../../server/lib/s3/client.ts";
@@ -273,9 +274,10 @@ Deno.test("settings API: auth, validation, secrets, and every setting taking eff
       );
     });
 
-    await t.step("identity_ldap is validated and stored; LDAP sign-in answers NotImplemented", async () => {
+    await t.step("identity_ldap is validated, stored and used: LDAP sign-in asks the directory", async () => {
+      const closed = await freePort();
       await put(root, "identity_ldap", {
-        server_addr: "ldap.example.com:636",
+        server_addr: `127.0.0.1:${closed}`,
         username_format: "uid=%s,dc=example,dc=com",
         username_search_filter: "(uid=%s)",
         group_search_filter: "(&(objectclass=groupOfNames)(member=%d))",
@@ -287,8 +289,11 @@ Deno.test("settings API: auth, validation, secrets, and every setting taking eff
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: "Action=AssumeRoleWithLDAPIdentity&Version=2011-06-15&LDAPUsername=a&LDAPPassword=b",
       });
-      assert.equal(res.status, 501);
-      await res.body?.cancel();
+      assert.equal(res.status, 400);
+      assert.match(
+        await res.text(),
+        /LDAP server error: the directory at 127\.0\.0\.1:\d+ \(LDAPS\) cannot be reached/,
+      );
     });
 
     await t.step(

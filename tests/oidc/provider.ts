@@ -8,8 +8,7 @@
  * The provider's development interactions take any password: accounts are matched by login name only. The
  * console never sees the password either way, so no Deck behaviour depends on it.
  */
-import { freePort } from "../storage_process.ts";
-import { within } from "../eventually.ts";
+import { freePort, listeningUrl } from "../storage_process.ts";
 
 export interface OidcClient {
   client_id: string;
@@ -76,19 +75,8 @@ async function spawnProvider(config: unknown): Promise<Deno.ChildProcess> {
     stdout: "piped",
     stderr: "null",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
   try {
-    await within(
-      "the OpenID provider to listen",
-      (async () => {
-        while (!seen.includes("listening ")) {
-          const { value, done } = await reader.read();
-          if (done) throw new Error(`the OpenID provider exited before listening: ${seen}`);
-          seen += value;
-        }
-      })(),
-    );
+    await listeningUrl(child, "the OpenID provider");
   } catch (error) {
     try {
       child.kill();
@@ -96,8 +84,6 @@ async function spawnProvider(config: unknown): Promise<Deno.ChildProcess> {
     await child.status;
     throw error;
   }
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
   return child;
 }
 

@@ -23,8 +23,11 @@ import { accessFrom, liveAccess, type LiveAccessDeps, rememberAccess } from "../
 import type { SessionData } from "../session/token.ts";
 import { operatorSessionInfo, signInOperator } from "./operator/session.ts";
 import { clientFor, clientWithKeys } from "../session/clients.ts";
+import { serverCapabilities } from "../session/capabilities.ts";
+import { signInWithKeys } from "../session/direct_keys.ts";
 import { endSessions, newSessionRevokeType } from "./session_revocation.ts";
 import { type LogSearchDeps, sessionFeatures } from "./tools.ts";
+import { signInWithDirectory } from "./session_ldap.ts";
 
 /** What signing in and out needs of the console (the areas hand their AppDeps, which has all of it). */
 export interface SessionDeps extends LiveAccessDeps, LogSearchDeps {
@@ -103,6 +106,10 @@ export async function signIn(
   input: LoginInput,
   clientAddress: string,
 ): Promise<SessionData> {
+  // Only MinIO's STS trades a user's own keys for temporary ones (Ceph's AssumeRole needs a role ARN): any
+  // other server takes the typed keys as they are. Asked afresh at each sign-in.
+  const caps = await serverCapabilities(deps, null, { fresh: true });
+  if (caps.sts === "no" || caps.adminApi === "no") return await signInWithKeys(deps, input);
   const key = deps.storage.forwardingKey;
   let creds: TemporaryCredentials;
   try {
@@ -112,6 +119,11 @@ export async function signIn(
       headers: key ? await forwardedHeaders(key, clientAddress) : undefined,
     });
   } catch (error) {
+    // Not a user of the storage's own: perhaps one of its directory's (CONSOLE_LDAP_ENABLED).
+    if (error instanceof S3Error && error.status < 500) {
+      const directory = await signInWithDirectory(deps, input.accessKey, input.secretKey);
+      if (directory) return await sessionFrom(deps, directory, input.accessKey, false);
+    }
     if (error instanceof S3Error) {
       if (error.status >= 500) {
         throw new ApiError(503, "the storage server cannot sign you in right now", { detail: error.message });
@@ -205,6 +217,7 @@ export async function sessionInfo(deps: SessionDeps, session: SessionData): Prom
  */
 export async function signOut(deps: SessionDeps, session: SessionData): Promise<void> {
   if (session.k8sToken) return; // an operator's token is Kubernetes' to revoke; clearing the cookie ends the session here
+  if (session.directKeys) return; // long-term keys are not the console's to revoke: clearing the cookie ends it
   if (!(await endSessions(clientFor(deps, session)))) {
     deps.log.warn(
       "the storage server cannot revoke temporary credentials; this session's stay valid until they expire",

@@ -111,9 +111,11 @@ async function providerKeys(
     cache.set(settings.configUrl, entry);
     return entry;
   } catch (error) {
-    throw invalid(
-      `the OpenID provider cannot be reached: ${error instanceof Error ? error.message : error}`,
-    );
+    // fetch says "fetch failed"; why (a refused connection, a certificate no trusted CA signed) is its cause.
+    const reason = error instanceof Error
+      ? (error.cause instanceof Error ? error.cause.message : error.message)
+      : String(error);
+    throw invalid(`the OpenID provider cannot be reached: ${reason}`);
   }
 }
 
