@@ -12,7 +12,8 @@ import type { JobView } from "../../server/lib/contract/jobs.ts";
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { listAllObjects, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { spawnStorage } from "../../tests/storage_process.ts";
-import { cpuMs, emit, firstOk, freePort, pattern } from "./measure.ts";
+import { startBenchConsole } from "./console_process.ts";
+import { cpuMs, emit, freePort, pattern } from "./measure.ts";
 
 /** JOBS_BENCH_COUNT shrinks the move for a quick look while tuning; the recorded run uses 10,000. */
 const COUNT = Number(Deno.env.get("JOBS_BENCH_COUNT") ?? 10_000);
@@ -25,23 +26,7 @@ const log = (text: string) => console.error(`  jobs bench: ${text}`);
 const dir = await Deno.makeTempDir({ prefix: "deck-bench-jobs-" });
 const storage = await spawnStorage(`${dir}/storage`, await freePort(), root);
 const admin = new S3Client({ endpoint: storage.url, credentials: root });
-const consolePort = await freePort();
-const consoleUrl = `http://127.0.0.1:${consolePort}`;
-const consoleChild = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("../../main.ts", import.meta.url).pathname],
-  env: {
-    CONSOLE_PORT: String(consolePort),
-    CONSOLE_HOSTNAME: "127.0.0.1",
-    CONSOLE_MINIO_SERVER: storage.url,
-    CONSOLE_DATA_DIR: `${dir}/console`,
-    CONSOLE_LOG_LEVEL: "error",
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: Deno.env.get("HOME") ?? "/tmp",
-  },
-  stdout: "null",
-  stderr: "inherit",
-}).spawn();
-
+const deck = await startBenchConsole(storage.url, root, { CONSOLE_DATA_DIR: `${dir}/console` });
 const home = `${dir}/aws`;
 await Deno.mkdir(home);
 await Deno.writeTextFile(
@@ -86,19 +71,11 @@ const countOf = async (bucket: string, prefix: string) =>
   (await listAllObjects(admin, bucket, { prefix })).objects.length;
 
 try {
-  await firstOk(`${consoleUrl}/healthz`, performance.now(), 90_000);
-  const login = await fetch(`${consoleUrl}/api/v1/login`, {
-    method: "POST",
-    body: JSON.stringify(root),
-    headers: { "content-type": "application/json", origin: consoleUrl },
-  });
-  await login.body?.cancel();
-  const cookie = /^token=[^;]*/.exec(login.headers.get("set-cookie") ?? "")![0];
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(consoleUrl + path, {
+    const res = await deck.call(path, {
       method,
       body: body === undefined ? undefined : JSON.stringify(body),
-      headers: { cookie, origin: consoleUrl, "content-type": "application/json" },
+      headers: { "content-type": "application/json" },
     });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return await res.json() as T;
@@ -135,7 +112,7 @@ try {
   log("console move job");
   const deckLoad = Deno.loadavg()[0];
   storageCpu = cpuMs(storage.child.pid);
-  const consoleCpu = cpuMs(consoleChild.pid);
+  const consoleCpu = cpuMs(deck.pid);
   const move = await runJob({
     kind: "move",
     source: { bucket: "moves", base: "deck-src/", names: ["deck-src/"] },
@@ -143,7 +120,7 @@ try {
   });
   log(
     `  storage CPU during the job: ${cpuMs(storage.child.pid) - storageCpu} ms, console ${
-      cpuMs(consoleChild.pid) - consoleCpu
+      cpuMs(deck.pid) - consoleCpu
     } ms; ${Math.round(move.ms)} ms vs aws ${Math.round(awsMs)} ms`,
   );
   for (
@@ -193,8 +170,7 @@ try {
     baselineName: "aws s3 cp s3://copy-from/… s3://copy-to/… (Debian awscli) on the same server",
   });
 } finally {
-  consoleChild.kill("SIGTERM");
-  await consoleChild.status;
+  await deck.close();
   storage.child.kill("SIGTERM");
   await storage.child.status;
   await Deno.remove(dir, { recursive: true }).catch(() => {});
