@@ -306,7 +306,8 @@ export function FolderView(props: FolderViewProps) {
         />
       </div>
       <UploadsPanel uploads={uploads} />
-      <JobsPanel onJobEnded={reload} />
+      {/* A job's end refreshes the rows but keeps what the user ticked since (it may have started a moment ago). */}
+      <JobsPanel bucket={bucket} onJobEnded={() => listing.reload()} />
       {searching
         ? (
           <SearchPanel

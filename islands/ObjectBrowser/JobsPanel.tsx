@@ -105,8 +105,8 @@ function JobLine({ job }: { job: JobView }) {
   );
 }
 
-/** `onJobEnded` is told when a job this page saw running ends (the folder may then reload). */
-export function JobsPanel({ onJobEnded }: { onJobEnded: (job: JobView) => void }) {
+/** `onJobEnded` is told when a job on `bucket` that this page saw running ends (the folder may then reload). */
+export function JobsPanel({ bucket, onJobEnded }: { bucket: string; onJobEnded: (job: JobView) => void }) {
   const socket = useLiveSocket<JobsMessage>({ limit: 1, reconnect: true });
   const seen = useRef(new Map<string, JobView["state"]>());
   // A job that ended just before the panel opened (a rename started on the object's page) counts too.
@@ -121,7 +121,8 @@ export function JobsPanel({ onJobEnded }: { onJobEnded: (job: JobView) => void }
       const before = seen.current.get(job.id);
       const ended = job.state !== "running" && job.state !== "waiting";
       const recent = !before && !!job.finished && Date.parse(job.finished) >= openedAt.current;
-      if (ended && (before === "running" || recent)) onJobEnded(job);
+      const here = job.source.bucket === bucket || job.destination?.bucket === bucket;
+      if (here && ended && (before === "running" || recent)) onJobEnded(job);
       seen.current.set(job.id, job.state);
     }
   }, [jobs]);
