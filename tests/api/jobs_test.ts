@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import type { JobView } from "../../server/lib/contract/jobs.ts";
 import {
   getObject,
+  getObjectLegalHold,
+  getObjectRetention,
   getObjectTagging,
   headObject,
   listAllObjects,
@@ -374,6 +376,40 @@ Deno.test("jobs API: signing out stops the user's job; their next session resume
       await keysOf(stack.admin, "work", "out/"),
       keys.map((k) => k.replace("in/", "out/")).sort(),
     );
+  } finally {
+    await stack.close();
+  }
+});
+
+Deno.test("jobs API: retention and legal hold go with a copy where the destination has object lock", async () => {
+  const stack = await startStack();
+  try {
+    const admin = stack.admin;
+    await makeBucket(admin, "locked-src", { objectLock: true });
+    await makeBucket(admin, "locked-dst", { objectLock: true });
+    await makeBucket(admin, "plain-dst");
+    const until = new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d+Z$/, "Z");
+    await putObject(admin, "locked-src", "kept/held ✓.txt", "held", {
+      retention: { mode: "GOVERNANCE", until },
+      legalHold: true,
+    });
+    const client = await signInAsRoot(stack);
+    for (const bucket of ["locked-dst", "plain-dst"]) {
+      const job = await client.json<JobView>("POST", "/api/v1/jobs", {
+        kind: "copy",
+        source: { bucket: "locked-src", base: "", names: ["kept/"] },
+        destination: { bucket, prefix: "" },
+      }, 201);
+      const done = await finished(client, job);
+      assert.equal(done.state, "done", JSON.stringify(done.failures));
+    }
+    assert.equal(await getObjectLegalHold(admin, "locked-dst", "kept/held ✓.txt"), true);
+    const retention = await getObjectRetention(admin, "locked-dst", "kept/held ✓.txt");
+    assert.equal(retention?.mode, "GOVERNANCE");
+    assert.equal(Date.parse(retention!.until), Date.parse(until));
+    // A bucket without object lock takes the bytes without the lock settings it could not hold.
+    assert.equal(await (await getObject(admin, "plain-dst", "kept/held ✓.txt")).text(), "held");
+    assert.equal(await getObjectRetention(admin, "plain-dst", "kept/held ✓.txt").catch(() => null), null);
   } finally {
     await stack.close();
   }
