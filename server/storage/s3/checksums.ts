@@ -23,18 +23,6 @@ export function checkContentMd5(headers: Headers): void {
   }
 }
 
-/**
- * A multipart object's COMPOSITE checksum as S3 and MinIO show it on CompleteMultipartUpload, GET and HEAD:
- * "<base64>-<number of parts>", so clients can tell a checksum of checksums from one of the bytes.
- */
-export function shownChecksum(
-  checksum: StoredChecksum | undefined,
-  parts: number | undefined,
-): StoredChecksum | undefined {
-  if (!checksum || checksum.type !== "COMPOSITE" || parts === undefined) return checksum;
-  return { ...checksum, value: `${checksum.value}-${parts}` };
-}
-
 /** Response headers announcing a stored checksum (PUT answers; GET/HEAD with checksum mode). */
 export function checksumHeaders(checksum: StoredChecksum | undefined): Record<string, string> {
   if (!checksum) return {};

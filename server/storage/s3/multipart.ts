@@ -8,7 +8,7 @@ import { abortUpload, listParts, readUpload, type UploadRef } from "../fs/multip
 import { objectKeyProblem } from "../fs/names.ts";
 import { StoreError } from "../core/errors.ts";
 import { completeUpload, startUpload } from "../write/upload.ts";
-import { checksumHeaders, checksumXml, shownChecksum } from "./checksums.ts";
+import { checksumHeaders, checksumXml } from "./checksums.ts";
 import {
   bucketOf,
   emptyResponse,
@@ -55,9 +55,11 @@ export async function completeMultipartUpload(ctx: S3Request): Promise<Response>
     }
     return { partNumber: Number(childText(p, "PartNumber")), etag: childText(p, "ETag") ?? "", checksums };
   });
-  const completed = await completeUpload(ctx, uploadRef(ctx), parts);
-  const { version, sseHeaders, lifecycleHeaders } = completed;
-  const checksum = shownChecksum(completed.checksum, version.partSizes?.length ?? parts.length);
+  const { version, checksum, sseHeaders, lifecycleHeaders } = await completeUpload(
+    ctx,
+    uploadRef(ctx),
+    parts,
+  );
   return xmlResponse("CompleteMultipartUploadResult", {
     Location: `${ctx.url.origin}/${ctx.bucket}/${ctx.key}`,
     Bucket: ctx.bucket,

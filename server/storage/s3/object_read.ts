@@ -6,7 +6,7 @@ import { findVersion } from "../fs/objects.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { replicationStatusHeader } from "../replication/hooks.ts"; // replication hook
 import { sseForRead } from "../sse/request.ts";
-import { checksumHeaders, shownChecksum } from "./checksums.ts";
+import { checksumHeaders } from "./checksums.ts";
 import { bucketOf, httpTime, type S3Request, versionIdHeader } from "./context.ts";
 import { readPreconditions } from "./preconditions.ts";
 import { StoreError } from "../core/errors.ts";
@@ -152,7 +152,7 @@ function reportedChecksum(
 ): StoredChecksum | undefined {
   if (request.headers.get("x-amz-checksum-mode") !== "ENABLED" || request.headers.has("range")) return;
   const stored = sealed ? sealed.checksum : version.checksum;
-  if (!stored || !partNumber || !version.partSizes) return shownChecksum(stored, version.partSizes?.length);
+  if (!stored || !partNumber || !version.partSizes) return stored;
   const value = version.partChecksums?.[partNumber - 1];
   return value ? { ...stored, value } : undefined;
 }
