@@ -209,7 +209,10 @@ async function runSuite(suiteDir: string, python: string, pytestArgs: string[]):
     DECK_ROOT_SECRET_KEY: storage.root.secretKey,
   };
   let running: Deno.ChildProcess | null = null;
+  // Set once interrupted: the chunk loop goes on while the storage stops, and must start no further pytest.
+  let stopping = false;
   const pytest = async (args: string[]) => {
+    if (stopping) return await new Promise<void>(() => {});
     running = new Deno.Command(python, {
       args: ["-m", "pytest", "-p", "no:cacheprovider", "-p", "deck_plugin", ...args],
       cwd: suiteDir,
@@ -225,6 +228,7 @@ async function runSuite(suiteDir: string, python: string, pytestArgs: string[]):
   const crashes: string[] = [];
   // Interrupted (Ctrl-C, SIGTERM): stop pytest and the storage, and remove the run's data.
   const interrupted = async () => {
+    stopping = true;
     try {
       (running as Deno.ChildProcess | null)?.kill("SIGTERM");
     } catch {
