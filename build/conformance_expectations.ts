@@ -445,6 +445,15 @@ export const EXPECTATIONS: Expectation[] = [
       "minio/minio cmd/postpolicyform.go (checkPostPolicy: keyInPolicyExceptions lists no checksum field)",
   },
   {
+    tests: ["test_object_create_bad_contentlength_mismatch_below_aws2"],
+    when: /'XAmzContentChecksumMismatch' == 'BadDigest'/,
+    reason:
+      "A body one byte past its Content-Length: botocore sends a CRC32 checksum rather than Content-MD5, so the " +
+      "short body is a checksum mismatch, which MinIO answers XAmzContentChecksumMismatch (the suite marks the " +
+      "test fails_on_rgw: it cannot set Content-Length as meant)",
+    source: "minio/minio cmd/api-errors.go (ErrContentChecksumMismatch: XAmzContentChecksumMismatch)",
+  },
+  {
     tests: ["test_multipart_resend_first_finishes_last"],
     when: /InvalidPartOrder/,
     reason:
