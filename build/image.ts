@@ -24,7 +24,15 @@ export const CONTAINERFILE = `${root}deploy/Containerfile`;
 /** The image's user: not root, and not a user the host is likely to have. */
 export const IMAGE_USER = 10001;
 /** What the application needs at run time, as the repository lays it out (tests left out below). */
-const APP_ENTRIES = ["main.ts", "server", "routes", "islands", "static/gen/assets.ts", RUNTIME_SET.config];
+const APP_ENTRIES = [
+  "main.ts",
+  "server",
+  "routes",
+  "islands",
+  "static/gen/assets.ts",
+  "static/gen/manifest.ts",
+  RUNTIME_SET.config,
+];
 
 async function run(program: string, args: string[], env: Record<string, string> = {}): Promise<string> {
   const { code, stdout, stderr } = await new Deno.Command(program, {

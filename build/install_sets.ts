@@ -110,8 +110,14 @@ export async function copyRuntimePackages(denoDir: string): Promise<string[]> {
       missing.push(`${name}@${version}`);
     }
   }
+  // Deno writes a package's registry.json only when it had to ask the registry; installs resolved from the
+  // lockfile alone (a fresh machine) have none, and Deno needs none to run from the lockfile.
   for (const name of names) {
-    await copyPath(`${source}/${name}/registry.json`, `${target}/${name}/registry.json`);
+    try {
+      await copyPath(`${source}/${name}/registry.json`, `${target}/${name}/registry.json`);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
   }
   return missing;
 }
