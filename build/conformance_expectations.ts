@@ -258,7 +258,8 @@ export const EXPECTATIONS: Expectation[] = [
   },
   {
     file: "test_s3select.py",
-    messages: [/unexpected character ";"/],
+    // pytest shortens long strings in its assertion message: `...ter ";" at 42` is the same parse error.
+    messages: [/unexpected character ";"|ter ";" at \d+/],
     tests: ["test_progress_expressions", "test_alias_cyclic_refernce", "test_schema_definition"],
     rgwOnly: true,
     reason:
