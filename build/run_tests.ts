@@ -15,9 +15,11 @@ import {
   CHROMIUM,
   ensureSystemPrograms,
   KUBECTL,
+  LDAP_UTILS,
   NGINX,
   OPENSSL,
   PROMETHEUS,
+  SLAPD,
 } from "./system_deps.ts";
 
 const root = new URL("../", import.meta.url).pathname;
@@ -65,7 +67,16 @@ async function run(args: string[], onLine?: (line: string) => void): Promise<boo
 }
 
 if (!unitOnly) {
-  const missing = await ensureSystemPrograms([CHROMIUM, AWS_CLI, KUBECTL, PROMETHEUS, NGINX, OPENSSL]);
+  const missing = await ensureSystemPrograms([
+    CHROMIUM,
+    AWS_CLI,
+    KUBECTL,
+    PROMETHEUS,
+    NGINX,
+    OPENSSL,
+    SLAPD,
+    LDAP_UTILS,
+  ]);
   if (missing) {
     console.error(missing);
     finish(0, 1);

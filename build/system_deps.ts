@@ -9,6 +9,11 @@ interface SystemProgram {
   path: string;
   debianPackage: string;
   purpose: string;
+  /**
+   * debconf answers given before installing (debconf-set-selections lines): a package whose installer would
+   * otherwise set up and start a system service the tests do not want.
+   */
+  preseed?: string[];
 }
 
 export const CHROMIUM: SystemProgram = {
@@ -56,6 +61,22 @@ export const STRACE: SystemProgram = {
   debianPackage: "strace",
   purpose: "checking the service unit's system call filter",
 };
+/**
+ * Debian's OpenLDAP server and its command-line tools: the LDAP tests start their own slapd in a temporary
+ * directory (tests/ldap_directory.ts). The installer is told not to configure a system directory, so no
+ * service of the machine's is set up or started.
+ */
+export const SLAPD: SystemProgram = {
+  path: "/usr/sbin/slapd",
+  debianPackage: "slapd",
+  purpose: "LDAP tests",
+  preseed: ["slapd slapd/no_configuration boolean true"],
+};
+export const LDAP_UTILS: SystemProgram = {
+  path: "/usr/bin/ldapmodify",
+  debianPackage: "ldap-utils",
+  purpose: "LDAP tests",
+};
 /** Debian's buildah and podman (with runc): the image test builds and runs the container image. */
 export const BUILDAH: SystemProgram = {
   path: "/usr/bin/buildah",
@@ -83,6 +104,15 @@ async function isDebianRoot(): Promise<boolean> {
   return debianLike && Deno.uid() === 0 && (await exists("/usr/bin/apt-get"));
 }
 
+async function preseed(lines: string[]): Promise<boolean> {
+  if (lines.length === 0) return true;
+  const child = new Deno.Command("debconf-set-selections", { stdin: "piped", stdout: "null" }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(lines.join("\n") + "\n"));
+  await writer.close();
+  return (await child.status).success;
+}
+
 async function aptInstall(packages: string[]): Promise<boolean> {
   const run = async (args: string[]) =>
     (await new Deno.Command("apt-get", {
@@ -108,7 +138,7 @@ export async function ensureSystemPrograms(programs: SystemProgram[]): Promise<s
         missing.map((p) => p.purpose).join(" and ")
       })...`,
     );
-    if (await aptInstall(names)) {
+    if ((await preseed(missing.flatMap((p) => p.preseed ?? []))) && (await aptInstall(names))) {
       const still = [];
       for (const p of missing) if (!(await exists(p.path))) still.push(p.path);
       if (still.length === 0) return null;

@@ -19,11 +19,13 @@ export interface BucketsListProps {
   /** Why the list could not be read ("Access denied"), shown in its place. */
   unavailable?: string;
   distributed: boolean;
+  /** Set on a server other than MinIO: the bucket features it lacks (by the create dialog's labels). */
+  plainServer?: { lacks: string[] };
   base: string;
 }
 
 export default function BucketsList(
-  { buckets: initial, canCreate, unavailable, distributed, base }: BucketsListProps,
+  { buckets: initial, canCreate, unavailable, distributed, plainServer, base }: BucketsListProps,
 ) {
   const buckets = useList(bucketsApi.list, initial);
   const [filter, setFilter] = useState("");
@@ -92,6 +94,7 @@ export default function BucketsList(
           <CreateBucketDialog
             open
             distributed={distributed}
+            plainServer={plainServer}
             onClose={() => setDialog(null)}
             onCreated={() => (setDialog(null), buckets.reload())}
           />

@@ -31,6 +31,8 @@ import { bucketSummary } from "../server/console/services/bucket_summary.ts";
 import { clientFor } from "../server/console/session/clients.ts";
 import { listTierViews } from "../server/console/services/settings.ts";
 import { isPathAllowed } from "../server/console/session/pages.ts";
+import { missingCapability, plainVersioning } from "../server/console/session/capabilities.ts";
+import type { ServerCapabilities } from "../server/lib/contract/capabilities.ts";
 import type { SessionData } from "../server/console/session/token.ts";
 import type { BucketSummary as BucketInfo } from "../server/lib/contract/buckets.ts";
 import { loadAll, viewBanner } from "./page_data.ts";
@@ -94,11 +96,13 @@ export const SECTIONS: BucketSection[] = [
     id: "summary",
     label: "Summary",
     // The bucket's detail comes from the header's read; the Summary's own parts are read meanwhile.
-    load: async ({ deps, session, bucket, meta }) => {
+    load: async ({ deps, c, session, bucket, meta }) => {
       const info = meta.then((m) => m?.info ?? Promise.reject(new Error("the bucket could not be read")));
+      const caps = c.get("capabilities");
       const view = await bucketSummary(clientFor(deps, session), bucket, {
         distributed: session.distributed,
         info,
+        plainVersioning: !!caps && plainVersioning(caps),
       });
       return {
         props: { bucket, initial: view },
@@ -210,6 +214,14 @@ export const SECTIONS: BucketSection[] = [
   }),
 ];
 
-/** The sections a session has: the distributed-only ones exist only in distributed mode (spec 2 sub-routes). */
-export const sectionsFor = (distributed: boolean) =>
-  SECTIONS.filter((s) => distributed || !s.distributedOnly);
+/**
+ * The sections a session has: the distributed-only ones exist only in distributed mode (spec 2 sub-routes),
+ * except Lifecycle on a plain S3 server that implements it (distributed mode is a MinIO notion); sections
+ * built on MinIO's admin API are left out on a server without it (server/console/session/capabilities.ts).
+ */
+export const sectionsFor = (distributed: boolean, caps?: ServerCapabilities) =>
+  SECTIONS.filter((s) => {
+    const plainLifecycle = s.id === "lifecycle" && caps?.adminApi === "no" && caps.s3.lifecycle === "yes";
+    if (!distributed && s.distributedOnly && !plainLifecycle) return false;
+    return !caps || !missingCapability(`/buckets/_/${s.id}`, caps);
+  });

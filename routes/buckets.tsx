@@ -9,6 +9,7 @@ import BucketAccessLabel from "../islands/BucketAccessLabel.tsx";
 import BucketHeaderActions from "../islands/BucketHeaderActions.tsx";
 import BucketsList from "../islands/BucketsList.tsx";
 import type { AppDeps } from "../server/console/deps.ts";
+import type { ServerCapabilities } from "../server/lib/contract/capabilities.ts";
 import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
 import {
@@ -80,6 +81,15 @@ function BucketLayout(
       </div>
     </>
   );
+}
+
+/** What the create dialog leaves out on a server other than MinIO ("no" only: an unanswered question offers all). */
+function plainServerOf(caps: ServerCapabilities | undefined): { lacks: string[] } | undefined {
+  if (caps?.adminApi !== "no") return undefined;
+  const lacks: string[] = [];
+  if (caps.s3.versioning === "no") lacks.push("Versioning");
+  if (caps.s3.objectLock === "no") lacks.push("Object Locking");
+  return { lacks };
 }
 
 export function bucketPages(deps: AppDeps) {
@@ -155,7 +165,7 @@ export function bucketPages(deps: AppDeps) {
           bucket={bucket}
           access={meta.data.bucket.info.access ?? "PRIVATE"}
           section={section.id}
-          sections={sectionsFor(session.distributed)}
+          sections={sectionsFor(session.distributed, c.get("capabilities"))}
           meta={meta.data.bucket}
         >
           {body}
@@ -191,6 +201,7 @@ export function bucketPages(deps: AppDeps) {
                 ...data,
                 unavailable: failed.view ?? bucketListRefusal(loaded.view),
                 distributed: session.distributed,
+                plainServer: plainServerOf(c.get("capabilities")),
                 base,
               }}
             />
@@ -203,7 +214,9 @@ export function bucketPages(deps: AppDeps) {
       (c) => c.redirect(`${base}buckets/${encodeURIComponent(c.req.param("bucket"))}/summary`, 302),
     )
     .get("/buckets/:bucket/:section", async (c) => {
-      const section = sectionsFor(c.get("session")!.distributed).find((s) => s.id === c.req.param("section"));
+      const section = sectionsFor(c.get("session")!.distributed, c.get("capabilities")).find((s) =>
+        s.id === c.req.param("section")
+      );
       if (!section) {
         return c.redirect(`${base}buckets/${encodeURIComponent(c.req.param("bucket"))}/summary`, 302);
       }

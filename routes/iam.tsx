@@ -5,6 +5,9 @@
 import { type Context, Hono } from "hono";
 import AccountPage from "../islands/AccountPage.tsx";
 import GroupsList from "../islands/GroupsList.tsx";
+import DirectoryPolicies from "../islands/DirectoryPolicies.tsx";
+import type { DirectoryMappings } from "../server/lib/contract/identity.ts";
+import { directoryMappings } from "../server/console/services/ldap_policies.ts";
 import PoliciesList from "../islands/PoliciesList.tsx";
 import PolicyDetail from "../islands/PolicyDetail.tsx";
 import UserDetail from "../islands/UserDetail.tsx";
@@ -35,6 +38,8 @@ const readView = <V,>(reading: Promise<V>, section: string) =>
 const policyNames = async (client: Parameters<typeof listPolicies>[0]) =>
   (await listPolicies(client)).policies.map((p) => p.name);
 const groupNames = async (client: Parameters<typeof listGroups>[0]) => (await listGroups(client)).groups;
+
+const NO_DIRECTORY: DirectoryMappings = { enabled: false, users: [], groups: [] };
 
 export function iamPages(deps: AppDeps) {
   const base = deps.render.href("/");
@@ -92,11 +97,17 @@ export function iamPages(deps: AppDeps) {
     .get("/users", async (c) => {
       const session = c.get("session")!;
       const { data, error, failed } = await loadAll<
-        { users: Awaited<ReturnType<typeof listUsers>>; groups: string[]; policies: string[] }
+        {
+          users: Awaited<ReturnType<typeof listUsers>>;
+          groups: string[];
+          policies: string[];
+          directory: DirectoryMappings;
+        }
       >(deps, session, {
         users: [(client) => listUsers(client), [], "Users"],
         groups: [groupNames, [], "Groups"],
         policies: [policyNames, [], "Policies"],
+        directory: [directoryMappings, NO_DIRECTORY, "Directory users"],
       });
       return renderInShell(deps, c, {
         title: "Users",
@@ -107,8 +118,24 @@ export function iamPages(deps: AppDeps) {
             <Island
               name="UsersList"
               component={UsersList}
-              props={{ ...data, unavailable: failed.users, signedInAs: session.account, base }}
+              props={{
+                users: data.users,
+                groups: data.groups,
+                policies: data.policies,
+                unavailable: failed.users,
+                signedInAs: session.account,
+                base,
+              }}
             />
+            {data.directory.enabled
+              ? (
+                <Island
+                  name="DirectoryPolicies"
+                  component={DirectoryPolicies}
+                  props={{ kind: "user", mappings: data.directory.users, policies: data.policies }}
+                />
+              )
+              : null}
           </>
         ),
       });
@@ -133,11 +160,12 @@ export function iamPages(deps: AppDeps) {
     .get("/groups", async (c) => {
       const session = c.get("session")!;
       const { data, error, failed } = await loadAll<
-        { groups: string[]; users: string[]; policies: string[] }
+        { groups: string[]; users: string[]; policies: string[]; directory: DirectoryMappings }
       >(deps, session, {
         groups: [groupNames, [], "Groups"],
         users: [listUserNames, [], "Users"],
         policies: [policyNames, [], "Policies"],
+        directory: [directoryMappings, NO_DIRECTORY, "Directory groups"],
       });
       return renderInShell(deps, c, {
         title: "Groups",
@@ -148,8 +176,22 @@ export function iamPages(deps: AppDeps) {
             <Island
               name="GroupsList"
               component={GroupsList}
-              props={{ ...data, unavailable: failed.groups }}
+              props={{
+                groups: data.groups,
+                users: data.users,
+                policies: data.policies,
+                unavailable: failed.groups,
+              }}
             />
+            {data.directory.enabled
+              ? (
+                <Island
+                  name="DirectoryPolicies"
+                  component={DirectoryPolicies}
+                  props={{ kind: "group", mappings: data.directory.groups, policies: data.policies }}
+                />
+              )
+              : null}
           </>
         ),
       });

@@ -1,19 +1,20 @@
 /**
- * Pages outside the shell (spec 1 §2): /login in the variant the server chooses, /oauth_callback, and the
- * two plain-form actions every page uses: the theme switch and Logout.
+ * Pages outside the shell (spec 1 §2): /login in the variant the server chooses (single sign-on's own pages
+ * are in sso.tsx), and the two plain-form actions every page uses: the theme switch and Logout.
  */
 import { type Context, Hono } from "hono";
 import { setCookie } from "hono/cookie";
 import LoginForm from "../islands/LoginForm.tsx";
 import OperatorLogin from "../islands/OperatorLogin.tsx";
 import { kubernetesReachable } from "../server/console/services/operator/session.ts";
-import { cookieSettings, logout } from "../server/console/api/session.ts";
+import { logout } from "../server/console/api/session.ts";
 import type { LoginStrategy } from "../server/lib/contract/session.ts";
 import type { AppDeps } from "../server/console/deps.ts";
 import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
-import { loginStrategy, signInWithIdp } from "../server/console/services/session.ts";
-import { issueSessionCookie } from "../server/console/session/middleware.ts";
+import { loginStrategy } from "../server/console/services/session.ts";
+import { openReason } from "../server/console/session/sso_reasons.ts";
+import { SsoCard } from "./sso.tsx";
 import { isHttps } from "../server/console/http/forwarded.ts";
 import { themeOf } from "./page_context.tsx";
 
@@ -47,19 +48,8 @@ function Unreachable({ retry }: { retry: string }) {
   );
 }
 
-function SsoCard({ redirect }: { redirect: string }) {
-  return (
-    <div className="card bg-base-100 shadow-xl w-full max-w-sm">
-      <div className="card-body gap-4">
-        <h1 className="card-title text-2xl">Welcome</h1>
-        <a className="btn btn-primary w-full" href={redirect}>Login with SSO</a>
-      </div>
-    </div>
-  );
-}
-
-/** A same-site path to return to after the theme switch (never another host). */
-function safeBack(value: unknown): string {
+/** A same-site path to return to after a form such as the theme switch (never another host). */
+export function safeBack(value: unknown): string {
   return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") &&
       !value.includes("\\")
     ? value
@@ -82,11 +72,22 @@ export function loginPages(deps: AppDeps) {
       if (!strategy || !(await storageReachable(deps))) {
         return render(c, <Unreachable retry={deps.render.href("/login")} />, "Login", 503);
       }
-      if (strategy.loginStrategy === "redirect" && strategy.redirect) {
-        return render(c, <SsoCard redirect={strategy.redirect} />);
+      const ssoError = await openReason(deps.sessionKey, c.req.query("sso_error"), deps.now());
+      const wantsForm = c.req.query("form") === "1";
+      if (strategy.loginStrategy === "redirect" && strategy.redirect && !wantsForm) {
+        // Auto-redirect only when no refusal is to be shown: otherwise a failing sign-in would loop.
+        if (deps.config.idp?.autoRedirect && !ssoError) return c.redirect(strategy.redirect, 302);
+        return render(
+          c,
+          <SsoCard
+            start={strategy.redirect}
+            formHref={`${deps.render.href("/login")}?form=1`}
+            error={ssoError}
+          />,
+        );
       }
-      const failed = c.req.query("error") === "sso" ? "Single sign-on failed; please try again" : undefined;
-      if (strategy.loginStrategy === "service-account") {
+      const failed = ssoError ?? undefined;
+      if (strategy.loginStrategy === "service-account" || (wantsForm && deps.operator)) {
         return render(
           c,
           <Island name="OperatorLogin" component={OperatorLogin} props={{}} />,
@@ -94,34 +95,6 @@ export function loginPages(deps: AppDeps) {
         );
       }
       return render(c, <Island name="LoginForm" component={LoginForm} props={{ initialError: failed }} />);
-    })
-    .get("/oauth_callback", async (c) => {
-      const error = c.req.query("error");
-      const description = c.req.query("error_description");
-      if (error || description) {
-        return render(
-          c,
-          <div className="card bg-base-100 shadow-xl w-full max-w-lg">
-            <div className="card-body">
-              <h1 className="card-title">IDP Error:</h1>
-              <p>{error}</p>
-              <p>{description}</p>
-            </div>
-          </div>,
-          "IDP Error",
-          400,
-        );
-      }
-      try {
-        const session = await signInWithIdp(deps, {
-          code: c.req.query("code") ?? "",
-          state: c.req.query("state") ?? "",
-        });
-        await issueSessionCookie(c, deps.sessionKey, session, cookieSettings(deps), deps.now());
-        return c.redirect(deps.render.href("/"), 302);
-      } catch {
-        return c.redirect(deps.render.href("/login?error=sso"), 302);
-      }
     })
     .post("/theme", async (c) => {
       const form = await c.req.parseBody();

@@ -12,6 +12,8 @@ import { iamPages } from "./iam.tsx";
 import { licensePages } from "./license.tsx";
 import { firstAllowedRoute } from "./layout/menu.ts";
 import { loginPages } from "./login.tsx";
+import { serverCheckPages } from "./server_check.ts";
+import { ssoPages } from "./sso.tsx";
 import { objectPages } from "./objects.tsx";
 import { operatorPages } from "./operator.tsx";
 import { volumesPages } from "./volumes.tsx";
@@ -43,6 +45,8 @@ function dropTrailingSlash(deps: AppDeps): MiddlewareHandler<AppEnv> {
 export function pageRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.route("/", loginPages(deps));
+  app.route("/", ssoPages(deps));
+  app.route("/", serverCheckPages(deps)); // before the guard: its POST returns to the page it came from
   app.use("*", dropTrailingSlash(deps));
   app.use("*", pageGuard(deps));
   app.get("/", (c) => {

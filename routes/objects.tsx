@@ -20,6 +20,7 @@ import { toApiError } from "../server/console/http/errors.ts";
 import { accountView, bucketListRefusal, evaluatePermissions } from "../server/console/services/buckets.ts";
 import { folderVersioning, objectDetail } from "../server/console/services/object_detail.ts";
 import { listPage } from "../server/console/services/objects.ts";
+import { archiveSupport } from "../server/console/services/object_archive.ts";
 import { loadAll } from "./page_data.ts";
 import { renderInShell } from "./page_context.tsx";
 
@@ -102,6 +103,10 @@ export function objectPages(deps: AppDeps) {
       location,
       distributed: session.distributed,
       direct: !!deps.config.storagePublicUrl,
+      archives: await archiveSupport(
+        { url: deps.storage.url, embedded: !deps.config.minioServer },
+        deps.fetch,
+      ),
       canCreateBucket: view !== null && evaluatePermissions(view.policy, {
         actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }],
       }).permissions[0].can,

@@ -13,6 +13,8 @@ import { toApiError } from "../server/console/http/errors.ts";
 import type { Theme } from "../server/console/render/page.tsx";
 import { liveAccess } from "../server/console/session/live_access.ts";
 import { isPathAllowed } from "../server/console/session/pages.ts";
+import { missingCapability, serverCapabilities } from "../server/console/session/capabilities.ts";
+import { Unsupported } from "./layout/Unsupported.tsx";
 import { firstAllowedRoute } from "./layout/menu.ts";
 import { Shell } from "./layout/Shell.tsx";
 
@@ -26,7 +28,8 @@ export const pagesOf = (c: Context<AppEnv>): string[] => c.get("access")?.pages 
 
 /**
  * Guards page routes: no session → /login; a session the storage no longer accepts → /login (401, which
- * clears the cookie); a route the session may not see now → its first allowed page (spec 1 §2 routing rules).
+ * clears the cookie); a route the storage server cannot serve → a page saying what it lacks; a route the session
+ * may not see now → its first allowed page (spec 1 §2 routing rules).
  */
 export function pageGuard(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -34,6 +37,16 @@ export function pageGuard(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if (!session) return c.redirect(deps.render.href("/login"), 302);
     c.set("access", await liveAccess(deps, session));
     const pages = pagesOf(c);
+    const caps = session.k8sToken ? undefined : await serverCapabilities(deps, session);
+    c.set("capabilities", caps);
+    const missing = caps && c.req.path !== "/" ? missingCapability(c.req.path, caps) : null;
+    if (caps && missing) {
+      return renderInShell(deps, c, {
+        title: "Not available",
+        status: 404,
+        body: <Unsupported missing={missing} caps={caps} base={deps.render.href("/")} path={c.req.path} />,
+      });
+    }
     if (c.req.path !== "/" && !isPathAllowed(pages, c.req.path)) {
       const first = firstAllowedRoute(pages, session.distributed);
       if (first && first !== c.req.path) return c.redirect(deps.render.href(first), 302);

@@ -1,6 +1,6 @@
 /**
  * The Settings pages (spec 2 Settings, Webhook configuration view): /settings with its left menu
- * (Configurations, Lambda Notifications, Tiers; Tiers only on a distributed setup) where each section is one
+ * (Configurations, Lambda Notifications, Tiers, Identity; Tiers only on a distributed setup) where each section is one
  * island rendered with its data, and /webhook/logger, /webhook/audit.
  */
 import { Hono } from "hono";
@@ -8,6 +8,7 @@ import type { ReactNode } from "react";
 import SettingsConfigurations from "../islands/SettingsConfigurations.tsx";
 import SettingsNotifications from "../islands/SettingsNotifications.tsx";
 import SettingsTiers from "../islands/SettingsTiers.tsx";
+import IdentityDiagnostics from "../islands/IdentityDiagnostics.tsx";
 import WebhookConfig from "../islands/WebhookConfig.tsx";
 import type { NotificationEndpoint, TierView } from "../server/lib/contract/settings.ts";
 import type { AppDeps } from "../server/console/deps.ts";
@@ -26,6 +27,7 @@ const SECTIONS = [
   { id: "configurations", label: "Configurations" },
   { id: "notifications", label: "Lambda Notifications" },
   { id: "tiers", label: "Tiers", distributedOnly: true },
+  { id: "identity", label: "Identity" },
 ] as const;
 type SectionId = typeof SECTIONS[number]["id"];
 
@@ -90,6 +92,8 @@ export function settingsPages(deps: AppDeps) {
             props={{ endpoints: loaded.data.endpoints }}
           />
         );
+      } else if (section === "identity") {
+        body = <Island name="IdentityDiagnostics" component={IdentityDiagnostics} props={{}} />;
       } else if (section === "tiers") {
         // A failed tiers read is silently ignored (spec 2 §8).
         const loaded = await loadAll<{ tiers: TierView[] }>(deps, session, {

@@ -2,7 +2,7 @@
  * Deck as production starts it: `deno run -A main.ts` as a process of its own, with the embedded storage on its
  * own thread. Tests that must see the real program (its start-up, its exit status, what it survives) use this.
  */
-import { fetchTrusting } from "../server/start/storage_trust.ts";
+import { fetchTrusting } from "../server/lib/http/trusted_cas.ts";
 import { eventually, within } from "./eventually.ts";
 
 export const DECK_ROOT = { accessKey: "processadmin", secretKey: "process-secret-123456" };

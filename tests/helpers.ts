@@ -34,6 +34,8 @@ export interface StackOptions {
   metricsIntervalMs?: number;
   /** Sets CONSOLE_STORAGE_PUBLIC_URL to the embedded server's address (browsers send parts straight to it). */
   publicStorage?: boolean;
+  /** How often the storage checks directory sessions against the directory (60 s by default). */
+  ldapCheckMs?: number;
 }
 
 /** A MINIO_KMS_SECRET_KEY for tests whose storage encrypts with SSE-S3 / SSE-KMS. */
@@ -60,7 +62,11 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   const deck = await startDeck(loadConfig(settings), {
     log: silentLogger,
     runStorage: async (storageOptions) =>
-      storage = await startEmbeddedStorage({ ...storageOptions, reportedBackend: options.reportedBackend }),
+      storage = await startEmbeddedStorage({
+        ...storageOptions,
+        reportedBackend: options.reportedBackend,
+        ldapCheckMs: options.ldapCheckMs,
+      }),
     metricsSampleMs: options.metricsIntervalMs,
     adjustDeps: (deps) => ({
       ...deps,

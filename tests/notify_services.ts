@@ -35,9 +35,13 @@ export interface Envelope {
 }
 
 /** An HTTP server collecting webhook POSTs. */
-export function webhookReceiver(options: { status?: () => number } = {}) {
+/** An HTTP endpoint keeping what it is sent; HTTPS with `tls` (PEM certificate and key). */
+export function webhookReceiver(
+  options: { status?: () => number; tls?: { cert: string; key: string } } = {},
+) {
   const received: { body: Envelope; authorization: string | null; at: number }[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+  const listen = { hostname: "127.0.0.1", port: 0, onListen: () => {}, ...options.tls };
+  const server = Deno.serve(listen, async (req) => {
     const text = await req.text();
     const status = options.status?.() ?? 200;
     if (status < 300) {
@@ -50,7 +54,7 @@ export function webhookReceiver(options: { status?: () => number } = {}) {
     return new Response(null, { status });
   });
   return {
-    url: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}/events`,
+    url: `${options.tls ? "https" : "http"}://127.0.0.1:${(server.addr as Deno.NetAddr).port}/events`,
     received,
     close: () => server.shutdown(),
   };

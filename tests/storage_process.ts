@@ -9,6 +9,33 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * Waits for a child's "listening <url>" line on its stdout and returns the URL; stdout is let go afterwards.
+ * A child that exits first, or says nothing in time, fails with what it printed; the caller stops it.
+ */
+export async function listeningUrl(
+  child: Deno.ChildProcess,
+  name: string,
+  timeoutMs?: number,
+): Promise<string> {
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  await within(
+    `${name} to listen`,
+    (async () => {
+      while (!/listening \S+\s/.test(seen)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`${name} exited before listening: ${seen}`);
+        seen += value;
+      }
+    })(),
+    timeoutMs,
+  );
+  reader.releaseLock();
+  child.stdout.cancel().catch(() => {});
+  return /listening (\S+)/.exec(seen)![1];
+}
+
+/**
  * Starts the storage on `port` with these root credentials and waits for its "listening" line. `flags` adds
  * command-line flags (`--certs-dir DIR`); with `stderr: "piped"` the caller reads what the storage reports (its
  * errors and crashes) from `child.stderr`.
@@ -35,17 +62,8 @@ export async function spawnStorage(
     stdout: "piped",
     stderr: options.stderr ?? "null",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  const listening = async () => {
-    while (!seen.includes("listening ")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`storage exited before listening: ${seen}`);
-      seen += value;
-    }
-  };
   try {
-    await within("the storage to listen", listening());
+    return { child, url: await listeningUrl(child, "storage") };
   } catch (error) {
     try {
       child.kill();
@@ -53,7 +71,4 @@ export async function spawnStorage(
     await child.status;
     throw error;
   }
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
-  return { child, url: /listening (\S+)/.exec(seen)![1] };
 }

@@ -13,6 +13,7 @@
  *  - JS gzip of a folder page and an object page (≤ 150 KB each).
  * Run: npx -y deno@2.9.6 task bench objects
  */
+import { startBenchConsole } from "./console_process.ts";
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { getObject, listObjectsV2, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { spawnStorage } from "../../tests/storage_process.ts";
@@ -49,32 +50,10 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 const dir = await Deno.makeTempDir({ prefix: "deck-bench-objects-" });
 const storage = await spawnStorage(`${dir}/storage`, await freePort(), root);
 const admin = new S3Client({ endpoint: storage.url, credentials: root });
-const consolePort = await freePort();
-const consoleUrl = `http://127.0.0.1:${consolePort}`;
-const consoleChild = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("../../main.ts", import.meta.url).pathname],
-  env: {
-    CONSOLE_PORT: String(consolePort),
-    CONSOLE_HOSTNAME: "127.0.0.1",
-    CONSOLE_MINIO_SERVER: storage.url,
-    CONSOLE_LOG_LEVEL: "error",
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: Deno.env.get("HOME") ?? "/tmp",
-  },
-  stdout: "null",
-  stderr: "inherit",
-}).spawn();
+const deck = await startBenchConsole(storage.url, root);
+
 try {
-  await firstOk(`${consoleUrl}/healthz`, performance.now());
-  const login = await fetch(`${consoleUrl}/api/v1/login`, {
-    method: "POST",
-    body: JSON.stringify(root),
-    headers: { "content-type": "application/json", origin: consoleUrl },
-  });
-  await login.body?.cancel();
-  const cookie = /^token=[^;]*/.exec(login.headers.get("set-cookie") ?? "")![0];
-  const call = (path: string, init: RequestInit = {}) =>
-    fetch(consoleUrl + path, { ...init, headers: { cookie, origin: consoleUrl, ...(init.headers ?? {}) } });
+  const { call } = deck;
 
   // 1. 100,000 keys under one prefix.
   await makeBucket(admin, "bench");
@@ -230,7 +209,7 @@ try {
     }));
     return answers;
   };
-  const upload = await rssGrowth(consoleChild.pid, () =>
+  const upload = await rssGrowth(deck.pid, () =>
     timed(async () => {
       const session = await (await call("/api/v1/buckets/bench/uploads", {
         method: "POST",
@@ -317,7 +296,7 @@ await listen({ hostname: "127.0.0.1", port: ${barePort}, timeouts: DEFAULT_LISTE
       throw new Error("direct GET was short");
     }
   });
-  const download = await rssGrowth(consoleChild.pid, () =>
+  const download = await rssGrowth(deck.pid, () =>
     timed(async () => {
       if (
         await drain((await call("/api/v1/buckets/bench/objects/download?prefix=console.bin")).body) !== BIG
@@ -358,7 +337,7 @@ await listen({ hostname: "127.0.0.1", port: ${barePort}, timeouts: DEFAULT_LISTE
     }
   }));
   const smallZip = await rssGrowth(
-    consoleChild.pid,
+    deck.pid,
     () =>
       timed(async () => await drain((await call("/api/v1/buckets/bench/objects/zip?prefix=small%2F")).body)),
   );
@@ -384,7 +363,7 @@ await listen({ hostname: "127.0.0.1", port: ${barePort}, timeouts: DEFAULT_LISTE
     baselineName: "their total size",
   });
   const bigZip = await rssGrowth(
-    consoleChild.pid,
+    deck.pid,
     () =>
       timed(async () =>
         await drain((await call("/api/v1/buckets/bench/objects/zip?prefix=console.bin")).body)
@@ -419,12 +398,11 @@ await listen({ hostname: "127.0.0.1", port: ${barePort}, timeouts: DEFAULT_LISTE
       "/object-browser/bench/big/000001.txt",
     ]]
   ) {
-    const { js } = await assetBytes(consoleUrl, await (await call(path)).text());
+    const { js } = await assetBytes(deck.url, await (await call(path)).text());
     emitJsBudget(name, js, 150);
   }
 } finally {
-  consoleChild.kill("SIGTERM");
-  await consoleChild.status;
+  await deck.close();
   storage.child.kill("SIGTERM");
   await storage.child.status;
   await Deno.remove(dir, { recursive: true }).catch(() => {});

@@ -27,7 +27,8 @@ import { type FirstPage, type RewindState, useFolderListing, useRewindListing } 
 import { type BrowserLocation, leafName } from "./locations.ts";
 import { SearchPanel } from "./SearchPanel.tsx";
 import { SlowHint } from "./SlowHint.tsx";
-import { filesFromDrop, filesFromInput } from "./dropped_files.ts";
+import { type ChosenFile, filesFromDrop, filesFromInput } from "./dropped_files.ts";
+import { archiveTasks } from "./archive_upload.ts";
 import { UploadsPanel, useUploads } from "./UploadsPanel.tsx";
 
 export interface FolderViewProps {
@@ -38,6 +39,8 @@ export interface FolderViewProps {
   /** Whether the bucket has versioning on; null when the user may not read that (Rewind is then off). */
   versioned: boolean | null;
   direct: boolean;
+  /** The storage unpacks archives on upload (MinIO's auto-extract; the embedded storage too). */
+  archives: boolean;
   rewind: RewindState | null;
   onRewind: (rewind: RewindState | null) => void;
   onNavigate: (location: BrowserLocation) => void;
@@ -61,6 +64,8 @@ export function FolderView(props: FolderViewProps) {
   const [dropping, setDropping] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  /** The folder input's choice goes up as one archive ("Upload as archive") rather than file by file. */
+  const asArchive = useRef(false);
   const uploadButton = useRef<HTMLButtonElement>(null);
   // The command palette's upload: the file chooser opens only on the user's own key press, so after the palette
   // brought the browser here the button takes focus for that press.
@@ -78,11 +83,15 @@ export function FolderView(props: FolderViewProps) {
   }, [prefix]);
 
   const links = { base, bucket, onNavigate };
-  const upload = (files: { file: File; path: string }[]) =>
+  const upload = (files: ChosenFile[], archive = false) =>
     files.length &&
     uploads.start(
-      files.map(({ file, path }) => ({ bucket, key: prefix + path, file, direct: props.direct })),
+      archiveTasks({ bucket, prefix, direct: props.direct, archives: archive && props.archives }, files),
     );
+  const chooseFolder = (archive: boolean) => {
+    asArchive.current = archive;
+    folderInput.current?.click();
+  };
   const match = (name: string) => leafName(name).toLowerCase().includes(filter.toLowerCase());
 
   const actions: RowAction<ObjectItem>[] = [
@@ -167,8 +176,18 @@ export function FolderView(props: FolderViewProps) {
           >
             Upload Files
           </button>
-          <button type="button" className="btn btn-sm" onClick={() => folderInput.current?.click()}>
+          <button type="button" className="btn btn-sm" onClick={() => chooseFolder(false)}>
             Upload Folder
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm"
+            title={props.archives
+              ? "Packs the folder into one tar that the server unpacks: fast for many small files"
+              : "This server does not unpack archives: the files go up one by one"}
+            onClick={() => chooseFolder(true)}
+          >
+            Upload as archive
           </button>
           <div className="indicator">
             {rewound.active
@@ -244,7 +263,9 @@ export function FolderView(props: FolderViewProps) {
           hidden
           aria-label="Folder to upload"
           {...{ webkitdirectory: "" }}
-          onChange={(e) => (upload(filesFromInput(e.currentTarget.files)), e.currentTarget.value = "")}
+          onChange={(e) => (
+            upload(filesFromInput(e.currentTarget.files), asArchive.current), e.currentTarget.value = ""
+          )}
         />
       </div>
       <UploadsPanel uploads={uploads} />

@@ -26,6 +26,8 @@ export interface ObjectBrowserProps {
   distributed: boolean;
   /** Upload parts go straight to storage (CONSOLE_STORAGE_PUBLIC_URL is set). */
   direct: boolean;
+  /** The storage unpacks archives on upload ("Upload as archive" sends one tar; else files one by one). */
+  archives: boolean;
   /** The first view's data, as the server rendered it (null for the other kinds). */
   buckets: BucketSummary[] | null;
   folder: ObjectList | null;
@@ -171,6 +173,7 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
             initial={first.current ? { list: props.folder, unavailable: props.unavailable } : null}
             versioned={location.bucket in versioned ? versioned[location.bucket] : false}
             direct={props.direct}
+            archives={props.archives}
             rewind={rewind}
             onRewind={setRewind}
             onNavigate={navigate}

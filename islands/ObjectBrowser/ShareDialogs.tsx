@@ -77,8 +77,12 @@ export function ShareDialog(
     objectsApi.share(bucket, objectKey, versionId, duration.ms, via).then((link) => {
       // A link the user moved on from before it arrived, or the one it replaces, was never handed out:
       // revoke it so it does not linger.
-      if (!live) return void objectsApi.revokeShareLink(linkId(link)).catch(() => {});
-      if (previous.current) void objectsApi.revokeShareLink(linkId(previous.current)).catch(() => {});
+      // Two links signed by one account (a server without MinIO's admin API signs every link with the
+      // session's own keys) cannot be told apart, and revoking one would end the other.
+      const sameAccount = (a: string, b: string) => b !== "" && linkId(a) === linkId(b);
+      const revoke = (old: string) => void objectsApi.revokeShareLink(linkId(old)).catch(() => {});
+      if (!live) return void (sameAccount(link, previous.current) || revoke(link));
+      if (previous.current && !sameAccount(previous.current, link)) revoke(previous.current);
       previous.current = link;
       setUrl(link);
     }, (error) => live && action.setMessage(errorMessage(error)));

@@ -10,6 +10,17 @@ import { ApiClientError } from "../lib/request.ts";
 import { objectsApi, objectUrls } from "../lib/api/objects.ts";
 import { capitalize, detailBeside } from "../lib/messages.ts";
 
+/** A folder's tar in one request, which the storage unpacks (archive_upload.ts made the task). */
+async function uploadArchive(
+  task: UploadTask,
+  onProgress: (p: Progress) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const url = objectUrls.archive(task.bucket, task.archive!.prefix);
+  await sendXhr("PUT", url, task.file, (loaded) => onProgress({ sent: loaded, resumed: 0 }), signal);
+  onProgress({ sent: task.file.size, resumed: 0 });
+}
+
 /** Files above this go up in parts. */
 export const MULTIPART_THRESHOLD = 16 * 1024 * 1024;
 /** Parts in flight per file. */
@@ -21,6 +32,8 @@ export interface UploadTask {
   file: File;
   /** Parts go straight to storage (CONSOLE_STORAGE_PUBLIC_URL is set). */
   direct: boolean;
+  /** The file is a tar of a folder that the storage unpacks into `prefix` (archive_upload.ts). */
+  archive?: { prefix: string; files: number };
 }
 
 export interface Progress {
@@ -81,7 +94,7 @@ export function adoptUpload(task: UploadTask, uploadId: string, partSize: number
 }
 
 /** An XMLHttpRequest as a promise, for its upload progress events (fetch has none). */
-function sendXhr(
+export function sendXhr(
   method: string,
   url: string,
   body: Blob | FormData,
@@ -249,6 +262,7 @@ export function uploadFile(
   onProgress: (p: Progress) => void,
   signal: AbortSignal,
 ): Promise<void> {
+  if (task.archive) return uploadArchive(task, onProgress, signal);
   const inParts = task.file.size > MULTIPART_THRESHOLD || !formKeepsName(task.key) ||
     loadSaved(resumeKey(task)) !== null;
   return inParts ? uploadLarge(task, onProgress, signal) : uploadSmall(task, onProgress, signal);

@@ -14,6 +14,11 @@ import { showSnackbar } from "../lib/notify.ts";
 
 export const NON_ERASURE_NOTICE =
   "Some these features are disabled as server is running in non-erasure coded mode.";
+/** A server other than MinIO: what it lacks is not offered (server/console/session/capabilities.ts). */
+export const plainServerNotice = (lacks: string[]) =>
+  `This server is not MinIO: quota and retention need MinIO${
+    lacks.length ? `, and it does not support ${lacks.join(" or ")}` : ""
+  }.`;
 export const LOCKING_NEEDS_VERSIONING =
   "Object locking needs versioning, so it stays on while locking is on.";
 const RETENTION_MODES = [{ value: "compliance", label: "Compliance" }, {
@@ -75,9 +80,11 @@ export function bucketFormValid(form: BucketForm, distributed: boolean): boolean
 }
 
 export function CreateBucketDialog(
-  { open, distributed, onClose, onCreated }: {
+  { open, distributed, plainServer, onClose, onCreated }: {
     open: boolean;
     distributed: boolean;
+    /** Set on a server other than MinIO: the features it lacks, by their switch's label. */
+    plainServer?: { lacks: string[] };
     onClose: () => void;
     onCreated: () => void;
   },
@@ -161,27 +168,35 @@ export function CreateBucketDialog(
           onChange={(name) => set({ name })}
           error={nameProblem || undefined}
         />
-        {distributed
-          ? null
-          : <div role="note" className="alert alert-info text-sm mb-3">{NON_ERASURE_NOTICE}</div>}
-        <Switch
-          label="Versioning"
-          checked={form.versioning}
-          disabled={form.locking}
-          onChange={(versioning) => set({ versioning })}
-          description={form.locking ? LOCKING_NEEDS_VERSIONING : undefined}
-        />
-        <label className="flex items-center gap-3 mb-3 cursor-pointer">
-          <input
-            type="checkbox"
-            className="toggle toggle-primary"
-            aria-label="Object Locking"
-            checked={form.locking}
-            disabled={form.retention}
-            onChange={(e) => set({ locking: e.target.checked })}
+        {distributed ? null : (
+          <div role="note" className="alert alert-info text-sm mb-3">
+            {plainServer ? plainServerNotice(plainServer.lacks) : NON_ERASURE_NOTICE}
+          </div>
+        )}
+        {plainServer?.lacks.includes("Versioning") ? null : (
+          <Switch
+            label="Versioning"
+            checked={form.versioning}
+            disabled={form.locking}
+            onChange={(versioning) => set({ versioning })}
+            description={form.locking ? LOCKING_NEEDS_VERSIONING : undefined}
           />
-          <span className="font-bold text-sm">Object Locking</span>
-        </label>
+        )}
+        {plainServer?.lacks.includes("Object Locking")
+          ? null
+          : (
+            <label className="flex items-center gap-3 mb-3 cursor-pointer">
+              <input
+                type="checkbox"
+                className="toggle toggle-primary"
+                aria-label="Object Locking"
+                checked={form.locking}
+                disabled={form.retention}
+                onChange={(e) => set({ locking: e.target.checked })}
+              />
+              <span className="font-bold text-sm">Object Locking</span>
+            </label>
+          )}
         {distributed
           ? (
             <>

@@ -20,7 +20,8 @@ import type { Logger } from "../lib/http/log.ts";
 import { startStorageThread } from "../storage/thread.ts";
 import { startBackend, type StorageRunner } from "./backend.ts";
 import { startAuditSearch } from "./log_search.ts";
-import { fetchTrusting, storageTrust } from "./storage_trust.ts";
+import { fetchTrusting } from "../lib/http/trusted_cas.ts";
+import { storageTrust } from "./storage_trust.ts";
 import { naming } from "./start_error.ts";
 
 export interface DeckOptions {

@@ -5,45 +5,15 @@
  * self-signed or privately signed storage works without further settings.
  */
 import type { AppConfig } from "../console/config/config.ts";
-
-const PEM_CERTIFICATE = "-----BEGIN CERTIFICATE-----";
-
-async function readCertificates(file: string, setting: string): Promise<string> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(file);
-  } catch (error) {
-    throw new Error(`${setting}: cannot read ${file}: ${(error as Error).message}`);
-  }
-  if (!text.includes(PEM_CERTIFICATE)) throw new Error(`${setting}: ${file} holds no PEM certificate`);
-  return text;
-}
+import { readCertsDirTrust, readPemCertificates } from "../lib/http/trusted_cas.ts";
 
 /** The PEM certificates the console trusts for its storage server besides the system's (none: the system's). */
 export async function storageTrust(config: AppConfig): Promise<string[]> {
   const pems: string[] = [];
-  if (config.minioCaFile) pems.push(await readCertificates(config.minioCaFile, "CONSOLE_MINIO_CA_FILE"));
+  if (config.minioCaFile) pems.push(await readPemCertificates(config.minioCaFile, "CONSOLE_MINIO_CA_FILE"));
   const dir = config.minioServer || config.operator ? null : config.storage.certsDir;
-  if (dir) {
-    pems.push(await readCertificates(`${dir}/public.crt`, "CONSOLE_STORAGE_CERTS_DIR"));
-    // Every certificate file in CAs/, as MinIO reads it; other files (a README, a key) are passed over.
-    const entries = await Array.fromAsync(Deno.readDir(`${dir}/CAs`)).catch(() => []);
-    for (const entry of entries.filter((e) => e.isFile).sort((a, b) => a.name.localeCompare(b.name))) {
-      const text = await Deno.readTextFile(`${dir}/CAs/${entry.name}`).catch(() => "");
-      if (text.includes(PEM_CERTIFICATE)) pems.push(text);
-    }
-  }
+  if (dir) pems.push(...await readCertsDirTrust(dir, "CONSOLE_STORAGE_CERTS_DIR"));
   return pems;
-}
-
-/** `fetch` trusting these certificates too; the plain one when there are none. */
-export function fetchTrusting(
-  pems: string[],
-): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
-  if (pems.length === 0) return globalThis.fetch;
-  const client = Deno.createHttpClient({ caCerts: pems });
-  // Deno's own option, missing from the RequestInit type.
-  return (input, init) => fetch(input, Object.assign({}, init, { client }));
 }
 
 /**

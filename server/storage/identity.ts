@@ -15,6 +15,8 @@ import type {
 } from "./core/contracts.ts";
 import { compressionRule } from "./fs/compression.ts";
 import { openIdSettings } from "./iam/openid.ts";
+import { ldapSettings } from "../lib/ldap/settings.ts";
+import { checkLdapSessions } from "./iam/ldap_sessions.ts";
 import { createStsHandler } from "./sts.ts";
 import { Authority, type RootCredentials } from "./iam/authority.ts";
 import { IamStore } from "./iam/store.ts";
@@ -39,6 +41,10 @@ export async function createIdentity(options: {
   now?: () => number;
   fetch?: typeof fetch;
   reportedBackend?: "erasure" | "fs";
+  /** How often directory sessions are checked against the directory (iam/ldap_sessions.ts). */
+  ldapCheckMs?: number;
+  /** Certificates trusted besides the system's for outgoing TLS (the certs dir): the directory's too. */
+  caCerts?: readonly string[];
   /** Puts a configuration into effect: called with the stored configuration at start and on every restart. */
   applyConfig?: (tree: ConfigTree) => Promise<void>;
   /** ServerInfo `services.notifications`: each target's real connection check. */
@@ -56,7 +62,16 @@ export async function createIdentity(options: {
   await applyConfig(config.applied);
   const authority = new Authority(iam, options.root, now);
   const startedAt = now();
+  const directory = () => ldapSettings(config.applied.identity_ldap?._, options.caCerts ?? []);
   const pruner = setInterval(() => iam.pruneSessions(now()).catch(() => {}), 60_000);
+  // One check at a time: a slow directory must not pile checks up.
+  let checking = false;
+  const ldapChecker = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    checkLdapSessions(iam, directory()).catch(() => {})
+      .finally(() => checking = false);
+  }, options.ldapCheckMs ?? 60_000);
 
   const admin: AdminHandler = async (req) => {
     try {
@@ -76,6 +91,7 @@ export async function createIdentity(options: {
         now,
         fetch: options.fetch ?? globalThis.fetch,
         live: options.live,
+        ldap: directory,
         can: (action, bucket = "") =>
           authority.isAllowed(credential, action, bucket, "", { "aws:SourceIp": [req.sourceIp] }),
         restart: async () => {
@@ -96,13 +112,14 @@ export async function createIdentity(options: {
     admin,
     sts: createStsHandler(iam, now, {
       openid: () => openIdSettings(config.applied.identity_openid?._),
-      ldapConfigured: () => !!config.applied.identity_ldap?._?.server_addr,
+      ldap: directory,
       fetch: options.fetch ?? globalThis.fetch,
     }),
     facts: serverFacts(config, tiers, options.store),
     config,
     close: () => {
       clearInterval(pruner);
+      clearInterval(ldapChecker);
       return Promise.resolve();
     },
   };

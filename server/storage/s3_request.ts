@@ -137,8 +137,8 @@ async function authorize(
     const sourceBucket = decodeURIComponent(source.split("/")[0] ?? "");
     if (!auth.credential && sourceBucket) await access.loadBucketPolicy(sourceBucket);
   }
-  // Listing buckets and multi-delete check per bucket/object inside the handler.
-  const checkedInside = operation.name === "ListBuckets" || operation.name === "DeleteObjects";
+  // Listing buckets, multi-delete and an archive's extraction check per bucket/object inside the handler.
+  const checkedInside = ["ListBuckets", "DeleteObjects", "PutObjectExtract"].includes(operation.name);
   if (!checkedInside && !access.allowed(operation.action, bucket, key)) throw accessDenied();
   return access.allowed;
 }

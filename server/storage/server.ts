@@ -26,6 +26,7 @@ import { openLifecycle } from "./lifecycle/mod.ts";
 import type { LifecycleScanner, LifecycleSettings } from "./lifecycle/scanner.ts";
 import { Replicator } from "./replication/queue.ts";
 import { KeyStore, setKeyStore } from "./sse/kms.ts";
+import { fetchTrusting, readCertsDirTrust } from "../lib/http/trusted_cas.ts";
 
 export interface EmbeddedStorageOptions {
   dataDir: string;
@@ -44,11 +45,14 @@ export interface EmbeddedStorageOptions {
    * console's non-distributed behaviour against a real server.
    */
   reportedBackend?: "erasure" | "fs";
+  /** How often directory sessions are checked against the directory (iam/ldap_sessions.ts); 60 s by default. */
+  ldapCheckMs?: number;
   /** How /minio/v2/metrics/* authenticates, as MINIO_PROMETHEUS_AUTH_TYPE: "jwt" (default) or "public". */
   prometheusAuthType?: PrometheusAuthType;
   /**
-   * MinIO's certificate directory: `public.crt` and `private.key` (PEM) make the listener HTTPS only. Its `CAs/`
-   * are for the clients (the console trusts them); the storage itself only serves.
+   * MinIO's certificate directory: `public.crt` and `private.key` (PEM) make the listener HTTPS only. `public.crt`
+   * and the certificates in `CAs/` are trusted, besides the system's, by the console calling the storage and by
+   * every call the storage makes itself (replication targets, tiers, webhooks, OpenID), as MinIO trusts them.
    */
   certsDir?: string;
   /** Header, idle and body-progress timeouts of the listener (DEFAULT_LISTENER_TIMEOUTS when omitted). */
@@ -120,6 +124,11 @@ async function deckState(dataDir: string): Promise<DeckState> {
 export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   // A malformed key stops the start, as it stops MinIO's.
   const keys = options.kmsSecretKey ? KeyStore.parse(options.kmsSecretKey) : null;
+  // Every outgoing call trusts the certificate directory's certificates besides the system's, read once here
+  // (before anything is opened: a directory that cannot be read leaves nothing behind).
+  const caCerts = options.certsDir
+    ? await readCertsDirTrust(options.certsDir, "the storage's certs dir")
+    : [];
   const dataDir = await Deno.realPath(
     await Deno.mkdir(options.dataDir, { recursive: true, mode: 0o700 }).then(() => options.dataDir),
   );
@@ -129,8 +138,9 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
   setKeyStore(store, keys);
   const root = await rootCredentials(dataDir, options);
   const state = await deckState(dataDir);
+  const outgoingFetch = fetchTrusting(caCerts);
   // Sends versions to replication targets; queues again at start what was not replicated yet.
-  const replicator = await Replicator.start({ store, deckDir: `${dataDir}/.deck` });
+  const replicator = await Replicator.start({ store, deckDir: `${dataDir}/.deck`, fetch: outgoingFetch });
   const streams = createStorageStreams();
   // Trace hooks: calls into the store and its file-system calls, published only while a trace wants them.
   store.calls = streams.storageCalls;
@@ -140,6 +150,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     events: streams.events,
     log: streams.log,
     deploymentId: state.deploymentId,
+    caCerts,
   });
   const logHistory = new LogHistory(streams.log);
   // Heal's removals are audited through the audit targets, which start further down.
@@ -160,6 +171,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     settings: options.lifecycle,
     now: options.now,
     log: options.log,
+    fetch: outgoingFetch,
   });
   const identity = await createIdentity({
     dataDir,
@@ -167,7 +179,10 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     root,
     store: storeFacts(store, state.deploymentId),
     now: options.now,
+    fetch: outgoingFetch,
     reportedBackend: options.reportedBackend,
+    ldapCheckMs: options.ldapCheckMs,
+    caCerts,
     applyConfig: (tree) => notifier.apply(tree),
     notificationStatus: () => notifier.status(),
     live: { streams, logHistory, heal },
@@ -182,7 +197,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     extraFamilies: lifecycle.families,
   });
   lifecycle.scanner.start();
-  const loggers = new WebhookLoggers(identity.config, streams, { deploymentId: state.deploymentId });
+  const loggers = new WebhookLoggers(identity.config, streams, { deploymentId: state.deploymentId, caCerts });
   auditInternal = (event) => loggers.auditInternal(event);
   const handler = createS3Server({
     store,
@@ -209,6 +224,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions) {
     await replicator.close();
     stopOsCalls();
     store.close();
+    outgoingFetch.close();
   };
   return {
     handler,

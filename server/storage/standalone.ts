@@ -1,7 +1,8 @@
 /**
  * Runs the embedded storage server alone (tests kill -9 it; operators may use it without the console):
  *   deno run -A server/storage/standalone.ts --data-dir ./data --address 127.0.0.1:9000 [--certs-dir DIR]
- * Prints "listening <url>" once ready. `--certs-dir` is MinIO's: public.crt and private.key there make it HTTPS.
+ * Prints "listening <url>" once ready. `--certs-dir` is MinIO's: public.crt and private.key there make it HTTPS,
+ * and its calls to other servers trust public.crt and CAs/ besides the system's CAs.
  */
 import { startEmbeddedStorage } from "./server.ts";
 

@@ -1,7 +1,8 @@
 /**
  * STS (minio-protocol §2): AssumeRole issues temporary credentials for a long-term user or root, with an
- * optional session policy; the web-identity and LDAP actions answer "not configured" until an identity
- * provider is set up.
+ * optional session policy; AssumeRoleWithWebIdentity trades a verified token of the configured OpenID
+ * provider and AssumeRoleWithLDAPIdentity (sts_ldap.ts) a directory user's name and password; both answer
+ * "not configured" until an identity provider is set up.
  */
 import { checkPolicy } from "../lib/policy/validate.ts";
 import { buildXml, type XmlObject } from "../lib/s3/xml.ts";
@@ -9,18 +10,20 @@ import { StoreError, stsErrorResponse } from "./core/errors.ts";
 import type { VerifiedRequest } from "./core/contracts.ts";
 import { type OpenIdSettings, verifyWebIdentity, WebIdentityError } from "./iam/openid.ts";
 import { generateCredentials, type IamStore } from "./iam/store.ts";
+import type { LdapSettings } from "../lib/ldap/settings.ts";
+import { assumeRoleWithLdapIdentity } from "./sts_ldap.ts";
 
 const NS = "https://sts.amazonaws.com/doc/2011-06-15/";
 
 export interface StsProviders {
   /** The configured OpenID provider, or null (identity_openid). */
   openid: () => OpenIdSettings | null;
-  /** Whether identity_ldap is configured (stored and validated; LDAP sign-in itself is not implemented). */
-  ldapConfigured: () => boolean;
+  /** The configured directory, or null (identity_ldap). */
+  ldap: () => LdapSettings | null;
   fetch: typeof fetch;
 }
 
-const NO_PROVIDERS: StsProviders = { openid: () => null, ldapConfigured: () => false, fetch };
+const NO_PROVIDERS: StsProviders = { openid: () => null, ldap: () => null, fetch };
 
 /** Builds the STS handler over the identity store. */
 export function createStsHandler(
@@ -55,12 +58,16 @@ async function answer(
     const settings = providers.openid();
     if (settings) return await assumeRoleWithWebIdentity(iam, settings, form, req, now(), providers.fetch);
   }
-  if (action === "AssumeRoleWithLDAPIdentity" && providers.ldapConfigured()) {
-    throw new StoreError(
-      "NotImplemented",
-      "LDAP sign-in is not implemented by the embedded storage: identity_ldap is stored and validated only",
-      501,
-    );
+  if (action === "AssumeRoleWithLDAPIdentity") {
+    const settings = providers.ldap();
+    if (settings) {
+      return await assumeRoleWithLdapIdentity(iam, settings, form, req, now(), {
+        durationOf,
+        sessionPolicyOf: (f) => sessionPolicyOf(f),
+        issueSession: (session) => issueSession(iam, session),
+        xmlAnswer,
+      });
+    }
   }
   if (
     action === "AssumeRoleWithWebIdentity" || action === "AssumeRoleWithLDAPIdentity" ||
@@ -182,30 +189,35 @@ async function assumeRoleWithWebIdentity(
   try {
     identity = await verifyWebIdentity(settings, token, nowMs, fetcher);
   } catch (error) {
-    if (error instanceof WebIdentityError) {
-      throw new StoreError(error.code, error.message, error.code === "AccessDenied" ? 403 : 400);
-    }
+    // MinIO answers every token problem but expiry with InvalidParameterValue (sts-handlers.go).
+    if (error instanceof WebIdentityError) throw new StoreError(error.code, error.message, 400);
     throw error;
+  }
+  const claim = `${settings.claimPrefix}${settings.claimName}`;
+  if (identity.policies === null) {
+    throw new StoreError(
+      "InvalidParameterValue",
+      `${claim} claim missing from the JWT token, credentials will not be generated`,
+      400,
+    );
   }
   const known = identity.policies.filter((name) => iam.policies.has(name));
   if (known.length === 0) {
-    const claim = `${settings.claimPrefix}${settings.claimName}`;
     throw new StoreError(
-      "AccessDenied",
-      identity.policies.length
-        ? `None of the given policies (${identity.policies.join(",")}) are defined`
-        : `The token carries no policy in its '${claim}' claim`,
-      403,
+      "InvalidParameterValue",
+      `None of the given policies (\`${
+        identity.policies.join(",")
+      }\`) are defined, credentials will not be generated`,
+      400,
     );
   }
-  const seconds = durationOf(
-    form.get("DurationSeconds") || null,
-    () => Math.max(900, identity.expiresAt - Math.floor(nowMs / 1000)),
-  );
+  // As MinIO: DurationSeconds replaces the token's expiry; without it the credentials end with the token.
+  const requested = form.get("DurationSeconds");
+  const expiresAt = requested ? nowMs + durationOf(requested, () => 0) * 1000 : identity.expiresAt * 1000;
   const sessionPolicy = sessionPolicyOf(form);
   const credentials = await issueSession(iam, {
     parentUser: identity.subject,
-    expiresAt: Math.floor(nowMs / 1000 + seconds) * 1000,
+    expiresAt: Math.floor(expiresAt / 1000) * 1000,
     sessionPolicy,
     policies: known,
   });

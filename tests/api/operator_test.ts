@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { ConsoleClient } from "../helpers.ts";
 import { RESOURCES } from "../../build/k8s_standin/resources.ts";
 import { runOperatorScenarios, startOperatorStack } from "../operator_helpers.ts";
+import { startOidcProvider } from "../oidc/provider.ts";
+import { freePort } from "../storage_process.ts";
 
 const T = "/api/v1/namespaces/tenant-lite/tenants/storage-lite";
 const GI = 2 ** 30;
@@ -838,31 +840,21 @@ Deno.test("storage API: volumes and drives", async (t) => {
 });
 
 Deno.test("operator API: single sign-on checks code and state before a session exists", async (t) => {
-  let origin = "";
-  const idp: Deno.HttpServer = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (req): Promise<Response> => {
-      const url = new URL(req.url);
-      if (url.pathname.endsWith("/openid-configuration")) {
-        return Response.json({
-          authorization_endpoint: `${origin}/authorize`,
-          token_endpoint: `${origin}/token`,
-        });
-      }
-      const form = new URLSearchParams(await req.text());
-      return form.get("code") === "good-code"
-        ? Response.json({ id_token: "header.payload.signature" })
-        : Response.json({ error: "invalid_grant" }, { status: 400 });
-    },
-  );
-  origin = `http://127.0.0.1:${(idp.addr as Deno.NetAddr).port}`;
-  const idpUrl = origin;
+  const port = await freePort();
+  const callback = `http://127.0.0.1:${port}/oauth_callback`;
+  const provider = await startOidcProvider({
+    clients: [{ client_id: "deck", client_secret: "deck-client-secret", redirect_uris: [callback] }],
+    accounts: { operator: {} },
+  });
   const stack = await startOperatorStack({
     seedTenant: false,
     env: {
-      CONSOLE_IDP_URL: idpUrl,
+      CONSOLE_PORT: String(port),
+      CONSOLE_IDP_URL: provider.discoveryUrl,
       CONSOLE_IDP_CLIENT_ID: "deck",
-      CONSOLE_IDP_CALLBACK: "http://console/oauth_callback",
+      CONSOLE_IDP_SECRET: "deck-client-secret",
+      CONSOLE_IDP_CALLBACK: callback,
+      CONSOLE_IDP_SCOPES: "openid",
     },
   });
   try {
@@ -874,28 +866,48 @@ Deno.test("operator API: single sign-on checks code and state before a session e
       200,
     );
     assert.equal(strategy.loginStrategy, "redirect");
-    const state = new URL(strategy.redirect).searchParams.get("state")!;
+    const start = await client.request("GET", strategy.redirect);
+    await start.body?.cancel();
+    const pending = /deck_sso=([^;]*)/.exec(start.headers.get("set-cookie") ?? "")![1];
+    const back = await provider.signInAs(start.headers.get("location")!, "operator");
+    const state = back.searchParams.get("state")!;
+    const code = back.searchParams.get("code")!;
+    const withPending = { cookie: `deck_sso=${pending}` };
     await t.step("a state this console did not issue is refused", async () => {
-      const res = await client.request("POST", "/api/v1/login/oauth2/auth", {
-        code: "good-code",
-        state: "forged-state",
-      });
+      const res = await client.request(
+        "POST",
+        "/api/v1/login/oauth2/auth",
+        { code, state: "forged" },
+        withPending,
+      );
       assert.equal(res.status, 401);
       await res.body?.cancel();
     });
     await t.step("a code the identity provider refuses is refused", async () => {
-      const res = await client.request("POST", "/api/v1/login/oauth2/auth", { code: "bad-code", state });
+      const res = await client.request(
+        "POST",
+        "/api/v1/login/oauth2/auth",
+        { code: "bad-code", state },
+        withPending,
+      );
       assert.equal(res.status, 401);
-      await res.body?.cancel();
+      assert.match((await res.json()).detailedMessage, /invalid_grant/);
     });
     await t.step("a verified code opens an operator session on the console's service account", async () => {
-      const res = await client.request("POST", "/api/v1/login/oauth2/auth", { code: "good-code", state });
+      const again = await client.request("GET", strategy.redirect);
+      await again.body?.cancel();
+      const fresh = /deck_sso=([^;]*)/.exec(again.headers.get("set-cookie") ?? "")![1];
+      const next = await provider.signInAs(again.headers.get("location")!, "operator");
+      const res = await client.request("POST", "/api/v1/login/oauth2/auth", {
+        code: next.searchParams.get("code"),
+        state: next.searchParams.get("state"),
+      }, { cookie: `deck_sso=${fresh}` });
       assert.equal(res.status, 201, await res.text());
       const tenants = await client.json<{ total: number }>("GET", "/api/v1/tenants", undefined, 200);
       assert.equal(tenants.total, 0);
     });
   } finally {
     await stack.close();
-    await idp.shutdown();
+    await provider.close();
   }
 });

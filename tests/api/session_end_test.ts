@@ -125,7 +125,7 @@ Deno.test("every page sends a session the storage server refuses to sign-in, cle
         !r.path.startsWith("/ws/") && !r.path.includes("*")
       )
       .map((r) => r.path)
-      .filter((path) => !["/login", "/oauth_callback", "/healthz"].includes(path));
+      .filter((path) => !["/login", "/login/sso", "/oauth_callback", "/healthz"].includes(path));
     assert.ok(pages.length >= 8, `pages are enumerated from the app: ${pages.join(" ")}`);
     await setUserStatus(stack.admin, "page-user", "disabled");
     for (const pattern of [...new Set(pages)]) {

@@ -2,9 +2,11 @@
  * The console calling a storage server over HTTPS, as `main.ts` starts it: an external server signed by a
  * private CA is trusted through CONSOLE_MINIO_CA_FILE (and without it the sign-in page says the backend cannot
  * be reached while the log says why); an embedded storage whose certificate the console could never verify
- * stops the start with the reason and what to do, instead of failing every sign-in later.
+ * stops the start with the reason and what to do, instead of failing every sign-in later. An upload the console
+ * streams to the embedded storage goes on a TLS socket of its own, which trusts the same CAs.
  */
 import assert from "node:assert/strict";
+import type { UploadedPart, UploadSession } from "../../server/lib/contract/objects.ts";
 import { ConsoleClient } from "../helpers.ts";
 import { DECK_ROOT, exitOf, ready, spawnDeck, stop } from "../deck_process.ts";
 import { freePort, spawnStorage } from "../storage_process.ts";
@@ -104,5 +106,45 @@ Deno.test("an embedded storage certificate the console cannot verify stops the s
   } finally {
     await selfSignedCa.remove();
     await Deno.remove(empty, { recursive: true });
+  }
+});
+
+Deno.test("the embedded storage on a private CA: a part the console streams to it arrives, on a socket trusting its CAs", async () => {
+  const certs = await makeCertificates();
+  const dataDir = await Deno.makeTempDir({ prefix: "deck-tls-upload-" });
+  const deck = spawnDeck(dataDir, { console: await freePort(), storage: await freePort() }, {
+    CONSOLE_STORAGE_CERTS_DIR: certs.certsDir,
+    CONSOLE_LOG_SEARCH: "off",
+  });
+  try {
+    await ready(deck);
+    const root = new ConsoleClient(deck.consoleUrl);
+    assert.equal((await root.request("POST", "/api/v1/login", DECK_ROOT)).status, 201);
+    await root.json("POST", "/api/v1/buckets", { name: "streamed" }, 201);
+    const key = "über 日本 + % # ? 🚀.bin";
+    const data = new Uint8Array(256 * 1024).map((_, i) => (i * 13) & 0xff);
+    const session = await root.json<UploadSession>("POST", "/api/v1/buckets/streamed/uploads", {
+      key,
+      size: data.length,
+    }, 201);
+    const base = `/api/v1/buckets/streamed/uploads/${session.upload_id}`;
+    const sent = await fetch(`${deck.consoleUrl}${base}/parts/1?key=${encodeURIComponent(key)}`, {
+      method: "PUT",
+      body: data,
+      headers: { cookie: root.cookie, origin: deck.consoleUrl },
+    });
+    assert.equal(sent.status, 200, await sent.clone().text());
+    const part = await sent.json() as UploadedPart;
+    await root.json("POST", `${base}/complete`, { key, parts: [part] }, 200);
+    const back = await fetch(
+      `${deck.consoleUrl}/api/v1/buckets/streamed/objects/download?prefix=${encodeURIComponent(key)}`,
+      { headers: { cookie: root.cookie } },
+    );
+    assert.equal(back.status, 200);
+    assert.deepEqual(new Uint8Array(await back.arrayBuffer()), data);
+  } finally {
+    await stop(deck);
+    await certs.remove();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }
 });

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { S3Client } from "../../server/lib/s3/client.ts";
-import { fetchTrusting } from "../../server/start/storage_trust.ts";
+import { fetchTrusting } from "../../server/lib/http/trusted_cas.ts";
 import { type Deck, DECK_ROOT, ready, spawnDeck, stop } from "../deck_process.ts";
 import { NGINX_UPGRADE_MAP, nginxServerBlock, startNginx } from "../nginx_process.ts";
 import { startOperatorStack } from "../operator_helpers.ts";

@@ -34,7 +34,7 @@ export async function addRule(
   const arn = await setRemoteTarget(source, bucket, {
     sourcebucket: bucket,
     endpoint: new URL(targetUrl).host,
-    secure: false,
+    secure: new URL(targetUrl).protocol === "https:",
     credentials: ROOT,
     targetbucket: targetBucket,
     type: "replication",

@@ -121,6 +121,8 @@ export const objectUrls = {
   zipSelection: (bucket: string, downloadId?: string) =>
     apiUrl(`${b(bucket)}/objects/zip?${q({ download_id: downloadId })}`),
   formUpload: (bucket: string, prefix: string) => apiUrl(`${b(bucket)}/objects/upload?${q({ prefix })}`),
+  /** A tar the storage unpacks into the folder `prefix` (the console's PUT …/objects/archive). */
+  archive: (bucket: string, prefix: string) => apiUrl(`${b(bucket)}/objects/archive?${q({ prefix })}`),
   part: (bucket: string, key: string, uploadId: string, part: number) =>
     apiUrl(`${b(bucket)}/uploads/${segment(uploadId)}/parts/${part}?${q({ key })}`),
 };

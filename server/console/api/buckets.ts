@@ -28,6 +28,7 @@ import {
 } from "../../lib/contract/buckets.ts";
 import type { AppDeps } from "../deps.ts";
 import type { AppEnv } from "../session/env.ts";
+import { bucketCreated, plainVersioning, serverCapabilities } from "../session/capabilities.ts";
 import * as settings from "../services/bucket_settings.ts";
 import { bucketSummary } from "../services/bucket_summary.ts";
 import * as buckets from "../services/buckets.ts";
@@ -45,12 +46,19 @@ export function bucketsApi(deps: AppDeps) {
     })
     .post("/buckets", async (c) => {
       await buckets.makeBucket(client(c), await readJson(c, MakeBucketInput));
+      bucketCreated(deps.storage.url);
       return c.body(null, 201);
     })
     .get("/buckets/:name", async (c) => c.json(await buckets.bucketInfo(client(c), c.req.param("name"))))
     .get("/buckets/:name/summary", async (c) => {
-      const distributed = requireSession(c).distributed;
-      return c.json(await bucketSummary(client(c), c.req.param("name"), { distributed }));
+      const session = requireSession(c);
+      const caps = await serverCapabilities(deps, session);
+      return c.json(
+        await bucketSummary(client(c), c.req.param("name"), {
+          distributed: session.distributed,
+          plainVersioning: plainVersioning(caps),
+        }),
+      );
     })
     .delete("/buckets/:name", async (c) => {
       await buckets.deleteBucket(client(c), c.req.param("name"));

@@ -10,6 +10,7 @@
  *   POST   /buckets/{b}/uploads/{id}/parts/{n}/presign?key=   a presigned URL on the storage's public address
  *   POST   /buckets/{b}/uploads/{id}/complete            key, parts → etag, version_id
  *   DELETE /buckets/{b}/uploads/{id}?key=                abort: no parts stay behind
+ *   PUT    /buckets/{b}/objects/archive?prefix=          a tar the storage unpacks into the folder (MinIO's)
  */
 import { type Context, Hono } from "hono";
 import { CompleteUploadInput, StartUploadInput } from "../../lib/contract/objects.ts";
@@ -18,13 +19,14 @@ import type { AppEnv } from "../session/env.ts";
 import { ApiError } from "../http/errors.ts";
 import { S3Client } from "../../lib/s3/client.ts";
 import * as uploads from "../services/object_transfer.ts";
+import { uploadArchive } from "../services/object_archive.ts";
 import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { readJson, requiredQuery } from "./input.ts";
 
 /** Paths whose request bodies stream through (object bytes), exempt from the JSON body limit. */
 export const STREAMED_BODY_PATHS =
-  /^\/api\/v1\/buckets\/[^/]+\/(objects\/upload|uploads\/[^/]+\/parts\/\d+)$/;
+  /^\/api\/v1\/buckets\/[^/]+\/(objects\/upload|objects\/archive|uploads\/[^/]+\/parts\/\d+)$/;
 
 export function objectUploadsApi(deps: AppDeps) {
   const client = (c: Context<AppEnv>) => clientFor(deps, requireSession(c));
@@ -74,6 +76,17 @@ export function objectUploadsApi(deps: AppDeps) {
           c.req.param("id"),
         ),
       });
+    })
+    .put("/buckets/:bucket/objects/archive", async (c) => {
+      const length = Number(c.req.header("content-length"));
+      if (!c.req.raw.body || !Number.isSafeInteger(length)) {
+        throw new ApiError(411, "the archive needs a Content-Length", {
+          detail: "send the tar as one request body of known length",
+        });
+      }
+      const prefix = c.req.query("prefix") ?? "";
+      await uploadArchive(client(c), c.req.param("bucket"), prefix, c.req.raw.body, length, c.req.raw.signal);
+      return c.body(null, 200);
     })
     .put("/buckets/:bucket/uploads/:id/parts/:n", async (c) => {
       const length = Number(c.req.header("content-length"));

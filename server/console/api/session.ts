@@ -24,6 +24,8 @@ import {
   requireSession,
 } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
+import { deleteCookie, getCookie } from "hono/cookie";
+import { SSO_COOKIE } from "../session/oidc.ts";
 
 export function cookieSettings(deps: AppDeps): CookieSettings {
   return { path: deps.config.subpath, trustForwarded: deps.config.trustForwarded };
@@ -93,8 +95,9 @@ export function sessionApi(deps: AppDeps) {
     })
     .post("/login/oauth2/auth", async (c) => {
       const input = await readJson(c, OAuthCallbackInput);
-      const session = await sessions.signInWithIdp(deps, input);
+      const session = await sessions.signInWithIdp(deps, input, getCookie(c, SSO_COOKIE));
       await issueSessionCookie(c, deps.sessionKey, session, cookie, deps.now());
+      deleteCookie(c, SSO_COOKIE, { path: deps.config.subpath });
       return c.json({}, 201);
     })
     .post("/logout", async (c) => {

@@ -18,6 +18,7 @@ import { bucketNamesInPaths } from "../api/bucket_paths.ts";
 import { bucketFeaturesApi } from "../api/bucket_features.ts";
 import { bucketsApi } from "../api/buckets.ts";
 import { settingsApi } from "../api/settings.ts";
+import { identityApi } from "../api/identity.ts";
 import { groupsApi } from "../api/groups.ts";
 import { policiesApi } from "../api/policies.ts";
 import { usersApi } from "../api/users.ts";
@@ -33,6 +34,7 @@ import { originalRequests } from "../ws/relay.ts";
 import { traceRelay } from "../ws/trace.ts";
 import { watchRelay } from "../ws/watch.ts";
 import { licenseApi } from "../api/license.ts";
+import { capabilitiesApi } from "../api/capabilities.ts";
 import { firstAllowedRoute } from "../../../routes/layout/menu.ts";
 import { pageRoutes } from "../../../routes/mod.tsx";
 import { mountOperatorMode } from "./operator_mode.ts";
@@ -85,10 +87,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", bucketsApi(deps));
   app.route("/api/v1", bucketFeaturesApi(deps));
   app.route("/api/v1", settingsApi(deps));
+  app.route("/api/v1", identityApi(deps));
   app.route("/api/v1", objectsApi(deps));
   app.route("/api/v1", objectUploadsApi(deps));
   app.route("/api/v1", licenseApi(deps));
   app.route("/api/v1", toolsApi(deps));
+  app.route("/api/v1", capabilitiesApi(deps));
 
   // Live streams: each relay checks the session, Origin and its query before upgrading (server/console/ws/relay.ts).
   app.get("/ws/trace", traceRelay(deps));

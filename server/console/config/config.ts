@@ -31,6 +31,8 @@ export interface AppConfig {
   readonly root: { readonly accessKey: string; readonly secretKey: string } | null;
   readonly sessionKey: { readonly passphrase: string; readonly salt: string } | null;
   readonly sessionSeconds: number;
+  /** CONSOLE_LDAP_ENABLED: when the form tries the storage's directory (services/session_ldap.ts). */
+  readonly ldapSignIn: "auto" | "on" | "off";
   /** MINIO_KMS_SECRET_KEY for the embedded storage ("" = no key store). */
   readonly kmsSecretKey: string;
   /** Always starts and ends with "/" ("/" when served at the root). */
@@ -41,6 +43,8 @@ export interface AppConfig {
     readonly secret: string;
     readonly callback: string;
     readonly scopes: string[];
+    /** CONSOLE_IDP_AUTO_REDIRECT: /login leaves for the provider at once (the form stays at /login?form=1). */
+    readonly autoRedirect: boolean;
   } | null;
   /** Whether X-Forwarded-Host names the console's host (only behind a reverse proxy that sets it). */
   readonly trustForwarded: boolean;
@@ -208,6 +212,9 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
       "SSO needs CONSOLE_IDP_URL, CONSOLE_IDP_CLIENT_ID and CONSOLE_IDP_CALLBACK",
     );
   }
+  if (!["auto", "on", "off"].includes(raw.ldapEnabled || "auto")) {
+    throw new ConfigError(SETTINGS.ldapEnabled.env, `"${raw.ldapEnabled}" is not one of auto, on, off`);
+  }
   if (!["error", "warn", "info", "debug"].includes(raw.logLevel)) {
     throw new ConfigError(SETTINGS.logLevel.env, `"${raw.logLevel}" is not one of error, warn, info, debug`);
   }
@@ -227,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
     root: root ? { accessKey: root[0], secretKey: root[1] } : null,
     sessionKey: sessionKey ? { passphrase: sessionKey[0], salt: sessionKey[1] } : null,
     sessionSeconds,
+    ldapSignIn: (raw.ldapEnabled || "auto") as "auto" | "on" | "off",
     kmsSecretKey: checkKmsSecretKey(raw.kmsSecretKey),
     subpath: parseSubpath(raw.subpath),
     idp: idpSet === 3
@@ -236,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined>, args: string
         secret: raw.idpSecret,
         callback: raw.idpCallback,
         scopes: raw.idpScopes.split(",").map((s) => s.trim()).filter(Boolean),
+        autoRedirect: parseSwitch(SETTINGS.idpAutoRedirect.env, raw.idpAutoRedirect),
       }
       : null,
     trustForwarded: parseSwitch(SETTINGS.trustForwarded.env, raw.trustForwarded),

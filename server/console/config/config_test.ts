@@ -41,6 +41,16 @@ Deno.test("a bad value names the setting", () => {
     ],
     [{ CONSOLE_SUBPATH: "/a b" }, [], "CONSOLE_SUBPATH"],
     [{ CONSOLE_IDP_URL: "https://idp" }, [], "CONSOLE_IDP_URL"],
+    [
+      {
+        CONSOLE_IDP_URL: "https://idp",
+        CONSOLE_IDP_CLIENT_ID: "deck",
+        CONSOLE_IDP_CALLBACK: "https://deck/oauth_callback",
+        CONSOLE_IDP_AUTO_REDIRECT: "sometimes",
+      },
+      [],
+      "CONSOLE_IDP_AUTO_REDIRECT",
+    ],
     [{}, ["--nope", "1"], "--nope"],
   ];
   for (const [env, args, setting] of cases) {

@@ -148,6 +148,18 @@ export const SETTINGS = {
     default: "openid,profile,email",
     description: "OpenID scopes, comma-separated.",
   },
+  idpAutoRedirect: {
+    env: "CONSOLE_IDP_AUTO_REDIRECT",
+    default: "off",
+    description:
+      "on: /login goes straight to the OpenID provider (sites with only SSO); /login?form=1 still shows the access-key form, for the root account.",
+  },
+  ldapEnabled: {
+    env: "CONSOLE_LDAP_ENABLED",
+    default: "auto",
+    description:
+      "Directory (LDAP/AD) sign-in through the login form. auto: a name and password the storage does not know as its own user are tried against the storage's directory when it has one (identity_ldap). on: the same, and a storage without a directory is reported as a misconfiguration. off: storage users only.",
+  },
   trustForwarded: {
     env: "CONSOLE_TRUST_FORWARDED",
     flag: "--trust-forwarded",

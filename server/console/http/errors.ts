@@ -108,6 +108,8 @@ const STORAGE_CODE_STATUS: Record<string, [number, string]> = {
   MalformedXML: [400, "invalid request"],
   InvalidArgument: [400, "invalid request"],
   InvalidRequest: [400, "invalid request"],
+  // MinIO's answer to an archive it could not unpack ("tar file error: …", PutObjectExtract).
+  BadRequest: [400, "invalid request"],
   InvalidBucketState: [400, "invalid bucket state"],
   InvalidStorageClass: [400, "invalid storage class"],
   XMinioAdminInvalidArgument: [400, "invalid request"],
@@ -174,6 +176,11 @@ export function toApiError(error: unknown): ApiError {
     let [status, message] = STORAGE_CODE_STATUS[error.code] ?? [502, "the storage server reported an error"];
     // MinIO reuses XMinioInvalidIAMCredentials with status 404 for "service account not found": trust the status.
     if (error.status === 404 && status === 403) [status, message] = [404, "not found"];
+    // A server without MinIO's admin API takes /minio/admin/… for an object in bucket "minio" (a name MinIO
+    // reserves): the call needs an API the server does not have, not a missing bucket.
+    if (error.code === "NoSuchBucket" && (error as { bucket?: unknown }).bucket === "minio") {
+      [status, message] = [501, "this server does not speak MinIO's admin API"];
+    }
     return new ApiError(status, message, { detail: error.message || error.code });
   }
   if (error instanceof TypeError && /fetch|connect|network/i.test(error.message)) {

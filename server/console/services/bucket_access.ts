@@ -17,6 +17,7 @@ import type { Policy } from "../../lib/policy/types.ts";
 import * as iam from "../../lib/s3/admin/iam.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { getBucketPolicy, putBucketPolicy } from "../../lib/s3/ops/bucket_config.ts";
+import { unlessUnsupported } from "./unsupported.ts";
 
 /** Whether an Allow statement of the policy applies to the bucket or anything in it. */
 export function grantsBucket(policy: Policy, bucket: string): boolean {
@@ -63,7 +64,7 @@ export async function usersForBucket(client: S3Client, bucket: string): Promise<
 }
 
 async function readBucketPolicy(client: S3Client, bucket: string): Promise<Policy | null> {
-  const text = await getBucketPolicy(client, bucket);
+  const text = await unlessUnsupported("Bucket policies", getBucketPolicy(client, bucket));
   return text ? normalizePolicy(JSON.parse(text)) : null;
 }
 
@@ -92,6 +93,6 @@ export async function setAccessRuleFor(
     }
   }
   const next = setAccessRule(current, bucket, input.prefix, input.access);
-  await putBucketPolicy(client, bucket, next ? policyToJson(next) : "");
+  await unlessUnsupported("Bucket policies", putBucketPolicy(client, bucket, next ? policyToJson(next) : ""));
   return true;
 }

@@ -12,6 +12,7 @@ import { ApiError } from "../http/errors.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { getBucketLifecycle, type LifecycleRule, putBucketLifecycle } from "../../lib/s3/ops/lifecycle.ts";
 import { parseTagString } from "./bucket_replication.ts";
+import { unlessUnsupported } from "./unsupported.ts";
 
 const ZERO_DATE = "0001-01-01T00:00:00Z";
 
@@ -38,7 +39,11 @@ export async function listLifecycle(
   client: S3Client,
   bucket: string,
 ): Promise<{ lifecycle: LifecycleRuleView[] }> {
-  return { lifecycle: (await getBucketLifecycle(client, bucket)).map(toLifecycleView) };
+  return {
+    lifecycle: (await unlessUnsupported("Lifecycle rules", getBucketLifecycle(client, bucket))).map(
+      toLifecycleView,
+    ),
+  };
 }
 
 /** The day of a date the browser sent (date at 23:59:59Z or a plain date) as S3 wants it: midnight UTC. */
@@ -115,7 +120,7 @@ export async function addLifecycleRule(
   bucket: string,
   input: AddLifecycleInput,
 ): Promise<void> {
-  const rules = await getBucketLifecycle(client, bucket);
+  const rules = await unlessUnsupported("Lifecycle rules", getBucketLifecycle(client, bucket));
   const rule = lifecycleRuleFrom(input, crypto.randomUUID().replace(/-/g, "").slice(0, 20));
   const clash = rules.find((r) =>
     scopeOf(r) === scopeOf(rule) && actionsOf(r).some((a) => actionsOf(rule).includes(a))
@@ -125,7 +130,7 @@ export async function addLifecycleRule(
       detail: `Rule ${clash.id} already has this action for the same prefix and tags.`,
     });
   }
-  await putBucketLifecycle(client, bucket, [...rules, rule]);
+  await unlessUnsupported("Lifecycle rules", putBucketLifecycle(client, bucket, [...rules, rule]));
 }
 
 export async function updateLifecycleRule(

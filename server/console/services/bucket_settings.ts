@@ -22,6 +22,7 @@ import {
   putBucketVersioning,
   putObjectLockConfig,
 } from "../../lib/s3/ops/bucket_config.ts";
+import { unlessUnsupported } from "./unsupported.ts";
 
 export async function getQuota(client: S3Client, bucket: string): Promise<BucketQuotaInfo> {
   const quota = await getBucketQuota(client, bucket);
@@ -44,7 +45,10 @@ export async function isVersioned(client: S3Client, bucket: string): Promise<{ i
 }
 
 export async function setVersioning(client: S3Client, bucket: string, on: boolean): Promise<void> {
-  await putBucketVersioning(client, bucket, { status: on ? "Enabled" : "Suspended" });
+  await unlessUnsupported(
+    "Versioning",
+    putBucketVersioning(client, bucket, { status: on ? "Enabled" : "Suspended" }),
+  );
 }
 
 export async function objectLocking(

@@ -38,7 +38,12 @@ const orNone = <V>(read: Promise<V>, isNone: (status: number) => boolean, value:
   read.catch((e) => (isNone(toApiError(e).status) ? value : Promise.reject(e)));
 
 async function encryptionOf(client: S3Client, bucket: string): Promise<SummaryParts["encryption"]> {
-  const enc = await orNone(settings.encryptionInfo(client, bucket), (status) => status === 404, null);
+  // 404: none configured; 501: the server cannot encrypt buckets by default, so none is.
+  const enc = await orNone(
+    settings.encryptionInfo(client, bucket),
+    (status) => status === 404 || status === 501,
+    null,
+  );
   if (!enc) return { type: "disabled", kmsKey: "" };
   return { type: enc.algorithm === "AES256" ? "sse-s3" : "sse-kms", kmsKey: enc.kmsMasterKeyID };
 }
@@ -51,9 +56,11 @@ async function encryptionOf(client: S3Client, bucket: string): Promise<SummaryPa
 export async function bucketSummary(
   client: S3Client,
   bucket: string,
-  options: { distributed: boolean; info?: Promise<BucketSummary> },
+  options: { distributed: boolean; info?: Promise<BucketSummary>; plainVersioning?: boolean },
 ): Promise<BucketSummaryView> {
   const { distributed } = options;
+  // Versioning is plain S3: a server that is not MinIO shows its card when it implements it.
+  const versioningShown = distributed || !!options.plainVersioning;
   // Cards shown only in distributed mode are not read otherwise (spec 2 Summary).
   const ifShown = <V>(read: () => Promise<V>) => (distributed ? read() : Promise.resolve(null));
   const lock = settings.lockReader(client, bucket);
@@ -62,12 +69,19 @@ export async function bucketSummary(
     readParts<SummaryParts>({
       encryption: [() => encryptionOf(client, bucket), null, titleOf("encryption")],
       versioning: [
-        () => ifShown(async () => (await settings.isVersioned(client, bucket)).is_versioned),
+        () => (versioningShown
+          ? settings.isVersioned(client, bucket).then((v) => v.is_versioned)
+          : Promise.resolve(null)),
         null,
         titleOf("versioning"),
       ],
       // Read in every mode: Retention shows whenever locking is on.
-      locking: [async () => (await lock.locking()).object_locking_enabled, null, titleOf("locking")],
+      // A server without object lock (501) has no locked buckets.
+      locking: [
+        () => orNone(lock.locking().then((l) => l.object_locking_enabled), (status) => status === 501, false),
+        null,
+        titleOf("locking"),
+      ],
       replication: [
         () => ifShown(async () => (await listReplicationRules(client, bucket)).rules.length > 0),
         null,
@@ -92,7 +106,9 @@ export async function bucketSummary(
     if (SUMMARY_CARDS.some((c) => c.id === key)) unavailable[key as SummaryCard] = error.message;
   }
   const cards = SUMMARY_CARDS.filter((c) =>
-    c.id === "retention" ? data.locking === true : !("distributedOnly" in c) || distributed
+    c.id === "retention"
+      ? data.locking === true
+      : !("distributedOnly" in c) || distributed || (c.id === "versioning" && versioningShown)
   ).map((c) => c.id);
   return {
     cards,

@@ -22,6 +22,8 @@ import {
   presetPolicy,
 } from "../../lib/policy/mod.ts";
 import { accountInfo } from "../../lib/s3/admin/info.ts";
+import { isMissingAdminApi, isNotImplemented } from "../../lib/s3/probe.ts";
+import { S3_POLICY } from "../session/direct_keys.ts";
 import { setBucketQuota } from "../../lib/s3/admin/buckets.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
@@ -39,12 +41,17 @@ import {
 } from "../../lib/s3/ops/buckets.ts";
 import { bucketNameProblem } from "../../lib/contract/bucket_names.ts";
 import { retentionToLock } from "./bucket_settings.ts";
+import { unlessUnsupported } from "./unsupported.ts";
 
 /** The account's buckets (sorted by name, with the last usage scan) and its effective policy, from one call. */
 export async function accountView(
   client: S3Client,
 ): Promise<{ buckets: BucketSummary[]; policy: Policy | null }> {
-  const info = await accountInfo(client);
+  const info = await accountInfo(client).catch((error) => {
+    // A plain S3 server has no account info: its bucket list, and the server decides what the keys may do.
+    if (isMissingAdminApi(error)) return { Buckets: undefined, Policy: S3_POLICY };
+    throw error;
+  });
   let buckets = (info.Buckets ?? []).map((b) => ({
     name: b.name,
     size: b.size ?? 0,
@@ -83,7 +90,11 @@ export async function listBuckets(client: S3Client): Promise<BucketSummary[]> {
 }
 
 export async function bucketAccess(client: S3Client, name: string): Promise<BucketAccessLevel> {
-  const text = await getBucketPolicy(client, name);
+  // A server without bucket policies (s3rver) keeps every bucket private to its keys.
+  const text = await getBucketPolicy(client, name).catch((error) => {
+    if (isNotImplemented(error)) return "";
+    throw error;
+  });
   return bucketAccessOf(text ? normalizePolicy(JSON.parse(text)) : null, name);
 }
 
@@ -189,7 +200,10 @@ export async function setBucketAccess(
     );
   }
   const policy = presetPolicy(name, access);
-  await putBucketPolicy(client, name, policy ? policyToJson(policy) : "");
+  await unlessUnsupported(
+    "Bucket policies",
+    putBucketPolicy(client, name, policy ? policyToJson(policy) : ""),
+  );
   return await bucketInfo(client, name);
 }
 

@@ -13,6 +13,7 @@ import type {
 } from "../../lib/contract/objects.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
+import { isNotImplemented } from "../../lib/s3/probe.ts";
 import { getBucketVersioning, getObjectLockConfig } from "../../lib/s3/ops/bucket_config.ts";
 import { getObjectLegalHold, getObjectRetention, getObjectTagging } from "../../lib/s3/ops/object_lock.ts";
 import { headObject, type ObjectInfo } from "../../lib/s3/ops/objects.ts";
@@ -32,7 +33,13 @@ async function unlessDenied<T>(read: Promise<T>): Promise<T | null> {
 
 /** Whether the bucket has versioning on; null when the user may not read that (the folder view then hides Rewind). */
 export async function folderVersioning(client: S3Client, bucket: string): Promise<FolderVersioning> {
-  const versioning = await unlessDenied(getBucketVersioning(client, bucket));
+  // A server that does not implement versioning (s3rver) has unversioned buckets, not an error.
+  const versioning = await unlessDenied(
+    getBucketVersioning(client, bucket).catch((error) => {
+      if (isNotImplemented(error)) return { status: "" };
+      throw error;
+    }),
+  );
   return { is_versioned: versioning ? versioning.status === "Enabled" : null };
 }
 
@@ -127,8 +134,18 @@ export async function objectDetail(
     throw error;
   }
   const version = info.versionId ?? versionId;
+  // MinIO and AWS count an object's tags in HEAD; a server that does not (s3rver) is asked for them anyway,
+  // and one that cannot keep tags at all has none.
+  const counted = info.headers.has("x-amz-tagging-count") || /minio/i.test(info.headers.get("server") ?? "");
   const [tags, lock] = await Promise.all([
-    info.tagCount > 0 ? unlessDenied(getObjectTagging(client, bucket, key, version)) : {},
+    info.tagCount > 0 || !counted
+      ? unlessDenied(
+        getObjectTagging(client, bucket, key, version).catch((error) => {
+          if (isNotImplemented(error)) return {};
+          throw error;
+        }),
+      )
+      : {},
     lockState(client, { bucket, key, versionId: version }, info, locking),
   ]);
   const unreadable: UnreadablePart[] = [...(tags === null ? ["tags" as const] : []), ...lock.unreadable];

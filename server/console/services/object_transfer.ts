@@ -12,6 +12,7 @@ import type {
   UploadSession,
 } from "../../lib/contract/objects.ts";
 import { ApiError } from "../http/errors.ts";
+import { isNotImplemented } from "../../lib/s3/probe.ts";
 import { type FormPart, formParts } from "../../lib/formats/multipart_form.ts";
 import { type ZipEntry, zipStream } from "../../lib/formats/zip.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
@@ -244,7 +245,12 @@ export async function pendingUploads(
   bucket: string,
   prefix: string,
 ): Promise<PendingUpload[]> {
-  return (await listMultipartUploads(client, bucket, prefix)).map((u) => ({
+  // A server that cannot list multipart uploads (s3rver) has none to resume as far as anyone can tell.
+  const listed = await listMultipartUploads(client, bucket, prefix).catch((error) => {
+    if (isNotImplemented(error)) return [];
+    throw error;
+  });
+  return listed.map((u) => ({
     key: u.key,
     upload_id: u.uploadId,
     initiated: u.initiated,

@@ -17,13 +17,17 @@ import { accountInfo } from "../../lib/s3/admin/info.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
 import { forwardedHeaders } from "../../lib/s3/forwarded_client.ts";
 import { assumeRole, assumeRoleWithWebIdentity, type TemporaryCredentials } from "../../lib/s3/sts.ts";
-import { authorizationUrl, exchangeCode } from "../session/oidc.ts";
+import { checkCallback, exchangeCode, startSignIn } from "../session/oidc.ts";
+import { ssoRefusal, storageRefusal } from "../session/sso_reasons.ts";
 import { accessFrom, liveAccess, type LiveAccessDeps, rememberAccess } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
 import { operatorSessionInfo, signInOperator } from "./operator/session.ts";
 import { clientFor, clientWithKeys } from "../session/clients.ts";
+import { serverCapabilities } from "../session/capabilities.ts";
+import { signInWithKeys } from "../session/direct_keys.ts";
 import { endSessions, newSessionRevokeType } from "./session_revocation.ts";
 import { type LogSearchDeps, sessionFeatures } from "./tools.ts";
+import { signInWithDirectory } from "./session_ldap.ts";
 
 /** What signing in and out needs of the console (the areas hand their AppDeps, which has all of it). */
 export interface SessionDeps extends LiveAccessDeps, LogSearchDeps {
@@ -33,13 +37,24 @@ export interface SessionDeps extends LiveAccessDeps, LogSearchDeps {
   operator?: OperatorDeps;
 }
 
-/** Which sign-in page to show: the SSO redirect when an OpenID provider is configured, else the form. */
-export async function loginStrategy(deps: SessionDeps): Promise<LoginStrategy> {
-  if (!deps.config.idp) return { loginStrategy: deps.operator ? "service-account" : "form" };
-  return {
-    loginStrategy: "redirect",
-    redirect: await authorizationUrl(deps.config.idp, deps.sessionKey, deps.fetch, deps.now()),
-  };
+/**
+ * Which sign-in page to show: the SSO redirect when an OpenID provider is configured, else the form. The
+ * redirect is the console's own /login/sso, which starts each sign-in with fresh state, nonce and PKCE.
+ */
+export function loginStrategy(deps: SessionDeps): Promise<LoginStrategy> {
+  if (!deps.config.idp) return Promise.resolve({ loginStrategy: deps.operator ? "service-account" : "form" });
+  return Promise.resolve({ loginStrategy: "redirect", redirect: `${deps.config.subpath}login/sso` });
+}
+
+/**
+ * Starts single sign-on for a browser that opened the console at `origin`: the provider's authorisation URL
+ * and the sealed pending sign-in the browser keeps meanwhile. Refused when the provider would send the
+ * browser back to another address than the one it uses (the pending sign-in would stay behind).
+ */
+export async function beginSso(deps: SessionDeps, origin: string): Promise<{ url: string; pending: string }> {
+  if (!deps.config.idp) throw ApiError.badRequest("single sign-on is not configured");
+  checkCallback(deps.config.idp, origin, deps.config.subpath);
+  return await startSignIn(deps.config.idp, deps.sessionKey, deps.fetch, deps.now());
 }
 
 const invalidLogin = (detail: string) => ApiError.unauthorized("invalid Login", detail);
@@ -91,6 +106,10 @@ export async function signIn(
   input: LoginInput,
   clientAddress: string,
 ): Promise<SessionData> {
+  // Only MinIO's STS trades a user's own keys for temporary ones (Ceph's AssumeRole needs a role ARN): any
+  // other server takes the typed keys as they are. Asked afresh at each sign-in.
+  const caps = await serverCapabilities(deps, null, { fresh: true });
+  if (caps.sts === "no" || caps.adminApi === "no") return await signInWithKeys(deps, input);
   const key = deps.storage.forwardingKey;
   let creds: TemporaryCredentials;
   try {
@@ -100,6 +119,11 @@ export async function signIn(
       headers: key ? await forwardedHeaders(key, clientAddress) : undefined,
     });
   } catch (error) {
+    // Not a user of the storage's own: perhaps one of its directory's (CONSOLE_LDAP_ENABLED).
+    if (error instanceof S3Error && error.status < 500) {
+      const directory = await signInWithDirectory(deps, input.accessKey, input.secretKey);
+      if (directory) return await sessionFrom(deps, directory, input.accessKey, false);
+    }
     if (error instanceof S3Error) {
       if (error.status >= 500) {
         throw new ApiError(503, "the storage server cannot sign you in right now", { detail: error.message });
@@ -118,10 +142,24 @@ export async function signIn(
   return await sessionFrom(deps, creds, input.accessKey, false);
 }
 
-/** SSO sign-in: verify state, exchange the code, and let the storage server verify the id_token. */
-export async function signInWithIdp(deps: SessionDeps, input: OAuthCallbackInput): Promise<SessionData> {
+/**
+ * SSO sign-in: check state (against `pending`, the browser's sealed pending sign-in), exchange the code,
+ * check the nonce, and let the storage server verify the id_token and map its policy claim.
+ */
+export async function signInWithIdp(
+  deps: SessionDeps,
+  input: OAuthCallbackInput,
+  pending: string | undefined,
+): Promise<SessionData> {
   if (!deps.config.idp) throw ApiError.badRequest("single sign-on is not configured");
-  const idToken = await exchangeCode(deps.config.idp, deps.sessionKey, deps.fetch, deps.now(), input);
+  const idToken = await exchangeCode(
+    deps.config.idp,
+    deps.sessionKey,
+    deps.fetch,
+    deps.now(),
+    input,
+    pending,
+  );
   // Operator mode: the identity provider vouched for the person (code and state checked above, unlike the
   // original, which skipped both); Kubernetes calls then use the console's own service account.
   if (deps.operator) {
@@ -145,7 +183,11 @@ export async function signInWithIdp(deps: SessionDeps, input: OAuthCallbackInput
       tokenRevokeType: newSessionRevokeType(),
     });
   } catch (error) {
-    throw invalidLogin(error instanceof Error ? error.message : String(error));
+    if (error instanceof S3Error && error.status < 500) throw storageRefusal(error.message);
+    throw ssoRefusal(
+      "storage",
+      `it cannot be reached or failed (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
   return await sessionFrom(deps, creds, "", true);
 }
@@ -175,6 +217,7 @@ export async function sessionInfo(deps: SessionDeps, session: SessionData): Prom
  */
 export async function signOut(deps: SessionDeps, session: SessionData): Promise<void> {
   if (session.k8sToken) return; // an operator's token is Kubernetes' to revoke; clearing the cookie ends the session here
+  if (session.directKeys) return; // long-term keys are not the console's to revoke: clearing the cookie ends it
   if (!(await endSessions(clientFor(deps, session)))) {
     deps.log.warn(
       "the storage server cannot revoke temporary credentials; this session's stay valid until they expire",

@@ -42,7 +42,8 @@ export async function listConfigs(
   return { configurations: all.slice(offset, offset + limit), total: all.length };
 }
 
-async function storedValues(
+/** A subsystem target's stored values, secrets in clear: for the console server's own use, never sent on. */
+export async function storedValues(
   client: S3Client,
   name: string,
   target?: string,

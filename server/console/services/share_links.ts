@@ -15,6 +15,7 @@ import {
 } from "../../lib/s3/admin/service_accounts.ts";
 import { S3Client } from "../../lib/s3/client.ts";
 import { MAX_PRESIGN_SECONDS } from "../../lib/s3/sigv4.ts";
+import { isMissingAdminApi } from "../../lib/s3/probe.ts";
 
 /** Spec 3 §9: a share lasts at most 7 days. */
 export const MAX_SHARE_MS = 604_800_000;
@@ -88,11 +89,20 @@ export async function createShareLink(
     // The description says what the link is for when the account is seen elsewhere (user's service accounts).
     description: truncateBytes(`Deck share link (${via}): ${request.bucket}/${request.key}`, 256),
     expiration,
+  }).catch((error) => {
+    // A server without MinIO's admin API has no service accounts: the link is presigned with the session's
+    // own keys, as any S3 tool does. It works until it expires (or the keys change) and cannot be revoked.
+    if (isMissingAdminApi(error)) return client.credentials;
+    throw error;
   });
   const signer = new S3Client({
     endpoint: request.viaConsole ? endpoints.internal : endpoints.public,
     region: endpoints.region || undefined,
-    credentials: { accessKey: credentials.accessKey, secretKey: credentials.secretKey },
+    credentials: {
+      accessKey: credentials.accessKey,
+      secretKey: credentials.secretKey,
+      sessionToken: "sessionToken" in credentials ? credentials.sessionToken : undefined,
+    },
   });
   const url = await signer.presign("GET", request.bucket, request.key, seconds, {
     versionId: request.versionId,
@@ -129,7 +139,12 @@ function linkTarget(
 
 /** The signed-in user's unexpired links; expired link accounts are deleted on the way (best effort). */
 export async function listShareLinks(client: S3Client, now = Date.now()): Promise<ShareLink[]> {
-  const accounts = (await listServiceAccounts(client)).filter((a) => a.name?.startsWith(`${NAME_PREFIX}-`));
+  const all = await listServiceAccounts(client).catch((error) => {
+    // Links presigned with the session's keys (no admin API) are kept nowhere: there is nothing to list.
+    if (isMissingAdminApi(error)) return [];
+    throw error;
+  });
+  const accounts = all.filter((a) => a.name?.startsWith(`${NAME_PREFIX}-`));
   const links: ShareLink[] = [];
   await Promise.all(accounts.map(async (account) => {
     const expires = account.expiration ? Date.parse(account.expiration) : NaN;
@@ -156,7 +171,14 @@ export async function listShareLinks(client: S3Client, now = Date.now()): Promis
 
 /** Revokes a link: its account goes, so its signature stops being accepted at once. */
 export async function revokeShareLink(client: S3Client, id: string): Promise<void> {
-  const account = (await listServiceAccounts(client)).find((a) => a.accessKey === id);
+  const accounts = await listServiceAccounts(client).catch((error) => {
+    if (!isMissingAdminApi(error)) throw error;
+    throw new ApiError(501, "share links cannot be revoked on this server", {
+      detail:
+        "this server does not speak MinIO's admin API: its links are presigned URLs that end when they expire",
+    });
+  });
+  const account = accounts.find((a) => a.accessKey === id);
   if (!account || !account.name?.startsWith(`${NAME_PREFIX}-`)) {
     throw ApiError.notFound("not found", "No share link of yours has this id.");
   }

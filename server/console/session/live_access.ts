@@ -15,6 +15,8 @@ import { normalizePolicy, type Policy } from "../../lib/policy/types.ts";
 import { type AccountInfo, accountInfo } from "../../lib/s3/admin/info.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
 import { clientFor, type StorageAccess } from "./clients.ts";
+import { servablePages, serverCapabilities } from "./capabilities.ts";
+import { plainS3Access } from "./direct_keys.ts";
 import { allowActionsOf, allowedPages, OPERATOR_PAGES } from "./pages.ts";
 import type { SessionData } from "./token.ts";
 
@@ -76,7 +78,17 @@ export function accessFrom(info: AccountInfo, sso: boolean): LiveAccess {
   };
 }
 
-async function read(deps: StorageAccess, session: SessionData): Promise<LiveAccess> {
+/** The session's access, with the pages the storage server cannot serve left out (capabilities.ts). */
+async function read(deps: LiveAccessDeps, session: SessionData): Promise<LiveAccess> {
+  const caps = await serverCapabilities(deps, session);
+  // Without MinIO's admin API there is no account policy to read (keys sessions, or a server with STS only).
+  const access = session.directKeys || caps.adminApi === "no"
+    ? await plainS3Access(deps, session)
+    : await readAccess(deps, session);
+  return { ...access, pages: servablePages(access.pages, caps) };
+}
+
+async function readAccess(deps: StorageAccess, session: SessionData): Promise<LiveAccess> {
   try {
     return accessFrom(await accountInfo(clientFor(deps, session)), session.sso);
   } catch (error) {

@@ -21,6 +21,11 @@ export interface SessionData {
   sso: boolean;
   /** Epoch milliseconds after which the session is refused. */
   expiresAt: number;
+  /**
+   * Signed in to a server without STS: accessKey/secretKey are the typed long-term keys, used as they are
+   * (server/console/session/direct_keys.ts). Sealed in the cookie like temporary credentials; never readable.
+   */
+  directKeys?: boolean;
   /** Operator mode: the Kubernetes service-account token typed at sign-in, sent with every Kubernetes call. */
   k8sToken?: string;
 }

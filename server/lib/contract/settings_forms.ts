@@ -275,6 +275,52 @@ export const CONFIGURATIONS: ConfigurationDef[] = [
         type: "on|off",
         tooltip: 'Allow plain text connection to AD/LDAP server, defaults to "off"',
       },
+      // MinIO's lookup-bind and StartTLS keys, beyond the spec's form: without them a directory could only be
+      // used in username-format mode from the console. DN lists are ";"-separated strings (DNs hold commas).
+      {
+        name: "server_starttls",
+        label: "Server StartTLS",
+        type: "on|off",
+        tooltip: 'Use StartTLS connection to AD/LDAP server, defaults to "off"',
+      },
+      {
+        name: "lookup_bind_dn",
+        label: "Lookup Bind DN",
+        type: "string",
+        tooltip: "DN of a read-only service account that looks users and groups up (lookup-bind mode)",
+        placeholder: "cn=lookup,ou=services,dc=myldapserver,dc=com",
+      },
+      {
+        name: "lookup_bind_password",
+        label: "Lookup Bind Password",
+        type: "password",
+        tooltip: "Password of the lookup bind account",
+        placeholder: "Enter Lookup Bind Password",
+      },
+      {
+        name: "user_dn_search_base_dn",
+        label: "User DN Search Base DN",
+        type: "string",
+        tooltip:
+          '";" separated list of bases to look users up under, e.g. "ou=people,dc=myldapserver,dc=com"',
+        placeholder: "ou=people,dc=myldapserver,dc=com",
+      },
+      {
+        name: "user_dn_search_filter",
+        label: "User DN Search Filter",
+        type: "string",
+        tooltip: 'Filter that finds a user\'s DN, e.g. "(uid=%s)" or "(sAMAccountName=%s)"',
+        placeholder: "(uid=%s)",
+        check: (v) => (v.includes("%s") ? "" : "The filter must contain %s"),
+      },
+      {
+        name: "group_search_base_dn",
+        label: "Group Search Base DN",
+        type: "string",
+        tooltip:
+          '";" separated list of bases to search groups under, e.g. "ou=groups,dc=myldapserver,dc=com"',
+        placeholder: "ou=groups,dc=myldapserver,dc=com",
+      },
       comment,
     ],
   },

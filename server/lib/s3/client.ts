@@ -4,6 +4,7 @@
  */
 import { parseErrorResponse, S3Error } from "./errors.ts";
 import { sendWithLength } from "./stream_upload.ts";
+import { caCertsOf } from "../http/trusted_cas.ts";
 import {
   chunkedLength,
   type Credentials,
@@ -205,6 +206,7 @@ export class S3Client {
           ? spec.contentLength!
           : chunkedLength(spec.contentLength!, STREAM_CHUNK_SIZE),
         signal: spec.signal,
+        caCerts: caCertsOf(this.#fetch),
       })
       : await this.#fetch(url, {
         method: spec.method,

@@ -17,6 +17,8 @@ export interface LengthRequest {
   /** Exactly the bytes `body` yields. */
   length: number;
   signal?: AbortSignal;
+  /** PEM certificates trusted besides the system's over HTTPS (those the client's fetch trusts). */
+  caCerts?: readonly string[];
 }
 
 /** Answers without a body, whatever the server sends (RFC 9110 §6.4.1). */
@@ -204,7 +206,7 @@ export async function sendWithLength(url: URL, request: LengthRequest): Promise<
   let conn: Deno.Conn;
   try {
     conn = url.protocol === "https:"
-      ? await Deno.connectTls({ hostname, port })
+      ? await Deno.connectTls({ hostname, port, caCerts: [...request.caCerts ?? []] })
       : await Deno.connect({ hostname, port });
   } catch (error) {
     await request.body.cancel(error).catch(() => {});

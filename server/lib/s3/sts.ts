@@ -95,7 +95,7 @@ export function assumeRoleWithWebIdentity(
 export function assumeRoleWithLdapIdentity(
   endpoint: string,
   fetcher: typeof fetch,
-  options: { username: string; password: string; durationSeconds?: number },
+  options: { username: string; password: string; durationSeconds?: number; tokenRevokeType?: string },
 ): Promise<TemporaryCredentials> {
   const form = new URLSearchParams({
     Action: "AssumeRoleWithLDAPIdentity",
@@ -104,5 +104,6 @@ export function assumeRoleWithLdapIdentity(
     LDAPPassword: options.password,
   });
   if (options.durationSeconds) form.set("DurationSeconds", String(options.durationSeconds));
+  if (options.tokenRevokeType) form.set("TokenRevokeType", options.tokenRevokeType);
   return unsignedSts(endpoint, fetcher, form);
 }

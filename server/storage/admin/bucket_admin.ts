@@ -165,9 +165,11 @@ export async function setRemoteTarget(ctx: AdminContext): Promise<Response> {
       );
     }
     if (error instanceof TypeError) {
+      // fetch says "fetch failed"; why (a refused connection, a certificate no trusted CA signed) is its cause.
+      const reason = error.cause instanceof Error ? error.cause.message : error.message;
       throw adminFail(
         "XMinioAdminReplicationRemoteConnectionError",
-        `Remote service endpoint ${body.endpoint} not available: ${error.message}`,
+        `Remote service endpoint ${body.endpoint} not available: ${reason}`,
         503,
       );
     }

@@ -1,4 +1,5 @@
 /** Shared pieces of the embedded admin API v3: the handler context, JSON/encrypted replies and admin errors. */
+import type { LdapSettings } from "../../lib/ldap/settings.ts";
 import { decryptPayload, encryptPayload } from "../../lib/s3/payload_crypto.ts";
 import type { Credential, StoreFacts, VerifiedRequest } from "../core/contracts.ts";
 import type { Authority } from "../iam/authority.ts";
@@ -37,6 +38,8 @@ export interface AdminContext extends VerifiedRequest {
   notificationStatus: () => Promise<Record<string, Record<string, { status: string }>[]>[]>;
   fetch: typeof fetch;
   live: LiveServices;
+  /** The configured directory (identity_ldap), with the certificates the storage trusts; null without one. */
+  ldap: () => LdapSettings | null;
 }
 
 export type AdminRoute = (ctx: AdminContext) => Promise<Response>;

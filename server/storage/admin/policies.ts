@@ -1,4 +1,6 @@
 /** Canned policies and their mapping to users and groups (minio-protocol §3.6). */
+import { parsesAsDn } from "../../lib/ldap/names.ts";
+import { ldapConfigured, setLdapPolicy } from "./ldap_policy.ts";
 import { checkPolicy } from "../../lib/policy/validate.ts";
 import { type AdminContext, adminFail, empty, json, requireAction, requiredParam } from "./context.ts";
 
@@ -102,6 +104,13 @@ export async function setPolicy(ctx: AdminContext): Promise<Response> {
   const isGroup = ctx.query.get("isGroup") === "true";
   for (const name of names) if (!ctx.iam.policies.has(name)) throw noSuchPolicy(name);
   const policies = [...new Set(names)];
+  // With a directory configured, a DN that is no internal user or group names a directory user or group.
+  if (
+    ldapConfigured(ctx) && parsesAsDn(entity) &&
+    !(isGroup ? ctx.iam.groups.has(entity) : ctx.iam.users.has(entity))
+  ) {
+    return await setLdapPolicy(ctx, entity, isGroup, policies);
+  }
   const stamp = new Date(ctx.now()).toISOString();
   if (isGroup) {
     const group = ctx.iam.groups.get(entity);

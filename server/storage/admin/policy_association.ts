@@ -9,16 +9,21 @@ import { type AdminContext, adminFail, decryptJson, empty, encryptedJson } from 
 
 const invalid = (message: string) => adminFail("XMinioAdminInvalidArgument", message, 400);
 
-export async function changePolicyAssociation(
-  ctx: AdminContext,
-  operation: "attach" | "detach",
-): Promise<Response> {
+/** Who may change policy associations, built-in or directory ones alike. */
+export function requireAssociationPermission(ctx: AdminContext): void {
   if (!ctx.can("admin:UpdatePolicyAssociation") && !ctx.can("admin:AttachUserOrGroupPolicy")) {
     throw adminFail("AccessDenied", "Access Denied.", 403);
   }
-  const modern = (ctx.request.headers.get("content-type") ?? "").toLowerCase().startsWith(
-    "application/octet-stream",
-  );
+}
+
+/**
+ * The encrypted body of an attach or detach, checked as MinIO checks it: a non-empty list of policy names
+ * (each existing, for an attach) and exactly one of user or group.
+ */
+export async function readAssociationBody(
+  ctx: AdminContext,
+  operation: "attach" | "detach",
+): Promise<{ policies: string[]; user: string; group: string }> {
   const body = await decryptJson<{ policies?: unknown; user?: unknown; group?: unknown }>(ctx);
   if (!Array.isArray(body.policies) || body.policies.length === 0) {
     throw invalid("no policy names were given");
@@ -38,6 +43,18 @@ export async function changePolicyAssociation(
       }
     }
   }
+  return { policies, user, group };
+}
+
+export async function changePolicyAssociation(
+  ctx: AdminContext,
+  operation: "attach" | "detach",
+): Promise<Response> {
+  requireAssociationPermission(ctx);
+  const modern = (ctx.request.headers.get("content-type") ?? "").toLowerCase().startsWith(
+    "application/octet-stream",
+  );
+  const { policies, user, group } = await readAssociationBody(ctx, operation);
 
   let current: string[];
   if (user) {

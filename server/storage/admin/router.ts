@@ -8,6 +8,7 @@ import * as info from "./info.ts";
 import * as live from "./live.ts";
 import * as policies from "./policies.ts";
 import * as association from "./policy_association.ts";
+import * as ldap from "./ldap_policy.ts";
 import * as accounts from "./service_accounts.ts";
 import * as tiers from "./tiers.ts";
 import * as users from "./users.ts";
@@ -33,6 +34,9 @@ const ROUTES: Record<string, AdminRoute> = {
   "PUT set-user-or-group-policy": policies.setPolicy,
   "POST idp/builtin/policy/attach": (ctx) => association.changePolicyAssociation(ctx, "attach"),
   "POST idp/builtin/policy/detach": (ctx) => association.changePolicyAssociation(ctx, "detach"),
+  "POST idp/ldap/policy/attach": (ctx) => ldap.changeLdapPolicyAssociation(ctx, "attach"),
+  "POST idp/ldap/policy/detach": (ctx) => ldap.changeLdapPolicyAssociation(ctx, "detach"),
+  "GET idp/ldap/policy-entities": ldap.ldapPolicyEntities,
   "PUT add-service-account": accounts.addServiceAccount,
   "GET list-service-accounts": accounts.listServiceAccounts,
   "GET info-service-account": accounts.infoServiceAccount,

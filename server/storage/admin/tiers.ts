@@ -61,9 +61,11 @@ async function backendHasObjects(ctx: AdminContext, tier: TierDoc): Promise<bool
       );
     }
     if (error instanceof TypeError) {
+      // fetch says "fetch failed"; why (a refused connection, a certificate no trusted CA signed) is its cause.
+      const reason = error.cause instanceof Error ? error.cause.message : error.message;
       throw adminFail(
         "XMinioAdminTierInvalidConfig",
-        `Unable to setup remote tier, check tier configuration: ${b.Endpoint} cannot be reached`,
+        `Unable to setup remote tier, check tier configuration: ${b.Endpoint} cannot be reached (${reason})`,
         400,
       );
     }

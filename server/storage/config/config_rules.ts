@@ -76,6 +76,21 @@ export function checkSubsystemValues(name: string, values: Record<string, string
       if (!/^[^\s:]+:\d+$/.test(values.server_addr ?? "")) {
         throw bad("'server_addr' must be host:port, e.g. myldapserver.com:636");
       }
+      // Lookup-bind mode (a service account finds users) or username-format mode (the DN is made from the name).
+      if (!values.lookup_bind_dn && !values.username_format) {
+        throw bad(
+          "set 'lookup_bind_dn' (with 'user_dn_search_base_dn' and 'user_dn_search_filter') or 'username_format'",
+        );
+      }
+      if (values.lookup_bind_dn && !(values.user_dn_search_base_dn || values.username_search_base_dn)) {
+        throw bad("'user_dn_search_base_dn' is required with 'lookup_bind_dn'");
+      }
+      if (values.lookup_bind_dn && !(values.user_dn_search_filter || values.username_search_filter)) {
+        throw bad("'user_dn_search_filter' is required with 'lookup_bind_dn'");
+      }
+      if (values.user_dn_search_filter && !values.user_dn_search_filter.includes("%s")) {
+        throw bad("'user_dn_search_filter' must contain %s");
+      }
       // A list of bind DNs separated by ";" (DNs contain commas themselves).
       for (const format of (values.username_format ?? "").split(";").filter(Boolean)) {
         if (!format.includes("%s")) throw bad(`username_format '${format}' must contain %s`);

@@ -122,16 +122,16 @@ export const SUBSYSTEMS: SubsystemDef[] = [
     multipleTargets: false,
     keys: [
       req("server_addr", 'AD/LDAP server address e.g. "myldapserver.com:636"'),
-      req(
+      k(
         "username_format",
         '";" separated list of username bind DNs e.g. "uid=%s,cn=accounts,dc=myldapserver,dc=com"',
         "csv",
       ),
-      req(
+      k(
         "username_search_filter",
         'user search filter, for example "(cn=%s)" or "(sAMAccountName=%s)" or "(uid=%s)"',
       ),
-      req(
+      k(
         "group_search_filter",
         'search filter for groups e.g. "(&(objectclass=groupOfNames)(memberUid=%s))"',
       ),
@@ -144,6 +144,15 @@ export const SUBSYSTEMS: SubsystemDef[] = [
         "group_search_base_dn",
         '";" separated list of group search base DNs e.g. "dc=myldapserver,dc=com"',
         "csv",
+      ),
+      k(
+        "user_dn_search_base_dn",
+        '";" separated list of user search base DNs e.g. "dc=myldapserver,dc=com"',
+        "csv",
+      ),
+      k(
+        "user_dn_search_filter",
+        'Search filter to lookup user DN, e.g. "(uid=%s)" or "(sAMAccountName=%s)"',
       ),
       k("group_name_attribute", 'search attribute for group name e.g. "cn"'),
       k("sts_expiry", 'temporary credentials validity duration in s,m,h,d. Default is "1h"', "duration"),

@@ -7,6 +7,7 @@ import { type Decision, evaluate, evaluateIntersection } from "../../lib/policy/
 import { type NamedPolicy, normalizePolicy } from "../../lib/policy/types.ts";
 import type { ConditionValues, Credential, IdentityAuthority } from "../core/contracts.ts";
 import type { IamStore } from "./store.ts";
+import { ldapPolicyNames } from "./ldap_policies.ts";
 
 export interface RootCredentials {
   accessKey: string;
@@ -75,7 +76,8 @@ export class Authority implements IdentityAuthority {
         sessionToken: session.sessionToken,
         expiresAt: session.expiresAt,
         // A federated session has no long-term user behind it; its provider vouched for it until expiry.
-        enabled: session.policies ? true : this.userEnabled(session.parentUser),
+        // A directory session's account is checked against the directory (ldap_sessions.ts), not here.
+        enabled: session.policies || session.ldap ? true : this.userEnabled(session.parentUser),
         generatedSecret: true,
       };
     }
@@ -121,8 +123,9 @@ export class Authority implements IdentityAuthority {
 
   /** The policies of a federated (web identity) session, which stand in for a parent user's; null otherwise. */
   federatedPolicies(cred: Credential): NamedPolicy[] | null {
-    const names = cred.kind === "sts" ? this.iam.sessions.get(cred.accessKey)?.policies : undefined;
-    return names ? this.#named(names) : null;
+    const session = cred.kind === "sts" ? this.iam.sessions.get(cred.accessKey) : undefined;
+    if (session?.ldap) return this.#named(ldapPolicyNames(this.iam, session.ldap));
+    return session?.policies ? this.#named(session.policies) : null;
   }
 
   /** Full decision with the deciding statement (used by admin account info and the console's access check). */

@@ -17,13 +17,14 @@ export interface WebIdentity {
   subject: string;
   issuer: string;
   audience: string;
-  policies: string[];
+  /** The policy names the claim gives; null when the token has no such claim. */
+  policies: string[] | null;
   /** Token expiry, epoch seconds. */
   expiresAt: number;
 }
 
 export class WebIdentityError extends Error {
-  constructor(readonly code: "InvalidParameterValue" | "ExpiredToken" | "AccessDenied", message: string) {
+  constructor(readonly code: "InvalidParameterValue" | "ExpiredToken", message: string) {
     super(message);
   }
 }
@@ -58,6 +59,10 @@ const ALGORITHMS: Record<
   ES384: { import: { name: "ECDSA", namedCurve: "P-384" }, verify: { name: "ECDSA", hash: "SHA-384" } },
 };
 
+/** MinIO's text for ErrSTSWebIdentityExpiredToken. */
+const EXPIRED =
+  "The web identity token that was passed is expired or is not valid. Get a new identity token from the identity provider and then retry the request.";
+
 const invalid = (message: string) => new WebIdentityError("InvalidParameterValue", message);
 
 function base64url(text: string): Uint8Array<ArrayBuffer> {
@@ -76,6 +81,12 @@ function decodeJson(part: string): Record<string, unknown> {
 /** Provider documents, kept briefly so every sign-in does not fetch them again. */
 const cache = new Map<string, { at: number; issuer: string; keys: Jwk[] }>();
 const CACHE_MS = 5 * 60_000;
+/**
+ * A token naming a key id the cached set lacks makes the keys be fetched again (the provider rotated them),
+ * but not more often than this: made-up key ids from anyone who can reach STS must not turn every request
+ * into a fetch from the provider.
+ */
+const FORCED_REFRESH_MS = 1_000;
 
 async function providerKeys(
   settings: OpenIdSettings,
@@ -83,7 +94,8 @@ async function providerKeys(
   refresh: boolean,
 ): Promise<{ issuer: string; keys: Jwk[] }> {
   const cached = cache.get(settings.configUrl);
-  if (cached && !refresh && Date.now() - cached.at < CACHE_MS) return cached;
+  const age = cached ? Date.now() - cached.at : Infinity;
+  if (cached && (refresh ? age < FORCED_REFRESH_MS : age < CACHE_MS)) return cached;
   const getJson = async (url: string) => {
     const res = await fetcher(url, { signal: AbortSignal.timeout(10_000) });
     if (!res.ok) throw new Error(`${url} answered ${res.status}`);
@@ -99,10 +111,11 @@ async function providerKeys(
     cache.set(settings.configUrl, entry);
     return entry;
   } catch (error) {
-    throw new WebIdentityError(
-      "AccessDenied",
-      `the OpenID provider cannot be reached: ${error instanceof Error ? error.message : error}`,
-    );
+    // fetch says "fetch failed"; why (a refused connection, a certificate no trusted CA signed) is its cause.
+    const reason = error instanceof Error
+      ? (error.cause instanceof Error ? error.cause.message : error.message)
+      : String(error);
+    throw invalid(`the OpenID provider cannot be reached: ${reason}`);
   }
 }
 
@@ -168,14 +181,19 @@ export async function verifyWebIdentity(
   }
   const seconds = Math.floor(now / 1000);
   if (typeof claims.exp !== "number") throw invalid("the token has no expiry");
-  if (claims.exp <= seconds) throw new WebIdentityError("ExpiredToken", "the web identity token has expired");
+  if (claims.exp <= seconds) throw new WebIdentityError("ExpiredToken", EXPIRED);
   if (typeof claims.nbf === "number" && claims.nbf > seconds + 60) {
     throw invalid("the web identity token is not valid yet");
   }
+  if (typeof claims.sub !== "string" || claims.sub === "") {
+    throw invalid("STS JWT Token has `sub` claim missing, `sub` claim is mandatory");
+  }
   const raw = claims[`${settings.claimPrefix}${settings.claimName}`];
-  const policies = (Array.isArray(raw) ? raw.map(String) : typeof raw === "string" ? raw.split(",") : []).map(
-    (p) => p.trim(),
-  ).filter(Boolean);
+  // A claim that is present but empty still counts as given (MinIO then reports no policy defined).
+  const policies = raw === undefined || raw === null
+    ? null
+    : (Array.isArray(raw) ? raw.map(String) : String(raw).split(",")).flatMap((p) => p.split(","))
+      .map((p) => p.trim()).filter(Boolean);
   return {
     subject: String(claims.sub ?? ""),
     issuer: provider.issuer,

@@ -58,11 +58,35 @@ export interface StsRecord {
    * from a long-term user's, and `parentUser` is the token's subject.
    */
   policies?: string[];
+  /**
+   * A directory session (AssumeRoleWithLDAPIdentity): its permissions are the policies mapped to the user's
+   * DN and its groups' DNs, read at each request, so an attach or detach takes effect at once.
+   */
+  ldap?: LdapIdentity;
   /** The TokenRevokeType the credentials were issued with (MinIO's claim), so revoke-tokens can pick them. */
   revokeType?: string;
 }
 
-type Kind = "users" | "groups" | "policies" | "service-accounts" | "sts";
+/** Who a directory session is: the typed name, the user's DN and its groups' DNs as the directory spells them. */
+export interface LdapIdentity {
+  username: string;
+  dn: string;
+  groups: string[];
+}
+
+/** Policies mapped to a directory user or group by DN (MinIO's policy DB entries for LDAP). */
+export interface LdapMappingRecord {
+  /** The DN as the directory spells it (or as given, when the directory could not be asked). */
+  dn: string;
+  isGroup: boolean;
+  policies: string[];
+  updatedAt: string;
+}
+
+type Kind = "users" | "groups" | "policies" | "service-accounts" | "sts" | "ldap-policies";
+
+/** The key a mapping is kept under: user or group, and the DN's normal form (server/lib/ldap/names.ts). */
+export const ldapMappingKey = (isGroup: boolean, dnKey: string) => `${isGroup ? "group" : "user"}:${dnKey}`;
 
 const fileName = (id: string) => createHash("sha256").update(id).digest("hex") + ".json";
 
@@ -72,6 +96,8 @@ export class IamStore {
   readonly policies = new Map<string, PolicyRecord>();
   readonly serviceAccounts = new Map<string, ServiceAccountRecord>();
   readonly sessions = new Map<string, StsRecord>();
+  /** ldapMappingKey → the policies mapped to that directory user or group. */
+  readonly ldapMappings = new Map<string, LdapMappingRecord>();
   /** user → groups it belongs to (derived from group members). */
   readonly memberships = new Map<string, Set<string>>();
 
@@ -95,6 +121,7 @@ export class IamStore {
     await load<PolicyRecord>("policies", (p) => store.policies.set(p.name, p));
     await load<ServiceAccountRecord>("service-accounts", (s) => store.serviceAccounts.set(s.accessKey, s));
     await load<StsRecord>("sts", (s) => store.sessions.set(s.accessKey, s));
+    await load<LdapMappingRecord & { key: string }>("ldap-policies", (m) => store.ldapMappings.set(m.key, m));
     for (const [accessKey, session] of store.sessions) {
       if (session.expiresAt <= now) {
         store.sessions.delete(accessKey);
@@ -200,6 +227,17 @@ export class IamStore {
   async removeSession(accessKey: string): Promise<void> {
     await this.#remove("sts", accessKey);
     this.sessions.delete(accessKey);
+  }
+
+  /** Maps policies to a directory DN (`key` from ldapMappingKey); an empty list removes the mapping. */
+  async putLdapMapping(key: string, record: LdapMappingRecord): Promise<void> {
+    if (record.policies.length === 0) {
+      await this.#remove("ldap-policies", key);
+      this.ldapMappings.delete(key);
+      return;
+    }
+    await this.#write("ldap-policies", key, { key, ...record });
+    this.ldapMappings.set(key, record);
   }
 
   /**

@@ -35,6 +35,8 @@ export async function openLifecycle(options: {
   settings?: LifecycleSettings;
   now?: () => number;
   log?: Logger;
+  /** How tiers are called (trusting the certificate directory's CAs); the global fetch when omitted. */
+  fetch?: typeof fetch;
 }): Promise<Lifecycle> {
   const { store, streams } = options;
   const tiers = await TierStore.open(options.dataDir);
@@ -42,6 +44,7 @@ export async function openLifecycle(options: {
     tiers,
     deploymentId: options.deploymentId,
     dataDir: options.dataDir,
+    fetch: options.fetch,
     log: options.log,
   });
   store.tiered = backends;

@@ -24,8 +24,15 @@ import { type LogContext, logEntry } from "../streams/log_entry.ts";
 import type { LogEntry, StorageStreams } from "../streams/mod.ts";
 import { auditEntryOf, internalAuditEntry, type InternalAuditEvent } from "./audit_entry.ts";
 import type { ConfigTree } from "../core/contracts.ts";
+import { httpClientTrusting } from "../../lib/http/trusted_cas.ts";
 
 type Kind = "audit_webhook" | "logger_webhook";
+
+/** Who sends: the deployment the entries name, and the certificates trusted besides the system's. */
+interface Sender {
+  deploymentId: string;
+  caCerts?: string[];
+}
 
 export interface WebhookTargetConfig {
   kind: Kind;
@@ -102,7 +109,12 @@ export class WebhookEndpoint implements Target {
   /** Why this endpoint cannot send at all (its client certificate cannot be loaded…), if so. */
   readonly broken: string = "";
 
-  constructor(readonly config: WebhookTargetConfig, private readonly deploymentId: string) {
+  /** `caCerts`: trusted besides the system's (the certificate directory's). */
+  constructor(
+    readonly config: WebhookTargetConfig,
+    private readonly deploymentId: string,
+    caCerts: string[] = [],
+  ) {
     this.id = config.name;
     try {
       const options: Deno.CreateHttpClientOptions = {};
@@ -113,7 +125,7 @@ export class WebhookEndpoint implements Target {
         });
       }
       if (config.proxy) options.proxy = { url: config.proxy };
-      if (Object.keys(options).length) this.#client = Deno.createHttpClient(options);
+      this.#client = httpClientTrusting(caCerts, options);
     } catch (error) {
       // Never sent without the configured certificate or proxy: every send fails and says why.
       this.broken = `cannot start: ${errorMessage(error)}`;
@@ -199,19 +211,19 @@ export class WebhookTarget {
 
   constructor(
     readonly config: WebhookTargetConfig,
-    deploymentId: string,
+    sender: Sender,
     log: Log,
     previous?: WebhookTarget,
   ) {
-    this.ready = this.#start(deploymentId, log, previous);
+    this.ready = this.#start(sender, log, previous);
   }
 
-  async #start(deploymentId: string, log: Log, previous?: WebhookTarget): Promise<void> {
+  async #start(sender: Sender, log: Log, previous?: WebhookTarget): Promise<void> {
     const config = this.config;
     const label = `${config.kind} target "${config.name}"`;
     // Entries the replaced target still held in memory go first; a disk queue it shares is closed before reuse.
     const left = previous ? await previous.stop().catch(() => [] as Delivery[]) : [];
-    const endpoint = new WebhookEndpoint(config, deploymentId);
+    const endpoint = new WebhookEndpoint(config, sender.deploymentId, sender.caCerts);
     if (endpoint.broken) log("ERROR", `${label}: ${endpoint.broken}`, config.kind);
     let store: QueueStore | undefined;
     try {
@@ -279,7 +291,7 @@ export class WebhookLoggers {
   constructor(
     config: ServerConfig,
     private readonly streams: StorageStreams,
-    private readonly options: { deploymentId: string },
+    private readonly options: Sender,
   ) {
     this.#log = (level, message, about, context) => {
       const entry = logEntry(options.deploymentId, level, message, context);
@@ -331,7 +343,7 @@ export class WebhookLoggers {
       keep.add(id);
       const current = this.#targets.get(id);
       if (current && JSON.stringify(current.config) === JSON.stringify(config)) continue;
-      this.#targets.set(id, new WebhookTarget(config, this.options.deploymentId, this.#log, current));
+      this.#targets.set(id, new WebhookTarget(config, this.options, this.#log, current));
     }
     for (const [id, target] of [...this.#targets]) {
       if (keep.has(id)) continue;

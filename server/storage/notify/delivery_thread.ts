@@ -7,8 +7,9 @@
  * thread (queued events stay on disk; events held only in the dead thread's memory are counted as lost).
  * The thread runs below the priority of the one serving S3 requests (background_thread.ts).
  *
- * Protocol: main → worker `deliver {batch: [keys, line][]}`, `apply {id, specs}`, `status {id}`,
- * `stats {id}`, `close {id}`; worker → main `done {id, value?}` and `log {level, message, context?}`.
+ * Protocol: main → worker `start {caCerts}` (first: the certificates its targets trust besides the system's),
+ * `deliver {batch: [keys, line][]}`, `apply {id, specs}`, `status {id}`, `stats {id}`, `close {id}`;
+ * worker → main `done {id, value?}` and `log {level, message, context?}`.
  */
 import { Handover } from "../core/background_thread.ts";
 import type { LogContext } from "../streams/log_entry.ts";
@@ -19,6 +20,7 @@ import type { RunnerStats } from "./runner.ts";
 const HANDOVER_MS = 5;
 
 export type ToWorker =
+  | { op: "start"; caCerts: string[] }
   | { op: "deliver"; batch: [string[], string][] }
   | { op: "apply"; id: number; specs: TargetSpec[] }
   | { op: "status"; id: number }
@@ -39,8 +41,8 @@ export interface EventDelivery {
 }
 
 /** Runs delivery on the calling thread (the fallback). */
-export function inThread(log: HostLog): EventDelivery {
-  const host = new DeliveryHost(log);
+export function inThread(log: HostLog, caCerts: string[]): EventDelivery {
+  const host = new DeliveryHost(log, caCerts);
   return {
     apply: (specs) => host.apply(specs),
     deliver: (keys, line) => host.deliver(keys, line),
@@ -67,10 +69,18 @@ export class DeliveryThread implements EventDelivery {
   #fallbackReady: Promise<void> = Promise.resolve();
   #lastSpecs: TargetSpec[] = [];
 
-  /** `workerUrl`: the thread's entry (a test passes one that fails, to see delivery carry on without it). */
-  constructor(private readonly log: HostLog, workerUrl = new URL("./delivery_worker.ts", import.meta.url)) {
+  /**
+   * `caCerts`: PEM certificates the targets trust besides the system's (the certificate directory's).
+   * `workerUrl`: the thread's entry (a test passes one that fails, to see delivery carry on without it).
+   */
+  constructor(
+    private readonly log: HostLog,
+    private readonly caCerts: string[],
+    workerUrl = new URL("./delivery_worker.ts", import.meta.url),
+  ) {
     try {
       this.#worker = new Worker(workerUrl, { type: "module" });
+      this.#worker.postMessage({ op: "start", caCerts } satisfies ToWorker);
       this.#worker.onmessage = (event: MessageEvent<FromWorker>) => this.#receive(event.data);
       this.#worker.onerror = (event) => {
         event.preventDefault();
@@ -94,7 +104,7 @@ export class DeliveryThread implements EventDelivery {
     this.log("ERROR", `notification delivery thread stopped (${reason}); delivering from the main thread`);
     this.#worker?.terminate();
     this.#worker = null;
-    this.#fallback = inThread(this.log);
+    this.#fallback = inThread(this.log, this.caCerts);
     const ready = this.#fallbackReady = this.#fallback.apply(this.#lastSpecs).catch(() => {}); // failures are logged by the host
     this.#events.flush();
     for (const [id, resolve] of this.#pending) {

@@ -17,13 +17,17 @@ Deno.test("delivery thread: a thread that dies leaves delivery to the calling th
   const keys = Array.from({ length: 40 }, (_, i) => `bucket/k${String(i).padStart(2, "0")}`);
   const event = (key: string) => JSON.stringify({ EventName: "s3:ObjectCreated:Put", Key: key });
   const logs: string[] = [];
-  const delivery: DeliveryThread = new DeliveryThread((level, message) => {
-    logs.push(`${level} ${message}`);
-    // Events matched at the very moment the thread is reported dead: gathered, never handed to it.
-    if (message.includes("delivery thread stopped")) {
-      for (const key of keys.slice(0, 10)) delivery.deliver(["_:webhook"], event(key));
-    }
-  }, new URL(`data:text/javascript,${encodeURIComponent("throw new Error('boom');")}`));
+  const delivery: DeliveryThread = new DeliveryThread(
+    (level, message) => {
+      logs.push(`${level} ${message}`);
+      // Events matched at the very moment the thread is reported dead: gathered, never handed to it.
+      if (message.includes("delivery thread stopped")) {
+        for (const key of keys.slice(0, 10)) delivery.deliver(["_:webhook"], event(key));
+      }
+    },
+    [],
+    new URL(`data:text/javascript,${encodeURIComponent("throw new Error('boom');")}`),
+  );
   try {
     const endpoint = `http://127.0.0.1:${(receiver.addr as Deno.NetAddr).port}/events`;
     await delivery.apply([{ key: "_:webhook", subsystem: "notify_webhook", id: "_", values: { endpoint } }]);

@@ -40,7 +40,8 @@ interface Running {
 export class DeliveryHost {
   readonly #running = new Map<string, Running>();
 
-  constructor(private readonly log: HostLog) {}
+  /** `caCerts`: PEM certificates the targets trust besides the system's (the certificate directory's). */
+  constructor(private readonly log: HostLog, private readonly caCerts: string[]) {}
 
   /**
    * Runs exactly these targets: unchanged ones keep running untouched; changed ones are replaced after their
@@ -80,7 +81,7 @@ export class DeliveryHost {
       const store = values.queue_dir
         ? await QueueStore.open(`${values.queue_dir}/minio-${type}-${id}`, limit)
         : undefined;
-      runner = new TargetRunner(await createTarget(subsystem, id, values), {
+      runner = new TargetRunner(await createTarget(subsystem, id, values, this.caCerts), {
         store,
         memoryLimit: limit,
         log,

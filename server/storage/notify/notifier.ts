@@ -29,6 +29,8 @@ export interface NotifierOptions {
   events: Hub<BucketEvent>;
   log: Hub<LogEntry>;
   deploymentId?: string;
+  /** PEM certificates HTTPS targets trust besides the system's (the certificate directory's). */
+  caCerts?: string[];
 }
 
 /** `arn:minio:sqs:<region>:<id>:<type>` → `<id>:<type>` (targets are matched regardless of region). */
@@ -77,7 +79,10 @@ export class Notifier {
         }
       }
       if (specs.length && !this.#delivery) {
-        this.#delivery = new DeliveryThread((level, message, context) => this.#log(level, message, context));
+        this.#delivery = new DeliveryThread(
+          (level, message, context) => this.#log(level, message, context),
+          this.options.caCerts ?? [],
+        );
       }
       await this.#delivery?.apply(specs);
       this.#targets = new Set(specs.map((s) => s.key));

@@ -26,12 +26,18 @@ export const DEFAULT_QUEUE_LIMIT = 10_000;
 
 /**
  * Builds a running target. Each kind's module (and its client library) is loaded the first time a target of
- * that kind runs, so a server without targets loads none of them.
+ * that kind runs, so a server without targets loads none of them. HTTPS targets (webhooks) trust `caCerts`
+ * besides the system's; brokers and databases keep their own TLS settings.
  */
-export async function createTarget(subsystem: string, id: string, config: TargetConfig): Promise<Target> {
+export async function createTarget(
+  subsystem: string,
+  id: string,
+  config: TargetConfig,
+  caCerts: string[] = [],
+): Promise<Target> {
   switch (TARGET_TYPES[subsystem]) {
     case "webhook":
-      return new (await import("./webhook.ts")).WebhookTarget(id, config);
+      return new (await import("./webhook.ts")).WebhookTarget(id, config, caCerts);
     case "postgresql":
       return new (await import("./postgresql.ts")).PostgresTarget(id, config);
     case "mysql":

@@ -3,6 +3,7 @@
  * of one word is sent as `Bearer <token>`, two words verbatim. Any 2xx is a delivery; Online means a TCP
  * connection to the endpoint's host and port opens within 5 s (§1.8).
  */
+import { httpClientTrusting } from "../../lib/http/trusted_cas.ts";
 import { canConnect, type Delivery, DeliveryError, type Target, type TargetConfig } from "./target.ts";
 
 const SEND_TIMEOUT_MS = 10_000;
@@ -19,7 +20,12 @@ export class WebhookTarget implements Target {
   readonly #headers: Record<string, string>;
   #client: Deno.HttpClient | undefined;
 
-  constructor(readonly id: string, private readonly config: TargetConfig) {
+  /** `caCerts`: trusted besides the system's (the certificate directory's). */
+  constructor(
+    readonly id: string,
+    private readonly config: TargetConfig,
+    private readonly caCerts: string[] = [],
+  ) {
     this.#url = new URL(config.endpoint);
     const auth = authorizationHeader(config.auth_token);
     this.#headers = {
@@ -30,12 +36,13 @@ export class WebhookTarget implements Target {
   }
 
   async #httpClient(): Promise<Deno.HttpClient | undefined> {
-    if (!this.config.client_cert || this.#client) return this.#client;
-    const [cert, key] = await Promise.all([
-      Deno.readTextFile(this.config.client_cert),
-      Deno.readTextFile(this.config.client_key),
-    ]);
-    this.#client = Deno.createHttpClient({ cert, key });
+    if (this.#client || (!this.config.client_cert && this.caCerts.length === 0)) return this.#client;
+    const keyPair: Partial<Deno.TlsCertifiedKeyPem> = {};
+    if (this.config.client_cert) {
+      keyPair.cert = await Deno.readTextFile(this.config.client_cert);
+      keyPair.key = await Deno.readTextFile(this.config.client_key);
+    }
+    this.#client = httpClientTrusting(this.caCerts, keyPair);
     return this.#client;
   }
 

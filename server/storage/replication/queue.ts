@@ -12,6 +12,7 @@
 import { DatabaseSync } from "node:sqlite";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
+import { caCertsOf } from "../../lib/http/trusted_cas.ts";
 import type { Store } from "../fs/store.ts";
 import { BandwidthLimit } from "./bandwidth.ts";
 import { bucketReplication, matchingRules } from "./rules.ts";
@@ -58,6 +59,8 @@ export interface ReplicatorOptions {
   concurrency?: number;
   /** Longest wait between attempts of a failing task. */
   maxBackoffMs?: number;
+  /** How targets are called (fetchTrusting's; the send thread builds a client from the certificates it carries). */
+  fetch?: typeof fetch;
 }
 
 const registry = new WeakMap<Store, Replicator>();
@@ -84,7 +87,8 @@ export class Replicator {
   readonly #limits = new Map<string, BandwidthLimit>();
   readonly #clients = new Map<string, { doc: string; client: S3Client }>();
   readonly #abort = new AbortController();
-  readonly #sends = new SendThread();
+  readonly #sends: SendThread;
+  readonly #fetch: typeof fetch;
   readonly #running = new Set<Promise<void>>();
   readonly #concurrency: number;
   readonly #maxBackoffMs: number;
@@ -97,6 +101,8 @@ export class Replicator {
     this.#db = db;
     this.#concurrency = options.concurrency ?? 16;
     this.#maxBackoffMs = options.maxBackoffMs ?? 5000;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#sends = new SendThread([...caCertsOf(this.#fetch)]);
     this.#statuses = new StatusRecorder(options.store, (taskId) => this.#tasks.has(taskId));
   }
 
@@ -328,7 +334,7 @@ export class Replicator {
     const text = JSON.stringify(doc);
     const cached = this.#clients.get(doc.arn);
     if (cached?.doc === text) return cached.client;
-    const client = targetClient(doc);
+    const client = targetClient(doc, this.#fetch);
     this.#clients.set(doc.arn, { doc: text, client });
     return client;
   }

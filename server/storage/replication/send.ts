@@ -24,11 +24,13 @@ export const REPLICA_HEADERS = {
   "x-minio-source-replication-request": "true",
 };
 
-export function targetClient(target: BucketTargetDoc): S3Client {
+/** The target's client; `fetch` trusts the certificate directory's CAs besides the system's. */
+export function targetClient(target: BucketTargetDoc, fetch: typeof globalThis.fetch): S3Client {
   return new S3Client({
     endpoint: `${target.secure ? "https" : "http"}://${target.endpoint}`,
     region: target.region || undefined,
     credentials: { accessKey: target.credentials.accessKey, secretKey: target.credentials.secretKey },
+    fetch,
   });
 }
 

@@ -10,8 +10,8 @@
  * Sends and answers cross in batches gathered for a couple of milliseconds (background_thread.ts Handover,
  * as delivery's events do), so a burst of sends wakes the other thread once rather than once a request.
  *
- * Protocol: main → worker `send {batch: {id, target, request}[]}`, `abort {id}`; worker → main
- * `done {batch: {id, failure?}[]}`.
+ * Protocol: main → worker `start {caCerts}` (first: the certificates its client trusts besides the system's),
+ * `send {batch: {id, target, request}[]}`, `abort {id}`; worker → main `done {batch: {id, failure?}[]}`.
  */
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
@@ -61,7 +61,10 @@ export interface SendResult {
   id: number;
   failure?: SendFailure;
 }
-export type ToSendWorker = { op: "send"; batch: SendOrder[] } | { op: "abort"; id: number };
+export type ToSendWorker =
+  | { op: "start"; caCerts: string[] }
+  | { op: "send"; batch: SendOrder[] }
+  | { op: "abort"; id: number };
 export type FromSendWorker = { op: "done"; batch: SendResult[] };
 
 export function toFailure(error: unknown): SendFailure {
@@ -113,6 +116,9 @@ export class SendThread {
     (batch, bodies) => this.#worker?.postMessage({ op: "send", batch } satisfies ToSendWorker, bodies),
   );
 
+  /** `caCerts`: PEM certificates the thread's client trusts besides the system's (the certificate directory's). */
+  constructor(private readonly caCerts: string[]) {}
+
   /** Sends `request` to the target `client` addresses; rejects as `client.empty` would. */
   send(client: S3Client, request: WholeRequest, signal: AbortSignal): Promise<void> {
     const worker = this.#thread();
@@ -153,6 +159,7 @@ export class SendThread {
         event.preventDefault();
         this.#fail(event.message);
       };
+      worker.postMessage({ op: "start", caCerts: this.caCerts } satisfies ToSendWorker);
       this.#worker = worker;
     } catch (error) {
       this.#fail(error instanceof Error ? error.message : String(error));

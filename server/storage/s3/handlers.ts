@@ -15,6 +15,7 @@ import * as multipart from "./multipart.ts";
 import * as meta from "./object_meta.ts";
 import { getObjectAttributes } from "./object_attributes.ts";
 import { copyObject } from "./object_copy.ts";
+import { putObjectExtract } from "./object_extract.ts";
 import * as read from "./object_read.ts";
 import * as objects from "./objects.ts";
 import { postObject } from "./post_object.ts";
@@ -67,6 +68,7 @@ export const HANDLERS: Record<string, S3Handler> = {
   ListMultipartUploads: listing.listMultipartUploads,
   DeleteObjects: meta.deleteObjects,
   PutObject: objects.putObject,
+  PutObjectExtract: putObjectExtract,
   CopyObject: copyObject,
   GetObject: read.getObject,
   HeadObject: read.headObject,

@@ -12,5 +12,6 @@ const HEALTH: Record<string, Record<string, string>> = {
 export function healthCheck(request: Request, url: URL): Response | null {
   const headers = HEALTH[url.pathname];
   if (!headers || (request.method !== "GET" && request.method !== "HEAD")) return null;
-  return new Response(null, { status: 200, headers });
+  // MinIO's writeResponse sets its Server header on these too; clients (the console) tell MinIO by it.
+  return new Response(null, { status: 200, headers: { ...headers, server: "MinIO" } });
 }

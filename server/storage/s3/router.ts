@@ -94,8 +94,10 @@ export function resolveOperation(
     }
     switch (method) {
       case "PUT":
-        return headers.has("x-amz-copy-source")
-          ? op("CopyObject", "s3:PutObject")
+        if (headers.has("x-amz-copy-source")) return op("CopyObject", "s3:PutObject");
+        // MinIO's auto-extract upload (its api-router matches the header's value against "true").
+        return /true/.test(headers.get("x-amz-meta-snowball-auto-extract") ?? "")
+          ? op("PutObjectExtract", "s3:PutObject")
           : op("PutObject", "s3:PutObject");
       case "GET":
         return op("GetObject", "s3:GetObject");

@@ -21,6 +21,8 @@ const KINDS = {
   put: { event: "s3:ObjectCreated:Put", conditional: true, replica: true, compress: true },
   copy: { event: "s3:ObjectCreated:Copy", conditional: false, replica: false, compress: true },
   post: { event: "s3:ObjectCreated:Post", conditional: false, replica: false, compress: false },
+  // A file of an archive unpacked on upload (MinIO's PutObjectExtract reports each one as a Put).
+  extract: { event: "s3:ObjectCreated:Put", conditional: false, replica: false, compress: true },
 } as const;
 
 /** A whole object's write, as the handler parsed it. */
@@ -38,6 +40,8 @@ export interface ObjectWrite {
   contentMd5?: string;
   /** CopyObject: its source and directives. */
   copy?: CopyOrigin;
+  /** When the version is dated, if not when committed (an archive's file keeps its modification time). */
+  dated?: Date;
 }
 
 /** What a copy starts from. */
@@ -83,7 +87,7 @@ export async function writeObject(ctx: WriteContext, write: ObjectWrite): Promis
     replica,
     replication,
     precondition,
-    now: ctx.now,
+    now: write.dated ?? ctx.now,
   });
   const lifecycleHeaders = await afterWrite(ctx, state, version, kind.event);
   return {

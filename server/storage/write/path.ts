@@ -156,7 +156,7 @@ export async function afterWrite(
 }
 
 /** Refuses a write that would take the bucket over its hard quota (minio-protocol §3.10). */
-async function checkQuota(ctx: WriteContext, state: BucketState, size: number): Promise<void> {
+export async function checkQuota(ctx: WriteContext, state: BucketState, size: number): Promise<void> {
   const quota = await ctx.facts.bucketQuota(state.name);
   if (quota <= 0) return;
   let used = 0;

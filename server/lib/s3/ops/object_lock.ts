@@ -1,5 +1,6 @@
 /** Per-object tagging, retention and legal hold (minio-protocol §5.17–5.18). */
 import type { S3Client } from "../client.ts";
+import { S3Error } from "../errors.ts";
 import { md5Base64 } from "../md5.ts";
 import { buildXml, childText, parseXml } from "../xml.ts";
 import { parseTagsXml, type Tags, tagsXml } from "./bucket_config.ts";
@@ -23,8 +24,15 @@ export async function putObjectTagging(
   versionId?: string,
 ): Promise<void> {
   if (Object.keys(tags).length === 0) {
-    await client.empty({ method: "DELETE", bucket, key, query: { tagging: "", versionId } });
-    return;
+    try {
+      await client.empty({ method: "DELETE", bucket, key, query: { tagging: "", versionId } });
+      return;
+    } catch (error) {
+      // Servers without DeleteObjectTagging (s3rver) clear the tags with an empty tag set instead.
+      if (!(error instanceof S3Error && (error.code === "NotImplemented" || error.status === 501))) {
+        throw error;
+      }
+    }
   }
   await client.empty({ method: "PUT", bucket, key, query: { tagging: "", versionId }, body: tagsXml(tags) });
 }
