@@ -3,7 +3,9 @@
  * storage and writes docs/conformance.md: totals, a table by feature group, and every failure sorted into
  * "MinIO does not support this either" (build/conformance_expectations.ts) and "ours to fix".
  *
- *   S3_TESTS_DIR=/path/to/s3-tests npx -y deno@2.9.6 task conformance            # the whole suite
+ *   npx -y deno@2.9.6 task conformance                                           # the whole suite
+ *   S3_TESTS_DIR=/path/to/s3-tests npx -y deno@2.9.6 task conformance            # a checkout of your own
+ *   S3_TESTS_GIT=/path/to/a/mirror.git npx -y deno@2.9.6 task conformance        # cloned from there
  *   npx -y deno@2.9.6 task conformance -- -k bucket_list                         # a pytest -k filter
  *   npx -y deno@2.9.6 task conformance -- s3tests/functional/test_s3.py::test_bucket_list_empty
  *
@@ -12,7 +14,8 @@
  * With pytest arguments the report goes to .cache/conformance/report.md and docs/conformance.md is left as the
  * last full run wrote it. `--report` writes the report again from the last run's results (kept in
  * .cache/conformance/), after build/conformance_expectations.ts changed. Exits 1 when a failure is "ours to
- * fix" or the storage crashed, 2 when the suite is missing.
+ * fix" or the storage crashed, 2 when the suite is missing and cannot be cloned. Without S3_TESTS_DIR the suite
+ * is cloned into .cache/s3-tests (from S3_TESTS_GIT, GitHub by default) at the commit the expectations match.
  */
 import { ensurePythonEnv } from "./conformance_python.ts";
 import { type Crash, startConformanceStorage, suiteConfig } from "./conformance_storage.ts";
@@ -21,6 +24,14 @@ import { classify, renderReport, type RunFacts } from "./conformance_report.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const CACHE = `${root}.cache`;
+/**
+ * Where a run keeps its results, junit files and storage log. CONFORMANCE_STATE_DIR lets a short run (the
+ * subset test) keep its own, so the last whole run can still be reported with --report.
+ */
+const STATE = Deno.env.get("CONFORMANCE_STATE_DIR") || `${CACHE}/conformance`;
+const SUITE_REPO = "https://github.com/ceph/s3-tests";
+/** The suite's commit build/conformance_expectations.ts was written against (docs/conformance.md records it). */
+const SUITE_COMMIT = "8f0ae7b404a3a2fcf7038bf1e6bf29544fe9b6a3";
 /** Tests per pytest process: a storage crash costs one chunk, and progress shows as chunks finish. */
 const CHUNK_SIZE = 60;
 /** Seconds one test may take (pytest-timeout); the suite's slowest real waits are its lifecycle sleeps. */
@@ -65,7 +76,7 @@ def pytest_runtest_setup(item):
         pass
 `;
 
-const LAST_RUN = `${CACHE}/conformance/last-run.json`;
+const LAST_RUN = `${STATE}/last-run.json`;
 
 interface Run {
   facts: Omit<RunFacts, "started"> & { started: string };
@@ -77,19 +88,47 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
 
-/** The suite's checkout, or exit 2 saying how to get one. */
+/**
+ * The suite's checkout: S3_TESTS_DIR, else .cache/s3-tests, cloned there at SUITE_COMMIT from S3_TESTS_GIT (a git
+ * URL or a local repository, GitHub's by default) when missing. s3-tests is published only as a git repository:
+ * no package registry (PyPI, npm, Debian) carries it. Exits 2 saying how to provide one when none can be had.
+ */
 async function findSuite(): Promise<string> {
-  const dir = (Deno.env.get("S3_TESTS_DIR") || `${CACHE}/s3-tests`).replace(/\/+$/, "");
+  const given = Deno.env.get("S3_TESTS_DIR");
+  const dir = (given || `${CACHE}/s3-tests`).replace(/\/+$/, "");
   if (await exists(`${dir}/s3tests/functional/__init__.py`)) return dir;
+  const source = Deno.env.get("S3_TESTS_GIT") || SUITE_REPO;
+  if (!given) {
+    console.log(`Cloning s3-tests from ${source} into ${dir} (commit ${SUITE_COMMIT.slice(0, 7)})...`);
+    const problem = await cloneSuite(source, dir);
+    if (!problem) return dir;
+    console.error(problem);
+  }
   console.error(
-    `Ceph's s3-tests is not at ${dir}.\n` +
-      "Get a checkout of https://github.com/ceph/s3-tests and point S3_TESTS_DIR at it, for example:\n" +
-      `  git clone https://github.com/ceph/s3-tests ${CACHE}/s3-tests\n` +
-      "  npx -y deno@2.9.6 task conformance\n" +
-      "or\n" +
-      "  S3_TESTS_DIR=/path/to/s3-tests npx -y deno@2.9.6 task conformance",
+    `Ceph's s3-tests is not at ${dir}. It comes only as a git repository (${SUITE_REPO}); give the run one of:\n` +
+      "  S3_TESTS_DIR=/path/to/a/checkout npx -y deno@2.9.6 task conformance\n" +
+      "  S3_TESTS_GIT=<git URL or path of a clone or mirror> npx -y deno@2.9.6 task conformance",
   );
   Deno.exit(2);
+}
+
+/** Clones the suite at the commit the expectations were written against; the problem, or null. */
+async function cloneSuite(source: string, dir: string): Promise<string | null> {
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  const run = async (args: string[]) => {
+    const out = await new Deno.Command("git", {
+      args,
+      stdout: "piped",
+      stderr: "piped",
+      env: { GIT_TERMINAL_PROMPT: "0" },
+      signal: AbortSignal.timeout(300_000),
+    }).output().catch((error) => ({ success: false, stderr: new TextEncoder().encode(`${error}`) }));
+    return out.success ? null : new TextDecoder().decode(out.stderr).trim();
+  };
+  const problem = (await run(["clone", "--quiet", "--no-checkout", source, dir])) ??
+    (await run(["-C", dir, "checkout", "--quiet", SUITE_COMMIT]));
+  if (problem) await Deno.remove(dir, { recursive: true }).catch(() => {});
+  return problem && `git could not get s3-tests from ${source}: ${problem}`;
 }
 
 async function git(suiteDir: string, args: string[]): Promise<string> {
@@ -144,12 +183,12 @@ async function saveRun(
 async function runSuite(suiteDir: string, python: string, pytestArgs: string[]): Promise<Run> {
   const started = new Date();
   const work = await Deno.makeTempDir({ prefix: "deck-conformance-" });
-  const junitDir = `${CACHE}/conformance/junit`;
+  const junitDir = `${STATE}/junit`;
   await Deno.remove(junitDir, { recursive: true }).catch(() => {});
   await Deno.mkdir(junitDir, { recursive: true });
   await Deno.mkdir(`${work}/home`);
   await Deno.writeTextFile(`${work}/deck_plugin.py`, PLUGIN);
-  const storageLog = `${CACHE}/conformance/storage.log`;
+  const storageLog = `${STATE}/storage.log`;
   await Deno.remove(storageLog).catch(() => {});
   const storage = await startConformanceStorage(`${work}/data`, storageLog);
   await Deno.writeTextFile(`${work}/s3tests.conf`, suiteConfig(storage));
@@ -170,7 +209,10 @@ async function runSuite(suiteDir: string, python: string, pytestArgs: string[]):
     DECK_ROOT_SECRET_KEY: storage.root.secretKey,
   };
   let running: Deno.ChildProcess | null = null;
+  // Set once interrupted: the chunk loop goes on while the storage stops, and must start no further pytest.
+  let stopping = false;
   const pytest = async (args: string[]) => {
+    if (stopping) return await new Promise<void>(() => {});
     running = new Deno.Command(python, {
       args: ["-m", "pytest", "-p", "no:cacheprovider", "-p", "deck_plugin", ...args],
       cwd: suiteDir,
@@ -186,6 +228,7 @@ async function runSuite(suiteDir: string, python: string, pytestArgs: string[]):
   const crashes: string[] = [];
   // Interrupted (Ctrl-C, SIGTERM): stop pytest and the storage, and remove the run's data.
   const interrupted = async () => {
+    stopping = true;
     try {
       (running as Deno.ChildProcess | null)?.kill("SIGTERM");
     } catch {
@@ -251,6 +294,15 @@ if (reportOnly) {
   );
 } else {
   const suiteDir = await findSuite();
+  const commit = await git(suiteDir, ["rev-parse", "HEAD"]);
+  if (commit !== SUITE_COMMIT) {
+    console.warn(
+      `s3-tests at ${suiteDir} is at ${
+        commit || "an unknown commit"
+      }, not ${SUITE_COMMIT}: the expectations ` +
+        "were written against the latter, so tests the suite added or changed may be misfiled.",
+    );
+  }
   let python: string;
   try {
     python = await ensurePythonEnv(`${CACHE}/s3-tests-venv`);
@@ -265,7 +317,7 @@ const report = renderReport(classify(run.results, run.marks), {
   ...run.facts,
   started: new Date(run.facts.started),
 });
-const target = run.facts.pytestArgs.length ? `${CACHE}/conformance/report.md` : `${root}docs/conformance.md`;
+const target = run.facts.pytestArgs.length ? `${STATE}/report.md` : `${root}docs/conformance.md`;
 await Deno.writeTextFile(target, report.markdown);
 console.log(report.summary);
 console.log(`report: ${target}`);

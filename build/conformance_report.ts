@@ -33,6 +33,7 @@ const isFailure = (r: CaseResult) => r.outcome === "failed" || r.outcome === "er
 function matches(rule: Expectation, id: string, marks: string[], message?: string): boolean {
   const name = testName(id);
   if ((rule.file && rule.file !== fileName(id)) || rule.except?.includes(name)) return false;
+  if (rule.when && !(message !== undefined && rule.when.test(message))) return false;
   const byMark = rule.marks?.some((m) => marks.includes(m)) ?? false;
   const byName = rule.tests?.some((t) => typeof t === "string" ? t === name : t.test(name)) ?? false;
   const byMessage = message !== undefined && (rule.messages?.some((m) => m.test(message)) ?? false);

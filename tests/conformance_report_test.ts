@@ -52,3 +52,27 @@ Deno.test("failures MinIO shares are filed with their source; server faults and 
   assert.match(report.markdown, /## Ours to fix \(1\)[\s\S]*`test_bucket_acl_default` \| botocore/);
   assert.match(report.markdown, /### Where the suite assumes Ceph RGW/);
 });
+
+Deno.test("a rule that names tests and a message covers only those tests failing with that message", () => {
+  const failure = (name: string, message: string) =>
+    `<testcase classname="s3tests.functional.test_s3" name="${name}" time="0.1"><failure message="${message}">t</failure></testcase>`;
+  const junit = `<testsuites><testsuite name="pytest" timestamp="2026-05-07T10:00:00.000000+00:00">${
+    [
+      failure("test_post_object_missing_signature", "assert 403 == 400"),
+      failure("test_post_object_tags_authenticated_request", "assert 403 == 204"),
+      failure("test_copy_part_enc[sse-c-sse-c-STANDARD-STANDARD-8388608]", "assert 403 == 400"),
+      failure("test_bucket_list_empty", "assert 403 == 400"),
+    ].join("")
+  }</testsuite></testsuites>`;
+  const ids = [
+    `${S3}::test_post_object_missing_signature`,
+    `${S3}::test_post_object_tags_authenticated_request`,
+    `${S3}::test_copy_part_enc[sse-c-sse-c-STANDARD-STANDARD-8388608]`,
+    `${S3}::test_bucket_list_empty`,
+  ];
+  const rows = classify(parseJunit(junit, ids), {});
+  assert.match(rows[0].expected?.source ?? "", /PostPolicyBucketHandler/);
+  assert.equal(rows[1].expected, undefined, "another failure of a POST test is still ours");
+  assert.match(rows[2].expected?.reason ?? "", /SSE-C key/);
+  assert.equal(rows[3].expected, undefined, "the message alone covers no other test");
+});

@@ -219,10 +219,19 @@ export async function listen(options: ListenOptions, handler: FetchHandler): Pro
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
       ? 408
       : 400;
-    socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
-    );
-    socket.destroySoon?.();
+    const refuse = () => {
+      if (!socket.writable) return socket.destroy();
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      );
+      socket.destroySoon?.();
+    };
+    // Bytes past a request's body that are no request (a body longer than its Content-Length) arrive while that
+    // request is still being answered: it gets its own answer first, as Go's server (MinIO) gives it, and only
+    // then the rest is refused. Answering at once sent the bare 400 in place of the request's answer.
+    const active = inFlight.get(socket);
+    if (active && !active.res.writableFinished) active.res.once("close", refuse);
+    else refuse();
   });
 
   // Expect: 100-continue goes to the request handler like any request, with its "100 Continue" deferred to

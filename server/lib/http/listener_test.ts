@@ -162,3 +162,40 @@ Deno.test("a client that leaves in the middle of a large body stops its source",
     await server.shutdown();
   }
 });
+
+Deno.test("a body longer than its Content-Length: the request is answered first, then the rest refused", async () => {
+  let release!: () => void;
+  const answering = new Promise<void>((resolve) => release = resolve);
+  const server = await listen(
+    { hostname: "127.0.0.1", port: 0, timeouts: TIMEOUTS },
+    async (request) => {
+      const body = await request.text();
+      // The stray byte reaches the parser while this request is still being answered.
+      await answering;
+      return new Response(`got ${body}`, { status: 201 });
+    },
+  );
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+    await conn.write(
+      new TextEncoder().encode("PUT /k HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nbar"),
+    );
+    const reply = (async () => {
+      let text = "";
+      const buffer = new Uint8Array(4096);
+      for (let n; (n = await conn.read(buffer)) !== null;) {
+        text += new TextDecoder().decode(buffer.subarray(0, n));
+      }
+      return text;
+    })();
+    setTimeout(release, 200);
+    const text = await reply;
+    conn.close();
+    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
+    assert.deepEqual(statuses, ["201", "400"], text);
+    const [own, rest] = text.split("HTTP/1.1 400 Bad Request");
+    assert.ok(own.includes("got ba") && rest !== undefined, `the request's own answer comes first:\n${text}`);
+  } finally {
+    await server.shutdown();
+  }
+});

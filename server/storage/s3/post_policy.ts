@@ -218,8 +218,9 @@ function checkConditions(policy: unknown, fields: Map<string, string>, now: numb
   if (typeof policy !== "object" || Array.isArray(policy)) throw badPolicy("the policy is not a JSON object");
   const { expiration, conditions, ...rest } = policy as Record<string, unknown>;
   if (Object.keys(rest).length) throw badPolicy(`unknown policy field ${Object.keys(rest)[0]}`);
-  const expires = typeof expiration === "string" ? Date.parse(expiration) : NaN;
-  if (Number.isNaN(expires)) throw badPolicy("expiration is not a date");
+  // MinIO parses the expiry as RFC 3339 (Go's time.RFC3339Nano): "2026-11-27 10:00:00" is refused, not guessed.
+  const expires = typeof expiration === "string" && RFC3339.test(expiration) ? Date.parse(expiration) : NaN;
+  if (Number.isNaN(expires)) throw badPolicy("expiration is not an RFC 3339 date");
   if (expires <= now) {
     throw new StoreError("AccessDenied", "Invalid according to Policy: Policy expired", 403);
   }
@@ -233,12 +234,14 @@ function checkConditions(policy: unknown, fields: Map<string, string>, now: numb
       continue;
     }
     covered.add(parsed.field);
+    // MinIO checks the fields it knows and every x-amz-* field; a condition on any other field (tagging,
+    // a checksum name S3 added later) only lets the form send that field.
+    const prefixAllowed = STARTS_WITH.get(parsed.field);
+    if (prefixAllowed === undefined && !parsed.field.startsWith("x-amz-")) continue;
     const value = fields.get(parsed.field) ?? "";
     const shown = JSON.stringify([parsed.op, `$${parsed.field}`, parsed.value]);
     if (parsed.op === "starts-with") {
-      if (!startsWithAllowed(parsed.field)) {
-        throw badPolicy(`starts-with is not allowed for $${parsed.field}`);
-      }
+      if (prefixAllowed === false) throw conditionFailed(shown);
       if (!value.startsWith(parsed.value)) throw conditionFailed(shown);
     } else if (value !== parsed.value) {
       throw conditionFailed(shown);
@@ -250,7 +253,8 @@ function checkConditions(policy: unknown, fields: Map<string, string>, now: numb
     name === "x-amz-signature" || name === "file" || name === "policy" || name === "bucket" ||
     (v2 && (name === "signature" || name === "awsaccesskeyid")) ||
     name.startsWith("x-ignore-") ||
-    name.startsWith("x-amz-server-side-encryption-customer-");
+    name.startsWith("x-amz-server-side-encryption-customer-") ||
+    name === "x-amz-server-side-encryption-aws-kms-key-id" || name === "x-amz-server-side-encryption-context";
   for (const name of fields.keys()) {
     if (!exempt(name) && !covered.has(name)) {
       throw new StoreError(
@@ -297,13 +301,28 @@ function parseCondition(condition: unknown): Condition {
   return { op, field: condition[1].slice(1).toLowerCase(), value: condition[2] };
 }
 
-/** Fields that may be matched by prefix (the rest only exactly). */
-function startsWithAllowed(field: string): boolean {
-  if (["bucket", "x-amz-algorithm", "x-amz-credential", "x-amz-date", "tagging"].includes(field)) {
-    return false;
-  }
-  return true;
-}
+/**
+ * The fields MinIO's POST policy knows (its startsWithConds), each with whether starts-with may match it. Other
+ * x-amz-* fields are checked with either operator; conditions on the rest are not checked.
+ */
+const STARTS_WITH = new Map<string, boolean>([
+  ["acl", true],
+  ["bucket", false],
+  ["cache-control", true],
+  ["content-type", true],
+  ["content-disposition", true],
+  ["content-encoding", true],
+  ["expires", true],
+  ["key", true],
+  ["success_action_redirect", true],
+  ["redirect", true],
+  ["success_action_status", true],
+  ["x-amz-algorithm", false],
+  ["x-amz-credential", false],
+  ["x-amz-date", false],
+]);
+/** RFC 3339 date-time, fractional seconds and offset included (Go's time.RFC3339Nano layout). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Passes the file's bytes through, failing past the range's maximum and, at the end, under its minimum. */
 async function* sizeChecked(
