@@ -34,6 +34,8 @@ export interface StackOptions {
   metricsIntervalMs?: number;
   /** Sets CONSOLE_STORAGE_PUBLIC_URL to the embedded server's address (browsers send parts straight to it). */
   publicStorage?: boolean;
+  /** Job tuning (concurrency, the multipart copy threshold and part size). */
+  jobs?: { concurrency?: number; multipartAbove?: number; partSize?: number };
   /** How often the storage checks directory sessions against the directory (60 s by default). */
   ldapCheckMs?: number;
 }
@@ -68,6 +70,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
         ldapCheckMs: options.ldapCheckMs,
       }),
     metricsSampleMs: options.metricsIntervalMs,
+    jobs: options.jobs,
     adjustDeps: (deps) => ({
       ...deps,
       // The storage's address is known once it listens: a test asking for a public storage address gets it.

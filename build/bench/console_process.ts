@@ -14,9 +14,11 @@ export interface BenchConsole {
   close(): Promise<void>;
 }
 
+/** `env` adds settings (a data directory of the benchmark's own, say). */
 export async function startBenchConsole(
   storageUrl: string,
   root: { accessKey: string; secretKey: string },
+  env: Record<string, string> = {},
 ): Promise<BenchConsole> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -29,6 +31,7 @@ export async function startBenchConsole(
       CONSOLE_LOG_LEVEL: "error",
       PATH: Deno.env.get("PATH") ?? "",
       HOME: Deno.env.get("HOME") ?? "/tmp",
+      ...env,
     },
     stdout: "null",
     stderr: "inherit",

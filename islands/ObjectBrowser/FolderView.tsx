@@ -30,6 +30,11 @@ import { SlowHint } from "./SlowHint.tsx";
 import { type ChosenFile, filesFromDrop, filesFromInput } from "./dropped_files.ts";
 import { archiveTasks } from "./archive_upload.ts";
 import { UploadsPanel, useUploads } from "./UploadsPanel.tsx";
+import { JobDialog, type JobMode } from "./JobDialog.tsx";
+import { JobsPanel } from "./JobsPanel.tsx";
+
+/** A selection this large, or one with folders, is deleted as a job the user can watch and cancel. */
+const DELETE_AS_JOB_ABOVE = 100;
 
 export interface FolderViewProps {
   base: string;
@@ -56,6 +61,7 @@ export function FolderView(props: FolderViewProps) {
   const [filter, setFilter] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [jobMode, setJobMode] = useState<{ mode: JobMode; names: string[] } | null>(null);
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   const [previewing, setPreviewing] = useState<{ key: string; versionId?: string | null } | null>(null);
   /** The whole-bucket search, open with what it starts searching for. */
@@ -147,6 +153,12 @@ export function FolderView(props: FolderViewProps) {
       </>
     )
     : null;
+
+  function deleteSelected() {
+    if (selected.some(isFolder) || selected.length > DELETE_AS_JOB_ABOVE) {
+      setJobMode({ mode: "delete", names: selected });
+    } else setDialog("delete-selected");
+  }
 
   function onDrop(e: DragEvent) {
     e.preventDefault();
@@ -241,9 +253,34 @@ export function FolderView(props: FolderViewProps) {
           </button>
           <button
             type="button"
+            className="btn btn-sm"
+            disabled={selected.length === 0}
+            onClick={() => setJobMode({ mode: "copy", names: selected })}
+          >
+            Copy
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm"
+            disabled={selected.length === 0}
+            onClick={() => setJobMode({ mode: "move", names: selected })}
+          >
+            Move
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm"
+            disabled={selected.length !== 1}
+            title={selected.length > 1 ? "Rename works on one object or folder" : undefined}
+            onClick={() => setJobMode({ mode: "rename", names: selected })}
+          >
+            Rename
+          </button>
+          <button
+            type="button"
             className="btn btn-sm btn-error"
             disabled={selected.length === 0}
-            onClick={() => setDialog("delete-selected")}
+            onClick={deleteSelected}
           >
             Delete Selected
           </button>
@@ -269,6 +306,8 @@ export function FolderView(props: FolderViewProps) {
         />
       </div>
       <UploadsPanel uploads={uploads} />
+      {/* A job's end refreshes the rows but keeps what the user ticked since (it may have started a moment ago). */}
+      <JobsPanel bucket={bucket} onJobEnded={() => listing.reload()} />
       {searching
         ? (
           <SearchPanel
@@ -306,7 +345,7 @@ export function FolderView(props: FolderViewProps) {
             selection="checkbox"
             selected={selected}
             onSelectionChange={setSelected}
-            onDeleteSelected={() => setDialog("delete-selected")}
+            onDeleteSelected={deleteSelected}
             actions={actions}
             onEndReached={listing.hasMore ? listing.loadMore : undefined}
             onSortChange={setSort}
@@ -331,6 +370,18 @@ export function FolderView(props: FolderViewProps) {
             onClose={() => setDialog(null)}
             onRewind={(date) => (setDialog(null), props.onRewind({ enabled: true, bucket, date }))}
             onReset={() => (setDialog(null), props.onRewind(null))}
+          />
+        )
+        : null}
+      {jobMode
+        ? (
+          <JobDialog
+            mode={jobMode.mode}
+            bucket={bucket}
+            prefix={prefix}
+            names={jobMode.names}
+            onClose={() => setJobMode(null)}
+            onStarted={() => (setJobMode(null), setSelected([]))}
           />
         )
         : null}

@@ -22,6 +22,7 @@ import { objectRefusal } from "./refusals.ts";
 import { ShareDialog } from "./ShareDialogs.tsx";
 import { SlowHint } from "./SlowHint.tsx";
 import { VersionsPanel } from "./VersionsPanel.tsx";
+import { JobDialog } from "./JobDialog.tsx";
 
 type Tab = "details" | "versions" | "preview";
 
@@ -47,6 +48,7 @@ export function ObjectView(
   const [downloading, setDownloading] = useState(false);
   const [sharing, setSharing] = useState<{ versionId?: string | null } | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [renaming, setRenaming] = useState(false);
   const [failed, setFailed] = useState(unavailable);
   const reload = () =>
     objectsApi.detail(bucket, objectKey, versionId).then(
@@ -123,6 +125,9 @@ export function ObjectView(
                 Download
               </button>
             )}
+          <button type="button" className="btn btn-sm" disabled={marker} onClick={() => setRenaming(true)}>
+            Rename
+          </button>
           <button
             type="button"
             className="btn btn-sm btn-error"
@@ -166,6 +171,19 @@ export function ObjectView(
             versionId={sharing.versionId}
             open
             onClose={() => setSharing(null)}
+          />
+        )
+        : null}
+      {renaming
+        ? (
+          // The rename runs as a job; its folder shows the progress and lists the new name when it ends.
+          <JobDialog
+            mode="rename"
+            bucket={bucket}
+            prefix={parentPrefix(objectKey)}
+            names={[objectKey]}
+            onClose={() => setRenaming(false)}
+            onStarted={() => onNavigate({ kind: "folder", bucket, prefix: parentPrefix(objectKey) })}
           />
         )
         : null}

@@ -10,6 +10,7 @@ import type { OperatorDeps } from "./k8s/connection.ts";
 import type { Logger } from "../lib/http/log.ts";
 import type { MetricsService } from "./metrics/mod.ts";
 import type { LicenseStore } from "./license/store.ts";
+import type { JobManager } from "./services/jobs.ts";
 import type { PageRenderer } from "./render/page.tsx";
 import type { LoginThrottle } from "./session/login_throttle.ts";
 
@@ -30,6 +31,8 @@ export interface AppDeps {
   metrics: MetricsService;
   /** The subscription shown on the License page, verified offline. */
   license: LicenseStore;
+  /** Copy, move and delete jobs on many objects, run with their owners' sessions (services/jobs.ts). */
+  jobs: JobManager;
   /** Audit log search; absent when none is available (Audit Logs is then disabled). */
   logSearch?: LogSearchEndpoint | null;
   /** Operator mode only: the Kubernetes API and the console's place in the cluster. */

@@ -13,6 +13,7 @@ import type { OperatorDeps } from "../console/k8s/connection.ts";
 import { createMetricsService } from "../console/metrics/mod.ts";
 import { createPageRenderer } from "../console/render/page.tsx";
 import { LicenseStore } from "../console/license/store.ts";
+import { JobManager, type JobsDeps } from "../console/services/jobs.ts";
 import { LoginThrottle } from "../console/session/login_throttle.ts";
 import { createSessionKey } from "../console/session/token.ts";
 import { listen } from "../lib/http/listener.ts";
@@ -37,6 +38,8 @@ export interface DeckOptions {
    * started (a storage address that is down, a public storage URL known only once the storage listens).
    */
   adjustDeps?: (deps: AppDeps) => AppDeps;
+  /** Job tuning for tests and benchmarks. */
+  jobs?: ConsoleParts["jobs"];
 }
 
 export interface Deck {
@@ -62,10 +65,14 @@ export interface ConsoleParts {
   metricsSampleMs?: number;
   /** How the console calls the storage: trusting its CA (storage_trust.ts); the global fetch by default. */
   storageFetch?: typeof fetch;
+  /** Job tuning for tests and benchmarks (concurrency, the multipart copy threshold). */
+  jobs?: Pick<JobsDeps, "concurrency" | "multipartAbove" | "partSize">;
 }
 
 /** The console's dependencies; the metrics sampler is built, not started (startDeck starts it). */
 export async function consoleDeps(config: AppConfig, parts: ConsoleParts): Promise<AppDeps> {
+  const sessionKey = await createSessionKey(config.sessionKey);
+  const fetch = parts.storageFetch ?? globalThis.fetch;
   return {
     config,
     log: parts.log,
@@ -74,9 +81,9 @@ export async function consoleDeps(config: AppConfig, parts: ConsoleParts): Promi
       product: config.operator ? "Deck Operator" : "Deck",
     }),
     storage: parts.storage,
-    fetch: parts.storageFetch ?? globalThis.fetch,
+    fetch,
     now: Date.now,
-    sessionKey: await createSessionKey(config.sessionKey),
+    sessionKey,
     loginThrottle: new LoginThrottle(),
     logSearch: parts.logSearch ?? null,
     metrics: createMetricsService({
@@ -93,6 +100,15 @@ export async function consoleDeps(config: AppConfig, parts: ConsoleParts): Promi
       publicKeyFile: config.subnetPublicKeyFile,
       file: `${config.dataDir}/.deck/subnet-license`,
       now: Date.now,
+    }),
+    jobs: new JobManager({
+      storage: parts.storage,
+      fetch,
+      now: Date.now,
+      sessionKey,
+      dataDir: config.dataDir,
+      log: parts.log,
+      ...parts.jobs,
     }),
     operator: parts.operator,
   };
@@ -127,10 +143,14 @@ export async function startDeck(config: AppConfig, options: DeckOptions): Promis
       operator: backend.operator,
       metricsSampleMs: options.metricsSampleMs,
       storageFetch,
+      jobs: options.jobs,
     });
     const deps = options.adjustDeps?.(built) ?? built;
     await deps.metrics.start();
     ends.unshift(() => deps.metrics.close());
+    // Jobs stop (after their objects in flight) before the storage does, and resume at the next start.
+    await deps.jobs.start();
+    ends.unshift(() => deps.jobs.close());
     const tls = config.tls
       ? {
         cert: await Deno.readTextFile(config.tls.certFile),

@@ -27,8 +27,10 @@ import { objectsApi } from "../api/objects.ts";
 import { objectUploadsApi, STREAMED_BODY_PATHS } from "../api/object_uploads.ts";
 import { sharedLinkProxy } from "../proxy/shared_link.ts";
 import { toolsApi } from "../api/tools.ts";
+import { jobsApi } from "../api/jobs.ts";
 import { consoleRelay } from "../ws/console.ts";
 import { healRelay } from "../ws/heal.ts";
+import { jobsRelay } from "../ws/jobs.ts";
 import { healthInfoRelay } from "../ws/health_info.ts";
 import { originalRequests } from "../ws/relay.ts";
 import { traceRelay } from "../ws/trace.ts";
@@ -92,6 +94,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", objectUploadsApi(deps));
   app.route("/api/v1", licenseApi(deps));
   app.route("/api/v1", toolsApi(deps));
+  app.route("/api/v1", jobsApi(deps));
   app.route("/api/v1", capabilitiesApi(deps));
 
   // Live streams: each relay checks the session, Origin and its query before upgrading (server/console/ws/relay.ts).
@@ -100,6 +103,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get("/ws/heal/:bucket", healRelay(deps));
   app.get("/ws/watch/:bucket", watchRelay(deps));
   app.get("/ws/health-info", healthInfoRelay(deps));
+  app.get("/ws/jobs", jobsRelay(deps));
 
   app.all("/api/*", () => {
     throw ApiError.notFound("not found", "no such API endpoint");

@@ -21,6 +21,7 @@ export const SESSION_CHECK_MS = 2000;
 
 /** What a stream needs of the account's policy: the storage action it is served under. */
 export interface StreamPermission {
+  /** "" for streams of the user's own things (their jobs): only the session itself is checked. */
   action: string;
   /** For bucket streams (watch), the bucket the action is on. */
   bucket?: string;
@@ -40,7 +41,7 @@ export async function sessionVerdict(
   if (deps.now() >= session.expiresAt) return { code: CLOSE_SESSION_ENDED, reason: "session expired" };
   try {
     const access = await liveAccess(deps, session);
-    if (allows(access, need.action, need.bucket)) return null;
+    if (!need.action || allows(access, need.action, need.bucket)) return null;
     return { code: CLOSE_ACCESS_REMOVED, reason: `${need.action} is no longer allowed` };
   } catch (error) {
     return toApiError(error).status === 401 ? { code: CLOSE_SESSION_ENDED, reason: "session ended" } : null;

@@ -1,17 +1,15 @@
 /** Multipart upload (minio-protocol §5.16). */
 import type { S3Client } from "../client.ts";
 import { buildXml, children, childText, parseXml } from "../xml.ts";
-import { type PutObjectOptions, userMetadataHeaders } from "./objects.ts";
+import { copySourceHeader, putHeaders, type PutObjectOptions } from "./objects.ts";
 
 export async function createMultipartUpload(
   client: S3Client,
   bucket: string,
   key: string,
-  options: Pick<PutObjectOptions, "contentType" | "userMetadata"> = {},
+  options: PutObjectOptions = {},
 ): Promise<string> {
-  const headers: Record<string, string> = {};
-  if (options.contentType) headers["content-type"] = options.contentType;
-  Object.assign(headers, userMetadataHeaders(options.userMetadata));
+  const headers = putHeaders(options);
   const root = parseXml(await client.text({ method: "POST", bucket, key, query: { uploads: "" }, headers }));
   return childText(root, "UploadId") ?? "";
 }
@@ -36,6 +34,32 @@ export async function uploadPart(
     ...options,
   });
   return (res.headers.get("etag") ?? "").replace(/"/g, "");
+}
+
+/**
+ * UploadPartCopy: one part copied server-side from a range of an existing object (AWS API reference,
+ * UploadPartCopy; `range` is [first, last] inclusive, as x-amz-copy-source-range counts). Resolves with the
+ * part's ETag.
+ */
+export async function uploadPartCopy(
+  client: S3Client,
+  target: { bucket: string; key: string; uploadId: string; partNumber: number },
+  source: { bucket: string; key: string; versionId?: string },
+  range: [number, number],
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const text = await client.text({
+    method: "PUT",
+    bucket: target.bucket,
+    key: target.key,
+    query: { partNumber: target.partNumber, uploadId: target.uploadId },
+    headers: {
+      ...headers,
+      "x-amz-copy-source": copySourceHeader(source),
+      "x-amz-copy-source-range": `bytes=${range[0]}-${range[1]}`,
+    },
+  });
+  return (childText(parseXml(text), "ETag") ?? "").replace(/"/g, "");
 }
 
 export async function completeMultipartUpload(

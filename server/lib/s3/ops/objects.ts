@@ -194,7 +194,8 @@ export function userMetadataHeaders(metadata: Record<string, string> = {}): Reco
   );
 }
 
-function putHeaders(options: PutObjectOptions): Record<string, string> {
+/** The request headers of a write with these options (PutObject, CreateMultipartUpload, a replacing copy). */
+export function putHeaders(options: PutObjectOptions): Record<string, string> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.contentType) headers["content-type"] = options.contentType;
   Object.assign(headers, userMetadataHeaders(options.userMetadata));
@@ -306,16 +307,26 @@ export async function getObject(
   });
 }
 
+/** x-amz-copy-source: the bucket and the URL-encoded key, and the version when one is named. */
+export function copySourceHeader(source: { bucket: string; key: string; versionId?: string }): string {
+  return `/${source.bucket}/${encodeURIComponent(source.key).replace(/%2F/g, "/")}${
+    source.versionId ? `?versionId=${encodeURIComponent(source.versionId)}` : ""
+  }`;
+}
+
 export async function copyObject(
   client: S3Client,
   source: { bucket: string; key: string; versionId?: string },
   target: { bucket: string; key: string },
-  options: { metadataDirective?: "COPY" | "REPLACE"; replace?: PutObjectOptions } = {},
+  options: {
+    metadataDirective?: "COPY" | "REPLACE";
+    replace?: PutObjectOptions;
+    /** More request headers: copy-source conditions, object lock settings for the copy. */
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<PutResult> {
-  const headers = options.replace ? putHeaders(options.replace) : {};
-  headers["x-amz-copy-source"] = `/${source.bucket}/${encodeURIComponent(source.key).replace(/%2F/g, "/")}${
-    source.versionId ? `?versionId=${encodeURIComponent(source.versionId)}` : ""
-  }`;
+  const headers = { ...(options.replace ? putHeaders(options.replace) : {}), ...options.headers };
+  headers["x-amz-copy-source"] = copySourceHeader(source);
   if (options.metadataDirective) headers["x-amz-metadata-directive"] = options.metadataDirective;
   const text = await client.text({ method: "PUT", bucket: target.bucket, key: target.key, headers });
   return { etag: (childText(parseXml(text), "ETag") ?? "").replace(/"/g, "") };
