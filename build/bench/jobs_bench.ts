@@ -11,6 +11,7 @@
 import type { JobView } from "../../server/lib/contract/jobs.ts";
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { listAllObjects, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
+import { awsCli } from "../../tests/storage/awscli.ts";
 import { spawnStorage } from "../../tests/storage_process.ts";
 import { startBenchConsole } from "./console_process.ts";
 import { cpuMs, emit, freePort, pattern } from "./measure.ts";
@@ -27,33 +28,12 @@ const dir = await Deno.makeTempDir({ prefix: "deck-bench-jobs-" });
 const storage = await spawnStorage(`${dir}/storage`, await freePort(), root);
 const admin = new S3Client({ endpoint: storage.url, credentials: root });
 const deck = await startBenchConsole(storage.url, root, { CONSOLE_DATA_DIR: `${dir}/console` });
-const home = `${dir}/aws`;
-await Deno.mkdir(home);
-await Deno.writeTextFile(
-  `${home}/config`,
-  "[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n",
-);
-await Deno.writeTextFile(
-  `${home}/credentials`,
-  `[default]\naws_access_key_id = ${root.accessKey}\naws_secret_access_key = ${root.secretKey}\n`,
-);
+const cli = await awsCli({ storage: { url: storage.url, root } });
 
 /** Runs Debian's AWS CLI against the storage; milliseconds taken. */
 async function aws(...args: string[]): Promise<number> {
   const started = performance.now();
-  const out = await new Deno.Command("/usr/bin/aws", {
-    args: ["--endpoint-url", storage.url, "s3", ...args, "--only-show-errors"],
-    env: {
-      AWS_CONFIG_FILE: `${home}/config`,
-      AWS_SHARED_CREDENTIALS_FILE: `${home}/credentials`,
-      AWS_EC2_METADATA_DISABLED: "true",
-      HOME: home,
-      PATH: Deno.env.get("PATH") ?? "",
-    },
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(`aws s3 ${args[0]} failed: ${new TextDecoder().decode(out.stderr)}`);
+  await cli.aws("s3", ...args, "--only-show-errors");
   return performance.now() - started;
 }
 
@@ -171,6 +151,7 @@ try {
   });
 } finally {
   await deck.close();
+  await cli.close();
   storage.child.kill("SIGTERM");
   await storage.child.status;
   await Deno.remove(dir, { recursive: true }).catch(() => {});

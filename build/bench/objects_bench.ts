@@ -16,6 +16,7 @@
 import { startBenchConsole } from "./console_process.ts";
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { getObject, listObjectsV2, makeBucket, putObject } from "../../server/lib/s3/mod.ts";
+import { awsCli } from "../../tests/storage/awscli.ts";
 import { spawnStorage } from "../../tests/storage_process.ts";
 import { assetBytes, emitJsBudget } from "./assets.ts";
 import { drain, emit, firstOk, freePort, percentile, rssOf } from "./measure.ts";
@@ -159,32 +160,9 @@ try {
     }
     out.close();
   }
-  const home = `${dir}/aws`;
-  await Deno.mkdir(home);
-  await Deno.writeTextFile(
-    `${home}/config`,
-    "[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n",
-  );
-  await Deno.writeTextFile(
-    `${home}/credentials`,
-    `[default]\naws_access_key_id = ${root.accessKey}\naws_secret_access_key = ${root.secretKey}\n`,
-  );
-  const awsMs = await timed(async () => {
-    const out = await new Deno.Command("/usr/bin/aws", {
-      args: ["--endpoint-url", storage.url, "s3", "cp", file, "s3://bench/aws.bin", "--only-show-errors"],
-      env: {
-        AWS_CONFIG_FILE: `${home}/config`,
-        AWS_SHARED_CREDENTIALS_FILE: `${home}/credentials`,
-        AWS_EC2_METADATA_DISABLED: "true",
-        HOME: home,
-        PATH: "/usr/bin:/bin",
-      },
-      clearEnv: true,
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (!out.success) throw new Error(`aws s3 cp failed: ${new TextDecoder().decode(out.stderr)}`);
-  });
+  const cli = await awsCli({ storage: { url: storage.url, root } });
+  const awsMs = await timed(() => cli.aws("s3", "cp", file, "s3://bench/aws.bin", "--only-show-errors"));
+  await cli.close();
   /** Sends the file as the browser does: parts of `partSize`, 4 in flight, one PUT each; returns their answers. */
   const sendParts = async (
     partSize: number,
