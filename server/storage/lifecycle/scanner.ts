@@ -5,7 +5,6 @@
  * and rests `pause` times as long as the slice took (so it uses at most 1/(1+pause) of the thread, actions'
  * I/O included). Counters of what it did are kept for the metrics endpoint (metrics.ts).
  */
-import { setImmediate } from "node:timers";
 import type { Logger } from "../../lib/http/log.ts";
 import { type LifecycleRule, parseLifecycleXml } from "../../lib/s3/ops/lifecycle.ts";
 import { abortUpload, listUploads } from "../fs/multipart.ts";
@@ -43,8 +42,8 @@ export interface LifecycleStats {
   lastScanSeconds: number;
 }
 
-const rest = (ms: number) =>
-  new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+/** A timer even for no rest at all: Deno runs `setImmediate` callbacks without polling the network. */
+const rest = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Measures work and rests in proportion, checking the clock only every few calls. */
 class Pacer {
