@@ -138,11 +138,7 @@ export class JobRunner {
     }
     this.#listing = !this.job.listed;
     this.#listComplete = this.job.listed;
-    // Whatever fails outside one object's work ends the job; the others then stop taking objects.
-    const fail = (error: unknown) => {
-      this.#fatal ??= error;
-      this.#release();
-    };
+    const fail = (error: unknown) => this.#fail(error);
     try {
       if (spec.kind !== "delete") this.#carryLock = await this.#bothLocked();
     } catch (error) {
@@ -167,6 +163,12 @@ export class JobRunner {
     if (this.#interrupted) return { state: "interrupted" };
     if (this.#cancelled) return { state: "cancelled" };
     return { state: "done" };
+  }
+
+  /** Whatever fails outside one object's work ends the job; the others then stop taking objects. */
+  #fail(error: unknown): void {
+    this.#fatal ??= error;
+    this.#release();
   }
 
   #halted(): boolean {
@@ -305,7 +307,10 @@ export class JobRunner {
         continue;
       }
       const batch = this.#toDelete.splice(0, MOVE_DELETE_BATCH);
-      const running: Promise<void> = this.#deleteBatch(batch).finally(() => this.#deletes.delete(running));
+      // Its failure (the session ending) is the job's, handled here: it may come while nobody awaits it.
+      const running: Promise<void> = this.#deleteBatch(batch)
+        .catch((error) => this.#fail(error))
+        .finally(() => this.#deletes.delete(running));
       this.#deletes.add(running);
       if (!all) return;
     }
