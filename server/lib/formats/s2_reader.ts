@@ -47,6 +47,7 @@ class Bytes {
   }
 
   async take(n: number): Promise<Uint8Array | null> {
+    if (n === 0) return new Uint8Array(0);
     while (this.#size < n) {
       const next = await this.#reader.read();
       if (next.done) {
