@@ -77,6 +77,20 @@ export const LDAP_UTILS: SystemProgram = {
   debianPackage: "ldap-utils",
   purpose: "LDAP tests",
 };
+/**
+ * Debian's Go and its packaged minio-go (sources under /usr/share/gocode, built offline in GOPATH mode): MinIO's
+ * own client drives the archive upload in tests/storage/minio_go_snowball_test.ts.
+ */
+export const GO: SystemProgram = {
+  path: "/usr/bin/go",
+  debianPackage: "golang-go",
+  purpose: "building MinIO's Go client",
+};
+export const MINIO_GO: SystemProgram = {
+  path: "/usr/share/gocode/src/github.com/minio/minio-go/v7/api-putobject-snowball.go",
+  debianPackage: "golang-github-minio-minio-go-v7-dev",
+  purpose: "building MinIO's Go client",
+};
 /** Debian's buildah and podman (with runc): the image test builds and runs the container image. */
 export const BUILDAH: SystemProgram = {
   path: "/usr/bin/buildah",

@@ -1,15 +1,17 @@
 /**
- * A streaming tar reader (POSIX ustar and pax, with GNU long names), plain or gzip (sniffed by its magic
- * bytes, as MinIO's untar does). Entries come one at a time and each one's body is read straight from the
+ * A streaming tar reader (POSIX ustar and pax, with GNU long names), plain, gzip or S2 (minio-go's
+ * PutObjectsSnowball compresses with S2; s2_reader.ts), sniffed by its magic bytes as MinIO's untar does. Entries come one at a time and each one's body is read straight from the
  * archive stream, so memory holds one 512-byte header and the chunk in hand, never an entry or the archive.
  *
  *   for await (const entry of readTar(body)) {
  *     if (entry.type === "file") await store(entry.name, entry.body);   // read or cancel it before the next
  *   }
  *
- * A damaged archive (bad header checksum, a body cut short, a corrupt gzip stream) throws TarError once the
+ * A damaged archive (bad header checksum, a body cut short, a corrupt gzip or S2 stream) throws TarError once the
  * entries before the damage have been handed out.
  */
+
+import { isS2Stream, S2_HEAD_LENGTH, s2Decompressed, S2Error } from "./s2_reader.ts";
 
 const BLOCK = 512;
 const GZIP_MAGIC = [0x1f, 0x8b, 0x08];
@@ -51,6 +53,7 @@ class Source {
     while (!piece || piece.length === 0) {
       // A corrupt gzip stream fails with a TypeError; the body's own failures (its signature) pass as they are.
       const next = await this.#reader.read().catch((error) => {
+        if (error instanceof S2Error) throw new TarError(`corrupt S2 stream: ${error.message}`);
         throw error instanceof TypeError ? new TarError(`corrupt gzip stream: ${error.message}`) : error;
       });
       if (next.done) return null;
@@ -88,7 +91,20 @@ class Source {
     }
   }
 
-  /** Puts bytes back in front (used once, after sniffing the gzip magic). */
+  /** The next `n` bytes (fewer at the end of the stream), left to be read again. */
+  async peek(n: number): Promise<Uint8Array> {
+    const out = new Uint8Array(n);
+    let filled = 0;
+    for (let piece = await this.chunk(n); piece; piece = filled < n ? await this.chunk(n - filled) : null) {
+      out.set(piece, filled);
+      filled += piece.length;
+    }
+    const head = out.subarray(0, filled);
+    if (filled) this.unread(head);
+    return head;
+  }
+
+  /** Puts bytes back in front (used once, after sniffing the magic bytes). */
   unread(bytes: Uint8Array): void {
     this.#pending = this.#pending ? concat(bytes, this.#pending) : bytes;
   }
@@ -105,14 +121,13 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Starts with gzip's magic bytes: decompressed as it streams. */
+/** Starts with gzip's or S2's magic bytes: decompressed as it streams. */
 async function unpacked(stream: ReadableStream<Uint8Array>): Promise<Source> {
   const source = new Source(stream);
-  const head = await source.chunk(GZIP_MAGIC.length);
-  if (!head) return source;
-  source.unread(head);
-  if (head.length < GZIP_MAGIC.length || GZIP_MAGIC.some((b, i) => head[i] !== b)) return source;
-  const raw = new ReadableStream<BufferSource>({
+  const head = await source.peek(Math.max(GZIP_MAGIC.length, S2_HEAD_LENGTH));
+  const gzip = head.length >= GZIP_MAGIC.length && GZIP_MAGIC.every((b, i) => head[i] === b);
+  if (!gzip && !isS2Stream(head)) return source;
+  const raw = new ReadableStream<Uint8Array<ArrayBuffer>>({
     async pull(controller) {
       const piece = await source.chunk(64 * 1024);
       if (piece) controller.enqueue(piece.slice());
@@ -120,7 +135,7 @@ async function unpacked(stream: ReadableStream<Uint8Array>): Promise<Source> {
     },
     cancel: () => source.cancel(),
   });
-  return new Source(raw.pipeThrough(new DecompressionStream("gzip")));
+  return new Source(gzip ? raw.pipeThrough(new DecompressionStream("gzip")) : s2Decompressed(raw));
 }
 
 const decoder = new TextDecoder();

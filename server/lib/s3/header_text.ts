@@ -42,14 +42,19 @@ function decodeWord(charset: string, encoding: string, text: string): string | n
   }
 }
 
+/** A header's raw UTF-8 bytes (one Latin-1 character each, as fetch hands them over) read as UTF-8; else as it is. */
+export function rawUtf8HeaderText(value: string): string {
+  if (!/[\x80-\xff]/.test(value) || /[\u0100-\uffff]/.test(value)) return value;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(value, (c) => c.charCodeAt(0)));
+  } catch {
+    return value; // really Latin-1
+  }
+}
+
 /** A header's value as text: encoded words decoded, and raw UTF-8 bytes read as UTF-8. */
 export function decodeHeaderText(value: string): string {
-  let text = value;
-  if (/[\x80-\xff]/.test(text) && !/[\u0100-\uffff]/.test(text)) {
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(text, (c) => c.charCodeAt(0)));
-    } catch { /* really Latin-1 */ }
-  }
+  const text = rawUtf8HeaderText(value);
   if (!text.includes("=?")) return text;
   // Whitespace between two encoded words only separates them (RFC 2047 §6.2).
   return text.replace(/(\?=)\s+(?==\?)/g, "$1").replace(

@@ -17,6 +17,7 @@ import {
   stringToSign,
   UNSIGNED_PAYLOAD,
 } from "../../lib/s3/sigv4.ts";
+import { rawUtf8HeaderText } from "../../lib/s3/header_text.ts";
 import type { IdentityAuthority } from "../core/contracts.ts";
 import { requestBody } from "../fs/pieces.ts";
 import { decodeChunked, type Trailer, verifyDigests } from "./body.ts";
@@ -51,7 +52,10 @@ function signedHeaderValues(request: Request, url: URL, names: string[]): Record
   }
   const out: Record<string, string> = {};
   for (const name of names) {
-    const value = request.headers.get(name) ?? url.searchParams.get(name);
+    const header = request.headers.get(name);
+    // The canonical request is hashed as UTF-8, and the client hashed the raw bytes it sent: raw UTF-8 in a
+    // value (minio-go sends metadata so) is read back as its text so both hashes cover the same bytes.
+    const value = header !== null ? rawUtf8HeaderText(header) : url.searchParams.get(name);
     if (value !== null) out[name] = value;
     else if (name === "host") out[name] = url.host;
     else if (name === "expect") out[name] = "100-continue";

@@ -11,6 +11,7 @@
  * it onto the prefix first and land it beside it). Symbolic and hard links are skipped, never followed.
  */
 import { contentTypeOf } from "../../lib/contract/content_types.ts";
+import { rawUtf8HeaderText } from "../../lib/s3/header_text.ts";
 import { readTar, type TarEntry, TarError } from "../../lib/formats/tar_reader.ts";
 import { objectKeyProblem } from "../fs/names.ts";
 import { accessDenied, StoreError } from "../core/errors.ts";
@@ -46,7 +47,8 @@ export function cleanPath(path: string): string {
 
 /** The extraction's options from the request's headers; the prefix is refused if no key could carry it. */
 export function extractOptions(headers: Headers): ExtractOptions {
-  const raw = headers.get("x-amz-meta-minio-snowball-prefix") ?? "";
+  // Raw UTF-8, as minio-go sends it, is the prefix's text (Go reads header bytes as they are).
+  const raw = rawUtf8HeaderText(headers.get("x-amz-meta-minio-snowball-prefix") ?? "");
   const cleaned = raw ? cleanPath(raw).replace(/^\/+/, "") : "";
   const prefix = cleaned && cleaned !== "." ? `${cleaned}/` : "";
   if (prefix && objectKeyProblem(prefix)) throw invalidName(objectKeyProblem(prefix)!);
