@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { createUser, startStack, type TestStack } from "../helpers.ts";
-import { openBrowser, signInThroughForm } from "./browser.ts";
+import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
 
 /** Seeds keys with a few requests in flight. */
 async function seed(
@@ -63,6 +63,8 @@ Deno.test("browser: the object browser, browsing and reading", async (t) => {
       async () => {
         await page.getByRole("link", { name: "Object Browser" }).click();
         await page.getByRole("heading", { name: "All Buckets" }).waitFor();
+        // The link loaded a new page: its filter takes typing once the island is live.
+        await waitForIslands(page);
         await page.getByLabel("Filter Buckets").fill("pho");
         assert.equal(await page.locator("tr[data-row]").count(), 1);
         await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 42));
