@@ -196,9 +196,10 @@ export async function writeResponse(
       headers["content-length"] = String(first.value.byteLength);
     }
     res.writeHead(response.status, headers);
-    // A stream that is still producing (trace, logs, a listen) may go quiet for seconds: a client that leaves
-    // meanwhile must end it at once, not at the next write.
-    if (settled === null) res.once("close", () => res.writableFinished || reader.cancel().catch(() => {}));
+    // A stream that is still producing (trace, logs, a listen, a search between pages) may go quiet for
+    // seconds: a client that leaves meanwhile must end it at once, not at the next write. That holds also when
+    // its first two pieces came together (a search's first hits), so only a finished body goes without.
+    if (!settled?.done) res.once("close", () => res.writableFinished || reader.cancel().catch(() => {}));
     let more = res.write(first.value);
     while (true) {
       if (!more && !(await drained(res))) {
