@@ -36,12 +36,36 @@ async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** Bundles the islands; returns the assets and, per island, the files its first load needs. */
+/** The catalogue's areas (islands/lib/i18n/en/mod.ts), as a key's first segment: "buckets.create.title". */
+const AREA_KEY = /["'`](common|iam|buckets|objects|monitoring|settings|operator)\.[A-Za-z]/g;
+
+/** The catalogue areas whose keys the given source files name, so a page carries those texts and no more. */
+async function areasUsedBy(sources: Iterable<string>): Promise<string[]> {
+  const areas = new Set<string>();
+  for (const source of sources) {
+    if (source.includes("node_modules/") || source.includes("/lib/i18n/")) continue;
+    const text = await Deno.readTextFile(`${root}${source}`).catch(() => "");
+    for (const match of text.matchAll(AREA_KEY)) areas.add(match[1]);
+  }
+  return [...areas].sort();
+}
+
+/**
+ * Bundles the islands; returns the assets and, per island (and for the keyboard script, as "shortcuts"), the
+ * files its first load needs and the catalogue areas its code (any chunk it may load) uses.
+ */
 async function bundleIslands(): Promise<
-  { assets: BuiltAsset[]; client: string; shortcuts: string; islandFiles: Record<string, string[]> }
+  {
+    assets: BuiltAsset[];
+    client: string;
+    shortcuts: string;
+    islandFiles: Record<string, string[]>;
+    areas: Record<string, string[]>;
+  }
 > {
   const result = await esbuild.build({
     entryPoints: [`${root}islands/client.ts`, `${root}islands/keyboard/shortcuts.ts`],
+    absWorkingDir: root, // the metafile's input paths are then relative to the repository
     bundle: true,
     splitting: true,
     format: "esm",
@@ -78,13 +102,30 @@ async function bundleIslands(): Promise<
   let client = "";
   let shortcuts = "";
   const islandFiles: Record<string, string[]> = {};
+  const areas: Record<string, string[]> = {};
   const outputs = result.metafile.outputs;
   const importsOf = (file: string): string[] =>
     (outputs[file]?.imports ?? []).filter((i) => i.kind === "import-statement").map((i) => i.path);
+  // Texts are needed for everything an island may load later too (a dialog's chunk), not only its first load.
+  const sourcesReachedFrom = (file: string): Set<string> => {
+    const seen = new Set<string>();
+    const sources = new Set<string>();
+    const visit = (f: string) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      Object.keys(outputs[f]?.inputs ?? {}).forEach((input) => sources.add(input));
+      (outputs[f]?.imports ?? []).filter((i) => !i.external).forEach((i) => visit(i.path));
+    };
+    visit(file);
+    return sources;
+  };
   for (const [file, output] of Object.entries(outputs)) {
     const name = file.slice(file.lastIndexOf("/") + 1);
     if (output.entryPoint?.endsWith("islands/client.ts")) client = name;
-    if (output.entryPoint?.endsWith("islands/keyboard/shortcuts.ts")) shortcuts = name;
+    if (output.entryPoint?.endsWith("islands/keyboard/shortcuts.ts")) {
+      shortcuts = name;
+      areas.shortcuts = await areasUsedBy(sourcesReachedFrom(file));
+    }
     // A chunk whose own entry is islands/<Name>.tsx (or islands/<Name>/<Name>.tsx for an island with parts of
     // its own, CONVENTIONS §12) is that island's dynamic-import target.
     const islandEntry = output.entryPoint;
@@ -98,10 +139,11 @@ async function bundleIslands(): Promise<
       };
       visit(file);
       islandFiles[island] = [...closure].map((f) => f.slice(f.lastIndexOf("/") + 1));
+      areas[island] = await areasUsedBy(sourcesReachedFrom(file));
     }
   }
   if (!client || !shortcuts) throw new Error("esbuild produced no client or shortcuts entry");
-  return { assets, client, shortcuts, islandFiles };
+  return { assets, client, shortcuts, islandFiles, areas };
 }
 
 async function buildCss(): Promise<BuiltAsset> {
@@ -154,7 +196,7 @@ async function writeModule(assets: BuiltAsset[], manifest: Record<string, unknow
     "// The names of the files under /static/ that pages link to (their bytes are in assets.ts).",
     "",
     "export interface EmbeddedAsset { type: string; base64: string; gzipBase64: string }",
-    "export interface AssetManifest { client: string; shortcuts: string; css: string; favicon: string; islands: Record<string, string[]> }",
+    "export interface AssetManifest { client: string; shortcuts: string; css: string; favicon: string; islands: Record<string, string[]>; areas: Record<string, string[]> }",
     "",
     `export const manifest: AssetManifest = ${JSON.stringify(manifest, null, 2)};`,
     "",
@@ -214,6 +256,7 @@ export async function build(options: { ifStale?: boolean } = {}): Promise<boolea
     css: cssAsset.path,
     favicon: iconAsset.path,
     islands: islands.islandFiles,
+    areas: islands.areas,
   };
   await writeModule(assets, manifest);
   await Deno.writeTextFile(STAMP_FILE, stamp);

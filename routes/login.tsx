@@ -1,9 +1,10 @@
 /**
  * Pages outside the shell (spec 1 §2): /login in the variant the server chooses (single sign-on's own pages
- * are in sso.tsx), and the two plain-form actions every page uses: the theme switch and Logout.
+ * are in sso.tsx), and the plain-form actions every page uses: the theme and language switches and Logout.
  */
 import { type Context, Hono } from "hono";
-import { setCookie } from "hono/cookie";
+import { deleteCookie, setCookie } from "hono/cookie";
+import { isLocale, LOCALE_COOKIE } from "../islands/lib/i18n/locales.ts";
 import LoginForm from "../islands/LoginForm.tsx";
 import OperatorLogin from "../islands/OperatorLogin.tsx";
 import { kubernetesReachable } from "../server/console/services/operator/session.ts";
@@ -105,6 +106,18 @@ export function loginPages(deps: AppDeps) {
         maxAge: 365 * 86400,
         secure: isHttps(c.req, deps.config.trustForwarded),
       });
+      return c.redirect(deps.render.href(safeBack(form.back)), 303);
+    })
+    .post("/language", async (c) => {
+      const form = await c.req.parseBody();
+      if (isLocale(form.lang)) {
+        setCookie(c, LOCALE_COOKIE, form.lang, {
+          path: deps.config.subpath,
+          sameSite: "Lax",
+          maxAge: 365 * 86400,
+          secure: isHttps(c.req, deps.config.trustForwarded),
+        });
+      } else deleteCookie(c, LOCALE_COOKIE, { path: deps.config.subpath }); // "browser": follow its preference
       return c.redirect(deps.render.href(safeBack(form.back)), 303);
     })
     .post("/logout", async (c) => {

@@ -9,13 +9,9 @@ import RestartBanner from "../../islands/RestartBanner.tsx";
 import { BannerArea } from "../../islands/ui/ErrorBanner.tsx";
 import { Island, jsonForHtml, KeyboardShortcuts } from "../../server/console/render/island.tsx";
 import type { Theme } from "../../server/console/render/page.tsx";
+import { currentLocale, t } from "../../islands/lib/i18n/t.ts";
+import { LOCALE_NAMES, LOCALES } from "../../islands/lib/i18n/locales.ts";
 import { documentationUrl, visibleMenu } from "./menu.ts";
-
-const TEXT = {
-  palette: "Go to…",
-  paletteKeys: "Ctrl K",
-  paletteLabel: "Open the command palette (Ctrl+K)",
-};
 
 export interface ShellProps {
   href: (path: string) => string;
@@ -50,18 +46,18 @@ function Sidebar(
             </span>
           )
           : <span className="inline-block w-7 h-7 rounded bg-accent" aria-hidden="true" />}
-        {operator ? "Deck Operator" : "Deck"}
+        {operator ? t("common.shell.productOperator") : "Deck"}
       </a>
       <button
         type="button"
         className="btn btn-sm btn-ghost text-neutral-content justify-between mx-3 mb-2 border border-neutral-content/30"
-        title={TEXT.paletteLabel}
+        title={t("common.shell.paletteLabel")}
         data-open-palette=""
       >
-        {TEXT.palette}
-        <kbd className="text-xs opacity-80" aria-hidden="true">{TEXT.paletteKeys}</kbd>
+        {t("common.shell.palette")}
+        <kbd className="text-xs opacity-80" aria-hidden="true">Ctrl K</kbd>
       </button>
-      <nav className="flex-1 overflow-y-auto px-2" aria-label="Main menu">
+      <nav className="flex-1 overflow-y-auto px-2" aria-label={t("common.shell.mainMenu")}>
         {visibleMenu(pages, distributed).map((group) => {
           const items = (
             <ul className="menu menu-sm w-full">
@@ -89,37 +85,69 @@ function Sidebar(
         <ul className="menu menu-sm w-full">
           <li>
             <a href={documentationUrl(!!operator)} target="_blank" rel="noopener noreferrer">
-              Documentation
+              {t("common.menu.documentation")}
             </a>
           </li>
         </ul>
       </nav>
       <div className="p-3 border-t border-neutral-content/20 flex flex-col gap-2 text-sm">
         <div className="truncate opacity-80" title={account}>{account}</div>
-        <form method="post" action={href("/theme")} className="join" aria-label="Theme">
+        <form method="post" action={href("/theme")} className="join" aria-label={t("common.shell.theme")}>
           <input type="hidden" name="back" value={path} />
-          {(["light", "dark", "system"] as const).map((t) => (
+          {(["light", "dark", "system"] as const).map((choice) => (
             <button
               type="submit"
-              key={t}
+              key={choice}
               name="theme"
-              value={t}
+              value={choice}
               className={`btn btn-xs join-item ${
-                theme === t ? "btn-secondary" : "btn-ghost text-neutral-content"
+                theme === choice ? "btn-secondary" : "btn-ghost text-neutral-content"
               }`}
-              aria-pressed={theme === t}
+              aria-pressed={theme === choice}
             >
-              {t[0].toUpperCase() + t.slice(1)}
+              {t(THEME_LABELS[choice])}
             </button>
           ))}
         </form>
+        <LanguageSwitch href={href} path={path} />
         <form method="post" action={href("/logout")}>
           <button type="submit" className="btn btn-sm btn-ghost text-neutral-content w-full justify-start">
-            Logout
+            {t("common.shell.logout")}
           </button>
         </form>
       </div>
     </aside>
+  );
+}
+
+const THEME_LABELS = {
+  light: "common.shell.themeLight",
+  dark: "common.shell.themeDark",
+  system: "common.shell.themeSystem",
+} as const;
+
+/** The language switch: each language named in itself, kept in a cookie like the theme (a plain form, no script). */
+function LanguageSwitch({ href, path }: { href: (path: string) => string; path: string }) {
+  const shown = currentLocale();
+  return (
+    <form method="post" action={href("/language")} className="join" aria-label={t("common.shell.language")}>
+      <input type="hidden" name="back" value={path} />
+      {LOCALES.map((locale) => (
+        <button
+          type="submit"
+          key={locale}
+          name="lang"
+          value={locale}
+          lang={locale}
+          className={`btn btn-xs join-item ${
+            shown === locale ? "btn-secondary" : "btn-ghost text-neutral-content"
+          }`}
+          aria-pressed={shown === locale}
+        >
+          {LOCALE_NAMES[locale]}
+        </button>
+      ))}
+    </form>
   );
 }
 
@@ -176,7 +204,10 @@ export function UnavailableNote(
   { what, error }: { what: string; error: { status: number; message: string } },
 ) {
   const reason = error.status === 403
-    ? `You do not have access to ${what.charAt(0).toLowerCase() + what.slice(1)}.`
-    : `${what} could not be read: ${error.message}.`;
+    // Mid-sentence a name is lower case in English ("bucket x"); German keeps its nouns capitalised.
+    ? t("common.unavailable.denied", {
+      what: currentLocale() === "de" ? what : what.charAt(0).toLowerCase() + what.slice(1),
+    })
+    : t("common.unavailable.failed", { what, reason: error.message });
   return <p data-testid="unavailable">{reason}</p>;
 }

@@ -1,10 +1,12 @@
 /**
  * The sidebar's groups and entries (spec 1 §2 "Sidebar menu"). An entry shows when the session's pages grant
  * its route and the route is served by this build; Documentation and Logout always show.
+ * Labels are catalogue keys, shown in the request's language by `visibleMenu`.
  */
+import { type MessageKey, t } from "../../islands/lib/i18n/t.ts";
 
 export interface MenuEntry {
-  label: string;
+  label: MessageKey;
   route: string;
   /** The page pattern in the session's `pages` that grants it. */
   page: string;
@@ -13,7 +15,7 @@ export interface MenuEntry {
 }
 
 export interface MenuGroup {
-  title: string;
+  title: MessageKey;
   /** Collapsible groups start open (Admin, User, Tools). */
   collapsible: boolean;
   entries: MenuEntry[];
@@ -21,54 +23,54 @@ export interface MenuGroup {
 
 export const MENU: MenuGroup[] = [
   {
-    title: "Common",
+    title: "common.menu.groupCommon",
     collapsible: false,
-    entries: [{ label: "Dashboard", route: "/dashboard", page: "/dashboard" }],
+    entries: [{ label: "common.menu.dashboard", route: "/dashboard", page: "/dashboard" }],
   },
   {
-    title: "User",
+    title: "common.menu.groupUser",
     collapsible: true,
     entries: [
-      { label: "Object Browser", route: "/object-browser", page: "/object-browser" },
-      { label: "Service Accounts", route: "/account", page: "/account" },
+      { label: "common.menu.objectBrowser", route: "/object-browser", page: "/object-browser" },
+      { label: "common.menu.serviceAccounts", route: "/account", page: "/account" },
     ],
   },
   {
-    title: "Admin",
+    title: "common.menu.groupAdmin",
     collapsible: true,
     entries: [
-      { label: "Buckets", route: "/buckets", page: "/buckets" },
-      { label: "Users", route: "/users", page: "/users" },
-      { label: "Groups", route: "/groups", page: "/groups" },
-      { label: "IAM Policies", route: "/policies", page: "/policies" },
-      { label: "Settings", route: "/settings", page: "/settings" },
+      { label: "common.menu.buckets", route: "/buckets", page: "/buckets" },
+      { label: "common.menu.users", route: "/users", page: "/users" },
+      { label: "common.menu.groups", route: "/groups", page: "/groups" },
+      { label: "common.menu.policies", route: "/policies", page: "/policies" },
+      { label: "common.menu.settings", route: "/settings", page: "/settings" },
     ],
   },
   {
-    title: "Tools",
+    title: "common.menu.groupTools",
     collapsible: true,
     entries: [
-      { label: "Logs", route: "/logs", page: "/logs" },
-      { label: "Watch", route: "/watch", page: "/watch" },
-      { label: "Trace", route: "/trace", page: "/trace" },
+      { label: "common.menu.logs", route: "/logs", page: "/logs" },
+      { label: "common.menu.watch", route: "/watch", page: "/watch" },
+      { label: "common.menu.trace", route: "/trace", page: "/trace" },
       // The original hides Heal unless distributed (api-index §12.22 settles the spec's contradiction).
-      { label: "Heal", route: "/heal", page: "/heal", distributedOnly: true },
-      { label: "Diagnostic", route: "/health-info", page: "/health-info" },
+      { label: "common.menu.heal", route: "/heal", page: "/heal", distributedOnly: true },
+      { label: "common.menu.diagnostic", route: "/health-info", page: "/health-info" },
     ],
   },
   {
-    title: "Operator",
+    title: "common.menu.groupOperator",
     collapsible: false,
-    entries: [{ label: "Tenants", route: "/tenants", page: "/tenants" }, {
-      label: "Storage",
+    entries: [{ label: "common.menu.tenants", route: "/tenants", page: "/tenants" }, {
+      label: "common.menu.storage",
       route: "/storage",
       page: "/storage",
     }],
   },
   {
-    title: "License",
+    title: "common.menu.groupLicense",
     collapsible: false,
-    entries: [{ label: "License", route: "/license", page: "/license" }],
+    entries: [{ label: "common.menu.license", route: "/license", page: "/license" }],
   },
 ];
 
@@ -103,8 +105,23 @@ export const SERVED_ROUTES = new Set<string>([
   "/health-info",
 ]);
 
-/** Entries the session may see, grouped; empty groups dropped. */
-export function visibleMenu(pages: string[], distributed: boolean, served = SERVED_ROUTES): MenuGroup[] {
+/** A menu group as shown: its title and labels in the request's language. */
+export interface ShownMenuGroup {
+  title: string;
+  collapsible: boolean;
+  entries: { label: string; route: string }[];
+}
+
+/** Entries the session may see, grouped and in the request's language; empty groups dropped. */
+export function visibleMenu(pages: string[], distributed: boolean, served = SERVED_ROUTES): ShownMenuGroup[] {
+  return allowedMenu(pages, distributed, served).map((group) => ({
+    title: t(group.title),
+    collapsible: group.collapsible,
+    entries: group.entries.map((entry) => ({ label: t(entry.label), route: entry.route })),
+  }));
+}
+
+function allowedMenu(pages: string[], distributed: boolean, served: Set<string>): MenuGroup[] {
   const groups = MENU
     .map((group) => ({
       ...group,
@@ -114,8 +131,8 @@ export function visibleMenu(pages: string[], distributed: boolean, served = SERV
     }))
     .filter((group) => group.entries.length > 0);
   // License sits inside the Operator group when the tenants page is allowed (spec 1 "Sidebar menu").
-  const operator = groups.find((g) => g.title === "Operator");
-  const license = groups.find((g) => g.title === "License");
+  const operator = groups.find((g) => g.title === "common.menu.groupOperator");
+  const license = groups.find((g) => g.title === "common.menu.groupLicense");
   if (operator && license && pages.includes("/tenants")) {
     operator.entries.push(...license.entries);
     return groups.filter((g) => g !== license);
@@ -129,7 +146,7 @@ export function firstAllowedRoute(
   distributed: boolean,
   served = SERVED_ROUTES,
 ): string | null {
-  for (const group of visibleMenu(pages, distributed, served)) {
+  for (const group of allowedMenu(pages, distributed, served)) {
     if (group.entries[0]) return group.entries[0].route;
   }
   return null;

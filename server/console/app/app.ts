@@ -10,6 +10,7 @@ import { ApiError, createErrorHandler } from "../http/errors.ts";
 import { bodyLimits, noStore, requestLogger, securityHeaders } from "./headers.ts";
 import { serveBuiltAssets } from "../render/static_assets.ts";
 import { renderErrorPage } from "../render/error_page.tsx";
+import { requestLocale } from "../render/i18n.ts";
 import { cookieSettings, sessionApi } from "../api/session.ts";
 import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "../session/middleware.ts";
 import { liveAccess } from "../session/live_access.ts";
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const cookie = cookieSettings(deps);
   app.use(
     requestId(),
+    requestLocale(), // texts, numbers and dates in the visitor's language from here on, error pages included
     requestLogger(deps.log),
     securityHeaders({
       trustForwarded: deps.config.trustForwarded,

@@ -7,7 +7,10 @@
 import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { type AssetManifest, manifest as builtManifest } from "../../../static/gen/manifest.ts";
-import { RenderCollector, RenderContext } from "./island.tsx";
+import type { Area } from "../../../islands/lib/i18n/en/mod.ts";
+import { currentLocale, MESSAGES_ELEMENT_ID } from "../../../islands/lib/i18n/t.ts";
+import { pageMessages } from "./i18n.ts";
+import { jsonForHtml, RenderCollector, RenderContext } from "./island.tsx";
 
 export type Theme = "light" | "dark" | "system";
 
@@ -39,7 +42,8 @@ export function createPageRenderer(
   const staticUrl = (file: string) => `${base}static/${file}`;
   const render = (page: PageOptions): Response => {
     const collector = new RenderCollector();
-    const body = renderToString(
+    const locale = currentLocale();
+    let body = renderToString(
       <RenderContext.Provider value={collector}>{page.body}</RenderContext.Provider>,
     );
     const head: string[] = [
@@ -50,6 +54,15 @@ export function createPageRenderer(
       `<link rel="icon" href="${staticUrl(manifest.favicon)}">`,
       `<link rel="stylesheet" href="${staticUrl(manifest.css)}">`,
     ];
+    const scripted = collector.islands.size > 0 || collector.keyboard;
+    if (scripted) {
+      // The texts the page's scripts may show, in its language only: its islands' areas and the keyboard's.
+      const areas = [...collector.islands, ...(collector.keyboard ? ["shortcuts"] : [])]
+        .flatMap((name) => (manifest.areas?.[name] ?? []) as Area[]);
+      body += `<script type="application/json" id="${MESSAGES_ELEMENT_ID}">${
+        jsonForHtml(pageMessages(locale, areas))
+      }</script>`;
+    }
     if (collector.islands.size > 0) {
       const preload = new Set<string>();
       for (const island of collector.islands) {
@@ -66,7 +79,7 @@ export function createPageRenderer(
       : page.theme === "light"
       ? ` data-theme="deck"`
       : "";
-    const html = `<!doctype html><html lang="en"${themeAttr}><head>${
+    const html = `<!doctype html><html lang="${locale}"${themeAttr}><head>${
       head.join("")
     }</head><body>${body}</body></html>`;
     // Headers are set after construction: given with the body, Deno's Response encodes the whole document

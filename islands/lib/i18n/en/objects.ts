@@ -1,0 +1,2 @@
+/** English texts (the source) for the object browser: folders, objects, uploads, shares, versions, jobs, search. */
+export const objects = {} as const;
