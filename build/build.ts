@@ -37,7 +37,7 @@ async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 /** The catalogue's areas (islands/lib/i18n/en/mod.ts), as a key's first segment: "buckets.create.title". */
-const AREA_KEY = /["'`](common|iam|buckets|objects|monitoring|settings|operator)\.[A-Za-z]/g;
+const AREA_KEY = /["'`](common|iam|buckets|objects|monitoring|settings|operator|wizard)\.[A-Za-z]/g;
 
 /** The catalogue areas whose keys the given source files name, so a page carries those texts and no more. */
 async function areasUsedBy(sources: Iterable<string>): Promise<string[]> {

@@ -8,5 +8,15 @@ import { monitoring } from "./monitoring.ts";
 import { objects } from "./objects.ts";
 import { operator } from "./operator.ts";
 import { settings } from "./settings.ts";
+import { wizard } from "./wizard.ts";
 
-export const de: Record<Area, Messages> = { common, iam, buckets, objects, monitoring, settings, operator };
+export const de: Record<Area, Messages> = {
+  common,
+  iam,
+  buckets,
+  objects,
+  monitoring,
+  settings,
+  operator,
+  wizard,
+};

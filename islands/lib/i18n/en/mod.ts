@@ -9,8 +9,9 @@ import { monitoring } from "./monitoring.ts";
 import { objects } from "./objects.ts";
 import { operator } from "./operator.ts";
 import { settings } from "./settings.ts";
+import { wizard } from "./wizard.ts";
 
-export const en = { common, iam, buckets, objects, monitoring, settings, operator };
+export const en = { common, iam, buckets, objects, monitoring, settings, operator, wizard };
 
 export type Area = keyof typeof en;
 export const AREAS = Object.keys(en) as Area[];

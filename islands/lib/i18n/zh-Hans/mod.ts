@@ -8,6 +8,7 @@ import { monitoring } from "./monitoring.ts";
 import { objects } from "./objects.ts";
 import { operator } from "./operator.ts";
 import { settings } from "./settings.ts";
+import { wizard } from "./wizard.ts";
 
 export const zhHans: Record<Area, Messages> = {
   common,
