@@ -18,4 +18,5 @@ export const zhHans: Record<Area, Messages> = {
   monitoring,
   settings,
   operator,
+  wizard,
 };
