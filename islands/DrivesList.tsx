@@ -123,7 +123,7 @@ function FormatErrorsDialog({ issues, onClose }: { issues: FormatIssue[]; onClos
             <tr key={`${i.node}:${i.drive}`}>
               <td>{i.node}</td>
               <td>{i.drive}</td>
-              <td>{i.error}</td>
+              <td translate="no">{i.error}</td>
             </tr>
           ))}
         </tbody>
@@ -165,7 +165,9 @@ export default function DrivesList({ drives: initial, failure: initialFailure }:
                   </a>
                 ),
               })}
-              {failure ? <span className="block text-xs opacity-70 mt-1">{failure}</span> : null}
+              {failure
+                ? <span className="block text-xs opacity-70 mt-1" translate="no">{failure}</span>
+                : null}
             </span>
           </div>
         )
@@ -225,7 +227,7 @@ export default function DrivesList({ drives: initial, failure: initialFailure }:
             id: "status",
             label: t("common.word.status"),
             value: (d) => d.status,
-            render: (d) => <span title={d.message}>{d.status}</span>,
+            render: (d) => <span title={d.message} translate="no">{d.status}</span>,
           },
         ]}
         actions={unavailable ? [] : [{

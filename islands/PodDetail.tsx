@@ -50,9 +50,25 @@ export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
                 render: (e) => formatSeen(e.last_seen),
                 sortable: true,
               },
-              { id: "message", label: t("operator.word.message"), value: (e) => e.message },
-              { id: "event_type", label: t("operator.pod.eventType"), value: (e) => e.event_type },
-              { id: "reason", label: t("operator.pod.reason"), value: (e) => e.reason },
+              // Kubernetes' own words
+              {
+                id: "message",
+                label: t("operator.word.message"),
+                value: (e) => e.message,
+                render: (e) => <span translate="no">{e.message}</span>,
+              },
+              {
+                id: "event_type",
+                label: t("operator.pod.eventType"),
+                value: (e) => e.event_type,
+                render: (e) => <span translate="no">{e.event_type}</span>,
+              },
+              {
+                id: "reason",
+                label: t("operator.pod.reason"),
+                value: (e) => e.reason,
+                render: (e) => <span translate="no">{e.reason}</span>,
+              },
             ]}
           />
         )
@@ -65,11 +81,12 @@ export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
                 onChange={setHighlight}
               />
             </div>
-            {logsError ? <p className="text-error" role="alert">{logsError}</p> : null}
+            {logsError ? <p className="text-error" role="alert" translate="no">{logsError}</p> : null}
             <div
               className="bg-neutral text-neutral-content rounded-box p-3 font-mono text-xs overflow-auto max-h-[65vh]"
               style={{ tabSize: 4 }}
               data-testid="pod-logs"
+              translate="no"
             >
               {lines.map((line, i) => {
                 const hit = highlight !== "" && line.includes(highlight);

@@ -82,12 +82,14 @@ function UpdateVersionDialog({ info, onClose }: { info: TenantInfo; onClose: () 
 
 function UsageBar({ info }: { info: TenantInfo }) {
   const [usage, setUsage] = useState<TenantUsage | null>(null);
-  const [error, setError] = useState("");
+  const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
   useEffect(() => {
     operatorApi.usage(info.namespace, info.name).then(
       setUsage,
       (e) =>
-        setError(e instanceof ApiClientError ? `${e.message}${e.detail ? `: ${e.detail}` : ""}` : String(e)),
+        setError(
+          e instanceof ApiClientError ? { message: e.message, detail: e.detail } : { message: String(e) },
+        ),
     );
   }, []);
   // The bar shows the data stored against the tenant's capacity; the drives' own usage is given beside it.
@@ -97,7 +99,21 @@ function UsageBar({ info }: { info: TenantInfo }) {
     <div className="card bg-base-100 shadow-sm" data-testid="tenant-usage">
       <div className="card-body py-4">
         <h3 className="font-bold">{t("operator.summary.storage")}</h3>
-        {error ? <p className="text-error text-sm" role="alert">{error}</p> : null}
+        {error
+          ? (
+            <p className="text-error text-sm" role="alert">
+              {error.message}
+              {/* the cause as the tenant or Kubernetes gave it */}
+              {error.detail
+                ? (
+                  <>
+                    : <span translate="no">{error.detail}</span>
+                  </>
+                )
+                : null}
+            </p>
+          )
+          : null}
         {!usage && !error
           ? (
             <span
@@ -135,13 +151,14 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
   const [updating, setUpdating] = useState(false);
   const instances = info.pools.reduce((sum, p) => sum + p.servers, 0);
   const volumes = info.pools.reduce((sum, p) => sum + p.servers * p.volumes_per_server, 0);
-  const flags: [string, boolean][] = [
+  // The third value marks a product or protocol name, kept as it is in every language.
+  const flags: [string, boolean, boolean?][] = [
     [t("operator.summary.logs"), info.logEnabled],
     [t("operator.summary.monitoring"), info.monitoringEnabled],
-    ["MinIO TLS", info.minioTLS],
+    ["MinIO TLS", info.minioTLS, true],
     [t("operator.summary.encryption"), info.encryptionEnabled],
-    ["Active Directory", info.idpAdEnabled],
-    ["OpenID", info.idpOidcEnabled],
+    ["Active Directory", info.idpAdEnabled, true],
+    ["OpenID", info.idpOidcEnabled, true],
   ];
   const item = (label: string, value: React.ReactNode) => (
     <div>
@@ -188,7 +205,7 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
                 {info.image || t("operator.word.default")}
               </button>,
             )}
-            {item(t("operator.word.state"), info.currentState || "-")}
+            {item(t("operator.word.state"), <span translate="no">{info.currentState || "-"}</span>)}
           </dl>
         </div>
       </div>
@@ -219,9 +236,9 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
         <div className="card-body py-4">
           <h3 className="font-bold">{t("operator.summary.features")}</h3>
           <ul className="grid grid-cols-2 lg:grid-cols-3 gap-2" data-testid="tenant-features">
-            {flags.map(([label, on]) => (
+            {flags.map(([label, on, name]) => (
               <li key={label} className="flex justify-between gap-2 border-b border-base-300 py-1">
-                <span>{label}</span>
+                <span translate={name ? "no" : undefined}>{label}</span>
                 <span className={`badge ${on ? "badge-success" : "badge-ghost"}`}>
                   {on ? t("common.word.enabled") : t("common.word.disabled")}
                 </span>

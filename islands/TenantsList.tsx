@@ -40,7 +40,10 @@ function LimitedNote({ limited }: { limited: NonNullable<TenantList["limited"]> 
     <div role="status" className="alert alert-info mb-4 text-sm" data-testid="tenants-limited">
       <div className="min-w-0 wrap-anywhere">
         <p>{refused ? `${where} ${refused}` : where}</p>
-        <p className="text-xs mt-1">{t("operator.tenants.limitedDetail", { detail: limited.detail })}</p>
+        <p className="text-xs mt-1">
+          {/* Kubernetes' own words, as it gave them */}
+          {tNode("operator.tenants.limitedDetail", { detail: <span translate="no">{limited.detail}</span> })}
+        </p>
       </div>
     </div>
   );
@@ -129,6 +132,8 @@ export default function TenantsList(
             id: "state",
             label: t("operator.word.state"),
             value: (tenant) => tenant.currentState ?? "",
+            // The operator's own status text ("Initialized"), not the console's.
+            render: (tenant) => <span translate="no">{tenant.currentState ?? ""}</span>,
             sortable: true,
           },
         ]}

@@ -16,6 +16,7 @@ import TenantSummary from "../islands/TenantSummary.tsx";
 import { formatBytes, formatDate } from "../islands/lib/format.ts";
 import { HealthDot } from "../islands/tenant/parts.tsx";
 import { type MessageKey, t } from "../islands/lib/i18n/t.ts";
+import { tNode } from "../islands/lib/i18n/rich.tsx";
 import type { PodEvent, PodInfo, TenantInfo } from "../server/lib/contract/operator.ts";
 import { storageClassesFromQuota } from "../server/lib/contract/operator_rules.ts";
 import type { AppDeps } from "../server/console/deps.ts";
@@ -108,7 +109,7 @@ function LicenseTab(
     return (
       <div className="card bg-base-100 shadow-sm">
         <div className="card-body">
-          <p>{t("operator.license.agpl")}</p>
+          <p>{tNode("operator.license.agpl", { licence: <span translate="no">GNU AGPL v3</span> })}</p>
           {hasSubscription
             ? (
               <>

@@ -63,7 +63,7 @@ export const operator: Translation<typeof english> = {
   "operator.tenant.podHeading": "Pods > {pod}",
   "operator.tenant.management": "Verwaltung",
   "operator.tenant.managementTitle": "{name} – Verwaltung",
-  "operator.license.agpl": "Dieser Mandant wird unter der Lizenz GNU AGPL v3 betrieben.",
+  "operator.license.agpl": "Dieser Mandant wird unter der Lizenz {licence} betrieben.",
   "operator.license.hasSubscription":
     "Die Konsole verfügt über ein Abonnement: Weisen Sie es diesem Mandanten zu, um ihn zu registrieren.",
   "operator.license.activate": "Produkt aktivieren",

@@ -59,7 +59,7 @@ export const operator = {
   "operator.tenant.podHeading": "Pods > {pod}",
   "operator.tenant.management": "Management",
   "operator.tenant.managementTitle": "{name} Management",
-  "operator.license.agpl": "This tenant runs under the GNU AGPL v3 licence.",
+  "operator.license.agpl": "This tenant runs under the {licence} licence.",
   "operator.license.hasSubscription":
     "The console holds a subscription: attach it to this tenant to register it.",
   "operator.license.activate": "Activate Product",
