@@ -184,4 +184,13 @@ export const operator: Translation<typeof english> = {
     "das Konfigurations-Secret {secret} des Mandanten ist unveränderlich; erstellen Sie es als veränderliches Secret neu, oder setzen Sie {variable} selbst darin",
   "operator.api.updateFailed": "der Mandant konnte nicht aktualisiert werden",
   "operator.api.tryAgain": "es ist ein Fehler aufgetreten, bitte versuchen Sie es erneut",
+  "operator.api.notFound": "nicht gefunden",
+  "operator.api.podNotFound": "Pod {pod} des Mandanten {tenant} nicht gefunden",
+  "operator.api.foreignCerts": "keine Zertifikate dieses Mandanten: {names}",
+  "operator.license.notFound": "Lizenz nicht gefunden",
+  "operator.license.noneActive":
+    "es ist keine Lizenz aktiv: Aktivieren Sie zuerst eine auf der Seite „Lizenz“",
+  "operator.drives.typeToFormat": "geben Sie {phrase} ein, um Laufwerke zu formatieren",
+  "operator.drives.phraseRequired":
+    "das Formatieren löscht alle ausgewählten Laufwerke; die Bestätigungsphrase ist erforderlich",
 };

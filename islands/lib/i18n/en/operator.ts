@@ -176,4 +176,12 @@ export const operator = {
     "the tenant's configuration secret {secret} is immutable; recreate it as a mutable secret, or set {variable} in it yourself",
   "operator.api.updateFailed": "unable to update tenant",
   "operator.api.tryAgain": "an error occurred, please try again",
+  "operator.api.notFound": "not found",
+  "operator.api.podNotFound": "pod {pod} of tenant {tenant} not found",
+  "operator.api.foreignCerts": "not certificates of this tenant: {names}",
+  "operator.license.notFound": "license not found",
+  "operator.license.noneActive": "no licence is active: activate one on the License page first",
+  "operator.drives.typeToFormat": "type {phrase} to format drives",
+  "operator.drives.phraseRequired":
+    "formatting erases every drive chosen; the confirmation phrase is required",
 } as const;

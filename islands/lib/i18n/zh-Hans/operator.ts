@@ -176,4 +176,11 @@ export const operator: Translation<typeof english> = {
     "租户的配置 Secret {secret} 不可变；请将其重新创建为可变 Secret，或自行在其中设置 {variable}",
   "operator.api.updateFailed": "无法更新租户",
   "operator.api.tryAgain": "发生错误，请重试",
+  "operator.api.notFound": "未找到",
+  "operator.api.podNotFound": "未找到租户 {tenant} 的 Pod {pod}",
+  "operator.api.foreignCerts": "以下证书不属于此租户：{names}",
+  "operator.license.notFound": "未找到许可证",
+  "operator.license.noneActive": "没有有效的许可证：请先在“许可证”页面激活一个许可证",
+  "operator.drives.typeToFormat": "请输入 {phrase} 以格式化驱动器",
+  "operator.drives.phraseRequired": "格式化将清除所选的所有驱动器，必须输入确认短语",
 };

@@ -83,8 +83,8 @@ export async function attachLicense(
   const { key, problem } = await store.current();
   if (!key) {
     throw ApiError.notFound(
-      "license not found",
-      problem ?? "no licence is active: activate one on the License page first",
+      t("operator.license.notFound"),
+      problem ?? t("operator.license.noneActive"),
     );
   }
   await retryOnConflict(async () => {

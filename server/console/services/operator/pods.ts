@@ -50,7 +50,7 @@ export async function deleteTenantPod(
     query: { labelSelector: `${TENANT_LABEL}=${tenant}`, fieldSelector: `metadata.name=${pod}` },
   });
   if ((deleted?.items?.length ?? 0) === 0) {
-    throw ApiError.notFound("not found", `pod ${pod} of tenant ${tenant} not found`);
+    throw ApiError.notFound(t("operator.api.notFound"), t("operator.api.podNotFound", { pod, tenant }));
   }
 }
 

@@ -96,8 +96,8 @@ export async function updateTenantSecurity(
   const foreign = secretsToBeDeleted.filter((s) => !referenced.has(s));
   if (foreign.length) {
     throw ApiError.badRequest(
-      "unable to update tenant",
-      `not certificates of this tenant: ${foreign.join(", ")}`,
+      t("operator.api.updateFailed"),
+      t("operator.api.foreignCerts", { names: foreign.join(", ") }),
     );
   }
   for (const pair of minio) {
