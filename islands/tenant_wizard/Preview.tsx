@@ -1,7 +1,6 @@
 /** Preview Configuration page (spec 3 §2.3): what Create will ask for, before asking. */
-import { niceBytes } from "../../server/lib/contract/operator_rules.ts";
 import { t } from "../lib/i18n/t.ts";
-import type { SizeComputation } from "./rules.ts";
+import { type SizeComputation, sizeText } from "./rules.ts";
 import type { WizardState } from "./state.ts";
 
 export function Preview({ state, size }: { state: WizardState; size: SizeComputation }) {
@@ -12,9 +11,9 @@ export function Preview({ state, size }: { state: WizardState; size: SizeComputa
     [t("wizard.word.storageClass"), state.name.storageClass],
     [t("wizard.preview.totalServers"), String(size.distribution.nodes)],
     [t("wizard.word.drivesPerServer"), String(size.distribution.disks)],
-    [t("wizard.word.driveCapacity"), niceBytes(size.distribution.pvSize)],
-    [t("wizard.word.rawCapacity"), niceBytes(size.ec.rawCapacity)],
-    [t("wizard.word.usableCapacity"), chosen ? niceBytes(chosen.maxCapacity) : "-"],
+    [t("wizard.word.driveCapacity"), sizeText(size.distribution.pvSize)],
+    [t("wizard.word.rawCapacity"), sizeText(size.ec.rawCapacity)],
+    [t("wizard.word.usableCapacity"), chosen ? sizeText(chosen.maxCapacity) : "-"],
     [t("wizard.word.ecParity"), state.size.ecParity],
   ];
   if (state.advanced) {
@@ -26,8 +25,8 @@ export function Preview({ state, size }: { state: WizardState; size: SizeComputa
       [
         t("wizard.word.memoryPerNode"),
         t("wizard.word.memoryWithLimit", {
-          request: niceBytes(size.memory.request),
-          limit: niceBytes(size.memory.limit),
+          request: sizeText(size.memory.request),
+          limit: sizeText(size.memory.limit),
         }),
       ],
       [

@@ -4,14 +4,14 @@
  * capacity and failure tolerance. The server's memory and parity answers are facts the page's validity uses.
  */
 import { useEffect, useRef } from "react";
-import { MIN_SERVERS, niceBytes, SIZE_UNITS } from "../../server/lib/contract/operator_rules.ts";
+import { MIN_SERVERS, SIZE_UNITS } from "../../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "../lib/api/operator.ts";
 import { t } from "../lib/i18n/t.ts";
 import { ApiClientError } from "../lib/request.ts";
 import { NumberWithUnit, SelectField, TextField } from "../ui/fields.tsx";
 import { Section } from "./controls.tsx";
 import type { PageProps } from "./NameTenant.tsx";
-import { computeSize, type SizeFacts } from "./rules.ts";
+import { computeSize, type SizeFacts, sizeText } from "./rules.ts";
 
 const messageOf = (
   error: unknown,
@@ -154,7 +154,7 @@ export function TenantSize(
                 </tr>
                 <tr>
                   <th>{t("wizard.word.driveCapacity")}</th>
-                  <td>{computed.distribution.pvSize ? niceBytes(computed.distribution.pvSize) : "-"}</td>
+                  <td>{computed.distribution.pvSize ? sizeText(computed.distribution.pvSize) : "-"}</td>
                 </tr>
                 <tr>
                   <th>{t("wizard.size.totalVolumes")}</th>
@@ -167,8 +167,8 @@ export function TenantSize(
                       <td>
                         {computed.memory.request
                           ? t("wizard.word.memoryWithLimit", {
-                            request: niceBytes(computed.memory.request),
-                            limit: niceBytes(computed.memory.limit),
+                            request: sizeText(computed.memory.request),
+                            limit: sizeText(computed.memory.limit),
                           })
                           : "-"}
                       </td>
@@ -187,11 +187,11 @@ export function TenantSize(
                 </tr>
                 <tr>
                   <th>{t("wizard.word.rawCapacity")}</th>
-                  <td>{computed.ec.rawCapacity ? niceBytes(computed.ec.rawCapacity) : "-"}</td>
+                  <td>{computed.ec.rawCapacity ? sizeText(computed.ec.rawCapacity) : "-"}</td>
                 </tr>
                 <tr>
                   <th>{t("wizard.word.usableCapacity")}</th>
-                  <td>{chosen ? niceBytes(chosen.maxCapacity) : "-"}</td>
+                  <td>{chosen ? sizeText(chosen.maxCapacity) : "-"}</td>
                 </tr>
                 <tr>
                   <th>{t("wizard.size.failuresTolerated")}</th>

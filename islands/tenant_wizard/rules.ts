@@ -16,8 +16,20 @@ import {
   totalSizeFits,
   unitBytes,
 } from "../../server/lib/contract/operator_rules.ts";
-import { type MessageKey, t } from "../lib/i18n/t.ts";
+import { currentLocale, type MessageKey, t } from "../lib/i18n/t.ts";
 import { completePairs, hasHalfPair, type WizardState } from "./state.ts";
+
+/** A size as niceBytes writes it ("1.5 TiB"), its number written the language's way ("1,5 TiB" in German). */
+export function sizeText(bytes: number): string {
+  const [number, unit] = niceBytes(bytes).split(" ");
+  const digits = number.includes(".") ? 1 : 0;
+  const formatted = Number(number).toLocaleString(currentLocale(), {
+    useGrouping: false,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  return `${formatted} ${unit}`;
+}
 
 /** A sizing rule's message (English in the shared rules) in the person's language; other texts as they are. */
 export function ruleText(message: string): string {
@@ -188,7 +200,7 @@ export function computeSize(s: WizardState, facts: SizeFacts): SizeComputation {
   else if (!totalSizeFits(totalBytes, remaining)) {
     const limit = quotaLimit(remaining);
     errors.volumeSize = t("wizard.rule.volumeSizeRange", {
-      limit: limit === null ? t("wizard.rule.storageClassLimit") : niceBytes(limit),
+      limit: limit === null ? t("wizard.rule.storageClassLimit") : sizeText(limit),
     });
   }
   const memoryGi = Number(size.memoryNode);

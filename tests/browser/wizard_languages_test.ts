@@ -51,7 +51,7 @@ Deno.test("browser: the tenant wizard speaks German and Chinese", async (t) => {
     await t.step("Chinese: first step and its checks", async () => {
       await speak("zh-Hans");
       await page.goto("/tenants/add");
-      await page.getByRole("heading", { name: "租户名称" }).waitFor();
+      await page.getByRole("heading", { name: "命名租户" }).waitFor();
       await page.getByText("您想为这个新租户取什么名称？").waitFor();
       await page.getByLabel("高级模式").waitFor();
       await page.getByLabel("名称", { exact: true }).fill("Bad_Name");

@@ -15,7 +15,7 @@ export const wizard: Translation<typeof english> = {
   "wizard.created.title": "Neuer Mandant erstellt",
   "wizard.created.externalIdp":
     "Die Benutzer des Mandanten melden sich über den externen Identitätsanbieter an.",
-  "wizard.created.writeDown": "Notieren Sie sich diese Anmeldedaten: Sie werden nur einmal angezeigt.",
+  "wizard.created.writeDown": "Notieren Sie sich diese Anmeldedaten, da sie nur einmal angezeigt werden.",
 
   "wizard.word.namespace": "Namespace",
   "wizard.word.storageClass": "Speicherklasse",
@@ -35,7 +35,7 @@ export const wizard: Translation<typeof english> = {
   "wizard.word.memoryWithLimit": "{request} (Limit {limit})",
   "wizard.word.builtin": "Integriert",
   "wizard.word.defaultAffinity": "Standard (Pod-Anti-Affinität)",
-  "wizard.word.nodeSelector": "Knotenauswahl",
+  "wizard.word.nodeSelector": "Knotenselektor",
 
   "wizard.name.intro": "Wie soll der neue Mandant heißen?",
   "wizard.name.advancedMode": "Erweiterter Modus",
@@ -68,9 +68,9 @@ export const wizard: Translation<typeof english> = {
   "wizard.configure.setRegistry": "Image-Registry festlegen/aktualisieren",
   "wizard.configure.username": "Benutzername",
   "wizard.configure.password": "Passwort",
-  "wizard.configure.exposeServices": "Dienste veröffentlichen",
-  "wizard.configure.exposeMinio": "MinIO-Dienst veröffentlichen",
-  "wizard.configure.exposeConsole": "Konsolendienst veröffentlichen",
+  "wizard.configure.exposeServices": "Dienste verfügbar machen",
+  "wizard.configure.exposeMinio": "MinIO-Dienst verfügbar machen",
+  "wizard.configure.exposeConsole": "Konsolendienst verfügbar machen",
   "wizard.configure.logSearch": "Log Search",
   "wizard.configure.override": "Standardwerte für {title} überschreiben",
   "wizard.configure.noStorageClass": "Keine Speicherklasse",
