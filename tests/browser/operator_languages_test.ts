@@ -2,12 +2,13 @@
  * Operator mode in German and Simplified Chinese (issue 29), in Chromium through the stand-in cluster: with the
  * `lang` cookie set, the tenants list and a tenant's Summary tab show their headings, buttons, column headers
  * and labels in that language, hydrate without a mismatch (a console error fails the test), and the note a
- * namespace-bound token is shown is written in it too.
+ * namespace-bound token is shown is written in it too; a pod's page shows no English.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { startOperatorStack } from "../operator_helpers.ts";
 import { openBrowser } from "./browser.ts";
+import { assertInLanguage, type OtherLocale } from "./languages.ts";
 
 const T = "/namespaces/tenant-lite/tenants/storage-lite";
 
@@ -82,6 +83,16 @@ Deno.test("browser: operator mode's tenants list and a tenant's summary in Germa
           await page.getByRole("heading", { name: new RegExp(` ${text.health}$`) }).waitFor();
           await page.getByRole("heading", { name: text.features }).waitFor();
           await page.getByRole("link", { name: text.manage }).waitFor();
+
+          // A pod's page (outside the every-page sweep, its name known only once the stand-in runs).
+          await stack.cluster.operator.settled();
+          const pod = await page.evaluate(async (tenant) => {
+            const res = await fetch(`/api/v1${tenant}/pods`);
+            return ((await res.json()) as { name: string }[])[0]?.name ?? "";
+          }, T);
+          assert.ok(pod, "the seeded tenant has a pod");
+          await page.goto(`${T}/pods/${pod}`);
+          await assertInLanguage(page, lang as OtherLocale, "a pod's page");
         } finally {
           await browser.close();
         }

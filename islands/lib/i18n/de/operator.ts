@@ -82,7 +82,7 @@ export const operator: Translation<typeof english> = {
   "operator.summary.storage": "Speicher",
   "operator.summary.loadingUsage": "Nutzung wird geladen",
   "operator.summary.storageUsed": "Belegter Speicher",
-  "operator.summary.usage": "{used} von {total} belegt · Laufwerke melden {disk} in Verwendung",
+  "operator.summary.usage": "{used} von {total} belegt · Laufwerke melden {disk} belegt",
   "operator.summary.usageFailed": "die Nutzung des Mandanten konnte nicht abgerufen werden",
   "operator.summary.health": "Integrität",
   "operator.summary.drivesOnline": "Laufwerke online",

@@ -36,7 +36,7 @@ export const operator: Translation<typeof english> = {
     "您的令牌无法列出所有命名空间中的租户，因此仅显示命名空间 {namespace} 中的租户。",
   "operator.tenants.limitedMany":
     "您的令牌无法列出所有命名空间中的租户，因此仅显示命名空间 {namespaces} 中的租户。",
-  "operator.tenants.limitedRefused": "它也无法列出 {namespaces} 中的租户。",
+  "operator.tenants.limitedRefused": "该令牌也无法列出 {namespaces} 中的租户。",
   "operator.tenants.limitedDetail": "Kubernetes：{detail}",
   "operator.tenants.pools": "池数量",
   "operator.tenants.deleted": "租户已删除",
