@@ -23,6 +23,7 @@ import {
   getReplicationMetrics,
   putBucketReplication,
 } from "../../lib/s3/ops/replication.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
 /** "k1=v1&k2=v2" → tags; pairs missing a key or value are dropped (spec 2 tag editor rule). */
 export function parseTagString(text: string): Tag[] {
@@ -30,7 +31,10 @@ export function parseTagString(text: string): Tag[] {
     try {
       return decodeURIComponent(part).trim();
     } catch {
-      throw ApiError.badRequest("invalid tags", `"${part}" is not a valid encoded tag.`);
+      throw ApiError.badRequest(
+        t("buckets.error.invalidTags"),
+        t("buckets.replication.invalidTag", { tag: part }),
+      );
     }
   };
   const tags = text.split("&").map((pair) => {
@@ -108,7 +112,7 @@ export async function deleteReplicationRule(client: S3Client, bucket: string, ru
   const config = await getBucketReplication(client, bucket);
   const rules = config.rules.filter((r) => r.id !== ruleId);
   if (rules.length === config.rules.length) {
-    throw ApiError.notFound("not found", `No replication rule ${ruleId}.`);
+    throw ApiError.notFound("not found", t("buckets.replication.noSuchRule", { rule: ruleId }));
   }
   await putBucketReplication(client, bucket, { ...config, rules });
 }
@@ -242,7 +246,7 @@ export async function listExternalBuckets(
     const buckets = (await listBuckets(remote)).map((b) => ({ name: b.name }));
     return { buckets, total: buckets.length };
   } catch (error) {
-    throw new ApiError(400, "the remote server's buckets could not be listed", {
+    throw new ApiError(400, t("buckets.error.remoteList"), {
       detail: remoteFailure(error, endpoint),
     });
   }
