@@ -55,7 +55,7 @@ function AccessAudit(
       {tab === "policies"
         ? (
           <DataTable<string>
-            entity="policies"
+            entity={t("buckets.entity.policies")}
             rows={policies}
             rowId={(p) => p}
             columns={[{ id: "name", label: t("common.word.name"), value: (p) => p, sortable: true }]}
@@ -68,7 +68,7 @@ function AccessAudit(
         )
         : (
           <DataTable<string>
-            entity="users"
+            entity={t("buckets.entity.users")}
             rows={users}
             rowId={(u) => u}
             columns={[{
@@ -160,7 +160,7 @@ function AccessRules({ bucket, rules: initial, unavailable }: Extract<BucketAcce
         </button>
       </div>
       <DataTable<Rule>
-        entity="access rules"
+        entity={t("buckets.entity.accessRules")}
         rows={rules.value}
         rowId={(r) => r.prefix}
         columns={[{
@@ -208,7 +208,7 @@ function AccessRules({ bucket, rules: initial, unavailable }: Extract<BucketAcce
           await rules.reload();
         }}
       >
-        {tNode("buckets.accessRules.deleteConfirm", { prefix: <b>{deleting?.prefix}</b> })}
+        {tNode("buckets.accessRules.deleteConfirm", { prefix: <b translate="no">{deleting?.prefix}</b> })}
       </ConfirmDialog>
     </>
   );

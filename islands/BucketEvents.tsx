@@ -114,7 +114,7 @@ export default function BucketEvents({ bucket, events: initial, arns, unavailabl
         </button>
       </div>
       <DataTable<BucketEvent>
-        entity="events"
+        entity={t("buckets.entity.events")}
         rows={events.value}
         rowId={(e) => `${e.arn}|${e.prefix}|${e.suffix}|${e.events.join(",")}`}
         columns={[

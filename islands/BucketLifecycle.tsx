@@ -190,7 +190,7 @@ export default function BucketLifecycle(
         </button>
       </div>
       <DataTable<LifecycleRuleView>
-        entity="lifecycle rules"
+        entity={t("buckets.entity.lifecycleRules")}
         rows={rules}
         rowId={(r) => r.id}
         emptyMessage={t("buckets.lifecycle.empty")}
@@ -268,7 +268,7 @@ function EditRuleDialog(
       }}
     >
       <p className="text-sm mb-3 break-all">
-        {tNode("buckets.lifecycle.rule", { rule: <b>{rule.id}</b> })}
+        {tNode("buckets.lifecycle.rule", { rule: <b translate="no">{rule.id}</b> })}
       </p>
       <Switch
         label={enabled ? t("common.word.enabled") : t("common.word.disabled")}

@@ -119,7 +119,7 @@ export default function BucketReplication(
         </button>
       </div>
       <DataTable<ReplicationRuleView>
-        entity="replication rules"
+        entity={t("buckets.entity.replicationRules")}
         rows={rules.value}
         rowId={(r) => r.id}
         columns={[
@@ -162,7 +162,7 @@ export default function BucketReplication(
           setDeleting(null),
           await rules.reload())}
       >
-        {tNode("buckets.replication.deleteConfirm", { rule: <b>{deleting?.id}</b> })}
+        {tNode("buckets.replication.deleteConfirm", { rule: <b translate="no">{deleting?.id}</b> })}
       </ConfirmDialog>
     </>
   );

@@ -58,7 +58,7 @@ export default function BucketsList(
         </div>
       </div>
       <DataTable<BucketSummary>
-        entity="buckets"
+        entity={t("buckets.entity.buckets")}
         rows={shown}
         rowId={(b) => b.name}
         columns={[

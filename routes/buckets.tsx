@@ -43,12 +43,12 @@ function BucketLayout(
           <li>
             <a href={`${props.base}buckets`}>{t("buckets.list.title")}</a>
           </li>
-          <li className="wrap-anywhere">{props.bucket}</li>
+          <li className="wrap-anywhere" translate="no">{props.bucket}</li>
         </ul>
       </nav>
       <header className="flex flex-wrap items-start justify-between gap-3 mb-6">
         <div>
-          <h1 className="text-2xl font-bold wrap-anywhere">{props.bucket}</h1>
+          <h1 className="text-2xl font-bold wrap-anywhere" translate="no">{props.bucket}</h1>
           <Island name="BucketAccessLabel" component={BucketAccessLabel} props={{ access: props.access }} />
         </div>
         <div className="flex gap-2">

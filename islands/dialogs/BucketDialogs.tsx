@@ -278,7 +278,7 @@ export function DeleteBucketDialog(
         onDeleted();
       }}
     >
-      {tNode("buckets.delete.confirm", { bucket: <b>{bucket}</b> })}
+      {tNode("buckets.delete.confirm", { bucket: <b translate="no">{bucket}</b> })}
     </ConfirmDialog>
   );
 }

@@ -215,7 +215,7 @@ export function MultiReplicationWizard(
                 <tbody>
                   {pending.map((bucket) => (
                     <tr key={bucket} data-row={bucket}>
-                      <td className="break-all">{bucket}</td>
+                      <td className="break-all" translate="no">{bucket}</td>
                       <td>
                         <select
                           className="select select-sm border-base-300"

@@ -38,7 +38,7 @@ export function ReplicationProgress({ bucket, initial }: { bucket: string; initi
           ? (
             <>
               <dt>{t("buckets.replication.lastError")}</dt>
-              <dd className="break-all" data-testid="replication-last-error">
+              <dd className="break-all" data-testid="replication-last-error" translate="no">
                 {status.lastError} ({formatDateTime(status.lastErrorTime)})
               </dd>
             </>

@@ -11,6 +11,15 @@ export const buckets: Translation<typeof english> = {
   "buckets.list.creationDate": "Erstellungsdatum",
   "buckets.list.refused": "Sie haben keine Berechtigung, Buckets aufzulisten.",
 
+  // The tables' names, as "There are no {entity} yet." reads them
+  "buckets.entity.buckets": "Buckets",
+  "buckets.entity.events": "Ereignisse",
+  "buckets.entity.replicationRules": "Replikationsregeln",
+  "buckets.entity.lifecycleRules": "Lebenszyklusregeln",
+  "buckets.entity.policies": "Richtlinien",
+  "buckets.entity.users": "Benutzer",
+  "buckets.entity.accessRules": "Zugriffsregeln",
+
   // A bucket's page: header, menu, sections
   "buckets.detail.breadcrumb": "Navigationspfad",
   "buckets.detail.bucket": "Bucket",

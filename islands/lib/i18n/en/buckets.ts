@@ -8,6 +8,15 @@ export const buckets = {
   "buckets.list.creationDate": "Creation Date",
   "buckets.list.refused": "You do not have permission to list buckets.",
 
+  // The tables' names, as "There are no {entity} yet." reads them
+  "buckets.entity.buckets": "buckets",
+  "buckets.entity.events": "events",
+  "buckets.entity.replicationRules": "replication rules",
+  "buckets.entity.lifecycleRules": "lifecycle rules",
+  "buckets.entity.policies": "policies",
+  "buckets.entity.users": "users",
+  "buckets.entity.accessRules": "access rules",
+
   // A bucket's page: header, menu, sections
   "buckets.detail.breadcrumb": "Breadcrumb",
   "buckets.detail.bucket": "Bucket",

@@ -11,6 +11,15 @@ export const buckets: Translation<typeof english> = {
   "buckets.list.creationDate": "创建时间",
   "buckets.list.refused": "您没有列出存储桶的权限。",
 
+  // The tables' names, as "There are no {entity} yet." reads them
+  "buckets.entity.buckets": "存储桶",
+  "buckets.entity.events": "事件",
+  "buckets.entity.replicationRules": "复制规则",
+  "buckets.entity.lifecycleRules": "生命周期规则",
+  "buckets.entity.policies": "策略",
+  "buckets.entity.users": "用户",
+  "buckets.entity.accessRules": "访问规则",
+
   // A bucket's page: header, menu, sections
   "buckets.detail.breadcrumb": "导航路径",
   "buckets.detail.bucket": "存储桶",
