@@ -121,7 +121,10 @@ export async function deleteReplicationRule(client: S3Client, bucket: string, ru
 function parseTarget(targetURL: string, defaultSecure = true): { endpoint: string; secure: boolean } {
   const target = parseRemoteTarget(targetURL);
   if (typeof target === "string") {
-    throw new ApiError(400, "invalid target", { detail: target, fields: { targetURL: target } });
+    throw new ApiError(400, t("buckets.error.invalidTarget"), {
+      detail: target,
+      fields: { targetURL: target },
+    });
   }
   return { endpoint: target.host, secure: target.secure ?? defaultSecure };
 }
@@ -212,22 +215,24 @@ function boundedFetch(fetcher: typeof fetch, limit: number, timeoutMs: number): 
 function remoteFailure(error: unknown, host: string): string {
   if (error instanceof S3Error) {
     if (error.code === "InvalidAccessKeyId" || error.code === "SignatureDoesNotMatch") {
-      return `${host} refused the access key or secret key (${error.code}).`;
+      return t("buckets.remote.refusedKeys", { host, code: error.code });
     }
     if (error.code === "AccessDenied") {
-      return `${host} does not allow these credentials to list buckets (AccessDenied).`;
+      return t("buckets.remote.denied", { host });
     }
     if (/^[A-Za-z0-9]{1,64}$/.test(error.code) && !error.code.startsWith("HTTP")) {
-      return `${host} answered ${error.code} (HTTP ${error.status}).`;
+      return t("buckets.remote.answered", { host, code: error.code, status: String(error.status) });
     }
-    return `${host} answered HTTP ${error.status}, which is not an S3 answer.`;
+    return t("buckets.remote.notS3", { host, status: String(error.status) });
   }
   const name = error instanceof Error ? error.name : "";
-  if (name === "TimeoutError") return `${host} did not answer within ${REMOTE_TIMEOUT_MS / 1000} seconds.`;
-  if (error instanceof Error && /larger than/.test(error.message)) {
-    return `${host} sent an answer larger than ${REMOTE_ANSWER_LIMIT} bytes.`;
+  if (name === "TimeoutError") {
+    return t("buckets.remote.timeout", { host, seconds: String(REMOTE_TIMEOUT_MS / 1000) });
   }
-  return `${host} cannot be reached or did not answer as an S3 server.`;
+  if (error instanceof Error && /larger than/.test(error.message)) {
+    return t("buckets.remote.tooLarge", { host, limit: String(REMOTE_ANSWER_LIMIT) });
+  }
+  return t("buckets.remote.unreachable", { host });
 }
 
 /** The remote server's buckets, listed with the credentials the wizard's first step collected. */

@@ -281,4 +281,18 @@ export const buckets: Translation<typeof english> = {
   "buckets.events.overlap":
     "Die Ereignisse {events} für {arn} mit diesem Präfix und Suffix sind bereits abonniert.",
   "buckets.replication.invalidTag": '"{tag}" ist kein gültig codiertes Tag.',
+
+  // Replication to a remote server: the wizard's target and why its buckets could not be listed
+  "buckets.error.invalidTarget": "Ungültiges Ziel",
+  "buckets.replication.targetInvalid":
+    "Das Ziel muss ein Hostname oder eine Adresse mit optionalem Port (host:port) ohne Pfad sein.",
+  "buckets.replication.portInvalid": "Der Port muss zwischen 1 und 65535 liegen.",
+  "buckets.remote.refusedKeys":
+    "{host} hat den Zugriffsschlüssel oder den geheimen Schlüssel abgelehnt ({code}).",
+  "buckets.remote.denied": "{host} erlaubt diesen Anmeldedaten nicht, Buckets aufzulisten (AccessDenied).",
+  "buckets.remote.answered": "{host} hat mit {code} geantwortet (HTTP {status}).",
+  "buckets.remote.notS3": "{host} hat mit HTTP {status} geantwortet; das ist keine S3-Antwort.",
+  "buckets.remote.timeout": "{host} hat nicht innerhalb von {seconds} Sekunden geantwortet.",
+  "buckets.remote.tooLarge": "{host} hat eine Antwort gesendet, die größer als {limit} Byte ist.",
+  "buckets.remote.unreachable": "{host} ist nicht erreichbar oder hat nicht wie ein S3-Server geantwortet.",
 };

@@ -268,4 +268,17 @@ export const buckets = {
   "buckets.events.unknownTarget": "{arn} is not a notification target of this server.",
   "buckets.events.overlap": "Events {events} for {arn} with this prefix and suffix are already subscribed.",
   "buckets.replication.invalidTag": '"{tag}" is not a valid encoded tag.',
+
+  // Replication to a remote server: the wizard's target and why its buckets could not be listed
+  "buckets.error.invalidTarget": "invalid target",
+  "buckets.replication.targetInvalid":
+    "The target must be a host name or address with an optional port (host:port), without a path.",
+  "buckets.replication.portInvalid": "The port must be between 1 and 65535.",
+  "buckets.remote.refusedKeys": "{host} refused the access key or secret key ({code}).",
+  "buckets.remote.denied": "{host} does not allow these credentials to list buckets (AccessDenied).",
+  "buckets.remote.answered": "{host} answered {code} (HTTP {status}).",
+  "buckets.remote.notS3": "{host} answered HTTP {status}, which is not an S3 answer.",
+  "buckets.remote.timeout": "{host} did not answer within {seconds} seconds.",
+  "buckets.remote.tooLarge": "{host} sent an answer larger than {limit} bytes.",
+  "buckets.remote.unreachable": "{host} cannot be reached or did not answer as an S3 server.",
 } as const;

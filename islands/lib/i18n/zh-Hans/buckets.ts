@@ -265,4 +265,16 @@ export const buckets: Translation<typeof english> = {
   "buckets.events.unknownTarget": "{arn} 不是此服务器的通知目标。",
   "buckets.events.overlap": "{arn} 上具有此前缀和后缀的事件 {events} 已被订阅。",
   "buckets.replication.invalidTag": "“{tag}”不是有效的编码标签。",
+
+  // Replication to a remote server: the wizard's target and why its buckets could not be listed
+  "buckets.error.invalidTarget": "目标无效",
+  "buckets.replication.targetInvalid": "目标必须是主机名或地址，可带端口（host:port），不能包含路径。",
+  "buckets.replication.portInvalid": "端口必须介于 1 到 65535 之间。",
+  "buckets.remote.refusedKeys": "{host} 拒绝了访问密钥或私有密钥（{code}）。",
+  "buckets.remote.denied": "{host} 不允许这些凭证列出存储桶（AccessDenied）。",
+  "buckets.remote.answered": "{host} 返回了 {code}（HTTP {status}）。",
+  "buckets.remote.notS3": "{host} 返回了 HTTP {status}，这不是 S3 响应。",
+  "buckets.remote.timeout": "{host} 在 {seconds} 秒内未响应。",
+  "buckets.remote.tooLarge": "{host} 返回的响应超过 {limit} 字节。",
+  "buckets.remote.unreachable": "{host} 无法访问，或未以 S3 服务器的方式响应。",
 };
