@@ -66,7 +66,7 @@ export async function usersForBucket(client: S3Client, bucket: string): Promise<
 }
 
 async function readBucketPolicy(client: S3Client, bucket: string): Promise<Policy | null> {
-  const text = await unlessUnsupported("Bucket policies", getBucketPolicy(client, bucket));
+  const text = await unlessUnsupported(t("buckets.unsupported.policies"), getBucketPolicy(client, bucket));
   return text ? normalizePolicy(JSON.parse(text)) : null;
 }
 
@@ -95,6 +95,9 @@ export async function setAccessRuleFor(
     }
   }
   const next = setAccessRule(current, bucket, input.prefix, input.access);
-  await unlessUnsupported("Bucket policies", putBucketPolicy(client, bucket, next ? policyToJson(next) : ""));
+  await unlessUnsupported(
+    t("buckets.unsupported.policies"),
+    putBucketPolicy(client, bucket, next ? policyToJson(next) : ""),
+  );
   return true;
 }

@@ -41,9 +41,10 @@ export async function listLifecycle(
   bucket: string,
 ): Promise<{ lifecycle: LifecycleRuleView[] }> {
   return {
-    lifecycle: (await unlessUnsupported("Lifecycle rules", getBucketLifecycle(client, bucket))).map(
-      toLifecycleView,
-    ),
+    lifecycle:
+      (await unlessUnsupported(t("buckets.unsupported.lifecycle"), getBucketLifecycle(client, bucket))).map(
+        toLifecycleView,
+      ),
   };
 }
 
@@ -121,7 +122,10 @@ export async function addLifecycleRule(
   bucket: string,
   input: AddLifecycleInput,
 ): Promise<void> {
-  const rules = await unlessUnsupported("Lifecycle rules", getBucketLifecycle(client, bucket));
+  const rules = await unlessUnsupported(
+    t("buckets.unsupported.lifecycle"),
+    getBucketLifecycle(client, bucket),
+  );
   const rule = lifecycleRuleFrom(input, crypto.randomUUID().replace(/-/g, "").slice(0, 20));
   const clash = rules.find((r) =>
     scopeOf(r) === scopeOf(rule) && actionsOf(r).some((a) => actionsOf(rule).includes(a))
@@ -131,7 +135,10 @@ export async function addLifecycleRule(
       detail: t("buckets.lifecycle.duplicate", { rule: clash.id }),
     });
   }
-  await unlessUnsupported("Lifecycle rules", putBucketLifecycle(client, bucket, [...rules, rule]));
+  await unlessUnsupported(
+    t("buckets.unsupported.lifecycle"),
+    putBucketLifecycle(client, bucket, [...rules, rule]),
+  );
 }
 
 export async function updateLifecycleRule(

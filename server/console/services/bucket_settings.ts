@@ -47,7 +47,7 @@ export async function isVersioned(client: S3Client, bucket: string): Promise<{ i
 
 export async function setVersioning(client: S3Client, bucket: string, on: boolean): Promise<void> {
   await unlessUnsupported(
-    "Versioning",
+    t("buckets.unsupported.versioning"),
     putBucketVersioning(client, bucket, { status: on ? "Enabled" : "Suspended" }),
   );
 }

@@ -197,7 +197,7 @@ export async function setBucketAccess(
   }
   const policy = presetPolicy(name, access);
   await unlessUnsupported(
-    "Bucket policies",
+    t("buckets.unsupported.policies"),
     putBucketPolicy(client, name, policy ? policyToJson(policy) : ""),
   );
   return await bucketInfo(client, name);

@@ -295,4 +295,10 @@ export const buckets: Translation<typeof english> = {
   "buckets.remote.timeout": "{host} hat nicht innerhalb von {seconds} Sekunden geantwortet.",
   "buckets.remote.tooLarge": "{host} hat eine Antwort gesendet, die größer als {limit} Byte ist.",
   "buckets.remote.unreachable": "{host} ist nicht erreichbar oder hat nicht wie ein S3-Server geantwortet.",
+
+  // A feature a plain S3 server does not implement
+  "buckets.unsupported.message": "{feature}: von diesem Speicherserver nicht unterstützt",
+  "buckets.unsupported.policies": "Bucket-Richtlinien",
+  "buckets.unsupported.lifecycle": "Lebenszyklusregeln",
+  "buckets.unsupported.versioning": "Versionierung",
 };

@@ -281,4 +281,10 @@ export const buckets = {
   "buckets.remote.timeout": "{host} did not answer within {seconds} seconds.",
   "buckets.remote.tooLarge": "{host} sent an answer larger than {limit} bytes.",
   "buckets.remote.unreachable": "{host} cannot be reached or did not answer as an S3 server.",
+
+  // A feature a plain S3 server does not implement
+  "buckets.unsupported.message": "{feature}: not supported by this storage server",
+  "buckets.unsupported.policies": "Bucket policies",
+  "buckets.unsupported.lifecycle": "Lifecycle rules",
+  "buckets.unsupported.versioning": "Versioning",
 } as const;

@@ -277,4 +277,10 @@ export const buckets: Translation<typeof english> = {
   "buckets.remote.timeout": "{host} 在 {seconds} 秒内未响应。",
   "buckets.remote.tooLarge": "{host} 返回的响应超过 {limit} 字节。",
   "buckets.remote.unreachable": "{host} 无法访问，或未以 S3 服务器的方式响应。",
+
+  // A feature a plain S3 server does not implement
+  "buckets.unsupported.message": "{feature}：此存储服务器不支持",
+  "buckets.unsupported.policies": "存储桶策略",
+  "buckets.unsupported.lifecycle": "生命周期规则",
+  "buckets.unsupported.versioning": "版本控制",
 };
