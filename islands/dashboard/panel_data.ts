@@ -4,6 +4,7 @@
  * the capacity split, or a number with its trend. Pure functions, shared by the island and its tests.
  */
 import { formatBytes, formatDuration, formatNumber } from "../lib/format.ts";
+import { t } from "../lib/i18n/t.ts";
 import {
   SIZE_RANGE_LABELS,
   type ValueFormat,
@@ -70,12 +71,22 @@ export function lineData(details: WidgetDetails): LineData {
   return { times, series };
 }
 
+/** A size range's name in the page's language: the ranges written as numbers read alike in every language. */
+function sizeLabel(label: string): string {
+  if (label === "Less than 1024B") return t("monitoring.dashboard.sizeBelow1KiB");
+  if (label === "Greater than 512MB") return t("monitoring.dashboard.sizeAbove512MiB");
+  return label;
+}
+
 /** Object counts per size range, in the spec's order with its names. */
 export function sizeBars(details: WidgetDetails): { label: string; value: number }[] {
   const result = details.targets[0]?.result ?? [];
   return SIZE_RANGE_LABELS.map(({ tags, label }) => {
     const series = result.find((r) => tags.includes(r.metric.range));
-    return { label, value: Math.round(series ? reduceValues(series.values, "last") ?? 0 : 0) };
+    return {
+      label: sizeLabel(label),
+      value: Math.round(series ? reduceValues(series.values, "last") ?? 0 : 0),
+    };
   });
 }
 
@@ -145,7 +156,7 @@ export function axisScale(max: number, format: ValueFormat): AxisScale {
 
 /** A number as its panel shows it. */
 export function formatValue(value: number | null, format: ValueFormat): string {
-  if (value === null || !Number.isFinite(value)) return "N/A";
+  if (value === null || !Number.isFinite(value)) return t("monitoring.dashboard.notAvailable");
   switch (format) {
     case "bytes":
       return formatBytes(value);
