@@ -18,6 +18,8 @@ import { type Expr, parsePromQL, PromQLError } from "./promql/parse.ts";
 import type { Sampler, SampleSet } from "./sampler.ts";
 import { SourceError, type WidgetSource } from "./source.ts";
 import { t } from "../../../islands/lib/i18n/t.ts";
+// Installs the per-request language (English outside a request) for the texts below.
+import "../render/i18n.ts";
 import { expandExpr, querySelector } from "./widgets.ts";
 
 export interface HistorySourceOptions {

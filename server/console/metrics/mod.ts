@@ -20,6 +20,8 @@ import { SourceError, type SourceState, type WidgetSource } from "./source.ts";
 import { metricNamesUsed, widgetById, WIDGETS } from "./widgets.ts";
 import { loadTrends, TREND_METRICS } from "./trends.ts";
 import { t } from "../../../islands/lib/i18n/t.ts";
+// Installs the per-request language (English outside a request) for the texts below.
+import "../render/i18n.ts";
 
 export interface MetricsServiceOptions {
   config: AppConfig;

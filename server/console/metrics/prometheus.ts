@@ -8,6 +8,8 @@
 import type { MatrixSeries } from "./promql/evaluate.ts";
 import { SourceError, type WidgetSource } from "./source.ts";
 import { t } from "../../../islands/lib/i18n/t.ts";
+// Installs the per-request language (English outside a request) for the texts below.
+import "../render/i18n.ts";
 import { expandExpr, querySelector } from "./widgets.ts";
 
 export interface PrometheusSourceOptions {

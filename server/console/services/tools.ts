@@ -12,6 +12,8 @@ import type { LogSearchEndpoint } from "../config/endpoints.ts";
 import { ApiError } from "../http/errors.ts";
 import { statusText } from "../../lib/http/status.ts";
 import { t } from "../../../islands/lib/i18n/t.ts";
+// Installs the per-request language (English outside a request) for the texts below.
+import "../render/i18n.ts";
 import { allows, type LiveAccess, type LiveAccessDeps, requireAction } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
 
