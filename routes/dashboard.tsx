@@ -9,6 +9,7 @@ import type { ReactNode } from "react";
 import MetricsDashboard from "../islands/MetricsDashboard.tsx";
 import { formatBytes, formatDuration, formatNumber } from "../islands/lib/format.ts";
 import { Sparkline } from "../islands/ui/Sparkline.tsx";
+import { decimal } from "../islands/dashboard/panel_data.ts";
 import { t } from "../islands/lib/i18n/t.ts";
 import { tNode } from "../islands/lib/i18n/rich.tsx";
 import {
@@ -107,7 +108,7 @@ function TrendCards({ trends }: { trends: DashboardTrends }) {
         value={`${
           latest(trends.requests) >= 10
             ? formatNumber(latest(trends.requests))
-            : latest(trends.requests).toFixed(2)
+            : decimal(latest(trends.requests), 2)
         }/s`}
         testId="requests-rate"
         trend={

@@ -18,6 +18,7 @@ import type { DragHandle } from "./Grid.tsx";
 import {
   axisScale,
   capacitySplit,
+  decimal,
   formatValue,
   lineData,
   sizeBars,
@@ -117,7 +118,7 @@ function Body(
         values: s.values.map((v) => (v * shown) / scale.factor),
       }));
       const tooltip = percent
-        ? (v: number) => `${(v * scale.factor).toFixed(1)}%`
+        ? (v: number) => `${decimal(v * scale.factor, 1)}%`
         : (v: number) => format(v * scale.factor);
       return (
         <LineChart

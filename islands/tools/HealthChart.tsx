@@ -3,7 +3,7 @@
  * two horizontal bars. Plain HTML and CSS: a chart library would cost more script than the whole page.
  */
 import type { HealColor } from "../../server/lib/contract/tools.ts";
-import { t } from "../lib/i18n/t.ts";
+import { currentLocale, t } from "../lib/i18n/t.ts";
 
 const COLOURS: { id: HealColor; key: "green" | "yellow" | "red" | "grey"; bar: string }[] = [
   { id: "Green", key: "green", bar: "bg-success" },
@@ -49,6 +49,7 @@ export function HealthChart(
               ]] as const
             ).map(([when, count, total, fade], i) => {
               const pct = percentOf(count, total);
+              const shown = pct.toLocaleString(currentLocale());
               return (
                 <tr
                   key={`${colour.id}-${when}`}
@@ -75,14 +76,14 @@ export function HealthChart(
                           when === "Before" ? "monitoring.heal.barBefore" : "monitoring.heal.barAfter",
                           {
                             colour: t(`monitoring.heal.legend.${colour.key}`),
-                            percent: String(pct),
+                            percent: shown,
                           },
                         )}
                       >
                         <div className={`${colour.bar} ${fade} h-4 rounded`} style={{ width: `${pct}%` }} />
                       </div>
                       <span className="w-24 text-right tabular-nums">
-                        {pct}% <span className="text-base-content/60">({count})</span>
+                        {shown}% <span className="text-base-content/60">({count})</span>
                       </span>
                     </div>
                   </td>
