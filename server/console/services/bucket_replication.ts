@@ -120,10 +120,13 @@ export async function deleteReplicationRule(client: S3Client, bucket: string, ru
 /** The form's target as host[:port] and whether it uses TLS (an explicit scheme wins); 400 unless host:port. */
 function parseTarget(targetURL: string, defaultSecure = true): { endpoint: string; secure: boolean } {
   const target = parseRemoteTarget(targetURL);
-  if (typeof target === "string") {
+  if ("problem" in target) {
+    const problem = target.problem === "notHostPort"
+      ? t("buckets.replication.targetInvalid")
+      : t("buckets.replication.portInvalid");
     throw new ApiError(400, t("buckets.error.invalidTarget"), {
-      detail: target,
-      fields: { targetURL: target },
+      detail: problem,
+      fields: { targetURL: problem },
     });
   }
   return { endpoint: target.host, secure: target.secure ?? defaultSecure };
