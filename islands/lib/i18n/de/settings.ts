@@ -88,6 +88,42 @@ export const settings: Translation<typeof english> = {
   "settings.identity.noOpenid":
     "Es ist kein OpenID-Anbieter konfiguriert (Konfigurationen › Identität OpenID oder CONSOLE_IDP_URL).",
   "settings.identity.unreachable": "Die Konsole ist nicht erreichbar",
+  "settings.identity.step.reach": "Verzeichnis erreichbar",
+  "settings.identity.step.lookupBind": "Lookup-Bind",
+  "settings.identity.step.searchBase": "Suchbasis",
+  "settings.identity.step.userLookup": "Suche nach dem Testbenutzer",
+  "settings.identity.step.userGroups": "Gruppen des Testbenutzers",
+  "settings.identity.step.policies": "Zugeordnete Richtlinien",
+  "settings.identity.step.discovery": "Discovery-Dokument erreichbar",
+  "settings.identity.step.issuer": "Aussteller stimmt überein",
+  "settings.identity.step.keySet": "Schlüsselsatz erreichbar",
+  "settings.identity.step.clientId": "Client-ID festgelegt",
+  "settings.identity.step.redirect": "Weiterleitungs-URL konfiguriert",
+  "settings.identity.msg.usernameFormatMode":
+    "Kein lookup_bind_dn: Im Modus username_format wird mit der aus username_format gebildeten DN gebunden; ein Testbenutzer lässt sich nur durch Anmelden prüfen",
+  "settings.identity.msg.noEntry":
+    'Unter {bases} passt kein Eintrag für "{user}" zu {filter} (nicht vorhanden, außerhalb der Suchbasis oder vom Filter ausgeschlossen, z. B. deaktiviert)',
+  "settings.identity.msg.found": "{dn} gefunden",
+  "settings.identity.msg.noGroup": "Mitglied keiner Gruppe, die group_search_filter findet",
+  "settings.identity.msg.userMapping": "{policies} (Benutzer {user})",
+  "settings.identity.msg.groupMapping": "{policies} (Gruppe {group})",
+  "settings.identity.msg.noPolicy":
+    "{dn} und seinen Gruppen ist keine Richtlinie zugeordnet: Die Anmeldung wird abgelehnt, bis eine zugewiesen ist",
+  "settings.identity.msg.mappingsFailed":
+    "Der Speicherserver konnte die Zuordnungen nicht auflisten: {reason}",
+  "settings.identity.msg.httpStatus": "{url} antwortete mit HTTP {status}",
+  "settings.identity.msg.notJson": "{url} antwortete nicht mit JSON",
+  "settings.identity.msg.answered": "{url} hat geantwortet",
+  "settings.identity.msg.noIssuer": "Das Discovery-Dokument nennt keinen Aussteller",
+  "settings.identity.msg.issuer": "Aussteller {issuer}, konfiguriert {expected}",
+  "settings.identity.msg.noJwksUri": "Das Discovery-Dokument nennt keine jwks_uri",
+  "settings.identity.msg.keys": "{url}: {count} Schlüssel",
+  "settings.identity.msg.noKeys": "{url} enthält keine Schlüssel",
+  "settings.identity.msg.clientId": "Client-ID {id}",
+  "settings.identity.msg.noClientId": "Legen Sie client_id (identity_openid) oder CONSOLE_IDP_CLIENT_ID fest",
+  "settings.identity.msg.redirect": "Der Anbieter muss {url} als Weiterleitungs-URI des Clients führen",
+  "settings.identity.msg.noRedirect":
+    "Setzen Sie CONSOLE_IDP_CALLBACK (oder redirect_uri von identity_openid) auf die Adresse /oauth_callback der Konsole",
   // Restart banner (islands/RestartBanner.tsx)
   "settings.restart.needed":
     "Die Instanz muss neu gestartet werden, damit die Konfigurationsänderungen wirksam werden.",
