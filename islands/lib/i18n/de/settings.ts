@@ -446,6 +446,15 @@ export const settings: Translation<typeof english> = {
   "settings.license.compliance": "Hinweise zur Lizenzkonformität",
   "settings.license.trademark": "Markenrichtlinie",
   "settings.license.notAccepted": "Die konfigurierte Lizenz wurde nicht akzeptiert: {reason}.",
+  "settings.license.notFound": "Lizenz nicht gefunden",
+  "settings.license.noneConfigured": "Es ist keine Lizenz konfiguriert",
+  "settings.license.networkRefused":
+    "Die Aktivierung mit SUBNET-Anmeldeinformationen erfordert Netzwerkzugriff",
+  "settings.license.networkRefusedDetail":
+    "Deck nimmt nie Kontakt zu SUBNET auf. Fügen Sie stattdessen den Lizenzschlüssel aus SUBNET ein oder setzen Sie CONSOLE_SUBNET_LICENSE.",
+  "settings.license.keyOrAccount":
+    "Ein Lizenzschlüssel oder eine E-Mail-Adresse mit Passwort ist erforderlich",
+  "settings.license.invalidKey": "Ungültiger Lizenzschlüssel",
   "settings.license.plans": "Tarife",
   "settings.license.comparison": "Vergleich der Tarife",
   "settings.license.feature": "Leistung",

@@ -427,6 +427,13 @@ export const settings = {
   "settings.license.compliance": "compliance guidance",
   "settings.license.trademark": "trademark policy",
   "settings.license.notAccepted": "The configured licence was not accepted: {reason}.",
+  "settings.license.notFound": "license not found",
+  "settings.license.noneConfigured": "no licence is configured",
+  "settings.license.networkRefused": "Activation with SUBNET credentials needs network access",
+  "settings.license.networkRefusedDetail":
+    "Deck never contacts SUBNET. Paste the licence key from SUBNET instead, or set CONSOLE_SUBNET_LICENSE.",
+  "settings.license.keyOrAccount": "a licence key, or an email and password, is required",
+  "settings.license.invalidKey": "invalid license key",
   "settings.license.plans": "Plans",
   "settings.license.comparison": "Plan comparison",
   "settings.license.feature": "Feature",

@@ -410,6 +410,13 @@ export const settings: Translation<typeof english> = {
   "settings.license.compliance": "合规指南",
   "settings.license.trademark": "商标政策",
   "settings.license.notAccepted": "配置的许可证未被接受：{reason}。",
+  "settings.license.notFound": "未找到许可证",
+  "settings.license.noneConfigured": "未配置许可证",
+  "settings.license.networkRefused": "使用 SUBNET 凭证激活需要网络访问",
+  "settings.license.networkRefusedDetail":
+    "Deck 从不连接 SUBNET。请改为粘贴从 SUBNET 获取的许可证密钥，或设置 CONSOLE_SUBNET_LICENSE。",
+  "settings.license.keyOrAccount": "需要提供许可证密钥，或电子邮件和密码",
+  "settings.license.invalidKey": "许可证密钥无效",
   "settings.license.plans": "计划",
   "settings.license.comparison": "计划对比",
   "settings.license.feature": "功能",
