@@ -8,6 +8,7 @@ import type { DiagnosticsSection, IdentityDiagnostics as Report } from "../serve
 import { ErrorBanner } from "./ui/ErrorBanner.tsx";
 import { api, ApiClientError } from "./lib/request.ts";
 import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 
 function Section({ title, section, none }: { title: string; section: DiagnosticsSection; none: string }) {
   return (
@@ -65,7 +66,9 @@ export default function IdentityDiagnostics() {
   return (
     <div className="card bg-base-100 shadow-sm max-w-3xl">
       <div className="card-body gap-4">
-        <p className="text-sm text-base-content/80">{t("settings.identity.intro")}</p>
+        <p className="text-sm text-base-content/80">
+          {tNode("settings.identity.intro", { ad: <span translate="no">Active Directory</span> })}
+        </p>
         {error
           ? <ErrorBanner message={error.message} detail={error.detail} onClose={() => setError(null)} />
           : null}

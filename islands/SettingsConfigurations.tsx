@@ -68,7 +68,7 @@ export default function SettingsConfigurations({ values: rendered }: SettingsCon
   return (
     <Slide index={0} from={from}>
       <DataTable<ConfigurationDef>
-        entity="configurations"
+        entity={t("settings.configurations.entity")}
         rows={CONFIGURATIONS}
         rowId={(c) => c.id}
         columns={[{

@@ -19,6 +19,7 @@ import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
 import { showSnackbar } from "./lib/notify.ts";
 import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 
 export interface SettingsNotificationsProps {
   endpoints: NotificationEndpoint[];
@@ -56,6 +57,8 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
               type="button"
               role="listitem"
               className="btn h-20 bg-base-100 border-base-300 text-base"
+              // The services' names are product names, in every language.
+              translate="no"
               onClick={() => go(2, service)}
             >
               {service.label}
@@ -71,7 +74,7 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
       <Slide index={2} from={step.from}>
         <BackButton label={t("settings.notifications.backToServices")} onClick={() => go(1)} />
         <h2 className="text-xl font-bold mb-4">
-          {t("settings.notifications.addTitle", { service: service.label })}
+          {tNode("settings.notifications.addTitle", { service: <span translate="no">{service.label}</span> })}
         </h2>
         <div className="bg-base-100 rounded-box p-4 max-w-3xl">
           <ConfigForm
@@ -105,7 +108,7 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
         </div>
       </div>
       <DataTable<NotificationEndpoint>
-        entity="notification targets"
+        entity={t("settings.notifications.entity")}
         emptyMessage={filter !== "" ? t("settings.notifications.noMatch") : t("settings.notifications.empty")}
         rows={shown}
         rowId={serviceName}

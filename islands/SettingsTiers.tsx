@@ -84,7 +84,7 @@ export default function SettingsTiers({ tiers: initial }: SettingsTiersProps) {
         </div>
       </div>
       <DataTable<TierView>
-        entity="tiers"
+        entity={t("settings.tiers.entity")}
         emptyMessage={filter !== "" ? t("settings.tiers.noMatch") : t("settings.tiers.empty")}
         rows={shown}
         rowId={(tier) => `${tier.type}/${fieldsOf(tier).name}`}

@@ -68,7 +68,7 @@ export default function WebhookConfig({ kind, values: rendered }: WebhookConfigP
         </button>
       </div>
       <DataTable<{ name: string }>
-        entity="webhook configurations"
+        entity={t("settings.webhook.entity")}
         emptyMessage={filter !== "" ? t("settings.webhook.noMatch") : t("settings.webhook.empty")}
         rows={[]}
         rowId={(r) => r.name}

@@ -92,7 +92,8 @@ function AgplCard() {
           AGPL
         </div>
         <div>
-          <h2 className="text-xl font-bold">GNU Affero General Public License</h2>
+          {/* The licence's name is a name, in every language. */}
+          <h2 className="text-xl font-bold" translate="no">GNU Affero General Public License</h2>
           <p className="opacity-80">{t("settings.license.version3")}</p>
         </div>
       </div>
@@ -107,7 +108,7 @@ function AgplCard() {
         className="deck-popover-modal"
       >
         <div className="flex items-center justify-between gap-4 mb-3">
-          <h2 className="text-lg font-bold">GNU AGPL v3</h2>
+          <h2 className="text-lg font-bold" translate="no">GNU AGPL v3</h2>
           <button
             type="button"
             className="btn btn-sm btn-ghost btn-square"
@@ -133,7 +134,7 @@ function PlanTable({ current, operator }: { current: PlanName; operator: boolean
     typeof value === "string"
       ? t(value)
       : typeof value === "object"
-      ? value.name
+      ? <span translate="no">{value.name}</span>
       : value
       ? <span aria-label={t("common.word.yes")} className="text-success font-bold">✓</span>
       : <span aria-label={t("common.word.no")} className="opacity-40">—</span>;

@@ -7,6 +7,18 @@
 import assert from "node:assert/strict";
 import { startStack } from "../helpers.ts";
 import { openBrowser, signInThroughForm } from "./browser.ts";
+import { assertInLanguage, type OtherLocale } from "./languages.ts";
+
+/** The pages of the area, each as the sweep of every page reads it (tests/browser/languages.ts). */
+const PAGES = [
+  "/settings",
+  "/settings?section=notifications",
+  "/settings?section=tiers",
+  "/settings?section=identity",
+  "/webhook/logger",
+  "/webhook/audit",
+  "/license",
+];
 
 const EXPECTED = {
   de: {
@@ -25,6 +37,10 @@ const EXPECTED = {
     readFull: "Vollständige Lizenz lesen",
     plans: "Tarife",
     price: "10 $ pro TB und Monat",
+    addTarget: "Benachrichtigungsziel hinzufügen",
+    backToServices: "Zurück zu den unterstützten Diensten",
+    addTier: "Speicherstufe hinzufügen",
+    runChecks: "Prüfungen ausführen",
   },
   "zh-Hans": {
     heading: "设置",
@@ -41,11 +57,16 @@ const EXPECTED = {
     readFull: "阅读许可证全文",
     plans: "计划",
     price: "每 TB 每月 10 美元",
+    addTarget: "添加通知目标",
+    backToServices: "返回支持的服务",
+    addTier: "添加存储层",
+    runChecks: "运行检查",
   },
 } as const;
 
 Deno.test("browser: Settings and the License page in German and Chinese", async (t) => {
-  const stack = await startStack();
+  // An erasure-coded setup, so the Tiers section is there too.
+  const stack = await startStack({ reportedBackend: "erasure" });
   const browser = await openBrowser(stack);
   const { page, context } = browser;
   try {
@@ -82,6 +103,31 @@ Deno.test("browser: Settings and the License page in German and Chinese", async 
         });
         assert.equal(answer.status(), 400);
         assert.equal((await answer.json()).fields?.name, text.problem);
+      });
+
+      await t.step(`${lang}: every page of Settings and its forms show no English`, async () => {
+        const locale = lang as OtherLocale;
+        for (const path of PAGES) {
+          await page.goto(path);
+          await assertInLanguage(page, locale, path);
+        }
+        await page.goto("/settings");
+        await page.getByRole("button", { name: text.edit, exact: true }).click();
+        await page.getByRole("button", { name: text.back }).waitFor();
+        await assertInLanguage(page, locale, "/settings › region");
+        await page.goto("/settings?section=notifications");
+        await page.getByRole("button", { name: text.addTarget }).click();
+        await page.getByRole("listitem").filter({ hasText: "Postgres SQL" }).click();
+        await page.getByRole("button", { name: text.backToServices }).waitFor();
+        await assertInLanguage(page, locale, "/settings › Postgres SQL");
+        await page.goto("/settings?section=tiers");
+        await page.getByRole("button", { name: text.addTier }).click();
+        await page.getByRole("button", { name: "S3", exact: true }).click();
+        await assertInLanguage(page, locale, "/settings › S3 tier");
+        await page.goto("/settings?section=identity");
+        await page.getByRole("button", { name: text.runChecks }).click();
+        await page.getByRole("status").waitFor();
+        await assertInLanguage(page, locale, "/settings › identity checks");
       });
 
       await t.step(`${lang}: the licence page and its plans`, async () => {

@@ -13,6 +13,7 @@ export const settings: Translation<typeof english> = {
   "settings.action.edit": "Bearbeiten",
   // Configurations (islands/SettingsConfigurations.tsx)
   "settings.configurations.column": "Konfiguration",
+  "settings.configurations.entity": "Konfigurationen",
   "settings.configurations.back": "Zurück zu den Konfigurationen",
   "settings.configurations.saved": "Konfiguration {name} gespeichert",
   // Forms (islands/settings/ConfigForm.tsx, FormField.tsx)
@@ -30,6 +31,7 @@ export const settings: Translation<typeof english> = {
   "settings.notifications.addTitle": "{service} – Lambda-Benachrichtigungsziel hinzufügen",
   "settings.notifications.saved": "Benachrichtigungsziel {service} gespeichert",
   "settings.notifications.add": "Benachrichtigungsziel hinzufügen",
+  "settings.notifications.entity": "Benachrichtigungsziele",
   "settings.notifications.empty": "Es gibt noch keine Benachrichtigungsziele.",
   "settings.notifications.noMatch": "Keine Benachrichtigungsziele entsprechen Ihrem Filter.",
   "settings.notifications.service": "Dienst",
@@ -41,6 +43,7 @@ export const settings: Translation<typeof english> = {
   "settings.tiers.backToTypes": "Zurück zur Auswahl des Typs",
   "settings.tiers.created": "Speicherstufe erstellt",
   "settings.tiers.add": "Speicherstufe hinzufügen",
+  "settings.tiers.entity": "Speicherstufen",
   "settings.tiers.empty": "Es gibt noch keine Speicherstufen.",
   "settings.tiers.noMatch": "Keine Speicherstufen entsprechen Ihrem Filter.",
   "settings.tiers.name": "Name der Speicherstufe",
@@ -72,11 +75,12 @@ export const settings: Translation<typeof english> = {
   "settings.webhook.backLogger": "Zurück zur Konfiguration des Logger-Webhooks",
   "settings.webhook.backAudit": "Zurück zur Konfiguration des Audit-Webhooks",
   "settings.webhook.add": "Webhook-Konfiguration hinzufügen",
+  "settings.webhook.entity": "Webhook-Konfigurationen",
   "settings.webhook.empty": "Es gibt noch keine Webhook-Konfigurationen.",
   "settings.webhook.noMatch": "Keine Webhook-Konfigurationen entsprechen Ihrem Filter.",
   // Identity diagnostics (islands/IdentityDiagnostics.tsx)
   "settings.identity.intro":
-    "Prüft von diesem Konsolenserver aus jeden Schritt einer Anmeldung gegen das konfigurierte Verzeichnis (LDAP / Active Directory) und den OpenID-Anbieter. Ein Testbenutzer wird mit dem Lookup-Konto des Verzeichnisses gesucht; es wird kein Passwort gesendet.",
+    "Prüft von diesem Konsolenserver aus jeden Schritt einer Anmeldung gegen das konfigurierte Verzeichnis (LDAP / {ad}) und den OpenID-Anbieter. Ein Testbenutzer wird mit dem Lookup-Konto des Verzeichnisses gesucht; es wird kein Passwort gesendet.",
   "settings.identity.testUser": "Testbenutzer (optional)",
   "settings.identity.testUserPlaceholder": "Benutzername im Verzeichnis, z. B. jdoe",
   "settings.identity.run": "Prüfungen ausführen",

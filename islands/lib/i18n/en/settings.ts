@@ -10,6 +10,7 @@ export const settings = {
   "settings.action.edit": "edit",
   // Configurations (islands/SettingsConfigurations.tsx)
   "settings.configurations.column": "Configuration",
+  "settings.configurations.entity": "configurations",
   "settings.configurations.back": "Back To Configurations",
   "settings.configurations.saved": "Configuration {name} saved",
   // Forms (islands/settings/ConfigForm.tsx, FormField.tsx)
@@ -27,6 +28,7 @@ export const settings = {
   "settings.notifications.addTitle": "{service} - Add Lambda Notification Target",
   "settings.notifications.saved": "Notification target {service} saved",
   "settings.notifications.add": "Add Notification Target",
+  "settings.notifications.entity": "notification targets",
   "settings.notifications.empty": "There are no notification targets yet.",
   "settings.notifications.noMatch": "No notification targets match your filter.",
   "settings.notifications.service": "Service",
@@ -38,6 +40,7 @@ export const settings = {
   "settings.tiers.backToTypes": "Back To Tier Type Selection",
   "settings.tiers.created": "Tier created",
   "settings.tiers.add": "Add Tier",
+  "settings.tiers.entity": "tiers",
   "settings.tiers.empty": "There are no tiers yet.",
   "settings.tiers.noMatch": "No tiers match your filter.",
   "settings.tiers.name": "Tier Name",
@@ -69,11 +72,12 @@ export const settings = {
   "settings.webhook.backLogger": "Back To Logger Webhook Configuration",
   "settings.webhook.backAudit": "Back To Audit Webhook Configuration",
   "settings.webhook.add": "Add Webhook Configuration",
+  "settings.webhook.entity": "webhook configurations",
   "settings.webhook.empty": "There are no webhook configurations yet.",
   "settings.webhook.noMatch": "No webhook configurations match your filter.",
   // Identity diagnostics (islands/IdentityDiagnostics.tsx)
   "settings.identity.intro":
-    "Checks each step of a sign-in against the configured directory (LDAP / Active Directory) and OpenID provider, from this console server. A test user is looked up with the directory's lookup account; no password is sent.",
+    "Checks each step of a sign-in against the configured directory (LDAP / {ad}) and OpenID provider, from this console server. A test user is looked up with the directory's lookup account; no password is sent.",
   "settings.identity.testUser": "Test user (optional)",
   "settings.identity.testUserPlaceholder": "Directory user name, e.g. jdoe",
   "settings.identity.run": "Run checks",

@@ -13,6 +13,7 @@ export const settings: Translation<typeof english> = {
   "settings.action.edit": "编辑",
   // Configurations (islands/SettingsConfigurations.tsx)
   "settings.configurations.column": "配置",
+  "settings.configurations.entity": "配置",
   "settings.configurations.back": "返回配置列表",
   "settings.configurations.saved": "已保存配置“{name}”",
   // Forms (islands/settings/ConfigForm.tsx, FormField.tsx)
@@ -30,6 +31,7 @@ export const settings: Translation<typeof english> = {
   "settings.notifications.addTitle": "{service} - 添加 Lambda 通知目标",
   "settings.notifications.saved": "通知目标 {service} 已保存",
   "settings.notifications.add": "添加通知目标",
+  "settings.notifications.entity": "通知目标",
   "settings.notifications.empty": "暂无通知目标。",
   "settings.notifications.noMatch": "没有符合筛选条件的通知目标。",
   "settings.notifications.service": "服务",
@@ -41,6 +43,7 @@ export const settings: Translation<typeof english> = {
   "settings.tiers.backToTypes": "返回存储层类型选择",
   "settings.tiers.created": "存储层已创建",
   "settings.tiers.add": "添加存储层",
+  "settings.tiers.entity": "存储层",
   "settings.tiers.empty": "暂无存储层。",
   "settings.tiers.noMatch": "没有符合筛选条件的存储层。",
   "settings.tiers.name": "存储层名称",
@@ -71,11 +74,12 @@ export const settings: Translation<typeof english> = {
   "settings.webhook.backLogger": "返回日志 Webhook 配置",
   "settings.webhook.backAudit": "返回审计 Webhook 配置",
   "settings.webhook.add": "添加 Webhook 配置",
+  "settings.webhook.entity": "Webhook 配置",
   "settings.webhook.empty": "暂无 Webhook 配置。",
   "settings.webhook.noMatch": "没有符合筛选条件的 Webhook 配置。",
   // Identity diagnostics (islands/IdentityDiagnostics.tsx)
   "settings.identity.intro":
-    "从本控制台服务器出发，针对已配置的目录（LDAP / Active Directory）和 OpenID 提供商逐步检查登录过程。测试用户将通过目录的查询账户进行查找，不会发送任何密码。",
+    "从本控制台服务器出发，针对已配置的目录（LDAP / {ad}）和 OpenID 提供商逐步检查登录过程。测试用户将通过目录的查询账户进行查找，不会发送任何密码。",
   "settings.identity.testUser": "测试用户（可选）",
   "settings.identity.testUserPlaceholder": "目录中的用户名，例如 jdoe",
   "settings.identity.run": "运行检查",
@@ -401,10 +405,10 @@ export const settings: Translation<typeof english> = {
   "settings.license.requester": "申请人",
   "settings.license.version3": "第 3 版",
   "settings.license.readFull": "阅读许可证全文",
-  "settings.license.textLabel": "GNU AGPL v3 许可证文本",
+  "settings.license.textLabel": "AGPL v3 许可证全文",
   "settings.license.loginSubnet": "登录 SUBNET",
   "settings.license.agplTerms":
-    "本软件可依据 GNU AGPL v3 免费使用。AGPL 要求：凡通过网络提供本软件（无论是否经过修改或与其他软件组合）者，须以相同许可证公开该作品的完整源代码。",
+    "本软件可依据 AGPL v3 免费使用。AGPL 要求：凡通过网络提供本软件（无论是否经过修改或与其他软件组合）者，须以相同许可证公开该作品的完整源代码。",
   "settings.license.commercialTerms":
     "如果您的使用方式无法满足上述条款，或贵组织需要附带支持服务的商业许可证，可改用商业订阅。请阅读{compliance}和{trademark}。",
   "settings.license.compliance": "合规指南",
