@@ -3,6 +3,7 @@
  * membership, policy attachment, and Deck's effective access check. Every call goes to the storage
  * server's admin API with the session's credentials, so the storage server decides what is allowed.
  */
+import { t } from "../../../islands/lib/i18n/t.ts";
 import type {
   AccessCheck,
   AddUserInput,
@@ -256,9 +257,9 @@ export async function checkUserAccess(
     sid: decision.sid,
     effect: decision.effect,
     reason: disabled
-      ? `The user is disabled, so every request is refused. Its policies alone would ${
-        decision.allowed ? "allow" : "deny"
-      } it: ${decision.reason}`
+      ? t(decision.allowed ? "iam.user.disabledWouldAllow" : "iam.user.disabledWouldDeny", {
+        reason: decision.reason,
+      })
       : decision.reason,
     evaluated: [...names],
   };
