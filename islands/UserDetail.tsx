@@ -277,7 +277,7 @@ function AccessCheckPanel({ user }: { user: string }) {
                 result.allowed ? "alert-success" : "alert-error"
               } mt-3 flex-col items-start`}
             >
-              <div className="font-bold">{result.allowed ? t("iam.word.allow") : t("iam.word.deny")}</div>
+              <div className="font-bold">{result.allowed ? t("iam.word.allowed") : t("iam.word.denied")}</div>
               <div className="text-sm">{result.reason}</div>
               {result.policy
                 ? (

@@ -41,10 +41,10 @@ const TEXT = {
     return t("iam.word.check");
   },
   get allow() {
-    return t("iam.word.allow");
+    return t("iam.word.allowed");
   },
   get deny() {
-    return t("iam.word.deny");
+    return t("iam.word.denied");
   },
   decidedBy: (n: number, sid?: string) =>
     sid ? t("iam.access.decidedBySid", { n: String(n), sid }) : t("iam.access.decidedBy", { n: String(n) }),

@@ -13,6 +13,8 @@ export const iam = {
   "iam.word.resource": "Resource",
   "iam.word.allow": "Allow",
   "iam.word.deny": "Deny",
+  "iam.word.allowed": "Allow",
+  "iam.word.denied": "Deny",
   "iam.word.check": "Check",
   "iam.word.assignPolicies": "Assign Policies",
   "iam.word.breadcrumb": "Breadcrumb",
