@@ -48,7 +48,7 @@ export default function GroupsList({ groups: initial, users, policies, unavailab
         </button>
       </div>
       <DataTable<string>
-        entity="groups"
+        entity={t("iam.entity.groups")}
         rows={shown}
         rowId={(g) => g}
         columns={[{ id: "name", label: t("common.word.name"), value: (g) => g, sortable: true }]}

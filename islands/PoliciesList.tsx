@@ -45,7 +45,7 @@ export default function PoliciesList({ policies: initial, unavailable, base }: P
         </button>
       </div>
       <DataTable<string>
-        entity="policies"
+        entity={t("iam.entity.policies")}
         rows={shown}
         rowId={(p) => p}
         columns={[{ id: "name", label: t("common.word.name"), value: (p) => p, sortable: true }]}

@@ -93,7 +93,9 @@ export default function PolicyDetail(props: PolicyDetailProps) {
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <h2 className="text-xl font-bold break-all" data-testid="policy-name">{name}</h2>
+        <h2 className="text-xl font-bold break-all" data-testid="policy-name" translate="no">
+          {name}
+        </h2>
         <div className="flex gap-2">
           <button
             type="button"
@@ -127,15 +129,16 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                     <div className="card-body p-4 text-sm gap-1">
                       <div>
                         <b>{t("iam.policy.effect")}</b>{" "}
-                        <span className={s.effect === "Deny" ? "text-error" : "text-success"}>
+                        <span className={s.effect === "Deny" ? "text-error" : "text-success"} translate="no">
                           {s.effect}
                         </span>
                       </div>
                       <div>
-                        <b>{t("iam.policy.actions")}</b> {s.actions.join(", ")}
+                        <b>{t("iam.policy.actions")}</b> <span translate="no">{s.actions.join(", ")}</span>
                       </div>
                       <div className="break-all">
-                        <b>{t("iam.policy.resources")}</b> {s.resources.join(", ") || "-"}
+                        <b>{t("iam.policy.resources")}</b>{" "}
+                        <span translate="no">{s.resources.join(", ") || "-"}</span>
                       </div>
                     </div>
                   </li>
@@ -154,7 +157,7 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                   />
                 </div>
                 <DataTable<string>
-                  entity="users"
+                  entity={t("iam.entity.users")}
                   rows={users.filter((u) => u.toLowerCase().includes(userFilter.toLowerCase()))}
                   rowId={(u) => u}
                   columns={[{ id: "name", label: t("common.word.name"), value: (u) => u, sortable: true }]}
@@ -179,7 +182,7 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                   />
                 </div>
                 <DataTable<string>
-                  entity="groups"
+                  entity={t("iam.entity.groups")}
                   rows={groups.filter((g) => g.toLowerCase().includes(groupFilter.toLowerCase()))}
                   rowId={(g) => g}
                   columns={[{ id: "name", label: t("common.word.name"), value: (g) => g, sortable: true }]}

@@ -74,13 +74,13 @@ export default function UserDetail(props: UserDetailProps) {
           <li>
             <a href={`${props.base}users`}>{t("iam.word.users")}</a>
           </li>
-          <li className="break-all">{name}</li>
+          <li className="break-all" translate="no">{name}</li>
         </ul>
       </nav>
       <div className="card bg-base-100 shadow-sm mb-4">
         <div className="card-body p-4 flex-row flex-wrap items-center justify-between gap-3">
           <div>
-            <h2 className="text-xl font-bold break-all">{name}</h2>
+            <h2 className="text-xl font-bold break-all" translate="no">{name}</h2>
             <div data-testid="user-status">
               {t("iam.user.status", {
                 status: enabled ? t("common.word.enabled") : t("common.word.disabled"),
@@ -124,7 +124,7 @@ export default function UserDetail(props: UserDetailProps) {
               </button>
             </div>
             <DataTable<string>
-              entity="groups"
+              entity={t("iam.entity.groups")}
               rows={user.memberOf}
               rowId={(g) => g}
               columns={[{ id: "name", label: t("common.word.name"), value: (g) => g, sortable: true }]}
@@ -164,7 +164,7 @@ export default function UserDetail(props: UserDetailProps) {
               </button>
             </div>
             <DataTable<string>
-              entity="policies"
+              entity={t("iam.entity.policies")}
               rows={user.policy}
               rowId={(p) => p}
               columns={[{ id: "name", label: t("common.word.name"), value: (p) => p, sortable: true }]}

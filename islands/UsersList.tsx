@@ -64,7 +64,7 @@ export default function UsersList(
         </div>
       </div>
       <DataTable<User>
-        entity="users"
+        entity={t("iam.entity.users")}
         rows={shown}
         rowId={(u) => u.accessKey}
         columns={[

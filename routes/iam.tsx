@@ -237,7 +237,7 @@ export function iamPages(deps: AppDeps) {
                 <li>
                   <a href={`${base}policies`}>{t("iam.policies.title")}</a>
                 </li>
-                <li className="wrap-anywhere">{name}</li>
+                <li className="wrap-anywhere" translate="no">{name}</li>
               </ul>
             </nav>
             <Island

@@ -19,7 +19,7 @@ export function ServiceAccountsTable(
   return (
     <>
       <DataTable<string>
-        entity="service accounts"
+        entity={t("iam.entity.serviceAccounts")}
         rows={keys}
         rowId={(k) => k}
         columns={[{

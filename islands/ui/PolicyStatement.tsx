@@ -78,7 +78,7 @@ export function PolicyStatement(
         <label className="text-sm">
           <span className="block mb-1 font-bold">{TEXT.effect}</span>
           {"Effect" in statement.kept
-            ? <span className="font-mono">{JSON.stringify(statement.kept.Effect)}</span>
+            ? <span className="font-mono" translate="no">{JSON.stringify(statement.kept.Effect)}</span>
             : (
               <select
                 className="select select-sm border-base-300 w-auto"
