@@ -7,7 +7,7 @@
 import { t } from "../lib/i18n/t.ts";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { checkPolicy, type Decision, evaluate } from "../../server/lib/policy/validate.ts";
-import { describeResource, expandActions, requestTarget } from "../lib/policy/catalog.ts";
+import { decisionReason, describeResource, expandActions, requestTarget } from "../lib/policy/catalog.ts";
 import { parsePolicy, type StatementView } from "../lib/policy/document.ts";
 import { TextField } from "./fields.tsx";
 
@@ -165,7 +165,7 @@ function Answer({ result }: { result: Decision }) {
       className={`alert ${result.allowed ? "alert-success" : "alert-error"} mt-3 flex-col items-start`}
     >
       <div className="font-bold">{result.allowed ? TEXT.allow : TEXT.deny}</div>
-      <div className="text-sm">{result.reason}</div>
+      <div className="text-sm">{decisionReason(result)}</div>
       {result.statementIndex !== undefined
         ? <div className="text-sm">{TEXT.decidedBy(result.statementIndex + 1, result.sid)}</div>
         : null}

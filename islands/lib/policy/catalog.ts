@@ -8,6 +8,7 @@ import {
   ADMIN_ACTIONS,
   CONDITION_KEYS,
   CONDITION_OPERATORS,
+  type Decision,
   isKnownAction,
   KMS_ACTIONS,
   S3_ACTIONS,
@@ -117,6 +118,19 @@ export function describeResource(arn: string): string {
   if (/^[^*?]*\*$/.test(path)) return t("iam.resources.objectsUnder", { prefix: path.slice(0, -1), buckets });
   if (/[*?]/.test(path)) return t("iam.resources.objectsMatching", { pattern: path, buckets });
   return t("iam.resources.objectIn", { key: path, buckets });
+}
+
+/** Why the evaluator decided as it did, in the language in force (the evaluator's own reason is English). */
+export function decisionReason(decision: Decision): string {
+  if (decision.statementIndex !== undefined && decision.policy !== undefined) {
+    const statement = decision.sid ? `"${decision.sid}"` : String(decision.statementIndex + 1);
+    const params = { statement, policy: decision.policy };
+    return decision.effect === "Deny"
+      ? t("iam.access.reasonDenied", params)
+      : t("iam.access.reasonAllowed", params);
+  }
+  if (decision.allowed) return t("iam.access.reasonOwner");
+  return decision.reason === "no policy" ? t("iam.access.reasonNoPolicy") : t("iam.access.reasonNone");
 }
 
 /** Splits an ARN typed in the access check into the bucket and key a request names. */

@@ -3,6 +3,7 @@
  * membership, policy attachment, and Deck's effective access check. Every call goes to the storage
  * server's admin API with the session's credentials, so the storage server decides what is allowed.
  */
+import { decisionReason } from "../../../islands/lib/policy/catalog.ts";
 import { t } from "../../../islands/lib/i18n/t.ts";
 import type {
   AccessCheck,
@@ -258,9 +259,9 @@ export async function checkUserAccess(
     effect: decision.effect,
     reason: disabled
       ? t(decision.allowed ? "iam.user.disabledWouldAllow" : "iam.user.disabledWouldDeny", {
-        reason: decision.reason,
+        reason: decisionReason(decision),
       })
-      : decision.reason,
+      : decisionReason(decision),
     evaluated: [...names],
   };
 }

@@ -254,4 +254,9 @@ export const iam: Translation<typeof english> = {
   "iam.access.anythingBut": "alles außer {what}",
   "iam.access.when": "nur wenn {conditions}",
   "iam.access.always": "für jede Anfrage",
+  "iam.access.reasonAllowed": "zugelassen durch Anweisung {statement} der Richtlinie {policy}",
+  "iam.access.reasonDenied": "verweigert durch Anweisung {statement} der Richtlinie {policy}",
+  "iam.access.reasonOwner": "der Root-Benutzer darf alles, was keine Deny-Anweisung verbietet",
+  "iam.access.reasonNone": "keine Richtlinienanweisung erlaubt dies",
+  "iam.access.reasonNoPolicy": "keine Richtlinie",
 };

@@ -243,4 +243,9 @@ export const iam = {
   "iam.access.anythingBut": "anything but {what}",
   "iam.access.when": "only when {conditions}",
   "iam.access.always": "for every request",
+  "iam.access.reasonAllowed": "allowed by statement {statement} of policy {policy}",
+  "iam.access.reasonDenied": "denied by statement {statement} of policy {policy}",
+  "iam.access.reasonOwner": "the root user may do everything no Deny forbids",
+  "iam.access.reasonNone": "no policy statement allows it",
+  "iam.access.reasonNoPolicy": "no policy",
 } as const;

@@ -232,4 +232,9 @@ export const iam: Translation<typeof english> = {
   "iam.access.anythingBut": "除 {what} 外的所有资源",
   "iam.access.when": "仅当 {conditions}",
   "iam.access.always": "适用于所有请求",
+  "iam.access.reasonAllowed": "已被策略 {policy} 的语句 {statement} 允许",
+  "iam.access.reasonDenied": "已被策略 {policy} 的语句 {statement} 拒绝",
+  "iam.access.reasonOwner": "root 用户可执行任何未被 Deny 语句禁止的操作",
+  "iam.access.reasonNone": "没有任何策略语句允许此操作",
+  "iam.access.reasonNoPolicy": "没有策略",
 };
