@@ -229,6 +229,17 @@ export const iam: Translation<typeof english> = {
   "iam.document.notShown": "das Feld wird nicht angezeigt",
   "iam.document.statementField": "Anweisung {n}: {field}",
   "iam.document.statement": "Anweisung {n}",
+  "iam.api.unknownPolicy": "Unbekannte Richtlinie {list}",
+  "iam.api.unknownPolicyNotCreated":
+    "Die Richtlinie {list} existiert nicht, daher wurde der Benutzer nicht erstellt.",
+  "iam.api.unknownPolicyNotChanged":
+    "Die Richtlinie {list} existiert nicht, daher wurde der Benutzer nicht geändert.",
+  "iam.api.userExists": "Benutzer ist bereits vorhanden",
+  "iam.api.userExistsDetail": "Ein Benutzer mit dem Namen {name} ist bereits vorhanden.",
+  "iam.api.groupExists": "Gruppe ist bereits vorhanden",
+  "iam.api.groupExistsDetail": "Eine Gruppe mit dem Namen {name} ist bereits vorhanden.",
+  "iam.api.selfDelete": "Der angemeldete Benutzer kann sich nicht selbst löschen",
+  "iam.api.accessKeyRequired": "Zugriffsschlüssel ist erforderlich",
   "iam.access.intro":
     "Erlaubt diese Richtlinie eine Aktion für eine Ressource? Die Antwort verwendet dieselbe Auswertung, die der Speicherserver anwendet.",
   "iam.access.unsaved":
