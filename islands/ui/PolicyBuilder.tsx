@@ -5,6 +5,7 @@
  * cannot show are kept as written, and it names them. The same validator as the JSON editor's marks each
  * statement's problems.
  */
+import { problemText } from "../lib/policy/problems.ts";
 import { t } from "../lib/i18n/t.ts";
 import { useEffect, useMemo, useState } from "react";
 import { checkPolicy, problemsByStatement } from "../../server/lib/policy/validate.ts";
@@ -21,7 +22,8 @@ import { PolicyStatement } from "./PolicyStatement.tsx";
 
 /** The builder's texts, looked up when shown (in the language in force). */
 const TEXT = {
-  problem: (line: number, message: string) => t("iam.builder.problem", { line: String(line), message }),
+  problem: (line: number, message: string) =>
+    t("iam.builder.problem", { line: String(line), message: problemText(message) }),
   get title() {
     return t("iam.builder.title");
   },

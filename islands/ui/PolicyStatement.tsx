@@ -3,6 +3,7 @@
  * validator's problems in it, the parts of it the builder cannot show, and "What does this allow?", which
  * opens the Access Check for it.
  */
+import { problemText } from "../lib/policy/problems.ts";
 import { t } from "../lib/i18n/t.ts";
 import type { PolicyProblem } from "../../server/lib/policy/validate.ts";
 import type { RawStatement, StatementView } from "../lib/policy/document.ts";
@@ -12,7 +13,8 @@ import { PolicyResources } from "./PolicyResources.tsx";
 
 /** A statement's texts, looked up when shown (in the language in force). */
 const TEXT = {
-  problem: (line: number, message: string) => t("iam.builder.problem", { line: String(line), message }),
+  problem: (line: number, message: string) =>
+    t("iam.builder.problem", { line: String(line), message: problemText(message) }),
   title: (n: number) => t("iam.statement.title", { n: String(n) }),
   get effect() {
     return t("iam.statement.effect");
