@@ -226,6 +226,8 @@ export const iam = {
   "iam.api.unknownPolicy": "unknown policy {list}",
   "iam.api.unknownPolicyNotCreated": "The policy {list} does not exist, so the user was not created.",
   "iam.api.unknownPolicyNotChanged": "The policy {list} does not exist, so the user was not changed.",
+  "iam.api.invalidPolicy": "invalid policy: {message} (line {line}, column {column})",
+  "iam.api.policyProblem": "line {line}, column {column}: {message}",
   "iam.api.userExists": "user already exists",
   "iam.api.userExistsDetail": "A user named {name} already exists.",
   "iam.api.groupExists": "group already exists",

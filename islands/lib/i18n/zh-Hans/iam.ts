@@ -217,6 +217,8 @@ export const iam: Translation<typeof english> = {
   "iam.api.unknownPolicy": "未知策略 {list}",
   "iam.api.unknownPolicyNotCreated": "策略 {list} 不存在，因此未创建该用户。",
   "iam.api.unknownPolicyNotChanged": "策略 {list} 不存在，因此未修改该用户。",
+  "iam.api.invalidPolicy": "无效策略：{message}（第 {line} 行，第 {column} 列）",
+  "iam.api.policyProblem": "第 {line} 行，第 {column} 列：{message}",
   "iam.api.userExists": "用户已存在",
   "iam.api.userExistsDetail": "名为 {name} 的用户已存在。",
   "iam.api.groupExists": "用户组已存在",
