@@ -111,7 +111,7 @@ export const iam: Translation<typeof english> = {
   "iam.password.changeUser": "修改用户密码",
   "iam.password.changed": "密码修改成功",
   "iam.password.userChanged": "{user} 的密码已修改",
-  "iam.password.for": "修改密码的用户：{user}",
+  "iam.password.for": "为以下用户修改密码：{user}",
   "iam.password.current": "当前密码",
   "iam.password.new": "新密码",
   "iam.password.again": "再次输入新密码",
