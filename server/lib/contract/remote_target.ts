@@ -11,10 +11,12 @@ export interface RemoteTarget {
   secure?: boolean;
 }
 
+import { t } from "../../../islands/lib/i18n/t.ts";
+
 const HOST_PORT =
   /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)(?::(\d{1,5}))?$/;
 
-/** Parses the target; a string describing the problem when it is not a host and port. */
+/** Parses the target; a string describing the problem (in the language in force) when it is not a host and port. */
 export function parseRemoteTarget(text: string): RemoteTarget | string {
   let rest = text.trim();
   let secure: boolean | undefined;
@@ -25,10 +27,10 @@ export function parseRemoteTarget(text: string): RemoteTarget | string {
   }
   const match = HOST_PORT.exec(rest);
   if (!match) {
-    return "The target must be a host name or address with an optional port (host:port), without a path.";
+    return t("buckets.replication.targetInvalid");
   }
   if (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535)) {
-    return "The port must be between 1 and 65535.";
+    return t("buckets.replication.portInvalid");
   }
   return { host: rest, secure };
 }
