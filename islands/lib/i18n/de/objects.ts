@@ -227,6 +227,7 @@ export const objects: Translation<typeof english> = {
     "In versionierten Buckets wird die neueste Version jedes Objekts kopiert, ältere Versionen und Löschmarkierungen nicht.",
   "objects.job.versionsNoteMove":
     "In versionierten Buckets wird die neueste Version jedes Objekts kopiert, ältere Versionen und Löschmarkierungen nicht. Jede Quelle wird erst gelöscht, nachdem ihre Kopie überprüft wurde.",
+  "objects.download.started": "Das Herunterladen wurde gestartet und kann einen Moment dauern",
   "objects.picker.bucket": "Bucket",
   "objects.picker.path": "Zielpfad",
   "objects.picker.placeholder": "Ordner/Unterordner/",

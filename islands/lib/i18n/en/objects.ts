@@ -218,6 +218,7 @@ export const objects = {
     "In versioned buckets the latest version of each object is copied; older versions and delete markers are not.",
   "objects.job.versionsNoteMove":
     "In versioned buckets the latest version of each object is copied; older versions and delete markers are not. Each source is deleted only after its copy is verified.",
+  "objects.download.started": "Download process started, it may take a few moments to complete",
   "objects.picker.bucket": "Bucket",
   "objects.picker.path": "Destination path",
   "objects.picker.placeholder": "folder/sub-folder/",

@@ -213,6 +213,7 @@ export const objects: Translation<typeof english> = {
     "在启用了版本控制的存储桶中，仅复制每个对象的最新版本，不复制较早的版本和删除标记。",
   "objects.job.versionsNoteMove":
     "在启用了版本控制的存储桶中，仅复制每个对象的最新版本，不复制较早的版本和删除标记。每个源对象仅在其副本校验通过后才会被删除。",
+  "objects.download.started": "下载已开始，可能需要一些时间才能完成",
   "objects.picker.bucket": "存储桶",
   "objects.picker.path": "目标路径",
   "objects.picker.placeholder": "文件夹/子文件夹/",
