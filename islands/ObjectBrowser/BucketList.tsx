@@ -75,6 +75,7 @@ export function BucketList({ base, initial, canCreate, distributed, onNavigate }
             sortable: true,
             render: (b) => (
               <a
+                translate="no"
                 className="link link-hover font-bold"
                 href={hrefOf(base, open(b.name))}
                 onClick={(e) => (e.preventDefault(), onNavigate(open(b.name)))}

@@ -56,15 +56,15 @@ export function DetailsPanel(
     <div className="grid gap-4">
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm">
         <dt className="font-bold">{t("common.word.name")}</dt>
-        <dd className="wrap-anywhere">{detail.name}</dd>
+        <dd className="wrap-anywhere" translate="no">{detail.name}</dd>
         <dt className="font-bold">{t("common.word.size")}</dt>
         <dd>{marker ? "" : formatBytes(detail.size)}</dd>
         <dt className="font-bold">{t("objects.columns.lastModified")}</dt>
         <dd>{formatDateTime(detail.last_modified)}</dd>
         <dt className="font-bold">{t("objects.details.contentType")}</dt>
-        <dd>{detail.content_type ?? ""}</dd>
+        <dd translate="no">{detail.content_type ?? ""}</dd>
         <dt className="font-bold">ETag</dt>
-        <dd className="wrap-anywhere font-mono text-xs">{detail.etag ?? ""}</dd>
+        <dd className="wrap-anywhere font-mono text-xs" translate="no">{detail.etag ?? ""}</dd>
         <dt className="font-bold">{t("objects.details.legalHold")}</dt>
         <dd data-testid="legal-hold" className="flex items-center gap-1">
           {detail.is_versioned === false
@@ -106,7 +106,7 @@ export function DetailsPanel(
           {unreadable("tags") ? <Unknown /> : null}
           {tags.map(([key, value]) => (
             <span key={key} className="badge badge-outline gap-1 h-auto py-1 wrap-anywhere">
-              {key} : {value}
+              <span translate="no">{key} : {value}</span>
               {marker ? null : (
                 <button
                   type="button"
@@ -137,7 +137,7 @@ export function DetailsPanel(
             <table className="table table-sm" aria-label={t("objects.details.metadata")}>
               <tbody>
                 {metadata.map(([k, v]) => (
-                  <tr key={k}>
+                  <tr key={k} translate="no">
                     <th className="w-48 break-words">{k}</th>
                     <td className="break-words">{v}</td>
                   </tr>

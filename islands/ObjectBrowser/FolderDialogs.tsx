@@ -134,7 +134,7 @@ export function DeleteEntryDialog(
       }}
     >
       {tNode(target?.isFolder ? "objects.delete.confirmFolder" : "objects.delete.confirm", {
-        name: <strong className="wrap-anywhere">{target?.name}</strong>,
+        name: <strong className="wrap-anywhere" translate="no">{target?.name}</strong>,
       })}
     </ConfirmDialog>
   );

@@ -162,7 +162,7 @@ function JobLine({ job }: { job: JobView }) {
             <ul className="max-h-32 overflow-y-auto">
               {job.failures.map((f) => (
                 <li key={f.key} className="wrap-anywhere">
-                  <span className="font-mono">{f.key}</span>: {jobText(f.error)}
+                  <span className="font-mono" translate="no">{f.key}</span>: {jobText(f.error)}
                 </li>
               ))}
             </ul>

@@ -117,7 +117,12 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
   return (
     <div data-testid="object-browser">
       <header className="flex flex-wrap items-center justify-between gap-3 mb-2">
-        <h1 className="text-2xl font-bold break-words min-w-0">{titleOf(location)}</h1>
+        <h1
+          className="text-2xl font-bold break-words min-w-0"
+          translate={location.kind === "buckets" ? undefined : "no"}
+        >
+          {titleOf(location)}
+        </h1>
         <button type="button" className="btn btn-sm" onClick={() => setShowLinks(true)}>
           {t("objects.browser.sharedLinks")}
         </button>
@@ -125,7 +130,7 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
       <nav className="breadcrumbs text-sm mb-2" aria-label={t("objects.browser.breadcrumb")}>
         <ul>
           {crumbs.map((crumb, index) => (
-            <li key={index} className="wrap-anywhere">
+            <li key={index} className="wrap-anywhere" translate={index === 0 ? undefined : "no"}>
               {index === crumbs.length - 1 ? <span aria-current="page">{crumb.label}</span> : (
                 <a
                   href={hrefOf(props.base, crumb.location)}
@@ -141,7 +146,10 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
       {location.kind !== "buckets"
         ? (
           <form className="join w-full mb-4" onSubmit={(e) => (e.preventDefault(), goToPath())}>
-            <span className="join-item flex items-center px-3 text-sm bg-base-300 border border-base-300 font-mono">
+            <span
+              translate="no"
+              className="join-item flex items-center px-3 text-sm bg-base-300 border border-base-300 font-mono"
+            >
               {location.bucket}/
             </span>
             <input

@@ -241,7 +241,7 @@ export function DeleteTagDialog(
       }}
     >
       {tNode("objects.tags.deleteConfirm", {
-        tag: <strong className="wrap-anywhere">{tag} : {detail.tags?.[tag ?? ""]}</strong>,
+        tag: <strong className="wrap-anywhere" translate="no">{tag} : {detail.tags?.[tag ?? ""]}</strong>,
       })}
     </ConfirmDialog>
   );

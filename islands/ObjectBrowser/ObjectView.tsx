@@ -209,7 +209,7 @@ export function ObjectView(
         }}
       >
         {tNode(versionId ? "objects.delete.confirmVersion" : "objects.delete.confirm", {
-          name: <strong className="wrap-anywhere">{objectKey}</strong>,
+          name: <strong className="wrap-anywhere" translate="no">{objectKey}</strong>,
           version: versionId ?? "",
         })}
       </ConfirmDialog>

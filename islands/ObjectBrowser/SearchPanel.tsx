@@ -141,6 +141,7 @@ export function SearchPanel(
               <li key={hit.name} className="flex gap-2 py-1">
                 <button
                   type="button"
+                  translate="no"
                   className="link link-hover text-left flex-1 min-w-0 break-all"
                   onClick={() => onOpen(hit)}
                 >

@@ -104,7 +104,7 @@ export function ShareDialog(
     >
       <p className="text-sm mb-3 break-all">
         {tNode(versionId && versionId !== "null" ? "objects.share.whatVersion" : "objects.share.what", {
-          name: <strong>{objectKey}</strong>,
+          name: <strong translate="no">{objectKey}</strong>,
           version: versionId ?? "",
         })}
       </p>
@@ -195,7 +195,7 @@ export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: (
               {links.map((link) => (
                 <tr key={link.id} data-link={link.object}>
                   <td className="break-all">
-                    {link.bucket}/{link.object}
+                    <span translate="no">{link.bucket}/{link.object}</span>
                     {link.version_id
                       ? (
                         <span className="block text-xs opacity-70">
@@ -233,7 +233,7 @@ export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: (
         }}
       >
         {tNode("objects.links.revokeConfirm", {
-          object: <strong className="break-all">{revoking?.bucket}/{revoking?.object}</strong>,
+          object: <strong className="break-all" translate="no">{revoking?.bucket}/{revoking?.object}</strong>,
         })}
       </ConfirmDialog>
     </Dialog>

@@ -97,7 +97,7 @@ export function UnfinishedList(
             data-unfinished={item.key}
           >
             <span className="flex-1 min-w-40 wrap-anywhere">
-              {item.key}
+              <span translate="no">{item.key}</span>
               <span className="block text-xs text-base-content/70">
                 {t("objects.unfinished.started", { date: formatDateTime(item.initiated) })}
                 {` · ${item.file ? formatBytes(item.file.size) : t("objects.unfinished.otherClient")}`}

@@ -123,7 +123,13 @@ function UploadLine({ row, uploads }: { row: UploadRow; uploads: ReturnType<type
   return (
     <li className="flex items-center gap-2 py-1" data-upload={row.task.key}>
       <span className="flex-1 min-w-0">
-        <span className="block truncate" title={shownName(row.task)}>{shownName(row.task)}</span>
+        <span
+          className="block truncate"
+          title={shownName(row.task)}
+          translate={row.task.archive ? undefined : "no"}
+        >
+          {shownName(row.task)}
+        </span>
         {row.status === "failed" && row.error
           ? (
             <span className="block text-xs text-error wrap-anywhere" data-testid="upload-error">

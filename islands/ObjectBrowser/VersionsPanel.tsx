@@ -131,7 +131,7 @@ export function VersionsPanel(
       >
         {tNode("objects.versions.restoreConfirm", {
           version: <strong>{restoring?.label}</strong>,
-          name: <strong className="wrap-anywhere">{objectKey}</strong>,
+          name: <strong className="wrap-anywhere" translate="no">{objectKey}</strong>,
         })}
       </ConfirmDialog>
     </>

@@ -37,6 +37,7 @@ function NameLink(
   const location = entryLocation(links.bucket, name, versionId);
   return (
     <a
+      translate="no"
       className={`link link-hover break-words ${deleted ? "line-through opacity-70" : ""}`}
       href={hrefOf(links.base, location)}
       onClick={(e) => (e.preventDefault(), links.onNavigate(location))}
