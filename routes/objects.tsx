@@ -23,6 +23,7 @@ import { listPage } from "../server/console/services/objects.ts";
 import { archiveSupport } from "../server/console/services/object_archive.ts";
 import { loadAll } from "./page_data.ts";
 import { renderInShell } from "./page_context.tsx";
+import { t } from "../islands/lib/i18n/t.ts";
 
 /**
  * Entries in the server-rendered first page: several screens of rows (40 px each), a fraction of a storage
@@ -49,7 +50,7 @@ async function loadFirstView(deps: AppDeps, session: SessionData, loc: BrowserLo
     view: [
       async (client) => (loc.kind === "buckets" ? await noting(accountView(client), bucketsRefusal) : null),
       null,
-      "Buckets",
+      t("common.menu.buckets"),
     ],
     folder: [
       async (client) =>
@@ -60,14 +61,14 @@ async function loadFirstView(deps: AppDeps, session: SessionData, loc: BrowserLo
           )
           : null,
       null,
-      "Objects",
+      t("objects.page.sectionObjects"),
     ],
     versioned: [
       async (
         client,
       ) => (loc.kind === "folder" ? (await folderVersioning(client, loc.bucket)).is_versioned : null),
       null,
-      "Versioning",
+      t("objects.page.sectionVersioning"),
     ],
     detail: [
       async (client) =>
@@ -75,7 +76,7 @@ async function loadFirstView(deps: AppDeps, session: SessionData, loc: BrowserLo
           ? await noting(objectDetail(client, loc.bucket, loc.key, loc.versionId), objectRefusal)
           : null,
       null,
-      "Object",
+      t("objects.page.sectionObject"),
     ],
   });
   const view = loaded.data.view;
@@ -118,8 +119,8 @@ export function objectPages(deps: AppDeps) {
     };
     return renderInShell(deps, c, {
       title: location.kind === "buckets"
-        ? "All Buckets"
-        : `${crumbs[crumbs.length - 1].label} | Object Browser`,
+        ? t("objects.browser.allBuckets")
+        : `${crumbs[crumbs.length - 1].label} | ${t("common.menu.objectBrowser")}`,
       error,
       body: <Island name="ObjectBrowser" component={ObjectBrowser} props={props} />,
     });

@@ -12,6 +12,7 @@ import { reportError } from "../lib/use_list.ts";
 import { DataTable } from "../ui/DataTable.tsx";
 import { SearchBox } from "../ui/fields.tsx";
 import { type BrowserLocation, hrefOf } from "./locations.ts";
+import { t } from "../lib/i18n/t.ts";
 
 /** The buckets, and what to say in their place when the account may not list them. */
 export interface BucketsView {
@@ -42,22 +43,22 @@ export function BucketList({ base, initial, canCreate, distributed, onNavigate }
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Filter Buckets" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("objects.buckets.filter")} value={filter} onChange={setFilter} />
         <div className="flex gap-2">
           {canCreate
             ? (
               <button
                 type="button"
                 className="btn btn-sm btn-square btn-primary"
-                aria-label="Create Bucket"
-                title="Create Bucket"
+                aria-label={t("objects.buckets.create")}
+                title={t("objects.buckets.create")}
                 onClick={() => setCreating(true)}
               >
                 <span aria-hidden="true" className="text-lg leading-none">+</span>
               </button>
             )
             : null}
-          <button type="button" className="btn btn-sm" onClick={reload}>Refresh</button>
+          <button type="button" className="btn btn-sm" onClick={reload}>{t("common.action.refresh")}</button>
         </div>
       </div>
       <DataTable<BucketSummary>
@@ -69,11 +70,12 @@ export function BucketList({ base, initial, canCreate, distributed, onNavigate }
         columns={[
           {
             id: "name",
-            label: "Name",
+            label: t("common.word.name"),
             value: (b) => b.name,
             sortable: true,
             render: (b) => (
               <a
+                translate="no"
                 className="link link-hover font-bold"
                 href={hrefOf(base, open(b.name))}
                 onClick={(e) => (e.preventDefault(), onNavigate(open(b.name)))}
@@ -84,7 +86,7 @@ export function BucketList({ base, initial, canCreate, distributed, onNavigate }
           },
           {
             id: "size",
-            label: "Used Space",
+            label: t("objects.buckets.usedSpace"),
             value: (b) => b.size,
             render: (b) => formatBytes(b.size),
             sortable: true,

@@ -10,6 +10,7 @@ import { bucketsApi } from "../lib/api/buckets.ts";
 import { objectsApi } from "../lib/api/objects.ts";
 import { DataTable } from "../ui/DataTable.tsx";
 import { leafName } from "./locations.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export interface Destination {
   bucket: string;
@@ -41,7 +42,7 @@ export function DestinationPicker(
   return (
     <div className="grid gap-3 md:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]" data-testid="destination-picker">
       <div>
-        <h3 className="text-sm font-bold mb-1">Bucket</h3>
+        <h3 className="text-sm font-bold mb-1">{t("objects.picker.bucket")}</h3>
         <DataTable<BucketSummary>
           entity="buckets"
           rows={buckets ?? []}
@@ -49,7 +50,7 @@ export function DestinationPicker(
             b.name}
           columns={[{
             id: "name",
-            label: "Name",
+            label: t("common.word.name"),
             value: (b) =>
               b.name,
             breakAnywhere: true,
@@ -58,21 +59,21 @@ export function DestinationPicker(
           selected={[value.bucket]}
           onSelectionChange={(ids) => ids[0] && onChange({ bucket: ids[0], prefix: "" })}
           height={PICKER_HEIGHT}
-          emptyMessage={buckets ? undefined : "Loading..."}
+          emptyMessage={buckets ? undefined : t("objects.slow.loading")}
         />
       </div>
       <div>
-        <h3 className="text-sm font-bold mb-1">Path</h3>
+        <h3 className="text-sm font-bold mb-1">{t("objects.browser.path")}</h3>
         <div className="join w-full mb-2">
           <span className="join-item flex items-center px-3 text-sm bg-base-300 border border-base-300 font-mono">
             {value.bucket}/
           </span>
           <input
             className="input input-sm join-item flex-1 border-base-300 font-mono"
-            aria-label="Destination path"
+            aria-label={t("objects.picker.path")}
             value={value.prefix}
             onChange={(e) => onChange({ ...value, prefix: e.target.value.replace(/^\/+/, "") })}
-            placeholder="folder/sub-folder/"
+            placeholder={t("objects.picker.placeholder")}
           />
           <button
             type="button"
@@ -80,7 +81,7 @@ export function DestinationPicker(
             disabled={folder === ""}
             onClick={() => onChange({ ...value, prefix: up })}
           >
-            Up
+            {t("objects.picker.up")}
           </button>
         </div>
         <DataTable<ObjectItem>
@@ -89,14 +90,18 @@ export function DestinationPicker(
           rowId={(o) => o.name}
           columns={[{
             id: "name",
-            label: "Folders here",
+            label: t("objects.picker.folders"),
             value: (o) => leafName(o.name),
             breakAnywhere: true,
           }]}
-          actions={[{ type: "view", label: "Open", onSelect: (o) => onChange({ ...value, prefix: o.name }) }]}
+          actions={[{
+            type: "view",
+            label: t("objects.picker.open"),
+            onSelect: (o) => onChange({ ...value, prefix: o.name }),
+          }]}
           height={PICKER_HEIGHT}
           unavailable={folders?.unavailable}
-          emptyMessage={folders ? "No folders here." : "Loading..."}
+          emptyMessage={folders ? t("objects.picker.none") : t("objects.slow.loading")}
         />
       </div>
     </div>

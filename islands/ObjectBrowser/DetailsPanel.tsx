@@ -9,12 +9,21 @@ import type { ObjectDetail, UnreadablePart } from "../../server/lib/contract/obj
 import { formatBytes, formatDateTime } from "../lib/format.ts";
 import { ActionIcon } from "../ui/icons.tsx";
 import { AddTagDialog, DeleteTagDialog, LegalHoldDialog, RetentionDialog } from "./ObjectDialogs.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 type Open = "legal-hold" | "retention" | "add-tag" | null;
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-const Unknown = () => <span className="text-sm text-base-content/70">Unknown</span>;
+/** A retention mode as the retention dialog names it. */
+const modeName = (mode: string) =>
+  mode === "governance"
+    ? t("objects.retention.governance")
+    : mode === "compliance"
+    ? t("objects.retention.compliance")
+    : capitalise(mode);
+
+const Unknown = () => <span className="text-sm text-base-content/70">{t("common.word.unknown")}</span>;
 
 function EditButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
@@ -46,59 +55,63 @@ export function DetailsPanel(
   return (
     <div className="grid gap-4">
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm">
-        <dt className="font-bold">Name</dt>
-        <dd className="wrap-anywhere">{detail.name}</dd>
-        <dt className="font-bold">Size</dt>
+        <dt className="font-bold">{t("common.word.name")}</dt>
+        <dd className="wrap-anywhere" translate="no">{detail.name}</dd>
+        <dt className="font-bold">{t("common.word.size")}</dt>
         <dd>{marker ? "" : formatBytes(detail.size)}</dd>
-        <dt className="font-bold">Last Modified</dt>
+        <dt className="font-bold">{t("objects.columns.lastModified")}</dt>
         <dd>{formatDateTime(detail.last_modified)}</dd>
-        <dt className="font-bold">Content Type</dt>
-        <dd>{detail.content_type ?? ""}</dd>
+        <dt className="font-bold">{t("objects.details.contentType")}</dt>
+        <dd translate="no">{detail.content_type ?? ""}</dd>
         <dt className="font-bold">ETag</dt>
-        <dd className="wrap-anywhere font-mono text-xs">{detail.etag ?? ""}</dd>
-        <dt className="font-bold">Legal Hold</dt>
+        <dd className="wrap-anywhere font-mono text-xs" translate="no">{detail.etag ?? ""}</dd>
+        <dt className="font-bold">{t("objects.details.legalHold")}</dt>
         <dd data-testid="legal-hold" className="flex items-center gap-1">
           {detail.is_versioned === false
             ? (
-              <span className="tooltip" data-tip="Legal hold requires versioning on the bucket" tabIndex={0}>
-                Disabled
+              <span className="tooltip" data-tip={t("objects.details.legalHoldNeedsVersioning")} tabIndex={0}>
+                {t("common.word.disabled")}
               </span>
             )
             : holdUnknown
             ? <Unknown />
             : (
               <>
-                {detail.legal_hold_status === "ON" ? "On" : "Off"}
-                {marker ? null : <EditButton label="Edit Legal Hold" onClick={() => setOpen("legal-hold")} />}
+                {detail.legal_hold_status === "ON" ? t("common.word.on") : t("common.word.off")}
+                {marker ? null : (
+                  <EditButton
+                    label={t("objects.details.editLegalHold")}
+                    onClick={() => setOpen("legal-hold")}
+                  />
+                )}
               </>
             )}
         </dd>
-        <dt className="font-bold">Retention</dt>
+        <dt className="font-bold">{t("objects.details.retention")}</dt>
         <dd data-testid="retention" className="flex items-center gap-1">
-          {unreadable("retention")
-            ? <Unknown />
-            : detail.retention_mode
-            ? `${capitalise(detail.retention_mode)} until ${
-              formatDateTime(detail.retention_until_date ?? "")
-            }`
-            : "Undefined"}
+          {unreadable("retention") ? <Unknown /> : detail.retention_mode
+            ? t("objects.details.retentionUntil", {
+              mode: modeName(detail.retention_mode),
+              date: formatDateTime(detail.retention_until_date ?? ""),
+            })
+            : t("objects.details.undefined")}
           {marker || unreadable("retention")
             ? null
-            : <EditButton label="Edit Retention" onClick={() => setOpen("retention")} />}
+            : <EditButton label={t("objects.details.editRetention")} onClick={() => setOpen("retention")} />}
         </dd>
       </dl>
       <div>
-        <h3 className="font-bold text-sm mb-2">Tags</h3>
+        <h3 className="font-bold text-sm mb-2">{t("objects.details.tags")}</h3>
         <div className="flex flex-wrap gap-2" data-testid="tags">
           {unreadable("tags") ? <Unknown /> : null}
           {tags.map(([key, value]) => (
             <span key={key} className="badge badge-outline gap-1 h-auto py-1 wrap-anywhere">
-              {key} : {value}
+              <span translate="no">{key} : {value}</span>
               {marker ? null : (
                 <button
                   type="button"
                   className="btn btn-ghost btn-xs btn-circle h-4 min-h-4 w-4"
-                  aria-label={`Delete tag ${key}`}
+                  aria-label={t("objects.details.deleteTag", { key })}
                   onClick={() => setDeletingTag(key)}
                 >
                   ✕
@@ -112,19 +125,19 @@ export function DetailsPanel(
               className="badge badge-primary cursor-pointer"
               onClick={() => setOpen("add-tag")}
             >
-              + Add tag
+              {t("objects.details.addTag")}
             </button>
           )}
         </div>
       </div>
       <div>
-        <h3 className="font-bold text-sm mb-2">Object Metadata</h3>
+        <h3 className="font-bold text-sm mb-2">{t("objects.details.metadata")}</h3>
         {metadata.length
           ? (
-            <table className="table table-sm" aria-label="Object Metadata">
+            <table className="table table-sm" aria-label={t("objects.details.metadata")}>
               <tbody>
                 {metadata.map(([k, v]) => (
-                  <tr key={k}>
+                  <tr key={k} translate="no">
                     <th className="w-48 break-words">{k}</th>
                     <td className="break-words">{v}</td>
                   </tr>
@@ -132,7 +145,7 @@ export function DetailsPanel(
               </tbody>
             </table>
           )
-          : <p className="text-sm text-base-content/70">No user metadata.</p>}
+          : <p className="text-sm text-base-content/70">{t("objects.details.noMetadata")}</p>}
       </div>
       {open === "legal-hold"
         ? (

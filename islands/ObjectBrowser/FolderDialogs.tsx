@@ -10,6 +10,8 @@ import { TextField } from "../ui/fields.tsx";
 import { showSnackbar } from "../lib/notify.ts";
 import { leafName } from "./locations.ts";
 import { PreviewFrame } from "./PreviewFrame.tsx";
+import { t } from "../lib/i18n/t.ts";
+import { tNode } from "../lib/i18n/rich.tsx";
 
 export function PathDialog(
   { open, current, onClose, onGo }: {
@@ -28,17 +30,19 @@ export function PathDialog(
   };
   return (
     <Dialog
-      title="Choose or create a new path"
+      title={t("objects.pathDialog.title")}
       open={open}
       onClose={onClose}
-      primary={{ label: "Go", disabled: path.trim() === "", onClick: go }}
+      primary={{ label: t("objects.browser.go"), disabled: path.trim() === "", onClick: go }}
     >
-      <p className="text-sm mb-3 wrap-anywhere">Current path: {current || "/"}</p>
+      <p className="text-sm mb-3 wrap-anywhere">
+        {t("objects.pathDialog.current", { path: current || "/" })}
+      </p>
       <TextField
-        label="New Folder Path"
+        label={t("objects.pathDialog.label")}
         value={path}
         onChange={setPath}
-        placeholder="Enter the new Folder Path"
+        placeholder={t("objects.pathDialog.placeholder")}
       />
     </Dialog>
   );
@@ -63,37 +67,42 @@ export function RewindDialog({ open, active, date, onClose, onRewind, onReset }:
   const valid = !!parsed && !Number.isNaN(parsed.getTime());
   return (
     <Dialog
-      title="Rewind"
+      title={t("objects.folder.rewind")}
       open={open}
       onClose={onClose}
       actions={
         <>
-          {active ? <button type="button" className="btn" onClick={onReset}>Show Current Data</button> : null}
+          {active
+            ? (
+              <button type="button" className="btn" onClick={onReset}>
+                {t("objects.rewindDialog.showCurrent")}
+              </button>
+            )
+            : null}
           <button
             type="button"
             className="btn btn-primary"
             disabled={!valid}
             onClick={() => valid && onRewind(parsed!.toISOString())}
           >
-            Rewind
+            {t("objects.folder.rewind")}
           </button>
         </>
       }
     >
       <label className="block mb-3">
-        <span className="block mb-1 text-sm font-bold">Rewind to</span>
+        <span className="block mb-1 text-sm font-bold">{t("objects.rewindDialog.to")}</span>
         <input
           type="datetime-local"
           step={0.001}
           className="input w-full border-base-300"
-          aria-label="Rewind to"
+          aria-label={t("objects.rewindDialog.to")}
           value={value}
           onChange={(e) => setValue(e.target.value)}
         />
       </label>
       <p className="text-sm text-base-content/70">
-        The folder is shown as it was at that moment: each object's version current then, deleted objects
-        marked.
+        {t("objects.rewindDialog.hint")}
       </p>
     </Dialog>
   );
@@ -115,17 +124,18 @@ export function DeleteEntryDialog(
 ) {
   return (
     <ConfirmDialog
-      title="Delete Object"
+      title={t("objects.delete.title")}
       open={!!target}
       onClose={onClose}
       onConfirm={async () => {
         await objectsApi.remove(bucket, target!.name, { recursive: target!.isFolder });
-        showSnackbar(`Object '${leafName(target!.name)}' deleted successfully.`);
+        showSnackbar(t("objects.delete.done", { name: leafName(target!.name) }));
         onDeleted();
       }}
     >
-      Are you sure you want to delete: <strong className="wrap-anywhere">{target?.name}</strong>
-      {target?.isFolder ? " and everything in it" : ""}?
+      {tNode(target?.isFolder ? "objects.delete.confirmFolder" : "objects.delete.confirm", {
+        name: <strong className="wrap-anywhere" translate="no">{target?.name}</strong>,
+      })}
     </ConfirmDialog>
   );
 }
@@ -142,16 +152,16 @@ export function DeleteSelectedDialog(
 ) {
   return (
     <ConfirmDialog
-      title="Delete Objects"
+      title={t("objects.deleteSelected.title")}
       open={open}
       onClose={onClose}
       onConfirm={async () => {
         await objectsApi.removeMany(bucket, names.map((path) => ({ path, recursive: path.endsWith("/") })));
-        showSnackbar("Objects deleted successfully.");
+        showSnackbar(t("objects.deleteSelected.done"));
         onDeleted();
       }}
     >
-      Are you sure you want to delete the selected {names.length} object{names.length === 1 ? "" : "s"}?
+      {t("objects.deleteSelected.confirm", { count: names.length })}
     </ConfirmDialog>
   );
 }
@@ -166,7 +176,7 @@ export function PreviewDialog(
 ) {
   return (
     <Dialog
-      title={objectKey ? `Preview - ${leafName(objectKey)}` : "Preview"}
+      title={objectKey ? t("objects.preview.title", { name: leafName(objectKey) }) : t("objects.preview.tab")}
       open={!!objectKey}
       onClose={onClose}
       wide

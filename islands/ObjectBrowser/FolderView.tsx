@@ -8,7 +8,7 @@
 import { type DragEvent, useCallback, useEffect, useRef, useState } from "react";
 import type { ObjectItem, RewindItem } from "../../server/lib/contract/objects.ts";
 import { previewKindOf } from "../../server/lib/contract/content_types.ts";
-import { formatDateTime as formatDate, formatNumber } from "../lib/format.ts";
+import { formatDateTime as formatDate } from "../lib/format.ts";
 import { useCommand } from "../lib/commands.ts";
 import { reportError } from "../lib/use_list.ts";
 import { DataTable, type RowAction } from "../ui/DataTable.tsx";
@@ -32,6 +32,7 @@ import { archiveTasks } from "./archive_upload.ts";
 import { UploadsPanel, useUploads } from "./UploadsPanel.tsx";
 import { JobDialog, type JobMode } from "./JobDialog.tsx";
 import { JobsPanel } from "./JobsPanel.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 /** A selection this large, or one with folders, is deleted as a job the user can watch and cancel. */
 const DELETE_AS_JOB_ABOVE = 100;
@@ -50,6 +51,16 @@ export interface FolderViewProps {
   onRewind: (rewind: RewindState | null) => void;
   onNavigate: (location: BrowserLocation) => void;
 }
+
+/** A sorted column as the sort note names it. */
+const sortColumn = (id: string) =>
+  id === "name"
+    ? t("objects.folder.sortByName")
+    : id === "size"
+    ? t("objects.folder.sortBySize")
+    : id === "last_modified"
+    ? t("objects.folder.sortByLastModified")
+    : id.replace("_", " ");
 
 type Dialog = "path" | "rewind" | "delete-selected" | null;
 
@@ -138,17 +149,15 @@ export function FolderView(props: FolderViewProps) {
     },
   ];
   const sortNote = sort && listing.hasMore && !rewound.active
-    ? `Sorted by ${sort.id.replace("_", " ")}: applies to the ${
-      formatNumber(listing.items.length)
-    } entries loaded so far; scroll to load more.`
+    ? t("objects.folder.sortNote", { column: sortColumn(sort.id), count: listing.items.length })
     : null;
   // The filter sees only what is loaded: in a folder with more pages, say so and offer the search that sees all.
   const filterNote = filter !== "" && listing.hasMore && !rewound.active
     ? (
       <>
-        Filtering the first {formatNumber(listing.items.length)} loaded entries.{" "}
+        {t("objects.folder.filterNote", { count: listing.items.length })}{" "}
         <button type="button" className="link" onClick={() => setSearching({ query: filter })}>
-          Search the whole bucket for “{filter}”
+          {t("objects.folder.searchWhole", { filter })}
         </button>
       </>
     )
@@ -175,10 +184,10 @@ export function FolderView(props: FolderViewProps) {
       data-testid="folder-view"
     >
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Search Objects" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("objects.folder.searchPlaceholder")} value={filter} onChange={setFilter} />
         <div className="flex flex-wrap gap-2">
           <button type="button" className="btn btn-sm" onClick={() => setDialog("path")}>
-            Create new path
+            {t("objects.folder.createPath")}
           </button>
           <button
             type="button"
@@ -186,20 +195,20 @@ export function FolderView(props: FolderViewProps) {
             ref={uploadButton}
             onClick={() => fileInput.current?.click()}
           >
-            Upload Files
+            {t("objects.folder.uploadFiles")}
           </button>
           <button type="button" className="btn btn-sm" onClick={() => chooseFolder(false)}>
-            Upload Folder
+            {t("objects.folder.uploadFolder")}
           </button>
           <button
             type="button"
             className="btn btn-sm"
             title={props.archives
-              ? "Packs the folder into one tar that the server unpacks: fast for many small files"
-              : "This server does not unpack archives: the files go up one by one"}
+              ? t("objects.folder.uploadArchiveHint")
+              : t("objects.folder.uploadArchiveUnsupported")}
             onClick={() => chooseFolder(true)}
           >
-            Upload as archive
+            {t("objects.folder.uploadArchive")}
           </button>
           <div className="indicator">
             {rewound.active
@@ -207,7 +216,7 @@ export function FolderView(props: FolderViewProps) {
                 <span
                   className="indicator-item badge badge-secondary badge-xs"
                   data-testid="rewind-badge"
-                  aria-label="Rewind is on"
+                  aria-label={t("objects.folder.rewindOn")}
                 />
               )
               : null}
@@ -218,11 +227,11 @@ export function FolderView(props: FolderViewProps) {
               title={props.versioned
                 ? undefined
                 : props.versioned === null
-                ? "Rewind needs permission to read the bucket's versioning"
-                : "Rewind needs versioning on the bucket"}
+                ? t("objects.folder.rewindNoPermission")
+                : t("objects.folder.rewindNeedsVersioning")}
               onClick={() => setDialog("rewind")}
             >
-              Rewind
+              {t("objects.folder.rewind")}
             </button>
           </div>
           {props.versioned
@@ -235,13 +244,13 @@ export function FolderView(props: FolderViewProps) {
                   disabled={rewound.active}
                   onChange={(e) => (setSelected([]), setShowDeleted(e.target.checked))}
                 />
-                Show deleted objects
+                {t("objects.folder.showDeleted")}
               </label>
             )
             : null}
-          <button type="button" className="btn btn-sm" onClick={reload}>Refresh</button>
+          <button type="button" className="btn btn-sm" onClick={reload}>{t("common.action.refresh")}</button>
           <button type="button" className="btn btn-sm" onClick={() => setSearching({ query: "" })}>
-            Search Bucket
+            {t("objects.folder.searchBucket")}
           </button>
           <button
             type="button"
@@ -249,7 +258,7 @@ export function FolderView(props: FolderViewProps) {
             disabled={selected.length === 0}
             onClick={() => downloadSelection(bucket, prefix, selected).catch(reportError)}
           >
-            Download Selected
+            {t("objects.folder.downloadSelected")}
           </button>
           <button
             type="button"
@@ -257,7 +266,7 @@ export function FolderView(props: FolderViewProps) {
             disabled={selected.length === 0}
             onClick={() => setJobMode({ mode: "copy", names: selected })}
           >
-            Copy
+            {t("common.action.copy")}
           </button>
           <button
             type="button"
@@ -265,16 +274,16 @@ export function FolderView(props: FolderViewProps) {
             disabled={selected.length === 0}
             onClick={() => setJobMode({ mode: "move", names: selected })}
           >
-            Move
+            {t("objects.folder.move")}
           </button>
           <button
             type="button"
             className="btn btn-sm"
             disabled={selected.length !== 1}
-            title={selected.length > 1 ? "Rename works on one object or folder" : undefined}
+            title={selected.length > 1 ? t("objects.folder.renameOne") : undefined}
             onClick={() => setJobMode({ mode: "rename", names: selected })}
           >
-            Rename
+            {t("objects.folder.rename")}
           </button>
           <button
             type="button"
@@ -282,7 +291,7 @@ export function FolderView(props: FolderViewProps) {
             disabled={selected.length === 0}
             onClick={deleteSelected}
           >
-            Delete Selected
+            {t("objects.folder.deleteSelected")}
           </button>
         </div>
         <input
@@ -290,7 +299,7 @@ export function FolderView(props: FolderViewProps) {
           type="file"
           multiple
           hidden
-          aria-label="Files to upload"
+          aria-label={t("objects.folder.filesInput")}
           onChange={(e) => (upload(filesFromInput(e.currentTarget.files)), e.currentTarget.value = "")}
         />
         <input
@@ -298,7 +307,7 @@ export function FolderView(props: FolderViewProps) {
           type="file"
           multiple
           hidden
-          aria-label="Folder to upload"
+          aria-label={t("objects.folder.folderInput")}
           {...{ webkitdirectory: "" }}
           onChange={(e) => (
             upload(filesFromInput(e.currentTarget.files), asArchive.current), e.currentTarget.value = ""
@@ -330,8 +339,8 @@ export function FolderView(props: FolderViewProps) {
             columns={rewindColumns(links)}
             actions={rewindActions}
             rank={(o) => (isFolder(o.name) ? 0 : 1)}
-            caption={`Showing the folder as it was at ${formatDate(props.rewind!.date)}.`}
-            emptyMessage={rewound.loading ? "Loading..." : "There were no objects in this folder then."}
+            caption={t("objects.folder.rewoundCaption", { date: formatDate(props.rewind!.date) })}
+            emptyMessage={rewound.loading ? t("objects.slow.loading") : t("objects.folder.rewoundEmpty")}
           />
         )
         : (
@@ -351,7 +360,7 @@ export function FolderView(props: FolderViewProps) {
             onSortChange={setSort}
             caption={filterNote || sortNote ? <>{filterNote} {sortNote}</> : null}
             unavailable={listing.unavailable}
-            emptyMessage={listing.loading ? "Loading..." : "This folder is empty."}
+            emptyMessage={listing.loading ? t("objects.slow.loading") : t("objects.folder.empty")}
           />
         )}
       {(listing.loading && !rewound.active) || rewound.loading ? <SlowHint /> : null}

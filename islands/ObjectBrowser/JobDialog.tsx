@@ -15,6 +15,7 @@ import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { TextField } from "../ui/fields.tsx";
 import { type Destination, DestinationPicker } from "./DestinationPicker.tsx";
 import { leafName } from "./locations.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export type JobMode = "copy" | "move" | "rename" | "delete";
 
@@ -28,17 +29,34 @@ export interface JobDialogProps {
   onStarted: (job: JobView) => void;
 }
 
-const TITLES: Record<JobMode, string> = {
-  copy: "Copy",
-  move: "Move",
-  rename: "Rename",
-  delete: "Delete",
-};
+/** The dialog's button: the action's own word. */
+const actionLabel = (mode: JobMode) =>
+  t(
+    mode === "copy"
+      ? "common.action.copy"
+      : mode === "move"
+      ? "objects.folder.move"
+      : mode === "rename"
+      ? "objects.folder.rename"
+      : "common.action.delete",
+  );
 
-const CONFLICTS: { value: ConflictChoice; label: string }[] = [
-  { value: "overwrite", label: "Overwrite it" },
-  { value: "skip", label: "Skip the object" },
-  { value: "stop", label: "Stop the job" },
+const dialogTitle = (mode: JobMode, what: string) =>
+  t(
+    mode === "copy"
+      ? "objects.job.copyTitle"
+      : mode === "move"
+      ? "objects.job.moveTitle"
+      : mode === "rename"
+      ? "objects.job.renameTitle"
+      : "objects.job.deleteTitle",
+    { what },
+  );
+
+const conflicts = (): { value: ConflictChoice; label: string }[] => [
+  { value: "overwrite", label: t("objects.job.overwrite") },
+  { value: "skip", label: t("objects.job.skip") },
+  { value: "stop", label: t("objects.job.stop") },
 ];
 
 /** What the job will be asked to do, or a sentence saying what is missing. */
@@ -60,8 +78,8 @@ export function jobInput(
     const [name] = source.names;
     const folder = name.endsWith("/");
     const clean = newName.replace(/\/+$/, "");
-    if (clean === "" || clean.includes("/")) return "Type a new name without /";
-    if (clean + (folder ? "/" : "") === leafName(name)) return "Type a different name";
+    if (clean === "" || clean.includes("/")) return t("objects.job.nameWithoutSlash");
+    if (clean + (folder ? "/" : "") === leafName(name)) return t("objects.job.differentName");
     return {
       kind: "move",
       source: { bucket: source.bucket, base: name, names: [name] },
@@ -75,8 +93,10 @@ export function jobInput(
   if (destination.bucket === source.bucket) {
     for (const name of source.names) {
       const target = destinationKey(name, source.prefix, prefix);
-      if (target === name) return "Choose another folder: this is where the selection is";
-      if (name.endsWith("/") && target.startsWith(name)) return `${leafName(name)} cannot go inside itself`;
+      if (target === name) return t("objects.job.sameFolder");
+      if (name.endsWith("/") && target.startsWith(name)) {
+        return t("objects.job.insideItself", { name: leafName(name) });
+      }
     }
   }
   return {
@@ -96,7 +116,9 @@ export function JobDialog(props: JobDialogProps) {
   const action = useDialogAction();
   if (!mode) return null;
   const input = jobInput(mode, { bucket, prefix, names }, destination, newName, conflict);
-  const count = names.length === 1 ? `“${leafName(names[0])}”` : `${names.length} items`;
+  const count = names.length === 1
+    ? t("objects.job.quoted", { name: leafName(names[0]) })
+    : t("objects.jobs.items", { count: names.length });
   const start = () =>
     action.run(async () => {
       if (typeof input === "string") throw new Error(input);
@@ -104,14 +126,14 @@ export function JobDialog(props: JobDialogProps) {
     });
   return (
     <Dialog
-      title={mode === "delete" ? `Delete ${count}` : `${TITLES[mode]} ${count}`}
+      title={dialogTitle(mode, count)}
       open
       wide={mode === "copy" || mode === "move"}
       onClose={props.onClose}
       message={action.message}
       onMessageDone={action.clear}
       primary={{
-        label: TITLES[mode],
+        label: actionLabel(mode),
         tone: mode === "delete" ? "error" : "primary",
         submit: true,
         busy: action.busy,
@@ -119,19 +141,11 @@ export function JobDialog(props: JobDialogProps) {
         onClick: start,
       }}
     >
-      {mode === "delete"
-        ? (
-          <p>
-            Delete {count} from{" "}
-            {bucket}, folders with everything in them? This runs as a job you can watch and cancel; what it
-            deleted before a cancel stays deleted.
-          </p>
-        )
-        : null}
+      {mode === "delete" ? <p>{t("objects.job.deleteConfirm", { what: count, bucket })}</p> : null}
       {mode === "rename"
         ? (
           <TextField
-            label={names[0]?.endsWith("/") ? "New folder name" : "New name"}
+            label={names[0]?.endsWith("/") ? t("objects.job.newFolderName") : t("objects.job.newName")}
             value={newName}
             onChange={setNewName}
             error={typeof input === "string" && newName !== currentName ? input : undefined}
@@ -152,9 +166,9 @@ export function JobDialog(props: JobDialogProps) {
         ? (
           <>
             <fieldset className="mt-3">
-              <legend className="text-sm font-bold mb-1">When the destination already has an object</legend>
+              <legend className="text-sm font-bold mb-1">{t("objects.job.conflict")}</legend>
               <div className="flex flex-wrap gap-4">
-                {CONFLICTS.map((c) => (
+                {conflicts().map((c) => (
                   <label key={c.value} className="label gap-2 cursor-pointer text-sm">
                     <input
                       type="radio"
@@ -169,10 +183,7 @@ export function JobDialog(props: JobDialogProps) {
               </div>
             </fieldset>
             <p className="text-sm text-base-content/70 mt-3" data-testid="job-versions-note">
-              In versioned buckets the latest version of each object is copied; older versions and delete
-              markers are not.{mode !== "copy"
-                ? " Each source is deleted only after its copy is verified."
-                : ""}
+              {t(mode === "copy" ? "objects.job.versionsNote" : "objects.job.versionsNoteMove")}
             </p>
           </>
         )

@@ -17,6 +17,7 @@ import { ObjectView } from "./ObjectView.tsx";
 import { bucketsRefusal } from "./refusals.ts";
 import { SharedLinksDialog } from "./ShareDialogs.tsx";
 import { SlowHint } from "./SlowHint.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 export interface ObjectBrowserProps {
   /** The console's base path ("/" or the subpath). */
@@ -41,7 +42,9 @@ export interface ObjectBrowserProps {
 const titleOf = (location: BrowserLocation) => {
   const crumbs = crumbsOf(location);
   const last = crumbs[crumbs.length - 1].label;
-  return location.kind === "buckets" ? "All Buckets" : last.replace(/\/$/, "") || location.bucket;
+  return location.kind === "buckets"
+    ? t("objects.browser.allBuckets")
+    : last.replace(/\/$/, "") || location.bucket;
 };
 
 const pathOf = (
@@ -114,13 +117,20 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
   return (
     <div data-testid="object-browser">
       <header className="flex flex-wrap items-center justify-between gap-3 mb-2">
-        <h1 className="text-2xl font-bold break-words min-w-0">{titleOf(location)}</h1>
-        <button type="button" className="btn btn-sm" onClick={() => setShowLinks(true)}>Shared Links</button>
+        <h1
+          className="text-2xl font-bold break-words min-w-0"
+          translate={location.kind === "buckets" ? undefined : "no"}
+        >
+          {titleOf(location)}
+        </h1>
+        <button type="button" className="btn btn-sm" onClick={() => setShowLinks(true)}>
+          {t("objects.browser.sharedLinks")}
+        </button>
       </header>
-      <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+      <nav className="breadcrumbs text-sm mb-2" aria-label={t("objects.browser.breadcrumb")}>
         <ul>
           {crumbs.map((crumb, index) => (
-            <li key={index} className="wrap-anywhere">
+            <li key={index} className="wrap-anywhere" translate={index === 0 ? undefined : "no"}>
               {index === crumbs.length - 1 ? <span aria-current="page">{crumb.label}</span> : (
                 <a
                   href={hrefOf(props.base, crumb.location)}
@@ -136,17 +146,20 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
       {location.kind !== "buckets"
         ? (
           <form className="join w-full mb-4" onSubmit={(e) => (e.preventDefault(), goToPath())}>
-            <span className="join-item flex items-center px-3 text-sm bg-base-300 border border-base-300 font-mono">
+            <span
+              translate="no"
+              className="join-item flex items-center px-3 text-sm bg-base-300 border border-base-300 font-mono"
+            >
               {location.bucket}/
             </span>
             <input
               className="input input-sm join-item flex-1 border-base-300 font-mono"
-              aria-label="Path"
+              aria-label={t("objects.browser.path")}
               value={path}
               onChange={(e) => setPath(e.target.value)}
-              placeholder="folder/sub-folder/ or folder/object"
+              placeholder={t("objects.browser.pathPlaceholder")}
             />
-            <button type="submit" className="btn btn-sm join-item">Go</button>
+            <button type="submit" className="btn btn-sm join-item">{t("objects.browser.go")}</button>
           </form>
         )
         : null}

@@ -7,6 +7,8 @@ import type { ObjectDetail } from "../../server/lib/contract/objects.ts";
 import { objectsApi } from "../lib/api/objects.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { Switch, TextField } from "../ui/fields.tsx";
+import { t } from "../lib/i18n/t.ts";
+import { tNode } from "../lib/i18n/rich.tsx";
 
 type Mode = "governance" | "compliance" | "";
 
@@ -66,7 +68,7 @@ export function RetentionDialog(
     });
   return (
     <Dialog
-      title="Set Retention Policy"
+      title={t("objects.retention.title")}
       open={open}
       onClose={onClose}
       message={action.message}
@@ -78,10 +80,10 @@ export function RetentionDialog(
             className="btn"
             onClick={() => set({ mode: current ? current : "", date: "" })}
           >
-            Reset
+            {t("common.action.reset")}
           </button>
           <button type="button" className="btn btn-primary" disabled={rules.saveDisabled} onClick={save}>
-            Save
+            {t("common.action.save")}
           </button>
         </>
       }
@@ -89,15 +91,15 @@ export function RetentionDialog(
       {rules.showStatus
         ? (
           <Switch
-            label="Status"
+            label={t("common.word.status")}
             checked={form.enabled}
             onChange={(enabled) => set({ enabled })}
-            description={form.enabled ? "Enabled" : "Disabled"}
+            description={form.enabled ? t("common.word.enabled") : t("common.word.disabled")}
           />
         )
         : null}
       <fieldset className="mb-3" disabled={rules.typeLocked}>
-        <legend className="text-sm font-bold mb-1">Type</legend>
+        <legend className="text-sm font-bold mb-1">{t("common.word.type")}</legend>
         {(["governance", "compliance"] as const).map((mode) => (
           <label key={mode} className="flex items-center gap-2 text-sm mb-1 cursor-pointer">
             <input
@@ -108,16 +110,16 @@ export function RetentionDialog(
               onChange={() =>
                 set({ mode })}
             />
-            {mode === "governance" ? "Governance" : "Compliance"}
+            {mode === "governance" ? t("objects.retention.governance") : t("objects.retention.compliance")}
           </label>
         ))}
       </fieldset>
       <label className="block mb-3">
-        <span className="block mb-1 text-sm font-bold">Date</span>
+        <span className="block mb-1 text-sm font-bold">{t("objects.retention.date")}</span>
         <input
           type="date"
           className="input border-base-300"
-          aria-label="Retention date"
+          aria-label={t("objects.retention.dateLabel")}
           value={form.date}
           disabled={!rules.dateEnabled}
           onChange={(e) => set({ date: e.target.value })}
@@ -140,13 +142,13 @@ export function LegalHoldDialog(
   const action = useDialogAction();
   return (
     <Dialog
-      title="Set Legal Hold"
+      title={t("objects.legalHold.title")}
       open={open}
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         disabled: action.busy,
         onClick: () =>
           action.run(
@@ -161,10 +163,10 @@ export function LegalHoldDialog(
       }}
     >
       <Switch
-        label="Legal Hold Status"
+        label={t("objects.legalHold.status")}
         checked={on}
         onChange={setOn}
-        description={on ? "On: the version cannot be deleted or overwritten." : "Off"}
+        description={on ? t("objects.legalHold.onHint") : t("common.word.off")}
       />
     </Dialog>
   );
@@ -195,15 +197,25 @@ export function AddTagDialog(
     });
   return (
     <Dialog
-      title="Add New Tag"
+      title={t("objects.tags.addTitle")}
       open={open}
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
-      primary={{ label: "Save", disabled: !valid || action.busy, onClick: save }}
+      primary={{ label: t("common.action.save"), disabled: !valid || action.busy, onClick: save }}
     >
-      <TextField label="Tag Key" value={key} onChange={setKey} placeholder="Enter Tag Key" />
-      <TextField label="Tag Label" value={value} onChange={setValue} placeholder="Enter Tag Label" />
+      <TextField
+        label={t("objects.tags.key")}
+        value={key}
+        onChange={setKey}
+        placeholder={t("objects.tags.keyPlaceholder")}
+      />
+      <TextField
+        label={t("objects.tags.label")}
+        value={value}
+        onChange={setValue}
+        placeholder={t("objects.tags.labelPlaceholder")}
+      />
     </Dialog>
   );
 }
@@ -219,7 +231,7 @@ export function DeleteTagDialog(
 ) {
   return (
     <ConfirmDialog
-      title="Delete Tag"
+      title={t("objects.tags.deleteTitle")}
       open={tag !== null}
       onClose={onClose}
       onConfirm={async () => {
@@ -228,8 +240,9 @@ export function DeleteTagDialog(
         onSaved();
       }}
     >
-      Are you sure you want to delete the tag{" "}
-      <strong className="wrap-anywhere">{tag} : {detail.tags?.[tag ?? ""]}</strong>?
+      {tNode("objects.tags.deleteConfirm", {
+        tag: <strong className="wrap-anywhere" translate="no">{tag} : {detail.tags?.[tag ?? ""]}</strong>,
+      })}
     </ConfirmDialog>
   );
 }

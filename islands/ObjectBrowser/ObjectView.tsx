@@ -23,6 +23,8 @@ import { ShareDialog } from "./ShareDialogs.tsx";
 import { SlowHint } from "./SlowHint.tsx";
 import { VersionsPanel } from "./VersionsPanel.tsx";
 import { JobDialog } from "./JobDialog.tsx";
+import { t } from "../lib/i18n/t.ts";
+import { tNode } from "../lib/i18n/rich.tsx";
 
 type Tab = "details" | "versions" | "preview";
 
@@ -76,9 +78,9 @@ export function ObjectView(
   const hasVersions = !!detail.version_id && detail.version_id !== "null";
   const canPreview = !!previewKindOf(objectKey);
   const tabs: { id: Tab; label: string; disabled: boolean }[] = [
-    { id: "details", label: "Details", disabled: false },
-    { id: "versions", label: "Versions", disabled: !hasVersions },
-    { id: "preview", label: "Preview", disabled: !canPreview || marker },
+    { id: "details", label: t("objects.object.details"), disabled: false },
+    { id: "versions", label: t("objects.object.versions"), disabled: !hasVersions },
+    { id: "preview", label: t("objects.preview.tab"), disabled: !canPreview || marker },
   ];
   async function download() {
     setDownloading(true);
@@ -94,13 +96,17 @@ export function ObjectView(
     <>
       <header className="flex flex-wrap items-center justify-between gap-3 mb-4">
         <div className="text-sm">
-          {versionId ? <p className="text-base-content/70 wrap-anywhere">Version {versionId}</p> : null}
+          {versionId
+            ? (
+              <p className="text-base-content/70 wrap-anywhere">
+                {t("objects.object.version", { version: versionId })}
+              </p>
+            )
+            : null}
           {marker
             ? (
               <p className="text-warning" data-testid="delete-marker">
-                {versionId
-                  ? "This version is a delete marker."
-                  : "This object is deleted: its latest version is a delete marker. Its older versions are under Versions."}
+                {versionId ? t("objects.object.versionIsMarker") : t("objects.object.deleted")}
               </p>
             )
             : null}
@@ -112,21 +118,25 @@ export function ObjectView(
             disabled={marker}
             onClick={() => setSharing({ versionId: detail.version_id })}
           >
-            Share
+            {t("objects.object.share")}
           </button>
           {downloading
             ? (
-              <span className="btn btn-sm btn-disabled" role="status" aria-label="Downloading">
+              <span
+                className="btn btn-sm btn-disabled"
+                role="status"
+                aria-label={t("objects.object.downloading")}
+              >
                 <span className="loading loading-spinner loading-xs" />
               </span>
             )
             : (
               <button type="button" className="btn btn-sm" disabled={marker} onClick={download}>
-                Download
+                {t("common.action.download")}
               </button>
             )}
           <button type="button" className="btn btn-sm" disabled={marker} onClick={() => setRenaming(true)}>
-            Rename
+            {t("objects.folder.rename")}
           </button>
           <button
             type="button"
@@ -134,13 +144,13 @@ export function ObjectView(
             disabled={marker}
             onClick={() => setDeleting(true)}
           >
-            Delete Object
+            {t("objects.delete.title")}
           </button>
         </div>
       </header>
       <div className="flex flex-col lg:flex-row lg:gap-6">
         <div className="shrink-0">
-          <Tabs tabs={tabs} active={tab} onChange={setTab} vertical label="Object sections" />
+          <Tabs tabs={tabs} active={tab} onChange={setTab} vertical label={t("objects.object.sections")} />
         </div>
         <section className="flex-1 min-w-0 card bg-base-100 shadow-sm p-4">
           {tab === "details" ? <DetailsPanel bucket={bucket} detail={detail} onChanged={reload} /> : null}
@@ -188,18 +198,20 @@ export function ObjectView(
         )
         : null}
       <ConfirmDialog
-        title="Delete Object"
+        title={t("objects.delete.title")}
         open={deleting}
         onClose={() => setDeleting(false)}
         onConfirm={async () => {
           await objectsApi.remove(bucket, objectKey, { versionId });
-          showSnackbar(`Object '${leafName(objectKey)}' deleted successfully.`);
+          showSnackbar(t("objects.delete.done", { name: leafName(objectKey) }));
           setDeleting(false);
           onNavigate({ kind: "folder", bucket, prefix: parentPrefix(objectKey) });
         }}
       >
-        Are you sure you want to delete: <strong className="wrap-anywhere">{objectKey}</strong>
-        {versionId ? ` (version ${versionId})` : ""}?
+        {tNode(versionId ? "objects.delete.confirmVersion" : "objects.delete.confirm", {
+          name: <strong className="wrap-anywhere" translate="no">{objectKey}</strong>,
+          version: versionId ?? "",
+        })}
       </ConfirmDialog>
     </>
   );

@@ -5,6 +5,7 @@
  */
 import { previewKindOf } from "../../server/lib/contract/content_types.ts";
 import { objectUrls } from "../lib/api/objects.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export const PREVIEW_HEIGHTS = { image: 500, text: 500, audio: 150, video: 350, none: 250 } as const;
 
@@ -25,7 +26,7 @@ export function PreviewFrame(
     return (
       <iframe
         src={src}
-        title={`Preview of ${name}`}
+        title={t("objects.preview.of", { name })}
         className="w-full border border-base-300 rounded bg-white"
         style={{ height: PREVIEW_HEIGHTS.text }}
       />
@@ -34,7 +35,7 @@ export function PreviewFrame(
   if (kind === "audio") {
     return (
       <div style={{ height: PREVIEW_HEIGHTS.audio }} className="flex items-center">
-        <audio src={src} controls className="w-full" aria-label={`Audio ${name}`} />
+        <audio src={src} controls className="w-full" aria-label={t("objects.preview.audio", { name })} />
       </div>
     );
   }
@@ -45,7 +46,7 @@ export function PreviewFrame(
         controls
         className="w-full bg-black rounded"
         style={{ height: PREVIEW_HEIGHTS.video }}
-        aria-label={`Video ${name}`}
+        aria-label={t("objects.preview.video", { name })}
       />
     );
   }
@@ -54,7 +55,7 @@ export function PreviewFrame(
       className="flex items-center justify-center text-base-content/70"
       style={{ height: PREVIEW_HEIGHTS.none }}
     >
-      File couldn't be previewed.
+      {t("objects.preview.none")}
     </div>
   );
 }

@@ -5,7 +5,8 @@
 import { useEffect, useRef, useState } from "react";
 import type { ObjectItem } from "../../server/lib/contract/objects.ts";
 import { searchBucket } from "../lib/api/objects.ts";
-import { formatBytes, formatNumber } from "../lib/format.ts";
+import { formatBytes } from "../lib/format.ts";
+import { t } from "../lib/i18n/t.ts";
 
 type Status = "idle" | "running" | "done" | "cancelled" | "failed";
 
@@ -64,19 +65,22 @@ export function SearchPanel(
     setStatus("cancelled");
   }
 
+  const counts = { scanned, found: hits.length };
   const summary = status === "running"
-    ? `Searching… ${formatNumber(scanned)} keys scanned, ${formatNumber(hits.length)} found`
+    ? t("objects.search.running", counts)
     : status === "done"
-    ? `Done: ${formatNumber(scanned)} keys scanned, ${formatNumber(hits.length)} found`
+    ? t("objects.search.done", counts)
     : status === "cancelled"
-    ? `Search cancelled after ${formatNumber(scanned)} keys scanned, ${formatNumber(hits.length)} found`
+    ? t("objects.search.cancelled", counts)
     : status === "failed"
     ? error
-    : `Searches every key under ${prefix || "the bucket's root"}, not only the entries loaded.`;
+    : prefix
+    ? t("objects.search.idle", { prefix })
+    : t("objects.search.idleRoot");
   return (
     <section
       className="card bg-base-100 shadow-sm mb-4 p-3"
-      aria-label="Search the bucket"
+      aria-label={t("objects.search.title")}
       data-testid="bucket-search"
     >
       <form
@@ -88,30 +92,36 @@ export function SearchPanel(
       >
         <input
           className="input input-sm border-base-300 flex-1 min-w-48"
-          aria-label="Search the bucket for"
-          placeholder={mode === "glob" ? "Pattern, e.g. */2024-*.jpg" : "Text in the object name"}
+          aria-label={t("objects.search.query")}
+          placeholder={mode === "glob"
+            ? t("objects.search.globPlaceholder")
+            : t("objects.search.textPlaceholder")}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
         <select
           className="select select-sm border-base-300 w-36"
-          aria-label="Match"
+          aria-label={t("objects.search.match")}
           value={mode}
           onChange={(e) => setMode(e.target.value as typeof mode)}
         >
-          <option value="substring">Contains</option>
-          <option value="glob">Glob pattern</option>
+          <option value="substring">{t("objects.search.contains")}</option>
+          <option value="glob">{t("objects.search.glob")}</option>
         </select>
         {/* Separate keys: reusing one element would let a Cancel click submit the form as Search once re-rendered. */}
         {status === "running"
-          ? <button key="cancel" type="button" className="btn btn-sm" onClick={cancel}>Cancel</button>
+          ? (
+            <button key="cancel" type="button" className="btn btn-sm" onClick={cancel}>
+              {t("common.action.cancel")}
+            </button>
+          )
           : (
             <button key="search" type="submit" className="btn btn-sm btn-primary" disabled={!query.trim()}>
-              Search
+              {t("common.action.search")}
             </button>
           )}
         <button type="button" className="btn btn-sm btn-ghost" onClick={() => (cancel(), onClose())}>
-          Close
+          {t("common.action.close")}
         </button>
       </form>
       <p
@@ -125,12 +135,13 @@ export function SearchPanel(
         ? (
           <ul
             className="mt-2 max-h-64 overflow-y-auto text-sm divide-y divide-base-300"
-            aria-label="Search results"
+            aria-label={t("objects.search.results")}
           >
             {hits.map((hit) => (
               <li key={hit.name} className="flex gap-2 py-1">
                 <button
                   type="button"
+                  translate="no"
                   className="link link-hover text-left flex-1 min-w-0 break-all"
                   onClick={() => onOpen(hit)}
                 >

@@ -12,6 +12,8 @@ import { ConfirmDialog, Dialog, errorMessage, useDialogAction } from "../ui/Dial
 import { Switch } from "../ui/fields.tsx";
 import { showSnackbar } from "../lib/notify.ts";
 import { formatDateTime as formatDate } from "../lib/format.ts";
+import { t } from "../lib/i18n/t.ts";
+import { tNode } from "../lib/i18n/rich.tsx";
 
 /** Spec 3 §9: shares last under 7 days. */
 export const MAX_SHARE_MS = 604800000;
@@ -19,8 +21,8 @@ export const MAX_SHARE_MS = 604800000;
 /** How long a link chosen to end on `day` (yyyy-mm-dd, local) lasts from `now`, or the spec's message. */
 export function shareDuration(day: string, now: number): { ms: number } | { error: string } {
   const end = new Date(`${day}T23:59:59`).getTime();
-  if (Number.isNaN(end) || end <= now) return { error: "Selected date must be greater than current time." };
-  if (end - now > MAX_SHARE_MS) return { error: "You can share a file only for less than 7 days." };
+  if (Number.isNaN(end) || end <= now) return { error: t("objects.share.dateInPast") };
+  if (end - now > MAX_SHARE_MS) return { error: t("objects.share.tooLong") };
   return { ms: end - now };
 }
 
@@ -45,7 +47,7 @@ async function copy(text: string): Promise<void> {
     document.execCommand("copy");
     area.remove();
   }
-  showSnackbar("Share URL Copied to clipboard");
+  showSnackbar(t("objects.share.copied"));
 }
 
 export function ShareDialog(
@@ -93,7 +95,7 @@ export function ShareDialog(
 
   return (
     <Dialog
-      title="Share File"
+      title={t("objects.share.title")}
       open={open}
       onClose={() => ((previous.current = ""), onClose())}
       message={action.message}
@@ -101,25 +103,25 @@ export function ShareDialog(
       wide
     >
       <p className="text-sm mb-3 break-all">
-        Share <strong>{objectKey}</strong>
-        {versionId && versionId !== "null" ? ` (version ${versionId})` : ""}
+        {tNode(versionId && versionId !== "null" ? "objects.share.whatVersion" : "objects.share.what", {
+          name: <strong translate="no">{objectKey}</strong>,
+          version: versionId ?? "",
+        })}
       </p>
       <Switch
-        label="Set Expiry Date"
+        label={t("objects.share.setExpiry")}
         checked={expiryOn}
         onChange={setExpiryOn}
-        description={expiryOn
-          ? "The link works until the end of the chosen day (at most 7 days)."
-          : "The link works for 7 days."}
+        description={expiryOn ? t("objects.share.expiryOn") : t("objects.share.expiryOff")}
       />
       {expiryOn
         ? (
           <label className="block mb-3">
-            <span className="block mb-1 text-sm font-bold">Expires</span>
+            <span className="block mb-1 text-sm font-bold">{t("objects.share.expires")}</span>
             <input
               type="date"
               className="input border-base-300"
-              aria-label="Expires"
+              aria-label={t("objects.share.expires")}
               value={day}
               onChange={(e) => setDay(e.target.value)}
             />
@@ -127,27 +129,27 @@ export function ShareDialog(
         )
         : null}
       <label className="block mb-3">
-        <span className="block mb-1 text-sm font-bold">Link address</span>
+        <span className="block mb-1 text-sm font-bold">{t("objects.share.address")}</span>
         <select
           className="select select-sm border-base-300"
-          aria-label="Link address"
+          aria-label={t("objects.share.address")}
           value={via}
           onChange={(e) => setVia(e.target.value as typeof via)}
         >
-          <option value="console">This console (works wherever the console is reachable)</option>
-          <option value="storage">The storage server</option>
+          <option value="console">{t("objects.share.viaConsole")}</option>
+          <option value="storage">{t("objects.share.viaStorage")}</option>
         </select>
       </label>
       <div className="join w-full">
         <input
           className="input join-item flex-1 border-base-300 font-mono text-xs"
           readOnly
-          aria-label="Share URL"
+          aria-label={t("objects.share.url")}
           value={url}
-          placeholder={action.message ? "" : "Generating…"}
+          placeholder={action.message ? "" : t("objects.share.generating")}
         />
         <button type="button" className="btn join-item" disabled={!url} onClick={() => copy(url)}>
-          Copy
+          {t("common.action.copy")}
         </button>
       </div>
     </Dialog>
@@ -162,7 +164,7 @@ export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: (
   useEffect(() => void (open && load()), [open]);
   return (
     <Dialog
-      title="Shared Links"
+      title={t("objects.browser.sharedLinks")}
       open={open}
       onClose={onClose}
       message={action.message}
@@ -170,22 +172,22 @@ export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: (
       wide
     >
       {links === null
-        ? <p className="text-sm">Loading...</p>
+        ? <p className="text-sm">{t("objects.slow.loading")}</p>
         : links.length === 0
         ? (
           <p className="text-sm text-base-content/70" data-testid="no-links">
-            You have no active share links.
+            {t("objects.links.none")}
           </p>
         )
         : (
-          <table className="table table-sm" aria-label="Share links">
+          <table className="table table-sm" aria-label={t("objects.links.table")}>
             <thead>
               <tr>
-                <th>Object</th>
-                <th>Expires</th>
-                <th>Address</th>
+                <th>{t("objects.links.object")}</th>
+                <th>{t("objects.share.expires")}</th>
+                <th>{t("objects.links.address")}</th>
                 <th>
-                  <span className="sr-only">Revoke</span>
+                  <span className="sr-only">{t("objects.links.revoke")}</span>
                 </th>
               </tr>
             </thead>
@@ -193,16 +195,20 @@ export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: (
               {links.map((link) => (
                 <tr key={link.id} data-link={link.object}>
                   <td className="break-all">
-                    {link.bucket}/{link.object}
+                    <span translate="no">{link.bucket}/{link.object}</span>
                     {link.version_id
-                      ? <span className="block text-xs opacity-70">version {link.version_id}</span>
+                      ? (
+                        <span className="block text-xs opacity-70">
+                          {t("objects.links.version", { version: link.version_id })}
+                        </span>
+                      )
                       : null}
                   </td>
                   <td className="whitespace-nowrap">{formatDate(link.expires)}</td>
-                  <td>{link.via_console ? "Console" : "Storage"}</td>
+                  <td>{link.via_console ? t("objects.links.console") : t("objects.links.storage")}</td>
                   <td>
                     <button type="button" className="btn btn-xs btn-error" onClick={() => setRevoking(link)}>
-                      Revoke
+                      {t("objects.links.revoke")}
                     </button>
                   </td>
                 </tr>
@@ -211,8 +217,8 @@ export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: (
           </table>
         )}
       <ConfirmDialog
-        title="Revoke Link"
-        confirmLabel="Revoke"
+        title={t("objects.links.revokeTitle")}
+        confirmLabel={t("objects.links.revoke")}
         open={!!revoking}
         onClose={() => setRevoking(null)}
         onConfirm={async () => {
@@ -221,14 +227,14 @@ export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: (
           } catch (error) {
             if (!(error instanceof ApiClientError && error.status === 404)) throw error;
           }
-          showSnackbar("Link revoked: it no longer works.");
+          showSnackbar(t("objects.links.revoked"));
           setRevoking(null);
           load();
         }}
       >
-        Revoke the link to{" "}
-        <strong className="break-all">{revoking?.bucket}/{revoking?.object}</strong>? Anyone holding it loses
-        access at once.
+        {tNode("objects.links.revokeConfirm", {
+          object: <strong className="break-all" translate="no">{revoking?.bucket}/{revoking?.object}</strong>,
+        })}
       </ConfirmDialog>
     </Dialog>
   );

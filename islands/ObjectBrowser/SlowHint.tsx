@@ -3,11 +3,12 @@
  * longer than expected...', after 6 s the same with the elapsed seconds; checked each second.
  */
 import { useEffect, useState } from "react";
+import { t } from "../lib/i18n/t.ts";
 
 export function slowHintText(elapsedSeconds: number): string {
-  if (elapsedSeconds >= 6) return `This operation is taking longer than expected... (${elapsedSeconds}s)`;
-  if (elapsedSeconds >= 3) return "This operation is taking longer than expected...";
-  return "Loading...";
+  if (elapsedSeconds >= 6) return t("objects.slow.longSeconds", { seconds: elapsedSeconds });
+  if (elapsedSeconds >= 3) return t("objects.slow.long");
+  return t("objects.slow.loading");
 }
 
 export function SlowHint() {

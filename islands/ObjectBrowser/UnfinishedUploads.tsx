@@ -10,6 +10,7 @@ import { objectsApi } from "../lib/api/objects.ts";
 import { formatBytes, formatDateTime } from "../lib/format.ts";
 import { reportError } from "../lib/use_list.ts";
 import { adoptUpload, forgetUpload, rememberedUploads, type UploadTask } from "./uploads.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export interface Unfinished extends PendingUpload {
   /** The file it was started with, when this browser started it. */
@@ -49,8 +50,10 @@ export function useUnfinishedUploads(bucket: string, direct: boolean) {
     reload: () => reload().catch(reportError),
     resume(item: Unfinished, file: File): UploadTask | null {
       if (item.file && (item.file.size !== file.size || item.file.lastModified !== file.lastModified)) {
-        const problem = `Choose the file this upload started with: ${formatBytes(item.file.size)}, ` +
-          `last modified ${formatDateTime(new Date(item.file.lastModified).toISOString())}.`;
+        const problem = t("objects.unfinished.wrongFile", {
+          size: formatBytes(item.file.size),
+          date: formatDateTime(new Date(item.file.lastModified).toISOString()),
+        });
         setItems((all) => all.map((i) => (i.upload_id === item.upload_id ? { ...i, problem } : i)));
         return null;
       }
@@ -85,7 +88,7 @@ export function UnfinishedList(
   if (!items.length) return null;
   return (
     <div data-testid="unfinished-uploads">
-      <h2 className="font-bold text-sm mt-2 mb-1">Unfinished uploads</h2>
+      <h2 className="font-bold text-sm mt-2 mb-1">{t("objects.unfinished.title")}</h2>
       <ul className="max-h-56 overflow-y-auto text-sm">
         {items.map((item) => (
           <li
@@ -94,10 +97,10 @@ export function UnfinishedList(
             data-unfinished={item.key}
           >
             <span className="flex-1 min-w-40 wrap-anywhere">
-              {item.key}
+              <span translate="no">{item.key}</span>
               <span className="block text-xs text-base-content/70">
-                {`Started ${formatDateTime(item.initiated)}`}
-                {item.file ? ` · ${formatBytes(item.file.size)}` : " · by another client or browser"}
+                {t("objects.unfinished.started", { date: formatDateTime(item.initiated) })}
+                {` · ${item.file ? formatBytes(item.file.size) : t("objects.unfinished.otherClient")}`}
               </span>
               {item.problem
                 ? <span className="block text-xs text-error" role="alert">{item.problem}</span>
@@ -108,10 +111,10 @@ export function UnfinishedList(
               className="btn btn-xs"
               onClick={() => (chosen.current = item, input.current?.click())}
             >
-              Resume
+              {t("objects.unfinished.resume")}
             </button>
             <button type="button" className="btn btn-xs" onClick={() => void unfinished.abort(item)}>
-              Abort
+              {t("objects.unfinished.abort")}
             </button>
           </li>
         ))}
@@ -120,7 +123,7 @@ export function UnfinishedList(
         ref={input}
         type="file"
         hidden
-        aria-label="File to resume"
+        aria-label={t("objects.unfinished.fileInput")}
         onChange={(e) => {
           const file = e.currentTarget.files?.[0];
           e.currentTarget.value = "";

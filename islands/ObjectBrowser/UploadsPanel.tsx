@@ -9,6 +9,7 @@ import { formatBytes } from "../lib/format.ts";
 import { showSnackbar } from "../lib/notify.ts";
 import { UnfinishedList, useUnfinishedUploads } from "./UnfinishedUploads.tsx";
 import { abandonUpload, type Progress, uploadFile, type UploadTask } from "./uploads.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export interface UploadRow {
   id: string;
@@ -59,8 +60,8 @@ export function useUploads(place: { bucket: string; direct: boolean }, onSettled
     await Promise.all(Array.from({ length: Math.min(3, queue.length) }, async () => {
       while (queue.length) outcomes.push(await run(queue.shift()!));
     }));
-    if (outcomes.includes("failed")) showSnackbar("An error occurred while uploading the file(s).", "error");
-    else if (outcomes.includes("done")) showSnackbar("Object(s) uploaded successfully.");
+    if (outcomes.includes("failed")) showSnackbar(t("objects.uploads.failed"), "error");
+    else if (outcomes.includes("done")) showSnackbar(t("objects.uploads.done"));
     onSettled();
     void unfinished.reload();
   }
@@ -106,12 +107,29 @@ const percent = (
   row: UploadRow,
 ) => (row.task.file.size ? Math.floor((row.progress.sent / row.task.file.size) * 100) : 100);
 
+/**
+ * What a row is called: an archive's key (archive_upload.ts) names its folder and how many files it carries,
+ * said here in the language shown.
+ */
+function shownName(task: UploadTask): string {
+  const archive = task.archive ? / \((\d+) files, as an archive\)$/.exec(task.key) : null;
+  return archive
+    ? t("objects.uploads.archiveLabel", { name: task.key.slice(0, archive.index), count: archive[1] })
+    : task.key;
+}
+
 /** One file's line: its name (and why it failed), its state, its size, and what can be done with it. */
 function UploadLine({ row, uploads }: { row: UploadRow; uploads: ReturnType<typeof useUploads> }) {
   return (
     <li className="flex items-center gap-2 py-1" data-upload={row.task.key}>
       <span className="flex-1 min-w-0">
-        <span className="block truncate" title={row.task.key}>{row.task.key}</span>
+        <span
+          className="block truncate"
+          title={shownName(row.task)}
+          translate={row.task.archive ? undefined : "no"}
+        >
+          {shownName(row.task)}
+        </span>
         {row.status === "failed" && row.error
           ? (
             <span className="block text-xs text-error wrap-anywhere" data-testid="upload-error">
@@ -127,25 +145,37 @@ function UploadLine({ row, uploads }: { row: UploadRow; uploads: ReturnType<type
               className="progress w-full"
               value={percent(row)}
               max={100}
-              aria-label={`Progress of ${row.task.key}`}
+              aria-label={t("objects.uploads.progressOf", { name: shownName(row.task) })}
             />
           )
           : null}
-        {row.status === "done" ? <span className="text-success">Done</span> : null}
-        {row.status === "cancelled" ? <span className="text-base-content/60">Cancelled</span> : null}
-        {row.status === "failed" ? <span className="text-error">Failed</span> : null}
+        {row.status === "done" ? <span className="text-success">{t("common.action.done")}</span> : null}
+        {row.status === "cancelled"
+          ? <span className="text-base-content/60">{t("objects.uploads.stateCancelled")}</span>
+          : null}
+        {row.status === "failed"
+          ? <span className="text-error">{t("objects.uploads.stateFailed")}</span>
+          : null}
       </span>
       <span className="w-32 shrink-0 text-right tabular-nums text-base-content/70">
         {row.status === "uploading"
-          ? `${percent(row)}% of ${formatBytes(row.task.file.size)}`
+          ? t("objects.uploads.percentOf", { percent: percent(row), size: formatBytes(row.task.file.size) })
           : formatBytes(row.task.file.size)}
-        {row.progress.resumed ? <span className="block text-xs">resumed</span> : null}
+        {row.progress.resumed ? <span className="block text-xs">{t("objects.uploads.resumed")}</span> : null}
       </span>
       {row.status === "uploading"
-        ? <button type="button" className="btn btn-xs" onClick={() => uploads.cancel(row)}>Cancel</button>
+        ? (
+          <button type="button" className="btn btn-xs" onClick={() => uploads.cancel(row)}>
+            {t("common.action.cancel")}
+          </button>
+        )
         : null}
       {row.status === "failed"
-        ? <button type="button" className="btn btn-xs" onClick={() => uploads.retry(row)}>Retry</button>
+        ? (
+          <button type="button" className="btn btn-xs" onClick={() => uploads.retry(row)}>
+            {t("common.action.retry")}
+          </button>
+        )
         : null}
     </li>
   );
@@ -169,15 +199,21 @@ export function UploadsPanel({ uploads }: { uploads: ReturnType<typeof useUpload
   const overall = total ? Math.floor((sent / total) * 100) : 100;
   const busy = uploads.rows.some((r) => r.status === "uploading");
   return (
-    <section className="card bg-base-100 shadow-sm mb-4 p-3" aria-label="Uploads" data-testid="uploads">
+    <section
+      className="card bg-base-100 shadow-sm mb-4 p-3"
+      aria-label={t("objects.uploads.title")}
+      data-testid="uploads"
+    >
       {uploads.rows.length
         ? (
           <>
             <div className="flex items-center justify-between gap-2 mb-2">
-              <h2 className="font-bold text-sm">{busy ? `Uploading: ${overall}%` : "Uploads"}</h2>
+              <h2 className="font-bold text-sm">
+                {busy ? t("objects.uploads.uploading", { percent: overall }) : t("objects.uploads.title")}
+              </h2>
               {busy ? null : (
                 <button type="button" className="btn btn-xs btn-ghost" onClick={uploads.clear}>
-                  Clear
+                  {t("common.action.clear")}
                 </button>
               )}
             </div>
@@ -185,7 +221,7 @@ export function UploadsPanel({ uploads }: { uploads: ReturnType<typeof useUpload
               className="progress progress-primary w-full mb-2"
               value={overall}
               max={100}
-              aria-label="Overall upload progress"
+              aria-label={t("objects.uploads.overall")}
             />
             <ul className="max-h-56 overflow-y-auto text-sm">
               {uploads.rows.map((row) => <UploadLine key={row.id} row={row} uploads={uploads} />)}

@@ -15,6 +15,8 @@ import { SearchBox } from "../ui/fields.tsx";
 import { showSnackbar } from "../lib/notify.ts";
 import { downloadObject } from "./downloads.ts";
 import { SlowHint } from "./SlowHint.tsx";
+import { t } from "../lib/i18n/t.ts";
+import { tNode } from "../lib/i18n/rich.tsx";
 
 type Row = ObjectItem & { label: string };
 
@@ -37,7 +39,7 @@ export function VersionsPanel(
       (error) => {
         // A refusal is said in place (the tab is a part the user may not read); anything else is an error.
         if (error instanceof ApiClientError && error.status === 403) {
-          setUnavailable("You do not have permission to list this object's versions.");
+          setUnavailable(t("objects.versions.denied"));
         } else {
           setUnavailable(error instanceof Error ? error.message : String(error));
           reportError(error);
@@ -50,7 +52,7 @@ export function VersionsPanel(
   return (
     <>
       <div className="mb-3">
-        <SearchBox placeholder="Search Version ID" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("objects.versions.search")} value={filter} onChange={setFilter} />
       </div>
       <DataTable<Row>
         entity="versions"
@@ -62,28 +64,38 @@ export function VersionsPanel(
         columns={[
           {
             id: "label",
-            label: "Version",
+            label: t("objects.versions.version"),
             value: (v) => v.label,
             render: (v) => (
               <span className="font-bold">
                 {v.label}
-                {v.is_latest ? <span className="badge badge-sm ml-2 whitespace-nowrap">latest</span> : null}
+                {v.is_latest
+                  ? (
+                    <span className="badge badge-sm ml-2 whitespace-nowrap">
+                      {t("objects.versions.latest")}
+                    </span>
+                  )
+                  : null}
               </span>
             ),
           },
           {
             id: "version_id",
-            label: "Version ID",
+            label: t("objects.versions.versionId"),
             value: (v) => v.version_id ?? "",
             render: (v) => <span className="font-mono text-xs break-all">{v.version_id}</span>,
           },
           {
             id: "last_modified",
-            label: "Last Modified",
+            label: t("objects.columns.lastModified"),
             value: (v) => v.last_modified,
             render: (v) => formatDateTime(v.last_modified),
           },
-          { id: "deleted", label: "Deleted", value: (v) => (v.is_delete_marker ? "Yes" : "No") },
+          {
+            id: "deleted",
+            label: t("objects.columns.deleted"),
+            value: (v) => t(v.is_delete_marker ? "common.word.yes" : "common.word.no"),
+          },
         ]}
         actions={[
           { type: "view", onSelect: (v) => onView(v.version_id ?? "") },
@@ -105,21 +117,22 @@ export function VersionsPanel(
         ]}
       />
       <ConfirmDialog
-        title="Restore Version"
-        confirmLabel="Restore"
+        title={t("objects.versions.restoreTitle")}
+        confirmLabel={t("objects.versions.restore")}
         tone="primary"
         open={restoring !== null}
         onClose={() => setRestoring(null)}
         onConfirm={async () => {
           await objectsApi.restore(bucket, objectKey, restoring!.version_id ?? "null");
-          showSnackbar(`Version ${restoring!.label} of '${objectKey}' restored.`);
+          showSnackbar(t("objects.versions.restored", { version: restoring!.label, name: objectKey }));
           setRestoring(null);
           onRestored();
         }}
       >
-        Make version <strong>{restoring?.label}</strong> of{" "}
-        <strong className="wrap-anywhere">{objectKey}</strong>{" "}
-        the current one again? It is copied as a new version; the versions after it stay.
+        {tNode("objects.versions.restoreConfirm", {
+          version: <strong>{restoring?.label}</strong>,
+          name: <strong className="wrap-anywhere" translate="no">{objectKey}</strong>,
+        })}
       </ConfirmDialog>
     </>
   );

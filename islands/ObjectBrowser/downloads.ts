@@ -6,6 +6,7 @@
  */
 import { objectUrls } from "../lib/api/objects.ts";
 import { showSnackbar } from "../lib/notify.ts";
+import { t } from "../lib/i18n/t.ts";
 
 /** Spec 3 §9: downloads above 100 MiB get a notice. */
 export const LARGE_DOWNLOAD = 104857600;
@@ -45,7 +46,7 @@ export function downloadObject(
   versionId?: string | null,
 ): Promise<void> {
   if (size > LARGE_DOWNLOAD) {
-    showSnackbar("Download process started, it may take a few moments to complete", "info");
+    showSnackbar(t("objects.download.started"), "info");
   }
   const id = newId();
   click(objectUrls.download(bucket, key, versionId, id));

@@ -8,6 +8,9 @@ import type { ObjectItem, RewindItem } from "../../server/lib/contract/objects.t
 import { formatBytes, formatDateTime as formatDate } from "../lib/format.ts";
 import type { DataColumn } from "../ui/DataTable.tsx";
 import { type BrowserLocation, hrefOf, leafName } from "./locations.ts";
+import { t } from "../lib/i18n/t.ts";
+
+const yesNo = (yes: boolean) => t(yes ? "common.word.yes" : "common.word.no");
 
 export const isFolder = (name: string) => name.endsWith("/");
 
@@ -34,6 +37,7 @@ function NameLink(
   const location = entryLocation(links.bucket, name, versionId);
   return (
     <a
+      translate="no"
       className={`link link-hover break-words ${deleted ? "line-through opacity-70" : ""}`}
       href={hrefOf(links.base, location)}
       onClick={(e) => (e.preventDefault(), links.onNavigate(location))}
@@ -46,7 +50,7 @@ function NameLink(
 
 const nameColumn = <Row extends { name: string }>(render: (row: Row) => ReactNode): DataColumn<Row> => ({
   id: "name",
-  label: "Name",
+  label: t("common.word.name"),
   value: (o) => leafName(o.name),
   render,
   sortable: true,
@@ -59,14 +63,14 @@ export function currentColumns(links: EntryLinks, withDeleted: boolean): DataCol
     nameColumn((o) => <NameLink links={links} name={o.name} deleted={!!o.is_delete_marker} />),
     {
       id: "last_modified",
-      label: "Last Modified",
+      label: t("objects.columns.lastModified"),
       value: (o) => o.last_modified,
       render: (o) => formatDate(o.last_modified),
       sortable: true,
     },
     {
       id: "size",
-      label: "Size",
+      label: t("common.word.size"),
       value: (o) => o.size,
       render: (o) => (isFolder(o.name) || o.is_delete_marker ? "" : formatBytes(o.size)),
       sortable: true,
@@ -76,8 +80,8 @@ export function currentColumns(links: EntryLinks, withDeleted: boolean): DataCol
   if (withDeleted) {
     columns.push({
       id: "deleted",
-      label: "Deleted",
-      value: (o) => (isFolder(o.name) ? "" : o.is_delete_marker ? "Yes" : "No"),
+      label: t("objects.columns.deleted"),
+      value: (o) => (isFolder(o.name) ? "" : yesNo(!!o.is_delete_marker)),
     });
   }
   return columns;
@@ -91,20 +95,20 @@ export function rewindColumns(links: EntryLinks): DataColumn<RewindItem>[] {
     )),
     {
       id: "last_modified",
-      label: "Object Date",
+      label: t("objects.columns.objectDate"),
       value: (o) => o.last_modified,
       render: (o) => formatDate(o.last_modified),
       sortable: true,
     },
     {
       id: "size",
-      label: "Size",
+      label: t("common.word.size"),
       value: (o) => o.size,
       render: (o) => (o.action === "PREFIX" ? "" : formatBytes(o.size)),
       sortable: true,
       align: "right",
     },
-    { id: "deleted", label: "Deleted", value: (o) => (o.delete_flag ? "Yes" : "No") },
+    { id: "deleted", label: t("objects.columns.deleted"), value: (o) => yesNo(o.delete_flag) },
   ];
 }
 

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+// Outside a request the console's texts are English: the functions under test say what the English screen says.
+import "../../server/console/render/i18n.ts";
 import type { JobView } from "../../server/lib/contract/jobs.ts";
 import { jobInput } from "./JobDialog.tsx";
 import { jobProgressText, jobTitle } from "./JobsPanel.tsx";

@@ -4,6 +4,7 @@
  * /object-browser/{bucket}/{object key} (an object). Each key segment is percent-encoded on its own, so
  * spaces, %, +, # and ? round-trip; a path ending in "/" is a folder. Shared by the server and the island.
  */
+import { t } from "../lib/i18n/t.ts";
 
 export type BrowserLocation =
   | { kind: "buckets" }
@@ -62,7 +63,11 @@ export interface Crumb {
 
 /** Breadcrumbs starting with 'All Buckets' (spec 3 §2.4). */
 export function crumbsOf(location: BrowserLocation): Crumb[] {
-  const crumbs: Crumb[] = [{ label: "All Buckets", location: { kind: "buckets" }, type: "path" }];
+  const crumbs: Crumb[] = [{
+    label: t("objects.browser.allBuckets"),
+    location: { kind: "buckets" },
+    type: "path",
+  }];
   if (location.kind === "buckets") return crumbs;
   crumbs.push({
     label: location.bucket,

@@ -3,6 +3,7 @@
  * an empty table or a bare "cannot be shown": shared by the server's first render and the island's later views.
  */
 import { BUCKETS_REFUSED } from "../../server/lib/contract/buckets.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export interface Refusal {
   status: number;
@@ -15,19 +16,19 @@ const reason = (message: string) => message.replace(/\.$/, "");
 export function bucketsRefusal(error: Refusal): string {
   return error.status === 403
     ? BUCKETS_REFUSED
-    : `The buckets could not be listed: ${reason(error.message)}.`;
+    : t("objects.refusal.buckets", { reason: reason(error.message) });
 }
 
 /** In place of a folder's rows. */
 export function folderRefusal(error: Refusal): string {
   return error.status === 403
-    ? "You do not have permission to list the objects in this folder."
-    : `This folder could not be listed: ${reason(error.message)}.`;
+    ? t("objects.refusal.folderDenied")
+    : t("objects.refusal.folderFailed", { reason: reason(error.message) });
 }
 
 /** In place of an object's page. */
 export function objectRefusal(error: Refusal): string {
-  if (error.status === 403) return "You do not have permission to read this object.";
-  if (error.status === 404) return "This object does not exist.";
-  return `This object cannot be shown: ${reason(error.message)}.`;
+  if (error.status === 403) return t("objects.refusal.objectDenied");
+  if (error.status === 404) return t("objects.refusal.objectMissing");
+  return t("objects.refusal.objectFailed", { reason: reason(error.message) });
 }

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+// Outside a request the console's texts are English: the functions under test say what the English screen says.
+import "../../server/console/render/i18n.ts";
 import { endOfDayUtc, retentionRules } from "./ObjectDialogs.tsx";
 import { MAX_SHARE_MS, shareDuration } from "./ShareDialogs.tsx";
 import { slowHintText } from "./SlowHint.tsx";

@@ -9,6 +9,7 @@
 import { ApiClientError } from "../lib/request.ts";
 import { objectsApi, objectUrls } from "../lib/api/objects.ts";
 import { capitalize, detailBeside } from "../lib/messages.ts";
+import { t } from "../lib/i18n/t.ts";
 
 /** A folder's tar in one request, which the storage unpacks (archive_upload.ts made the task). */
 async function uploadArchive(
@@ -106,7 +107,7 @@ export function sendXhr(
     xhr.open(method, url);
     xhr.upload.onprogress = (e) => onProgress(e.loaded);
     xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve(xhr) : reject(xhrError(xhr)));
-    xhr.onerror = () => reject(new ApiClientError(0, "The upload was interrupted", "network error"));
+    xhr.onerror = () => reject(new ApiClientError(0, t("objects.uploads.interrupted"), "network error"));
     xhr.onabort = () => reject(new DOMException("cancelled", "AbortError"));
     signal.addEventListener("abort", () => xhr.abort(), { once: true });
     if (signal.aborted) return xhr.abort();
@@ -116,7 +117,7 @@ export function sendXhr(
 
 /** The reason of a refused request: the console's JSON error, or the storage's XML one (direct parts). */
 function xhrError(xhr: XMLHttpRequest): ApiClientError {
-  let message = `Error ${xhr.status}`, detail = "";
+  let message = t("objects.error.status", { status: String(xhr.status) }), detail = "";
   try {
     const body = JSON.parse(xhr.responseText);
     message = body.message || message;

@@ -12,6 +12,7 @@ import type {
   UploadSession,
 } from "../../../server/lib/contract/objects.ts";
 import { api, apiUrl, segment } from "../request.ts";
+import { t } from "../i18n/t.ts";
 
 const b = (bucket: string) => `/api/v1/buckets/${segment(bucket)}`;
 const q = (params: Record<string, string | number | boolean | undefined | null>) =>
@@ -145,7 +146,11 @@ export async function searchBucket(
   });
   if (!res.ok || !res.body) {
     const body = await res.json().catch(() => ({}));
-    onEvent({ type: "error", message: body.detailedMessage || body.message || `Error ${res.status}` });
+    onEvent({
+      type: "error",
+      message: body.detailedMessage || body.message ||
+        t("objects.error.status", { status: String(res.status) }),
+    });
     return;
   }
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -14,6 +14,7 @@ import {
   putObjectTagging,
 } from "../../lib/s3/ops/object_lock.ts";
 import { copyObject, deleteObject, deleteObjects, listObjectsV2 } from "../../lib/s3/ops/objects.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
 /** "null", as the UI sends for unversioned objects (api-index §12.13), means the null version; "" means none. */
 export const versionParam = (
@@ -128,10 +129,13 @@ export async function setRetention(
 ): Promise<void> {
   const until = Date.parse(input.expires);
   if (Number.isNaN(until)) {
-    throw ApiError.badRequest("invalid retention date", `"${input.expires}" is not a date`);
+    throw ApiError.badRequest(
+      t("objects.api.invalidRetentionDate"),
+      t("objects.api.notADate", { value: input.expires }),
+    );
   }
   if (until <= Date.now()) {
-    throw ApiError.badRequest("invalid retention date", "The retention date must be in the future.");
+    throw ApiError.badRequest(t("objects.api.invalidRetentionDate"), t("objects.api.retentionInPast"));
   }
   await putObjectRetention(client, bucket, key, {
     mode: input.mode === "governance" ? "GOVERNANCE" : "COMPLIANCE",
@@ -161,13 +165,15 @@ export async function setTags(
   tags: Record<string, string>,
 ): Promise<void> {
   const entries = Object.entries(tags);
-  if (entries.length > 10) throw ApiError.badRequest("too many tags", "An object can have at most 10 tags.");
+  if (entries.length > 10) {
+    throw ApiError.badRequest(t("objects.api.tooManyTags"), t("objects.api.tagsLimit", { count: 10 }));
+  }
   for (const [name, value] of entries) {
     if (name.trim() === "" || name.length > 128) {
-      throw ApiError.badRequest("invalid tag", "Tag keys must be 1 to 128 characters and not blank.");
+      throw ApiError.badRequest(t("objects.api.invalidTag"), t("objects.api.tagKeyLength"));
     }
     if (value.length > 256) {
-      throw ApiError.badRequest("invalid tag", `The value of tag "${name}" is longer than 256 characters.`);
+      throw ApiError.badRequest(t("objects.api.invalidTag"), t("objects.api.tagValueLength", { name }));
     }
   }
   await putObjectTagging(client, bucket, key, tags, versionId);

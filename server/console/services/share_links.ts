@@ -16,6 +16,7 @@ import {
 import { S3Client } from "../../lib/s3/client.ts";
 import { MAX_PRESIGN_SECONDS } from "../../lib/s3/sigv4.ts";
 import { isMissingAdminApi } from "../../lib/s3/probe.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
 /** Spec 3 §9: a share lasts at most 7 days. */
 export const MAX_SHARE_MS = 604_800_000;
@@ -70,10 +71,10 @@ export async function createShareLink(
   now = Date.now(),
 ): Promise<string> {
   if (!Number.isFinite(request.expiresMs) || request.expiresMs <= 0) {
-    throw ApiError.badRequest("Selected date must be greater than current time.");
+    throw ApiError.badRequest(t("objects.share.dateInPast"));
   }
   if (request.expiresMs > MAX_SHARE_MS) {
-    throw ApiError.badRequest("You can share a file only for less than 7 days.");
+    throw ApiError.badRequest(t("objects.share.tooLong"));
   }
   // The link ends on the whole second asked for (the end of a chosen day is 23:59:59): the duration was
   // measured on the browser's clock, and rounding up the time the request took on its way here carried links
@@ -180,7 +181,7 @@ export async function revokeShareLink(client: S3Client, id: string): Promise<voi
   });
   const account = accounts.find((a) => a.accessKey === id);
   if (!account || !account.name?.startsWith(`${NAME_PREFIX}-`)) {
-    throw ApiError.notFound("not found", "No share link of yours has this id.");
+    throw ApiError.notFound("not found", t("objects.share.notFound"));
   }
   await deleteServiceAccount(client, id);
 }
