@@ -10,6 +10,7 @@
  */
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { ApiClientError } from "../lib/request.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export interface DialogMessage {
   message: string;
@@ -142,7 +143,7 @@ export function Dialog(
           <button
             type="button"
             className="btn btn-sm btn-ghost btn-square"
-            aria-label="Close"
+            aria-label={t("common.action.close")}
             onClick={onClose}
           >
             ✕
@@ -189,7 +190,11 @@ function CancelAndPrimary(
   return (
     <>
       {onCancel
-        ? <button type="button" className="btn" disabled={cancelDisabled} onClick={onCancel}>Cancel</button>
+        ? (
+          <button type="button" className="btn" disabled={cancelDisabled} onClick={onCancel}>
+            {t("common.action.cancel")}
+          </button>
+        )
         : null}
       <button
         type={submit ? "submit" : "button"}
@@ -262,7 +267,7 @@ export function useDialogAction() {
 
 /** A yes/no confirmation built on the dialog (delete confirmations; `tone` "primary" for what destroys nothing). */
 export function ConfirmDialog(
-  { title, open, onClose, onConfirm, confirmLabel = "Delete", tone = "error", children }: {
+  { title, open, onClose, onConfirm, confirmLabel = t("common.action.delete"), tone = "error", children }: {
     title: string;
     open: boolean;
     onClose: () => void;
