@@ -8,50 +8,13 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { addUser, setPolicy, updateGroupMembers } from "../../server/lib/s3/admin/iam.ts";
-import { makeBucket, putBucketVersioning, putObject } from "../../server/lib/s3/mod.ts";
 import { startStack } from "../helpers.ts";
 import { assertAccessible, everyOne } from "./a11y.ts";
 import { openBrowser, signInThroughForm, waitForIslands } from "./browser.ts";
+import { CONSOLE_PAGES, SAMPLE_OBJECT, seedConsolePages } from "./every_page.ts";
 import { assertNarrowLayout } from "./layout.ts";
 
-/** An object whose name wraps only at its hyphens at 800 px. */
-const OBJECT = "reports/quarterly-finance-summary-2026-final-version.txt";
-
-/** Every page of the console; a new screen adds its own here. */
-const PAGES = [
-  "/dashboard",
-  "/metrics",
-  "/license",
-  "/account",
-  "/users",
-  "/users/alice",
-  "/groups",
-  "/policies",
-  "/policies/readwrite",
-  "/buckets",
-  "/buckets/photos/summary",
-  "/buckets/photos/events",
-  "/buckets/photos/replication",
-  "/buckets/photos/lifecycle",
-  "/buckets/photos/access",
-  "/buckets/photos/prefix",
-  "/object-browser",
-  "/object-browser/photos",
-  "/object-browser/photos/reports/",
-  `/object-browser/photos/${OBJECT}`,
-  "/settings",
-  "/settings?section=notifications",
-  "/settings?section=tiers",
-  "/webhook/logger",
-  "/webhook/audit",
-  "/trace",
-  "/logs",
-  "/logs?tab=audit",
-  "/watch",
-  "/heal",
-  "/health-info",
-];
+const OBJECT = SAMPLE_OBJECT;
 
 /** Dialogs opened from a page by a button, checked open. */
 const DIALOGS: [page: string, button: string, dialog: string][] = [
@@ -106,12 +69,7 @@ Deno.test("browser: every page and its main dialogs pass axe-core in both themes
   const browser = await openBrowser(stack);
   const { page } = browser;
   try {
-    await makeBucket(stack.admin, "photos");
-    await putBucketVersioning(stack.admin, "photos", { status: "Enabled" });
-    await putObject(stack.admin, "photos", OBJECT, "numbers", { contentType: "text/plain" });
-    await addUser(stack.admin, "alice", "alice-secret-1");
-    await updateGroupMembers(stack.admin, { group: "devs", members: ["alice"], isRemove: false });
-    await setPolicy(stack.admin, ["readwrite"], "alice", false);
+    await seedConsolePages(stack);
 
     await page.goto("/login");
     for (const theme of ["light", "dark"] as const) {
@@ -128,7 +86,7 @@ Deno.test("browser: every page and its main dialogs pass axe-core in both themes
       const narrow = theme === "dark";
       await page.setViewportSize(narrow ? { width: 800, height: 900 } : { width: 1280, height: 720 });
       await t.step(`${theme}: every page`, async () => {
-        await everyOne(PAGES, async (path) => {
+        await everyOne(CONSOLE_PAGES, async (path) => {
           await page.goto(path);
           await waitForIslands(page);
           assert.equal(

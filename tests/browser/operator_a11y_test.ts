@@ -10,22 +10,10 @@ import type { Page } from "playwright-core";
 import { startOperatorStack } from "../operator_helpers.ts";
 import { assertAccessible, everyOne } from "./a11y.ts";
 import { openBrowser, waitForIslands } from "./browser.ts";
+import { OPERATOR_PAGES, OPERATOR_TENANT } from "./every_page.ts";
 import { assertNarrowLayout } from "./layout.ts";
 
-const T = "/namespaces/tenant-lite/tenants/storage-lite";
-const PAGES = [
-  "/tenants",
-  "/tenants/add",
-  "/license",
-  `${T}/summary`,
-  `${T}/metrics`,
-  `${T}/security`,
-  `${T}/pools`,
-  `${T}/pods`,
-  `${T}/license`,
-  "/storage/volumes",
-  "/storage/drives",
-];
+const T = OPERATOR_TENANT;
 
 /** Dialogs opened from a page by a button (the first of that name), checked open. */
 const DIALOGS: [page: string, button: string, dialog: string][] = [
@@ -67,12 +55,15 @@ Deno.test("browser: every operator page, dialog and wizard step passes axe-core 
         await assertAccessible(page, `${where}, ${theme}`);
         if (narrow) await assertNarrowLayout(page, `${where}, ${theme}, 800 px`);
       };
-      await t.step(`${theme}: every page`, () =>
-        everyOne([...PAGES, `${T}/pods/${pod}`], async (path) => {
-          await page.goto(path);
-          await waitForIslands(page);
-          await check(path);
-        }));
+      await t.step(
+        `${theme}: every page`,
+        () =>
+          everyOne([...OPERATOR_PAGES, `${T}/pods/${pod}`], async (path) => {
+            await page.goto(path);
+            await waitForIslands(page);
+            await check(path);
+          }),
+      );
       await t.step(`${theme}: the main dialogs`, async () => {
         await everyOne(DIALOGS, async ([path, button, name]) => {
           await page.goto(path);
