@@ -285,4 +285,14 @@ export const common: Translation<typeof english> = {
   "common.capacity.notAllocated": "Dieser Server konnte nicht zugeteilt werden.",
   "common.capacity.diskTooSmall":
     "Mit dieser Kombination wäre die Laufwerksgröße kleiner als 1Gi. Bitte wählen Sie eine andere Kombination.",
+  "common.login.ssoNotConfigured": "Die einmalige Anmeldung (SSO) ist nicht eingerichtet",
+  "common.login.invalid": "Anmeldung fehlgeschlagen",
+  "common.login.wrongKeys":
+    "Der Zugriffsschlüssel oder der geheime Schlüssel ist falsch, oder das Konto ist deaktiviert.",
+  "common.login.storageCannotSignIn": "Der Speicherserver kann Sie zurzeit nicht anmelden",
+  "common.login.throttled": "zu viele fehlgeschlagene Anmeldeversuche",
+  "common.login.throttledDetail": "Versuchen Sie es in {seconds} Sekunden erneut",
+  "common.login.operatorMode": "Diese Konsole läuft im Operator-Modus",
+  "common.login.operatorModeDetail":
+    "Melden Sie sich mit einem Token eines Dienstkontos an (POST /api/v1/login/operator)",
 };

@@ -278,4 +278,12 @@ export const common = {
   "common.capacity.notAllocated": "We were not able to allocate this server.",
   "common.capacity.diskTooSmall":
     "Disk Size with this combination would be less than 1Gi, please try another combination",
+  "common.login.ssoNotConfigured": "single sign-on is not configured",
+  "common.login.invalid": "invalid Login",
+  "common.login.wrongKeys": "The access key or secret key is wrong, or the account is disabled.",
+  "common.login.storageCannotSignIn": "the storage server cannot sign you in right now",
+  "common.login.throttled": "too many failed sign-ins",
+  "common.login.throttledDetail": "try again in {seconds} seconds",
+  "common.login.operatorMode": "this console runs in operator mode",
+  "common.login.operatorModeDetail": "sign in with a service-account token (POST /api/v1/login/operator)",
 } as const;

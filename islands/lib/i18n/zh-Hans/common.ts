@@ -277,4 +277,12 @@ export const common: Translation<typeof english> = {
   "common.capacity.invalid": "部分输入数据无效，请重试。",
   "common.capacity.notAllocated": "无法分配此服务器。",
   "common.capacity.diskTooSmall": "此组合下的驱动器容量将小于 1Gi，请尝试其他组合",
+  "common.login.ssoNotConfigured": "未配置单点登录",
+  "common.login.invalid": "登录失败",
+  "common.login.wrongKeys": "访问密钥或私有密钥错误，或账户已被禁用。",
+  "common.login.storageCannotSignIn": "存储服务器暂时无法为您登录",
+  "common.login.throttled": "登录失败次数过多",
+  "common.login.throttledDetail": "请在 {seconds} 秒后重试",
+  "common.login.operatorMode": "此控制台运行在 Operator 模式下",
+  "common.login.operatorModeDetail": "请使用服务账户令牌登录（POST /api/v1/login/operator）",
 };
