@@ -295,4 +295,25 @@ export const common: Translation<typeof english> = {
   "common.login.operatorMode": "Diese Konsole läuft im Operator-Modus",
   "common.login.operatorModeDetail":
     "Melden Sie sich mit einem Token eines Dienstkontos an (POST /api/v1/login/operator)",
+  "common.sso.unreachable":
+    "Der Identitätsanbieter ist unter {url} nicht erreichbar: {reason}. Prüfen Sie CONSOLE_IDP_URL und ob dieser Server den Anbieter erreichen kann.",
+  "common.sso.callback":
+    "CONSOLE_IDP_CALLBACK ist {configured}, aber diese Konsole nimmt Anmeldungen unter der Adresse, unter der Sie sie geöffnet haben, bei {own} entgegen: Der Anbieter würde Sie an eine andere Adresse leiten, an der diese Anmeldung unbekannt ist. Öffnen Sie die Konsole unter der Adresse, die CONSOLE_IDP_CALLBACK nennt, oder setzen Sie CONSOLE_IDP_CALLBACK auf {own} und registrieren Sie diese URL beim Anbieter.",
+  "common.sso.noCookie":
+    "Die Anmeldung kam ohne das Cookie zurück, das dieser Browser beim Wechsel zum Anbieter erhalten hat. Starten Sie die einmalige Anmeldung unter {origin} (der Adresse, die CONSOLE_IDP_CALLBACK nennt) und lassen Sie Cookies für diese Adresse zu.",
+  "common.sso.state":
+    "Die Antwort des Identitätsanbieters gehört nicht zu der Anmeldung, die dieser Browser gestartet hat (state stimmt nicht überein). Beginnen Sie erneut auf der Anmeldeseite.",
+  "common.sso.expired":
+    "Die Anmeldung beim Identitätsanbieter hat länger als 10 Minuten gedauert. Beginnen Sie erneut auf der Anmeldeseite.",
+  "common.sso.exchange":
+    "Der Identitätsanbieter hat den Austausch des Anmeldecodes gegen ein Token abgelehnt ({reason}). Prüfen Sie CONSOLE_IDP_CLIENT_ID und CONSOLE_IDP_SECRET und ob CONSOLE_IDP_CALLBACK beim Anbieter als Weiterleitungs-URI registriert ist.",
+  "common.sso.nonce":
+    "Das Token des Identitätsanbieters wurde nicht für diese Anmeldung ausgestellt (nonce stimmt nicht überein). Beginnen Sie erneut auf der Anmeldeseite.",
+  "common.sso.claim":
+    "Beim Identitätsanbieter angemeldet, aber dessen Token enthält keinen Claim „{claim}“, daher gilt keine Richtlinie. Fügen Sie den Tokens des Clients beim Anbieter einen Claim „{claim}“ hinzu, der die Richtlinien nennt, oder ändern Sie claim_name unter Einstellungen › Konfigurationen › Identity Openid.",
+  "common.sso.policy":
+    "Beim Identitätsanbieter angemeldet, aber der Richtlinien-Claim nennt keine Richtlinie, die auf dem Speicherserver existiert ({policies}). Erstellen Sie die Richtlinie oder korrigieren Sie den Claim beim Anbieter.",
+  "common.sso.storage":
+    "Beim Identitätsanbieter angemeldet, aber der Speicherserver hat dessen Token abgelehnt: {reason}",
+  "common.sso.emptyClaim": "ein leerer Claim",
 };

@@ -286,4 +286,25 @@ export const common = {
   "common.login.throttledDetail": "try again in {seconds} seconds",
   "common.login.operatorMode": "this console runs in operator mode",
   "common.login.operatorModeDetail": "sign in with a service-account token (POST /api/v1/login/operator)",
+  "common.sso.unreachable":
+    "The identity provider cannot be reached at {url}: {reason}. Check CONSOLE_IDP_URL and that this server can reach the provider.",
+  "common.sso.callback":
+    "CONSOLE_IDP_CALLBACK is {configured}, but this console, opened where you opened it, takes sign-ins back at {own}: the provider would send you to another address, where this sign-in is unknown. Open the console at the address CONSOLE_IDP_CALLBACK names, or set CONSOLE_IDP_CALLBACK to {own} and register that URL with the provider.",
+  "common.sso.noCookie":
+    "The sign-in came back without the cookie this browser was given when it left for the provider. Start single sign-on from {origin} (the address CONSOLE_IDP_CALLBACK names), and allow cookies for it.",
+  "common.sso.state":
+    "The answer from the identity provider does not belong to the sign-in this browser started (state mismatch). Start again from the login page.",
+  "common.sso.expired":
+    "The sign-in took more than 10 minutes at the identity provider. Start again from the login page.",
+  "common.sso.exchange":
+    "The identity provider refused to exchange the sign-in code for a token ({reason}). Check CONSOLE_IDP_CLIENT_ID and CONSOLE_IDP_SECRET, and that CONSOLE_IDP_CALLBACK is registered with the provider as a redirect URI.",
+  "common.sso.nonce":
+    "The identity provider's token was not issued for this sign-in (nonce mismatch). Start again from the login page.",
+  "common.sso.claim":
+    "Signed in at the identity provider, but its token has no '{claim}' claim, so no policy applies. Add a '{claim}' claim naming the policies to the client's tokens at the provider, or change claim_name in Settings › Configurations › Identity Openid.",
+  "common.sso.policy":
+    "Signed in at the identity provider, but the policy claim names no policy that exists on the storage server ({policies}). Create the policy, or correct the claim at the provider.",
+  "common.sso.storage":
+    "Signed in at the identity provider, but the storage server refused its token: {reason}",
+  "common.sso.emptyClaim": "an empty claim",
 } as const;

@@ -285,4 +285,21 @@ export const common: Translation<typeof english> = {
   "common.login.throttledDetail": "请在 {seconds} 秒后重试",
   "common.login.operatorMode": "此控制台运行在 Operator 模式下",
   "common.login.operatorModeDetail": "请使用服务账户令牌登录（POST /api/v1/login/operator）",
+  "common.sso.unreachable":
+    "无法通过 {url} 连接到身份提供商：{reason}。请检查 CONSOLE_IDP_URL，并确认此服务器能够访问该提供商。",
+  "common.sso.callback":
+    "CONSOLE_IDP_CALLBACK 为 {configured}，但按您打开控制台的地址，此控制台在 {own} 接收登录回调：身份提供商会将您转到另一个地址，而该地址并不知道此次登录。请通过 CONSOLE_IDP_CALLBACK 指定的地址打开控制台，或将 CONSOLE_IDP_CALLBACK 设置为 {own} 并在身份提供商处注册该 URL。",
+  "common.sso.noCookie":
+    "登录返回时缺少此浏览器在跳转到身份提供商时获得的 Cookie。请从 {origin}（CONSOLE_IDP_CALLBACK 指定的地址）发起单点登录，并允许该地址使用 Cookie。",
+  "common.sso.state": "身份提供商的响应不属于此浏览器发起的登录（state 不匹配）。请从登录页面重新开始。",
+  "common.sso.expired": "在身份提供商处的登录耗时超过 10 分钟。请从登录页面重新开始。",
+  "common.sso.exchange":
+    "身份提供商拒绝用登录代码换取令牌（{reason}）。请检查 CONSOLE_IDP_CLIENT_ID 和 CONSOLE_IDP_SECRET，并确认 CONSOLE_IDP_CALLBACK 已在身份提供商处注册为重定向 URI。",
+  "common.sso.nonce": "身份提供商的令牌并非为此次登录签发（nonce 不匹配）。请从登录页面重新开始。",
+  "common.sso.claim":
+    "已在身份提供商处登录，但其令牌中没有“{claim}”声明，因此没有适用的策略。请在身份提供商处为该客户端的令牌添加列出策略的“{claim}”声明，或在 设置 › 配置 › Identity Openid 中修改 claim_name。",
+  "common.sso.policy":
+    "已在身份提供商处登录，但策略声明中没有存储服务器上存在的策略（{policies}）。请创建该策略，或在身份提供商处更正该声明。",
+  "common.sso.storage": "已在身份提供商处登录，但存储服务器拒绝了其令牌：{reason}",
+  "common.sso.emptyClaim": "空声明",
 };
