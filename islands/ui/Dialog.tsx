@@ -10,7 +10,7 @@
  */
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { ApiClientError } from "../lib/request.ts";
-import { t } from "../lib/i18n/t.ts";
+import { currentLocale, t } from "../lib/i18n/t.ts";
 
 export interface DialogMessage {
   message: string;
@@ -18,8 +18,17 @@ export interface DialogMessage {
   type: "error" | "success" | "info";
 }
 
-/** The text the message bar shows for a message (spec 1 §8 rule). */
-export const messageBarText = (m: DialogMessage) => (m.detail && m.detail.length >= 5 ? m.detail : m.message);
+/**
+ * The text the message bar shows for a message (spec 1 §8 rule): the detailed message when it has at least 5
+ * characters, else the message. In another language than English the message (the console's, translated) leads,
+ * as the detail is often the storage server's own English text.
+ */
+export const messageBarText = (m: DialogMessage) =>
+  m.detail && m.detail.length >= 5
+    ? currentLocale() === "en"
+      ? m.detail
+      : t("common.dialog.messageWithDetail", { message: m.message, detail: m.detail })
+    : m.message;
 
 export function MessageBar({ message, onDone }: { message: DialogMessage | null; onDone: () => void }) {
   useEffect(() => {

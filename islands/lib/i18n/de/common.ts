@@ -316,4 +316,5 @@ export const common: Translation<typeof english> = {
   "common.sso.storage":
     "Beim Identitätsanbieter angemeldet, aber der Speicherserver hat dessen Token abgelehnt: {reason}",
   "common.sso.emptyClaim": "ein leerer Claim",
+  "common.dialog.messageWithDetail": "{message}: {detail}",
 };

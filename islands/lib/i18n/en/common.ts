@@ -307,4 +307,5 @@ export const common = {
   "common.sso.storage":
     "Signed in at the identity provider, but the storage server refused its token: {reason}",
   "common.sso.emptyClaim": "an empty claim",
+  "common.dialog.messageWithDetail": "{message}: {detail}",
 } as const;

@@ -302,4 +302,5 @@ export const common: Translation<typeof english> = {
     "已在身份提供商处登录，但策略声明中没有存储服务器上存在的策略（{policies}）。请创建该策略，或在身份提供商处更正该声明。",
   "common.sso.storage": "已在身份提供商处登录，但存储服务器拒绝了其令牌：{reason}",
   "common.sso.emptyClaim": "空声明",
+  "common.dialog.messageWithDetail": "{message}：{detail}",
 };
