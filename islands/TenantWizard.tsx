@@ -29,6 +29,7 @@ import { initialState, type WizardState } from "./tenant_wizard/state.ts";
 import { TenantSize } from "./tenant_wizard/TenantSize.tsx";
 import { Dialog, type DialogMessage, errorMessage, MessageBar } from "./ui/Dialog.tsx";
 import { Wizard, type WizardStep } from "./ui/Wizard.tsx";
+import { t } from "./lib/i18n/t.ts";
 
 export interface TenantWizardProps {
   base: string;
@@ -69,42 +70,47 @@ export default function TenantWizard({ base }: TenantWizardProps) {
   }
 
   const steps: (WizardStep & { advancedOnly?: boolean })[] = [
-    { title: "Name Tenant", content: <NameTenant {...page} />, isValid: nameValid(state) },
+    { title: t("wizard.steps.nameTenant"), content: <NameTenant {...page} />, isValid: nameValid(state) },
     {
-      title: "Configure",
+      title: t("wizard.steps.configure"),
       content: <Configure {...page} />,
       isValid: empty(configureErrors(state)),
       advancedOnly: true,
     },
     {
-      title: "Pod Affinity",
+      title: t("wizard.steps.podAffinity"),
       content: <PodAffinity {...page} />,
       isValid: empty(affinityErrors(state)),
       advancedOnly: true,
     },
     {
-      title: "Identity Provider",
+      title: t("wizard.steps.identityProvider"),
       content: <IdentityProvider {...page} />,
       isValid: empty(idpErrors(state)),
       advancedOnly: true,
     },
-    { title: "Security", content: <Security {...page} />, isValid: securityValid(state), advancedOnly: true },
     {
-      title: "Encryption",
+      title: t("wizard.steps.security"),
+      content: <Security {...page} />,
+      isValid: securityValid(state),
+      advancedOnly: true,
+    },
+    {
+      title: t("wizard.steps.encryption"),
       content: <Encryption {...page} />,
       isValid: empty(encryptionErrors(state)),
       advancedOnly: true,
     },
     {
-      title: "Tenant Size",
+      title: t("wizard.steps.tenantSize"),
       content: <TenantSize {...page} facts={facts} setFacts={setFacts} />,
       isValid: size.valid,
     },
     {
-      title: "Preview Configuration",
+      title: t("wizard.steps.preview"),
       content: <Preview state={state} size={size} />,
       isValid: size.valid && !creating,
-      finishLabel: "Create",
+      finishLabel: t("common.action.create"),
     },
   ];
   const shown = steps.filter((s) => state.advanced || !s.advancedOnly);
@@ -114,7 +120,7 @@ export default function TenantWizard({ base }: TenantWizardProps) {
       <div className="card-body">
         <MessageBar message={failure} onDone={() => setFailure(null)} />
         {creating
-          ? <progress className="progress progress-primary w-full" aria-label="Creating tenant" />
+          ? <progress className="progress progress-primary w-full" aria-label={t("wizard.create.progress")} />
           : null}
         <div className="overflow-x-auto">
           <Wizard
@@ -126,7 +132,7 @@ export default function TenantWizard({ base }: TenantWizardProps) {
         </div>
       </div>
       <Dialog
-        title="New Tenant Created"
+        title={t("wizard.created.title")}
         open={created !== null}
         onClose={() => location.assign(`${base}tenants`)}
         actions={
@@ -135,23 +141,23 @@ export default function TenantWizard({ base }: TenantWizardProps) {
             className="btn btn-primary"
             onClick={() => location.assign(`${base}tenants`)}
           >
-            Done
+            {t("common.action.done")}
           </button>
         }
       >
         {created?.externalIDP
-          ? <p>The tenant signs its users in through the external identity provider.</p>
+          ? <p>{t("wizard.created.externalIdp")}</p>
           : (
             <div data-testid="tenant-credentials">
-              <p className="mb-3">Write these credentials down: they are shown only once.</p>
+              <p className="mb-3">{t("wizard.created.writeDown")}</p>
               {credentials.map((c) => (
                 <dl
                   key={c.access_key}
                   className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 mb-3 font-mono text-sm"
                 >
-                  <dt className="font-sans font-bold">Access Key</dt>
+                  <dt className="font-sans font-bold">{t("wizard.word.accessKey")}</dt>
                   <dd className="break-all select-all">{c.access_key}</dd>
-                  <dt className="font-sans font-bold">Secret Key</dt>
+                  <dt className="font-sans font-bold">{t("wizard.word.secretKey")}</dt>
                   <dd className="break-all select-all">{c.secret_key}</dd>
                 </dl>
               ))}

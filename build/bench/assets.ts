@@ -48,3 +48,9 @@ export async function assetBytes(base: string, html: string): Promise<{ js: numb
   }
   return { js, css };
 }
+
+/** Gzipped bytes of the texts a page carries for its scripts (the `#deck-i18n` block), 0 when it has none. */
+export function pageTextBytes(html: string): number {
+  const block = /<script type="application\/json" id="deck-i18n">(.*?)<\/script>/s.exec(html)?.[1] ?? "";
+  return block ? gzipSync(new TextEncoder().encode(block), { level: 9 }).length : 0;
+}

@@ -10,7 +10,11 @@
  * Run: npx -y deno@2.9.6 task bench
  */
 import { signInAsRoot, startStack } from "../../tests/helpers.ts";
-import { assetBytes, emitJsBudget, ORIGINAL_CONSOLE_JS } from "./assets.ts";
+import { assetBytes, emitJsBudget, ORIGINAL_CONSOLE_JS, pageTextBytes } from "./assets.ts";
+import { gzipSync } from "node:zlib";
+import { en } from "../../islands/lib/i18n/en/mod.ts";
+import { de } from "../../islands/lib/i18n/de/mod.ts";
+import { zhHans } from "../../islands/lib/i18n/zh-Hans/mod.ts";
 import { emit, firstOk, freePort, loadAverage, percentile, rssOf, untilIdle } from "./measure.ts";
 
 interface Start {
@@ -52,6 +56,25 @@ try {
   const kb = (n: number) => n / 1024;
   emitJsBudget("/login", loginAssets.js, 90);
   emitJsBudget("/dashboard", dashAssets.js, 120);
+  // Texts (issue 29): a page carries its own language's texts for the areas its scripts use, not the catalogue.
+  const allCatalogues =
+    gzipSync(new TextEncoder().encode(JSON.stringify({ en, de, zhHans })), { level: 9 }).length;
+  for (const lang of ["en", "de", "zh-Hans"]) {
+    const html = await (await client.request("GET", "/dashboard", undefined, {
+      cookie: `${client.cookie}; lang=${lang}`,
+    }))
+      .text();
+    emit({
+      name: `Texts gzip, /dashboard in ${lang}`,
+      deck: pageTextBytes(html) / 1024,
+      baseline: allCatalogues / 1024,
+      unit: "KB",
+      ratio: pageTextBytes(html) / allCatalogues,
+      goal: "(reported)",
+      pass: true,
+      baselineName: "every catalogue of every language",
+    });
+  }
   emit({
     name: "CSS gzip, every page",
     deck: kb(dashAssets.css),

@@ -3,6 +3,7 @@
  * each list keeping at least one row (removing the last is ignored). Shared by the wizard's Security page
  * and a tenant's Security tab, which both send them as lists.
  */
+import { t } from "../lib/i18n/t.ts";
 import { FileField, Section } from "./controls.tsx";
 import { type CaFile, type KeyPairFiles, NO_FILE } from "./state.ts";
 
@@ -18,7 +19,7 @@ function RemoveButton({ label, onClick }: { label: string; onClick: () => void }
   );
 }
 
-export function KeyPairList({ pairs, onChange, title = "MinIO Certificates" }: {
+export function KeyPairList({ pairs, onChange, title = t("wizard.certs.minioCertificates") }: {
   pairs: KeyPairFiles[];
   onChange: (pairs: KeyPairFiles[]) => void;
   title?: string;
@@ -30,33 +31,33 @@ export function KeyPairList({ pairs, onChange, title = "MinIO Certificates" }: {
       {pairs.map((pair, i) => (
         <div key={pair.id} className="flex flex-wrap items-end gap-2 border-b border-base-300 mb-2">
           <FileField
-            label={`Cert ${i + 1}`}
+            label={t("wizard.certs.certN", { n: i + 1 })}
             kind="cert"
             value={pair.cert}
             onChange={(cert) =>
               update(pair.id, { cert })}
           />
           <FileField
-            label={`Key ${i + 1}`}
+            label={t("wizard.certs.keyN", { n: i + 1 })}
             kind="key"
             value={pair.key}
             onChange={(key) =>
               update(pair.id, { key })}
           />
           <RemoveButton
-            label={`Remove certificate ${i + 1}`}
+            label={t("wizard.certs.removeCertificate", { n: i + 1 })}
             onClick={() => pairs.length > 1 && onChange(pairs.filter((p) => p.id !== pair.id))}
           />
         </div>
       ))}
       <button type="button" className="btn btn-sm" onClick={() => onChange([...pairs, newKeyPair()])}>
-        Add Certificate
+        {t("wizard.certs.addCertificate")}
       </button>
     </Section>
   );
 }
 
-export function CaList({ cas, onChange, title = "CA Certificates" }: {
+export function CaList({ cas, onChange, title = t("wizard.certs.caCertificates") }: {
   cas: CaFile[];
   onChange: (cas: CaFile[]) => void;
   title?: string;
@@ -66,19 +67,19 @@ export function CaList({ cas, onChange, title = "CA Certificates" }: {
       {cas.map((ca, i) => (
         <div key={ca.id} className="flex items-end gap-2">
           <FileField
-            label={`CA Cert ${i + 1}`}
+            label={t("wizard.certs.caCertN", { n: i + 1 })}
             kind="cert"
             value={ca.cert}
             onChange={(cert) => onChange(cas.map((c) => (c.id === ca.id ? { ...c, cert } : c)))}
           />
           <RemoveButton
-            label={`Remove CA certificate ${i + 1}`}
+            label={t("wizard.certs.removeCaCertificate", { n: i + 1 })}
             onClick={() => cas.length > 1 && onChange(cas.filter((c) => c.id !== ca.id))}
           />
         </div>
       ))}
       <button type="button" className="btn btn-sm" onClick={() => onChange([...cas, newCaFile()])}>
-        Add CA Certificate
+        {t("wizard.certs.addCaCertificate")}
       </button>
     </Section>
   );

@@ -2,20 +2,21 @@
  * Configure page (advanced; spec 3 §2.3): custom MinIO image and the images of the tenant's helpers, a custom
  * registry with its credentials, which services to expose, and Log Search / Prometheus storage overrides.
  */
+import { t } from "../lib/i18n/t.ts";
 import { SelectField, Switch, TextField } from "../ui/fields.tsx";
 import { Section } from "./controls.tsx";
 import type { PageProps } from "./NameTenant.tsx";
 import { configureErrors, IMAGE_FIELDS } from "./rules.ts";
 
-const IMAGE_LABELS: Record<typeof IMAGE_FIELDS[number][0], string> = {
-  logSearchImage: "Log Search Image",
-  kesImage: "KES Image",
-  postgresImage: "Log Search Postgres Image",
-  postgresInitImage: "Log Search Postgres Init Image",
-  prometheusImage: "Prometheus Image",
-  prometheusSidecarImage: "Prometheus Sidecar Image",
-  prometheusInitImage: "Prometheus Init Image",
-};
+const imageLabels = (): Record<typeof IMAGE_FIELDS[number][0], string> => ({
+  logSearchImage: t("wizard.configure.logSearchImage"),
+  kesImage: t("wizard.configure.kesImage"),
+  postgresImage: t("wizard.configure.postgresImage"),
+  postgresInitImage: t("wizard.configure.postgresInitImage"),
+  prometheusImage: t("wizard.configure.prometheusImage"),
+  prometheusSidecarImage: t("wizard.configure.prometheusSidecarImage"),
+  prometheusInitImage: t("wizard.configure.prometheusInitImage"),
+});
 
 export function Configure({ state, patch }: PageProps) {
   const c = state.configure;
@@ -29,7 +30,7 @@ export function Configure({ state, patch }: PageProps) {
     return (
       <Section title={title}>
         <Switch
-          label={`Override ${title} defaults`}
+          label={t("wizard.configure.override", { title })}
           checked={c[custom]}
           onChange={(v) => set({ [custom]: v, [cls]: c[cls] || classes[0]?.value || "" })}
         />
@@ -37,13 +38,15 @@ export function Configure({ state, patch }: PageProps) {
           ? (
             <div className="grid sm:grid-cols-2 gap-x-4">
               <SelectField
-                label="Storage Class"
+                label={t("wizard.word.storageClass")}
                 value={c[cls]}
-                options={classes.length ? classes : [{ value: "", label: "No storage class" }]}
+                options={classes.length
+                  ? classes
+                  : [{ value: "", label: t("wizard.configure.noStorageClass") }]}
                 onChange={(v) => set({ [cls]: v })}
               />
               <TextField
-                label="Storage Size [Gi]"
+                label={t("wizard.configure.storageSize")}
                 type="number"
                 value={c[size]}
                 onChange={(v) => set({ [size]: v })}
@@ -57,11 +60,11 @@ export function Configure({ state, patch }: PageProps) {
   };
   return (
     <div>
-      <h2 className="text-lg font-bold mb-1">Configure</h2>
-      <p className="text-sm text-base-content/70 mb-4">Basic configurations for tenant management</p>
-      <Section title="Images">
+      <h2 className="text-lg font-bold mb-1">{t("wizard.steps.configure")}</h2>
+      <p className="text-sm text-base-content/70 mb-4">{t("wizard.configure.intro")}</p>
+      <Section title={t("wizard.configure.images")}>
         <Switch
-          label="Use custom image"
+          label={t("wizard.configure.useCustomImage")}
           checked={c.customImage}
           onChange={(customImage) => set({ customImage })}
         />
@@ -69,8 +72,10 @@ export function Configure({ state, patch }: PageProps) {
           ? (
             <div className="grid sm:grid-cols-2 gap-x-4">
               <TextField
-                label="MinIO's Image"
-                placeholder="E.g. minio/minio:RELEASE.2021-08-20T18-32-01Z"
+                label={t("wizard.configure.minioImage")}
+                placeholder={t("wizard.configure.example", {
+                  example: "minio/minio:RELEASE.2021-08-20T18-32-01Z",
+                })}
                 value={c.imageName}
                 onChange={(imageName) => set({ imageName })}
                 error={errors.imageName}
@@ -78,8 +83,8 @@ export function Configure({ state, patch }: PageProps) {
               {IMAGE_FIELDS.map(([field, example]) => (
                 <TextField
                   key={field}
-                  label={IMAGE_LABELS[field]}
-                  placeholder={`E.g. ${example}:VERSION`}
+                  label={imageLabels()[field]}
+                  placeholder={t("wizard.configure.example", { example: `${example}:VERSION` })}
                   value={c[field]}
                   onChange={(v) => set({ [field]: v })}
                   error={errors[field]}
@@ -89,7 +94,7 @@ export function Configure({ state, patch }: PageProps) {
           )
           : null}
         <Switch
-          label="Set/Update Image Registry"
+          label={t("wizard.configure.setRegistry")}
           checked={c.customRegistry}
           onChange={(customRegistry) => set({ customRegistry })}
         />
@@ -97,20 +102,20 @@ export function Configure({ state, patch }: PageProps) {
           ? (
             <div className="grid sm:grid-cols-3 gap-x-4">
               <TextField
-                label="Endpoint"
-                placeholder="E.g. https://index.docker.io/v1/"
+                label={t("wizard.word.endpoint")}
+                placeholder={t("wizard.configure.example", { example: "https://index.docker.io/v1/" })}
                 value={c.registry}
                 onChange={(registry) => set({ registry })}
                 error={errors.registry}
               />
               <TextField
-                label="Username"
+                label={t("wizard.configure.username")}
                 value={c.registryUsername}
                 onChange={(registryUsername) => set({ registryUsername })}
                 error={errors.registryUsername}
               />
               <TextField
-                label="Password"
+                label={t("wizard.configure.password")}
                 type="password"
                 value={c.registryPassword}
                 onChange={(registryPassword) => set({ registryPassword })}
@@ -120,19 +125,19 @@ export function Configure({ state, patch }: PageProps) {
           )
           : null}
       </Section>
-      <Section title="Expose Services">
+      <Section title={t("wizard.configure.exposeServices")}>
         <Switch
-          label="Expose MinIO Service"
+          label={t("wizard.configure.exposeMinio")}
           checked={c.exposeMinio}
           onChange={(exposeMinio) => set({ exposeMinio })}
         />
         <Switch
-          label="Expose Console Service"
+          label={t("wizard.configure.exposeConsole")}
           checked={c.exposeConsole}
           onChange={(exposeConsole) => set({ exposeConsole })}
         />
       </Section>
-      {storageOverride("logSearch", "Log Search")}
+      {storageOverride("logSearch", t("wizard.configure.logSearch"))}
       {storageOverride("prometheus", "Prometheus")}
     </div>
   );

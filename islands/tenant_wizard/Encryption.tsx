@@ -2,6 +2,7 @@
  * Encryption page (advanced; spec 3 §2.3, §5): KES with Vault, AWS Secrets Manager, Gemalto KeySecure or
  * GCP Secret Manager, and optionally its own server and MinIO client certificates.
  */
+import { t } from "../lib/i18n/t.ts";
 import { Switch, TextField } from "../ui/fields.tsx";
 import { FileField, RadioGroup, Section } from "./controls.tsx";
 import type { PageProps } from "./NameTenant.tsx";
@@ -18,19 +19,19 @@ export function Encryption({ state, patch }: PageProps) {
   const needsTls = !state.security.enableTLS;
   return (
     <div>
-      <h2 className="text-lg font-bold mb-1">Encryption</h2>
+      <h2 className="text-lg font-bold mb-1">{t("wizard.steps.encryption")}</h2>
       <p className="text-sm text-base-content/70 mb-4">
-        MinIO Server-Side Encryption (SSE) protects objects as part of write operations
+        {t("wizard.encryption.intro")}
       </p>
       {needsTls
         ? (
           <div role="alert" className="alert alert-info text-sm mb-3">
-            Encryption needs TLS: turn TLS on in the Security page.
+            {t("wizard.encryption.needsTls")}
           </div>
         )
         : null}
       <Switch
-        label="Enable Server Side Encryption"
+        label={t("wizard.encryption.enable")}
         checked={e.enabled}
         onChange={(enabled) =>
           set({
@@ -42,7 +43,7 @@ export function Encryption({ state, patch }: PageProps) {
         ? (
           <>
             <RadioGroup
-              label="Encryption Options"
+              label={t("wizard.encryption.options")}
               value={e.kind}
               onChange={(kind) =>
                 set({ kind, customCerts: kind === "vault" ? !state.security.customCerts : e.customCerts })}
@@ -52,34 +53,34 @@ export function Encryption({ state, patch }: PageProps) {
               }, { value: "gcp", label: "GCP" }]}
             />
             <Switch
-              label="Custom Certificates"
+              label={t("wizard.word.customCertificates")}
               checked={e.customCerts}
               onChange={(customCerts) => set({ customCerts })}
-              description="KES server certificate and MinIO's client certificate"
+              description={t("wizard.encryption.customCertsHelp")}
             />
             {e.customCerts
               ? (
                 <div className="grid sm:grid-cols-2 gap-x-4">
                   <FileField
-                    label="Encryption Service Cert"
+                    label={t("wizard.encryption.serviceCert")}
                     kind="cert"
                     value={e.server.cert}
                     onChange={(cert) => set({ server: { ...e.server, cert } })}
                   />
                   <FileField
-                    label="Encryption Service Key"
+                    label={t("wizard.encryption.serviceKey")}
                     kind="key"
                     value={e.server.key}
                     onChange={(key) => set({ server: { ...e.server, key } })}
                   />
                   <FileField
-                    label="MinIO Client Cert"
+                    label={t("wizard.encryption.clientCert")}
                     kind="cert"
                     value={e.client.cert}
                     onChange={(cert) => set({ client: { ...e.client, cert } })}
                   />
                   <FileField
-                    label="MinIO Client Key"
+                    label={t("wizard.encryption.clientKey")}
                     kind="key"
                     value={e.client.key}
                     onChange={(key) => set({ client: { ...e.client, key } })}
@@ -87,7 +88,7 @@ export function Encryption({ state, patch }: PageProps) {
                   {["server.key", "server.cert", "client.key", "client.cert"].some((f) => errors[f])
                     ? (
                       <p className="text-error text-sm" role="alert">
-                        The encryption service and MinIO client key and certificate are required
+                        {t("wizard.encryption.certsRequired")}
                       </p>
                     )
                     : null}
@@ -99,53 +100,53 @@ export function Encryption({ state, patch }: PageProps) {
                 <Section title="Vault">
                   <div className="grid sm:grid-cols-2 gap-x-4">
                     <TextField
-                      label="Endpoint"
+                      label={t("wizard.word.endpoint")}
                       value={e.vault.endpoint}
                       onChange={(endpoint) => vault({ endpoint })}
                       error={errors["vault.endpoint"]}
                     />
                     <TextField
-                      label="Engine"
+                      label={t("wizard.encryption.engine")}
                       value={e.vault.engine}
                       onChange={(engine) => vault({ engine })}
                     />
                     <TextField
-                      label="Namespace"
+                      label={t("wizard.word.namespace")}
                       value={e.vault.namespace}
                       onChange={(namespace) => vault({ namespace })}
                     />
                     <TextField
-                      label="Prefix"
+                      label={t("wizard.encryption.prefix")}
                       value={e.vault.prefix}
                       onChange={(prefix) => vault({ prefix })}
                     />
                     <TextField
-                      label="AppRole Engine"
+                      label={t("wizard.encryption.approleEngine")}
                       value={e.vault.approleEngine}
                       onChange={(approleEngine) => vault({ approleEngine })}
                     />
                     <TextField
-                      label="AppRole ID"
+                      label={t("wizard.encryption.approleId")}
                       value={e.vault.approleId}
                       onChange={(approleId) => vault({ approleId })}
                       error={errors["vault.approleId"]}
                     />
                     <TextField
-                      label="AppRole Secret"
+                      label={t("wizard.encryption.approleSecret")}
                       type="password"
                       value={e.vault.approleSecret}
                       onChange={(approleSecret) => vault({ approleSecret })}
                       error={errors["vault.approleSecret"]}
                     />
                     <TextField
-                      label="Retry (Seconds)"
+                      label={t("wizard.encryption.retrySeconds")}
                       type="number"
                       value={e.vault.retry}
                       onChange={(retry) => vault({ retry })}
                       error={errors["vault.retry"]}
                     />
                     <TextField
-                      label="Ping (Seconds)"
+                      label={t("wizard.encryption.pingSeconds")}
                       type="number"
                       value={e.vault.ping}
                       onChange={(ping) => vault({ ping })}
@@ -153,19 +154,19 @@ export function Encryption({ state, patch }: PageProps) {
                     />
                   </div>
                   <FileField
-                    label="Vault mTLS Key"
+                    label={t("wizard.encryption.vaultKey")}
                     kind="key"
                     value={e.vault.key}
                     onChange={(key) => vault({ key })}
                   />
                   <FileField
-                    label="Vault mTLS Cert"
+                    label={t("wizard.encryption.vaultCert")}
                     kind="cert"
                     value={e.vault.cert}
                     onChange={(cert) => vault({ cert })}
                   />
                   <FileField
-                    label="Vault CA"
+                    label={t("wizard.encryption.vaultCa")}
                     kind="cert"
                     value={e.vault.ca}
                     onChange={(ca) => vault({ ca })}
@@ -178,32 +179,40 @@ export function Encryption({ state, patch }: PageProps) {
                 <Section title="AWS Secrets Manager">
                   <div className="grid sm:grid-cols-2 gap-x-4">
                     <TextField
-                      label="Endpoint"
+                      label={t("wizard.word.endpoint")}
                       value={e.aws.endpoint}
                       onChange={(endpoint) => aws({ endpoint })}
                       error={errors["aws.endpoint"]}
                     />
                     <TextField
-                      label="Region"
+                      label={t("wizard.encryption.region")}
                       value={e.aws.region}
                       onChange={(region) => aws({ region })}
                       error={errors["aws.region"]}
                     />
-                    <TextField label="KMS Key" value={e.aws.kmsKey} onChange={(kmsKey) => aws({ kmsKey })} />
                     <TextField
-                      label="Access Key"
+                      label={t("wizard.encryption.kmsKey")}
+                      value={e.aws.kmsKey}
+                      onChange={(kmsKey) => aws({ kmsKey })}
+                    />
+                    <TextField
+                      label={t("wizard.word.accessKey")}
                       value={e.aws.accessKey}
                       onChange={(accessKey) => aws({ accessKey })}
                       error={errors["aws.accessKey"]}
                     />
                     <TextField
-                      label="Secret Key"
+                      label={t("wizard.word.secretKey")}
                       type="password"
                       value={e.aws.secretKey}
                       onChange={(secretKey) => aws({ secretKey })}
                       error={errors["aws.secretKey"]}
                     />
-                    <TextField label="Token" value={e.aws.token} onChange={(token) => aws({ token })} />
+                    <TextField
+                      label={t("wizard.word.token")}
+                      value={e.aws.token}
+                      onChange={(token) => aws({ token })}
+                    />
                   </div>
                 </Section>
               )
@@ -213,25 +222,25 @@ export function Encryption({ state, patch }: PageProps) {
                 <Section title="Gemalto KeySecure">
                   <div className="grid sm:grid-cols-2 gap-x-4">
                     <TextField
-                      label="Endpoint"
+                      label={t("wizard.word.endpoint")}
                       value={e.gemalto.endpoint}
                       onChange={(endpoint) => gemalto({ endpoint })}
                       error={errors["gemalto.endpoint"]}
                     />
                     <TextField
-                      label="Token"
+                      label={t("wizard.word.token")}
                       value={e.gemalto.token}
                       onChange={(token) => gemalto({ token })}
                       error={errors["gemalto.token"]}
                     />
                     <TextField
-                      label="Domain"
+                      label={t("wizard.encryption.domain")}
                       value={e.gemalto.domain}
                       onChange={(domain) => gemalto({ domain })}
                       error={errors["gemalto.domain"]}
                     />
                     <TextField
-                      label="Retry (Seconds)"
+                      label={t("wizard.encryption.retrySeconds")}
                       type="number"
                       value={e.gemalto.retry}
                       onChange={(retry) => gemalto({ retry })}
@@ -247,33 +256,33 @@ export function Encryption({ state, patch }: PageProps) {
                 <Section title="GCP Secret Manager">
                   <div className="grid sm:grid-cols-2 gap-x-4">
                     <TextField
-                      label="Project ID"
+                      label={t("wizard.encryption.projectId")}
                       value={e.gcp.projectId}
                       onChange={(projectId) => gcp({ projectId })}
                       error={errors["gcp.projectId"]}
                     />
                     <TextField
-                      label="Endpoint"
+                      label={t("wizard.word.endpoint")}
                       value={e.gcp.endpoint}
                       onChange={(endpoint) => gcp({ endpoint })}
                     />
                     <TextField
-                      label="Client Email"
+                      label={t("wizard.encryption.clientEmail")}
                       value={e.gcp.clientEmail}
                       onChange={(clientEmail) => gcp({ clientEmail })}
                     />
                     <TextField
-                      label="Client ID"
+                      label={t("wizard.word.clientId")}
                       value={e.gcp.clientId}
                       onChange={(clientId) => gcp({ clientId })}
                     />
                     <TextField
-                      label="Private Key ID"
+                      label={t("wizard.encryption.privateKeyId")}
                       value={e.gcp.privateKeyId}
                       onChange={(privateKeyId) => gcp({ privateKeyId })}
                     />
                     <TextField
-                      label="Private Key"
+                      label={t("wizard.encryption.privateKey")}
                       type="password"
                       value={e.gcp.privateKey}
                       onChange={(privateKey) => gcp({ privateKey })}

@@ -3,6 +3,7 @@
  * OpenID, or Active Directory with its unencrypted-traffic warning.
  */
 import { randomKey } from "../../server/lib/contract/operator_rules.ts";
+import { t } from "../lib/i18n/t.ts";
 import { Switch, TextField } from "../ui/fields.tsx";
 import { RadioGroup } from "./controls.tsx";
 import type { PageProps } from "./NameTenant.tsx";
@@ -16,28 +17,32 @@ export function IdentityProvider({ state, patch }: PageProps) {
   const ad = (value: Partial<typeof idp.ad>) => patch("idp", { ad: { ...idp.ad, ...value } });
   return (
     <div>
-      <h2 className="text-lg font-bold mb-1">Identity Provider</h2>
+      <h2 className="text-lg font-bold mb-1">{t("wizard.steps.identityProvider")}</h2>
       <p className="text-sm text-base-content/70 mb-4">
-        Access to the tenant can be controlled via an external Identity Manager.
+        {t("wizard.idp.intro")}
       </p>
       <RadioGroup
-        label="Protocol"
+        label={t("wizard.idp.protocol")}
         value={idp.kind}
         onChange={(kind) => patch("idp", { kind })}
-        options={[{ value: "builtin", label: "Built-in" }, { value: "openid", label: "OpenID" }, {
-          value: "ad",
-          label: "Active Directory",
-        }]}
+        options={[
+          { value: "builtin", label: t("wizard.word.builtin") },
+          { value: "openid", label: "OpenID" },
+          {
+            value: "ad",
+            label: "Active Directory",
+          },
+        ]}
       />
       {idp.kind === "builtin"
         ? (
           <div>
-            <p className="text-sm mb-2">Create additional users</p>
+            <p className="text-sm mb-2">{t("wizard.idp.additionalUsers")}</p>
             {idp.keys.map((pair, i) => (
               <div key={i} className="flex flex-wrap items-start gap-2">
                 <div className="flex-1 min-w-48">
                   <TextField
-                    label={`Access Key ${i + 1}`}
+                    label={t("wizard.idp.accessKeyN", { n: i + 1 })}
                     value={pair.accessKey}
                     onChange={(accessKey) =>
                       setKeys(idp.keys.map((k, j) => (j === i ? { ...k, accessKey } : k)))}
@@ -46,7 +51,7 @@ export function IdentityProvider({ state, patch }: PageProps) {
                 </div>
                 <div className="flex-1 min-w-48">
                   <TextField
-                    label={`Secret Key ${i + 1}`}
+                    label={t("wizard.idp.secretKeyN", { n: i + 1 })}
                     value={pair.secretKey}
                     onChange={(secretKey) =>
                       setKeys(idp.keys.map((k, j) => (j === i ? { ...k, secretKey } : k)))}
@@ -56,7 +61,7 @@ export function IdentityProvider({ state, patch }: PageProps) {
                 <button
                   type="button"
                   className="btn btn-sm btn-ghost mt-7"
-                  aria-label={`Remove key pair ${i + 1}`}
+                  aria-label={t("wizard.idp.removeKeyPair", { n: i + 1 })}
                   disabled={idp.keys.length === 1}
                   onClick={() => idp.keys.length > 1 && setKeys(idp.keys.filter((_, j) => j !== i))}
                 >
@@ -70,7 +75,7 @@ export function IdentityProvider({ state, patch }: PageProps) {
                 className="btn btn-sm"
                 onClick={() => setKeys([...idp.keys, { accessKey: "", secretKey: "" }])}
               >
-                Add User
+                {t("wizard.idp.addUser")}
               </button>
               <button
                 type="button"
@@ -78,7 +83,7 @@ export function IdentityProvider({ state, patch }: PageProps) {
                 onClick={() =>
                   setKeys(idp.keys.map(() => ({ accessKey: randomKey(16), secretKey: randomKey(32) })))}
               >
-                Randomize
+                {t("wizard.idp.randomize")}
               </button>
             </div>
           </div>
@@ -94,36 +99,36 @@ export function IdentityProvider({ state, patch }: PageProps) {
               error={errors.url}
             />
             <TextField
-              label="Configuration URL"
+              label={t("wizard.idp.configurationUrl")}
               value={idp.openid.configurationUrl}
               onChange={(configurationUrl) => openid({ configurationUrl })}
               error={errors.configurationUrl}
             />
             <TextField
-              label="Client ID"
+              label={t("wizard.word.clientId")}
               value={idp.openid.clientId}
               onChange={(clientId) => openid({ clientId })}
               error={errors.clientId}
             />
             <TextField
-              label="Secret ID"
+              label={t("wizard.idp.secretId")}
               value={idp.openid.secretId}
               onChange={(secretId) => openid({ secretId })}
               error={errors.secretId}
             />
             <TextField
-              label="Claim Name"
+              label={t("wizard.idp.claimName")}
               value={idp.openid.claimName}
               onChange={(claimName) => openid({ claimName })}
               error={errors.claimName}
             />
             <TextField
-              label="Callback URL"
+              label={t("wizard.idp.callbackUrl")}
               value={idp.openid.callbackUrl}
               onChange={(callbackUrl) => openid({ callbackUrl })}
             />
             <TextField
-              label="Scopes"
+              label={t("wizard.idp.scopes")}
               placeholder="openid,profile,email"
               value={idp.openid.scopes}
               onChange={(scopes) => openid({ scopes })}
@@ -135,85 +140,89 @@ export function IdentityProvider({ state, patch }: PageProps) {
         ? (
           <div>
             <TextField
-              label="LDAP Server Address"
+              label={t("wizard.idp.ldapServer")}
               value={idp.ad.url}
               onChange={(url) => ad({ url })}
               error={errors.adUrl}
             />
             <Switch
-              label="Skip TLS Verification"
+              label={t("wizard.idp.skipTls")}
               checked={idp.ad.skipTls}
               onChange={(skipTls) => ad({ skipTls })}
             />
             <Switch
-              label="Server Insecure"
+              label={t("wizard.idp.serverInsecure")}
               checked={idp.ad.serverInsecure}
               onChange={(serverInsecure) => ad({ serverInsecure })}
             />
             {idp.ad.serverInsecure
               ? (
                 <div role="alert" className="alert alert-warning text-sm mb-3">
-                  Warning: All traffic with Active Directory will be unencrypted
+                  {t("wizard.idp.insecureWarning")}
                 </div>
               )
               : null}
-            <Switch label="Start TLS" checked={idp.ad.startTls} onChange={(startTls) => ad({ startTls })} />
+            <Switch
+              label={t("wizard.idp.startTls")}
+              checked={idp.ad.startTls}
+              onChange={(startTls) => ad({ startTls })}
+            />
             <div className="grid sm:grid-cols-2 gap-x-4">
               <TextField
-                label="User Search Filter"
+                label={t("wizard.idp.userSearchFilter")}
                 value={idp.ad.usernameSearchFilter}
                 onChange={(usernameSearchFilter) => ad({ usernameSearchFilter })}
               />
               <TextField
-                label="Username Format"
+                label={t("wizard.idp.usernameFormat")}
                 value={idp.ad.usernameFormat}
                 onChange={(usernameFormat) => ad({ usernameFormat })}
               />
               <TextField
-                label="Group Search Base DN"
+                label={t("wizard.idp.groupSearchBaseDn")}
                 value={idp.ad.groupSearchBaseDn}
                 onChange={(groupSearchBaseDn) => ad({ groupSearchBaseDn })}
               />
               <TextField
-                label="Group Search Filter"
+                label={t("wizard.idp.groupSearchFilter")}
                 value={idp.ad.groupSearchFilter}
                 onChange={(groupSearchFilter) => ad({ groupSearchFilter })}
               />
               <TextField
-                label="Group Name Attribute"
+                label={t("wizard.idp.groupNameAttribute")}
                 value={idp.ad.groupNameAttribute}
                 onChange={(groupNameAttribute) => ad({ groupNameAttribute })}
               />
               <TextField
-                label="Lookup Bind DN"
+                label={t("wizard.idp.lookupBindDn")}
                 value={idp.ad.lookupBindDn}
                 onChange={(lookupBindDn) => ad({ lookupBindDn })}
               />
               <TextField
-                label="Lookup Bind Password"
+                label={t("wizard.idp.lookupBindPassword")}
                 type="password"
                 value={idp.ad.lookupBindPassword}
                 onChange={(lookupBindPassword) => ad({ lookupBindPassword })}
               />
               <TextField
-                label="User DN Search Base DN"
+                label={t("wizard.idp.userDnSearchBaseDn")}
                 value={idp.ad.userDnSearchBaseDn}
                 onChange={(userDnSearchBaseDn) => ad({ userDnSearchBaseDn })}
               />
               <TextField
-                label="User DN Search Filter"
+                label={t("wizard.idp.userDnSearchFilter")}
                 value={idp.ad.userDnSearchFilter}
                 onChange={(userDnSearchFilter) => ad({ userDnSearchFilter })}
               />
             </div>
             <div className="text-sm font-bold mb-1">
-              List of user DNs (Distinguished Names) to be added as Tenant Administrators
+              {t("wizard.idp.userDnsTitle")}
             </div>
             {idp.ad.userDns.map((dn, i) => (
               <div key={i} className="flex gap-2 items-start">
                 <div className="flex-1">
                   <TextField
-                    label={`User DN ${i + 1}`}
+                    label={t("wizard.idp.userDnN", { n: i + 1 })}
                     value={dn}
                     onChange={(v) => ad({ userDns: idp.ad.userDns.map((d, j) => (j === i ? v : d)) })}
                     error={errors[`userDn${i}`]}
@@ -222,7 +231,7 @@ export function IdentityProvider({ state, patch }: PageProps) {
                 <button
                   type="button"
                   className="btn btn-sm btn-ghost mt-7"
-                  aria-label={`Remove user DN ${i + 1}`}
+                  aria-label={t("wizard.idp.removeUserDn", { n: i + 1 })}
                   disabled={idp.ad.userDns.length === 1}
                   onClick={() => ad({ userDns: idp.ad.userDns.filter((_, j) => j !== i) })}
                 >
@@ -235,7 +244,7 @@ export function IdentityProvider({ state, patch }: PageProps) {
               className="btn btn-sm"
               onClick={() => ad({ userDns: [...idp.ad.userDns, ""] })}
             >
-              Add User DN
+              {t("wizard.idp.addUserDn")}
             </button>
           </div>
         )

@@ -6,6 +6,8 @@
 import { useEffect, useRef, useState } from "react";
 import { isNamespaceName, storageClassesFromQuota } from "../../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "../lib/api/operator.ts";
+import { t } from "../lib/i18n/t.ts";
+import { tNode } from "../lib/i18n/rich.tsx";
 import { ApiClientError } from "../lib/request.ts";
 import { ConfirmDialog } from "../ui/Dialog.tsx";
 import { SelectField, Switch, TextField } from "../ui/fields.tsx";
@@ -30,7 +32,7 @@ export function NameTenant({ state, patch }: PageProps) {
     if (!isNamespaceName(namespace)) {
       return patch("namespaceCheck", {
         status: "error",
-        error: "Please enter a valid namespace",
+        error: t("wizard.name.invalidNamespace"),
         classes: [],
         canCreateNamespace: false,
       });
@@ -44,7 +46,7 @@ export function NameTenant({ state, patch }: PageProps) {
         if ((existing.tenants ?? []).length > 0) {
           return patch("namespaceCheck", {
             status: "error",
-            error: "You can only create one tenant per namespace",
+            error: t("wizard.name.oneTenantPerNamespace"),
             classes: [],
           });
         }
@@ -53,7 +55,7 @@ export function NameTenant({ state, patch }: PageProps) {
         const detail = error instanceof ApiClientError ? error.detail || error.message : String(error);
         return patch("namespaceCheck", {
           status: "error",
-          error: `Error validating if namespace already has tenants: ${detail}`,
+          error: t("wizard.name.namespaceCheckFailed", { detail }),
           classes: [],
         });
       }
@@ -77,16 +79,16 @@ export function NameTenant({ state, patch }: PageProps) {
   const check = state.namespaceCheck;
   return (
     <div>
-      <h2 className="text-lg font-bold mb-1">Name Tenant</h2>
-      <p className="text-sm text-base-content/70 mb-4">How would you like to name this new tenant?</p>
+      <h2 className="text-lg font-bold mb-1">{t("wizard.steps.nameTenant")}</h2>
+      <p className="text-sm text-base-content/70 mb-4">{t("wizard.name.intro")}</p>
       <Switch
-        label="Advanced Mode"
+        label={t("wizard.name.advancedMode")}
         checked={state.advanced}
         onChange={(advanced) => patch("advanced", advanced as never)}
-        description="Configure images, affinity, identity, security and encryption"
+        description={t("wizard.name.advancedModeHelp")}
       />
       <TextField
-        label="Name"
+        label={t("common.word.name")}
         value={state.name.tenantName}
         onChange={(tenantName) => patch("name", { tenantName })}
         error={errors.tenantName}
@@ -94,7 +96,7 @@ export function NameTenant({ state, patch }: PageProps) {
       <div className="flex items-start gap-2">
         <div className="flex-1">
           <TextField
-            label="Namespace"
+            label={t("wizard.word.namespace")}
             value={namespace}
             onChange={(ns) => patch("name", { namespace: ns.trim(), storageClass: "" })}
             error={errors.namespace}
@@ -106,10 +108,10 @@ export function NameTenant({ state, patch }: PageProps) {
               type="button"
               className="btn btn-sm btn-outline mt-7"
               onClick={() => setCreating(true)}
-              aria-label="Create namespace"
-              title="Create namespace"
+              aria-label={t("wizard.name.createNamespace")}
+              title={t("wizard.name.createNamespace")}
             >
-              + Namespace
+              {t("wizard.name.addNamespace")}
             </button>
           )
           : null}
@@ -118,24 +120,24 @@ export function NameTenant({ state, patch }: PageProps) {
             <span
               role="status"
               className="loading loading-spinner loading-sm mt-9"
-              aria-label="Checking namespace"
+              aria-label={t("wizard.name.checkingNamespace")}
             />
           )
           : null}
       </div>
       <SelectField
-        label="Storage Class"
+        label={t("wizard.word.storageClass")}
         value={state.name.storageClass}
         options={check.classes.length
           ? check.classes.map((c) => ({ value: c.name, label: c.name }))
-          : [{ value: "", label: "Select a namespace first" }]}
+          : [{ value: "", label: t("wizard.name.selectNamespaceFirst") }]}
         onChange={(storageClass) => patch("name", { storageClass })}
         disabled={check.classes.length === 0}
       />
       <ConfirmDialog
-        title="Create namespace"
+        title={t("wizard.name.createNamespace")}
         open={creating}
-        confirmLabel="Create"
+        confirmLabel={t("common.action.create")}
         onClose={() => setCreating(false)}
         onConfirm={async () => {
           await operatorApi.createNamespace(namespace);
@@ -143,7 +145,7 @@ export function NameTenant({ state, patch }: PageProps) {
           setRecheck((n) => n + 1);
         }}
       >
-        Are you sure you want to create namespace <b>{namespace}</b>?
+        {tNode("wizard.name.confirmCreateNamespace", { namespace: <b>{namespace}</b> })}
       </ConfirmDialog>
     </div>
   );

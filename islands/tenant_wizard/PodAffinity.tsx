@@ -5,6 +5,7 @@
 import { useEffect, useState } from "react";
 import { joinLabels } from "../../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "../lib/api/operator.ts";
+import { t } from "../lib/i18n/t.ts";
 import { reportError } from "../lib/use_list.ts";
 import { Switch } from "../ui/fields.tsx";
 import { RadioGroup } from "./controls.tsx";
@@ -34,26 +35,26 @@ export function PodAffinity({ state, patch }: PageProps) {
   const errors = affinityErrors(state);
   return (
     <div>
-      <h2 className="text-lg font-bold mb-1">Pod Affinity</h2>
-      <p className="text-sm text-base-content/70 mb-4">Configure how pods will be assigned to nodes</p>
+      <h2 className="text-lg font-bold mb-1">{t("wizard.steps.podAffinity")}</h2>
+      <p className="text-sm text-base-content/70 mb-4">{t("wizard.affinity.intro")}</p>
       <RadioGroup
-        label="Type"
+        label={t("common.word.type")}
         value={a.kind}
         onChange={(kind) => patch("affinity", { kind })}
-        options={[{ value: "none", label: "None" }, {
+        options={[{ value: "none", label: t("common.word.none") }, {
           value: "default",
-          label: "Default (Pod Anti-Affinity)",
-        }, { value: "nodeSelector", label: "Node Selector" }]}
+          label: t("wizard.word.defaultAffinity"),
+        }, { value: "nodeSelector", label: t("wizard.word.nodeSelector") }]}
       />
       {a.kind === "nodeSelector"
         ? (
           <div>
             <Switch
-              label="Use Pod Anti-Affinity"
+              label={t("wizard.affinity.useAntiAffinity")}
               checked={a.withPodAntiAffinity}
               onChange={(withPodAntiAffinity) => patch("affinity", { withPodAntiAffinity })}
             />
-            <div className="text-sm font-bold mb-1">Labels</div>
+            <div className="text-sm font-bold mb-1">{t("wizard.affinity.labels")}</div>
             {a.labels.map((row, i) => (
               <div key={i} className="flex gap-2 mb-2 items-center">
                 {labels && !failed
@@ -61,7 +62,7 @@ export function PodAffinity({ state, patch }: PageProps) {
                     <>
                       <select
                         className="select select-sm border-base-300"
-                        aria-label={`Label key ${i + 1}`}
+                        aria-label={t("wizard.affinity.labelKey", { n: i + 1 })}
                         value={row.key}
                         onChange={(e) =>
                           setRow(i, { key: e.target.value, value: labels[e.target.value]?.[0] ?? "" })}
@@ -70,12 +71,12 @@ export function PodAffinity({ state, patch }: PageProps) {
                       </select>
                       <select
                         className="select select-sm border-base-300"
-                        aria-label={`Label value ${i + 1}`}
+                        aria-label={t("wizard.affinity.labelValue", { n: i + 1 })}
                         value={row.value}
                         onChange={(e) => setRow(i, { ...row, value: e.target.value })}
                       >
                         {(labels[row.key] ?? []).map((v) => (
-                          <option key={v} value={v}>{v || "(empty)"}</option>
+                          <option key={v} value={v}>{v || t("wizard.affinity.emptyValue")}</option>
                         ))}
                       </select>
                     </>
@@ -85,22 +86,22 @@ export function PodAffinity({ state, patch }: PageProps) {
                     <span
                       className="loading loading-spinner loading-sm"
                       role="status"
-                      aria-label="Loading node labels"
+                      aria-label={t("wizard.affinity.loadingLabels")}
                     />
                   )
                   : (
                     <>
                       <input
                         className="input input-sm border-base-300"
-                        aria-label={`Label key ${i + 1}`}
-                        placeholder="Key"
+                        aria-label={t("wizard.affinity.labelKey", { n: i + 1 })}
+                        placeholder={t("common.word.key")}
                         value={row.key}
                         onChange={(e) => setRow(i, { ...row, key: e.target.value })}
                       />
                       <input
                         className="input input-sm border-base-300"
-                        aria-label={`Label value ${i + 1}`}
-                        placeholder="Value"
+                        aria-label={t("wizard.affinity.labelValue", { n: i + 1 })}
+                        placeholder={t("common.word.value")}
                         value={row.value}
                         onChange={(e) => setRow(i, { ...row, value: e.target.value })}
                       />
@@ -109,7 +110,7 @@ export function PodAffinity({ state, patch }: PageProps) {
                 <button
                   type="button"
                   className="btn btn-sm btn-ghost"
-                  aria-label="Add label"
+                  aria-label={t("wizard.affinity.addLabel")}
                   onClick={() =>
                     patch("affinity", {
                       labels: [...a.labels, {
@@ -125,7 +126,7 @@ export function PodAffinity({ state, patch }: PageProps) {
                     <button
                       type="button"
                       className="btn btn-sm btn-ghost"
-                      aria-label={`Remove label ${i + 1}`}
+                      aria-label={t("wizard.affinity.removeLabel", { n: i + 1 })}
                       onClick={() => patch("affinity", { labels: a.labels.filter((_, j) => j !== i) })}
                     >
                       −
@@ -136,7 +137,11 @@ export function PodAffinity({ state, patch }: PageProps) {
             ))}
             {errors.labels
               ? <span className="text-error text-sm block" role="alert">{errors.labels}</span>
-              : <p className="text-xs text-base-content/70">Selector: {joinLabels(a.labels)}</p>}
+              : (
+                <p className="text-xs text-base-content/70">
+                  {t("wizard.affinity.selector", { selector: joinLabels(a.labels) })}
+                </p>
+              )}
           </div>
         )
         : null}

@@ -1,48 +1,64 @@
 /** Preview Configuration page (spec 3 §2.3): what Create will ask for, before asking. */
-import { niceBytes } from "../../server/lib/contract/operator_rules.ts";
-import type { SizeComputation } from "./rules.ts";
+import { t } from "../lib/i18n/t.ts";
+import { type SizeComputation, sizeText } from "./rules.ts";
 import type { WizardState } from "./state.ts";
 
 export function Preview({ state, size }: { state: WizardState; size: SizeComputation }) {
   const chosen = size.ec.storageFactors.find((f) => f.erasureCode === state.size.ecParity);
   const rows: [string, string][] = [
-    ["Tenant Name", state.name.tenantName],
-    ["Namespace", state.name.namespace],
-    ["Storage Class", state.name.storageClass],
-    ["Total Number of Servers", String(size.distribution.nodes)],
-    ["Drives per Server", String(size.distribution.disks)],
-    ["Drive Capacity", niceBytes(size.distribution.pvSize)],
-    ["Raw Capacity", niceBytes(size.ec.rawCapacity)],
-    ["Usable Capacity", chosen ? niceBytes(chosen.maxCapacity) : "-"],
-    ["EC Parity", state.size.ecParity],
+    [t("wizard.preview.tenantName"), state.name.tenantName],
+    [t("wizard.word.namespace"), state.name.namespace],
+    [t("wizard.word.storageClass"), state.name.storageClass],
+    [t("wizard.preview.totalServers"), String(size.distribution.nodes)],
+    [t("wizard.word.drivesPerServer"), String(size.distribution.disks)],
+    [t("wizard.word.driveCapacity"), sizeText(size.distribution.pvSize)],
+    [t("wizard.word.rawCapacity"), sizeText(size.ec.rawCapacity)],
+    [t("wizard.word.usableCapacity"), chosen ? sizeText(chosen.maxCapacity) : "-"],
+    [t("wizard.word.ecParity"), state.size.ecParity],
   ];
   if (state.advanced) {
     rows.push(
-      ["MinIO Image", state.configure.customImage ? state.configure.imageName : "Default"],
-      ["Memory per Node", `${niceBytes(size.memory.request)} (limit ${niceBytes(size.memory.limit)})`],
       [
-        "Pod Affinity",
+        t("wizard.preview.minioImage"),
+        state.configure.customImage ? state.configure.imageName : t("wizard.preview.defaultImage"),
+      ],
+      [
+        t("wizard.word.memoryPerNode"),
+        t("wizard.word.memoryWithLimit", {
+          request: sizeText(size.memory.request),
+          limit: sizeText(size.memory.limit),
+        }),
+      ],
+      [
+        t("wizard.steps.podAffinity"),
         {
-          none: "None",
-          default: "Default (Pod Anti-Affinity)",
-          nodeSelector: "Node Selector",
+          none: t("common.word.none"),
+          default: t("wizard.word.defaultAffinity"),
+          nodeSelector: t("wizard.word.nodeSelector"),
         }[state.affinity.kind],
       ],
       [
-        "Identity Provider",
-        { builtin: "Built-in", openid: "OpenID", ad: "Active Directory" }[state.idp.kind],
+        t("wizard.steps.identityProvider"),
+        { builtin: t("wizard.word.builtin"), openid: "OpenID", ad: "Active Directory" }[state.idp.kind],
       ],
       [
         "TLS",
-        !state.security.enableTLS ? "Disabled" : state.security.autoCert ? "AutoCert" : "Custom certificates",
+        !state.security.enableTLS
+          ? t("common.word.disabled")
+          : state.security.autoCert
+          ? "AutoCert"
+          : t("wizard.preview.customCertificates"),
       ],
-      ["Encryption", state.encryption.enabled ? state.encryption.kind.toUpperCase() : "Disabled"],
+      [
+        t("wizard.steps.encryption"),
+        state.encryption.enabled ? state.encryption.kind.toUpperCase() : t("common.word.disabled"),
+      ],
     );
   }
   return (
     <div>
-      <h2 className="text-lg font-bold mb-1">Review</h2>
-      <p className="text-sm text-base-content/70 mb-4">Review the details of the new tenant</p>
+      <h2 className="text-lg font-bold mb-1">{t("wizard.preview.heading")}</h2>
+      <p className="text-sm text-base-content/70 mb-4">{t("wizard.preview.intro")}</p>
       <table className="table table-sm" data-testid="tenant-preview">
         <tbody>
           {rows.map(([label, value]) => (

@@ -4,13 +4,14 @@
  * capacity and failure tolerance. The server's memory and parity answers are facts the page's validity uses.
  */
 import { useEffect, useRef } from "react";
-import { MIN_SERVERS, niceBytes, SIZE_UNITS } from "../../server/lib/contract/operator_rules.ts";
+import { MIN_SERVERS, SIZE_UNITS } from "../../server/lib/contract/operator_rules.ts";
 import { operatorApi } from "../lib/api/operator.ts";
+import { t } from "../lib/i18n/t.ts";
 import { ApiClientError } from "../lib/request.ts";
 import { NumberWithUnit, SelectField, TextField } from "../ui/fields.tsx";
 import { Section } from "./controls.tsx";
 import type { PageProps } from "./NameTenant.tsx";
-import { computeSize, type SizeFacts } from "./rules.ts";
+import { computeSize, type SizeFacts, sizeText } from "./rules.ts";
 
 const messageOf = (
   error: unknown,
@@ -70,26 +71,26 @@ export function TenantSize(
   const set = (value: Partial<typeof size>) => patch("size", value);
   return (
     <div>
-      <h2 className="text-lg font-bold mb-1">Tenant Size</h2>
-      <p className="text-sm text-base-content/70 mb-4">Please select the desired capacity</p>
+      <h2 className="text-lg font-bold mb-1">{t("wizard.steps.tenantSize")}</h2>
+      <p className="text-sm text-base-content/70 mb-4">{t("wizard.size.intro")}</p>
       <div className="grid md:grid-cols-2 gap-x-6">
         <div>
           <TextField
-            label="Number of Servers"
+            label={t("wizard.word.numberOfServers")}
             type="number"
             value={size.nodes}
             onChange={(nodes) => set({ nodes })}
             error={computed.errors.nodes}
           />
           <TextField
-            label="Drives per Server"
+            label={t("wizard.word.drivesPerServer")}
             type="number"
             value={size.drivesPerServer}
             onChange={(drivesPerServer) => set({ drivesPerServer })}
             error={computed.errors.drivesPerServer}
           />
           <NumberWithUnit
-            label="Total Size"
+            label={t("wizard.size.totalSize")}
             value={size.volumeSize}
             onChange={(volumeSize) => set({ volumeSize })}
             unit={size.sizeFactor}
@@ -100,7 +101,7 @@ export function TenantSize(
           {state.advanced
             ? (
               <TextField
-                label="Memory per Node [Gi]"
+                label={t("wizard.size.memoryPerNodeGi")}
                 type="number"
                 value={size.memoryNode}
                 onChange={(memoryNode) => set({ memoryNode })}
@@ -111,17 +112,17 @@ export function TenantSize(
             ? <p className="text-error text-sm mb-3" role="alert">{computed.memory.error}</p>
             : null}
           <SelectField
-            label="Erasure Code Parity"
+            label={t("wizard.size.erasureCodeParity")}
             value={size.ecParity}
             options={[
               // An empty choice while none is chosen, so the list never shows a parity the state does not hold.
               ...(size.ecParity ? [] : [{
                 value: "",
                 label: facts.parityError
-                  ? "No parity fits this layout"
+                  ? t("wizard.size.noParityFits")
                   : facts.parityChoices.length
-                  ? "Select parity"
-                  : "Loading...",
+                  ? t("wizard.size.selectParity")
+                  : t("wizard.size.loadingParity"),
               }]),
               ...facts.parityChoices.map((ec) => ({ value: ec, label: ec })),
             ]}
@@ -140,34 +141,35 @@ export function TenantSize(
             : null}
         </div>
         <div>
-          <Section title="Resource Allocation">
+          <Section title={t("wizard.size.resourceAllocation")}>
             <table className="table table-sm" data-testid="size-summary">
               <tbody>
                 <tr>
-                  <th>Number of Servers</th>
+                  <th>{t("wizard.word.numberOfServers")}</th>
                   <td>{computed.distribution.nodes || "-"}</td>
                 </tr>
                 <tr>
-                  <th>Drives per Server</th>
+                  <th>{t("wizard.word.drivesPerServer")}</th>
                   <td>{computed.distribution.disks || "-"}</td>
                 </tr>
                 <tr>
-                  <th>Drive Capacity</th>
-                  <td>{computed.distribution.pvSize ? niceBytes(computed.distribution.pvSize) : "-"}</td>
+                  <th>{t("wizard.word.driveCapacity")}</th>
+                  <td>{computed.distribution.pvSize ? sizeText(computed.distribution.pvSize) : "-"}</td>
                 </tr>
                 <tr>
-                  <th>Total Number of Volumes</th>
+                  <th>{t("wizard.size.totalVolumes")}</th>
                   <td>{computed.distribution.persistentVolumes || "-"}</td>
                 </tr>
                 {state.advanced
                   ? (
                     <tr>
-                      <th>Memory per Node</th>
+                      <th>{t("wizard.word.memoryPerNode")}</th>
                       <td>
                         {computed.memory.request
-                          ? `${niceBytes(computed.memory.request)} (limit ${
-                            niceBytes(computed.memory.limit)
-                          })`
+                          ? t("wizard.word.memoryWithLimit", {
+                            request: sizeText(computed.memory.request),
+                            limit: sizeText(computed.memory.limit),
+                          })
                           : "-"}
                       </td>
                     </tr>
@@ -176,23 +178,23 @@ export function TenantSize(
               </tbody>
             </table>
           </Section>
-          <Section title="Erasure Code Configuration">
+          <Section title={t("wizard.size.erasureCodeConfiguration")}>
             <table className="table table-sm" data-testid="capacity-summary">
               <tbody>
                 <tr>
-                  <th>EC Parity</th>
+                  <th>{t("wizard.word.ecParity")}</th>
                   <td>{size.ecParity || "-"}</td>
                 </tr>
                 <tr>
-                  <th>Raw Capacity</th>
-                  <td>{computed.ec.rawCapacity ? niceBytes(computed.ec.rawCapacity) : "-"}</td>
+                  <th>{t("wizard.word.rawCapacity")}</th>
+                  <td>{computed.ec.rawCapacity ? sizeText(computed.ec.rawCapacity) : "-"}</td>
                 </tr>
                 <tr>
-                  <th>Usable Capacity</th>
-                  <td>{chosen ? niceBytes(chosen.maxCapacity) : "-"}</td>
+                  <th>{t("wizard.word.usableCapacity")}</th>
+                  <td>{chosen ? sizeText(chosen.maxCapacity) : "-"}</td>
                 </tr>
                 <tr>
-                  <th>Drive Failures Tolerated</th>
+                  <th>{t("wizard.size.failuresTolerated")}</th>
                   <td>{chosen ? chosen.maxFailureTolerations : "-"}</td>
                 </tr>
               </tbody>

@@ -1,6 +1,7 @@
 /** Form parts the wizard pages share: radio choices and certificate/key file pickers with their type rules. */
 import { useState } from "react";
 import { CERT_EXTENSIONS, KEY_EXTENSIONS } from "../../server/lib/contract/operator_rules.ts";
+import { t } from "../lib/i18n/t.ts";
 import type { FileValue } from "./state.ts";
 
 export function RadioGroup<T extends string>(
@@ -50,7 +51,7 @@ export function FileField(
   async function handleFile(file: File | undefined) {
     if (!file) return;
     if (!allowed.some((ext) => file.name.toLowerCase().endsWith(ext))) {
-      setError(`Only ${allowed.join(", ")} files are accepted`);
+      setError(t("wizard.file.onlyTypes", { extensions: allowed.join(", ") }));
       return;
     }
     setError("");
@@ -75,7 +76,7 @@ export function FileField(
             <button
               type="button"
               className="btn btn-ghost btn-xs"
-              aria-label={`Clear ${label}`}
+              aria-label={t("wizard.file.clear", { label })}
               onClick={() => onChange({ name: "", value: "" })}
             >
               ✕

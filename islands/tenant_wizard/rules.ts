@@ -9,16 +9,38 @@ import {
   isTenantName,
   memoryResources,
   MIN_SERVERS,
-  TENANT_NAME_MESSAGE,
-  totalSizeError,
+  niceBytes,
+  quotaLimit,
+  RULE_MESSAGES,
+  type RuleMessage,
+  totalSizeFits,
   unitBytes,
 } from "../../server/lib/contract/operator_rules.ts";
+import { currentLocale, type MessageKey, t } from "../lib/i18n/t.ts";
 import { completePairs, hasHalfPair, type WizardState } from "./state.ts";
+
+/** A size as niceBytes writes it ("1.5 TiB"), its number written the language's way ("1,5 TiB" in German). */
+export function sizeText(bytes: number): string {
+  const [number, unit] = niceBytes(bytes).split(" ");
+  const digits = number.includes(".") ? 1 : 0;
+  const formatted = Number(number).toLocaleString(currentLocale(), {
+    useGrouping: false,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  return `${formatted} ${unit}`;
+}
+
+/** A sizing rule's message (English in the shared rules) in the person's language; other texts as they are. */
+export function ruleText(message: string): string {
+  const name = (Object.keys(RULE_MESSAGES) as RuleMessage[]).find((n) => RULE_MESSAGES[n] === message);
+  return name ? t(`wizard.rule.${name}` as MessageKey) : message;
+}
 
 /** Errors of the Name Tenant page, by field. */
 export function nameErrors(s: WizardState): Record<string, string> {
   const errors: Record<string, string> = {};
-  if (s.name.tenantName && !isTenantName(s.name.tenantName)) errors.tenantName = TENANT_NAME_MESSAGE;
+  if (s.name.tenantName && !isTenantName(s.name.tenantName)) errors.tenantName = t("wizard.name.invalidName");
   if (s.namespaceCheck.status === "error") errors.namespace = s.namespaceCheck.error;
   return errors;
 }
@@ -43,16 +65,16 @@ export function configureErrors(s: WizardState): Record<string, string> {
   const c = s.configure;
   const errors: Record<string, string> = {};
   if (c.customImage && (!c.imageName || !isImage(c.imageName))) {
-    errors.imageName = "Format must be of form: 'minio/minio:VERSION'";
+    errors.imageName = t("wizard.rule.imageFormat", { example: "minio/minio" });
   }
   if (c.customImage) {
     for (const [field, example] of IMAGE_FIELDS) {
-      if (c[field] && !isImage(c[field])) errors[field] = `Format must be of form: '${example}:VERSION'`;
+      if (c[field] && !isImage(c[field])) errors[field] = t("wizard.rule.imageFormat", { example });
     }
   }
   if (c.customRegistry) {
     for (const field of ["registry", "registryUsername", "registryPassword"] as const) {
-      if (!c[field].trim()) errors[field] = "Field cannot be empty";
+      if (!c[field].trim()) errors[field] = t("wizard.rule.required");
     }
   }
   for (
@@ -63,8 +85,8 @@ export function configureErrors(s: WizardState): Record<string, string> {
     ]] as const
   ) {
     if (!c[custom]) continue;
-    if (!c[cls]) errors[cls] = "Field cannot be empty";
-    if (!(Number(c[size]) > 0)) errors[size] = "Volume size must be present and be greatter than 0";
+    if (!c[cls]) errors[cls] = t("wizard.rule.required");
+    if (!(Number(c[size]) > 0)) errors[size] = t("wizard.rule.volumeSizePositive");
   }
   return errors;
 }
@@ -73,7 +95,7 @@ export function affinityErrors(s: WizardState): Record<string, string> {
   if (s.affinity.kind !== "nodeSelector") return {};
   const complete = s.affinity.labels.filter((l) => l.key.trim() && l.value.trim());
   if (complete.length === 0 || s.affinity.labels.some((l) => !l.key.trim() || !l.value.trim())) {
-    return { labels: "You need to add at least one label key-pair" };
+    return { labels: t("wizard.rule.labelPair") };
   }
   return {};
 }
@@ -81,19 +103,19 @@ export function affinityErrors(s: WizardState): Record<string, string> {
 export function idpErrors(s: WizardState): Record<string, string> {
   const errors: Record<string, string> = {};
   if (s.idp.kind === "builtin") {
-    if (s.idp.keys.length === 0) errors.keys = "At least one access key / secret key pair is required";
+    if (s.idp.keys.length === 0) errors.keys = t("wizard.rule.keyPairRequired");
     s.idp.keys.forEach((k, i) => {
-      if (!isAccessKey(k.accessKey)) errors[`accessKey${i}`] = "Keys must be at least length 8";
-      if (!isAccessKey(k.secretKey)) errors[`secretKey${i}`] = "Keys must be at least length 8";
+      if (!isAccessKey(k.accessKey)) errors[`accessKey${i}`] = t("wizard.rule.keyLength");
+      if (!isAccessKey(k.secretKey)) errors[`secretKey${i}`] = t("wizard.rule.keyLength");
     });
   } else if (s.idp.kind === "openid") {
     for (const field of ["url", "configurationUrl", "clientId", "secretId", "claimName"] as const) {
-      if (!s.idp.openid[field].trim()) errors[field] = "Field cannot be empty";
+      if (!s.idp.openid[field].trim()) errors[field] = t("wizard.rule.required");
     }
   } else {
-    if (!s.idp.ad.url.trim()) errors.adUrl = "Field cannot be empty";
+    if (!s.idp.ad.url.trim()) errors.adUrl = t("wizard.rule.required");
     s.idp.ad.userDns.forEach((dn, i) => {
-      if (!dn.trim()) errors[`userDn${i}`] = "Field cannot be empty";
+      if (!dn.trim()) errors[`userDn${i}`] = t("wizard.rule.required");
     });
   }
   return errors;
@@ -111,10 +133,10 @@ export function encryptionErrors(s: WizardState): Record<string, string> {
   const errors: Record<string, string> = {};
   if (!e.enabled) return errors;
   const need = (field: string, value: string) => {
-    if (!value.trim()) errors[field] = "Field cannot be empty";
+    if (!value.trim()) errors[field] = t("wizard.rule.required");
   };
   const nonNegative = (field: string, value: string) => {
-    if (!(Number(value) >= 0) || value.trim() === "") errors[field] = "Value needs to be 0 or greater";
+    if (!(Number(value) >= 0) || value.trim() === "") errors[field] = t("wizard.rule.nonNegative");
   };
   if (e.customCerts && !s.security.autoCert) {
     for (
@@ -122,7 +144,7 @@ export function encryptionErrors(s: WizardState): Record<string, string> {
         "client",
         "cert",
       ]] as const
-    ) if (!e[side][part].value) errors[`${side}.${part}`] = "Field cannot be empty";
+    ) if (!e[side][part].value) errors[`${side}.${part}`] = t("wizard.rule.required");
   }
   if (e.kind === "vault") {
     need("vault.endpoint", e.vault.endpoint);
@@ -168,28 +190,35 @@ export function computeSize(s: WizardState, facts: SizeFacts): SizeComputation {
   const totalBytes = Number(size.volumeSize) * unitBytes(size.sizeFactor);
   const errors: Record<string, string> = {};
   if (!size.nodes.trim() || !Number.isInteger(nodes) || nodes < MIN_SERVERS) {
-    errors.nodes = `Number of servers must be at least ${MIN_SERVERS}`;
+    errors.nodes = t("wizard.rule.minServers", { min: MIN_SERVERS });
   } else if (facts.memoryLookupError) errors.nodes = facts.memoryLookupError;
   if (!size.drivesPerServer.trim() || !Number.isInteger(drives) || drives < 1) {
-    errors.drivesPerServer = "There must be at least one drive";
+    errors.drivesPerServer = t("wizard.rule.minDrive");
   }
   const remaining = s.namespaceCheck.classes.find((c) => c.name === s.name.storageClass)?.remaining ?? 0;
-  const sizeError = size.volumeSize.trim() ? totalSizeError(totalBytes, remaining) : "Field cannot be empty";
-  if (sizeError) errors.volumeSize = sizeError;
+  if (!size.volumeSize.trim()) errors.volumeSize = t("wizard.rule.required");
+  else if (!totalSizeFits(totalBytes, remaining)) {
+    const limit = quotaLimit(remaining);
+    errors.volumeSize = t("wizard.rule.volumeSizeRange", {
+      limit: limit === null ? t("wizard.rule.storageClassLimit") : sizeText(limit),
+    });
+  }
   const memoryGi = Number(size.memoryNode);
   if (s.advanced && (!size.memoryNode.trim() || !(memoryGi >= 2))) {
-    errors.memoryNode = "Memory size must be greater than 2Gi";
+    errors.memoryNode = t("wizard.rule.memoryMin");
   }
-  const distribution = calculateDistribution(totalBytes, nodes, drives);
+  const computed = calculateDistribution(totalBytes, nodes, drives);
+  const distribution = { ...computed, error: ruleText(computed.error) };
   const ec = erasureCodeCalc(
     facts.parityError ? [] : facts.parityChoices,
     distribution.persistentVolumes,
     distribution.pvSize,
     nodes,
   );
-  const memory = facts.maxMemory === null
+  const resources = facts.maxMemory === null
     ? { error: "", request: memoryGi * 2 ** 30, limit: 0 }
     : memoryResources(s.advanced ? memoryGi : 2, totalBytes, facts.maxMemory);
+  const memory = { ...resources, error: ruleText(resources.error) };
   const valid = Object.keys(errors).length === 0 && !distribution.error && !ec.error && !facts.parityError &&
     facts.maxMemory !== null && !memory.error && !!size.ecParity;
   return { errors, distribution, ec, memory, totalBytes, valid };

@@ -13,6 +13,22 @@ export const NO_QUOTA = 9223372036854775807;
 
 export const TENANT_NAME_MESSAGE = "Name only can contain lowercase letters, numbers and '-'. Min. Length: 3";
 export const KEYS_MESSAGE = "Keys must be at least length 8";
+/**
+ * The sizing rules' messages as the spec words them (English); the wizard shows each in the person's language
+ * under the catalogue key of the same name, "wizard.rule.<name>" (islands/tenant_wizard/rules.ts).
+ */
+export const RULE_MESSAGES = {
+  poolTooSmall: "The pool size must be greater than 1Gi",
+  drivesMin: "Number of drives must be at least 1",
+  invalidData: "Some provided data is invalid, please try again.",
+  diskTooSmall: "Disk Size with this combination would be less than 1Gi, please try another combination",
+  noMemory: "There is no memory available for the selected number of nodes",
+  notEnoughMemory: "There are not enough memory resources available",
+  memoryTooSmall: "The requested memory size must be greater than 2Gi",
+  memoryTooLarge:
+    "The requested memory is greater than the max available memory for the selected number of nodes",
+} as const;
+export type RuleMessage = keyof typeof RULE_MESSAGES;
 
 export const isTenantName = (name: string) => /^[a-z0-9-]{3,63}$/.test(name);
 export const isNamespaceName = (name: string) =>
@@ -38,7 +54,16 @@ export function niceBytes(bytes: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[i]}`;
 }
 
-export class ParityError extends Error {}
+/** Why a layout has no parity: `kind` and `params` let the server word it in the person's language. */
+export class ParityError extends Error {
+  constructor(
+    message: string,
+    readonly kind: "invalidEndpoints" | "tooFewEndpoints" | "notDivisible" | "notSymmetric",
+    readonly params: { pattern: string; total?: string; sizes?: string },
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Erasure-code parity choices for N servers with D drives each (operator-k8s.md §5.1, a port of MinIO's
@@ -48,17 +73,24 @@ export class ParityError extends Error {}
 export function parityOptions(nodes: number, drivesPerNode: number): string[] {
   const pattern = `[http://minio{1...${nodes}}/export/set{1...${drivesPerNode}}]`;
   if (!Number.isInteger(nodes) || !Number.isInteger(drivesPerNode) || drivesPerNode < 1 || nodes < 1) {
-    throw new ParityError(`invalid number of endpoints provided ${pattern}`);
+    throw new ParityError(`invalid number of endpoints provided ${pattern}`, "invalidEndpoints", { pattern });
   }
   const total = nodes * drivesPerNode;
-  if (total < 4) throw new ParityError(`incorrect number of endpoints provided ${pattern}`);
+  if (total < 4) {
+    throw new ParityError(`incorrect number of endpoints provided ${pattern}`, "tooFewEndpoints", {
+      pattern,
+    });
+  }
   const sizes = Array.from({ length: 13 }, (_, i) => i + 4);
+  const params = { pattern, total: String(total), sizes: sizes.join(" ") };
   const divisible = sizes.filter((size) => total % size === 0);
   if (divisible.length === 0) {
     throw new ParityError(
       `incorrect number of endpoints provided ${pattern}, number of disks ${total} is not divisible by any supported erasure set sizes [${
         sizes.join(" ")
       }]`,
+      "notDivisible",
+      params,
     );
   }
   const symmetric = divisible.filter((size) =>
@@ -69,6 +101,8 @@ export function parityOptions(nodes: number, drivesPerNode: number): string[] {
       `no symmetric distribution detected with input endpoints provided ${pattern}, disks ${total} cannot be spread symmetrically by any supported erasure set sizes [${
         sizes.join(" ")
       }]`,
+      "notSymmetric",
+      params,
     );
   }
   const maxParity = Math.floor(Math.max(...symmetric) / 2);
@@ -132,21 +166,18 @@ export function calculateDistribution(
 ): Distribution {
   const empty = { nodes: 0, persistentVolumes: 0, disks: 0, pvSize: 0 };
   if (!Number.isFinite(totalBytes) || totalBytes < GI) {
-    return { error: "The pool size must be greater than 1Gi", ...empty };
+    return { error: RULE_MESSAGES.poolTooSmall, ...empty };
   }
   if (!Number.isFinite(drivesPerServer) || drivesPerServer <= 0) {
-    return { error: "Number of drives must be at least 1", ...empty };
+    return { error: RULE_MESSAGES.drivesMin, ...empty };
   }
   if (!Number.isFinite(nodes) || nodes <= 0) {
-    return { error: "Some provided data is invalid, please try again.", ...empty };
+    return { error: RULE_MESSAGES.invalidData, ...empty };
   }
   const persistentVolumes = nodes * drivesPerServer;
   const pvSize = Math.floor(totalBytes / persistentVolumes);
   if (pvSize < GI) {
-    return {
-      error: "Disk Size with this combination would be less than 1Gi, please try another combination",
-      ...empty,
-    };
+    return { error: RULE_MESSAGES.diskTooSmall, ...empty };
   }
   return { error: "", nodes, persistentVolumes, disks: drivesPerServer, pvSize };
 }
@@ -168,16 +199,10 @@ export function memoryResources(
 ): MemoryResources {
   const request = memoryGi * GI;
   const fail = (error: string) => ({ error, request: 0, limit: 0 });
-  if (maxAllocatable === 0) return fail("There is no memory available for the selected number of nodes");
-  if (maxAllocatable < MIN_MEMORY_GI * GI) return fail("There are not enough memory resources available");
-  if (!Number.isFinite(request) || request < MIN_MEMORY_GI * GI) {
-    return fail("The requested memory size must be greater than 2Gi");
-  }
-  if (request > maxAllocatable) {
-    return fail(
-      "The requested memory is greater than the max available memory for the selected number of nodes",
-    );
-  }
+  if (maxAllocatable === 0) return fail(RULE_MESSAGES.noMemory);
+  if (maxAllocatable < MIN_MEMORY_GI * GI) return fail(RULE_MESSAGES.notEnoughMemory);
+  if (!Number.isFinite(request) || request < MIN_MEMORY_GI * GI) return fail(RULE_MESSAGES.memoryTooSmall);
+  if (request > maxAllocatable) return fail(RULE_MESSAGES.memoryTooLarge);
   const floor = totalBytes >= PI
     ? 64 * GI
     : totalBytes >= 100 * TI
@@ -202,11 +227,19 @@ export function storageClassesFromQuota(
   }));
 }
 
+/** Whether a total size fits: above 1Gi and within the storage class's remaining quota. */
+export const totalSizeFits = (totalBytes: number, remaining: number) =>
+  Number.isFinite(totalBytes) && totalBytes > GI && totalBytes <= remaining;
+
+/** The quota a size must stay under, or null for a storage class without one ("the storage class limit"). */
+export const quotaLimit = (remaining: number): number | null => remaining >= NO_QUOTA / 2 ? null : remaining;
+
 /** The size page's check: 'Volume size must be greater than 1Gi and less than {limit}'. */
 export function totalSizeError(totalBytes: number, remaining: number): string {
-  if (!Number.isFinite(totalBytes) || totalBytes <= GI || totalBytes > remaining) {
+  if (!totalSizeFits(totalBytes, remaining)) {
+    const limit = quotaLimit(remaining);
     return `Volume size must be greater than 1Gi and less than ${
-      remaining >= NO_QUOTA / 2 ? "the storage class limit" : niceBytes(remaining)
+      limit === null ? "the storage class limit" : niceBytes(limit)
     }`;
   }
   return "";

@@ -3,6 +3,7 @@
  * namespace's storage quota (or every storage class when it has none), node labels, the largest memory N
  * nodes can each give, and the erasure-code parity choices.
  */
+import { t } from "../../../../islands/lib/i18n/t.ts";
 import { NO_QUOTA, ParityError, parityOptions } from "../../../lib/contract/operator_rules.ts";
 import type { ResourceQuotaInfo } from "../../../lib/contract/operator.ts";
 import type { OperatorDeps } from "../../k8s/connection.ts";
@@ -69,21 +70,19 @@ export async function maxAllocatableMemory(
   token: string,
   numNodes: number,
 ): Promise<number> {
-  if (numNodes < 4) throw new ApiError(507, "at least 4 nodes are required for a tenant");
+  if (numNodes < 4) throw new ApiError(507, t("wizard.server.minNodes"));
   const nodes = (await op.k8s.list<Node>(token, corePath("nodes"))).items;
   const taints = nodes.flatMap((n) => n.spec?.taints ?? []);
   const schedulable = nodes.length - taints.filter((t) => t.effect === "NoSchedule").length;
   const nonMaster = nodes.length - taints.filter((t) => t.key === "node-role.kubernetes.io/master").length;
   if (numNodes > schedulable && numNodes < nonMaster) {
-    throw new ApiError(500, "an error occurred, please try again", {
-      detail: "cannot request more nodes than what is available in the cluster",
-    });
+    throw new ApiError(500, t("wizard.server.tryAgain"), { detail: t("wizard.server.tooManyNodes") });
   }
   if (nonMaster < numNodes) {
-    throw new ApiError(507, "there are not enough nodes in the cluster to support this tenant");
+    throw new ApiError(507, t("wizard.server.notEnoughNodes"));
   }
   if (schedulable < numNodes) {
-    throw new ApiError(507, "there is not enough schedulable nodes to satisfy this requirement");
+    throw new ApiError(507, t("wizard.server.notEnoughSchedulable"));
   }
   const sizes = nodes
     .filter((n) => !(n.spec?.taints ?? []).some((t) => t.effect === "NoSchedule" || t.effect === "NoExecute"))
@@ -94,13 +93,24 @@ export async function maxAllocatableMemory(
   return sizes[sizes.length - numNodes];
 }
 
+/** Why a layout has no parity, in the request's language (the wizard shows it under the parity choice). */
+function parityMessage(error: ParityError): string {
+  const key = ({
+    invalidEndpoints: "wizard.server.parityInvalidEndpoints",
+    tooFewEndpoints: "wizard.server.parityTooFewEndpoints",
+    notDivisible: "wizard.server.parityNotDivisible",
+    notSymmetric: "wizard.server.parityNotSymmetric",
+  } as const)[error.kind];
+  return t(key, error.params);
+}
+
 /** GET /get-parity/{nodes}/{disks}: EC:max … EC:2; errors answered as 500 with the reason in the detail. */
 export function getParity(nodes: number, disks: number): string[] {
   try {
     return parityOptions(nodes, disks);
   } catch (error) {
     if (error instanceof ParityError) {
-      throw new ApiError(500, "an error occurred, please try again", { detail: error.message });
+      throw new ApiError(500, t("wizard.server.tryAgain"), { detail: parityMessage(error) });
     }
     throw error;
   }

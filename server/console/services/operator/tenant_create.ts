@@ -4,6 +4,7 @@
  * tenant, so a refused create leaves nothing half-written.
  */
 import { X509Certificate } from "node:crypto";
+import { t } from "../../../../islands/lib/i18n/t.ts";
 import type { CreateTenantInput, CreateTenantResponse } from "../../../lib/contract/operator.ts";
 import { randomKey } from "../../../lib/contract/operator_rules.ts";
 import type { OperatorDeps } from "../../k8s/connection.ts";
@@ -75,8 +76,8 @@ async function kesIdentity(clientCrt?: string): Promise<string> {
       new X509Certificate(decodeBase64(clientCrt)).publicKey.export({ type: "spki", format: "der" }),
     );
   } catch {
-    throw new ApiError(400, "invalid request", {
-      detail: "the encryption client certificate is not a PEM certificate",
+    throw new ApiError(400, t("wizard.server.invalidRequest"), {
+      detail: t("wizard.server.clientCertNotPem"),
     });
   }
   return new Uint8Array(await crypto.subtle.digest("SHA-256", spki)).toHex();
@@ -177,7 +178,7 @@ export async function createTenant(
   const { name, namespace } = input;
   const existing = await op.k8s.list<Tenant>(token, tenantPath(namespace), { limit: 1 });
   if (existing.items.length > 0) {
-    throw new ApiError(409, "You can only create one tenant per namespace", {
+    throw new ApiError(409, t("wizard.name.oneTenantPerNamespace"), {
       detail: `namespace ${namespace} already has tenant ${existing.items[0].metadata.name}`,
     });
   }
@@ -391,7 +392,7 @@ export async function createTenant(
   } catch (error) {
     await secrets.cleanup();
     if (error instanceof K8sError && error.status === 409) {
-      throw new ApiError(409, "the tenant already exists", { detail: error.message });
+      throw new ApiError(409, t("wizard.server.tenantExists"), { detail: error.message });
     }
     throw error;
   }

@@ -2,6 +2,7 @@
  * The wizard's validations (spec 3 §5) run again on the server over the create request, so a hand-made call
  * cannot create what the wizard would refuse. Answers field → message with the spec's texts.
  */
+import { t } from "../../../../islands/lib/i18n/t.ts";
 import type { CreateTenantInput } from "../../../lib/contract/operator.ts";
 import {
   GI,
@@ -9,12 +10,10 @@ import {
   isImage,
   isNamespaceName,
   isTenantName,
-  KEYS_MESSAGE,
   MIN_MEMORY_GI,
   MIN_SERVERS,
   ParityError,
   parityOptions,
-  TENANT_NAME_MESSAGE,
 } from "../../../lib/contract/operator_rules.ts";
 
 const isBase64 = (value: string) => {
@@ -27,12 +26,14 @@ const isBase64 = (value: string) => {
 
 export function validateCreateTenant(input: CreateTenantInput): Record<string, string> {
   const fields: Record<string, string> = {};
-  const need = (field: string, value: string | undefined, message = "Field cannot be empty") => {
+  const need = (field: string, value: string | undefined, message = t("wizard.rule.required")) => {
     if (!value || !value.trim()) fields[field] = message;
   };
-  if (!isTenantName(input.name)) fields.name = TENANT_NAME_MESSAGE;
-  if (!isNamespaceName(input.namespace)) fields.namespace = "Please enter a valid namespace";
-  if (input.image && !isImage(input.image)) fields.image = "Format must be of form: 'minio/minio:VERSION'";
+  if (!isTenantName(input.name)) fields.name = t("wizard.name.invalidName");
+  if (!isNamespaceName(input.namespace)) fields.namespace = t("wizard.name.invalidNamespace");
+  if (input.image && !isImage(input.image)) {
+    fields.image = t("wizard.rule.imageFormat", { example: "minio/minio" });
+  }
   if (input.image_registry) {
     need("image_registry.registry", input.image_registry.registry);
     need("image_registry.username", input.image_registry.username);
@@ -60,7 +61,7 @@ export function validateCreateTenant(input: CreateTenantInput): Record<string, s
     ["encryption.image", input.encryption?.image, "minio/kes"],
   ];
   for (const [field, value, example] of images) {
-    if (value && !isImage(value)) fields[field] = `Format must be of form: '${example}:VERSION'`;
+    if (value && !isImage(value)) fields[field] = t("wizard.rule.imageFormat", { example });
   }
   for (
     const [field, block] of [["logSearchConfiguration", input.logSearchConfiguration], [
@@ -70,26 +71,25 @@ export function validateCreateTenant(input: CreateTenantInput): Record<string, s
   ) {
     if (block?.storageClass !== undefined || block?.storageSize !== undefined) {
       if (block.storageClass !== undefined && !block.storageClass.trim()) {
-        fields[`${field}.storageClass`] = "Field cannot be empty";
+        fields[`${field}.storageClass`] = t("wizard.rule.required");
       }
       if (!(Number(block.storageSize) > 0)) {
-        fields[`${field}.storageSize`] = "Volume size must be present and be greatter than 0";
+        fields[`${field}.storageSize`] = t("wizard.rule.volumeSizePositive");
       }
     }
   }
 
   const pool = input.pools[0];
   if (pool.servers < MIN_SERVERS) {
-    fields["pools.0.servers"] = `A tenant needs at least ${MIN_SERVERS} servers`;
+    fields["pools.0.servers"] = t("wizard.server.minServers", { min: MIN_SERVERS });
   }
-  if (pool.volumes_per_server < 1) fields["pools.0.volumes_per_server"] = "There must be at least one drive";
+  if (pool.volumes_per_server < 1) fields["pools.0.volumes_per_server"] = t("wizard.rule.minDrive");
   if (pool.volume_configuration.size < GI) {
-    fields["pools.0.volume_configuration.size"] =
-      "Disk Size with this combination would be less than 1Gi, please try another combination";
+    fields["pools.0.volume_configuration.size"] = t("wizard.rule.diskTooSmall");
   }
   const memory = pool.resources?.requests?.memory;
   if (memory !== undefined && memory < MIN_MEMORY_GI * GI) {
-    fields["pools.0.resources.requests.memory"] = "Memory size must be greater than 2Gi";
+    fields["pools.0.resources.requests.memory"] = t("wizard.rule.memoryMin");
   }
   const nodeTerms = (pool.affinity?.nodeAffinity as {
     requiredDuringSchedulingIgnoredDuringExecution?: {
@@ -98,7 +98,7 @@ export function validateCreateTenant(input: CreateTenantInput): Record<string, s
   } | undefined)
     ?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (nodeTerms && !nodeTerms.some((t) => (t.matchExpressions?.length ?? 0) > 0)) {
-    fields["pools.0.affinity"] = "You need to add at least one label key-pair";
+    fields["pools.0.affinity"] = t("wizard.rule.labelPair");
   }
   if (input.erasureCodingParity) {
     let options: string[] = [];
@@ -111,7 +111,7 @@ export function validateCreateTenant(input: CreateTenantInput): Record<string, s
       input.erasureCodingParity < 2 || input.erasureCodingParity > 8 ||
       !options.includes(`EC:${input.erasureCodingParity}`)
     ) {
-      fields.erasureCodingParity = "invalid Erasure Coding Value";
+      fields.erasureCodingParity = t("wizard.server.invalidParity");
     }
   }
 
@@ -124,21 +124,21 @@ export function validateCreateTenant(input: CreateTenantInput): Record<string, s
       need(`idp.oidc.${key}`, idp.oidc[key]);
     }
   } else if (idp?.keys) {
-    if (idp.keys.length === 0) fields["idp.keys"] = "At least one access key / secret key pair is required";
+    if (idp.keys.length === 0) fields["idp.keys"] = t("wizard.rule.keyPairRequired");
     idp.keys.forEach((pair, i) => {
-      if (!isAccessKey(pair.access_key)) fields[`idp.keys.${i}.access_key`] = KEYS_MESSAGE;
-      if (!isAccessKey(pair.secret_key)) fields[`idp.keys.${i}.secret_key`] = KEYS_MESSAGE;
+      if (!isAccessKey(pair.access_key)) fields[`idp.keys.${i}.access_key`] = t("wizard.rule.keyLength");
+      if (!isAccessKey(pair.secret_key)) fields[`idp.keys.${i}.secret_key`] = t("wizard.rule.keyLength");
     });
   }
 
   (input.tls?.minio ?? []).forEach((pair, i) => {
-    if (!isBase64(pair.crt)) fields[`tls.minio.${i}.crt`] = "The certificate file is required";
-    if (!isBase64(pair.key)) fields[`tls.minio.${i}.key`] = "The key file is required";
+    if (!isBase64(pair.crt)) fields[`tls.minio.${i}.crt`] = t("wizard.server.certRequired");
+    if (!isBase64(pair.key)) fields[`tls.minio.${i}.key`] = t("wizard.server.keyRequired");
   });
   const enc = input.encryption;
   if (enc) {
     const providers = [enc.vault, enc.aws, enc.gemalto, enc.gcp].filter(Boolean).length;
-    if (providers !== 1) fields.encryption = "Choose one encryption provider";
+    if (providers !== 1) fields.encryption = t("wizard.server.oneProvider");
     if (enc.vault) {
       need("encryption.vault.endpoint", enc.vault.endpoint);
       need("encryption.vault.approle.id", enc.vault.approle.id);
@@ -162,7 +162,7 @@ export function validateCreateTenant(input: CreateTenantInput): Record<string, s
       // Without auto-cert, KES needs its own server certificate and MinIO a client one (spec 3 §5 Encryption).
       for (const side of ["server", "client"] as const) {
         if (!enc[side] || !isBase64(enc[side]!.crt) || !isBase64(enc[side]!.key)) {
-          fields[`encryption.${side}`] = "The key and certificate are required";
+          fields[`encryption.${side}`] = t("wizard.server.keyAndCertRequired");
         }
       }
     }
