@@ -317,4 +317,9 @@ export const common: Translation<typeof english> = {
     "Beim Identitätsanbieter angemeldet, aber der Speicherserver hat dessen Token abgelehnt: {reason}",
   "common.sso.emptyClaim": "ein leerer Claim",
   "common.dialog.messageWithDetail": "{message}: {detail}",
+  "common.error.malformedJson": "fehlerhaftes JSON im Anfragetext",
+  "common.error.queryRequired": "{name} ist erforderlich",
+  "common.error.queryMissing": "Der Abfrageparameter „{name}“ fehlt",
+  "common.error.queryNotCount": "{name} muss eine nicht negative ganze Zahl sein",
+  "common.error.queryValue": "Der Abfrageparameter „{name}“ ist „{value}“",
 };

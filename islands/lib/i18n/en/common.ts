@@ -308,4 +308,9 @@ export const common = {
     "Signed in at the identity provider, but the storage server refused its token: {reason}",
   "common.sso.emptyClaim": "an empty claim",
   "common.dialog.messageWithDetail": "{message}: {detail}",
+  "common.error.malformedJson": "malformed JSON in request body",
+  "common.error.queryRequired": "{name} is required",
+  "common.error.queryMissing": 'query parameter "{name}" is missing',
+  "common.error.queryNotCount": "{name} must be a non-negative integer",
+  "common.error.queryValue": 'query parameter "{name}" is "{value}"',
 } as const;

@@ -303,4 +303,9 @@ export const common: Translation<typeof english> = {
   "common.sso.storage": "已在身份提供商处登录，但存储服务器拒绝了其令牌：{reason}",
   "common.sso.emptyClaim": "空声明",
   "common.dialog.messageWithDetail": "{message}：{detail}",
+  "common.error.malformedJson": "请求正文中的 JSON 格式错误",
+  "common.error.queryRequired": "{name} 为必填项",
+  "common.error.queryMissing": "缺少查询参数“{name}”",
+  "common.error.queryNotCount": "{name} 必须是非负整数",
+  "common.error.queryValue": "查询参数“{name}”的值为“{value}”",
 };
