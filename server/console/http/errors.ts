@@ -3,8 +3,6 @@
  * JSON `{code, message, detailedMessage}` for /api, the error page or a redirect to sign-in for pages.
  */
 import type { Context } from "hono";
-// Installs the server's message source: outside a request (start-up, unit tests) texts are English.
-import "../render/i18n.ts";
 import { type MessageKey, t } from "../../../islands/lib/i18n/t.ts";
 
 /** An error with an HTTP status the user should see; thrown anywhere below the handlers. */

@@ -6,6 +6,8 @@
  */
 import { ApiError } from "../http/errors.ts";
 import { t } from "../../../islands/lib/i18n/t.ts";
+// The server's message source: these texts are English outside a request too (start-up, unit tests).
+import "../render/i18n.ts";
 import { openJson, sealJson } from "./token.ts";
 
 export type SsoStep =
