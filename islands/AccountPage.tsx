@@ -2,6 +2,7 @@
  * /account (spec 1 Account): the signed-in account's service accounts with search, Create service account,
  * delete, and a Change Password action shown only with the changePassword flag.
  */
+import { t } from "./lib/i18n/t.ts";
 import { useState } from "react";
 import type { ServiceAccountCredentials } from "../server/lib/contract/account.ts";
 import { ChangePasswordDialog } from "./dialogs/PasswordDialogs.tsx";
@@ -28,17 +29,17 @@ export default function AccountPage({ serviceAccounts, unavailable, changePasswo
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Search Service Accounts" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("iam.account.search")} value={filter} onChange={setFilter} />
         <div className="flex gap-2">
           {changePassword
             ? (
               <button type="button" className="btn btn-sm" onClick={() => setDialog("password")}>
-                Change Password
+                {t("iam.password.change")}
               </button>
             )
             : null}
           <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>
-            Create service account
+            {t("iam.serviceAccount.create")}
           </button>
         </div>
       </div>

@@ -8,6 +8,8 @@ import { useRef, useState } from "react";
 import type { AuditFilterKey, AuditRow } from "../server/lib/contract/tools.ts";
 import { type AuditSearch, toolsApi } from "./lib/api/tools.ts";
 import { formatBytes, formatDateTime, formatNumber, utcFieldTime } from "./lib/format.ts";
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 import { reportError } from "./lib/use_list.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { TextField } from "./ui/fields.tsx";
@@ -15,13 +17,14 @@ import { TextField } from "./ui/fields.tsx";
 export const PAGE_SIZE = 100;
 export const MAX_RECORDS = 1_000_000;
 
-const FILTERS: { key: AuditFilterKey; label: string }[] = [
-  { key: "bucket", label: "Bucket" },
-  { key: "api_name", label: "API Name" },
-  { key: "user_agent", label: "User Agent" },
-  { key: "object", label: "Object" },
-  { key: "request_id", label: "Request ID" },
-  { key: "response_status", label: "Response Status" },
+/** The filters, named in the page's language (read when shown, never at import). */
+const filterFields = (): { key: AuditFilterKey; label: string }[] => [
+  { key: "bucket", label: t("monitoring.audit.bucket") },
+  { key: "api_name", label: t("monitoring.audit.apiName") },
+  { key: "user_agent", label: t("monitoring.audit.userAgent") },
+  { key: "object", label: t("monitoring.audit.object") },
+  { key: "request_id", label: t("monitoring.audit.requestId") },
+  { key: "response_status", label: t("monitoring.audit.responseStatus") },
 ];
 
 /** Off by default: the columns after the spec's eight defaults (spec 3 §9). */
@@ -106,23 +109,23 @@ export default function AuditLogs() {
         <div className="card-body p-4 gap-2">
           <div className="flex flex-wrap gap-4 items-end">
             <label className="block">
-              <span className="block mb-1 text-sm font-bold">Start Time (UTC)</span>
+              <span className="block mb-1 text-sm font-bold">{t("monitoring.dashboard.startTime")}</span>
               <input
                 type="datetime-local"
                 step="1"
                 className="input border-base-300"
-                aria-label="Start Time (UTC)"
+                aria-label={t("monitoring.dashboard.startTime")}
                 value={timeStart}
                 onChange={(e) => setTimeStart(e.target.value)}
               />
             </label>
             <label className="block">
-              <span className="block mb-1 text-sm font-bold">End Time (UTC)</span>
+              <span className="block mb-1 text-sm font-bold">{t("monitoring.dashboard.endTime")}</span>
               <input
                 type="datetime-local"
                 step="1"
                 className="input border-base-300"
-                aria-label="End Time (UTC)"
+                aria-label={t("monitoring.dashboard.endTime")}
                 value={timeEnd}
                 onChange={(e) => setTimeEnd(e.target.value)}
               />
@@ -136,14 +139,14 @@ export default function AuditLogs() {
               aria-controls="audit-advanced-filters"
               onClick={() => setAdvanced(!advanced)}
             >
-              Advanced Filters
+              {t("monitoring.audit.advanced")}
               <span aria-hidden="true">{advanced ? "▲" : "▼"}</span>
             </button>
             {advanced
               ? (
                 <div id="audit-advanced-filters" className="px-4 pb-3">
                   <div className="grid gap-x-4 sm:grid-cols-2 lg:grid-cols-3">
-                    {FILTERS.map((f) => (
+                    {filterFields().map((f) => (
                       <TextField
                         key={f.key}
                         label={f.label}
@@ -153,9 +156,13 @@ export default function AuditLogs() {
                     ))}
                   </div>
                   <p className="text-xs text-base-content/70" data-testid="wildcard-hint">
-                    Filters accept wildcards: <code>*</code> matches any characters, <code>.</code>{" "}
-                    matches one character, and a backslash (<code>\</code>) makes the next character literal
-                    (<code>\.</code> is a dot, <code>\*</code> an asterisk).
+                    {tNode("monitoring.audit.wildcards", {
+                      star: <code>*</code>,
+                      dot: <code>.</code>,
+                      backslash: <code>\</code>,
+                      escapedDot: <code>\.</code>,
+                      escapedStar: <code>\*</code>,
+                    })}
                   </p>
                 </div>
               )
@@ -168,21 +175,21 @@ export default function AuditLogs() {
               disabled={loading && !paging.current.search}
               onClick={() => search(order)}
             >
-              Get Information
+              {t("monitoring.audit.getInformation")}
             </button>
           </div>
         </div>
       </div>
       {error ? <p className="text-error mb-2" role="alert" data-testid="audit-error">{error}</p> : null}
       <DataTable<AuditRow>
-        entity="audit records"
+        entity={t("monitoring.audit.entity")}
         rows={rows}
         rowId={(r) => String(rowIds.get(r) ?? 0)}
         emptyMessage={searched && !loading
-          ? "There is no information with this criteria"
+          ? t("monitoring.audit.noResults")
           : loading
-          ? "Loading..."
-          : "Press Get Information to search the audit log"}
+          ? t("monitoring.audit.loading")
+          : t("monitoring.audit.prompt")}
         columnPicker
         hiddenColumns={HIDDEN}
         initialSort={{ id: "time", desc: true }}
@@ -196,40 +203,40 @@ export default function AuditLogs() {
         columns={[
           {
             id: "time",
-            label: "Timestamp",
+            label: t("monitoring.audit.timestamp"),
             value: (r) => r.time,
             render: (r) => formatDateTime(r.time),
             sortable: true,
             width: 170,
           },
-          { id: "api_name", label: "API Name", value: (r) => r.api_name },
-          { id: "bucket", label: "Bucket", value: (r) => r.bucket ?? "" },
-          { id: "object", label: "Object", value: (r) => r.object ?? "" },
-          { id: "remote_host", label: "Remote Host", value: (r) => r.remote_host ?? "" },
-          { id: "request_id", label: "Request ID", value: (r) => r.request_id ?? "" },
-          { id: "user_agent", label: "User Agent", value: (r) => r.user_agent ?? "" },
+          { id: "api_name", label: t("monitoring.audit.apiName"), value: (r) => r.api_name },
+          { id: "bucket", label: t("monitoring.audit.bucket"), value: (r) => r.bucket ?? "" },
+          { id: "object", label: t("monitoring.audit.object"), value: (r) => r.object ?? "" },
+          { id: "remote_host", label: t("monitoring.audit.remoteHost"), value: (r) => r.remote_host ?? "" },
+          { id: "request_id", label: t("monitoring.audit.requestId"), value: (r) => r.request_id ?? "" },
+          { id: "user_agent", label: t("monitoring.audit.userAgent"), value: (r) => r.user_agent ?? "" },
           {
             id: "response_status",
-            label: "Response Status",
+            label: t("monitoring.audit.responseStatus"),
             value: (r) => `${r.response_status_code ?? ""} ${r.response_status ?? ""}`.trim(),
           },
           {
             id: "request_content_length",
-            label: "Request Content Length",
+            label: t("monitoring.audit.requestLength"),
             value: (r) => r.request_content_length ?? 0,
             render: (r) => length(r.request_content_length),
             align: "right",
           },
           {
             id: "response_content_length",
-            label: "Response Content Length",
+            label: t("monitoring.audit.responseLength"),
             value: (r) => r.response_content_length ?? 0,
             render: (r) => length(r.response_content_length),
             align: "right",
           },
           {
             id: "time_to_response_ns",
-            label: "Time to Response NS",
+            label: t("monitoring.audit.timeToResponse"),
             value: (r) => r.time_to_response_ns ?? 0,
             render: (r) => (r.time_to_response_ns === null ? "" : formatNumber(r.time_to_response_ns)),
             align: "right",
@@ -239,7 +246,9 @@ export default function AuditLogs() {
       {rows.length > 0
         ? (
           <p className="text-xs text-base-content/70 mt-2" role="status">
-            {formatNumber(rows.length)} records{loading ? ", loading more…" : ""}
+            {t(loading ? "monitoring.audit.recordsLoading" : "monitoring.audit.records", {
+              count: rows.length,
+            })}
           </p>
         )
         : null}

@@ -3,7 +3,6 @@
  * prefix rules readonly/writeonly/readwrite: add, edit, delete). One island, two screens.
  */
 import { useState } from "react";
-import { accessRuleExists } from "../server/lib/contract/buckets.ts";
 import { bucketsApi } from "./lib/api/buckets.ts";
 import { ApiClientError } from "./lib/request.ts";
 import { useList } from "./lib/use_list.ts";
@@ -11,9 +10,13 @@ import { ConfirmDialog, Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SelectField, Tabs, TextField } from "./ui/fields.tsx";
 import { showSnackbar } from "./lib/notify.ts";
+import { accessRuleExistsMessage } from "./lib/bucket_texts.ts";
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 
 type Level = "readonly" | "writeonly" | "readwrite";
 type Rule = { prefix: string; access: Level };
+// MinIO's names of the levels (as `mc anonymous` takes them): the same in every language.
 const LEVELS = [{ value: "readonly", label: "readonly" }, { value: "writeonly", label: "writeonly" }, {
   value: "readwrite",
   label: "readwrite",
@@ -45,17 +48,17 @@ function AccessAudit(
         active={tab}
         onChange={setTab}
         tabs={[
-          { id: "policies", label: "Policies" },
-          ...(showUsers ? [{ id: "users" as const, label: "Users" }] : []),
+          { id: "policies", label: t("buckets.access.policies") },
+          ...(showUsers ? [{ id: "users" as const, label: t("buckets.access.users") }] : []),
         ]}
       />
       {tab === "policies"
         ? (
           <DataTable<string>
-            entity="policies"
+            entity={t("buckets.entity.policies")}
             rows={policies}
             rowId={(p) => p}
-            columns={[{ id: "name", label: "Name", value: (p) => p, sortable: true }]}
+            columns={[{ id: "name", label: t("common.word.name"), value: (p) => p, sortable: true }]}
             unavailable={unavailable?.policies}
             actions={[{
               type: "view",
@@ -65,10 +68,15 @@ function AccessAudit(
         )
         : (
           <DataTable<string>
-            entity="users"
+            entity={t("buckets.entity.users")}
             rows={users}
             rowId={(u) => u}
-            columns={[{ id: "accessKey", label: "Access Key", value: (u) => u, sortable: true }]}
+            columns={[{
+              id: "accessKey",
+              label: t("buckets.access.accessKey"),
+              value: (u) => u,
+              sortable: true,
+            }]}
             unavailable={unavailable?.users}
             actions={[{
               type: "view",
@@ -102,7 +110,7 @@ function RuleDialog(
   async function save() {
     try {
       await bucketsApi.setAccessRule(bucket, prefix.trim(), access, !!rule);
-      showSnackbar(rule ? "Access rule updated" : "Access rule added");
+      showSnackbar(rule ? t("buckets.accessRules.updated") : t("buckets.accessRules.added"));
     } catch (error) {
       reportRuleError(error);
     }
@@ -110,22 +118,32 @@ function RuleDialog(
   }
   return (
     <Dialog
-      title={rule ? "Edit Access Rule" : "Add Access Rule"}
+      title={rule ? t("buckets.accessRules.editTitle") : t("buckets.accessRules.add")}
       open
       onClose={() => onClose(false)}
       message={action.message}
       onMessageDone={action.clear}
       cancel={false}
-      primary={{ label: "Save", submit: true, disabled: prefix.trim() === "" || !!taken, onClick: save }}
+      primary={{
+        label: t("common.action.save"),
+        submit: true,
+        disabled: prefix.trim() === "" || !!taken,
+        onClick: save,
+      }}
     >
       <TextField
-        label="Prefix"
+        label={t("buckets.accessRules.prefix")}
         value={prefix}
         onChange={setPrefix}
         readOnly={!!rule}
-        error={taken ? accessRuleExists(taken.prefix, taken.access) : undefined}
+        error={taken ? accessRuleExistsMessage(taken.prefix, taken.access) : undefined}
       />
-      <SelectField label="Access" value={access} options={LEVELS} onChange={setAccess} />
+      <SelectField
+        label={t("buckets.accessRules.access")}
+        value={access}
+        options={LEVELS}
+        onChange={setAccess}
+      />
     </Dialog>
   );
 }
@@ -138,20 +156,29 @@ function AccessRules({ bucket, rules: initial, unavailable }: Extract<BucketAcce
     <>
       <div className="flex justify-end mb-4">
         <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog({})}>
-          Add Access Rule
+          {t("buckets.accessRules.add")}
         </button>
       </div>
       <DataTable<Rule>
-        entity="access rules"
+        entity={t("buckets.entity.accessRules")}
         rows={rules.value}
         rowId={(r) => r.prefix}
-        columns={[{ id: "prefix", label: "Prefix", value: (r) => r.prefix, sortable: true }, {
+        columns={[{
+          id: "prefix",
+          label: t("buckets.accessRules.prefix"),
+          value: (r) => r.prefix,
+          sortable: true,
+        }, {
           id: "access",
-          label: "Access",
+          label: t("buckets.accessRules.access"),
           value: (r) => r.access,
         }]}
         unavailable={unavailable}
-        actions={[{ type: "view", label: "edit", onSelect: (rule) => setDialog({ rule }) }, {
+        actions={[{
+          type: "view",
+          label: t("buckets.accessRules.edit"),
+          onSelect: (rule) => setDialog({ rule }),
+        }, {
           type: "delete",
           onSelect: setDeleting,
         }]}
@@ -167,13 +194,13 @@ function AccessRules({ bucket, rules: initial, unavailable }: Extract<BucketAcce
         )
         : null}
       <ConfirmDialog
-        title="Delete Access Rule"
+        title={t("buckets.accessRules.deleteTitle")}
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           try {
             await bucketsApi.deleteAccessRule(bucket, deleting!.prefix);
-            showSnackbar("Access rule deleted");
+            showSnackbar(t("buckets.accessRules.deleted"));
           } catch (error) {
             reportRuleError(error);
           }
@@ -181,7 +208,7 @@ function AccessRules({ bucket, rules: initial, unavailable }: Extract<BucketAcce
           await rules.reload();
         }}
       >
-        Are you sure you want to delete the access rule for <b>{deleting?.prefix}</b>?
+        {tNode("buckets.accessRules.deleteConfirm", { prefix: <b translate="no">{deleting?.prefix}</b> })}
       </ConfirmDialog>
     </>
   );

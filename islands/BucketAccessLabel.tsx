@@ -1,7 +1,8 @@
 /** The bucket header's "Access: Private" line; it follows a change made in the Summary (islands/lib/bucket_state.ts). */
 import { useSignals } from "@preact/signals-react/runtime";
 import { changedBucketAccess } from "./lib/bucket_state.ts";
-import { capitalizeWord } from "./lib/format.ts";
+import { accessLevelText } from "./lib/bucket_texts.ts";
+import { t } from "./lib/i18n/t.ts";
 
 export interface BucketAccessLabelProps {
   /** The access level when the page was rendered (PRIVATE, PUBLIC or CUSTOM). */
@@ -12,7 +13,7 @@ export default function BucketAccessLabel({ access }: BucketAccessLabelProps) {
   useSignals();
   return (
     <p className="text-sm text-base-content/70" data-testid="bucket-access">
-      Access: {capitalizeWord(changedBucketAccess.value ?? access)}
+      {t("buckets.detail.access", { access: accessLevelText(changedBucketAccess.value ?? access) })}
     </p>
   );
 }

@@ -7,13 +7,18 @@ import { ConfirmDialog, Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SelectField, TextField } from "./ui/fields.tsx";
 import { showSnackbar } from "./lib/notify.ts";
+import { t } from "./lib/i18n/t.ts";
 
-export const EVENT_LABELS = {
-  put: "PUT - Object Uploaded",
-  get: "GET - Object accessed",
-  delete: "DELETE - Object Deleted",
-} as const;
-type EventType = keyof typeof EVENT_LABELS;
+const EVENT_TYPES = ["put", "get", "delete"] as const;
+type EventType = typeof EVENT_TYPES[number];
+
+/** "PUT - Object Uploaded" and the like, in the language in force. */
+export const eventLabel = (type: EventType) =>
+  type === "put"
+    ? t("buckets.events.put")
+    : type === "get"
+    ? t("buckets.events.get")
+    : t("buckets.events.delete");
 
 export interface BucketEventsProps {
   bucket: string;
@@ -36,17 +41,17 @@ function SubscribeDialog(
   const [prefix, setPrefix] = useState("");
   const [suffix, setSuffix] = useState("");
   const action = useDialogAction();
-  const toggle = (t: EventType) => setTypes(types.includes(t) ? types.filter((x) => x !== t) : [...types, t]);
+  const toggle = (e: EventType) => setTypes(types.includes(e) ? types.filter((x) => x !== e) : [...types, e]);
   return (
     <Dialog
-      title="Subscribe To Event"
+      title={t("buckets.events.subscribeTitle")}
       open
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       cancel={false}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         submit: true,
         disabled: !arn || types.length === 0 || action.busy,
         onClick: () =>
@@ -57,7 +62,7 @@ function SubscribeDialog(
               prefix: prefix.trim(),
               suffix: suffix.trim(),
             }),
-              showSnackbar("Event subscribed"),
+              showSnackbar(t("buckets.events.subscribed")),
               onSaved()),
           ),
       }}
@@ -65,35 +70,34 @@ function SubscribeDialog(
       {arns.length === 0
         ? (
           <p className="text-sm mb-3">
-            The server has no notification targets yet. Add one under Settings, then restart the server.
+            {t("buckets.events.noTargets")}
           </p>
         )
         : (
           <SelectField
-            label="ARN"
+            label={t("buckets.events.arn")}
             value={arn}
             options={arns.map((a) => ({ value: a, label: a }))}
             onChange={setArn}
           />
         )}
       <fieldset className="mb-3">
-        <legend className="text-sm font-bold mb-1">Select Event</legend>
-        {(Object.keys(EVENT_LABELS) as EventType[]).map((t) => (
-          <label key={t} className="flex items-center gap-2 text-sm py-0.5">
+        <legend className="text-sm font-bold mb-1">{t("buckets.events.select")}</legend>
+        {EVENT_TYPES.map((type) => (
+          <label key={type} className="flex items-center gap-2 text-sm py-0.5">
             <input
               type="checkbox"
               className="checkbox checkbox-sm"
-              checked={types.includes(t)}
-              aria-label={EVENT_LABELS[t]}
-              onChange={() =>
-                toggle(t)}
+              checked={types.includes(type)}
+              aria-label={eventLabel(type)}
+              onChange={() => toggle(type)}
             />
-            {EVENT_LABELS[t]}
+            {eventLabel(type)}
           </label>
         ))}
       </fieldset>
-      <TextField label="Prefix" value={prefix} onChange={setPrefix} />
-      <TextField label="Suffix" value={suffix} onChange={setSuffix} />
+      <TextField label={t("buckets.events.prefix")} value={prefix} onChange={setPrefix} />
+      <TextField label={t("buckets.events.suffix")} value={suffix} onChange={setSuffix} />
     </Dialog>
   );
 }
@@ -106,18 +110,18 @@ export default function BucketEvents({ bucket, events: initial, arns, unavailabl
     <>
       <div className="flex justify-end mb-4">
         <button type="button" className="btn btn-sm btn-primary" onClick={() => setAdding(true)}>
-          Subscribe to Event
+          {t("buckets.events.subscribe")}
         </button>
       </div>
       <DataTable<BucketEvent>
-        entity="events"
+        entity={t("buckets.entity.events")}
         rows={events.value}
         rowId={(e) => `${e.arn}|${e.prefix}|${e.suffix}|${e.events.join(",")}`}
         columns={[
-          { id: "arn", label: "SQS", value: (e) => e.arn, breakAnywhere: true },
-          { id: "events", label: "Events", value: (e) => e.events.join(", ") },
-          { id: "prefix", label: "Prefix", value: (e) => e.prefix },
-          { id: "suffix", label: "Suffix", value: (e) => e.suffix },
+          { id: "arn", label: t("buckets.events.sqs"), value: (e) => e.arn, breakAnywhere: true },
+          { id: "events", label: t("buckets.events.events"), value: (e) => e.events.join(", ") },
+          { id: "prefix", label: t("buckets.events.prefix"), value: (e) => e.prefix },
+          { id: "suffix", label: t("buckets.events.suffix"), value: (e) => e.suffix },
         ]}
         unavailable={unavailable}
         actions={[{ type: "delete", onSelect: setDeleting }]}
@@ -133,14 +137,14 @@ export default function BucketEvents({ bucket, events: initial, arns, unavailabl
         )
         : null}
       <ConfirmDialog
-        title="Delete Event"
+        title={t("buckets.events.deleteTitle")}
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         onConfirm={async () => (await bucketsApi.deleteEvent(bucket, deleting!),
           setDeleting(null),
           await events.reload())}
       >
-        Are you sure you want to delete this event subscription?
+        {t("buckets.events.deleteConfirm")}
       </ConfirmDialog>
     </>
   );

@@ -1,6 +1,7 @@
 /** The bucket detail header's Delete button and dialog; Refresh is an ordinary link that reloads the page. */
 import { useState } from "react";
 import { DeleteBucketDialog } from "./dialogs/BucketDialogs.tsx";
+import { t } from "./lib/i18n/t.ts";
 
 export interface BucketHeaderActionsProps {
   bucket: string;
@@ -12,7 +13,7 @@ export default function BucketHeaderActions({ bucket, base }: BucketHeaderAction
   return (
     <>
       <button type="button" className="btn btn-sm btn-error btn-outline" onClick={() => setOpen(true)}>
-        Delete
+        {t("common.action.delete")}
       </button>
       <DeleteBucketDialog
         bucket={open ? bucket : null}

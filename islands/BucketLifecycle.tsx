@@ -11,12 +11,15 @@ import { Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SelectField, Switch, TextField } from "./ui/fields.tsx";
 import { TagEditor, tagsProblem, tagsToString } from "./ui/TagEditor.tsx";
+import { ruleStatusText } from "./lib/bucket_texts.ts";
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 
 const ZERO_DATE = "0001-01-01T00:00:00Z";
 
 /** 'N day(s)', a date, or empty for the zero date (spec 2 Lifecycle table). */
 export function whenText(days: number, date: string): string {
-  if (days > 0) return `${days} day${days === 1 ? "" : "s"}`;
+  if (days > 0) return t("buckets.lifecycle.days", { count: String(days) });
   if (!date || date === ZERO_DATE) return "";
   return formatDate(date);
 }
@@ -77,30 +80,40 @@ function AddRuleDialog(
   }
   return (
     <Dialog
-      title="Add Lifecycle Rule"
+      title={t("buckets.lifecycle.add")}
       open
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       wide
       cancel={false}
-      primary={{ label: "Save", submit: true, disabled: !valid || action.busy, onClick: save }}
+      primary={{
+        label: t("common.action.save"),
+        submit: true,
+        disabled: !valid || action.busy,
+        onClick: save,
+      }}
     >
       <SelectField
-        label="Type of lifecycle"
+        label={t("buckets.lifecycle.kind")}
         value={kind}
-        options={[{ value: "expiry", label: "Expiry" }, { value: "transition", label: "Transition" }]}
+        options={[
+          { value: "expiry", label: t("buckets.lifecycle.expiry") },
+          { value: "transition", label: t("buckets.lifecycle.transition") },
+        ]}
         onChange={setKind}
       />
       <Switch
-        label={useDate ? "Specific Date" : "Default (7 Days)"}
+        label={useDate ? t("buckets.lifecycle.specificDate") : t("buckets.lifecycle.defaultDays")}
         checked={useDate}
         onChange={setUseDate}
       />
       {useDate
         ? (
           <TextField
-            label={kind === "expiry" ? "Expiry Date" : "Transition Date"}
+            label={kind === "expiry"
+              ? t("buckets.lifecycle.expiryDate")
+              : t("buckets.lifecycle.transitionDate")}
             type="date"
             value={date}
             onChange={setDate}
@@ -108,17 +121,19 @@ function AddRuleDialog(
         )
         : (
           <TextField
-            label={kind === "expiry" ? "Expiry Days" : "Transition Days"}
+            label={kind === "expiry"
+              ? t("buckets.lifecycle.expiryDays")
+              : t("buckets.lifecycle.transitionDays")}
             type="number"
             value={days}
             onChange={setDays}
-            error={Number(days) >= 1 ? undefined : "At least 1 day"}
+            error={Number(days) >= 1 ? undefined : t("buckets.lifecycle.atLeastOneDay")}
           />
         )}
       <TextField
         label={kind === "expiry"
-          ? "Noncurrent Version Expiration Days"
-          : "Noncurrent Version Transition Days"}
+          ? t("buckets.lifecycle.noncurrentExpiration")
+          : t("buckets.lifecycle.noncurrentTransition")}
         type="number"
         value={noncurrentDays}
         onChange={setNoncurrentDays}
@@ -127,7 +142,7 @@ function AddRuleDialog(
         ? tiers.length
           ? (
             <SelectField
-              label="Storage Class"
+              label={t("buckets.lifecycle.storageClass")}
               value={storageClass}
               options={tiers.map((t) => ({ value: t, label: t }))}
               onChange={setStorageClass}
@@ -135,14 +150,20 @@ function AddRuleDialog(
           )
           : (
             <p className="text-sm text-error mb-3">
-              Transitions need a remote tier; add one under Settings › Tiers.
+              {t("buckets.lifecycle.needsTier")}
             </p>
           )
         : null}
-      <TextField label="Prefix" value={prefix} onChange={setPrefix} />
+      <TextField label={t("buckets.events.prefix")} value={prefix} onChange={setPrefix} />
       <TagEditor tags={tags} onChange={setTags} />
       {kind === "expiry"
-        ? <Switch label="Expire Delete Marker" checked={deleteMarker} onChange={setDeleteMarker} />
+        ? (
+          <Switch
+            label={t("buckets.lifecycle.expireDeleteMarker")}
+            checked={deleteMarker}
+            onChange={setDeleteMarker}
+          />
+        )
         : null}
     </Dialog>
   );
@@ -165,30 +186,34 @@ export default function BucketLifecycle(
     <>
       <div className="flex justify-end mb-4">
         <button type="button" className="btn btn-sm btn-primary" onClick={() => setAdding(true)}>
-          Add Lifecycle Rule
+          {t("buckets.lifecycle.add")}
         </button>
       </div>
       <DataTable<LifecycleRuleView>
-        entity="lifecycle rules"
+        entity={t("buckets.entity.lifecycleRules")}
         rows={rules}
         rowId={(r) => r.id}
-        emptyMessage="There are no Lifecycle rules yet"
+        emptyMessage={t("buckets.lifecycle.empty")}
         unavailable={unavailable}
         columns={[
-          { id: "id", label: "ID", value: (r) => r.id, breakAnywhere: true },
-          { id: "prefix", label: "Prefix", value: (r) => r.prefix },
-          { id: "status", label: "Status", value: (r) => r.status },
+          { id: "id", label: t("buckets.lifecycle.id"), value: (r) => r.id, breakAnywhere: true },
+          { id: "prefix", label: t("buckets.events.prefix"), value: (r) => r.prefix },
+          { id: "status", label: t("common.word.status"), value: (r) => ruleStatusText(r.status) },
           {
             id: "expiration",
-            label: "Expiration",
+            label: t("buckets.lifecycle.expiration"),
             value: (r) => whenText(r.expiration.days, r.expiration.date),
           },
           {
             id: "transition",
-            label: "Transition",
+            label: t("buckets.lifecycle.transition"),
             value: (r) => whenText(r.transition.days, r.transition.date),
           },
-          { id: "storage_class", label: "Storage Class", value: (r) => r.transition.storage_class },
+          {
+            id: "storage_class",
+            label: t("buckets.lifecycle.storageClass"),
+            value: (r) => r.transition.storage_class,
+          },
         ]}
         actions={[{ type: "edit", onSelect: setEditing }]}
       />
@@ -228,14 +253,14 @@ function EditRuleDialog(
   const action = useDialogAction();
   return (
     <Dialog
-      title="Edit Lifecycle Configuration"
+      title={t("buckets.lifecycle.editTitle")}
       open
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       cancel={false}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         submit: true,
         disabled: action.busy,
         onClick: () =>
@@ -243,9 +268,13 @@ function EditRuleDialog(
       }}
     >
       <p className="text-sm mb-3 break-all">
-        Rule <b>{rule.id}</b>
+        {tNode("buckets.lifecycle.rule", { rule: <b translate="no">{rule.id}</b> })}
       </p>
-      <Switch label={enabled ? "Enabled" : "Disabled"} checked={enabled} onChange={setEnabled} />
+      <Switch
+        label={enabled ? t("common.word.enabled") : t("common.word.disabled")}
+        checked={enabled}
+        onChange={setEnabled}
+      />
     </Dialog>
   );
 }

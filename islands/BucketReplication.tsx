@@ -18,6 +18,9 @@ import { DataTable } from "./ui/DataTable.tsx";
 import { Switch, TextField } from "./ui/fields.tsx";
 import { TagEditor, tagsProblem, tagsToString } from "./ui/TagEditor.tsx";
 import { ReplicationProgress } from "./ui/ReplicationProgress.tsx";
+import { ruleStatusText } from "./lib/bucket_texts.ts";
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 
 export interface BucketReplicationProps {
   bucket: string;
@@ -54,14 +57,14 @@ function AddRuleDialog(
         bucketsRelation: [{ originBucket: bucket, destinationBucket: target.trim() }],
       });
       const state = result.replicationState?.[0];
-      if (!state) throw new Error("No changes applied");
+      if (!state) throw new Error(t("buckets.replication.noChanges"));
       if (state.errorString) throw new Error(state.errorString);
       onSaved();
     });
   }
   return (
     <Dialog
-      title="Set Bucket Replication"
+      title={t("buckets.replication.setTitle")}
       open
       onClose={onClose}
       message={action.message}
@@ -69,19 +72,23 @@ function AddRuleDialog(
       wide
       cancel={false}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         submit: true,
         disabled: !remoteValid(remote) || !target.trim() || !!tagsProblem(tags) || action.busy,
         onClick: save,
       }}
     >
       <RemoteFields value={remote} onChange={setRemote} />
-      <TextField label="Target Bucket" value={target} onChange={setTarget} />
-      <TextField label="Prefix" value={prefix} onChange={setPrefix} />
+      <TextField label={t("buckets.replication.targetBucket")} value={target} onChange={setTarget} />
+      <TextField label={t("buckets.events.prefix")} value={prefix} onChange={setPrefix} />
       <TagEditor tags={tags} onChange={setTags} />
-      <Switch label="Replicate Delete Markers" checked={deleteMarkers} onChange={setDeleteMarkers} />
-      <Switch label="Replicate Deletes" checked={deletes} onChange={setDeletes} />
-      <Switch label="Replicate Metadata" checked={metadata} onChange={setMetadata} />
+      <Switch
+        label={t("buckets.replication.deleteMarkers")}
+        checked={deleteMarkers}
+        onChange={setDeleteMarkers}
+      />
+      <Switch label={t("buckets.replication.deletes")} checked={deletes} onChange={setDeletes} />
+      <Switch label={t("buckets.replication.metadata")} checked={metadata} onChange={setMetadata} />
     </Dialog>
   );
 }
@@ -96,7 +103,7 @@ export default function BucketReplication(
     <>
       {status
         ? (
-          <section aria-label="Replication status" className="mb-4">
+          <section aria-label={t("buckets.replication.statusLabel")} className="mb-4">
             <ReplicationProgress bucket={bucket} initial={status} />
           </section>
         )
@@ -108,19 +115,32 @@ export default function BucketReplication(
           disabled={!canAdd}
           onClick={() => setAdding(true)}
         >
-          Add Replication Rule
+          {t("buckets.replication.add")}
         </button>
       </div>
       <DataTable<ReplicationRuleView>
-        entity="replication rules"
+        entity={t("buckets.entity.replicationRules")}
         rows={rules.value}
         rowId={(r) => r.id}
         columns={[
-          { id: "priority", label: "Priority", value: (r) => r.priority, sortable: true },
-          { id: "destination", label: "Destination", value: (r) => destinationName(r.destination.bucket) },
-          { id: "prefix", label: "Prefix", value: (r) => r.prefix },
-          { id: "tags", label: "Tags", value: (r) => (r.tags ? "Yes" : "No") },
-          { id: "status", label: "Status", value: (r) => r.status },
+          {
+            id: "priority",
+            label: t("buckets.replication.priority"),
+            value: (r) => r.priority,
+            sortable: true,
+          },
+          {
+            id: "destination",
+            label: t("buckets.replication.destination"),
+            value: (r) => destinationName(r.destination.bucket),
+          },
+          { id: "prefix", label: t("buckets.events.prefix"), value: (r) => r.prefix },
+          {
+            id: "tags",
+            label: t("buckets.replication.tags"),
+            value: (r) => (r.tags ? t("common.word.yes") : t("common.word.no")),
+          },
+          { id: "status", label: t("common.word.status"), value: (r) => ruleStatusText(r.status) },
         ]}
         unavailable={unavailable}
         actions={[{ type: "delete", onSelect: setDeleting, disabled: () => rules.value.length > 1 }]}
@@ -135,15 +155,14 @@ export default function BucketReplication(
         )
         : null}
       <ConfirmDialog
-        title="Delete Replication Rule"
+        title={t("buckets.replication.deleteTitle")}
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         onConfirm={async () => (await bucketsApi.deleteReplicationRule(bucket, deleting!.id),
           setDeleting(null),
           await rules.reload())}
       >
-        Are you sure you want to delete replication rule{" "}
-        <b>{deleting?.id}</b>? At least one rule must remain while others depend on the remote target.
+        {tNode("buckets.replication.deleteConfirm", { rule: <b translate="no">{deleting?.id}</b> })}
       </ConfirmDialog>
     </>
   );

@@ -6,12 +6,7 @@
  * every card until it answers.
  */
 import { type ReactNode, useState } from "react";
-import {
-  type BucketRetention,
-  type BucketSummaryView,
-  SUMMARY_CARDS,
-  type SummaryCard,
-} from "../server/lib/contract/buckets.ts";
+import type { BucketRetention, BucketSummaryView, SummaryCard } from "../server/lib/contract/buckets.ts";
 import {
   AccessPolicyDialog,
   EncryptionDialog,
@@ -21,7 +16,9 @@ import {
 } from "./dialogs/BucketSettingsDialogs.tsx";
 import { bucketsApi } from "./lib/api/buckets.ts";
 import { changedBucketAccess } from "./lib/bucket_state.ts";
-import { capitalizeWord, formatBytes, largestExactUnit } from "./lib/format.ts";
+import { accessLevelText } from "./lib/bucket_texts.ts";
+import { formatBytes, largestExactUnit } from "./lib/format.ts";
+import { type MessageKey, t } from "./lib/i18n/t.ts";
 import { capitalize } from "./lib/messages.ts";
 import { useView } from "./lib/use_list.ts";
 import { ReplicationProgress } from "./ui/ReplicationProgress.tsx";
@@ -33,7 +30,16 @@ export interface BucketSummaryProps {
 
 /** "30 days", "1 year" (singular when 1, spec 2 Summary). */
 export const validityText = (r: BucketRetention) =>
-  `${r.validity} ${r.validity === 1 ? r.unit.replace(/s$/, "") : r.unit}`;
+  r.unit === "years"
+    ? t("buckets.summary.years", { count: String(r.validity) })
+    : t("buckets.summary.days", { count: String(r.validity) });
+
+/** A Summary card's title ("Access Policy"). */
+export const cardTitle = (card: SummaryCard) => t(`buckets.summary.card.${card}` as MessageKey);
+
+/** "Compliance" or "Governance". */
+const modeText = (mode: string) =>
+  mode === "governance" ? t("buckets.retention.governance") : t("buckets.retention.compliance");
 
 /** One Summary card; when its read failed, the reason ("Access denied") stands in place of its content. */
 function Section(
@@ -51,7 +57,13 @@ function Section(
         <h3 className="font-bold flex items-center gap-2">
           {title}
           {loading
-            ? <span role="status" className="loading loading-spinner loading-xs" aria-label="Loading" />
+            ? (
+              <span
+                role="status"
+                className="loading loading-spinner loading-xs"
+                aria-label={t("buckets.summary.loading")}
+              />
+            )
             : null}
         </h3>
         {unavailable ? <span className="text-base-content/70">{unavailable}</span> : children}
@@ -75,13 +87,15 @@ function cardContent(
   bucket: string,
   open: (d: DialogName) => void,
 ) {
-  const onOff = (on: boolean | null) => (on ? "Enabled" : "Disabled");
+  const onOff = (on: boolean | null) => (on ? t("common.word.enabled") : t("common.word.disabled"));
   switch (card) {
     case "access":
-      return <Clickable label={capitalizeWord(view.access)} onClick={() => open("access")} />;
+      return <Clickable label={accessLevelText(view.access)} onClick={() => open("access")} />;
     case "encryption": {
       const type = view.encryption?.type ?? "disabled";
-      const label = type === "disabled" ? "Disabled" : `Enabled (${type.toUpperCase()})`;
+      const label = type === "disabled"
+        ? t("common.word.disabled")
+        : t("buckets.summary.encryptionEnabled", { type: type.toUpperCase() });
       return <Clickable label={label} onClick={() => open("encryption")} />;
     }
     case "usage":
@@ -113,7 +127,10 @@ function cardContent(
           {quota
             ? (
               <div className="badge badge-outline">
-                {capitalizeWord(view.quota!.type)} Quota: {quota.amount} {quota.unit}
+                {t(view.quota!.type === "fifo" ? "buckets.summary.quotaFifo" : "buckets.summary.quotaHard", {
+                  amount: String(quota.amount),
+                  unit: quota.unit,
+                })}
               </div>
             )
             : null}
@@ -124,13 +141,16 @@ function cardContent(
       return (
         <>
           <div>
-            Status: <Clickable label={onOff(!!view.retention)} onClick={() => open("retention")} />
+            {t("buckets.summary.retentionStatus")}{" "}
+            <Clickable label={onOff(!!view.retention)} onClick={() => open("retention")} />
           </div>
           {view.retention
             ? (
               <>
-                <div>Mode: {capitalizeWord(view.retention.mode)}</div>
-                <div>Validity: {validityText(view.retention)}</div>
+                <div>{t("buckets.summary.retentionMode", { mode: modeText(view.retention.mode) })}</div>
+                <div>
+                  {t("buckets.summary.retentionValidity", { validity: validityText(view.retention) })}
+                </div>
               </>
             )
             : null}
@@ -154,7 +174,7 @@ export default function BucketSummary({ bucket, initial }: BucketSummaryProps) {
         {view.cards.map((card) => (
           <Section
             key={card}
-            title={SUMMARY_CARDS.find((c) => c.id === card)!.title}
+            title={cardTitle(card)}
             loading={loading}
             testId={`summary-${card}`}
             unavailable={reason(card) && capitalize(reason(card)!)}

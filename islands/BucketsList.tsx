@@ -12,6 +12,7 @@ import { useCommand } from "./lib/commands.ts";
 import { useList } from "./lib/use_list.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
+import { t } from "./lib/i18n/t.ts";
 
 export interface BucketsListProps {
   buckets: BucketSummary[];
@@ -37,7 +38,7 @@ export default function BucketsList(
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Filter Buckets" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("buckets.list.filter")} value={filter} onChange={setFilter} />
         <div className="flex gap-2">
           <button
             type="button"
@@ -45,33 +46,33 @@ export default function BucketsList(
             disabled={selected.length === 0}
             onClick={() => setDialog("replication")}
           >
-            Set Replication
+            {t("buckets.list.setReplication")}
           </button>
           {canCreate
             ? (
               <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>
-                Create Bucket
+                {t("buckets.list.createBucket")}
               </button>
             )
             : null}
         </div>
       </div>
       <DataTable<BucketSummary>
-        entity="buckets"
+        entity={t("buckets.entity.buckets")}
         rows={shown}
         rowId={(b) => b.name}
         columns={[
-          { id: "name", label: "Name", value: (b) => b.name, sortable: true },
+          { id: "name", label: t("common.word.name"), value: (b) => b.name, sortable: true },
           {
             id: "creation_date",
-            label: "Creation Date",
+            label: t("buckets.list.creationDate"),
             value: (b) => b.creation_date,
             render: (b) => formatDateTime(b.creation_date),
             sortable: true,
           },
           {
             id: "size",
-            label: "Size",
+            label: t("common.word.size"),
             value: (b) => b.size,
             render: (b) => formatBytes(b.size),
             sortable: true,

@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from "react";
 import { useLiveSocket } from "./lib/live_socket.ts";
+import { t } from "./lib/i18n/t.ts";
 import { LiveNotices, sessionEndNotice } from "./tools/LiveNotices.tsx";
 
 export const DEADLINE = "1h";
@@ -47,25 +48,21 @@ export default function DiagnosticRunner() {
     <div className="card bg-base-100 shadow-sm max-w-3xl">
       <div className="card-body items-center text-center gap-4">
         <p className="text-sm text-base-content/80">
-          Collects a health report of the storage server (CPU, memory, operating system, network interfaces,
-          drives with a short read/write check, system checks and services, and its configuration with secrets
-          removed) to send to support.
+          {t("monitoring.diagnostic.intro")}
         </p>
         <div role="status" className="min-h-6" data-testid="diagnostic-status">
           {phase === "running"
             ? (
               <span className="flex items-center gap-2">
-                <span className="loading loading-spinner loading-sm" />Diagnostic started. Please do not
-                refresh page during diagnosis.
+                <span className="loading loading-spinner loading-sm" />
+                {t("monitoring.diagnostic.running")}
               </span>
             )
             : null}
           {phase === "ready"
-            ? <span className="text-success">Diagnostic file is ready to be downloaded.</span>
+            ? <span className="text-success">{t("monitoring.diagnostic.ready")}</span>
             : null}
-          {phase === "error"
-            ? <span className="text-error">An error occurred while getting Diagnostic file.</span>
-            : null}
+          {phase === "error" ? <span className="text-error">{t("monitoring.diagnostic.failed")}</span> : null}
         </div>
         {phase === "error"
           ? (
@@ -76,10 +73,10 @@ export default function DiagnosticRunner() {
           : null}
         <div className="flex gap-2">
           <button type="button" className="btn btn-primary" disabled={phase === "running"} onClick={start}>
-            Start Diagnostic
+            {t("monitoring.diagnostic.start")}
           </button>
           <button type="button" className="btn" disabled={phase !== "ready"} onClick={download}>
-            Download
+            {t("common.action.download")}
           </button>
         </div>
       </div>

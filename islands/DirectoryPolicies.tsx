@@ -4,6 +4,7 @@
  * memberships), and a form to set the policies of a DN (PUT /api/v1/identity/ldap/policies). A user may be
  * given by login name: the storage looks it up to its DN.
  */
+import { t } from "./lib/i18n/t.ts";
 import { useState } from "react";
 import type { DirectoryMapping, DirectoryMappings } from "../server/lib/contract/identity.ts";
 import { ErrorBanner } from "./ui/ErrorBanner.tsx";
@@ -23,7 +24,7 @@ export default function DirectoryPolicies({ kind, mappings: initial, policies }:
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<ApiClientError | null>(null);
   const [done, setDone] = useState("");
-  const title = kind === "user" ? "Directory users (LDAP)" : "Directory groups (LDAP)";
+  const title = kind === "user" ? t("iam.directory.usersTitle") : t("iam.directory.groupsTitle");
   const id = `directory-${kind}`;
 
   async function save(event: React.FormEvent) {
@@ -35,10 +36,10 @@ export default function DirectoryPolicies({ kind, mappings: initial, policies }:
       await api.put("/api/v1/identity/ldap/policies", { kind, entity: entity.trim(), policies: chosen });
       const fresh = await api.get<DirectoryMappings>("/api/v1/identity/ldap/policies");
       setMappings(kind === "user" ? fresh.users : fresh.groups);
-      setDone(`Policies of ${entity.trim()} saved.`);
+      setDone(t("iam.directory.saved", { name: entity.trim() }));
     } catch (e) {
       setError(
-        e instanceof ApiClientError ? e : new ApiClientError(0, "The console cannot be reached", String(e)),
+        e instanceof ApiClientError ? e : new ApiClientError(0, t("iam.directory.unreachable"), String(e)),
       );
     } finally {
       setSaving(false);
@@ -53,9 +54,7 @@ export default function DirectoryPolicies({ kind, mappings: initial, policies }:
       <div className="card-body gap-4">
         <h2 id={id} className="card-title text-lg">{title}</h2>
         <p className="text-sm text-base-content/80">
-          {kind === "user"
-            ? "The directory owns these accounts and their passwords; here a policy is mapped to a user's DN."
-            : "The directory owns these groups and their members; here a policy is mapped to a group's DN."}
+          {kind === "user" ? t("iam.directory.usersIntro") : t("iam.directory.groupsIntro")}
         </p>
         {error
           ? <ErrorBanner message={error.message} detail={error.detail} onClose={() => setError(null)} />
@@ -64,7 +63,7 @@ export default function DirectoryPolicies({ kind, mappings: initial, policies }:
         {mappings.length === 0
           ? (
             <p className="text-sm">
-              No {kind === "user" ? "directory user" : "directory group"} has a policy yet.
+              {kind === "user" ? t("iam.directory.noUser") : t("iam.directory.noGroup")}
             </p>
           )
           : (
@@ -73,9 +72,9 @@ export default function DirectoryPolicies({ kind, mappings: initial, policies }:
                 <thead>
                   <tr>
                     <th>DN</th>
-                    <th>Policies</th>
+                    <th>{t("iam.word.policies")}</th>
                     <th>
-                      <span className="sr-only">Actions</span>
+                      <span className="sr-only">{t("common.word.actions")}</span>
                     </th>
                   </tr>
                 </thead>
@@ -88,13 +87,13 @@ export default function DirectoryPolicies({ kind, mappings: initial, policies }:
                         <button
                           type="button"
                           className="btn btn-ghost btn-xs"
-                          aria-label={`Edit policies of ${m.dn}`}
+                          aria-label={t("iam.directory.editPolicies", { dn: m.dn })}
                           onClick={() => {
                             setEntity(m.dn);
                             setChosen(m.policies);
                           }}
                         >
-                          Edit
+                          {t("common.action.edit")}
                         </button>
                       </td>
                     </tr>
@@ -106,7 +105,7 @@ export default function DirectoryPolicies({ kind, mappings: initial, policies }:
         <form className="flex flex-col gap-3" onSubmit={save}>
           <label className="flex flex-col gap-1">
             <span className="text-sm font-bold">
-              {kind === "user" ? "User DN or login name" : "Group DN"}
+              {kind === "user" ? t("iam.directory.userDn") : t("iam.directory.groupDn")}
             </span>
             <input
               className="input w-full border-base-300"
@@ -119,7 +118,7 @@ export default function DirectoryPolicies({ kind, mappings: initial, policies }:
             />
           </label>
           <fieldset className="flex flex-wrap gap-x-4 gap-y-1">
-            <legend className="text-sm font-bold mb-1">Policies</legend>
+            <legend className="text-sm font-bold mb-1">{t("iam.word.policies")}</legend>
             {policies.map((name) => (
               <label key={name} className="flex items-center gap-2 text-sm">
                 <input
@@ -135,7 +134,7 @@ export default function DirectoryPolicies({ kind, mappings: initial, policies }:
           <div>
             <button className="btn btn-primary" type="submit" disabled={saving || !entity.trim()}>
               {saving ? <span className="loading loading-spinner loading-sm" /> : null}
-              Save policies
+              {t("iam.directory.save")}
             </button>
           </div>
         </form>

@@ -13,6 +13,8 @@ import { DataTable } from "./ui/DataTable.tsx";
 import { Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { SearchBox, Switch, TextField } from "./ui/fields.tsx";
 import { showSnackbar } from "./lib/notify.ts";
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 
 export interface StorageDrivesProps {
   /** null when the drive call failed (direct-csi not installed). */
@@ -43,7 +45,7 @@ function FormatDialog(
       onMessageDone={action.clear}
       cancelDisabled={action.busy}
       primary={{
-        label: "Format",
+        label: t("operator.drives.format"),
         tone: "error",
         disabled: typed !== FORMAT_CONFIRMATION || action.busy,
         onClick: () =>
@@ -57,16 +59,21 @@ function FormatDialog(
           }),
       }}
     >
-      <p className="mb-2">Are you sure you want to format the following drives?</p>
+      <p className="mb-2">{t("operator.drives.confirm")}</p>
       <ul className="mb-3 max-h-40 overflow-y-auto text-sm font-mono" data-testid="format-list">
         {drives.map((d) => <li key={d}>{d}</li>)}
       </ul>
-      <Switch label="Force Format" checked={force} onChange={setForce} description={force ? "Yes" : "No"} />
+      <Switch
+        label={t("operator.drives.force")}
+        checked={force}
+        onChange={setForce}
+        description={force ? t("common.word.yes") : t("common.word.no")}
+      />
       <div role="alert" className="alert alert-warning text-sm mb-3">
-        All information contained on the drives will be erased and cannot be recovered.
+        {t("operator.drives.erased")}
       </div>
       <TextField
-        label={`To continue please type ${FORMAT_CONFIRMATION} in the box.`}
+        label={t("operator.word.typeToContinue", { text: FORMAT_CONFIRMATION })}
         value={typed}
         onChange={setTyped}
       />
@@ -87,26 +94,28 @@ function FormatErrorsDialog({ issues, onClose }: { issues: FormatIssue[]; onClos
   }
   return (
     <Dialog
-      title="Format Errors"
+      title={t("operator.drives.errorsTitle")}
       open
       wide
       onClose={onClose}
       actions={
         <>
-          <button type="button" className="btn" onClick={download}>Download</button>
-          <button type="button" className="btn btn-primary" onClick={onClose}>Done</button>
+          <button type="button" className="btn" onClick={download}>{t("common.action.download")}</button>
+          <button type="button" className="btn btn-primary" onClick={onClose}>
+            {t("common.action.done")}
+          </button>
         </>
       }
     >
       <p className="mb-3">
-        There were some issues trying to format the selected CSI Drives, please fix the issues and try again.
+        {t("operator.drives.errorsIntro")}
       </p>
       <table className="table table-sm" data-testid="format-errors">
         <thead>
           <tr>
-            <th>Node</th>
-            <th>Drive</th>
-            <th>Message</th>
+            <th>{t("operator.word.node")}</th>
+            <th>{t("operator.word.drive")}</th>
+            <th>{t("operator.word.message")}</th>
           </tr>
         </thead>
         <tbody>
@@ -114,7 +123,7 @@ function FormatErrorsDialog({ issues, onClose }: { issues: FormatIssue[]; onClos
             <tr key={`${i.node}:${i.drive}`}>
               <td>{i.node}</td>
               <td>{i.drive}</td>
-              <td>{i.error}</td>
+              <td translate="no">{i.error}</td>
             </tr>
           ))}
         </tbody>
@@ -149,37 +158,42 @@ export default function DrivesList({ drives: initial, failure: initialFailure }:
         ? (
           <div role="alert" className="alert alert-info mb-4" data-testid="direct-csi-notice">
             <span>
-              Managing locally attached drives requires the direct-csi component. Install it to list and
-              format drives:{" "}
-              <a className="link" href={DIRECT_CSI_DOCS} target="_blank" rel="noopener noreferrer">
-                direct-csi documentation
-              </a>.
-              {failure ? <span className="block text-xs opacity-70 mt-1">{failure}</span> : null}
+              {tNode("operator.drives.missing", {
+                link: (
+                  <a className="link" href={DIRECT_CSI_DOCS} target="_blank" rel="noopener noreferrer">
+                    {t("operator.drives.docs")}
+                  </a>
+                ),
+              })}
+              {failure
+                ? <span className="block text-xs opacity-70 mt-1" translate="no">{failure}</span>
+                : null}
             </span>
           </div>
         )
         : null}
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Search Drives" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("operator.drives.search")} value={filter} onChange={setFilter} />
         <div className="flex flex-wrap gap-2">
           <button type="button" className="btn btn-sm" disabled={unavailable} onClick={reload}>
-            Refresh
+            {t("common.action.refresh")}
           </button>
           <button
             type="button"
             className="btn btn-sm"
             disabled={unavailable || selected.length === 0}
-            onClick={() => setFormatting({ title: "Format Drives", drives: selected })}
+            onClick={() => setFormatting({ title: t("operator.drives.formatDrives"), drives: selected })}
           >
-            Format Selected Drives
+            {t("operator.drives.formatSelected")}
           </button>
           <button
             type="button"
             className="btn btn-sm btn-primary"
             disabled={unavailable || !drives?.length}
-            onClick={() => setFormatting({ title: "Format All Drives", drives: (drives ?? []).map(keyOf) })}
+            onClick={() =>
+              setFormatting({ title: t("operator.drives.formatAll"), drives: (drives ?? []).map(keyOf) })}
           >
-            Format All Drives
+            {t("operator.drives.formatAll")}
           </button>
         </div>
       </div>
@@ -192,34 +206,34 @@ export default function DrivesList({ drives: initial, failure: initialFailure }:
         selected={selected}
         onSelectionChange={setSelected}
         columns={[
-          { id: "drive", label: "Drive", value: (d) => d.drive, sortable: true },
+          { id: "drive", label: t("operator.word.drive"), value: (d) => d.drive, sortable: true },
           {
             id: "capacity",
-            label: "Capacity",
+            label: t("operator.word.capacity"),
             value: (d) => d.capacity,
             render: (d) => formatBytes(d.capacity),
             align: "right",
           },
           {
             id: "allocated",
-            label: "Allocated",
+            label: t("operator.drives.allocated"),
             value: (d) => d.allocated,
             render: (d) => formatBytes(d.allocated),
             align: "right",
           },
-          { id: "volumes", label: "Volumes", value: (d) => d.volumes, align: "right" },
-          { id: "node", label: "Node", value: (d) => d.node, sortable: true },
+          { id: "volumes", label: t("operator.word.volumes"), value: (d) => d.volumes, align: "right" },
+          { id: "node", label: t("operator.word.node"), value: (d) => d.node, sortable: true },
           {
             id: "status",
-            label: "Status",
+            label: t("common.word.status"),
             value: (d) => d.status,
-            render: (d) => <span title={d.message}>{d.status}</span>,
+            render: (d) => <span title={d.message} translate="no">{d.status}</span>,
           },
         ]}
         actions={unavailable ? [] : [{
           type: "format",
-          label: "Format",
-          onSelect: (d) => setFormatting({ title: "Format Drives", drives: [keyOf(d)] }),
+          label: t("operator.drives.format"),
+          onSelect: (d) => setFormatting({ title: t("operator.drives.formatDrives"), drives: [keyOf(d)] }),
         }]}
       />
       {formatting
@@ -233,7 +247,7 @@ export default function DrivesList({ drives: initial, failure: initialFailure }:
               setSelected([]);
               await reload();
               if (found.length) setIssues(found);
-              else showSnackbar("Drives formatted");
+              else showSnackbar(t("operator.drives.formatted"));
             }}
           />
         )

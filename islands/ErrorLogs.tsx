@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { ConsoleMessage } from "../server/lib/contract/tools.ts";
 import { formatDateTime } from "./lib/format.ts";
+import { t } from "./lib/i18n/t.ts";
 import { messageId, useLiveSocket } from "./lib/live_socket.ts";
 import { cleanLogLines } from "./lib/pod_logs.ts";
 import { SearchBox } from "./ui/fields.tsx";
@@ -24,13 +25,15 @@ export function logEntryLines(entry: ConsoleMessage): string[] {
   const field = (label: string, value: string | undefined) => (value ? [`${label}: ${value}`] : []);
   return [
     ...field("API", entry.api?.name),
-    ...field("Time", formatDateTime(entry.time)),
+    ...(entry.time ? [t("monitoring.errorLogs.time", { value: formatDateTime(entry.time) })] : []),
     ...field("DeploymentID", entry.deploymentid),
     ...field("RequestID", entry.requestID),
     ...field("RemoteHost", entry.remotehost),
     ...field("Host", entry.host),
     ...field("UserAgent", entry.userAgent),
-    `Error: ${entry.error?.message ?? entry.message ?? entry.ConsoleMsg ?? ""}`,
+    t("monitoring.errorLogs.error", {
+      value: entry.error?.message ?? entry.message ?? entry.ConsoleMsg ?? "",
+    }),
     // A no-break space keeps the number with its line when a narrow window wraps it.
     ...(entry.error?.source ?? []).map((line, i) => `${String(i + 1).padStart(4)}:\u00a0${line}`),
   ].flatMap((line) => cleanLogLines(line));
@@ -45,14 +48,18 @@ export default function ErrorLogs() {
   return (
     <div>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-3">
-        <SearchBox placeholder="Highlight Line" value={highlight} onChange={setHighlight} />
+        <SearchBox
+          placeholder={t("monitoring.errorLogs.highlight")}
+          value={highlight}
+          onChange={setHighlight}
+        />
         <span className="text-sm text-base-content/70" role="status">
           {log.status === "open"
-            ? "Live"
+            ? t("monitoring.errorLogs.live")
             : log.status === "connecting"
-            ? "Connecting…"
+            ? t("monitoring.errorLogs.connecting")
             : log.status === "closed"
-            ? "Disconnected"
+            ? t("monitoring.errorLogs.disconnected")
             : ""}
         </span>
       </div>
@@ -61,7 +68,7 @@ export default function ErrorLogs() {
         className="bg-neutral text-neutral-content rounded-box p-3 font-mono text-xs overflow-auto max-h-[70vh] min-h-48"
         data-testid="error-logs"
       >
-        {entries.length === 0 ? <p className="opacity-70">No log entries yet.</p> : null}
+        {entries.length === 0 ? <p className="opacity-70">{t("monitoring.errorLogs.empty")}</p> : null}
         {entries.map((entry) => {
           const lines = logEntryLines(entry);
           const hit = highlight !== "" && lines.some((line) => line.includes(highlight));

@@ -1,4 +1,6 @@
 /** /groups (spec 1 Groups): 'Search Groups', 'Create Group', a one-column table; view (edit), description, delete. */
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 import { useState } from "react";
 import type { Group } from "../server/lib/contract/groups.ts";
 import { GroupDialog, GroupInfoDialog } from "./dialogs/GroupDialogs.tsx";
@@ -40,24 +42,24 @@ export default function GroupsList({ groups: initial, users, policies, unavailab
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Search Groups" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("iam.groups.search")} value={filter} onChange={setFilter} />
         <button type="button" className="btn btn-sm btn-primary" onClick={() => setCreating(true)}>
-          Create Group
+          {t("iam.groups.create")}
         </button>
       </div>
       <DataTable<string>
-        entity="groups"
+        entity={t("iam.entity.groups")}
         rows={shown}
         rowId={(g) => g}
-        columns={[{ id: "name", label: "Name", value: (g) => g, sortable: true }]}
+        columns={[{ id: "name", label: t("common.word.name"), value: (g) => g, sortable: true }]}
         initialSort={{ id: "name" }}
-        emptyMessage="No Groups Available"
+        emptyMessage={t("iam.empty.groups")}
         unavailable={unavailable}
         filtered={filter !== ""}
         actions={[
-          { type: "view", label: "edit", onSelect: open(setEditing) },
+          { type: "view", label: t("iam.groups.actionEdit"), onSelect: open(setEditing) },
           { type: "description", onSelect: open(setInfo) },
-          { type: "edit", label: "set policies", onSelect: open(setPolicyOf) },
+          { type: "edit", label: t("iam.groups.actionSetPolicies"), onSelect: open(setPolicyOf) },
           { type: "delete", onSelect: setDeleting },
         ]}
       />
@@ -91,23 +93,24 @@ export default function GroupsList({ groups: initial, users, policies, unavailab
             current={policyOf.policy.split(",").filter(Boolean)}
             policies={policies}
             onClose={() => setPolicyOf(null)}
-            onSaved={() => (showSnackbar(`Policies of ${policyOf.name} set`), setPolicyOf(null))}
+            onSaved={() => (showSnackbar(t("iam.groups.policiesSet", { name: policyOf.name })),
+              setPolicyOf(null))}
           />
         )
         : null}
       <GroupInfoDialog group={info} onClose={() => setInfo(null)} />
       <ConfirmDialog
-        title="Delete Group"
+        title={t("iam.groups.delete")}
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await groupsApi.remove(deleting!);
-          showSnackbar(`Group ${deleting} deleted`);
+          showSnackbar(t("iam.groups.deleted", { name: deleting! }));
           setDeleting(null);
           await groups.reload();
         }}
       >
-        Are you sure you want to delete group <b>{deleting}</b>?
+        {tNode("iam.groups.deleteConfirm", { name: <b>{deleting}</b> })}
       </ConfirmDialog>
     </>
   );

@@ -7,6 +7,7 @@
 import { useState } from "react";
 import type { HealItemStatus, HealMessage } from "../server/lib/contract/tools.ts";
 import { formatBytes, formatNumber } from "./lib/format.ts";
+import { type MessageKey, t } from "./lib/i18n/t.ts";
 import { useLiveSocket } from "./lib/live_socket.ts";
 import { SelectField, TextField } from "./ui/fields.tsx";
 import { HealthChart } from "./tools/HealthChart.tsx";
@@ -15,6 +16,12 @@ import { LiveNotices } from "./tools/LiveNotices.tsx";
 export interface HealViewerProps {
   buckets: string[];
 }
+
+/** An item's colour as the server names it (green, yellow, red, grey), in the page's language. */
+const colorText = (color: string) =>
+  ["green", "yellow", "red", "grey"].includes(color)
+    ? t(`monitoring.heal.item.${color}` as MessageKey)
+    : color;
 
 /** Problem items kept for the list below the chart. */
 const PROBLEMS_SHOWN = 200;
@@ -71,23 +78,28 @@ export default function HealViewer({ buckets }: HealViewerProps) {
           <div className="flex flex-wrap gap-x-4 items-end">
             <div className="w-60">
               <SelectField
-                label="Bucket"
+                label={t("monitoring.watch.bucket")}
                 value={bucket}
                 disabled={running}
                 options={[
-                  { value: "", label: "Select Bucket" },
+                  { value: "", label: t("monitoring.watch.selectBucket") },
                   ...buckets.map((b) => ({ value: b, label: b })),
                 ]}
                 onChange={setBucket}
               />
             </div>
             <div className="w-60">
-              <TextField label="Prefix" value={prefix} onChange={setPrefix} disabled={running} />
+              <TextField
+                label={t("monitoring.watch.prefix")}
+                value={prefix}
+                onChange={setPrefix}
+                disabled={running}
+              />
             </div>
             <div className="flex flex-wrap gap-4 mb-4">
-              {flag("recursive", "Recursive")}
-              {flag("forceStart", "Force Start")}
-              {flag("forceStop", "Force Stop")}
+              {flag("recursive", t("monitoring.heal.recursive"))}
+              {flag("forceStart", t("monitoring.heal.forceStart"))}
+              {flag("forceStop", t("monitoring.heal.forceStop"))}
             </div>
             <button
               type="button"
@@ -95,7 +107,7 @@ export default function HealViewer({ buckets }: HealViewerProps) {
               disabled={running || !buckets.includes(bucket)}
               onClick={start}
             >
-              Start
+              {t("common.action.start")}
             </button>
           </div>
         </div>
@@ -109,27 +121,33 @@ export default function HealViewer({ buckets }: HealViewerProps) {
           />
           <dl className="grid gap-3 sm:grid-cols-3 text-sm" data-testid="heal-stats">
             <div>
-              <dt className="text-base-content/70">Size scanned</dt>
+              <dt className="text-base-content/70">{t("monitoring.heal.sizeScanned")}</dt>
               <dd className="text-lg font-bold">{formatBytes(latest?.bytesScanned ?? 0)}</dd>
             </div>
             <div>
-              <dt className="text-base-content/70">Objects healed</dt>
+              <dt className="text-base-content/70">{t("monitoring.heal.objectsHealed")}</dt>
               <dd className="text-lg font-bold">
                 {formatNumber(latest?.objectsHealed ?? 0)} / {formatNumber(latest?.objectsScanned ?? 0)}
               </dd>
             </div>
             <div>
-              <dt className="text-base-content/70">Healing time</dt>
-              <dd className="text-lg font-bold">{latest?.healDuration ?? 0}s</dd>
+              <dt className="text-base-content/70">{t("monitoring.heal.healingTime")}</dt>
+              <dd className="text-lg font-bold">
+                {t("monitoring.heal.seconds", { value: String(latest?.healDuration ?? 0) })}
+              </dd>
             </div>
           </dl>
           <p role="status" className="text-sm text-base-content/70">
-            {running ? "Healing…" : heal.status === "closed" && latest ? "Heal finished." : ""}
+            {running
+              ? t("monitoring.heal.running")
+              : heal.status === "closed" && latest
+              ? t("monitoring.heal.finished")
+              : ""}
           </p>
           {problems.length
             ? (
               <div>
-                <h2 className="font-bold mb-2">Items not healthy</h2>
+                <h2 className="font-bold mb-2">{t("monitoring.heal.problems")}</h2>
                 <ul className="text-sm space-y-1" data-testid="heal-problems">
                   {problems.map((item, i) => (
                     <li key={i} className="wrap-anywhere">
@@ -138,7 +156,7 @@ export default function HealViewer({ buckets }: HealViewerProps) {
                           item.after.color === "red" ? "badge-error" : "badge-ghost"
                         }`}
                       >
-                        {item.after.color}
+                        {colorText(item.after.color)}
                       </span>
                       {item.name}
                       {item.detail

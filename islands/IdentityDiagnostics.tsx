@@ -7,6 +7,8 @@ import { useState } from "react";
 import type { DiagnosticsSection, IdentityDiagnostics as Report } from "../server/lib/contract/identity.ts";
 import { ErrorBanner } from "./ui/ErrorBanner.tsx";
 import { api, ApiClientError } from "./lib/request.ts";
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 
 function Section({ title, section, none }: { title: string; section: DiagnosticsSection; none: string }) {
   return (
@@ -24,7 +26,7 @@ function Section({ title, section, none }: { title: string; section: Diagnostics
                 data-passed={step.passed ? "true" : "false"}
               >
                 <span className={`badge shrink-0 ${step.passed ? "badge-success" : "badge-error"}`}>
-                  {step.passed ? "Passed" : "Failed"}
+                  {step.passed ? t("settings.identity.passed") : t("settings.identity.failed")}
                 </span>
                 <span className="flex flex-col min-w-0">
                   <span className="font-bold">{step.name}</span>
@@ -52,7 +54,9 @@ export default function IdentityDiagnostics() {
       setReport(await api.post<Report>("/api/v1/identity/diagnostics", { testUser }));
     } catch (e) {
       setError(
-        e instanceof ApiClientError ? e : new ApiClientError(0, "The console cannot be reached", String(e)),
+        e instanceof ApiClientError
+          ? e
+          : new ApiClientError(0, t("settings.identity.unreachable"), String(e)),
       );
     } finally {
       setRunning(false);
@@ -63,41 +67,39 @@ export default function IdentityDiagnostics() {
     <div className="card bg-base-100 shadow-sm max-w-3xl">
       <div className="card-body gap-4">
         <p className="text-sm text-base-content/80">
-          Checks each step of a sign-in against the configured directory (LDAP / Active Directory) and OpenID
-          provider, from this console server. A test user is looked up with the directory's lookup account; no
-          password is sent.
+          {tNode("settings.identity.intro", { ad: <span translate="no">Active Directory</span> })}
         </p>
         {error
           ? <ErrorBanner message={error.message} detail={error.detail} onClose={() => setError(null)} />
           : null}
         <form className="flex flex-wrap items-end gap-3" onSubmit={run}>
           <label className="flex flex-col gap-1 grow">
-            <span className="text-sm font-bold">Test user (optional)</span>
+            <span className="text-sm font-bold">{t("settings.identity.testUser")}</span>
             <input
               className="input w-full border-base-300"
               name="testUser"
-              placeholder="Directory user name, e.g. jdoe"
+              placeholder={t("settings.identity.testUserPlaceholder")}
               value={testUser}
               onChange={(e) => setTestUser(e.target.value)}
             />
           </label>
           <button className="btn btn-primary" type="submit" disabled={running}>
             {running ? <span className="loading loading-spinner loading-sm" /> : null}
-            Run checks
+            {t("settings.identity.run")}
           </button>
         </form>
         {report
           ? (
             <div className="flex flex-col gap-6" role="status">
               <Section
-                title="Directory (LDAP)"
+                title={t("settings.identity.directory")}
                 section={report.ldap}
-                none="No directory is configured (Configurations › Identity LDAP)."
+                none={t("settings.identity.noDirectory")}
               />
               <Section
-                title="OpenID"
+                title={t("settings.identity.openid")}
                 section={report.openid}
-                none="No OpenID provider is configured (Configurations › Identity OpenID, or CONSOLE_IDP_URL)."
+                none={t("settings.identity.noOpenid")}
               />
             </div>
           )

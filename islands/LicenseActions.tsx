@@ -8,6 +8,7 @@ import { useState } from "react";
 import { licenseApi } from "./lib/api/license.ts";
 import { Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { TextField } from "./ui/fields.tsx";
+import { t } from "./lib/i18n/t.ts";
 
 export interface LicenseActionsProps {
   hasLicense: boolean;
@@ -35,7 +36,7 @@ function ActivateDialog(
   };
   return (
     <Dialog
-      title="Activate SUBNET License"
+      title={t("settings.license.activateTitle")}
       open={open}
       onClose={onClose}
       message={action.message}
@@ -43,14 +44,14 @@ function ActivateDialog(
       wide
     >
       <section className="mb-6">
-        <h3 className="font-bold mb-2">With a licence key</h3>
+        <h3 className="font-bold mb-2">{t("settings.license.withKey")}</h3>
         <label className="flex flex-col gap-1 text-sm">
-          <span>License Key</span>
+          <span>{t("settings.license.key")}</span>
           <textarea
             className="textarea w-full font-mono text-xs h-28"
             value={license}
             onChange={(e) => setLicense(e.target.value)}
-            aria-label="License Key"
+            aria-label={t("settings.license.key")}
           />
         </label>
         <div className="flex justify-end mt-2">
@@ -60,32 +61,37 @@ function ActivateDialog(
             disabled={!license.trim() || action.busy}
             onClick={() => submit({ license })}
           >
-            Activate
+            {t("settings.license.activate")}
           </button>
         </div>
       </section>
       <section>
-        <h3 className="font-bold mb-2">With your SUBNET account</h3>
-        <p className="text-sm opacity-80 mb-2">
-          This needs network access to SUBNET, which Deck never uses by itself.
-        </p>
-        <TextField label="Email" value={email} onChange={setEmail} autoComplete="username" />
+        <h3 className="font-bold mb-2">{t("settings.license.withAccount")}</h3>
+        <p className="text-sm opacity-80 mb-2">{t("settings.license.networkNeeded")}</p>
         <TextField
-          label="Password"
+          label={t("settings.license.email")}
+          value={email}
+          onChange={setEmail}
+          autoComplete="username"
+        />
+        <TextField
+          label={t("settings.license.password")}
           type="password"
           value={password}
           onChange={setPassword}
           autoComplete="current-password"
         />
         <div className="flex justify-end gap-2 mt-2">
-          <a className="btn btn-sm" href={signUpUrl} target="_blank" rel="noopener noreferrer">Sign Up</a>
+          <a className="btn btn-sm" href={signUpUrl} target="_blank" rel="noopener noreferrer">
+            {t("settings.license.signUp")}
+          </a>
           <button
             type="button"
             className="btn btn-primary btn-sm"
             disabled={!email.trim() || !password || action.busy}
             onClick={() => submit({ email, password })}
           >
-            Activate
+            {t("settings.license.activate")}
           </button>
         </div>
       </section>
@@ -112,12 +118,12 @@ export default function LicenseActions({ hasLicense, signUpUrl }: LicenseActions
       {hasLicense
         ? (
           <button type="button" className="btn btn-sm" disabled={refreshing} onClick={refresh}>
-            Refresh Licence
+            {t("settings.license.refresh")}
           </button>
         )
         : (
           <button type="button" className="btn btn-sm btn-primary" onClick={() => setOpen(true)}>
-            Activate
+            {t("settings.license.activate")}
           </button>
         )}
       <ActivateDialog open={open} onClose={() => setOpen(false)} signUpUrl={signUpUrl} />

@@ -14,6 +14,7 @@ import {
 } from "../server/lib/contract/dashboard.ts";
 import type { WidgetQuery } from "./lib/api/dashboard.ts";
 import { utcFieldTime } from "./lib/format.ts";
+import { t } from "./lib/i18n/t.ts";
 import { Grid } from "./dashboard/Grid.tsx";
 import { loadLayout, mergeItems, saveLayout } from "./dashboard/layout.ts";
 import { Panel } from "./dashboard/Panel.tsx";
@@ -29,6 +30,9 @@ const toEpoch = (text: string) => {
   return ms === null ? null : Math.floor(ms / 1000);
 };
 
+/** A tab's key segment: its English name in lower case. */
+const tabKey = (name: typeof DASHBOARD_TABS[number]["name"]) => name.toLowerCase() as Lowercase<typeof name>;
+
 export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
   const [tab, setTab] = useState(0);
   const [layout, setLayout] = useState<LayoutItem[]>(DEFAULT_LAYOUT);
@@ -43,7 +47,7 @@ export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
   const start = toEpoch(startText);
   const end = toEpoch(endText);
   const rangeError = start !== null && end !== null && end <= start
-    ? "The end time must be after the start time."
+    ? t("monitoring.dashboard.rangeError")
     : "";
 
   const sync = () => {
@@ -73,7 +77,7 @@ export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
         }}
       >
         <label className="flex flex-col gap-1 text-sm">
-          <span>Start Time (UTC)</span>
+          <span>{t("monitoring.dashboard.startTime")}</span>
           <input
             type="datetime-local"
             className="input input-sm"
@@ -84,7 +88,7 @@ export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
           />
         </label>
         <label className="flex flex-col gap-1 text-sm">
-          <span>End Time (UTC)</span>
+          <span>{t("monitoring.dashboard.endTime")}</span>
           <input
             type="datetime-local"
             className="input input-sm"
@@ -106,33 +110,35 @@ export default function MetricsDashboard({ widgets }: MetricsDashboardProps) {
           >
             <path d="M20 11a8 8 0 0 0-14.9-4M4 4v4h4M4 13a8 8 0 0 0 14.9 4M20 20v-4h-4" />
           </svg>
-          Sync
+          {t("monitoring.dashboard.sync")}
         </button>
         <span className="text-xs opacity-70 pb-2" data-testid="range-note">
           {rangeError
             ? <span className="text-error" role="alert">{rangeError}</span>
             : start === null && end === null
-            ? "Without times: the last 15 minutes."
+            ? t("monitoring.dashboard.defaultRange")
             : ""}
         </span>
       </form>
-      <div role="tablist" className="tabs tabs-border mb-2" aria-label="Dashboard sections">
-        {DASHBOARD_TABS.map((t, i) => (
+      <div role="tablist" className="tabs tabs-border mb-2" aria-label={t("monitoring.dashboard.sections")}>
+        {DASHBOARD_TABS.map((section, i) => (
           <button
-            key={t.name}
+            key={section.name}
             type="button"
             role="tab"
             className={`tab ${i === tab ? "tab-active" : ""}`}
             aria-selected={i === tab}
             onClick={() => setTab(i)}
           >
-            {t.name}
+            {t(`monitoring.dashboard.tab.${tabKey(section.name)}`)}
           </button>
         ))}
       </div>
       <Grid
         key={current.name}
-        label={`${current.name} panels`}
+        label={t("monitoring.dashboard.panels", {
+          section: t(`monitoring.dashboard.tab.${tabKey(current.name)}`),
+        })}
         items={items}
         onChange={changeLayout}
         renderPanel={(id, handle) => {

@@ -5,6 +5,7 @@
 import { useState } from "react";
 import { SignInCard } from "./ui/SignInCard.tsx";
 import { api, basePath } from "./lib/request.ts";
+import { t } from "./lib/i18n/t.ts";
 
 export default function OperatorLogin() {
   const [jwt, setJwt] = useState("");
@@ -14,7 +15,7 @@ export default function OperatorLogin() {
   }
 
   return (
-    <SignInCard title="Operator Login" ready={!!jwt.trim()} signIn={signIn}>
+    <SignInCard title={t("operator.login.title")} ready={!!jwt.trim()} signIn={signIn}>
       <label className="block">
         <span className="label-text block mb-1 text-sm font-bold">JWT</span>
         <textarea
@@ -23,7 +24,7 @@ export default function OperatorLogin() {
           rows={4}
           required
           aria-label="JWT"
-          placeholder="Service account token"
+          placeholder={t("operator.login.placeholder")}
           autoComplete="off"
           spellCheck={false}
           value={jwt}

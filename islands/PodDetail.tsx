@@ -9,6 +9,7 @@ import { formatDateTime } from "./lib/format.ts";
 import { cleanLogLines } from "./lib/pod_logs.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox, Tabs } from "./ui/fields.tsx";
+import { t } from "./lib/i18n/t.ts";
 
 export interface PodDetailProps {
   events: PodEvent[];
@@ -26,7 +27,10 @@ export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
   return (
     <div>
       <Tabs
-        tabs={[{ id: "events", label: "Events" }, { id: "logs", label: "Logs" }]}
+        tabs={[{ id: "events", label: t("operator.pod.events") }, {
+          id: "logs",
+          label: t("operator.pod.logs"),
+        }]}
         active={tab}
         onChange={setTab}
       />
@@ -38,30 +42,51 @@ export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
             rowId={(e) => `${e.last_seen}-${e.reason}-${e.message}`}
             height={400}
             columns={[
-              { id: "namespace", label: "Namespace", value: (e) => e.namespace },
+              { id: "namespace", label: t("operator.word.namespace"), value: (e) => e.namespace },
               {
                 id: "last_seen",
-                label: "Last Seen",
+                label: t("operator.pod.lastSeen"),
                 value: (e) => e.last_seen,
                 render: (e) => formatSeen(e.last_seen),
                 sortable: true,
               },
-              { id: "message", label: "Message", value: (e) => e.message },
-              { id: "event_type", label: "Event Type", value: (e) => e.event_type },
-              { id: "reason", label: "Reason", value: (e) => e.reason },
+              // Kubernetes' own words
+              {
+                id: "message",
+                label: t("operator.word.message"),
+                value: (e) => e.message,
+                render: (e) => <span translate="no">{e.message}</span>,
+              },
+              {
+                id: "event_type",
+                label: t("operator.pod.eventType"),
+                value: (e) => e.event_type,
+                render: (e) => <span translate="no">{e.event_type}</span>,
+              },
+              {
+                id: "reason",
+                label: t("operator.pod.reason"),
+                value: (e) => e.reason,
+                render: (e) => <span translate="no">{e.reason}</span>,
+              },
             ]}
           />
         )
         : (
           <div>
             <div className="mb-2">
-              <SearchBox placeholder="Highlight Line" value={highlight} onChange={setHighlight} />
+              <SearchBox
+                placeholder={t("operator.pod.highlight")}
+                value={highlight}
+                onChange={setHighlight}
+              />
             </div>
-            {logsError ? <p className="text-error" role="alert">{logsError}</p> : null}
+            {logsError ? <p className="text-error" role="alert" translate="no">{logsError}</p> : null}
             <div
               className="bg-neutral text-neutral-content rounded-box p-3 font-mono text-xs overflow-auto max-h-[65vh]"
               style={{ tabSize: 4 }}
               data-testid="pod-logs"
+              translate="no"
             >
               {lines.map((line, i) => {
                 const hit = highlight !== "" && line.includes(highlight);

@@ -2,6 +2,8 @@
  * /policies (spec 2 IAM Policies): 'Search Policies', 'Create Policy', table sorted by name; view, delete, and
  * description, which opens Info Policy (the policy's JSON, read-only) without leaving the list.
  */
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 import { useState } from "react";
 import type { PolicySummary } from "../server/lib/contract/policies.ts";
 import { CreatePolicyDialog, PolicyInfoDialog } from "./dialogs/PolicyDialogs.tsx";
@@ -37,16 +39,16 @@ export default function PoliciesList({ policies: initial, unavailable, base }: P
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Search Policies" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("iam.policies.search")} value={filter} onChange={setFilter} />
         <button type="button" className="btn btn-sm btn-primary" onClick={() => setCreating(true)}>
-          Create Policy
+          {t("iam.policies.create")}
         </button>
       </div>
       <DataTable<string>
-        entity="policies"
+        entity={t("iam.entity.policies")}
         rows={shown}
         rowId={(p) => p}
-        columns={[{ id: "name", label: "Name", value: (p) => p, sortable: true }]}
+        columns={[{ id: "name", label: t("common.word.name"), value: (p) => p, sortable: true }]}
         initialSort={{ id: "name" }}
         unavailable={unavailable}
         filtered={filter !== ""}
@@ -67,17 +69,17 @@ export default function PoliciesList({ policies: initial, unavailable, base }: P
         : null}
       <PolicyInfoDialog policy={info} onClose={() => setInfo(null)} />
       <ConfirmDialog
-        title="Delete Policy"
+        title={t("iam.policies.delete")}
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await policiesApi.remove(deleting!);
-          showSnackbar(`Policy ${deleting} deleted`);
+          showSnackbar(t("iam.policies.deleted", { name: deleting! }));
           setDeleting(null);
           await policies.reload();
         }}
       >
-        Are you sure you want to delete policy <b>{deleting}</b>?
+        {tNode("iam.policies.deleteConfirm", { name: <b>{deleting}</b> })}
       </ConfirmDialog>
     </>
   );

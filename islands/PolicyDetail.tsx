@@ -5,6 +5,8 @@
  * statement's "What does this allow?" opens; header actions Delete and Refresh (reloads users, groups and the
  * policy).
  */
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 import { useState } from "react";
 import type { PolicyDetailView } from "../server/lib/contract/policies.ts";
 import { policiesApi } from "./lib/api/policies.ts";
@@ -80,7 +82,7 @@ export default function PolicyDetail(props: PolicyDetailProps) {
       const saved = await policiesApi.save(name, text);
       setView({ ...view, policy: saved });
       setText(saved.policy);
-      showSnackbar("Policy successfully updated");
+      showSnackbar(t("iam.policy.updated"));
     } catch (error) {
       reportError(error);
     } finally {
@@ -91,16 +93,18 @@ export default function PolicyDetail(props: PolicyDetailProps) {
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <h2 className="text-xl font-bold break-all" data-testid="policy-name">{name}</h2>
+        <h2 className="text-xl font-bold break-all" data-testid="policy-name" translate="no">
+          {name}
+        </h2>
         <div className="flex gap-2">
           <button
             type="button"
             className="btn btn-sm btn-error btn-outline"
             onClick={() => setDeleting(true)}
           >
-            Delete
+            {t("common.action.delete")}
           </button>
-          <button type="button" className="btn btn-sm" onClick={refresh}>Refresh</button>
+          <button type="button" className="btn btn-sm" onClick={refresh}>{t("common.action.refresh")}</button>
         </div>
       </div>
       <div className="flex flex-col lg:flex-row lg:gap-4">
@@ -109,14 +113,11 @@ export default function PolicyDetail(props: PolicyDetailProps) {
           active={tab}
           onChange={(next) => (setExplained(null), setTab(next))}
           tabs={[
-            { id: "summary", label: "Summary" },
-            { id: "users", label: "Users" },
-            {
-              id: "groups",
-              label: "Groups",
-            },
+            { id: "summary", label: t("iam.policy.summary") },
+            { id: "users", label: t("iam.word.users") },
+            { id: "groups", label: t("iam.word.groups") },
             { id: "json", label: "JSON" },
-            { id: "access", label: "Access Check" },
+            { id: "access", label: t("iam.word.accessCheck") },
           ]}
         />
         <section className="flex-1 min-w-0" role="tabpanel">
@@ -127,16 +128,17 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                   <li key={i} className="card bg-base-100 shadow-sm">
                     <div className="card-body p-4 text-sm gap-1">
                       <div>
-                        <b>Effect:</b>{" "}
-                        <span className={s.effect === "Deny" ? "text-error" : "text-success"}>
+                        <b>{t("iam.policy.effect")}</b>{" "}
+                        <span className={s.effect === "Deny" ? "text-error" : "text-success"} translate="no">
                           {s.effect}
                         </span>
                       </div>
                       <div>
-                        <b>Actions:</b> {s.actions.join(", ")}
+                        <b>{t("iam.policy.actions")}</b> <span translate="no">{s.actions.join(", ")}</span>
                       </div>
                       <div className="break-all">
-                        <b>Resources:</b> {s.resources.join(", ") || "-"}
+                        <b>{t("iam.policy.resources")}</b>{" "}
+                        <span translate="no">{s.resources.join(", ") || "-"}</span>
                       </div>
                     </div>
                   </li>
@@ -148,14 +150,18 @@ export default function PolicyDetail(props: PolicyDetailProps) {
             ? (
               <>
                 <div className="mb-3">
-                  <SearchBox placeholder="Search Users" value={userFilter} onChange={setUserFilter} />
+                  <SearchBox
+                    placeholder={t("iam.users.search")}
+                    value={userFilter}
+                    onChange={setUserFilter}
+                  />
                 </div>
                 <DataTable<string>
-                  entity="users"
+                  entity={t("iam.entity.users")}
                   rows={users.filter((u) => u.toLowerCase().includes(userFilter.toLowerCase()))}
                   rowId={(u) => u}
-                  columns={[{ id: "name", label: "Name", value: (u) => u, sortable: true }]}
-                  emptyMessage="No Users Available"
+                  columns={[{ id: "name", label: t("common.word.name"), value: (u) => u, sortable: true }]}
+                  emptyMessage={t("iam.empty.users")}
                   unavailable={view.unavailable.users && capitalize(view.unavailable.users)}
                   filtered={userFilter !== ""}
                   actions={props.canViewUsers
@@ -169,14 +175,18 @@ export default function PolicyDetail(props: PolicyDetailProps) {
             ? (
               <>
                 <div className="mb-3">
-                  <SearchBox placeholder="Search Groups" value={groupFilter} onChange={setGroupFilter} />
+                  <SearchBox
+                    placeholder={t("iam.groups.search")}
+                    value={groupFilter}
+                    onChange={setGroupFilter}
+                  />
                 </div>
                 <DataTable<string>
-                  entity="groups"
+                  entity={t("iam.entity.groups")}
                   rows={groups.filter((g) => g.toLowerCase().includes(groupFilter.toLowerCase()))}
                   rowId={(g) => g}
-                  columns={[{ id: "name", label: "Name", value: (g) => g, sortable: true }]}
-                  emptyMessage="No Groups Available"
+                  columns={[{ id: "name", label: t("common.word.name"), value: (g) => g, sortable: true }]}
+                  emptyMessage={t("iam.empty.groups")}
                   unavailable={view.unavailable.groups && capitalize(view.unavailable.groups)}
                   filtered={groupFilter !== ""}
                 />
@@ -187,20 +197,22 @@ export default function PolicyDetail(props: PolicyDetailProps) {
             ? (
               <>
                 <PolicyEditor
-                  label="Policy JSON"
+                  label={t("iam.policy.json")}
                   text={text}
                   onChange={setText}
                   onExplain={(index) => (setExplained(index), setTab("access"))}
                 />
                 <div className="flex justify-end gap-2">
-                  <button type="button" className="btn btn-sm" onClick={() => setText("")}>Clear</button>
+                  <button type="button" className="btn btn-sm" onClick={() => setText("")}>
+                    {t("common.action.clear")}
+                  </button>
                   <button
                     type="button"
                     className="btn btn-sm btn-primary"
                     disabled={saving || text.trim() === "" || jsonProblems(text, "policy").length > 0}
                     onClick={save}
                   >
-                    Save
+                    {t("common.action.save")}
                   </button>
                 </div>
               </>
@@ -219,7 +231,7 @@ export default function PolicyDetail(props: PolicyDetailProps) {
         </section>
       </div>
       <ConfirmDialog
-        title="Delete Policy"
+        title={t("iam.policies.delete")}
         open={deleting}
         onClose={() => setDeleting(false)}
         onConfirm={async () => {
@@ -227,7 +239,7 @@ export default function PolicyDetail(props: PolicyDetailProps) {
           location.assign(`${props.base}policies`);
         }}
       >
-        Are you sure you want to delete policy <b>{name}</b>?
+        {tNode("iam.policies.deleteConfirm", { name: <b>{name}</b> })}
       </ConfirmDialog>
     </>
   );

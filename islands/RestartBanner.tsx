@@ -7,6 +7,7 @@ import { effect } from "@preact/signals-react";
 import { useEffect, useState } from "react";
 import { settingsApi } from "./lib/api/settings.ts";
 import { serverNeedsRestart } from "./lib/restart.ts";
+import { t } from "./lib/i18n/t.ts";
 
 export interface RestartBannerProps {
   /** Whether the page was rendered with the flag up (the restart cookie). */
@@ -42,16 +43,19 @@ export default function RestartBanner({ needsRestart }: RestartBannerProps) {
       {restarting
         ? (
           <div className="flex-1 min-w-0">
-            <div>The server is restarting.</div>
-            <progress className="progress progress-primary w-full mt-2" aria-label="Restart progress" />
+            <div>{t("settings.restart.restarting")}</div>
+            <progress
+              className="progress progress-primary w-full mt-2"
+              aria-label={t("settings.restart.progress")}
+            />
           </div>
         )
         : (
           <>
-            <span className="flex-1 min-w-0">
-              The instance needs to be restarted for configuration changes to take effect.
-            </span>
-            <button type="button" className="btn btn-sm" onClick={restart}>Restart</button>
+            <span className="flex-1 min-w-0">{t("settings.restart.needed")}</span>
+            <button type="button" className="btn btn-sm" onClick={restart}>
+              {t("settings.restart.button")}
+            </button>
           </>
         )}
     </div>

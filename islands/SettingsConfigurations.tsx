@@ -12,6 +12,8 @@ import { ConfigForm } from "./settings/ConfigForm.tsx";
 import { BackButton, Slide } from "./settings/Slides.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { showSnackbar } from "./lib/notify.ts";
+import { t } from "./lib/i18n/t.ts";
+import { contractText } from "./settings/texts.ts";
 
 export interface SettingsConfigurationsProps {
   /** Each configuration's stored values as the page was rendered (secrets masked), so a form opens at once. */
@@ -42,8 +44,8 @@ export default function SettingsConfigurations({ values: rendered }: SettingsCon
   if (editing) {
     return (
       <Slide index={1} from={from}>
-        <BackButton label="Back To Configurations" onClick={back} />
-        <h2 className="text-xl font-bold mb-4">{editing.def.label}</h2>
+        <BackButton label={t("settings.configurations.back")} onClick={back} />
+        <h2 className="text-xl font-bold mb-4">{contractText(editing.def.label)}</h2>
         <div className="bg-base-100 rounded-box p-4 max-w-3xl">
           <ConfigForm
             key={editing.def.id}
@@ -55,7 +57,7 @@ export default function SettingsConfigurations({ values: rendered }: SettingsCon
               // What the server stored now (merged, normalised, masked) is read again on the next edit.
               const { [editing.def.id]: _saved, ...rest } = known;
               setKnown(rest);
-              showSnackbar(`Configuration ${editing.def.label} saved`);
+              showSnackbar(t("settings.configurations.saved", { name: contractText(editing.def.label) }));
               back();
             }}
           />
@@ -66,11 +68,15 @@ export default function SettingsConfigurations({ values: rendered }: SettingsCon
   return (
     <Slide index={0} from={from}>
       <DataTable<ConfigurationDef>
-        entity="configurations"
+        entity={t("settings.configurations.entity")}
         rows={CONFIGURATIONS}
         rowId={(c) => c.id}
-        columns={[{ id: "label", label: "Configuration", value: (c) => c.label }]}
-        actions={[{ type: "edit", label: "edit", onSelect: edit }]}
+        columns={[{
+          id: "label",
+          label: t("settings.configurations.column"),
+          value: (c) => contractText(c.label),
+        }]}
+        actions={[{ type: "edit", label: t("settings.action.edit"), onSelect: edit }]}
         height={CONFIGURATIONS.length * 40 + 48}
       />
     </Slide>

@@ -18,12 +18,21 @@ import { BackButton, Slide } from "./settings/Slides.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
 import { showSnackbar } from "./lib/notify.ts";
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 
 export interface SettingsNotificationsProps {
   endpoints: NotificationEndpoint[];
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** Online and Offline in the page's language; any other status the server reports, as it came. */
+const statusText = (status: string) =>
+  status.toLowerCase() === "online"
+    ? t("settings.notifications.online")
+    : status.toLowerCase() === "offline"
+    ? t("settings.notifications.offline")
+    : capitalise(status);
 const serviceName = (e: NotificationEndpoint) => `${e.service}:${e.account_id}`;
 
 export default function SettingsNotifications({ endpoints: initial }: SettingsNotificationsProps) {
@@ -39,8 +48,8 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
   if (step.index === 1) {
     return (
       <Slide index={1} from={step.from}>
-        <BackButton label="Back To Lambda Notifications" onClick={() => go(0)} />
-        <h2 className="text-xl font-bold mb-4">Pick a supported service</h2>
+        <BackButton label={t("settings.notifications.back")} onClick={() => go(0)} />
+        <h2 className="text-xl font-bold mb-4">{t("settings.notifications.pickService")}</h2>
         <div className="grid grid-cols-2 sm:grid-cols-3 lg:grid-cols-5 gap-3" role="list">
           {NOTIFICATION_SERVICES.map((service) => (
             <button
@@ -48,6 +57,8 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
               type="button"
               role="listitem"
               className="btn h-20 bg-base-100 border-base-300 text-base"
+              // The services' names are product names, in every language.
+              translate="no"
               onClick={() => go(2, service)}
             >
               {service.label}
@@ -61,8 +72,10 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
     const service = step.service;
     return (
       <Slide index={2} from={step.from}>
-        <BackButton label="Back To Supported Services" onClick={() => go(1)} />
-        <h2 className="text-xl font-bold mb-4">{service.label} - Add Lambda Notification Target</h2>
+        <BackButton label={t("settings.notifications.backToServices")} onClick={() => go(1)} />
+        <h2 className="text-xl font-bold mb-4">
+          {tNode("settings.notifications.addTitle", { service: <span translate="no">{service.label}</span> })}
+        </h2>
         <div className="bg-base-100 rounded-box p-4 max-w-3xl">
           <ConfigForm
             key={service.id}
@@ -71,7 +84,7 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
             onSubmit={async (keyValues) => {
               await settingsApi.setConfig(`notify_${service.id}`, keyValues);
               noteConfigSaved();
-              showSnackbar(`Notification target ${service.label} saved`);
+              showSnackbar(t("settings.notifications.saved", { service: service.label }));
               go(0);
               await endpoints.reload();
             }}
@@ -84,36 +97,38 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
   return (
     <Slide index={0} from={step.from}>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Filter" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("common.action.filter")} value={filter} onChange={setFilter} />
         <div className="flex gap-2">
-          <button type="button" className="btn btn-sm" onClick={endpoints.reload}>Refresh</button>
+          <button type="button" className="btn btn-sm" onClick={endpoints.reload}>
+            {t("common.action.refresh")}
+          </button>
           <button type="button" className="btn btn-sm btn-primary" onClick={() => go(1)}>
-            Add Notification Target
+            {t("settings.notifications.add")}
           </button>
         </div>
       </div>
       <DataTable<NotificationEndpoint>
-        entity="notification targets"
-        filtered={filter !== ""}
+        entity={t("settings.notifications.entity")}
+        emptyMessage={filter !== "" ? t("settings.notifications.noMatch") : t("settings.notifications.empty")}
         rows={shown}
         rowId={serviceName}
         columns={[
           {
             id: "status",
-            label: "Status",
-            value: (e) => capitalise(e.status),
+            label: t("common.word.status"),
+            value: (e) => statusText(e.status),
             render: (e) => (
               <span
                 className={e.status.toLowerCase() === "offline"
                   ? "deck-status-offline"
                   : "deck-status-online"}
               >
-                {capitalise(e.status)}
+                {statusText(e.status)}
               </span>
             ),
             width: 120,
           },
-          { id: "service", label: "Service", value: serviceName, sortable: true },
+          { id: "service", label: t("settings.notifications.service"), value: serviceName, sortable: true },
         ]}
         initialSort={{ id: "service" }}
       />

@@ -13,14 +13,15 @@ import { BackButton, Slide } from "./settings/Slides.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
 import { showSnackbar } from "./lib/notify.ts";
+import { t } from "./lib/i18n/t.ts";
 
 export interface SettingsTiersProps {
   tiers: TierView[];
 }
 
 type TierFields = { name: string; endpoint: string; bucket: string; prefix: string; region: string };
-const fieldsOf = (t: TierView) =>
-  (t[t.type] ?? { name: "", endpoint: "", bucket: "", prefix: "", region: "" }) as TierFields;
+const fieldsOf = (tier: TierView) =>
+  (tier[tier.type] ?? { name: "", endpoint: "", bucket: "", prefix: "", region: "" }) as TierFields;
 
 export default function SettingsTiers({ tiers: initial }: SettingsTiersProps) {
   const [tiers, setTiers] = useState(initial);
@@ -36,8 +37,8 @@ export default function SettingsTiers({ tiers: initial }: SettingsTiersProps) {
   if (step.index === 1) {
     return (
       <Slide index={1} from={step.from}>
-        <BackButton label="Back To Tiers" onClick={() => go(0)} />
-        <h2 className="text-xl font-bold mb-4">Select Tier Type</h2>
+        <BackButton label={t("settings.tiers.back")} onClick={() => go(0)} />
+        <h2 className="text-xl font-bold mb-4">{t("settings.tiers.selectType")}</h2>
         <div className="grid grid-cols-2 md:grid-cols-4 gap-3">
           {TIER_KINDS.map(({ kind, label }) => (
             <button
@@ -57,12 +58,12 @@ export default function SettingsTiers({ tiers: initial }: SettingsTiersProps) {
     const kind = step.kind;
     return (
       <Slide index={2} from={step.from}>
-        <BackButton label="Back To Tier Type Selection" onClick={() => go(1)} />
+        <BackButton label={t("settings.tiers.backToTypes")} onClick={() => go(1)} />
         <AddTierForm
           kind={kind}
           label={TIER_KINDS.find((k) => k.kind === kind)!.label}
           onSaved={async () => {
-            showSnackbar("Tier created");
+            showSnackbar(t("settings.tiers.created"));
             go(0);
             await reload();
           }}
@@ -70,31 +71,38 @@ export default function SettingsTiers({ tiers: initial }: SettingsTiersProps) {
       </Slide>
     );
   }
-  const shown = tiers.filter((t) => fieldsOf(t).name.toLowerCase().includes(filter.toLowerCase()));
+  const shown = tiers.filter((tier) => fieldsOf(tier).name.toLowerCase().includes(filter.toLowerCase()));
   return (
     <Slide index={0} from={step.from}>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Filter" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("common.action.filter")} value={filter} onChange={setFilter} />
         <div className="flex gap-2">
-          <button type="button" className="btn btn-sm" onClick={reload}>Refresh</button>
-          <button type="button" className="btn btn-sm btn-primary" onClick={() => go(1)}>Add Tier</button>
+          <button type="button" className="btn btn-sm" onClick={reload}>{t("common.action.refresh")}</button>
+          <button type="button" className="btn btn-sm btn-primary" onClick={() => go(1)}>
+            {t("settings.tiers.add")}
+          </button>
         </div>
       </div>
       <DataTable<TierView>
-        entity="tiers"
-        filtered={filter !== ""}
+        entity={t("settings.tiers.entity")}
+        emptyMessage={filter !== "" ? t("settings.tiers.noMatch") : t("settings.tiers.empty")}
         rows={shown}
-        rowId={(t) => `${t.type}/${fieldsOf(t).name}`}
+        rowId={(tier) => `${tier.type}/${fieldsOf(tier).name}`}
         columns={[
-          { id: "name", label: "Tier Name", value: (t) => fieldsOf(t).name, sortable: true },
-          { id: "type", label: "Type", value: (t) => t.type },
-          { id: "endpoint", label: "Endpoint", value: (t) => fieldsOf(t).endpoint },
-          { id: "bucket", label: "Bucket", value: (t) => fieldsOf(t).bucket },
-          { id: "prefix", label: "Prefix", value: (t) => fieldsOf(t).prefix },
-          { id: "region", label: "Region", value: (t) => fieldsOf(t).region },
+          {
+            id: "name",
+            label: t("settings.tiers.name"),
+            value: (tier) => fieldsOf(tier).name,
+            sortable: true,
+          },
+          { id: "type", label: t("common.word.type"), value: (tier) => tier.type },
+          { id: "endpoint", label: t("settings.tiers.endpoint"), value: (tier) => fieldsOf(tier).endpoint },
+          { id: "bucket", label: t("settings.tiers.bucket"), value: (tier) => fieldsOf(tier).bucket },
+          { id: "prefix", label: t("settings.tiers.prefix"), value: (tier) => fieldsOf(tier).prefix },
+          { id: "region", label: t("settings.tiers.region"), value: (tier) => fieldsOf(tier).region },
         ]}
         initialSort={{ id: "name" }}
-        actions={[{ type: "edit", label: "edit", onSelect: setEditing }]}
+        actions={[{ type: "edit", label: t("settings.action.edit"), onSelect: setEditing }]}
       />
       {editing
         ? (
@@ -102,7 +110,7 @@ export default function SettingsTiers({ tiers: initial }: SettingsTiersProps) {
             tier={editing}
             onClose={() => setEditing(null)}
             onSaved={() => {
-              showSnackbar("Credentials updated");
+              showSnackbar(t("settings.tiers.credentialsUpdated"));
               setEditing(null);
             }}
           />

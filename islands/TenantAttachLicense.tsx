@@ -7,6 +7,7 @@ import { useState } from "react";
 import { operatorApi } from "./lib/api/operator.ts";
 import { ApiClientError } from "./lib/request.ts";
 import { showErrorBanner } from "./lib/notify.ts";
+import { t } from "./lib/i18n/t.ts";
 
 export interface TenantAttachLicenseProps {
   namespace: string;
@@ -28,7 +29,7 @@ export default function TenantAttachLicense({ namespace, name }: TenantAttachLic
   };
   return (
     <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={attach}>
-      Attach License
+      {t("operator.license.attach")}
     </button>
   );
 }

@@ -6,6 +6,8 @@ import { useEffect, useState } from "react";
 import { operatorApi } from "./lib/api/operator.ts";
 import { TypedDeleteDialog } from "./tenant/parts.tsx";
 import { Dialog, useDialogAction } from "./ui/Dialog.tsx";
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 
 export interface TenantHeaderActionsProps {
   namespace: string;
@@ -23,25 +25,25 @@ function EditYamlDialog(
   }, []);
   return (
     <Dialog
-      title="Edit YAML"
+      title={t("operator.tenant.editYaml")}
       open
       wide
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         disabled: !yaml?.trim() || action.busy,
         onClick: () =>
           action.run(async () => (await operatorApi.putYaml(namespace, name, yaml!), location.reload())),
       }}
     >
       {yaml === null
-        ? <span role="status" className="loading loading-spinner" aria-label="Loading" />
+        ? <span role="status" className="loading loading-spinner" aria-label={t("operator.word.loading")} />
         : (
           <textarea
             className="textarea w-full font-mono text-xs h-[60vh] border-base-300"
-            aria-label="Tenant YAML"
+            aria-label={t("operator.tenant.yamlLabel")}
             spellCheck={false}
             value={yaml}
             onChange={(e) => setYaml(e.target.value)}
@@ -56,14 +58,16 @@ export default function TenantHeaderActions({ namespace, name, base }: TenantHea
   return (
     <>
       <button type="button" className="btn btn-sm btn-error btn-outline" onClick={() => setDialog("delete")}>
-        Delete
+        {t("common.action.delete")}
       </button>
-      <button type="button" className="btn btn-sm" onClick={() => setDialog("yaml")}>Edit YAML</button>
+      <button type="button" className="btn btn-sm" onClick={() => setDialog("yaml")}>
+        {t("operator.tenant.editYaml")}
+      </button>
       {dialog === "yaml"
         ? <EditYamlDialog namespace={namespace} name={name} onClose={() => setDialog(null)} />
         : null}
       <TypedDeleteDialog
-        title="Delete Tenant"
+        title={t("operator.tenants.deleteTitle")}
         name={name}
         open={dialog === "delete"}
         onClose={() => setDialog(null)}
@@ -72,7 +76,7 @@ export default function TenantHeaderActions({ namespace, name, base }: TenantHea
           location.assign(`${base}tenants?deleted=${encodeURIComponent(name)}`);
         }}
       >
-        Are you sure you want to delete tenant <b>{name}</b>?
+        {tNode("operator.tenants.deleteConfirmShort", { name: <b>{name}</b> })}
       </TypedDeleteDialog>
     </>
   );

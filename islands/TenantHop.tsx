@@ -4,6 +4,7 @@
  * button back to the tenant.
  */
 import { useRef, useState } from "react";
+import { t } from "./lib/i18n/t.ts";
 
 export interface TenantHopProps {
   /** The proxy address of the tenant's console, e.g. /api/proxy/ns/t/. */
@@ -23,8 +24,8 @@ export default function TenantHop({ src, tenantHref }: TenantHopProps) {
   return (
     <div className="flex flex-col h-[calc(100vh-7rem)]">
       <div className="flex gap-2 mb-2">
-        <button type="button" className="btn btn-sm" onClick={refresh}>Refresh</button>
-        <a className="btn btn-sm" href={tenantHref}>Back to tenant</a>
+        <button type="button" className="btn btn-sm" onClick={refresh}>{t("common.action.refresh")}</button>
+        <a className="btn btn-sm" href={tenantHref}>{t("operator.hop.back")}</a>
       </div>
       <div className="relative flex-1 border border-base-300 rounded-box overflow-hidden bg-base-100">
         {loading
@@ -33,7 +34,7 @@ export default function TenantHop({ src, tenantHref }: TenantHopProps) {
               <span
                 role="status"
                 className="loading loading-spinner loading-lg"
-                aria-label="Loading the tenant's console"
+                aria-label={t("operator.hop.loading")}
               />
             </div>
           )
@@ -41,7 +42,7 @@ export default function TenantHop({ src, tenantHref }: TenantHopProps) {
         <iframe
           ref={frame}
           src={address}
-          title="Tenant management console"
+          title={t("operator.hop.frameTitle")}
           className="w-full h-full"
           onLoad={() => setLoading(false)}
         />

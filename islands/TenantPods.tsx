@@ -10,6 +10,8 @@ import { useList } from "./lib/use_list.ts";
 import { TypedDeleteDialog } from "./tenant/parts.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { showSnackbar } from "./lib/notify.ts";
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 
 export interface TenantPodsProps {
   namespace: string;
@@ -35,17 +37,22 @@ export default function TenantPods({ namespace, name, pods: initial, base, now }
         rowId={(p) => p.name}
         height={400}
         columns={[
-          { id: "name", label: "Name", value: (p) => p.name, sortable: true },
-          { id: "status", label: "Status", value: (p) => p.status, sortable: true },
+          { id: "name", label: t("common.word.name"), value: (p) => p.name, sortable: true },
+          { id: "status", label: t("common.word.status"), value: (p) => p.status, sortable: true },
           {
             id: "age",
-            label: "Age",
+            label: t("operator.pods.age"),
             value: (p) => p.timeCreated,
             render: (p) => formatDuration(Math.max(0, now - p.timeCreated)),
           },
-          { id: "ip", label: "Pod IP", value: (p) => p.podIP },
-          { id: "restarts", label: "Restarts", value: (p) => p.restarts ?? 0, align: "right" },
-          { id: "node", label: "Node", value: (p) => p.node, sortable: true },
+          { id: "ip", label: t("operator.pods.ip"), value: (p) => p.podIP },
+          {
+            id: "restarts",
+            label: t("operator.pods.restarts"),
+            value: (p) => p.restarts ?? 0,
+            align: "right",
+          },
+          { id: "node", label: t("operator.word.node"), value: (p) => p.node, sortable: true },
         ]}
         initialSort={{ id: "name" }}
         actions={[
@@ -54,17 +61,17 @@ export default function TenantPods({ namespace, name, pods: initial, base, now }
         ]}
       />
       <TypedDeleteDialog
-        title="Delete Pod"
+        title={t("operator.pods.deleteTitle")}
         name={deleting ?? ""}
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         onDelete={async (typed) => {
           await operatorApi.deletePod(namespace, name, deleting!, typed);
-          showSnackbar(`Pod ${deleting} deleted`);
+          showSnackbar(t("operator.pods.deleted", { name: deleting! }));
           await pods.reload();
         }}
       >
-        Are you sure you want to delete pod <b>{deleting}</b>? Kubernetes starts it again.
+        {tNode("operator.pods.deleteConfirm", { name: <b>{deleting}</b> })}
       </TypedDeleteDialog>
     </>
   );

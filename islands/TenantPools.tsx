@@ -10,6 +10,7 @@ import { formatBytes } from "./lib/format.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { SearchBox, SelectField, TextField } from "./ui/fields.tsx";
+import { t } from "./lib/i18n/t.ts";
 
 export interface TenantPoolsProps {
   namespace: string;
@@ -36,23 +37,23 @@ function AddPoolDialog(
   const errors = {
     servers: Number.isInteger(Number(servers)) && Number(servers) >= 1
       ? undefined
-      : "Number of servers must be at least 1",
+      : t("operator.pools.serversMin"),
     drives: Number.isInteger(Number(drives)) && Number(drives) >= 1
       ? undefined
-      : "There must be at least one drive",
-    size: Number(sizeGi) >= 1 ? undefined : "Volume size must be at least 1Gi",
+      : t("operator.pools.drivesMin"),
+    size: Number(sizeGi) >= 1 ? undefined : t("operator.pools.sizeMin"),
   };
   const valid = !errors.servers && !errors.drives && !errors.size && Number(servers) * Number(drives) >= 4;
   const poolName = `pool-${poolCount}`;
   return (
     <Dialog
-      title="Add Pool"
+      title={t("operator.pools.addTitle")}
       open
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         disabled: !valid || action.busy,
         onClick: () =>
           action.run(async () => {
@@ -71,36 +72,36 @@ function AddPoolDialog(
       }}
     >
       <TextField
-        label="Number of Servers"
+        label={t("operator.pools.servers")}
         type="number"
         value={servers}
         onChange={setServers}
         error={errors.servers}
       />
       <TextField
-        label="Drives per Server"
+        label={t("operator.pools.drivesPerServer")}
         type="number"
         value={drives}
         onChange={setDrives}
         error={errors.drives}
       />
       <TextField
-        label="Volume Size [Gi]"
+        label={t("operator.pools.volumeSize")}
         type="number"
         value={sizeGi}
         onChange={setSizeGi}
         error={errors.size}
       />
       <SelectField
-        label="Storage Class"
+        label={t("operator.word.storageClass")}
         value={storageClass}
         options={storageClasses.length
           ? storageClasses.map((c) => ({ value: c, label: c }))
-          : [{ value: "", label: "Default" }]}
+          : [{ value: "", label: t("operator.word.default") }]}
         onChange={setStorageClass}
       />
       {Number(servers) * Number(drives) < 4
-        ? <p className="text-sm text-error">A pool needs at least 4 drives in total.</p>
+        ? <p className="text-sm text-error">{t("operator.pools.minDrives")}</p>
         : null}
     </Dialog>
   );
@@ -113,30 +114,30 @@ export default function TenantPools({ namespace, name, pools, storageClasses }: 
   return (
     <>
       <div className="flex flex-wrap justify-between gap-2 mb-4">
-        <SearchBox placeholder="Filter Pools" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("operator.pools.filter")} value={filter} onChange={setFilter} />
         <button type="button" className="btn btn-sm btn-primary" onClick={() => setAdding(true)}>
-          Expand Tenant
+          {t("operator.pools.expand")}
         </button>
       </div>
       <DataTable<PoolInfo>
         entity="pools"
         rows={shown}
         rowId={(p) => p.name}
-        emptyMessage="No Pools found"
+        emptyMessage={t("operator.pools.empty")}
         height={320}
         columns={[
-          { id: "name", label: "Name", value: (p) => p.name, sortable: true },
+          { id: "name", label: t("common.word.name"), value: (p) => p.name, sortable: true },
           {
             id: "capacity",
-            label: "Capacity",
+            label: t("operator.word.capacity"),
             value: (p) => p.servers * p.volumes_per_server * p.volume_configuration.size,
             render: (p) => formatBytes(p.servers * p.volumes_per_server * p.volume_configuration.size),
             align: "right",
           },
-          { id: "instances", label: "# of Instances", value: (p) => p.servers, align: "right" },
+          { id: "instances", label: t("operator.pools.instances"), value: (p) => p.servers, align: "right" },
           {
             id: "drives",
-            label: "# of Drives",
+            label: t("operator.pools.drives"),
             value: (p) => p.servers * p.volumes_per_server,
             align: "right",
           },

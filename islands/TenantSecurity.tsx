@@ -13,6 +13,7 @@ import { type CaFile, completePairs, hasHalfPair, type KeyPairFiles } from "./te
 import { ConfirmDialog } from "./ui/Dialog.tsx";
 import { Switch } from "./ui/fields.tsx";
 import { showSnackbar } from "./lib/notify.ts";
+import { t } from "./lib/i18n/t.ts";
 
 export interface TenantSecurityProps {
   namespace: string;
@@ -21,13 +22,21 @@ export interface TenantSecurityProps {
 }
 
 function CertificateList(
-  { title, certs, onRemove }: { title: string; certs: CertificateInfo[]; onRemove: (name: string) => void },
+  { id, title, certs, onRemove }: {
+    /** Names the list for tests, in English whatever the language ("MinIO Certificates"). */
+    id: string;
+    title: string;
+    certs: CertificateInfo[];
+    onRemove: (name: string) => void;
+  },
 ) {
   return (
     <div className="mb-4">
       <h3 className="font-bold mb-2">{title}</h3>
-      {certs.length === 0 ? <p className="text-sm text-base-content/70">No certificates</p> : null}
-      <ul className="flex flex-col gap-2" data-testid={`certs-${title}`}>
+      {certs.length === 0
+        ? <p className="text-sm text-base-content/70">{t("operator.security.noCerts")}</p>
+        : null}
+      <ul className="flex flex-col gap-2" data-testid={`certs-${id}`}>
         {certs.map((c) => (
           <li
             key={c.name}
@@ -36,12 +45,14 @@ function CertificateList(
             <div className="min-w-0">
               <div className="font-bold wrap-anywhere">{c.name}</div>
               <div className="wrap-anywhere">{c.domains.join(", ")}</div>
-              <div className="text-xs opacity-70">Expiry: {formatDateTime(c.expiry)}</div>
+              <div className="text-xs opacity-70">
+                {t("operator.security.expiry", { date: formatDateTime(c.expiry) })}
+              </div>
             </div>
             <button
               type="button"
               className="btn btn-ghost btn-xs"
-              aria-label={`Remove ${c.name}`}
+              aria-label={t("operator.security.remove", { name: c.name })}
               onClick={() => onRemove(c.name)}
             >
               ✕
@@ -80,7 +91,7 @@ export default function TenantSecurity({ namespace, name, security: initial }: T
     setPairs([newKeyPair()]);
     setCas([newCaFile()]);
     setSecurity(await operatorApi.security(namespace, name));
-    showSnackbar("Security settings saved; the tenant restarts with them");
+    showSnackbar(t("operator.security.saved"));
   }
 
   const incompletePair = customCerts && hasHalfPair(pairs);
@@ -88,27 +99,29 @@ export default function TenantSecurity({ namespace, name, security: initial }: T
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body">
         <Switch
-          label="Enable AutoCert"
+          label={t("operator.security.autoCert")}
           checked={autoCert}
           onChange={setAutoCert}
-          description="The cluster's certificate authority signs MinIO's certificates"
+          description={t("operator.security.autoCertHelp")}
         />
-        <Switch label="Custom Certificates" checked={customCerts} onChange={setCustomCerts} />
+        <Switch label={t("operator.security.customCerts")} checked={customCerts} onChange={setCustomCerts} />
         {customCerts
           ? (
             <>
               <CertificateList
-                title="MinIO Certificates"
+                id="MinIO Certificates"
+                title={t("operator.security.minioCerts")}
                 certs={visible(security.customCertificates.minio)}
                 onRemove={remove}
               />
               <CertificateList
-                title="CA Certificates"
+                id="CA Certificates"
+                title={t("operator.security.caCerts")}
                 certs={visible(security.customCertificates.minioCAs)}
                 onRemove={remove}
               />
-              <KeyPairList title="New MinIO Certificates" pairs={pairs} onChange={setPairs} />
-              <CaList title="New CA Certificates" cas={cas} onChange={setCas} />
+              <KeyPairList title={t("operator.security.newMinioCerts")} pairs={pairs} onChange={setPairs} />
+              <CaList title={t("operator.security.newCaCerts")} cas={cas} onChange={setCas} />
             </>
           )
           : null}
@@ -119,18 +132,18 @@ export default function TenantSecurity({ namespace, name, security: initial }: T
             disabled={incompletePair}
             onClick={() => setConfirming(true)}
           >
-            Save
+            {t("common.action.save")}
           </button>
         </div>
       </div>
       <ConfirmDialog
-        title="Save and Restart"
+        title={t("operator.security.confirmTitle")}
         open={confirming}
-        confirmLabel="Restart"
+        confirmLabel={t("operator.security.restart")}
         onClose={() => setConfirming(false)}
         onConfirm={save}
       >
-        Are you sure you want to save the changes and restart the tenant's services?
+        {t("operator.security.confirm")}
       </ConfirmDialog>
     </div>
   );

@@ -11,6 +11,7 @@ import { formatBytes } from "./lib/format.ts";
 import { HealthDot } from "./tenant/parts.tsx";
 import { Dialog, useDialogAction } from "./ui/Dialog.tsx";
 import { Switch, TextField } from "./ui/fields.tsx";
+import { t } from "./lib/i18n/t.ts";
 
 export interface TenantSummaryProps {
   info: TenantInfo;
@@ -22,17 +23,17 @@ function UpdateVersionDialog({ info, onClose }: { info: TenantInfo; onClose: () 
   const [custom, setCustom] = useState(false);
   const [registry, setRegistry] = useState({ registry: "", username: "", password: "" });
   const action = useDialogAction();
-  const imageError = image && !isImage(image) ? "Format must be of form: 'minio/minio:VERSION'" : undefined;
+  const imageError = image && !isImage(image) ? t("operator.summary.imageFormat") : undefined;
   const registryOk = !custom || (registry.registry && registry.username && registry.password);
   return (
     <Dialog
-      title="Update MinIO Version"
+      title={t("operator.summary.updateTitle")}
       open
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         disabled: !!imageError || !registryOk || action.busy,
         onClick: () =>
           action.run(async () => {
@@ -46,28 +47,28 @@ function UpdateVersionDialog({ info, onClose }: { info: TenantInfo; onClose: () 
       }}
     >
       <TextField
-        label="Image"
-        placeholder="E.g. minio/minio:RELEASE.2021-08-20T18-32-01Z"
+        label={t("operator.summary.image")}
+        placeholder={t("operator.summary.imagePlaceholder")}
         value={image}
         onChange={setImage}
         error={imageError}
       />
-      <Switch label="Set Custom Image Registry" checked={custom} onChange={setCustom} />
+      <Switch label={t("operator.summary.customRegistry")} checked={custom} onChange={setCustom} />
       {custom
         ? (
           <>
             <TextField
-              label="Endpoint"
+              label={t("operator.summary.endpoint")}
               value={registry.registry}
               onChange={(v) => setRegistry({ ...registry, registry: v })}
             />
             <TextField
-              label="Username"
+              label={t("operator.summary.username")}
               value={registry.username}
               onChange={(v) => setRegistry({ ...registry, username: v })}
             />
             <TextField
-              label="Password"
+              label={t("operator.summary.password")}
               type="password"
               value={registry.password}
               onChange={(v) => setRegistry({ ...registry, password: v })}
@@ -81,12 +82,14 @@ function UpdateVersionDialog({ info, onClose }: { info: TenantInfo; onClose: () 
 
 function UsageBar({ info }: { info: TenantInfo }) {
   const [usage, setUsage] = useState<TenantUsage | null>(null);
-  const [error, setError] = useState("");
+  const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
   useEffect(() => {
     operatorApi.usage(info.namespace, info.name).then(
       setUsage,
       (e) =>
-        setError(e instanceof ApiClientError ? `${e.message}${e.detail ? `: ${e.detail}` : ""}` : String(e)),
+        setError(
+          e instanceof ApiClientError ? { message: e.message, detail: e.detail } : { message: String(e) },
+        ),
     );
   }, []);
   // The bar shows the data stored against the tenant's capacity; the drives' own usage is given beside it.
@@ -95,10 +98,30 @@ function UsageBar({ info }: { info: TenantInfo }) {
   return (
     <div className="card bg-base-100 shadow-sm" data-testid="tenant-usage">
       <div className="card-body py-4">
-        <h3 className="font-bold">Storage</h3>
-        {error ? <p className="text-error text-sm" role="alert">{error}</p> : null}
+        <h3 className="font-bold">{t("operator.summary.storage")}</h3>
+        {error
+          ? (
+            <p className="text-error text-sm" role="alert">
+              {error.message}
+              {/* the cause as the tenant or Kubernetes gave it */}
+              {error.detail
+                ? (
+                  <>
+                    : <span translate="no">{error.detail}</span>
+                  </>
+                )
+                : null}
+            </p>
+          )
+          : null}
         {!usage && !error
-          ? <span role="status" className="loading loading-dots loading-sm" aria-label="Loading usage" />
+          ? (
+            <span
+              role="status"
+              className="loading loading-dots loading-sm"
+              aria-label={t("operator.summary.loadingUsage")}
+            />
+          )
           : null}
         {usage
           ? (
@@ -107,11 +130,14 @@ function UsageBar({ info }: { info: TenantInfo }) {
                 className="progress progress-primary w-full"
                 value={percent}
                 max={100}
-                aria-label="Storage used"
+                aria-label={t("operator.summary.storageUsed")}
               />
               <p className="text-sm">
-                {formatBytes(used)} used of {formatBytes(info.total_size)} · drives report{" "}
-                {formatBytes(usage.disk_used)} in use
+                {t("operator.summary.usage", {
+                  used: formatBytes(used),
+                  total: formatBytes(info.total_size),
+                  disk: formatBytes(usage.disk_used),
+                })}
               </p>
             </>
           )
@@ -125,13 +151,14 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
   const [updating, setUpdating] = useState(false);
   const instances = info.pools.reduce((sum, p) => sum + p.servers, 0);
   const volumes = info.pools.reduce((sum, p) => sum + p.servers * p.volumes_per_server, 0);
-  const flags: [string, boolean][] = [
-    ["Logs", info.logEnabled],
-    ["Monitoring", info.monitoringEnabled],
-    ["MinIO TLS", info.minioTLS],
-    ["Encryption", info.encryptionEnabled],
-    ["Active Directory", info.idpAdEnabled],
-    ["OpenID", info.idpOidcEnabled],
+  // The third value marks a product or protocol name, kept as it is in every language.
+  const flags: [string, boolean, boolean?][] = [
+    [t("operator.summary.logs"), info.logEnabled],
+    [t("operator.summary.monitoring"), info.monitoringEnabled],
+    ["MinIO TLS", info.minioTLS, true],
+    [t("operator.summary.encryption"), info.encryptionEnabled],
+    ["Active Directory", info.idpAdEnabled, true],
+    ["OpenID", info.idpOidcEnabled, true],
   ];
   const item = (label: string, value: React.ReactNode) => (
     <div>
@@ -144,12 +171,12 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
       <div className="card bg-base-100 shadow-sm">
         <div className="card-body py-4">
           <dl className="grid grid-cols-2 lg:grid-cols-4 gap-4" data-testid="tenant-details">
-            {item("Capacity", formatBytes(info.total_size))}
-            {item("Clusters", info.pools.length)}
-            {item("Instances", instances)}
-            {item("Volumes", volumes)}
+            {item(t("operator.word.capacity"), formatBytes(info.total_size))}
+            {item(t("operator.summary.clusters"), info.pools.length)}
+            {item(t("operator.summary.instances"), instances)}
+            {item(t("operator.word.volumes"), volumes)}
             {item(
-              "MinIO Endpoint",
+              t("operator.summary.minioEndpoint"),
               info.endpoints?.minio
                 ? (
                   <a className="link" href={info.endpoints.minio} target="_blank" rel="noopener noreferrer">
@@ -159,7 +186,7 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
                 : "-",
             )}
             {item(
-              "Console Endpoint",
+              t("operator.summary.consoleEndpoint"),
               info.endpoints?.console
                 ? (
                   <a className="link" href={info.endpoints.console} target="_blank" rel="noopener noreferrer">
@@ -169,16 +196,16 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
                 : "-",
             )}
             {item(
-              "MinIO Image",
+              t("operator.summary.minioImage"),
               <button
                 type="button"
                 className="link text-left wrap-anywhere"
                 onClick={() => setUpdating(true)}
               >
-                {info.image || "Default"}
+                {info.image || t("operator.word.default")}
               </button>,
             )}
-            {item("State", info.currentState || "-")}
+            {item(t("operator.word.state"), <span translate="no">{info.currentState || "-"}</span>)}
           </dl>
         </div>
       </div>
@@ -186,12 +213,12 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
       <div className="card bg-base-100 shadow-sm">
         <div className="card-body py-4">
           <h3 className="font-bold flex items-center gap-2">
-            <HealthDot status={info.status.health_status} /> Health
+            <HealthDot status={info.status.health_status} /> {t("operator.summary.health")}
           </h3>
           <dl className="grid grid-cols-3 gap-4" data-testid="tenant-health">
-            {item("Drives Online", info.status.drives_online ?? 0)}
-            {item("Drives Offline", info.status.drives_offline ?? 0)}
-            {item("Write Quorum", info.status.write_quorum ?? 0)}
+            {item(t("operator.summary.drivesOnline"), info.status.drives_online ?? 0)}
+            {item(t("operator.summary.drivesOffline"), info.status.drives_offline ?? 0)}
+            {item(t("operator.summary.writeQuorum"), info.status.write_quorum ?? 0)}
           </dl>
           <div>
             <a
@@ -200,20 +227,20 @@ export default function TenantSummary({ info, base }: TenantSummaryProps) {
                 encodeURIComponent(info.name)
               }/hop`}
             >
-              Manage Tenant
+              {t("operator.summary.manage")}
             </a>
           </div>
         </div>
       </div>
       <div className="card bg-base-100 shadow-sm">
         <div className="card-body py-4">
-          <h3 className="font-bold">Features</h3>
+          <h3 className="font-bold">{t("operator.summary.features")}</h3>
           <ul className="grid grid-cols-2 lg:grid-cols-3 gap-2" data-testid="tenant-features">
-            {flags.map(([label, on]) => (
+            {flags.map(([label, on, name]) => (
               <li key={label} className="flex justify-between gap-2 border-b border-base-300 py-1">
-                <span>{label}</span>
+                <span translate={name ? "no" : undefined}>{label}</span>
                 <span className={`badge ${on ? "badge-success" : "badge-ghost"}`}>
-                  {on ? "Enabled" : "Disabled"}
+                  {on ? t("common.word.enabled") : t("common.word.disabled")}
                 </span>
               </li>
             ))}

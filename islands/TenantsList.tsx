@@ -12,6 +12,8 @@ import { HealthDot, TypedDeleteDialog } from "./tenant/parts.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
 import { showSnackbar } from "./lib/notify.ts";
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 
 export interface TenantsListProps {
   tenants: TenantListItem[];
@@ -24,39 +26,38 @@ export interface TenantsListProps {
   deleted?: string;
 }
 
-/** Said in place of the rows when the token may not list tenants anywhere. */
-export const TENANTS_REFUSED = "You do not have permission to list tenants.";
-
 const names = (list: string[]) => list.join(", ");
 
 /** What a namespace-scoped token is shown, in words: where it looked, and what it may not list. */
 function LimitedNote({ limited }: { limited: NonNullable<TenantList["limited"]> }) {
   const where = limited.namespaces.length === 1
-    ? `namespace ${limited.namespaces[0]}`
-    : `namespaces ${names(limited.namespaces)}`;
+    ? t("operator.tenants.limitedOne", { namespace: limited.namespaces[0] })
+    : t("operator.tenants.limitedMany", { namespaces: names(limited.namespaces) });
+  const refused = limited.refused.length
+    ? t("operator.tenants.limitedRefused", { namespaces: names(limited.refused) })
+    : "";
   return (
     <div role="status" className="alert alert-info mb-4 text-sm" data-testid="tenants-limited">
       <div className="min-w-0 wrap-anywhere">
-        <p>
-          {`Your token may not list tenants in every namespace, so only those in ${where} are shown.${
-            limited.refused.length ? ` It may not list the tenants in ${names(limited.refused)} either.` : ""
-          }`}
+        <p>{refused ? `${where} ${refused}` : where}</p>
+        <p className="text-xs mt-1">
+          {/* Kubernetes' own words, as it gave them */}
+          {tNode("operator.tenants.limitedDetail", { detail: <span translate="no">{limited.detail}</span> })}
         </p>
-        <p className="text-xs mt-1">Kubernetes: {limited.detail}</p>
       </div>
     </div>
   );
 }
 
-const tenantHref = (base: string, t: TenantListItem) =>
-  `${base}namespaces/${encodeURIComponent(t.namespace)}/tenants/${encodeURIComponent(t.name)}`;
+const tenantHref = (base: string, tenant: TenantListItem) =>
+  `${base}namespaces/${encodeURIComponent(tenant.namespace)}/tenants/${encodeURIComponent(tenant.name)}`;
 
 export default function TenantsList(
   { tenants: initial, limited, unavailable, base, deleted }: TenantsListProps,
 ) {
   useEffect(() => {
     if (deleted) {
-      showSnackbar("Tenant Deleted");
+      showSnackbar(t("operator.tenants.deleted"));
       history.replaceState(null, "", `${base}tenants`);
     }
   }, []);
@@ -67,18 +68,23 @@ export default function TenantsList(
   const [filter, setFilter] = useState("");
   const [deleting, setDeleting] = useState<TenantListItem | null>(null);
   const needle = filter.toLowerCase();
-  const shown = tenants.value.list.filter((t) =>
-    t.name.toLowerCase().includes(needle) || t.namespace.toLowerCase().includes(needle)
+  const shown = tenants.value.list.filter((tenant) =>
+    tenant.name.toLowerCase().includes(needle) || tenant.namespace.toLowerCase().includes(needle)
   );
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Search Tenants" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("operator.tenants.search")} value={filter} onChange={setFilter} />
         <div className="flex gap-2">
-          <button type="button" className="btn btn-sm" onClick={tenants.reload} aria-label="Refresh">
-            Refresh
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={tenants.reload}
+            aria-label={t("common.action.refresh")}
+          >
+            {t("common.action.refresh")}
           </button>
-          <a className="btn btn-sm btn-primary" href={`${base}tenants/add`}>Create Tenant</a>
+          <a className="btn btn-sm btn-primary" href={`${base}tenants/add`}>{t("operator.tenants.create")}</a>
         </div>
       </div>
       {tenants.value.limited ? <LimitedNote limited={tenants.value.limited} /> : null}
@@ -87,51 +93,68 @@ export default function TenantsList(
         unavailable={unavailable}
         filtered={filter !== ""}
         rows={shown}
-        rowId={(t) => `${t.namespace}/${t.name}`}
+        rowId={(tenant) => `${tenant.namespace}/${tenant.name}`}
         columns={[
           {
             id: "name",
-            label: "Name",
-            value: (t) => t.name,
-            render: (t) => (
+            label: t("common.word.name"),
+            value: (tenant) => tenant.name,
+            render: (tenant) => (
               <span className="inline-flex items-center gap-2">
-                <HealthDot status={t.health_status} />
-                {t.name}
+                <HealthDot status={tenant.health_status} />
+                {tenant.name}
               </span>
             ),
             sortable: true,
           },
-          { id: "namespace", label: "Namespace", value: (t) => t.namespace, sortable: true },
+          {
+            id: "namespace",
+            label: t("operator.word.namespace"),
+            value: (tenant) => tenant.namespace,
+            sortable: true,
+          },
           {
             id: "capacity",
-            label: "Capacity",
-            value: (t) => t.total_size,
-            render: (t) => formatBytes(t.total_size),
+            label: t("operator.word.capacity"),
+            value: (tenant) => tenant.total_size,
+            render: (tenant) => formatBytes(tenant.total_size),
             sortable: true,
             align: "right",
           },
-          { id: "pools", label: "# of Pools", value: (t) => t.pool_count, sortable: true, align: "right" },
-          { id: "state", label: "State", value: (t) => t.currentState ?? "", sortable: true },
+          {
+            id: "pools",
+            label: t("operator.tenants.pools"),
+            value: (tenant) => tenant.pool_count,
+            sortable: true,
+            align: "right",
+          },
+          {
+            id: "state",
+            label: t("operator.word.state"),
+            value: (tenant) => tenant.currentState ?? "",
+            // The operator's own status text ("Initialized"), not the console's.
+            render: (tenant) => <span translate="no">{tenant.currentState ?? ""}</span>,
+            sortable: true,
+          },
         ]}
         initialSort={{ id: "name" }}
         actions={[
-          { type: "view", href: (t) => tenantHref(base, t) },
-          { type: "delete", onSelect: (t) => setDeleting(t) },
+          { type: "view", href: (tenant) => tenantHref(base, tenant) },
+          { type: "delete", onSelect: (tenant) => setDeleting(tenant) },
         ]}
       />
       <TypedDeleteDialog
-        title="Delete Tenant"
+        title={t("operator.tenants.deleteTitle")}
         name={deleting?.name ?? ""}
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         onDelete={async (typed) => {
           await operatorApi.deleteTenant(deleting!.namespace, deleting!.name, typed);
-          showSnackbar("Tenant Deleted");
+          showSnackbar(t("operator.tenants.deleted"));
           await tenants.reload();
         }}
       >
-        Are you sure you want to delete tenant{" "}
-        <b>{deleting?.name}</b>? Its pods and services go; its volumes and secrets stay.
+        {tNode("operator.tenants.deleteConfirm", { name: <b>{deleting?.name}</b> })}
       </TypedDeleteDialog>
     </>
   );

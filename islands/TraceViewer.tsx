@@ -8,19 +8,26 @@
 import { useState } from "react";
 import type { TraceMessage } from "../server/lib/contract/tools.ts";
 import { formatBytes, formatDateTime } from "./lib/format.ts";
+import { t } from "./lib/i18n/t.ts";
 import { messageId, useLiveSocket } from "./lib/live_socket.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { TextField } from "./ui/fields.tsx";
 import { LiveNotices } from "./tools/LiveNotices.tsx";
 
-const CALLS = [
-  { id: "all", label: "All" },
-  { id: "s3", label: "S3" },
-  { id: "internal", label: "Internal" },
-  { id: "storage", label: "Storage" },
-  { id: "os", label: "OS" },
-] as const;
-type Call = typeof CALLS[number]["id"];
+const CALLS = ["all", "s3", "internal", "storage", "os"] as const;
+type Call = typeof CALLS[number];
+
+/** A kind of call as the checkbox names it (S3 and OS are names in every language). */
+const callLabel = (call: Call) =>
+  call === "all"
+    ? t("monitoring.trace.callAll")
+    : call === "internal"
+    ? t("monitoring.trace.callInternal")
+    : call === "storage"
+    ? t("monitoring.trace.callStorage")
+    : call === "s3"
+    ? "S3"
+    : "OS";
 
 /** The `calls` parameter: "all", or the chosen kinds (the server always includes S3). */
 export function callsParam(calls: Call[]): string {
@@ -90,33 +97,33 @@ export default function TraceViewer() {
       <div className="card bg-base-100 shadow-sm mb-4">
         <div className="card-body p-4 gap-2">
           <div className="flex flex-wrap gap-x-4 items-start">
-            {field("statusCode", "Status Code")}
-            {field("method", "Method")}
-            {field("funcname", "Function Name")}
-            {field("path", "Path")}
+            {field("statusCode", t("monitoring.trace.statusCode"))}
+            {field("method", t("monitoring.trace.method"))}
+            {field("funcname", t("monitoring.trace.functionName"))}
+            {field("path", t("monitoring.trace.path"))}
             <div className="w-44">
               <TextField
-                label="Response Threshold (ms)"
+                label={t("monitoring.trace.threshold")}
                 type="number"
                 value={threshold}
                 onChange={setThreshold}
                 disabled={running}
                 min="0"
-                error={thresholdValue === null ? "Value needs to be 0 or greater" : undefined}
+                error={thresholdValue === null ? t("monitoring.trace.thresholdInvalid") : undefined}
               />
             </div>
           </div>
           <fieldset className="flex flex-wrap items-center gap-4" disabled={running}>
-            <legend className="text-sm font-bold mb-1">Calls to trace</legend>
+            <legend className="text-sm font-bold mb-1">{t("monitoring.trace.calls")}</legend>
             {CALLS.map((call) => (
-              <label key={call.id} className="flex items-center gap-2 text-sm">
+              <label key={call} className="flex items-center gap-2 text-sm">
                 <input
                   type="checkbox"
                   className="checkbox checkbox-sm"
-                  checked={calls.includes(call.id)}
-                  onChange={() => toggle(call.id)}
+                  checked={calls.includes(call)}
+                  onChange={() => toggle(call)}
                 />
-                {call.label}
+                {callLabel(call)}
               </label>
             ))}
             <label className="flex items-center gap-2 text-sm ml-4">
@@ -126,7 +133,7 @@ export default function TraceViewer() {
                 checked={onlyErrors}
                 onChange={(e) => setOnlyErrors(e.target.checked)}
               />
-              Display only Errors
+              {t("monitoring.trace.onlyErrors")}
             </label>
           </fieldset>
           <div className="flex gap-2 justify-end">
@@ -136,42 +143,56 @@ export default function TraceViewer() {
               disabled={running || thresholdValue === null}
               onClick={start}
             >
-              Start
+              {t("common.action.start")}
             </button>
             <button type="button" className="btn btn-sm" disabled={!running} onClick={trace.stop}>
-              Stop
+              {t("common.action.stop")}
             </button>
           </div>
         </div>
       </div>
       <LiveNotices socket={trace} />
       <DataTable<TraceMessage>
-        entity="traces"
+        entity={t("monitoring.trace.entity")}
         rows={trace.messages}
         rowId={(m) => String(messageId(m))}
-        emptyMessage={started ? "No Traced elements received yet" : "Trace is not started yet"}
+        emptyMessage={started ? t("monitoring.trace.emptyRunning") : t("monitoring.trace.emptyIdle")}
         columns={[
-          { id: "time", label: "Time", value: (m) => m.time, render: (m) => nowrap(formatDateTime(m.time)) },
-          { id: "api", label: "Name", value: (m) => m.api, render: (m) => nowrap(m.api) },
-          { id: "status", label: "Status", value: (m) => m.statusCode || m.statusMsg, render: statusCell },
-          { id: "location", label: "Location", value: (m) => `${m.path}${m.query ? `?${m.query}` : ""}` },
+          {
+            id: "time",
+            label: t("monitoring.trace.columnTime"),
+            value: (m) => m.time,
+            render: (m) => nowrap(formatDateTime(m.time)),
+          },
+          { id: "api", label: t("common.word.name"), value: (m) => m.api, render: (m) => nowrap(m.api) },
+          {
+            id: "status",
+            label: t("common.word.status"),
+            value: (m) => m.statusCode || m.statusMsg,
+            render: statusCell,
+          },
+          {
+            id: "location",
+            label: t("monitoring.trace.columnLocation"),
+            value: (m) => `${m.path}${m.query ? `?${m.query}` : ""}`,
+          },
           {
             id: "duration",
-            label: "Load Time",
+            label: t("monitoring.trace.columnLoadTime"),
             value: (m) => m.callStats.duration,
             render: (m) => nowrap(shortDuration(m.callStats.duration)),
             align: "right",
           },
           {
             id: "rx",
-            label: "Upload",
+            label: t("monitoring.trace.columnUpload"),
             value: (m) => m.callStats.rx,
             render: (m) => nowrap(formatBytes(m.callStats.rx)),
             align: "right",
           },
           {
             id: "tx",
-            label: "Download",
+            label: t("monitoring.trace.columnDownload"),
             value: (m) => m.callStats.tx,
             render: (m) => nowrap(formatBytes(m.callStats.tx)),
             align: "right",

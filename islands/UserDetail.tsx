@@ -4,6 +4,8 @@
  * Password; tabs Groups, Service Accounts (create only with hasPolicy), Policies; and Deck's effective
  * access check naming the statement that decides.
  */
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 import { useState } from "react";
 import type { ServiceAccountCredentials } from "../server/lib/contract/account.ts";
 import type { AccessCheck, User, UserDetailView } from "../server/lib/contract/users.ts";
@@ -67,26 +69,30 @@ export default function UserDetail(props: UserDetailProps) {
 
   return (
     <>
-      <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+      <nav className="breadcrumbs text-sm mb-2" aria-label={t("iam.word.breadcrumb")}>
         <ul>
           <li>
-            <a href={`${props.base}users`}>Users</a>
+            <a href={`${props.base}users`}>{t("iam.word.users")}</a>
           </li>
-          <li className="break-all">{name}</li>
+          <li className="break-all" translate="no">{name}</li>
         </ul>
       </nav>
       <div className="card bg-base-100 shadow-sm mb-4">
         <div className="card-body p-4 flex-row flex-wrap items-center justify-between gap-3">
           <div>
-            <h2 className="text-xl font-bold break-all">{name}</h2>
-            <div data-testid="user-status">Status: {enabled ? "Enabled" : "Disabled"}</div>
+            <h2 className="text-xl font-bold break-all" translate="no">{name}</h2>
+            <div data-testid="user-status">
+              {t("iam.user.status", {
+                status: enabled ? t("common.word.enabled") : t("common.word.disabled"),
+              })}
+            </div>
           </div>
           <div className="flex gap-2">
             <button type="button" className="btn btn-sm" disabled={toggling} onClick={toggleStatus}>
-              {enabled ? "Disable" : "Enable"}
+              {enabled ? t("iam.user.disable") : t("iam.user.enable")}
             </button>
             <button type="button" className="btn btn-sm" onClick={() => setDialog("password")}>
-              Change Password
+              {t("iam.password.change")}
             </button>
             <button
               type="button"
@@ -94,7 +100,7 @@ export default function UserDetail(props: UserDetailProps) {
               disabled={name === props.signedInAs}
               onClick={() => setDialog("delete")}
             >
-              Delete User
+              {t("iam.users.delete")}
             </button>
           </div>
         </div>
@@ -102,25 +108,27 @@ export default function UserDetail(props: UserDetailProps) {
       <Tabs<Tab>
         active={tab}
         onChange={setTab}
-        tabs={[{ id: "groups", label: "Groups" }, { id: "serviceAccounts", label: "Service Accounts" }, {
-          id: "policies",
-          label: "Policies",
-        }, { id: "access", label: "Access Check" }]}
+        tabs={[
+          { id: "groups", label: t("iam.word.groups") },
+          { id: "serviceAccounts", label: t("iam.word.serviceAccounts") },
+          { id: "policies", label: t("iam.word.policies") },
+          { id: "access", label: t("iam.word.accessCheck") },
+        ]}
       />
       {tab === "groups"
         ? (
           <>
             <div className="flex justify-end mb-3">
               <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("groups")}>
-                Add to Groups
+                {t("iam.user.addToGroups")}
               </button>
             </div>
             <DataTable<string>
-              entity="groups"
+              entity={t("iam.entity.groups")}
               rows={user.memberOf}
               rowId={(g) => g}
-              columns={[{ id: "name", label: "Name", value: (g) => g, sortable: true }]}
-              emptyMessage="No Groups Available"
+              columns={[{ id: "name", label: t("common.word.name"), value: (g) => g, sortable: true }]}
+              emptyMessage={t("iam.empty.groups")}
             />
           </>
         )
@@ -133,10 +141,10 @@ export default function UserDetail(props: UserDetailProps) {
                 type="button"
                 className="btn btn-sm btn-primary"
                 disabled={!user.hasPolicy}
-                title={user.hasPolicy ? undefined : "The user needs a policy first"}
+                title={user.hasPolicy ? undefined : t("iam.user.needsPolicy")}
                 onClick={() => setDialog("serviceAccount")}
               >
-                Create service account
+                {t("iam.serviceAccount.create")}
               </button>
             </div>
             <ServiceAccountsTable
@@ -152,15 +160,15 @@ export default function UserDetail(props: UserDetailProps) {
           <>
             <div className="flex justify-end mb-3">
               <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("policies")}>
-                Assign Policies
+                {t("iam.word.assignPolicies")}
               </button>
             </div>
             <DataTable<string>
-              entity="policies"
+              entity={t("iam.entity.policies")}
               rows={user.policy}
               rowId={(p) => p}
-              columns={[{ id: "name", label: "Name", value: (p) => p, sortable: true }]}
-              emptyMessage="No Policies Available"
+              columns={[{ id: "name", label: t("common.word.name"), value: (p) => p, sortable: true }]}
+              emptyMessage={t("iam.empty.policies")}
               actions={[{ type: "view", href: (p) => `${props.base}policies/${encodeURIComponent(p)}` }]}
             />
           </>
@@ -169,12 +177,12 @@ export default function UserDetail(props: UserDetailProps) {
       {tab === "access" ? <AccessCheckPanel user={name} /> : null}
 
       <ConfirmDialog
-        title="Delete User"
+        title={t("iam.users.delete")}
         open={dialog === "delete"}
         onClose={() => setDialog(null)}
         onConfirm={deleteUser}
       >
-        Are you sure you want to delete user <b>{name}</b>?
+        {tNode("iam.users.deleteConfirm", { name: <b>{name}</b> })}
       </ConfirmDialog>
       {dialog === "password"
         ? <ChangeUserPasswordDialog open user={name} onClose={() => setDialog(null)} />
@@ -235,12 +243,17 @@ function AccessCheckPanel({ user }: { user: string }) {
     <form className="card bg-base-100 shadow-sm" onSubmit={check}>
       <div className="card-body p-4">
         <p className="text-sm mb-2">
-          Can <b>{user}</b> do this? The answer evaluates the user's policies and those of its enabled groups.
+          {tNode("iam.user.accessIntro", { user: <b>{user}</b> })}
         </p>
         <div className="grid md:grid-cols-2 gap-3">
-          <TextField label="Action" value={action} onChange={setAction} placeholder="s3:GetObject" />
           <TextField
-            label="Resource"
+            label={t("iam.word.action")}
+            value={action}
+            onChange={setAction}
+            placeholder="s3:GetObject"
+          />
+          <TextField
+            label={t("iam.word.resource")}
             value={resource}
             onChange={setResource}
             placeholder="arn:aws:s3:::bucket/key"
@@ -252,7 +265,7 @@ function AccessCheckPanel({ user }: { user: string }) {
             className="btn btn-sm btn-primary"
             disabled={!action.trim() || !resource.trim()}
           >
-            Check
+            {t("iam.word.check")}
           </button>
         </div>
         {result
@@ -264,13 +277,16 @@ function AccessCheckPanel({ user }: { user: string }) {
                 result.allowed ? "alert-success" : "alert-error"
               } mt-3 flex-col items-start`}
             >
-              <div className="font-bold">{result.allowed ? "Allow" : "Deny"}</div>
+              <div className="font-bold">{result.allowed ? t("iam.word.allowed") : t("iam.word.denied")}</div>
               <div className="text-sm">{result.reason}</div>
               {result.policy
                 ? (
                   <div className="text-sm">
-                    Decided by policy <b>{result.policy}</b>, statement {(result.statementIndex ?? 0) + 1}
-                    {result.sid ? ` (${result.sid})` : ""}.
+                    {tNode(result.sid ? "iam.user.decidedBySid" : "iam.user.decidedBy", {
+                      policy: <b>{result.policy}</b>,
+                      statement: String((result.statementIndex ?? 0) + 1),
+                      sid: result.sid ?? "",
+                    })}
                   </div>
                 )
                 : null}

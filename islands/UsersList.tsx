@@ -3,6 +3,8 @@
  * sortable by access key with selectable rows, view, edit (the Edit User dialog, read fresh from the server)
  * and delete (disabled for the signed-in user).
  */
+import { t } from "./lib/i18n/t.ts";
+import { tNode } from "./lib/i18n/rich.tsx";
 import { useState } from "react";
 import type { User } from "../server/lib/contract/users.ts";
 import { AddUsersToGroupDialog, UserDialog } from "./dialogs/UserDialogs.tsx";
@@ -46,7 +48,7 @@ export default function UsersList(
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Search Users" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("iam.users.search")} value={filter} onChange={setFilter} />
         <div className="flex gap-2">
           <button
             type="button"
@@ -54,29 +56,33 @@ export default function UsersList(
             disabled={selected.length === 0}
             onClick={() => setDialog("groups")}
           >
-            Add to Group
+            {t("iam.users.addToGroup")}
           </button>
           <button type="button" className="btn btn-sm btn-primary" onClick={() => setDialog("create")}>
-            Create User
+            {t("iam.users.create")}
           </button>
         </div>
       </div>
       <DataTable<User>
-        entity="users"
+        entity={t("iam.entity.users")}
         rows={shown}
         rowId={(u) => u.accessKey}
         columns={[
-          { id: "accessKey", label: "Access Key", value: (u) => u.accessKey, sortable: true },
-          { id: "status", label: "Status", value: (u) => (u.status === "enabled" ? "Enabled" : "Disabled") },
-          { id: "memberOf", label: "Groups", value: (u) => u.memberOf.join(", ") },
-          { id: "policy", label: "Policies", value: (u) => u.policy.join(", ") },
+          { id: "accessKey", label: t("iam.word.accessKey"), value: (u) => u.accessKey, sortable: true },
+          {
+            id: "status",
+            label: t("common.word.status"),
+            value: (u) => (u.status === "enabled" ? t("common.word.enabled") : t("common.word.disabled")),
+          },
+          { id: "memberOf", label: t("iam.word.groups"), value: (u) => u.memberOf.join(", ") },
+          { id: "policy", label: t("iam.word.policies"), value: (u) => u.policy.join(", ") },
         ]}
         initialSort={{ id: "accessKey" }}
         columnPicker
         selection="checkbox"
         selected={selected}
         onSelectionChange={setSelected}
-        emptyMessage="No Users Available"
+        emptyMessage={t("iam.empty.users")}
         unavailable={unavailable}
         filtered={filter !== ""}
         actions={[
@@ -119,18 +125,18 @@ export default function UsersList(
         )
         : null}
       <ConfirmDialog
-        title="Delete User"
+        title={t("iam.users.delete")}
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await usersApi.remove(deleting!.accessKey);
-          showSnackbar(`User ${deleting!.accessKey} deleted`);
+          showSnackbar(t("iam.users.deleted", { name: deleting!.accessKey }));
           setDeleting(null);
           setSelected((s) => s.filter((id) => id !== deleting!.accessKey));
           await users.reload();
         }}
       >
-        Are you sure you want to delete user <b>{deleting?.accessKey}</b>?
+        {tNode("iam.users.deleteConfirm", { name: <b>{deleting?.accessKey}</b> })}
       </ConfirmDialog>
     </>
   );

@@ -8,6 +8,7 @@ import { parseQuantity } from "../server/lib/contract/quantity.ts";
 import { formatBytes } from "./lib/format.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
+import { t } from "./lib/i18n/t.ts";
 
 export interface StorageVolumesProps {
   pvcs: PvcInfo[];
@@ -20,7 +21,7 @@ export default function VolumesList({ pvcs, base }: StorageVolumesProps) {
   return (
     <>
       <div className="mb-4">
-        <SearchBox placeholder="Search Volumes (PVCs)" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("operator.volumes.search")} value={filter} onChange={setFilter} />
       </div>
       <DataTable<PvcInfo>
         entity="volumes"
@@ -28,23 +29,28 @@ export default function VolumesList({ pvcs, base }: StorageVolumesProps) {
         rows={shown}
         rowId={(p) => `${p.namespace}/${p.name}`}
         columns={[
-          { id: "name", label: "Name", value: (p) => p.name, sortable: true },
-          { id: "namespace", label: "Namespace", value: (p) => p.namespace, sortable: true },
-          { id: "status", label: "Status", value: (p) => p.status },
-          { id: "tenant", label: "Tenant", value: (p) => `${p.namespace}/${p.tenant}`, sortable: true },
+          { id: "name", label: t("common.word.name"), value: (p) => p.name, sortable: true },
+          { id: "namespace", label: t("operator.word.namespace"), value: (p) => p.namespace, sortable: true },
+          { id: "status", label: t("common.word.status"), value: (p) => p.status },
+          {
+            id: "tenant",
+            label: t("operator.word.tenant"),
+            value: (p) => `${p.namespace}/${p.tenant}`,
+            sortable: true,
+          },
           {
             id: "capacity",
-            label: "Capacity",
+            label: t("operator.word.capacity"),
             // The claim's quantity ("2Gi", "107374182400") in the console's size format.
             value: (p) => formatBytes(parseQuantity(p.capacity) ?? 0),
             align: "right",
           },
-          { id: "storageClass", label: "Storage Class", value: (p) => p.storageClass },
+          { id: "storageClass", label: t("operator.word.storageClass"), value: (p) => p.storageClass },
         ]}
         initialSort={{ id: "name" }}
         actions={[{
           type: "view",
-          label: "View tenant",
+          label: t("operator.volumes.viewTenant"),
           href: (p) =>
             `${base}namespaces/${encodeURIComponent(p.namespace)}/tenants/${encodeURIComponent(p.tenant)}`,
         }]}

@@ -6,6 +6,7 @@
 import { useState } from "react";
 import type { WatchMessage } from "../server/lib/contract/tools.ts";
 import { formatBytes, formatDateTime } from "./lib/format.ts";
+import { t } from "./lib/i18n/t.ts";
 import { messageId, useLiveSocket } from "./lib/live_socket.ts";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SelectField, TextField } from "./ui/fields.tsx";
@@ -29,25 +30,44 @@ export default function WatchViewer({ buckets }: WatchViewerProps) {
           <div className="flex flex-wrap gap-x-4 items-end">
             <div className="w-60">
               <SelectField
-                label="Bucket"
+                label={t("monitoring.watch.bucket")}
                 value={bucket}
                 disabled={running}
                 options={[
-                  { value: "", label: buckets.length ? "Select Bucket" : "No buckets" },
+                  {
+                    value: "",
+                    label: buckets.length
+                      ? t("monitoring.watch.selectBucket")
+                      : t("monitoring.watch.noBuckets"),
+                  },
                   ...buckets.map((b) => ({ value: b, label: b })),
                 ]}
                 onChange={setBucket}
               />
             </div>
             <div className="w-52">
-              <TextField label="Prefix" value={prefix} onChange={setPrefix} disabled={running} />
+              <TextField
+                label={t("monitoring.watch.prefix")}
+                value={prefix}
+                onChange={setPrefix}
+                disabled={running}
+              />
             </div>
             <div className="w-52">
-              <TextField label="Suffix" value={suffix} onChange={setSuffix} disabled={running} />
+              <TextField
+                label={t("monitoring.watch.suffix")}
+                value={suffix}
+                onChange={setSuffix}
+                disabled={running}
+              />
             </div>
             <div className="flex gap-2 mb-3">
               {running
-                ? <button type="button" className="btn btn-sm" onClick={watch.stop}>Stop</button>
+                ? (
+                  <button type="button" className="btn btn-sm" onClick={watch.stop}>
+                    {t("common.action.stop")}
+                  </button>
+                )
                 : (
                   <button
                     type="button"
@@ -55,7 +75,7 @@ export default function WatchViewer({ buckets }: WatchViewerProps) {
                     disabled={!bucketExists}
                     onClick={() => watch.start(`/ws/watch/${encodeURIComponent(bucket)}`, { prefix, suffix })}
                   >
-                    Start
+                    {t("common.action.start")}
                   </button>
                 )}
             </div>
@@ -64,26 +84,26 @@ export default function WatchViewer({ buckets }: WatchViewerProps) {
       </div>
       <LiveNotices socket={watch} />
       <DataTable<WatchMessage>
-        entity="events"
+        entity={t("monitoring.watch.entity")}
         rows={watch.messages}
         rowId={(m) => String(messageId(m))}
-        emptyMessage="No Changes at this time"
+        emptyMessage={t("monitoring.watch.empty")}
         columns={[
           {
             id: "time",
-            label: "Time",
+            label: t("monitoring.watch.columnTime"),
             value: (m) => m.Time,
             render: (m) => <span className="whitespace-nowrap">{formatDateTime(m.Time)}</span>,
           },
           {
             id: "size",
-            label: "Size",
+            label: t("common.word.size"),
             value: (m) => m.Size,
             render: (m) => <span className="whitespace-nowrap">{formatBytes(m.Size)}</span>,
             align: "right",
           },
-          { id: "type", label: "Type", value: (m) => m.Type },
-          { id: "path", label: "Path", value: (m) => m.Path },
+          { id: "type", label: t("common.word.type"), value: (m) => m.Type },
+          { id: "path", label: t("monitoring.watch.columnPath"), value: (m) => m.Path },
         ]}
       />
     </div>

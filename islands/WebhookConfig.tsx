@@ -12,6 +12,8 @@ import { BackButton, Slide } from "./settings/Slides.tsx";
 import { DataTable } from "./ui/DataTable.tsx";
 import { SearchBox } from "./ui/fields.tsx";
 import { showSnackbar } from "./lib/notify.ts";
+import { t } from "./lib/i18n/t.ts";
+import { contractText } from "./settings/texts.ts";
 
 export interface WebhookConfigProps {
   kind: "logger" | "audit";
@@ -24,12 +26,15 @@ export default function WebhookConfig({ kind, values: rendered }: WebhookConfigP
   const def = configurationDef(`${kind}_webhook`)!;
   const [filter, setFilter] = useState("");
   const [step, setStep] = useState({ index: 0, from: 0 });
-  const title = `${kind === "logger" ? "Logger" : "Audit"} Webhook Configuration`;
+  const label = contractText(def.label);
   if (step.index === 1) {
     return (
       <Slide index={1} from={step.from}>
-        <BackButton label={`Back To ${title}`} onClick={() => setStep({ index: 0, from: 1 })} />
-        <h2 className="text-xl font-bold mb-4">{def.label}</h2>
+        <BackButton
+          label={kind === "logger" ? t("settings.webhook.backLogger") : t("settings.webhook.backAudit")}
+          onClick={() => setStep({ index: 0, from: 1 })}
+        />
+        <h2 className="text-xl font-bold mb-4">{label}</h2>
         <div className="bg-base-100 rounded-box p-4 max-w-3xl">
           <ConfigForm
             fields={def.fields}
@@ -42,7 +47,7 @@ export default function WebhookConfig({ kind, values: rendered }: WebhookConfigP
                   (await settingsApi.config(def.id)).key_values.map(({ key, value }) => [key, value]),
                 ),
               );
-              showSnackbar(`Configuration ${def.label} saved`);
+              showSnackbar(t("settings.configurations.saved", { name: label }));
               setStep({ index: 0, from: 1 });
             }}
           />
@@ -53,21 +58,21 @@ export default function WebhookConfig({ kind, values: rendered }: WebhookConfigP
   return (
     <Slide index={0} from={step.from}>
       <div className="flex flex-wrap items-center justify-between gap-2 mb-4">
-        <SearchBox placeholder="Filter" value={filter} onChange={setFilter} />
+        <SearchBox placeholder={t("common.action.filter")} value={filter} onChange={setFilter} />
         <button
           type="button"
           className="btn btn-sm btn-primary"
           onClick={() => setStep({ index: 1, from: 0 })}
         >
-          Add Webhook Configuration
+          {t("settings.webhook.add")}
         </button>
       </div>
       <DataTable<{ name: string }>
-        entity="webhook configurations"
-        filtered={filter !== ""}
+        entity={t("settings.webhook.entity")}
+        emptyMessage={filter !== "" ? t("settings.webhook.noMatch") : t("settings.webhook.empty")}
         rows={[]}
         rowId={(r) => r.name}
-        columns={[{ id: "name", label: "Name", value: (r) => r.name }]}
+        columns={[{ id: "name", label: t("common.word.name"), value: (r) => r.name }]}
       />
     </Slide>
   );

@@ -37,6 +37,7 @@ import type { SessionData } from "../server/console/session/token.ts";
 import type { BucketSummary as BucketInfo } from "../server/lib/contract/buckets.ts";
 import { loadAll, viewBanner } from "./page_data.ts";
 import { pagesOf } from "./page_context.tsx";
+import { type MessageKey, t } from "../islands/lib/i18n/t.ts";
 
 /** What the page's header read: the bucket, and what the account may do with it. */
 export interface BucketMeta {
@@ -58,7 +59,8 @@ export interface SectionContext {
 /** A row of the table, with its loader and island joined into one render step. */
 export interface BucketSection {
   id: string;
-  label: string;
+  /** The label's catalogue key (the page says it in the visitor's language). */
+  label: MessageKey;
   distributedOnly: boolean;
   /** The action the account needs for the section's menu entry to be enabled (spec 2 left menu). */
   permission?: string;
@@ -68,7 +70,7 @@ export interface BucketSection {
 /** Builds a row; the loader's props and the island's are checked against each other here. */
 function section<P extends object>(row: {
   id: string;
-  label: string;
+  label: MessageKey;
   distributedOnly?: boolean;
   permission?: string;
   load: (ctx: SectionContext) => Promise<{ props: P; error?: ApiError }>;
@@ -94,7 +96,7 @@ type ListOf<F extends (...args: never[]) => unknown, K extends keyof Awaited<Ret
 export const SECTIONS: BucketSection[] = [
   section({
     id: "summary",
-    label: "Summary",
+    label: "buckets.section.summary",
     // The bucket's detail comes from the header's read; the Summary's own parts are read meanwhile.
     load: async ({ deps, c, session, bucket, meta }) => {
       const info = meta.then((m) => m?.info ?? Promise.reject(new Error("the bucket could not be read")));
@@ -113,13 +115,17 @@ export const SECTIONS: BucketSection[] = [
   }),
   section({
     id: "events",
-    label: "Events",
+    label: "buckets.section.events",
     load: async ({ deps, session, bucket }) => {
       const { data, error, failed } = await loadAll<
         { events: ListOf<typeof listEvents, "events">; arns: string[] }
       >(deps, session, {
-        events: [async (client) => (await listEvents(client, bucket)).events, [], "Events"],
-        arns: [(client) => notificationArns(client), [], "Notification Targets"],
+        events: [
+          async (client) => (await listEvents(client, bucket)).events,
+          [],
+          t("buckets.section.events"),
+        ],
+        arns: [(client) => notificationArns(client), [], t("buckets.part.notificationTargets")],
       });
       return { error, props: { bucket, ...data, unavailable: failed.events } };
     },
@@ -127,7 +133,7 @@ export const SECTIONS: BucketSection[] = [
   }),
   section({
     id: "replication",
-    label: "Replication",
+    label: "buckets.section.replication",
     distributedOnly: true,
     permission: "s3:GetReplicationConfiguration",
     load: async ({ deps, session, bucket, meta }) => {
@@ -140,9 +146,13 @@ export const SECTIONS: BucketSection[] = [
         rules: [
           async (client) => (await listReplicationRules(client, bucket)).rules,
           [],
-          "Replication Rules",
+          t("buckets.part.replicationRules"),
         ],
-        status: [(client) => replicationStatusIfAllowed(client, bucket), null, "Replication Status"],
+        status: [
+          (client) => replicationStatusIfAllowed(client, bucket),
+          null,
+          t("buckets.part.replicationStatus"),
+        ],
       });
       const canAdd = (await meta)?.can("s3:PutReplicationConfiguration") ?? false;
       return {
@@ -154,13 +164,17 @@ export const SECTIONS: BucketSection[] = [
   }),
   section({
     id: "lifecycle",
-    label: "Lifecycle",
+    label: "buckets.section.lifecycle",
     distributedOnly: true,
     load: async ({ deps, session, bucket }) => {
       const { data, error, failed } = await loadAll<
         { rules: ListOf<typeof listLifecycle, "lifecycle">; tiers: string[] }
       >(deps, session, {
-        rules: [async (client) => (await listLifecycle(client, bucket)).lifecycle, [], "Lifecycle Rules"],
+        rules: [
+          async (client) => (await listLifecycle(client, bucket)).lifecycle,
+          [],
+          t("buckets.part.lifecycleRules"),
+        ],
         // A failed tiers read is ignored (spec 2 §8).
         tiers: [
           async (client) =>
@@ -168,7 +182,7 @@ export const SECTIONS: BucketSection[] = [
               (t[t.type] as { name: string }).name
             ),
           [],
-          "Tiers",
+          t("buckets.part.tiers"),
         ],
       });
       return { error, props: { bucket, ...data, unavailable: failed.rules } };
@@ -177,7 +191,7 @@ export const SECTIONS: BucketSection[] = [
   }),
   section({
     id: "access",
-    label: "Access Audit",
+    label: "buckets.section.access",
     load: async ({ deps, c, session, bucket, base }) => {
       // The Users tab shows only to a session that may see /users (spec 2 Access Audit).
       const showUsers = isPathAllowed(pagesOf(c), "/users");
@@ -185,9 +199,13 @@ export const SECTIONS: BucketSection[] = [
         policies: [
           async (client) => (await policiesForBucket(client, bucket)).policies.map((p) => p.name),
           [],
-          "Policies",
+          t("buckets.part.policies"),
         ],
-        users: [async (client) => (showUsers ? await usersForBucket(client, bucket) : []), [], "Users"],
+        users: [
+          async (client) => (showUsers ? await usersForBucket(client, bucket) : []),
+          [],
+          t("buckets.part.users"),
+        ],
       });
       return {
         error,
@@ -198,12 +216,16 @@ export const SECTIONS: BucketSection[] = [
   }),
   section({
     id: "prefix",
-    label: "Access Rules",
+    label: "buckets.section.prefix",
     load: async ({ deps, session, bucket }) => {
       const { data, error, failed } = await loadAll<
         { rules: ListOf<typeof listAccessRules, "accessRules"> }
       >(deps, session, {
-        rules: [async (client) => (await listAccessRules(client, bucket)).accessRules, [], "Access Rules"],
+        rules: [
+          async (client) => (await listAccessRules(client, bucket)).accessRules,
+          [],
+          t("buckets.section.prefix"),
+        ],
       });
       return {
         error,

@@ -22,6 +22,7 @@ import { type BucketMeta, type BucketSection, sectionsFor } from "./bucket_secti
 import { loadAll } from "./page_data.ts";
 import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
+import { t } from "../islands/lib/i18n/t.ts";
 
 function BucketLayout(
   props: {
@@ -37,17 +38,17 @@ function BucketLayout(
   const href = (section: string) => `${props.base}buckets/${encodeURIComponent(props.bucket)}/${section}`;
   return (
     <>
-      <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+      <nav className="breadcrumbs text-sm mb-2" aria-label={t("buckets.detail.breadcrumb")}>
         <ul>
           <li>
-            <a href={`${props.base}buckets`}>Buckets</a>
+            <a href={`${props.base}buckets`}>{t("buckets.list.title")}</a>
           </li>
-          <li className="wrap-anywhere">{props.bucket}</li>
+          <li className="wrap-anywhere" translate="no">{props.bucket}</li>
         </ul>
       </nav>
       <header className="flex flex-wrap items-start justify-between gap-3 mb-6">
         <div>
-          <h1 className="text-2xl font-bold wrap-anywhere">{props.bucket}</h1>
+          <h1 className="text-2xl font-bold wrap-anywhere" translate="no">{props.bucket}</h1>
           <Island name="BucketAccessLabel" component={BucketAccessLabel} props={{ access: props.access }} />
         </div>
         <div className="flex gap-2">
@@ -56,22 +57,22 @@ function BucketLayout(
             component={BucketHeaderActions}
             props={{ bucket: props.bucket, base: props.base }}
           />
-          <a className="btn btn-sm" href={href(props.section)}>Refresh</a>
+          <a className="btn btn-sm" href={href(props.section)}>{t("common.action.refresh")}</a>
         </div>
       </header>
       {/* Side by side from 1024 px; narrower, the sections run in a row above the content, which keeps the width. */}
       <div className="flex flex-col lg:flex-row gap-4 lg:gap-6">
         <ul
           className="deck-section-menu menu menu-horizontal lg:menu-vertical bg-base-100 rounded-box w-full lg:w-52 shrink-0"
-          aria-label="Bucket sections"
+          aria-label={t("buckets.detail.sections")}
         >
           {props.sections.map((s) => (
             <li key={s.id}>
               {s.permission && !props.meta.can(s.permission)
-                ? <span className="menu-disabled" aria-disabled="true">{s.label}</span>
+                ? <span className="menu-disabled" aria-disabled="true">{t(s.label)}</span>
                 : (
                   <a href={href(s.id)} aria-current={s.id === props.section ? "page" : undefined}>
-                    {s.label}
+                    {t(s.label)}
                   </a>
                 )}
             </li>
@@ -108,7 +109,7 @@ export function bucketPages(deps: AppDeps) {
           return { info, can };
         },
         null,
-        "Bucket",
+        t("buckets.detail.bucket"),
       ],
     });
 
@@ -116,24 +117,24 @@ export function bucketPages(deps: AppDeps) {
   function unreadableBucket(c: Context<AppEnv>, bucket: string, error: { status: number; message: string }) {
     if (error.status === 404) {
       return renderInShell(deps, c, {
-        title: "Bucket",
+        title: t("buckets.detail.bucket"),
         status: 404,
         body: (
           <>
-            <PageHeader title="Bucket" />
-            <p>Bucket {bucket} does not exist.</p>
+            <PageHeader title={t("buckets.detail.bucket")} />
+            <p>{t("buckets.detail.notFound", { bucket })}</p>
           </>
         ),
       });
     }
     return renderInShell(deps, c, {
-      title: "Bucket",
+      title: t("buckets.detail.bucket"),
       status: error.status === 403 ? 403 : undefined,
       error,
       body: (
         <>
-          <PageHeader title="Bucket" />
-          <UnavailableNote what={`Bucket ${bucket}`} error={error} />
+          <PageHeader title={t("buckets.detail.bucket")} />
+          <UnavailableNote what={t("buckets.detail.bucketNamed", { bucket })} error={error} />
         </>
       ),
     });
@@ -157,7 +158,7 @@ export function bucketPages(deps: AppDeps) {
     if (!meta.data.bucket) return unreadableBucket(c, bucket, meta.error!);
     const { body, error } = await loadingBody;
     return renderInShell(deps, c, {
-      title: `${bucket} | Buckets`,
+      title: t("buckets.detail.pageTitle", { bucket }),
       error: error ?? meta.error,
       body: (
         <BucketLayout
@@ -180,7 +181,7 @@ export function bucketPages(deps: AppDeps) {
       const { data: loaded, error, failed } = await loadAll<
         { view: Awaited<ReturnType<typeof accountView>> }
       >(deps, session, {
-        view: [(client) => accountView(client), { buckets: [], policy: null }, "Buckets"],
+        view: [(client) => accountView(client), { buckets: [], policy: null }, t("buckets.list.title")],
       });
       const data = {
         buckets: loaded.view.buckets,
@@ -189,11 +190,11 @@ export function bucketPages(deps: AppDeps) {
         }).permissions[0].can,
       };
       return renderInShell(deps, c, {
-        title: "Buckets",
+        title: t("buckets.list.title"),
         error,
         body: (
           <>
-            <PageHeader title="Buckets" />
+            <PageHeader title={t("buckets.list.title")} />
             <Island
               name="BucketsList"
               component={BucketsList}

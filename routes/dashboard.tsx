@@ -9,6 +9,9 @@ import type { ReactNode } from "react";
 import MetricsDashboard from "../islands/MetricsDashboard.tsx";
 import { formatBytes, formatDuration, formatNumber } from "../islands/lib/format.ts";
 import { Sparkline } from "../islands/ui/Sparkline.tsx";
+import { decimal } from "../islands/dashboard/panel_data.ts";
+import { t } from "../islands/lib/i18n/t.ts";
+import { tNode } from "../islands/lib/i18n/rich.tsx";
 import {
   type AdminInfo,
   type AdminInfoWithWidgets,
@@ -62,9 +65,18 @@ function Card(
   );
 }
 
-const spanText = (
-  seconds: number,
-) => (seconds >= 86_400 ? "the last day" : `the last ${formatDuration(seconds).replace(/^1 /, "")}`);
+/** "the last day", "the last 3 hours", "the last minute": the window the trends cover. */
+function spanText(seconds: number): string {
+  if (seconds >= 86_400) return t("monitoring.dashboard.spanDay");
+  const whole = Math.max(0, Math.floor(seconds));
+  if (whole >= 3600) return t("monitoring.dashboard.spanHours", { count: Math.floor(whole / 3600) });
+  if (whole >= 60) return t("monitoring.dashboard.spanMinutes", { count: Math.floor(whole / 60) });
+  return t("monitoring.dashboard.spanSeconds", { count: whole });
+}
+
+/** A server's or drive's state in the page's language; one the storage names otherwise stays as it is. */
+const stateText = (state: string) =>
+  ["online", "offline", "ok"].includes(state) ? t(`monitoring.dashboard.state.${state as "ok"}`) : state;
 
 /** A trend line with its latest value, or nothing while there are fewer than two points. */
 function Trend(
@@ -87,33 +99,36 @@ function TrendCards({ trends }: { trends: DashboardTrends }) {
   const span = spanText(trends.windowSeconds);
   const latest = (points: [number, number][]) => points.at(-1)?.[1] ?? 0;
   return (
-    <section className="grid gap-4 sm:grid-cols-2 mb-8" aria-label={`Trends over ${span}`}>
+    <section
+      className="grid gap-4 sm:grid-cols-2 mb-8"
+      aria-label={t("monitoring.dashboard.trends", { span })}
+    >
       <Card
-        label={`S3 requests (${span})`}
+        label={t("monitoring.dashboard.requests", { span })}
         value={`${
           latest(trends.requests) >= 10
             ? formatNumber(latest(trends.requests))
-            : latest(trends.requests).toFixed(2)
+            : decimal(latest(trends.requests), 2)
         }/s`}
         testId="requests-rate"
         trend={
           <Trend
             points={trends.requests}
             color={CHART_PALETTE[0]}
-            label={`S3 requests per second over ${span}`}
+            label={t("monitoring.dashboard.requestsLine", { span })}
             testId="requests-trend"
           />
         }
       />
       <Card
-        label={`S3 traffic, in and out (${span})`}
+        label={t("monitoring.dashboard.traffic", { span })}
         value={`${formatBytes(latest(trends.traffic))}/s`}
         testId="traffic-rate"
         trend={
           <Trend
             points={trends.traffic}
             color={CHART_PALETTE[2]}
-            label={`S3 bytes per second over ${span}`}
+            label={t("monitoring.dashboard.trafficLine", { span })}
             testId="traffic-trend"
           />
         }
@@ -132,21 +147,30 @@ function ServerCard({ server }: { server: ServerInfo }) {
         <div className="flex items-center gap-2 font-bold">
           <span className={`${serverStateClass(server.state)}`} aria-hidden="true">●</span>
           <span>{server.endpoint}</span>
-          <span className={`badge badge-ghost ${serverStateClass(server.state)}`}>{server.state}</span>
+          <span className={`badge badge-ghost ${serverStateClass(server.state)}`}>
+            {stateText(server.state)}
+          </span>
         </div>
         <div className="flex flex-wrap gap-x-6 text-sm">
           <span>
-            Drives:{" "}
-            <b className={counterClass(drivesOk, server.drives.length)}>{drivesOk}/{server.drives.length}</b>
+            {tNode("monitoring.dashboard.serverDrives", {
+              value: (
+                <b className={counterClass(drivesOk, server.drives.length)}>
+                  {drivesOk}/{server.drives.length}
+                </b>
+              ),
+            })}
           </span>
           <span>
-            Network: <b className={counterClass(online, peers.length)}>{online}/{peers.length}</b>
+            {tNode("monitoring.dashboard.serverNetwork", {
+              value: <b className={counterClass(online, peers.length)}>{online}/{peers.length}</b>,
+            })}
           </span>
           <span>
-            Uptime: <b>{formatDuration(server.uptime)}</b>
+            {tNode("monitoring.dashboard.serverUptime", { value: <b>{formatDuration(server.uptime)}</b> })}
           </span>
           <span>
-            Version: <b>{server.version}</b>
+            {tNode("monitoring.dashboard.serverVersion", { value: <b>{server.version}</b> })}
           </span>
         </div>
       </div>
@@ -161,7 +185,7 @@ export function BasicDashboard({ info, trends }: { info: AdminInfo; trends?: Das
       <Trend
         points={trends.usage}
         color={CHART_PALETTE[4]}
-        label={`Bytes stored over ${spanText(trends.windowSeconds)}`}
+        label={t("monitoring.dashboard.usageLine", { span: spanText(trends.windowSeconds) })}
         testId="usage-trend"
       />
     )
@@ -169,14 +193,32 @@ export function BasicDashboard({ info, trends }: { info: AdminInfo; trends?: Das
   return (
     <>
       <section className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4 mb-8">
-        <Card label="Number of Buckets" value={formatNumber(info.buckets)} testId="buckets-count" />
-        <Card label="Usage" value={formatBytes(info.usage)} testId="usage" trend={usageTrend} />
-        <Card label="Total Objects" value={formatNumber(info.objects)} testId="objects-count" />
-        <Card label="Version" value={info.servers[0]?.version ?? "-"} testId="server-version" small />
+        <Card
+          label={t("monitoring.dashboard.buckets")}
+          value={formatNumber(info.buckets)}
+          testId="buckets-count"
+        />
+        <Card
+          label={t("monitoring.dashboard.usage")}
+          value={formatBytes(info.usage)}
+          testId="usage"
+          trend={usageTrend}
+        />
+        <Card
+          label={t("monitoring.dashboard.objects")}
+          value={formatNumber(info.objects)}
+          testId="objects-count"
+        />
+        <Card
+          label={t("monitoring.dashboard.version")}
+          value={info.servers[0]?.version ?? "-"}
+          testId="server-version"
+          small
+        />
       </section>
       {trends ? <TrendCards trends={trends} /> : null}
       <section className="mb-8">
-        <h2 className="text-lg font-bold mb-3">Drives Status</h2>
+        <h2 className="text-lg font-bold mb-3">{t("monitoring.dashboard.drivesStatus")}</h2>
         <ul className="grid gap-3 lg:grid-cols-2">
           {drives.map((drive) => (
             <li
@@ -188,17 +230,25 @@ export function BasicDashboard({ info, trends }: { info: AdminInfo; trends?: Das
                 <div className="flex items-center gap-2 font-bold wrap-anywhere">
                   <span className={driveStateClass(drive.state)} aria-hidden="true">●</span>
                   {drive.endpoint}
-                  <span className={`badge badge-ghost ${driveStateClass(drive.state)}`}>{drive.state}</span>
+                  <span className={`badge badge-ghost ${driveStateClass(drive.state)}`}>
+                    {stateText(drive.state)}
+                  </span>
                 </div>
                 <div className="flex flex-wrap gap-x-6 text-sm">
                   <span>
-                    Capacity: <b>{formatBytes(drive.totalSpace)}</b>
+                    {tNode("monitoring.dashboard.driveCapacity", {
+                      value: <b>{formatBytes(drive.totalSpace)}</b>,
+                    })}
                   </span>
                   <span>
-                    Used: <b>{formatBytes(drive.usedSpace)}</b>
+                    {tNode("monitoring.dashboard.driveUsed", {
+                      value: <b>{formatBytes(drive.usedSpace)}</b>,
+                    })}
                   </span>
                   <span>
-                    Available: <b>{formatBytes(drive.availableSpace)}</b>
+                    {tNode("monitoring.dashboard.driveAvailable", {
+                      value: <b>{formatBytes(drive.availableSpace)}</b>,
+                    })}
                   </span>
                 </div>
               </div>
@@ -207,7 +257,7 @@ export function BasicDashboard({ info, trends }: { info: AdminInfo; trends?: Das
         </ul>
       </section>
       <section>
-        <h2 className="text-lg font-bold mb-3">Servers Status</h2>
+        <h2 className="text-lg font-bold mb-3">{t("monitoring.dashboard.serversStatus")}</h2>
         <ul className="grid gap-3 lg:grid-cols-2">
           {info.servers.map((s) => <ServerCard key={s.endpoint} server={s} />)}
         </ul>
@@ -229,7 +279,9 @@ function SourceNote(
   if (!text && !problem && !switchTo) return null;
   return (
     <p className="text-sm mb-4 flex flex-wrap gap-x-4 gap-y-1 items-center" data-testid="metrics-source">
-      {text ? <span className="opacity-80">Metrics: {text}.</span> : null}
+      {text
+        ? <span className="opacity-80">{t("monitoring.dashboard.metricsSource", { source: text })}</span>
+        : null}
       {problem
         ? <span className="text-warning-content bg-warning/30 rounded px-2" role="status">{problem}</span>
         : null}
@@ -254,15 +306,15 @@ export function dashboardPages(deps: AppDeps) {
     const here = deps.render.href(c.req.path);
     if (widgets) {
       return renderInShell(deps, c, {
-        title: "Dashboard",
+        title: t("monitoring.dashboard.title"),
         error,
         body: (
           <>
-            <PageHeader title="Dashboard" />
+            <PageHeader title={t("monitoring.dashboard.title")} />
             <SourceNote
               text={info.metricsSource?.description ?? null}
               problem={state?.problem}
-              switchTo={{ href: `${here}?view=basic`, label: "Basic view" }}
+              switchTo={{ href: `${here}?view=basic`, label: t("monitoring.dashboard.basicView") }}
             />
             <Island name="MetricsDashboard" component={MetricsDashboard} props={{ widgets }} />
           </>
@@ -271,15 +323,15 @@ export function dashboardPages(deps: AppDeps) {
     }
     const trends = state?.ok ? await deps.metrics.trends() : null;
     return renderInShell(deps, c, {
-      title: "Dashboard",
+      title: t("monitoring.dashboard.title"),
       error,
       body: (
         <>
-          <PageHeader title="Dashboard" />
+          <PageHeader title={t("monitoring.dashboard.title")} />
           <SourceNote
             text={trends ? deps.metrics.info().description : null}
             problem={state && !state.ok ? state.problem : undefined}
-            switchTo={info.widgets ? { href: here, label: "Widget view" } : null}
+            switchTo={info.widgets ? { href: here, label: t("monitoring.dashboard.widgetView") } : null}
           />
           <BasicDashboard info={info} trends={trends} />
         </>

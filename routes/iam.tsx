@@ -2,6 +2,7 @@
  * The IAM pages (spec 1 Account, Users, User detail, Groups, Policy detail; spec 2 IAM Policies), rendered
  * with their data; each page is one island that hydrates the interactive parts.
  */
+import { t } from "../islands/lib/i18n/t.ts";
 import { type Context, Hono } from "hono";
 import AccountPage from "../islands/AccountPage.tsx";
 import GroupsList from "../islands/GroupsList.tsx";
@@ -52,7 +53,7 @@ export function iamPages(deps: AppDeps) {
         body: (
           <>
             <PageHeader title={title} />
-            <p>{what} does not exist.</p>
+            <p>{t("iam.page.notFound", { what })}</p>
           </>
         ),
       })
@@ -72,14 +73,14 @@ export function iamPages(deps: AppDeps) {
     .get("/account", async (c) => {
       const session = c.get("session")!;
       const { data, error, failed } = await loadAll<{ keys: string[] }>(deps, session, {
-        keys: [(client) => listServiceAccounts(client), [], "Service Accounts"],
+        keys: [(client) => listServiceAccounts(client), [], t("iam.word.serviceAccounts")],
       });
       return renderInShell(deps, c, {
-        title: "Service Accounts",
+        title: t("iam.word.serviceAccounts"),
         error,
         body: (
           <>
-            <PageHeader title="Service Accounts" />
+            <PageHeader title={t("iam.word.serviceAccounts")} />
             <Island
               name="AccountPage"
               component={AccountPage}
@@ -104,17 +105,17 @@ export function iamPages(deps: AppDeps) {
           directory: DirectoryMappings;
         }
       >(deps, session, {
-        users: [(client) => listUsers(client), [], "Users"],
-        groups: [groupNames, [], "Groups"],
-        policies: [policyNames, [], "Policies"],
-        directory: [directoryMappings, NO_DIRECTORY, "Directory users"],
+        users: [(client) => listUsers(client), [], t("iam.word.users")],
+        groups: [groupNames, [], t("iam.word.groups")],
+        policies: [policyNames, [], t("iam.word.policies")],
+        directory: [directoryMappings, NO_DIRECTORY, t("iam.page.directoryUsers")],
       });
       return renderInShell(deps, c, {
-        title: "Users",
+        title: t("iam.word.users"),
         error,
         body: (
           <>
-            <PageHeader title="Users" />
+            <PageHeader title={t("iam.word.users")} />
             <Island
               name="UsersList"
               component={UsersList}
@@ -143,10 +144,12 @@ export function iamPages(deps: AppDeps) {
     .get("/users/:name{.+}", async (c) => {
       const session = c.get("session")!;
       const name = c.req.param("name");
-      const read = await readView(userDetail(clientFor(deps, session), name), "User");
-      if ("error" in read) return unavailable(c, "User", `User ${name}`, read.error);
+      const read = await readView(userDetail(clientFor(deps, session), name), t("iam.user.title"));
+      if ("error" in read) {
+        return unavailable(c, t("iam.user.title"), t("iam.user.titleNamed", { name }), read.error);
+      }
       return renderInShell(deps, c, {
-        title: `User ${name}`,
+        title: t("iam.user.titleNamed", { name }),
         error: viewBanner(read.view.failures),
         body: (
           <Island
@@ -162,17 +165,17 @@ export function iamPages(deps: AppDeps) {
       const { data, error, failed } = await loadAll<
         { groups: string[]; users: string[]; policies: string[]; directory: DirectoryMappings }
       >(deps, session, {
-        groups: [groupNames, [], "Groups"],
-        users: [listUserNames, [], "Users"],
-        policies: [policyNames, [], "Policies"],
-        directory: [directoryMappings, NO_DIRECTORY, "Directory groups"],
+        groups: [groupNames, [], t("iam.word.groups")],
+        users: [listUserNames, [], t("iam.word.users")],
+        policies: [policyNames, [], t("iam.word.policies")],
+        directory: [directoryMappings, NO_DIRECTORY, t("iam.page.directoryGroups")],
       });
       return renderInShell(deps, c, {
-        title: "Groups",
+        title: t("iam.groups.title"),
         error,
         body: (
           <>
-            <PageHeader title="Groups" />
+            <PageHeader title={t("iam.groups.title")} />
             <Island
               name="GroupsList"
               component={GroupsList}
@@ -198,14 +201,14 @@ export function iamPages(deps: AppDeps) {
     })
     .get("/policies", async (c) => {
       const { data, error, failed } = await loadAll<{ policies: string[] }>(deps, c.get("session")!, {
-        policies: [policyNames, [], "Policies"],
+        policies: [policyNames, [], t("iam.word.policies")],
       });
       return renderInShell(deps, c, {
-        title: "IAM Policies",
+        title: t("iam.policies.title"),
         error,
         body: (
           <>
-            <PageHeader title="IAM Policies" />
+            <PageHeader title={t("iam.policies.title")} />
             <Island
               name="PoliciesList"
               component={PoliciesList}
@@ -217,19 +220,24 @@ export function iamPages(deps: AppDeps) {
     })
     .get("/policies/:name{.+}", async (c) => {
       const name = c.req.param("name");
-      const read = await readView(policyDetail(clientFor(deps, c.get("session")!), name), "Policy");
-      if ("error" in read) return unavailable(c, "Policy", `Policy ${name}`, read.error);
+      const read = await readView(
+        policyDetail(clientFor(deps, c.get("session")!), name),
+        t("iam.word.policy"),
+      );
+      if ("error" in read) {
+        return unavailable(c, t("iam.word.policy"), t("iam.policy.titleNamed", { name }), read.error);
+      }
       return renderInShell(deps, c, {
-        title: `Policy ${name}`,
+        title: t("iam.policy.titleNamed", { name }),
         error: viewBanner(read.view.failures),
         body: (
           <>
-            <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+            <nav className="breadcrumbs text-sm mb-2" aria-label={t("iam.word.breadcrumb")}>
               <ul>
                 <li>
-                  <a href={`${base}policies`}>IAM Policies</a>
+                  <a href={`${base}policies`}>{t("iam.policies.title")}</a>
                 </li>
-                <li className="wrap-anywhere">{name}</li>
+                <li className="wrap-anywhere" translate="no">{name}</li>
               </ul>
             </nav>
             <Island

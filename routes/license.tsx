@@ -18,7 +18,9 @@ import { isOperatorSession } from "../server/console/session/token.ts";
 import { clientFor } from "../server/console/session/clients.ts";
 import type { SessionData } from "../server/console/session/token.ts";
 import { AGPL_V3_TEXT } from "./license/agpl_text.ts";
-import { FEATURES, planButton, PLANS, withRef } from "./license/plans.ts";
+import { FEATURES, type FeatureValue, planButton, PLANS, withRef } from "./license/plans.ts";
+import { t } from "../islands/lib/i18n/t.ts";
+import { tNode } from "../islands/lib/i18n/rich.tsx";
 import { PageHeader } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
 
@@ -40,7 +42,7 @@ function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
   return (
     <div className="flex-1 min-w-72" data-testid="subscription">
       <div className="flex items-center gap-3 mb-4">
-        <h2 className="text-xl font-bold">Commercial License</h2>
+        <h2 className="text-xl font-bold">{t("settings.license.commercial")}</h2>
         <span className="badge badge-success gap-1" data-testid="verified-badge">
           <svg
             viewBox="0 0 24 24"
@@ -53,19 +55,27 @@ function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
           >
             <path d="M5 12l5 5L20 7" />
           </svg>
-          Verified
+          {t("settings.license.verified")}
         </span>
       </div>
       <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <Field label="Organization" value={info.organization} testId="license-organization" />
         <Field
-          label="Registered Capacity"
+          label={t("settings.license.organization")}
+          value={info.organization}
+          testId="license-organization"
+        />
+        <Field
+          label={t("settings.license.capacity")}
           value={formatBytes(info.storage_capacity * TIB)}
           testId="license-capacity"
         />
-        <Field label="Expiry Date" value={formatDate(info.expires_at)} testId="license-expiry" />
-        <Field label="Subscription Plan" value={info.plan} testId="license-plan" />
-        <Field label="Requester" value={info.email} testId="license-requester" />
+        <Field
+          label={t("settings.license.expiry")}
+          value={formatDate(info.expires_at)}
+          testId="license-expiry"
+        />
+        <Field label={t("settings.license.plan")} value={info.plan} testId="license-plan" />
+        <Field label={t("settings.license.requester")} value={info.email} testId="license-requester" />
       </dl>
     </div>
   );
@@ -82,28 +92,29 @@ function AgplCard() {
           AGPL
         </div>
         <div>
-          <h2 className="text-xl font-bold">GNU Affero General Public License</h2>
-          <p className="opacity-80">Version 3</p>
+          {/* The licence's name is a name, in every language. */}
+          <h2 className="text-xl font-bold" translate="no">GNU Affero General Public License</h2>
+          <p className="opacity-80">{t("settings.license.version3")}</p>
         </div>
       </div>
       <button type="button" className="btn btn-sm mt-4" popoverTarget="agpl-license-text">
-        Read the full licence
+        {t("settings.license.readFull")}
       </button>
       <div
         id="agpl-license-text"
         popover="auto"
         role="dialog"
-        aria-label="GNU AGPL v3 license text"
+        aria-label={t("settings.license.textLabel")}
         className="deck-popover-modal"
       >
         <div className="flex items-center justify-between gap-4 mb-3">
-          <h2 className="text-lg font-bold">GNU AGPL v3</h2>
+          <h2 className="text-lg font-bold" translate="no">GNU AGPL v3</h2>
           <button
             type="button"
             className="btn btn-sm btn-ghost btn-square"
             popoverTarget="agpl-license-text"
             popoverTargetAction="hide"
-            aria-label="Close"
+            aria-label={t("common.action.close")}
           >
             ✕
           </button>
@@ -119,19 +130,21 @@ function AgplCard() {
 
 function PlanTable({ current, operator }: { current: PlanName; operator: boolean }) {
   const highlight = (name: PlanName) => (name === current ? "bg-primary/10" : "");
-  const cell = (value: string | boolean) =>
+  const cell = (value: FeatureValue) =>
     typeof value === "string"
-      ? value
+      ? t(value)
+      : typeof value === "object"
+      ? <span translate="no">{value.name}</span>
       : value
-      ? <span aria-label="Yes" className="text-success font-bold">✓</span>
-      : <span aria-label="No" className="opacity-40">—</span>;
+      ? <span aria-label={t("common.word.yes")} className="text-success font-bold">✓</span>
+      : <span aria-label={t("common.word.no")} className="opacity-40">—</span>;
   return (
     <div className="overflow-x-auto">
       <table className="table bg-base-100 rounded-box text-center" data-testid="plan-table">
-        <caption className="sr-only">Plan comparison</caption>
+        <caption className="sr-only">{t("settings.license.comparison")}</caption>
         <thead>
           <tr>
-            <th className="text-left">Feature</th>
+            <th className="text-left">{t("settings.license.feature")}</th>
             {PLANS.map((plan) => (
               <th
                 key={plan.name}
@@ -141,11 +154,13 @@ function PlanTable({ current, operator }: { current: PlanName; operator: boolean
                 data-testid={`plan-${plan.name}`}
               >
                 <div className="text-xs uppercase tracking-wide opacity-70 h-4">
-                  {plan.name === current ? "Current Plan" : ""}
+                  {plan.name === current ? t("settings.license.currentPlan") : ""}
                 </div>
                 <div className="text-lg">{plan.name}</div>
-                <div className="font-normal">{plan.price}</div>
-                <div className="font-normal text-xs opacity-70 h-4">{plan.capacity}</div>
+                <div className="font-normal">{t(plan.price)}</div>
+                <div className="font-normal text-xs opacity-70 h-4">
+                  {plan.capacity ? t(plan.capacity) : ""}
+                </div>
               </th>
             ))}
           </tr>
@@ -153,7 +168,7 @@ function PlanTable({ current, operator }: { current: PlanName; operator: boolean
         <tbody>
           {FEATURES.map((row) => (
             <tr key={row.feature}>
-              <th scope="row" className="text-left font-normal">{row.feature}</th>
+              <th scope="row" className="text-left font-normal">{t(row.feature)}</th>
               {row.values.map((value, i) => (
                 <td key={PLANS[i].name} className={highlight(PLANS[i].name)}>{cell(value)}</td>
               ))}
@@ -166,7 +181,7 @@ function PlanTable({ current, operator }: { current: PlanName; operator: boolean
               return (
                 <td key={plan.name} className={highlight(plan.name)}>
                   {button.disabled
-                    ? <button type="button" className="btn btn-sm" disabled>{button.label}</button>
+                    ? <button type="button" className="btn btn-sm" disabled>{t(button.label)}</button>
                     : (
                       <a
                         className="btn btn-sm btn-primary"
@@ -174,7 +189,7 @@ function PlanTable({ current, operator }: { current: PlanName; operator: boolean
                         target="_blank"
                         rel="noopener noreferrer"
                       >
-                        {button.label}
+                        {t(button.label)}
                       </a>
                     )}
                 </td>
@@ -211,11 +226,11 @@ export function licensePages(deps: AppDeps) {
     ]);
     const ref = (url: string) => withRef(url, operator);
     return renderInShell(deps, c, {
-      title: "License",
+      title: t("settings.license.title"),
       error: refused,
       body: (
         <>
-          <PageHeader title="License" />
+          <PageHeader title={t("settings.license.title")} />
           {problem
             ? (
               <div role="alert" className="alert alert-warning mb-4" data-testid="license-problem">
@@ -235,36 +250,35 @@ export function licensePages(deps: AppDeps) {
                       target="_blank"
                       rel="noopener noreferrer"
                     >
-                      Login to SUBNET
+                      {t("settings.license.loginSubnet")}
                     </a>
                   )
                   : (
                     <>
+                      <p>{t("settings.license.agplTerms")}</p>
                       <p>
-                        The software is free to use under the GNU AGPL v3. The AGPL asks that whoever offers
-                        it over a network, modified or combined with other software, makes the complete source
-                        of that work available under the same licence.
-                      </p>
-                      <p>
-                        When your use cannot meet those terms, or your organisation needs a commercial licence
-                        with support, a commercial subscription replaces them. Read the{" "}
-                        <a
-                          className="link"
-                          href={ref(COMPLIANCE_URL)}
-                          target="_blank"
-                          rel="noopener noreferrer"
-                        >
-                          compliance guidance
-                        </a>{" "}
-                        and the{" "}
-                        <a
-                          className="link"
-                          href={ref(TRADEMARK_URL)}
-                          target="_blank"
-                          rel="noopener noreferrer"
-                        >
-                          trademark policy
-                        </a>.
+                        {tNode("settings.license.commercialTerms", {
+                          compliance: (
+                            <a
+                              className="link"
+                              href={ref(COMPLIANCE_URL)}
+                              target="_blank"
+                              rel="noopener noreferrer"
+                            >
+                              {t("settings.license.compliance")}
+                            </a>
+                          ),
+                          trademark: (
+                            <a
+                              className="link"
+                              href={ref(TRADEMARK_URL)}
+                              target="_blank"
+                              rel="noopener noreferrer"
+                            >
+                              {t("settings.license.trademark")}
+                            </a>
+                          ),
+                        })}
                       </p>
                     </>
                   )}
@@ -280,7 +294,7 @@ export function licensePages(deps: AppDeps) {
               </div>
             </div>
           </section>
-          <h2 className="text-lg font-bold mb-3">Plans</h2>
+          <h2 className="text-lg font-bold mb-3">{t("settings.license.plans")}</h2>
           <PlanTable current={currentPlan(info)} operator={operator} />
         </>
       ),

@@ -4,7 +4,8 @@
  */
 import { Hono } from "hono";
 import { capitalize } from "../islands/lib/messages.ts";
-import TenantsList, { TENANTS_REFUSED } from "../islands/TenantsList.tsx";
+import { t } from "../islands/lib/i18n/t.ts";
+import TenantsList from "../islands/TenantsList.tsx";
 import TenantWizard from "../islands/TenantWizard.tsx";
 import type { TenantList } from "../server/lib/contract/operator.ts";
 import type { AppDeps } from "../server/console/deps.ts";
@@ -30,11 +31,11 @@ export function operatorPages(deps: AppDeps) {
       }
       const status = error === undefined ? 0 : toApiError(error).status;
       return renderInShell(deps, c, {
-        title: "Tenants",
+        title: t("operator.tenants.title"),
         error,
         body: (
           <>
-            <PageHeader title="Tenants" />
+            <PageHeader title={t("operator.tenants.title")} />
             <Island
               name="TenantsList"
               component={TenantsList}
@@ -42,7 +43,7 @@ export function operatorPages(deps: AppDeps) {
                 tenants: list.tenants,
                 limited: list.limited,
                 unavailable: status === 403
-                  ? TENANTS_REFUSED
+                  ? t("operator.tenants.refused")
                   : error === undefined
                   ? undefined
                   : capitalize(toApiError(error).message),
@@ -57,18 +58,18 @@ export function operatorPages(deps: AppDeps) {
     .get("/tenants/add", (c) => {
       operatorOf(c, deps);
       return renderInShell(deps, c, {
-        title: "Create New Tenant",
+        title: t("operator.tenants.createTitle"),
         body: (
           <>
-            <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+            <nav className="breadcrumbs text-sm mb-2" aria-label={t("operator.word.breadcrumb")}>
               <ul>
                 <li>
-                  <a href={`${base}tenants`}>Tenants</a>
+                  <a href={`${base}tenants`}>{t("operator.tenants.title")}</a>
                 </li>
-                <li>Create New Tenant</li>
+                <li>{t("operator.tenants.createTitle")}</li>
               </ul>
             </nav>
-            <PageHeader title="Create New Tenant" />
+            <PageHeader title={t("operator.tenants.createTitle")} />
             <Island name="TenantWizard" component={TenantWizard} props={{ base }} />
           </>
         ),

@@ -22,12 +22,13 @@ import { SectionLayout } from "./layout/SectionMenu.tsx";
 import { PageHeader } from "./layout/Shell.tsx";
 import { loadAll } from "./page_data.ts";
 import { renderInShell } from "./page_context.tsx";
+import { t } from "../islands/lib/i18n/t.ts";
 
 const SECTIONS = [
-  { id: "configurations", label: "Configurations" },
-  { id: "notifications", label: "Lambda Notifications" },
-  { id: "tiers", label: "Tiers", distributedOnly: true },
-  { id: "identity", label: "Identity" },
+  { id: "configurations", label: "settings.section.configurations" },
+  { id: "notifications", label: "settings.section.notifications" },
+  { id: "tiers", label: "settings.section.tiers", distributedOnly: true },
+  { id: "identity", label: "settings.section.identity" },
 ] as const;
 type SectionId = typeof SECTIONS[number]["id"];
 
@@ -41,13 +42,13 @@ function SettingsLayout(
 ) {
   return (
     <>
-      <PageHeader title="Settings" />
+      <PageHeader title={t("settings.page.title")} />
       <SectionLayout
-        label="Settings sections"
+        label={t("settings.page.sections")}
         current={section}
         items={SECTIONS.filter((s) => !("distributedOnly" in s) || distributed).map((s) => ({
           id: s.id,
-          label: s.label,
+          label: t(s.label),
           href: `${base}settings?section=${s.id}`,
         }))}
       >
@@ -82,7 +83,7 @@ export function settingsPages(deps: AppDeps) {
       let error: unknown;
       if (section === "notifications") {
         const loaded = await loadAll<{ endpoints: NotificationEndpoint[] }>(deps, session, {
-          endpoints: [(client) => notificationEndpoints(client), [], "Lambda Notifications"],
+          endpoints: [(client) => notificationEndpoints(client), [], t("settings.section.notifications")],
         });
         error = loaded.error;
         body = (
@@ -100,13 +101,13 @@ export function settingsPages(deps: AppDeps) {
           tiers: [
             async (client) => (await listTierViews(client).catch(() => ({ items: [] }))).items,
             [],
-            "Tiers",
+            t("settings.section.tiers"),
           ],
         });
         body = <Island name="SettingsTiers" component={SettingsTiers} props={{ tiers: loaded.data.tiers }} />;
       } else {
         const loaded = await loadAll<{ values: Record<string, Record<string, string>> }>(deps, session, {
-          values: [storedConfigurations, {}, "Configurations"],
+          values: [storedConfigurations, {}, t("settings.section.configurations")],
         });
         error = loaded.error;
         body = (
@@ -118,7 +119,7 @@ export function settingsPages(deps: AppDeps) {
         );
       }
       return renderInShell(deps, c, {
-        title: "Settings",
+        title: t("settings.page.title"),
         error,
         body: (
           <SettingsLayout base={base} section={section} distributed={session.distributed}>
@@ -131,9 +132,9 @@ export function settingsPages(deps: AppDeps) {
       const kind = c.req.param("kind");
       // An unknown segment renders nothing (spec 2).
       if (kind !== "logger" && kind !== "audit") {
-        return renderInShell(deps, c, { title: "Settings", body: null });
+        return renderInShell(deps, c, { title: t("settings.page.title"), body: null });
       }
-      const title = `${kind === "logger" ? "Logger" : "Audit"} Webhook Configuration`;
+      const title = kind === "logger" ? t("settings.webhook.loggerTitle") : t("settings.webhook.auditTitle");
       const { data, error } = await loadAll<{ values: Record<string, string> }>(deps, c.get("session")!, {
         values: [async (client) => valuesOf(await getConfig(client, `${kind}_webhook`)), {}, title],
       });

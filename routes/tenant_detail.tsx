@@ -15,6 +15,8 @@ import TenantSecurity from "../islands/TenantSecurity.tsx";
 import TenantSummary from "../islands/TenantSummary.tsx";
 import { formatBytes, formatDate } from "../islands/lib/format.ts";
 import { HealthDot } from "../islands/tenant/parts.tsx";
+import { type MessageKey, t } from "../islands/lib/i18n/t.ts";
+import { tNode } from "../islands/lib/i18n/rich.tsx";
 import type { PodEvent, PodInfo, TenantInfo } from "../server/lib/contract/operator.ts";
 import { storageClassesFromQuota } from "../server/lib/contract/operator_rules.ts";
 import type { AppDeps } from "../server/console/deps.ts";
@@ -29,14 +31,15 @@ import { operatorOf } from "../server/console/session/operator.ts";
 import { renderInShell } from "./page_context.tsx";
 import { SectionLayout } from "./layout/SectionMenu.tsx";
 
+/** The left menu; labels are catalogue keys, looked up per request. */
 const TABS = [
-  { id: "summary", label: "Summary" },
-  { id: "metrics", label: "Metrics" },
-  { id: "security", label: "Security" },
-  { id: "pools", label: "Pools" },
-  { id: "pods", label: "Pods" },
-  { id: "license", label: "License" },
-] as const;
+  { id: "summary", label: "operator.tenant.tabSummary" },
+  { id: "metrics", label: "operator.tenant.tabMetrics" },
+  { id: "security", label: "operator.tenant.tabSecurity" },
+  { id: "pools", label: "operator.tenant.tabPools" },
+  { id: "pods", label: "operator.tenant.tabPods" },
+  { id: "license", label: "operator.tenant.tabLicense" },
+] as const satisfies readonly { id: string; label: MessageKey }[];
 type TabId = typeof TABS[number]["id"];
 
 const seg = encodeURIComponent;
@@ -53,10 +56,10 @@ function TenantLayout(
   const tenantBase = `${base}namespaces/${seg(info.namespace)}/tenants/${seg(info.name)}`;
   return (
     <>
-      <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+      <nav className="breadcrumbs text-sm mb-2" aria-label={t("operator.word.breadcrumb")}>
         <ul>
           <li>
-            <a href={`${base}tenants`}>Tenants</a>
+            <a href={`${base}tenants`}>{t("operator.tenants.title")}</a>
           </li>
           <li className="wrap-anywhere">
             {crumbs ? <a href={`${tenantBase}/summary`}>{info.name}</a> : info.name}
@@ -71,7 +74,10 @@ function TenantLayout(
             {info.name}
           </h1>
           <p className="text-sm text-base-content/70" data-testid="tenant-header">
-            Namespace: {info.namespace} · Capacity: {formatBytes(info.total_size)}
+            {t("operator.tenant.header", {
+              namespace: info.namespace,
+              capacity: formatBytes(info.total_size),
+            })}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -80,13 +86,13 @@ function TenantLayout(
             component={TenantHeaderActions}
             props={{ namespace: info.namespace, name: info.name, base }}
           />
-          <a className="btn btn-sm" href={`${tenantBase}/${tab}`}>Refresh</a>
+          <a className="btn btn-sm" href={`${tenantBase}/${tab}`}>{t("common.action.refresh")}</a>
         </div>
       </header>
       <SectionLayout
-        label="Tenant sections"
+        label={t("operator.tenant.sections")}
         current={tab}
-        items={TABS.map((t) => ({ id: t.id, label: t.label, href: `${tenantBase}/${t.id}` }))}
+        items={TABS.map((item) => ({ id: item.id, label: t(item.label), href: `${tenantBase}/${item.id}` }))}
       >
         {children}
       </SectionLayout>
@@ -103,12 +109,12 @@ function LicenseTab(
     return (
       <div className="card bg-base-100 shadow-sm">
         <div className="card-body">
-          <p>This tenant runs under the GNU AGPL v3 licence.</p>
+          <p>{tNode("operator.license.agpl", { licence: <span translate="no">GNU AGPL v3</span> })}</p>
           {hasSubscription
             ? (
               <>
                 <p className="text-sm text-base-content/70">
-                  The console holds a subscription: attach it to this tenant to register it.
+                  {t("operator.license.hasSubscription")}
                 </p>
                 <div>
                   <Island
@@ -121,7 +127,9 @@ function LicenseTab(
             )
             : (
               <div>
-                <a className="btn btn-primary btn-sm" href={`${base}license`}>Activate Product</a>
+                <a className="btn btn-primary btn-sm" href={`${base}license`}>
+                  {t("operator.license.activate")}
+                </a>
               </div>
             )}
         </div>
@@ -131,15 +139,15 @@ function LicenseTab(
   return (
     <div className="card bg-base-100 shadow-sm">
       <dl className="card-body grid grid-cols-2 gap-2" data-testid="tenant-license">
-        <dt className="font-bold">Organization</dt>
+        <dt className="font-bold">{t("operator.license.organization")}</dt>
         <dd>{licence.organization}</dd>
-        <dt className="font-bold">Registered Capacity</dt>
+        <dt className="font-bold">{t("operator.license.capacity")}</dt>
         <dd>{formatBytes((licence.storage_capacity ?? 0) * 1099511627776)}</dd>
-        <dt className="font-bold">Expiry Date</dt>
+        <dt className="font-bold">{t("operator.license.expiry")}</dt>
         <dd>{formatDate(licence.expires_at)}</dd>
-        <dt className="font-bold">Plan</dt>
+        <dt className="font-bold">{t("operator.license.plan")}</dt>
         <dd>{licence.plan}</dd>
-        <dt className="font-bold">Requester</dt>
+        <dt className="font-bold">{t("operator.license.requester")}</dt>
         <dd>{licence.email}</dd>
       </dl>
     </div>
@@ -165,10 +173,10 @@ export function tenantDetailPages(deps: AppDeps) {
           body: (
             <iframe
               src={`${base}api/proxy/${seg(namespace)}/${seg(name)}/metrics`}
-              title="Tenant metrics"
+              title={t("operator.tenant.metricsTitle")}
               className="w-full h-[70vh] border border-base-300 rounded-box bg-base-100"
             >
-              File couldn't be loaded. Please try Download instead
+              {t("operator.tenant.metricsFallback")}
             </iframe>
           ),
         };
@@ -214,7 +222,9 @@ export function tenantDetailPages(deps: AppDeps) {
           pods = await listTenantPods(op, token, namespace, name);
         } catch (e) {
           const cause = toApiError(e);
-          error = new ApiError(cause.status, "Error loading pods", { detail: cause.detail || cause.message });
+          error = new ApiError(cause.status, t("operator.tenant.podsError"), {
+            detail: cause.detail || cause.message,
+          });
         }
         return {
           body: (
@@ -250,18 +260,18 @@ export function tenantDetailPages(deps: AppDeps) {
       const info = await tenantDetails(op, token, namespace, name);
       const tenantHref = `${base}namespaces/${seg(namespace)}/tenants/${seg(name)}/summary`;
       return renderInShell(deps, c, {
-        title: `${info.name} Management`,
+        title: t("operator.tenant.managementTitle", { name: info.name }),
         body: (
           <>
-            <nav className="breadcrumbs text-sm mb-2" aria-label="Breadcrumb">
+            <nav className="breadcrumbs text-sm mb-2" aria-label={t("operator.word.breadcrumb")}>
               <ul>
                 <li>
-                  <a href={`${base}tenants`}>Tenants</a>
+                  <a href={`${base}tenants`}>{t("operator.tenants.title")}</a>
                 </li>
                 <li>
                   <a href={tenantHref}>{info.name}</a>
                 </li>
-                <li>Management</li>
+                <li>{t("operator.tenant.management")}</li>
               </ul>
             </nav>
             <Island
@@ -304,13 +314,15 @@ export function tenantDetailPages(deps: AppDeps) {
             crumbs={
               <>
                 <li>
-                  <a href={podsHref}>Pods</a>
+                  <a href={podsHref}>{t("operator.tenant.tabPods")}</a>
                 </li>
                 <li className="wrap-anywhere">{pod}</li>
               </>
             }
           >
-            <h2 className="text-xl font-bold mb-3 wrap-anywhere">Pods &gt; {pod}</h2>
+            <h2 className="text-xl font-bold mb-3 wrap-anywhere">
+              {t("operator.tenant.podHeading", { pod })}
+            </h2>
             <Island name="PodDetail" component={PodDetail} props={{ events, logs, logsError }} />
           </TenantLayout>
         ),
@@ -328,7 +340,10 @@ export function tenantDetailPages(deps: AppDeps) {
       );
       const { body, error } = await tabBody(c, info, tab);
       return renderInShell(deps, c, {
-        title: `${info.name} ${TABS.find((t) => t.id === tab)!.label}`,
+        title: t("operator.tenant.pageTitle", {
+          name: info.name,
+          tab: t(TABS.find((item) => item.id === tab)!.label),
+        }),
         error,
         body: <TenantLayout base={base} info={info} tab={tab}>{body}</TenantLayout>,
       });

@@ -10,6 +10,7 @@ import ErrorLogs from "../islands/ErrorLogs.tsx";
 import HealViewer from "../islands/HealViewer.tsx";
 import TraceViewer from "../islands/TraceViewer.tsx";
 import WatchViewer from "../islands/WatchViewer.tsx";
+import { t } from "../islands/lib/i18n/t.ts";
 import type { AppDeps } from "../server/console/deps.ts";
 import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
@@ -37,11 +38,11 @@ export function toolPages(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get("/trace", async (c) =>
       renderInShell(deps, c, {
-        title: "Trace",
+        title: t("monitoring.trace.title"),
         error: await sessionCheck(c),
         body: (
           <>
-            <PageHeader title="Trace" />
+            <PageHeader title={t("monitoring.trace.title")} />
             <Island name="TraceViewer" component={TraceViewer} props={{}} />
           </>
         ),
@@ -49,34 +50,36 @@ export function toolPages(deps: AppDeps) {
     .get("/logs", async (c) => {
       const error = await sessionCheck(c);
       const audit = auditSearchState(deps, c.get("access")!);
-      const refusal =
-        `Searching the audit log needs the ${AUDIT_SEARCH_ACTION} permission, which your account does not have.`;
+      const refusal = t("monitoring.logs.auditRefused", { action: AUDIT_SEARCH_ACTION });
+      const logs = t("monitoring.logs.title");
+      const errorLogs = t("monitoring.logs.errorLogs");
+      const auditLogs = t("monitoring.logs.auditLogs");
       // Asked for by link without the permission: the tab says why instead of quietly showing Error Logs.
       const tab = c.req.query("tab") === "audit" && audit !== "no-service" ? "audit" : "error";
       return renderInShell(deps, c, {
-        title: tab === "audit" ? "Audit Logs | Logs" : "Error Logs | Logs",
+        title: `${tab === "audit" ? auditLogs : errorLogs} | ${logs}`,
         error,
         body: (
           <>
-            <PageHeader title="Logs" />
+            <PageHeader title={logs} />
             <SectionLayout
-              label="Logs"
+              label={logs}
               current={tab}
               items={[
-                { id: "error", label: "Error Logs", href: `${base}logs` },
+                { id: "error", label: errorLogs, href: `${base}logs` },
                 {
                   id: "audit",
-                  label: "Audit Logs",
+                  label: auditLogs,
                   href: `${base}logs?tab=audit`,
                   disabledReason: audit === "yes"
                     ? undefined
                     : audit === "forbidden"
                     ? refusal
-                    : "Audit logs need a log search service",
+                    : t("monitoring.logs.auditNoService"),
                 },
               ]}
             >
-              <h2 className="text-lg font-bold mb-3">{tab === "audit" ? "Audit Logs" : "Error Logs"}</h2>
+              <h2 className="text-lg font-bold mb-3">{tab === "audit" ? auditLogs : errorLogs}</h2>
               {tab === "error"
                 ? <Island name="ErrorLogs" component={ErrorLogs} props={{}} />
                 : audit === "yes"
@@ -94,11 +97,11 @@ export function toolPages(deps: AppDeps) {
     .get("/watch", async (c) => {
       const { buckets, error } = await bucketNames(c);
       return renderInShell(deps, c, {
-        title: "Watch",
+        title: t("monitoring.watch.title"),
         error,
         body: (
           <>
-            <PageHeader title="Watch" />
+            <PageHeader title={t("monitoring.watch.title")} />
             <Island name="WatchViewer" component={WatchViewer} props={{ buckets }} />
           </>
         ),
@@ -107,26 +110,23 @@ export function toolPages(deps: AppDeps) {
     .get("/heal", async (c) => {
       if (!c.get("session")!.distributed) {
         return renderInShell(deps, c, {
-          title: "Heal",
+          title: t("monitoring.heal.title"),
           error: await sessionCheck(c),
           body: (
             <>
-              <PageHeader title="Heal" />
-              <p data-testid="heal-unavailable">
-                Heal is available when the storage server runs erasure-coded (distributed) mode; this server
-                runs a single drive without erasure coding.
-              </p>
+              <PageHeader title={t("monitoring.heal.title")} />
+              <p data-testid="heal-unavailable">{t("monitoring.heal.unavailable")}</p>
             </>
           ),
         });
       }
       const { buckets, error } = await bucketNames(c);
       return renderInShell(deps, c, {
-        title: "Heal",
+        title: t("monitoring.heal.title"),
         error,
         body: (
           <>
-            <PageHeader title="Heal" />
+            <PageHeader title={t("monitoring.heal.title")} />
             <Island name="HealViewer" component={HealViewer} props={{ buckets }} />
           </>
         ),
@@ -134,11 +134,11 @@ export function toolPages(deps: AppDeps) {
     })
     .get("/health-info", async (c) =>
       renderInShell(deps, c, {
-        title: "Diagnostic",
+        title: t("monitoring.diagnostic.title"),
         error: await sessionCheck(c),
         body: (
           <>
-            <PageHeader title="Diagnostic" />
+            <PageHeader title={t("monitoring.diagnostic.title")} />
             <Island name="DiagnosticRunner" component={DiagnosticRunner} props={{}} />
           </>
         ),

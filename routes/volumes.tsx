@@ -4,6 +4,7 @@
 import { Hono } from "hono";
 import type { ReactNode } from "react";
 import DrivesList from "../islands/DrivesList.tsx";
+import { t } from "../islands/lib/i18n/t.ts";
 import VolumesList from "../islands/VolumesList.tsx";
 import type { DriveInfo, PvcInfo } from "../server/lib/contract/volumes.ts";
 import type { AppDeps } from "../server/console/deps.ts";
@@ -21,11 +22,11 @@ function StorageLayout(
 ) {
   return (
     <SectionLayout
-      label="Storage sections"
+      label={t("operator.storage.sections")}
       current={active}
       items={(["volumes", "drives"] as const).map((id) => ({
         id,
-        label: id === "volumes" ? "Volumes" : "Drives",
+        label: id === "volumes" ? t("operator.word.volumes") : t("operator.word.drives"),
         href: `${base}storage/${id}`,
       }))}
     >
@@ -48,11 +49,11 @@ export function volumesPages(deps: AppDeps) {
         error = e;
       }
       return renderInShell(deps, c, {
-        title: "Volumes",
+        title: t("operator.word.volumes"),
         error,
         body: (
           <StorageLayout base={base} active="volumes">
-            <PageHeader title="Volumes" />
+            <PageHeader title={t("operator.word.volumes")} />
             <Island name="VolumesList" component={VolumesList} props={{ pvcs, base }} />
           </StorageLayout>
         ),
@@ -68,10 +69,10 @@ export function volumesPages(deps: AppDeps) {
         failure = toApiError(e).detail || toApiError(e).message; // spec 3 §8: treated as direct-csi missing
       }
       return renderInShell(deps, c, {
-        title: "Drives",
+        title: t("operator.word.drives"),
         body: (
           <StorageLayout base={base} active="drives">
-            <PageHeader title="Drives" />
+            <PageHeader title={t("operator.word.drives")} />
             <Island name="DrivesList" component={DrivesList} props={{ drives, failure }} />
           </StorageLayout>
         ),

@@ -8,22 +8,26 @@ import {
   CHART_PALETTE,
   type PanelConfig,
   timeLabelSpacing,
-  WIDGET_ERROR_MESSAGE,
   type WidgetDetails,
 } from "../../server/lib/contract/dashboard.ts";
 import { dashboardApi, type WidgetQuery } from "../lib/api/dashboard.ts";
 import { Sparkline } from "../ui/Sparkline.tsx";
+import { type MessageKey, t } from "../lib/i18n/t.ts";
 import { BarChart, LineChart, PieChart } from "./charts.tsx";
 import type { DragHandle } from "./Grid.tsx";
 import {
   axisScale,
   capacitySplit,
+  decimal,
   formatValue,
   lineData,
   sizeBars,
   statValue,
   trendOf,
 } from "./panel_data.ts";
+
+/** A panel's title in the page's language (its English title is what widgets are matched by). */
+export const panelTitle = (panel: PanelConfig) => t(`monitoring.panel.p${panel.id}` as MessageKey);
 
 export interface PanelProps {
   panel: PanelConfig;
@@ -83,7 +87,7 @@ function Body(
           <Sparkline
             values={trend}
             color={CHART_PALETTE[0]}
-            label={`${panel.title} over the chosen range`}
+            label={t("monitoring.dashboard.overRange", { title: panelTitle(panel) })}
             height={Math.max(24, height - 40)}
           />
         </div>
@@ -92,13 +96,15 @@ function Body(
     case "linearGraph": {
       const data = lineData(details);
       if (data.series.length === 0) {
-        return <p className="text-sm opacity-70" data-testid="panel-empty">No data in this range yet.</p>;
+        return (
+          <p className="text-sm opacity-70" data-testid="panel-empty">{t("monitoring.dashboard.noData")}</p>
+        );
       }
       if (data.times.length === 1) {
         const only = data.series.map((s) => `${s.name}: ${format(s.values[0])}`).join(", ");
         return (
           <p className="text-sm opacity-70" data-testid="panel-empty">
-            One sample so far ({only}); the line appears with the next.
+            {t("monitoring.dashboard.oneSample", { values: only })}
           </p>
         );
       }
@@ -112,7 +118,7 @@ function Body(
         values: s.values.map((v) => (v * shown) / scale.factor),
       }));
       const tooltip = percent
-        ? (v: number) => `${(v * scale.factor).toFixed(1)}%`
+        ? (v: number) => `${decimal(v * scale.factor, 1)}%`
         : (v: number) => format(v * scale.factor);
       return (
         <LineChart
@@ -139,8 +145,17 @@ function Body(
     }
     case "pieChart": {
       const split = capacitySplit(details);
-      if (!split) return <div className="text-2xl font-bold" data-testid="panel-value">N/A</div>;
-      const slices = [{ label: "Used", value: split.used }, { label: "Free", value: split.free }];
+      if (!split) {
+        return (
+          <div className="text-2xl font-bold" data-testid="panel-value">
+            {t("monitoring.dashboard.notAvailable")}
+          </div>
+        );
+      }
+      const slices = [
+        { label: t("monitoring.dashboard.sliceUsed"), value: split.used },
+        { label: t("monitoring.dashboard.sliceFree"), value: split.free },
+      ];
       // Beside the donut when there is room, under it otherwise.
       const stacked = width < 320;
       return (
@@ -165,7 +180,9 @@ function Body(
                 </div>
               ))}
             </dl>
-            <div className="opacity-70">of {formatValue(split.total, "bytes")}</div>
+            <div className="opacity-70">
+              {t("monitoring.dashboard.ofTotal", { total: formatValue(split.total, "bytes") })}
+            </div>
           </div>
         </div>
       );
@@ -211,11 +228,11 @@ export function Panel({ panel, widgetId, query, syncKey, handle }: PanelProps) {
           id={titleId}
           className="text-xs font-bold uppercase tracking-wide opacity-80 line-clamp-2 break-words cursor-move focus:outline-2 focus:outline-primary"
           tabIndex={0}
-          title={`${panel.title} (drag to move; arrow keys move, Shift+arrows resize)`}
+          title={t("monitoring.dashboard.panelHandle", { title: panelTitle(panel) })}
           onPointerDown={handle.onPointerDown}
           onKeyDown={handle.onKeyDown}
         >
-          {panel.title}
+          {panelTitle(panel)}
         </h3>
         <div ref={body.ref} className="flex-1 min-h-0">
           {state.status === "loading"
@@ -223,14 +240,14 @@ export function Panel({ panel, widgetId, query, syncKey, handle }: PanelProps) {
               <span
                 role="status"
                 className="loading loading-dots loading-sm opacity-60"
-                aria-label="Loading"
+                aria-label={t("monitoring.dashboard.loading")}
               />
             )
             : null}
           {state.status === "error"
             ? (
               <p role="alert" className="text-sm text-error" data-testid="panel-error">
-                {WIDGET_ERROR_MESSAGE}
+                {t("monitoring.dashboard.widgetError")}
               </p>
             )
             : null}

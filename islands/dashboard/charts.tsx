@@ -6,6 +6,7 @@
 import { useEffect, useRef } from "react";
 import { CHART_PALETTE } from "../../server/lib/contract/dashboard.ts";
 import { formatDateTime, formatTimeOfDay } from "../lib/format.ts";
+import { t } from "../lib/i18n/t.ts";
 
 interface FrappeChart {
   destroy?: () => void;
@@ -127,7 +128,7 @@ export function BarChart({ bars, height, axisSuffix, format }: {
     type: "bar",
     data: {
       labels: bars.map((b) => b.label),
-      datasets: [{ name: "Objects", values: bars.map((b) => b.value) }],
+      datasets: [{ name: t("monitoring.dashboard.objectsSeries"), values: bars.map((b) => b.value) }],
     },
     colors: [CHART_PALETTE[0]],
     barOptions: { spaceRatio: 0.4 },

@@ -4,6 +4,7 @@
  * the capacity split, or a number with its trend. Pure functions, shared by the island and its tests.
  */
 import { formatBytes, formatDuration, formatNumber } from "../lib/format.ts";
+import { currentLocale, t } from "../lib/i18n/t.ts";
 import {
   SIZE_RANGE_LABELS,
   type ValueFormat,
@@ -70,12 +71,22 @@ export function lineData(details: WidgetDetails): LineData {
   return { times, series };
 }
 
+/** A size range's name in the page's language: the ranges written as numbers read alike in every language. */
+function sizeLabel(label: string): string {
+  if (label === "Less than 1024B") return t("monitoring.dashboard.sizeBelow1KiB");
+  if (label === "Greater than 512MB") return t("monitoring.dashboard.sizeAbove512MiB");
+  return label;
+}
+
 /** Object counts per size range, in the spec's order with its names. */
 export function sizeBars(details: WidgetDetails): { label: string; value: number }[] {
   const result = details.targets[0]?.result ?? [];
   return SIZE_RANGE_LABELS.map(({ tags, label }) => {
     const series = result.find((r) => tags.includes(r.metric.range));
-    return { label, value: Math.round(series ? reduceValues(series.values, "last") ?? 0 : 0) };
+    return {
+      label: sizeLabel(label),
+      value: Math.round(series ? reduceValues(series.values, "last") ?? 0 : 0),
+    };
   });
 }
 
@@ -143,22 +154,36 @@ export function axisScale(max: number, format: ValueFormat): AxisScale {
   }
 }
 
+/**
+ * A number with `digits` decimals in the language's way (German 0,25); English as `toFixed` writes it, and
+ * `trim` drops trailing zeros (0.5, not 0.50) as the panels always did.
+ */
+export function decimal(value: number, digits: number, trim = false): string {
+  const locale = currentLocale();
+  if (locale === "en") return trim ? Number(value.toFixed(digits)).toString() : value.toFixed(digits);
+  return value.toLocaleString(locale, {
+    minimumFractionDigits: trim ? 0 : digits,
+    maximumFractionDigits: digits,
+    useGrouping: false,
+  });
+}
+
 /** A number as its panel shows it. */
 export function formatValue(value: number | null, format: ValueFormat): string {
-  if (value === null || !Number.isFinite(value)) return "N/A";
+  if (value === null || !Number.isFinite(value)) return t("monitoring.dashboard.notAvailable");
   switch (format) {
     case "bytes":
       return formatBytes(value);
     case "bytesPerSecond":
       return `${formatBytes(value)}/s`;
     case "perSecond":
-      return `${value >= 10 ? formatNumber(value) : Number(value.toFixed(2)).toString()}/s`;
+      return `${value >= 10 ? formatNumber(value) : decimal(value, 2, true)}/s`;
     case "seconds":
       return formatDuration(value);
     case "nanoseconds":
       return formatDuration(value / 1e9);
     case "percent":
-      return `${(value * 100).toFixed(1)}%`;
+      return `${decimal(value * 100, 1)}%`;
     default:
       return formatNumber(value);
   }

@@ -3,7 +3,6 @@
  * and retention, the non-erasure notice) and Delete Bucket (only an empty bucket; the server's refusal shown).
  */
 import { useEffect, useState } from "react";
-import { bucketNameProblem } from "../../server/lib/contract/bucket_names.ts";
 import { bucketsApi } from "../lib/api/buckets.ts";
 import type { QuotaType } from "../../server/lib/contract/buckets.ts";
 import type { SizeUnit } from "../lib/format.ts";
@@ -11,21 +10,25 @@ import { ConfirmDialog, Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { NumberWithUnit, SelectField, Switch, TextField } from "../ui/fields.tsx";
 import { QuotaFields, quotaFromForm } from "./BucketSettingsDialogs.tsx";
 import { showSnackbar } from "../lib/notify.ts";
+import { bucketNameMessage, retentionModes, retentionUnits } from "../lib/bucket_texts.ts";
+import { t } from "../lib/i18n/t.ts";
+import { tNode } from "../lib/i18n/rich.tsx";
 
-export const NON_ERASURE_NOTICE =
-  "Some these features are disabled as server is running in non-erasure coded mode.";
+/** The features a plain server lacks, as routes/buckets.tsx names them, by their switch's label. */
+const featureLabel = (feature: string) =>
+  feature === "Versioning"
+    ? t("buckets.create.versioning")
+    : feature === "Object Locking"
+    ? t("buckets.create.objectLocking")
+    : feature;
+
 /** A server other than MinIO: what it lacks is not offered (server/console/session/capabilities.ts). */
 export const plainServerNotice = (lacks: string[]) =>
-  `This server is not MinIO: quota and retention need MinIO${
-    lacks.length ? `, and it does not support ${lacks.join(" or ")}` : ""
-  }.`;
-export const LOCKING_NEEDS_VERSIONING =
-  "Object locking needs versioning, so it stays on while locking is on.";
-const RETENTION_MODES = [{ value: "compliance", label: "Compliance" }, {
-  value: "governance",
-  label: "Governance",
-}] as const;
-const RETENTION_UNITS = [{ value: "days", label: "Days" }, { value: "years", label: "Years" }] as const;
+  lacks.length
+    ? t("buckets.create.plainServerLacks", {
+      features: lacks.map(featureLabel).join(t("buckets.create.or")),
+    })
+    : t("buckets.create.plainServer");
 
 /** The create-bucket form's state and its switch rules, kept pure so they are easy to test. */
 export interface BucketForm {
@@ -70,7 +73,7 @@ export function changeBucketForm(form: BucketForm, change: Partial<BucketForm>):
 }
 
 /** Why the name cannot be used yet, or "" (blank counts, without a message). */
-const problemOfName = (name: string) => (name.trim() ? bucketNameProblem(name.trim()) ?? "" : "");
+const problemOfName = (name: string) => (name.trim() ? bucketNameMessage(name.trim()) ?? "" : "");
 
 export function bucketFormValid(form: BucketForm, distributed: boolean): boolean {
   if (form.name.trim() === "" || problemOfName(form.name)) return false;
@@ -126,7 +129,7 @@ export function CreateBucketDialog(
           }
           : {}),
       });
-      showSnackbar(`Bucket ${form.name.trim()} created`);
+      showSnackbar(t("buckets.create.created", { bucket: form.name.trim() }));
       setForm(EMPTY_BUCKET_FORM);
       onCreated();
     });
@@ -134,7 +137,7 @@ export function CreateBucketDialog(
 
   return (
     <Dialog
-      title="Create Bucket"
+      title={t("buckets.create.title")}
       open={open}
       onClose={onClose}
       message={action.message}
@@ -148,7 +151,7 @@ export function CreateBucketDialog(
             onClick={() => setForm(EMPTY_BUCKET_FORM)}
             disabled={action.busy}
           >
-            Clear
+            {t("common.action.clear")}
           </button>
           <button
             type="submit"
@@ -156,30 +159,30 @@ export function CreateBucketDialog(
             disabled={!bucketFormValid(form, distributed) || action.busy}
             onClick={create}
           >
-            Save
+            {t("common.action.save")}
           </button>
         </>
       }
     >
       <fieldset disabled={action.busy}>
         <TextField
-          label="Bucket Name"
+          label={t("buckets.create.name")}
           value={form.name}
           onChange={(name) => set({ name })}
           error={nameProblem || undefined}
         />
         {distributed ? null : (
           <div role="note" className="alert alert-info text-sm mb-3">
-            {plainServer ? plainServerNotice(plainServer.lacks) : NON_ERASURE_NOTICE}
+            {plainServer ? plainServerNotice(plainServer.lacks) : t("buckets.create.nonErasure")}
           </div>
         )}
         {plainServer?.lacks.includes("Versioning") ? null : (
           <Switch
-            label="Versioning"
+            label={t("buckets.create.versioning")}
             checked={form.versioning}
             disabled={form.locking}
             onChange={(versioning) => set({ versioning })}
-            description={form.locking ? LOCKING_NEEDS_VERSIONING : undefined}
+            description={form.locking ? t("buckets.create.lockingNeedsVersioning") : undefined}
           />
         )}
         {plainServer?.lacks.includes("Object Locking")
@@ -189,18 +192,22 @@ export function CreateBucketDialog(
               <input
                 type="checkbox"
                 className="toggle toggle-primary"
-                aria-label="Object Locking"
+                aria-label={t("buckets.create.objectLocking")}
                 checked={form.locking}
                 disabled={form.retention}
                 onChange={(e) => set({ locking: e.target.checked })}
               />
-              <span className="font-bold text-sm">Object Locking</span>
+              <span className="font-bold text-sm">{t("buckets.create.objectLocking")}</span>
             </label>
           )}
         {distributed
           ? (
             <>
-              <Switch label="Quota" checked={form.quota} onChange={(quota) => set({ quota })} />
+              <Switch
+                label={t("buckets.create.quota")}
+                checked={form.quota}
+                onChange={(quota) => set({ quota })}
+              />
               {form.quota
                 ? (
                   <QuotaFields
@@ -219,7 +226,7 @@ export function CreateBucketDialog(
               {form.versioning
                 ? (
                   <Switch
-                    label="Retention"
+                    label={t("buckets.create.retention")}
                     checked={form.retention}
                     onChange={(retention) => set({ retention })}
                   />
@@ -229,22 +236,22 @@ export function CreateBucketDialog(
                 ? (
                   <>
                     <SelectField
-                      label="Retention Mode"
+                      label={t("buckets.retention.mode")}
                       value={form.retentionMode}
-                      options={RETENTION_MODES}
+                      options={retentionModes()}
                       onChange={(retentionMode) => set({ retentionMode })}
                     />
                     <NumberWithUnit
-                      label="Retention Validity"
+                      label={t("buckets.retention.validity")}
                       value={form.retentionValidity}
                       min={1}
                       onChange={(retentionValidity) => set({ retentionValidity })}
                       unit={form.retentionUnit}
-                      units={RETENTION_UNITS}
+                      units={retentionUnits()}
                       onUnitChange={(retentionUnit) => set({ retentionUnit })}
                       error={Number(form.retentionValidity) >= 1
                         ? undefined
-                        : "The validity must be at least 1"}
+                        : t("buckets.retention.validityTooSmall")}
                     />
                   </>
                 )
@@ -262,16 +269,16 @@ export function DeleteBucketDialog(
 ) {
   return (
     <ConfirmDialog
-      title="Delete Bucket"
+      title={t("buckets.delete.title")}
       open={bucket !== null}
       onClose={onClose}
       onConfirm={async () => {
         await bucketsApi.remove(bucket!);
-        showSnackbar(`Bucket ${bucket} deleted`);
+        showSnackbar(t("buckets.delete.deleted", { bucket: bucket! }));
         onDeleted();
       }}
     >
-      Are you sure you want to delete bucket <b>{bucket}</b>? A bucket can only be deleted if it is empty.
+      {tNode("buckets.delete.confirm", { bucket: <b translate="no">{bucket}</b> })}
     </ConfirmDialog>
   );
 }

@@ -8,13 +8,15 @@ import {
   type BucketQuotaInfo,
   type BucketRetention,
   type EncryptionType,
-  quotaProblem,
   type QuotaType,
 } from "../../server/lib/contract/buckets.ts";
 import { bucketsApi } from "../lib/api/buckets.ts";
 import { largestExactUnit, SIZE_UNITS, type SizeUnit, toBytes } from "../lib/format.ts";
 import { ConfirmDialog, Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { NumberWithUnit, SelectField, Switch } from "../ui/fields.tsx";
+import { quotaMessage, retentionModes, retentionUnits } from "../lib/bucket_texts.ts";
+import { t } from "../lib/i18n/t.ts";
+import { tNode } from "../lib/i18n/rich.tsx";
 
 interface SettingDialogProps {
   bucket: string;
@@ -29,26 +31,27 @@ export function AccessPolicyDialog(
   const action = useDialogAction();
   return (
     <Dialog
-      title="Change Access Policy"
+      title={t("buckets.accessPolicy.title")}
       open
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       cancel={false}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         submit: true,
         disabled: action.busy,
         onClick: () => action.run(async () => (await bucketsApi.setAccess(bucket, access), onSaved())),
       }}
     >
-      {current === "CUSTOM"
-        ? <p className="text-sm mb-3">The bucket has a custom policy; choosing a preset replaces it.</p>
-        : null}
+      {current === "CUSTOM" ? <p className="text-sm mb-3">{t("buckets.accessPolicy.custom")}</p> : null}
       <SelectField
-        label="Access Policy"
+        label={t("buckets.accessPolicy.label")}
         value={access}
-        options={[{ value: "PRIVATE", label: "Private" }, { value: "PUBLIC", label: "Public" }]}
+        options={[
+          { value: "PRIVATE", label: t("buckets.accessLevel.private") },
+          { value: "PUBLIC", label: t("buckets.accessLevel.public") },
+        ]}
         onChange={setAccess}
       />
     </Dialog>
@@ -72,23 +75,26 @@ export function EncryptionDialog(
     });
   return (
     <Dialog
-      title="Enable Bucket Encryption"
+      title={t("buckets.encryption.title")}
       open
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       cancel={false}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         submit: true,
         disabled: (type === "sse-kms" && !key.trim()) || action.busy,
         onClick: save,
       }}
     >
       <SelectField
-        label="Encryption Type"
+        label={t("buckets.encryption.type")}
         value={type}
-        options={[{ value: "disabled", label: "Disabled" }, { value: "sse-s3", label: "SSE-S3" }, {
+        options={[{ value: "disabled", label: t("common.word.disabled") }, {
+          value: "sse-s3",
+          label: "SSE-S3",
+        }, {
           value: "sse-kms",
           label: "SSE-KMS",
         }]}
@@ -97,10 +103,10 @@ export function EncryptionDialog(
       {type === "sse-kms"
         ? (
           <label className="block mb-3">
-            <span className="block mb-1 text-sm font-bold">KMS Key ID</span>
+            <span className="block mb-1 text-sm font-bold">{t("buckets.encryption.kmsKey")}</span>
             <input
               className="input w-full border-base-300"
-              aria-label="KMS Key ID"
+              aria-label={t("buckets.encryption.kmsKey")}
               value={key}
               onChange={(e) => setKey(e.target.value)}
             />
@@ -116,28 +122,34 @@ export function VersioningDialog(
 ) {
   return (
     <ConfirmDialog
-      title="Edit Versioning"
+      title={t("buckets.versioning.title")}
       open
       onClose={onClose}
-      confirmLabel={enabled ? "Disable" : "Enable"}
+      confirmLabel={enabled ? t("buckets.versioning.disable") : t("buckets.versioning.enable")}
       onConfirm={async () => (await bucketsApi.setVersioning(bucket, !enabled), onSaved())}
     >
       <p>
-        Are you sure you want to <b>{enabled ? "disable" : "enable"}</b> versioning for this bucket?
+        {tNode("buckets.versioning.confirm", {
+          action: <b>{enabled ? t("buckets.versioning.disableWord") : t("buckets.versioning.enableWord")}</b>,
+        })}
       </p>
-      {enabled ? <p className="mt-2 text-warning">File versions won't be automatically deleted</p> : null}
+      {enabled ? <p className="mt-2 text-warning">{t("buckets.versioning.warning")}</p> : null}
     </ConfirmDialog>
   );
 }
 
 const QUOTA_UNITS = SIZE_UNITS.map((u) => ({ value: u, label: u }));
-const QUOTA_TYPE_OPTIONS = [{ value: "hard", label: "Hard" }, { value: "fifo", label: "FIFO" }] as const;
+const quotaTypeOptions = () =>
+  [{ value: "hard", label: t("buckets.quota.hard") }, {
+    value: "fifo",
+    label: t("buckets.quota.fifo"),
+  }] as const;
 
 /** A quota as typed (amount and unit) in bytes, with what is wrong with it (or null). */
 export function quotaFromForm(amount: string, unit: SizeUnit): { bytes: number; problem: string | null } {
   const value = Number(amount);
   const bytes = amount.trim() === "" || !Number.isFinite(value) ? 0 : toBytes(value, unit);
-  return { bytes, problem: quotaProblem(bytes) };
+  return { bytes, problem: quotaMessage(bytes) };
 }
 
 /** Quota type (Hard or FIFO, spec 2 §9) and size with its unit, shared by Create Bucket and the quota dialog. */
@@ -154,13 +166,13 @@ export function QuotaFields(
   return (
     <>
       <SelectField
-        label="Quota Type"
+        label={t("buckets.quota.type")}
         value={type}
-        options={QUOTA_TYPE_OPTIONS}
+        options={quotaTypeOptions()}
         onChange={(next) => onChange({ type: next })}
       />
       <NumberWithUnit
-        label="Quota"
+        label={t("buckets.create.quota")}
         value={amount}
         min={0}
         step="any"
@@ -186,14 +198,14 @@ export function QuotaDialog(
   const invalid = enabled && problem !== null;
   return (
     <Dialog
-      title="Enable Bucket Quota"
+      title={t("buckets.quota.title")}
       open
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       cancel={false}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         submit: true,
         disabled: invalid || action.busy,
         onClick: () =>
@@ -203,7 +215,7 @@ export function QuotaDialog(
           ),
       }}
     >
-      <Switch label="Quota" checked={enabled} onChange={setEnabled} />
+      <Switch label={t("buckets.create.quota")} checked={enabled} onChange={setEnabled} />
       {enabled
         ? <QuotaFields {...form} onChange={(change) => setForm((f) => ({ ...f, ...change }))} />
         : null}
@@ -221,14 +233,14 @@ export function RetentionDialog(
   const valid = Number.isInteger(Number(validity)) && Number(validity) >= 1;
   return (
     <Dialog
-      title="Set Retention Configuration"
+      title={t("buckets.retentionDialog.title")}
       open
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       cancel={false}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         submit: true,
         disabled: !valid || action.busy,
         onClick: () =>
@@ -239,20 +251,20 @@ export function RetentionDialog(
       }}
     >
       <SelectField
-        label="Retention Mode"
+        label={t("buckets.retention.mode")}
         value={mode}
-        options={[{ value: "compliance", label: "Compliance" }, { value: "governance", label: "Governance" }]}
+        options={retentionModes()}
         onChange={setMode}
       />
       <NumberWithUnit
-        label="Retention Validity"
+        label={t("buckets.retention.validity")}
         value={validity}
         min={1}
         onChange={setValidity}
         unit={unit}
-        units={[{ value: "days", label: "Days" }, { value: "years", label: "Years" }]}
+        units={retentionUnits()}
         onUnitChange={setUnit}
-        error={valid ? undefined : "The validity must be at least 1"}
+        error={valid ? undefined : t("buckets.retention.validityTooSmall")}
       />
     </Dialog>
   );

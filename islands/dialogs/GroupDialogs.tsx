@@ -1,4 +1,5 @@
 /** Create Group / Edit Group (members and status; name read-only when editing) and the group detail dialog. */
+import { t } from "../lib/i18n/t.ts";
 import { useState } from "react";
 import type { Group } from "../../server/lib/contract/groups.ts";
 import { groupsApi } from "../lib/api/groups.ts";
@@ -24,29 +25,44 @@ export function GroupDialog(
     action.run(async () => {
       if (editing) await groupsApi.update(group.name, members, enabled ? "enabled" : "disabled");
       else await groupsApi.create(name.trim(), members);
-      showSnackbar(editing ? `Group ${group.name} updated` : `Group ${name.trim()} created`);
+      showSnackbar(
+        editing
+          ? t("iam.groupDialog.updated", { name: group.name })
+          : t("iam.groupDialog.created", { name: name.trim() }),
+      );
       onSaved();
     });
   }
   return (
     <Dialog
-      title={editing ? "Edit Group" : "Create Group"}
+      title={editing ? t("iam.groupDialog.edit") : t("iam.groups.create")}
       open={open}
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
-      primary={{ label: "Save", submit: true, disabled: name.trim() === "" || action.busy, onClick: save }}
+      primary={{
+        label: t("common.action.save"),
+        submit: true,
+        disabled: name.trim() === "" || action.busy,
+        onClick: save,
+      }}
     >
-      <TextField label="Group Name" value={name} onChange={setName} readOnly={editing} />
+      <TextField label={t("iam.groupDialog.name")} value={name} onChange={setName} readOnly={editing} />
       {editing
-        ? <Switch label={enabled ? "Enabled" : "Disabled"} checked={enabled} onChange={setEnabled} />
+        ? (
+          <Switch
+            label={enabled ? t("common.word.enabled") : t("common.word.disabled")}
+            checked={enabled}
+            onChange={setEnabled}
+          />
+        )
         : null}
       <CheckList
-        label="Members"
+        label={t("iam.word.members")}
         options={users}
         selected={members}
         onChange={setMembers}
-        emptyText="No Users Available"
+        emptyText={t("iam.empty.users")}
       />
     </Dialog>
   );
@@ -54,16 +70,20 @@ export function GroupDialog(
 
 export function GroupInfoDialog({ group, onClose }: { group: Group | null; onClose: () => void }) {
   return (
-    <Dialog title={group ? `Group: ${group.name}` : "Group"} open={group !== null} onClose={onClose}>
+    <Dialog
+      title={group ? t("iam.groupDialog.info", { name: group.name }) : t("iam.groupDialog.group")}
+      open={group !== null}
+      onClose={onClose}
+    >
       {group
         ? (
           <dl className="grid grid-cols-[8rem_1fr] gap-y-2 text-sm" data-testid="group-info">
-            <dt className="font-bold">Status</dt>
-            <dd>{group.status === "enabled" ? "Enabled" : "Disabled"}</dd>
-            <dt className="font-bold">Policies</dt>
-            <dd>{group.policy || "None"}</dd>
-            <dt className="font-bold">Members</dt>
-            <dd>{group.members.length ? group.members.join(", ") : "No members"}</dd>
+            <dt className="font-bold">{t("common.word.status")}</dt>
+            <dd>{group.status === "enabled" ? t("common.word.enabled") : t("common.word.disabled")}</dd>
+            <dt className="font-bold">{t("iam.word.policies")}</dt>
+            <dd>{group.policy || t("common.word.none")}</dd>
+            <dt className="font-bold">{t("iam.word.members")}</dt>
+            <dd>{group.members.length ? group.members.join(", ") : t("iam.groupDialog.noMembers")}</dd>
           </dl>
         )
         : null}

@@ -2,6 +2,7 @@
  * Create Policy (name, and the policy built in the visual builder or written as JSON, validated as typed and
  * again by the server) and Info Policy (read-only view).
  */
+import { t } from "../lib/i18n/t.ts";
 import { useState } from "react";
 import type { PolicySummary } from "../../server/lib/contract/policies.ts";
 import { policiesApi } from "../lib/api/policies.ts";
@@ -39,32 +40,32 @@ export function CreatePolicyDialog(
   function save() {
     action.run(async () => {
       await policiesApi.save(trimmed, policy);
-      showSnackbar(`Policy ${trimmed} created`);
+      showSnackbar(t("iam.policyDialog.created", { name: trimmed }));
       onSaved(trimmed);
     });
   }
   return (
     <Dialog
-      title="Create Policy"
+      title={t("iam.policies.create")}
       open={open}
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       wide="full"
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         submit: true,
         disabled: trimmed === "" || duplicate || invalid || policy.trim() === "" || action.busy,
         onClick: save,
       }}
     >
       <TextField
-        label="Policy Name"
+        label={t("iam.policyDialog.name")}
         value={name}
         onChange={setName}
-        error={duplicate ? "A policy with this name already exists" : undefined}
+        error={duplicate ? t("iam.policyDialog.duplicate") : undefined}
       />
-      <PolicyEditor label="Write Policy" text={policy} onChange={setPolicy} rows={16} />
+      <PolicyEditor label={t("iam.policyDialog.write")} text={policy} onChange={setPolicy} rows={16} />
     </Dialog>
   );
 }
@@ -72,13 +73,21 @@ export function CreatePolicyDialog(
 export function PolicyInfoDialog({ policy, onClose }: { policy: PolicySummary | null; onClose: () => void }) {
   return (
     <Dialog
-      title={policy ? `Policy: ${policy.name}` : "Policy"}
+      title={policy ? t("iam.policyDialog.info", { name: policy.name }) : t("iam.word.policy")}
       open={policy !== null}
       onClose={onClose}
       wide
     >
       {policy
-        ? <JsonEditor label="Policy" value={policy.policy} onChange={() => {}} readOnly mode="json" />
+        ? (
+          <JsonEditor
+            label={t("iam.word.policy")}
+            value={policy.policy}
+            onChange={() => {}}
+            readOnly
+            mode="json"
+          />
+        )
         : null}
     </Dialog>
   );

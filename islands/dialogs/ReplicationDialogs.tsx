@@ -11,9 +11,8 @@ import { Dialog, errorMessage, useDialogAction } from "../ui/Dialog.tsx";
 import { NumberWithUnit, SelectField, Switch, TextField } from "../ui/fields.tsx";
 import { showSnackbar } from "../lib/notify.ts";
 import { Wizard } from "../ui/Wizard.tsx";
+import { t } from "../lib/i18n/t.ts";
 
-export const ROOT_WARNING =
-  "Replication should use dedicated credentials: do not use the root credentials of the remote server.";
 const BANDWIDTH_UNITS = SIZE_UNITS.filter((u) => u !== "B").map((u) => ({ value: u, label: `${u}/s` }));
 
 export interface RemoteForm {
@@ -68,34 +67,51 @@ export function RemoteFields(
   const set = (change: Partial<RemoteForm>) => onChange({ ...value, ...change });
   return (
     <>
-      <div role="note" className="alert alert-warning text-sm mb-3">{ROOT_WARNING}</div>
+      <div role="note" className="alert alert-warning text-sm mb-3">
+        {t("buckets.replication.rootWarning")}
+      </div>
       <TextField
-        label="Target URL"
+        label={t("buckets.replication.targetUrl")}
         value={value.targetURL}
         onChange={(targetURL) => set({ targetURL })}
         placeholder="play.min.io:9000"
       />
-      <Switch label="Use TLS" checked={value.useTLS} onChange={(useTLS) => set({ useTLS })} />
+      <Switch
+        label={t("buckets.replication.useTls")}
+        checked={value.useTLS}
+        onChange={(useTLS) => set({ useTLS })}
+      />
       <div className="grid md:grid-cols-2 gap-x-4">
-        <TextField label="Access Key" value={value.accessKey} onChange={(accessKey) => set({ accessKey })} />
         <TextField
-          label="Secret Key"
+          label={t("buckets.replication.accessKey")}
+          value={value.accessKey}
+          onChange={(accessKey) => set({ accessKey })}
+        />
+        <TextField
+          label={t("buckets.replication.secretKey")}
           type="password"
           value={value.secretKey}
           onChange={(secretKey) => set({ secretKey })}
         />
-        <TextField label="Region" value={value.region} onChange={(region) => set({ region })} />
+        <TextField
+          label={t("buckets.replication.region")}
+          value={value.region}
+          onChange={(region) => set({ region })}
+        />
         <SelectField
-          label="Replication Mode"
+          label={t("buckets.replication.mode")}
           value={value.syncMode}
-          options={[{ value: "async", label: "Asynchronous" }, { value: "sync", label: "Synchronous" }]}
+          options={[
+            { value: "async", label: t("buckets.replication.async") },
+            { value: "sync", label: t("buckets.replication.sync") },
+          ]}
           onChange={(syncMode) => set({ syncMode })}
         />
       </div>
       {value.syncMode === "async"
         ? (
           <NumberWithUnit
-            label="Bandwidth"
+            label={t("buckets.replication.bandwidth")}
             value={value.bandwidth}
             onChange={(bandwidth) => set({ bandwidth })}
             unit={value.bandwidthUnit}
@@ -105,7 +121,7 @@ export function RemoteFields(
         )
         : null}
       <TextField
-        label="Health Check Duration (seconds)"
+        label={t("buckets.replication.healthCheck")}
         type="number"
         value={value.healthCheckPeriod}
         onChange={(healthCheckPeriod) => set({ healthCheckPeriod })}
@@ -154,7 +170,7 @@ export function MultiReplicationWizard(
         result.replicationState.filter((s) => s.errorString).map((s) => [s.originBucket, s.errorString]),
       );
       if (Object.keys(failed).length === 0) {
-        showSnackbar("Replication set up");
+        showSnackbar(t("buckets.replication.done"));
         return onClose(true);
       }
       setFailures(failed);
@@ -164,7 +180,7 @@ export function MultiReplicationWizard(
 
   return (
     <Dialog
-      title="Set Multiple Bucket Replication"
+      title={t("buckets.replication.multiTitle")}
       open={open}
       onClose={() => onClose(false)}
       message={action.message}
@@ -176,38 +192,38 @@ export function MultiReplicationWizard(
         onFinish={create}
         steps={[
           {
-            title: "Remote Configuration",
+            title: t("buckets.replication.remoteStep"),
             isValid: remoteValid(remote),
             onNext: listRemote,
             content: <RemoteFields value={remote} onChange={setRemote} />,
           },
           {
-            title: "Bucket Assignments",
+            title: t("buckets.replication.assignStep"),
             isValid: pending.length > 0 && pending.every((b) => assigned[b]),
-            finishLabel: "Create",
+            finishLabel: t("common.action.create"),
             content: (
               <table className="table table-sm" data-testid="replication-assignments">
                 <thead>
                   <tr>
-                    <th>Local Bucket</th>
-                    <th>Remote Bucket</th>
+                    <th>{t("buckets.replication.localBucket")}</th>
+                    <th>{t("buckets.replication.remoteBucket")}</th>
                     <th>
-                      <span className="sr-only">Result</span>
+                      <span className="sr-only">{t("buckets.replication.result")}</span>
                     </th>
                   </tr>
                 </thead>
                 <tbody>
                   {pending.map((bucket) => (
                     <tr key={bucket} data-row={bucket}>
-                      <td className="break-all">{bucket}</td>
+                      <td className="break-all" translate="no">{bucket}</td>
                       <td>
                         <select
                           className="select select-sm border-base-300"
-                          aria-label={`Remote bucket for ${bucket}`}
+                          aria-label={t("buckets.replication.remoteBucketFor", { bucket })}
                           value={assigned[bucket] ?? ""}
                           onChange={(e) => setAssigned({ ...assigned, [bucket]: e.target.value })}
                         >
-                          <option value="">Choose a bucket</option>
+                          <option value="">{t("buckets.replication.chooseBucket")}</option>
                           {remoteBuckets.map((r) => <option key={r} value={r}>{r}</option>)}
                         </select>
                       </td>
@@ -217,7 +233,7 @@ export function MultiReplicationWizard(
                             <span
                               className="tooltip tooltip-left text-error"
                               data-tip={failures[bucket]}
-                              aria-label={`Error: ${failures[bucket]}`}
+                              aria-label={t("buckets.replication.error", { reason: failures[bucket] })}
                               role="img"
                               data-testid={`replication-error-${bucket}`}
                             >

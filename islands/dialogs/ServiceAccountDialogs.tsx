@@ -3,12 +3,11 @@
  * Secret Key) and the new-credentials display: the only place a secret is ever shown, with a JSON download.
  * With an external identity provider the credentials are not shown; the user is told to log in through it.
  */
+import { t } from "../lib/i18n/t.ts";
 import { useState } from "react";
 import type { ServiceAccountCredentials } from "../../server/lib/contract/account.ts";
 import { passwordProblem } from "../../server/lib/contract/account.ts";
 import { accountApi } from "../lib/api/account.ts";
-
-const SECRET_LENGTH = "The secret key must hold 8 to 40 characters";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { Switch, TextField } from "../ui/fields.tsx";
 import { JsonEditor, jsonProblems } from "../ui/JsonEditor.tsx";
@@ -28,7 +27,9 @@ export function CreateServiceAccountDialog({ open, user, onClose, onCreated }: {
   const action = useDialogAction();
   const policyBad = restrict && policy.trim() !== "" && jsonProblems(policy, "policy").length > 0;
   const keysMissing = custom && (accessKey.trim() === "" || secretKey === "");
-  const secretProblem = custom && secretKey !== "" && passwordProblem(secretKey) ? SECRET_LENGTH : undefined;
+  const secretProblem = custom && secretKey !== "" && passwordProblem(secretKey)
+    ? t("iam.serviceAccount.secretLength")
+    : undefined;
   function create() {
     action.run(async () => {
       const credentials = await accountApi.createServiceAccount({
@@ -41,40 +42,48 @@ export function CreateServiceAccountDialog({ open, user, onClose, onCreated }: {
   }
   return (
     <Dialog
-      title="Create Service Account"
+      title={t("iam.serviceAccount.createTitle")}
       open={open}
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       wide
       primary={{
-        label: "Create",
+        label: t("common.action.create"),
         submit: true,
         disabled: action.busy || policyBad || keysMissing || !!secretProblem,
         onClick: create,
       }}
     >
       <Switch
-        label="Restrict with policy"
+        label={t("iam.serviceAccount.restrict")}
         checked={restrict}
         onChange={setRestrict}
-        description="You can specify an optional JSON-formatted IAM policy to further restrict Service Account access to a subset of the actions and resources explicitly allowed for the parent user. The policy cannot be changed after the account is saved."
+        description={t("iam.serviceAccount.restrictHelp")}
       />
       {restrict
-        ? <JsonEditor label="Policy" value={policy} onChange={setPolicy} mode="policy" rows={12} />
+        ? (
+          <JsonEditor
+            label={t("iam.word.policy")}
+            value={policy}
+            onChange={setPolicy}
+            mode="policy"
+            rows={12}
+          />
+        )
         : null}
       <Switch
-        label="Customize Credentials"
+        label={t("iam.serviceAccount.customize")}
         checked={custom}
         onChange={setCustom}
-        description="Choose the access key and secret key instead of generated ones."
+        description={t("iam.serviceAccount.customizeHelp")}
       />
       {custom
         ? (
           <>
-            <TextField label="Access Key" value={accessKey} onChange={setAccessKey} />
+            <TextField label={t("iam.word.accessKey")} value={accessKey} onChange={setAccessKey} />
             <TextField
-              label="Secret Key"
+              label={t("iam.word.secretKey")}
               type="password"
               value={secretKey}
               onChange={setSecretKey}
@@ -109,13 +118,13 @@ export function NewCredentialsDialog(
 ) {
   return (
     <Dialog
-      title="New Service Account Created"
+      title={t("iam.serviceAccount.newTitle")}
       open={credentials !== null}
       onClose={onClose}
       actions={credentials && !idp
         ? (
           <button type="button" className="btn btn-primary" onClick={() => download(credentials)}>
-            Download
+            {t("common.action.download")}
           </button>
         )
         : null}
@@ -123,17 +132,17 @@ export function NewCredentialsDialog(
       {idp
         ? (
           <p>
-            This account authenticates through your identity provider. Log in through the provider to use it.
+            {t("iam.serviceAccount.idp")}
           </p>
         )
         : credentials
         ? (
           <div data-testid="new-credentials">
             <p className="mb-3 text-sm">
-              Copy these credentials now: the secret key is shown only once and cannot be retrieved later.
+              {t("iam.serviceAccount.copyNow")}
             </p>
-            <TextField label="Access Key" value={credentials.accessKey} readOnly />
-            <TextField label="Secret Key" value={credentials.secretKey} readOnly />
+            <TextField label={t("iam.word.accessKey")} value={credentials.accessKey} readOnly />
+            <TextField label={t("iam.word.secretKey")} value={credentials.secretKey} readOnly />
           </div>
         )
         : null}

@@ -1,4 +1,6 @@
 /** Service accounts (access keys) with a delete action: shared by /account and the user page's tab. */
+import { t } from "../lib/i18n/t.ts";
+import { tNode } from "../lib/i18n/rich.tsx";
 import { useState } from "react";
 import { accountApi } from "../lib/api/account.ts";
 import { ConfirmDialog } from "../ui/Dialog.tsx";
@@ -17,28 +19,32 @@ export function ServiceAccountsTable(
   return (
     <>
       <DataTable<string>
-        entity="service accounts"
+        entity={t("iam.entity.serviceAccounts")}
         rows={keys}
         rowId={(k) => k}
-        columns={[{ id: "accessKey", label: "Service Account", value: (k) => k, sortable: true }]}
+        columns={[{
+          id: "accessKey",
+          label: t("iam.serviceAccount.column"),
+          value: (k) => k,
+          sortable: true,
+        }]}
         initialSort={{ id: "accessKey" }}
         unavailable={unavailable}
         filtered={filtered}
         actions={[{ type: "delete", onSelect: setDeleting }]}
       />
       <ConfirmDialog
-        title="Delete Service Account"
+        title={t("iam.serviceAccount.delete")}
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await accountApi.deleteServiceAccount(deleting!);
-          showSnackbar(`Service account ${deleting} deleted`);
+          showSnackbar(t("iam.serviceAccount.deleted", { name: deleting! }));
           setDeleting(null);
           onDeleted();
         }}
       >
-        Are you sure you want to delete service account{" "}
-        <b>{deleting}</b>? Applications using it lose access at once.
+        {tNode("iam.serviceAccount.deleteConfirm", { name: <b>{deleting}</b> })}
       </ConfirmDialog>
     </>
   );

@@ -2,15 +2,15 @@
  * User dialogs (spec 1): Create User / Edit User (groups, policies, enabled switch; access key read-only
  * when editing), Set Groups, Set Policies, and Add Users to Group with its confirmation listing groups and users.
  */
+import { t } from "../lib/i18n/t.ts";
+import { tNode } from "../lib/i18n/rich.tsx";
 import { useState } from "react";
 import type { User } from "../../server/lib/contract/users.ts";
 import { usersApi } from "../lib/api/users.ts";
 import { showSnackbar } from "../lib/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { CheckList, Switch, TextField } from "../ui/fields.tsx";
-import { passwordProblem } from "../../server/lib/contract/account.ts";
-
-export const NO_GROUP_SELECTED = "You need to select at least one group to assign";
+import { secretProblem } from "./PasswordDialogs.tsx";
 
 export function UserDialog({ open, user, groups, policies, onClose, onSaved }: {
   open: boolean;
@@ -31,7 +31,7 @@ export function UserDialog({ open, user, groups, policies, onClose, onSaved }: {
   const ready = accessKey.trim() !== "" && (editing || secretKey.trim() !== "");
   function save() {
     // Spec 1 §5: the submit step checks the secret field in both modes, so editing also sets a new secret.
-    const problem = passwordProblem(secretKey);
+    const problem = secretProblem(secretKey);
     if (problem) return action.setMessage({ message: problem, type: "error" });
     action.run(async () => {
       let saved: User;
@@ -53,23 +53,35 @@ export function UserDialog({ open, user, groups, policies, onClose, onSaved }: {
           saved = await usersApi.update(saved.accessKey, { status: "disabled", groups: saved.memberOf });
         }
       }
-      showSnackbar(editing ? `User ${saved.accessKey} updated` : `User ${saved.accessKey} created`);
+      showSnackbar(
+        t(editing ? "iam.userDialog.updated" : "iam.userDialog.created", { name: saved.accessKey }),
+      );
       onSaved(saved);
     });
   }
   return (
     <Dialog
-      title={editing ? "Edit User" : "Create User"}
+      title={editing ? t("iam.userDialog.edit") : t("iam.users.create")}
       open={open}
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       wide
-      primary={{ label: "Save", submit: true, disabled: !ready || action.busy, onClick: save }}
+      primary={{
+        label: t("common.action.save"),
+        submit: true,
+        disabled: !ready || action.busy,
+        onClick: save,
+      }}
     >
-      <TextField label="Access Key" value={accessKey} onChange={setAccessKey} readOnly={editing} />
       <TextField
-        label="Secret Key"
+        label={t("iam.word.accessKey")}
+        value={accessKey}
+        onChange={setAccessKey}
+        readOnly={editing}
+      />
+      <TextField
+        label={t("iam.word.secretKey")}
         type="password"
         value={secretKey}
         onChange={setSecretKey}
@@ -77,21 +89,25 @@ export function UserDialog({ open, user, groups, policies, onClose, onSaved }: {
       />
       <div className="grid md:grid-cols-2 gap-4">
         <CheckList
-          label="Assign Groups"
+          label={t("iam.userDialog.assignGroups")}
           options={groups}
           selected={selectedGroups}
           onChange={setGroups}
-          emptyText="No Groups Available"
+          emptyText={t("iam.empty.groups")}
         />
         <CheckList
-          label="Assign Policies"
+          label={t("iam.word.assignPolicies")}
           options={policies}
           selected={selectedPolicies}
           onChange={setPolicies}
-          emptyText="No Policies Available"
+          emptyText={t("iam.empty.policies")}
         />
       </div>
-      <Switch label={enabled ? "Enabled" : "Disabled"} checked={enabled} onChange={setEnabled} />
+      <Switch
+        label={enabled ? t("common.word.enabled") : t("common.word.disabled")}
+        checked={enabled}
+        onChange={setEnabled}
+      />
     </Dialog>
   );
 }
@@ -109,14 +125,14 @@ export function SetGroupsDialog(
   const action = useDialogAction();
   return (
     <Dialog
-      title="Set Groups"
+      title={t("iam.userDialog.setGroups")}
       open={open}
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       cancel={false}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         submit: true,
         disabled: action.busy,
         onClick: () =>
@@ -126,11 +142,11 @@ export function SetGroupsDialog(
       }}
     >
       <CheckList
-        label="Groups"
+        label={t("iam.word.groups")}
         options={groups}
         selected={selected}
         onChange={setSelected}
-        emptyText="No Groups Available"
+        emptyText={t("iam.empty.groups")}
       />
     </Dialog>
   );
@@ -149,14 +165,14 @@ export function SetPoliciesDialog({ open, entity, entityType, current, policies,
   const action = useDialogAction();
   return (
     <Dialog
-      title="Set Policies"
+      title={t("iam.userDialog.setPolicies")}
       open={open}
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       cancel={false}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         submit: true,
         disabled: action.busy,
         onClick: () =>
@@ -164,14 +180,16 @@ export function SetPoliciesDialog({ open, entity, entityType, current, policies,
       }}
     >
       <p className="text-sm mb-2">
-        Selected {entityType}: <b>{entity}</b>
+        {tNode(entityType === "user" ? "iam.userDialog.selectedUser" : "iam.userDialog.selectedGroup", {
+          name: <b>{entity}</b>,
+        })}
       </p>
       <CheckList
-        label="Policies"
+        label={t("iam.word.policies")}
         options={policies}
         selected={selected}
         onChange={setSelected}
-        emptyText="No Policies Available"
+        emptyText={t("iam.empty.policies")}
       />
     </Dialog>
   );
@@ -184,7 +202,9 @@ export function AddUsersToGroupDialog(
   const [done, setDone] = useState(false);
   const action = useDialogAction();
   function save() {
-    if (selected.length === 0) return action.setMessage({ message: NO_GROUP_SELECTED, type: "error" });
+    if (selected.length === 0) {
+      return action.setMessage({ message: t("iam.userDialog.noGroupSelected"), type: "error" });
+    }
     action.run(async () => {
       await usersApi.addToGroups(users, selected);
       setDone(true);
@@ -192,33 +212,36 @@ export function AddUsersToGroupDialog(
   }
   return (
     <Dialog
-      title="Add Users to Group"
+      title={t("iam.userDialog.addUsersToGroup")}
       open={open}
       onClose={onClose}
       message={action.message}
       onMessageDone={action.clear}
       cancel={false}
-      primary={done
-        ? { label: "Done", submit: true, onClick: onClose }
-        : { label: "Save", submit: true, disabled: selected.length === 0 || action.busy, onClick: save }}
+      primary={done ? { label: t("common.action.done"), submit: true, onClick: onClose } : {
+        label: t("common.action.save"),
+        submit: true,
+        disabled: selected.length === 0 || action.busy,
+        onClick: save,
+      }}
     >
       {done
         ? (
           <div data-testid="add-to-group-confirmation">
-            <p className="mb-2">The following users were added to the selected groups.</p>
-            <p className="font-bold text-sm">Groups</p>
+            <p className="mb-2">{t("iam.userDialog.added")}</p>
+            <p className="font-bold text-sm">{t("iam.word.groups")}</p>
             <ul className="list-disc ml-5 mb-2">{selected.map((g) => <li key={g}>{g}</li>)}</ul>
-            <p className="font-bold text-sm">Users</p>
+            <p className="font-bold text-sm">{t("iam.word.users")}</p>
             <ul className="list-disc ml-5">{users.map((u) => <li key={u}>{u}</li>)}</ul>
           </div>
         )
         : (
           <CheckList
-            label="Groups"
+            label={t("iam.word.groups")}
             options={groups}
             selected={selected}
             onChange={setSelected}
-            emptyText="No Groups Available"
+            emptyText={t("iam.empty.groups")}
           />
         )}
     </Dialog>

@@ -9,6 +9,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { basePath } from "./request.ts";
+import { t } from "./i18n/t.ts";
 
 export const KEEP_ALIVE_MS = 10_000;
 const RENDER_EVERY_MS = 100;
@@ -121,7 +122,10 @@ export function useLiveSocket<T>(options: LiveSocketOptions = {}): LiveSocket<T>
       const notice = message as { type?: string; count?: number; message?: string; detail?: string };
       if (notice.type === "dropped") return setDropped((n) => n + (notice.count ?? 0));
       if (notice.type === "error") {
-        return setError({ message: notice.message ?? "An error occurred", detail: notice.detail ?? "" });
+        return setError({
+          message: notice.message ?? t("monitoring.live.error"),
+          detail: notice.detail ?? "",
+        });
       }
       if (message && typeof message === "object") sequence.set(message, ++received);
       onMessage.current?.(message);

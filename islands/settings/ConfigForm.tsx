@@ -17,8 +17,10 @@ import {
   validateFields,
 } from "../../server/lib/contract/settings_fields.ts";
 import type { KeyValue } from "../lib/api/settings.ts";
+import { t } from "../lib/i18n/t.ts";
 import { MessageBar, useDialogAction } from "../ui/Dialog.tsx";
 import { FormField } from "./FormField.tsx";
+import { contractText, withLabel } from "./texts.ts";
 
 export interface ConfigFormProps {
   fields: FieldDef[];
@@ -55,7 +57,17 @@ function DbConnection(
     setParts(next);
     onChange(build(next));
   };
-  const label = kind === "postgres" ? "Connection String" : "DSN String";
+  const label = kind === "postgres"
+    ? t("settings.target.postgres.connectionString.label")
+    : t("settings.target.mysql.dsnString.label");
+  const enter = withLabel("settings.field.enterLabel", label);
+  const partLabel = {
+    host: t("settings.form.host"),
+    dbname: t("settings.form.dbName"),
+    user: t("settings.form.user"),
+    password: t("settings.form.password"),
+    port: t("settings.form.port"),
+  };
   return (
     <div className="mb-3">
       <label className="flex items-center gap-3 cursor-pointer mb-3">
@@ -63,14 +75,14 @@ function DbConnection(
           type="checkbox"
           className="toggle toggle-primary"
           checked={manual}
-          aria-label={`Enter ${label}`}
+          aria-label={enter}
           onChange={(e) => {
             // Leaving manual mode reads the typed string back into the fields (spec 2 §4).
             if (!e.target.checked) setParts(parse(value));
             setManual(e.target.checked);
           }}
         />
-        <span className="font-bold text-sm">Enter {label}</span>
+        <span className="font-bold text-sm">{enter}</span>
       </label>
       {manual
         ? (
@@ -89,26 +101,12 @@ function DbConnection(
           <div className="grid grid-cols-1 md:grid-cols-2 gap-x-4">
             {(["host", "dbname", "user", "password", "port"] as const).map((name) => (
               <label key={name} className="block mb-2">
-                <span className="block mb-1 text-sm font-bold">
-                  {{
-                    host: "Host",
-                    dbname: "DB Name",
-                    user: "User",
-                    password: "Password",
-                    port: "Port",
-                  }[name]}
-                </span>
+                <span className="block mb-1 text-sm font-bold">{partLabel[name]}</span>
                 <input
                   className="input w-full border-base-300"
                   type={name === "password" ? "password" : name === "port" ? "number" : "text"}
                   autoComplete={name === "password" ? "new-password" : "off"}
-                  aria-label={{
-                    host: "Host",
-                    dbname: "DB Name",
-                    user: "User",
-                    password: "Password",
-                    port: "Port",
-                  }[name]}
+                  aria-label={partLabel[name]}
                   value={parts[name]}
                   onChange={(e) =>
                     set(name, e.target.value)}
@@ -118,27 +116,31 @@ function DbConnection(
             {kind === "postgres"
               ? (
                 <label className="block mb-2">
-                  <span className="block mb-1 text-sm font-bold">SSL Mode</span>
+                  <span className="block mb-1 text-sm font-bold">{t("settings.form.sslMode")}</span>
                   <select
                     className="select w-full border-base-300"
-                    aria-label="SSL Mode"
+                    aria-label={t("settings.form.sslMode")}
                     value={parts.sslmode}
                     onChange={(e) => set("sslmode", e.target.value)}
                   >
-                    {POSTGRES_SSL_MODES.map((m) => <option key={m} value={m}>{m || "Not set"}</option>)}
+                    {POSTGRES_SSL_MODES.map((m) => (
+                      <option key={m} value={m}>{m || t("settings.target.notSet")}</option>
+                    ))}
                   </select>
                 </label>
               )
               : null}
           </div>
         )}
-      {error ? <span className="text-error text-sm mt-1 block" role="alert">{error}</span> : null}
+      {error
+        ? <span className="text-error text-sm mt-1 block" role="alert">{contractText(error)}</span>
+        : null}
     </div>
   );
 }
 
 export function ConfigForm(
-  { fields, initial = {}, connection, submitLabel = "Save", onSubmit, actions }: ConfigFormProps,
+  { fields, initial = {}, connection, submitLabel, onSubmit, actions }: ConfigFormProps,
 ) {
   const [values, setValues] = useState<Record<string, string>>(() =>
     Object.fromEntries(fields.map((f) => [f.name, initial[f.name] ?? f.default ?? ""]))
@@ -199,7 +201,9 @@ export function ConfigForm(
       )}
       <div className="flex flex-wrap justify-end gap-2 mt-4">
         {actions}
-        <button type="submit" className="btn btn-primary" disabled={action.busy}>{submitLabel}</button>
+        <button type="submit" className="btn btn-primary" disabled={action.busy}>
+          {submitLabel ?? t("common.action.save")}
+        </button>
       </div>
     </form>
   );

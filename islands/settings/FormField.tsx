@@ -1,9 +1,11 @@
 /**
  * One Settings form field drawn by its type (spec 2 §3): text and secrets, numbers, on/off switches,
  * comma-separated lists as one input per entry, comments, selects and radio groups. The tooltip text is
- * shown under the field; the error, when there is one, replaces it.
+ * shown under the field; the error, when there is one, replaces it. Texts are the definition's message keys,
+ * shown in the page's language (texts.ts).
  */
 import type { FieldDef } from "../../server/lib/contract/settings_fields.ts";
+import { contractText, fieldHelp, fieldLabel, fieldPlaceholder, optionLabel } from "./texts.ts";
 
 export interface FormFieldProps {
   field: FieldDef;
@@ -16,14 +18,15 @@ export interface FormFieldProps {
 const inputId = (name: string) => `settings-field-${name}`;
 
 function Help({ field, error }: { field: FieldDef; error?: string }) {
-  if (error) return <span className="text-error text-sm mt-1 block" role="alert">{error}</span>;
+  if (error) return <span className="text-error text-sm mt-1 block" role="alert">{contractText(error)}</span>;
   return field.tooltip
-    ? <span className="text-xs text-base-content/70 mt-1 block">{field.tooltip}</span>
+    ? <span className="text-xs text-base-content/70 mt-1 block">{fieldHelp(field)}</span>
     : null;
 }
 
 /** A list typed one entry per input; a new empty input appears once the last one is filled (spec 2 §5). */
 function CsvInput({ field, value, error, onChange, onBlur }: FormFieldProps) {
+  const label = fieldLabel(field);
   const entries = value ? value.split(",") : [];
   const rows = entries.length === 0 || entries[entries.length - 1].trim() !== "" ? [...entries, ""] : entries;
   const update = (index: number, text: string) => {
@@ -33,15 +36,15 @@ function CsvInput({ field, value, error, onChange, onBlur }: FormFieldProps) {
   };
   return (
     <fieldset className="mb-3">
-      <legend className="text-sm font-bold mb-1">{field.label}{field.required ? " *" : ""}</legend>
+      <legend className="text-sm font-bold mb-1">{label}{field.required ? " *" : ""}</legend>
       <div className="flex flex-col gap-1">
         {rows.map((entry, i) => (
           <input
             key={i}
             className={`input input-sm w-full border-base-300 ${error ? "input-error" : ""}`}
             value={entry}
-            placeholder={field.placeholder}
-            aria-label={`${field.label} ${i + 1}`}
+            placeholder={fieldPlaceholder(field)}
+            aria-label={`${label} ${i + 1}`}
             onChange={(e) => update(i, e.target.value)}
             onBlur={onBlur}
           />
@@ -54,7 +57,8 @@ function CsvInput({ field, value, error, onChange, onBlur }: FormFieldProps) {
 
 export function FormField(props: FormFieldProps) {
   const { field, value, error, onChange, onBlur } = props;
-  const label = `${field.label}${field.required ? " *" : ""}`;
+  const name = fieldLabel(field);
+  const label = `${name}${field.required ? " *" : ""}`;
   switch (field.type) {
     case "csv":
       return <CsvInput {...props} />;
@@ -66,10 +70,10 @@ export function FormField(props: FormFieldProps) {
               type="checkbox"
               className="toggle toggle-primary"
               checked={value === "on"}
-              aria-label={field.label}
+              aria-label={name}
               onChange={(e) => onChange(e.target.checked ? "on" : "off")}
             />
-            <span className="font-bold text-sm">{field.label}</span>
+            <span className="font-bold text-sm">{name}</span>
           </label>
           <Help field={field} error={error} />
         </div>
@@ -89,7 +93,7 @@ export function FormField(props: FormFieldProps) {
                   onChange={() =>
                     onChange(o.value)}
                 />
-                {o.label}
+                {optionLabel(o)}
               </label>
             ))}
           </div>
@@ -102,11 +106,11 @@ export function FormField(props: FormFieldProps) {
           <span className="block mb-1 text-sm font-bold">{label}</span>
           <select
             className="select w-full border-base-300"
-            aria-label={field.label}
+            aria-label={name}
             value={value}
             onChange={(e) => onChange(e.target.value)}
           >
-            {field.options!.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+            {field.options!.map((o) => <option key={o.value} value={o.value}>{optionLabel(o)}</option>)}
           </select>
           <Help field={field} error={error} />
         </label>
@@ -118,9 +122,9 @@ export function FormField(props: FormFieldProps) {
           <textarea
             className="textarea w-full border-base-300"
             rows={2}
-            aria-label={field.label}
+            aria-label={name}
             value={value}
-            placeholder={field.placeholder}
+            placeholder={fieldPlaceholder(field)}
             onChange={(e) => onChange(e.target.value)}
             onBlur={onBlur}
           />
@@ -136,9 +140,9 @@ export function FormField(props: FormFieldProps) {
             type={field.type === "password" ? "password" : field.type === "number" ? "number" : "text"}
             min={field.type === "number" ? 0 : undefined}
             value={value}
-            placeholder={field.placeholder}
+            placeholder={fieldPlaceholder(field)}
             autoComplete={field.type === "password" ? "new-password" : "off"}
-            aria-label={field.label}
+            aria-label={name}
             aria-invalid={error ? true : undefined}
             onChange={(e) => onChange(e.target.value)}
             onBlur={onBlur}

@@ -17,6 +17,8 @@ import { EMPTY_FIELD } from "../../server/lib/contract/settings_fields.ts";
 import { settingsApi } from "../lib/api/settings.ts";
 import { Dialog, MessageBar, useDialogAction } from "../ui/Dialog.tsx";
 import { TextField } from "../ui/fields.tsx";
+import { t } from "../lib/i18n/t.ts";
+import { contractText } from "./texts.ts";
 
 export const TIER_KINDS: { kind: TierKind; label: string }[] = [
   { kind: "minio", label: "MinIO" },
@@ -38,20 +40,24 @@ async function fileBase64(file: File): Promise<string> {
 function CredsFile({ onChange, error }: { onChange: (base64: string) => void; error?: string }) {
   return (
     <label className="block mb-3">
-      <span className="block mb-1 text-sm font-bold">Credentials *</span>
+      <span className="block mb-1 text-sm font-bold">{t("settings.tiers.credentials")} *</span>
       <input
         type="file"
         accept=".json,application/json"
         className="file-input w-full border-base-300"
-        aria-label="Credentials"
+        aria-label={t("settings.tiers.credentials")}
         onChange={async (e) => {
           const file = e.target.files?.[0];
           onChange(file && file.name.toLowerCase().endsWith(".json") ? await fileBase64(file) : "");
         }}
       />
       {error
-        ? <span className="text-error text-sm mt-1 block" role="alert">{error}</span>
-        : <span className="text-xs text-base-content/70 mt-1 block">A service account key file (.json)</span>}
+        ? <span className="text-error text-sm mt-1 block" role="alert">{contractText(error)}</span>
+        : (
+          <span className="text-xs text-base-content/70 mt-1 block">
+            {t("settings.tiers.credentialsHelp")}
+          </span>
+        )}
     </label>
   );
 }
@@ -92,7 +98,10 @@ export function AddTierForm(
     return "";
   };
   const valid = required.every((name) => !errorOf(name));
-  const shown = (name: string) => (touched[name] ? errorOf(name) || undefined : undefined);
+  const shown = (name: string) => {
+    const problem = touched[name] ? errorOf(name) : "";
+    return problem ? contractText(problem) : undefined;
+  };
   const field = (name: string, fieldLabel: string, type = "text") => (
     <div onBlur={() => setTouched((t) => ({ ...t, [name]: true }))}>
       <TextField
@@ -130,10 +139,10 @@ export function AddTierForm(
   }
   return (
     <div className="bg-base-100 rounded-box p-4 max-w-3xl">
-      <h2 className="text-xl font-bold mb-4">{label} - Add Tier Configuration</h2>
+      <h2 className="text-xl font-bold mb-4">{t("settings.tiers.addTitle", { provider: label })}</h2>
       <MessageBar message={action.message} onDone={action.clear} />
-      {field("name", "Name")}
-      {field("endpoint", "Endpoint")}
+      {field("name", t("common.word.name"))}
+      {field("endpoint", t("settings.tiers.endpoint"))}
       {kind === "gcs"
         ? (
           <CredsFile
@@ -142,15 +151,25 @@ export function AddTierForm(
           />
         )
         : kind === "azure"
-        ? <>{field("accountname", "Account Name")}{field("accountkey", "Account Key", "password")}</>
-        : <>{field("accesskey", "Access Key")}{field("secretkey", "Secret Key", "password")}</>}
-      {field("bucket", "Bucket")}
-      {field("prefix", "Prefix")}
-      {field("region", "Region")}
-      {kind === "s3" ? field("storageclass", "Storage Class") : null}
+        ? (
+          <>
+            {field("accountname", t("settings.tiers.accountName"))}
+            {field("accountkey", t("settings.tiers.accountKey"), "password")}
+          </>
+        )
+        : (
+          <>
+            {field("accesskey", t("settings.tiers.accessKey"))}
+            {field("secretkey", t("settings.tiers.secretKey"), "password")}
+          </>
+        )}
+      {field("bucket", t("settings.tiers.bucket"))}
+      {field("prefix", t("settings.tiers.prefix"))}
+      {field("region", t("settings.tiers.region"))}
+      {kind === "s3" ? field("storageclass", t("settings.tiers.storageClass")) : null}
       <div className="flex justify-end mt-4">
         <button type="button" className="btn btn-primary" disabled={!valid || action.busy} onClick={save}>
-          Save
+          {t("common.action.save")}
         </button>
       </div>
     </div>
@@ -168,16 +187,18 @@ export function TierCredentialsDialog(
   const action = useDialogAction();
   const isGcs = tier.type === "gcs";
   const valid = isGcs ? creds !== "" : access.trim() !== "" && secret.trim() !== "";
-  const labels = tier.type === "azure" ? ["Account Name", "Account Key"] : ["Access Key", "Secret Key"];
+  const labels = tier.type === "azure"
+    ? [t("settings.tiers.accountName"), t("settings.tiers.accountKey")]
+    : [t("settings.tiers.accessKey"), t("settings.tiers.secretKey")];
   return (
     <Dialog
-      title={`Update Credentials - ${tier.type} / ${name}`}
+      title={t("settings.tiers.updateCredentials", { type: tier.type, name })}
       open
       onClose={onClose}
-      message={name ? action.message : { message: TIER_INFO_ERROR, type: "error" }}
+      message={name ? action.message : { message: contractText(TIER_INFO_ERROR), type: "error" }}
       onMessageDone={action.clear}
       primary={{
-        label: "Save",
+        label: t("common.action.save"),
         disabled: !name || !valid || action.busy,
         onClick: () =>
           action.run(

@@ -2,18 +2,23 @@
 import { useState } from "react";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { TextField } from "../ui/fields.tsx";
+import { type MessageKey, t } from "../lib/i18n/t.ts";
 
 const HEALTH_CLASS: Record<string, string> = { green: "bg-success", yellow: "bg-warning", red: "bg-error" };
 
 /** Health colour: red, yellow, green, else grey (spec 3 §4). */
 export function HealthDot({ status }: { status?: string }) {
   const known = status && HEALTH_CLASS[status];
+  // operator.health.green, operator.health.yellow, operator.health.red, operator.health.unknown
+  const label = t("operator.health.label", {
+    status: t((known ? `operator.health.${status}` : "operator.health.unknown") as MessageKey),
+  });
   return (
     <span
       className={`inline-block w-3 h-3 rounded-full shrink-0 ${known || "bg-base-300"}`}
       role="img"
-      aria-label={`Health: ${known ? status : "unknown"}`}
-      title={`Health: ${known ? status : "unknown"}`}
+      aria-label={label}
+      title={label}
       data-health={known ? status : "grey"}
     />
   );
@@ -44,7 +49,7 @@ export function TypedDeleteDialog({ title, name, open, onClose, onDelete, childr
       onMessageDone={action.clear}
       cancelDisabled={action.busy}
       primary={{
-        label: "Delete",
+        label: t("common.action.delete"),
         tone: "error",
         busy: action.busy,
         disabled: typed !== name,
@@ -53,10 +58,10 @@ export function TypedDeleteDialog({ title, name, open, onClose, onDelete, childr
     >
       <div className="mb-3">{children}</div>
       <TextField
-        label={`To continue please type ${name} in the box.`}
+        label={t("operator.word.typeToContinue", { text: name })}
         value={typed}
         onChange={setTyped}
-        error={mismatch ? "Tenant name is incorrect" : undefined}
+        error={mismatch ? t("operator.tenants.nameIncorrect") : undefined}
       />
     </Dialog>
   );

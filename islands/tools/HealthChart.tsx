@@ -3,12 +3,13 @@
  * two horizontal bars. Plain HTML and CSS: a chart library would cost more script than the whole page.
  */
 import type { HealColor } from "../../server/lib/contract/tools.ts";
+import { currentLocale, t } from "../lib/i18n/t.ts";
 
-const COLOURS: { id: HealColor; bar: string }[] = [
-  { id: "Green", bar: "bg-success" },
-  { id: "Yellow", bar: "bg-warning" },
-  { id: "Red", bar: "bg-error" },
-  { id: "Grey", bar: "bg-base-content/40" },
+const COLOURS: { id: HealColor; key: "green" | "yellow" | "red" | "grey"; bar: string }[] = [
+  { id: "Green", key: "green", bar: "bg-success" },
+  { id: "Yellow", key: "yellow", bar: "bg-warning" },
+  { id: "Red", key: "red", bar: "bg-error" },
+  { id: "Grey", key: "grey", bar: "bg-base-content/40" },
 ];
 
 /** Percent of `count` in `total`, one decimal. */
@@ -25,13 +26,15 @@ export function HealthChart(
   return (
     // A div, not <figure>: daisyUI lays a card's figure out as a centred flex row.
     <div role="figure" aria-labelledby="health-chart-title" className="w-full" data-testid="health-chart">
-      <div id="health-chart-title" className="font-bold mb-3">Item's Health Status [%]</div>
+      <div id="health-chart-title" className="font-bold mb-3">{t("monitoring.heal.chartTitle")}</div>
       <div className="flex gap-4 text-xs mb-2" aria-hidden="true">
         <span className="flex items-center gap-1">
-          <span className="inline-block w-3 h-3 rounded-sm bg-base-content/70" />Before healing
+          <span className="inline-block w-3 h-3 rounded-sm bg-base-content/70" />
+          {t("monitoring.heal.beforeHealing")}
         </span>
         <span className="flex items-center gap-1">
-          <span className="inline-block w-3 h-3 rounded-sm bg-base-content/30" />After healing
+          <span className="inline-block w-3 h-3 rounded-sm bg-base-content/30" />
+          {t("monitoring.heal.afterHealing")}
         </span>
       </div>
       <table className="w-full text-sm">
@@ -46,6 +49,7 @@ export function HealthChart(
               ]] as const
             ).map(([when, count, total, fade], i) => {
               const pct = percentOf(count, total);
+              const shown = pct.toLocaleString(currentLocale());
               return (
                 <tr
                   key={`${colour.id}-${when}`}
@@ -59,7 +63,7 @@ export function HealthChart(
                         scope="rowgroup"
                         className="w-16 text-left font-normal pr-2 align-middle"
                       >
-                        {colour.id}
+                        {t(`monitoring.heal.legend.${colour.key}`)}
                       </th>
                     )
                     : null}
@@ -68,12 +72,18 @@ export function HealthChart(
                       <div
                         className="flex-1 bg-base-200 rounded h-4"
                         role="img"
-                        aria-label={`${colour.id} ${when.toLowerCase()} healing: ${pct}%`}
+                        aria-label={t(
+                          when === "Before" ? "monitoring.heal.barBefore" : "monitoring.heal.barAfter",
+                          {
+                            colour: t(`monitoring.heal.legend.${colour.key}`),
+                            percent: shown,
+                          },
+                        )}
                       >
                         <div className={`${colour.bar} ${fade} h-4 rounded`} style={{ width: `${pct}%` }} />
                       </div>
                       <span className="w-24 text-right tabular-nums">
-                        {pct}% <span className="text-base-content/60">({count})</span>
+                        {shown}% <span className="text-base-content/60">({count})</span>
                       </span>
                     </div>
                   </td>

@@ -4,15 +4,16 @@
  */
 import { STREAM_CLOSE } from "../../server/lib/contract/tools.ts";
 import { basePath } from "../lib/request.ts";
+import { t } from "../lib/i18n/t.ts";
 import type { LiveSocket } from "../lib/live_socket.ts";
 
 /** The explanation of a stream that ended with its session (server/console/ws/session_watch.ts), or null. */
 export function sessionEndNotice(closeCode: number | null): string | null {
   if (closeCode === STREAM_CLOSE.sessionEnded) {
-    return "This stream stopped because your session ended: you signed out, it expired, or your account was disabled or removed.";
+    return t("monitoring.live.sessionEnded");
   }
   if (closeCode === STREAM_CLOSE.accessRemoved) {
-    return "This stream stopped because your account is no longer allowed to see it.";
+    return t("monitoring.live.accessRemoved");
   }
   return null;
 }
@@ -39,7 +40,7 @@ export function LiveNotices(
       {refused
         ? (
           <div role="alert" className="alert alert-error alert-soft mb-3" data-testid="live-error">
-            The connection to the console was refused or lost. Sign in again if your session has ended.
+            {t("monitoring.live.refused")}
           </div>
         )
         : null}
@@ -48,7 +49,11 @@ export function LiveNotices(
           <div role="alert" className="alert alert-warning alert-soft mb-3" data-testid="live-ended">
             <span>
               {ended} {socket.closeCode === STREAM_CLOSE.sessionEnded
-                ? <a className="link font-semibold" href={`${basePath()}login`}>Sign in again</a>
+                ? (
+                  <a className="link font-semibold" href={`${basePath()}login`}>
+                    {t("monitoring.live.signInAgain")}
+                  </a>
+                )
                 : null}
             </span>
           </div>
@@ -57,7 +62,7 @@ export function LiveNotices(
       {socket.dropped > 0
         ? (
           <p className="text-sm text-warning mb-2" role="status">
-            {socket.dropped} messages were skipped because they arrived faster than this page could show them.
+            {t("monitoring.live.dropped", { count: String(socket.dropped) })}
           </p>
         )
         : null}

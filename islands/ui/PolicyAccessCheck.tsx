@@ -4,35 +4,67 @@
  * statement's "What does this allow?", it first says in words what that statement covers and checks its first
  * action on its first resource.
  */
+import { t } from "../lib/i18n/t.ts";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { checkPolicy, type Decision, evaluate } from "../../server/lib/policy/validate.ts";
-import { describeResource, expandActions, requestTarget } from "../lib/policy/catalog.ts";
+import { decisionReason, describeResource, expandActions, requestTarget } from "../lib/policy/catalog.ts";
 import { parsePolicy, type StatementView } from "../lib/policy/document.ts";
 import { TextField } from "./fields.tsx";
 
+/** The Access Check's texts, looked up when shown (in the language in force). */
 const TEXT = {
-  intro:
-    "Does this policy allow an action on a resource? The answer uses the same evaluator the storage server enforces.",
-  unsaved: "It checks the policy as edited in the JSON tab, which is not saved yet.",
-  invalid: "The policy's JSON is not valid: fix it in the JSON tab to check access.",
-  problems: "The policy has problems (see the JSON tab); the answer reads it as far as it is valid.",
-  action: "Action",
-  resource: "Resource",
-  context: "Request values (optional)",
-  contextHint: "One per line, e.g. aws:SourceIp=10.1.2.3",
-  check: "Check",
-  allow: "Allow",
-  deny: "Deny",
-  decidedBy: (n: number, sid?: string) => `Decided by statement ${n}${sid ? ` (${sid})` : ""}.`,
-  statementTitle: (n: number) => `What statement ${n} allows`,
-  verb: (effect: StatementView["effect"]) => (effect === "Deny" ? "It denies" : "It allows"),
-  actions: (n: number) => `${n} action${n === 1 ? "" : "s"}:`,
-  except: "every action except:",
-  on: "on",
-  noResource: "no resource named: it covers admin and KMS actions only",
-  anythingBut: (what: string) => `anything but ${what}`,
-  when: "only when",
-  always: "for every request",
+  get intro() {
+    return t("iam.access.intro");
+  },
+  get unsaved() {
+    return t("iam.access.unsaved");
+  },
+  get invalid() {
+    return t("iam.access.invalid");
+  },
+  get problems() {
+    return t("iam.access.problems");
+  },
+  get action() {
+    return t("iam.word.action");
+  },
+  get resource() {
+    return t("iam.word.resource");
+  },
+  get context() {
+    return t("iam.access.context");
+  },
+  get contextHint() {
+    return t("iam.access.contextHint");
+  },
+  get check() {
+    return t("iam.word.check");
+  },
+  get allow() {
+    return t("iam.word.allowed");
+  },
+  get deny() {
+    return t("iam.word.denied");
+  },
+  decidedBy: (n: number, sid?: string) =>
+    sid ? t("iam.access.decidedBySid", { n: String(n), sid }) : t("iam.access.decidedBy", { n: String(n) }),
+  statementTitle: (n: number) => t("iam.access.statementTitle", { n: String(n) }),
+  /** "It allows 3 actions:" / "It denies every action except:". */
+  covers: (effect: StatementView["effect"], except: boolean, count: number) =>
+    effect === "Deny"
+      ? except ? t("iam.access.deniesExcept") : t("iam.access.deniesActions", { count })
+      : except
+      ? t("iam.access.allowsExcept")
+      : t("iam.access.allowsActions", { count }),
+  on: (resources: string) => t("iam.access.on", { resources }),
+  get noResource() {
+    return t("iam.access.noResource");
+  },
+  anythingBut: (what: string) => t("iam.access.anythingBut", { what }),
+  when: (conditions: string) => t("iam.access.when", { conditions }),
+  get always() {
+    return t("iam.access.always");
+  },
 };
 
 export interface PolicyAccessCheckProps {
@@ -133,7 +165,7 @@ function Answer({ result }: { result: Decision }) {
       className={`alert ${result.allowed ? "alert-success" : "alert-error"} mt-3 flex-col items-start`}
     >
       <div className="font-bold">{result.allowed ? TEXT.allow : TEXT.deny}</div>
-      <div className="text-sm">{result.reason}</div>
+      <div className="text-sm">{decisionReason(result)}</div>
       {result.statementIndex !== undefined
         ? <div className="text-sm">{TEXT.decidedBy(result.statementIndex + 1, result.sid)}</div>
         : null}
@@ -154,25 +186,25 @@ function StatementSummary({ n, statement }: { n: number; statement: StatementVie
     >
       <div className="card-body p-4 text-sm gap-2">
         <h3 className="font-bold">{TEXT.statementTitle(n)}</h3>
-        <p>
-          {TEXT.verb(statement.effect)} {except ? TEXT.except : TEXT.actions(covered.length)}
-        </p>
+        <p>{TEXT.covers(statement.effect, except, covered.length)}</p>
         <ul className="flex flex-wrap gap-1 font-mono text-xs max-h-40 overflow-y-auto">
           {(except ? patterns : covered).map((a) => <li key={a} className="badge badge-outline">{a}</li>)}
         </ul>
         <p>
-          {TEXT.on} {statement.resources
-            ? statement.resources.map((
-              r,
-            ) => (notResource ? TEXT.anythingBut(describeResource(r)) : describeResource(r)))
-              .join("; ")
+          {statement.resources
+            ? TEXT.on(
+              statement.resources.map((
+                r,
+              ) => (notResource ? TEXT.anythingBut(describeResource(r)) : describeResource(r)))
+                .join("; "),
+            )
             : TEXT.noResource}
         </p>
         <p>
           {statement.conditions?.length
-            ? `${TEXT.when} ${
-              statement.conditions.map((c) => `${c.key} ${c.operator} ${c.values.join(", ")}`).join("; ")
-            }`
+            ? TEXT.when(
+              statement.conditions.map((c) => `${c.key} ${c.operator} ${c.values.join(", ")}`).join("; "),
+            )
             : TEXT.always}
         </p>
       </div>

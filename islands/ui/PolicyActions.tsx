@@ -3,22 +3,44 @@
  * engine knows (grouped: S3 buckets and objects, admin, KMS), wildcard patterns such as `s3:Get*`, and whether
  * the statement names these actions or every action except them (NotAction).
  */
+import { t } from "../lib/i18n/t.ts";
 import { useId, useState } from "react";
 import { expandActions, isActionPattern, searchActions } from "../lib/policy/catalog.ts";
 import { Chips } from "./Chips.tsx";
 
+/** The action picker's texts, looked up when shown (in the language in force). */
 const TEXT = {
-  legend: "Actions",
-  mode: "Applies to",
-  these: "These actions",
-  except: "Every action except these",
-  chosen: "Chosen actions",
-  none: "No action chosen yet.",
-  search: "Search actions",
-  searchHint: "Search actions, or type a pattern such as s3:Get*",
-  browse: "Browse all actions",
-  addPattern: (pattern: string, count: number) => `Add ${pattern} (covers ${count} actions)`,
-  nothing: "No actions match your filter.",
+  get legend() {
+    return t("iam.actions.legend");
+  },
+  get mode() {
+    return t("iam.actions.mode");
+  },
+  get these() {
+    return t("iam.actions.these");
+  },
+  get except() {
+    return t("iam.actions.except");
+  },
+  get chosen() {
+    return t("iam.actions.chosen");
+  },
+  get none() {
+    return t("iam.actions.none");
+  },
+  get search() {
+    return t("iam.actions.search");
+  },
+  get searchHint() {
+    return t("iam.actions.searchHint");
+  },
+  get browse() {
+    return t("iam.actions.browse");
+  },
+  addPattern: (pattern: string, count: number) => t("iam.actions.addPattern", { pattern, count }),
+  get nothing() {
+    return t("iam.actions.nothing");
+  },
 };
 
 export type ActionField = "Action" | "NotAction";

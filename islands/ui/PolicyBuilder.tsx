@@ -5,6 +5,8 @@
  * cannot show are kept as written, and it names them. The same validator as the JSON editor's marks each
  * statement's problems.
  */
+import { problemText } from "../lib/policy/problems.ts";
+import { t } from "../lib/i18n/t.ts";
 import { useEffect, useMemo, useState } from "react";
 import { checkPolicy, problemsByStatement } from "../../server/lib/policy/validate.ts";
 import { bucketsApi } from "../lib/api/buckets.ts";
@@ -18,14 +20,27 @@ import {
 } from "../lib/policy/document.ts";
 import { PolicyStatement } from "./PolicyStatement.tsx";
 
+/** The builder's texts, looked up when shown (in the language in force). */
 const TEXT = {
-  problem: (line: number, message: string) => `Line ${line}: ${message}`,
-  title: "Builder",
-  cannot: (reason: string) => `The builder cannot show this policy: ${reason}. Edit it in the JSON editor.`,
-  hidden: "The builder cannot show these parts; they are kept as written. Edit them in the JSON:",
-  problems: "Problems in the policy:",
-  add: "Add statement",
-  empty: "No statements yet.",
+  problem: (line: number, message: string) =>
+    t("iam.builder.problem", { line: String(line), message: problemText(message) }),
+  get title() {
+    return t("iam.builder.title");
+  },
+  cannot: (reason: string) => t("iam.builder.cannot", { reason }),
+  get hidden() {
+    return t("iam.builder.hidden");
+  },
+  hiddenPart: (field: string, reason: string) => t("iam.builder.hiddenPart", { field, reason }),
+  get problems() {
+    return t("iam.builder.problems");
+  },
+  get add() {
+    return t("iam.builder.add");
+  },
+  get empty() {
+    return t("iam.builder.empty");
+  },
 };
 
 /** An empty policy as the builder starts one. */
@@ -76,7 +91,7 @@ export function PolicyBuilder({ text, onChange, onExplain }: PolicyBuilderProps)
           >
             <span>{TEXT.hidden}</span>
             <ul className="list-disc ml-5">
-              {hidden.map((h) => <li key={h.field}>{h.field} ({h.reason})</li>)}
+              {hidden.map((h) => <li key={h.field}>{TEXT.hiddenPart(h.field, h.reason)}</li>)}
             </ul>
           </div>
         )

@@ -2,23 +2,37 @@
  * A statement's conditions in the policy builder: one row per operator and key (the operators and keys the
  * policy engine supports offered, any key typed), with the values as chips.
  */
+import { t } from "../lib/i18n/t.ts";
 import { useId, useState } from "react";
 import type { ConditionRow } from "../lib/policy/document.ts";
 import { CONDITION_KEY_OPTIONS, operatorOptions } from "../lib/policy/catalog.ts";
 import { Chips } from "./Chips.tsx";
 
+/** The condition editor's texts, looked up when shown (in the language in force). */
 const TEXT = {
-  legend: "Conditions",
-  none: "No conditions: the statement applies to every request it names.",
-  operator: (n: number) => `Condition ${n} operator`,
-  key: (n: number) => `Condition ${n} key`,
-  keyHint: "Condition key, e.g. aws:SourceIp",
-  values: (n: number) => `Condition ${n} values`,
-  value: (n: number) => `Condition ${n} value`,
-  valueHint: "Add a value, then Enter",
-  addValue: "Add value",
-  remove: (n: number) => `Remove condition ${n}`,
-  add: "Add condition",
+  get legend() {
+    return t("iam.conditions.legend");
+  },
+  get none() {
+    return t("iam.conditions.none");
+  },
+  operator: (n: number) => t("iam.conditions.operator", { n: String(n) }),
+  key: (n: number) => t("iam.conditions.key", { n: String(n) }),
+  get keyHint() {
+    return t("iam.conditions.keyHint");
+  },
+  values: (n: number) => t("iam.conditions.values", { n: String(n) }),
+  value: (n: number) => t("iam.conditions.value", { n: String(n) }),
+  get valueHint() {
+    return t("iam.conditions.valueHint");
+  },
+  get addValue() {
+    return t("iam.conditions.addValue");
+  },
+  remove: (n: number) => t("iam.conditions.remove", { n: String(n) }),
+  get add() {
+    return t("iam.conditions.add");
+  },
 };
 
 export function PolicyConditions(

@@ -4,31 +4,67 @@
  * statement covers, and a prefix or object key (the bucket's folders offered). The name it builds can be edited
  * before it is added, for wildcards such as `logs-*`.
  */
+import { t } from "../lib/i18n/t.ts";
 import { useEffect, useId, useState } from "react";
 import { objectsApi } from "../lib/api/objects.ts";
 import { describeResource, resourceArn, type ResourceScope } from "../lib/policy/catalog.ts";
 import { Chips } from "./Chips.tsx";
 
+/** The resource picker's texts, looked up when shown (in the language in force). */
 const TEXT = {
-  legend: "Resources",
-  mode: "Applies to",
-  these: "These resources",
-  except: "Every resource except these",
-  chosen: "Chosen resources",
-  none: "No resource yet: S3 actions need one, admin and KMS actions do not.",
-  bucket: "Bucket",
-  bucketHint: "* for every bucket",
-  scope: "Covers",
+  get legend() {
+    return t("iam.resources.legend");
+  },
+  get mode() {
+    return t("iam.actions.mode");
+  },
+  get these() {
+    return t("iam.resources.these");
+  },
+  get except() {
+    return t("iam.resources.except");
+  },
+  get chosen() {
+    return t("iam.resources.chosen");
+  },
+  get none() {
+    return t("iam.resources.none");
+  },
+  get bucket() {
+    return t("iam.resources.bucket");
+  },
+  get bucketHint() {
+    return t("iam.resources.bucketHint");
+  },
+  get scope() {
+    return t("iam.resources.scope");
+  },
   scopes: {
-    bucket: "The bucket itself (listing, settings)",
-    objects: "Every object in it",
-    prefix: "Objects under a prefix",
-    object: "One object",
+    get bucket() {
+      return t("iam.resources.scopeBucket");
+    },
+    get objects() {
+      return t("iam.resources.scopeObjects");
+    },
+    get prefix() {
+      return t("iam.resources.scopePrefix");
+    },
+    get object() {
+      return t("iam.resources.scopeObject");
+    },
   } satisfies Record<ResourceScope, string>,
-  prefix: "Prefix",
-  key: "Object",
-  resource: "Resource",
-  add: "Add resource",
+  get prefix() {
+    return t("iam.resources.prefix");
+  },
+  get key() {
+    return t("iam.resources.object");
+  },
+  get resource() {
+    return t("iam.word.resource");
+  },
+  get add() {
+    return t("iam.resources.add");
+  },
 };
 
 /** Folders and objects offered for a prefix, at most this many. */

@@ -3,24 +3,42 @@
  * validator's problems in it, the parts of it the builder cannot show, and "What does this allow?", which
  * opens the Access Check for it.
  */
+import { problemText } from "../lib/policy/problems.ts";
+import { t } from "../lib/i18n/t.ts";
 import type { PolicyProblem } from "../../server/lib/policy/validate.ts";
 import type { RawStatement, StatementView } from "../lib/policy/document.ts";
 import { PolicyActions } from "./PolicyActions.tsx";
 import { PolicyConditions } from "./PolicyConditions.tsx";
 import { PolicyResources } from "./PolicyResources.tsx";
 
+/** A statement's texts, looked up when shown (in the language in force). */
 const TEXT = {
-  problem: (line: number, message: string) => `Line ${line}: ${message}`,
-  title: (n: number) => `Statement ${n}`,
-  effect: "Effect",
-  noEffect: "Choose…",
-  allow: "Allow",
-  deny: "Deny",
-  sid: "Statement ID (optional)",
-  explain: "What does this allow?",
-  remove: (n: number) => `Remove statement ${n}`,
-  kept: "Kept as written; edit in the JSON:",
-  raw: (reason: string) => `The builder cannot show this statement (${reason}); edit it in the JSON.`,
+  problem: (line: number, message: string) =>
+    t("iam.builder.problem", { line: String(line), message: problemText(message) }),
+  title: (n: number) => t("iam.statement.title", { n: String(n) }),
+  get effect() {
+    return t("iam.statement.effect");
+  },
+  get noEffect() {
+    return t("iam.statement.noEffect");
+  },
+  get allow() {
+    return t("iam.word.allow");
+  },
+  get deny() {
+    return t("iam.word.deny");
+  },
+  get sid() {
+    return t("iam.statement.sid");
+  },
+  get explain() {
+    return t("iam.statement.explain");
+  },
+  remove: (n: number) => t("iam.statement.remove", { n: String(n) }),
+  get kept() {
+    return t("iam.statement.kept");
+  },
+  raw: (reason: string) => t("iam.statement.raw", { reason }),
 };
 
 export function PolicyStatement(
@@ -62,7 +80,7 @@ export function PolicyStatement(
         <label className="text-sm">
           <span className="block mb-1 font-bold">{TEXT.effect}</span>
           {"Effect" in statement.kept
-            ? <span className="font-mono">{JSON.stringify(statement.kept.Effect)}</span>
+            ? <span className="font-mono" translate="no">{JSON.stringify(statement.kept.Effect)}</span>
             : (
               <select
                 className="select select-sm border-base-300 w-auto"

@@ -7,6 +7,7 @@ import type { ReplicationStatusView } from "../../server/lib/contract/buckets.ts
 import { bucketsApi } from "../lib/api/buckets.ts";
 import { formatBytes, formatDateTime } from "../lib/format.ts";
 import { reportError } from "../lib/use_list.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export function ReplicationProgress({ bucket, initial }: { bucket: string; initial: ReplicationStatusView }) {
   const [status, setStatus] = useState(initial);
@@ -25,19 +26,19 @@ export function ReplicationProgress({ bucket, initial }: { bucket: string; initi
   return (
     <div data-testid="replication-status" className="text-sm mt-1">
       <dl className="grid grid-cols-[auto_1fr] gap-x-3">
-        <dt>Replicated</dt>
+        <dt>{t("buckets.replication.replicated")}</dt>
         <dd data-testid="replication-replicated">
           {status.replicated} ({formatBytes(status.replicatedBytes)})
         </dd>
-        <dt>Pending</dt>
+        <dt>{t("buckets.replication.pending")}</dt>
         <dd data-testid="replication-pending">{status.pending}</dd>
-        <dt>Failed</dt>
+        <dt>{t("buckets.replication.failed")}</dt>
         <dd data-testid="replication-failed">{status.failed}</dd>
         {status.lastError
           ? (
             <>
-              <dt>Last error</dt>
-              <dd className="break-all" data-testid="replication-last-error">
+              <dt>{t("buckets.replication.lastError")}</dt>
+              <dd className="break-all" data-testid="replication-last-error" translate="no">
                 {status.lastError} ({formatDateTime(status.lastErrorTime)})
               </dd>
             </>
@@ -45,7 +46,7 @@ export function ReplicationProgress({ bucket, initial }: { bucket: string; initi
           : null}
       </dl>
       <button type="button" className="link link-primary text-left w-fit" disabled={busy} onClick={refresh}>
-        Refresh status
+        {t("buckets.replication.refreshStatus")}
       </button>
     </div>
   );

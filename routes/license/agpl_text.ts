@@ -2,6 +2,7 @@
  * The GNU Affero General Public License, version 3, verbatim (https://www.gnu.org/licenses/agpl-3.0.txt),
  * embedded so the License page shows it without any download. The licence itself permits verbatim copies.
  */
+// Shown in English in every language, on purpose: the FSF approves no translation as the licence itself.
 export const AGPL_V3_TEXT = `                    GNU AFFERO GENERAL PUBLIC LICENSE
                        Version 3, 19 November 2007
 

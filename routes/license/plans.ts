@@ -1,58 +1,88 @@
-/** The plan comparison of the License page (spec 3 §2.5, §9): the three plans, their prices and their rows. */
+/**
+ * The plan comparison of the License page (spec 3 §2.5, §9): the three plans, their prices and their rows.
+ * Texts are message keys of the settings catalogue, looked up in the request's language when the page is
+ * drawn; the plans' names are product names and stay as they are.
+ */
 import type { PlanName } from "../../server/lib/contract/license.ts";
+import type { MessageKey } from "../../islands/lib/i18n/t.ts";
 
 export interface Plan {
   name: PlanName;
-  price: string;
-  capacity: string;
+  price: MessageKey;
+  capacity?: MessageKey;
   /** Join Slack for Community, Subscribe (or Upgrade from a lower plan) for the others. */
   link: string;
 }
 
 export const PLANS: Plan[] = [
-  { name: "Community", price: "Open Source", capacity: "", link: "https://slack.min.io" },
-  { name: "Standard", price: "$10 per TB per month", capacity: "Up to 10PB", link: "https://min.io/pricing" },
+  { name: "Community", price: "settings.license.priceOpenSource", link: "https://slack.min.io" },
+  {
+    name: "Standard",
+    price: "settings.license.priceStandard",
+    capacity: "settings.license.capacityStandard",
+    link: "https://min.io/pricing",
+  },
   {
     name: "Enterprise",
-    price: "$20 per TB per month",
-    capacity: "Up to 5PB",
+    price: "settings.license.priceEnterprise",
+    capacity: "settings.license.capacityEnterprise",
     link: "https://min.io/pricing",
   },
 ];
 
-/** One feature row: the value per plan, in PLANS order; true/false draw a check or a dash. */
+/** A cell: a message key, a name shown as it is (`{ name }`), or true/false drawn as a check or a dash. */
+export type FeatureValue = MessageKey | { name: string } | boolean;
+
+/** One feature row: the value per plan, in PLANS order. */
 export interface FeatureRow {
-  feature: string;
-  values: [string | boolean, string | boolean, string | boolean];
+  feature: MessageKey;
+  values: [FeatureValue, FeatureValue, FeatureValue];
 }
 
 export const FEATURES: FeatureRow[] = [
-  { feature: "License", values: ["GNU AGPL v3", "Commercial License", "Commercial License"] },
   {
-    feature: "Software Release",
-    values: ["Latest", "1 Year Long Term Support", "5 Years Long Term Support"],
+    feature: "settings.license.featureLicense",
+    values: [{ name: "GNU AGPL v3" }, "settings.license.commercial", "settings.license.commercial"],
   },
-  { feature: "SLA", values: ["No SLA", "< 24 Hours", "< 1 Hour"] },
   {
-    feature: "Support",
-    values: ["Community Slack", "SUBNET, direct to engineers", "SUBNET, direct to engineers"],
+    feature: "settings.license.featureRelease",
+    values: [
+      "settings.license.releaseLatest",
+      "settings.license.releaseOneYear",
+      "settings.license.releaseFiveYears",
+    ],
   },
-  { feature: "Update Guidance", values: [false, true, true] },
-  { feature: "Panic Button", values: [false, "1 per year", "Unlimited"] },
-  { feature: "Annual Architecture Review", values: [false, true, true] },
-  { feature: "Annual Performance Review", values: [false, true, true] },
-  { feature: "Indemnification", values: [false, false, true] },
-  { feature: "Security and Policy Review", values: [false, false, true] },
+  {
+    feature: "settings.license.featureSla",
+    values: ["settings.license.slaNone", "settings.license.sla24Hours", "settings.license.sla1Hour"],
+  },
+  {
+    feature: "settings.license.featureSupport",
+    values: [
+      "settings.license.supportCommunity",
+      "settings.license.supportSubnet",
+      "settings.license.supportSubnet",
+    ],
+  },
+  { feature: "settings.license.featureUpdateGuidance", values: [false, true, true] },
+  {
+    feature: "settings.license.featurePanicButton",
+    values: [false, "settings.license.panicOnePerYear", "settings.license.panicUnlimited"],
+  },
+  { feature: "settings.license.featureArchitectureReview", values: [false, true, true] },
+  { feature: "settings.license.featurePerformanceReview", values: [false, true, true] },
+  { feature: "settings.license.featureIndemnification", values: [false, false, true] },
+  { feature: "settings.license.featureSecurityReview", values: [false, false, true] },
 ];
 
-/** The button of a plan's column for the current plan (spec 3 §2.5). */
-export function planButton(plan: Plan, current: PlanName): { label: string; disabled: boolean } {
+/** The button of a plan's column for the current plan (spec 3 §2.5): its label's message key. */
+export function planButton(plan: Plan, current: PlanName): { label: MessageKey; disabled: boolean } {
   // The community channel stays open to everyone; "disabled on the current plan" applies to buying one.
-  if (plan.name === "Community") return { label: "Join Slack", disabled: false };
+  if (plan.name === "Community") return { label: "settings.license.joinSlack", disabled: false };
   const order: PlanName[] = ["Community", "Standard", "Enterprise"];
   const label = order.indexOf(plan.name) > order.indexOf(current) && current !== "Community"
-    ? "Upgrade"
-    : "Subscribe";
+    ? "settings.license.upgrade"
+    : "settings.license.subscribe";
   return { label, disabled: plan.name === current };
 }
 

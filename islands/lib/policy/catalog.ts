@@ -3,10 +3,12 @@
  * module): the actions grouped as a person looks for them, the condition operators and keys, and resources
  * read and written as `arn:aws:s3:::` names.
  */
+import { t } from "../i18n/t.ts";
 import {
   ADMIN_ACTIONS,
   CONDITION_KEYS,
   CONDITION_OPERATORS,
+  type Decision,
   isKnownAction,
   KMS_ACTIONS,
   S3_ACTIONS,
@@ -16,7 +18,14 @@ import {
 export const ARN_PREFIX = "arn:aws:s3:::";
 
 export interface ActionGroup {
+  /** The group's heading, in the language in force. */
   label: string;
+  actions: string[];
+}
+
+/** A group of actions as the engine lists them; its heading is looked up when shown. */
+interface ActionGroupSource {
+  label: () => string;
   actions: string[];
 }
 
@@ -25,13 +34,25 @@ const IDENTITY = /User|Group|Policy|ServiceAccount|TemporaryAccounts|IAM/;
 const OBJECT = /Object|Multipart|Replicate|BypassGovernance/;
 
 /** Every action the engine knows, grouped: wildcards first, then S3 buckets and objects, admin, KMS. */
-export const ACTION_GROUPS: ActionGroup[] = [
-  { label: "Wildcards", actions: ["*", "s3:*", "admin:*", "kms:*"] },
-  { label: "S3: buckets", actions: concrete(S3_ACTIONS).filter((a) => !OBJECT.test(a)) },
-  { label: "S3: objects", actions: concrete(S3_ACTIONS).filter((a) => OBJECT.test(a)) },
-  { label: "Admin: identity", actions: concrete(ADMIN_ACTIONS).filter((a) => IDENTITY.test(a)) },
-  { label: "Admin: server", actions: concrete(ADMIN_ACTIONS).filter((a) => !IDENTITY.test(a)) },
-  { label: "KMS", actions: concrete(KMS_ACTIONS) },
+const ACTION_GROUPS: ActionGroupSource[] = [
+  { label: () => t("iam.actions.groupWildcards"), actions: ["*", "s3:*", "admin:*", "kms:*"] },
+  {
+    label: () => t("iam.actions.groupS3Buckets"),
+    actions: concrete(S3_ACTIONS).filter((a) => !OBJECT.test(a)),
+  },
+  {
+    label: () => t("iam.actions.groupS3Objects"),
+    actions: concrete(S3_ACTIONS).filter((a) => OBJECT.test(a)),
+  },
+  {
+    label: () => t("iam.actions.groupAdminIdentity"),
+    actions: concrete(ADMIN_ACTIONS).filter((a) => IDENTITY.test(a)),
+  },
+  {
+    label: () => t("iam.actions.groupAdminServer"),
+    actions: concrete(ADMIN_ACTIONS).filter((a) => !IDENTITY.test(a)),
+  },
+  { label: () => t("iam.actions.groupKms"), actions: concrete(KMS_ACTIONS) },
 ];
 
 const ALL_CONCRETE = ACTION_GROUPS.slice(1).flatMap((g) => g.actions);
@@ -40,7 +61,10 @@ const ALL_CONCRETE = ACTION_GROUPS.slice(1).flatMap((g) => g.actions);
 export function searchActions(query: string): ActionGroup[] {
   const q = query.toLowerCase().replace(/\s+/g, "");
   return ACTION_GROUPS
-    .map((group) => ({ ...group, actions: group.actions.filter((a) => a.toLowerCase().includes(q)) }))
+    .map((group) => ({
+      label: group.label(),
+      actions: group.actions.filter((a) => a.toLowerCase().includes(q)),
+    }))
     .filter((group) => group.actions.length > 0);
 }
 
@@ -80,18 +104,33 @@ export function resourceArn(bucket: string, scope: ResourceScope, path = ""): st
 
 /** A resource said in words: "every bucket and object", "objects under 2024/ in photos", … */
 export function describeResource(arn: string): string {
-  if (arn === "*" || arn === `${ARN_PREFIX}*`) return "every bucket and object";
+  if (arn === "*" || arn === `${ARN_PREFIX}*`) return t("iam.resources.everything");
   if (!arn.startsWith(ARN_PREFIX)) return arn;
   const body = arn.slice(ARN_PREFIX.length);
   const slash = body.indexOf("/");
   const bucket = slash < 0 ? body : body.slice(0, slash);
   const path = slash < 0 ? null : body.slice(slash + 1);
-  const buckets = /[*?]/.test(bucket) ? `buckets matching ${bucket}` : `bucket ${bucket}`;
+  const buckets = /[*?]/.test(bucket)
+    ? t("iam.resources.bucketsMatching", { pattern: bucket })
+    : t("iam.resources.bucketNamed", { name: bucket });
   if (path === null) return buckets;
-  if (path === "*") return `every object in ${buckets}`;
-  if (/^[^*?]*\*$/.test(path)) return `objects under ${path.slice(0, -1)} in ${buckets}`;
-  if (/[*?]/.test(path)) return `objects matching ${path} in ${buckets}`;
-  return `object ${path} in ${buckets}`;
+  if (path === "*") return t("iam.resources.everyObjectIn", { buckets });
+  if (/^[^*?]*\*$/.test(path)) return t("iam.resources.objectsUnder", { prefix: path.slice(0, -1), buckets });
+  if (/[*?]/.test(path)) return t("iam.resources.objectsMatching", { pattern: path, buckets });
+  return t("iam.resources.objectIn", { key: path, buckets });
+}
+
+/** Why the evaluator decided as it did, in the language in force (the evaluator's own reason is English). */
+export function decisionReason(decision: Decision): string {
+  if (decision.statementIndex !== undefined && decision.policy !== undefined) {
+    const statement = decision.sid ? `"${decision.sid}"` : String(decision.statementIndex + 1);
+    const params = { statement, policy: decision.policy };
+    return decision.effect === "Deny"
+      ? t("iam.access.reasonDenied", params)
+      : t("iam.access.reasonAllowed", params);
+  }
+  if (decision.allowed) return t("iam.access.reasonOwner");
+  return decision.reason === "no policy" ? t("iam.access.reasonNoPolicy") : t("iam.access.reasonNone");
 }
 
 /** Splits an ARN typed in the access check into the bucket and key a request names. */

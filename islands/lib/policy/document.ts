@@ -4,6 +4,7 @@
  * and back gives the same JSON, key order, string-or-list forms and value types included, so opening a policy
  * in the builder never rewrites it; an edit changes only the field edited.
  */
+import { t } from "../i18n/t.ts";
 
 /** A parsed JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -98,9 +99,13 @@ function conditionRows(value: Json): ConditionRow[] | null {
 const SHOWN = ["Sid", "Effect", "Action", "NotAction", "Resource", "NotResource", "Condition"];
 
 function statementView(value: Json, index: number): StatementView | RawStatement {
-  const where = `Statement ${index + 1}`;
+  const n = String(index + 1);
   if (!isObject(value)) {
-    return { kind: "raw", value, hidden: [{ field: where, reason: "it is not an object" }] };
+    return {
+      kind: "raw",
+      value,
+      hidden: [{ field: t("iam.document.statement", { n }), reason: t("iam.document.notObject") }],
+    };
   }
   const view: StatementView = {
     kind: "statement",
@@ -118,31 +123,34 @@ function statementView(value: Json, index: number): StatementView | RawStatement
   };
   const keep = (field: string, reason: string) => {
     view.kept[field] = value[field];
-    view.hidden.push({ field: `${where}: ${field}`, reason });
+    view.hidden.push({ field: t("iam.document.statementField", { n, field }), reason });
   };
   const both = (a: string, b: string) => a in value && b in value;
   for (const [field, item] of Object.entries(value)) {
     if (!SHOWN.includes(field)) {
       keep(
         field,
-        field === "Principal" ? "principals belong to bucket policies" : "the builder does not know it",
+        field === "Principal" ? t("iam.document.principal") : t("iam.document.unknownField"),
       );
     } else if (field === "Sid") {
       if (typeof item === "string") view.sid = item;
-      else keep(field, "it is not a string");
+      else keep(field, t("iam.document.notString"));
     } else if (field === "Effect") {
       if (item === "Allow" || item === "Deny") view.effect = item;
-      else keep(field, 'it is neither "Allow" nor "Deny"');
+      else keep(field, t("iam.document.badEffect"));
     } else if (field === "Condition") {
       const rows = conditionRows(item);
       if (rows) view.conditions = rows;
-      else keep(field, "a value is not a string, number or boolean");
+      else keep(field, t("iam.document.badCondition"));
     } else {
       const isAction = field === "Action" || field === "NotAction";
       const parsed = stringList(item);
       if (both(isAction ? "Action" : "Resource", isAction ? "NotAction" : "NotResource")) {
-        keep(field, `it stands beside ${field.startsWith("Not") ? field.slice(3) : `Not${field}`}`);
-      } else if (!parsed) keep(field, "it is not a string or a list of strings");
+        keep(
+          field,
+          t("iam.document.besides", { field: field.startsWith("Not") ? field.slice(3) : `Not${field}` }),
+        );
+      } else if (!parsed) keep(field, t("iam.document.notStringList"));
       else if (isAction) {
         view.actionField = field as StatementView["actionField"];
         view.actions = parsed.list;
@@ -163,12 +171,12 @@ export function parsePolicy(text: string): ParsedPolicy {
   try {
     doc = JSON.parse(text);
   } catch {
-    return { ok: false, reason: "its JSON is not valid" };
+    return { ok: false, reason: t("iam.document.invalidJson") };
   }
-  if (!isObject(doc)) return { ok: false, reason: "it is not a JSON object" };
+  if (!isObject(doc)) return { ok: false, reason: t("iam.document.notJsonObject") };
   const statement = doc.Statement ?? [];
   if (!Array.isArray(statement) && !isObject(statement)) {
-    return { ok: false, reason: "its Statement is neither a list nor an object" };
+    return { ok: false, reason: t("iam.document.badStatement") };
   }
   const view: PolicyView = {
     version: "",
@@ -185,7 +193,7 @@ export function parsePolicy(text: string): ParsedPolicy {
       view.kept[field] = item;
       view.hidden.push({
         field,
-        reason: field === "Id" ? "the builder does not edit it" : "it is not shown",
+        reason: field === "Id" ? t("iam.document.idNotEdited") : t("iam.document.notShown"),
       });
     }
   }

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+// Texts outside a request are English: the server installs that source (the checks below read the English texts).
+import "../../../server/console/render/i18n.ts";
 import { MINIO_CANNED_POLICIES } from "../../../tests/minio_canned_policies.ts";
 import { checkPolicy } from "../../../server/lib/policy/validate.ts";
 import {

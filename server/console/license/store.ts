@@ -8,6 +8,7 @@
 import type { SubscriptionInfo } from "../../lib/contract/license.ts";
 import { ApiError } from "../http/errors.ts";
 import { importLicenseKey, LicenseError, SUBNET_PUBLIC_KEY, verifyLicense } from "./verify.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
 export interface LicenseStoreOptions {
   /** CONSOLE_SUBNET_LICENSE ("" when unset). */
@@ -22,11 +23,9 @@ export interface LicenseStoreOptions {
 /** What the page shows: the subscription, or why the configured licence was not accepted. */
 export interface LicenseState {
   info: SubscriptionInfo | null;
-  /** Set when a licence is configured but invalid (expired, wrong signature, malformed). */
+  /** Set when a licence is configured but invalid (expired, wrong signature, malformed), in the request's language. */
   problem?: string;
 }
-
-export const NETWORK_NEEDED = "Activation with SUBNET credentials needs network access";
 
 export class LicenseStore {
   #keys: Promise<CryptoKey[]> | null = null;
@@ -70,7 +69,7 @@ export class LicenseStore {
       };
     } catch (error) {
       if (error instanceof LicenseError) {
-        return { info: null, key: "", problem: `The configured licence was not accepted: ${error.message}.` };
+        return { info: null, key: "", problem: t("settings.license.notAccepted", { reason: error.message }) };
       }
       throw error;
     }
@@ -91,7 +90,10 @@ export class LicenseStore {
   async info(): Promise<SubscriptionInfo> {
     const state = await this.read();
     if (!state.info) {
-      throw ApiError.notFound("license not found", state.problem ?? "no licence is configured");
+      throw ApiError.notFound(
+        t("settings.license.notFound"),
+        state.problem ?? t("settings.license.noneConfigured"),
+      );
     }
     return state.info;
   }
@@ -101,18 +103,19 @@ export class LicenseStore {
     const license = input.license.trim();
     if (!license) {
       if (input.email.trim() && input.password) {
-        throw new ApiError(501, NETWORK_NEEDED, {
-          detail:
-            "Deck never contacts SUBNET. Paste the licence key from SUBNET instead, or set CONSOLE_SUBNET_LICENSE.",
+        throw new ApiError(501, t("settings.license.networkRefused"), {
+          detail: t("settings.license.networkRefusedDetail"),
         });
       }
-      throw ApiError.badRequest("a licence key, or an email and password, is required");
+      throw ApiError.badRequest(t("settings.license.keyOrAccount"));
     }
     let info: SubscriptionInfo;
     try {
       info = await verifyLicense(license, await this.#trustedKeys(), this.options.now());
     } catch (error) {
-      if (error instanceof LicenseError) throw ApiError.badRequest("invalid license key", error.message);
+      if (error instanceof LicenseError) {
+        throw ApiError.badRequest(t("settings.license.invalidKey"), error.message);
+      }
       throw error;
     }
     const dir = this.options.file.slice(0, this.options.file.lastIndexOf("/"));

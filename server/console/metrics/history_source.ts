@@ -17,6 +17,9 @@ import {
 import { type Expr, parsePromQL, PromQLError } from "./promql/parse.ts";
 import type { Sampler, SampleSet } from "./sampler.ts";
 import { SourceError, type WidgetSource } from "./source.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
+// Installs the per-request language (English outside a request) for the texts below.
+import "../render/i18n.ts";
 import { expandExpr, querySelector } from "./widgets.ts";
 
 export interface HistorySourceOptions {
@@ -45,16 +48,20 @@ export function createHistorySource(options: HistorySourceOptions): WidgetSource
   const seconds = Math.round(sampler.intervalMs / 1000);
   return {
     kind: "history",
-    description:
-      `Deck's on-box history: ${options.storageUrl} sampled every ${seconds} s, the last hour kept at that resolution and the last day at 5 minutes`,
+    // Read per request, so it is in the visitor's language.
+    get description() {
+      return t("monitoring.source.history", { url: options.storageUrl, seconds: String(seconds) });
+    },
     state() {
       const status = sampler.status;
       if (status.lastSuccess === null && status.lastError) {
-        return { ok: false, problem: `Deck cannot read the storage server's metrics: ${status.lastError}` };
+        return { ok: false, problem: t("monitoring.source.unreadable", { error: status.lastError }) };
       }
       return {
         ok: true,
-        problem: status.lastError ? `The last sample failed: ${status.lastError}` : undefined,
+        problem: status.lastError
+          ? t("monitoring.source.sampleFailed", { error: status.lastError })
+          : undefined,
       };
     },
     async queryRange(template, start, end, step): Promise<MatrixSeries[]> {

@@ -19,6 +19,9 @@ import { Sampler } from "./sampler.ts";
 import { SourceError, type SourceState, type WidgetSource } from "./source.ts";
 import { metricNamesUsed, widgetById, WIDGETS } from "./widgets.ts";
 import { loadTrends, TREND_METRICS } from "./trends.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
+// Installs the per-request language (English outside a request) for the texts below.
+import "../render/i18n.ts";
 
 export interface MetricsServiceOptions {
   config: AppConfig;
@@ -100,10 +103,12 @@ export function createMetricsService(options: MetricsServiceOptions): MetricsSer
     // Operator mode manages tenants, not one storage server: there is nothing of its own to sample.
     source = {
       kind: "history",
-      description: "no storage server to sample",
+      get description() {
+        return t("monitoring.source.none");
+      },
       state: () => ({
         ok: false,
-        problem: "This console has no storage server of its own to read metrics from.",
+        problem: t("monitoring.source.noneProblem"),
       }),
       queryRange: () =>
         Promise.reject(new SourceError("No metrics source", "this console has no storage server of its own")),

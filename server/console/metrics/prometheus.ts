@@ -7,6 +7,9 @@
  */
 import type { MatrixSeries } from "./promql/evaluate.ts";
 import { SourceError, type WidgetSource } from "./source.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
+// Installs the per-request language (English outside a request) for the texts below.
+import "../render/i18n.ts";
 import { expandExpr, querySelector } from "./widgets.ts";
 
 export interface PrometheusSourceOptions {
@@ -61,7 +64,9 @@ export function createPrometheusSource(options: PrometheusSourceOptions): Widget
   const selector = querySelector(options.jobId, options.extraLabels);
   return {
     kind: "prometheus",
-    description: `Prometheus at ${base} (job ${options.jobId})`,
+    get description() {
+      return t("monitoring.source.prometheus", { url: base, job: options.jobId });
+    },
     state: () => ({ ok: true, problem: lastProblem }),
     async queryRange(template, start, end, step): Promise<MatrixSeries[]> {
       try {

@@ -3,6 +3,7 @@
  * the typed current secret, which also proves it), change another user's password, and list, create and
  * delete service accounts for oneself or for a user. New secrets pass through once and are never logged.
  */
+import { t } from "../../../islands/lib/i18n/t.ts";
 import type { ChangeUserPasswordInput, ServiceAccountCredentials } from "../../lib/contract/account.ts";
 import { ApiError } from "../http/errors.ts";
 import * as iam from "../../lib/s3/admin/iam.ts";
@@ -64,6 +65,6 @@ export async function createServiceAccount(
 }
 
 export async function deleteServiceAccount(client: S3Client, accessKey: string): Promise<void> {
-  if (!accessKey) throw ApiError.badRequest("access key is required");
+  if (!accessKey) throw ApiError.badRequest(t("iam.api.accessKeyRequired"));
   await serviceAccounts.deleteServiceAccount(client, accessKey);
 }

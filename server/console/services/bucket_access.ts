@@ -3,7 +3,9 @@
  * policies whose statements grant any action on the bucket, and the users holding such a policy directly or
  * through a group.
  */
-import { accessRuleExists, type AccessRuleInput, type AccessRuleList } from "../../lib/contract/buckets.ts";
+import type { AccessRuleInput, AccessRuleList } from "../../lib/contract/buckets.ts";
+import { accessRuleExistsMessage } from "../../../islands/lib/bucket_texts.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 import { ApiError } from "../http/errors.ts";
 import type { PolicySummary } from "../../lib/contract/policies.ts";
 import {
@@ -64,7 +66,7 @@ export async function usersForBucket(client: S3Client, bucket: string): Promise<
 }
 
 async function readBucketPolicy(client: S3Client, bucket: string): Promise<Policy | null> {
-  const text = await unlessUnsupported("Bucket policies", getBucketPolicy(client, bucket));
+  const text = await unlessUnsupported(t("buckets.unsupported.policies"), getBucketPolicy(client, bucket));
   return text ? normalizePolicy(JSON.parse(text)) : null;
 }
 
@@ -87,12 +89,15 @@ export async function setAccessRuleFor(
   if ("replace" in input && input.replace === false) {
     const existing = readAccessRules(current, bucket).rules.find((r) => r.prefix === input.prefix);
     if (existing) {
-      throw new ApiError(409, "access rule already exists", {
-        detail: accessRuleExists(input.prefix, existing.access),
+      throw new ApiError(409, t("buckets.error.ruleExists"), {
+        detail: accessRuleExistsMessage(input.prefix, existing.access),
       });
     }
   }
   const next = setAccessRule(current, bucket, input.prefix, input.access);
-  await unlessUnsupported("Bucket policies", putBucketPolicy(client, bucket, next ? policyToJson(next) : ""));
+  await unlessUnsupported(
+    t("buckets.unsupported.policies"),
+    putBucketPolicy(client, bucket, next ? policyToJson(next) : ""),
+  );
   return true;
 }

@@ -11,6 +11,7 @@ import {
   putBucketNotification,
   type QueueConfig,
 } from "../../lib/s3/ops/notification.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
 const TO_S3: Record<string, string> = {
   put: "s3:ObjectCreated:*",
@@ -49,10 +50,7 @@ export async function createEvent(client: S3Client, bucket: string, input: Creat
   const { arn, events, prefix = "", suffix = "", id } = input.configuration;
   const known = await notificationArns(client);
   if (!known.includes(arn)) {
-    throw ApiError.badRequest(
-      "unknown notification target",
-      `${arn} is not a notification target of this server.`,
-    );
+    throw ApiError.badRequest(t("buckets.error.unknownTarget"), t("buckets.events.unknownTarget", { arn }));
   }
   const current = await getBucketNotification(client, bucket);
   const clash = current.find((q) =>
@@ -60,10 +58,8 @@ export async function createEvent(client: S3Client, bucket: string, input: Creat
     q.events.some((e) => events.includes(shortEventName(e) as typeof events[number]))
   );
   if (clash) {
-    throw new ApiError(409, "an overlapping event subscription exists", {
-      detail: `Events ${
-        clash.events.map(shortEventName).join(", ")
-      } for ${arn} with this prefix and suffix are already subscribed.`,
+    throw new ApiError(409, t("buckets.error.overlappingEvent"), {
+      detail: t("buckets.events.overlap", { events: clash.events.map(shortEventName).join(", "), arn }),
     });
   }
   current.push({
@@ -91,7 +87,7 @@ export async function deleteEvent(
     !(sameFilter(q, arn, prefix, suffix) &&
       (wanted.size === 0 || q.events.every((e) => wanted.has(shortEventName(e) as never))))
   );
-  if (kept.length === current.length) throw ApiError.notFound("not found", "No such event subscription.");
+  if (kept.length === current.length) throw ApiError.notFound("not found", t("buckets.events.noSuch"));
   await putBucketNotification(client, bucket, kept);
 }
 

@@ -13,6 +13,7 @@ import type { S3Client } from "../../lib/s3/client.ts";
 import { getBucketLifecycle, type LifecycleRule, putBucketLifecycle } from "../../lib/s3/ops/lifecycle.ts";
 import { parseTagString } from "./bucket_replication.ts";
 import { unlessUnsupported } from "./unsupported.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
 const ZERO_DATE = "0001-01-01T00:00:00Z";
 
@@ -40,18 +41,22 @@ export async function listLifecycle(
   bucket: string,
 ): Promise<{ lifecycle: LifecycleRuleView[] }> {
   return {
-    lifecycle: (await unlessUnsupported("Lifecycle rules", getBucketLifecycle(client, bucket))).map(
-      toLifecycleView,
-    ),
+    lifecycle:
+      (await unlessUnsupported(t("buckets.unsupported.lifecycle"), getBucketLifecycle(client, bucket))).map(
+        toLifecycleView,
+      ),
   };
 }
 
 /** The day of a date the browser sent (date at 23:59:59Z or a plain date) as S3 wants it: midnight UTC. */
-function lifecycleDate(text: string, field: string): string {
+function lifecycleDate(text: string, field: "expiry" | "transition"): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
   const date = match ? new Date(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`) : null;
   if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text.slice(0, 10)) {
-    throw ApiError.badRequest(`invalid ${field}`, `"${text}" is not a calendar date.`);
+    throw ApiError.badRequest(
+      field === "expiry" ? t("buckets.error.invalidExpiryDate") : t("buckets.error.invalidTransitionDate"),
+      t("buckets.lifecycle.notADate", { text }),
+    );
   }
   return date.toISOString().replace(".000Z", "Z");
 }
@@ -65,7 +70,7 @@ export function lifecycleRuleFrom(input: AddLifecycleInput, id: string): Lifecyc
   };
   const tags = parseTagString(input.tags ?? "");
   if (tags.length) rule.tags = tags;
-  if (input.expiry_date) rule.expiration = { date: lifecycleDate(input.expiry_date, "expiry date") };
+  if (input.expiry_date) rule.expiration = { date: lifecycleDate(input.expiry_date, "expiry") };
   else if (input.expiry_days) rule.expiration = { days: input.expiry_days };
   if (input.expired_object_delete_marker) {
     rule.expiration = { ...rule.expiration, expiredObjectDeleteMarker: true };
@@ -76,19 +81,19 @@ export function lifecycleRuleFrom(input: AddLifecycleInput, id: string): Lifecyc
   if (input.transition_date || input.transition_days) {
     if (!input.storage_class) {
       throw ApiError.badRequest(
-        "a storage class is required",
-        "A transition needs a tier to move objects to.",
+        t("buckets.error.storageClassRequired"),
+        t("buckets.lifecycle.transitionNeedsTier"),
       );
     }
     rule.transition = input.transition_date
-      ? { date: lifecycleDate(input.transition_date, "transition date"), storageClass: input.storage_class }
+      ? { date: lifecycleDate(input.transition_date, "transition"), storageClass: input.storage_class }
       : { days: input.transition_days, storageClass: input.storage_class };
   }
   if (input.noncurrentversion_transition_days) {
     if (!input.noncurrentversion_transition_storage_class) {
       throw ApiError.badRequest(
-        "a storage class is required",
-        "A noncurrent-version transition needs a tier.",
+        t("buckets.error.storageClassRequired"),
+        t("buckets.lifecycle.noncurrentNeedsTier"),
       );
     }
     rule.noncurrentTransition = {
@@ -97,10 +102,7 @@ export function lifecycleRuleFrom(input: AddLifecycleInput, id: string): Lifecyc
     };
   }
   if (!rule.expiration && !rule.transition && !rule.noncurrentExpiration && !rule.noncurrentTransition) {
-    throw ApiError.badRequest(
-      "the rule does nothing",
-      "Set an expiry or a transition of at least 1 day, or a date.",
-    );
+    throw ApiError.badRequest(t("buckets.error.ruleDoesNothing"), t("buckets.lifecycle.nothingSet"));
   }
   return rule;
 }
@@ -120,17 +122,23 @@ export async function addLifecycleRule(
   bucket: string,
   input: AddLifecycleInput,
 ): Promise<void> {
-  const rules = await unlessUnsupported("Lifecycle rules", getBucketLifecycle(client, bucket));
+  const rules = await unlessUnsupported(
+    t("buckets.unsupported.lifecycle"),
+    getBucketLifecycle(client, bucket),
+  );
   const rule = lifecycleRuleFrom(input, crypto.randomUUID().replace(/-/g, "").slice(0, 20));
   const clash = rules.find((r) =>
     scopeOf(r) === scopeOf(rule) && actionsOf(r).some((a) => actionsOf(rule).includes(a))
   );
   if (clash) {
-    throw new ApiError(409, "duplicate lifecycle rule", {
-      detail: `Rule ${clash.id} already has this action for the same prefix and tags.`,
+    throw new ApiError(409, t("buckets.error.duplicateLifecycle"), {
+      detail: t("buckets.lifecycle.duplicate", { rule: clash.id }),
     });
   }
-  await unlessUnsupported("Lifecycle rules", putBucketLifecycle(client, bucket, [...rules, rule]));
+  await unlessUnsupported(
+    t("buckets.unsupported.lifecycle"),
+    putBucketLifecycle(client, bucket, [...rules, rule]),
+  );
 }
 
 export async function updateLifecycleRule(
@@ -141,7 +149,7 @@ export async function updateLifecycleRule(
 ): Promise<void> {
   const rules = await getBucketLifecycle(client, bucket);
   const rule = rules.find((r) => r.id === id);
-  if (!rule) throw ApiError.notFound("not found", `No lifecycle rule ${id}.`);
+  if (!rule) throw ApiError.notFound("not found", t("buckets.lifecycle.noSuchRule", { rule: id }));
   rule.status = input.disable ? "Disabled" : "Enabled";
   if (input.tags !== undefined) {
     const tags = parseTagString(input.tags);

@@ -23,6 +23,7 @@ import {
   getReplicationMetrics,
   putBucketReplication,
 } from "../../lib/s3/ops/replication.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
 /** "k1=v1&k2=v2" → tags; pairs missing a key or value are dropped (spec 2 tag editor rule). */
 export function parseTagString(text: string): Tag[] {
@@ -30,7 +31,10 @@ export function parseTagString(text: string): Tag[] {
     try {
       return decodeURIComponent(part).trim();
     } catch {
-      throw ApiError.badRequest("invalid tags", `"${part}" is not a valid encoded tag.`);
+      throw ApiError.badRequest(
+        t("buckets.error.invalidTags"),
+        t("buckets.replication.invalidTag", { tag: part }),
+      );
     }
   };
   const tags = text.split("&").map((pair) => {
@@ -108,7 +112,7 @@ export async function deleteReplicationRule(client: S3Client, bucket: string, ru
   const config = await getBucketReplication(client, bucket);
   const rules = config.rules.filter((r) => r.id !== ruleId);
   if (rules.length === config.rules.length) {
-    throw ApiError.notFound("not found", `No replication rule ${ruleId}.`);
+    throw ApiError.notFound("not found", t("buckets.replication.noSuchRule", { rule: ruleId }));
   }
   await putBucketReplication(client, bucket, { ...config, rules });
 }
@@ -116,8 +120,14 @@ export async function deleteReplicationRule(client: S3Client, bucket: string, ru
 /** The form's target as host[:port] and whether it uses TLS (an explicit scheme wins); 400 unless host:port. */
 function parseTarget(targetURL: string, defaultSecure = true): { endpoint: string; secure: boolean } {
   const target = parseRemoteTarget(targetURL);
-  if (typeof target === "string") {
-    throw new ApiError(400, "invalid target", { detail: target, fields: { targetURL: target } });
+  if ("problem" in target) {
+    const problem = target.problem === "notHostPort"
+      ? t("buckets.replication.targetInvalid")
+      : t("buckets.replication.portInvalid");
+    throw new ApiError(400, t("buckets.error.invalidTarget"), {
+      detail: problem,
+      fields: { targetURL: problem },
+    });
   }
   return { endpoint: target.host, secure: target.secure ?? defaultSecure };
 }
@@ -208,22 +218,24 @@ function boundedFetch(fetcher: typeof fetch, limit: number, timeoutMs: number): 
 function remoteFailure(error: unknown, host: string): string {
   if (error instanceof S3Error) {
     if (error.code === "InvalidAccessKeyId" || error.code === "SignatureDoesNotMatch") {
-      return `${host} refused the access key or secret key (${error.code}).`;
+      return t("buckets.remote.refusedKeys", { host, code: error.code });
     }
     if (error.code === "AccessDenied") {
-      return `${host} does not allow these credentials to list buckets (AccessDenied).`;
+      return t("buckets.remote.denied", { host });
     }
     if (/^[A-Za-z0-9]{1,64}$/.test(error.code) && !error.code.startsWith("HTTP")) {
-      return `${host} answered ${error.code} (HTTP ${error.status}).`;
+      return t("buckets.remote.answered", { host, code: error.code, status: String(error.status) });
     }
-    return `${host} answered HTTP ${error.status}, which is not an S3 answer.`;
+    return t("buckets.remote.notS3", { host, status: String(error.status) });
   }
   const name = error instanceof Error ? error.name : "";
-  if (name === "TimeoutError") return `${host} did not answer within ${REMOTE_TIMEOUT_MS / 1000} seconds.`;
-  if (error instanceof Error && /larger than/.test(error.message)) {
-    return `${host} sent an answer larger than ${REMOTE_ANSWER_LIMIT} bytes.`;
+  if (name === "TimeoutError") {
+    return t("buckets.remote.timeout", { host, seconds: String(REMOTE_TIMEOUT_MS / 1000) });
   }
-  return `${host} cannot be reached or did not answer as an S3 server.`;
+  if (error instanceof Error && /larger than/.test(error.message)) {
+    return t("buckets.remote.tooLarge", { host, limit: String(REMOTE_ANSWER_LIMIT) });
+  }
+  return t("buckets.remote.unreachable", { host });
 }
 
 /** The remote server's buckets, listed with the credentials the wizard's first step collected. */
@@ -242,7 +254,7 @@ export async function listExternalBuckets(
     const buckets = (await listBuckets(remote)).map((b) => ({ name: b.name }));
     return { buckets, total: buckets.length };
   } catch (error) {
-    throw new ApiError(400, "the remote server's buckets could not be listed", {
+    throw new ApiError(400, t("buckets.error.remoteList"), {
       detail: remoteFailure(error, endpoint),
     });
   }

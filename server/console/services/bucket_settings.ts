@@ -4,7 +4,6 @@ import {
   type BucketRetention,
   type EnableEncryptionInput,
   type EncryptionInfo,
-  quotaProblem,
   type RetentionInput,
   type SetQuotaInput,
 } from "../../lib/contract/buckets.ts";
@@ -23,6 +22,8 @@ import {
   putObjectLockConfig,
 } from "../../lib/s3/ops/bucket_config.ts";
 import { unlessUnsupported } from "./unsupported.ts";
+import { quotaMessage } from "../../../islands/lib/bucket_texts.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
 export async function getQuota(client: S3Client, bucket: string): Promise<BucketQuotaInfo> {
   const quota = await getBucketQuota(client, bucket);
@@ -34,8 +35,8 @@ export async function setQuota(
   bucket: string,
   input: SetQuotaInput,
 ): Promise<BucketQuotaInfo> {
-  const problem = input.enabled ? quotaProblem(input.amount ?? 0) : null;
-  if (problem) throw ApiError.badRequest("invalid quota", problem);
+  const problem = input.enabled ? quotaMessage(input.amount ?? 0) : null;
+  if (problem) throw ApiError.badRequest(t("buckets.error.invalidQuota"), problem);
   await setBucketQuota(client, bucket, input.enabled ? input.amount ?? 0 : 0, input.quota_type ?? "hard");
   return await getQuota(client, bucket);
 }
@@ -46,7 +47,7 @@ export async function isVersioned(client: S3Client, bucket: string): Promise<{ i
 
 export async function setVersioning(client: S3Client, bucket: string, on: boolean): Promise<void> {
   await unlessUnsupported(
-    "Versioning",
+    t("buckets.unsupported.versioning"),
     putBucketVersioning(client, bucket, { status: on ? "Enabled" : "Suspended" }),
   );
 }
@@ -88,7 +89,7 @@ export function lockReader(client: S3Client, bucket: string) {
 
 function retentionOf(lock: ObjectLockConfig): BucketRetention {
   const r = lock.defaultRetention;
-  if (!lock.enabled || !r) throw ApiError.notFound("not found", "The bucket has no default retention.");
+  if (!lock.enabled || !r) throw ApiError.notFound("not found", t("buckets.retentionDialog.none"));
   return {
     mode: r.mode === "COMPLIANCE" ? "compliance" : "governance",
     unit: r.years ? "years" : "days",
@@ -99,10 +100,7 @@ function retentionOf(lock: ObjectLockConfig): BucketRetention {
 export async function setRetention(client: S3Client, bucket: string, input: RetentionInput): Promise<void> {
   const lock = await getObjectLockConfig(client, bucket);
   if (!lock.enabled) {
-    throw ApiError.badRequest(
-      "object locking is not enabled",
-      "Retention needs a bucket created with object locking.",
-    );
+    throw ApiError.badRequest(t("buckets.error.lockingOff"), t("buckets.retentionDialog.needsLocking"));
   }
   await putObjectLockConfig(client, bucket, retentionToLock(input));
 }
@@ -119,7 +117,10 @@ export async function encryptionInfo(client: S3Client, bucket: string): Promise<
   return { algorithm: config.algorithm, kmsMasterKeyID: config.kmsMasterKeyId ?? "" };
 }
 
-/** What the Encryption dialog says when the storage server has no KMS (spec 2 has no wording; docs/notes.md). */
+/**
+ * What the Encryption dialog says when the storage server has no KMS (spec 2 has no wording; docs/notes.md), in
+ * English; the API answers with buckets.encryption.noKms in the visitor's language.
+ */
 export const NO_KMS_DETAIL =
   "The storage server has no KMS configured, so it cannot encrypt objects with SSE-S3 or SSE-KMS. Configure one on the server (for example MINIO_KMS_SECRET_KEY) and try again.";
 
@@ -129,7 +130,7 @@ export async function enableEncryption(
   input: EnableEncryptionInput,
 ): Promise<void> {
   if (input.encType === "sse-kms" && !input.kmsKeyID) {
-    throw ApiError.badRequest("a KMS key is required", "SSE-KMS needs the KMS key ID.");
+    throw ApiError.badRequest(t("buckets.error.kmsKeyRequired"), t("buckets.encryption.kmsKeyRequired"));
   }
   try {
     await putBucketEncryption(
@@ -145,14 +146,16 @@ export async function enableEncryption(
       error instanceof S3Error && error.code === "NotImplemented" &&
       /KMS is not configured/.test(error.message)
     ) {
-      throw new ApiError(501, "not implemented by the storage server", { detail: NO_KMS_DETAIL });
+      throw new ApiError(501, "not implemented by the storage server", {
+        detail: t("buckets.encryption.noKms"),
+      });
     }
     if (
       error instanceof S3Error && (error.code === "KMS.NotFoundException" || error.code === "kms:KeyNotFound")
     ) {
       throw ApiError.badRequest(
-        "invalid KMS key",
-        `The storage server's KMS has no key "${input.kmsKeyID}".`,
+        t("buckets.error.invalidKmsKey"),
+        t("buckets.encryption.unknownKey", { key: input.kmsKeyID }),
       );
     }
     throw error;

@@ -20,6 +20,7 @@ import { listReplicationRules, replicationStatusIfAllowed } from "./bucket_repli
 import * as settings from "./bucket_settings.ts";
 import { bucketInfo } from "./buckets.ts";
 import { readParts, viewFailures } from "./screen_parts.ts";
+import { type MessageKey, t } from "../../../islands/lib/i18n/t.ts";
 
 interface SummaryParts extends Record<string, unknown> {
   encryption: { type: EncryptionType; kmsKey: string } | null;
@@ -31,7 +32,8 @@ interface SummaryParts extends Record<string, unknown> {
   retention: BucketRetention | null;
 }
 
-const titleOf = (card: SummaryCard) => SUMMARY_CARDS.find((c) => c.id === card)!.title;
+/** The card's title in the request's language: a failed read names it in the page's banner. */
+const titleOf = (card: SummaryCard) => t(`buckets.summary.card.${card}` as MessageKey);
 
 /** Reads with `value` standing for a failure `isNone` accepts as "not configured". */
 const orNone = <V>(read: Promise<V>, isNone: (status: number) => boolean, value: V) =>
@@ -90,7 +92,7 @@ export async function bucketSummary(
       replicationStatus: [
         () => ifShown(() => replicationStatusIfAllowed(client, bucket)),
         null,
-        "Replication Status",
+        t("buckets.part.replicationStatus"),
       ],
       quota: [() => ifShown(() => settings.getQuota(client, bucket)), null, titleOf("quota")],
       // Any failed retention read means none (spec 2 §8), except a denied one (or a refused session).

@@ -5,12 +5,10 @@
  */
 import {
   type BucketAccessLevel,
-  BUCKETS_REFUSED,
   type BucketSummary,
   type HasPermissionInput,
   type MakeBucketInput,
   type PermissionList,
-  quotaProblem,
 } from "../../lib/contract/buckets.ts";
 import { ApiError } from "../http/errors.ts";
 import {
@@ -39,7 +37,8 @@ import {
   listBuckets as s3ListBuckets,
   makeBucket as s3MakeBucket,
 } from "../../lib/s3/ops/buckets.ts";
-import { bucketNameProblem } from "../../lib/contract/bucket_names.ts";
+import { bucketNameMessage, quotaMessage } from "../../../islands/lib/bucket_texts.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 import { retentionToLock } from "./bucket_settings.ts";
 import { unlessUnsupported } from "./unsupported.ts";
 
@@ -72,7 +71,7 @@ export async function accountView(
 }
 
 /**
- * BUCKETS_REFUSED for an empty list the account may not have listed in full, else undefined. Account info
+ * "You do not have permission to list buckets." for an empty list the account may not have listed in full, else undefined. Account info
  * names only the buckets a restricted user can reach, so "none" would otherwise read as "no buckets yet".
  */
 export function bucketListRefusal(
@@ -82,7 +81,7 @@ export function bucketListRefusal(
   const [list] = evaluatePermissions(view.policy, {
     actions: [{ id: "list", action: "s3:ListAllMyBuckets", bucket_name: "" }],
   }).permissions;
-  return list.can ? undefined : BUCKETS_REFUSED;
+  return list.can ? undefined : t("buckets.list.refused");
 }
 
 export async function listBuckets(client: S3Client): Promise<BucketSummary[]> {
@@ -114,7 +113,7 @@ export async function bucketInfo(
   let bucket = (await (view ?? accountView(client))).buckets.find((b) => b.name === name);
   if (!bucket) {
     if (!(await headBucket(client, name))) {
-      throw ApiError.notFound("not found", `The bucket ${name} does not exist.`);
+      throw ApiError.notFound("not found", t("buckets.delete.missing", { bucket: name }));
     }
     bucket = { name, size: 0, creation_date: "" };
   }
@@ -126,8 +125,8 @@ export async function bucketInfo(
 /** Sizes as the dialog sends them: a positive whole number of bytes. */
 function quotaBytes(input: MakeBucketInput): number {
   if (!input.quota?.enabled) return 0;
-  const problem = quotaProblem(input.quota.amount ?? 0);
-  if (problem) throw ApiError.badRequest("invalid quota", problem);
+  const problem = quotaMessage(input.quota.amount ?? 0);
+  if (problem) throw ApiError.badRequest(t("buckets.error.invalidQuota"), problem);
   return input.quota.amount ?? 0;
 }
 
@@ -136,8 +135,8 @@ function quotaBytes(input: MakeBucketInput): number {
  * the error names the step, so a half-configured bucket never stays behind.
  */
 export async function makeBucket(client: S3Client, input: MakeBucketInput): Promise<void> {
-  const problem = bucketNameProblem(input.name);
-  if (problem) throw ApiError.badRequest("invalid bucket name", problem);
+  const problem = bucketNameMessage(input.name);
+  if (problem) throw ApiError.badRequest(t("buckets.error.invalidName"), problem);
   const quota = quotaBytes(input);
   // Retention needs object locking, and locking needs versioning (spec 2 §4 switch rules).
   const locking = input.locking || !!input.retention;
@@ -151,8 +150,8 @@ export async function makeBucket(client: S3Client, input: MakeBucketInput): Prom
       error instanceof S3Error &&
       (error.code === "BucketAlreadyOwnedByYou" || error.code === "BucketAlreadyExists")
     ) {
-      throw new ApiError(409, "bucket already exists", {
-        detail: `A bucket named ${input.name} already exists.`,
+      throw new ApiError(409, t("buckets.error.exists"), {
+        detail: t("buckets.create.exists", { bucket: input.name }),
       });
     }
     throw error;
@@ -160,15 +159,15 @@ export async function makeBucket(client: S3Client, input: MakeBucketInput): Prom
   let step = "";
   try {
     if (versioning && !locking) {
-      step = "enabling versioning";
+      step = t("buckets.create.stepVersioning");
       await putBucketVersioning(client, input.name, { status: "Enabled" });
     }
     if (quota) {
-      step = "setting the quota";
+      step = t("buckets.create.stepQuota");
       await setBucketQuota(client, input.name, quota, input.quota?.quota_type ?? "hard");
     }
     if (input.retention) {
-      step = "setting the retention";
+      step = t("buckets.create.stepRetention");
       await putObjectLockConfig(client, input.name, retentionToLock(input.retention));
     }
   } catch (error) {
@@ -177,7 +176,7 @@ export async function makeBucket(client: S3Client, input: MakeBucketInput): Prom
       error instanceof Error && "status" in error && typeof error.status === "number" && error.status < 500
         ? error.status
         : 502;
-    throw new ApiError(status, `the bucket was not created: ${step} failed`, {
+    throw new ApiError(status, t("buckets.create.notCreated", { step }), {
       detail: error instanceof Error ? error.message : String(error),
     });
   }
@@ -194,14 +193,11 @@ export async function setBucketAccess(
   access: BucketAccessLevel,
 ): Promise<BucketSummary> {
   if (access === "CUSTOM") {
-    throw ApiError.badRequest(
-      "invalid access",
-      "CUSTOM access comes from a custom bucket policy; choose PRIVATE or PUBLIC, or edit Access Rules.",
-    );
+    throw ApiError.badRequest(t("buckets.error.invalidAccess"), t("buckets.accessPolicy.customRefused"));
   }
   const policy = presetPolicy(name, access);
   await unlessUnsupported(
-    "Bucket policies",
+    t("buckets.unsupported.policies"),
     putBucketPolicy(client, name, policy ? policyToJson(policy) : ""),
   );
   return await bucketInfo(client, name);

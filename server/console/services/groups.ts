@@ -1,4 +1,5 @@
 /** Groups (api-index §4): list, detail, create with members, update members and status, delete. */
+import { t } from "../../../islands/lib/i18n/t.ts";
 import type { AddGroupInput, Group, UpdateGroupInput } from "../../lib/contract/groups.ts";
 import { ApiError } from "../http/errors.ts";
 import * as iam from "../../lib/s3/admin/iam.ts";
@@ -26,8 +27,8 @@ export async function getGroup(client: S3Client, name: string): Promise<Group> {
 
 export async function addGroup(client: S3Client, input: AddGroupInput): Promise<void> {
   if ((await iam.listGroups(client)).includes(input.group)) {
-    throw new ApiError(409, "group already exists", {
-      detail: `A group named ${input.group} already exists.`,
+    throw new ApiError(409, t("iam.api.groupExists"), {
+      detail: t("iam.api.groupExistsDetail", { name: input.group }),
     });
   }
   await iam.updateGroupMembers(client, { group: input.group, members: input.members, isRemove: false });

@@ -2,7 +2,8 @@
  * Settings › Identity diagnostics for the directory (identity_ldap): each step of a sign-in checked on its
  * own, from this console server, with the storage's stored settings: the address and TLS mode, the lookup
  * bind, the search bases, and for a test user (no password: never bound) the lookup, the groups and the
- * policies mapped to them. A step that fails stops the steps that need it.
+ * policies mapped to them. A step that fails stops the steps that need it. Step names and the messages made
+ * here are in the request's language; the directory's own answers are quoted as they came.
  */
 import type { DiagnosticsSection, DiagnosticStep } from "../../lib/contract/identity.ts";
 import { LdapFailure, lookupUser, probe } from "../../lib/ldap/directory.ts";
@@ -10,12 +11,16 @@ import { ldapSettings, usesLookupBind } from "../../lib/ldap/settings.ts";
 import { ldapPolicyEntities } from "../../lib/s3/admin/ldap.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { storedValues } from "./settings.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
-const STEP_NAMES: Record<string, string> = {
-  reach: "Directory reachable",
-  "lookup-bind": "Lookup bind",
-  "search-base": "Search base",
-};
+const stepName = (id: string): string =>
+  id === "reach"
+    ? t("settings.identity.step.reach")
+    : id === "lookup-bind"
+    ? t("settings.identity.step.lookupBind")
+    : id === "search-base"
+    ? t("settings.identity.step.searchBase")
+    : id;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -34,17 +39,13 @@ export async function ldapDiagnostics(
   };
   await probe(settings, async (id, run) => {
     try {
-      return record(STEP_NAMES[id] ?? id, true, await run());
+      return record(stepName(id), true, await run());
     } catch (error) {
-      return record(STEP_NAMES[id] ?? id, false, messageOf(error));
+      return record(stepName(id), false, messageOf(error));
     }
   });
   if (!usesLookupBind(settings)) {
-    record(
-      "Lookup bind",
-      true,
-      "no lookup_bind_dn: username-format mode binds with the DN made from username_format; a test user can only be checked by signing in",
-    );
+    record(t("settings.identity.step.lookupBind"), true, t("settings.identity.msg.usernameFormatMode"));
     return { configured: true, steps };
   }
   if (!testUser || steps.some((s) => !s.passed)) return { configured: true, steps };
@@ -52,40 +53,52 @@ export async function ldapDiagnostics(
   try {
     user = await lookupUser(settings, testUser);
   } catch (error) {
-    record("Test user lookup", false, error instanceof LdapFailure ? error.message : messageOf(error));
+    record(
+      t("settings.identity.step.userLookup"),
+      false,
+      error instanceof LdapFailure ? error.message : messageOf(error),
+    );
     return { configured: true, steps };
   }
   if (!user) {
     record(
-      "Test user lookup",
+      t("settings.identity.step.userLookup"),
       false,
-      `no entry matches ${settings.userDnSearchFilter} for '${testUser}' under ${
-        settings.userDnSearchBaseDns.join("; ")
-      } (missing, outside the search base, or left out by the filter, e.g. disabled)`,
+      t("settings.identity.msg.noEntry", {
+        filter: settings.userDnSearchFilter,
+        user: testUser,
+        bases: settings.userDnSearchBaseDns.join("; "),
+      }),
     );
     return { configured: true, steps };
   }
-  record("Test user lookup", true, `found ${user.dn}`);
+  record(t("settings.identity.step.userLookup"), true, t("settings.identity.msg.found", { dn: user.dn }));
   record(
-    "Test user groups",
+    t("settings.identity.step.userGroups"),
     true,
-    user.groups.length ? user.groups.join("; ") : "member of no group found by group_search_filter",
+    user.groups.length ? user.groups.join("; ") : t("settings.identity.msg.noGroup"),
   );
   try {
     const entities = await ldapPolicyEntities(client, { users: [user.dn], groups: user.groups });
     const mapped = [
-      ...(entities.userMappings ?? []).map((m) => `${m.policies.join(", ")} (user ${m.user})`),
-      ...(entities.groupMappings ?? []).map((m) => `${m.policies.join(", ")} (group ${m.group})`),
+      ...(entities.userMappings ?? []).map((m) =>
+        t("settings.identity.msg.userMapping", { policies: m.policies.join(", "), user: m.user })
+      ),
+      ...(entities.groupMappings ?? []).map((m) =>
+        t("settings.identity.msg.groupMapping", { policies: m.policies.join(", "), group: m.group })
+      ),
     ];
     record(
-      "Mapped policies",
+      t("settings.identity.step.policies"),
       mapped.length > 0,
-      mapped.length
-        ? mapped.join("; ")
-        : `no policy is mapped to ${user.dn} or its groups: sign-in will be refused until one is attached`,
+      mapped.length ? mapped.join("; ") : t("settings.identity.msg.noPolicy", { dn: user.dn }),
     );
   } catch (error) {
-    record("Mapped policies", false, `the storage server could not list the mappings: ${messageOf(error)}`);
+    record(
+      t("settings.identity.step.policies"),
+      false,
+      t("settings.identity.msg.mappingsFailed", { reason: messageOf(error) }),
+    );
   }
   return { configured: true, steps };
 }

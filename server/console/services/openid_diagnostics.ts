@@ -3,12 +3,13 @@
  * (identity_openid) and the one the console sends browsers to (CONSOLE_IDP_*), checked from this console
  * server: the discovery document answers, its issuer is the provider's own address, its key set answers with
  * keys, a client id is set, and a redirect (callback) URL is configured. Kept apart from the directory's
- * checks so more OpenID steps can be added here alone.
+ * checks so more OpenID steps can be added here alone. Step names and messages are in the request's language.
  */
 import type { DiagnosticsSection, DiagnosticStep } from "../../lib/contract/identity.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import type { AppConfig } from "../config/config.ts";
 import { storedValues } from "./settings.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
 const WELL_KNOWN = "/.well-known/openid-configuration";
 const TIMEOUT_MS = 10_000;
@@ -27,10 +28,10 @@ async function getJson(fetcher: typeof fetch, url: string): Promise<Record<strin
   });
   if (!res.ok) {
     await res.body?.cancel();
-    throw new Error(`${url} answered HTTP ${res.status}`);
+    throw new Error(t("settings.identity.msg.httpStatus", { url, status: String(res.status) }));
   }
   const body = await res.json().catch(() => null);
-  if (!body || typeof body !== "object") throw new Error(`${url} did not answer JSON`);
+  if (!body || typeof body !== "object") throw new Error(t("settings.identity.msg.notJson", { url }));
   return body as Record<string, unknown>;
 }
 
@@ -51,48 +52,50 @@ export async function openIdDiagnostics(
   let discovery: Record<string, unknown> | null = null;
   try {
     discovery = await getJson(fetcher, url);
-    record("Discovery document reachable", true, `${url} answered`);
+    record(t("settings.identity.step.discovery"), true, t("settings.identity.msg.answered", { url }));
   } catch (error) {
-    record("Discovery document reachable", false, `${url}: ${messageOf(error)}`);
+    record(t("settings.identity.step.discovery"), false, `${url}: ${messageOf(error)}`);
   }
   if (discovery) {
     const expected = url.slice(0, url.indexOf(WELL_KNOWN));
     const issuer = String(discovery.issuer ?? "");
     record(
-      "Issuer matches",
+      t("settings.identity.step.issuer"),
       issuer.replace(/\/+$/, "") === expected.replace(/\/+$/, ""),
-      issuer === "" ? "the discovery document names no issuer" : `issuer ${issuer}, configured ${expected}`,
+      issuer === ""
+        ? t("settings.identity.msg.noIssuer")
+        : t("settings.identity.msg.issuer", { issuer, expected }),
     );
     const jwksUri = String(discovery.jwks_uri ?? "");
     if (!jwksUri) {
-      record("Key set reachable", false, "the discovery document names no jwks_uri");
+      record(t("settings.identity.step.keySet"), false, t("settings.identity.msg.noJwksUri"));
     } else {
       try {
         const jwks = await getJson(fetcher, jwksUri);
         const keys = Array.isArray(jwks.keys) ? jwks.keys.length : 0;
         record(
-          "Key set reachable",
+          t("settings.identity.step.keySet"),
           keys > 0,
-          keys > 0 ? `${jwksUri}: ${keys} key(s)` : `${jwksUri} holds no keys`,
+          keys > 0
+            ? t("settings.identity.msg.keys", { url: jwksUri, count: keys })
+            : t("settings.identity.msg.noKeys", { url: jwksUri }),
         );
       } catch (error) {
-        record("Key set reachable", false, messageOf(error));
+        record(t("settings.identity.step.keySet"), false, messageOf(error));
       }
     }
   }
   const clientId = stored.client_id || config.idp?.clientId || "";
   record(
-    "Client id set",
+    t("settings.identity.step.clientId"),
     clientId !== "",
-    clientId ? `client id ${clientId}` : "set client_id (identity_openid) or CONSOLE_IDP_CLIENT_ID",
+    clientId ? t("settings.identity.msg.clientId", { id: clientId }) : t("settings.identity.msg.noClientId"),
   );
   const callback = config.idp?.callback || stored.redirect_uri || "";
   record(
-    "Redirect URL configured",
+    t("settings.identity.step.redirect"),
     callback !== "",
-    callback
-      ? `the provider must list ${callback} as a redirect URI of the client`
-      : "set CONSOLE_IDP_CALLBACK (or identity_openid redirect_uri) to the console's /oauth_callback address",
+    callback ? t("settings.identity.msg.redirect", { url: callback }) : t("settings.identity.msg.noRedirect"),
   );
   return { configured: true, steps };
 }

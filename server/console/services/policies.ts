@@ -3,6 +3,8 @@
  * holds a policy. Documents are validated with the same checker the browser's editor uses, so a bad
  * policy is refused with the line and column of the first problem before the storage server sees it.
  */
+import { t } from "../../../islands/lib/i18n/t.ts";
+import { problemText } from "../../../islands/lib/policy/problems.ts";
 import type { AddPolicyInput, PolicySummary } from "../../lib/contract/policies.ts";
 import { ApiError } from "../http/errors.ts";
 import { checkPolicy } from "../../lib/policy/mod.ts";
@@ -36,8 +38,13 @@ export function assertValidPolicy(text: string): void {
   const { problems } = checkPolicy(text);
   if (!problems.length) return;
   const first = problems[0];
-  throw new ApiError(400, `invalid policy: ${first.message} (line ${first.line}, column ${first.column})`, {
-    detail: problems.map((p) => `line ${p.line}, column ${p.column}: ${p.message}`).join("\n"),
+  const at = (p: typeof first) => ({
+    line: String(p.line),
+    column: String(p.column),
+    message: problemText(p.message),
+  });
+  throw new ApiError(400, t("iam.api.invalidPolicy", at(first)), {
+    detail: problems.map((p) => t("iam.api.policyProblem", at(p))).join("\n"),
   });
 }
 

@@ -2,6 +2,7 @@
  * The Policy detail screen (spec 1) as one view model: the page renders it and the island's Refresh reads it
  * again through GET /api/v1/policy/detail, so a part the account may not read says so the same way in both.
  */
+import { t } from "../../../islands/lib/i18n/t.ts";
 import type { PolicyDetailView } from "../../lib/contract/policies.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { getPolicy, groupsWithPolicy, usersWithPolicy } from "./policies.ts";
@@ -12,8 +13,8 @@ export async function policyDetail(client: S3Client, name: string): Promise<Poli
   const [policy, { data, failures }] = await Promise.all([
     getPolicy(client, name),
     readParts<{ users: string[]; groups: string[] }>({
-      users: [() => usersWithPolicy(client, name), [], "Users"],
-      groups: [() => groupsWithPolicy(client, name), [], "Groups"],
+      users: [() => usersWithPolicy(client, name), [], t("iam.word.users")],
+      groups: [() => groupsWithPolicy(client, name), [], t("iam.word.groups")],
     }),
   ]);
   const unavailable: PolicyDetailView["unavailable"] = {};

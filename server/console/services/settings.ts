@@ -22,13 +22,14 @@ import {
 import { serverInfo } from "../../lib/s3/admin/info.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { maskValue, needsStored, restoreValue } from "./config_secrets.ts";
+import { type MessageKey, t } from "../../../islands/lib/i18n/t.ts";
 
 export { listTierViews } from "./settings_tiers.ts";
 
 const SUBSYSTEM = /^[a-z][a-z0-9_]*$/;
 
 function checkName(name: string): void {
-  if (!SUBSYSTEM.test(name)) throw ApiError.badRequest("invalid configuration name", name);
+  if (!SUBSYSTEM.test(name)) throw ApiError.badRequest(t("settings.validation.invalidName"), name);
 }
 
 /** GET /configs: the subsystems the server knows. */
@@ -67,8 +68,8 @@ export async function getConfig(client: S3Client, name: string): Promise<ConfigI
 /**
  * Writes the key-values (empty values dropped, CSV lists normalised, spec 2 §5). Subsystems the console has a
  * form for are checked field by field, over the stored values merged with the sent ones (as the storage
- * merges them), and refused whole on any problem; a masked secret keeps the stored one. `restart` says
- * whether a restart applies them.
+ * merges them), and refused whole on any problem (each named in the request's language); a masked secret keeps
+ * the stored one. `restart` says whether a restart applies them.
  */
 export async function setConfig(
   client: S3Client,
@@ -84,14 +85,18 @@ export async function setConfig(
   if (fields) {
     stored = await storedValues(client, name, target);
     const merged = { ...stored, ...Object.fromEntries(sent.map((p) => [p.key, p.value])) };
-    const { keyValues: valid, errors } = validateFields(fields, merged);
+    const { keyValues: valid, errors: problems } = validateFields(fields, merged);
+    // The checks name their problems by message key (the contract holds no language).
+    const errors: Record<string, string> = Object.fromEntries(
+      Object.entries(problems).map(([key, problem]) => [key, t(problem as MessageKey)]),
+    );
     for (const { key } of sent) {
       if (!fields.some((f) => f.name === key) && key !== "enable") {
-        errors[key] = `'${key}' is not a setting of ${name}`;
+        errors[key] = t("settings.validation.notASetting", { key, name });
       }
     }
     if (Object.keys(errors).length > 0) {
-      throw new ApiError(400, "invalid configuration", {
+      throw new ApiError(400, t("settings.validation.invalid"), {
         detail: Object.entries(errors).map(([k, m]) => `${k}: ${m}`).join("; "),
         fields: errors,
       });
@@ -104,7 +109,9 @@ export async function setConfig(
     const kept = restoreValue(key, value, stored[key]);
     return kept === null ? [] : [{ key, value: kept }];
   });
-  if (restored.length === 0) throw ApiError.badRequest("no values to save", "Every value was empty.");
+  if (restored.length === 0) {
+    throw ApiError.badRequest(t("settings.validation.nothingToSave"), t("settings.validation.allEmpty"));
+  }
   return await setConfigKV(client, formatConfigLine(name, target, restored));
 }
 

@@ -15,6 +15,7 @@ import { EMPTY_FIELD } from "../../lib/contract/settings_fields.ts";
 import { ApiError } from "../http/errors.ts";
 import { addTier, editTierCredentials, listTiers, type TierConfig } from "../../lib/s3/admin/buckets.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
+import { type MessageKey, t } from "../../../islands/lib/i18n/t.ts";
 
 /** Tiers without their secrets. */
 export async function listTierViews(client: S3Client): Promise<{ items: TierView[] }> {
@@ -41,8 +42,12 @@ export async function listTierViews(client: S3Client): Promise<{ items: TierView
   return { items };
 }
 
-function invalid(fields: Record<string, string>): never {
-  throw new ApiError(400, "invalid tier configuration", {
+/** Refuses a tier form; `problems` are message keys (or texts), sent in the request's language. */
+function invalid(problems: Record<string, string>): never {
+  const fields = Object.fromEntries(
+    Object.entries(problems).map(([key, problem]) => [key, t(problem as MessageKey)]),
+  );
+  throw new ApiError(400, t("settings.tiers.invalid"), {
     detail: Object.entries(fields).map(([k, m]) => `${k}: ${m}`).join("; "),
     fields,
   });
@@ -51,7 +56,7 @@ function invalid(fields: Record<string, string>): never {
 /** Checks a new tier as spec 2 §5 asks and builds MinIO's TierConfig. */
 export function tierConfigOf(input: AddTierInput): TierConfig {
   const section = input[input.type];
-  if (!section) invalid({ [input.type]: `the ${input.type} settings are missing` });
+  if (!section) invalid({ [input.type]: t("settings.tiers.sectionMissing", { type: input.type }) });
   const fields: Record<string, string> = {};
   const required = (name: string, value: string | undefined) => {
     if (!value?.trim()) fields[name] = EMPTY_FIELD;
@@ -107,7 +112,7 @@ export async function getTier(client: S3Client, type: string, name: string): Pro
   const tier = (await listTierViews(client)).items.find((t) =>
     t.type === type && (t[t.type] as { name: string } | undefined)?.name === name
   );
-  if (!tier) throw ApiError.notFound("not found", TIER_INFO_ERROR);
+  if (!tier) throw ApiError.notFound(t("settings.tiers.notFound"), t(TIER_INFO_ERROR as MessageKey));
   return tier;
 }
 
@@ -118,7 +123,7 @@ export async function updateTierCredentials(
   name: string,
   input: TierCredentialsInput,
 ): Promise<void> {
-  if (!name) throw ApiError.badRequest(TIER_INFO_ERROR);
+  if (!name) throw ApiError.badRequest(t(TIER_INFO_ERROR as MessageKey));
   const fields: Record<string, string> = {};
   if (type === "gcs") {
     if (!input.creds) fields.creds = EMPTY_FIELD;
@@ -126,7 +131,10 @@ export async function updateTierCredentials(
     if (!input.access_key.trim()) fields.access_key = EMPTY_FIELD;
     if (!input.secret_key.trim()) fields.secret_key = EMPTY_FIELD;
   } else {
-    throw ApiError.badRequest("invalid tier type", `${type} is not s3, gcs or azure`);
+    throw ApiError.badRequest(
+      t("settings.tiers.invalidType"),
+      t("settings.tiers.invalidTypeDetail", { type }),
+    );
   }
   if (Object.keys(fields).length) invalid(fields);
   await editTierCredentials(

@@ -11,6 +11,9 @@ import {
 import type { LogSearchEndpoint } from "../config/endpoints.ts";
 import { ApiError } from "../http/errors.ts";
 import { statusText } from "../../lib/http/status.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
+// Installs the per-request language (English outside a request) for the texts below.
+import "../render/i18n.ts";
 import { allows, type LiveAccess, type LiveAccessDeps, requireAction } from "../session/live_access.ts";
 import type { SessionData } from "../session/token.ts";
 
@@ -63,7 +66,7 @@ export function statusFilter(value: string): string {
   if (shown) return shown[2] || statusText(Number(shown[1])) || value;
   if (/^[\d*.]+$/.test(value) && /\d/.test(value)) {
     throw ApiError.badRequest(
-      "Response Status takes a code such as 404 or a text such as Not Found",
+      t("monitoring.audit.statusFilterInvalid"),
       `the log search matches the status text, so "${value}" cannot match a range of codes`,
     );
   }
@@ -129,7 +132,7 @@ export async function searchAuditLog(
   await requireAction(deps, session, AUDIT_SEARCH_ACTION, "searching the audit log");
   const endpoint = deps.logSearch;
   if (!endpoint) {
-    throw new ApiError(500, "Log Search API not available.", { detail: "no log search is configured" });
+    throw new ApiError(500, t("monitoring.audit.unavailable"), { detail: "no log search is configured" });
   }
   const params = new URLSearchParams({ token: endpoint.token, q: "reqinfo" });
   for (const filter of input.filters) params.append("fp", `${filter.key}:${filter.value}`);
@@ -146,7 +149,7 @@ export async function searchAuditLog(
       signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
-    throw new ApiError(500, "Log Search API not available.", {
+    throw new ApiError(500, t("monitoring.audit.unavailable"), {
       detail: error instanceof Error ? error.message : String(error),
     });
   }
@@ -154,7 +157,7 @@ export async function searchAuditLog(
   if (res.status !== 200) {
     throw new ApiError(
       res.status >= 400 && res.status < 600 ? res.status : 502,
-      `error retrieving logs: ${res.statusText || res.status}`,
+      t("monitoring.audit.retrieveFailed", { reason: res.statusText || String(res.status) }),
       { detail: text.trim().replace(/token=[^&\s]+/g, "token=*") },
     );
   }
@@ -162,7 +165,7 @@ export async function searchAuditLog(
   try {
     rows = JSON.parse(text);
   } catch {
-    throw new ApiError(502, "error retrieving logs: the log search answered something that is not JSON");
+    throw new ApiError(502, t("monitoring.audit.notJson"));
   }
   return { results: rows ?? [] };
 }

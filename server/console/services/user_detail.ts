@@ -3,6 +3,7 @@
  * every change through GET /api/v1/user/detail, so a part the account may not read says so the same way in
  * both.
  */
+import { t } from "../../../islands/lib/i18n/t.ts";
 import type { UserDetailView } from "../../lib/contract/users.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { listServiceAccounts } from "./account.ts";
@@ -16,9 +17,13 @@ export async function userDetail(client: S3Client, name: string): Promise<UserDe
   const [user, { data, failures }] = await Promise.all([
     getUser(client, name),
     readParts<{ serviceAccounts: string[]; groups: string[]; policies: string[] }>({
-      groups: [async () => (await listGroups(client)).groups, [], "Groups"],
-      policies: [async () => (await listPolicies(client)).policies.map((p) => p.name), [], "Policies"],
-      serviceAccounts: [() => listServiceAccounts(client, name), [], "Service Accounts"],
+      groups: [async () => (await listGroups(client)).groups, [], t("iam.word.groups")],
+      policies: [
+        async () => (await listPolicies(client)).policies.map((p) => p.name),
+        [],
+        t("iam.word.policies"),
+      ],
+      serviceAccounts: [() => listServiceAccounts(client, name), [], t("iam.word.serviceAccounts")],
     }),
   ]);
   const unavailable: UserDetailView["unavailable"] = {};

@@ -3,6 +3,8 @@
  * membership, policy attachment, and Deck's effective access check. Every call goes to the storage
  * server's admin API with the session's credentials, so the storage server decides what is allowed.
  */
+import { decisionReason } from "../../../islands/lib/policy/catalog.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 import type {
   AccessCheck,
   AddUserInput,
@@ -91,14 +93,20 @@ async function userExists(client: S3Client, name: string): Promise<boolean> {
 }
 
 /** Refuses policy names the storage server does not know, before anything is changed. */
-async function assertPoliciesExist(client: S3Client, names: string[], outcome: string): Promise<void> {
+async function assertPoliciesExist(
+  client: S3Client,
+  names: string[],
+  outcome: "created" | "changed",
+): Promise<void> {
   if (names.length === 0) return;
   const known = await iam.listCannedPolicies(client);
   const missing = names.filter((name) => !(name in known));
   if (missing.length === 0) return;
   const list = missing.join(", ");
-  throw new ApiError(400, `unknown policy ${list}`, {
-    detail: `The policy ${list} does not exist, so ${outcome}.`,
+  throw new ApiError(400, t("iam.api.unknownPolicy", { list }), {
+    detail: outcome === "created"
+      ? t("iam.api.unknownPolicyNotCreated", { list })
+      : t("iam.api.unknownPolicyNotChanged", { list }),
   });
 }
 
@@ -130,11 +138,11 @@ async function joinGroup(
 export async function addUser(client: S3Client, input: AddUserInput): Promise<User> {
   const outcome = "the user was not created";
   if (await userExists(client, input.accessKey)) {
-    throw new ApiError(409, "user already exists", {
-      detail: `A user named ${input.accessKey} already exists.`,
+    throw new ApiError(409, t("iam.api.userExists"), {
+      detail: t("iam.api.userExistsDetail", { name: input.accessKey }),
     });
   }
-  await assertPoliciesExist(client, input.policies, outcome);
+  await assertPoliciesExist(client, input.policies, "created");
   const existingGroups = new Set(input.groups.length ? await iam.listGroups(client) : []);
   const change = new ChangeSet(outcome);
   await change.apply(
@@ -161,7 +169,7 @@ export async function addUser(client: S3Client, input: AddUserInput): Promise<Us
 export async function updateUser(client: S3Client, name: string, input: UpdateUserInput): Promise<User> {
   const outcome = "the user was not changed";
   const current = await iam.getUserInfo(client, name);
-  if (input.policies) await assertPoliciesExist(client, input.policies, outcome);
+  if (input.policies) await assertPoliciesExist(client, input.policies, "changed");
   const before = new Set(current.memberOf ?? []);
   const after = new Set(input.groups);
   const existingGroups = new Set([...after].some((g) => !before.has(g)) ? await iam.listGroups(client) : []);
@@ -199,7 +207,7 @@ export async function updateUser(client: S3Client, name: string, input: UpdateUs
 }
 
 export async function removeUser(client: S3Client, signedInAs: string, name: string): Promise<void> {
-  if (name === signedInAs) throw ApiError.forbidden("logged in user cannot be deleted by itself");
+  if (name === signedInAs) throw ApiError.forbidden(t("iam.api.selfDelete"));
   await iam.removeUser(client, name);
   // Newer MinIO keeps a deleted user's STS credentials (denied, but alive for a same-named new user).
   await endSessions(client, { user: name, fullRevoke: true });
@@ -256,10 +264,10 @@ export async function checkUserAccess(
     sid: decision.sid,
     effect: decision.effect,
     reason: disabled
-      ? `The user is disabled, so every request is refused. Its policies alone would ${
-        decision.allowed ? "allow" : "deny"
-      } it: ${decision.reason}`
-      : decision.reason,
+      ? t(decision.allowed ? "iam.user.disabledWouldAllow" : "iam.user.disabledWouldDeny", {
+        reason: decisionReason(decision),
+      })
+      : decisionReason(decision),
     evaluated: [...names],
   };
 }

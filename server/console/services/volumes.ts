@@ -11,6 +11,7 @@ import {
 } from "../../lib/contract/volumes.ts";
 import type { OperatorDeps } from "../k8s/connection.ts";
 import { ApiError } from "../http/errors.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 import { corePath, groupPath, K8sError } from "../k8s/client.ts";
 import { canonicalQuantity } from "../../lib/contract/quantity.ts";
 import {
@@ -105,14 +106,14 @@ export async function formatDrives(
   input: FormatDrivesInput,
 ): Promise<FormatIssue[]> {
   if (input.confirm !== FORMAT_CONFIRMATION) {
-    throw new ApiError(400, `type ${FORMAT_CONFIRMATION} to format drives`, {
-      detail: "formatting erases every drive chosen; the confirmation phrase is required",
+    throw new ApiError(400, t("operator.drives.typeToFormat", { phrase: FORMAT_CONFIRMATION }), {
+      detail: t("operator.drives.phraseRequired"),
     });
   }
   const wanted = new Set(input.drives);
   const { drives } = await drivesAndVolumes(op, token);
   if (drives.length === 0) {
-    throw new ApiError(500, "an error occurred, please try again", { detail: "no resources found globally" });
+    throw new ApiError(500, t("operator.api.tryAgain"), { detail: "no resources found globally" });
   }
   const issues: FormatIssue[] = [];
   for (const drive of drives) {

@@ -1,17 +1,38 @@
 /** S3 bucket name rules (minio-protocol §1.1), shared by the embedded server, the console API and the Create Bucket dialog. */
 
-export function bucketNameProblem(name: string): string | null {
-  if (name.length < 3 || name.length > 63) return "Bucket name must be 3 to 63 characters long";
-  if (!/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/.test(name)) return "Bucket name contains invalid characters";
-  if (name.includes("..") || name.includes(".-") || name.includes("-.")) {
-    return "Bucket name contains invalid characters";
-  }
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return "Bucket name must not be formatted as an IP address";
-  if (name === "minio") return "Bucket name minio is reserved";
+/** What is wrong with a new bucket's name, as a kind the console words in the visitor's language. */
+export type BucketNameIssue =
+  | { kind: "length" | "characters" | "ipAddress" | "reserved" }
+  | { kind: "awsReserved"; affix: string };
+
+export function bucketNameIssue(name: string): BucketNameIssue | null {
+  if (name.length < 3 || name.length > 63) return { kind: "length" };
+  if (!/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/.test(name)) return { kind: "characters" };
+  if (name.includes("..") || name.includes(".-") || name.includes("-.")) return { kind: "characters" };
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return { kind: "ipAddress" };
+  if (name === "minio") return { kind: "reserved" };
   const reserved = RESERVED_PREFIXES.find((p) => name.startsWith(p)) ??
     RESERVED_SUFFIXES.find((s) => name.endsWith(s));
-  if (reserved) return `Bucket names with "${reserved}" are reserved by AWS`;
+  if (reserved) return { kind: "awsReserved", affix: reserved };
   return null;
+}
+
+/** The storage server's (S3 protocol) wording of a name's problem: always English. */
+export function bucketNameProblem(name: string): string | null {
+  const issue = bucketNameIssue(name);
+  if (!issue) return null;
+  switch (issue.kind) {
+    case "length":
+      return "Bucket name must be 3 to 63 characters long";
+    case "characters":
+      return "Bucket name contains invalid characters";
+    case "ipAddress":
+      return "Bucket name must not be formatted as an IP address";
+    case "reserved":
+      return "Bucket name minio is reserved";
+    case "awsReserved":
+      return `Bucket names with "${issue.affix}" are reserved by AWS`;
+  }
 }
 
 /** Prefixes and suffixes AWS reserves for its own bucket kinds (access points, Object Lambda, directory buckets…). */

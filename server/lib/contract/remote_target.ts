@@ -11,11 +11,14 @@ export interface RemoteTarget {
   secure?: boolean;
 }
 
+/** Why a target was refused; the console words it in the visitor's language. */
+export type RemoteTargetProblem = "notHostPort" | "portOutOfRange";
+
 const HOST_PORT =
   /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)(?::(\d{1,5}))?$/;
 
-/** Parses the target; a string describing the problem when it is not a host and port. */
-export function parseRemoteTarget(text: string): RemoteTarget | string {
+/** Parses the target; `{ problem }` when it is not a host and port. */
+export function parseRemoteTarget(text: string): RemoteTarget | { problem: RemoteTargetProblem } {
   let rest = text.trim();
   let secure: boolean | undefined;
   const scheme = /^(https?):\/\//i.exec(rest);
@@ -24,11 +27,9 @@ export function parseRemoteTarget(text: string): RemoteTarget | string {
     rest = rest.slice(scheme[0].length).replace(/\/$/, "");
   }
   const match = HOST_PORT.exec(rest);
-  if (!match) {
-    return "The target must be a host name or address with an optional port (host:port), without a path.";
-  }
+  if (!match) return { problem: "notHostPort" };
   if (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535)) {
-    return "The port must be between 1 and 65535.";
+    return { problem: "portOutOfRange" };
   }
   return { host: rest, secure };
 }

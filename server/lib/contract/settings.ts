@@ -104,9 +104,9 @@ export interface TierView {
 }
 
 export const TIER_NAME = /^[A-Z0-9_-]+$/;
-export const TIER_NAME_MESSAGE =
-  "Please verify that string is uppercase only and contains valid characters (numbers, dashes & underscores).";
-export const TIER_INFO_ERROR = "There was an error retrieving tier information";
+/** Message keys of the settings catalogue (islands/lib/i18n/<locale>/settings.ts): the contract holds no language. */
+export const TIER_NAME_MESSAGE = "settings.tiers.nameRule";
+export const TIER_INFO_ERROR = "settings.tiers.infoError";
 
 export type TierKind = "minio" | "gcs" | "s3" | "azure";
 

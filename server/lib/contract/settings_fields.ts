@@ -16,31 +16,46 @@ export type FieldType =
   | "select"
   | "radio";
 
+/**
+ * One field of a form. Its texts are message keys of the settings catalogue (islands/lib/i18n/<locale>/
+ * settings.ts), looked up where they are shown, in the language of the page or request; the contract itself
+ * holds no language. The config key (`name`) is never translated.
+ */
 export interface FieldDef {
   name: string;
+  /** Message key of the label. */
   label: string;
   type: FieldType;
   required?: boolean;
+  /** Message key of the help text shown under the field. */
   tooltip?: string;
+  /** Message key of the placeholder; a `{label}` in its text stands for the field's label. */
   placeholder?: string;
+  /** A placeholder that is an example value (an address, a DN): shown as it is, in every language. */
+  example?: string;
   /** Value a new form starts with (spec 2 §9). */
   default?: string;
-  options?: { value: string; label: string }[];
-  /** Extra rule; returns the message to show, or "" when the value is fine. */
+  /** The choices; `label` is a message key, and a choice without one shows its value (an AMQP keyword). */
+  options?: { value: string; label?: string }[];
+  /** Extra rule; returns the message key of the problem, or "" when the value is fine. */
   check?: (value: string) => string;
 }
 
-export const EMPTY_FIELD = "Field cannot be empty";
+/** Message keys of the problems the checks report (shown by the form, sent by the console server). */
+export const EMPTY_FIELD = "settings.validation.empty";
+
+/** The placeholder of a plain text or secret field: "Enter {label}". */
+export const ENTER_LABEL = "settings.field.enterLabel";
 
 /** What a secret looks like in a GET answer; sent back unchanged, the stored value is kept. */
 export const SECRET_MASK = "********";
 
 export const comment: FieldDef = {
   name: "comment",
-  label: "Comment",
+  label: "settings.field.comment.label",
   type: "comment",
-  tooltip: "You can add a comment to this setting",
-  placeholder: "Enter custom notes if any",
+  tooltip: "settings.field.comment.help",
+  placeholder: "settings.field.comment.placeholder",
 };
 
 const isUrl = (value: string, schemes = ["http:", "https:"]) => {
@@ -50,21 +65,20 @@ const isUrl = (value: string, schemes = ["http:", "https:"]) => {
     return false;
   }
 };
-export const urlCheck = (schemes?: string[]) =>
+/** A URL of one of the schemes (http and https by default); `message` names the schemes for the user. */
+export const urlCheck = (schemes?: string[], message = "settings.validation.url") =>
 (
   value: string,
-) => (isUrl(value, schemes)
-  ? ""
-  : `Please enter a valid URL (${(schemes ?? ["http:", "https:"]).map((s) => s + "//").join(" or ")})`);
+) => (isUrl(value, schemes) ? "" : message);
 export const hostPortCheck = (
   value: string,
-) => (/^\[?[A-Za-z0-9._:-]+\]?:\d{1,5}$/.test(value) ? "" : "Please enter an address as host:port");
+) => (/^\[?[A-Za-z0-9._:-]+\]?:\d{1,5}$/.test(value) ? "" : "settings.validation.hostPort");
 export const durationCheck = (
   value: string,
-) => (/^\d+(ms|s|m|h|d)?$/.test(value) ? "" : "Please enter a duration such as 30s, 5m, 1h or 2d");
+) => (/^\d+(ms|s|m|h|d)?$/.test(value) ? "" : "settings.validation.duration");
 export const absolutePath = (
   value: string,
-) => (value.startsWith("/") ? "" : "Please enter an absolute path, e.g. /home/events");
+) => (value.startsWith("/") ? "" : "settings.validation.absolutePath");
 
 // ---- Validation (spec 2 §5) ----
 
@@ -72,23 +86,23 @@ export const absolutePath = (
 export const normaliseCsv = (value: string) =>
   value.split(",").map((v) => v.trim()).filter(Boolean).join(",");
 
-/** Checks one field; "" when fine. */
+/** Checks one field: the message key of its problem, "" when fine. */
 export function fieldError(field: FieldDef, raw: string): string {
   const value = field.type === "csv" ? normaliseCsv(raw) : field.type === "comment" ? raw : raw.trim();
   if (value === "") return field.required ? EMPTY_FIELD : "";
   if (value === SECRET_MASK && field.type === "password") return "";
-  if (field.type === "number" && !/^\d+$/.test(value)) return "Please enter a whole number";
-  if (field.type === "on|off" && value !== "on" && value !== "off") return "Please choose on or off";
+  if (field.type === "number" && !/^\d+$/.test(value)) return "settings.validation.wholeNumber";
+  if (field.type === "on|off" && value !== "on" && value !== "off") return "settings.validation.onOff";
   if (
     (field.type === "select" || field.type === "radio") && field.options &&
     !field.options.some((o) => o.value === value)
-  ) return "Please choose one of the options";
+  ) return "settings.validation.option";
   return field.check?.(value) ?? "";
 }
 
 /**
  * Validates a whole form: returns the key-values to save (empty values dropped, CSV normalised) or the
- * message of every bad field. A form with any bad field is refused whole.
+ * message key of every bad field. A form with any bad field is refused whole.
  */
 export function validateFields(
   fields: FieldDef[],

@@ -5,6 +5,7 @@
 import type { PoolInfo, TenantListItem } from "../../../lib/contract/operator.ts";
 import type { OperatorDeps } from "../../k8s/connection.ts";
 import { ApiError } from "../../http/errors.ts";
+import { t } from "../../../../islands/lib/i18n/t.ts";
 import { corePath, K8sError, tenantPath } from "../../k8s/client.ts";
 import { parseQuantity } from "../../../lib/contract/quantity.ts";
 import type { Secret, Service, Tenant, TenantPool } from "../../k8s/types.ts";
@@ -155,13 +156,13 @@ export async function serviceUrl(
     });
   } catch (error) {
     if (error instanceof K8sError && error.status === 404) {
-      throw new ApiError(502, `the tenant's ${kind} service is not there yet`, { detail: error.message });
+      throw new ApiError(502, t("operator.api.serviceMissing", { kind }), { detail: error.message });
     }
     throw error;
   }
   const ports = service.spec?.ports ?? [];
   const port = ports.find((p) => p.name === `https-${kind}` || p.name === `http-${kind}`) ?? ports[0];
-  if (!port) throw new ApiError(502, `the tenant's ${kind} service has no port`);
+  if (!port) throw new ApiError(502, t("operator.api.serviceNoPort", { kind }));
   const scheme = port.name?.startsWith("https")
     ? "https"
     : port.name?.startsWith("http")
@@ -172,7 +173,7 @@ export async function serviceUrl(
   let host = `${serviceName}.${namespace}.svc.${op.config.clusterDomain}`;
   if (op.config.serviceAccess === "cluster-ip") {
     const ip = service.spec?.clusterIP;
-    if (!ip || ip === "None") throw new ApiError(502, `the tenant's ${kind} service has no cluster IP`);
+    if (!ip || ip === "None") throw new ApiError(502, t("operator.api.serviceNoIp", { kind }));
     host = ip.includes(":") ? `[${ip}]` : ip;
   }
   return `${scheme}://${host}:${port.port}`;

@@ -12,6 +12,7 @@
 import type { SubnetLicense } from "../../../lib/contract/operator.ts";
 import type { OperatorDeps } from "../../k8s/connection.ts";
 import { ApiError } from "../../http/errors.ts";
+import { t } from "../../../../islands/lib/i18n/t.ts";
 import { corePath, tenantPath } from "../../k8s/client.ts";
 import type { Secret, Tenant } from "../../k8s/types.ts";
 import type { LicenseStore } from "../../license/store.ts";
@@ -52,9 +53,8 @@ async function intoConfigSecret(op: OperatorDeps, token: string, tenant: Tenant,
   });
   const secret = await op.k8s.get<Secret>(token, path);
   if (secret.immutable) {
-    throw new ApiError(409, "unable to attach the licence", {
-      detail:
-        `the tenant's configuration secret ${secret.metadata.name} is immutable; recreate it as a mutable secret, or set ${LICENSE_VAR} in it yourself`,
+    throw new ApiError(409, t("operator.license.attachFailed"), {
+      detail: t("operator.api.licenceImmutable", { secret: secret.metadata.name, variable: LICENSE_VAR }),
     });
   }
   const text = setConfigEnvVar(decodeBase64(secret.data?.["config.env"]), LICENSE_VAR, key);
@@ -83,8 +83,8 @@ export async function attachLicense(
   const { key, problem } = await store.current();
   if (!key) {
     throw ApiError.notFound(
-      "license not found",
-      problem ?? "no licence is active: activate one on the License page first",
+      t("operator.license.notFound"),
+      problem ?? t("operator.license.noneActive"),
     );
   }
   await retryOnConflict(async () => {

@@ -4,6 +4,7 @@
 import type { PodEvent, PodInfo } from "../../../lib/contract/operator.ts";
 import type { OperatorDeps } from "../../k8s/connection.ts";
 import { ApiError } from "../../http/errors.ts";
+import { t } from "../../../../islands/lib/i18n/t.ts";
 import { corePath } from "../../k8s/client.ts";
 import { type K8sEvent, type Pod, TENANT_LABEL } from "../../k8s/types.ts";
 
@@ -41,15 +42,15 @@ export async function deleteTenantPod(
   confirm: string | undefined,
 ): Promise<void> {
   if (confirm !== pod) {
-    throw new ApiError(400, "Tenant name is incorrect", {
-      detail: "type the pod's name to confirm the deletion",
+    throw new ApiError(400, t("operator.tenants.nameIncorrect"), {
+      detail: t("operator.api.typePodName"),
     });
   }
   const deleted = await op.k8s.request<{ items?: Pod[] }>(token, "DELETE", corePath("pods", { namespace }), {
     query: { labelSelector: `${TENANT_LABEL}=${tenant}`, fieldSelector: `metadata.name=${pod}` },
   });
   if ((deleted?.items?.length ?? 0) === 0) {
-    throw ApiError.notFound("not found", `pod ${pod} of tenant ${tenant} not found`);
+    throw ApiError.notFound(t("operator.api.notFound"), t("operator.api.podNotFound", { pod, tenant }));
   }
 }
 

@@ -6,6 +6,7 @@ import { X509Certificate } from "node:crypto";
 import type { CertificateInfo, TenantSecurity, UpdateSecurityInput } from "../../../lib/contract/operator.ts";
 import type { OperatorDeps } from "../../k8s/connection.ts";
 import { ApiError } from "../../http/errors.ts";
+import { t } from "../../../../islands/lib/i18n/t.ts";
 import { corePath, tenantPath } from "../../k8s/client.ts";
 import type { CertRef, Secret } from "../../k8s/types.ts";
 import { decodeBase64, getTenant } from "./common.ts";
@@ -48,7 +49,7 @@ async function certificatesOf(
     try {
       info = describeCertificate(ref.name, pem);
     } catch (error) {
-      throw new ApiError(500, "an error occurred, please try again", {
+      throw new ApiError(500, t("operator.api.tryAgain"), {
         detail: `secret ${ref.name}: ${error instanceof Error ? error.message : error}`,
       });
     }
@@ -95,8 +96,8 @@ export async function updateTenantSecurity(
   const foreign = secretsToBeDeleted.filter((s) => !referenced.has(s));
   if (foreign.length) {
     throw ApiError.badRequest(
-      "unable to update tenant",
-      `not certificates of this tenant: ${foreign.join(", ")}`,
+      t("operator.api.updateFailed"),
+      t("operator.api.foreignCerts", { names: foreign.join(", ") }),
     );
   }
   for (const pair of minio) {

@@ -5,6 +5,7 @@
  */
 import type { OperatorDeps } from "../../k8s/connection.ts";
 import { ApiError } from "../../http/errors.ts";
+import { t } from "../../../../islands/lib/i18n/t.ts";
 import { type K8sClient, K8sError } from "../../k8s/client.ts";
 import { OPERATOR_PAGES } from "../../session/pages.ts";
 import type { SessionData } from "../../session/token.ts";
@@ -32,12 +33,15 @@ export async function signInOperator(
     await operator.k8s.get(token, "/api", { timeoutMs: 10_000 });
   } catch (error) {
     if (error instanceof K8sError && (error.status === 401 || error.status === 403)) {
-      throw ApiError.unauthorized("invalid Login", "The Kubernetes API server did not accept this token.");
+      throw ApiError.unauthorized(t("operator.login.invalid"), t("operator.login.tokenRefused"));
     }
     if (error instanceof K8sError && error.status >= 500) {
-      throw new ApiError(503, "the Kubernetes API server cannot be reached", { detail: error.message });
+      throw new ApiError(503, t("operator.login.unreachable"), { detail: error.message });
     }
-    throw ApiError.unauthorized("invalid Login", error instanceof Error ? error.message : String(error));
+    throw ApiError.unauthorized(
+      t("operator.login.invalid"),
+      error instanceof Error ? error.message : String(error),
+    );
   }
   return {
     accessKey: "",

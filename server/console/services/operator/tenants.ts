@@ -11,6 +11,7 @@ import type {
 import { isImage } from "../../../lib/contract/operator_rules.ts";
 import type { OperatorDeps } from "../../k8s/connection.ts";
 import { ApiError } from "../../http/errors.ts";
+import { t } from "../../../../islands/lib/i18n/t.ts";
 import { corePath, K8sError, tenantPath } from "../../k8s/client.ts";
 import { loadYaml } from "../../k8s/yaml.ts";
 import { binaryQuantity, decimalQuantity } from "../../../lib/contract/quantity.ts";
@@ -124,8 +125,8 @@ export async function tenantUsage(
   const tenant = await getTenant(op, token, namespace, name);
   const config = await tenantConfiguration(op, token, tenant);
   if (!config.accesskey || !config.secretkey) {
-    throw new ApiError(500, "unable to get tenant usage", {
-      detail: "the tenant's configuration holds no root credentials",
+    throw new ApiError(500, t("operator.summary.usageFailed"), {
+      detail: t("operator.api.noRootCredentials"),
     });
   }
   const endpoint = await serviceUrl(op, token, tenant, "minio", "minio");
@@ -144,7 +145,7 @@ export async function tenantUsage(
     );
     return { used: info.usage?.size ?? 0, disk_used: diskUsed };
   } catch (error) {
-    throw new ApiError(500, "unable to get tenant usage", {
+    throw new ApiError(500, t("operator.summary.usageFailed"), {
       detail: error instanceof Error ? error.message : String(error),
     });
   }
@@ -159,8 +160,8 @@ export async function deleteTenant(
   options: { confirm?: string; deletePvcs?: boolean },
 ): Promise<void> {
   if (options.confirm !== name) {
-    throw new ApiError(400, "Tenant name is incorrect", {
-      detail: "type the tenant's name to confirm the deletion",
+    throw new ApiError(400, t("operator.tenants.nameIncorrect"), {
+      detail: t("operator.api.typeTenantName"),
     });
   }
   await getTenant(op, token, namespace, name);
@@ -207,18 +208,22 @@ export async function putTenantYaml(
   name: string,
   text: string,
 ): Promise<void> {
-  if (!text.trim()) throw ApiError.badRequest("the YAML is empty");
+  if (!text.trim()) throw ApiError.badRequest(t("operator.api.yamlEmpty"));
   const { parse } = await loadYaml();
   let parsed: Tenant;
   try {
     parsed = parse(text) as Tenant;
   } catch (error) {
-    throw new ApiError(400, error instanceof Error ? error.message.split("\n")[0] : "invalid YAML", {
-      detail: error instanceof Error ? error.message : String(error),
-    });
+    throw new ApiError(
+      400,
+      error instanceof Error ? error.message.split("\n")[0] : t("operator.api.yamlInvalid"),
+      {
+        detail: error instanceof Error ? error.message : String(error),
+      },
+    );
   }
   if (typeof parsed !== "object" || parsed === null || typeof parsed.spec !== "object") {
-    throw ApiError.badRequest("the YAML must be a Tenant with a spec");
+    throw ApiError.badRequest(t("operator.api.yamlNotTenant"));
   }
   const tenant = await getTenant(op, token, namespace, name);
   tenant.metadata.labels = parsed.metadata?.labels;
@@ -251,9 +256,9 @@ export async function updateTenant(
   input: UpdateTenantInput,
 ): Promise<void> {
   if (input.image && !isImage(input.image)) {
-    throw new ApiError(400, "invalid image", {
-      detail: "Format must be of form: 'minio/minio:VERSION'",
-      fields: { image: "Format must be of form: 'minio/minio:VERSION'" },
+    throw new ApiError(400, t("operator.summary.invalidImage"), {
+      detail: t("operator.summary.imageFormat"),
+      fields: { image: t("operator.summary.imageFormat") },
     });
   }
   await retryOnConflict(() => applyTenantUpdate(op, token, namespace, name, input));
@@ -271,8 +276,8 @@ async function applyTenantUpdate(
   else if (input.image_registry) {
     const r = input.image_registry;
     if (!r.registry || !r.username || !r.password) {
-      throw new ApiError(400, "invalid request", {
-        detail: "registry endpoint, username and password are required",
+      throw new ApiError(400, t("operator.api.invalidRequest"), {
+        detail: t("operator.api.registryRequired"),
       });
     }
     const secretName = `${name}-regcred`;
@@ -296,7 +301,7 @@ async function applyTenantUpdate(
   }
   if (input.image) tenant.spec.image = input.image;
   if (input.enable_prometheus !== undefined) setPrometheusAnnotations(tenant, input.enable_prometheus);
-  await patchWhole(op, token, tenant, "unable to update tenant");
+  await patchWhole(op, token, tenant, t("operator.api.updateFailed"));
 }
 
 function setPrometheusAnnotations(tenant: Tenant, enabled: boolean): void {
@@ -386,11 +391,11 @@ export async function addPool(
     const pools = tenant.spec.pools ?? [];
     const poolName = input.name || `pool-${pools.length}`;
     if (pools.some((p, i) => (p.name || `ss-${i}`) === poolName)) {
-      throw new ApiError(409, "unable to add pool", {
-        detail: `the tenant already has a pool named ${poolName}`,
+      throw new ApiError(409, t("operator.pools.addFailed"), {
+        detail: t("operator.api.poolExists", { name: poolName }),
       });
     }
     tenant.spec.pools = [...pools, poolFromInput(input, poolName)];
-    await patchWhole(op, token, tenant, "unable to add pool");
+    await patchWhole(op, token, tenant, t("operator.pools.addFailed"));
   });
 }
