@@ -5,6 +5,7 @@
 import { useEffect, useState } from "react";
 import { SignInCard } from "./ui/SignInCard.tsx";
 import { api, basePath } from "./lib/request.ts";
+import { t } from "./lib/i18n/t.ts";
 
 export interface LoginFormProps {
   /** Message to show at once (e.g. an SSO callback that failed). */
@@ -26,30 +27,30 @@ export default function LoginForm({ initialError }: LoginFormProps) {
 
   return (
     <SignInCard
-      title="Console Login"
+      title={t("common.login.title")}
       ready={!!accessKey && !!secretKey}
       signIn={signIn}
       initialError={initialError}
     >
       <label className="block">
-        <span className="block mb-1 text-sm font-bold">Username</span>
+        <span className="block mb-1 text-sm font-bold">{t("common.login.username")}</span>
         <input
           className="input w-full border-base-300"
           name="accessKey"
           autoComplete="username"
-          placeholder="Enter Username"
+          placeholder={t("common.login.usernamePlaceholder")}
           value={accessKey}
           onChange={(e) => setAccessKey(e.target.value)}
         />
       </label>
       <label className="block">
-        <span className="block mb-1 text-sm font-bold">Password</span>
+        <span className="block mb-1 text-sm font-bold">{t("common.login.password")}</span>
         <input
           className="input w-full border-base-300"
           name="secretKey"
           type="password"
           autoComplete="current-password"
-          placeholder="Enter Password"
+          placeholder={t("common.login.passwordPlaceholder")}
           value={secretKey}
           onChange={(e) => setSecretKey(e.target.value)}
         />

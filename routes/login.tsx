@@ -18,6 +18,8 @@ import { openReason } from "../server/console/session/sso_reasons.ts";
 import { SsoCard } from "./sso.tsx";
 import { isHttps } from "../server/console/http/forwarded.ts";
 import { themeOf } from "./page_context.tsx";
+import { LanguageSwitch } from "./layout/Shell.tsx";
+import { t } from "../islands/lib/i18n/t.ts";
 
 /** Whether the backend answers at all: the storage server, or in operator mode the Kubernetes API server. */
 async function storageReachable(deps: AppDeps): Promise<boolean> {
@@ -34,16 +36,24 @@ async function storageReachable(deps: AppDeps): Promise<boolean> {
   }
 }
 
-function LoginFrame({ children }: { children: React.ReactNode }) {
-  return <main className="min-h-screen flex items-center justify-center bg-base-200 p-6">{children}</main>;
+/** The sign-in page's frame: the card, and under it the language switch (a visitor not yet signed in chooses too). */
+function LoginFrame(
+  { children, href, back }: { children: React.ReactNode; href: (path: string) => string; back: string },
+) {
+  return (
+    <main className="min-h-screen flex flex-col items-center justify-center gap-4 bg-base-200 p-6">
+      {children}
+      <LanguageSwitch href={href} path={back} onCard />
+    </main>
+  );
 }
 
 function Unreachable({ retry }: { retry: string }) {
   return (
     <div className="card bg-base-100 shadow-xl w-full max-w-sm">
       <div className="card-body items-center text-center gap-4">
-        <p data-testid="backend-unreachable">An error has ocurred, the backend cannot be reached.</p>
-        <a className="btn btn-primary" href={retry}>Retry</a>
+        <p data-testid="backend-unreachable">{t("common.login.unreachable")}</p>
+        <a className="btn btn-primary" href={retry}>{t("common.action.retry")}</a>
       </div>
     </div>
   );
@@ -58,8 +68,20 @@ export function safeBack(value: unknown): string {
 }
 
 export function loginPages(deps: AppDeps) {
-  const render = (c: Context<AppEnv>, body: React.ReactNode, title = "Login", status = 200) =>
-    deps.render({ title, status, theme: themeOf(c), body: <LoginFrame>{body}</LoginFrame> });
+  const render = (
+    c: Context<AppEnv>,
+    body: React.ReactNode,
+    title = t("common.login.pageTitle"),
+    status = 200,
+  ) => {
+    const url = new URL(c.req.url);
+    return deps.render({
+      title,
+      status,
+      theme: themeOf(c),
+      body: <LoginFrame href={deps.render.href} back={c.req.path + url.search}>{body}</LoginFrame>,
+    });
+  };
 
   return new Hono<AppEnv>()
     .get("/login", async (c) => {
@@ -71,7 +93,12 @@ export function loginPages(deps: AppDeps) {
         strategy = null;
       }
       if (!strategy || !(await storageReachable(deps))) {
-        return render(c, <Unreachable retry={deps.render.href("/login")} />, "Login", 503);
+        return render(
+          c,
+          <Unreachable retry={deps.render.href("/login")} />,
+          t("common.login.pageTitle"),
+          503,
+        );
       }
       const ssoError = await openReason(deps.sessionKey, c.req.query("sso_error"), deps.now());
       const wantsForm = c.req.query("form") === "1";
@@ -92,7 +119,7 @@ export function loginPages(deps: AppDeps) {
         return render(
           c,
           <Island name="OperatorLogin" component={OperatorLogin} props={{}} />,
-          "Operator Login",
+          t("common.login.operatorPageTitle"),
         );
       }
       return render(c, <Island name="LoginForm" component={LoginForm} props={{ initialError: failed }} />);

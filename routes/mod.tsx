@@ -20,6 +20,7 @@ import { volumesPages } from "./volumes.tsx";
 import { tenantDetailPages } from "./tenant_detail.tsx";
 import { pageGuard, pagesOf, renderInShell } from "./page_context.tsx";
 import { settingsPages } from "./settings.tsx";
+import { t } from "../islands/lib/i18n/t.ts";
 
 /**
  * "/users/" is the page "/users" (spec 1 §4 sends the browser to /users/ after deleting a user): redirect before
@@ -55,9 +56,7 @@ export function pageRoutes(deps: AppDeps) {
     if (first) return c.redirect(deps.render.href(first), 302);
     return renderInShell(deps, c, {
       title: "Deck",
-      body: (
-        <p className="text-lg">Your account has no console pages yet. Ask an administrator for a policy.</p>
-      ),
+      body: <p className="text-lg">{t("common.home.noPages")}</p>,
     });
   });
   app.route("/", dashboardPages(deps));

@@ -17,6 +17,7 @@ import { missingCapability, serverCapabilities } from "../server/console/session
 import { Unsupported } from "./layout/Unsupported.tsx";
 import { firstAllowedRoute } from "./layout/menu.ts";
 import { Shell } from "./layout/Shell.tsx";
+import { t } from "../islands/lib/i18n/t.ts";
 
 export function themeOf(c: Context): Theme {
   const value = getCookie(c, "theme");
@@ -42,7 +43,7 @@ export function pageGuard(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const missing = caps && c.req.path !== "/" ? missingCapability(c.req.path, caps) : null;
     if (caps && missing) {
       return renderInShell(deps, c, {
-        title: "Not available",
+        title: t("common.unsupported.pageTitle"),
         status: 404,
         body: <Unsupported missing={missing} caps={caps} base={deps.render.href("/")} path={c.req.path} />,
       });
@@ -78,7 +79,7 @@ export function renderInShell(
         path={c.req.path}
         pages={pagesOf(c)}
         distributed={session.distributed}
-        account={session.account || "SSO user"}
+        account={session.account || t("common.shell.ssoUser")}
         operator={!!session.k8sToken}
         theme={themeOf(c)}
         error={error

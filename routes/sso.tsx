@@ -16,6 +16,7 @@ import { issueSessionCookie } from "../server/console/session/middleware.ts";
 import { SSO_COOKIE, STATE_TTL_MS } from "../server/console/session/oidc.ts";
 import { sealReason } from "../server/console/session/sso_reasons.ts";
 import { themeOf } from "./page_context.tsx";
+import { t } from "../islands/lib/i18n/t.ts";
 
 export function LoginError({ text }: { text?: string | null }) {
   if (!text) return null;
@@ -35,9 +36,9 @@ export function SsoCard(
       <LoginError text={error} />
       <div className="card bg-base-100 shadow-xl w-full max-w-sm">
         <div className="card-body gap-4">
-          <h1 className="card-title text-2xl">Welcome</h1>
-          <a className="btn btn-primary w-full" href={start}>Login with SSO</a>
-          <a className="link text-sm text-center" href={formHref}>Sign in with an access key instead</a>
+          <h1 className="card-title text-2xl">{t("common.login.welcome")}</h1>
+          <a className="btn btn-primary w-full" href={start}>{t("common.login.withSso")}</a>
+          <a className="link text-sm text-center" href={formHref}>{t("common.login.withAccessKey")}</a>
         </div>
       </div>
     </div>
@@ -53,7 +54,7 @@ export function ssoPages(deps: AppDeps) {
       body: <main className="min-h-screen flex items-center justify-center bg-base-200 p-6">{body}</main>,
     });
   const backToLogin = async (c: Context<AppEnv>, error: unknown) => {
-    const text = error instanceof ApiError ? error.detail || error.message : "Single sign-on failed.";
+    const text = error instanceof ApiError ? error.detail || error.message : t("common.login.ssoFailed");
     if (!(error instanceof ApiError)) {
       deps.log.warn("single sign-on failed", {
         error: error instanceof Error ? error.message : String(error),
@@ -90,25 +91,25 @@ export function ssoPages(deps: AppDeps) {
         deleteCookie(c, SSO_COOKIE, { path: deps.config.subpath });
         const again = await sealReason(
           deps.sessionKey,
-          `The identity provider refused the sign-in: ${[error, description].filter(Boolean).join(": ")}`,
+          t("common.login.idpRefused", { reason: [error, description].filter(Boolean).join(": ") }),
           deps.now(),
         );
         return frame(
           c,
           <div className="card bg-base-100 shadow-xl w-full max-w-lg">
             <div className="card-body">
-              <h1 className="card-title">IDP Error:</h1>
+              <h1 className="card-title">{t("common.login.idpErrorHeading")}</h1>
               <p data-testid="idp-error">{error}</p>
               <p data-testid="idp-error-description">{description}</p>
               <a
                 className="btn btn-primary self-start"
                 href={`${deps.render.href("/login")}?sso_error=${again}`}
               >
-                Back to login
+                {t("common.login.backToLogin")}
               </a>
             </div>
           </div>,
-          "IDP Error",
+          t("common.login.idpErrorTitle"),
           400,
         );
       }
@@ -124,7 +125,9 @@ export function ssoPages(deps: AppDeps) {
         // which browsers withhold the SameSite=Strict session cookie just set.
         const home = deps.render.href("/");
         return c.html(
-          `<!doctype html><meta http-equiv="refresh" content="0;url=${home}"><a href="${home}">Continue</a>`,
+          `<!doctype html><meta http-equiv="refresh" content="0;url=${home}"><a href="${home}">${
+            t("common.login.continue")
+          }</a>`,
         );
       } catch (failure) {
         deleteCookie(c, SSO_COOKIE, { path: deps.config.subpath });

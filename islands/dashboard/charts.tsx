@@ -71,7 +71,7 @@ function Chart(
 
 /** `14:05`, or `03-07 14:05` over a range longer than a day: the console's date format, cut short. */
 const timeLabel = (seconds: number, long: boolean) =>
-  long ? formatDateTime(seconds * 1000).slice(5, 16) : formatTimeOfDay(seconds * 1000);
+  long ? formatDateTime(seconds * 1000, "dayAndTime") : formatTimeOfDay(seconds * 1000);
 
 export interface LineChartProps {
   times: number[];

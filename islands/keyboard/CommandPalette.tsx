@@ -9,26 +9,14 @@ import { readNav } from "./keymap.ts";
 import {
   actionGrants,
   actionItems,
-  KIND_LABEL,
+  kindLabel,
   loadItems,
   pageItems,
   type PaletteItem,
   rankItems,
   uploadTargets,
 } from "./palette_items.ts";
-
-const TEXT = {
-  title: "Command palette",
-  search: "Search pages, buckets, users, groups, policies and actions",
-  uploadTitle: "Upload files to which bucket?",
-  uploadSearch: "Search buckets",
-  results: "Results",
-  loading: "Loading…",
-  none: "Nothing matches.",
-  noBuckets: "There is no bucket you may upload to.",
-  hint: "↑ ↓ to move, Enter to open, Esc to close",
-  back: "Backspace in the empty field goes back.",
-};
+import { t } from "../lib/i18n/t.ts";
 
 type Step = "all" | "upload";
 
@@ -78,8 +66,14 @@ export function CommandPalette({ open, takeTyped, onClose, onHelp }: {
     else if (e.key === "Backspace" && query === "" && step === "upload") (e.preventDefault(), setStep("all"));
   }
   const optionId = (i: number) => `${id}-option-${i}`;
+  const search = step === "upload" ? t("common.palette.uploadSearch") : t("common.palette.search");
   return (
-    <Dialog title={step === "upload" ? TEXT.uploadTitle : TEXT.title} open={open} onClose={onClose} wide>
+    <Dialog
+      title={step === "upload" ? t("common.palette.uploadTitle") : t("common.palette.title")}
+      open={open}
+      onClose={onClose}
+      wide
+    >
       <input
         type="text"
         role="combobox"
@@ -87,8 +81,8 @@ export function CommandPalette({ open, takeTyped, onClose, onHelp }: {
         aria-controls={`${id}-list`}
         aria-autocomplete="list"
         aria-activedescendant={current ? optionId(results.indexOf(current)) : undefined}
-        aria-label={step === "upload" ? TEXT.uploadSearch : TEXT.search}
-        placeholder={step === "upload" ? TEXT.uploadSearch : TEXT.search}
+        aria-label={search}
+        placeholder={search}
         className="input w-full border-base-300 mb-2"
         ref={field}
         autoComplete="off"
@@ -100,7 +94,7 @@ export function CommandPalette({ open, takeTyped, onClose, onHelp }: {
       <ul
         id={`${id}-list`}
         role="listbox"
-        aria-label={TEXT.results}
+        aria-label={t("common.palette.results")}
         className="max-h-96 overflow-y-auto"
         data-testid="palette-results"
       >
@@ -117,17 +111,21 @@ export function CommandPalette({ open, takeTyped, onClose, onHelp }: {
             onClick={() => run(item)}
           >
             <span className="wrap-anywhere min-w-0">{item.label}</span>
-            <span className="text-xs shrink-0">{KIND_LABEL[item.kind]}</span>
+            <span className="text-xs shrink-0">{kindLabel(item.kind)}</span>
           </li>
         ))}
       </ul>
       <div className="text-xs text-base-content/70 mt-2" role="status">
-        {loading ? <p>{TEXT.loading}</p> : null}
+        {loading ? <p>{t("common.word.loading")}</p> : null}
         {!loading && results.length === 0
-          ? <p>{step === "upload" && query === "" ? TEXT.noBuckets : TEXT.none}</p>
+          ? (
+            <p>
+              {step === "upload" && query === "" ? t("common.palette.noBuckets") : t("common.palette.none")}
+            </p>
+          )
           : null}
         {notes.map((note) => <p key={note} className="text-error">{note}</p>)}
-        <p>{TEXT.hint}{step === "upload" ? ` ${TEXT.back}` : ""}</p>
+        <p>{step === "upload" ? t("common.palette.hintUpload") : t("common.palette.hint")}</p>
       </div>
     </Dialog>
   );

@@ -1,32 +1,23 @@
 /** The keyboard shortcuts help (`?`): every shortcut, and `g` then a letter for each section this session has. */
 import { Dialog } from "../ui/Dialog.tsx";
 import { GO_KEYS, readNav } from "./keymap.ts";
+import { type MessageKey, t } from "../lib/i18n/t.ts";
 
 const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
 
-const TEXT = {
-  title: "Keyboard shortcuts",
-  general: "Anywhere",
-  go: "Go to",
-  tables: "In a table",
-  then: "then",
-  note: "No shortcut takes a key while you type in a field or a dialog is open.",
-  close: "Close",
-};
-
-const GENERAL: [keys: string[], what: string][] = [
-  [[isMac ? "⌘" : "Ctrl", "K"], "Open the command palette"],
-  [["?"], "Show this help"],
-  [["/"], "Search or filter this page"],
-  [["↓"], "Move into the page's table"],
-  [["Esc"], "Close a dialog"],
+const GENERAL: [keys: string[], what: MessageKey][] = [
+  [[isMac ? "⌘" : "Ctrl", "K"], "common.shortcuts.palette"],
+  [["?"], "common.shortcuts.help"],
+  [["/"], "common.shortcuts.search"],
+  [["↓"], "common.shortcuts.intoTable"],
+  [["Esc"], "common.shortcuts.closeDialog"],
 ];
 
-const TABLES: [keys: string[], what: string][] = [
-  [["↑", "↓"], "Previous or next row (Home, End: first or last)"],
-  [["Enter"], "Open the row"],
-  [["Space"], "Tick the row"],
-  [["Delete"], "Ask to delete the ticked rows, or this row"],
+const TABLES: [keys: string[], what: MessageKey][] = [
+  [["↑", "↓"], "common.shortcuts.rows"],
+  [["Enter"], "common.shortcuts.openRow"],
+  [["Space"], "common.shortcuts.tickRow"],
+  [["Delete"], "common.shortcuts.deleteRows"],
 ];
 
 function Keys({ keys, joiner = "+" }: { keys: string[]; joiner?: string }) {
@@ -63,31 +54,38 @@ export function ShortcutsHelp({ open, onClose }: { open: boolean; onClose: () =>
   const go = Object.entries(GO_KEYS).flatMap(([letter, route]) => {
     const entry = nav.entries.find((e) => e.route === route);
     return entry
-      ? [[<Keys key={letter} keys={["g", letter]} joiner={TEXT.then} />, entry.label] as const]
+      ? [
+        [
+          <Keys key={letter} keys={["g", letter]} joiner={t("common.shortcuts.then")} />,
+          entry.label,
+        ] as const,
+      ]
       : [];
   });
   return (
     <Dialog
-      title={TEXT.title}
+      title={t("common.shortcuts.title")}
       open={open}
       onClose={onClose}
       wide
-      actions={<button type="button" className="btn" onClick={onClose}>{TEXT.close}</button>}
+      actions={<button type="button" className="btn" onClick={onClose}>{t("common.action.close")}</button>}
     >
       <div className="grid md:grid-cols-2 gap-x-6">
         <div>
           <Section
-            title={TEXT.general}
-            rows={GENERAL.map(([keys, what]) => [<Keys key={what} keys={keys} />, what])}
+            title={t("common.shortcuts.general")}
+            rows={GENERAL.map(([keys, what]) => [<Keys key={what} keys={keys} />, t(what)])}
           />
           <Section
-            title={TEXT.tables}
-            rows={TABLES.map(([keys, what]) => [<Keys key={what} keys={keys} joiner="" />, what])}
+            title={t("common.shortcuts.tables")}
+            rows={TABLES.map(([keys, what]) => [<Keys key={what} keys={keys} joiner="" />, t(what)])}
           />
         </div>
-        {go.length ? <Section title={TEXT.go} rows={go.map(([keys, what]) => [keys, what])} /> : null}
+        {go.length
+          ? <Section title={t("common.shortcuts.go")} rows={go.map(([keys, what]) => [keys, what])} />
+          : null}
       </div>
-      <p className="text-sm text-base-content/70">{TEXT.note}</p>
+      <p className="text-sm text-base-content/70">{t("common.shortcuts.note")}</p>
     </Dialog>
   );
 }

@@ -10,28 +10,22 @@ import { policiesApi } from "../lib/api/policies.ts";
 import { usersApi } from "../lib/api/users.ts";
 import { isOffered, runCommand } from "../lib/commands.ts";
 import type { Nav } from "./keymap.ts";
+import { type MessageKey, t } from "../lib/i18n/t.ts";
 
 export type ItemKind = "action" | "page" | "bucket" | "objects" | "user" | "group" | "policy";
 
-export const KIND_LABEL: Record<ItemKind, string> = {
-  action: "Action",
-  page: "Page",
-  bucket: "Bucket",
-  objects: "Object Browser",
-  user: "User",
-  group: "Group",
-  policy: "Policy",
+const KIND_LABEL: Record<ItemKind, MessageKey> = {
+  action: "common.palette.kindAction",
+  page: "common.palette.kindPage",
+  bucket: "common.palette.kindBucket",
+  objects: "common.menu.objectBrowser",
+  user: "common.palette.kindUser",
+  group: "common.palette.kindGroup",
+  policy: "common.palette.kindPolicy",
 };
 
-export const TEXT = {
-  createBucket: "Create bucket",
-  createUser: "Create user",
-  uploadHere: "Upload files to this folder",
-  upload: "Upload files…",
-  openTrace: "Open trace",
-  shortcuts: "Show keyboard shortcuts",
-  unreadable: (what: string, why: string) => `${what} could not be read: ${why}`,
-};
+/** What a result is, beside its name ("Bucket"), in the page's language. */
+export const kindLabel = (kind: ItemKind) => t(KIND_LABEL[kind]);
 
 export interface PaletteItem {
   key: string;
@@ -69,17 +63,17 @@ export function actionItems(
   const add = (key: string, label: string, run: () => void) =>
     items.push({ key, label, kind: "action", run });
   if (allowed(nav, "/buckets") && grants.createBucket) {
-    add("create-bucket", TEXT.createBucket, () => runCommand("create-bucket", "buckets"));
+    add("create-bucket", t("common.palette.createBucket"), () => runCommand("create-bucket", "buckets"));
   }
   if (allowed(nav, "/users") && grants.createUser) {
-    add("create-user", TEXT.createUser, () => runCommand("create-user", "users"));
+    add("create-user", t("common.palette.createUser"), () => runCommand("create-user", "users"));
   }
   if (isOffered("upload-files")) {
-    add("upload-here", TEXT.uploadHere, () => runCommand("upload-files", here(nav)));
+    add("upload-here", t("common.palette.uploadHere"), () => runCommand("upload-files", here(nav)));
   }
-  if (allowed(nav, "/object-browser")) add("upload", TEXT.upload, chooseBucket);
-  if (allowed(nav, "/trace")) add("trace", TEXT.openTrace, go(nav, "/trace"));
-  add("shortcuts", TEXT.shortcuts, showHelp);
+  if (allowed(nav, "/object-browser")) add("upload", t("common.palette.upload"), chooseBucket);
+  if (allowed(nav, "/trace")) add("trace", t("common.palette.openTrace"), go(nav, "/trace"));
+  add("shortcuts", t("common.palette.shortcuts"), showHelp);
   return items;
 }
 
@@ -93,23 +87,27 @@ export async function loadItems(
     try {
       found(toItems(await load()));
     } catch (error) {
-      failed(TEXT.unreadable(what, error instanceof Error ? error.message : String(error)));
+      failed(
+        t("common.palette.unreadable", { what, why: error instanceof Error ? error.message : String(error) }),
+      );
     }
   };
   const enc = encodeURIComponent;
   const sources: Promise<void>[] = [];
   const admin = allowed(nav, "/buckets"), browse = allowed(nav, "/object-browser");
   if (admin || browse) {
-    sources.push(read("Buckets", bucketsApi.list, (list) =>
-      list.flatMap((b): PaletteItem[] => [
-        ...(admin ? [item("bucket", b.name, go(nav, `buckets/${enc(b.name)}/summary`))] : []),
-        ...(browse ? [item("objects", b.name, go(nav, `object-browser/${enc(b.name)}`))] : []),
-      ])));
+    sources.push(
+      read(t("common.menu.buckets"), bucketsApi.list, (list) =>
+        list.flatMap((b): PaletteItem[] => [
+          ...(admin ? [item("bucket", b.name, go(nav, `buckets/${enc(b.name)}/summary`))] : []),
+          ...(browse ? [item("objects", b.name, go(nav, `object-browser/${enc(b.name)}`))] : []),
+        ])),
+    );
   }
   if (allowed(nav, "/users")) {
     sources.push(
       read(
-        "Users",
+        t("common.menu.users"),
         usersApi.list,
         (list) => list.map((u) => item("user", u.accessKey, go(nav, `users/${enc(u.accessKey)}`))),
       ),
@@ -118,7 +116,7 @@ export async function loadItems(
   if (allowed(nav, "/groups")) {
     sources.push(
       read(
-        "Groups",
+        t("common.menu.groups"),
         groupsApi.list,
         (list) => list.map((g) => item("group", g, () => runCommand("open-group", "groups", g))),
       ),
@@ -127,7 +125,7 @@ export async function loadItems(
   if (allowed(nav, "/policies")) {
     sources.push(
       read(
-        "Policies",
+        t("common.palette.policies"),
         policiesApi.list,
         (list) => list.map((p) => item("policy", p.name, go(nav, `policies/${enc(p.name)}`))),
       ),

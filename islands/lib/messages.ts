@@ -2,6 +2,7 @@
  * The spec's message rules (spec 1 §8), shared by the browser (banner, snackbar, dialogs) and the server
  * (banners rendered with a page): capitalise the first letter, and drop a detail that only repeats the message.
  */
+import { t } from "./i18n/t.ts";
 
 /** "access denied" → "Access denied". */
 export const capitalize = (text: string) => (text ? text[0].toUpperCase() + text.slice(1) : text);
@@ -28,8 +29,13 @@ export function failuresBanner(
   for (const { section, message } of failures) {
     byReason.set(capitalize(message), [...(byReason.get(capitalize(message)) ?? []), section]);
   }
+  const list = t("common.list.separator");
   return {
-    message: [...byReason].map(([reason, sections]) => `${reason}: ${sections.join(", ")}`).join("; "),
-    detail: failures.map(({ section, message, detail }) => `${section}: ${detail || message}`).join("\n"),
+    message: [...byReason].map(([reason, sections]) =>
+      t("common.failures.reason", { reason, sections: sections.join(list) })
+    ).join(t("common.failures.separator")),
+    detail: failures.map(({ section, message, detail }) =>
+      t("common.failures.detail", { section, detail: detail || message })
+    ).join("\n"),
   };
 }

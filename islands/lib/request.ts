@@ -5,6 +5,7 @@
  */
 import { trackRequest } from "./notify.ts";
 import { capitalize, detailBeside } from "./messages.ts";
+import { t } from "./i18n/t.ts";
 
 export class ApiClientError extends Error {
   constructor(
@@ -46,7 +47,7 @@ export async function request<T = unknown>(method: string, path: string, body?: 
     toLogin();
     throw new ApiClientError(
       0,
-      "The console cannot be reached",
+      t("common.error.consoleUnreachable"),
       error instanceof Error ? error.message : String(error),
     );
   }
@@ -69,7 +70,7 @@ export async function request<T = unknown>(method: string, path: string, body?: 
     detailedMessage?: string;
     fields?: Record<string, string>;
   };
-  const message = capitalize(error.message || `Error ${res.status}`);
+  const message = capitalize(error.message || t("common.error.status", { status: String(res.status) }));
   const detail = detailBeside(message, error.detailedMessage ?? "");
   throw new ApiClientError(res.status, message, detail, error.fields);
 }

@@ -1,6 +1,5 @@
 /** A short list of chosen values shown as chips, each with its own remove button (actions, resources, values). */
-
-const REMOVE = "Remove";
+import { t } from "../lib/i18n/t.ts";
 
 export function Chips(
   { label, items, onRemove, describe }: {
@@ -31,8 +30,8 @@ export function Chips(
               <button
                 type="button"
                 className="btn btn-ghost btn-xs btn-square -mr-1"
-                aria-label={`${REMOVE} ${item}`}
-                title={REMOVE}
+                aria-label={t("common.chips.remove", { item: String(item) })}
+                title={t("common.action.remove")}
                 onClick={() => onRemove(i)}
               >
                 ✕

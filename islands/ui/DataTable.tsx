@@ -19,6 +19,7 @@ import {
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { ActionIcon, type RowActionType } from "./icons.tsx";
 import { useTableKeys } from "./table_keys.ts";
+import { type MessageKey, t } from "../lib/i18n/t.ts";
 
 export const ROW_HEIGHT = 40;
 export const HEADER_HEIGHT = 40;
@@ -202,9 +203,9 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
       {props.columnPicker
         ? (
           <details className="dropdown dropdown-end self-end m-2">
-            <summary className="btn btn-sm btn-ghost">Shown Columns</summary>
+            <summary className="btn btn-sm btn-ghost">{t("common.table.shownColumns")}</summary>
             <div className="dropdown-content z-10 bg-base-100 rounded-box shadow p-3 w-56">
-              <div className="font-bold text-sm mb-2">Shown Columns</div>
+              <div className="font-bold text-sm mb-2">{t("common.table.shownColumns")}</div>
               {columns.map((c) => (
                 <label key={c.id} className="flex items-center gap-2 text-sm py-0.5">
                   <input
@@ -245,7 +246,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
               {selection
                 ? (
                   <th className="w-10">
-                    <span className="sr-only">Select</span>
+                    <span className="sr-only">{t("common.table.select")}</span>
                   </th>
                 )
                 : null}
@@ -276,7 +277,9 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                   </th>
                 );
               })}
-              {actions.length ? <th style={{ width: optionsWidth, textAlign: "center" }}>Options</th> : null}
+              {actions.length
+                ? <th style={{ width: optionsWidth, textAlign: "center" }}>{t("common.table.options")}</th>
+                : null}
             </tr>
           </thead>
           <tbody onKeyDown={keys.onKeyDown}>
@@ -289,8 +292,8 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                     data-testid="empty-message"
                   >
                     {props.unavailable ?? (props.filtered
-                      ? `No ${props.entity} match your filter.`
-                      : props.emptyMessage ?? `There are no ${props.entity} yet.`)}
+                      ? t("common.table.noMatch", { entity: props.entity })
+                      : props.emptyMessage ?? t("common.table.empty", { entity: props.entity }))}
                   </td>
                 </tr>
               )
@@ -317,7 +320,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                           type={selection}
                           className={selection === "checkbox" ? "checkbox checkbox-sm" : "radio radio-sm"}
                           checked={isSelected}
-                          aria-label={`Select ${row.id}`}
+                          aria-label={t("common.table.selectRow", { row: row.id })}
                           onChange={() => row.toggleSelected(selection === "radio" ? true : undefined)}
                         />
                       </td>
@@ -337,7 +340,8 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                     ? (
                       <td className="text-center whitespace-nowrap">
                         {actions.map((action) => {
-                          const label = `${action.label ?? action.type} ${row.id}`;
+                          const name = action.label ?? t(`common.rowAction.${action.type}` as MessageKey);
+                          const label = t("common.table.rowActionLabel", { action: name, row: row.id });
                           const disabled = action.disabled?.(item) ?? false;
                           if (action.href && !disabled) {
                             return (
@@ -346,7 +350,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                                 className="btn btn-ghost btn-xs btn-square"
                                 href={action.href(item)}
                                 aria-label={label}
-                                title={action.label ?? action.type}
+                                title={name}
                               >
                                 <ActionIcon type={action.type} />
                               </a>
@@ -358,7 +362,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                               type="button"
                               className="btn btn-ghost btn-xs btn-square"
                               aria-label={label}
-                              title={action.label ?? action.type}
+                              title={name}
                               disabled={disabled}
                               onClick={() => action.onSelect?.(item)}
                             >

@@ -10,6 +10,7 @@
  */
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { ApiClientError } from "../lib/request.ts";
+import { currentLocale, t } from "../lib/i18n/t.ts";
 
 export interface DialogMessage {
   message: string;
@@ -17,8 +18,17 @@ export interface DialogMessage {
   type: "error" | "success" | "info";
 }
 
-/** The text the message bar shows for a message (spec 1 §8 rule). */
-export const messageBarText = (m: DialogMessage) => (m.detail && m.detail.length >= 5 ? m.detail : m.message);
+/**
+ * The text the message bar shows for a message (spec 1 §8 rule): the detailed message when it has at least 5
+ * characters, else the message. In another language than English the message (the console's, translated) leads,
+ * as the detail is often the storage server's own English text.
+ */
+export const messageBarText = (m: DialogMessage) =>
+  m.detail && m.detail.length >= 5
+    ? currentLocale() === "en"
+      ? m.detail
+      : t("common.dialog.messageWithDetail", { message: m.message, detail: m.detail })
+    : m.message;
 
 export function MessageBar({ message, onDone }: { message: DialogMessage | null; onDone: () => void }) {
   useEffect(() => {
@@ -142,7 +152,7 @@ export function Dialog(
           <button
             type="button"
             className="btn btn-sm btn-ghost btn-square"
-            aria-label="Close"
+            aria-label={t("common.action.close")}
             onClick={onClose}
           >
             ✕
@@ -189,7 +199,11 @@ function CancelAndPrimary(
   return (
     <>
       {onCancel
-        ? <button type="button" className="btn" disabled={cancelDisabled} onClick={onCancel}>Cancel</button>
+        ? (
+          <button type="button" className="btn" disabled={cancelDisabled} onClick={onCancel}>
+            {t("common.action.cancel")}
+          </button>
+        )
         : null}
       <button
         type={submit ? "submit" : "button"}
@@ -262,7 +276,7 @@ export function useDialogAction() {
 
 /** A yes/no confirmation built on the dialog (delete confirmations; `tone` "primary" for what destroys nothing). */
 export function ConfirmDialog(
-  { title, open, onClose, onConfirm, confirmLabel = "Delete", tone = "error", children }: {
+  { title, open, onClose, onConfirm, confirmLabel = t("common.action.delete"), tone = "error", children }: {
     title: string;
     open: boolean;
     onClose: () => void;

@@ -6,6 +6,7 @@
  * a page without islands still needs no script.
  */
 import { useEffect, useRef } from "react";
+import { t } from "../lib/i18n/t.ts";
 
 export const BANNER_HIDE_MS = 10_000;
 
@@ -82,12 +83,12 @@ export function ErrorBanner({ message, detail, onClose, id }: ErrorBannerProps) 
         onBlur={(e) => hold("focus", e.currentTarget.contains(e.relatedTarget as Node | null))}
       >
         <div className="flex-1 min-w-0">
-          <div className="font-bold">Error</div>
+          <div className="font-bold">{t("common.banner.error")}</div>
           <div className="break-words">{message}</div>
           {detail
             ? (
               <details className="mt-1 text-sm">
-                <summary className="cursor-pointer">Details</summary>
+                <summary className="cursor-pointer">{t("common.banner.details")}</summary>
                 <div className="mt-1 whitespace-pre-wrap break-words">{detail}</div>
               </details>
             )
@@ -98,13 +99,21 @@ export function ErrorBanner({ message, detail, onClose, id }: ErrorBannerProps) 
             <button
               type="button"
               className="btn btn-ghost btn-sm btn-circle"
-              aria-label="Close"
+              aria-label={t("common.action.close")}
               onClick={onClose}
             >
               ✕
             </button>
           )
-          : <label htmlFor={inputId} className="btn btn-ghost btn-sm btn-circle" aria-label="Close">✕</label>}
+          : (
+            <label
+              htmlFor={inputId}
+              className="btn btn-ghost btn-sm btn-circle"
+              aria-label={t("common.action.close")}
+            >
+              ✕
+            </label>
+          )}
       </div>
     </div>
   );

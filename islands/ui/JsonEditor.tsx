@@ -5,6 +5,7 @@
  */
 import { type ReactNode, useMemo, useRef } from "react";
 import { checkPolicy, type PolicyProblem } from "../../server/lib/policy/validate.ts";
+import { t } from "../lib/i18n/t.ts";
 
 const TOKEN = /("(?:\\.|[^"\\])*"\s*:?)|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b|([{}[\],])/g;
 /** Ends the overlay like the textarea: a trailing newline there still takes a line. */
@@ -116,8 +117,15 @@ export function JsonEditor(
       {problems.length
         ? (
           <ul className="text-error text-sm mt-1" data-testid="json-problems">
-            {problems.slice(0, 5).map((p, i) => <li key={i}>Line {p.line}, column {p.column}: {p.message}
-            </li>)}
+            {problems.slice(0, 5).map((p, i) => (
+              <li key={i}>
+                {t("common.json.problem", {
+                  line: String(p.line),
+                  column: String(p.column),
+                  message: p.message,
+                })}
+              </li>
+            ))}
           </ul>
         )
         : null}

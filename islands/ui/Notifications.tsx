@@ -6,6 +6,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect } from "react";
 import { createPortal } from "react-dom";
+import { t } from "../lib/i18n/t.ts";
 import { BANNERS_ID, ErrorBanner } from "./ErrorBanner.tsx";
 import {
   banners,
@@ -44,7 +45,7 @@ export function Notifications() {
           <div
             className="deck-loading-bar"
             role="progressbar"
-            aria-label="Loading"
+            aria-label={t("common.notify.loading")}
             aria-valuenow={loadingProgress.value}
             data-testid="loading-bar"
           />

@@ -6,6 +6,7 @@
 import { type ReactNode, useState } from "react";
 import { ErrorBanner } from "./ErrorBanner.tsx";
 import { ApiClientError } from "../lib/request.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export interface SignInCardProps {
   title: string;
@@ -32,7 +33,7 @@ export function SignInCard({ title, ready, signIn, initialError, children }: Sig
     } catch (e) {
       const failure = e instanceof ApiClientError
         ? e
-        : new ApiClientError(0, "The console cannot be reached", String(e));
+        : new ApiClientError(0, t("common.error.consoleUnreachable"), String(e));
       setError({ message: failure.message, detail: failure.detail, at: Date.now() });
       setLoading(false);
     }
@@ -58,7 +59,7 @@ export function SignInCard({ title, ready, signIn, initialError, children }: Sig
           {children}
           <button className="btn btn-primary w-full" type="submit" disabled={!ready || loading}>
             {loading ? <span className="loading loading-spinner loading-sm" /> : null}
-            Login
+            {t("common.login.submit")}
           </button>
         </div>
       </form>

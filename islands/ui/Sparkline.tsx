@@ -2,6 +2,8 @@
  * A small trend line drawn as inline SVG: no script, so server-rendered pages use it as they are, and the
  * widget dashboard's counters draw it too. The area under the line is filled faintly.
  */
+import { t } from "../lib/i18n/t.ts";
+
 export interface SparklineProps {
   values: number[];
   color: string;
@@ -15,7 +17,12 @@ export function Sparkline({ values, color, label, height = 32, className = "" }:
   const width = 100;
   if (values.length < 2) {
     return (
-      <svg role="img" aria-label={`${label}: not enough data yet`} className={className} height={height} />
+      <svg
+        role="img"
+        aria-label={t("common.sparkline.noData", { label })}
+        className={className}
+        height={height}
+      />
     );
   }
   const max = Math.max(...values);

@@ -3,6 +3,7 @@
  * only when the last row is filled.
  */
 import { tagKeysProblem } from "../../server/lib/contract/buckets.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export type TagPair = { key: string; value: string };
 
@@ -24,21 +25,21 @@ export function TagEditor({ tags, onChange }: { tags: TagPair[]; onChange: (tags
     onChange(tags.map((t, j) => (j === i ? { ...t, ...change } : t)));
   return (
     <fieldset className="mb-3">
-      <legend className="text-sm font-bold mb-1">Tags</legend>
-      {tags.map((t, i) => (
+      <legend className="text-sm font-bold mb-1">{t("common.tags.legend")}</legend>
+      {tags.map((tag, i) => (
         <div key={i} className="flex gap-2 mb-1">
           <input
             className="input input-sm border-base-300 flex-1"
-            placeholder="Tag Key"
-            aria-label={`Tag key ${i + 1}`}
-            value={t.key}
+            placeholder={t("common.tags.keyPlaceholder")}
+            aria-label={t("common.tags.keyLabel", { index: String(i + 1) })}
+            value={tag.key}
             onChange={(e) => set(i, { key: e.target.value })}
           />
           <input
             className="input input-sm border-base-300 flex-1"
-            placeholder="Tag Value"
-            aria-label={`Tag value ${i + 1}`}
-            value={t.value}
+            placeholder={t("common.tags.valuePlaceholder")}
+            aria-label={t("common.tags.valueLabel", { index: String(i + 1) })}
+            value={tag.value}
             onChange={(e) => set(i, { value: e.target.value })}
           />
         </div>
@@ -50,7 +51,7 @@ export function TagEditor({ tags, onChange }: { tags: TagPair[]; onChange: (tags
         disabled={!last || !last.key.trim() || !last.value.trim()}
         onClick={() => onChange([...tags, { key: "", value: "" }])}
       >
-        Add tag
+        {t("common.tags.add")}
       </button>
     </fieldset>
   );

@@ -3,6 +3,7 @@
  * async `onNext` before moving on, and steps can be revisited backwards only (spec 2 §4).
  */
 import { type ReactNode, useState } from "react";
+import { t } from "../lib/i18n/t.ts";
 
 export interface WizardStep {
   title: string;
@@ -40,7 +41,7 @@ export function Wizard(
   }
   return (
     <div>
-      <ul className="steps deck-steps w-full mb-4 text-xs lg:text-sm" aria-label="Steps">
+      <ul className="steps deck-steps w-full mb-4 text-xs lg:text-sm" aria-label={t("common.wizard.steps")}>
         {steps.map((s, i) => (
           <li
             key={s.title}
@@ -56,10 +57,18 @@ export function Wizard(
       {step.content}
       <div className="modal-action">
         {onCancel
-          ? <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>Cancel</button>
+          ? (
+            <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
+              {t("common.action.cancel")}
+            </button>
+          )
           : null}
         {index > 0
-          ? <button type="button" className="btn" onClick={() => setIndex(index - 1)}>Back</button>
+          ? (
+            <button type="button" className="btn" onClick={() => setIndex(index - 1)}>
+              {t("common.action.back")}
+            </button>
+          )
           : null}
         <button
           type="submit"
@@ -67,7 +76,7 @@ export function Wizard(
           disabled={!step.isValid || moving || busy}
           onClick={next}
         >
-          {last ? step.finishLabel ?? "Finish" : "Next"}
+          {last ? step.finishLabel ?? t("common.wizard.finish") : t("common.action.next")}
         </button>
       </div>
     </div>

@@ -1,5 +1,6 @@
 /** Small form parts shared by every dialog and page: labelled inputs, switches, searchable check lists. */
 import { type ReactNode, useState } from "react";
+import { t } from "../lib/i18n/t.ts";
 
 export function TextField(
   { label, value, onChange, type = "text", readOnly, placeholder, error, autoComplete, name, disabled, min }:
@@ -98,7 +99,13 @@ export function CheckList({ label, options, selected, onChange, emptyText }: {
     <fieldset className="mb-3">
       <legend className="text-sm font-bold mb-1">{label}</legend>
       {options.length > 8
-        ? <SearchBox placeholder={`Filter ${label}`} value={filter} onChange={setFilter} />
+        ? (
+          <SearchBox
+            placeholder={t("common.field.filterLabel", { label })}
+            value={filter}
+            onChange={setFilter}
+          />
+        )
         : null}
       <div className="max-h-48 overflow-y-auto border border-base-300 rounded mt-1 p-2">
         {shown.length === 0 ? <p className="text-sm text-base-content/60">{emptyText}</p> : null}
@@ -204,7 +211,7 @@ export function NumberWithUnit<U extends string>(
         />
         <select
           className="select join-item w-32 border-base-300"
-          aria-label={`${label} unit`}
+          aria-label={t("common.field.unit", { label })}
           value={unit}
           onChange={(e) => onUnitChange(e.target.value as U)}
         >

@@ -126,9 +126,15 @@ const THEME_LABELS = {
   system: "common.shell.themeSystem",
 } as const;
 
-/** The language switch: each language named in itself, kept in a cookie like the theme (a plain form, no script). */
-function LanguageSwitch({ href, path }: { href: (path: string) => string; path: string }) {
+/**
+ * The language switch: each language named in itself, kept in a cookie like the theme (a plain form, no script).
+ * The sidebar shows it on its dark ground; the sign-in page (`onCard`) under the card, on the page's ground.
+ */
+export function LanguageSwitch(
+  { href, path, onCard }: { href: (path: string) => string; path: string; onCard?: boolean },
+) {
   const shown = currentLocale();
+  const idle = onCard ? "btn-ghost" : "btn-ghost text-neutral-content";
   return (
     <form method="post" action={href("/language")} className="join" aria-label={t("common.shell.language")}>
       <input type="hidden" name="back" value={path} />
@@ -139,9 +145,7 @@ function LanguageSwitch({ href, path }: { href: (path: string) => string; path: 
           name="lang"
           value={locale}
           lang={locale}
-          className={`btn btn-xs join-item ${
-            shown === locale ? "btn-secondary" : "btn-ghost text-neutral-content"
-          }`}
+          className={`btn btn-xs join-item ${shown === locale ? "btn-secondary" : idle}`}
           aria-pressed={shown === locale}
         >
           {LOCALE_NAMES[locale]}

@@ -5,13 +5,18 @@
 import type { ServerCapabilities } from "../../server/lib/contract/capabilities.ts";
 import type { MissingCapability } from "../../server/console/session/capabilities.ts";
 import { PageHeader } from "./Shell.tsx";
+import { type MessageKey, t } from "../../islands/lib/i18n/t.ts";
 
-const TEXT = {
-  title: "Not available on this server",
-  missing: (what: string) => `Missing: ${what}.`,
-  server: (endpoint: string, name: string) => `Storage server: ${endpoint}${name ? ` (${name})` : ""}.`,
-  hint: "Buckets and the Object Browser work with any S3 server; the other areas need MinIO.",
-  checkAgain: "Check the server again",
+/**
+ * The two missing capabilities server/console/session/capabilities.ts names, by their English `what`: their
+ * texts in the page's language (an unknown one is shown as the server module wrote it).
+ */
+const KNOWN: Record<string, { what: MessageKey; why: MessageKey }> = {
+  "MinIO's admin API": { what: "common.unsupported.adminApi", why: "common.unsupported.adminApiWhy" },
+  "MinIO's bucket notification stream": {
+    what: "common.unsupported.listen",
+    why: "common.unsupported.listenWhy",
+  },
 };
 
 export function Unsupported(
@@ -23,24 +28,34 @@ export function Unsupported(
     path: string;
   },
 ) {
+  const known = KNOWN[missing.what];
+  const what = known ? t(known.what) : missing.what;
+  const why = known ? t(known.why) : missing.why;
   return (
     <>
-      <PageHeader title={TEXT.title} />
+      <PageHeader title={t("common.unsupported.title")} />
       <div role="status" className="alert alert-info" data-testid="unsupported">
         {/* One child: the alert lays its children out in columns. */}
         <div className="space-y-1">
-          <p className="font-semibold">{missing.why[0].toUpperCase() + missing.why.slice(1)}.</p>
-          <p>{TEXT.missing(missing.what)}</p>
-          <p>{TEXT.server(caps.endpoint, caps.server)}</p>
+          <p className="font-semibold">
+            {t("common.unsupported.why", { why: why[0].toUpperCase() + why.slice(1) })}
+          </p>
+          <p>{t("common.unsupported.missing", { what })}</p>
+          <p>
+            {caps.server
+              ? t("common.unsupported.serverNamed", { endpoint: caps.endpoint, name: caps.server })
+              : t("common.unsupported.server", { endpoint: caps.endpoint })}
+          </p>
         </div>
       </div>
       <p className="mt-4">
-        {TEXT.hint} <a className="link" href={`${base}object-browser`}>Object Browser</a>
+        {t("common.unsupported.hint")}{" "}
+        <a className="link" href={`${base}object-browser`}>{t("common.menu.objectBrowser")}</a>
       </p>
       {/* After an upgrade or a switch of server: asks again now instead of waiting for the kept answer to age. */}
       <form method="post" action={`${base}server-check`} className="mt-4">
         <input type="hidden" name="back" value={path} />
-        <button type="submit" className="btn btn-sm">{TEXT.checkAgain}</button>
+        <button type="submit" className="btn btn-sm">{t("common.unsupported.checkAgain")}</button>
       </form>
     </>
   );

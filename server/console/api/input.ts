@@ -7,6 +7,7 @@
 import type { Context } from "hono";
 import { parse, type Schema, SchemaError } from "../../lib/contract/schema.ts";
 import { ApiError } from "../http/errors.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
 const ACRONYMS = new Set(["arn", "id", "kms", "url", "tls", "sse"]);
 
@@ -43,7 +44,10 @@ function invalid(error: SchemaError): ApiError {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) fields[issue.path || "body"] = issue.message;
   const sentences = error.issues.map(issueSentence);
-  return new ApiError(400, sentences[0] ?? "invalid request", { detail: sentences.join("\n"), fields });
+  return new ApiError(400, sentences[0] ?? t("common.error.invalidRequest"), {
+    detail: sentences.join("\n"),
+    fields,
+  });
 }
 
 /** Parses the JSON body against `schema`; an empty body counts as `{}` so optional-only inputs work. */
@@ -54,7 +58,7 @@ export async function readJson<T>(c: Context, schema: Schema<T>): Promise<T> {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new ApiError(400, "malformed JSON in request body", {
+      throw new ApiError(400, t("common.error.malformedJson"), {
         detail: error instanceof Error ? error.message : "",
       });
     }
@@ -76,7 +80,9 @@ export function validate<T>(schema: Schema<T>, value: unknown): T {
 export function requiredQuery(c: Context, name: string): string {
   const value = c.req.query(name);
   if (value === undefined || value === "") {
-    throw new ApiError(400, `${name} is required`, { detail: `query parameter "${name}" is missing` });
+    throw new ApiError(400, t("common.error.queryRequired", { name }), {
+      detail: t("common.error.queryMissing", { name }),
+    });
   }
   return value;
 }
@@ -88,8 +94,8 @@ export function pageQuery(c: Context): { offset: number; limit: number } {
     if (raw === undefined || raw === "") return 0;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < 0) {
-      throw new ApiError(400, `${name} must be a non-negative integer`, {
-        detail: `query parameter "${name}" is "${raw}"`,
+      throw new ApiError(400, t("common.error.queryNotCount", { name }), {
+        detail: t("common.error.queryValue", { name, value: raw }),
       });
     }
     return value;

@@ -14,6 +14,7 @@ import { LoginInput, OAuthCallbackInput, OperatorLoginInput } from "../../lib/co
 import type { AppDeps } from "../deps.ts";
 import type { AppEnv } from "../session/env.ts";
 import { ApiError } from "../http/errors.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 import { clientAddress } from "../http/forwarded.ts";
 import * as sessions from "../services/session.ts";
 import { signInOperator } from "../services/operator/session.ts";
@@ -50,8 +51,8 @@ export function sessionApi(deps: AppDeps) {
     const wait = deps.loginThrottle.waitFor(address);
     if (wait > 0) {
       c.header("retry-after", String(Math.ceil(wait / 1000)));
-      throw new ApiError(429, "too many failed sign-ins", {
-        detail: `try again in ${Math.ceil(wait / 1000)} seconds`,
+      throw new ApiError(429, t("common.login.throttled"), {
+        detail: t("common.login.throttledDetail", { seconds: String(Math.ceil(wait / 1000)) }),
       });
     }
     try {
@@ -68,8 +69,8 @@ export function sessionApi(deps: AppDeps) {
     .post("/login", async (c) => {
       if (deps.operator) {
         throw ApiError.badRequest(
-          "this console runs in operator mode",
-          "sign in with a service-account token (POST /api/v1/login/operator)",
+          t("common.login.operatorMode"),
+          t("common.login.operatorModeDetail"),
         );
       }
       const input = await readJson(c, LoginInput);

@@ -3,6 +3,7 @@
  * JSON `{code, message, detailedMessage}` for /api, the error page or a redirect to sign-in for pages.
  */
 import type { Context } from "hono";
+import { type MessageKey, t } from "../../../islands/lib/i18n/t.ts";
 
 /** An error with an HTTP status the user should see; thrown anywhere below the handlers. */
 export class ApiError extends Error {
@@ -26,13 +27,13 @@ export class ApiError extends Error {
   static badRequest(message: string, detail?: string): ApiError {
     return new ApiError(400, message, { detail });
   }
-  static unauthorized(message = "invalid session", detail?: string): ApiError {
+  static unauthorized(message = t("common.error.invalidSession"), detail?: string): ApiError {
     return new ApiError(401, message, { detail });
   }
-  static forbidden(message = "access denied", detail?: string): ApiError {
+  static forbidden(message = t("common.error.accessDenied"), detail?: string): ApiError {
     return new ApiError(403, message, { detail });
   }
-  static notFound(message = "not found", detail?: string): ApiError {
+  static notFound(message = t("common.error.notFound"), detail?: string): ApiError {
     return new ApiError(404, message, { detail });
   }
 
@@ -69,77 +70,74 @@ function isStorageError(error: unknown): error is StorageErrorLike {
 }
 
 /** Storage error codes → console status and message (api-index §1 status mapping). Unknown codes → 502. */
-const STORAGE_CODE_STATUS: Record<string, [number, string]> = {
-  AccessDenied: [403, "access denied"],
-  XMinioIAMActionNotAllowed: [403, "access denied"],
-  XMinioInvalidIAMCredentials: [403, "access denied"],
-  InvalidAccessKeyId: [401, "invalid session"],
-  ExpiredToken: [401, "invalid session"],
-  InvalidTokenId: [401, "invalid session"],
-  SignatureDoesNotMatch: [403, "error please check your current password"],
-  NoSuchBucket: [404, "not found"],
-  NoSuchKey: [404, "not found"],
-  NoSuchVersion: [404, "not found"],
-  NoSuchUpload: [404, "not found"],
-  NoSuchBucketPolicy: [404, "not found"],
-  NoSuchLifecycleConfiguration: [404, "not found"],
-  NoSuchTagSet: [404, "not found"],
-  ReplicationConfigurationNotFoundError: [404, "not found"],
-  ObjectLockConfigurationNotFoundError: [404, "not found"],
-  ServerSideEncryptionConfigurationNotFoundError: [
-    404,
-    "The server side encryption configuration was not found",
-  ],
-  XMinioAdminNoSuchUser: [404, "not found"],
-  XMinioAdminNoSuchGroup: [404, "not found"],
-  XMinioAdminNoSuchPolicy: [404, "not found"],
-  XMinioAdminNoSuchAccessKey: [404, "not found"],
-  XMinioAdminNoSuchQuotaConfiguration: [404, "not found"],
-  XMinioAdminTierNotFound: [404, "not found"],
-  XMinioAdminRemoteTargetNotFoundError: [404, "not found"],
-  BucketAlreadyExists: [409, "bucket already exists"],
-  BucketAlreadyOwnedByYou: [409, "bucket already exists"],
-  BucketNotEmpty: [409, "bucket is not empty"],
-  XMinioAdminTierAlreadyExists: [409, "tier already exists"],
-  XMinioAdminTierBackendInUse: [409, "tier backend already in use"],
-  InvalidBucketName: [400, "invalid bucket name"],
-  MalformedPolicy: [400, "invalid policy"],
-  XMinioMalformedIAMPolicy: [400, "invalid policy"],
-  MalformedXML: [400, "invalid request"],
-  InvalidArgument: [400, "invalid request"],
-  InvalidRequest: [400, "invalid request"],
+const STORAGE_CODE_STATUS: Record<string, [number, MessageKey]> = {
+  AccessDenied: [403, "common.error.accessDenied"],
+  XMinioIAMActionNotAllowed: [403, "common.error.accessDenied"],
+  XMinioInvalidIAMCredentials: [403, "common.error.accessDenied"],
+  InvalidAccessKeyId: [401, "common.error.invalidSession"],
+  ExpiredToken: [401, "common.error.invalidSession"],
+  InvalidTokenId: [401, "common.error.invalidSession"],
+  SignatureDoesNotMatch: [403, "common.error.checkPassword"],
+  NoSuchBucket: [404, "common.error.noSuchBucket"],
+  NoSuchKey: [404, "common.error.noSuchKey"],
+  NoSuchVersion: [404, "common.error.noSuchVersion"],
+  NoSuchUpload: [404, "common.error.noSuchUpload"],
+  NoSuchBucketPolicy: [404, "common.error.noSuchBucketPolicy"],
+  NoSuchLifecycleConfiguration: [404, "common.error.noSuchLifecycle"],
+  NoSuchTagSet: [404, "common.error.noSuchTagSet"],
+  ReplicationConfigurationNotFoundError: [404, "common.error.noReplicationConfig"],
+  ObjectLockConfigurationNotFoundError: [404, "common.error.noObjectLockConfig"],
+  ServerSideEncryptionConfigurationNotFoundError: [404, "common.error.noEncryptionConfig"],
+  XMinioAdminNoSuchUser: [404, "common.error.noSuchUser"],
+  XMinioAdminNoSuchGroup: [404, "common.error.noSuchGroup"],
+  XMinioAdminNoSuchPolicy: [404, "common.error.noSuchPolicy"],
+  XMinioAdminNoSuchAccessKey: [404, "common.error.noSuchAccessKey"],
+  XMinioAdminNoSuchQuotaConfiguration: [404, "common.error.noSuchQuota"],
+  XMinioAdminTierNotFound: [404, "common.error.noSuchTier"],
+  XMinioAdminRemoteTargetNotFoundError: [404, "common.error.noSuchRemoteTarget"],
+  BucketAlreadyExists: [409, "common.error.bucketExists"],
+  BucketAlreadyOwnedByYou: [409, "common.error.bucketOwnedByYou"],
+  BucketNotEmpty: [409, "common.error.bucketNotEmpty"],
+  XMinioAdminTierAlreadyExists: [409, "common.error.tierExists"],
+  XMinioAdminTierBackendInUse: [409, "common.error.tierBackendInUse"],
+  InvalidBucketName: [400, "common.error.invalidBucketName"],
+  MalformedPolicy: [400, "common.error.invalidPolicy"],
+  XMinioMalformedIAMPolicy: [400, "common.error.invalidPolicy"],
+  MalformedXML: [400, "common.error.invalidRequest"],
+  InvalidArgument: [400, "common.error.invalidRequest"],
+  InvalidRequest: [400, "common.error.invalidRequest"],
   // MinIO's answer to an archive it could not unpack ("tar file error: …", PutObjectExtract).
-  BadRequest: [400, "invalid request"],
-  InvalidBucketState: [400, "invalid bucket state"],
-  InvalidStorageClass: [400, "invalid storage class"],
-  XMinioAdminInvalidArgument: [400, "invalid request"],
-  XMinioInvalidResourceName: [400, "invalid name"],
-  XMinioAdminGroupNotEmpty: [400, "group is not empty"],
-  XMinioAdminConfigBadJSON: [400, "invalid configuration"],
-  XMinioAdminInvalidAccessKey: [400, "invalid access key"],
-  XMinioAdminInvalidSecretKey: [400, "invalid secret key"],
-  XMinioAdminTierNameNotUpperCase: [400, "invalid tier name"],
-  XMinioAdminTierBackendNotEmpty: [400, "tier backend is not empty"],
-  XMinioAdminTierMissingCredentials: [403, "tier credentials missing"],
-  XMinioAdminTierInvalidConfig: [400, "invalid tier configuration"],
-  XMinioAdminTierTypeUnsupported: [400, "unsupported tier type"],
-  XMinioAdminBucketQuotaExceeded: [400, "bucket quota exceeded"],
-  XMinioAdminReplicationBandwidthLimitError: [400, "invalid bandwidth"],
-  XMinioAdminRemoteIdenticalToSource: [400, "remote target is identical to source"],
-  XMinioAdminReplicationTargetNotVersionedError: [400, "versioning must be enabled on the remote bucket"],
-  XMinioAdminRemoteARNTypeInvalid: [400, "invalid remote target"],
-  XMinioAdminReplicationRemoteConnectionError: [503, "remote target is unreachable"],
-  NotImplemented: [501, "not implemented by the storage server"],
-  InvalidRange: [416, "the requested range is not satisfiable"],
-  MethodNotAllowed: [405, "the object is a delete marker"],
-  InvalidPart: [400, "invalid part"],
-  InvalidPartOrder: [400, "invalid part order"],
-  EntityTooSmall: [400, "a part is too small"],
-  EntityTooLarge: [400, "the upload is too large"],
-  KeyTooLongError: [400, "the object name is too long"],
-  XMinioInvalidObjectName: [400, "invalid object name"],
-  XAmzContentChecksumMismatch: [400, "the upload was corrupted on the way"],
-  PreconditionFailed: [412, "a precondition failed"],
+  BadRequest: [400, "common.error.invalidRequest"],
+  InvalidBucketState: [400, "common.error.invalidBucketState"],
+  InvalidStorageClass: [400, "common.error.invalidStorageClass"],
+  XMinioAdminInvalidArgument: [400, "common.error.invalidRequest"],
+  XMinioInvalidResourceName: [400, "common.error.invalidName"],
+  XMinioAdminGroupNotEmpty: [400, "common.error.groupNotEmpty"],
+  XMinioAdminConfigBadJSON: [400, "common.error.invalidConfiguration"],
+  XMinioAdminInvalidAccessKey: [400, "common.error.invalidAccessKey"],
+  XMinioAdminInvalidSecretKey: [400, "common.error.invalidSecretKey"],
+  XMinioAdminTierNameNotUpperCase: [400, "common.error.invalidTierName"],
+  XMinioAdminTierBackendNotEmpty: [400, "common.error.tierBackendNotEmpty"],
+  XMinioAdminTierMissingCredentials: [403, "common.error.tierCredentialsMissing"],
+  XMinioAdminTierInvalidConfig: [400, "common.error.invalidTierConfig"],
+  XMinioAdminTierTypeUnsupported: [400, "common.error.unsupportedTierType"],
+  XMinioAdminBucketQuotaExceeded: [400, "common.error.quotaExceeded"],
+  XMinioAdminReplicationBandwidthLimitError: [400, "common.error.invalidBandwidth"],
+  XMinioAdminRemoteIdenticalToSource: [400, "common.error.remoteIdentical"],
+  XMinioAdminReplicationTargetNotVersionedError: [400, "common.error.remoteNotVersioned"],
+  XMinioAdminRemoteARNTypeInvalid: [400, "common.error.invalidRemoteTarget"],
+  XMinioAdminReplicationRemoteConnectionError: [503, "common.error.remoteUnreachable"],
+  NotImplemented: [501, "common.error.notImplemented"],
+  InvalidRange: [416, "common.error.rangeNotSatisfiable"],
+  MethodNotAllowed: [405, "common.error.deleteMarker"],
+  InvalidPart: [400, "common.error.invalidPart"],
+  InvalidPartOrder: [400, "common.error.invalidPartOrder"],
+  EntityTooSmall: [400, "common.error.partTooSmall"],
+  EntityTooLarge: [400, "common.error.uploadTooLarge"],
+  KeyTooLongError: [400, "common.error.objectNameTooLong"],
+  XMinioInvalidObjectName: [400, "common.error.invalidObjectName"],
+  XAmzContentChecksumMismatch: [400, "common.error.uploadCorrupted"],
+  PreconditionFailed: [412, "common.error.preconditionFailed"],
 };
 
 /** A failed Kubernetes call (server/console/k8s/client.ts K8sError), matched structurally. */
@@ -150,20 +148,18 @@ function isKubernetesError(error: unknown): error is { status: number; reason: s
 
 /** Kubernetes answers → console status and message (operator-k8s.md §1.3); the API server's text is the detail. */
 function fromKubernetes(error: { status: number; reason: string; message: string }): ApiError {
-  const table: Record<number, string> = {
-    400: "invalid request",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not found",
-    409: error.reason === "AlreadyExists"
-      ? "already exists"
-      : "the object was changed meanwhile; reload and try again",
-    422: "invalid request",
-    503: "the Kubernetes API server cannot be reached",
-    504: "the Kubernetes API server did not answer in time",
+  const table: Record<number, MessageKey> = {
+    400: "common.error.invalidRequest",
+    401: "common.error.unauthorized",
+    403: "common.error.forbidden",
+    404: "common.error.notFound",
+    409: error.reason === "AlreadyExists" ? "common.error.alreadyExists" : "common.error.conflict",
+    422: "common.error.invalidRequest",
+    503: "common.error.k8sUnreachable",
+    504: "common.error.k8sTimeout",
   };
   const status = error.status === 422 ? 400 : table[error.status] ? error.status : 500;
-  return new ApiError(status, table[error.status] ?? "an error occurred, please try again", {
+  return new ApiError(status, t(table[error.status] ?? "common.error.generic"), {
     detail: error.message,
   });
 }
@@ -173,20 +169,21 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isKubernetesError(error)) return fromKubernetes(error);
   if (isStorageError(error)) {
-    let [status, message] = STORAGE_CODE_STATUS[error.code] ?? [502, "the storage server reported an error"];
+    let [status, message]: [number, MessageKey] = STORAGE_CODE_STATUS[error.code] ??
+      [502, "common.error.storageError"];
     // MinIO reuses XMinioInvalidIAMCredentials with status 404 for "service account not found": trust the status.
-    if (error.status === 404 && status === 403) [status, message] = [404, "not found"];
+    if (error.status === 404 && status === 403) [status, message] = [404, "common.error.notFound"];
     // A server without MinIO's admin API takes /minio/admin/… for an object in bucket "minio" (a name MinIO
     // reserves): the call needs an API the server does not have, not a missing bucket.
     if (error.code === "NoSuchBucket" && (error as { bucket?: unknown }).bucket === "minio") {
-      [status, message] = [501, "this server does not speak MinIO's admin API"];
+      [status, message] = [501, "common.error.noAdminApi"];
     }
-    return new ApiError(status, message, { detail: error.message || error.code });
+    return new ApiError(status, t(message), { detail: error.message || error.code });
   }
   if (error instanceof TypeError && /fetch|connect|network/i.test(error.message)) {
-    return new ApiError(502, "the storage server cannot be reached", { detail: error.message });
+    return new ApiError(502, t("common.error.storageUnreachable"), { detail: error.message });
   }
-  return new ApiError(500, "an error occurred, please try again");
+  return new ApiError(500, t("common.error.generic"));
 }
 
 /** Logging hook used by handleError for unexpected errors (cause and request id go to the log only). */

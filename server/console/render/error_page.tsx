@@ -5,9 +5,12 @@
 import type { Context } from "hono";
 import type { ApiError } from "../http/errors.ts";
 import type { PageRenderer } from "./page.tsx";
+import { t } from "../../../islands/lib/i18n/t.ts";
 
 export function renderErrorPage(render: PageRenderer, _c: Context, error: ApiError): Response {
-  const title = error.status === 404 ? "404 Not Found" : `${error.status} ${error.message}`;
+  const title = error.status === 404
+    ? t("common.errorPage.notFound")
+    : t("common.errorPage.status", { status: String(error.status), message: error.message });
   return render({
     title,
     status: error.status,
@@ -17,9 +20,9 @@ export function renderErrorPage(render: PageRenderer, _c: Context, error: ApiErr
         {error.status !== 404 && error.detail && error.detail !== error.message
           ? <p className="text-base-content/70 max-w-xl text-center">{error.detail}</p>
           : null}
-        <a className="btn btn-primary" href={render.href("/")}>Go to the console</a>
+        <a className="btn btn-primary" href={render.href("/")}>{t("common.errorPage.toConsole")}</a>
         <footer className="text-sm text-base-content/60">
-          Copyright © {new Date().getFullYear()} Deck contributors
+          {t("common.errorPage.copyright", { year: String(new Date().getFullYear()) })}
         </footer>
       </main>
     ),

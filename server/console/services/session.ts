@@ -13,6 +13,7 @@ import type { AppConfig } from "../config/config.ts";
 import type { OperatorDeps } from "../k8s/connection.ts";
 import type { Logger } from "../../lib/http/log.ts";
 import { ApiError } from "../http/errors.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 import { accountInfo } from "../../lib/s3/admin/info.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
 import { forwardedHeaders } from "../../lib/s3/forwarded_client.ts";
@@ -52,12 +53,12 @@ export function loginStrategy(deps: SessionDeps): Promise<LoginStrategy> {
  * browser back to another address than the one it uses (the pending sign-in would stay behind).
  */
 export async function beginSso(deps: SessionDeps, origin: string): Promise<{ url: string; pending: string }> {
-  if (!deps.config.idp) throw ApiError.badRequest("single sign-on is not configured");
+  if (!deps.config.idp) throw ApiError.badRequest(t("common.login.ssoNotConfigured"));
   checkCallback(deps.config.idp, origin, deps.config.subpath);
   return await startSignIn(deps.config.idp, deps.sessionKey, deps.fetch, deps.now());
 }
 
-const invalidLogin = (detail: string) => ApiError.unauthorized("invalid Login", detail);
+const invalidLogin = (detail: string) => ApiError.unauthorized(t("common.login.invalid"), detail);
 
 /**
  * Builds the session from temporary credentials: the backend type gives distributed mode; the account's
@@ -126,16 +127,16 @@ export async function signIn(
     }
     if (error instanceof S3Error) {
       if (error.status >= 500) {
-        throw new ApiError(503, "the storage server cannot sign you in right now", { detail: error.message });
+        throw new ApiError(503, t("common.login.storageCannotSignIn"), { detail: error.message });
       }
       throw invalidLogin(
         error.code === "AccessDenied" || error.code === "InvalidAccessKeyId" ||
           error.code === "SignatureDoesNotMatch"
-          ? "The access key or secret key is wrong, or the account is disabled."
+          ? t("common.login.wrongKeys")
           : error.message,
       );
     }
-    throw new ApiError(503, "the storage server cannot be reached", {
+    throw new ApiError(503, t("common.error.storageUnreachable"), {
       detail: error instanceof Error ? error.message : String(error),
     });
   }
@@ -151,7 +152,7 @@ export async function signInWithIdp(
   input: OAuthCallbackInput,
   pending: string | undefined,
 ): Promise<SessionData> {
-  if (!deps.config.idp) throw ApiError.badRequest("single sign-on is not configured");
+  if (!deps.config.idp) throw ApiError.badRequest(t("common.login.ssoNotConfigured"));
   const idToken = await exchangeCode(
     deps.config.idp,
     deps.sessionKey,

@@ -5,6 +5,9 @@
  * console's configuration and the provider's answer, never whether some account exists.
  */
 import { ApiError } from "../http/errors.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
+// The server's message source: these texts are English outside a request too (start-up, unit tests).
+import "../render/i18n.ts";
 import { openJson, sealJson } from "./token.ts";
 
 export type SsoStep =
@@ -30,33 +33,31 @@ const originOf = (url: string) => {
 function explain(step: SsoStep, a = "", b = ""): string {
   switch (step) {
     case "unreachable":
-      return `The identity provider cannot be reached at ${a}: ${b}. Check CONSOLE_IDP_URL and that this server can reach the provider.`;
+      return t("common.sso.unreachable", { url: a, reason: b });
     case "callback":
-      return `CONSOLE_IDP_CALLBACK is ${a}, but this console, opened where you opened it, takes sign-ins back at ${b}: the provider would send you to another address, where this sign-in is unknown. Open the console at the address CONSOLE_IDP_CALLBACK names, or set CONSOLE_IDP_CALLBACK to ${b} and register that URL with the provider.`;
+      return t("common.sso.callback", { configured: a, own: b });
     case "no-cookie":
-      return `The sign-in came back without the cookie this browser was given when it left for the provider. Start single sign-on from ${
-        originOf(a)
-      } (the address CONSOLE_IDP_CALLBACK names), and allow cookies for it.`;
+      return t("common.sso.noCookie", { origin: originOf(a) });
     case "state":
-      return "The answer from the identity provider does not belong to the sign-in this browser started (state mismatch). Start again from the login page.";
+      return t("common.sso.state");
     case "expired":
-      return "The sign-in took more than 10 minutes at the identity provider. Start again from the login page.";
+      return t("common.sso.expired");
     case "exchange":
-      return `The identity provider refused to exchange the sign-in code for a token (${a}). Check CONSOLE_IDP_CLIENT_ID and CONSOLE_IDP_SECRET, and that CONSOLE_IDP_CALLBACK is registered with the provider as a redirect URI.`;
+      return t("common.sso.exchange", { reason: a });
     case "nonce":
-      return "The identity provider's token was not issued for this sign-in (nonce mismatch). Start again from the login page.";
+      return t("common.sso.nonce");
     case "claim":
-      return `Signed in at the identity provider, but its token has no '${a}' claim, so no policy applies. Add a '${a}' claim naming the policies to the client's tokens at the provider, or change claim_name in Settings › Configurations › Identity Openid.`;
+      return t("common.sso.claim", { claim: a });
     case "policy":
-      return `Signed in at the identity provider, but the policy claim names no policy that exists on the storage server (${a}). Create the policy, or correct the claim at the provider.`;
+      return t("common.sso.policy", { policies: a });
     case "storage":
-      return `Signed in at the identity provider, but the storage server refused its token: ${a}`;
+      return t("common.sso.storage", { reason: a });
   }
 }
 
 /** A sign-on refusal: 401 "invalid Login" whose detail says which step failed and what to change. */
 export function ssoRefusal(step: SsoStep, a?: string, b?: string): ApiError {
-  return ApiError.unauthorized("invalid Login", explain(step, a, b));
+  return ApiError.unauthorized(t("common.login.invalid"), explain(step, a, b));
 }
 
 /**
@@ -67,7 +68,7 @@ export function storageRefusal(message: string): ApiError {
   const missing = /^(.+) claim missing from the JWT token/.exec(message);
   if (missing) return ssoRefusal("claim", missing[1]);
   const undefinedPolicies = /^None of the given policies \(`?([^`)]*)`?\) are defined/.exec(message);
-  if (undefinedPolicies) return ssoRefusal("policy", undefinedPolicies[1] || "an empty claim");
+  if (undefinedPolicies) return ssoRefusal("policy", undefinedPolicies[1] || t("common.sso.emptyClaim"));
   return ssoRefusal("storage", message);
 }
 
