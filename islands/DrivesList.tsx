@@ -198,7 +198,7 @@ export default function DrivesList({ drives: initial, failure: initialFailure }:
         </div>
       </div>
       <DataTable<DriveInfo>
-        entity="drives"
+        entity={t("operator.entity.drives")}
         filtered={filter !== ""}
         rows={shown}
         rowId={keyOf}

@@ -37,7 +37,7 @@ export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
       {tab === "events"
         ? (
           <DataTable<PodEvent>
-            entity="events"
+            entity={t("operator.entity.events")}
             rows={events}
             rowId={(e) => `${e.last_seen}-${e.reason}-${e.message}`}
             height={400}

@@ -32,13 +32,20 @@ export default function TenantPods({ namespace, name, pods: initial, base, now }
   return (
     <>
       <DataTable<PodInfo>
-        entity="pods"
+        entity={t("operator.entity.pods")}
         rows={pods.value}
         rowId={(p) => p.name}
         height={400}
         columns={[
           { id: "name", label: t("common.word.name"), value: (p) => p.name, sortable: true },
-          { id: "status", label: t("common.word.status"), value: (p) => p.status, sortable: true },
+          {
+            id: "status",
+            label: t("common.word.status"),
+            value: (p) => p.status,
+            // Kubernetes' own word for the pod's phase (Running, Pending): shown as the cluster reports it.
+            render: (p) => <span translate="no">{p.status}</span>,
+            sortable: true,
+          },
           {
             id: "age",
             label: t("operator.pods.age"),

@@ -120,7 +120,7 @@ export default function TenantPools({ namespace, name, pools, storageClasses }: 
         </button>
       </div>
       <DataTable<PoolInfo>
-        entity="pools"
+        entity={t("operator.entity.pools")}
         rows={shown}
         rowId={(p) => p.name}
         emptyMessage={t("operator.pools.empty")}

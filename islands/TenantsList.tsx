@@ -89,7 +89,7 @@ export default function TenantsList(
       </div>
       {tenants.value.limited ? <LimitedNote limited={tenants.value.limited} /> : null}
       <DataTable<TenantListItem>
-        entity="tenants"
+        entity={t("operator.entity.tenants")}
         unavailable={unavailable}
         filtered={filter !== ""}
         rows={shown}

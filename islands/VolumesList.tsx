@@ -24,7 +24,7 @@ export default function VolumesList({ pvcs, base }: StorageVolumesProps) {
         <SearchBox placeholder={t("operator.volumes.search")} value={filter} onChange={setFilter} />
       </div>
       <DataTable<PvcInfo>
-        entity="volumes"
+        entity={t("operator.entity.volumes")}
         filtered={filter !== ""}
         rows={shown}
         rowId={(p) => `${p.namespace}/${p.name}`}

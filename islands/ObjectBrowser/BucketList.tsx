@@ -62,7 +62,7 @@ export function BucketList({ base, initial, canCreate, distributed, onNavigate }
         </div>
       </div>
       <DataTable<BucketSummary>
-        entity="buckets"
+        entity={t("objects.entity.buckets")}
         filtered={filter !== ""}
         rows={buckets.list.filter((b) => b.name.includes(filter.toLowerCase()))}
         unavailable={buckets.unavailable}

@@ -44,7 +44,7 @@ export function DestinationPicker(
       <div>
         <h3 className="text-sm font-bold mb-1">{t("objects.picker.bucket")}</h3>
         <DataTable<BucketSummary>
-          entity="buckets"
+          entity={t("objects.entity.buckets")}
           rows={buckets ?? []}
           rowId={(b) =>
             b.name}
@@ -85,7 +85,7 @@ export function DestinationPicker(
           </button>
         </div>
         <DataTable<ObjectItem>
-          entity="folders"
+          entity={t("objects.entity.folders")}
           rows={folders?.items ?? []}
           rowId={(o) => o.name}
           columns={[{

@@ -332,7 +332,7 @@ export function FolderView(props: FolderViewProps) {
       {rewound.active
         ? (
           <DataTable<RewindItem>
-            entity="objects"
+            entity={t("objects.entity.objects")}
             filtered={filter !== ""}
             rows={rewound.items.filter((o) => match(o.name))}
             rowId={(o) => o.name}
@@ -345,7 +345,7 @@ export function FolderView(props: FolderViewProps) {
         )
         : (
           <DataTable<ObjectItem>
-            entity="objects"
+            entity={t("objects.entity.objects")}
             filtered={filter !== ""}
             rows={listing.items.filter((o) => match(o.name))}
             rowId={(o) => o.name}

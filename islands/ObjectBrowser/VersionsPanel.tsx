@@ -55,7 +55,7 @@ export function VersionsPanel(
         <SearchBox placeholder={t("objects.versions.search")} value={filter} onChange={setFilter} />
       </div>
       <DataTable<Row>
-        entity="versions"
+        entity={t("objects.entity.versions")}
         filtered={filter !== ""}
         rows={versions.filter((v) => (v.version_id ?? "").includes(filter))}
         rowId={(v) => v.version_id ?? "null"}

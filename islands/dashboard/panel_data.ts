@@ -4,7 +4,7 @@
  * the capacity split, or a number with its trend. Pure functions, shared by the island and its tests.
  */
 import { formatBytes, formatDuration, formatNumber } from "../lib/format.ts";
-import { currentLocale, t } from "../lib/i18n/t.ts";
+import { currentLocale, type MessageKey, t } from "../lib/i18n/t.ts";
 import {
   SIZE_RANGE_LABELS,
   type ValueFormat,
@@ -30,14 +30,41 @@ export function statValue(details: WidgetDetails): number | null {
   return series ? reduceValues(series.values, details.options.reduceOptions.calcs[0]) : null;
 }
 
-/** Fills `{{label}}` from the series' labels; unknown labels become empty (Grafana's legend format). */
+/**
+ * The series names MinIO's widgets define (server/console/metrics/widgets.ts), in the page's language: the
+ * widget API keeps MinIO's English legend formats, as its clients expect.
+ */
+const LEGENDS: Record<string, MessageKey> = {
+  "Total online drives in MinIO Cluster": "monitoring.legend.totalOnlineDrives",
+  "Total Usable": "monitoring.legend.totalUsable",
+  "Usable Free": "monitoring.legend.usableFree",
+  "Used Space": "monitoring.legend.usedSpace",
+  "Used Capacity": "monitoring.legend.usedCapacity",
+  "Data Received [{{server}}]": "monitoring.legend.dataReceived",
+  "Data Sent [{{server}}]": "monitoring.legend.dataSent",
+  "Internode Bytes Sent [{{server}}]": "monitoring.legend.internodeSent",
+  "Internode Bytes Received [{{server}}]": "monitoring.legend.internodeReceived",
+  "Node RChar [{{server}}]": "monitoring.legend.nodeRChar",
+  "Node WChar [{{server}}]": "monitoring.legend.nodeWChar",
+  "Memory Used [{{server}}]": "monitoring.legend.memoryUsed",
+  "CPU Usage Rate [{{server}}]": "monitoring.legend.cpuUsageRate",
+  "Read Syscalls [{{server}}]": "monitoring.legend.readSyscalls",
+  "Write Syscalls [{{server}}]": "monitoring.legend.writeSyscalls",
+  "Open FDs [{{server}}]": "monitoring.legend.openFds",
+};
+
+/**
+ * Fills `{{label}}` from the series' labels, in a known format's translation; unknown labels become empty
+ * (Grafana's legend format).
+ */
 export function legendLabel(metric: Record<string, string>, legendFormat: string): string {
   if (!legendFormat) {
     return Object.entries(metric).filter(([k]) => k !== "__name__").map(([k, v]) => `${k}="${v}"`).join(
       ", ",
     ) || metric.__name__ || "value";
   }
-  return legendFormat.replace(/\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}/g, (_, name) => metric[name] ?? "")
+  const shown = LEGENDS[legendFormat] ? t(LEGENDS[legendFormat]) : legendFormat;
+  return shown.replace(/\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}/g, (_, name) => metric[name] ?? "")
     .trim();
 }
 

@@ -266,4 +266,9 @@ export const objects: Translation<typeof english> = {
   "objects.refusal.objectDenied": "Sie haben keine Berechtigung, dieses Objekt zu lesen.",
   "objects.refusal.objectMissing": "Dieses Objekt existiert nicht.",
   "objects.refusal.objectFailed": "Dieses Objekt kann nicht angezeigt werden: {reason}.",
+  // What a table lists, as it names itself to assistive technology and in its empty and no-match messages
+  "objects.entity.buckets": "Buckets",
+  "objects.entity.folders": "Ordner",
+  "objects.entity.objects": "Objekte",
+  "objects.entity.versions": "Versionen",
 };

@@ -193,4 +193,11 @@ export const operator: Translation<typeof english> = {
   "operator.drives.typeToFormat": "geben Sie {phrase} ein, um Laufwerke zu formatieren",
   "operator.drives.phraseRequired":
     "das Formatieren löscht alle ausgewählten Laufwerke; die Bestätigungsphrase ist erforderlich",
+  // What a table lists, as it names itself to assistive technology and in its empty and no-match messages
+  "operator.entity.tenants": "Mandanten",
+  "operator.entity.events": "Ereignisse",
+  "operator.entity.pools": "Pools",
+  "operator.entity.pods": "Pods",
+  "operator.entity.drives": "Laufwerke",
+  "operator.entity.volumes": "Volumes",
 };

@@ -256,4 +256,9 @@ export const objects = {
   "objects.refusal.objectDenied": "You do not have permission to read this object.",
   "objects.refusal.objectMissing": "This object does not exist.",
   "objects.refusal.objectFailed": "This object cannot be shown: {reason}.",
+  // What a table lists, as it names itself to assistive technology and in its empty and no-match messages
+  "objects.entity.buckets": "buckets",
+  "objects.entity.folders": "folders",
+  "objects.entity.objects": "objects",
+  "objects.entity.versions": "versions",
 } as const;

@@ -184,4 +184,11 @@ export const operator = {
   "operator.drives.typeToFormat": "type {phrase} to format drives",
   "operator.drives.phraseRequired":
     "formatting erases every drive chosen; the confirmation phrase is required",
+  // What a table lists, as it names itself to assistive technology and in its empty and no-match messages
+  "operator.entity.tenants": "tenants",
+  "operator.entity.events": "events",
+  "operator.entity.pools": "pools",
+  "operator.entity.pods": "pods",
+  "operator.entity.drives": "drives",
+  "operator.entity.volumes": "volumes",
 } as const;

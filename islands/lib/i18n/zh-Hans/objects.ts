@@ -251,4 +251,9 @@ export const objects: Translation<typeof english> = {
   "objects.refusal.objectDenied": "您无权读取此对象。",
   "objects.refusal.objectMissing": "此对象不存在。",
   "objects.refusal.objectFailed": "无法显示此对象：{reason}。",
+  // What a table lists, as it names itself to assistive technology and in its empty and no-match messages
+  "objects.entity.buckets": "存储桶",
+  "objects.entity.folders": "文件夹",
+  "objects.entity.objects": "对象",
+  "objects.entity.versions": "版本",
 };

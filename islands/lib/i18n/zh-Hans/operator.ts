@@ -183,4 +183,11 @@ export const operator: Translation<typeof english> = {
   "operator.license.noneActive": "没有有效的许可证：请先在“许可证”页面激活一个许可证",
   "operator.drives.typeToFormat": "请输入 {phrase} 以格式化驱动器",
   "operator.drives.phraseRequired": "格式化将清除所选的所有驱动器，必须输入确认短语",
+  // What a table lists, as it names itself to assistive technology and in its empty and no-match messages
+  "operator.entity.tenants": "租户",
+  "operator.entity.events": "事件",
+  "operator.entity.pools": "池",
+  "operator.entity.pods": "Pod",
+  "operator.entity.drives": "驱动器",
+  "operator.entity.volumes": "卷",
 };
