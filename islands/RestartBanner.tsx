@@ -43,18 +43,18 @@ export default function RestartBanner({ needsRestart }: RestartBannerProps) {
       {restarting
         ? (
           <div className="flex-1 min-w-0">
-            <div>{t("settings.restart.restarting")}</div>
+            <div>{t("common.restart.restarting")}</div>
             <progress
               className="progress progress-primary w-full mt-2"
-              aria-label={t("settings.restart.progress")}
+              aria-label={t("common.restart.progress")}
             />
           </div>
         )
         : (
           <>
-            <span className="flex-1 min-w-0">{t("settings.restart.needed")}</span>
+            <span className="flex-1 min-w-0">{t("common.restart.needed")}</span>
             <button type="button" className="btn btn-sm" onClick={restart}>
-              {t("settings.restart.button")}
+              {t("common.restart.button")}
             </button>
           </>
         )}

@@ -322,4 +322,10 @@ export const common: Translation<typeof english> = {
   "common.error.queryMissing": "Der Abfrageparameter „{name}“ fehlt",
   "common.error.queryNotCount": "{name} muss eine nicht negative ganze Zahl sein",
   "common.error.queryValue": "Der Abfrageparameter „{name}“ ist „{value}“",
+  // The restart banner: any page may show it, so its texts travel with every page
+  "common.restart.restarting": "Der Server wird neu gestartet.",
+  "common.restart.button": "Neu starten",
+  "common.restart.needed":
+    "Die Instanz muss neu gestartet werden, damit die Konfigurationsänderungen wirksam werden.",
+  "common.restart.progress": "Fortschritt des Neustarts",
 };

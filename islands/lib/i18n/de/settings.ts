@@ -129,11 +129,6 @@ export const settings: Translation<typeof english> = {
   "settings.identity.msg.noRedirect":
     "Setzen Sie CONSOLE_IDP_CALLBACK (oder redirect_uri von identity_openid) auf die Adresse /oauth_callback der Konsole",
   // Restart banner (islands/RestartBanner.tsx)
-  "settings.restart.needed":
-    "Die Instanz muss neu gestartet werden, damit die Konfigurationsänderungen wirksam werden.",
-  "settings.restart.restarting": "Der Server wird neu gestartet.",
-  "settings.restart.progress": "Fortschritt des Neustarts",
-  "settings.restart.button": "Neu starten",
   // Configuration problems the console server reports (server/console/services/settings.ts)
   "settings.validation.invalidName": "Ungültiger Konfigurationsname",
   "settings.validation.invalid": "Ungültige Konfiguration",

@@ -313,4 +313,9 @@ export const common = {
   "common.error.queryMissing": 'query parameter "{name}" is missing',
   "common.error.queryNotCount": "{name} must be a non-negative integer",
   "common.error.queryValue": 'query parameter "{name}" is "{value}"',
+  // The restart banner: any page may show it, so its texts travel with every page
+  "common.restart.restarting": "The server is restarting.",
+  "common.restart.button": "Restart",
+  "common.restart.needed": "The instance needs to be restarted for configuration changes to take effect.",
+  "common.restart.progress": "Restart progress",
 } as const;

@@ -125,10 +125,6 @@ export const settings = {
   "settings.identity.msg.noRedirect":
     "set CONSOLE_IDP_CALLBACK (or identity_openid redirect_uri) to the console's /oauth_callback address",
   // Restart banner (islands/RestartBanner.tsx)
-  "settings.restart.needed": "The instance needs to be restarted for configuration changes to take effect.",
-  "settings.restart.restarting": "The server is restarting.",
-  "settings.restart.progress": "Restart progress",
-  "settings.restart.button": "Restart",
   // Configuration problems the console server reports (server/console/services/settings.ts)
   "settings.validation.invalidName": "invalid configuration name",
   "settings.validation.invalid": "invalid configuration",

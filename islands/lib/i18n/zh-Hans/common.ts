@@ -308,4 +308,9 @@ export const common: Translation<typeof english> = {
   "common.error.queryMissing": "缺少查询参数“{name}”",
   "common.error.queryNotCount": "{name} 必须是非负整数",
   "common.error.queryValue": "查询参数“{name}”的值为“{value}”",
+  // The restart banner: any page may show it, so its texts travel with every page
+  "common.restart.restarting": "服务器正在重启。",
+  "common.restart.button": "重启",
+  "common.restart.needed": "需要重启实例才能使配置更改生效。",
+  "common.restart.progress": "重启进度",
 };

@@ -125,10 +125,6 @@ export const settings: Translation<typeof english> = {
   "settings.identity.msg.noRedirect":
     "请将 CONSOLE_IDP_CALLBACK（或 identity_openid 的 redirect_uri）设置为控制台的 /oauth_callback 地址",
   // Restart banner (islands/RestartBanner.tsx)
-  "settings.restart.needed": "需要重启实例才能使配置更改生效。",
-  "settings.restart.restarting": "服务器正在重启。",
-  "settings.restart.progress": "重启进度",
-  "settings.restart.button": "重启",
   // Configuration problems the console server reports (server/console/services/settings.ts)
   "settings.validation.invalidName": "配置名称无效",
   "settings.validation.invalid": "配置无效",
