@@ -117,7 +117,7 @@ export function sendXhr(
 
 /** The reason of a refused request: the console's JSON error, or the storage's XML one (direct parts). */
 function xhrError(xhr: XMLHttpRequest): ApiClientError {
-  let message = t("objects.error.status", { status: String(xhr.status) }), detail = "";
+  let message = t("common.error.status", { status: String(xhr.status) }), detail = "";
   try {
     const body = JSON.parse(xhr.responseText);
     message = body.message || message;

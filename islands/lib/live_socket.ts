@@ -123,7 +123,7 @@ export function useLiveSocket<T>(options: LiveSocketOptions = {}): LiveSocket<T>
       if (notice.type === "dropped") return setDropped((n) => n + (notice.count ?? 0));
       if (notice.type === "error") {
         return setError({
-          message: notice.message ?? t("monitoring.live.error"),
+          message: notice.message ?? t("common.error.occurred"),
           detail: notice.detail ?? "",
         });
       }

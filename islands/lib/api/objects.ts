@@ -149,7 +149,7 @@ export async function searchBucket(
     onEvent({
       type: "error",
       message: body.detailedMessage || body.message ||
-        t("objects.error.status", { status: String(res.status) }),
+        t("common.error.status", { status: String(res.status) }),
     });
     return;
   }

@@ -126,6 +126,7 @@ export const common: Translation<typeof english> = {
   "common.errorPage.copyright": "Copyright © {year} Deck-Mitwirkende",
   "common.error.consoleUnreachable": "Die Konsole ist nicht erreichbar",
   "common.error.status": "Fehler {status}",
+  "common.error.occurred": "Ein Fehler ist aufgetreten",
   "common.error.invalidSession": "ungültige Sitzung",
   "common.error.accessDenied": "Zugriff verweigert",
   "common.error.notFound": "nicht gefunden",

@@ -224,7 +224,6 @@ export const monitoring: Translation<typeof english> = {
     other:
       "{count} Nachrichten wurden übersprungen, weil sie schneller eintrafen, als diese Seite sie anzeigen konnte.",
   },
-  "monitoring.live.error": "Ein Fehler ist aufgetreten",
   // Series names of the widgets (MinIO's legend formats; {{label}} is filled from the series)
   "monitoring.legend.totalOnlineDrives": "Online-Laufwerke im MinIO-Cluster insgesamt",
   "monitoring.legend.totalUsable": "Nutzbar insgesamt",

@@ -174,7 +174,6 @@ export const objects: Translation<typeof english> = {
   "objects.unfinished.resume": "Fortsetzen",
   "objects.unfinished.abort": "Abbrechen",
   "objects.unfinished.fileInput": "Datei zum Fortsetzen",
-  "objects.error.status": "Fehler {status}",
   "objects.jobs.title": "Aufträge",
   "objects.jobs.running": "Aufträge: {count} aktiv",
   "objects.jobs.items": { one: "{count} Element", other: "{count} Elemente" },

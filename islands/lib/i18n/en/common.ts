@@ -121,6 +121,7 @@ export const common = {
   "common.errorPage.copyright": "Copyright © {year} Deck contributors",
   "common.error.consoleUnreachable": "The console cannot be reached",
   "common.error.status": "Error {status}",
+  "common.error.occurred": "An error occurred",
   "common.error.invalidSession": "invalid session",
   "common.error.accessDenied": "access denied",
   "common.error.notFound": "not found",

@@ -215,7 +215,6 @@ export const monitoring = {
     one: "{count} messages were skipped because they arrived faster than this page could show them.",
     other: "{count} messages were skipped because they arrived faster than this page could show them.",
   },
-  "monitoring.live.error": "An error occurred",
   // Series names of the widgets (MinIO's legend formats; {{label}} is filled from the series)
   "monitoring.legend.totalOnlineDrives": "Total online drives in MinIO Cluster",
   "monitoring.legend.totalUsable": "Total Usable",

@@ -165,7 +165,6 @@ export const objects = {
   "objects.unfinished.resume": "Resume",
   "objects.unfinished.abort": "Abort",
   "objects.unfinished.fileInput": "File to resume",
-  "objects.error.status": "Error {status}",
   "objects.jobs.title": "Jobs",
   "objects.jobs.running": "Jobs: {count} running",
   "objects.jobs.items": { one: "{count} item", other: "{count} items" },

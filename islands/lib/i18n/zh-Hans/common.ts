@@ -122,6 +122,7 @@ export const common: Translation<typeof english> = {
   "common.errorPage.copyright": "版权所有 © {year} Deck 贡献者",
   "common.error.consoleUnreachable": "无法连接到控制台",
   "common.error.status": "错误 {status}",
+  "common.error.occurred": "发生错误",
   "common.error.invalidSession": "会话无效",
   "common.error.accessDenied": "访问被拒绝",
   "common.error.notFound": "未找到",

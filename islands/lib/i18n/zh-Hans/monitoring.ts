@@ -207,7 +207,6 @@ export const monitoring: Translation<typeof english> = {
   "monitoring.live.refused": "与控制台的连接被拒绝或已断开。如果会话已结束，请重新登录。",
   "monitoring.live.signInAgain": "重新登录",
   "monitoring.live.dropped": { other: "由于消息到达速度超过此页面的显示速度，已跳过 {count} 条消息。" },
-  "monitoring.live.error": "发生错误",
   // Series names of the widgets (MinIO's legend formats; {{label}} is filled from the series)
   "monitoring.legend.totalOnlineDrives": "MinIO 集群中在线驱动器总数",
   "monitoring.legend.totalUsable": "可用总量",

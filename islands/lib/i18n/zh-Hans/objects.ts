@@ -161,7 +161,6 @@ export const objects: Translation<typeof english> = {
   "objects.unfinished.resume": "续传",
   "objects.unfinished.abort": "中止",
   "objects.unfinished.fileInput": "要续传的文件",
-  "objects.error.status": "错误 {status}",
   "objects.jobs.title": "任务",
   "objects.jobs.running": "任务：{count} 个运行中",
   "objects.jobs.items": { other: "{count} 项" },
