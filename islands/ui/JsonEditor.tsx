@@ -5,6 +5,7 @@
  */
 import { type ReactNode, useMemo, useRef } from "react";
 import { checkPolicy, type PolicyProblem } from "../../server/lib/policy/validate.ts";
+import { problemText } from "../lib/policy/problems.ts";
 import { t } from "../lib/i18n/t.ts";
 
 const TOKEN = /("(?:\\.|[^"\\])*"\s*:?)|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b|([{}[\],])/g;
@@ -60,7 +61,7 @@ export function JsonEditor(
   const gutter = useRef<HTMLDivElement>(null);
   const lines = value.split("\n").length;
   const badLines = new Map<number, string>();
-  for (const p of problems) if (!badLines.has(p.line)) badLines.set(p.line, p.message);
+  for (const p of problems) if (!badLines.has(p.line)) badLines.set(p.line, problemText(p.message));
   const height = `${rows * 1.5}rem`;
   return (
     <div className="mb-3" data-testid="json-editor">
@@ -122,7 +123,7 @@ export function JsonEditor(
                 {t("common.json.problem", {
                   line: String(p.line),
                   column: String(p.column),
-                  message: p.message,
+                  message: problemText(p.message),
                 })}
               </li>
             ))}
