@@ -183,6 +183,7 @@ export default function AuditLogs() {
       {error ? <p className="text-error mb-2" role="alert" data-testid="audit-error">{error}</p> : null}
       <DataTable<AuditRow>
         entity={t("monitoring.audit.entity")}
+        id="audit records"
         rows={rows}
         rowId={(r) => String(rowIds.get(r) ?? 0)}
         emptyMessage={searched && !loading

@@ -56,6 +56,7 @@ function AccessAudit(
         ? (
           <DataTable<string>
             entity={t("buckets.entity.policies")}
+            id="policies"
             rows={policies}
             rowId={(p) => p}
             columns={[{ id: "name", label: t("common.word.name"), value: (p) => p, sortable: true }]}
@@ -69,6 +70,7 @@ function AccessAudit(
         : (
           <DataTable<string>
             entity={t("buckets.entity.users")}
+            id="users"
             rows={users}
             rowId={(u) => u}
             columns={[{
@@ -161,6 +163,7 @@ function AccessRules({ bucket, rules: initial, unavailable }: Extract<BucketAcce
       </div>
       <DataTable<Rule>
         entity={t("buckets.entity.accessRules")}
+        id="access rules"
         rows={rules.value}
         rowId={(r) => r.prefix}
         columns={[{

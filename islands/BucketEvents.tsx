@@ -115,6 +115,7 @@ export default function BucketEvents({ bucket, events: initial, arns, unavailabl
       </div>
       <DataTable<BucketEvent>
         entity={t("buckets.entity.events")}
+        id="events"
         rows={events.value}
         rowId={(e) => `${e.arn}|${e.prefix}|${e.suffix}|${e.events.join(",")}`}
         columns={[

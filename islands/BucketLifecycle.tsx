@@ -191,6 +191,7 @@ export default function BucketLifecycle(
       </div>
       <DataTable<LifecycleRuleView>
         entity={t("buckets.entity.lifecycleRules")}
+        id="lifecycle rules"
         rows={rules}
         rowId={(r) => r.id}
         emptyMessage={t("buckets.lifecycle.empty")}

@@ -120,6 +120,7 @@ export default function BucketReplication(
       </div>
       <DataTable<ReplicationRuleView>
         entity={t("buckets.entity.replicationRules")}
+        id="replication rules"
         rows={rules.value}
         rowId={(r) => r.id}
         columns={[

@@ -59,6 +59,7 @@ export default function BucketsList(
       </div>
       <DataTable<BucketSummary>
         entity={t("buckets.entity.buckets")}
+        id="buckets"
         rows={shown}
         rowId={(b) => b.name}
         columns={[

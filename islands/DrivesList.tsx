@@ -199,6 +199,7 @@ export default function DrivesList({ drives: initial, failure: initialFailure }:
       </div>
       <DataTable<DriveInfo>
         entity={t("operator.entity.drives")}
+        id="drives"
         filtered={filter !== ""}
         rows={shown}
         rowId={keyOf}

@@ -49,6 +49,7 @@ export default function GroupsList({ groups: initial, users, policies, unavailab
       </div>
       <DataTable<string>
         entity={t("iam.entity.groups")}
+        id="groups"
         rows={shown}
         rowId={(g) => g}
         columns={[{ id: "name", label: t("common.word.name"), value: (g) => g, sortable: true }]}

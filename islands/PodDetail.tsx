@@ -38,6 +38,7 @@ export default function PodDetail({ events, logs, logsError }: PodDetailProps) {
         ? (
           <DataTable<PodEvent>
             entity={t("operator.entity.events")}
+            id="events"
             rows={events}
             rowId={(e) => `${e.last_seen}-${e.reason}-${e.message}`}
             height={400}

@@ -46,6 +46,7 @@ export default function PoliciesList({ policies: initial, unavailable, base }: P
       </div>
       <DataTable<string>
         entity={t("iam.entity.policies")}
+        id="policies"
         rows={shown}
         rowId={(p) => p}
         columns={[{ id: "name", label: t("common.word.name"), value: (p) => p, sortable: true }]}

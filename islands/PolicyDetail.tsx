@@ -158,6 +158,7 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                 </div>
                 <DataTable<string>
                   entity={t("iam.entity.users")}
+                  id="users"
                   rows={users.filter((u) => u.toLowerCase().includes(userFilter.toLowerCase()))}
                   rowId={(u) => u}
                   columns={[{ id: "name", label: t("common.word.name"), value: (u) => u, sortable: true }]}
@@ -183,6 +184,7 @@ export default function PolicyDetail(props: PolicyDetailProps) {
                 </div>
                 <DataTable<string>
                   entity={t("iam.entity.groups")}
+                  id="groups"
                   rows={groups.filter((g) => g.toLowerCase().includes(groupFilter.toLowerCase()))}
                   rowId={(g) => g}
                   columns={[{ id: "name", label: t("common.word.name"), value: (g) => g, sortable: true }]}

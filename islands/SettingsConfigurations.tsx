@@ -69,6 +69,7 @@ export default function SettingsConfigurations({ values: rendered }: SettingsCon
     <Slide index={0} from={from}>
       <DataTable<ConfigurationDef>
         entity={t("settings.configurations.entity")}
+        id="configurations"
         rows={CONFIGURATIONS}
         rowId={(c) => c.id}
         columns={[{

@@ -109,6 +109,7 @@ export default function SettingsNotifications({ endpoints: initial }: SettingsNo
       </div>
       <DataTable<NotificationEndpoint>
         entity={t("settings.notifications.entity")}
+        id="notification targets"
         emptyMessage={filter !== "" ? t("settings.notifications.noMatch") : t("settings.notifications.empty")}
         rows={shown}
         rowId={serviceName}

@@ -85,6 +85,7 @@ export default function SettingsTiers({ tiers: initial }: SettingsTiersProps) {
       </div>
       <DataTable<TierView>
         entity={t("settings.tiers.entity")}
+        id="tiers"
         emptyMessage={filter !== "" ? t("settings.tiers.noMatch") : t("settings.tiers.empty")}
         rows={shown}
         rowId={(tier) => `${tier.type}/${fieldsOf(tier).name}`}

@@ -33,6 +33,7 @@ export default function TenantPods({ namespace, name, pods: initial, base, now }
     <>
       <DataTable<PodInfo>
         entity={t("operator.entity.pods")}
+        id="pods"
         rows={pods.value}
         rowId={(p) => p.name}
         height={400}

@@ -121,6 +121,7 @@ export default function TenantPools({ namespace, name, pools, storageClasses }: 
       </div>
       <DataTable<PoolInfo>
         entity={t("operator.entity.pools")}
+        id="pools"
         rows={shown}
         rowId={(p) => p.name}
         emptyMessage={t("operator.pools.empty")}

@@ -90,6 +90,7 @@ export default function TenantsList(
       {tenants.value.limited ? <LimitedNote limited={tenants.value.limited} /> : null}
       <DataTable<TenantListItem>
         entity={t("operator.entity.tenants")}
+        id="tenants"
         unavailable={unavailable}
         filtered={filter !== ""}
         rows={shown}

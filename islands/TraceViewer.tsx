@@ -154,6 +154,7 @@ export default function TraceViewer() {
       <LiveNotices socket={trace} />
       <DataTable<TraceMessage>
         entity={t("monitoring.trace.entity")}
+        id="traces"
         rows={trace.messages}
         rowId={(m) => String(messageId(m))}
         emptyMessage={started ? t("monitoring.trace.emptyRunning") : t("monitoring.trace.emptyIdle")}

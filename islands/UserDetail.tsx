@@ -125,6 +125,7 @@ export default function UserDetail(props: UserDetailProps) {
             </div>
             <DataTable<string>
               entity={t("iam.entity.groups")}
+              id="groups"
               rows={user.memberOf}
               rowId={(g) => g}
               columns={[{ id: "name", label: t("common.word.name"), value: (g) => g, sortable: true }]}
@@ -165,6 +166,7 @@ export default function UserDetail(props: UserDetailProps) {
             </div>
             <DataTable<string>
               entity={t("iam.entity.policies")}
+              id="policies"
               rows={user.policy}
               rowId={(p) => p}
               columns={[{ id: "name", label: t("common.word.name"), value: (p) => p, sortable: true }]}

@@ -65,6 +65,7 @@ export default function UsersList(
       </div>
       <DataTable<User>
         entity={t("iam.entity.users")}
+        id="users"
         rows={shown}
         rowId={(u) => u.accessKey}
         columns={[

@@ -25,6 +25,7 @@ export default function VolumesList({ pvcs, base }: StorageVolumesProps) {
       </div>
       <DataTable<PvcInfo>
         entity={t("operator.entity.volumes")}
+        id="volumes"
         filtered={filter !== ""}
         rows={shown}
         rowId={(p) => `${p.namespace}/${p.name}`}

@@ -85,6 +85,7 @@ export default function WatchViewer({ buckets }: WatchViewerProps) {
       <LiveNotices socket={watch} />
       <DataTable<WatchMessage>
         entity={t("monitoring.watch.entity")}
+        id="events"
         rows={watch.messages}
         rowId={(m) => String(messageId(m))}
         emptyMessage={t("monitoring.watch.empty")}

@@ -69,6 +69,7 @@ export default function WebhookConfig({ kind, values: rendered }: WebhookConfigP
       </div>
       <DataTable<{ name: string }>
         entity={t("settings.webhook.entity")}
+        id="webhook configurations"
         emptyMessage={filter !== "" ? t("settings.webhook.noMatch") : t("settings.webhook.empty")}
         rows={[]}
         rowId={(r) => r.name}

@@ -63,6 +63,7 @@ export function BucketList({ base, initial, canCreate, distributed, onNavigate }
       </div>
       <DataTable<BucketSummary>
         entity={t("objects.entity.buckets")}
+        id="buckets"
         filtered={filter !== ""}
         rows={buckets.list.filter((b) => b.name.includes(filter.toLowerCase()))}
         unavailable={buckets.unavailable}

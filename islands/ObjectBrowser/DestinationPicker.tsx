@@ -45,6 +45,7 @@ export function DestinationPicker(
         <h3 className="text-sm font-bold mb-1">{t("objects.picker.bucket")}</h3>
         <DataTable<BucketSummary>
           entity={t("objects.entity.buckets")}
+          id="buckets"
           rows={buckets ?? []}
           rowId={(b) =>
             b.name}
@@ -86,6 +87,7 @@ export function DestinationPicker(
         </div>
         <DataTable<ObjectItem>
           entity={t("objects.entity.folders")}
+          id="folders"
           rows={folders?.items ?? []}
           rowId={(o) => o.name}
           columns={[{

@@ -333,6 +333,7 @@ export function FolderView(props: FolderViewProps) {
         ? (
           <DataTable<RewindItem>
             entity={t("objects.entity.objects")}
+            id="objects"
             filtered={filter !== ""}
             rows={rewound.items.filter((o) => match(o.name))}
             rowId={(o) => o.name}
@@ -346,6 +347,7 @@ export function FolderView(props: FolderViewProps) {
         : (
           <DataTable<ObjectItem>
             entity={t("objects.entity.objects")}
+            id="objects"
             filtered={filter !== ""}
             rows={listing.items.filter((o) => match(o.name))}
             rowId={(o) => o.name}

@@ -56,6 +56,7 @@ export function VersionsPanel(
       </div>
       <DataTable<Row>
         entity={t("objects.entity.versions")}
+        id="versions"
         filtered={filter !== ""}
         rows={versions.filter((v) => (v.version_id ?? "").includes(filter))}
         rowId={(v) => v.version_id ?? "null"}

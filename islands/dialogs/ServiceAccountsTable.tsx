@@ -20,6 +20,7 @@ export function ServiceAccountsTable(
     <>
       <DataTable<string>
         entity={t("iam.entity.serviceAccounts")}
+        id="service accounts"
         rows={keys}
         rowId={(k) => k}
         columns={[{

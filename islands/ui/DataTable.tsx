@@ -54,6 +54,8 @@ export interface RowAction<Row> {
 export interface DataTableProps<Row> {
   /** Names the table for assistive technology and the empty message ('There are no {entity} yet.'). */
   entity: string;
+  /** A name that stays the same in every language (`data-testid="table-<id>"`); the entity when not given. */
+  id?: string;
   rows: Row[];
   columns: DataColumn<Row>[];
   rowId: (row: Row) => string;
@@ -196,7 +198,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   const optionsWidth = Math.max(80, actions.length * 45);
 
   return (
-    <div className="card bg-base-100 shadow-sm" data-testid={`table-${props.entity}`}>
+    <div className="card bg-base-100 shadow-sm" data-testid={`table-${props.id ?? props.entity}`}>
       {props.caption
         ? <div className="px-3 pt-2 text-xs text-base-content/70" role="status">{props.caption}</div>
         : null}

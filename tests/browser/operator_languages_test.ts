@@ -14,8 +14,10 @@ const T = "/namespaces/tenant-lite/tenants/storage-lite";
 
 async function signInWithToken(page: Page, token: string): Promise<void> {
   await page.goto("/login");
-  await page.getByLabel("JWT").fill(token);
-  await page.locator('button[type="submit"]').click();
+  const jwt = page.getByLabel("JWT");
+  await jwt.fill(token);
+  // The sign-in form's own button (the language switch below the card is a form of buttons too).
+  await page.locator("form", { has: jwt }).locator('button[type="submit"]').click();
   await page.waitForURL("**/tenants");
 }
 

@@ -24,7 +24,7 @@ const EXPECTED = {
   de: {
     heading: "Einstellungen",
     section: "Lambda-Benachrichtigungen",
-    edit: "Bearbeiten region",
+    edit: "Bearbeiten: region",
     back: "Zurück zu den Konfigurationen",
     title: "Region",
     label: "Serverstandort",
