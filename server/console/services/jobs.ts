@@ -45,6 +45,9 @@ interface Live {
   final?: JobView;
 }
 
+/** How long an ended job stays listed (and its items kept) before it is forgotten. */
+export const KEEP_ENDED_JOBS_MS = 7 * 24 * 3600 * 1000;
+
 export class JobManager {
   #store: JobStore | null = null;
   readonly #jobs = new Map<string, Live>();
@@ -58,6 +61,7 @@ export class JobManager {
   async start(): Promise<void> {
     await Deno.mkdir(`${this.deps.dataDir}/.deck`, { recursive: true });
     this.#store = new JobStore(`${this.deps.dataDir}/.deck/jobs.db`);
+    this.#store.forgetEndedBefore(this.deps.now() - KEEP_ENDED_JOBS_MS);
     for (const row of this.#store.jobs()) {
       const live: Live = { row, runner: null, session: null, restored: true, done: Promise.resolve() };
       this.#jobs.set(row.id, live);
@@ -132,6 +136,9 @@ export class JobManager {
       listed: false,
       credentials: await sealJson(this.deps.sessionKey, SEAL_PURPOSE, session),
     };
+    // Each new job also forgets those that ended a week ago: no timer, and a console that runs for months
+    // keeps a bounded file and panel.
+    for (const id of this.#db.forgetEndedBefore(row.created - KEEP_ENDED_JOBS_MS)) this.#jobs.delete(id);
     this.#db.insertJob(row);
     const live: Live = { row, runner: null, session, restored: false, done: Promise.resolve() };
     this.#jobs.set(row.id, live);

@@ -122,6 +122,33 @@ export class JobStore {
     ).run(state, reason, finished, ended ? 1 : 0, id);
   }
 
+  /**
+   * Forgets the jobs that ended before `before` (epoch ms), with their items, so the file and the jobs
+   * panel do not grow with every job ever run. Jobs still running or waiting are kept whatever their age.
+   * Returns the ids forgotten.
+   */
+  forgetEndedBefore(before: number): string[] {
+    this.flush();
+    const ids = this.#db.prepare(
+      "SELECT id FROM jobs WHERE state NOT IN ('running', 'waiting') AND finished IS NOT NULL AND finished < ?",
+    ).all(before).map((r) => String(r.id));
+    if (ids.length === 0) return [];
+    const items = this.#db.prepare("DELETE FROM items WHERE job = ?");
+    const job = this.#db.prepare("DELETE FROM jobs WHERE id = ?");
+    this.#db.exec("BEGIN");
+    try {
+      for (const id of ids) {
+        items.run(id);
+        job.run(id);
+      }
+      this.#db.exec("COMMIT");
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
+    return ids;
+  }
+
   setCredentials(id: string, sealed: string): void {
     this.#db.prepare("UPDATE jobs SET credentials = ? WHERE id = ?").run(sealed, id);
   }
