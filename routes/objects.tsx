@@ -108,6 +108,7 @@ export function objectPages(deps: AppDeps) {
         { url: deps.storage.url, embedded: !deps.config.minioServer },
         deps.fetch,
       ),
+      linksKept: c.get("capabilities")?.adminApi !== "no",
       canCreateBucket: view !== null && evaluatePermissions(view.policy, {
         actions: [{ id: "create", action: "s3:CreateBucket", bucket_name: "" }],
       }).permissions[0].can,

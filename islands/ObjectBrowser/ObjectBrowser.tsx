@@ -29,6 +29,11 @@ export interface ObjectBrowserProps {
   direct: boolean;
   /** The storage unpacks archives on upload ("Upload as archive" sends one tar; else files one by one). */
   archives: boolean;
+  /**
+   * Share links are kept as MinIO service accounts and can be listed and revoked; false on a server without
+   * MinIO's admin API, where a link is presigned with the session's own keys and kept nowhere.
+   */
+  linksKept: boolean;
   /** The first view's data, as the server rendered it (null for the other kinds). */
   buckets: BucketSummary[] | null;
   folder: ObjectList | null;
@@ -205,7 +210,7 @@ export default function ObjectBrowser(props: ObjectBrowserProps) {
           />
         )
         : null}
-      <SharedLinksDialog open={showLinks} onClose={() => setShowLinks(false)} />
+      <SharedLinksDialog open={showLinks} onClose={() => setShowLinks(false)} kept={props.linksKept} />
     </div>
   );
 }

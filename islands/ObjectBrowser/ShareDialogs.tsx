@@ -156,7 +156,9 @@ export function ShareDialog(
   );
 }
 
-export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function SharedLinksDialog(
+  { open, onClose, kept }: { open: boolean; onClose: () => void; kept: boolean },
+) {
   const [links, setLinks] = useState<ShareLink[] | null>(null);
   const [revoking, setRevoking] = useState<ShareLink | null>(null);
   const action = useDialogAction();
@@ -176,7 +178,7 @@ export function SharedLinksDialog({ open, onClose }: { open: boolean; onClose: (
         : links.length === 0
         ? (
           <p className="text-sm text-base-content/70" data-testid="no-links">
-            {t("objects.links.none")}
+            {kept ? t("objects.links.none") : t("objects.links.notKept")}
           </p>
         )
         : (

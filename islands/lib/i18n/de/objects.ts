@@ -143,6 +143,8 @@ export const objects: Translation<typeof english> = {
   "objects.share.generating": "Wird erstellt…",
   "objects.share.notFound": "Sie haben keinen Freigabelink mit dieser ID.",
   "objects.links.none": "Sie haben keine aktiven Freigabelinks.",
+  "objects.links.notKept":
+    "Dieser Server spricht die Admin-API von MinIO nicht. Ein Freigabelink wird daher mit Ihren eigenen Schlüsseln signiert und nirgends gespeichert: Deck kann ihn weder auflisten noch widerrufen. Jeder Link funktioniert nur bis zu seinem Ablauf.",
   "objects.links.table": "Freigabelinks",
   "objects.links.object": "Objekt",
   "objects.links.address": "Adresse",

@@ -136,6 +136,8 @@ export const objects = {
   "objects.share.generating": "Generating…",
   "objects.share.notFound": "No share link of yours has this id.",
   "objects.links.none": "You have no active share links.",
+  "objects.links.notKept":
+    "This server does not speak MinIO's admin API, so a share link is signed with your own keys and kept nowhere: Deck cannot list or revoke it. Each link stops working when it expires.",
   "objects.links.table": "Share links",
   "objects.links.object": "Object",
   "objects.links.address": "Address",

@@ -132,6 +132,8 @@ export const objects: Translation<typeof english> = {
   "objects.share.generating": "正在生成…",
   "objects.share.notFound": "您没有此 ID 的分享链接。",
   "objects.links.none": "您没有有效的分享链接。",
+  "objects.links.notKept":
+    "此服务器不支持 MinIO 的管理 API，因此分享链接使用您自己的密钥签名且不会被保存：Deck 无法列出或撤销它。每个链接在到期后失效。",
   "objects.links.table": "分享链接",
   "objects.links.object": "对象",
   "objects.links.address": "地址",
