@@ -183,6 +183,8 @@ export interface Scenario {
   method: string;
   path: string;
   body?: unknown;
+  /** Extra request headers (Accept-Language for a scenario in another language). */
+  headers?: Record<string, string>;
   status: number;
   check?: (body: unknown) => void | Promise<void>;
 }
@@ -209,6 +211,7 @@ export async function runScenarios(
         scenario.method,
         scenario.path,
         scenario.body,
+        scenario.headers,
       );
       const text = await res.text();
       assert.equal(res.status, scenario.status, text);

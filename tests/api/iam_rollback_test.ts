@@ -119,6 +119,22 @@ Deno.test("IAM: a user change that fails part way leaves nothing applied", async
       },
       { name: "…no user frank", as: "root", method: "GET", path: "/api/v1/user?name=frank", status: 404 },
       {
+        name: "the same refusal in German names the outcome and the step in German",
+        as: "none",
+        client: halfAdmin,
+        method: "POST",
+        path: "/api/v1/users",
+        headers: { "accept-language": "de-DE,de;q=0.9" },
+        body: { accessKey: "gerd", secretKey: "gerd-secret-1", groups: ["devs"], policies: ["read-reports"] },
+        status: 403,
+        check: (body) =>
+          assert.equal(
+            (body as { message: string }).message,
+            "der Benutzer wurde nicht erstellt: das Zuweisen der Richtlinien read-reports ist fehlgeschlagen",
+          ),
+      },
+      { name: "…no user gerd", as: "root", method: "GET", path: "/api/v1/user?name=gerd", status: 404 },
+      {
         name: "…no group frank-team, devs unchanged",
         as: "root",
         method: "GET",

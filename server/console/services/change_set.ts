@@ -4,15 +4,16 @@
  * which step failed. Input is validated before the first step, so a failure here means the storage server
  * refused or changed meanwhile, not that the request was wrong.
  *
- *   const change = new ChangeSet("the user was not created");
- *   await change.apply("creating the user", () => iam.addUser(…), () => iam.removeUser(…));
+ *   const change = new ChangeSet(t("iam.change.userNotCreated"));
+ *   await change.apply(t("iam.change.creatingUser"), () => iam.addUser(…), () => iam.removeUser(…));
  */
+import { t } from "../../../islands/lib/i18n/t.ts";
 import { ApiError, toApiError } from "../http/errors.ts";
 
 export class ChangeSet {
   private readonly undos: { step: string; undo: () => Promise<unknown> }[] = [];
 
-  /** `outcome` opens the error message when a step fails, e.g. "the user was not created". */
+  /** `outcome` opens the error message when a step fails, e.g. "the user was not created" (in the request's language). */
   constructor(private readonly outcome: string) {}
 
   async apply(step: string, run: () => Promise<unknown>, undo?: () => Promise<unknown>): Promise<void> {
@@ -30,11 +31,19 @@ export class ChangeSet {
       try {
         await undo();
       } catch (error) {
-        leftOver.push(`undoing ${step} failed too: ${toApiError(error).detail || String(error)}`);
+        leftOver.push(
+          t("common.change.undoFailed", { step, reason: toApiError(error).detail || String(error) }),
+        );
       }
     }
     const failure = toApiError(cause);
     const detail = [failure.detail || failure.message, ...leftOver].join("\n");
-    return new ApiError(failure.status, `${this.outcome}: ${failedStep} failed`, { detail });
+    return new ApiError(
+      failure.status,
+      t("common.change.failed", { outcome: this.outcome, step: failedStep }),
+      {
+        detail,
+      },
+    );
   }
 }

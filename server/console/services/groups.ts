@@ -40,18 +40,26 @@ export async function updateGroup(client: S3Client, name: string, input: UpdateG
   const before = new Set(current.members);
   const added = [...new Set(input.members)].filter((m) => !before.has(m));
   const removed = current.members.filter((m) => !input.members.includes(m));
-  const change = new ChangeSet("the group was not changed");
+  const change = new ChangeSet(t("iam.change.groupNotChanged"));
   const members = (members: string[], isRemove: boolean) => () =>
     iam.updateGroupMembers(client, { group: name, members, isRemove });
   if (added.length) {
-    await change.apply(`adding ${added.join(", ")}`, members(added, false), members(added, true));
+    await change.apply(
+      t("iam.change.addingMembers", { members: added.join(", ") }),
+      members(added, false),
+      members(added, true),
+    );
   }
   if (removed.length) {
-    await change.apply(`removing ${removed.join(", ")}`, members(removed, true), members(removed, false));
+    await change.apply(
+      t("iam.change.removingMembers", { members: removed.join(", ") }),
+      members(removed, true),
+      members(removed, false),
+    );
   }
   if (current.status !== input.status) {
     await change.apply(
-      `setting the status to ${input.status}`,
+      t("iam.change.settingStatus", { status: input.status }),
       () => iam.setGroupStatus(client, name, input.status),
     );
   }

@@ -119,7 +119,7 @@ async function joinGroup(
   existingGroups: Set<string>,
 ): Promise<void> {
   await change.apply(
-    `adding the user to group ${group}`,
+    t("iam.change.joiningGroup", { group }),
     () => iam.updateGroupMembers(client, { group, members: [user], isRemove: false }),
     async () => {
       await iam.updateGroupMembers(client, { group, members: [user], isRemove: true });
@@ -136,7 +136,7 @@ async function joinGroup(
  * and any group created for it) and the error names the step.
  */
 export async function addUser(client: S3Client, input: AddUserInput): Promise<User> {
-  const outcome = "the user was not created";
+  const outcome = t("iam.change.userNotCreated");
   if (await userExists(client, input.accessKey)) {
     throw new ApiError(409, t("iam.api.userExists"), {
       detail: t("iam.api.userExistsDetail", { name: input.accessKey }),
@@ -146,7 +146,7 @@ export async function addUser(client: S3Client, input: AddUserInput): Promise<Us
   const existingGroups = new Set(input.groups.length ? await iam.listGroups(client) : []);
   const change = new ChangeSet(outcome);
   await change.apply(
-    "creating the user",
+    t("iam.change.creatingUser"),
     () => iam.addUser(client, input.accessKey, input.secretKey),
     () => iam.removeUser(client, input.accessKey),
   );
@@ -155,7 +155,7 @@ export async function addUser(client: S3Client, input: AddUserInput): Promise<Us
   }
   if (input.policies.length) {
     await change.apply(
-      `attaching the policies ${input.policies.join(", ")}`,
+      t("iam.change.attachingPolicies", { policies: input.policies.join(", ") }),
       () => iam.setPolicy(client, input.policies, input.accessKey, false),
     );
   }
@@ -167,7 +167,7 @@ export async function addUser(client: S3Client, input: AddUserInput): Promise<Us
  * user and the policies are checked first; if a step fails, the earlier steps are undone.
  */
 export async function updateUser(client: S3Client, name: string, input: UpdateUserInput): Promise<User> {
-  const outcome = "the user was not changed";
+  const outcome = t("iam.change.userNotChanged");
   const current = await iam.getUserInfo(client, name);
   if (input.policies) await assertPoliciesExist(client, input.policies, "changed");
   const before = new Set(current.memberOf ?? []);
@@ -176,7 +176,7 @@ export async function updateUser(client: S3Client, name: string, input: UpdateUs
   const change = new ChangeSet(outcome);
   if (current.status !== input.status) {
     await change.apply(
-      `setting the status to ${input.status}`,
+      t("iam.change.settingStatus", { status: input.status }),
       () => iam.setUserStatus(client, name, input.status),
       () => iam.setUserStatus(client, name, current.status),
     );
@@ -187,7 +187,7 @@ export async function updateUser(client: S3Client, name: string, input: UpdateUs
   for (const group of before) {
     if (after.has(group)) continue;
     await change.apply(
-      `removing the user from group ${group}`,
+      t("iam.change.leavingGroup", { group }),
       () => iam.updateGroupMembers(client, { group, members: [name], isRemove: true }),
       () => iam.updateGroupMembers(client, { group, members: [name], isRemove: false }),
     );
@@ -195,7 +195,9 @@ export async function updateUser(client: S3Client, name: string, input: UpdateUs
   const currentPolicies = policyNames(current.policyName);
   if (input.policies && [...input.policies].sort().join(",") !== [...currentPolicies].sort().join(",")) {
     await change.apply(
-      `attaching the policies ${input.policies.join(", ") || "(none)"}`,
+      t("iam.change.attachingPolicies", {
+        policies: input.policies.join(", ") || t("iam.change.noPolicies"),
+      }),
       () => iam.setPolicy(client, input.policies!, name, false),
     );
   }

@@ -329,4 +329,7 @@ export const common: Translation<typeof english> = {
   "common.restart.needed":
     "Die Instanz muss neu gestartet werden, damit die Konfigurationsänderungen wirksam werden.",
   "common.restart.progress": "Fortschritt des Neustarts",
+  // A change of several steps that failed part way (server/console/services/change_set.ts)
+  "common.change.failed": "{outcome}: {step} ist fehlgeschlagen",
+  "common.change.undoFailed": "auch das Rückgängigmachen ({step}) ist fehlgeschlagen: {reason}",
 };

@@ -317,4 +317,16 @@ export const iam: Translation<typeof english> = {
   "iam.access.reasonOwner": "der Root-Benutzer darf alles, was keine Deny-Anweisung verbietet",
   "iam.access.reasonNone": "keine Richtlinienanweisung erlaubt dies",
   "iam.access.reasonNoPolicy": "keine Richtlinie",
+  // The steps of a user's or group's change, named when one fails
+  "iam.change.userNotCreated": "der Benutzer wurde nicht erstellt",
+  "iam.change.userNotChanged": "der Benutzer wurde nicht geändert",
+  "iam.change.groupNotChanged": "die Gruppe wurde nicht geändert",
+  "iam.change.creatingUser": "das Erstellen des Benutzers",
+  "iam.change.joiningGroup": "das Hinzufügen zur Gruppe {group}",
+  "iam.change.leavingGroup": "das Entfernen aus der Gruppe {group}",
+  "iam.change.attachingPolicies": "das Zuweisen der Richtlinien {policies}",
+  "iam.change.noPolicies": "(keine)",
+  "iam.change.settingStatus": "das Setzen des Status auf {status}",
+  "iam.change.addingMembers": "das Hinzufügen von {members}",
+  "iam.change.removingMembers": "das Entfernen von {members}",
 };

@@ -319,4 +319,7 @@ export const common = {
   "common.restart.button": "Restart",
   "common.restart.needed": "The instance needs to be restarted for configuration changes to take effect.",
   "common.restart.progress": "Restart progress",
+  // A change of several steps that failed part way (server/console/services/change_set.ts)
+  "common.change.failed": "{outcome}: {step} failed",
+  "common.change.undoFailed": "undoing {step} failed too: {reason}",
 } as const;

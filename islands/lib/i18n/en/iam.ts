@@ -304,4 +304,16 @@ export const iam = {
   "iam.access.reasonOwner": "the root user may do everything no Deny forbids",
   "iam.access.reasonNone": "no policy statement allows it",
   "iam.access.reasonNoPolicy": "no policy",
+  // The steps of a user's or group's change, named when one fails
+  "iam.change.userNotCreated": "the user was not created",
+  "iam.change.userNotChanged": "the user was not changed",
+  "iam.change.groupNotChanged": "the group was not changed",
+  "iam.change.creatingUser": "creating the user",
+  "iam.change.joiningGroup": "adding the user to group {group}",
+  "iam.change.leavingGroup": "removing the user from group {group}",
+  "iam.change.attachingPolicies": "attaching the policies {policies}",
+  "iam.change.noPolicies": "(none)",
+  "iam.change.settingStatus": "setting the status to {status}",
+  "iam.change.addingMembers": "adding {members}",
+  "iam.change.removingMembers": "removing {members}",
 } as const;

@@ -314,4 +314,7 @@ export const common: Translation<typeof english> = {
   "common.restart.button": "重启",
   "common.restart.needed": "需要重启实例才能使配置更改生效。",
   "common.restart.progress": "重启进度",
+  // A change of several steps that failed part way (server/console/services/change_set.ts)
+  "common.change.failed": "{outcome}：步骤“{step}”失败",
+  "common.change.undoFailed": "撤销步骤“{step}”也失败了：{reason}",
 };

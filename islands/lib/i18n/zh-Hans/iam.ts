@@ -293,4 +293,16 @@ export const iam: Translation<typeof english> = {
   "iam.access.reasonOwner": "root 用户可执行任何未被 Deny 语句禁止的操作",
   "iam.access.reasonNone": "没有任何策略语句允许此操作",
   "iam.access.reasonNoPolicy": "没有策略",
+  // The steps of a user's or group's change, named when one fails
+  "iam.change.userNotCreated": "未创建用户",
+  "iam.change.userNotChanged": "未更改用户",
+  "iam.change.groupNotChanged": "未更改用户组",
+  "iam.change.creatingUser": "创建用户",
+  "iam.change.joiningGroup": "将用户添加到用户组 {group}",
+  "iam.change.leavingGroup": "将用户从用户组 {group} 中移除",
+  "iam.change.attachingPolicies": "附加策略 {policies}",
+  "iam.change.noPolicies": "（无）",
+  "iam.change.settingStatus": "将状态设置为 {status}",
+  "iam.change.addingMembers": "添加 {members}",
+  "iam.change.removingMembers": "移除 {members}",
 };
