@@ -14,6 +14,7 @@ import { type Context, Hono } from "hono";
 import { CreateJobInput, destinationKey } from "../../lib/contract/jobs.ts";
 import { evaluate } from "../../lib/policy/evaluate.ts";
 import type { AppDeps } from "../deps.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 import { ApiError } from "../http/errors.ts";
 import type { AppEnv } from "../session/env.ts";
 import { type LiveAccess, liveAccess } from "../session/live_access.ts";
@@ -37,14 +38,14 @@ function checkAllowed(access: LiveAccess, input: CreateJobInput): void {
       const target = destinationKey(name, source.base, destination.prefix);
       if (!allowsOn(access, "s3:PutObject", destination.bucket, target)) {
         throw ApiError.forbidden(
-          "you may not write to the destination",
+          t("objects.jobs.mayNotWrite"),
           `s3:PutObject on ${destination.bucket}/${target}`,
         );
       }
     }
     if (kind !== "copy" && !allowsOn(access, "s3:DeleteObject", source.bucket, name)) {
       throw ApiError.forbidden(
-        "you may not delete the sources",
+        t("objects.jobs.mayNotDelete"),
         `s3:DeleteObject on ${source.bucket}/${name}`,
       );
     }

@@ -14,6 +14,7 @@
 import { type CreateJobInput, destinationKey, type JobState, type JobView } from "../../lib/contract/jobs.ts";
 import type { Logger } from "../../lib/http/log.ts";
 import { headBucket } from "../../lib/s3/ops/buckets.ts";
+import { t } from "../../../islands/lib/i18n/t.ts";
 import { ApiError } from "../http/errors.ts";
 import { clientFor, type StorageAccess } from "../session/clients.ts";
 import { openJson, sealJson, type SessionData } from "../session/token.ts";
@@ -88,7 +89,7 @@ export class JobManager {
 
   get #db(): JobStore {
     if (!this.#store) {
-      throw new ApiError(503, "jobs are not available", { detail: "the console is starting or stopping" });
+      throw new ApiError(503, t("objects.jobs.unavailable"), { detail: t("objects.jobs.unavailableDetail") });
     }
     return this.#store;
   }
@@ -121,7 +122,9 @@ export class JobManager {
     for (
       const bucket of new Set([spec.source.bucket, spec.destination?.bucket].filter(Boolean) as string[])
     ) {
-      if (!await headBucket(client, bucket)) throw ApiError.notFound("bucket not found", bucket);
+      if (!await headBucket(client, bucket)) {
+        throw ApiError.notFound(t("objects.jobs.bucketNotFound"), bucket);
+      }
     }
     const row: JobRow = {
       id: crypto.randomUUID(),
@@ -171,7 +174,7 @@ export class JobManager {
 
   #own(owner: string, id: string): Live {
     const job = this.#jobs.get(id);
-    if (!job || job.row.owner !== owner) throw ApiError.notFound("job not found", id);
+    if (!job || job.row.owner !== owner) throw ApiError.notFound(t("objects.jobs.jobNotFound"), id);
     return job;
   }
 

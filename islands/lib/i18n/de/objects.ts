@@ -272,4 +272,11 @@ export const objects: Translation<typeof english> = {
   "objects.entity.folders": "Ordner",
   "objects.entity.objects": "Objekte",
   "objects.entity.versions": "Versionen",
+  // The jobs API's refusals (server/console/api/jobs.ts, services/jobs.ts)
+  "objects.jobs.mayNotWrite": "Sie dürfen nicht in das Ziel schreiben",
+  "objects.jobs.mayNotDelete": "Sie dürfen die Quellen nicht löschen",
+  "objects.jobs.bucketNotFound": "Bucket nicht gefunden",
+  "objects.jobs.jobNotFound": "Auftrag nicht gefunden",
+  "objects.jobs.unavailable": "Aufträge sind nicht verfügbar",
+  "objects.jobs.unavailableDetail": "die Konsole wird gerade gestartet oder beendet",
 };

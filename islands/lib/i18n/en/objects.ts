@@ -262,4 +262,11 @@ export const objects = {
   "objects.entity.folders": "folders",
   "objects.entity.objects": "objects",
   "objects.entity.versions": "versions",
+  // The jobs API's refusals (server/console/api/jobs.ts, services/jobs.ts)
+  "objects.jobs.mayNotWrite": "you may not write to the destination",
+  "objects.jobs.mayNotDelete": "you may not delete the sources",
+  "objects.jobs.bucketNotFound": "bucket not found",
+  "objects.jobs.jobNotFound": "job not found",
+  "objects.jobs.unavailable": "jobs are not available",
+  "objects.jobs.unavailableDetail": "the console is starting or stopping",
 } as const;

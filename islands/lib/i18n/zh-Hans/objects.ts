@@ -257,4 +257,11 @@ export const objects: Translation<typeof english> = {
   "objects.entity.folders": "文件夹",
   "objects.entity.objects": "对象",
   "objects.entity.versions": "版本",
+  // The jobs API's refusals (server/console/api/jobs.ts, services/jobs.ts)
+  "objects.jobs.mayNotWrite": "您无权写入目标位置",
+  "objects.jobs.mayNotDelete": "您无权删除源对象",
+  "objects.jobs.bucketNotFound": "存储桶不存在",
+  "objects.jobs.jobNotFound": "任务不存在",
+  "objects.jobs.unavailable": "任务不可用",
+  "objects.jobs.unavailableDetail": "控制台正在启动或停止",
 };
