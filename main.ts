@@ -4,11 +4,12 @@
  * and stops it all on SIGINT/SIGTERM. `deno task start` builds assets first and calls main(); the compiled
  * binary runs this module directly.
  */
-import "./server/console/production_mode.ts"; // first: React reads NODE_ENV when it loads
+import { snapshotProcessEnv } from "./server/console/production_mode.ts"; // first: React reads NODE_ENV when it loads
 import { ConfigError, loadConfig } from "./server/console/config/config.ts";
 import { createLogger } from "./server/lib/http/log.ts";
 import { keepRunningOnUncaughtErrors } from "./server/lib/http/last_resort.ts";
-import { startDeck } from "./server/start/deck.ts";
+import { embeddedStorageOptions, runsEmbeddedStorage } from "./server/start/embedded_options.ts";
+import { startStorageThread, type StorageThread } from "./server/storage/thread.ts";
 
 /** Ends a start that cannot go on with one line and exit status 1, no stack trace. */
 function cannotStart(error: unknown): never {
@@ -28,7 +29,17 @@ export async function main(args: string[]): Promise<void> {
     Deno.exit(2);
   }
   const log = createLogger(config.logLevel);
-  const deck = await startDeck(config, { log, env }).catch(cannotStart);
+  // The storage thread loads and opens its data on the other core while this one loads the console.
+  let storageStarting: Promise<StorageThread> | null = null;
+  if (runsEmbeddedStorage(config)) {
+    storageStarting = startStorageThread(embeddedStorageOptions(config), { log });
+    storageStarting.catch(() => {}); // startDeck reports a failed start, once it asks for the storage
+  }
+  // The console's modules load only now, on this thread.
+  await snapshotProcessEnv();
+  const { startDeck } = await import("./server/start/deck.ts");
+  const runStorage = storageStarting ? () => storageStarting : undefined;
+  const deck = await startDeck(config, { log, env, runStorage }).catch(cannotStart);
   for (const line of deck.notices) console.log(line);
   // From here on an error nothing caught is logged and Deck keeps serving (requests answer 500 themselves).
   keepRunningOnUncaughtErrors("deck");

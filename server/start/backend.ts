@@ -12,6 +12,7 @@ import { SETTINGS } from "../console/config/settings.ts";
 import { forwardingKey } from "../lib/s3/forwarded_client.ts";
 import { prometheusBearerToken } from "../lib/s3/prometheus_token.ts";
 import type { StorageThread, StorageThreadOptions } from "../storage/thread.ts";
+import { embeddedStorageOptions } from "./embedded_options.ts";
 import { naming } from "./start_error.ts";
 import { checkStorageReachable } from "./storage_trust.ts";
 
@@ -75,19 +76,9 @@ async function startEmbedded(
   runStorage: StorageRunner,
   storageFetch: typeof fetch,
 ): Promise<Backend> {
-  const embedded = await runStorage({
-    dataDir: config.dataDir,
-    hostname: config.storage.hostname,
-    port: config.storage.port,
-    certsDir: config.storage.certsDir ?? undefined,
-    rootUser: config.root?.accessKey,
-    rootPassword: config.root?.secretKey,
-    prometheusAuthType: config.storagePrometheusAuth,
-    kmsSecretKey: config.kmsSecretKey || undefined,
-    logLevel: config.logLevel,
-    timeouts: config.timeouts,
-    lifecycle: config.lifecycle,
-  }).catch(naming(SETTINGS.storageAddress.env));
+  const embedded = await runStorage(embeddedStorageOptions(config)).catch(
+    naming(SETTINGS.storageAddress.env),
+  );
   if (config.storage.certsDir) {
     // A certificate the console cannot verify would fail every sign-in later: say so now.
     await checkStorageReachable(embedded.url, storageFetch).catch(async (error) => {

@@ -131,10 +131,15 @@ export async function startDeck(config: AppConfig, options: DeckOptions): Promis
   try {
     const runStorage = options.runStorage ?? ((settings) => startStorageThread(settings, { log }));
     const storageFetch = fetchTrusting(await storageTrust(config));
-    const backend = await startBackend(config, options.env ?? {}, runStorage, storageFetch);
-    ends.push(() => backend.close());
-    const audit = await startAuditSearch(config, backend.embedded, storageFetch);
-    ends.push(() => audit.close());
+    // The storage and the log search start side by side; the log search connects once the storage listens.
+    const backendStarting = startBackend(config, options.env ?? {}, runStorage, storageFetch);
+    const auditStarting = startAuditSearch(config, backendStarting.then((b) => b.embedded), storageFetch);
+    const [started, auditStarted] = await Promise.allSettled([backendStarting, auditStarting]);
+    if (started.status === "fulfilled") ends.push(() => started.value.close());
+    if (auditStarted.status === "fulfilled") ends.push(() => auditStarted.value.close());
+    if (started.status === "rejected") throw started.reason;
+    if (auditStarted.status === "rejected") throw auditStarted.reason;
+    const [backend, audit] = [started.value, auditStarted.value];
     const built = await consoleDeps(config, {
       log,
       storage: backend.storage,
@@ -162,6 +167,7 @@ export async function startDeck(config: AppConfig, options: DeckOptions): Promis
       createFetchHandler(createApp(deps), config.subpath),
     ).catch(naming(SETTINGS.port.env));
     ends.unshift(() => server.shutdown());
+    await audit.connected;
     const { hostname, port } = server.addr;
     const wildcard = hostname === "0.0.0.0" || hostname === "::";
     const shown = wildcard ? "localhost" : hostname.includes(":") ? `[${hostname}]` : hostname;

@@ -18,6 +18,11 @@ type StorageRoot = { url: string; root: { accessKey: string; secretKey: string }
 export interface AuditSearch {
   endpoint: LogSearchEndpoint | null;
   notices: string[];
+  /**
+   * Settles once the storage sends its audit records here (its config written durably, which takes a while):
+   * the console may listen meanwhile, and a start whose connection fails still fails.
+   */
+  connected: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,12 +32,14 @@ export interface AuditSearch {
  */
 export async function startAuditSearch(
   config: AppConfig,
-  embedded: StorageRoot | null,
+  storageStarting: Promise<StorageRoot | null>,
   storageFetch: typeof fetch = globalThis.fetch,
 ): Promise<AuditSearch> {
-  const none = { notices: [], close: () => Promise.resolve() };
+  const none = { notices: [], connected: Promise.resolve(), close: () => Promise.resolve() };
+  storageStarting.catch(() => {}); // awaited below, possibly only after it failed
   if (!config.logSearch.builtin) {
     // Nothing keeps posting to an endpoint that is gone.
+    const embedded = await storageStarting;
     if (embedded) await disconnectStorageAudit(embedded, storageFetch);
     const { queryUrl, queryToken } = config.logSearch;
     return {
@@ -44,13 +51,15 @@ export async function startAuditSearch(
   const builtin = await startBuiltinLogSearch(config.logSearch.builtin, config.dataDir, config.timeouts)
     .catch(naming(SETTINGS.logSearchAddress.env));
   const { url, ingestUrl } = builtin.server;
-  if (embedded) {
-    await connectStorageAudit(embedded, ingestUrl, storageFetch).catch(async (error) => {
-      await builtin.close();
-      throw error;
-    });
-  }
+  // Started while the storage starts (its thread loads on the other core); connected once it listens.
+  const embedded = await storageStarting.catch(async (error) => {
+    await builtin.close();
+    throw error;
+  });
+  const connected = embedded ? connectStorageAudit(embedded, ingestUrl, storageFetch) : Promise.resolve();
+  connected.catch(() => {}); // the caller awaits it, after its listener is up
   return {
+    connected,
     endpoint: builtin.endpoint,
     notices: [
       embedded

@@ -2,7 +2,7 @@
  * A start that cannot go on, said in one line. An address that cannot be had names the setting that chose it:
  * `CONSOLE_PORT: 0.0.0.0:9090 is already in use` (main.ts prints it after "Deck cannot start: ").
  */
-import { ListenError } from "../lib/http/listener.ts";
+import { ListenError } from "../lib/http/listen_error.ts";
 
 export class StartError extends Error {
   constructor(message: string, options?: ErrorOptions) {

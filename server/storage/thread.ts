@@ -13,7 +13,7 @@
  * same logger from the level.
  */
 import type { LogLevel } from "../lib/http/log.ts";
-import { ListenError } from "../lib/http/listener.ts";
+import { ListenError } from "../lib/http/listen_error.ts";
 import { createLogger, type Logger } from "../lib/http/log.ts";
 import type { EmbeddedStorageOptions } from "./server.ts";
 

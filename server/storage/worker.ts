@@ -3,7 +3,7 @@
  * with its address and root credentials, answers the host's heartbeat, and closes it (listener, streams,
  * store) when asked. An error nothing in the thread caught is logged and the storage keeps serving.
  */
-import { ListenError } from "../lib/http/listener.ts";
+import { ListenError } from "../lib/http/listen_error.ts";
 import { keepRunningOnUncaughtErrors } from "../lib/http/last_resort.ts";
 import { createLogger } from "../lib/http/log.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "./server.ts";

@@ -17,6 +17,7 @@ import https from "node:https";
 import type { Socket } from "node:net";
 import { abandonBody, ClientGoneError, toRequest, writeResponse } from "./bridge.ts";
 import { LoopbackBridge } from "./tls_upgrade.ts";
+import { ListenError } from "./listen_error.ts";
 
 export { ClientGoneError, rawRequestTarget } from "./bridge.ts";
 
@@ -74,14 +75,6 @@ export interface Listener {
 /** After a response to a request whose body was not read, how long and how much the connection may still drain. */
 const LINGER_MS = 2000;
 const LINGER_BYTES = 8 * 1024 * 1024;
-
-/** The listener could not take its address: in use, not permitted, or not an address of this machine. */
-export class ListenError extends Error {
-  constructor(readonly address: string, readonly reason: string) {
-    super(`${address} ${reason}`);
-    this.name = "ListenError";
-  }
-}
 
 function listenError(hostname: string, port: number, error: Error & { code?: string }): ListenError {
   const address = `${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
