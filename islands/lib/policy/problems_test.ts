@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
-import { inLocale } from "../../../server/console/render/i18n.ts";
+import { inLocale, loadLocale } from "../../../server/console/render/i18n.ts";
 import { checkPolicy } from "../../../server/lib/policy/validate.ts";
 import { problemText } from "./problems.ts";
+
+await Promise.all([loadLocale("de"), loadLocale("zh-Hans")]);
 
 /** Policies that make the validator say each of its messages at least once. */
 const BROKEN = [

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { S3Error } from "../../lib/s3/errors.ts";
-import { inLocale } from "./i18n.ts";
+import { inLocale, loadLocale } from "./i18n.ts";
 import { ApiError, toApiError } from "../http/errors.ts";
+
+await Promise.all([loadLocale("de"), loadLocale("zh-Hans")]);
 
 const noSuchBucket = () =>
   new S3Error("NoSuchBucket", "The specified bucket does not exist", 404, "", "", "b");
