@@ -79,15 +79,17 @@ export function spawnDeck(
   };
 }
 
-/** Waits until the console answers /healthz (or the process ended, which fails). */
+/** Waits until the console answers /healthz and has printed its addresses (or the process ended: fails). */
 export async function ready(deck: Deck): Promise<void> {
   const exited = new AbortController();
   deck.status.then(() => exited.abort(new Error(`Deck exited before serving:\n${deck.output()}`)));
   try {
-    await eventually("the console to answer /healthz", async () => {
+    // The console may answer a moment before the start is over (the storage's audit target is written
+    // meanwhile): started is when it also says where everything is.
+    await eventually("the console to answer /healthz and say where it is", async () => {
       const res = await deck.fetch(`${deck.consoleUrl}/healthz`);
       await res.body?.cancel();
-      return res.ok;
+      return res.ok && deck.output().includes("Deck console: ");
     }, { timeoutMs: 90_000, signal: exited.signal });
   } catch (error) {
     if (error === exited.signal.reason) throw error;
