@@ -91,7 +91,7 @@ function Sidebar(
         </ul>
       </nav>
       <div className="p-3 border-t border-neutral-content/20 flex flex-col gap-2 text-sm">
-        <div className="truncate opacity-80" title={account}>{account}</div>
+        <div className="truncate opacity-80" title={account} translate="no">{account}</div>
         <form method="post" action={href("/theme")} className="join" aria-label={t("common.shell.theme")}>
           <input type="hidden" name="back" value={path} />
           {(["light", "dark", "system"] as const).map((choice) => (

@@ -131,15 +131,11 @@ export async function startDeck(config: AppConfig, options: DeckOptions): Promis
   try {
     const runStorage = options.runStorage ?? ((settings) => startStorageThread(settings, { log }));
     const storageFetch = fetchTrusting(await storageTrust(config));
-    // The storage and the log search start side by side; the log search connects once the storage listens.
-    const backendStarting = startBackend(config, options.env ?? {}, runStorage, storageFetch);
-    const auditStarting = startAuditSearch(config, backendStarting.then((b) => b.embedded), storageFetch);
-    const [started, auditStarted] = await Promise.allSettled([backendStarting, auditStarting]);
-    if (started.status === "fulfilled") ends.push(() => started.value.close());
-    if (auditStarted.status === "fulfilled") ends.push(() => auditStarted.value.close());
-    if (started.status === "rejected") throw started.reason;
-    if (auditStarted.status === "rejected") throw auditStarted.reason;
-    const [backend, audit] = [started.value, auditStarted.value];
+    const backend = await startBackend(config, options.env ?? {}, runStorage, storageFetch);
+    ends.push(() => backend.close());
+    // Only once the storage has accepted the data directory (its format, say) may the log search write there.
+    const audit = await startAuditSearch(config, backend.embedded, storageFetch);
+    ends.push(() => audit.close());
     const built = await consoleDeps(config, {
       log,
       storage: backend.storage,

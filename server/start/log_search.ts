@@ -32,14 +32,12 @@ export interface AuditSearch {
  */
 export async function startAuditSearch(
   config: AppConfig,
-  storageStarting: Promise<StorageRoot | null>,
+  embedded: StorageRoot | null,
   storageFetch: typeof fetch = globalThis.fetch,
 ): Promise<AuditSearch> {
   const none = { notices: [], connected: Promise.resolve(), close: () => Promise.resolve() };
-  storageStarting.catch(() => {}); // awaited below, possibly only after it failed
   if (!config.logSearch.builtin) {
     // Nothing keeps posting to an endpoint that is gone.
-    const embedded = await storageStarting;
     if (embedded) await disconnectStorageAudit(embedded, storageFetch);
     const { queryUrl, queryToken } = config.logSearch;
     return {
@@ -51,11 +49,6 @@ export async function startAuditSearch(
   const builtin = await startBuiltinLogSearch(config.logSearch.builtin, config.dataDir, config.timeouts)
     .catch(naming(SETTINGS.logSearchAddress.env));
   const { url, ingestUrl } = builtin.server;
-  // Started while the storage starts (its thread loads on the other core); connected once it listens.
-  const embedded = await storageStarting.catch(async (error) => {
-    await builtin.close();
-    throw error;
-  });
   const connected = embedded ? connectStorageAudit(embedded, ingestUrl, storageFetch) : Promise.resolve();
   connected.catch(() => {}); // the caller awaits it, after its listener is up
   return {
