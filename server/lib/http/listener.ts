@@ -74,7 +74,7 @@ export interface Listener {
 
 /** After a response to a request whose body was not read, how long and how much the connection may still drain. */
 const LINGER_MS = 2000;
-const LINGER_BYTES = 8 * 1024 * 1024;
+export const LINGER_BYTES = 8 * 1024 * 1024;
 
 function listenError(hostname: string, port: number, error: Error & { code?: string }): ListenError {
   const address = `${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
