@@ -21,7 +21,7 @@ import { addCannedPolicy, addUser, updateGroupMembers } from "../../server/lib/s
 import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { DASHBOARD_TABS, widgetStep } from "../../server/lib/contract/dashboard.ts";
 import { ensureSystemPrograms } from "../system_deps.ts";
-import { emit, firstOk, freePort, rssOf } from "./measure.ts";
+import { cpuMs, emit, firstOk, freePort, rssOf } from "./measure.ts";
 
 const SESSIONS = 200;
 const MIXED_SECONDS = 30;
@@ -201,14 +201,10 @@ try {
 
   // CPU time of the server process (all its threads) per request: what a request costs whatever else the
   // machine is doing, unlike latency, which on a shared machine mostly measures the wait for a core.
-  const cpuMs = async () => {
-    const fields = (await Deno.readTextFile(`/proc/${child.pid}/stat`)).split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 1000 / 100; // utime + stime, in clock ticks of 10 ms
-  };
   const withCpu = async (run: () => Promise<WrkResult>) => {
-    const before = await cpuMs();
+    const before = cpuMs(child.pid);
     const result = await run();
-    return { ...result, cpuPerRequest: (await cpuMs() - before) / Math.max(1, result.requests) };
+    return { ...result, cpuPerRequest: (cpuMs(child.pid) - before) / Math.max(1, result.requests) };
   };
   const bare = await withCpu(() => runWrk(consoleUrl, SINGLE_SECONDS, script(cookies, ["/healthz"])));
   const only = Deno.env.get("DECK_LOAD_KIND");

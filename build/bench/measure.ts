@@ -106,15 +106,6 @@ export async function rssOf(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }
 
-/** CPU time a process has used so far, on all its threads (user + system), in milliseconds. */
-export async function cpuMsOf(pid: number): Promise<number> {
-  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks
-  // (100 per second on Linux).
-  const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /** Polls a URL until it answers 200; returns milliseconds since `started`. */
 export async function firstOk(url: string, started: number, timeoutMs = 30_000): Promise<number> {
   while (performance.now() - started < timeoutMs) {

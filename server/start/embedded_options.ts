@@ -1,7 +1,7 @@
 /**
  * Whether Deck runs its embedded storage, and what it starts it with, read from the console's configuration.
- * Kept apart from backend.ts, which loads the Kubernetes client
- * and the console's modules, so main.ts can start the storage thread before any of that loads.
+ * Kept apart from backend.ts, which loads the Kubernetes client and the console's modules, so main.ts can
+ * start the storage thread before any of that loads.
  */
 import type { AppConfig } from "../console/config/config.ts";
 import type { StorageThreadOptions } from "../storage/thread.ts";
