@@ -35,9 +35,11 @@ export async function main(args: string[]): Promise<void> {
     storageStarting = startStorageThread(embeddedStorageOptions(config), { log });
     storageStarting.catch(() => {}); // startDeck reports a failed start, once it asks for the storage
   }
-  // The console's modules load only now, on this thread.
+  // The console's modules load only now, on this thread. By URL: Deno would read a literal import() into the
+  // graph it loads before main.ts runs, and the storage thread would start only after all of it.
   await snapshotProcessEnv();
-  const { startDeck } = await import("./server/start/deck.ts");
+  const deckModule = new URL("./server/start/deck.ts", import.meta.url).href;
+  const { startDeck } = await import(deckModule) as typeof import("./server/start/deck.ts");
   const runStorage = storageStarting ? () => storageStarting : undefined;
   const deck = await startDeck(config, { log, env, runStorage }).catch(cannotStart);
   for (const line of deck.notices) console.log(line);

@@ -17,10 +17,26 @@ const root = new URL("../", import.meta.url).pathname;
 export const ENTRY = "main.ts";
 
 /**
- * Modules the program starts as Workers. `deno compile` embeds the static and literal dynamic imports of the
- * entry, but not a module named only by `new URL(..., import.meta.url)`: each must be named with --include.
+ * Modules the program starts as Workers or imports by URL at their first use. `deno compile` embeds the
+ * static and literal dynamic imports of the entry, but not a module named only by
+ * `new URL(..., import.meta.url)`: each must be named with --include.
  */
-export const WORKER_MODULES: Record<string, string> = {
+export const MODULES_BY_URL: Record<string, string> = {
+  "server/start/deck.ts": "the console, imported by main.ts once the storage thread is starting",
+  ...Object.fromEntries(
+    [
+      "dashboard",
+      "iam",
+      "buckets",
+      "settings",
+      "objects",
+      "tools",
+      "license",
+      "operator",
+      "tenant_detail",
+      "volumes",
+    ].map((area) => [`routes/${area}.tsx`, "a page area, imported by its first request (routes/mod.tsx)"]),
+  ),
   "server/storage/worker.ts":
     "the embedded storage's own thread (server/storage/thread.ts), started by main.ts",
   "server/storage/fs/spill_worker.ts": "MD5 of large uploads (server/storage/fs/spill.ts)",
@@ -33,7 +49,7 @@ export const WORKER_MODULES: Record<string, string> = {
 /** What the running program may do; the image and the service unit grant the same and no more. */
 export const RUN_PERMISSIONS = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-sys"];
 
-/** The `deno compile` arguments: the runtime install set, the permissions, every worker module. */
+/** The `deno compile` arguments: the runtime install set, the permissions, every module named by URL. */
 export function compileArgs(output: string): string[] {
   return [
     "compile",
@@ -43,7 +59,7 @@ export function compileArgs(output: string): string[] {
     "--no-check",
     "--exclude-unused-npm",
     ...RUN_PERMISSIONS,
-    ...Object.keys(WORKER_MODULES).flatMap((path) => ["--include", `${root}${path}`]),
+    ...Object.keys(MODULES_BY_URL).flatMap((path) => ["--include", `${root}${path}`]),
     "--output",
     output,
     `${root}${ENTRY}`,

@@ -5,22 +5,78 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppDeps } from "../server/console/deps.ts";
 import type { AppEnv } from "../server/console/session/env.ts";
-import { bucketPages } from "./buckets.tsx";
-import { toolPages } from "./tools.tsx";
-import { dashboardPages } from "./dashboard.tsx";
-import { iamPages } from "./iam.tsx";
-import { licensePages } from "./license.tsx";
 import { firstAllowedRoute } from "./layout/menu.ts";
 import { loginPages } from "./login.tsx";
 import { serverCheckPages } from "./server_check.ts";
 import { ssoPages } from "./sso.tsx";
-import { objectPages } from "./objects.tsx";
-import { operatorPages } from "./operator.tsx";
-import { volumesPages } from "./volumes.tsx";
-import { tenantDetailPages } from "./tenant_detail.tsx";
 import { pageGuard, pagesOf, renderInShell } from "./page_context.tsx";
-import { settingsPages } from "./settings.tsx";
 import { t } from "../islands/lib/i18n/t.ts";
+import { type LazyArea, lazyArea, lazyAreas } from "../server/console/http/lazy_areas.ts";
+
+/**
+ * The signed-in areas, each by the first segments of its paths; an area's module (its page, its islands and
+ * the services only it uses) loads with its first request, so a start compiles only sign-in and the shell.
+ * Named by URL (see lazyArea); build/compile.ts names each for the binary.
+ */
+export function pageAreas(deps: AppDeps): LazyArea<AppEnv>[] {
+  const areas = [
+    lazyArea(
+      ["dashboard", "metrics"],
+      new URL("./dashboard.tsx", import.meta.url),
+      (area: typeof import("./dashboard.tsx")) => area.dashboardPages(deps),
+    ),
+    lazyArea(
+      ["account", "users", "groups", "policies"],
+      new URL("./iam.tsx", import.meta.url),
+      (area: typeof import("./iam.tsx")) => area.iamPages(deps),
+    ),
+    lazyArea(
+      ["buckets"],
+      new URL("./buckets.tsx", import.meta.url),
+      (area: typeof import("./buckets.tsx")) => area.bucketPages(deps),
+    ),
+    lazyArea(
+      ["settings", "webhook"],
+      new URL("./settings.tsx", import.meta.url),
+      (area: typeof import("./settings.tsx")) => area.settingsPages(deps),
+    ),
+    lazyArea(
+      ["object-browser"],
+      new URL("./objects.tsx", import.meta.url),
+      (area: typeof import("./objects.tsx")) => area.objectPages(deps),
+    ),
+    lazyArea(
+      ["trace", "logs", "watch", "heal", "health-info"],
+      new URL("./tools.tsx", import.meta.url),
+      (area: typeof import("./tools.tsx")) => area.toolPages(deps),
+    ),
+    lazyArea(
+      ["license"],
+      new URL("./license.tsx", import.meta.url),
+      (area: typeof import("./license.tsx")) => area.licensePages(deps),
+    ),
+  ];
+  // Operator mode's pages exist only in that mode, as its API does (server/console/app/operator_mode.ts).
+  if (!deps.operator) return areas;
+  return [
+    ...areas,
+    lazyArea(
+      ["tenants"],
+      new URL("./operator.tsx", import.meta.url),
+      (area: typeof import("./operator.tsx")) => area.operatorPages(deps),
+    ),
+    lazyArea(
+      ["namespaces"],
+      new URL("./tenant_detail.tsx", import.meta.url),
+      (area: typeof import("./tenant_detail.tsx")) => area.tenantDetailPages(deps),
+    ),
+    lazyArea(
+      ["storage"],
+      new URL("./volumes.tsx", import.meta.url),
+      (area: typeof import("./volumes.tsx")) => area.volumesPages(deps),
+    ),
+  ];
+}
 
 /**
  * "/users/" is the page "/users" (spec 1 §4 sends the browser to /users/ after deleting a user): redirect before
@@ -59,18 +115,6 @@ export function pageRoutes(deps: AppDeps) {
       body: <p className="text-lg">{t("common.home.noPages")}</p>,
     });
   });
-  app.route("/", dashboardPages(deps));
-  app.route("/", iamPages(deps));
-  app.route("/", bucketPages(deps));
-  app.route("/", settingsPages(deps));
-  app.route("/", objectPages(deps));
-  app.route("/", toolPages(deps));
-  app.route("/", licensePages(deps));
-  // Operator mode's pages exist only in that mode, as its API does (server/console/app/operator_mode.ts).
-  if (deps.operator) {
-    app.route("/", operatorPages(deps));
-    app.route("/", tenantDetailPages(deps));
-    app.route("/", volumesPages(deps));
-  }
+  app.use(lazyAreas("/", pageAreas(deps)));
   return app;
 }

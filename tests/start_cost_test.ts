@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { moduleGraph } from "./module_graph.ts";
+import { MODULES_BY_URL } from "../build/compile.ts";
 
 /** Modules loaded only when used, and what first uses them. */
 const LOADED_WHEN_USED: Record<string, string> = {
@@ -40,4 +41,23 @@ Deno.test("neither the program nor its storage thread loads at start what only s
 Deno.test("each of those is still there, loaded by its first use", () => {
   const reachable = new Set(programs.flatMap((program) => program.modules));
   assert.deepEqual(Object.keys(LOADED_WHEN_USED).filter((module) => !reachable.has(module)), []);
+});
+
+Deno.test("the console loads sign-in and the shell at start; each page area loads with its first request", () => {
+  const deck = programs.find((program) => program.entry === "server/start/deck.ts")!;
+  const areas = Object.keys(MODULES_BY_URL).filter((module) => module.startsWith("routes/"));
+  assert.ok(areas.length >= 10);
+  const atStart = new Set(deck.atStart);
+  assert.deepEqual(areas.filter((area) => atStart.has(area)), []);
+  // What only an area's page uses (its islands, their libraries) is not read at start either.
+  for (
+    const island of [
+      "islands/ObjectBrowser/FolderView.tsx",
+      "islands/BucketSummary.tsx",
+      "islands/ui/DataTable.tsx",
+    ]
+  ) {
+    assert.ok(!atStart.has(island), `${island} is loaded at start`);
+  }
+  assert.ok(atStart.has("routes/login.tsx"), "the sign-in page is the first a visitor asks for");
 });

@@ -1,0 +1,70 @@
+/**
+ * Page areas load with their first request (server/console/http/lazy_areas.ts, routes/mod.tsx): each area
+ * names the first path segments it answers, and a request is handed to the area its first segment names. A
+ * route outside the segments its area names would never be reached; a path inside an area that the area has
+ * no route for must be treated like any unknown page.
+ */
+import assert from "node:assert/strict";
+import { firstSegment } from "../../server/console/http/lazy_areas.ts";
+import type { OperatorDeps } from "../../server/console/k8s/connection.ts";
+import { pageAreas } from "../../routes/mod.tsx";
+import { signInAsRoot, startStack } from "../helpers.ts";
+import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
+
+Deno.test("page areas: every route lies under its area's segments; requests reach it through the console", async (t) => {
+  const stack = await startStack();
+  try {
+    await t.step(
+      "each area, operator mode's included, builds routes only under the segments it names",
+      async () => {
+        const areas = pageAreas({ ...stack.deps, operator: {} as OperatorDeps });
+        assert.ok(areas.length >= 10, "the console's seven areas and operator mode's three");
+        for (const area of areas) {
+          const routes = (await area.load()).routes.filter((route) => route.method !== "ALL");
+          assert.ok(routes.length > 0, `${area.segments} builds no page`);
+          for (const route of routes) {
+            const segment = firstSegment(route.path, "/");
+            assert.ok(
+              segment !== null && area.segments.includes(segment),
+              `${route.path} is outside ${area.segments}`,
+            );
+          }
+        }
+      },
+    );
+
+    const client = await signInAsRoot(stack);
+    await makeBucket(stack.admin, "areas");
+
+    await t.step("first requests to an area, at once, all render its page", async () => {
+      const pages = await Promise.all(
+        Array.from({ length: 5 }, () => client.request("GET", "/buckets/areas/summary")),
+      );
+      for (const page of pages) {
+        assert.equal(page.status, 200);
+        assert.match(await page.text(), /areas/);
+      }
+    });
+
+    await t.step("a path in an area with no page there goes where an unknown page goes", async () => {
+      for (const path of ["/buckets/areas/summary/extra", "/dashboard/nothing", "/nowhere"]) {
+        const res = await client.request("GET", path);
+        assert.equal(res.status, 302, path);
+        assert.equal(res.headers.get("location"), "/dashboard", path);
+        await res.body?.cancel();
+      }
+    });
+
+    await t.step(
+      "without a session an area's page sends the browser to sign in, its module unloaded or not",
+      async () => {
+        const res = await fetch(`${stack.consoleUrl}/license`, { redirect: "manual" });
+        assert.equal(res.status, 302);
+        assert.equal(res.headers.get("location"), "/login");
+        await res.body?.cancel();
+      },
+    );
+  } finally {
+    await stack.close();
+  }
+});
