@@ -23,6 +23,11 @@ export const ENTRY = "main.ts";
  */
 export const MODULES_BY_URL: Record<string, string> = {
   "server/start/deck.ts": "the console, imported by main.ts once the storage thread is starting",
+  "server/storage/admin/router.ts":
+    "the storage's admin API, imported by its first call (server/storage/identity.ts)",
+  "server/storage/s3/select.ts": "S3 Select, imported by its first request (server/storage/s3/handlers.ts)",
+  "server/storage/s3/object_extract.ts":
+    "archive extraction, imported by its first upload (server/storage/s3/handlers.ts)",
   ...Object.fromEntries(
     [
       "dashboard",
@@ -36,6 +41,30 @@ export const MODULES_BY_URL: Record<string, string> = {
       "tenant_detail",
       "volumes",
     ].map((area) => [`routes/${area}.tsx`, "a page area, imported by its first request (routes/mod.tsx)"]),
+  ),
+  ...Object.fromEntries(
+    [
+      "dashboard",
+      "users",
+      "groups",
+      "policies",
+      "account",
+      "buckets",
+      "bucket_features",
+      "settings",
+      "identity",
+      "objects",
+      "object_uploads",
+      "license",
+      "tools",
+      "jobs",
+      "capabilities",
+      "operator",
+      "volumes",
+    ].map((area) => [
+      `server/console/api/${area}.ts`,
+      "an API area, imported by its first request (server/console/app/app.ts, operator_mode.ts)",
+    ]),
   ),
   "server/storage/worker.ts":
     "the embedded storage's own thread (server/storage/thread.ts), started by main.ts",

@@ -5,7 +5,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { ReactNode } from "react";
-import { RESTART_COOKIE } from "../server/console/api/settings.ts";
+import { RESTART_COOKIE } from "../server/console/http/restart_cookie.ts";
 import type { AppDeps } from "../server/console/deps.ts";
 import type { AppEnv } from "../server/console/session/env.ts";
 import { capitalize, detailBeside } from "../islands/lib/messages.ts";

@@ -11,6 +11,11 @@ import { S3Client } from "../server/lib/s3/client.ts";
 import { addCannedPolicy, addUser, setPolicy } from "../server/lib/s3/admin/iam.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "../server/storage/server.ts";
 import { startDeck } from "../server/start/deck.ts";
+import { apiAreas, createApp } from "../server/console/app/app.ts";
+import { operatorApiAreas } from "../server/console/app/operator_mode.ts";
+import type { LazyArea } from "../server/console/http/lazy_areas.ts";
+import type { AppEnv } from "../server/console/session/env.ts";
+import { pageAreas } from "../routes/mod.tsx";
 
 export interface TestStack {
   consoleUrl: string;
@@ -223,4 +228,20 @@ export async function runScenarios(
       await scenario.check?.(body);
     });
   }
+}
+
+/**
+ * Every route the console serves, with its full path: the app's own and every page and API area's (which
+ * the app loads only with their first request; loaded here), for tests that try each route.
+ */
+export async function consoleRoutes(deps: AppDeps): Promise<{ method: string; path: string }[]> {
+  const routesOf = async (mount: string, areas: LazyArea<AppEnv>[]) =>
+    (await Promise.all(areas.map((area) => area.load()))).flatMap((app) =>
+      app.routes.map((route) => ({ method: route.method, path: mount + route.path }))
+    );
+  return [
+    ...createApp(deps).routes.map(({ method, path }) => ({ method, path })),
+    ...await routesOf("/api/v1", deps.operator ? operatorApiAreas(deps) : apiAreas(deps)),
+    ...await routesOf("", pageAreas(deps)),
+  ];
 }

@@ -3,7 +3,6 @@
  * STS handler and the server facts the S3 front validates configurations against.
  */
 import { type AdminContext, adminFail, type LiveServices } from "./admin/context.ts";
-import { routeAdmin } from "./admin/router.ts";
 import { ServerConfig } from "./config/server_config.ts";
 import type {
   AdminHandler,
@@ -100,7 +99,10 @@ export async function createIdentity(options: {
         },
         notificationStatus: options.notificationStatus ?? (() => Promise.resolve([])),
       };
-      return await routeAdmin(ctx);
+      // The admin API's handlers load with its first call, not with the thread (issue 25); by URL, as Deno
+      // reads a literal import() into the graph it loads before the thread runs.
+      const router = new URL("./admin/router.ts", import.meta.url).href;
+      return await (await import(router) as typeof import("./admin/router.ts")).routeAdmin(ctx);
     } catch (error) {
       if (error instanceof StoreError) return adminErrorResponse(error, req.url, req.requestId);
       throw error;

@@ -4,10 +4,9 @@
  * splits bucket from key before decoding, as S3 does.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../server/console/app/app.ts";
 import { BUCKET_PATH_PREFIXES } from "../../server/console/api/bucket_paths.ts";
 import { getObject, putObject } from "../../server/lib/s3/mod.ts";
-import { signInAsRoot, startStack } from "../helpers.ts";
+import { consoleRoutes, signInAsRoot, startStack } from "../helpers.ts";
 
 Deno.test("console: every route with a bucket in its path refuses an encoded slash, and nothing is touched", async () => {
   const stack = await startStack();
@@ -15,7 +14,7 @@ Deno.test("console: every route with a bucket in its path refuses an encoded sla
     await stack.admin.send({ method: "PUT", bucket: "bck" });
     await putObject(stack.admin, "bck", "victim.txt", "still here");
     const client = await signInAsRoot(stack);
-    const routes = createApp(stack.deps).routes.filter((r) =>
+    const routes = (await consoleRoutes(stack.deps)).filter((r) =>
       r.method !== "ALL" && /\/:[A-Za-z_]+/.test(r.path) && /bucket/.test(r.path)
     );
     assert.ok(routes.length >= 20, "routes are enumerated from the app");

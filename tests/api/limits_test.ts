@@ -4,8 +4,7 @@
  * half-sent requests and idle connections are closed by the header, idle and body-progress timeouts.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../server/console/app/app.ts";
-import { type ConsoleClient, signInAsRoot, startStack } from "../helpers.ts";
+import { type ConsoleClient, consoleRoutes, signInAsRoot, startStack } from "../helpers.ts";
 
 const TIMEOUTS = {
   CONSOLE_HEADER_TIMEOUT: "400ms",
@@ -75,7 +74,7 @@ async function endlessUpload(
 Deno.test("console: every route an anonymous client can reach refuses a large body with 413, unread", async () => {
   const stack = await startStack();
   try {
-    const routes = createApp(stack.deps).routes.filter((r) =>
+    const routes = (await consoleRoutes(stack.deps)).filter((r) =>
       r.method !== "GET" && r.method !== "ALL" && !r.path.includes("*")
     );
     assert.ok(

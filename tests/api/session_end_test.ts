@@ -4,9 +4,16 @@
  * credentials are revoked on the storage server, which every console replica asks on every call.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../server/console/app/app.ts";
 import { setUserStatus } from "../../server/lib/s3/admin/iam.ts";
-import { ConsoleClient, createUser, signIn, signInAsRoot, startStack, type TestStack } from "../helpers.ts";
+import {
+  ConsoleClient,
+  consoleRoutes,
+  createUser,
+  signIn,
+  signInAsRoot,
+  startStack,
+  type TestStack,
+} from "../helpers.ts";
 
 /** Asserts that the session is refused everywhere a user would notice: the session check, a write, a page. */
 async function assertEnded(client: ConsoleClient, what: string) {
@@ -118,7 +125,7 @@ Deno.test("every page sends a session the storage server refuses to sign-in, cle
     await stack.admin.send({ method: "PUT", bucket: "page-bucket" });
     await createUser(stack, "page-user", "page-secret-1", [{ name: "consoleAdmin" }]);
     const user = await signIn(stack, "page-user", "page-secret-1");
-    const pages = createApp(stack.deps).routes
+    const pages = (await consoleRoutes(stack.deps))
       // WebSocket relays are not pages: the storage refuses them after the upgrade (tests/ws/relays_test.ts).
       .filter((r) =>
         r.method === "GET" && !r.path.startsWith("/api/") && !r.path.startsWith("/static/") &&

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
-import { createApp } from "../../server/console/app/app.ts";
 import { sealSession } from "../../server/console/session/token.ts";
-import { ConsoleClient, createUser, NARROW_POLICY, signIn, signInAsRoot, startStack } from "../helpers.ts";
+import {
+  ConsoleClient,
+  consoleRoutes,
+  createUser,
+  NARROW_POLICY,
+  signIn,
+  signInAsRoot,
+  startStack,
+} from "../helpers.ts";
 
 Deno.test("sign-in, session and sign-out against the embedded storage server", async (t) => {
   const stack = await startStack();
@@ -164,7 +171,7 @@ Deno.test("sign-in, session and sign-out against the embedded storage server", a
 Deno.test("every /api/v1 route except sign-in answers 401 without a session", async () => {
   const stack = await startStack();
   try {
-    const routes = createApp(stack.deps).routes.filter((r) =>
+    const routes = (await consoleRoutes(stack.deps)).filter((r) =>
       r.path.startsWith("/api/v1/") && r.method !== "ALL" && !r.path.includes("*")
     );
     const publicRoutes = new Set([

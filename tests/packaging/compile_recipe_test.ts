@@ -20,7 +20,12 @@ function code(source: string): string {
 }
 
 /** The modules whose computed import() takes a URL built from `new URL("literal", import.meta.url)`. */
-const IMPORTS_BY_URL = ["main.ts", "server/console/http/lazy_areas.ts"];
+const IMPORTS_BY_URL = [
+  "main.ts",
+  "server/console/http/lazy_areas.ts",
+  "server/storage/identity.ts",
+  "server/storage/s3/handlers.ts",
+];
 
 const localPath = (specifier: string) => new URL(specifier).pathname.slice(ROOT.length);
 

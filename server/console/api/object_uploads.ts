@@ -24,10 +24,6 @@ import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { readJson, requiredQuery } from "./input.ts";
 
-/** Paths whose request bodies stream through (object bytes), exempt from the JSON body limit. */
-export const STREAMED_BODY_PATHS =
-  /^\/api\/v1\/buckets\/[^/]+\/(objects\/upload|objects\/archive|uploads\/[^/]+\/parts\/\d+)$/;
-
 export function objectUploadsApi(deps: AppDeps) {
   const client = (c: Context<AppEnv>) => clientFor(deps, requireSession(c));
   /** Presigns on the storage's public address with the session's own credentials. */

@@ -34,9 +34,7 @@ import { clientFor } from "../session/clients.ts";
 import { requireSession } from "../session/middleware.ts";
 import { readJson } from "./input.ts";
 import { isHttps } from "../http/forwarded.ts";
-
-/** Cookie holding "the server needs a restart" for this browser (spec 1 §3 system state serverNeedsRestart). */
-export const RESTART_COOKIE = "deck_restart";
+import { RESTART_COOKIE } from "../http/restart_cookie.ts";
 
 export function settingsApi(deps: AppDeps) {
   const client = (c: Context<AppEnv>) => clientFor(deps, requireSession(c));

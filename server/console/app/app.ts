@@ -14,21 +14,9 @@ import { requestLocale } from "../render/i18n.ts";
 import { cookieSettings, sessionApi } from "../api/session.ts";
 import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "../session/middleware.ts";
 import { liveAccess } from "../session/live_access.ts";
-import { accountApi } from "../api/account.ts";
 import { bucketNamesInPaths } from "../api/bucket_paths.ts";
-import { bucketFeaturesApi } from "../api/bucket_features.ts";
-import { bucketsApi } from "../api/buckets.ts";
-import { settingsApi } from "../api/settings.ts";
-import { identityApi } from "../api/identity.ts";
-import { groupsApi } from "../api/groups.ts";
-import { policiesApi } from "../api/policies.ts";
-import { usersApi } from "../api/users.ts";
-import { dashboardApi } from "../api/dashboard.ts";
-import { objectsApi } from "../api/objects.ts";
-import { objectUploadsApi, STREAMED_BODY_PATHS } from "../api/object_uploads.ts";
+import { type LazyArea, lazyArea, lazyAreas } from "../http/lazy_areas.ts";
 import { sharedLinkProxy } from "../proxy/shared_link.ts";
-import { toolsApi } from "../api/tools.ts";
-import { jobsApi } from "../api/jobs.ts";
 import { consoleRelay } from "../ws/console.ts";
 import { healRelay } from "../ws/heal.ts";
 import { jobsRelay } from "../ws/jobs.ts";
@@ -36,8 +24,6 @@ import { healthInfoRelay } from "../ws/health_info.ts";
 import { originalRequests } from "../ws/relay.ts";
 import { traceRelay } from "../ws/trace.ts";
 import { watchRelay } from "../ws/watch.ts";
-import { licenseApi } from "../api/license.ts";
-import { capabilitiesApi } from "../api/capabilities.ts";
 import { firstAllowedRoute } from "../../../routes/layout/menu.ts";
 import { pageRoutes } from "../../../routes/mod.tsx";
 import { mountOperatorMode } from "./operator_mode.ts";
@@ -47,8 +33,94 @@ import { tenantProxy } from "../proxy/tenant.ts";
 const PUBLIC_BODY_LIMIT = 16 * 1024;
 /** JSON API bodies are small; uploads have their own streaming route and limit. */
 const API_BODY_LIMIT = 1024 * 1024;
-/** Signed-in routes whose bodies are streamed (object uploads), exempt from API_BODY_LIMIT. */
-const STREAMED_BODY_ROUTES: RegExp[] = [STREAMED_BODY_PATHS];
+/** Signed-in routes whose bodies are streamed (object uploads: api/object_uploads.ts), exempt from API_BODY_LIMIT. */
+const STREAMED_BODY_ROUTES: RegExp[] = [
+  /^\/api\/v1\/buckets\/[^/]+\/(objects\/upload|objects\/archive|uploads\/[^/]+\/parts\/\d+)$/,
+];
+
+/**
+ * The console's API areas, each by the first segments of its paths under /api/v1/, loaded with their first
+ * request (server/console/http/lazy_areas.ts); areas sharing a segment are asked in this order.
+ */
+export function apiAreas(deps: AppDeps): LazyArea<AppEnv>[] {
+  return [
+    lazyArea(
+      ["admin"],
+      new URL("../api/dashboard.ts", import.meta.url),
+      (area: typeof import("../api/dashboard.ts")) => area.dashboardApi(deps),
+    ),
+    lazyArea(
+      ["set-policy", "user", "users", "users-groups-bulk"],
+      new URL("../api/users.ts", import.meta.url),
+      (area: typeof import("../api/users.ts")) => area.usersApi(deps),
+    ),
+    lazyArea(
+      ["group", "groups"],
+      new URL("../api/groups.ts", import.meta.url),
+      (area: typeof import("../api/groups.ts")) => area.groupsApi(deps),
+    ),
+    lazyArea(
+      ["policies", "policy"],
+      new URL("../api/policies.ts", import.meta.url),
+      (area: typeof import("../api/policies.ts")) => area.policiesApi(deps),
+    ),
+    lazyArea(
+      ["account", "service-account-credentials", "service-accounts", "user"],
+      new URL("../api/account.ts", import.meta.url),
+      (area: typeof import("../api/account.ts")) => area.accountApi(deps),
+    ),
+    lazyArea(
+      ["buckets", "has-permission"],
+      new URL("../api/buckets.ts", import.meta.url),
+      (area: typeof import("../api/buckets.ts")) => area.bucketsApi(deps),
+    ),
+    lazyArea(
+      ["bucket", "bucket-policy", "bucket-users", "buckets", "buckets-replication", "list-external-buckets"],
+      new URL("../api/bucket_features.ts", import.meta.url),
+      (area: typeof import("../api/bucket_features.ts")) => area.bucketFeaturesApi(deps),
+    ),
+    lazyArea(
+      ["admin", "configs", "service"],
+      new URL("../api/settings.ts", import.meta.url),
+      (area: typeof import("../api/settings.ts")) => area.settingsApi(deps),
+    ),
+    lazyArea(
+      ["identity"],
+      new URL("../api/identity.ts", import.meta.url),
+      (area: typeof import("../api/identity.ts")) => area.identityApi(deps),
+    ),
+    lazyArea(
+      ["buckets", "share-links"],
+      new URL("../api/objects.ts", import.meta.url),
+      (area: typeof import("../api/objects.ts")) => area.objectsApi(deps),
+    ),
+    lazyArea(
+      ["buckets"],
+      new URL("../api/object_uploads.ts", import.meta.url),
+      (area: typeof import("../api/object_uploads.ts")) => area.objectUploadsApi(deps),
+    ),
+    lazyArea(
+      ["subscription"],
+      new URL("../api/license.ts", import.meta.url),
+      (area: typeof import("../api/license.ts")) => area.licenseApi(deps),
+    ),
+    lazyArea(
+      ["logs"],
+      new URL("../api/tools.ts", import.meta.url),
+      (area: typeof import("../api/tools.ts")) => area.toolsApi(deps),
+    ),
+    lazyArea(
+      ["jobs"],
+      new URL("../api/jobs.ts", import.meta.url),
+      (area: typeof import("../api/jobs.ts")) => area.jobsApi(deps),
+    ),
+    lazyArea(
+      ["capabilities"],
+      new URL("../api/capabilities.ts", import.meta.url),
+      (area: typeof import("../api/capabilities.ts")) => area.capabilitiesApi(deps),
+    ),
+  ];
+}
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -82,22 +154,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.operator) mountOperatorMode(app, deps); // tenants, storage; the console areas below then answer 404
   app.use(bucketNamesInPaths()); // a bucket name in any path (API or page) is checked once, here
 
-  // API areas are mounted here, one line each.
-  app.route("/api/v1", dashboardApi(deps));
-  app.route("/api/v1", usersApi(deps));
-  app.route("/api/v1", groupsApi(deps));
-  app.route("/api/v1", policiesApi(deps));
-  app.route("/api/v1", accountApi(deps));
-  app.route("/api/v1", bucketsApi(deps));
-  app.route("/api/v1", bucketFeaturesApi(deps));
-  app.route("/api/v1", settingsApi(deps));
-  app.route("/api/v1", identityApi(deps));
-  app.route("/api/v1", objectsApi(deps));
-  app.route("/api/v1", objectUploadsApi(deps));
-  app.route("/api/v1", licenseApi(deps));
-  app.route("/api/v1", toolsApi(deps));
-  app.route("/api/v1", jobsApi(deps));
-  app.route("/api/v1", capabilitiesApi(deps));
+  app.use(lazyAreas("/api/v1/", apiAreas(deps))); // API areas: see apiAreas
 
   // Live streams: each relay checks the session, Origin and its query before upgrading (server/console/ws/relay.ts).
   app.get("/ws/trace", traceRelay(deps));

@@ -1,7 +1,7 @@
 /**
  * Route areas whose modules load with their first request, not at start (issue 25: a console that is never
  * asked for its bucket pages never compiles them, and answers its first request sooner). An area names the
- * first path segments it answers, so a request elsewhere loads nothing; `tests/api/page_areas_test.ts` checks
+ * first path segments it answers, so a request elsewhere loads nothing; `tests/api/lazy_areas_test.ts` checks
  * that every route an area builds lies under the segments it names.
  *
  * Hono builds its router once, so an area cannot join the app's router after start. It is built as an app of
@@ -44,15 +44,15 @@ export function firstSegment(path: string, prefix: string): string | null {
   return end === -1 ? rest : rest.slice(0, end);
 }
 
-/** Builds an area's app around its routes: the carried context first, no error handling of its own. */
-function areaApp<E extends Env>(routes: Hono<E>): Hono<E> {
+/** Builds an area's app around its routes, mounted at `mount`: the carried context first, no error handling. */
+function areaApp<E extends Env>(routes: Hono<E>, mount: string): Hono<E> {
   const app = new Hono<E>();
   app.use(async (c, next) => {
     const found = carried.get(c.req.raw) ?? {};
     for (const [key, value] of Object.entries(found)) c.set(key as never, value as never);
     await next();
   });
-  app.route("/", routes);
+  app.route(mount, routes);
   app.notFound((c) => {
     outsideArea.add(c.req.raw);
     return c.body(null, 404);
@@ -64,34 +64,41 @@ function areaApp<E extends Env>(routes: Hono<E>): Hono<E> {
   return app;
 }
 
+interface Loading<E extends Env> {
+  area: LazyArea<E>;
+  app?: Promise<Hono<E>>;
+}
+
 /**
- * One middleware for all of `areas`: a request whose first segment after `prefix` belongs to an area is
- * answered by that area (loaded now if it is the first); any other goes on.
+ * One middleware for all of `areas`, whose routes are written from `prefix` ("/", or "/api/v1/" for API
+ * areas mounted there): a request whose first segment after `prefix` is one an area names is answered by that
+ * area (loaded now if it is the first). Areas that share a segment are asked in their order, as routes mounted
+ * one after another would be; a request none of them answers goes on.
  */
 export function lazyAreas<E extends Env>(
   prefix: string,
   areas: readonly LazyArea<E>[],
 ): MiddlewareHandler<E> {
-  const bySegment = new Map<string, { area: LazyArea<E>; app?: Promise<Hono<E>> }>();
+  const mount = prefix === "/" ? "/" : prefix.replace(/\/$/, "");
+  const bySegment = new Map<string, Loading<E>[]>();
   for (const area of areas) {
-    const entry: { area: LazyArea<E>; app?: Promise<Hono<E>> } = { area };
-    for (const segment of area.segments) {
-      if (bySegment.has(segment)) throw new Error(`two areas answer "${prefix}${segment}"`);
-      bySegment.set(segment, entry);
-    }
+    const loading: Loading<E> = { area };
+    for (const segment of area.segments) bySegment.set(segment, [...bySegment.get(segment) ?? [], loading]);
   }
-  return async (c, next) => {
-    const segment = firstSegment(c.req.path, prefix);
-    const entry = segment === null ? undefined : bySegment.get(segment);
-    if (!entry) return await next();
-    entry.app ??= entry.area.load().then(areaApp, (error) => {
-      entry.app = undefined; // a failed import is tried again by the next request
+  const appOf = (loading: Loading<E>) =>
+    loading.app ??= loading.area.load().then((routes) => areaApp(routes, mount), (error) => {
+      loading.app = undefined; // a failed import is tried again by the next request
       throw error;
     });
-    const app = await entry.app;
-    carried.set(c.req.raw, c.var);
-    const response = await app.fetch(c.req.raw, c.env);
-    if (outsideArea.has(c.req.raw)) return await next();
-    return response;
+  return async (c, next) => {
+    const segment = firstSegment(c.req.path, prefix);
+    for (const loading of (segment === null ? undefined : bySegment.get(segment)) ?? []) {
+      const app = await appOf(loading);
+      carried.set(c.req.raw, c.var);
+      outsideArea.delete(c.req.raw);
+      const response = await app.fetch(c.req.raw, c.env);
+      if (!outsideArea.has(c.req.raw)) return response;
+    }
+    await next();
   };
 }

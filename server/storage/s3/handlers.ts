@@ -15,13 +15,22 @@ import * as multipart from "./multipart.ts";
 import * as meta from "./object_meta.ts";
 import { getObjectAttributes } from "./object_attributes.ts";
 import { copyObject } from "./object_copy.ts";
-import { putObjectExtract } from "./object_extract.ts";
 import * as read from "./object_read.ts";
 import * as objects from "./objects.ts";
 import { postObject } from "./post_object.ts";
-import { selectObjectContent } from "./select.ts";
 import * as parts from "./upload_part.ts";
 import type { PostForm } from "./post_policy.ts";
+
+/**
+ * S3 Select and archive extraction are imported by their first request, so a start does not load their
+ * parsers (issue 25). By URL: Deno reads a literal import() into the graph it loads before the thread runs.
+ */
+const selectObjectContent: S3Handler = async (ctx) =>
+  (await import(new URL("./select.ts", import.meta.url).href) as typeof import("./select.ts"))
+    .selectObjectContent(ctx);
+const putObjectExtract: S3Handler = async (ctx) =>
+  (await import(new URL("./object_extract.ts", import.meta.url).href) as typeof import("./object_extract.ts"))
+    .putObjectExtract(ctx);
 
 export const HANDLERS: Record<string, S3Handler> = {
   ListBuckets: buckets.listBuckets,

@@ -1,17 +1,19 @@
 /**
- * Page areas load with their first request (server/console/http/lazy_areas.ts, routes/mod.tsx): each area
- * names the first path segments it answers, and a request is handed to the area its first segment names. A
- * route outside the segments its area names would never be reached; a path inside an area that the area has
- * no route for must be treated like any unknown page.
+ * Page and API areas load with their first request (server/console/http/lazy_areas.ts, routes/mod.tsx,
+ * server/console/app/app.ts): each area names the first path segments it answers, and a request is handed to
+ * the areas its first segment names. A route outside the segments its area names would never be reached; a
+ * path inside an area that the area has no route for must be treated like any unknown page or API path.
  */
 import assert from "node:assert/strict";
 import { firstSegment } from "../../server/console/http/lazy_areas.ts";
 import type { OperatorDeps } from "../../server/console/k8s/connection.ts";
 import { pageAreas } from "../../routes/mod.tsx";
+import { apiAreas } from "../../server/console/app/app.ts";
+import { operatorApiAreas } from "../../server/console/app/operator_mode.ts";
 import { signInAsRoot, startStack } from "../helpers.ts";
 import { makeBucket } from "../../server/lib/s3/ops/buckets.ts";
 
-Deno.test("page areas: every route lies under its area's segments; requests reach it through the console", async (t) => {
+Deno.test("page and API areas: every route lies under its area's segments; requests reach it through the console", async (t) => {
   const stack = await startStack();
   try {
     await t.step(
@@ -52,6 +54,29 @@ Deno.test("page areas: every route lies under its area's segments; requests reac
         assert.equal(res.status, 302, path);
         assert.equal(res.headers.get("location"), "/dashboard", path);
         await res.body?.cancel();
+      }
+    });
+
+    await t.step("API areas that share a first segment each answer their own paths", async () => {
+      const listed = await client.json<{ buckets: { name: string }[] }>(
+        "GET",
+        "/api/v1/buckets",
+        undefined,
+        200,
+      );
+      assert.ok(listed.buckets.some((bucket) => bucket.name === "areas"));
+      const objects = await client.request("GET", "/api/v1/buckets/areas/objects");
+      assert.equal(objects.status, 200, "the object area, asked after the bucket areas");
+      await objects.body?.cancel();
+    });
+
+    await t.step("an API path in an area with no route there is the API's JSON 404", async () => {
+      for (const path of ["/api/v1/buckets/areas/nothing/here", "/api/v1/jobs/x/y/z", "/api/v1/nowhere"]) {
+        const res = await client.request("GET", path);
+        assert.equal(res.status, 404, path);
+        const body = await res.json();
+        assert.equal(body.code, 404, path);
+        assert.equal(typeof body.detailedMessage, "string", path);
       }
     });
 
