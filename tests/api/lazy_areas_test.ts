@@ -19,11 +19,14 @@ Deno.test("page and API areas: every route lies under its area's segments; reque
     await t.step(
       "each area, operator mode's included, builds routes only under the segments it names",
       async () => {
-        const areas = pageAreas({ ...stack.deps, operator: {} as OperatorDeps });
-        assert.ok(areas.length >= 10, "the console's seven areas and operator mode's three");
-        for (const area of areas) {
+        const operatorDeps = { ...stack.deps, operator: {} as OperatorDeps };
+        const pages = pageAreas(operatorDeps);
+        assert.ok(pages.length >= 10, "the console's seven page areas and operator mode's three");
+        const apis = [...apiAreas(stack.deps), ...operatorApiAreas(operatorDeps)];
+        assert.ok(apis.length >= 18, "the console's fifteen API areas and operator mode's three");
+        for (const area of [...pages, ...apis]) {
           const routes = (await area.load()).routes.filter((route) => route.method !== "ALL");
-          assert.ok(routes.length > 0, `${area.segments} builds no page`);
+          assert.ok(routes.length > 0, `${area.segments} builds no route`);
           for (const route of routes) {
             const segment = firstSegment(route.path, "/");
             assert.ok(
