@@ -18,6 +18,7 @@ const LOADED_WHEN_USED: Record<string, string> = {
   "npm:yaml": "operator mode reading a kubeconfig or a manifest",
   "npm:hash-wasm": "the first Argon2id admin payload (mc sends them)",
   "npm:unbzip2-stream": "S3 Select over a BZIP2 object",
+  "npm:ldapts": "an LDAP sign-in, or a check of directory sessions, with a directory configured",
   "npm:postgres": "a PostgreSQL notification target, or the log search in PostgreSQL",
   "npm:mysql2": "a MySQL notification target",
   "npm:redis": "a Redis notification target",

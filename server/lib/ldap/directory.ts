@@ -6,7 +6,7 @@
  * step failed; messages follow MinIO's where it has one.
  */
 import { rootCertificates } from "node:tls";
-import { Client, InvalidCredentialsError, NoSuchObjectError, ResultCodeError } from "ldapts";
+import type { Client } from "ldapts";
 import { dnKey, fillDn, fillFilter } from "./names.ts";
 import { describeTransport, type LdapSettings, usesLookupBind } from "./settings.ts";
 
@@ -37,8 +37,15 @@ export interface DirectoryUser {
 const CONNECT_TIMEOUT_MS = 10_000;
 const OPERATION_TIMEOUT_MS = 30_000;
 
+/**
+ * ldapts, loaded by the first directory call (open, which every other call here follows): a console or
+ * storage without a directory never loads it (issue 25).
+ */
+let ldapts: typeof import("ldapts");
+
 /** A connected, not yet bound client; the TLS mode is the configured one. */
 async function open(s: LdapSettings): Promise<Client> {
+  ldapts ??= await import("ldapts");
   // SNI carries host names only (RFC 6066 §3); an address is checked against the certificate without it.
   const isAddress = /^[\d.]+$/.test(s.host) || s.host.includes(":");
   const tlsOptions = {
@@ -48,7 +55,7 @@ async function open(s: LdapSettings): Promise<Client> {
     ...(s.caCerts.length ? { ca: [...rootCertificates, ...s.caCerts] } : {}),
   };
   const host = s.host.includes(":") ? `[${s.host}]` : s.host;
-  const client = new Client({
+  const client = new ldapts.Client({
     url: `${s.tls === "ldaps" ? "ldaps" : "ldap"}://${host}:${s.port}`,
     connectTimeout: CONNECT_TIMEOUT_MS,
     timeout: OPERATION_TIMEOUT_MS,
@@ -86,11 +93,11 @@ async function bind(s: LdapSettings, client: Client, dn: string, password: strin
   try {
     await client.bind(dn, password);
   } catch (error) {
-    if (!(error instanceof ResultCodeError)) throw unreachable(s, error);
+    if (!(error instanceof ldapts.ResultCodeError)) throw unreachable(s, error);
     if (step === "lookup-bind") {
       throw new LdapFailure(
         "lookup-bind",
-        error instanceof InvalidCredentialsError
+        error instanceof ldapts.InvalidCredentialsError
           ? `LDAP Lookup Bind user invalid credentials error: the directory refused lookup_bind_dn '${dn}' and its password`
           : `LDAP Lookup Bind failed for '${dn}': ${reason(error)}`,
       );
@@ -105,10 +112,10 @@ async function searchDns(client: Client, base: string, filter: string, what: str
     const { searchEntries } = await client.search(base, { scope: "sub", filter, attributes: ["1.1"] });
     return searchEntries.map((e) => e.dn);
   } catch (error) {
-    if (error instanceof NoSuchObjectError) {
+    if (error instanceof ldapts.NoSuchObjectError) {
       throw new LdapFailure("search-base", `Base DN (${base}) for ${what} search does not exist`);
     }
-    if (!(error instanceof ResultCodeError)) throw error;
+    if (!(error instanceof ldapts.ResultCodeError)) throw error;
     throw new LdapFailure(
       what === "user DN" ? "search-base" : "groups",
       `LDAP ${what} search under ${base} failed: ${reason(error)}`,
@@ -236,7 +243,7 @@ export async function lookupDn(s: LdapSettings, dn: string): Promise<string | nu
       });
       return searchEntries[0]?.dn ?? null;
     } catch (error) {
-      if (error instanceof NoSuchObjectError) return null;
+      if (error instanceof ldapts.NoSuchObjectError) return null;
       throw error;
     }
   } finally {
@@ -257,7 +264,7 @@ export async function probe(
       try {
         await client.search("", { scope: "base", filter: "(objectClass=*)", attributes: ["1.1"] });
       } catch (error) {
-        if (!(error instanceof ResultCodeError)) throw unreachable(s, error);
+        if (!(error instanceof ldapts.ResultCodeError)) throw unreachable(s, error);
       }
       return `connected to ${describeTransport(s)}`;
     });
@@ -274,7 +281,7 @@ export async function probe(
         try {
           await c.search(base, { scope: "base", filter: "(objectClass=*)", attributes: ["1.1"] });
         } catch (error) {
-          if (error instanceof NoSuchObjectError) {
+          if (error instanceof ldapts.NoSuchObjectError) {
             throw new LdapFailure("search-base", `Base DN (${base}) does not exist in the directory`);
           }
           throw new LdapFailure("search-base", `Base DN (${base}) cannot be searched: ${reason(error)}`);
