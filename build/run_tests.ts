@@ -8,6 +8,12 @@
  * - `deno task test <paths>`: only those test files or folders (type-checked first), with the same set-up.
  * - `deno task test:unit`: the unit tests kept beside the code (server/, islands/, routes/): no system programs,
  *   no build, no whole-tree checks; seconds, for the edit-test loop.
+ *
+ * Test files run in two `deno test` processes side by side (DECK_TEST_SHARDS=1 runs them in one): a serial run
+ * kept about one of the machine's two cores busy, as most of a test waits on a browser, a server or a disk.
+ * Each file stays whole in one process, the heaviest first, so the two end at about the same time; each line
+ * a process prints carries its number. Tests take their ports from the kernel and their names from the run,
+ * so two files never meet on a port, a directory or a database.
  */
 import { build } from "./build.ts";
 import {
@@ -44,26 +50,73 @@ function finish(passed: number, failed: number): never {
   Deno.exit(failed > 0 || passed === 0 ? 1 : 0);
 }
 
-async function run(args: string[], onLine?: (line: string) => void): Promise<boolean> {
+/** Runs deno with `args`, passing its output on whole lines, each after `prefix`, and to `onLine`. */
+async function run(args: string[], onLine?: (line: string) => void, prefix = ""): Promise<boolean> {
   const child = new Deno.Command(Deno.execPath(), {
     args,
     cwd: root,
     env: { NO_COLOR: "1" },
     stdout: "piped",
-    stderr: "inherit",
+    stderr: "piped",
   }).spawn();
-  const decoder = new TextDecoder();
-  let pending = "";
-  for await (const chunk of child.stdout) {
-    await Deno.stdout.write(chunk);
-    if (!onLine) continue;
-    pending += decoder.decode(chunk, { stream: true });
-    const lines = pending.split("\n");
-    pending = lines.pop() ?? "";
-    lines.forEach(onLine);
-  }
-  if (pending && onLine) onLine(pending);
+  const encoder = new TextEncoder();
+  const pass = async (
+    stream: ReadableStream<Uint8Array>,
+    out: typeof Deno.stdout,
+    lineSeen?: typeof onLine,
+  ) => {
+    let pending = "";
+    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+      const lines = (pending + text).split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        await out.write(encoder.encode(`${prefix}${line}\n`));
+        lineSeen?.(line);
+      }
+    }
+    if (pending) {
+      await out.write(encoder.encode(`${prefix}${pending}\n`));
+      lineSeen?.(pending);
+    }
+  };
+  await Promise.all([pass(child.stdout, Deno.stdout, onLine), pass(child.stderr, Deno.stderr)]);
   return (await child.status).success;
+}
+
+/** The test files under `roots` (files named there are kept as they are), as `deno test` finds them. */
+async function testFiles(roots: string[]): Promise<string[]> {
+  const files: string[] = [];
+  const isTest = (name: string) => /(^|[._])test\.(ts|tsx|mts|js|jsx|mjs)$/.test(name);
+  const walk = async (path: string): Promise<void> => {
+    const info = await Deno.stat(`${root}${path}`);
+    if (info.isFile) return void files.push(path);
+    for await (const entry of Deno.readDir(`${root}${path}`)) {
+      const child = `${path.replace(/\/$/, "")}/${entry.name}`;
+      // deno.json excludes tests/fixtures/ from everything; node_modules is not ours.
+      if (entry.isDirectory && entry.name !== "node_modules" && entry.name !== "fixtures") await walk(child);
+      else if (entry.isFile && isTest(entry.name)) files.push(child);
+    }
+  };
+  for (const path of roots) await walk(path);
+  return files.sort();
+}
+
+/**
+ * Splits test files into `count` lists of about equal work: a file's weight is its size, three times over for
+ * a browser test (each step drives Chromium); the heaviest go first, each to the lightest list so far.
+ */
+async function shards(files: string[], count: number): Promise<string[][]> {
+  const weighed = await Promise.all(files.map(async (file) => ({
+    file,
+    weight: (await Deno.stat(`${root}${file}`)).size * (file.startsWith("tests/browser/") ? 3 : 1),
+  })));
+  const lists = Array.from({ length: count }, () => ({ files: [] as string[], weight: 0 }));
+  for (const { file, weight } of weighed.sort((a, b) => b.weight - a.weight)) {
+    const lightest = lists.reduce((a, b) => (b.weight < a.weight ? b : a));
+    lightest.files.push(file);
+    lightest.weight += weight;
+  }
+  return lists.map((list) => list.files).filter((list) => list.length > 0);
 }
 
 if (!unitOnly) {
@@ -109,18 +162,31 @@ if (!unitOnly && !paths.length) {
 }
 
 // `deno test` ends with "ok | 5 passed (2 steps) | 0 failed ..." or "FAILED | 4 passed | 1 failed ...".
-let passed = -1;
-let failed = -1;
 const roots = unitOnly ? UNIT_ROOTS : paths.length ? paths : TEST_ROOTS;
-const ok = await run(["test", "-A", "--no-check", ...testFlags, ...roots], (line) => {
-  const summary = /^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(line.trim());
-  if (summary) {
-    passed = Number(summary[1]);
-    failed = Number(summary[2]);
-  }
-});
-if (passed < 0) {
-  console.error("deno test printed no summary (load error or crash)");
+const shardCount = Math.max(1, Number(Deno.env.get("DECK_TEST_SHARDS") ?? 2) || 1);
+const lists = await shards(await testFiles(roots), shardCount);
+if (!lists.length) {
+  console.error(`no test files under ${roots.join(" ")}`);
   finish(0, 1);
 }
-finish(passed, ok ? failed : Math.max(failed, 1));
+const results = await Promise.all(lists.map(async (files, i) => {
+  let summary: { passed: number; failed: number } | null = null;
+  const prefix = lists.length > 1 ? `[${i + 1}] ` : "";
+  const ok = await run(["test", "-A", "--no-check", ...testFlags, ...files], (line) => {
+    const match = /^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(line.trim());
+    if (match) summary = { passed: Number(match[1]), failed: Number(match[2]) };
+  }, prefix);
+  return { ok, summary: summary as { passed: number; failed: number } | null, prefix };
+}));
+let passed = 0;
+let failed = 0;
+for (const { ok, summary, prefix } of results) {
+  if (!summary) {
+    console.error(`${prefix}deno test printed no summary (load error or crash)`);
+    failed += 1;
+    continue;
+  }
+  passed += summary.passed;
+  failed += ok ? summary.failed : Math.max(summary.failed, 1);
+}
+finish(passed, failed);
