@@ -65,9 +65,10 @@ async function run(args: string[], onLine?: (line: string) => void, prefix = "")
     out: typeof Deno.stdout,
     lineSeen?: typeof onLine,
   ) => {
+    const decoder = new TextDecoder();
     let pending = "";
-    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
-      const lines = (pending + text).split("\n");
+    for await (const chunk of stream) {
+      const lines = (pending + decoder.decode(chunk, { stream: true })).split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
         await out.write(encoder.encode(`${prefix}${line}\n`));
