@@ -4,10 +4,12 @@
  */
 import type { Context } from "hono";
 import type { ApiError } from "../http/errors.ts";
-import type { PageRenderer } from "./page.tsx";
+import { loadPageRenderer, type PageRenderer } from "./page.tsx";
 import { t } from "../../../islands/lib/i18n/t.ts";
 
-export function renderErrorPage(render: PageRenderer, _c: Context, error: ApiError): Response {
+export async function renderErrorPage(render: PageRenderer, _c: Context, error: ApiError): Promise<Response> {
+  // An error can come before the middleware that loads the renderer (a malformed request, say).
+  await loadPageRenderer();
   const title = error.status === 404
     ? t("common.errorPage.notFound")
     : t("common.errorPage.status", { status: String(error.status), message: error.message });
