@@ -15,7 +15,6 @@ const LOADED_WHEN_USED: Record<string, string> = {
   "static/gen/assets.ts": "the first request for a file under /static/ (pages need only the names)",
   "islands/lib/i18n/de/mod.ts": "the first request in German",
   "islands/lib/i18n/zh-Hans/mod.ts": "the first request in Chinese",
-  "npm:react-dom": "the first request that may answer with a page (React's server renderer)",
   "npm:yaml": "operator mode reading a kubeconfig or a manifest",
   "npm:hash-wasm": "the first Argon2id admin payload (mc sends them)",
   "npm:unbzip2-stream": "S3 Select over a BZIP2 object",

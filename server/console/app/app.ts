@@ -10,7 +10,6 @@ import { ApiError, createErrorHandler } from "../http/errors.ts";
 import { bodyLimits, noStore, requestLogger, securityHeaders } from "./headers.ts";
 import { serveBuiltAssets } from "../render/static_assets.ts";
 import { renderErrorPage } from "../render/error_page.tsx";
-import { loadPageRenderer } from "../render/page.tsx";
 import { requestLocale } from "../render/i18n.ts";
 import { cookieSettings, sessionApi } from "../api/session.ts";
 import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "../session/middleware.ts";
@@ -137,11 +136,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   );
   app.use("/static/*", serveBuiltAssets());
   app.get("/healthz", (c) => c.json({ status: "ok" }));
-  // Whatever may answer with a page loads React's server renderer first (once); the API and streams never do.
-  app.use(async (c, next) => {
-    if (!/^\/(api|ws)\//.test(c.req.path)) await loadPageRenderer();
-    await next();
-  });
   app.use(noStore()); // everything below is per session: never cached by browsers or proxies
   app.use(
     loadSession(deps.sessionKey, () => deps.now(), !!deps.operator), // read per request: tests move the clock

@@ -71,7 +71,7 @@ export function sharedLinkProxy(deps: AppDeps) {
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       const after = seconds === 1 ? "1 second" : `${seconds} seconds`;
-      const page = await renderErrorPage(
+      const page = renderErrorPage(
         deps.render,
         c,
         new ApiError(429, "Too many attempts with a wrong link", {

@@ -4,12 +4,10 @@
  */
 import type { Context } from "hono";
 import type { ApiError } from "../http/errors.ts";
-import { loadPageRenderer, type PageRenderer } from "./page.tsx";
+import type { PageRenderer } from "./page.tsx";
 import { t } from "../../../islands/lib/i18n/t.ts";
 
-export async function renderErrorPage(render: PageRenderer, _c: Context, error: ApiError): Promise<Response> {
-  // An error can come before the middleware that loads the renderer (a malformed request, say).
-  await loadPageRenderer();
+export function renderErrorPage(render: PageRenderer, _c: Context, error: ApiError): Response {
   const title = error.status === 404
     ? t("common.errorPage.notFound")
     : t("common.errorPage.status", { status: String(error.status), message: error.message });

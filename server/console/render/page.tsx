@@ -5,6 +5,7 @@
  * JavaScript.
  */
 import type { ReactNode } from "react";
+import { renderToString } from "react-dom/server";
 import { type AssetManifest, manifest as builtManifest } from "../../../static/gen/manifest.ts";
 import type { Area } from "../../../islands/lib/i18n/en/mod.ts";
 import { currentLocale, MESSAGES_ELEMENT_ID } from "../../../islands/lib/i18n/t.ts";
@@ -27,17 +28,6 @@ export interface PageRenderer {
   href(path: string): string;
 }
 
-/**
- * React's server renderer (about 5 MiB and 30 ms to load), loaded by the first request that may render a
- * page (the app's middleware calls loadPageRenderer): a console nobody opens in a browser never loads it.
- */
-let server: typeof import("react-dom/server") | undefined;
-
-/** Loads React's server renderer; pages render only once it has resolved. */
-export async function loadPageRenderer(): Promise<void> {
-  server ??= await import("react-dom/server");
-}
-
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
@@ -51,10 +41,9 @@ export function createPageRenderer(
   const base = options.subpath;
   const staticUrl = (file: string) => `${base}static/${file}`;
   const render = (page: PageOptions): Response => {
-    if (!server) throw new Error("a page was rendered before loadPageRenderer() resolved");
     const collector = new RenderCollector();
     const locale = currentLocale();
-    let body = server.renderToString(
+    let body = renderToString(
       <RenderContext.Provider value={collector}>{page.body}</RenderContext.Provider>,
     );
     const head: string[] = [
