@@ -73,8 +73,10 @@ export default function ErrorLogs() {
           const lines = logEntryLines(entry);
           const hit = highlight !== "" && lines.some((line) => line.includes(highlight));
           return (
+            // The server's own words, as MinIO logs them (English): data, not the console's text.
             <div
               key={messageId(entry)}
+              translate="no"
               className={`py-1 border-b border-neutral-content/10 ${hit ? "bg-warning text-black" : ""} ${
                 isProblem(entry) && !hit ? "text-error" : ""
               }`}
