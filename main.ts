@@ -8,6 +8,7 @@ import { snapshotProcessEnv } from "./server/console/production_mode.ts"; // fir
 import { ConfigError, loadConfig } from "./server/console/config/config.ts";
 import { createLogger } from "./server/lib/http/log.ts";
 import { keepRunningOnUncaughtErrors } from "./server/lib/http/last_resort.ts";
+import { compactWhenIdle } from "./server/lib/http/idle_compaction.ts";
 import { embeddedStorageOptions, runsEmbeddedStorage } from "./server/start/embedded_options.ts";
 import { startStorageThread, type StorageThread } from "./server/storage/thread.ts";
 
@@ -45,10 +46,13 @@ export async function main(args: string[]): Promise<void> {
   for (const line of deck.notices) console.log(line);
   // From here on an error nothing caught is logged and Deck keeps serving (requests answer 500 themselves).
   keepRunningOnUncaughtErrors("deck");
+  // The start-up's heap is given back once the console goes quiet (the storage thread does the same).
+  const compaction = compactWhenIdle();
 
   const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
   const stop = () => {
     log.info("shutting down");
+    compaction.stop();
     deck.close().catch((error) => {
       const causes = error instanceof AggregateError ? error.errors : [error];
       log.error("shutdown failed", { errors: causes.map(String) });

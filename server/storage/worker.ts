@@ -6,6 +6,7 @@
 import { ListenError } from "../lib/http/listen_error.ts";
 import { keepRunningOnUncaughtErrors } from "../lib/http/last_resort.ts";
 import { createLogger } from "../lib/http/log.ts";
+import { compactWhenIdle, type IdleCompaction } from "../lib/http/idle_compaction.ts";
 import { type EmbeddedStorage, startEmbeddedStorage } from "./server.ts";
 import type { FromStorageThread, ToStorageThread } from "./thread.ts";
 
@@ -19,6 +20,7 @@ keepRunningOnUncaughtErrors("embedded storage");
 
 let storage: EmbeddedStorage | null = null;
 let starting: Promise<unknown> | null = null;
+let compaction: IdleCompaction | null = null;
 
 port.onmessage = (event) => {
   const message = event.data;
@@ -28,6 +30,8 @@ port.onmessage = (event) => {
     const { logLevel, ...options } = message.options;
     starting = startEmbeddedStorage({ ...options, log: createLogger(logLevel) }).then((started) => {
       storage = started;
+      // The start-up's heap is given back once this thread goes quiet (see idle_compaction.ts).
+      compaction = compactWhenIdle();
       port.postMessage({
         op: "started",
         url: started.url,
@@ -45,6 +49,7 @@ port.onmessage = (event) => {
   } else if (message.op === "close") {
     (async () => {
       await starting;
+      compaction?.stop();
       try {
         await storage?.close();
         port.postMessage({ op: "closed" });
