@@ -15,6 +15,7 @@ import { cookieSettings, sessionApi } from "../api/session.ts";
 import { clearSessionCookie, loadSession, originCheck, sessionGuard } from "../session/middleware.ts";
 import { liveAccess } from "../session/live_access.ts";
 import { bucketNamesInPaths } from "../api/bucket_paths.ts";
+import { createAdmission } from "../http/admission.ts";
 import { type LazyArea, lazyArea, lazyAreas } from "../http/lazy_areas.ts";
 import { sharedLinkProxy } from "../proxy/shared_link.ts";
 import { consoleRelay } from "../ws/console.ts";
@@ -200,18 +201,40 @@ export function createFetchHandler(
   app: Hono<AppEnv>,
   subpath: string,
 ): (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
-  if (subpath === "/") return (request, info) => app.fetch(request, info);
+  const admission = createAdmission(ADMISSION);
+  const serve = (request: Request, info?: Deno.ServeHandlerInfo) =>
+    takesTurns(request) ? admission.run(() => app.fetch(request, info)) : app.fetch(request, info);
+  if (subpath === "/") return serve;
   const bare = subpath.slice(0, -1);
   return (request, info) => {
     const url = new URL(request.url);
     if (url.pathname === bare) {
       return new Response(null, { status: 308, headers: { location: subpath + url.search } });
     }
-    if (!url.pathname.startsWith(subpath)) return app.fetch(request, info);
+    if (!url.pathname.startsWith(subpath)) return serve(request, info);
     url.pathname = url.pathname.slice(bare.length);
     const rewritten = new Request(url, request);
     // Deno can upgrade only the request it received: WebSocket relays look it up here.
     if (request.headers.get("upgrade")) originalRequests.set(rewritten, request);
-    return app.fetch(rewritten, info);
+    return serve(rewritten, info);
   };
+}
+
+/**
+ * Pages and API calls at once per console, and how long one may hold its place (server/console/http/
+ * admission.ts). 32: enough to keep the storage thread busy while the console's thread renders (the load
+ * benchmark's page kinds at 24 and 32 against none, docs/benchmark-notes.md).
+ */
+const ADMISSION = { limit: 32, holdMs: 1000 };
+
+/**
+ * Whether a request waits its turn: not the health check (a monitor must see a busy console answer), not the
+ * built assets (each page's own scripts and styles), not a WebSocket upgrade (a live stream is not a request
+ * to finish).
+ */
+function takesTurns(request: Request): boolean {
+  if (request.headers.has("upgrade")) return false;
+  const url = request.url;
+  const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+  return !(path === "/healthz" || path.startsWith("/healthz?") || path.startsWith("/static/"));
 }
