@@ -102,6 +102,15 @@ export const PODMAN: SystemProgram = {
   debianPackage: "podman",
   purpose: "running the container image",
 };
+/**
+ * User-mode networking for a container: its port is forwarded without a bridge and veth pair on the host,
+ * whose appearance makes Chromium fail whatever it is loading at that moment with ERR_NETWORK_CHANGED.
+ */
+export const SLIRP4NETNS: SystemProgram = {
+  path: "/usr/bin/slirp4netns",
+  debianPackage: "slirp4netns",
+  purpose: "running the container image beside browser tests",
+};
 export const RUNC: SystemProgram = {
   path: "/usr/sbin/runc",
   debianPackage: "runc",

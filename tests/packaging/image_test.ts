@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { buildImage, IMAGE_USER } from "../../build/image.ts";
 import { RUN_PERMISSIONS } from "../../build/compile.ts";
-import { BUILDAH, ensureSystemPrograms, PODMAN, RUNC } from "../../build/system_deps.ts";
+import { BUILDAH, ensureSystemPrograms, PODMAN, RUNC, SLIRP4NETNS } from "../../build/system_deps.ts";
 import { EMBEDDED_VERSION } from "../../server/storage/admin/info.ts";
 import { ConsoleClient } from "../helpers.ts";
 import { freePort } from "../storage_process.ts";
@@ -73,7 +73,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
 }, async (t) => {
-  const missing = await ensureSystemPrograms([BUILDAH, PODMAN, RUNC]);
+  const missing = await ensureSystemPrograms([BUILDAH, PODMAN, RUNC, SLIRP4NETNS]);
   assert.equal(missing, null, missing ?? "");
   const name = `deck-test-${crypto.randomUUID().slice(0, 8)}`;
   const tag = `localhost/${name}:test`;
@@ -87,6 +87,9 @@ Deno.test({
     "--runtime",
     "runc",
     ...await limits(),
+    // Podman's default bridge would add interfaces to the host while browser tests run beside this one.
+    "--network",
+    "slirp4netns",
     "-p",
     `127.0.0.1:${port}:9090`,
     "-v",
