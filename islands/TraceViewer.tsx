@@ -67,7 +67,9 @@ export default function TraceViewer() {
   const [threshold, setThreshold] = useState("0");
   const running = trace.status === "open" || trace.status === "connecting";
   const thresholdValue = thresholdNs(threshold);
-  const started = trace.status !== "idle";
+  // Started on socket open (spec 3), which the server answers once the storage's trace is subscribed: a
+  // call made after "No Traced elements received yet" shows up.
+  const started = trace.status === "open" || trace.status === "closed";
 
   const toggle = (call: Call) =>
     setCalls(calls.includes(call) ? calls.filter((c) => c !== call) : [...calls, call]);

@@ -83,12 +83,8 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await page.getByLabel("Path").fill("storage-row");
       await page.getByRole("checkbox", { name: "Storage" }).check();
       await page.getByRole("button", { name: "Start" }).click();
+      // Shown once the socket is open, which the console answers only after the storage subscribed.
       await page.getByText("No Traced elements received yet").waitFor();
-      // The socket is open; the relay's request to the storage may still be on its way.
-      await eventually(
-        "the trace to subscribe to storage calls",
-        () => stack.storage.streams.storageCalls.subscriberCount > 0,
-      );
       await s3.putObject(stack.admin, "tools-bucket", "storage-row.txt", "twelve bytes");
       const call = page.locator("tr", { hasText: "storage.WriteMetadata" }).filter({
         hasText: "tools-bucket/storage-row.txt",
@@ -162,7 +158,7 @@ Deno.test("browser: trace, logs, audit search, watch, heal and diagnostics", asy
       await page.getByLabel("Prefix").fill("watched/");
       await page.getByRole("button", { name: "Start" }).click();
       await page.getByRole("button", { name: "Stop" }).waitFor();
-      // The socket is open once Stop shows; the server subscribes as it upgrades.
+      // Stop shows while the socket connects; it opens once the storage listens.
       await eventually("the watch to subscribe", () => stack.storage.streams.events.subscriberCount > 0);
       await s3.putObject(stack.admin, "tools-bucket", "watched/new.txt", "12345");
       const row = page.locator("tr", { hasText: "tools-bucket/watched/new.txt" });

@@ -104,11 +104,11 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
       cookie,
       "/ws/trace?calls=storage,os&threshold=0&onlyErrors=no&path=calls/",
     );
+    // The socket opens only once the storage has answered the relay's trace request, so a call made from now
+    // on is in the stream: the page's "started" is true.
     const { storageCalls, osCalls } = stack.storage.streams;
-    await eventually(
-      "the relay to subscribe to storage and os calls",
-      () => storageCalls.subscriberCount > 0 && osCalls.subscriberCount > 0,
-    );
+    assert.equal(storageCalls.subscriberCount, 1, "subscribed to storage calls before the socket opened");
+    assert.equal(osCalls.subscriberCount, 1, "subscribed to os calls before the socket opened");
     await s3.putObject(stack.admin, "calls", "small.txt", "12345");
     await (await s3.getObject(stack.admin, "calls", "small.txt")).arrayBuffer();
     const written = await calls.next((m) => m.api === "storage.WriteMetadata");
@@ -135,7 +135,9 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
       () => storageCalls.subscriberCount + osCalls.subscriberCount === 0,
     );
 
+    const listeners = stack.storage.streams.events.subscriberCount;
     const watch = await openSocket(stack, cookie, "/ws/watch/live?prefix=in/&suffix=.txt");
+    assert.equal(stack.storage.streams.events.subscriberCount, listeners + 1, "listening before the socket opened");
     await s3.putObject(stack.admin, "live", "out/skip.txt", "no");
     await s3.putObject(stack.admin, "live", "in/arrived.txt", "hello");
     const event = await watch.next();

@@ -5,8 +5,8 @@
  */
 import type { ConsoleMessage } from "../../lib/contract/tools.ts";
 import type { AppDeps } from "../deps.ts";
-import { consoleLog, type LogInfo } from "../../lib/s3/admin/live.ts";
-import { relay } from "./relay.ts";
+import { type LogInfo, openConsoleLog } from "../../lib/s3/admin/live.ts";
+import { mapMessages, relay } from "./relay.ts";
 
 const LINES = 100;
 
@@ -18,9 +18,10 @@ export const consoleRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: () => null,
     permission: () => ({ action: "admin:ConsoleLog" }),
-    async *open({ client, signal }) {
-      for await (
-        const info of consoleLog(client, { node: "", limit: LINES, logType: "all" }, signal)
-      ) yield consoleMessage(info);
+    async open({ client, signal }) {
+      return mapMessages(
+        await openConsoleLog(client, { node: "", limit: LINES, logType: "all" }, signal),
+        consoleMessage,
+      );
     },
   });

@@ -52,8 +52,12 @@ export interface RelayOptions<Q> {
   parse: (c: Context<AppEnv>) => Q;
   /** The storage action the stream is served under; the stream ends when the account loses it. */
   permission: (input: Q) => StreamPermission;
-  /** The messages to send, in order. */
-  open: (args: RelayArgs<Q>) => AsyncIterable<unknown>;
+  /**
+   * The messages to send, in order. A source that resolves once its upstream has answered is awaited before
+   * the upgrade, so the browser's socket opens only when the stream is live: a call made after "started"
+   * shows up (spec 3: Trace is started on socket open).
+   */
+  open: (args: RelayArgs<Q>) => AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>;
 }
 
 /** Rewritten requests (subpath stripped, app.ts) → the request Deno can upgrade. */
@@ -96,6 +100,12 @@ export function relay<Q>(deps: AppDeps, options: RelayOptions<Q>): Handler<AppEn
     } catch (error) {
       return refuse(c, toApiError(error));
     }
+    // Aborted by the socket's close or error, also when the upgrade never completes.
+    const stop = new AbortController();
+    // What failed here reaches the browser as an error message on the open socket, as any later failure.
+    const source: AsyncIterable<unknown> = await Promise.resolve()
+      .then(() => options.open({ client: clientFor(deps, session), session, input, signal: stop.signal }))
+      .catch((error) => failing(error));
     // Deck's node:http listener hands over the connection (server/lib/http/listener.ts); under Deno.serve the
     // request itself must be the one Deno received.
     const upgrade = (c.env as ServeInfo | undefined)?.upgrade;
@@ -103,7 +113,6 @@ export function relay<Q>(deps: AppDeps, options: RelayOptions<Q>): Handler<AppEn
       originalRequests.get(c.req.raw) ?? c.req.raw,
       upgrade ? { socket: upgrade.socket, head: upgrade.head } : undefined,
     );
-    const stop = new AbortController();
     const pump = new SocketPump(socket);
     socket.onopen = () => {
       active.add(pump);
@@ -111,10 +120,7 @@ export function relay<Q>(deps: AppDeps, options: RelayOptions<Q>): Handler<AppEn
         stop.abort();
         pump.end(code, reason);
       });
-      pump.run(
-        options.open({ client: clientFor(deps, session), session, input, signal: stop.signal }),
-        stop.signal,
-      )
+      pump.run(source, stop.signal)
         .finally(() => {
           active.delete(pump);
           stop.abort(); // the source is done: stop watching the session too
@@ -127,6 +133,22 @@ export function relay<Q>(deps: AppDeps, options: RelayOptions<Q>): Handler<AppEn
     socket.onerror = () => stop.abort();
     return response;
   };
+}
+
+/** The messages `map` makes of a source's values; values it maps to undefined are left out. */
+export async function* mapMessages<T>(
+  source: AsyncIterable<T>,
+  map: (value: T) => unknown,
+): AsyncGenerator<unknown> {
+  for await (const value of source) {
+    const message = map(value);
+    if (message !== undefined) yield message;
+  }
+}
+
+/** A source whose first read throws `error`. */
+function failing(error: unknown): AsyncIterable<never> {
+  return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }) };
 }
 
 /** Moves messages from a source to one socket within the bounds above. */

@@ -9,9 +9,9 @@ import type { AppDeps } from "../deps.ts";
 import type { AppEnv } from "../session/env.ts";
 import { formatGoDuration } from "../../lib/http/duration.ts";
 import { ApiError } from "../http/errors.ts";
-import { serviceTrace, type TraceInfo } from "../../lib/s3/admin/live.ts";
+import { openServiceTrace, type TraceInfo } from "../../lib/s3/admin/live.ts";
 import { statusText } from "../../lib/http/status.ts";
-import { relay } from "./relay.ts";
+import { mapMessages, relay } from "./relay.ts";
 
 export interface TraceInput {
   internal: boolean;
@@ -83,7 +83,7 @@ export const traceRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: parseTraceInput,
     permission: () => ({ action: "admin:ServerTrace" }),
-    async *open({ client, input, signal }) {
+    async open({ client, input, signal }) {
       const query = {
         s3: true,
         internal: input.internal,
@@ -92,9 +92,10 @@ export const traceRelay = (deps: AppDeps) =>
         errorsOnly: input.onlyErrors,
         threshold: `${input.thresholdNs}ns`,
       };
-      for await (const info of serviceTrace(client, query, signal)) {
+      const infos = await openServiceTrace(client, query, signal);
+      return mapMessages(infos, (info) => {
         const message = shortTrace(info);
-        if (input.filter(message, info)) yield message;
-      }
+        return input.filter(message, info) ? message : undefined;
+      });
     },
   });

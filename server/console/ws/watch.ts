@@ -8,9 +8,9 @@ import type { WatchMessage } from "../../lib/contract/tools.ts";
 import type { AppDeps } from "../deps.ts";
 import type { AppEnv } from "../session/env.ts";
 import { ApiError } from "../http/errors.ts";
-import { listenBucketNotification, type NotificationRecord } from "../../lib/s3/ops/listen.ts";
+import { type NotificationRecord, openBucketNotifications } from "../../lib/s3/ops/listen.ts";
 import { bucketParam } from "./params.ts";
-import { relay } from "./relay.ts";
+import { mapMessages, relay } from "./relay.ts";
 
 const EVENT_NAMES: Record<string, string> = {
   put: "s3:ObjectCreated:*",
@@ -57,9 +57,7 @@ export const watchRelay = (deps: AppDeps) =>
   relay(deps, {
     parse: parseWatchInput,
     permission: (input) => ({ action: "s3:ListenBucketNotification", bucket: input.bucket }),
-    async *open({ client, input, signal }) {
-      for await (
-        const record of listenBucketNotification(client, input.bucket, input, signal)
-      ) yield watchMessage(record);
+    async open({ client, input, signal }) {
+      return mapMessages(await openBucketNotifications(client, input.bucket, input, signal), watchMessage);
     },
   });

@@ -1,6 +1,9 @@
 /**
  * The streaming admin calls as madmin makes them: service trace (minio-protocol §3.14), console log (§3.15),
  * health info (§3.16) and heal (§3.13). Streams yield values until the signal aborts or the server ends.
+ *
+ * `open…` resolves once the server has answered the stream's request, which for trace and log means it has
+ * subscribed: a call made after that is in the stream. The generators open on their first read.
  */
 import type { S3Client } from "../client.ts";
 import { S3Error } from "../errors.ts";
@@ -45,11 +48,11 @@ export interface TraceQuery {
   threshold: string;
 }
 
-export async function* serviceTrace(
+export async function openServiceTrace(
   client: S3Client,
   query: TraceQuery,
   signal: AbortSignal,
-): AsyncGenerator<TraceInfo> {
+): Promise<AsyncIterable<TraceInfo>> {
   const res = await adminSend(client, {
     method: "GET",
     op: "trace",
@@ -63,7 +66,15 @@ export async function* serviceTrace(
     },
     signal,
   });
-  yield* jsonValues<TraceInfo>(res.body);
+  return jsonValues<TraceInfo>(res.body);
+}
+
+export async function* serviceTrace(
+  client: S3Client,
+  query: TraceQuery,
+  signal: AbortSignal,
+): AsyncGenerator<TraceInfo> {
+  yield* await openServiceTrace(client, query, signal);
 }
 
 /** madmin LogInfo. */
@@ -83,18 +94,32 @@ export interface LogInfo {
   node?: string;
 }
 
-export async function* consoleLog(
+export interface ConsoleLogQuery {
+  node: string;
+  limit: number;
+  logType: string;
+}
+
+export async function openConsoleLog(
   client: S3Client,
-  query: { node: string; limit: number; logType: string },
+  query: ConsoleLogQuery,
   signal: AbortSignal,
-): AsyncGenerator<LogInfo> {
+): Promise<AsyncIterable<LogInfo>> {
   const res = await adminSend(client, {
     method: "GET",
     op: "log",
     query: { node: query.node, limit: query.limit, logType: query.logType },
     signal,
   });
-  yield* jsonValues<LogInfo>(res.body);
+  return jsonValues<LogInfo>(res.body);
+}
+
+export async function* consoleLog(
+  client: S3Client,
+  query: ConsoleLogQuery,
+  signal: AbortSignal,
+): AsyncGenerator<LogInfo> {
+  yield* await openConsoleLog(client, query, signal);
 }
 
 /** The data kinds madmin v3 asks health info for, each `true`. */

@@ -30,12 +30,13 @@ export interface ListenQuery {
   suffix: string;
 }
 
-export async function* listenBucketNotification(
+/** Resolves once the server has answered, which for MinIO and Deck means the listener is registered. */
+export async function openBucketNotifications(
   client: S3Client,
   bucket: string,
   query: ListenQuery,
   signal: AbortSignal,
-): AsyncGenerator<NotificationRecord> {
+): Promise<AsyncIterable<NotificationRecord>> {
   const res = await client.send({
     method: "GET",
     bucket: bucket || undefined,
@@ -44,7 +45,20 @@ export async function* listenBucketNotification(
     query: { events: query.events, prefix: query.prefix, suffix: query.suffix, ping: 10 },
     signal,
   });
-  for await (const line of jsonValues<{ Records: NotificationRecord[] | null }>(res.body)) {
+  return recordsOf(res.body);
+}
+
+async function* recordsOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<NotificationRecord> {
+  for await (const line of jsonValues<{ Records: NotificationRecord[] | null }>(body)) {
     for (const record of line.Records ?? []) yield record;
   }
+}
+
+export async function* listenBucketNotification(
+  client: S3Client,
+  bucket: string,
+  query: ListenQuery,
+  signal: AbortSignal,
+): AsyncGenerator<NotificationRecord> {
+  yield* await openBucketNotifications(client, bucket, query, signal);
 }
