@@ -132,6 +132,10 @@ export async function buildImage(tag: string): Promise<number> {
     const args = [
       "bud",
       "--layers=false",
+      // The RUN steps need nothing from outside; without a network they also add no bridge to the host
+      // (which makes Chromium fail what it is loading with ERR_NETWORK_CHANGED in tests running beside).
+      "--network",
+      "none",
       "--build-context",
       `rootfs=${context}/rootfs`,
       "--build-arg",

@@ -126,6 +126,8 @@ Deno.test({
         "--runtime",
         "runc",
         ...await limits(),
+        "--network",
+        "none",
         "--entrypoint",
         "/usr/bin/deno",
         tag,
