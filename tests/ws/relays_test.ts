@@ -137,7 +137,11 @@ Deno.test("relays: trace, console, watch, heal and health info carry the storage
 
     const listeners = stack.storage.streams.events.subscriberCount;
     const watch = await openSocket(stack, cookie, "/ws/watch/live?prefix=in/&suffix=.txt");
-    assert.equal(stack.storage.streams.events.subscriberCount, listeners + 1, "listening before the socket opened");
+    assert.equal(
+      stack.storage.streams.events.subscriberCount,
+      listeners + 1,
+      "listening before the socket opened",
+    );
     await s3.putObject(stack.admin, "live", "out/skip.txt", "no");
     await s3.putObject(stack.admin, "live", "in/arrived.txt", "hello");
     const event = await watch.next();
