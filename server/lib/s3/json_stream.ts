@@ -5,9 +5,19 @@
  * returns early.
  */
 
+/**
+ * Responses whose bodies are being read here. A body read on after its Response object was no longer
+ * referenced anywhere was not ended by the request's abort signal: the read waited for ever (seen when the
+ * stream was opened by one function and read by another, tests/s3/redaction_test.ts). Holding the response
+ * until the stream ends keeps the signal working.
+ */
+const reading = new Set<Response>();
+
 /** Parses the body's JSON values one by one; a value that does not parse ends the stream with an error. */
-export async function* jsonValues<T = unknown>(body: ReadableStream<Uint8Array> | null): AsyncGenerator<T> {
+export async function* jsonValues<T = unknown>(response: Response): AsyncGenerator<T> {
+  const body = response.body;
   if (!body) return;
+  reading.add(response);
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let pending = "";
@@ -27,6 +37,7 @@ export async function* jsonValues<T = unknown>(body: ReadableStream<Uint8Array> 
     }
     if (pending.trim()) yield JSON.parse(pending.trim()) as T;
   } finally {
+    reading.delete(response);
     await reader.cancel().catch(() => {});
   }
 }

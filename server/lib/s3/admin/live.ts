@@ -66,7 +66,7 @@ export async function openServiceTrace(
     },
     signal,
   });
-  return jsonValues<TraceInfo>(res.body);
+  return jsonValues<TraceInfo>(res);
 }
 
 export async function* serviceTrace(
@@ -111,7 +111,7 @@ export async function openConsoleLog(
     query: { node: query.node, limit: query.limit, logType: query.logType },
     signal,
   });
-  return jsonValues<LogInfo>(res.body);
+  return jsonValues<LogInfo>(res);
 }
 
 export async function* consoleLog(
@@ -153,7 +153,7 @@ export async function healthInfo(
     signal,
   });
   let last: Record<string, unknown> | null = null;
-  for await (const report of jsonValues<Record<string, unknown>>(res.body)) {
+  for await (const report of jsonValues<Record<string, unknown>>(res)) {
     if (typeof report.Code === "string") throw new S3Error(report.Code, String(report.Message ?? ""), 500);
     if (!["", "2", "3"].includes(String(report.version ?? ""))) {
       throw new S3Error("HealthInfoVersion", `unsupported health info version ${report.version}`, 500);

@@ -45,11 +45,11 @@ export async function openBucketNotifications(
     query: { events: query.events, prefix: query.prefix, suffix: query.suffix, ping: 10 },
     signal,
   });
-  return recordsOf(res.body);
+  return recordsOf(res);
 }
 
-async function* recordsOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<NotificationRecord> {
-  for await (const line of jsonValues<{ Records: NotificationRecord[] | null }>(body)) {
+async function* recordsOf(response: Response): AsyncGenerator<NotificationRecord> {
+  for await (const line of jsonValues<{ Records: NotificationRecord[] | null }>(response)) {
     for (const record of line.Records ?? []) yield record;
   }
 }
