@@ -15,13 +15,11 @@ import { showSnackbar } from "./lib/notify.ts";
 
 export interface GroupsListProps {
   groups: string[];
-  users: string[];
-  policies: string[];
   /** Why the list could not be read ("Access denied"), shown in its place. */
   unavailable?: string;
 }
 
-export default function GroupsList({ groups: initial, users, policies, unavailable }: GroupsListProps) {
+export default function GroupsList({ groups: initial, unavailable }: GroupsListProps) {
   const groups = useList(groupsApi.list, initial);
   const [filter, setFilter] = useState("");
   const [creating, setCreating] = useState(false);
@@ -68,7 +66,6 @@ export default function GroupsList({ groups: initial, users, policies, unavailab
         ? (
           <GroupDialog
             open
-            users={users}
             onClose={() => setCreating(false)}
             onSaved={() => (setCreating(false), groups.reload())}
           />
@@ -79,7 +76,6 @@ export default function GroupsList({ groups: initial, users, policies, unavailab
           <GroupDialog
             open
             group={editing}
-            users={users}
             onClose={() => setEditing(null)}
             onSaved={() => (setEditing(null), groups.reload())}
           />
@@ -92,7 +88,6 @@ export default function GroupsList({ groups: initial, users, policies, unavailab
             entity={policyOf.name}
             entityType="group"
             current={policyOf.policy.split(",").filter(Boolean)}
-            policies={policies}
             onClose={() => setPolicyOf(null)}
             onSaved={() => (showSnackbar(t("iam.groups.policiesSet", { name: policyOf.name })),
               setPolicyOf(null))}

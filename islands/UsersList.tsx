@@ -18,8 +18,6 @@ import { showSnackbar } from "./lib/notify.ts";
 
 export interface UsersListProps {
   users: User[];
-  groups: string[];
-  policies: string[];
   /** Why the list could not be read ("Access denied"), shown in its place. */
   unavailable?: string;
   signedInAs: string;
@@ -28,7 +26,7 @@ export interface UsersListProps {
 }
 
 export default function UsersList(
-  { users: initial, groups, policies, unavailable, signedInAs, base }: UsersListProps,
+  { users: initial, unavailable, signedInAs, base }: UsersListProps,
 ) {
   const users = useList(usersApi.list, initial);
   const [filter, setFilter] = useState("");
@@ -96,8 +94,6 @@ export default function UsersList(
         ? (
           <UserDialog
             open
-            groups={groups}
-            policies={policies}
             onClose={() => setDialog(null)}
             onSaved={() => (setDialog(null), users.reload())}
           />
@@ -108,8 +104,6 @@ export default function UsersList(
           <UserDialog
             open
             user={editing}
-            groups={groups}
-            policies={policies}
             onClose={() => setEditing(null)}
             onSaved={() => (setEditing(null), users.reload())}
           />
@@ -120,7 +114,6 @@ export default function UsersList(
           <AddUsersToGroupDialog
             open
             users={selected}
-            groups={groups}
             onClose={() => (setDialog(null), setSelected([]), users.reload())}
           />
         )

@@ -22,7 +22,7 @@ import { listPolicies } from "../server/console/services/policies.ts";
 import { policyDetail } from "../server/console/services/policy_detail.ts";
 import { clientFor } from "../server/console/session/clients.ts";
 import { userDetail } from "../server/console/services/user_detail.ts";
-import { listUserNames, listUsers } from "../server/console/services/users.ts";
+import { listUsers } from "../server/console/services/users.ts";
 import { isPathAllowed } from "../server/console/session/pages.ts";
 import { type ApiError, toApiError } from "../server/console/http/errors.ts";
 import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
@@ -41,6 +41,22 @@ const policyNames = async (client: Parameters<typeof listPolicies>[0]) =>
 const groupNames = async (client: Parameters<typeof listGroups>[0]) => (await listGroups(client)).groups;
 
 const NO_DIRECTORY: DirectoryMappings = { enabled: false, users: [], groups: [] };
+
+/**
+ * The directory (LDAP) section of /users and /groups, with the policy names its form offers, read only when
+ * there is a directory. The lists' own dialogs read their groups, policies and users when they open.
+ */
+interface DirectorySection {
+  mappings: DirectoryMappings;
+  policies: string[];
+}
+const NO_DIRECTORY_SECTION: DirectorySection = { mappings: NO_DIRECTORY, policies: [] };
+const directorySection = async (
+  client: Parameters<typeof directoryMappings>[0],
+): Promise<DirectorySection> => {
+  const mappings = await directoryMappings(client);
+  return { mappings, policies: mappings.enabled ? await policyNames(client) : [] };
+};
 
 export function iamPages(deps: AppDeps) {
   const base = deps.render.href("/");
@@ -98,17 +114,10 @@ export function iamPages(deps: AppDeps) {
     .get("/users", async (c) => {
       const session = c.get("session")!;
       const { data, error, failed } = await loadAll<
-        {
-          users: Awaited<ReturnType<typeof listUsers>>;
-          groups: string[];
-          policies: string[];
-          directory: DirectoryMappings;
-        }
+        { users: Awaited<ReturnType<typeof listUsers>>; directory: DirectorySection }
       >(deps, session, {
         users: [(client) => listUsers(client), [], t("iam.word.users")],
-        groups: [groupNames, [], t("iam.word.groups")],
-        policies: [policyNames, [], t("iam.word.policies")],
-        directory: [directoryMappings, NO_DIRECTORY, t("iam.page.directoryUsers")],
+        directory: [directorySection, NO_DIRECTORY_SECTION, t("iam.page.directoryUsers")],
       });
       return renderInShell(deps, c, {
         title: t("iam.word.users"),
@@ -121,19 +130,21 @@ export function iamPages(deps: AppDeps) {
               component={UsersList}
               props={{
                 users: data.users,
-                groups: data.groups,
-                policies: data.policies,
                 unavailable: failed.users,
                 signedInAs: session.account,
                 base,
               }}
             />
-            {data.directory.enabled
+            {data.directory.mappings.enabled
               ? (
                 <Island
                   name="DirectoryPolicies"
                   component={DirectoryPolicies}
-                  props={{ kind: "user", mappings: data.directory.users, policies: data.policies }}
+                  props={{
+                    kind: "user",
+                    mappings: data.directory.mappings.users,
+                    policies: data.directory.policies,
+                  }}
                 />
               )
               : null}
@@ -163,12 +174,10 @@ export function iamPages(deps: AppDeps) {
     .get("/groups", async (c) => {
       const session = c.get("session")!;
       const { data, error, failed } = await loadAll<
-        { groups: string[]; users: string[]; policies: string[]; directory: DirectoryMappings }
+        { groups: string[]; directory: DirectorySection }
       >(deps, session, {
         groups: [groupNames, [], t("iam.word.groups")],
-        users: [listUserNames, [], t("iam.word.users")],
-        policies: [policyNames, [], t("iam.word.policies")],
-        directory: [directoryMappings, NO_DIRECTORY, t("iam.page.directoryGroups")],
+        directory: [directorySection, NO_DIRECTORY_SECTION, t("iam.page.directoryGroups")],
       });
       return renderInShell(deps, c, {
         title: t("iam.groups.title"),
@@ -181,17 +190,19 @@ export function iamPages(deps: AppDeps) {
               component={GroupsList}
               props={{
                 groups: data.groups,
-                users: data.users,
-                policies: data.policies,
                 unavailable: failed.groups,
               }}
             />
-            {data.directory.enabled
+            {data.directory.mappings.enabled
               ? (
                 <Island
                   name="DirectoryPolicies"
                   component={DirectoryPolicies}
-                  props={{ kind: "group", mappings: data.directory.groups, policies: data.policies }}
+                  props={{
+                    kind: "group",
+                    mappings: data.directory.mappings.groups,
+                    policies: data.directory.policies,
+                  }}
                 />
               )
               : null}

@@ -3,20 +3,22 @@ import { t } from "../lib/i18n/t.ts";
 import { useState } from "react";
 import type { Group } from "../../server/lib/contract/groups.ts";
 import { groupsApi } from "../lib/api/groups.ts";
+import { usersApi } from "../lib/api/users.ts";
+import { useNames } from "../lib/use_list.ts";
 import { showSnackbar } from "../lib/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { CheckList, Switch, TextField } from "../ui/fields.tsx";
 
 export function GroupDialog(
-  { open, group, users, onClose, onSaved }: {
+  { open, group, onClose, onSaved }: {
     open: boolean;
     group?: Group;
-    users: string[];
     onClose: () => void;
     onSaved: () => void;
   },
 ) {
   const editing = !!group;
+  const users = useNames(usersApi.names);
   const [name, setName] = useState(group?.name ?? "");
   const [members, setMembers] = useState<string[]>(group?.members ?? []);
   const [enabled, setEnabled] = useState(group ? group.status === "enabled" : true);

@@ -6,22 +6,25 @@ import { t } from "../lib/i18n/t.ts";
 import { tNode } from "../lib/i18n/rich.tsx";
 import { useState } from "react";
 import type { User } from "../../server/lib/contract/users.ts";
+import { groupsApi } from "../lib/api/groups.ts";
+import { policiesApi } from "../lib/api/policies.ts";
 import { usersApi } from "../lib/api/users.ts";
+import { useNames } from "../lib/use_list.ts";
 import { showSnackbar } from "../lib/notify.ts";
 import { Dialog, useDialogAction } from "../ui/Dialog.tsx";
 import { CheckList, Switch, TextField } from "../ui/fields.tsx";
 import { secretProblem } from "./PasswordDialogs.tsx";
 
-export function UserDialog({ open, user, groups, policies, onClose, onSaved }: {
+export function UserDialog({ open, user, onClose, onSaved }: {
   open: boolean;
   /** Edit this user; omitted → create. */
   user?: User;
-  groups: string[];
-  policies: string[];
   onClose: () => void;
   onSaved: (user: User) => void;
 }) {
   const editing = !!user;
+  const groups = useNames(groupsApi.list);
+  const policies = useNames(policiesApi.names);
   const [accessKey, setAccessKey] = useState(user?.accessKey ?? "");
   const [secretKey, setSecretKey] = useState("");
   const [selectedGroups, setGroups] = useState<string[]>(user?.memberOf ?? []);
@@ -113,14 +116,16 @@ export function UserDialog({ open, user, groups, policies, onClose, onSaved }: {
 }
 
 export function SetGroupsDialog(
-  { open, user, groups, onClose, onSaved }: {
+  { open, user, groups: given, onClose, onSaved }: {
     open: boolean;
     user: User;
-    groups: string[];
+    /** The names to offer when the screen holds them already; read on opening otherwise. */
+    groups?: string[];
     onClose: () => void;
     onSaved: (user: User) => void;
   },
 ) {
+  const groups = useNames(groupsApi.list, given);
   const [selected, setSelected] = useState<string[]>(user.memberOf);
   const action = useDialogAction();
   return (
@@ -152,15 +157,19 @@ export function SetGroupsDialog(
   );
 }
 
-export function SetPoliciesDialog({ open, entity, entityType, current, policies, onClose, onSaved }: {
-  open: boolean;
-  entity: string;
-  entityType: "user" | "group";
-  current: string[];
-  policies: string[];
-  onClose: () => void;
-  onSaved: () => void;
-}) {
+export function SetPoliciesDialog(
+  { open, entity, entityType, current, policies: given, onClose, onSaved }: {
+    open: boolean;
+    entity: string;
+    entityType: "user" | "group";
+    current: string[];
+    /** The names to offer when the screen holds them already; read on opening otherwise. */
+    policies?: string[];
+    onClose: () => void;
+    onSaved: () => void;
+  },
+) {
+  const policies = useNames(policiesApi.names, given);
   const [selected, setSelected] = useState<string[]>(current);
   const action = useDialogAction();
   return (
@@ -196,8 +205,9 @@ export function SetPoliciesDialog({ open, entity, entityType, current, policies,
 }
 
 export function AddUsersToGroupDialog(
-  { open, users, groups, onClose }: { open: boolean; users: string[]; groups: string[]; onClose: () => void },
+  { open, users, onClose }: { open: boolean; users: string[]; onClose: () => void },
 ) {
+  const groups = useNames(groupsApi.list);
   const [selected, setSelected] = useState<string[]>([]);
   const [done, setDone] = useState(false);
   const action = useDialogAction();

@@ -2,7 +2,7 @@
  * A list or a screen's view model an island starts with (rendered by the server) and reloads after changes;
  * errors go to the banner.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { PartFailure } from "../../server/lib/contract/screen.ts";
 import { showErrorBanner } from "./notify.ts";
 import { ApiClientError } from "./request.ts";
@@ -23,6 +23,32 @@ export function useList<T>(load: () => Promise<T>, initial: T) {
     }
   }
   return { value, setValue, reload };
+}
+
+/**
+ * The names a dialog offers to choose from (groups, policies, users), read when the dialog opens: read with
+ * the page, they cost every view of it storage calls for a dialog most views never open. `given` names are
+ * used as they are (a screen whose view model already holds them). Null while they load; none after a
+ * failure, which goes to the banner.
+ */
+export function useNames(load: () => Promise<string[]>, given?: string[]): string[] | null {
+  const [names, setNames] = useState<string[] | null>(given ?? null);
+  useEffect(() => {
+    if (given) return;
+    let open = true;
+    load().then(
+      (loaded) => open && setNames(loaded),
+      (error) => {
+        if (!open) return;
+        reportError(error);
+        setNames([]);
+      },
+    );
+    return () => {
+      open = false;
+    };
+  }, []);
+  return given ?? names;
 }
 
 /**

@@ -86,19 +86,20 @@ export function SearchBox(
 /** A searchable list of names with checkboxes (group, policy and member pickers). */
 export function CheckList({ label, options, selected, onChange, emptyText }: {
   label: string;
-  options: string[];
+  /** Null while the options load. */
+  options: string[] | null;
   selected: string[];
   onChange: (selected: string[]) => void;
   emptyText: string;
 }) {
   const [filter, setFilter] = useState("");
-  const shown = options.filter((o) => o.toLowerCase().includes(filter.toLowerCase()));
+  const shown = (options ?? []).filter((o) => o.toLowerCase().includes(filter.toLowerCase()));
   const toggle = (name: string) =>
     onChange(selected.includes(name) ? selected.filter((s) => s !== name) : [...selected, name]);
   return (
     <fieldset className="mb-3">
       <legend className="text-sm font-bold mb-1">{label}</legend>
-      {options.length > 8
+      {(options?.length ?? 0) > 8
         ? (
           <SearchBox
             placeholder={t("common.field.filterLabel", { label })}
@@ -108,7 +109,13 @@ export function CheckList({ label, options, selected, onChange, emptyText }: {
         )
         : null}
       <div className="max-h-48 overflow-y-auto border border-base-300 rounded mt-1 p-2">
-        {shown.length === 0 ? <p className="text-sm text-base-content/60">{emptyText}</p> : null}
+        {shown.length === 0
+          ? (
+            <p className="text-sm text-base-content/60" role="status">
+              {options ? emptyText : t("common.word.loading")}
+            </p>
+          )
+          : null}
         {shown.map((name) => (
           <label key={name} className="flex items-center gap-2 py-0.5 cursor-pointer text-sm">
             <input

@@ -4,6 +4,7 @@ import { api } from "../request.ts";
 
 export const policiesApi = {
   list: async () => (await api.get<PolicyList>("/api/v1/policies?limit=1000")).policies ?? [],
+  names: async () => (await policiesApi.list()).map((policy) => policy.name),
   get: (name: string) => api.get<PolicySummary>(`/api/v1/policy?name=${encodeURIComponent(name)}`),
   /** The Policy detail screen's view model, as the page was rendered from it. */
   detail: (name: string) =>

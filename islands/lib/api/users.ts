@@ -13,6 +13,7 @@ const q = encodeURIComponent;
 
 export const usersApi = {
   list: async () => (await api.get<UserList>("/api/v1/users")).users ?? [],
+  names: async () => (await usersApi.list()).map((user) => user.accessKey),
   get: (name: string) => api.get<User>(`/api/v1/user?name=${q(name)}`),
   /** The User detail screen's view model, as the page was rendered from it. */
   detail: (name: string) => api.get<UserDetailView>(`/api/v1/user/detail?name=${q(name)}`),

@@ -53,11 +53,6 @@ function toUser(accessKey: string, info: iam.UserInfo, groups: Map<string, { pol
   };
 }
 
-/** Access keys of all users, sorted (member pickers): one admin call, no group lookups. */
-export async function listUserNames(client: S3Client): Promise<string[]> {
-  return Object.keys(await iam.listUsers(client) ?? {}).sort();
-}
-
 /**
  * All users sorted by access key, optionally one page of them. As the original console's list, this is one
  * admin call: `hasPolicy` counts the user's own policies here, while the user detail (getUser) also looks at
