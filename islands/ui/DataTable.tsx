@@ -24,7 +24,12 @@ import { type MessageKey, t } from "../lib/i18n/t.ts";
 export const ROW_HEIGHT = 40;
 export const HEADER_HEIGHT = 40;
 export const OVERSCAN = 10;
-/** Rows rendered before the browser measures the viewport (server render and first paint). */
+/**
+ * Rows rendered before the browser measures the viewport (server render and first paint): the default
+ * viewport's 14 and the overscan below them. Nothing scrolls before the page has measured the window, so
+ * more would be rendered (on every page view, by the server) for nobody; a taller window gets its rows as soon
+ * as the table has measured it.
+ */
 const FIRST_PAINT_ROWS = 25;
 
 export interface DataColumn<Row> {
@@ -158,7 +163,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   );
   const visibleColumns = columns.filter((c) => table.getColumn(c.id)?.getIsVisible() !== false);
   const count = scrollTop === 0 && viewport === (props.height ?? 560)
-    ? FIRST_PAINT_ROWS + OVERSCAN
+    ? FIRST_PAINT_ROWS
     : Math.ceil(viewport / ROW_HEIGHT) + 2 * OVERSCAN;
   // A scroll position kept from a longer list (a filter typed after scrolling down) must not window past the
   // rows: the spacer above them would keep the old height and show an empty table. Kept within the rows, the
