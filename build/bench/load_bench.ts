@@ -8,6 +8,11 @@
  * cost with no page work), so the ratio holds on a loaded machine; the machine's load average is printed
  * beside each kind. Goal: p99 under 500 ms at 200 sessions for the mix and for each kind.
  *
+ * Each kind is also set against its bound (build/bench/cpu_twin.ts): a server on Deck's own listener that only
+ * spends the kind's console-thread CPU per request and answers pages of its size, under the same load once
+ * Deck is idle. It tells how much of a kind's p99 its page work explains and how much the listener's
+ * scheduling of 200 connections adds (docs/benchmark-notes.md).
+ *
  * wrk keeps every one of its 200 connections busy (a new request as soon as the last answered), so this is
  * 200 sessions clicking without pause: by Little's law a kind's mean latency is 200 / its requests per
  * second, and p99 < 500 ms needs more than 400 answers per second from the console's one thread.
@@ -21,7 +26,7 @@ import { addCannedPolicy, addUser, updateGroupMembers } from "../../server/lib/s
 import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { DASHBOARD_TABS, widgetStep } from "../../server/lib/contract/dashboard.ts";
 import { ensureSystemPrograms } from "../system_deps.ts";
-import { cpuMs, emit, firstOk, freePort, rssOf } from "./measure.ts";
+import { cpuMs, emit, firstOk, freePort, rssOf, threadsCpuMs } from "./measure.ts";
 
 const SESSIONS = 200;
 const MIXED_SECONDS = 30;
@@ -69,6 +74,8 @@ interface WrkResult {
   requests: number;
   errors: number;
   rps: number;
+  /** Response bytes read, headers included. */
+  bytes: number;
 }
 
 /** Milliseconds from wrk's "12.34ms" / "1.20s" / "850.00us". */
@@ -76,6 +83,39 @@ function toMs(text: string): number {
   const m = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
   if (!m) throw new Error(`wrk latency "${text}"`);
   return Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000, m: 60_000 } as Record<string, number>)[m[2]];
+}
+
+/** Bytes from wrk's "426.34MB". */
+function toBytes(text: string): number {
+  const m = /^([\d.]+)([KMG]?)B$/.exec(text);
+  if (!m) throw new Error(`wrk size "${text}"`);
+  return Number(m[1]) * 1024 ** "_KMG".indexOf(m[2] || "_");
+}
+
+/**
+ * The bound for a kind (build/bench/cpu_twin.ts): a server on Deck's listener spending `burnMs` of its one
+ * thread per request and answering `bodyBytes`, under the same wrk load, after a warm-up run as Deck's kinds
+ * come after others.
+ */
+async function runTwin(burnMs: number, bodyBytes: number): Promise<WrkResult> {
+  const twin = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./cpu_twin.ts", import.meta.url).pathname],
+    env: { BURN_MS: String(burnMs), BODY_BYTES: String(Math.round(bodyBytes)) },
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  try {
+    const reader = twin.stdout.getReader();
+    const port = Number(new TextDecoder().decode((await reader.read()).value).trim());
+    reader.releaseLock();
+    const url = `http://127.0.0.1:${port}`;
+    await runWrk(url, SINGLE_SECONDS, script([""], ["/"]));
+    return await runWrk(url, SINGLE_SECONDS, script([""], ["/"]));
+  } finally {
+    twin.kill("SIGTERM");
+    await twin.status;
+    await twin.stdout.cancel().catch(() => {});
+  }
 }
 
 async function runWrk(url: string, seconds: number, script: string): Promise<WrkResult> {
@@ -98,6 +138,7 @@ async function runWrk(url: string, seconds: number, script: string): Promise<Wrk
     requests: Number(/(\d+) requests in/.exec(text)?.[1] ?? 0),
     errors: non2xx + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0),
+    bytes: toBytes(/\s([\d.]+[KMG]?B) read/.exec(text)?.[1] ?? "0B"),
   };
 }
 
@@ -201,17 +242,29 @@ try {
 
   // CPU time of the server process (all its threads) per request: what a request costs whatever else the
   // machine is doing, unlike latency, which on a shared machine mostly measures the wait for a core.
+  // The console's own thread's share bounds its throughput: its other threads (the storage, the collector)
+  // run beside it on the second core.
   const withCpu = async (run: () => Promise<WrkResult>) => {
-    const before = cpuMs(child.pid);
+    const before = threadsCpuMs(child.pid);
     const result = await run();
-    return { ...result, cpuPerRequest: (cpuMs(child.pid) - before) / Math.max(1, result.requests) };
+    const after = threadsCpuMs(child.pid);
+    const requests = Math.max(1, result.requests);
+    return {
+      ...result,
+      cpuPerRequest: (after.total - before.total) / requests,
+      mainCpuPerRequest: (after.main - before.main) / requests,
+    };
   };
   const bare = await withCpu(() => runWrk(consoleUrl, SINGLE_SECONDS, script(cookies, ["/healthz"])));
   const only = Deno.env.get("DECK_LOAD_KIND");
   const mixed = only
     ? null
     : await withCpu(() => runWrk(consoleUrl, MIXED_SECONDS, script(cookies, [...PAGES, ...APIS])));
-  const kinds: { name: string; result: WrkResult & { cpuPerRequest: number }; load: number }[] = [];
+  const kinds: {
+    name: string;
+    result: WrkResult & { cpuPerRequest: number; mainCpuPerRequest: number };
+    load: number;
+  }[] = [];
   for (const kind of KINDS.filter((k) => !only || k.name.includes(only))) {
     const result = await withCpu(() => runWrk(consoleUrl, SINGLE_SECONDS, script(cookies, kind.paths)));
     kinds.push({ name: kind.name, result, load: Deno.loadavg()[0] });
@@ -220,6 +273,13 @@ try {
   // Peak working set or retained? V8 gives idle heap pages back some seconds after the load stops.
   await new Promise((resolve) => setTimeout(resolve, 20_000));
   const rssSettled = await rssOf(child.pid);
+  // Deck is idle now: each kind's bound runs alone, with the console thread's CPU per request beyond what the
+  // listener alone costs (the /healthz run's), and the kind's page size.
+  const bounds = new Map<string, WrkResult & { burnMs: number }>();
+  for (const { name, result } of kinds) {
+    const burnMs = Math.max(0, result.mainCpuPerRequest - bare.mainCpuPerRequest);
+    bounds.set(name, { ...await runTwin(burnMs, result.bytes / Math.max(1, result.requests)), burnMs });
+  }
 
   const base = `${SESSIONS} sessions`;
   const ms = (r: WrkResult) => `${Math.round(r.rps)} req/s, ${r.requests} requests, ${r.errors} errors`;
@@ -253,6 +313,29 @@ try {
       result,
       ` (${Math.round(result.rps)} req/s, ${result.errors} errors)`,
     );
+    const bound = bounds.get(name)!;
+    emit({
+      name: `${name}: p99 against a server spending only the same ${
+        bound.burnMs.toFixed(2)
+      } ms of one thread per request (${Math.round(bound.rps)} req/s)`,
+      deck: result.p99,
+      baseline: bound.p99,
+      unit: "ms",
+      ratio: result.p99 / bound.p99,
+      goal: "(bound)",
+      pass: true,
+      baselineName: "build/bench/cpu_twin.ts, same load and page size, p99",
+    });
+    emit({
+      name: `Console thread CPU per request, ${name}`,
+      deck: result.mainCpuPerRequest,
+      baseline: bare.mainCpuPerRequest,
+      unit: "ms",
+      ratio: result.mainCpuPerRequest / bare.mainCpuPerRequest,
+      goal: "(reported)",
+      pass: true,
+      baselineName: "/healthz under the same load",
+    });
     emit({
       name: `Server CPU per request, ${name}`,
       deck: result.cpuPerRequest,
