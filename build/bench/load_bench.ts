@@ -26,7 +26,7 @@ import { addCannedPolicy, addUser, updateGroupMembers } from "../../server/lib/s
 import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { DASHBOARD_TABS, widgetStep } from "../../server/lib/contract/dashboard.ts";
 import { ensureSystemPrograms } from "../system_deps.ts";
-import { cpuMs, emit, firstOk, freePort, rssOf, threadsCpuMs } from "./measure.ts";
+import { emit, firstOk, freePort, rssOf, threadsCpuMs } from "./measure.ts";
 
 const SESSIONS = 200;
 const MIXED_SECONDS = 30;
