@@ -19,19 +19,23 @@
  * Run: npx -y deno@2.9.6 task bench load
  * One kind alone, without the mixed run (to look into it): DECK_LOAD_KIND=summary npx -y deno@2.9.6 run -A
  * --unsafe-proto build/bench/load_bench.ts (kinds whose name contains the text); DECK_LOAD_SERVER_LOG=<file>
- * keeps the server's request log.
+ * keeps the server's request log; DECK_LOAD_PROFILE=<dir> keeps a CPU profile of the console thread for each
+ * kind, with a summary by module and function (build/bench/cpu_profile.ts).
  */
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { addCannedPolicy, addUser, updateGroupMembers } from "../../server/lib/s3/admin/iam.ts";
 import { makeBucket, putObject } from "../../server/lib/s3/mod.ts";
 import { DASHBOARD_TABS, widgetStep } from "../../server/lib/contract/dashboard.ts";
 import { ensureSystemPrograms } from "../system_deps.ts";
+import { connectInspector, summarize } from "./cpu_profile.ts";
 import { emit, firstOk, freePort, rssOf, threadsCpuMs } from "./measure.ts";
 
 const SESSIONS = 200;
 const MIXED_SECONDS = 30;
 const SINGLE_SECONDS = 10;
 const SERVER_LOG = Deno.env.get("DECK_LOAD_SERVER_LOG");
+/** A directory to keep a CPU profile of the console thread for each page kind in (and its summary). */
+const PROFILE_DIR = Deno.env.get("DECK_LOAD_PROFILE");
 const WRK = { path: "/usr/bin/wrk", debianPackage: "wrk", purpose: "the load benchmark" };
 
 /** Each page kind measured alone: a name, and the paths its requests cycle through. */
@@ -162,12 +166,12 @@ const missing = await ensureSystemPrograms([WRK]);
 if (missing) throw new Error(missing);
 
 const dataDir = await Deno.makeTempDir({ prefix: "deck-load-" });
-const [consolePort, storagePort] = [await freePort(), await freePort()];
+const [consolePort, storagePort, inspectPort] = [await freePort(), await freePort(), await freePort()];
 const root = { accessKey: "loadadmin", secretKey: "load-secret-123456" };
 const consoleUrl = `http://127.0.0.1:${consolePort}`;
 // DECK_LOAD_ROOT runs another checkout's main.ts (e.g. an earlier commit) under the same load, for notes.
 const child = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "main.ts"],
+  args: ["run", "-A", ...(PROFILE_DIR ? [`--inspect=127.0.0.1:${inspectPort}`] : []), "main.ts"],
   cwd: Deno.env.get("DECK_LOAD_ROOT") ?? new URL("../../", import.meta.url).pathname,
   env: {
     CONSOLE_HOSTNAME: "127.0.0.1",
@@ -265,8 +269,16 @@ try {
     result: WrkResult & { cpuPerRequest: number; mainCpuPerRequest: number };
     load: number;
   }[] = [];
+  const inspector = PROFILE_DIR ? await connectInspector(inspectPort) : null;
   for (const kind of KINDS.filter((k) => !only || k.name.includes(only))) {
+    await inspector?.start();
     const result = await withCpu(() => runWrk(consoleUrl, SINGLE_SECONDS, script(cookies, kind.paths)));
+    if (inspector) {
+      const profile = await inspector.stop();
+      const file = `${PROFILE_DIR}/${kind.name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}`;
+      await Deno.writeTextFile(`${file}.cpuprofile`, JSON.stringify(profile));
+      await Deno.writeTextFile(`${file}.txt`, summarize(profile));
+    }
     kinds.push({ name: kind.name, result, load: Deno.loadavg()[0] });
   }
   const rssAfter = await rssOf(child.pid);

@@ -11,7 +11,7 @@ import type { Area } from "../../../islands/lib/i18n/en/mod.ts";
 import { currentLocale, MESSAGES_ELEMENT_ID } from "../../../islands/lib/i18n/t.ts";
 import type { Locale } from "../../../islands/lib/i18n/locales.ts";
 import { pageMessages } from "./i18n.ts";
-import { jsonForHtml, RenderCollector, RenderContext } from "./island.tsx";
+import { fillIslands, jsonForHtml, RenderCollector, RenderContext } from "./island.tsx";
 
 export type Theme = "light" | "dark" | "system";
 
@@ -61,8 +61,10 @@ export function createPageRenderer(
   const render = (page: PageOptions): Response => {
     const collector = new RenderCollector();
     const locale = currentLocale();
-    let body = renderToString(
-      <RenderContext.Provider value={collector}>{page.body}</RenderContext.Provider>,
+    let body = fillIslands(
+      renderToString(<RenderContext.Provider value={collector}>{page.body}</RenderContext.Provider>),
+      collector,
+      locale,
     );
     const head: string[] = [
       `<meta charset="utf-8">`,

@@ -4,6 +4,8 @@ import { inLocale, loadLocale } from "./i18n.ts";
 import { Island, jsonForHtml } from "./island.tsx";
 import { createPageRenderer } from "./page.tsx";
 import BucketAccessLabel from "../../../islands/BucketAccessLabel.tsx";
+import { useId } from "react";
+import { renderToString } from "react-dom/server";
 
 Deno.test("JSON in a page cannot end its script element or open a comment", () => {
   const hostile = { name: "</script><!-- & \u2028\u2029 >" };
@@ -40,4 +42,61 @@ Deno.test("each page carries its islands' texts in the visitor's language", asyn
   assert.deepEqual(messagesOf(englishAgain), messagesOf(english));
   assert.notDeepEqual(messagesOf(german).messages, messagesOf(english).messages);
   assert.ok(Object.keys(messagesOf(english).messages).some((key) => key.startsWith("buckets.")));
+});
+
+/** A stand-in island whose HTML shows React's id for it, as labels tie to inputs. */
+function Labelled({ label }: { label: string }) {
+  const id = useId();
+  return <label htmlFor={id}>{label}</label>;
+}
+
+Deno.test("an island's HTML is what the browser hydrates: rendered as a root of its own", async () => {
+  const render = createPageRenderer({ subpath: "/", manifest });
+  const html = await render({
+    title: "Labels",
+    body: (
+      <div>
+        <p>before</p>
+        {["first", "second"].map((label) => (
+          <section key={label}>
+            <Island name="BucketAccessLabel" component={Labelled as never} props={{ label }} />
+          </section>
+        ))}
+      </div>
+    ),
+  }).text();
+  // Each island alone, as islands/client.ts hydrates it: deep in the page, its id is still a root's.
+  const alone = (label: string) => renderToString(<Labelled label={label} />);
+  assert.ok(html.includes(`<div data-island="BucketAccessLabel" class="contents">${alone("first")}</div>`));
+  assert.ok(html.includes(`<div data-island="BucketAccessLabel" class="contents">${alone("second")}</div>`));
+});
+
+Deno.test("kept island HTML follows the props and the language", async () => {
+  const render = createPageRenderer({ subpath: "/", manifest });
+  const page = (access: string) => () =>
+    render({
+      title: "Buckets",
+      body: <Island name="BucketAccessLabel" component={BucketAccessLabel} props={{ access }} />,
+    }).text();
+  const island = (html: string) =>
+    /data-island="BucketAccessLabel" class="contents">(.*?)<\/div>/.exec(html)![1];
+  await loadLocale("de");
+  const privateEn = island(await inLocale("en", page("PRIVATE")));
+  const publicEn = island(await inLocale("en", page("PUBLIC")));
+  const privateDe = island(await inLocale("de", page("PRIVATE")));
+  assert.equal(island(await inLocale("en", page("PRIVATE"))), privateEn);
+  assert.notEqual(publicEn, privateEn);
+  assert.notEqual(privateDe, privateEn);
+  assert.equal(island(await inLocale("de", page("PRIVATE"))), privateDe);
+});
+
+Deno.test("an island inside an island is refused, not hydrated twice", () => {
+  const render = createPageRenderer({ subpath: "/", manifest });
+  const Outer = () => (
+    <Island name="BucketAccessLabel" component={BucketAccessLabel} props={{ access: "PUBLIC" }} />
+  );
+  assert.throws(
+    () => render({ title: "Nested", body: <Island name="BucketAccessLabel" component={Outer} props={{}} /> }),
+    /inside another island/,
+  );
 });
