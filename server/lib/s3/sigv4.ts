@@ -53,8 +53,30 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** RFC 3986 encoding of every byte except unreserved characters; `keepSlash` for the canonical URI. */
+const UNRESERVED = /^[A-Za-z0-9\-_.~]*$/;
+const UNRESERVED_OR_SLASH = /^[A-Za-z0-9\-_.~/]*$/;
+/** What encodeURIComponent leaves as it is but RFC 3986 reserves. */
+const SUB_DELIMS_KEPT = /[!'()*]/g;
+
+/**
+ * RFC 3986 encoding of every byte except unreserved characters; `keepSlash` for the canonical URI. Both sides
+ * of every storage call run it on the path and each query parameter: most are plain already, and the rest go
+ * through the engine's own encoder; a byte at a time is kept for text it refuses (a lone surrogate).
+ */
 export function uriEncode(text: string, keepSlash = false): string {
+  if ((keepSlash ? UNRESERVED_OR_SLASH : UNRESERVED).test(text)) return text;
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(text);
+  } catch {
+    return uriEncodeBytes(text, keepSlash);
+  }
+  encoded = encoded.replace(SUB_DELIMS_KEPT, (ch) => "%" + ch.charCodeAt(0).toString(16).toUpperCase());
+  return keepSlash ? encoded.replaceAll("%2F", "/") : encoded;
+}
+
+/** uriEncode over the UTF-8 bytes, as a well-formed string would have them (a lone surrogate as U+FFFD). */
+export function uriEncodeBytes(text: string, keepSlash: boolean): string {
   let out = "";
   for (const byte of encoder.encode(text)) {
     const ch = String.fromCharCode(byte);

@@ -7,6 +7,8 @@ import {
   signedChunkStream,
   signHeaders,
   STREAMING_PAYLOAD,
+  uriEncode,
+  uriEncodeBytes,
 } from "./sigv4.ts";
 
 // Vectors A–G of minio-protocol §1.11.
@@ -151,4 +153,25 @@ Deno.test("vector G: presigned GET with versionId and a space in the key", async
     () => presignUrl({ method: "GET", url, credentials: minio, region: "", expiresSeconds: 604801 }),
     RangeError,
   );
+});
+
+Deno.test("names in any script encode as RFC 3986 bytes, the same on the quick path and byte by byte", () => {
+  const names = [
+    "plain-name_1.2~x",
+    "folder/sub folder/a b.txt",
+    "rapport+été 100% #1?.pdf",
+    "数据/报告 2026.csv",
+    "Ελληνικά/Ünïcødé!'()*",
+    "emoji 🚀/😀.png",
+    "tab\tnew\nline",
+    "lone \ud800 surrogate",
+    "",
+  ];
+  for (const name of names) {
+    for (const keepSlash of [false, true]) {
+      assert.equal(uriEncode(name, keepSlash), uriEncodeBytes(name, keepSlash), `${name} ${keepSlash}`);
+    }
+  }
+  assert.equal(uriEncode("a b/c!'()*", true), "a%20b/c%21%27%28%29%2A");
+  assert.equal(uriEncode("a/b"), "a%2Fb");
 });
