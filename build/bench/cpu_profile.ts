@@ -4,6 +4,8 @@
  * module, without a profiler of its own in the product.
  */
 
+const CHECKOUT = new URL("../../", import.meta.url).href;
+
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -68,7 +70,11 @@ export function summarize(profile: CpuProfile, top = 25): string {
     const ms = selfMs.get(node.id) ?? 0;
     if (!ms) continue;
     const { functionName, url, lineNumber } = node.callFrame;
-    const where = url.replace(/^file:\/\/.*?\/(node_modules\/\.deno\/)?/, "");
+    // Paths from the checkout's root; a package's files group under its name and version.
+    const where = (url.startsWith(CHECKOUT) ? url.slice(CHECKOUT.length) : url).replace(
+      /^node_modules\/\.deno\//,
+      "",
+    );
     const module = where.replace(/^([^/]+)\/node_modules\/.*$/, "$1") || functionName;
     const name = `${functionName || "(anonymous)"} ${where}:${lineNumber + 1}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
