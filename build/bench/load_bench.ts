@@ -20,7 +20,8 @@
  * One kind alone, without the mixed run (to look into it): DECK_LOAD_KIND=summary npx -y deno@2.9.6 run -A
  * --unsafe-proto build/bench/load_bench.ts (kinds whose name contains the text); DECK_LOAD_SERVER_LOG=<file>
  * keeps the server's request log; DECK_LOAD_PROFILE=<dir> keeps a CPU profile of the console thread for each
- * kind, with a summary by module and function (build/bench/cpu_profile.ts).
+ * kind, with a summary by module and function (build/bench/cpu_profile.ts); DECK_LOAD_LOG_SEARCH=off runs
+ * without the built-in log search and the audit records it stores.
  */
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { addCannedPolicy, addUser, updateGroupMembers } from "../../server/lib/s3/admin/iam.ts";
@@ -187,6 +188,9 @@ const child = new Deno.Command(Deno.execPath(), {
     CONSOLE_DATA_DIR: dataDir,
     MINIO_ROOT_USER: root.accessKey,
     MINIO_ROOT_PASSWORD: root.secretKey,
+    // DECK_LOAD_LOG_SEARCH=off: the same load without the built-in log search, so without the audit
+    // records every storage call makes (what that pipeline costs a page).
+    CONSOLE_LOG_SEARCH: Deno.env.get("DECK_LOAD_LOG_SEARCH") ?? "on",
   },
   // The request log goes to stderr: it is part of the work, but not of this benchmark's output (unless
   // DECK_LOAD_SERVER_LOG names a file to keep it in, to find a slow request's time and path).

@@ -4,6 +4,9 @@
  */
 import { child, childText, parseXml } from "./xml.ts";
 
+/** Error with V8's stack depth, which the standard type does not declare: 0 makes an error without a stack. */
+export const V8Error = Error as ErrorConstructor & { stackTraceLimit: number };
+
 export class S3Error extends Error {
   constructor(
     readonly code: string,
@@ -14,7 +17,12 @@ export class S3Error extends Error {
     readonly bucket = "",
     readonly key = "",
   ) {
+    // The server's answer, not a fault here: nothing reads its stack, and most pages receive several (a
+    // setting that is not configured is a 404).
+    const stackDepth = V8Error.stackTraceLimit;
+    V8Error.stackTraceLimit = 0;
     super(message || code);
+    V8Error.stackTraceLimit = stackDepth;
     this.name = "S3Error";
   }
 }

@@ -50,10 +50,26 @@ export function redactHeader(name: string, value: string): string {
   return value;
 }
 
-/** A copy of `headers` with every secret value replaced. */
-export function redactHeaders(headers: Headers): Headers {
-  const out = new Headers();
-  for (const [name, value] of headers) out.append(name, redactHeader(name, value));
+/** Header names as Go's http.Header keeps them ("x-amz-date" → "X-Amz-Date"), known ones remembered. */
+const canonicalNames = new Map<string, string>();
+export function canonicalHeaderName(name: string): string {
+  let canonical = canonicalNames.get(name);
+  if (canonical === undefined) {
+    canonical = name.split("-").map((p) => (p ? p[0].toUpperCase() + p.slice(1) : p)).join("-");
+    // Names are the client's to choose: only a bounded number are remembered.
+    if (canonicalNames.size < 512) canonicalNames.set(name, canonical);
+  }
+  return canonical;
+}
+
+/**
+ * `headers` as records keep them: one entry per name, in Go's canonical form, every secret value replaced.
+ * A plain object read in one pass: a record is built for every request, and a copied Headers (each append
+ * validated, each later read sorting the list again) was a fifth of the storage's time per request.
+ */
+export function redactedHeaderMap(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of headers) out[canonicalHeaderName(name)] = redactHeader(name, value);
   return out;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { RequestRecord } from "../streams/requests.ts";
 import { statusText } from "../../lib/http/status.ts";
-import { canonicalHeaderName, rfc3339Nano } from "../streams/trace.ts";
+import { rfc3339Nano } from "../streams/trace.ts";
 
 export interface AuditEntry {
   version: "1";
@@ -79,18 +79,12 @@ export function internalAuditEntry(
   };
 }
 
-function headerMap(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of headers) out[canonicalHeaderName(name)] = value;
-  return out;
-}
-
 export function auditEntryOf(record: RequestRecord, deploymentId: string): AuditEntry {
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(record.rawQuery)) {
     query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
   }
-  const responseHeader = headerMap(record.responseHeaders);
+  const responseHeader = { ...record.responseHeaders };
   if (responseHeader.ETag) responseHeader.ETag = responseHeader.ETag.replace(/"/g, "");
   // Streamed bodies carry no Content-Length header; the bytes actually sent are what log search records.
   if (responseHeader["Content-Length"] === undefined && !record.aborted) {
@@ -126,7 +120,7 @@ export function auditEntryOf(record: RequestRecord, deploymentId: string): Audit
     requestPath: path,
     requestHost: record.host,
     requestQuery: query,
-    requestHeader: headerMap(record.requestHeaders),
+    requestHeader: record.requestHeaders,
     responseHeader,
     accessKey: record.accessKey || undefined,
     parentUser: record.parentUser || undefined,

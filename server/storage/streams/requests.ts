@@ -4,7 +4,7 @@
  * record, so they never disagree about what happened. Its headers and query are already redacted
  * (../../s3/redact.ts): no signature, session token or SSE-C key leaves the request in a record.
  */
-import { redactHeaders, redactQuery } from "../../lib/s3/redact.ts";
+import { redactedHeaderMap, redactQuery } from "../../lib/s3/redact.ts";
 import type { Hub } from "./hub.ts";
 
 export type RequestKind = "s3" | "admin" | "sts";
@@ -33,9 +33,9 @@ export interface RequestRecord {
   statusCode: number;
   /** S3 error code of a failed request ("" on success). */
   errorCode: string;
-  /** Headers with secret values redacted. */
-  requestHeaders: Headers;
-  responseHeaders: Headers;
+  /** Headers by Go's canonical names (`X-Amz-Date`), secret values redacted. */
+  requestHeaders: Readonly<Record<string, string>>;
+  responseHeaders: Readonly<Record<string, string>>;
   /** Request body bytes as declared (Content-Length or the decoded length), -1 when unknown. */
   rx: number;
   /** Response body bytes actually sent. */
@@ -93,8 +93,8 @@ export function observeRequest(
       userAgent: request.headers.get("user-agent") ?? "",
       requestId,
       statusCode: response.status,
-      requestHeaders: redactHeaders(request.headers),
-      responseHeaders: redactHeaders(response.headers),
+      requestHeaders: redactedHeaderMap(request.headers),
+      responseHeaders: redactedHeaderMap(response.headers),
       tx,
       ttfbNs,
       durationNs: nowNs() - startNs,

@@ -71,14 +71,13 @@ export function callTraceInfoOf(record: CallRecord, node: string): TraceInfo {
   };
 }
 
-/** "x-amz-date" → "X-Amz-Date", as Go's http.Header names them. */
-export const canonicalHeaderName = (name: string) =>
-  name.split("-").map((p) => (p ? p[0].toUpperCase() + p.slice(1) : p)).join("-");
-
 /** A record's headers (redacted when the record was made) as madmin's trace sends them. */
-function headerLists(headers: Headers, extra: Record<string, string> = {}): Record<string, string[]> {
+function headerLists(
+  headers: Readonly<Record<string, string>>,
+  extra: Record<string, string> = {},
+): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const [name, value] of headers) out[canonicalHeaderName(name)] = [value];
+  for (const [name, value] of Object.entries(headers)) out[name] = [value];
   for (const [name, value] of Object.entries(extra)) out[name] = [value];
   return out;
 }
