@@ -145,19 +145,26 @@ Deno.test("API: a bucket's Summary, one view model with an auth matrix", async (
     ];
     await runScenarios(t, stack, scenarios);
 
-    await t.step("an unversioned bucket's Summary does not ask for its lock configuration", async () => {
-      // Object lock needs versioning on, so the versioning card's read answers the locking card's too.
-      const calls: string[] = [];
-      const stopListening = stack.storage.streams.requests.sink((record) => calls.push(record.api));
-      try {
-        const view = await root.json<BucketSummaryView>("GET", summaryOf("shared"), undefined, 200);
-        assert.deepEqual([view.versioning, view.locking, view.retention], [false, false, null]);
-        assert.ok(calls.includes("GetBucketVersioning"), calls.join(", "));
-        assert.ok(!calls.includes("GetObjectLockConfiguration"), calls.join(", "));
-      } finally {
-        stopListening();
-      }
-    });
+    await t.step(
+      "an unversioned bucket's Summary asks for no lock or replication configuration",
+      async () => {
+        // Object lock and replication need versioning on, so the versioning card's read answers theirs too.
+        const calls: string[] = [];
+        const stopListening = stack.storage.streams.requests.sink((record) => calls.push(record.api));
+        try {
+          const view = await root.json<BucketSummaryView>("GET", summaryOf("shared"), undefined, 200);
+          assert.deepEqual(
+            [view.versioning, view.locking, view.retention, view.replication, view.replicationStatus],
+            [false, false, null, false, null],
+          );
+          assert.ok(calls.includes("GetBucketVersioning"), calls.join(", "));
+          assert.ok(!calls.includes("GetObjectLockConfiguration"), calls.join(", "));
+          assert.ok(!calls.includes("GetBucketReplication"), calls.join(", "));
+        } finally {
+          stopListening();
+        }
+      },
+    );
 
     await t.step("a change shows in the next read (the island's reload after a dialog)", async () => {
       await root.json("PUT", `/api/v1/buckets/${VAULT}/set-policy`, { access: "PUBLIC" }, 200);

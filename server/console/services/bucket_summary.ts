@@ -67,25 +67,32 @@ export async function bucketSummary(
   // Cards shown only in distributed mode are not read otherwise (spec 2 Summary).
   const ifShown = <V>(read: () => Promise<V>) => (distributed ? read() : Promise.resolve(null));
   const lock = settings.lockReader(client, bucket);
-  // One read of the rules serves two cards: the status shows only beside rules, so a bucket without any is
-  // not asked for it (two storage calls fewer on most Summaries). When the rules cannot be read, the status is
-  // read on its own as before, and each card says what failed.
-  const hasRules = ifShown(() =>
-    getBucketReplication(client, bucket).then((config) => config.rules.length > 0)
-  );
-  hasRules.catch(() => {}); // reported by the cards below
   const versioned = versioningShown
     ? settings.isVersioned(client, bucket).then((v) => v.is_versioned)
     : Promise.resolve(null);
   versioned.catch(() => {}); // reported by its card
+  // Object lock and replication both need versioning on: S3 and MinIO lock and replicate only versioned
+  // buckets, and refuse to suspend versioning on a bucket that has either. So where the versioning read says
+  // off, neither configuration is asked for (two storage calls fewer on most Summaries); where versioning was
+  // not read (not shown, or denied), both are read.
+  const unlessUnversioned = <V>(none: V, read: () => Promise<V>) =>
+    versioned.then((on) => (on === false ? none : read()), read);
   // A server without object lock (501) has no locked buckets.
-  const readLocking = () =>
-    orNone(lock.locking().then((l) => l.object_locking_enabled), (status) => status === 501, false);
-  // Object lock needs versioning on: S3 and MinIO lock only versioned buckets and refuse to suspend versioning
-  // on a locked one. So where the versioning read says off, the lock configuration (locking and retention) is
-  // not asked for: one storage call fewer on most Summaries. Where versioning was not read, it is.
-  const locking = versioned.then((on) => (on === false ? false : readLocking()), readLocking);
+  const locking = unlessUnversioned(
+    false,
+    () => orNone(lock.locking().then((l) => l.object_locking_enabled), (status) => status === 501, false),
+  );
   locking.catch(() => {}); // reported by its card
+  // One read of the rules serves two cards: the status shows only beside rules, so a bucket without any is
+  // not asked for it (two storage calls fewer). When the rules cannot be read, the status is read on its own
+  // as before, and each card says what failed.
+  const hasRules = ifShown(() =>
+    unlessUnversioned(
+      false,
+      () => getBucketReplication(client, bucket).then((config) => config.rules.length > 0),
+    )
+  );
+  hasRules.catch(() => {}); // reported by the cards below
   const [info, { data, failures }] = await Promise.all([
     options.info ?? bucketInfo(client, bucket),
     readParts<SummaryParts>({
