@@ -38,20 +38,24 @@ export async function listeningUrl(
 /**
  * Starts the storage on `port` with these root credentials and waits for its "listening" line. `flags` adds
  * command-line flags (`--certs-dir DIR`); with `stderr: "piped"` the caller reads what the storage reports (its
- * errors and crashes) from `child.stderr`.
+ * errors and crashes) from `child.stderr`; `checkout` runs another checkout's storage (benchmarks comparing
+ * trees), this one's by default.
  */
 export async function spawnStorage(
   dataDir: string,
   port: number,
   root: { accessKey: string; secretKey: string },
   env: Record<string, string> = {},
-  options: { flags?: string[]; stderr?: "null" | "piped" } = {},
+  options: { flags?: string[]; stderr?: "null" | "piped"; checkout?: string } = {},
 ): Promise<{ child: Deno.ChildProcess; url: string }> {
+  const entry = options.checkout
+    ? `${options.checkout.replace(/\/+$/, "")}/server/storage/standalone.ts`
+    : new URL("../server/storage/standalone.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "-A",
-      new URL("../server/storage/standalone.ts", import.meta.url).pathname,
+      entry,
       "--data-dir",
       dataDir,
       "--address",

@@ -10,6 +10,7 @@
 import { S3Client } from "../../server/lib/s3/client.ts";
 import { makeBucket } from "../../server/lib/s3/mod.ts";
 import { setConfigKV } from "../../server/lib/s3/admin/config_kv.ts";
+import { spawnStorage } from "../../tests/storage_process.ts";
 import { freePort, threadsCpuMs } from "./measure.ts";
 
 const ROUNDS = 3;
@@ -25,28 +26,10 @@ const sink = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async
 
 /** Storage CPU µs per call of the checkout at `checkout`. */
 async function measure(checkout: string, audited: boolean): Promise<number> {
-  const port = await freePort();
   const dataDir = await Deno.makeTempDir({ prefix: "deck-call-cpu-" });
-  const storage = new Deno.Command(Deno.execPath(), {
-    cwd: checkout,
-    args: [
-      "run",
-      "-A",
-      "server/storage/standalone.ts",
-      "--data-dir",
-      dataDir,
-      "--address",
-      `127.0.0.1:${port}`,
-    ],
-    env: { MINIO_ROOT_USER: root.accessKey, MINIO_ROOT_PASSWORD: root.secretKey },
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  const { child: storage, url } = await spawnStorage(dataDir, await freePort(), root, {}, { checkout });
   try {
-    const reader = storage.stdout.getReader();
-    await reader.read(); // "listening <url>"
-    reader.releaseLock();
-    const client = new S3Client({ endpoint: `http://127.0.0.1:${port}`, credentials: root });
+    const client = new S3Client({ endpoint: url, credentials: root });
     if (audited) {
       await setConfigKV(
         client,

@@ -4,23 +4,18 @@
  * ErrorResponse XML (§2.5). Every part of the storage throws StoreError; only s3_server.ts and the admin
  * and STS handlers turn one into a response, through these functions.
  */
-import { V8Error } from "../../lib/s3/errors.ts";
+import { AnswerError } from "../../lib/s3/errors.ts";
 import { buildXml } from "../../lib/s3/xml.ts";
 
 /** An S3 error raised anywhere in the storage; the front turns it into its answer with `headers` added. */
-export class StoreError extends Error {
+export class StoreError extends AnswerError {
   constructor(
     readonly code: string,
     message: string,
     readonly status: number,
     readonly headers: Record<string, string> = {},
   ) {
-    // An answer to a client, not a fault: nothing reads its stack, and capturing one cost a fiftieth of a
-    // request that ends in an error (every S3 "not configured" read does).
-    const stackDepth = V8Error.stackTraceLimit;
-    V8Error.stackTraceLimit = 0;
     super(message);
-    V8Error.stackTraceLimit = stackDepth;
     this.name = "StoreError";
   }
 }
