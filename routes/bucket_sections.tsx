@@ -34,17 +34,10 @@ import { isPathAllowed } from "../server/console/session/pages.ts";
 import { missingCapability, plainVersioning } from "../server/console/session/capabilities.ts";
 import type { ServerCapabilities } from "../server/lib/contract/capabilities.ts";
 import type { SessionData } from "../server/console/session/token.ts";
-import type { BucketSummary as BucketInfo } from "../server/lib/contract/buckets.ts";
+import type { BucketMeta } from "../server/console/services/buckets.ts";
 import { loadAll, viewBanner } from "./page_data.ts";
 import { pagesOf } from "./page_context.tsx";
 import { type MessageKey, t } from "../islands/lib/i18n/t.ts";
-
-/** What the page's header read: the bucket, and what the account may do with it. */
-export interface BucketMeta {
-  info: BucketInfo;
-  /** Whether the account's policy allows `action` on this bucket. */
-  can(action: string): boolean;
-}
 
 /** What a section's loader gets; `meta` resolves to null when the bucket is missing or denied. */
 export interface SectionContext {
@@ -99,11 +92,10 @@ export const SECTIONS: BucketSection[] = [
     label: "buckets.section.summary",
     // The bucket's detail comes from the header's read; the Summary's own parts are read meanwhile.
     load: async ({ deps, c, session, bucket, meta }) => {
-      const info = meta.then((m) => m?.info ?? Promise.reject(new Error("the bucket could not be read")));
       const caps = c.get("capabilities");
       const view = await bucketSummary(clientFor(deps, session), bucket, {
         distributed: session.distributed,
-        info,
+        meta: meta.then((m) => m ?? Promise.reject(new Error("the bucket could not be read"))),
         plainVersioning: !!caps && plainVersioning(caps),
       });
       return {

@@ -14,11 +14,12 @@ import type { AppEnv } from "../server/console/session/env.ts";
 import { Island } from "../server/console/render/island.tsx";
 import {
   accountView,
-  bucketInfo,
   bucketListRefusal,
+  type BucketMeta,
+  bucketMeta,
   evaluatePermissions,
 } from "../server/console/services/buckets.ts";
-import { type BucketMeta, type BucketSection, sectionsFor } from "./bucket_sections.tsx";
+import { type BucketSection, sectionsFor } from "./bucket_sections.tsx";
 import { loadAll } from "./page_data.ts";
 import { PageHeader, UnavailableNote } from "./layout/Shell.tsx";
 import { renderInShell } from "./page_context.tsx";
@@ -100,14 +101,7 @@ export function bucketPages(deps: AppDeps) {
   const readMeta = (c: Context<AppEnv>, bucket: string) =>
     loadAll<{ bucket: BucketMeta | null }>(deps, c.get("session")!, {
       bucket: [
-        async (client) => {
-          const pending = accountView(client);
-          const [view, info] = await Promise.all([pending, bucketInfo(client, bucket, pending)]);
-          const can = (action: string) =>
-            evaluatePermissions(view.policy, { actions: [{ id: action, action, bucket_name: bucket }] })
-              .permissions[0].can;
-          return { info, can };
-        },
+        (client) => bucketMeta(client, bucket),
         null,
         t("buckets.detail.bucket"),
       ],
@@ -181,7 +175,11 @@ export function bucketPages(deps: AppDeps) {
       const { data: loaded, error, failed } = await loadAll<
         { view: Awaited<ReturnType<typeof accountView>> }
       >(deps, session, {
-        view: [(client) => accountView(client), { buckets: [], policy: null }, t("buckets.list.title")],
+        view: [
+          (client) => accountView(client),
+          { buckets: [], policy: null, details: new Map() },
+          t("buckets.list.title"),
+        ],
       });
       const data = {
         buckets: loaded.view.buckets,

@@ -54,7 +54,7 @@ export function storeFacts(store: Store, deploymentId: string): StoreFacts {
         versioningSuspended: state.meta.versioning === "Suspended",
         locking: state.meta.objectLock,
         replication: !!(await store.getDocument(bucket, "replication.xml")),
-        quota: quota ? { quota: JSON.parse(quota).quota } : null,
+        quota: quota ? JSON.parse(quota) : null,
       };
     },
     diskSpace: async () => {

@@ -146,22 +146,46 @@ Deno.test("API: a bucket's Summary, one view model with an auth matrix", async (
     await runScenarios(t, stack, scenarios);
 
     await t.step(
-      "an unversioned bucket's Summary asks for no lock or replication configuration",
+      "the Summary asks the storage only what its account info did not answer",
       async () => {
-        // Object lock and replication need versioning on, so the versioning card's read answers theirs too.
-        const calls: string[] = [];
-        const stopListening = stack.storage.streams.requests.sink((record) => calls.push(record.api));
-        try {
-          const view = await root.json<BucketSummaryView>("GET", summaryOf("shared"), undefined, 200);
-          assert.deepEqual(
-            [view.versioning, view.locking, view.retention, view.replication, view.replicationStatus],
-            [false, false, null, false, null],
-          );
-          assert.ok(calls.includes("GetBucketVersioning"), calls.join(", "));
-          assert.ok(!calls.includes("GetObjectLockConfiguration"), calls.join(", "));
-          assert.ok(!calls.includes("GetBucketReplication"), calls.join(", "));
-        } finally {
-          stopListening();
+        // Account info reports each bucket's versioning, locking, replication and quota; root may read them
+        // all, so none is asked for again. An unversioned bucket has no lock or replication configuration.
+        const callsFor = async (bucket: string) => {
+          const calls: string[] = [];
+          const stopListening = stack.storage.streams.requests.sink((record) => calls.push(record.api));
+          try {
+            return {
+              view: await root.json<BucketSummaryView>("GET", summaryOf(bucket), undefined, 200),
+              calls,
+            };
+          } finally {
+            stopListening();
+          }
+        };
+        const asked = ["GetBucketVersioning", "GetBucketQuotaConfig", "GetBucketReplication"];
+        const plain = await callsFor("shared");
+        assert.deepEqual(
+          [plain.view.versioning, plain.view.locking, plain.view.retention, plain.view.replication],
+          [false, false, null, false],
+        );
+        assert.deepEqual(plain.view.quota, { quota: 0, type: "hard" });
+        assert.ok(plain.calls.includes("AccountInfo"), plain.calls.join(", "));
+        for (const api of [...asked, "GetObjectLockConfiguration"]) {
+          assert.ok(!plain.calls.includes(api), `${api} in ${plain.calls.join(", ")}`);
+        }
+        // A locked bucket with a quota: the values come from account info too, and retention (which only the
+        // lock configuration holds) is read.
+        await root.json("PUT", `/api/v1/buckets/${VAULT}/quota`, {
+          enabled: true,
+          quota_type: "hard",
+          amount: 2 * 1024 ** 3,
+        }, 200);
+        const locked = await callsFor(VAULT);
+        assert.deepEqual([locked.view.versioning, locked.view.locking], [true, true]);
+        assert.deepEqual(locked.view.quota, { quota: 2 * 1024 ** 3, type: "hard" });
+        assert.equal(locked.view.retention?.mode, "governance");
+        for (const api of asked) {
+          assert.ok(!locked.calls.includes(api), `${api} in ${locked.calls.join(", ")}`);
         }
       },
     );

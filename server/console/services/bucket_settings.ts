@@ -8,7 +8,7 @@ import {
   type SetQuotaInput,
 } from "../../lib/contract/buckets.ts";
 import { ApiError } from "../http/errors.ts";
-import { getBucketQuota, setBucketQuota } from "../../lib/s3/admin/buckets.ts";
+import { type BucketQuota, getBucketQuota, quotaLimit, setBucketQuota } from "../../lib/s3/admin/buckets.ts";
 import type { S3Client } from "../../lib/s3/client.ts";
 import { S3Error } from "../../lib/s3/errors.ts";
 import {
@@ -26,8 +26,12 @@ import { quotaMessage } from "../../../islands/lib/bucket_texts.ts";
 import { t } from "../../../islands/lib/i18n/t.ts";
 
 export async function getQuota(client: S3Client, bucket: string): Promise<BucketQuotaInfo> {
-  const quota = await getBucketQuota(client, bucket);
-  return { quota: quota?.quota ?? 0, type: quota?.quotatype === "fifo" ? "fifo" : "hard" };
+  return quotaInfo(await getBucketQuota(client, bucket));
+}
+
+/** A quota as the Summary and the quota dialog show it (none set: 0 bytes, hard). */
+export function quotaInfo(quota: BucketQuota | null | undefined): BucketQuotaInfo {
+  return { quota: quotaLimit(quota), type: quota?.quotatype === "fifo" ? "fifo" : "hard" };
 }
 
 export async function setQuota(

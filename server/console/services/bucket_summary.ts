@@ -7,7 +7,6 @@
 import {
   type BucketQuotaInfo,
   type BucketRetention,
-  type BucketSummary,
   type BucketSummaryView,
   type EncryptionType,
   type ReplicationStatusView,
@@ -19,7 +18,8 @@ import { toApiError } from "../http/errors.ts";
 import { replicationStatusIfAllowed } from "./bucket_replication.ts";
 import { getBucketReplication } from "../../lib/s3/ops/replication.ts";
 import * as settings from "./bucket_settings.ts";
-import { bucketInfo } from "./buckets.ts";
+import { type BucketMeta, bucketMeta } from "./buckets.ts";
+import type { BucketDetails } from "../../lib/s3/admin/info.ts";
 import { readParts, viewFailures } from "./screen_parts.ts";
 import { type MessageKey, t } from "../../../islands/lib/i18n/t.ts";
 
@@ -52,23 +52,41 @@ async function encryptionOf(client: S3Client, bucket: string): Promise<SummaryPa
 }
 
 /**
- * The Summary of `bucket` as the account may read it. `info` is the bucket's detail when the caller has it
- * already (the page reads it for its header); a bucket that is missing or denied fails the whole view (404,
+ * The Summary of `bucket` as the account may read it. `meta` is the bucket's header read when the caller has
+ * it already (the page reads it for its header); a bucket that is missing or denied fails the whole view (404,
  * 403), while each card's read fails on its own.
  */
 export async function bucketSummary(
   client: S3Client,
   bucket: string,
-  options: { distributed: boolean; info?: Promise<BucketSummary>; plainVersioning?: boolean },
+  options: { distributed: boolean; meta?: Promise<BucketMeta>; plainVersioning?: boolean },
 ): Promise<BucketSummaryView> {
   const { distributed } = options;
+  const meta = options.meta ?? bucketMeta(client, bucket);
   // Versioning is plain S3: a server that is not MinIO shows its card when it implements it.
   const versioningShown = distributed || !!options.plainVersioning;
   // Cards shown only in distributed mode are not read otherwise (spec 2 Summary).
   const ifShown = <V>(read: () => Promise<V>) => (distributed ? read() : Promise.resolve(null));
+  // MinIO's account info, which the header reads anyway, reports the bucket's versioning, locking,
+  // replication and quota. Where the account's policy lets it read a setting itself, the card shows what the
+  // server said there, one storage call fewer each; otherwise (the policy does not allow it, a server that
+  // reports no details) the setting's own read decides, and a refusal says "Access denied" in its card.
+  const reported = <V>(
+    action: string,
+    value: (details: BucketDetails) => V | undefined,
+    read: () => Promise<V>,
+  ) =>
+    meta.then((m) => {
+      const said = m.details && m.can(action) ? value(m.details) : undefined;
+      return said === undefined ? read() : said;
+    }, read);
   const lock = settings.lockReader(client, bucket);
   const versioned = versioningShown
-    ? settings.isVersioned(client, bucket).then((v) => v.is_versioned)
+    ? reported(
+      "s3:GetBucketVersioning",
+      (d) => d.versioning,
+      () => settings.isVersioned(client, bucket).then((v) => v.is_versioned),
+    )
     : Promise.resolve(null);
   versioned.catch(() => {}); // reported by its card
   // Object lock and replication both need versioning on: S3 and MinIO lock and replicate only versioned
@@ -80,7 +98,12 @@ export async function bucketSummary(
   // A server without object lock (501) has no locked buckets.
   const locking = unlessUnversioned(
     false,
-    () => orNone(lock.locking().then((l) => l.object_locking_enabled), (status) => status === 501, false),
+    () =>
+      reported(
+        "s3:GetBucketObjectLockConfiguration",
+        (d) => d.locking,
+        () => orNone(lock.locking().then((l) => l.object_locking_enabled), (status) => status === 501, false),
+      ),
   );
   locking.catch(() => {}); // reported by its card
   // One read of the rules serves two cards: the status shows only beside rules, so a bucket without any is
@@ -89,12 +112,17 @@ export async function bucketSummary(
   const hasRules = ifShown(() =>
     unlessUnversioned(
       false,
-      () => getBucketReplication(client, bucket).then((config) => config.rules.length > 0),
+      () =>
+        reported(
+          "s3:GetReplicationConfiguration",
+          (d) => d.replication,
+          () => getBucketReplication(client, bucket).then((config) => config.rules.length > 0),
+        ),
     )
   );
   hasRules.catch(() => {}); // reported by the cards below
   const [info, { data, failures }] = await Promise.all([
-    options.info ?? bucketInfo(client, bucket),
+    meta.then((m) => m.info),
     readParts<SummaryParts>({
       encryption: [() => encryptionOf(client, bucket), null, titleOf("encryption")],
       versioning: [() => versioned, null, titleOf("versioning")],
@@ -110,7 +138,18 @@ export async function bucketSummary(
         null,
         t("buckets.part.replicationStatus"),
       ],
-      quota: [() => ifShown(() => settings.getQuota(client, bucket)), null, titleOf("quota")],
+      quota: [
+        () =>
+          ifShown(() =>
+            reported(
+              "admin:GetBucketQuota",
+              (d) => (d.quota === undefined ? undefined : settings.quotaInfo(d.quota)),
+              () => settings.getQuota(client, bucket),
+            )
+          ),
+        null,
+        titleOf("quota"),
+      ],
       // Any failed retention read means none (spec 2 §8), except a denied one (or a refused session). Shown only
       // beside locking, so read only then (or when locking could not be read: its card says why).
       retention: [

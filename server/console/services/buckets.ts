@@ -19,7 +19,7 @@ import {
   policyToJson,
   presetPolicy,
 } from "../../lib/policy/mod.ts";
-import { accountInfo } from "../../lib/s3/admin/info.ts";
+import { accountInfo, type BucketDetails } from "../../lib/s3/admin/info.ts";
 import { isMissingAdminApi, isNotImplemented } from "../../lib/s3/probe.ts";
 import { S3_POLICY } from "../session/direct_keys.ts";
 import { setBucketQuota } from "../../lib/s3/admin/buckets.ts";
@@ -42,10 +42,13 @@ import { t } from "../../../islands/lib/i18n/t.ts";
 import { retentionToLock } from "./bucket_settings.ts";
 import { unlessUnsupported } from "./unsupported.ts";
 
-/** The account's buckets (sorted by name, with the last usage scan) and its effective policy, from one call. */
+/**
+ * The account's buckets (sorted by name, with the last usage scan), its effective policy and what the server
+ * said of each bucket's settings (none from a server whose account info leaves them out), from one call.
+ */
 export async function accountView(
   client: S3Client,
-): Promise<{ buckets: BucketSummary[]; policy: Policy | null }> {
+): Promise<{ buckets: BucketSummary[]; policy: Policy | null; details: ReadonlyMap<string, BucketDetails> }> {
   const info = await accountInfo(client).catch((error) => {
     // A plain S3 server has no account info: its bucket list, and the server decides what the keys may do.
     if (isMissingAdminApi(error)) return { Buckets: undefined, Policy: S3_POLICY };
@@ -64,9 +67,12 @@ export async function accountView(
       creation_date: b.creationDate,
     }));
   }
+  const details = new Map<string, BucketDetails>();
+  for (const b of info.Buckets ?? []) if (b.details) details.set(b.name, b.details);
   return {
     buckets: buckets.sort((a, b) => a.name.localeCompare(b.name)),
     policy: info.Policy ? normalizePolicy(info.Policy) : null,
+    details,
   };
 }
 
@@ -120,6 +126,29 @@ export async function bucketInfo(
   const read = await access;
   if ("error" in read) throw read.error;
   return { ...bucket, access: read.level };
+}
+
+/** What a bucket page's header reads: the bucket, the server's word on its settings, and the account's rights. */
+export interface BucketMeta {
+  info: BucketSummary;
+  /** The settings account info reported for the bucket; null when the server reports none. */
+  details: BucketDetails | null;
+  /** Whether the account's effective policy allows `action` on this bucket. */
+  can(action: string): boolean;
+}
+
+/** The bucket page's header read: one account-info call (with the bucket's policy read beside it). */
+export async function bucketMeta(client: S3Client, name: string): Promise<BucketMeta> {
+  const pending = accountView(client);
+  const [view, info] = await Promise.all([pending, bucketInfo(client, name, pending)]);
+  return {
+    info,
+    details: view.details.get(name) ?? null,
+    can: (action) =>
+      evaluatePermissions(view.policy, { actions: [{ id: action, action, bucket_name: name }] })
+        .permissions[0]
+        .can,
+  };
 }
 
 /** Sizes as the dialog sends them: a positive whole number of bytes. */

@@ -7,6 +7,7 @@
  * so either side can change its internals without touching the other. Nothing here knows the
  * console: the embedded server is reached over HTTP like any MinIO.
  */
+import type { BucketQuota } from "../../lib/s3/admin/buckets.ts";
 
 /** The server configuration as stored and applied: subsystem → target ("_" by default) → key → value. */
 export type ConfigTree = Record<string, Record<string, Record<string, string>>>;
@@ -77,7 +78,8 @@ export interface StoreFacts {
       versioningSuspended: boolean;
       locking: boolean;
       replication: boolean;
-      quota: { quota: number } | null;
+      /** The stored quota document as MinIO reports it (limit, type), null when none is set. */
+      quota: BucketQuota | null;
     }
   >;
   bucketExists(bucket: string): Promise<boolean>;

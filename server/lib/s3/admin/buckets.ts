@@ -9,6 +9,9 @@ export interface BucketQuota {
   quotatype: "hard" | "fifo" | "";
 }
 
+/** A quota's limit in bytes: `size` on current servers, `quota` (deprecated, still sent) on older ones. */
+export const quotaLimit = (quota: BucketQuota | null | undefined): number => quota?.size || quota?.quota || 0;
+
 /** The bucket's quota, or null when none is set. */
 export async function getBucketQuota(client: S3Client, bucket: string): Promise<BucketQuota | null> {
   try {
@@ -17,7 +20,7 @@ export async function getBucketQuota(client: S3Client, bucket: string): Promise<
       op: "get-bucket-quota",
       query: { bucket },
     });
-    return quota.quota > 0 || (quota.size ?? 0) > 0 ? quota : null;
+    return quotaLimit(quota) > 0 ? quota : null;
   } catch (error) {
     if (error instanceof S3Error && error.code === "XMinioAdminNoSuchQuotaConfiguration") return null;
     throw error;

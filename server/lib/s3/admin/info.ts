@@ -1,5 +1,6 @@
 /** Server info, storage info, data usage and account info (minio-protocol §3.3). */
 import type { S3Client } from "../client.ts";
+import type { BucketQuota } from "./buckets.ts";
 import { adminJson } from "./request.ts";
 
 export interface DiskInfo {
@@ -74,19 +75,24 @@ export function dataUsageInfo(client: S3Client): Promise<DataUsageInfo> {
   });
 }
 
+/** MinIO's BucketDetails: the settings AccountInfo reports beside each bucket. */
+export interface BucketDetails {
+  versioning?: boolean;
+  versioningSuspended?: boolean;
+  locking?: boolean;
+  replication?: boolean;
+  /** Null (or absent) when no quota is set. */
+  quota?: BucketQuota | null;
+}
+
 export interface AccountBucket {
   name: string;
   size: number;
   objects?: number;
   created: string;
   access: { read: boolean; write: boolean };
-  details?: {
-    versioning?: boolean;
-    versioningSuspended?: boolean;
-    locking?: boolean;
-    replication?: boolean;
-    quota?: { quota: number } | null;
-  };
+  /** What the server says of the bucket's settings (MinIO's BucketDetails); older servers leave it out. */
+  details?: BucketDetails;
 }
 
 export interface AccountInfo {
