@@ -18,7 +18,8 @@ export interface Credentials {
   sessionToken?: string;
 }
 
-import { createHash, createHmac } from "node:crypto";
+import type { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
 
 const encoder = new TextEncoder();
 const CRLF = new Uint8Array([13, 10]);
@@ -41,8 +42,34 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash("sha256").update(asBytes(data)).digest("hex");
 }
 
+/** SHA-256's block size: HMAC pads its key to one block. */
+const BLOCK_BYTES = 64;
+const keyPads = new WeakMap<Uint8Array, { inner: Bytes; outer: Bytes }>();
+
+/** The key XORed into HMAC's inner and outer pads (RFC 2104 §2), made once per key object. */
+function padsOf(key: Uint8Array): { inner: Bytes; outer: Bytes } {
+  let pads = keyPads.get(key);
+  if (!pads) {
+    const block = new Uint8Array(BLOCK_BYTES);
+    block.set(key.length > BLOCK_BYTES ? createHash("sha256").update(key).digest() : key);
+    pads = { inner: block.map((b) => b ^ 0x36), outer: block.map((b) => b ^ 0x5c) };
+    keyPads.set(key, pads);
+  }
+  return pads;
+}
+
+/**
+ * HMAC-SHA256 as two SHA-256 hashes over the key's pads (RFC 2104). Deno's createHmac builds a stream object
+ * per call and costs twice these two hashes; every storage call signs once on each side.
+ */
+function hmacDigest(key: Uint8Array, data: string | Uint8Array): Buffer {
+  const { inner, outer } = padsOf(key);
+  const innerHash = createHash("sha256").update(inner).update(data).digest();
+  return createHash("sha256").update(outer).update(innerHash).digest();
+}
+
 export function hmac(key: Uint8Array, data: string | Uint8Array): Bytes {
-  return new Uint8Array(createHmac("sha256", key).update(asBytes(data)).digest()) as Bytes;
+  return new Uint8Array(hmacDigest(key, data)) as Bytes;
 }
 
 /** Compares two strings in time independent of where they differ. */
@@ -166,7 +193,7 @@ export function signingKey(secretKey: string, date: string, region: string, serv
 }
 
 export function signatureOf(key: Uint8Array, toSign: string): string {
-  return createHmac("sha256", key).update(toSign).digest("hex");
+  return hmacDigest(key, toSign).toString("hex");
 }
 
 /** ISO basic date-time `yyyymmddThhmmssZ`. */

@@ -2,11 +2,14 @@ import assert from "node:assert/strict";
 import {
   chunkedLength,
   EMPTY_SHA256,
+  hmac,
   presignUrl,
   sha256Hex,
+  signatureOf,
   signedChunkStream,
   signHeaders,
   STREAMING_PAYLOAD,
+  toHex,
   uriEncode,
   uriEncodeBytes,
 } from "./sigv4.ts";
@@ -174,4 +177,19 @@ Deno.test("names in any script encode as RFC 3986 bytes, the same on the quick p
   }
   assert.equal(uriEncode("a b/c!'()*", true), "a%20b/c%21%27%28%29%2A");
   assert.equal(uriEncode("a/b"), "a%2Fb");
+});
+
+Deno.test("HMAC-SHA256 matches RFC 4231, keys shorter and longer than a block", () => {
+  const text = (s: string) => new TextEncoder().encode(s);
+  // Test case 2: a short key.
+  assert.equal(
+    toHex(hmac(text("Jefe"), "what do ya want for nothing?")),
+    "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+  );
+  // Test case 6: a 131-byte key, hashed first; the same key object again (its pads are kept) gives the same.
+  const long = new Uint8Array(131).fill(0xaa);
+  const expected = "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54";
+  for (let i = 0; i < 2; i++) {
+    assert.equal(signatureOf(long, "Test Using Larger Than Block-Size Key - Hash Key First"), expected);
+  }
 });
