@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { addCannedPolicy, setPolicy, setUserStatus } from "../../server/lib/s3/admin/iam.ts";
 import { LIVE_ACCESS_TTL_MS } from "../../server/console/session/live_access.ts";
+import { eventually } from "../eventually.ts";
 import {
   ConsoleClient,
   createUser,
@@ -105,6 +106,41 @@ Deno.test("pages and the menu follow a policy change made after sign-in", async 
       !(await user.json<{ pages: string[] }>("GET", "/api/v1/session", undefined, 200)).pages.includes(
         "/users",
       ),
+    );
+  } finally {
+    stack.deps.now = realNow;
+    await stack.close();
+  }
+});
+
+Deno.test("a session in use is renewed before its answer runs out: no page waits for the storage", async () => {
+  const stack = await startStack();
+  const realNow = stack.deps.now;
+  // The console's clock stands still, so an answer's age is exactly what the test sets.
+  const t0 = realNow();
+  stack.deps.now = () => t0;
+  try {
+    await createUser(stack, "renewing", "renewing-secret-1", [{ name: "readwrite" }]);
+    const user = await signIn(stack, "renewing", "renewing-secret-1");
+    assert.ok(!(await menuOf(user, "/buckets")).menu.includes("Users"));
+    const root = await signInAsRoot(stack);
+    const res = await root.request("PUT", "/api/v1/set-policy/consoleAdmin", {
+      entityName: "renewing",
+      entityType: "user",
+    });
+    assert.equal(res.status, 204, await res.text());
+
+    // In the answer's last part: this page is served the answer, which still stands, without waiting…
+    stack.deps.now = () => t0 + LIVE_ACCESS_TTL_MS - 1;
+    assert.ok(!(await menuOf(user, "/buckets")).menu.includes("Users"), "the answer that still stands");
+    // …and the storage is asked meanwhile: the next pages show the change, the clock still short of the end.
+    await eventually(
+      "the renewed answer to give the menu Users",
+      async () => (await menuOf(user, "/buckets")).menu,
+      {
+        until: (menu) => menu.includes("Users"),
+        timeoutMs: 10_000,
+      },
     );
   } finally {
     stack.deps.now = realNow;

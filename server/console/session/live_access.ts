@@ -8,6 +8,12 @@
  * One answer per session is kept for LIVE_ACCESS_TTL_MS so a page's many calls (28 widgets at once) ask the
  * storage once. Ending sessions through the console (server/console/services/session_revocation.ts) forgets the
  * affected answers at once; a change made elsewhere (another replica, `mc`) shows within the TTL.
+ *
+ * A session in use has its answer renewed before it runs out: a request that finds it in its last part
+ * (from a point drawn per answer, so sessions signed in together do not all ask at once) is served the
+ * answer, which still stands, and the storage is asked in the background. Waiting for the storage whenever
+ * an answer ran out held every request of the session meanwhile, and under load 200 sessions signed in
+ * together ran out together: bursts of account-info calls that stalled all their pages (docs/benchmark-notes.md).
  */
 import { ApiError, toApiError } from "../http/errors.ts";
 import { evaluate } from "../../lib/policy/evaluate.ts";
@@ -27,6 +33,9 @@ export interface LiveAccessDeps extends StorageAccess {
 
 /** How long one answer of the storage stands for a session. */
 export const LIVE_ACCESS_TTL_MS = 3000;
+/** The part of an answer's life after which a request renews it in the background: from 2 to 2.75 s. */
+const RENEW_FROM_MS = 2000;
+const RENEW_SPREAD_MS = 750;
 const MAX_ENTRIES = 4096;
 
 export interface LiveAccess {
@@ -44,9 +53,13 @@ export interface LiveAccess {
 
 interface Entry {
   endpoint: string;
+  /** When the storage was asked (the answer is at least this fresh). */
   at: number;
   access: Promise<LiveAccess>;
   account?: string;
+  /** Age from which a request renews the answer in the background. */
+  renewAfter: number;
+  renewing?: boolean;
 }
 
 const entries = new Map<string, Entry>();
@@ -114,8 +127,16 @@ function remember(
   session: SessionData,
   access: Promise<LiveAccess>,
 ) {
-  const key = keyOf(deps.storage.url, session.accessKey);
-  const entry: Entry = { endpoint: deps.storage.url, at: deps.now(), access };
+  return install(keyOf(deps.storage.url, session.accessKey), {
+    endpoint: deps.storage.url,
+    at: deps.now(),
+    access,
+    renewAfter: RENEW_FROM_MS + Math.random() * RENEW_SPREAD_MS,
+  });
+}
+
+function install(key: string, entry: Entry): Promise<LiveAccess> {
+  const { access } = entry;
   entries.delete(key);
   entries.set(key, entry);
   if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
@@ -137,10 +158,32 @@ export function liveAccess(
 ): Promise<LiveAccess> {
   // Operator sessions carry a Kubernetes token: Kubernetes RBAC decides, per call.
   if (session.k8sToken) return Promise.resolve(OPERATOR_ACCESS);
-  const found = entries.get(keyOf(deps.storage.url, session.accessKey));
+  const key = keyOf(deps.storage.url, session.accessKey);
+  const found = entries.get(key);
   const age = found ? deps.now() - found.at : Infinity;
-  if (found && !options.fresh && age >= 0 && age < LIVE_ACCESS_TTL_MS) return found.access;
-  return remember(deps, session, read(deps, session));
+  if (!found || options.fresh || age < 0 || age >= LIVE_ACCESS_TTL_MS) {
+    return remember(deps, session, read(deps, session));
+  }
+  if (age >= found.renewAfter && !found.renewing) renewInBackground(deps, session, key, found);
+  return found.access;
+}
+
+/**
+ * Asks the storage again while `current` still stands. The new answer replaces it only if nothing else did
+ * meanwhile (a sign-out forgets the entry: an answer asked for before it must not come back). A failure
+ * (the session ended, the storage unreachable) drops the entry, so the next request asks and waits.
+ */
+function renewInBackground(deps: LiveAccessDeps, session: SessionData, key: string, current: Entry): void {
+  current.renewing = true;
+  const at = deps.now();
+  const access = read(deps, session);
+  access.then(
+    () => {
+      if (entries.get(key) !== current) return;
+      install(key, { ...current, at, access, renewing: false });
+    },
+    () => entries.get(key) === current && entries.delete(key),
+  );
 }
 
 /** Keeps what sign-in already read, so the first page does not ask again. */
