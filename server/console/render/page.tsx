@@ -11,7 +11,7 @@ import type { Area } from "../../../islands/lib/i18n/en/mod.ts";
 import { currentLocale, MESSAGES_ELEMENT_ID } from "../../../islands/lib/i18n/t.ts";
 import type { Locale } from "../../../islands/lib/i18n/locales.ts";
 import { pageMessages } from "./i18n.ts";
-import { fillIslands, jsonForHtml, RenderCollector, RenderContext } from "./island.tsx";
+import { fillIslands, htmlBytes, jsonForHtml, RenderCollector, RenderContext } from "./island.tsx";
 
 export type Theme = "light" | "dark" | "system";
 
@@ -34,17 +34,20 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * The page's texts as its data block, built once per language and set of areas: a catalogue never changes
- * once loaded, and building the block (merging the areas, then 30 KB of JSON) was a tenth of a page's work.
+ * The page's texts as its data block, built and encoded once per language and set of areas: a catalogue never
+ * changes once loaded, and building the block (merging the areas, then 30 KB of JSON) was a tenth of a page's
+ * work, encoding it another twentieth.
  */
-const messagesBlocks = new Map<string, string>();
-function messagesBlock(locale: Locale, areas: Area[]): string {
+const messagesBlocks = new Map<string, Uint8Array<ArrayBuffer>>();
+function messagesBlock(locale: Locale, areas: Area[]): Uint8Array<ArrayBuffer> {
   const key = `${locale} ${[...new Set(areas)].sort().join(" ")}`;
   let block = messagesBlocks.get(key);
   if (block === undefined) {
-    block = `<script type="application/json" id="${MESSAGES_ELEMENT_ID}">${
-      jsonForHtml(pageMessages(locale, areas))
-    }</script>`;
+    block = htmlBytes([
+      `<script type="application/json" id="${MESSAGES_ELEMENT_ID}">${
+        jsonForHtml(pageMessages(locale, areas))
+      }</script>`,
+    ]);
     messagesBlocks.set(key, block);
   }
   return block;
@@ -61,7 +64,7 @@ export function createPageRenderer(
   const render = (page: PageOptions): Response => {
     const collector = new RenderCollector();
     const locale = currentLocale();
-    let body = fillIslands(
+    const body = fillIslands(
       renderToString(<RenderContext.Provider value={collector}>{page.body}</RenderContext.Provider>),
       collector,
       locale,
@@ -79,7 +82,7 @@ export function createPageRenderer(
       // The texts the page's scripts may show, in its language only: its islands' areas and the keyboard's.
       const areas = [...collector.islands, ...(collector.keyboard ? ["shortcuts"] : [])]
         .flatMap((name) => (manifest.areas?.[name] ?? []) as Area[]);
-      body += messagesBlock(locale, areas);
+      body.push(messagesBlock(locale, areas));
     }
     if (collector.islands.size > 0) {
       const preload = new Set<string>();
@@ -97,14 +100,15 @@ export function createPageRenderer(
       : page.theme === "light"
       ? ` data-theme="deck"`
       : "";
-    const html = `<!doctype html><html lang="${locale}"${themeAttr}><head>${
-      head.join("")
-    }</head><body>${body}</body></html>`;
-    // Encoded here, once: a string body is encoded by the stream the listener reads it from, and that path
+    const start = `<!doctype html><html lang="${locale}"${themeAttr}><head>${head.join("")}</head><body>`;
+    // Encoded here, as bytes: a string body is encoded by the stream the listener reads it from, and that path
     // (a byte stream over a freshly encoded copy of a rope React built from thousands of pieces) was a sixth
-    // of the console's CPU for a 96 KB page; bytes cost a tenth of that. Headers are set after construction:
-    // given with the body, Deno's Response prepares its own server's fast path, which Deck's listener never uses.
-    const response = new Response(new TextEncoder().encode(html), { status: page.status ?? 200 });
+    // of the console's CPU for a 96 KB page. Only the text around the islands is encoded per page: islands
+    // and the catalogue are kept encoded (htmlBytes copies them in). Headers are set after construction: given with the body, Deno's Response prepares
+    // its own server's fast path, which Deck's listener never uses.
+    const response = new Response(htmlBytes([start, ...body, "</body></html>"]), {
+      status: page.status ?? 200,
+    });
     response.headers.set("content-type", "text/html; charset=utf-8");
     response.headers.set("cache-control", "no-store");
     return response;

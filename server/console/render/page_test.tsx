@@ -100,3 +100,38 @@ Deno.test("an island inside an island is refused, not hydrated twice", () => {
     /inside another island/,
   );
 });
+
+Deno.test("a page in several scripts reads back exactly, its islands new or kept", async () => {
+  const render = createPageRenderer({ subpath: "/", manifest });
+  const labels = ["简体中文 🪣", "Größe + % # ?", "ملف العربية"];
+  const page = () =>
+    render({
+      title: "Namen 名前",
+      body: (
+        <main>
+          <h1>Übersicht 🗂️</h1>
+          {labels.map((label) => (
+            <Island key={label} name="BucketAccessLabel" component={Labelled as never} props={{ label }} />
+          ))}
+          <p>末尾 — end</p>
+        </main>
+      ),
+    });
+  const first = await page().text(); // each island rendered now
+  const again = await page().text(); // each island's kept HTML
+  assert.equal(again, first);
+  const shown = [
+    "<title>Namen 名前 | Deck</title>",
+    "<h1>Übersicht 🗂️</h1>",
+    ...labels.map((label) => `${renderToString(<Labelled label={label} />)}</div>`),
+    "<p>末尾 — end</p>",
+    "</body></html>",
+  ];
+  let from = 0;
+  for (const piece of shown) {
+    const at = first.indexOf(piece, from);
+    assert.ok(at >= 0, `${piece} after offset ${from}`);
+    from = at + piece.length;
+  }
+  assert.ok(first.endsWith("</body></html>"));
+});
