@@ -73,6 +73,8 @@ export const MODULES_BY_URL: Record<string, string> = {
     "notification delivery (server/storage/notify/delivery_thread.ts)",
   "server/storage/replication/send_worker.ts":
     "replication sends (server/storage/replication/send_thread.ts)",
+  "server/logsearch/sqlite_worker.ts":
+    "the audit log search's SQLite store (server/logsearch/sqlite_thread.ts)",
 };
 
 /** What the running program may do; the image and the service unit grant the same and no more. */

@@ -1,7 +1,7 @@
 /**
- * Where the log search keeps request-info rows: SQLite in a file by default (node:sqlite, no service to run),
- * PostgreSQL when a database URL is configured. Both index every filter column together with the time, so
- * a filtered page (`WHERE bucket = ? ORDER BY time DESC LIMIT 100`) reads only its page, at any table size;
+ * Where the log search keeps request-info rows: SQLite in a file by default (node:sqlite on a thread of its
+ * own, no service to run: sqlite_thread.ts), PostgreSQL when a database URL is configured. Both index every
+ * filter column together with the time, so a filtered page (`WHERE bucket = ? ORDER BY time DESC LIMIT 100`) reads only its page, at any table size;
  * bucket with API name, the commonest pair, has an index of its own.
  */
 import type { LogQuery } from "./query.ts";
@@ -35,6 +35,6 @@ export async function openAuditStore(
     const { PostgresAuditStore } = await import("./postgres_store.ts");
     return await PostgresAuditStore.open(target.databaseUrl);
   }
-  const { SqliteAuditStore } = await import("./sqlite_store.ts");
-  return SqliteAuditStore.open(target.sqlitePath);
+  const { SqliteThreadStore } = await import("./sqlite_thread.ts");
+  return await SqliteThreadStore.open(target.sqlitePath);
 }

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { createLogSearchService, type LogSearchService } from "../../server/logsearch/service.ts";
+import { parseLogQuery } from "../../server/logsearch/query.ts";
 import { openAuditStore } from "../../server/logsearch/store.ts";
 
 const PG_URL = "postgres://postgres@127.0.0.1:5432/postgres";
@@ -320,6 +321,55 @@ Deno.test("log search on SQLite", async (t) => {
     });
   } finally {
     await service.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a search that reads every SQLite row leaves the console's thread free meanwhile", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "deck-logsearch-" });
+  const store = await openAuditStore({ databaseUrl: "", sqlitePath: `${dir}/audit.sqlite` });
+  try {
+    const ROWS = 100_000;
+    for (let at = 0; at < ROWS; at += 5000) {
+      await store.insert(Array.from({ length: 5000 }, (_, i) => ({
+        time: (BASE + (at + i) * 1000) * 1000,
+        api_name: "GetObject",
+        access_key: "alice",
+        bucket: `bucket-${i % 50}`,
+        object: `photos/2026/${at + i} 日本 🎉.jpg`,
+        time_to_response_ns: 1000,
+        remote_host: "10.0.0.7",
+        request_id: `REQ${at + i}`,
+        user_agent: "aws-cli/2.9",
+        response_status: "OK",
+        response_status_code: 200,
+        request_content_length: 0,
+        response_content_length: 100,
+      })));
+    }
+    // A `*text*` filter can use no index: the store reads all 100,000 rows. The console's thread (this one)
+    // must keep running its timers, requests and streams meanwhile.
+    let turns = 0;
+    const counting = setInterval(() => turns++, 1);
+    const scan = parseLogQuery(new URLSearchParams({ q: "reqinfo", fp: "object:*absent*" }));
+    const found = await store.query(scan).finally(() => clearInterval(counting));
+    assert.deepEqual(found, []);
+    assert.ok(turns > 0, "the thread ran its timers while the store searched");
+    assert.equal(await store.count(), ROWS);
+  } finally {
+    await store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a SQLite file that cannot be opened fails the log search's start with SQLite's reason", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "deck-logsearch-" });
+  try {
+    await assert.rejects(
+      openAuditStore({ databaseUrl: "", sqlitePath: `${dir}/missing/audit.sqlite` }),
+      /unable to open database file/,
+    );
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
