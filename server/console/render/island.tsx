@@ -11,6 +11,7 @@
 import { type ComponentType, createContext, useContext } from "react";
 import { renderToString } from "react-dom/server";
 import type { IslandName } from "../../../islands/registry.ts";
+import { concatBytes } from "../../lib/s3/bytes.ts";
 
 /** One island of a page, rendered later in place of its marker. */
 interface PendingIsland {
@@ -137,14 +138,7 @@ export function fillIslands(html: string, collector: RenderCollector, locale: st
 
 /** The parts as one UTF-8 body: the text encoded, the bytes copied. */
 export function htmlBytes(parts: readonly HtmlPart[]): Uint8Array<ArrayBuffer> {
-  const encoded = parts.map((part) => typeof part === "string" ? utf8.encode(part) : part);
-  const body = new Uint8Array(encoded.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of encoded) {
-    body.set(part, offset);
-    offset += part.length;
-  }
-  return body;
+  return concatBytes(parts.map((part) => typeof part === "string" ? utf8.encode(part) : part));
 }
 
 /** Asks for the keyboard shortcuts script, a small one of its own that loads the palette on first use. */
