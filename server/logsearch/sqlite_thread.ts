@@ -52,6 +52,16 @@ export class SqliteThreadStore implements AuditStore {
     return store;
   }
 
+  /**
+   * Test hook: ends the store's thread at once, with no close, as a fault that kills a thread would; the calls
+   * it held fail and the next call starts another.
+   */
+  static killForTests(store: AuditStore): void {
+    if (store instanceof SqliteThreadStore && store.#worker) {
+      store.#stop("the audit store's thread stopped: ended by a test");
+    }
+  }
+
   #start(): Promise<unknown> {
     const worker = new Worker(new URL("./sqlite_worker.ts", import.meta.url), {
       type: "module",

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import postgres from "postgres";
 import { createLogSearchService, type LogSearchService } from "../../server/logsearch/service.ts";
 import { parseLogQuery } from "../../server/logsearch/query.ts";
+import { SqliteThreadStore } from "../../server/logsearch/sqlite_thread.ts";
 import { openAuditStore } from "../../server/logsearch/store.ts";
 
 const PG_URL = "postgres://postgres@127.0.0.1:5432/postgres";
@@ -325,7 +326,7 @@ Deno.test("log search on SQLite", async (t) => {
   }
 });
 
-Deno.test("a search that reads every SQLite row leaves the console's thread free meanwhile", async () => {
+Deno.test("a search that reads every SQLite row leaves the console's thread free; the store outlives its thread", async () => {
   const dir = await Deno.makeTempDir({ prefix: "deck-logsearch-" });
   const store = await openAuditStore({ databaseUrl: "", sqlitePath: `${dir}/audit.sqlite` });
   try {
@@ -356,6 +357,13 @@ Deno.test("a search that reads every SQLite row leaves the console's thread free
     assert.deepEqual(found, []);
     assert.ok(turns > 0, "the thread ran its timers while the store searched");
     assert.equal(await store.count(), ROWS);
+
+    // A store thread that dies fails the search it held; the next call runs on a new thread, same file.
+    const held = store.query(scan);
+    SqliteThreadStore.killForTests(store);
+    await assert.rejects(held, /the audit store's thread stopped/);
+    assert.equal(await store.count(), ROWS);
+    assert.deepEqual(await store.query(scan), []);
   } finally {
     await store.close();
     await Deno.remove(dir, { recursive: true });
