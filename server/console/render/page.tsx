@@ -104,8 +104,8 @@ export function createPageRenderer(
     // Encoded here, as bytes: a string body is encoded by the stream the listener reads it from, and that path
     // (a byte stream over a freshly encoded copy of a rope React built from thousands of pieces) was a sixth
     // of the console's CPU for a 96 KB page. Only the text around the islands is encoded per page: islands
-    // and the catalogue are kept encoded (htmlBytes copies them in). Headers are set after construction: given with the body, Deno's Response prepares
-    // its own server's fast path, which Deck's listener never uses.
+    // and the catalogue are kept encoded, and htmlBytes copies them in. Headers are set after construction:
+    // given with the body, Deno's Response prepares its own server's fast path, which Deck's listener never uses.
     const response = new Response(htmlBytes([start, ...body, "</body></html>"]), {
       status: page.status ?? 200,
     });
